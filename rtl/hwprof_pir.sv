@@ -1,0 +1,222 @@
+// hwprof_pir: the profile information register and profile-update-operation generation.
+//
+// Seed 000 (Wu, collaborative profiling), sections 6 and 7: the pir holds base_address, offset,
+// trigger_counter and flag; the profiling instructions initprof/setoffset/startprof/stopprof/trigger
+// write it; branches and prof_id instructions that carry a non-zero profile ID become update
+// operations on counter[offset + pid - 1] (docs/pir.md has the full table, DESIGN.md section 5 the
+// decisions). The block also owns the pir register window (regs/pir.json) so that an operating system
+// can save and restore every field on a context switch.
+//
+// Timing: an accepted retire event (ev_fire_i) changes the pir at the next clock edge; the update
+// operation it generates is registered and appears on upd_*_o in the following cycle. The parent
+// guarantees that a register write and a retire event never coincide (it stalls the retire port
+// during a write to this window), so neither can override the other.
+//
+// Reset: synchronous, active low; every flop is reset.
+
+`default_nettype none
+
+module hwprof_pir #(
+  parameter int unsigned CntW = 32  // counter width in bits: 8, 16, 32 or 64
+) (
+  input  logic                                   clk_i,
+  input  logic                                   rst_ni,
+
+  // accepted retire event (fields as on the retire-event port)
+  input  logic                                   ev_fire_i,
+  input  logic [2:0]                             ev_kind_i,
+  input  logic                                   ev_taken_i,
+  input  logic [hwprof_pkg::EV_PID_W-1:0]        ev_pid_i,
+  input  logic [1:0]                             ev_bhint_i,
+  input  logic                                   ev_ihint_i,
+  input  logic [2:0]                             ev_op_i,
+  input  logic [hwprof_pkg::EV_OPERAND_W-1:0]    ev_operand_i,
+
+  // register window: one APB access phase aimed at this window
+  input  logic                                   reg_access_i,
+  input  logic                                   reg_write_i,
+  input  logic [hwprof_pkg::APB_ADDR_W-1:0]      reg_addr_i,
+  input  logic [31:0]                            reg_wdata_i,
+  output logic [31:0]                            reg_rdata_o,
+  output logic                                   reg_error_o,
+
+  // generated update operation, one cycle after the event
+  output logic                                   upd_valid_o,
+  output logic [hwprof_pkg::PIR_BASE_W-1:0]      upd_addr_o,
+  output logic                                   upd_dec_o
+);
+
+  localparam int unsigned BaseW    = hwprof_pkg::PIR_BASE_W;
+  localparam int unsigned OffsetW  = hwprof_pkg::PIR_OFFSET_W;
+  localparam int unsigned TriggerW = hwprof_pkg::PIR_TRIGGER_W;
+  localparam int unsigned PidW     = hwprof_pkg::EV_PID_W;
+  // counter index = offset + pid - 1 (+1 for the not-taken edge of an either branch): one bit wider
+  // than the wider of the two operands
+  localparam int unsigned IdxW     = ((OffsetW > PidW) ? OffsetW : PidW) + 1;
+  localparam int unsigned CntShift = $clog2(CntW / 8);
+
+  // ---- state
+  logic [BaseW-1:0]    base_q, base_d;
+  logic [OffsetW-1:0]  offset_q, offset_d;
+  logic [TriggerW-1:0] trigger_q, trigger_d;
+  logic                flag_q, flag_d;
+  logic [31:0]         stat_events_q, stat_events_d;
+  logic [31:0]         stat_updates_q, stat_updates_d;
+  logic                upd_valid_q, upd_valid_d;
+  logic [BaseW-1:0]    upd_addr_q, upd_addr_d;
+  logic                upd_dec_q, upd_dec_d;
+
+  // ---- update-operation generation (DESIGN.md section 5, docs/pir.md)
+  logic           upd_hit;     // this event updates a counter
+  logic           upd_second;  // ... the one after counter[idx] (not-taken edge of an either branch)
+  logic [IdxW-1:0] upd_idx;
+
+  always_comb begin
+    upd_hit    = 1'b0;
+    upd_second = 1'b0;
+    if (ev_fire_i && flag_q && (ev_pid_i != '0)) begin
+      unique case (ev_kind_i)
+        hwprof_pkg::KIND_BRANCH, hwprof_pkg::KIND_JUMP, hwprof_pkg::KIND_IJUMP: begin
+          unique case (ev_bhint_i)
+            hwprof_pkg::BHINT_TK:     upd_hit = ev_taken_i;
+            hwprof_pkg::BHINT_NT:     upd_hit = !ev_taken_i;
+            hwprof_pkg::BHINT_EITHER: begin
+              upd_hit    = 1'b1;
+              upd_second = !ev_taken_i;
+            end
+            hwprof_pkg::BHINT_ALL:    upd_hit = 1'b1;
+            default:                  upd_hit = 1'b0;
+          endcase
+        end
+        hwprof_pkg::KIND_PROF: upd_hit = (ev_op_i == hwprof_pkg::PROF_OP_ID);
+        default:               upd_hit = 1'b0;
+      endcase
+    end
+  end
+
+  assign upd_idx = IdxW'(offset_q) + IdxW'(ev_pid_i) - IdxW'(1) + IdxW'(upd_second);
+
+  // ---- register window decode
+  logic        reg_hit;     // address names a register of this window
+  logic        reg_ro;      // ... one with no writable field
+  logic [31:0] reg_rdata;
+
+  always_comb begin
+    reg_hit   = 1'b1;
+    reg_ro    = 1'b0;
+    reg_rdata = '0;
+    unique case (reg_addr_i)
+      hwprof_pkg::PIR_BASE_LO_ADDR:      reg_rdata = base_q[31:0];
+      hwprof_pkg::PIR_BASE_HI_ADDR:      reg_rdata = 32'(base_q[BaseW-1:32]);
+      hwprof_pkg::PIR_OFFSET_ADDR:       reg_rdata = 32'(offset_q);
+      hwprof_pkg::PIR_TRIGGER_ADDR:      reg_rdata = 32'(trigger_q);
+      hwprof_pkg::PIR_CTRL_ADDR:         reg_rdata = 32'(flag_q) << hwprof_pkg::PIR_CTRL_FLAG_LSB;
+      hwprof_pkg::PIR_STAT_EVENTS_ADDR:  begin reg_rdata = stat_events_q;  reg_ro = 1'b1; end
+      hwprof_pkg::PIR_STAT_UPDATES_ADDR: begin reg_rdata = stat_updates_q; reg_ro = 1'b1; end
+      default:                           reg_hit = 1'b0;
+    endcase
+  end
+
+  assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? reg_rdata : '0;
+  assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && reg_ro));
+
+  // ---- next state
+  logic reg_we;
+  assign reg_we = reg_access_i && reg_write_i && reg_hit && !reg_ro;
+
+  always_comb begin
+    base_d         = base_q;
+    offset_d       = offset_q;
+    trigger_d      = trigger_q;
+    flag_d         = flag_q;
+    stat_events_d  = stat_events_q + 32'(ev_fire_i);
+    stat_updates_d = stat_updates_q + 32'(upd_hit);
+    upd_valid_d    = upd_hit;
+    upd_addr_d     = upd_hit ? base_q + (BaseW'(upd_idx) << CntShift) : '0;
+    upd_dec_d      = upd_hit && ev_ihint_i;
+
+    // profiling instructions
+    if (ev_fire_i && (ev_kind_i == hwprof_pkg::KIND_PROF)) begin
+      unique case (ev_op_i)
+        hwprof_pkg::PROF_OP_INIT: begin
+          base_d   = ev_operand_i[BaseW-1:0];
+          offset_d = '0;
+        end
+        hwprof_pkg::PROF_OP_SETOFF:  offset_d  = ev_operand_i[OffsetW-1:0];
+        hwprof_pkg::PROF_OP_START:   flag_d    = 1'b1;
+        hwprof_pkg::PROF_OP_STOP:    flag_d    = 1'b0;
+        hwprof_pkg::PROF_OP_TRIGGER: trigger_d = ev_operand_i[TriggerW-1:0];
+        default: ;  // prof.id updates a counter only; reserved operations do nothing
+      endcase
+    end
+
+    // register writes (context switch); write masks come from regs/pir.json
+    if (reg_we) begin
+      unique case (reg_addr_i)
+        hwprof_pkg::PIR_BASE_LO_ADDR:
+          base_d[31:0] = reg_wdata_i & hwprof_pkg::PIR_BASE_LO_WMASK;
+        hwprof_pkg::PIR_BASE_HI_ADDR:
+          base_d[BaseW-1:32] = reg_wdata_i[BaseW-33:0];
+        hwprof_pkg::PIR_OFFSET_ADDR:
+          offset_d = reg_wdata_i[OffsetW-1:0];
+        hwprof_pkg::PIR_TRIGGER_ADDR:
+          trigger_d = reg_wdata_i[TriggerW-1:0];
+        hwprof_pkg::PIR_CTRL_ADDR:
+          flag_d = reg_wdata_i[hwprof_pkg::PIR_CTRL_FLAG_LSB];
+        default: ;
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      base_q         <= '0;
+      offset_q       <= '0;
+      trigger_q      <= '0;
+      flag_q         <= 1'b0;
+      stat_events_q  <= '0;
+      stat_updates_q <= '0;
+      upd_valid_q    <= 1'b0;
+      upd_addr_q     <= '0;
+      upd_dec_q      <= 1'b0;
+    end else begin
+      base_q         <= base_d;
+      offset_q       <= offset_d;
+      trigger_q      <= trigger_d;
+      flag_q         <= flag_d;
+      stat_events_q  <= stat_events_d;
+      stat_updates_q <= stat_updates_d;
+      upd_valid_q    <= upd_valid_d;
+      upd_addr_q     <= upd_addr_d;
+      upd_dec_q      <= upd_dec_d;
+    end
+  end
+
+  assign upd_valid_o = upd_valid_q;
+  assign upd_addr_o  = upd_addr_q;
+  assign upd_dec_o   = upd_dec_q;
+
+`ifndef SYNTHESIS
+  // the parent stalls the retire port while this window is written
+  always_comb begin
+    if (rst_ni) assert (!(reg_we && ev_fire_i));
+  end
+`endif
+
+  // the description fixes which register bits are writable; these fields must cover them exactly
+  if (hwprof_pkg::PIR_BASE_HI_WMASK != ((32'd1 << (BaseW - 32)) - 1)) begin : g_base_hi_mask_check
+    $error("regs/pir.json BASE_HI does not match PIR_BASE_W");
+  end
+  if (hwprof_pkg::PIR_OFFSET_WMASK != ((32'd1 << OffsetW) - 1)) begin : g_offset_mask_check
+    $error("regs/pir.json OFFSET does not match PIR_OFFSET_W");
+  end
+  if (hwprof_pkg::PIR_TRIGGER_WMASK != ((32'd1 << TriggerW) - 1)) begin : g_trigger_mask_check
+    $error("regs/pir.json TRIGGER does not match PIR_TRIGGER_W");
+  end
+  if (CntW != 8 && CntW != 16 && CntW != 32 && CntW != 64) begin : g_cntw_check
+    $error("CntW must be 8, 16, 32 or 64");
+  end
+
+endmodule
+
+`default_nettype wire
