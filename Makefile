@@ -1,0 +1,129 @@
+# hwprof: open, synthesizable profiling hardware with a bit-exact C reference model.
+# `make help` lists the targets. A fresh Debian machine needs only `make sim` and `make test`.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+BUILD    ?= build
+SEED     ?= 1
+CYCLES   ?= 200000
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+
+CC       ?= cc
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel
+SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+VERILATOR ?= verilator
+RTL_PKG  := rtl/hwprof_pkg.sv
+RTL_SRC  := $(RTL_PKG) rtl/hwprof_pir.sv rtl/hwprof_top.sv
+VLT      := rtl/hwprof.vlt
+MODEL_SRC := cmodel/pir.c cmodel/top.c
+MODEL_HDR := $(wildcard cmodel/*.h) sw/include/hwprof_regs.h
+
+# Debian packages the project needs (make deps installs the missing ones).
+DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev pkg-config
+
+.PHONY: help deps lint regs regs-check test sim synth cov bench clean inject bench-bin unit
+
+help:
+	@echo "hwprof make targets"
+	@echo "  make sim        install missing dependencies, then run the default whole-system simulation"
+	@echo "                  (until the CPU model lands: the lockstep co-simulation of hwprof_top on a"
+	@echo "                  random stream; SEED=n CYCLES=n)"
+	@echo "  make test       install missing dependencies, then every check CI runs (regs, lint, unit"
+	@echo "                  tests under ASan/UBSan, directed and random lockstep benches, fault injection)"
+	@echo "  make deps       install the Debian packages the project needs (as root), or print the command"
+	@echo "  make lint       verilator --lint-only -Wall on the RTL"
+	@echo "  make regs       regenerate rtl/hwprof_pkg.sv, sw/include/hwprof_regs.h, docs/registers.md"
+	@echo "  make synth      Yosys cell/transistor estimates and iCE40 LUTs/fmax per block"
+	@echo "  make cov        RTL line and toggle coverage of the benches, gcov of the C model"
+	@echo "  make bench      simulation speed figures (RTL vs C model), one run"
+	@echo "  make inject     run the bench with a deliberate C-model fault; shows the mismatch report"
+	@echo "  make clean      remove $(BUILD)/"
+
+# ---------------------------------------------------------------- dependencies
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all Debian packages present"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "deps: installing:$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null || \
+	    { echo "deps: apt-get install failed"; exit 1; }; \
+	  echo "deps: installed:$$missing"; \
+	else \
+	  echo "deps: missing Debian packages:$$missing"; \
+	  echo "deps: run as root:  apt-get install -y$$missing"; exit 1; \
+	fi
+
+# ---------------------------------------------------------------- generated register map
+regs:
+	python3 tools/regtool.py
+
+regs-check:
+	python3 tools/regtool.py --check
+
+# ---------------------------------------------------------------- lint
+lint:
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/hwprof_pir.sv --top-module hwprof_pir
+	@echo "lint: clean"
+
+# ---------------------------------------------------------------- C model library (for the benches)
+$(BUILD)/model/%.o: cmodel/%.c $(MODEL_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -O2 -c $< -o $@
+
+$(BUILD)/model/libhwprof_model.a: $(patsubst cmodel/%.c,$(BUILD)/model/%.o,$(MODEL_SRC))
+	ar rcs $@ $^
+
+# ---------------------------------------------------------------- lockstep bench of hwprof_top
+TB_TOP := $(BUILD)/tb_top/Vhwprof_top
+VFLAGS := -Wall --assert --trace-fst -O3 --x-assign fast --x-initial fast
+
+$(TB_TOP): $(RTL_SRC) $(VLT) tb/tb_top.cpp tb/lockstep.cpp tb/lockstep.h $(BUILD)/model/libhwprof_model.a
+	@mkdir -p $(dir $@)
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $(BUILD)/tb_top/obj --top-module hwprof_top \
+	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include" \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
+	  -o $(CURDIR)/$@ $(VLT) $(RTL_SRC) $(CURDIR)/tb/tb_top.cpp $(CURDIR)/tb/lockstep.cpp >$(BUILD)/tb_top/build.log 2>&1 \
+	  || { cat $(BUILD)/tb_top/build.log; exit 1; }
+
+bench-bin: $(TB_TOP)
+
+# ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
+UNIT_TESTS := test_pir test_top
+$(BUILD)/unit/%: tests/%.c $(MODEL_SRC) $(MODEL_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -g -O1 $(SAN) $< $(MODEL_SRC) -o $@ $$(pkg-config --cflags --libs cmocka)
+
+unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS))
+
+# ---------------------------------------------------------------- the suites
+test: deps
+	@$(MAKE) --no-print-directory unit bench-bin
+	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)
+
+sim: deps
+	@$(MAKE) --no-print-directory bench-bin
+	@echo "sim: the CPU model has not landed yet; running the lockstep co-simulation of hwprof_top"
+	@echo "sim: (RTL under Verilator against the C model) on a random retire/APB stream"
+	$(TB_TOP) --seed=$(SEED) --cycles=$(CYCLES) --progress=1000000
+
+inject: bench-bin
+	@echo "inject: flipping one bit of the C model's pir.offset at cycle 1000; the bench must report it"
+	-$(TB_TOP) --seed=$(SEED) --cycles=200000 --inject=1000
+
+bench: bench-bin
+	@tools/bench.sh "$(BUILD)"
+
+synth: deps
+	@synth/run.sh "$(BUILD)/synth"
+
+cov: deps
+	@tools/coverage.sh "$(BUILD)"
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,62 @@
+/* Signals of hwprof_top's ports as the C model sees them (DESIGN.md section 4, docs/retire-port.md).
+ * One struct per port direction; field names follow the RTL port names without the _i/_o suffix. */
+#ifndef HWPROF_PORTS_H
+#define HWPROF_PORTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof_regs.h"
+
+#define HWPROF_MASK(w) ((w) >= 64u ? ~UINT64_C(0) : ((UINT64_C(1) << (w)) - 1u))
+
+/* Retire-event port: one retired instruction, held by the processor while ready is low. */
+typedef struct {
+  bool valid;
+  uint32_t pc;
+  uint32_t next_pc;
+  uint32_t insn;
+  uint8_t kind;     /* HWPROF_KIND_* */
+  bool is_call;
+  bool is_ret;
+  bool taken;
+  uint32_t addr;
+  uint32_t value;
+  uint16_t pid;     /* EV_PID_W bits, 0 = no profile ID */
+  uint8_t bhint;    /* HWPROF_BHINT_* */
+  bool ihint;       /* HWPROF_IHINT_* */
+  uint8_t op;       /* HWPROF_PROF_OP_*, when kind is PROF */
+  uint64_t operand; /* EV_OPERAND_W bits */
+} retire_ev_t;
+
+/* APB3 requester signals. */
+typedef struct {
+  bool psel;
+  bool penable;
+  bool pwrite;
+  uint16_t paddr;
+  uint32_t pwdata;
+} apb_req_t;
+
+/* APB3 completer signals. */
+typedef struct {
+  uint32_t prdata;
+  bool pready;
+  bool pslverr;
+} apb_rsp_t;
+
+/* A generated profile update operation. */
+typedef struct {
+  bool valid;
+  uint64_t addr; /* byte address, PIR_BASE_W bits */
+  bool dec;      /* 1 = decrement, 0 = increment */
+} upd_op_t;
+
+/* Error codes returned by the model (never abort()). */
+enum {
+  HWPROF_OK = 0,
+  HWPROF_EINVAL = -1, /* bad configuration or argument */
+};
+
+#endif /* HWPROF_PORTS_H */

@@ -1,0 +1,232 @@
+// Lockstep bench framework; see lockstep.h.
+#include "lockstep.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdlib>
+#include <cstring>
+
+namespace lockstep {
+
+size_t Rng::pick(const std::vector<unsigned>& weights) {
+  uint64_t total = 0;
+  for (unsigned w : weights) total += w;
+  uint64_t r = below(total);
+  for (size_t i = 0; i < weights.size(); i++) {
+    if (r < weights[i]) return i;
+    r -= weights[i];
+  }
+  return weights.size() - 1;
+}
+
+TxLog::TxLog(size_t depth, const std::string& path) : depth_(depth) {
+  if (!path.empty()) {
+    file_ = std::fopen(path.c_str(), "w");
+    if (!file_) {
+      std::fprintf(stderr, "error: cannot write transaction log '%s': %s\n", path.c_str(),
+                   std::strerror(errno));
+      std::exit(2);
+    }
+  }
+}
+
+TxLog::~TxLog() {
+  if (file_) std::fclose(file_);
+}
+
+void TxLog::add(uint64_t cycle, const std::string& text) {
+  char head[32];
+  std::snprintf(head, sizeof head, "%10" PRIu64 "  ", cycle);
+  std::string line = head + text;
+  if (file_) std::fprintf(file_, "%s\n", line.c_str());
+  tail_.push_back(line);
+  if (tail_.size() > depth_) tail_.pop_front();
+}
+
+void TxLog::dump_tail(FILE* to) const {
+  for (const std::string& l : tail_) std::fprintf(to, "  %s\n", l.c_str());
+}
+
+void Checker::eq(const char* signal, uint64_t model, uint64_t rtl) {
+  compares_++;
+  if (model == rtl || failed_) return;
+  failed_ = true;
+  fail_cycle_ = cycle_;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "MISMATCH at cycle %" PRIu64 ": signal %s: C model 0x%" PRIx64 ", RTL 0x%" PRIx64,
+                cycle_, signal, model, rtl);
+  report_ = buf;
+}
+
+void Checker::expect(const char* what, uint64_t expected, uint64_t actual) {
+  compares_++;
+  if (expected == actual || failed_) return;
+  failed_ = true;
+  fail_cycle_ = cycle_;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "EXPECTATION FAILED at cycle %" PRIu64 ": %s: expected 0x%" PRIx64 ", got 0x%" PRIx64,
+                cycle_, what, expected, actual);
+  report_ = buf;
+}
+
+static void usage(FILE* to, const char* name, const char* tests) {
+  std::fprintf(to,
+               "usage: %s [options]\n"
+               "Runs the RTL and the C model in lockstep and compares every output on every cycle.\n\n"
+               "  --seed=N        stimulus seed (default 1)\n"
+               "  --cycles=N      cycles to run (default 100000; directed tests stop when done)\n"
+               "  --test=NAME     stimulus: %s (default random)\n"
+               "  --inject=CYCLE  corrupt the C model's state at CYCLE, to show that a difference is caught\n"
+               "  --log=FILE      write every transaction to FILE\n"
+               "  --fst=FILE      waveform of the cycles before a mismatch (default build/<bench>-mismatch.fst)\n"
+               "  --window=N      cycles of waveform before the mismatch (default 200)\n"
+               "  --waves-all     trace the whole run into the --fst file\n"
+               "  --progress=N    print progress every N cycles\n"
+               "  --quiet         print only the summary line\n"
+               "  --help          this text\n"
+               "Exit status: 0 no mismatch, 1 mismatch, 2 bad arguments.\n",
+               name, tests);
+}
+
+static bool parse_u64(const char* s, uint64_t* out) {
+  if (*s == '\0' || *s == '-') return false;
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(s, &end, 0);
+  if (errno || *end != '\0') return false;
+  *out = v;
+  return true;
+}
+
+static int parse(int argc, char** argv, const char* name, const char* tests, Options* o) {
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      usage(stdout, name, tests);
+      return 0;
+    }
+    size_t eq = a.find('=');
+    std::string key = a.substr(0, eq);
+    std::string val = eq == std::string::npos ? "" : a.substr(eq + 1);
+    uint64_t n = 0;
+    bool num_ok = parse_u64(val.c_str(), &n);
+    auto bad = [&](const char* why) {
+      std::fprintf(stderr, "%s: error: argument '%s': %s (see --help)\n", name, a.c_str(), why);
+      return 2;
+    };
+    if (key == "--seed") {
+      if (!num_ok) return bad("expects a non-negative integer");
+      o->seed = n;
+    } else if (key == "--cycles") {
+      if (!num_ok || n == 0) return bad("expects a positive integer");
+      o->cycles = n;
+    } else if (key == "--test") {
+      if (val.empty()) return bad("expects a test name");
+      std::string list = std::string(" ") + tests + " ";
+      for (char& c : list) if (c == ',' || c == '|') c = ' ';
+      if (list.find(" " + val + " ") == std::string::npos) return bad("unknown test");
+      o->test = val;
+    } else if (key == "--inject") {
+      if (!num_ok) return bad("expects a cycle number");
+      o->inject_cycle = static_cast<int64_t>(n);
+    } else if (key == "--log") {
+      if (val.empty()) return bad("expects a file name");
+      o->log_path = val;
+    } else if (key == "--fst") {
+      if (val.empty()) return bad("expects a file name");
+      o->fst_path = val;
+    } else if (key == "--window") {
+      if (!num_ok || n == 0) return bad("expects a positive integer");
+      o->window = n;
+    } else if (key == "--progress") {
+      if (!num_ok) return bad("expects an integer");
+      o->progress = n;
+    } else if (a == "--quiet") {
+      o->quiet = true;
+    } else if (a == "--waves-all") {
+      o->waves_all = true;
+    } else {
+      return bad("unknown option");
+    }
+  }
+  return -1;
+}
+
+// Runs the bench from reset. With trace_from >= 0, opens the waveform at that cycle.
+static bool run_once(const Options& o, const Factory& make, int64_t trace_from, uint64_t stop_after,
+                     TxLog& log, Checker& chk, uint64_t* ran, std::unique_ptr<Bench>* keep) {
+  std::unique_ptr<Bench> b = make(o);
+  auto t0 = std::chrono::steady_clock::now();
+  uint64_t t = 0;
+  bool tracing = false;
+  for (; t < stop_after; t++) {
+    if (trace_from >= 0 && !tracing && t >= static_cast<uint64_t>(trace_from)) {
+      b->waves_open(o.fst_path);
+      tracing = true;
+    }
+    if (o.inject_cycle >= 0 && t == static_cast<uint64_t>(o.inject_cycle)) b->inject_fault(log);
+    chk.begin_cycle(t);
+    bool more = b->cycle(t, chk, log);
+    if (chk.failed() && trace_from < 0) {
+      t++;
+      break;
+    }
+    if (!more) {
+      t++;
+      break;
+    }
+    if (o.progress && (t + 1) % o.progress == 0 && !o.quiet) {
+      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::fprintf(stderr, "  ... %" PRIu64 " cycles, %.1f s\n", t + 1, s);
+    }
+  }
+  if (tracing) b->waves_close();
+  *ran = t;
+  if (keep) *keep = std::move(b);
+  return !chk.failed();
+}
+
+int main(int argc, char** argv, const char* name, const char* tests, const Factory& make) {
+  Options o;
+  int rc = parse(argc, argv, name, tests, &o);
+  if (rc >= 0) return rc;
+  if (o.fst_path.empty()) o.fst_path = std::string("build/") + name + "-mismatch.fst";
+
+  TxLog log(32, o.log_path);
+  Checker chk;
+  uint64_t ran = 0;
+  std::unique_ptr<Bench> bench;
+  auto t0 = std::chrono::steady_clock::now();
+  bool ok = run_once(o, make, o.waves_all ? 0 : -1, o.cycles, log, chk, &ran, &bench);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  if (!o.quiet || !ok) {
+    std::printf("%s: test=%s seed=%" PRIu64 "\n", name, o.test.c_str(), o.seed);
+    bench->summary(stdout);
+  }
+  if (!ok) {
+    std::printf("%s\n", chk.report().c_str());
+    std::printf("last transactions before the mismatch (cycle, event):\n");
+    log.dump_tail(stdout);
+    // Replay the same run (same seed, so the same stimulus) with a waveform of the last cycles.
+    // Only one Verilated model lives at a time (two contexts with the same scope names deadlock
+    // Verilator's scope registry on teardown).
+    bench.reset();
+    uint64_t from = chk.fail_cycle() > o.window ? chk.fail_cycle() - o.window : 0;
+    TxLog quiet_log(1, "");
+    Checker replay_chk;
+    uint64_t replay_ran = 0;
+    run_once(o, make, static_cast<int64_t>(from), chk.fail_cycle() + 2, quiet_log, replay_chk,
+             &replay_ran, nullptr);
+    std::printf("waveform of cycles %" PRIu64 "..%" PRIu64 ": %s\n", from, chk.fail_cycle() + 1,
+                o.fst_path.c_str());
+  }
+  std::printf("%s: %" PRIu64 " lockstep cycles, %" PRIu64 " comparisons, %d mismatches (%.2f s, %.2f Mcycles/s)\n",
+              name, ran, chk.compares(), ok ? 0 : 1, secs, secs > 0 ? ran / secs / 1e6 : 0.0);
+  return ok ? 0 : 1;
+}
+
+}  // namespace lockstep
