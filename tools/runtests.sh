@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The checks of `make test`, in order. Each prints PASS or FAIL with its time; the last line is
+# "test: N passed, M failed". Usage: tools/runtests.sh BUILD_DIR UNIT_TEST...
+#
+# Environment: LOCKSTEP_SEEDS (default "1 2 3 4") and LOCKSTEP_CYCLES (cycles per seed, default
+# 2600000): together at least 10 million random lockstep cycles.
+set -u
+build=${1:?usage: runtests.sh BUILD_DIR UNIT_TEST...}
+shift
+units=("$@")
+tb="$build/tb_top/Vhwprof_top"
+seeds=${LOCKSTEP_SEEDS:-1 2 3 4}
+per_seed=${LOCKSTEP_CYCLES:-2600000}
+logdir="$build/test-logs"
+mkdir -p "$logdir"
+
+passed=0
+failed=0
+failures=()
+
+# check NAME COMMAND...: run, record, and show the log of a failure
+check() {
+  local name=$1
+  shift
+  local log="$logdir/$name.log"
+  local t0=$SECONDS
+  if "$@" >"$log" 2>&1; then
+    passed=$((passed + 1))
+    printf 'PASS  %-40s %4ds\n' "$name" $((SECONDS - t0))
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+    printf 'FAIL  %-40s %4ds  (log: %s)\n' "$name" $((SECONDS - t0)) "$log"
+    tail -n 30 "$log" | sed 's/^/      /'
+  fi
+}
+
+# --- generated files and lint
+check regs-up-to-date python3 tools/regtool.py --check
+check lint make --no-print-directory lint
+
+# --- the register generator rejects a malformed description, naming the file
+regtool_rejects_bad_input() {
+  local tmp
+  tmp=$(mktemp -d)
+  mkdir -p "$tmp/regs"
+  cp regs/*.json "$tmp/regs/"
+  echo '{"name": "pir", "window": 1, "registers": [ {"name": "X", ' >"$tmp/regs/pir.json"
+  local out rc
+  out=$(python3 tools/regtool.py --root "$tmp" 2>&1)
+  rc=$?
+  rm -rf "$tmp"
+  echo "$out"
+  [ "$rc" = 2 ] && grep -q "regs/pir.json:[0-9]*:[0-9]*: malformed JSON" <<<"$out"
+}
+check regtool-rejects-malformed-description regtool_rejects_bad_input
+
+# --- unit tests of the C model (cmocka, ASan+UBSan)
+for u in "${units[@]}"; do
+  check "unit-$u" "$build/unit/$u"
+done
+
+# --- lockstep benches
+check lockstep-directed "$tb" --test=directed --cycles=10000
+
+total_cycles=0
+lockstep_random() {
+  local seed=$1 out
+  out=$("$tb" --seed="$seed" --cycles="$per_seed" --quiet)
+  local rc=$?
+  echo "$out"
+  [ "$rc" = 0 ] && grep -q " 0 mismatches" <<<"$out"
+}
+lockstep_failed=0
+for s in $seeds; do
+  check "lockstep-random-seed$s" lockstep_random "$s" || true
+  grep -q " 0 mismatches" "$logdir/lockstep-random-seed$s.log" || lockstep_failed=$((lockstep_failed + 1))
+  n=$(grep -o '[0-9]* lockstep cycles' "$logdir/lockstep-random-seed$s.log" | cut -d' ' -f1)
+  total_cycles=$((total_cycles + ${n:-0}))
+done
+
+# --- a deliberate RTL/C-model difference must fail the bench with a report naming cycle and signal
+inject_is_caught() {
+  local fst="$logdir/inject.fst" out rc
+  rm -f "$fst"
+  out=$("$tb" --seed=1 --cycles=200000 --inject=1000 --fst="$fst")
+  rc=$?
+  echo "$out"
+  [ "$rc" = 1 ] || { echo "expected exit 1, got $rc"; return 1; }
+  grep -Eq "MISMATCH at cycle [0-9]+: signal [a-z_]+_o: C model 0x[0-9a-f]+, RTL 0x[0-9a-f]+" <<<"$out" ||
+    { echo "no mismatch report"; return 1; }
+  [ -s "$fst" ] || { echo "no waveform at $fst"; return 1; }
+}
+check lockstep-inject-fault-is-caught inject_is_caught
+
+# --- bad bench arguments: one clear error naming the argument, exit 2
+bad_args_rejected() {
+  local a out rc
+  for a in --cycles=abc --seed=-1 --test=nope --inject= --frobnicate; do
+    out=$("$tb" "$a" 2>&1)
+    rc=$?
+    echo "$a -> $rc: $out"
+    [ "$rc" = 2 ] && grep -q "argument '$a'" <<<"$out" || return 1
+  done
+}
+check bench-rejects-bad-arguments bad_args_rejected
+
+echo
+echo "lockstep: $total_cycles random cycles across seeds ($seeds); runs with a mismatch: $lockstep_failed"
+if [ ${#failures[@]} -gt 0 ]; then
+  echo "failed: ${failures[*]}"
+fi
+echo "test: $passed passed, $failed failed"
+[ "$failed" = 0 ]
