@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -29,6 +28,7 @@ struct Options {
   uint64_t progress = 0;         // print progress every N cycles (0 = never)
   bool quiet = false;
   bool waves_all = false;        // trace the whole run (debugging), not only a window on mismatch
+  std::string engine = "lockstep";  // "lockstep", or "rtl" / "model" alone (speed measurement)
 };
 
 // Small deterministic generator (splitmix64): the same seed gives the same stimulus everywhere.
@@ -55,12 +55,13 @@ class TxLog {
  public:
   TxLog(size_t depth, const std::string& path);
   ~TxLog();
-  void add(uint64_t cycle, const std::string& text);
+  void add(uint64_t cycle, const char* text);
   void dump_tail(FILE* to) const;
 
  private:
-  size_t depth_;
-  std::deque<std::string> tail_;
+  std::vector<std::string> ring_;  // reused buffers: no allocation per transaction
+  size_t next_ = 0;
+  size_t count_ = 0;
   FILE* file_ = nullptr;
 };
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# make cov: RTL line and toggle coverage of the lockstep bench (Verilator), and line coverage of the
+# C model (gcov) over the unit tests and the bench. usage: tools/coverage.sh BUILD_DIR
+set -euo pipefail
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cov="$build/cov"
+rm -rf "$cov"
+mkdir -p "$cov/model" "$cov/unit"
+cd "$root"
+CFLAGS="-std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -O0 --coverage"
+
+echo "cov: building the C model with gcov and the bench with Verilator coverage" >&2
+objs=()
+for c in cmodel/*.c; do
+  o="$cov/model/$(basename "${c%.c}").o"
+  cc $CFLAGS -c "$c" -o "$o"
+  objs+=("$root/$o")
+done
+ar rcs "$cov/model/libhwprof_model.a" "${objs[@]}"
+verilator --cc --exe --build -j "$(nproc)" -Wall --assert --trace-fst --coverage-line --coverage-toggle \
+  --Mdir "$cov/obj" --top-module hwprof_top \
+  -CFLAGS "-O1 -I$root/tb -I$root/cmodel -I$root/sw/include" \
+  -LDFLAGS "$root/$cov/model/libhwprof_model.a --coverage" \
+  -o "$root/$cov/Vhwprof_top" rtl/hwprof.vlt rtl/hwprof_pkg.sv rtl/hwprof_pir.sv rtl/hwprof_top.sv \
+  "$root/tb/tb_top.cpp" "$root/tb/lockstep.cpp" >"$cov/build.log" 2>&1 || { cat "$cov/build.log"; exit 1; }
+
+echo "cov: running the directed test and two random seeds" >&2
+HWPROF_COVERAGE_FILE="$cov/directed.dat" "$cov/Vhwprof_top" --test=directed --quiet
+HWPROF_COVERAGE_FILE="$cov/random1.dat" "$cov/Vhwprof_top" --seed=1 --cycles=500000 --quiet
+HWPROF_COVERAGE_FILE="$cov/random2.dat" "$cov/Vhwprof_top" --seed=2 --cycles=500000 --quiet
+verilator_coverage --write "$cov/merged.dat" "$cov/directed.dat" "$cov/random1.dat" "$cov/random2.dat"
+verilator_coverage --annotate "$cov/annotated" "$cov/merged.dat" >/dev/null
+
+echo "cov: unit tests with gcov" >&2
+uobjs=()
+for c in cmodel/*.c; do
+  o="$cov/unit/$(basename "${c%.c}").o"
+  cc $CFLAGS -c "$c" -o "$o"
+  uobjs+=("$o")
+done
+for t in tests/test_*.c; do
+  n=$(basename "${t%.c}")
+  cc $CFLAGS "$t" "${uobjs[@]}" -o "$cov/unit/$n" $(pkg-config --cflags --libs cmocka)
+  "$cov/unit/$n" >/dev/null 2>&1
+done
+
+echo
+echo "RTL coverage of the lockstep bench (directed + 2 x 500k random cycles):"
+python3 tools/covsum.py "$cov/merged.dat"
+echo "(annotated sources: $cov/annotated/)"
+echo
+echo "C model line coverage (gcov):"
+for c in cmodel/*.c; do
+  n=$(basename "${c%.c}")
+  b=$(cd "$cov/model" && gcov -n "$n.o" 2>/dev/null | awk -v f="cmodel/$n.c" '$0 ~ "File .*"f"" {getline; print; exit}')
+  u=$(cd "$cov/unit" && gcov -n "$n.o" 2>/dev/null |
+      awk -v f="cmodel/$n.c" '$0 ~ "File .*"f"" {getline; print; exit}')
+  printf '  %-16s bench: %-36s unit tests: %s\n' "$c" "${b:-no data}" "${u:-no data}"
+done
