@@ -52,28 +52,27 @@ void TxLog::dump_tail(FILE* to) const {
   for (size_t i = 0; i < count_; i++) std::fprintf(to, "  %s\n", ring_[(first + i) % ring_.size()].c_str());
 }
 
+void Checker::record(const char* head, const char* what, const char* a_name, uint64_t a, const char* b_name,
+                     uint64_t b) {
+  failed_ = true;
+  fail_cycle_ = cycle_;
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "%s at cycle %" PRIu64 ": %s: %s 0x%" PRIx64 ", %s 0x%" PRIx64, head, cycle_,
+                what, a_name, a, b_name, b);
+  report_ = buf;
+}
+
 void Checker::eq(const char* signal, uint64_t model, uint64_t rtl) {
   compares_++;
   if (model == rtl || failed_) return;
-  failed_ = true;
-  fail_cycle_ = cycle_;
-  char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "MISMATCH at cycle %" PRIu64 ": signal %s: C model 0x%" PRIx64 ", RTL 0x%" PRIx64,
-                cycle_, signal, model, rtl);
-  report_ = buf;
+  std::string what = std::string("signal ") + signal;
+  record("MISMATCH", what.c_str(), "C model", model, "RTL", rtl);
 }
 
 void Checker::expect(const char* what, uint64_t expected, uint64_t actual) {
   compares_++;
   if (expected == actual || failed_) return;
-  failed_ = true;
-  fail_cycle_ = cycle_;
-  char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "EXPECTATION FAILED at cycle %" PRIu64 ": %s: expected 0x%" PRIx64 ", got 0x%" PRIx64,
-                cycle_, what, expected, actual);
-  report_ = buf;
+  record("EXPECTATION FAILED", what, "expected", expected, "got", actual);
 }
 
 static void usage(FILE* to, const char* name, const char* tests) {

@@ -78,6 +78,7 @@ class Checker {
   uint64_t compares() const { return compares_; }
 
  private:
+  void record(const char* head, const char* what, const char* a_name, uint64_t a, const char* b_name, uint64_t b);
   uint64_t cycle_ = 0;
   bool failed_ = false;
   uint64_t fail_cycle_ = 0;

@@ -10,14 +10,17 @@ mkdir -p "$cov/model" "$cov/unit"
 cd "$root"
 CFLAGS="-std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -O0 --coverage"
 
+# model_objs DIR: compile the C model with gcov into DIR (one .gcda set per DIR)
+model_objs() {
+  local c
+  for c in cmodel/*.c; do
+    cc $CFLAGS -c "$c" -o "$1/$(basename "${c%.c}").o"
+  done
+}
+
 echo "cov: building the C model with gcov and the bench with Verilator coverage" >&2
-objs=()
-for c in cmodel/*.c; do
-  o="$cov/model/$(basename "${c%.c}").o"
-  cc $CFLAGS -c "$c" -o "$o"
-  objs+=("$root/$o")
-done
-ar rcs "$cov/model/libhwprof_model.a" "${objs[@]}"
+model_objs "$cov/model"
+ar rcs "$cov/model/libhwprof_model.a" "$cov"/model/*.o
 verilator --cc --exe --build -j "$(nproc)" -Wall --assert --trace-fst --coverage-line --coverage-toggle \
   --Mdir "$cov/obj" --top-module hwprof_top \
   -CFLAGS "-O1 -I$root/tb -I$root/cmodel -I$root/sw/include" \
@@ -33,15 +36,10 @@ verilator_coverage --write "$cov/merged.dat" "$cov/directed.dat" "$cov/random1.d
 verilator_coverage --annotate "$cov/annotated" "$cov/merged.dat" >/dev/null
 
 echo "cov: unit tests with gcov" >&2
-uobjs=()
-for c in cmodel/*.c; do
-  o="$cov/unit/$(basename "${c%.c}").o"
-  cc $CFLAGS -c "$c" -o "$o"
-  uobjs+=("$o")
-done
+model_objs "$cov/unit"
 for t in tests/test_*.c; do
   n=$(basename "${t%.c}")
-  cc $CFLAGS "$t" "${uobjs[@]}" -o "$cov/unit/$n" $(pkg-config --cflags --libs cmocka)
+  cc $CFLAGS "$t" "$cov"/unit/*.o -o "$cov/unit/$n" $(pkg-config --cflags --libs cmocka)
   "$cov/unit/$n" >/dev/null 2>&1
 done
 
