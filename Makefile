@@ -15,9 +15,9 @@ SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 
 VERILATOR ?= verilator
 RTL_PKG  := rtl/hwprof_pkg.sv
-RTL_SRC  := $(RTL_PKG) rtl/hwprof_pir.sv rtl/hwprof_top.sv
+RTL_SRC  := $(RTL_PKG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_top.sv
 VLT      := rtl/hwprof.vlt
-MODEL_SRC := cmodel/pir.c cmodel/top.c
+MODEL_SRC := cmodel/pir.c cmodel/edge_prof.c cmodel/top.c
 MODEL_HDR := $(wildcard cmodel/*.h) sw/include/hwprof_regs.h
 
 # Debian packages the project needs (make deps installs the missing ones).
@@ -69,6 +69,8 @@ regs-check:
 lint:
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/hwprof_pir.sv --top-module hwprof_pir
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/hwprof_edge_prof.sv --top-module hwprof_edge_prof
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top -GSets=2 -GWays=1 -GLineWords=2 -GUpdDepth=1 -GOabDepth=1 -GCntW=8
 	@echo "lint: clean"
 
 # ---------------------------------------------------------------- C model library (for the benches)
@@ -83,12 +85,22 @@ $(BUILD)/model/libhwprof_model.a: $(patsubst cmodel/%.c,$(BUILD)/model/%.o,$(MOD
 TB_TOP := $(BUILD)/tb_top/Vhwprof_top
 VFLAGS := -Wall --assert --trace-fst -O3 --x-assign fast --x-initial fast
 
-$(TB_TOP): $(RTL_SRC) $(VLT) tb/tb_top.cpp tb/lockstep.cpp tb/lockstep.h $(BUILD)/model/libhwprof_model.a
+# C helpers of the benches (built with the C compiler; Verilator would compile .c files as C++)
+$(BUILD)/tbc/%.o: tb/%.c tb/%.h $(MODEL_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Itb -O2 -c $< -o $@
+
+$(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/mem_model.o
+	ar rcs $@ $^
+
+TB_SRC := tb/tb_top.cpp tb/lockstep.cpp
+$(TB_TOP): $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/mem_model.h $(BUILD)/model/libhwprof_model.a \
+           $(BUILD)/tbc/libhwprof_tbc.a
 	@mkdir -p $(dir $@)
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $(BUILD)/tb_top/obj --top-module hwprof_top \
 	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include" \
-	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
-	  -o $(CURDIR)/$@ $(VLT) $(RTL_SRC) $(CURDIR)/tb/tb_top.cpp $(CURDIR)/tb/lockstep.cpp >$(BUILD)/tb_top/build.log 2>&1 \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/tbc/libhwprof_tbc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
+	  -o $(CURDIR)/$@ $(VLT) $(RTL_SRC) $(addprefix $(CURDIR)/,$(TB_SRC)) >$(BUILD)/tb_top/build.log 2>&1 \
 	  || { cat $(BUILD)/tb_top/build.log; exit 1; }
 
 bench-bin: $(TB_TOP)

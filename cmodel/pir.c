@@ -27,11 +27,10 @@ static unsigned cnt_shift(const pir_cfg_t *cfg) {
   }
 }
 
-/* Does the accepted event update a counter, and is it the not-taken counter of an either branch? */
-static bool update_of(const pir_state_t *s, const pir_in_t *in, bool *second) {
-  const retire_ev_t *ev = in->ev;
+/* Would the presented event update a counter, and is it the not-taken counter of an either branch? */
+static bool update_of(const pir_state_t *s, const retire_ev_t *ev, bool *second) {
   *second = false;
-  if (!in->ev_fire || !s->flag || (ev->pid & PID_MASK) == 0) return false;
+  if (!s->flag || (ev->pid & PID_MASK) == 0) return false;
   switch (ev->kind) {
     case HWPROF_KIND_BRANCH:
     case HWPROF_KIND_JUMP:
@@ -74,6 +73,9 @@ void pir_comb(const pir_state_t *s, const pir_cfg_t *cfg, const pir_in_t *in, pi
   reg_decode_t d = decode(s, in->reg_addr);
   out->reg_rdata = (in->reg_access && !in->reg_write && d.hit) ? d.rdata : 0;
   out->reg_error = in->reg_access && (!d.hit || (in->reg_write && d.ro));
+  bool second;
+  out->upd_req = update_of(s, in->ev, &second);
+  out->phase = in->ovf && s->trigger == 1u;
   out->upd = s->upd;
 }
 
@@ -81,7 +83,7 @@ void pir_step(pir_state_t *s, const pir_cfg_t *cfg, const pir_in_t *in) {
   const retire_ev_t *ev = in->ev;
   pir_state_t n = *s;
   bool second;
-  bool hit = update_of(s, in, &second);
+  bool hit = in->ev_fire && update_of(s, ev, &second);
   reg_decode_t d = decode(s, in->reg_addr);
   bool reg_we = in->reg_access && in->reg_write && d.hit && !d.ro;
 
@@ -96,6 +98,14 @@ void pir_step(pir_state_t *s, const pir_cfg_t *cfg, const pir_in_t *in) {
     n.upd.addr = (s->base + (idx << cnt_shift(cfg))) & BASE_MASK;
   }
 
+  /* overflow / underflow move the trigger counter (disarmed at zero, saturating at the top) */
+  if (in->ovf && s->trigger != 0) {
+    n.trigger = (uint16_t)(s->trigger - 1u);
+  } else if (in->unf && s->trigger != 0 && s->trigger != TRIGGER_MASK) {
+    n.trigger = (uint16_t)(s->trigger + 1u);
+  }
+
+  /* profiling instructions (a prof.trigger of the same cycle wins over the overflow) */
   if (in->ev_fire && ev->kind == HWPROF_KIND_PROF) {
     switch (ev->op) {
       case HWPROF_PROF_OP_INIT:

@@ -28,11 +28,15 @@ typedef struct {
   bool reg_write;
   uint16_t reg_addr;
   uint32_t reg_wdata;
+  bool ovf; /* a counter overflowed: decrement the trigger counter */
+  bool unf; /* a counter underflowed: increment it (saturating) */
 } pir_in_t;
 
 typedef struct {
   uint32_t reg_rdata;
   bool reg_error;
+  bool upd_req; /* the presented event would generate an update operation */
+  bool phase;   /* the trigger counter reaches zero this cycle */
   upd_op_t upd;
 } pir_out_t;
 

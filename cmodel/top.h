@@ -1,29 +1,47 @@
-/* C model of rtl/hwprof_top.sv: the hwprof subsystem (APB window decode, retire-event port, and the
- * engines present). Cycle-exact and a drop-in replacement for the RTL: given the same inputs,
- * top_comb() gives the same outputs as the RTL on every cycle. */
+/* C model of rtl/hwprof_top.sv: the hwprof subsystem (APB window decode, interrupts, the retire
+ * port's ready rule, and the engines). Cycle-exact and a drop-in replacement for the RTL: given the
+ * same inputs, top_comb() gives the same outputs as the RTL on every cycle. */
 #ifndef HWPROF_TOP_H
 #define HWPROF_TOP_H
 
+#include "edge_prof.h"
 #include "pir.h"
 
 typedef struct {
   pir_cfg_t pir;
+  edge_prof_cfg_t edge_prof;
 } top_cfg_t;
 
-/* Exactly the flops of hwprof_top: its engines' state. */
+#define TOP_NUM_IRQ 4u
+
+/* Exactly the flops of hwprof_top: its interrupt registers and its engines' state. */
 typedef struct {
+  uint8_t irq_pending; /* bit = HWPROF_TOP_IRQ_PENDING_<cause>_LSB */
+  uint8_t irq_enable;
   pir_state_t pir;
+  edge_prof_state_t edge_prof;
 } top_state_t;
 
 typedef struct {
   retire_ev_t ev;
   apb_req_t apb;
+  bool mem_req_ready;
+  bool mem_rsp_valid;
+  ep_line_t mem_rsp_rdata;
 } top_in_t;
 
 typedef struct {
   bool ev_ready;
   apb_rsp_t apb;
-  upd_op_t upd;
+  bool mem_req_valid;
+  bool mem_req_write;
+  uint64_t mem_req_addr;
+  ep_line_t mem_req_wdata;
+  bool irq_phase;
+  bool irq_trace;
+  bool irq_coproc;
+  bool irq_error;
+  upd_op_t upd; /* observation: update operations entering the update buffer */
 } top_out_t;
 
 /* Fill cfg with the RTL's default parameters. */

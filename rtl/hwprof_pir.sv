@@ -8,9 +8,16 @@
 // can save and restore every field on a context switch.
 //
 // Timing: an accepted retire event (ev_fire_i) changes the pir at the next clock edge; the update
-// operation it generates is registered and appears on upd_*_o in the following cycle. The parent
-// guarantees that a register write and a retire event never coincide (it stalls the retire port
-// during a write to this window), so neither can override the other.
+// operation it generates is registered and appears on upd_*_o in the following cycle. upd_req_o
+// says, before acceptance, whether the presented event would generate one (the parent stalls only
+// such events when the update buffer is full). The parent guarantees that a register write and a
+// retire event never coincide, nor a register write and an overflow (it holds both during a write
+// to this window), so none overrides another.
+//
+// Trigger counter (DESIGN.md section 5): an overflow (ovf_i) decrements it, an underflow (unf_i)
+// increments it, saturating at its maximum; at zero it stays disarmed. The decrement from one to
+// zero pulses phase_o. A prof.trigger retiring in the same cycle wins: its instruction is younger
+// than the update that overflowed.
 //
 // Reset: synchronous, active low; every flop is reset.
 
@@ -31,6 +38,12 @@ module hwprof_pir #(
   input  logic                                   ev_ihint_i,
   input  logic [2:0]                             ev_op_i,
   input  logic [hwprof_pkg::EV_OPERAND_W-1:0]    ev_operand_i,
+  output logic                                   upd_req_o,    // the presented event would update
+
+  // counter overflow / underflow reported by the edge-profiling unit
+  input  logic                                   ovf_i,
+  input  logic                                   unf_i,
+  output logic                                   phase_o,      // trigger counter reached zero
 
   // register window: one APB access phase aimed at this window
   input  logic                                   reg_access_i,
@@ -67,32 +80,36 @@ module hwprof_pir #(
   logic                upd_dec_q, upd_dec_d;
 
   // ---- update-operation generation (DESIGN.md section 5, docs/pir.md)
-  logic           upd_hit;     // this event updates a counter
+  logic           upd_req;     // the presented event would update a counter
+  logic           upd_hit;     // ... and it is accepted
   logic           upd_second;  // ... the one after counter[idx] (not-taken edge of an either branch)
   logic [IdxW-1:0] upd_idx;
 
   always_comb begin
-    upd_hit    = 1'b0;
+    upd_req    = 1'b0;
     upd_second = 1'b0;
-    if (ev_fire_i && flag_q && (ev_pid_i != '0)) begin
+    if (flag_q && (ev_pid_i != '0)) begin
       unique case (ev_kind_i)
         hwprof_pkg::KIND_BRANCH, hwprof_pkg::KIND_JUMP, hwprof_pkg::KIND_IJUMP: begin
           unique case (ev_bhint_i)
-            hwprof_pkg::BHINT_TK:     upd_hit = ev_taken_i;
-            hwprof_pkg::BHINT_NT:     upd_hit = !ev_taken_i;
+            hwprof_pkg::BHINT_TK:     upd_req = ev_taken_i;
+            hwprof_pkg::BHINT_NT:     upd_req = !ev_taken_i;
             hwprof_pkg::BHINT_EITHER: begin
-              upd_hit    = 1'b1;
+              upd_req    = 1'b1;
               upd_second = !ev_taken_i;
             end
-            hwprof_pkg::BHINT_ALL:    upd_hit = 1'b1;
-            default:                  upd_hit = 1'b0;
+            hwprof_pkg::BHINT_ALL:    upd_req = 1'b1;
+            default:                  upd_req = 1'b0;
           endcase
         end
-        hwprof_pkg::KIND_PROF: upd_hit = (ev_op_i == hwprof_pkg::PROF_OP_ID);
-        default:               upd_hit = 1'b0;
+        hwprof_pkg::KIND_PROF: upd_req = (ev_op_i == hwprof_pkg::PROF_OP_ID);
+        default:               upd_req = 1'b0;
       endcase
     end
   end
+
+  assign upd_hit   = ev_fire_i && upd_req;
+  assign upd_req_o = upd_req;
 
   assign upd_idx = IdxW'(offset_q) + IdxW'(ev_pid_i) - IdxW'(1) + IdxW'(upd_second);
 
@@ -134,6 +151,13 @@ module hwprof_pir #(
     upd_valid_d    = upd_hit;
     upd_addr_d     = upd_hit ? base_q + (BaseW'(upd_idx) << CntShift) : '0;
     upd_dec_d      = upd_hit && ev_ihint_i;
+
+    // overflow / underflow move the trigger counter (disarmed at zero, saturating at the top)
+    if (ovf_i && (trigger_q != '0)) begin
+      trigger_d = trigger_q - TriggerW'(1);
+    end else if (unf_i && (trigger_q != '0) && (trigger_q != '1)) begin
+      trigger_d = trigger_q + TriggerW'(1);
+    end
 
     // profiling instructions
     if (ev_fire_i && (ev_kind_i == hwprof_pkg::KIND_PROF)) begin
@@ -192,14 +216,16 @@ module hwprof_pir #(
     end
   end
 
+  assign phase_o     = ovf_i && (trigger_q == TriggerW'(1));
   assign upd_valid_o = upd_valid_q;
   assign upd_addr_o  = upd_addr_q;
   assign upd_dec_o   = upd_dec_q;
 
 `ifndef SYNTHESIS
-  // the parent stalls the retire port while this window is written
+  // the parent stalls the retire port and holds the cache while this window is written
   always_comb begin
-    if (rst_ni) assert (!(reg_we && ev_fire_i));
+    if (rst_ni) assert (!(reg_we && (ev_fire_i || ovf_i || unf_i)));
+    if (rst_ni) assert (!(ovf_i && unf_i));
   end
 `endif
 

@@ -2,18 +2,25 @@
 //
 // Ports as DESIGN.md section 4: the retire-event port (valid/ready, one retired instruction per
 // cycle), the APB3 register port (zero wait states, one window per engine selected by
-// paddr[15:8]), and, until the edge-profiling unit consumes them, the update operations generated
-// from retired branches and profiling instructions (docs/pir.md).
+// paddr[15:8]), the memory port of the profile cache (lines, valid/ready requests, responses),
+// one level interrupt output per cause, and an observation port showing the update operations the
+// pir generates (docs/architecture.md).
 //
 // Engines present: the profile information register and update-operation generation (seed 000,
-// sections 6 and 7).
+// sections 6 and 7) and the edge-profiling unit (update buffer, profile cache, overflow, trigger,
+// overflowed-address buffer, bounds; seed 000 section 7, Figure 4).
 //
-// Reset: synchronous, active low; every flop is reset (inside the engines).
+// Reset: synchronous, active low; every flop is reset.
 
 `default_nettype none
 
 module hwprof_top #(
-  parameter int unsigned CntW = 32  // profile counter width in bits: 8, 16, 32 or 64
+  parameter int unsigned CntW      = 32,  // profile counter width in bits: 8, 16, 32 or 64
+  parameter int unsigned UpdDepth  = 4,   // update buffer entries
+  parameter int unsigned Sets      = 4,   // profile cache sets (power of two >= 2)
+  parameter int unsigned Ways      = 2,   // profile cache ways (1..8)
+  parameter int unsigned LineWords = 4,   // counters per cache line (power of two >= 2)
+  parameter int unsigned OabDepth  = 8    // overflowed-address buffer entries
 ) (
   input  logic                                clk_i,
   input  logic                                rst_ni,
@@ -46,7 +53,22 @@ module hwprof_top #(
   output logic                                pready_o,
   output logic                                pslverr_o,
 
-  // generated profile update operations
+  // memory port of the profile cache (lines)
+  output logic                                mem_req_valid_o,
+  input  logic                                mem_req_ready_i,
+  output logic                                mem_req_write_o,
+  output logic [hwprof_pkg::PIR_BASE_W-1:0]   mem_req_addr_o,
+  output logic [LineWords*CntW-1:0]           mem_req_wdata_o,
+  input  logic                                mem_rsp_valid_i,
+  input  logic [LineWords*CntW-1:0]           mem_rsp_rdata_i,
+
+  // interrupts: pending & enable, one level per cause
+  output logic                                irq_phase_o,
+  output logic                                irq_trace_o,
+  output logic                                irq_coproc_o,
+  output logic                                irq_error_o,
+
+  // observation: the update operations the pir generates (entering the update buffer)
   output logic                                upd_valid_o,
   output logic [hwprof_pkg::PIR_BASE_W-1:0]   upd_addr_o,
   output logic                                upd_dec_o
@@ -57,40 +79,93 @@ module hwprof_top #(
   // ---- APB window decode
   logic            apb_access;
   logic [WinW-1:0] window;
-  logic            top_sel, pir_sel;
+  logic            top_sel, pir_sel, ep_sel;
 
   assign apb_access = psel_i && penable_i;
   assign window     = paddr_i[hwprof_pkg::APB_ADDR_W-1:hwprof_pkg::WINDOW_SHIFT];
   assign top_sel    = apb_access && (window == hwprof_pkg::TOP_WINDOW);
   assign pir_sel    = apb_access && (window == hwprof_pkg::PIR_WINDOW);
+  assign ep_sel     = apb_access && (window == hwprof_pkg::EDGE_PROF_WINDOW);
 
-  // A register write to the pir window holds the retire port for its one access cycle, so the
-  // instruction and the write never race for the same field and neither is lost.
-  assign ev_ready_o = !(pir_sel && pwrite_i);
+  // A register write to the pir window holds the retire port and the profile cache for its one
+  // access cycle, so neither an instruction nor an overflow races the write for a pir field.
+  // An event that would generate an update also waits while the update buffer has no room:
+  // no update is ever dropped.
+  logic pir_write, upd_req, upd_space;
+  assign pir_write  = pir_sel && pwrite_i;
+  assign ev_ready_o = !pir_write && (!upd_req || upd_space);
 
   logic ev_fire;
   assign ev_fire = ev_valid_i && ev_ready_o;
 
-  // ---- the top window: identification, read-only
-  logic [31:0] top_rdata;
-  logic        top_hit;
+  // ---- the top window: identification and interrupts
+  localparam int unsigned NumIrq = 4;
+  logic [NumIrq-1:0] irq_pending_q, irq_pending_d;
+  logic [NumIrq-1:0] irq_enable_q, irq_enable_d;
+  logic [NumIrq-1:0] irq_set;
+  logic [31:0]       top_rdata;
+  logic              top_hit, top_ro;
 
   always_comb begin
     top_hit   = 1'b1;
+    top_ro    = 1'b0;
     top_rdata = '0;
     unique case (paddr_i)
-      hwprof_pkg::TOP_ID_ADDR:      top_rdata = hwprof_pkg::TOP_ID_RESVAL;
-      hwprof_pkg::TOP_VERSION_ADDR: top_rdata = hwprof_pkg::TOP_VERSION_RESVAL;
-      default:                      top_hit   = 1'b0;
+      hwprof_pkg::TOP_ID_ADDR:          begin top_rdata = hwprof_pkg::TOP_ID_RESVAL;      top_ro = 1'b1; end
+      hwprof_pkg::TOP_VERSION_ADDR:     begin top_rdata = hwprof_pkg::TOP_VERSION_RESVAL; top_ro = 1'b1; end
+      hwprof_pkg::TOP_IRQ_PENDING_ADDR: top_rdata = 32'(irq_pending_q);
+      hwprof_pkg::TOP_IRQ_ENABLE_ADDR:  top_rdata = 32'(irq_enable_q);
+      default:                          top_hit   = 1'b0;
     endcase
   end
 
-  logic top_error;
-  assign top_error = top_sel && (!top_hit || pwrite_i);
+  logic top_error, top_we;
+  assign top_error = top_sel && (!top_hit || (pwrite_i && top_ro));
+  assign top_we    = top_sel && pwrite_i && top_hit && !top_ro;
+
+  always_comb begin
+    irq_enable_d  = irq_enable_q;
+    irq_pending_d = irq_pending_q;
+    if (top_we && (paddr_i == hwprof_pkg::TOP_IRQ_ENABLE_ADDR)) begin
+      irq_enable_d = pwdata_i[NumIrq-1:0];
+    end
+    if (top_we && (paddr_i == hwprof_pkg::TOP_IRQ_PENDING_ADDR)) begin
+      irq_pending_d = irq_pending_q & ~pwdata_i[NumIrq-1:0];
+    end
+    irq_pending_d = irq_pending_d | irq_set;  // a cause in the clearing cycle stays pending
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      irq_pending_q <= '0;
+      irq_enable_q  <= '0;
+    end else begin
+      irq_pending_q <= irq_pending_d;
+      irq_enable_q  <= irq_enable_d;
+    end
+  end
+
+  assign irq_phase_o  = irq_pending_q[hwprof_pkg::TOP_IRQ_PENDING_PHASE_LSB] &
+                        irq_enable_q[hwprof_pkg::TOP_IRQ_ENABLE_PHASE_LSB];
+  assign irq_trace_o  = irq_pending_q[hwprof_pkg::TOP_IRQ_PENDING_TRACE_LSB] &
+                        irq_enable_q[hwprof_pkg::TOP_IRQ_ENABLE_TRACE_LSB];
+  assign irq_coproc_o = irq_pending_q[hwprof_pkg::TOP_IRQ_PENDING_COPROC_LSB] &
+                        irq_enable_q[hwprof_pkg::TOP_IRQ_ENABLE_COPROC_LSB];
+  assign irq_error_o  = irq_pending_q[hwprof_pkg::TOP_IRQ_PENDING_ERROR_LSB] &
+                        irq_enable_q[hwprof_pkg::TOP_IRQ_ENABLE_ERROR_LSB];
 
   // ---- engines
-  logic [31:0] pir_rdata;
-  logic        pir_error;
+  logic [31:0] pir_rdata, ep_rdata;
+  logic        pir_error, ep_error;
+  logic        ovf, unf, phase, drop;
+  logic        upd_valid, upd_dec;
+  logic [hwprof_pkg::PIR_BASE_W-1:0] upd_addr;
+
+  always_comb begin
+    irq_set = '0;
+    irq_set[hwprof_pkg::TOP_IRQ_PENDING_PHASE_LSB] = phase;
+    irq_set[hwprof_pkg::TOP_IRQ_PENDING_ERROR_LSB] = drop;
+  end
 
   hwprof_pir #(
     .CntW (CntW)
@@ -105,24 +180,66 @@ module hwprof_top #(
     .ev_ihint_i   (ev_ihint_i),
     .ev_op_i      (ev_op_i),
     .ev_operand_i (ev_operand_i),
+    .upd_req_o    (upd_req),
+    .ovf_i        (ovf),
+    .unf_i        (unf),
+    .phase_o      (phase),
     .reg_access_i (pir_sel),
     .reg_write_i  (pwrite_i),
     .reg_addr_i   (paddr_i),
     .reg_wdata_i  (pwdata_i),
     .reg_rdata_o  (pir_rdata),
     .reg_error_o  (pir_error),
-    .upd_valid_o  (upd_valid_o),
-    .upd_addr_o   (upd_addr_o),
-    .upd_dec_o    (upd_dec_o)
+    .upd_valid_o  (upd_valid),
+    .upd_addr_o   (upd_addr),
+    .upd_dec_o    (upd_dec)
   );
+
+  hwprof_edge_prof #(
+    .CntW      (CntW),
+    .UpdDepth  (UpdDepth),
+    .Sets      (Sets),
+    .Ways      (Ways),
+    .LineWords (LineWords),
+    .OabDepth  (OabDepth)
+  ) u_edge_prof (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .upd_valid_i     (upd_valid),
+    .upd_addr_i      (upd_addr),
+    .upd_dec_i       (upd_dec),
+    .upd_space_o     (upd_space),
+    .ev_stall_i      (ev_valid_i && !ev_ready_o),
+    .hold_i          (pir_write),
+    .ovf_o           (ovf),
+    .unf_o           (unf),
+    .drop_o          (drop),
+    .reg_access_i    (ep_sel),
+    .reg_write_i     (pwrite_i),
+    .reg_addr_i      (paddr_i),
+    .reg_wdata_i     (pwdata_i),
+    .reg_rdata_o     (ep_rdata),
+    .reg_error_o     (ep_error),
+    .mem_req_valid_o (mem_req_valid_o),
+    .mem_req_ready_i (mem_req_ready_i),
+    .mem_req_write_o (mem_req_write_o),
+    .mem_req_addr_o  (mem_req_addr_o),
+    .mem_req_wdata_o (mem_req_wdata_o),
+    .mem_rsp_valid_i (mem_rsp_valid_i),
+    .mem_rsp_rdata_i (mem_rsp_rdata_i)
+  );
+
+  assign upd_valid_o = upd_valid;
+  assign upd_addr_o  = upd_addr;
+  assign upd_dec_o   = upd_dec;
 
   // ---- APB response: zero wait states; an address outside every window is an error
   logic unmapped;
-  assign unmapped = apb_access && !top_sel && !pir_sel;
+  assign unmapped = apb_access && !top_sel && !pir_sel && !ep_sel;
 
   assign pready_o  = 1'b1;
-  assign pslverr_o = top_error || pir_error || unmapped;
-  assign prdata_o  = ((top_sel && !pwrite_i && top_hit) ? top_rdata : '0) | pir_rdata;
+  assign pslverr_o = top_error || pir_error || ep_error || unmapped;
+  assign prdata_o  = ((top_sel && !pwrite_i && top_hit) ? top_rdata : '0) | pir_rdata | ep_rdata;
 
   // retire-event fields the present engines do not use (the trace controller and the value
   // profiler will)

@@ -89,6 +89,8 @@ static void usage(FILE* to, const char* name, const char* tests) {
                "  --waves-all     trace the whole run into the --fst file\n"
                "  --progress=N    print progress every N cycles\n"
                "  --engine=E      lockstep (default), or rtl / model alone, for speed figures (nothing compared)\n"
+               "  --mem-latency=MIN:MAX  memory read latency range in cycles (default 1:8)\n"
+               "  --mem-grant=PCT chance in percent that memory accepts a request in a cycle (default 70)\n"
                "  --quiet         print only the summary line\n"
                "  --help          this text\n"
                "Exit status: 0 no mismatch, 1 mismatch, 2 bad arguments.\n",
@@ -148,6 +150,17 @@ static int parse(int argc, char** argv, const char* name, const char* tests, Opt
     } else if (key == "--progress") {
       if (!num_ok) return bad("expects an integer");
       o->progress = n;
+    } else if (key == "--mem-latency") {
+      size_t colon = val.find(':');
+      uint64_t lo = 0, hi = 0;
+      if (colon == std::string::npos || !parse_u64(val.substr(0, colon).c_str(), &lo) ||
+          !parse_u64(val.substr(colon + 1).c_str(), &hi) || lo < 1 || hi < lo || hi > 1000)
+        return bad("expects MIN:MAX with 1 <= MIN <= MAX <= 1000");
+      o->mem_lat_min = static_cast<unsigned>(lo);
+      o->mem_lat_max = static_cast<unsigned>(hi);
+    } else if (key == "--mem-grant") {
+      if (!num_ok || n < 1 || n > 100) return bad("expects a percentage 1..100");
+      o->mem_grant = static_cast<unsigned>(n);
     } else if (key == "--engine") {
       if (val != "lockstep" && val != "rtl" && val != "model") return bad("expects lockstep, rtl or model");
       o->engine = val;
@@ -163,9 +176,11 @@ static int parse(int argc, char** argv, const char* name, const char* tests, Opt
 }
 
 // Runs the bench from reset. With trace_from >= 0, opens the waveform at that cycle.
-static bool run_once(const Options& o, const Factory& make, int64_t trace_from, uint64_t stop_after,
+// With `extend`, the bench may run its extra_cycles() past stop_after.
+static bool run_once(const Options& o, const Factory& make, int64_t trace_from, uint64_t stop_after, bool extend,
                      TxLog& log, Checker& chk, uint64_t* ran, std::unique_ptr<Bench>* keep) {
   std::unique_ptr<Bench> b = make(o);
+  if (extend) stop_after += b->extra_cycles();
   auto t0 = std::chrono::steady_clock::now();
   uint64_t t = 0;
   bool tracing = false;
@@ -207,7 +222,7 @@ int main(int argc, char** argv, const char* name, const char* tests, const Facto
   uint64_t ran = 0;
   std::unique_ptr<Bench> bench;
   auto t0 = std::chrono::steady_clock::now();
-  bool ok = run_once(o, make, o.waves_all ? 0 : -1, o.cycles, log, chk, &ran, &bench);
+  bool ok = run_once(o, make, o.waves_all ? 0 : -1, o.cycles, true, log, chk, &ran, &bench);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   if (!o.quiet || !ok) {
@@ -226,7 +241,7 @@ int main(int argc, char** argv, const char* name, const char* tests, const Facto
     TxLog quiet_log(1, "");
     Checker replay_chk;
     uint64_t replay_ran = 0;
-    run_once(o, make, static_cast<int64_t>(from), chk.fail_cycle() + 2, quiet_log, replay_chk,
+    run_once(o, make, static_cast<int64_t>(from), chk.fail_cycle() + 2, false, quiet_log, replay_chk,
              &replay_ran, nullptr);
     std::printf("waveform of cycles %" PRIu64 "..%" PRIu64 ": %s\n", from, chk.fail_cycle() + 1,
                 o.fst_path.c_str());

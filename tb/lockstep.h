@@ -29,6 +29,10 @@ struct Options {
   bool quiet = false;
   bool waves_all = false;        // trace the whole run (debugging), not only a window on mismatch
   std::string engine = "lockstep";  // "lockstep", or "rtl" / "model" alone (speed measurement)
+  // benches with a memory port: read latency range (cycles) and grant probability (percent)
+  unsigned mem_lat_min = 1;
+  unsigned mem_lat_max = 8;
+  unsigned mem_grant = 70;
 };
 
 // Small deterministic generator (splitmix64): the same seed gives the same stimulus everywhere.
@@ -97,6 +101,8 @@ class Bench {
   virtual bool cycle(uint64_t t, Checker& chk, TxLog& log) = 0;
   // Deliberately corrupt the C model's state (the --inject switch).
   virtual void inject_fault(TxLog& log) = 0;
+  // Cycles a bench may run past --cycles to finish (drain, flush, final checks).
+  virtual uint64_t extra_cycles() const { return 0; }
   // Lines for the end-of-run summary.
   virtual void summary(FILE* to) const = 0;
 };

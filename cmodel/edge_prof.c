@@ -1,0 +1,383 @@
+/* C model of rtl/hwprof_edge_prof.sv; see edge_prof.h and docs/edge-prof.md.
+ *
+ * edge_prof_step() first decides everything from the current state (as the RTL's always_comb reads
+ * only _q values), then writes the next state in place: the state is large, and copying it every
+ * cycle would dominate the model's speed. */
+#include "edge_prof.h"
+
+#include <string.h>
+
+#define ADDR_MASK HWPROF_MASK(HWPROF_PIR_BASE_W)
+
+enum { ST_IDLE = 0, ST_WB = 1, ST_FILL = 2, ST_FILL_WAIT = 3, ST_WALK = 4, ST_WALK_WB = 5 };
+
+static unsigned log2u(unsigned v) {
+  unsigned r = 0;
+  while ((1u << r) < v) r++;
+  return r;
+}
+
+static bool pow2_in(unsigned v, unsigned lo, unsigned hi) {
+  return v >= lo && v <= hi && (v & (v - 1u)) == 0;
+}
+
+void edge_prof_cfg_default(edge_prof_cfg_t *cfg) {
+  cfg->cnt_w = 32;
+  cfg->upd_depth = 4;
+  cfg->sets = 4;
+  cfg->ways = 2;
+  cfg->line_words = 4;
+  cfg->oab_depth = 8;
+}
+
+int edge_prof_cfg_check(const edge_prof_cfg_t *cfg) {
+  if (cfg == NULL) return HWPROF_EINVAL;
+  if (cfg->cnt_w != 8 && cfg->cnt_w != 16 && cfg->cnt_w != 32 && cfg->cnt_w != 64) return HWPROF_EINVAL;
+  if (cfg->upd_depth < 1 || cfg->upd_depth > EP_MAX_UPD) return HWPROF_EINVAL;
+  if (!pow2_in(cfg->sets, 2, EP_MAX_SETS)) return HWPROF_EINVAL;
+  if (cfg->ways < 1 || cfg->ways > EP_MAX_WAYS) return HWPROF_EINVAL;
+  if (!pow2_in(cfg->line_words, 2, EP_MAX_LINE_WORDS)) return HWPROF_EINVAL;
+  if (cfg->oab_depth < 1 || cfg->oab_depth > EP_MAX_OAB) return HWPROF_EINVAL;
+  return HWPROF_OK;
+}
+
+void edge_prof_reset(edge_prof_state_t *s) { memset(s, 0, sizeof *s); }
+
+/* Address fields of a counter address. */
+typedef struct {
+  unsigned set;
+  unsigned word;
+  uint64_t tag;
+} ep_addr_t;
+
+static ep_addr_t split(const edge_prof_cfg_t *cfg, uint64_t addr) {
+  unsigned cnt_shift = log2u(cfg->cnt_w / 8u);
+  unsigned word_w = log2u(cfg->line_words);
+  unsigned set_w = log2u(cfg->sets);
+  ep_addr_t a;
+  a.word = (unsigned)(addr >> cnt_shift) & (cfg->line_words - 1u);
+  a.set = (unsigned)(addr >> (cnt_shift + word_w)) & (cfg->sets - 1u);
+  a.tag = (addr & ADDR_MASK) >> (cnt_shift + word_w + set_w);
+  return a;
+}
+
+static uint64_t line_addr(const edge_prof_cfg_t *cfg, uint64_t tag, unsigned set) {
+  unsigned off_w = log2u(cfg->cnt_w / 8u) + log2u(cfg->line_words);
+  unsigned set_w = log2u(cfg->sets);
+  return ((tag << (off_w + set_w)) | ((uint64_t)set << off_w)) & ADDR_MASK;
+}
+
+/* Everything the RTL's always_comb blocks compute from the state and inputs. */
+typedef struct {
+  edge_prof_out_t out;
+  /* decisions for the clock edge */
+  bool pop;
+  bool perform; /* the head operation updates its counter */
+  unsigned hit_line;
+  unsigned word;
+  uint64_t new_cnt;
+  bool miss;
+  unsigned miss_victim;
+  uint8_t next_state;
+  bool wb_done;   /* StWb write accepted */
+  bool fill_done; /* StFillWait line arrived */
+  bool walk_start;
+  bool walk_wb_done;
+  bool walk_advance;
+  bool reg_we;
+  bool reg_hit;
+} ep_eval_t;
+
+static void decode_reg(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, uint16_t addr, bool *hit,
+                       bool *ro, uint32_t *rdata) {
+  *hit = true;
+  *ro = false;
+  *rdata = 0;
+  unsigned pos = (s->oab_head + s->oab_index) % 256u;
+  if (pos >= cfg->oab_depth) pos -= cfg->oab_depth;
+  bool entry_ok = s->oab_index < s->oab_count;
+  switch (addr) {
+    case HWPROF_EDGE_PROF_CMD_ADDR: break;
+    case HWPROF_EDGE_PROF_STATUS_ADDR:
+      *ro = true;
+      *rdata = ((uint32_t)s->cmd_busy << HWPROF_EDGE_PROF_STATUS_BUSY_LSB) |
+               ((uint32_t)(s->fifo_count & 0xffu) << HWPROF_EDGE_PROF_STATUS_PENDING_LSB);
+      break;
+    case HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR: *rdata = (uint32_t)s->bound_lo; break;
+    case HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR: *rdata = (uint32_t)(s->bound_lo >> 32); break;
+    case HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR: *rdata = (uint32_t)s->bound_hi; break;
+    case HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR: *rdata = (uint32_t)(s->bound_hi >> 32); break;
+    case HWPROF_EDGE_PROF_OAB_STATUS_ADDR:
+      *ro = true;
+      *rdata = ((uint32_t)(s->oab_count & 0xffu) << HWPROF_EDGE_PROF_OAB_STATUS_COUNT_LSB) |
+               ((uint32_t)s->oab_overrun << HWPROF_EDGE_PROF_OAB_STATUS_OVERRUN_LSB);
+      break;
+    case HWPROF_EDGE_PROF_OAB_CTRL_ADDR: break;
+    case HWPROF_EDGE_PROF_OAB_INDEX_ADDR: *rdata = s->oab_index; break;
+    case HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR:
+      *ro = true;
+      if (entry_ok) *rdata = (uint32_t)s->oab_addr[pos];
+      break;
+    case HWPROF_EDGE_PROF_OAB_ENTRY_HI_ADDR:
+      *ro = true;
+      if (entry_ok)
+        *rdata = ((uint32_t)(s->oab_addr[pos] >> 32) << HWPROF_EDGE_PROF_OAB_ENTRY_HI_ADDR_LSB) |
+                 ((uint32_t)s->oab_unf[pos] << HWPROF_EDGE_PROF_OAB_ENTRY_HI_UNDERFLOW_LSB);
+      break;
+    case HWPROF_EDGE_PROF_STAT_UPDATES_ADDR: *ro = true; *rdata = s->st_updates; break;
+    case HWPROF_EDGE_PROF_STAT_HITS_ADDR: *ro = true; *rdata = s->st_hits; break;
+    case HWPROF_EDGE_PROF_STAT_MISSES_ADDR: *ro = true; *rdata = s->st_misses; break;
+    case HWPROF_EDGE_PROF_STAT_WRITEBACKS_ADDR: *ro = true; *rdata = s->st_wbs; break;
+    case HWPROF_EDGE_PROF_STAT_STALLS_ADDR: *ro = true; *rdata = s->st_stalls; break;
+    case HWPROF_EDGE_PROF_STAT_DROPPED_ADDR: *ro = true; *rdata = s->st_dropped; break;
+    case HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR: *ro = true; *rdata = s->st_ovf; break;
+    case HWPROF_EDGE_PROF_STAT_UNDERFLOWS_ADDR: *ro = true; *rdata = s->st_unf; break;
+    default: *hit = false; break;
+  }
+}
+
+static void eval(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const edge_prof_in_t *in,
+                 ep_eval_t *e) {
+  memset(e, 0, sizeof *e);
+  edge_prof_out_t *o = &e->out;
+  const uint64_t cnt_mask = HWPROF_MASK(cfg->cnt_w);
+  const uint64_t align_mask = (uint64_t)(cfg->cnt_w / 8u) - 1u;
+
+  /* the head operation */
+  uint64_t head_addr = s->fifo_addr[s->fifo_head];
+  bool head_dec = s->fifo_dec[s->fifo_head];
+  ep_addr_t ha = split(cfg, head_addr);
+  bool head_bad = (head_addr & align_mask) != 0 || head_addr < s->bound_lo || head_addr >= s->bound_hi;
+  bool head_hit = false, free_found = false;
+  unsigned head_way = 0, free_way = 0;
+  for (unsigned w = 0; w < cfg->ways; w++) {
+    unsigned l = ha.set * cfg->ways + w;
+    if (!head_hit && s->valid[l] && s->tag[l] == ha.tag) {
+      head_hit = true;
+      head_way = w;
+    }
+    if (!free_found && !s->valid[l]) {
+      free_found = true;
+      free_way = w;
+    }
+  }
+  unsigned hit_line = ha.set * cfg->ways + head_way;
+  unsigned victim_line = ha.set * cfg->ways + s->victim;
+  unsigned walk_line = s->walk_set * cfg->ways + s->walk_way;
+  uint64_t old_cnt = s->data[hit_line].w[ha.word];
+
+  /* register window */
+  bool reg_ro;
+  uint32_t rdata;
+  decode_reg(s, cfg, in->reg_addr, &e->reg_hit, &reg_ro, &rdata);
+  bool cmd_misuse = in->reg_access && in->reg_write && in->reg_addr == HWPROF_EDGE_PROF_CMD_ADDR && s->cmd_busy;
+  e->reg_we = in->reg_access && in->reg_write && e->reg_hit && !reg_ro && !cmd_misuse;
+  o->reg_rdata = (in->reg_access && !in->reg_write && e->reg_hit) ? rdata : 0;
+  o->reg_error = in->reg_access && (!e->reg_hit || (in->reg_write && reg_ro) || cmd_misuse);
+
+  e->next_state = s->state;
+  switch (s->state) {
+    case ST_IDLE:
+      if (s->fifo_count != 0) {
+        if (in->hold) {
+          /* a pir register write this cycle */
+        } else if (head_bad) {
+          e->pop = true;
+          o->drop = true;
+        } else if (head_hit) {
+          e->pop = true;
+          e->perform = true;
+          e->hit_line = hit_line;
+          e->word = ha.word;
+          e->new_cnt = (head_dec ? old_cnt - 1u : old_cnt + 1u) & cnt_mask;
+          o->ovf = !head_dec && old_cnt == cnt_mask;
+          o->unf = head_dec && old_cnt == 0;
+        } else {
+          unsigned rr = s->rr[ha.set];
+          e->miss = true;
+          e->miss_victim = free_found ? free_way : rr;
+          e->next_state = (!free_found && s->dirty[ha.set * cfg->ways + rr]) ? ST_WB : ST_FILL;
+        }
+      } else if (s->cmd_busy && !in->upd.valid) {
+        e->walk_start = true;
+        e->next_state = ST_WALK;
+      }
+      break;
+    case ST_WB:
+      o->mem_req_valid = true;
+      o->mem_req_write = true;
+      o->mem_req_addr = line_addr(cfg, s->tag[victim_line], ha.set);
+      o->mem_req_wdata = s->data[victim_line];
+      if (in->mem_req_ready) {
+        e->wb_done = true;
+        e->next_state = ST_FILL;
+      }
+      break;
+    case ST_FILL:
+      o->mem_req_valid = true;
+      o->mem_req_addr = line_addr(cfg, ha.tag, ha.set);
+      if (in->mem_req_ready) e->next_state = ST_FILL_WAIT;
+      break;
+    case ST_FILL_WAIT:
+      if (in->mem_rsp_valid) {
+        e->fill_done = true;
+        e->next_state = ST_IDLE;
+      }
+      break;
+    case ST_WALK:
+    case ST_WALK_WB: {
+      bool advance = true;
+      if (s->state == ST_WALK && s->cmd_flush && s->valid[walk_line] && s->dirty[walk_line]) {
+        advance = false;
+        e->next_state = ST_WALK_WB;
+      } else if (s->state == ST_WALK_WB) {
+        o->mem_req_valid = true;
+        o->mem_req_write = true;
+        o->mem_req_addr = line_addr(cfg, s->tag[walk_line], s->walk_set);
+        o->mem_req_wdata = s->data[walk_line];
+        advance = in->mem_req_ready;
+        e->walk_wb_done = in->mem_req_ready;
+      }
+      e->walk_advance = advance;
+      if (advance) {
+        bool last = s->walk_set == cfg->sets - 1u && s->walk_way == cfg->ways - 1u;
+        e->next_state = last ? ST_IDLE : ST_WALK;
+      }
+      break;
+    }
+    default: e->next_state = ST_IDLE; break;
+  }
+
+  o->upd_space = !s->cmd_busy && (s->fifo_count + (in->upd.valid ? 1u : 0u)) < cfg->upd_depth;
+}
+
+void edge_prof_comb(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const edge_prof_in_t *in,
+                    edge_prof_out_t *out) {
+  ep_eval_t e;
+  eval(s, cfg, in, &e);
+  *out = e.out;
+}
+
+void edge_prof_step(edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const edge_prof_in_t *in) {
+  ep_eval_t e;
+  eval(s, cfg, in, &e);
+  const edge_prof_out_t *o = &e.out;
+  /* values read before anything is written */
+  const uint64_t head_addr = s->fifo_addr[s->fifo_head];
+  const ep_addr_t ha = split(cfg, head_addr);
+  const unsigned victim_line = ha.set * cfg->ways + s->victim;
+  const unsigned walk_line = s->walk_set * cfg->ways + s->walk_way;
+  const bool was_retry = s->retry;
+
+  s->st_stalls += in->ev_stall ? 1u : 0u;
+
+  /* the update path */
+  if (o->drop) s->st_dropped++;
+  if (e.perform) {
+    s->data[e.hit_line].w[e.word] = e.new_cnt;
+    s->dirty[e.hit_line] = true;
+    s->st_updates++;
+    if (!was_retry) s->st_hits++;
+    if (o->ovf) s->st_ovf++;
+    if (o->unf) s->st_unf++;
+    s->retry = false;
+  }
+  if (e.miss) {
+    s->st_misses++;
+    s->retry = true;
+    s->victim = e.miss_victim;
+  }
+  if (e.wb_done) {
+    s->valid[victim_line] = false;
+    s->dirty[victim_line] = false;
+    s->st_wbs++;
+  }
+  if (e.fill_done) {
+    s->valid[victim_line] = true;
+    s->dirty[victim_line] = false;
+    s->tag[victim_line] = ha.tag;
+    s->data[victim_line] = in->mem_rsp_rdata;
+    for (unsigned i = 0; i < cfg->line_words; i++) s->data[victim_line].w[i] &= HWPROF_MASK(cfg->cnt_w);
+    s->rr[ha.set] = (s->victim == cfg->ways - 1u) ? 0 : s->victim + 1u;
+  }
+  if (e.walk_start) {
+    s->walk_set = 0;
+    s->walk_way = 0;
+  }
+  if (e.walk_wb_done) {
+    s->dirty[walk_line] = false;
+    s->st_wbs++;
+  }
+  bool cmd_busy_next = s->cmd_busy;
+  if (e.walk_advance) {
+    if (s->cmd_inval) {
+      s->valid[walk_line] = false;
+      s->dirty[walk_line] = false;
+    }
+    if (e.next_state == ST_IDLE) {
+      cmd_busy_next = false;
+    } else if (s->walk_way == cfg->ways - 1u) {
+      s->walk_way = 0;
+      s->walk_set++;
+    } else {
+      s->walk_way++;
+    }
+  }
+  s->state = e.next_state;
+
+  /* a command write starts a command */
+  if (e.reg_we && in->reg_addr == HWPROF_EDGE_PROF_CMD_ADDR) {
+    s->cmd_flush = (in->reg_wdata >> HWPROF_EDGE_PROF_CMD_FLUSH_LSB) & 1u;
+    s->cmd_inval = (in->reg_wdata >> HWPROF_EDGE_PROF_CMD_INVALIDATE_LSB) & 1u;
+    cmd_busy_next = s->cmd_flush || s->cmd_inval;
+  }
+  s->cmd_busy = cmd_busy_next;
+
+  /* update buffer: push at the tail computed before the pop */
+  if (in->upd.valid) {
+    unsigned tail = (s->fifo_head + s->fifo_count) % 256u;
+    if (tail >= cfg->upd_depth) tail -= cfg->upd_depth;
+    s->fifo_addr[tail] = in->upd.addr & ADDR_MASK;
+    s->fifo_dec[tail] = in->upd.dec;
+  }
+  s->fifo_count = (s->fifo_count + (in->upd.valid ? 1u : 0u) - (e.pop ? 1u : 0u)) & 0xffu;
+  if (e.pop) s->fifo_head = (s->fifo_head == cfg->upd_depth - 1u) ? 0 : s->fifo_head + 1u;
+
+  /* bounds and OAB registers */
+  if (e.reg_we) {
+    uint32_t w = in->reg_wdata;
+    switch (in->reg_addr) {
+      case HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR: s->bound_lo = (s->bound_lo & ~(uint64_t)0xffffffffu) | w; break;
+      case HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR:
+        s->bound_lo = (s->bound_lo & 0xffffffffu) | ((uint64_t)(w & HWPROF_EDGE_PROF_BOUND_LO_HI_WMASK) << 32);
+        break;
+      case HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR: s->bound_hi = (s->bound_hi & ~(uint64_t)0xffffffffu) | w; break;
+      case HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR:
+        s->bound_hi = (s->bound_hi & 0xffffffffu) | ((uint64_t)(w & HWPROF_EDGE_PROF_BOUND_HI_HI_WMASK) << 32);
+        break;
+      case HWPROF_EDGE_PROF_OAB_INDEX_ADDR: s->oab_index = (uint8_t)w; break;
+      case HWPROF_EDGE_PROF_OAB_CTRL_ADDR:
+        if ((w >> HWPROF_EDGE_PROF_OAB_CTRL_CLEAR_LSB) & 1u) {
+          s->oab_count = 0;
+          s->oab_overrun = false;
+        }
+        break;
+      default: break;
+    }
+  }
+  /* record after a clear of the same cycle, so the new entry is kept */
+  if (o->ovf || o->unf) {
+    unsigned slot;
+    if (s->oab_count == cfg->oab_depth) {
+      slot = s->oab_head;
+      s->oab_head = (s->oab_head == cfg->oab_depth - 1u) ? 0 : s->oab_head + 1u;
+      s->oab_overrun = true;
+    } else {
+      slot = s->oab_head + s->oab_count;
+      if (slot >= cfg->oab_depth) slot -= cfg->oab_depth;
+      s->oab_count++;
+    }
+    s->oab_addr[slot] = head_addr;
+    s->oab_unf[slot] = o->unf;
+  }
+}

@@ -1,0 +1,616 @@
+// hwprof_edge_prof: the edge-profiling unit's update path.
+//
+// Seed 000 (Wu, collaborative profiling), section 7 and Figure 4: the update operations the pir
+// generates go into a profile update buffer and are performed by a profile cache backed by memory,
+// without bringing data to the processor. Counters are CntW-bit modular; a carry out of an increment
+// is an overflow, a borrow out of a decrement an underflow; both are reported to the pir (which
+// moves the trigger counter) and recorded in the overflowed-address buffer. DESIGN.md section 5
+// fixes the counter, trigger, bounds and no-loss rules; docs/edge-prof.md describes the cycle
+// behaviour that the C model (cmodel/edge_prof.c) repeats exactly.
+//
+// Structure:
+//   update buffer   FIFO of UpdDepth (address, dec) entries; the parent stalls any retire event that
+//                   would generate an update while the buffer cannot take it (nothing is dropped)
+//   profile cache   Sets x Ways lines of LineWords counters, write-back, write-allocate, blocking:
+//                   one update per cycle on a hit; a miss writes back a dirty victim, then fills
+//   commands        FLUSH writes back every dirty line, INVALIDATE clears every line; a command
+//                   first drains the update buffer (events that would update wait meanwhile)
+//   bounds          an update outside [bound_lo, bound_hi) or not counter-aligned is dropped,
+//                   counted and reported (drop_o)
+//   OAB             the OabDepth most recent overflowed/underflowed counter addresses
+//
+// Memory port: line requests, valid/ready; a write completes when it is accepted, a read is
+// answered later by one mem_rsp_valid_i cycle carrying the line. At most one read is outstanding.
+//
+// Reset: synchronous, active low; every flop is reset.
+
+`default_nettype none
+
+module hwprof_edge_prof #(
+  parameter int unsigned CntW      = 32,  // counter width: 8, 16, 32 or 64
+  parameter int unsigned UpdDepth  = 4,   // update buffer entries, 1..128
+  parameter int unsigned Sets      = 4,   // cache sets, a power of two >= 2
+  parameter int unsigned Ways      = 2,   // cache ways, 1..8
+  parameter int unsigned LineWords = 4,   // counters per line, a power of two >= 2
+  parameter int unsigned OabDepth  = 8    // overflowed-address buffer entries, 1..128
+) (
+  input  logic                                clk_i,
+  input  logic                                rst_ni,
+
+  // update operations from the pir
+  input  logic                                upd_valid_i,
+  input  logic [hwprof_pkg::PIR_BASE_W-1:0]   upd_addr_i,
+  input  logic                                upd_dec_i,
+  output logic                                upd_space_o,  // an updating event may retire now
+  input  logic                                ev_stall_i,   // a valid retire event is waiting
+  input  logic                                hold_i,       // perform no update this cycle
+
+  // results
+  output logic                                ovf_o,
+  output logic                                unf_o,
+  output logic                                drop_o,
+
+  // register window
+  input  logic                                reg_access_i,
+  input  logic                                reg_write_i,
+  input  logic [hwprof_pkg::APB_ADDR_W-1:0]   reg_addr_i,
+  input  logic [31:0]                         reg_wdata_i,
+  output logic [31:0]                         reg_rdata_o,
+  output logic                                reg_error_o,
+
+  // memory port (lines)
+  output logic                                mem_req_valid_o,
+  input  logic                                mem_req_ready_i,
+  output logic                                mem_req_write_o,
+  output logic [hwprof_pkg::PIR_BASE_W-1:0]   mem_req_addr_o,
+  output logic [LineWords*CntW-1:0]           mem_req_wdata_o,
+  input  logic                                mem_rsp_valid_i,
+  input  logic [LineWords*CntW-1:0]           mem_rsp_rdata_i
+);
+
+  localparam int unsigned AddrW    = hwprof_pkg::PIR_BASE_W;
+  localparam int unsigned CntShift = $clog2(CntW / 8);
+  localparam int unsigned WordW    = $clog2(LineWords);
+  localparam int unsigned SetW     = $clog2(Sets);
+  localparam int unsigned OffW     = CntShift + WordW;  // byte offset within a line
+  localparam int unsigned TagW     = AddrW - OffW - SetW;
+  localparam int unsigned WayW     = (Ways > 1) ? $clog2(Ways) : 1;
+  localparam int unsigned FifoW    = (UpdDepth > 1) ? $clog2(UpdDepth) : 1;
+  localparam int unsigned OabW     = (OabDepth > 1) ? $clog2(OabDepth) : 1;
+  localparam logic [AddrW-1:0] AlignMask = AddrW'((1 << CntShift) - 1);
+
+  localparam logic [2:0] StIdle     = 3'd0;  // perform updates, or start a command
+  localparam logic [2:0] StWb       = 3'd1;  // write back the dirty victim of a miss
+  localparam logic [2:0] StFill     = 3'd2;  // request the missing line
+  localparam logic [2:0] StFillWait = 3'd3;  // wait for the line
+  localparam logic [2:0] StWalk     = 3'd4;  // command: visit line (walk_set, walk_way)
+  localparam logic [2:0] StWalkWb   = 3'd5;  // command: write that line back
+
+  localparam int unsigned Lines = Sets * Ways;
+  localparam int unsigned LineW = LineWords * CntW;
+
+  // Arrays are flat vectors indexed with +: (Yosys 0.23 accepts neither multi-dimensional packed
+  // arrays nor whole-array copies of unpacked ones). A line is numbered set * Ways + way.
+  function automatic int unsigned line_of(logic [SetW-1:0] set, logic [WayW-1:0] way);
+    line_of = 32'(set) * Ways + 32'(way);
+  endfunction
+
+  // ---- state
+  logic [2:0]                     state_q, state_d;
+  logic [UpdDepth*AddrW-1:0]      fifo_addr_q, fifo_addr_d;
+  logic [UpdDepth-1:0]            fifo_dec_q, fifo_dec_d;
+  logic [FifoW-1:0]               fifo_head_q, fifo_head_d;
+  logic [7:0]                     fifo_count_q, fifo_count_d;
+  logic [Lines-1:0]               valid_q, valid_d;
+  logic [Lines-1:0]               dirty_q, dirty_d;
+  logic [Lines*TagW-1:0]          tag_q, tag_d;
+  logic [Lines*LineW-1:0]         data_q, data_d;
+  logic [Sets*WayW-1:0]           rr_q, rr_d;       // per set: next victim when no way is free
+  logic [WayW-1:0]                              victim_q, victim_d;
+  logic                                         retry_q, retry_d; // head op already missed once
+  logic                                         cmd_busy_q, cmd_busy_d;
+  logic                                         cmd_flush_q, cmd_flush_d;
+  logic                                         cmd_inval_q, cmd_inval_d;
+  logic [SetW-1:0]                              walk_set_q, walk_set_d;
+  logic [WayW-1:0]                              walk_way_q, walk_way_d;
+  logic [AddrW-1:0]                             bound_lo_q, bound_lo_d;
+  logic [AddrW-1:0]                             bound_hi_q, bound_hi_d;
+  logic [OabDepth*AddrW-1:0]                    oab_addr_q, oab_addr_d;
+  logic [OabDepth-1:0]                          oab_unf_q, oab_unf_d;
+  logic [OabW-1:0]                              oab_head_q, oab_head_d;
+  logic [7:0]                                   oab_count_q, oab_count_d;
+  logic                                         oab_overrun_q, oab_overrun_d;
+  logic [7:0]                                   oab_index_q, oab_index_d;
+  logic [31:0] st_updates_q, st_updates_d, st_hits_q, st_hits_d, st_misses_q, st_misses_d;
+  logic [31:0] st_wbs_q, st_wbs_d, st_stalls_q, st_stalls_d, st_dropped_q, st_dropped_d;
+  logic [31:0] st_ovf_q, st_ovf_d, st_unf_q, st_unf_d;
+
+  // ---- the operation at the head of the update buffer
+  logic [AddrW-1:0] head_addr;
+  logic             head_dec;
+  logic [SetW-1:0]  head_set;
+  logic [WordW-1:0] head_word;
+  logic [TagW-1:0]  head_tag;
+  logic             head_bad;
+  logic             head_hit;
+  logic [WayW-1:0]  head_way;
+  logic             free_found;
+  logic [WayW-1:0]  free_way;
+
+  // Variable-index reads are one-hot AND-OR selections over constant slices (a variable +: offset
+  // would synthesize to a barrel shifter as wide as the whole array).
+  always_comb begin
+    head_addr = '0;
+    for (int unsigned i = 0; i < UpdDepth; i++) begin
+      head_addr = head_addr | (fifo_addr_q[i*AddrW +: AddrW] & {AddrW{32'(fifo_head_q) == i}});
+    end
+  end
+  assign head_dec  = fifo_dec_q[fifo_head_q];
+  assign head_set  = head_addr[OffW +: SetW];
+  assign head_word = head_addr[CntShift +: WordW];
+  assign head_tag  = head_addr[AddrW-1 -: TagW];
+  assign head_bad  = ((head_addr & AlignMask) != '0) || (head_addr < bound_lo_q) ||
+                     (head_addr >= bound_hi_q);
+
+  // the head operation's set: valid bits and tags of its ways
+  logic [Ways-1:0]      set_valid;
+  logic [Ways*TagW-1:0] set_tags;
+  always_comb begin
+    set_valid = '0;
+    set_tags  = '0;
+    for (int unsigned st = 0; st < Sets; st++) begin
+      set_valid = set_valid | (valid_q[st*Ways +: Ways] & {Ways{32'(head_set) == st}});
+      set_tags  = set_tags | (tag_q[st*Ways*TagW +: Ways*TagW] & {(Ways*TagW){32'(head_set) == st}});
+    end
+  end
+
+  always_comb begin
+    head_hit   = 1'b0;
+    head_way   = '0;
+    free_found = 1'b0;
+    free_way   = '0;
+    for (int unsigned w = 0; w < Ways; w++) begin
+      if (!head_hit && set_valid[w] && (set_tags[w*TagW +: TagW] == head_tag)) begin
+        head_hit = 1'b1;
+        head_way = WayW'(w);
+      end
+      if (!free_found && !set_valid[w]) begin
+        free_found = 1'b1;
+        free_way   = WayW'(w);
+      end
+    end
+  end
+
+  logic [CntW-1:0] old_cnt, new_cnt;
+  logic [WayW-1:0] head_rr;
+  int unsigned     hit_line, victim_line, walk_line, rd_line;
+  logic [LineW-1:0] rd_data;  // the one line-read port: the victim's or the walked line
+  logic [TagW-1:0]  rd_tag;
+  assign hit_line    = line_of(head_set, head_way);
+  assign victim_line = line_of(head_set, victim_q);
+  assign walk_line   = line_of(walk_set_q, walk_way_q);
+  assign rd_line     = (state_q == StWalkWb) ? walk_line : victim_line;
+  always_comb begin
+    rd_data = '0;
+    rd_tag  = '0;
+    old_cnt = '0;
+    for (int unsigned l = 0; l < Lines; l++) begin
+      rd_data = rd_data | (data_q[l*LineW +: LineW] & {LineW{rd_line == l}});
+      rd_tag  = rd_tag | (tag_q[l*TagW +: TagW] & {TagW{rd_line == l}});
+      for (int unsigned w = 0; w < LineWords; w++) begin
+        old_cnt = old_cnt | (data_q[(l*LineWords + w)*CntW +: CntW] &
+                             {CntW{(hit_line == l) && (32'(head_word) == w)}});
+      end
+    end
+    head_rr = '0;
+    for (int unsigned st = 0; st < Sets; st++) begin
+      head_rr = head_rr | (rr_q[st*WayW +: WayW] & {WayW{32'(head_set) == st}});
+    end
+  end
+  assign new_cnt = head_dec ? old_cnt - CntW'(1) : old_cnt + CntW'(1);
+
+  // ---- register window decode
+  logic        reg_hit, reg_ro;
+  logic [31:0] reg_rdata;
+  logic [7:0]       oab_pos;  // physical slot of entry oab_index_q
+  logic [AddrW-1:0] oab_entry;
+  logic             oab_entry_unf;
+
+  always_comb begin
+    oab_pos = 8'(oab_head_q) + oab_index_q;
+    if (oab_pos >= 8'(OabDepth)) oab_pos = oab_pos - 8'(OabDepth);
+    oab_entry     = '0;
+    oab_entry_unf = 1'b0;
+    for (int unsigned i = 0; i < OabDepth; i++) begin
+      oab_entry     = oab_entry | (oab_addr_q[i*AddrW +: AddrW] & {AddrW{32'(oab_pos) == i}});
+      oab_entry_unf = oab_entry_unf | (oab_unf_q[i] && (32'(oab_pos) == i));
+    end
+  end
+
+  always_comb begin
+    reg_hit   = 1'b1;
+    reg_ro    = 1'b0;
+    reg_rdata = '0;
+    unique case (reg_addr_i)
+      hwprof_pkg::EDGE_PROF_CMD_ADDR:         reg_rdata = '0;
+      hwprof_pkg::EDGE_PROF_STATUS_ADDR: begin
+        reg_ro = 1'b1;
+        reg_rdata[hwprof_pkg::EDGE_PROF_STATUS_BUSY_LSB] = cmd_busy_q;
+        reg_rdata[hwprof_pkg::EDGE_PROF_STATUS_PENDING_LSB +: 8] = fifo_count_q;
+      end
+      hwprof_pkg::EDGE_PROF_BOUND_LO_LO_ADDR: reg_rdata = bound_lo_q[31:0];
+      hwprof_pkg::EDGE_PROF_BOUND_LO_HI_ADDR: reg_rdata = 32'(bound_lo_q[AddrW-1:32]);
+      hwprof_pkg::EDGE_PROF_BOUND_HI_LO_ADDR: reg_rdata = bound_hi_q[31:0];
+      hwprof_pkg::EDGE_PROF_BOUND_HI_HI_ADDR: reg_rdata = 32'(bound_hi_q[AddrW-1:32]);
+      hwprof_pkg::EDGE_PROF_OAB_STATUS_ADDR: begin
+        reg_ro = 1'b1;
+        reg_rdata[hwprof_pkg::EDGE_PROF_OAB_STATUS_COUNT_LSB +: 8] = oab_count_q;
+        reg_rdata[hwprof_pkg::EDGE_PROF_OAB_STATUS_OVERRUN_LSB] = oab_overrun_q;
+      end
+      hwprof_pkg::EDGE_PROF_OAB_CTRL_ADDR:    reg_rdata = '0;
+      hwprof_pkg::EDGE_PROF_OAB_INDEX_ADDR:   reg_rdata = 32'(oab_index_q);
+      hwprof_pkg::EDGE_PROF_OAB_ENTRY_LO_ADDR: begin
+        reg_ro = 1'b1;
+        if (oab_index_q < oab_count_q) reg_rdata = oab_entry[31:0];
+      end
+      hwprof_pkg::EDGE_PROF_OAB_ENTRY_HI_ADDR: begin
+        reg_ro = 1'b1;
+        if (oab_index_q < oab_count_q) begin
+          reg_rdata[hwprof_pkg::EDGE_PROF_OAB_ENTRY_HI_ADDR_LSB +: 8] = oab_entry[AddrW-1:32];
+          reg_rdata[hwprof_pkg::EDGE_PROF_OAB_ENTRY_HI_UNDERFLOW_LSB] = oab_entry_unf;
+        end
+      end
+      hwprof_pkg::EDGE_PROF_STAT_UPDATES_ADDR:    begin reg_ro = 1'b1; reg_rdata = st_updates_q; end
+      hwprof_pkg::EDGE_PROF_STAT_HITS_ADDR:       begin reg_ro = 1'b1; reg_rdata = st_hits_q;    end
+      hwprof_pkg::EDGE_PROF_STAT_MISSES_ADDR:     begin reg_ro = 1'b1; reg_rdata = st_misses_q;  end
+      hwprof_pkg::EDGE_PROF_STAT_WRITEBACKS_ADDR: begin reg_ro = 1'b1; reg_rdata = st_wbs_q;     end
+      hwprof_pkg::EDGE_PROF_STAT_STALLS_ADDR:     begin reg_ro = 1'b1; reg_rdata = st_stalls_q;  end
+      hwprof_pkg::EDGE_PROF_STAT_DROPPED_ADDR:    begin reg_ro = 1'b1; reg_rdata = st_dropped_q; end
+      hwprof_pkg::EDGE_PROF_STAT_OVERFLOWS_ADDR:  begin reg_ro = 1'b1; reg_rdata = st_ovf_q;     end
+      hwprof_pkg::EDGE_PROF_STAT_UNDERFLOWS_ADDR: begin reg_ro = 1'b1; reg_rdata = st_unf_q;     end
+      default: reg_hit = 1'b0;
+    endcase
+  end
+
+  logic reg_we, cmd_misuse;
+  assign cmd_misuse  = reg_access_i && reg_write_i && (reg_addr_i == hwprof_pkg::EDGE_PROF_CMD_ADDR) &&
+                       cmd_busy_q;
+  assign reg_we      = reg_access_i && reg_write_i && reg_hit && !reg_ro && !cmd_misuse;
+  assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? reg_rdata : '0;
+  assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && reg_ro) || cmd_misuse);
+
+  // ---- the update path and the commands
+  logic last_line;
+  assign last_line = (walk_set_q == SetW'(Sets - 1)) && (walk_way_q == WayW'(Ways - 1));
+
+  logic pop, ovf, unf, drop;
+  logic walk_advance;  // the walk moves to the next line this cycle
+
+  always_comb begin
+    state_d       = state_q;
+    valid_d       = valid_q;
+    dirty_d       = dirty_q;
+    tag_d         = tag_q;
+    data_d        = data_q;
+    rr_d          = rr_q;
+    victim_d      = victim_q;
+    retry_d       = retry_q;
+    cmd_busy_d    = cmd_busy_q;
+    cmd_flush_d   = cmd_flush_q;
+    cmd_inval_d   = cmd_inval_q;
+    walk_set_d    = walk_set_q;
+    walk_way_d    = walk_way_q;
+    st_updates_d  = st_updates_q;
+    st_hits_d     = st_hits_q;
+    st_misses_d   = st_misses_q;
+    st_wbs_d      = st_wbs_q;
+    st_dropped_d  = st_dropped_q;
+    st_ovf_d      = st_ovf_q;
+    st_unf_d      = st_unf_q;
+    st_stalls_d   = st_stalls_q + 32'(ev_stall_i);
+    pop           = 1'b0;
+    walk_advance  = 1'b0;
+    ovf           = 1'b0;
+    unf           = 1'b0;
+    drop          = 1'b0;
+    mem_req_valid_o = 1'b0;
+    mem_req_write_o = 1'b0;
+    mem_req_addr_o  = '0;
+    mem_req_wdata_o = '0;
+
+    unique case (state_q)
+      StIdle: begin
+        if (fifo_count_q != '0) begin
+          if (hold_i) begin
+            // a pir register write this cycle: the trigger counter must not move under it
+          end else if (head_bad) begin
+            pop          = 1'b1;
+            drop         = 1'b1;
+            st_dropped_d = st_dropped_q + 32'd1;
+          end else if (head_hit) begin
+            pop = 1'b1;
+            // constant-index loop: per-word enables instead of a variable-offset write
+            for (int unsigned l = 0; l < Lines; l++) begin
+              for (int unsigned w = 0; w < LineWords; w++) begin
+                if ((l == hit_line) && (w == 32'(head_word))) begin
+                  data_d[(l*LineWords + w)*CntW +: CntW] = new_cnt;
+                end
+              end
+            end
+            dirty_d[hit_line] = 1'b1;
+            ovf = !head_dec && (old_cnt == '1);
+            unf = head_dec && (old_cnt == '0);
+            st_updates_d = st_updates_q + 32'd1;
+            st_hits_d    = st_hits_q + 32'(!retry_q);
+            st_ovf_d     = st_ovf_q + 32'(ovf);
+            st_unf_d     = st_unf_q + 32'(unf);
+            retry_d      = 1'b0;
+          end else begin
+            st_misses_d = st_misses_q + 32'd1;
+            retry_d     = 1'b1;
+            victim_d    = free_found ? free_way : head_rr;
+            state_d     = (!free_found && dirty_q[line_of(head_set, head_rr)]) ? StWb : StFill;
+          end
+        end else if (cmd_busy_q && !upd_valid_i) begin
+          // the update buffer has drained: walk the cache
+          walk_set_d = '0;
+          walk_way_d = '0;
+          state_d    = StWalk;
+        end
+      end
+
+      StWb: begin
+        mem_req_valid_o = 1'b1;
+        mem_req_write_o = 1'b1;
+        mem_req_addr_o  = {rd_tag, head_set, OffW'(0)};
+        mem_req_wdata_o = rd_data;
+        if (mem_req_ready_i) begin
+          valid_d[victim_line] = 1'b0;
+          dirty_d[victim_line] = 1'b0;
+          st_wbs_d = st_wbs_q + 32'd1;
+          state_d  = StFill;
+        end
+      end
+
+      StFill: begin
+        mem_req_valid_o = 1'b1;
+        mem_req_addr_o  = {head_tag, head_set, OffW'(0)};
+        if (mem_req_ready_i) state_d = StFillWait;
+      end
+
+      StFillWait: begin
+        if (mem_rsp_valid_i) begin
+          valid_d[victim_line] = 1'b1;
+          dirty_d[victim_line] = 1'b0;
+          for (int unsigned l = 0; l < Lines; l++) begin
+            if (l == victim_line) begin
+              tag_d[l*TagW +: TagW]    = head_tag;
+              data_d[l*LineW +: LineW] = mem_rsp_rdata_i;
+            end
+          end
+          rr_d[32'(head_set)*WayW +: WayW]  = (victim_q == WayW'(Ways - 1)) ? '0 : victim_q + WayW'(1);
+          state_d = StIdle;
+        end
+      end
+
+      StWalk, StWalkWb: begin
+        walk_advance = 1'b1;
+        if (state_q == StWalk && cmd_flush_q && valid_q[walk_line] && dirty_q[walk_line]) begin
+          walk_advance = 1'b0;
+          state_d = StWalkWb;
+        end else if (state_q == StWalkWb) begin
+          mem_req_valid_o = 1'b1;
+          mem_req_write_o = 1'b1;
+          mem_req_addr_o  = {rd_tag, walk_set_q, OffW'(0)};
+          mem_req_wdata_o = rd_data;
+          walk_advance = mem_req_ready_i;
+          if (mem_req_ready_i) begin
+            dirty_d[walk_line] = 1'b0;
+            st_wbs_d = st_wbs_q + 32'd1;
+          end
+        end
+        if (walk_advance) begin
+          if (cmd_inval_q) begin
+            valid_d[walk_line] = 1'b0;
+            dirty_d[walk_line] = 1'b0;
+          end
+          if (last_line) begin
+            state_d    = StIdle;
+            cmd_busy_d = 1'b0;
+          end else begin
+            state_d = StWalk;
+            if (walk_way_q == WayW'(Ways - 1)) begin
+              walk_way_d = '0;
+              walk_set_d = walk_set_q + SetW'(1);
+            end else begin
+              walk_way_d = walk_way_q + WayW'(1);
+            end
+          end
+        end
+      end
+
+      default: state_d = StIdle;
+    endcase
+
+    // a command write starts a command (misuse while busy was refused by the decode)
+    if (reg_we && (reg_addr_i == hwprof_pkg::EDGE_PROF_CMD_ADDR)) begin
+      cmd_flush_d = reg_wdata_i[hwprof_pkg::EDGE_PROF_CMD_FLUSH_LSB];
+      cmd_inval_d = reg_wdata_i[hwprof_pkg::EDGE_PROF_CMD_INVALIDATE_LSB];
+      cmd_busy_d  = cmd_flush_d || cmd_inval_d;
+    end
+  end
+
+  // ---- update buffer
+  logic [FifoW-1:0] fifo_tail;
+  logic [7:0]       fifo_tail_sum;
+  always_comb begin
+    fifo_tail_sum = 8'(fifo_head_q) + fifo_count_q;
+    if (fifo_tail_sum >= 8'(UpdDepth)) fifo_tail_sum = fifo_tail_sum - 8'(UpdDepth);
+    fifo_tail = FifoW'(fifo_tail_sum);
+
+    fifo_addr_d  = fifo_addr_q;
+    fifo_dec_d   = fifo_dec_q;
+    fifo_head_d  = fifo_head_q;
+    fifo_count_d = fifo_count_q + 8'(upd_valid_i) - 8'(pop);
+    if (upd_valid_i) begin
+      for (int unsigned i = 0; i < UpdDepth; i++) begin
+        if (32'(fifo_tail) == i) fifo_addr_d[i*AddrW +: AddrW] = upd_addr_i;
+      end
+      fifo_dec_d[fifo_tail]  = upd_dec_i;
+    end
+    if (pop) fifo_head_d = (fifo_head_q == FifoW'(UpdDepth - 1)) ? '0 : fifo_head_q + FifoW'(1);
+  end
+
+  // Room for one more updating event: the one in flight from the pir is counted too.
+  assign upd_space_o = !cmd_busy_q && ((fifo_count_q + 8'(upd_valid_i)) < 8'(UpdDepth));
+
+  // ---- bounds, OAB registers and recording
+  logic [7:0] oab_new_slot;
+  always_comb begin
+    oab_new_slot  = '0;
+    bound_lo_d    = bound_lo_q;
+    bound_hi_d    = bound_hi_q;
+    oab_addr_d    = oab_addr_q;
+    oab_unf_d     = oab_unf_q;
+    oab_head_d    = oab_head_q;
+    oab_count_d   = oab_count_q;
+    oab_overrun_d = oab_overrun_q;
+    oab_index_d   = oab_index_q;
+
+    if (reg_we) begin
+      unique case (reg_addr_i)
+        hwprof_pkg::EDGE_PROF_BOUND_LO_LO_ADDR: bound_lo_d[31:0]       = reg_wdata_i;
+        hwprof_pkg::EDGE_PROF_BOUND_LO_HI_ADDR: bound_lo_d[AddrW-1:32] = reg_wdata_i[AddrW-33:0];
+        hwprof_pkg::EDGE_PROF_BOUND_HI_LO_ADDR: bound_hi_d[31:0]       = reg_wdata_i;
+        hwprof_pkg::EDGE_PROF_BOUND_HI_HI_ADDR: bound_hi_d[AddrW-1:32] = reg_wdata_i[AddrW-33:0];
+        hwprof_pkg::EDGE_PROF_OAB_INDEX_ADDR:   oab_index_d = reg_wdata_i[7:0];
+        hwprof_pkg::EDGE_PROF_OAB_CTRL_ADDR: begin
+          if (reg_wdata_i[hwprof_pkg::EDGE_PROF_OAB_CTRL_CLEAR_LSB]) begin
+            oab_count_d   = '0;
+            oab_overrun_d = 1'b0;
+          end
+        end
+        default: ;
+      endcase
+    end
+
+    // record after a clear of the same cycle, so the new entry is kept
+    if (ovf || unf) begin
+      if (oab_count_d == 8'(OabDepth)) begin
+        oab_new_slot = 8'(oab_head_q);
+        oab_head_d    = (oab_head_q == OabW'(OabDepth - 1)) ? '0 : oab_head_q + OabW'(1);
+        oab_overrun_d = 1'b1;
+      end else begin
+        oab_new_slot = 8'(oab_head_q) + oab_count_d;
+        if (oab_new_slot >= 8'(OabDepth)) oab_new_slot = oab_new_slot - 8'(OabDepth);
+        oab_count_d = oab_count_d + 8'd1;
+      end
+      for (int unsigned i = 0; i < OabDepth; i++) begin
+        if (32'(oab_new_slot) == i) begin
+          oab_addr_d[i*AddrW +: AddrW] = head_addr;
+          oab_unf_d[i] = unf;
+        end
+      end
+    end
+  end
+
+  assign ovf_o  = ovf;
+  assign unf_o  = unf;
+  assign drop_o = drop;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q       <= StIdle;
+      fifo_addr_q   <= '0;
+      fifo_dec_q    <= '0;
+      fifo_head_q   <= '0;
+      fifo_count_q  <= '0;
+      valid_q       <= '0;
+      dirty_q       <= '0;
+      tag_q         <= '0;
+      data_q        <= '0;
+      rr_q          <= '0;
+      victim_q      <= '0;
+      retry_q       <= 1'b0;
+      cmd_busy_q    <= 1'b0;
+      cmd_flush_q   <= 1'b0;
+      cmd_inval_q   <= 1'b0;
+      walk_set_q    <= '0;
+      walk_way_q    <= '0;
+      bound_lo_q    <= '0;
+      bound_hi_q    <= '0;
+      oab_addr_q    <= '0;
+      oab_unf_q     <= '0;
+      oab_head_q    <= '0;
+      oab_count_q   <= '0;
+      oab_overrun_q <= 1'b0;
+      oab_index_q   <= '0;
+      st_updates_q  <= '0;
+      st_hits_q     <= '0;
+      st_misses_q   <= '0;
+      st_wbs_q      <= '0;
+      st_stalls_q   <= '0;
+      st_dropped_q  <= '0;
+      st_ovf_q      <= '0;
+      st_unf_q      <= '0;
+    end else begin
+      state_q       <= state_d;
+      fifo_addr_q   <= fifo_addr_d;
+      fifo_dec_q    <= fifo_dec_d;
+      fifo_head_q   <= fifo_head_d;
+      fifo_count_q  <= fifo_count_d;
+      valid_q       <= valid_d;
+      dirty_q       <= dirty_d;
+      tag_q         <= tag_d;
+      data_q        <= data_d;
+      rr_q          <= rr_d;
+      victim_q      <= victim_d;
+      retry_q       <= retry_d;
+      cmd_busy_q    <= cmd_busy_d;
+      cmd_flush_q   <= cmd_flush_d;
+      cmd_inval_q   <= cmd_inval_d;
+      walk_set_q    <= walk_set_d;
+      walk_way_q    <= walk_way_d;
+      bound_lo_q    <= bound_lo_d;
+      bound_hi_q    <= bound_hi_d;
+      oab_addr_q    <= oab_addr_d;
+      oab_unf_q     <= oab_unf_d;
+      oab_head_q    <= oab_head_d;
+      oab_count_q   <= oab_count_d;
+      oab_overrun_q <= oab_overrun_d;
+      oab_index_q   <= oab_index_d;
+      st_updates_q  <= st_updates_d;
+      st_hits_q     <= st_hits_d;
+      st_misses_q   <= st_misses_d;
+      st_wbs_q      <= st_wbs_d;
+      st_stalls_q   <= st_stalls_d;
+      st_dropped_q  <= st_dropped_d;
+      st_ovf_q      <= st_ovf_d;
+      st_unf_q      <= st_unf_d;
+    end
+  end
+
+`ifndef SYNTHESIS
+  // no update is ever dropped for lack of room: the parent's ready rule guarantees space
+  always_comb begin
+    if (rst_ni) assert (!(upd_valid_i && !pop && (fifo_count_q == 8'(UpdDepth))));
+  end
+`endif
+
+  if ((Sets < 2) || ((Sets & (Sets - 1)) != 0)) begin : g_sets_check
+    $error("Sets must be a power of two >= 2");
+  end
+  if ((LineWords < 2) || ((LineWords & (LineWords - 1)) != 0)) begin : g_line_check
+    $error("LineWords must be a power of two >= 2");
+  end
+  if ((Ways < 1) || (Ways > 8)) begin : g_ways_check
+    $error("Ways must be 1..8");
+  end
+  // (index sums are 8-bit: head + count stays below 256)
+  if ((UpdDepth < 1) || (UpdDepth > 128) || (OabDepth < 1) || (OabDepth > 128)) begin : g_depth_check
+    $error("UpdDepth and OabDepth must be 1..128");
+  end
+
+endmodule
+
+`default_nettype wire
