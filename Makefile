@@ -94,16 +94,32 @@ $(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/mem_model.o
 	ar rcs $@ $^
 
 TB_SRC := tb/tb_top.cpp tb/lockstep.cpp
-$(TB_TOP): $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/mem_model.h $(BUILD)/model/libhwprof_model.a \
+TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/mem_model.h $(BUILD)/model/libhwprof_model.a \
            $(BUILD)/tbc/libhwprof_tbc.a
-	@mkdir -p $(dir $@)
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $(BUILD)/tb_top/obj --top-module hwprof_top \
-	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include" \
-	  -LDFLAGS "$(CURDIR)/$(BUILD)/tbc/libhwprof_tbc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
-	  -o $(CURDIR)/$@ $(VLT) $(RTL_SRC) $(addprefix $(CURDIR)/,$(TB_SRC)) >$(BUILD)/tb_top/build.log 2>&1 \
-	  || { cat $(BUILD)/tb_top/build.log; exit 1; }
 
-bench-bin: $(TB_TOP)
+# Bench configurations: the RTL parameters are fixed when Verilator builds a bench, and the same
+# values reach the C model through HWPROF_CFG_*. NAME:CntW:UpdDepth:Sets:Ways:LineWords:OabDepth
+TB_CONFIGS := top:32:4:4:2:4:8 small:32:2:2:1:2:4 large:32:8:16:4:4:16
+tb_field = $(word $(2),$(subst :, ,$(1)))
+
+define TB_RULE
+$(BUILD)/tb_$(call tb_field,$(1),1)/Vhwprof_top: $(TB_DEPS)
+	@mkdir -p $$(dir $$@)
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module hwprof_top \
+	  -GCntW=$(call tb_field,$(1),2) -GUpdDepth=$(call tb_field,$(1),3) -GSets=$(call tb_field,$(1),4) \
+	  -GWays=$(call tb_field,$(1),5) -GLineWords=$(call tb_field,$(1),6) -GOabDepth=$(call tb_field,$(1),7) \
+	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
+	    -DHWPROF_CFG_CNTW=$(call tb_field,$(1),2) -DHWPROF_CFG_UPDDEPTH=$(call tb_field,$(1),3) \
+	    -DHWPROF_CFG_SETS=$(call tb_field,$(1),4) -DHWPROF_CFG_WAYS=$(call tb_field,$(1),5) \
+	    -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(1),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(1),7)" \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/tbc/libhwprof_tbc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
+	  -o $(CURDIR)/$$@ $(VLT) $(RTL_SRC) $(addprefix $(CURDIR)/,$(TB_SRC)) >$$(dir $$@)build.log 2>&1 \
+	  || { cat $$(dir $$@)build.log; exit 1; }
+endef
+$(foreach c,$(TB_CONFIGS),$(eval $(call TB_RULE,$(c))))
+TB_BINS := $(foreach c,$(TB_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_top)
+
+bench-bin: $(TB_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top

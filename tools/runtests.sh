@@ -3,12 +3,16 @@
 # "test: N passed, M failed". Usage: tools/runtests.sh BUILD_DIR UNIT_TEST...
 #
 # Environment: LOCKSTEP_SEEDS (default "1 2 3 4") and LOCKSTEP_CYCLES (cycles per seed, default
-# 2600000): together at least 10 million random lockstep cycles.
+# 2600000): together at least 10 million random lockstep cycles of the default configuration;
+# COUNTS_EVENTS (default 10000000): retire events of the exact-count test on the small cache.
 set -u
 build=${1:?usage: runtests.sh BUILD_DIR UNIT_TEST...}
 shift
 units=("$@")
 tb="$build/tb_top/Vhwprof_top"
+tb_small="$build/tb_small/Vhwprof_top"
+tb_large="$build/tb_large/Vhwprof_top"
+counts_events=${COUNTS_EVENTS:-10000000}
 seeds=${LOCKSTEP_SEEDS:-1 2 3 4}
 per_seed=${LOCKSTEP_CYCLES:-2600000}
 logdir="$build/test-logs"
@@ -60,8 +64,10 @@ for u in "${units[@]}"; do
   check "unit-$u" "$build/unit/$u"
 done
 
-# --- lockstep benches
-check lockstep-directed "$tb" --test=directed --cycles=10000
+# --- lockstep benches: directed tests in every configuration
+check lockstep-directed "$tb" --test=directed --cycles=20000
+check lockstep-directed-small-cache "$tb_small" --test=directed --cycles=20000
+check lockstep-directed-large-cache "$tb_large" --test=directed --cycles=20000
 
 total_cycles=0
 lockstep_random() {
@@ -78,6 +84,25 @@ for s in $seeds; do
   n=$(grep -o '[0-9]* lockstep cycles' "$logdir/lockstep-random-seed$s.log" | cut -d' ' -f1)
   total_cycles=$((total_cycles + ${n:-0}))
 done
+check lockstep-random-small-cache "$tb_small" --seed=11 --cycles=2000000 --mem-latency=1:20 --mem-grant=40 --quiet
+check lockstep-random-large-cache "$tb_large" --seed=12 --cycles=2000000 --mem-latency=1:3 --mem-grant=100 --quiet
+
+# --- after a flush every counter in memory equals the count computed independently from the
+#     event stream, for at least COUNTS_EVENTS events on a small cache (many evictions)
+counts_exact() {
+  local bin=$1 cycles=$2 min_events=$3 seed=$4 out rc ev
+  shift 4
+  out=$("$bin" --test=counts --seed="$seed" --cycles="$cycles" "$@")
+  rc=$?
+  echo "$out"
+  [ "$rc" = 0 ] || return 1
+  ev=$(sed -n 's/.*retire events accepted \([0-9]*\).*/\1/p' <<<"$out")
+  echo "events: $ev (need $min_events)"
+  [ "${ev:-0}" -ge "$min_events" ]
+}
+check counts-exact-after-flush-small-cache counts_exact "$tb_small" $((counts_events * 4)) "$counts_events" 21 \
+  --mem-latency=1:8 --mem-grant=70
+check counts-exact-after-flush-default-cache counts_exact "$tb" 3000000 300000 22 --mem-latency=2:30 --mem-grant=50
 
 # --- a deliberate RTL/C-model difference must fail the bench with a report naming cycle and signal
 inject_is_caught() {
@@ -96,7 +121,7 @@ check lockstep-inject-fault-is-caught inject_is_caught
 # --- bad bench arguments: one clear error naming the argument, exit 2
 bad_args_rejected() {
   local a out rc
-  for a in --cycles=abc --seed=-1 --test=nope --inject= --frobnicate; do
+  for a in --cycles=abc --seed=-1 --test=nope --inject= --frobnicate --mem-latency=0:3 --mem-grant=101; do
     out=$("$tb" "$a" 2>&1)
     rc=$?
     echo "$a -> $rc: $out"
