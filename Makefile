@@ -19,9 +19,14 @@ RTL_SRC  := $(RTL_PKG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_top.
 VLT      := rtl/hwprof.vlt
 MODEL_SRC := cmodel/pir.c cmodel/edge_prof.c cmodel/top.c
 MODEL_HDR := $(wildcard cmodel/*.h) sw/include/hwprof_regs.h
+SW_SRC   := sw/hwprof_edge.c
+SW_HDR   := $(wildcard sw/include/*.h)
+RV32_CC  ?= riscv64-unknown-elf-gcc
+RV32_FLAGS := -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -ffreestanding -Isw/include
 
 # Debian packages the project needs (make deps installs the missing ones).
-DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev pkg-config
+DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev pkg-config \
+            gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 
 .PHONY: help deps lint regs regs-check test sim synth cov bench clean inject bench-bin unit
 
@@ -122,12 +127,18 @@ TB_BINS := $(foreach c,$(TB_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof
 bench-bin: $(TB_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
-UNIT_TESTS := test_pir test_top
-$(BUILD)/unit/%: tests/%.c $(MODEL_SRC) $(MODEL_HDR)
+UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver
+UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c
+$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -g -O1 $(SAN) $< $(MODEL_SRC) -o $@ $$(pkg-config --cflags --libs cmocka)
+	$(CC) $(CFLAGS_COMMON) -Itb -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka)
 
-unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS))
+# the firmware sources must also build for the RV32 target
+$(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(RV32_FLAGS) -c $< -o $@
+
+unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC))
 
 # ---------------------------------------------------------------- the suites
 test: deps
@@ -148,10 +159,10 @@ bench: bench-bin
 	@tools/bench.sh "$(BUILD)"
 
 synth: deps
-	@synth/run.sh "$(BUILD)/synth"
+	@RTL_SRC="$(RTL_SRC)" synth/run.sh "$(BUILD)/synth"
 
 cov: deps
-	@tools/coverage.sh "$(BUILD)"
+	@RTL_SRC="$(RTL_SRC)" UNIT_SRC="$(UNIT_SRC)" tools/coverage.sh "$(BUILD)"
 
 clean:
 	rm -rf $(BUILD)

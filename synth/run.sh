@@ -11,9 +11,10 @@ out=${1:-build/synth}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 mkdir -p "$out"
-# one place lists the blocks and the sources each needs
-blocks=(hwprof_pir hwprof_top)
-srcs="$root/rtl/hwprof_pkg.sv $root/rtl/hwprof_pir.sv $root/rtl/hwprof_top.sv"
+# the blocks reported; the sources come from the Makefile (RTL_SRC)
+blocks=(hwprof_pir hwprof_edge_prof hwprof_top)
+srcs=""
+for f in ${RTL_SRC:?RTL_SRC must list the RTL sources (run through make synth)}; do srcs="$srcs $root/$f"; done
 
 for t in yosys nextpnr-ice40 python3; do
   command -v "$t" >/dev/null || { echo "synth: error: '$t' not found (run: make deps)" >&2; exit 2; }

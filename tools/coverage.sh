@@ -5,6 +5,8 @@ set -euo pipefail
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cov="$build/cov"
+rtl_src=${RTL_SRC:?RTL_SRC must list the RTL sources (run through make cov)}
+unit_src=${UNIT_SRC:?UNIT_SRC must list the unit-test sources (run through make cov)}
 rm -rf "$cov"
 mkdir -p "$cov/model" "$cov/unit"
 cd "$root"
@@ -21,30 +23,34 @@ model_objs() {
 echo "cov: building the C model with gcov and the bench with Verilator coverage" >&2
 model_objs "$cov/model"
 ar rcs "$cov/model/libhwprof_model.a" "$cov"/model/*.o
+cc -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Itb -O1 -c tb/mem_model.c -o "$cov/tbc.o"
 verilator --cc --exe --build -j "$(nproc)" -Wall --assert --trace-fst --coverage-line --coverage-toggle \
   --Mdir "$cov/obj" --top-module hwprof_top \
   -CFLAGS "-O1 -I$root/tb -I$root/cmodel -I$root/sw/include" \
-  -LDFLAGS "$root/$cov/model/libhwprof_model.a --coverage" \
-  -o "$root/$cov/Vhwprof_top" rtl/hwprof.vlt rtl/hwprof_pkg.sv rtl/hwprof_pir.sv rtl/hwprof_top.sv \
+  -LDFLAGS "$root/$cov/tbc.o $root/$cov/model/libhwprof_model.a --coverage" \
+  -o "$root/$cov/Vhwprof_top" rtl/hwprof.vlt $rtl_src \
   "$root/tb/tb_top.cpp" "$root/tb/lockstep.cpp" >"$cov/build.log" 2>&1 || { cat "$cov/build.log"; exit 1; }
 
-echo "cov: running the directed test and two random seeds" >&2
+echo "cov: running the directed test, two random seeds and the counts test" >&2
 HWPROF_COVERAGE_FILE="$cov/directed.dat" "$cov/Vhwprof_top" --test=directed --quiet
 HWPROF_COVERAGE_FILE="$cov/random1.dat" "$cov/Vhwprof_top" --seed=1 --cycles=500000 --quiet
 HWPROF_COVERAGE_FILE="$cov/random2.dat" "$cov/Vhwprof_top" --seed=2 --cycles=500000 --quiet
-verilator_coverage --write "$cov/merged.dat" "$cov/directed.dat" "$cov/random1.dat" "$cov/random2.dat"
+HWPROF_COVERAGE_FILE="$cov/counts.dat" "$cov/Vhwprof_top" --test=counts --seed=3 --cycles=300000 --quiet
+verilator_coverage --write "$cov/merged.dat" "$cov"/directed.dat "$cov"/random1.dat "$cov"/random2.dat "$cov"/counts.dat
 verilator_coverage --annotate "$cov/annotated" "$cov/merged.dat" >/dev/null
 
 echo "cov: unit tests with gcov" >&2
 model_objs "$cov/unit"
+cc $CFLAGS -Itb -c sw/hwprof_edge.c -o "$cov/unit/sw_hwprof_edge.o"
+cc -std=c11 -Itb -Isw/include -Icmodel -O1 -c tb/mem_model.c -o "$cov/unit/tb_mem_model.o"
 for t in tests/test_*.c; do
   n=$(basename "${t%.c}")
-  cc $CFLAGS "$t" "$cov"/unit/*.o -o "$cov/unit/$n" $(pkg-config --cflags --libs cmocka)
+  cc $CFLAGS -Itb "$t" "$cov"/unit/*.o -o "$cov/unit/$n" $(pkg-config --cflags --libs cmocka)
   "$cov/unit/$n" >/dev/null 2>&1
 done
 
 echo
-echo "RTL coverage of the lockstep bench (directed + 2 x 500k random cycles):"
+echo "RTL coverage of the lockstep bench (directed, 2 x 500k random cycles, 300k-cycle counts test):"
 python3 tools/covsum.py "$cov/merged.dat"
 echo "(annotated sources: $cov/annotated/)"
 echo

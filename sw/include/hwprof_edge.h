@@ -1,0 +1,79 @@
+/* Driver of the edge-profiling unit and the pir (seed 000): configuration, profiling control,
+ * cache commands, the overflowed-address buffer, and the phase-transition interrupt handler.
+ * docs/driver.md describes its use. Every function checks its arguments before touching the
+ * hardware: a bad argument returns kHwprofBadArg and no register is accessed. */
+#ifndef HWPROF_EDGE_H
+#define HWPROF_EDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof_mmio.h"
+
+typedef enum {
+  kHwprofOk = 0,
+  kHwprofBadArg = 1,   /* an argument is out of range; nothing was touched */
+  kHwprofTimeout = 2,  /* a bounded poll ran out */
+  kHwprofNoDevice = 3, /* the ID register does not read 'HWPF' */
+  kHwprofBusy = 4,     /* a cache command is still running */
+} hwprof_result_t;
+
+#define HWPROF_WARN_UNUSED __attribute__((warn_unused_result))
+
+/* The window counter updates may write: lo <= addr < hi, 40-bit byte addresses. */
+typedef struct {
+  uint64_t lo;
+  uint64_t hi;
+} hwprof_edge_bounds_t;
+
+typedef struct {
+  uint64_t addr;  /* counter address */
+  bool underflow; /* false: the counter overflowed */
+} hwprof_edge_oab_entry_t;
+
+typedef struct {
+  uint32_t updates, hits, misses, writebacks, stalls, dropped, overflows, underflows;
+} hwprof_edge_stats_t;
+
+/* The pir, as saved and restored on a context switch. */
+typedef struct {
+  uint64_t base;
+  uint32_t offset;
+  uint16_t trigger;
+  bool flag;
+} hwprof_pir_ctx_t;
+
+#define HWPROF_EDGE_LOG_ENTRIES 16u
+
+/* What the interrupt handler records. */
+typedef struct {
+  uint32_t phase_transitions; /* phase-transition interrupts handled */
+  uint32_t errors;            /* error interrupts handled (dropped updates) */
+  size_t entries;             /* valid entries in entry[] from the last transition */
+  bool overrun;               /* the OAB had overwritten entries at the last transition */
+  hwprof_edge_oab_entry_t entry[HWPROF_EDGE_LOG_ENTRIES];
+} hwprof_edge_log_t;
+
+/* Check the ID, stop profiling, empty the OAB, and clear and disable the interrupts. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_init(const hwprof_t *h);
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_set_bounds(const hwprof_t *h, hwprof_edge_bounds_t b);
+/* Set the trigger counter to count (1..32767) and enable the phase-transition interrupt. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_arm_trigger(const hwprof_t *h, uint16_t count);
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_start(const hwprof_t *h);
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_stop(const hwprof_t *h);
+/* Write back every dirty counter (and with invalidate, drop the cached lines), waiting at most
+ * max_polls reads of STATUS for the command to finish. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_flush(const hwprof_t *h, bool invalidate, uint32_t max_polls);
+/* Drop every cached line without writing it back (to re-initialize counters in memory). */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_invalidate(const hwprof_t *h, uint32_t max_polls);
+/* Copy up to cap OAB entries, oldest first, then empty the OAB. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_read_oab(const hwprof_t *h, hwprof_edge_oab_entry_t *entries,
+                                                        size_t cap, size_t *count, bool *overrun);
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_read_stats(const hwprof_t *h, hwprof_edge_stats_t *out);
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx);
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_restore(const hwprof_t *h, const hwprof_pir_ctx_t *ctx);
+/* The interrupt handler: records a phase transition (the OAB's entries) and dropped updates in
+ * log, and acknowledges both causes. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_irq_handler(const hwprof_t *h, hwprof_edge_log_t *log);
+
+#endif /* HWPROF_EDGE_H */

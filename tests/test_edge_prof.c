@@ -1,0 +1,249 @@
+/* Tests of the edge-profiling unit's C model (cmodel/edge_prof.c inside cmodel/top.c), driven the
+ * way firmware drives the hardware: the driver (sw/hwprof_edge.c) runs against the model through
+ * APB transactions, retire events go in through the retire port, and the counters land in a memory
+ * model (tb/mem_model.c). Expected values follow from DESIGN.md section 5 and seed 000. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hwprof_edge.h"
+#include "mem_model.h"
+#include "top.h"
+
+#define MEM_BASE UINT64_C(0x80000000)
+#define MEM_SIZE UINT64_C(0x4000)
+#define MAXC UINT64_C(0xffffffff)
+
+typedef struct {
+  top_cfg_t cfg;
+  top_state_t s;
+  mem_model_t mem;
+  top_out_t out; /* outputs of the last cycle */
+  uint64_t cycles;
+  bool pslverr;  /* of the last APB transfer */
+  hwprof_t h;
+} sys_t;
+
+/* One clock cycle of the model and its memory, with the given inputs. */
+static void cycle(sys_t *y, top_in_t *in) {
+  mem_rsp_t mr;
+  mem_model_comb(&y->mem, &mr);
+  in->mem_req_ready = mr.ready;
+  in->mem_rsp_valid = mr.rsp_valid;
+  in->mem_rsp_rdata = mr.rdata;
+  top_comb(&y->s, &y->cfg, in, &y->out);
+  mem_req_t q = {y->out.mem_req_valid, y->out.mem_req_write, y->out.mem_req_addr, y->out.mem_req_wdata};
+  top_step(&y->s, &y->cfg, in);
+  mem_model_step(&y->mem, &q);
+  y->cycles++;
+}
+
+static uint32_t apb(sys_t *y, bool write, uint16_t addr, uint32_t data) {
+  top_in_t in = {0};
+  in.apb = (apb_req_t){.psel = true, .penable = false, .pwrite = write, .paddr = addr, .pwdata = data};
+  cycle(y, &in);
+  in.apb.penable = true;
+  cycle(y, &in);
+  y->pslverr = y->out.apb.pslverr;
+  return y->out.apb.prdata;
+}
+
+static uint32_t bus_read(void *ctx, uint16_t off) { return apb(ctx, false, off, 0); }
+static void bus_write(void *ctx, uint16_t off, uint32_t v) { apb(ctx, true, off, v); }
+static const hwprof_bus_t model_bus = {bus_read, bus_write};
+
+/* Present one event until the port accepts it; returns the cycles it waited. */
+static unsigned retire(sys_t *y, retire_ev_t ev) {
+  top_in_t in = {0};
+  in.ev = ev;
+  in.ev.valid = true;
+  unsigned waited = 0;
+  for (;;) {
+    mem_rsp_t mr;
+    mem_model_comb(&y->mem, &mr);
+    in.mem_req_ready = mr.ready;
+    in.mem_rsp_valid = mr.rsp_valid;
+    in.mem_rsp_rdata = mr.rdata;
+    top_comb(&y->s, &y->cfg, &in, &y->out);
+    bool accepted = y->out.ev_ready;
+    mem_req_t q = {y->out.mem_req_valid, y->out.mem_req_write, y->out.mem_req_addr, y->out.mem_req_wdata};
+    top_step(&y->s, &y->cfg, &in);
+    mem_model_step(&y->mem, &q);
+    y->cycles++;
+    if (accepted) return waited;
+    waited++;
+    assert_true(waited < 100000);
+  }
+}
+
+static retire_ev_t init_at(uint64_t base) {
+  return (retire_ev_t){.valid = true, .kind = HWPROF_KIND_PROF, .op = HWPROF_PROF_OP_INIT, .operand = base};
+}
+static retire_ev_t inc_edge(uint16_t pid) {
+  return (retire_ev_t){.valid = true, .kind = HWPROF_KIND_BRANCH, .pid = pid, .bhint = HWPROF_BHINT_ALL, .taken = 1};
+}
+static retire_ev_t dec_edge(uint16_t pid) {
+  retire_ev_t e = inc_edge(pid);
+  e.ihint = true;
+  return e;
+}
+
+static uint64_t counter(sys_t *y, uint64_t addr) {
+  uint64_t v = 0;
+  assert_true(mem_model_peek(&y->mem, addr, &v));
+  return v;
+}
+
+static int setup_with(void **state, unsigned lat_max, unsigned grant) {
+  static sys_t y;
+  memset(&y, 0, sizeof y);
+  top_cfg_default(&y.cfg);
+  assert_int_equal(top_cfg_check(&y.cfg), HWPROF_OK);
+  top_reset(&y.s);
+  mem_model_cfg_t mc = {MEM_BASE, MEM_SIZE, 32, y.cfg.edge_prof.line_words, 1, lat_max, grant, 7};
+  assert_int_equal(mem_model_init(&y.mem, &mc), HWPROF_OK);
+  y.h = (hwprof_t){.base = 0, .bus = &model_bus, .bus_ctx = &y};
+  assert_int_equal(hwprof_edge_init(&y.h), kHwprofOk);
+  assert_int_equal(hwprof_edge_set_bounds(&y.h, (hwprof_edge_bounds_t){MEM_BASE, MEM_BASE + MEM_SIZE}), kHwprofOk);
+  *state = &y;
+  return 0;
+}
+static int setup(void **state) { return setup_with(state, 6, 60); }
+static int setup_slow_memory(void **state) { return setup_with(state, 400, 100); }
+static int teardown(void **state) {
+  mem_model_free(&((sys_t *)*state)->mem);
+  return 0;
+}
+
+static void test_edge_prof_driver_flush_writes_exact_counts(void **state) {
+  sys_t *y = *state;
+  assert_int_equal(hwprof_edge_start(&y->h), kHwprofOk);
+  retire(y, init_at(MEM_BASE + 0x100));
+  for (int i = 0; i < 5; i++) retire(y, inc_edge(1));
+  for (int i = 0; i < 3; i++) retire(y, inc_edge(2));
+  retire(y, dec_edge(3));
+  assert_int_equal(hwprof_edge_flush(&y->h, false, 1000), kHwprofOk);
+  assert_int_equal(counter(y, MEM_BASE + 0x100), 5);
+  assert_int_equal(counter(y, MEM_BASE + 0x104), 3);
+  assert_int_equal(counter(y, MEM_BASE + 0x108), MAXC); /* 0 - 1 wraps */
+  hwprof_edge_stats_t st;
+  assert_int_equal(hwprof_edge_read_stats(&y->h, &st), kHwprofOk);
+  assert_int_equal(st.updates, 9);
+  assert_int_equal(st.underflows, 1);
+  assert_int_equal(st.overflows, 0);
+}
+
+static void test_edge_prof_driver_handles_a_phase_transition(void **state) {
+  sys_t *y = *state;
+  hwprof_edge_log_t log = {0};
+  assert_true(mem_model_poke(&y->mem, MEM_BASE + 0x200, MAXC - 2)); /* threshold 2 */
+  assert_true(mem_model_poke(&y->mem, MEM_BASE + 0x204, MAXC));
+  assert_int_equal(hwprof_edge_arm_trigger(&y->h, 2), kHwprofOk);
+  assert_int_equal(hwprof_edge_start(&y->h), kHwprofOk);
+  retire(y, init_at(MEM_BASE + 0x200));
+  retire(y, inc_edge(2)); /* overflow: trigger 2 -> 1 */
+  for (int i = 0; i < 2; i++) retire(y, inc_edge(1));
+  assert_int_equal(hwprof_edge_flush(&y->h, false, 1000), kHwprofOk);
+  assert_false(y->out.irq_phase);
+  retire(y, inc_edge(1)); /* the third increment overflows: trigger 1 -> 0 */
+  assert_int_equal(hwprof_edge_flush(&y->h, false, 1000), kHwprofOk);
+  assert_true(y->out.irq_phase);
+  assert_int_equal(hwprof_edge_irq_handler(&y->h, &log), kHwprofOk);
+  assert_int_equal(log.phase_transitions, 1);
+  assert_int_equal(log.entries, 2);
+  assert_int_equal(log.entry[0].addr, MEM_BASE + 0x204);
+  assert_int_equal(log.entry[1].addr, MEM_BASE + 0x200);
+  apb(y, false, HWPROF_TOP_ID_ADDR, 0); /* one more cycle: the level follows the pending bit */
+  assert_false(y->out.irq_phase);
+}
+
+static void test_edge_prof_full_update_buffer_stalls_and_loses_nothing(void **state) {
+  sys_t *y = *state; /* slow memory: the first miss holds the buffer */
+  const unsigned depth = y->cfg.edge_prof.upd_depth;
+  assert_int_equal(hwprof_edge_start(&y->h), kHwprofOk);
+  retire(y, init_at(MEM_BASE));
+  unsigned waited[12];
+  for (unsigned i = 0; i < depth + 2; i++) waited[i] = retire(y, inc_edge((uint16_t)(1 + i)));
+  /* the first depth updates find room (one in flight counts), the next waits for the memory */
+  for (unsigned i = 0; i < depth; i++) assert_int_equal(waited[i], 0);
+  assert_true(waited[depth] > 0);
+  assert_int_equal(hwprof_edge_flush(&y->h, false, 100000), kHwprofOk);
+  for (unsigned i = 0; i < depth + 2; i++) assert_int_equal(counter(y, MEM_BASE + 4 * i), 1);
+  hwprof_edge_stats_t st;
+  assert_int_equal(hwprof_edge_read_stats(&y->h, &st), kHwprofOk);
+  assert_true(st.stalls >= waited[depth]);
+}
+
+static void test_edge_prof_command_while_busy_is_refused(void **state) {
+  sys_t *y = *state; /* slow memory: a flush of a dirty line takes a while */
+  assert_int_equal(hwprof_edge_start(&y->h), kHwprofOk);
+  retire(y, init_at(MEM_BASE));
+  retire(y, inc_edge(1));
+  apb(y, true, HWPROF_EDGE_PROF_CMD_ADDR, 1u << HWPROF_EDGE_PROF_CMD_FLUSH_LSB);
+  assert_false(y->pslverr);
+  assert_true(apb(y, false, HWPROF_EDGE_PROF_STATUS_ADDR, 0) & 1u);
+  apb(y, true, HWPROF_EDGE_PROF_CMD_ADDR, 1u << HWPROF_EDGE_PROF_CMD_INVALIDATE_LSB);
+  assert_true(y->pslverr);
+  assert_false(y->s.edge_prof.cmd_inval); /* the running command is unchanged */
+  for (int i = 0; i < 10000 && (apb(y, false, HWPROF_EDGE_PROF_STATUS_ADDR, 0) & 1u); i++) {
+  }
+  assert_int_equal(counter(y, MEM_BASE), 1);
+}
+
+static void test_edge_prof_trigger_saturates_and_stays_disarmed_at_zero(void **state) {
+  sys_t *y = *state;
+  hwprof_pir_ctx_t ctx = {.base = MEM_BASE, .offset = 0, .trigger = 0x7fff, .flag = true};
+  assert_int_equal(hwprof_pir_restore(&y->h, &ctx), kHwprofOk);
+  retire(y, dec_edge(1)); /* 0 - 1: underflow; trigger at its maximum stays there */
+  assert_int_equal(hwprof_edge_flush(&y->h, false, 1000), kHwprofOk);
+  assert_int_equal(hwprof_pir_save(&y->h, &ctx), kHwprofOk);
+  assert_int_equal(ctx.trigger, 0x7fff);
+  ctx.trigger = 0;
+  assert_int_equal(hwprof_pir_restore(&y->h, &ctx), kHwprofOk);
+  retire(y, dec_edge(2)); /* another underflow: a disarmed trigger stays 0 */
+  assert_true(mem_model_poke(&y->mem, MEM_BASE + 8, MAXC));
+  retire(y, inc_edge(3)); /* an overflow: still 0, and no interrupt */
+  assert_int_equal(hwprof_edge_flush(&y->h, false, 1000), kHwprofOk);
+  assert_int_equal(hwprof_pir_save(&y->h, &ctx), kHwprofOk);
+  assert_int_equal(ctx.trigger, 0);
+  assert_int_equal(apb(y, false, HWPROF_TOP_IRQ_PENDING_ADDR, 0), 0);
+}
+
+static void test_edge_prof_cfg_check_rejects_bad_parameters(void **state) {
+  (void)state;
+  edge_prof_cfg_t c;
+  edge_prof_cfg_default(&c);
+  assert_int_equal(edge_prof_cfg_check(&c), HWPROF_OK);
+  c.sets = 3;
+  assert_int_equal(edge_prof_cfg_check(&c), HWPROF_EINVAL);
+  edge_prof_cfg_default(&c);
+  c.line_words = 1;
+  assert_int_equal(edge_prof_cfg_check(&c), HWPROF_EINVAL);
+  edge_prof_cfg_default(&c);
+  c.ways = 0;
+  assert_int_equal(edge_prof_cfg_check(&c), HWPROF_EINVAL);
+  edge_prof_cfg_default(&c);
+  c.upd_depth = EP_MAX_UPD + 1;
+  assert_int_equal(edge_prof_cfg_check(&c), HWPROF_EINVAL);
+  top_cfg_t t;
+  top_cfg_default(&t);
+  t.pir.cnt_w = 16; /* the pir and the cache must agree on the counter width */
+  assert_int_equal(top_cfg_check(&t), HWPROF_EINVAL);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_edge_prof_driver_flush_writes_exact_counts, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_edge_prof_driver_handles_a_phase_transition, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_edge_prof_full_update_buffer_stalls_and_loses_nothing, setup_slow_memory,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_edge_prof_command_while_busy_is_refused, setup_slow_memory, teardown),
+      cmocka_unit_test_setup_teardown(test_edge_prof_trigger_saturates_and_stays_disarmed_at_zero, setup, teardown),
+      cmocka_unit_test(test_edge_prof_cfg_check_rejects_bad_parameters),
+  };
+  return cmocka_run_group_tests_name("edge_prof", tests, NULL, NULL);
+}
