@@ -46,7 +46,7 @@ for b in "${blocks[@]}"; do
   python3 "$here/ooc_wrap.py" "$out/$b.ports.json" "$b" "$out/ooc_$b.v"
   yosys -q -l "$out/ooc_$b.ice40.log" -p "read_verilog -sv $srcs; read_verilog $out/ooc_$b.v; \
     synth_ice40 -top ooc_$b -json $out/ooc_$b.json" >/dev/null
-  if nextpnr-ice40 --hx8k --package ct256 --json "$out/ooc_$b.json" --freq 50 --seed 1 \
+  if nextpnr-ice40 --hx8k --package ct256 --json "$out/ooc_$b.json" --freq 50 --seed 1 --timing-allow-fail \
       --log "$out/ooc_$b.pnr.log" -q >/dev/null 2>&1; then
     fmax=$(grep -o "Max frequency for clock '[^']*': [0-9.]* MHz" "$out/ooc_$b.pnr.log" | tail -1 |
            sed 's/.*: \([0-9.]*\) MHz/\1/')
