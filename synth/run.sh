@@ -22,7 +22,7 @@ done
 
 table="$out/area.txt"
 {
-  printf '%-14s %8s %8s %12s %8s %8s %8s %10s\n' block cells flops transistors LUT4 DFF CARRY fmax_MHz
+  printf '%-18s %8s %8s %12s %8s %8s %8s %10s\n' block cells flops transistors LUT4 DFF CARRY fmax_MHz
 } >"$table"
 
 for b in "${blocks[@]}"; do
@@ -54,7 +54,7 @@ for b in "${blocks[@]}"; do
     fmax="pnr-failed"
     echo "synth: warning: nextpnr-ice40 failed for $b (see $out/ooc_$b.pnr.log)" >&2
   fi
-  printf '%-14s %8s %8s %12s %8s %8s %8s %10s\n' "$b" "$cells" "$flops" "$tr" "$lut" "$dff" "$carry" "${fmax:-?}" >>"$table"
+  printf '%-18s %8s %8s %12s %8s %8s %8s %10s\n' "$b" "$cells" "$flops" "$tr" "$lut" "$dff" "$carry" "${fmax:-?}" >>"$table"
 done
 
 echo
