@@ -15,9 +15,9 @@ SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 
 VERILATOR ?= verilator
 RTL_PKG  := rtl/hwprof_pkg.sv
-RTL_SRC  := $(RTL_PKG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_top.sv
+RTL_SRC  := $(RTL_PKG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv rtl/hwprof_top.sv
 VLT      := rtl/hwprof.vlt
-MODEL_SRC := cmodel/pir.c cmodel/edge_prof.c cmodel/top.c
+MODEL_SRC := cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/top.c
 MODEL_HDR := $(wildcard cmodel/*.h) sw/include/hwprof_regs.h
 SW_SRC   := sw/hwprof_edge.c
 SW_HDR   := $(wildcard sw/include/*.h)
@@ -75,7 +75,9 @@ lint:
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/hwprof_pir.sv --top-module hwprof_pir
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/hwprof_edge_prof.sv --top-module hwprof_edge_prof
-	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top -GSets=2 -GWays=1 -GLineWords=2 -GUpdDepth=1 -GOabDepth=1 -GCntW=8
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/hwprof_trace_ctrl.sv --top-module hwprof_trace_ctrl
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top -GSets=2 -GWays=1 -GLineWords=2 \
+	  -GUpdDepth=1 -GOabDepth=1 -GCntW=8 -GHistW=2 -GTraceFifoDepth=1
 	@echo "lint: clean"
 
 # ---------------------------------------------------------------- C model library (for the benches)
@@ -103,8 +105,9 @@ TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/mem_model.h $(BUILD)/mod
            $(BUILD)/tbc/libhwprof_tbc.a
 
 # Bench configurations: the RTL parameters are fixed when Verilator builds a bench, and the same
-# values reach the C model through HWPROF_CFG_*. NAME:CntW:UpdDepth:Sets:Ways:LineWords:OabDepth
-TB_CONFIGS := top:32:4:4:2:4:8 small:32:2:2:1:2:4 large:32:8:16:4:4:16
+# values reach the C model through HWPROF_CFG_*.
+# NAME:CntW:UpdDepth:Sets:Ways:LineWords:OabDepth:HistW:TraceFifoDepth
+TB_CONFIGS := top:32:4:4:2:4:8:32:8 small:32:2:2:1:2:4:8:2 large:32:8:16:4:4:16:16:32
 tb_field = $(word $(2),$(subst :, ,$(1)))
 
 define TB_RULE
@@ -113,10 +116,12 @@ $(BUILD)/tb_$(call tb_field,$(1),1)/Vhwprof_top: $(TB_DEPS)
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module hwprof_top \
 	  -GCntW=$(call tb_field,$(1),2) -GUpdDepth=$(call tb_field,$(1),3) -GSets=$(call tb_field,$(1),4) \
 	  -GWays=$(call tb_field,$(1),5) -GLineWords=$(call tb_field,$(1),6) -GOabDepth=$(call tb_field,$(1),7) \
+	  -GHistW=$(call tb_field,$(1),8) -GTraceFifoDepth=$(call tb_field,$(1),9) \
 	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
 	    -DHWPROF_CFG_CNTW=$(call tb_field,$(1),2) -DHWPROF_CFG_UPDDEPTH=$(call tb_field,$(1),3) \
 	    -DHWPROF_CFG_SETS=$(call tb_field,$(1),4) -DHWPROF_CFG_WAYS=$(call tb_field,$(1),5) \
-	    -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(1),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(1),7)" \
+	    -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(1),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(1),7) \
+	    -DHWPROF_CFG_HISTW=$(call tb_field,$(1),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(1),9)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/tbc/libhwprof_tbc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
 	  -o $(CURDIR)/$$@ $(VLT) $(RTL_SRC) $(addprefix $(CURDIR)/,$(TB_SRC)) >$$(dir $$@)build.log 2>&1 \
 	  || { cat $$(dir $$@)build.log; exit 1; }

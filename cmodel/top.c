@@ -9,12 +9,15 @@ typedef struct {
   bool top_sel;
   bool pir_sel;
   bool ep_sel;
+  bool tc_sel;
   bool pir_write;
   bool ev_ready;
   pir_in_t pir;
   pir_out_t pir_out;
   edge_prof_in_t ep;
   edge_prof_out_t ep_out;
+  trace_ctrl_in_t tc;
+  trace_ctrl_out_t tc_out;
   /* top window */
   bool top_hit;
   bool top_ro;
@@ -27,6 +30,7 @@ static void wires_of(const top_state_t *s, const top_cfg_t *cfg, const top_in_t 
   w->top_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_TOP_WINDOW;
   w->pir_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_PIR_WINDOW;
   w->ep_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_EDGE_PROF_WINDOW;
+  w->tc_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_TRACE_CTRL_WINDOW;
   w->pir_write = w->pir_sel && a->pwrite;
 
   /* the edge-profiling unit's outputs do not depend on ev_stall (it only counts) */
@@ -60,6 +64,16 @@ static void wires_of(const top_state_t *s, const top_cfg_t *cfg, const top_in_t 
   w->pir.ev_fire = in->ev.valid && w->ev_ready;
   w->ep.ev_stall = in->ev.valid && !w->ev_ready;
 
+  w->tc = (trace_ctrl_in_t){
+      .ev_fire = w->pir.ev_fire,
+      .ev = &in->ev,
+      .reg_access = w->tc_sel,
+      .reg_write = a->pwrite,
+      .reg_addr = a->paddr,
+      .reg_wdata = a->pwdata,
+  };
+  trace_ctrl_comb(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc, &w->tc_out);
+
   w->top_hit = true;
   w->top_ro = false;
   w->top_rdata = 0;
@@ -75,13 +89,15 @@ static void wires_of(const top_state_t *s, const top_cfg_t *cfg, const top_in_t 
 void top_cfg_default(top_cfg_t *cfg) {
   cfg->pir.cnt_w = 32;
   edge_prof_cfg_default(&cfg->edge_prof);
+  trace_ctrl_cfg_default(&cfg->trace_ctrl);
 }
 
 int top_cfg_check(const top_cfg_t *cfg) {
   if (cfg == NULL) return HWPROF_EINVAL;
   if (cfg->pir.cnt_w != cfg->edge_prof.cnt_w) return HWPROF_EINVAL;
   int rc = pir_cfg_check(&cfg->pir);
-  return rc ? rc : edge_prof_cfg_check(&cfg->edge_prof);
+  if (rc == HWPROF_OK) rc = edge_prof_cfg_check(&cfg->edge_prof);
+  return rc ? rc : trace_ctrl_cfg_check(&cfg->trace_ctrl);
 }
 
 void top_reset(top_state_t *s) {
@@ -89,6 +105,7 @@ void top_reset(top_state_t *s) {
   s->irq_enable = 0;
   pir_reset(&s->pir);
   edge_prof_reset(&s->edge_prof);
+  trace_ctrl_reset(&s->trace_ctrl);
 }
 
 #define IRQ_BIT(cause) (1u << HWPROF_TOP_IRQ_PENDING_##cause##_LSB)
@@ -98,13 +115,13 @@ void top_comb(const top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, to
   wires_t w;
   wires_of(s, cfg, in, &w);
   bool top_error = w.top_sel && (!w.top_hit || (in->apb.pwrite && w.top_ro));
-  bool unmapped = w.access && !w.top_sel && !w.pir_sel && !w.ep_sel;
+  bool unmapped = w.access && !w.top_sel && !w.pir_sel && !w.ep_sel && !w.tc_sel;
 
   out->ev_ready = w.ev_ready;
   out->apb.pready = true;
-  out->apb.pslverr = top_error || w.pir_out.reg_error || w.ep_out.reg_error || unmapped;
+  out->apb.pslverr = top_error || w.pir_out.reg_error || w.ep_out.reg_error || w.tc_out.reg_error || unmapped;
   out->apb.prdata = ((w.top_sel && !in->apb.pwrite && w.top_hit) ? w.top_rdata : 0) | w.pir_out.reg_rdata |
-                    w.ep_out.reg_rdata;
+                    w.ep_out.reg_rdata | w.tc_out.reg_rdata;
   out->mem_req_valid = w.ep_out.mem_req_valid;
   out->mem_req_write = w.ep_out.mem_req_write;
   out->mem_req_addr = w.ep_out.mem_req_addr;
@@ -127,7 +144,9 @@ void top_step(top_state_t *s, const top_cfg_t *cfg, const top_in_t *in) {
   /* a cause in the clearing cycle stays pending */
   if (w.pir_out.phase) pending |= IRQ_BIT(PHASE);
   if (w.ep_out.drop) pending |= IRQ_BIT(ERROR);
+  if (w.tc_out.irq) pending |= IRQ_BIT(TRACE);
   s->irq_pending = pending & mask;
   pir_step(&s->pir, &cfg->pir, &w.pir);
   edge_prof_step(&s->edge_prof, &cfg->edge_prof, &w.ep);
+  trace_ctrl_step(&s->trace_ctrl, &cfg->trace_ctrl, &w.tc);
 }

@@ -6,10 +6,12 @@
 
 #include "edge_prof.h"
 #include "pir.h"
+#include "trace_ctrl.h"
 
 typedef struct {
   pir_cfg_t pir;
   edge_prof_cfg_t edge_prof;
+  trace_ctrl_cfg_t trace_ctrl;
 } top_cfg_t;
 
 #define TOP_NUM_IRQ 4u
@@ -20,6 +22,7 @@ typedef struct {
   uint8_t irq_enable;
   pir_state_t pir;
   edge_prof_state_t edge_prof;
+  trace_ctrl_state_t trace_ctrl;
 } top_state_t;
 
 typedef struct {

@@ -7,8 +7,9 @@
 // pir generates (docs/architecture.md).
 //
 // Engines present: the profile information register and update-operation generation (seed 000,
-// sections 6 and 7) and the edge-profiling unit (update buffer, profile cache, overflow, trigger,
-// overflowed-address buffer, bounds; seed 000 section 7, Figure 4).
+// sections 6 and 7), the edge-profiling unit (update buffer, profile cache, overflow, trigger,
+// overflowed-address buffer, bounds; seed 000 section 7, Figure 4) and the trace controller
+// (seed 002, Figures 5-7 and 10).
 //
 // Reset: synchronous, active low; every flop is reset.
 
@@ -20,7 +21,9 @@ module hwprof_top #(
   parameter int unsigned Sets      = 4,   // profile cache sets (power of two >= 2)
   parameter int unsigned Ways      = 2,   // profile cache ways (1..8)
   parameter int unsigned LineWords = 4,   // counters per cache line (power of two >= 2)
-  parameter int unsigned OabDepth  = 8    // overflowed-address buffer entries
+  parameter int unsigned OabDepth  = 8,   // overflowed-address buffer entries
+  parameter int unsigned HistW     = 32,  // trace branch history width (marker included), 2..32
+  parameter int unsigned TraceFifoDepth = 8  // trace FIFO records
 ) (
   input  logic                                clk_i,
   input  logic                                rst_ni,
@@ -79,13 +82,14 @@ module hwprof_top #(
   // ---- APB window decode
   logic            apb_access;
   logic [WinW-1:0] window;
-  logic            top_sel, pir_sel, ep_sel;
+  logic            top_sel, pir_sel, ep_sel, tc_sel;
 
   assign apb_access = psel_i && penable_i;
   assign window     = paddr_i[hwprof_pkg::APB_ADDR_W-1:hwprof_pkg::WINDOW_SHIFT];
   assign top_sel    = apb_access && (window == hwprof_pkg::TOP_WINDOW);
   assign pir_sel    = apb_access && (window == hwprof_pkg::PIR_WINDOW);
   assign ep_sel     = apb_access && (window == hwprof_pkg::EDGE_PROF_WINDOW);
+  assign tc_sel     = apb_access && (window == hwprof_pkg::TRACE_CTRL_WINDOW);
 
   // A register write to the pir window holds the retire port and the profile cache for its one
   // access cycle, so neither an instruction nor an overflow races the write for a pir field.
@@ -155,9 +159,9 @@ module hwprof_top #(
                         irq_enable_q[hwprof_pkg::TOP_IRQ_ENABLE_ERROR_LSB];
 
   // ---- engines
-  logic [31:0] pir_rdata, ep_rdata;
-  logic        pir_error, ep_error;
-  logic        ovf, unf, phase, drop;
+  logic [31:0] pir_rdata, ep_rdata, tc_rdata;
+  logic        pir_error, ep_error, tc_error;
+  logic        ovf, unf, phase, drop, trace_irq;
   logic        upd_valid, upd_dec;
   logic [hwprof_pkg::PIR_BASE_W-1:0] upd_addr;
 
@@ -165,6 +169,7 @@ module hwprof_top #(
     irq_set = '0;
     irq_set[hwprof_pkg::TOP_IRQ_PENDING_PHASE_LSB] = phase;
     irq_set[hwprof_pkg::TOP_IRQ_PENDING_ERROR_LSB] = drop;
+    irq_set[hwprof_pkg::TOP_IRQ_PENDING_TRACE_LSB] = trace_irq;
   end
 
   hwprof_pir #(
@@ -229,23 +234,41 @@ module hwprof_top #(
     .mem_rsp_rdata_i (mem_rsp_rdata_i)
   );
 
+  hwprof_trace_ctrl #(
+    .HistW     (HistW),
+    .FifoDepth (TraceFifoDepth)
+  ) u_trace_ctrl (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .ev_fire_i    (ev_fire),
+    .ev_kind_i    (ev_kind_i),
+    .ev_taken_i   (ev_taken_i),
+    .ev_pc_i      (ev_pc_i),
+    .ev_next_pc_i (ev_next_pc_i),
+    .reg_access_i (tc_sel),
+    .reg_write_i  (pwrite_i),
+    .reg_addr_i   (paddr_i),
+    .reg_wdata_i  (pwdata_i),
+    .reg_rdata_o  (tc_rdata),
+    .reg_error_o  (tc_error),
+    .irq_o        (trace_irq)
+  );
+
   assign upd_valid_o = upd_valid;
   assign upd_addr_o  = upd_addr;
   assign upd_dec_o   = upd_dec;
 
   // ---- APB response: zero wait states; an address outside every window is an error
   logic unmapped;
-  assign unmapped = apb_access && !top_sel && !pir_sel && !ep_sel;
+  assign unmapped = apb_access && !top_sel && !pir_sel && !ep_sel && !tc_sel;
 
   assign pready_o  = 1'b1;
-  assign pslverr_o = top_error || pir_error || ep_error || unmapped;
-  assign prdata_o  = ((top_sel && !pwrite_i && top_hit) ? top_rdata : '0) | pir_rdata | ep_rdata;
+  assign pslverr_o = top_error || pir_error || ep_error || tc_error || unmapped;
+  assign prdata_o  = ((top_sel && !pwrite_i && top_hit) ? top_rdata : '0) | pir_rdata | ep_rdata | tc_rdata;
 
-  // retire-event fields the present engines do not use (the trace controller and the value
-  // profiler will)
+  // retire-event fields the present engines do not use (the value profiler will)
   logic unused_ev;
-  assign unused_ev = ^{ev_pc_i, ev_next_pc_i, ev_insn_i, ev_is_call_i, ev_is_ret_i, ev_addr_i,
-                       ev_value_i};
+  assign unused_ev = ^{ev_insn_i, ev_is_call_i, ev_is_ret_i, ev_addr_i, ev_value_i};
 
 endmodule
 

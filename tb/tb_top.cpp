@@ -49,6 +49,12 @@ extern "C" {
 #ifndef HWPROF_CFG_OABDEPTH
 #define HWPROF_CFG_OABDEPTH 8
 #endif
+#ifndef HWPROF_CFG_HISTW
+#define HWPROF_CFG_HISTW 32
+#endif
+#ifndef HWPROF_CFG_TFIFO
+#define HWPROF_CFG_TFIFO 8
+#endif
 
 namespace {
 
@@ -430,10 +436,124 @@ void edge_steps(std::vector<Step>* s) {
   s->push_back(wr(HWPROF_EDGE_PROF_STATUS_ADDR, 0, true, "STATUS is read-only"));
 }
 
+// Trace-controller scenarios (docs/trace-ctrl.md). Expected register values worked out by hand
+// (Figure 7 of seed 002) or, for the full-history case, by shifting outcomes above a marker here.
+retire_ev_t cf(uint8_t kind, uint32_t pc, uint32_t next_pc, bool taken) {
+  retire_ev_t e = ev_of(kind);
+  e.pc = pc;
+  e.next_pc = next_pc;
+  e.taken = taken;
+  return e;
+}
+void trace_steps(std::vector<Step>* s) {
+  const uint8_t B = HWPROF_KIND_BRANCH, IJ = HWPROF_KIND_IJUMP, J = HWPROF_KIND_JUMP;
+  const uint32_t XXX = 0x1000, AAA = 0x2000, BBB = 0x2040, DDD = 0x2100, WWW = 0x5000;
+  const uint32_t en = 1u << HWPROF_TRACE_CTRL_CTRL_ENABLE_LSB;
+  // Figure 7: trace XXX with history 00100101 ends at an indirect jump to AAA, ...
+  s->push_back(wr(HWPROF_TRACE_CTRL_CUR_START_ADDR, XXX, false, "current start = XXX"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 0x25, false, "current history = 00100101"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR, en, false, "enable, interrupt on every trace"));
+  s->push_back(go(cf(IJ, XXX + 0x30, AAA, true), "indirect jump to AAA ends trace XXX"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_START_ADDR, XXX, false, "last start = XXX"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_HIST_ADDR, 0x25, false, "last history = 00100101"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_START_ADDR, AAA, false, "current start = AAA"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 0x01, false, "current history = 00000001"));
+  s->push_back(go(cf(HWPROF_KIND_OTHER, AAA, AAA + 4, false), "straight-line code"));
+  s->push_back(go(cf(B, AAA + 4, BBB, true), "branch to BBB if Z: taken"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 0x03, false, "history = 00000011"));
+  s->push_back(go(cf(B, BBB + 8, BBB + 12, false), "branch to CCC if N: not taken"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 0x06, false, "history = 00000110"));
+  s->push_back(go(cf(B, BBB + 16, DDD, true), "branch to DDD if C: taken"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 0x0d, false, "history = 00001101"));
+  s->push_back(go(cf(IJ, DDD + 4, WWW, true), "indirect branch to WWW"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_START_ADDR, AAA, false, "last start = AAA"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_HIST_ADDR, 0x0d, false, "last history = 00001101"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_START_ADDR, WWW, false, "current start = WWW"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 0x01, false, "current history = 00000001"));
+  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 2, false, "trace interrupt pending"));
+  s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 2, false, "acknowledge"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_END_INDIRECT_ADDR, 2, false, "two traces ended by indirect jumps"));
+
+  // a taken backward branch ends the trace without shifting its (implied) outcome
+  s->push_back(go(cf(B, WWW + 4, WWW + 8, false), "not taken: shift 0"));
+  s->push_back(go(cf(B, WWW + 12, WWW + 12, true), "taken to itself: backward, ends"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_HIST_ADDR, 0x02, false, "history 10: the backward outcome is implied"));
+  s->push_back(go(cf(B, WWW + 0x40, WWW + 0x20, false), "backward target, not taken: shifted"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 0x02, false, "history 10"));
+  s->push_back(go(cf(J, WWW + 0x44, WWW + 0x80, true), "forward jump: neither shifts nor ends"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 0x02, false, "history still 10"));
+  s->push_back(go(cf(J, WWW + 0x84, WWW, true), "backward jump ends"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_START_ADDR, WWW + 12, false, "that trace started after the backward branch"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_END_BACKWARD_ADDR, 2, false, "two traces ended backward"));
+
+  // a full history ends a trace after exactly HistW - 1 outcomes
+  uint32_t hist = 1;
+  for (unsigned i = 0; i + 1 < HWPROF_CFG_HISTW; i++) {
+    bool t = (i % 3) == 0;
+    hist = (hist << 1) | (t ? 1u : 0u);
+    if (i + 2 < HWPROF_CFG_HISTW)
+      s->push_back(go(cf(B, 0x6000 + 8 * i, t ? 0x6000 + 8 * i + 8 : 0x6000 + 8 * i + 4, t), "outcome"));
+  }
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_END_FULL_ADDR, 0, false, "HistW - 2 outcomes: not full yet"));
+  const unsigned last = HWPROF_CFG_HISTW - 2;
+  const bool lt = (last % 3) == 0;
+  const uint32_t after = 0x6000 + 8 * last + (lt ? 8 : 4);
+  s->push_back(go(cf(B, 0x6000 + 8 * last, after, lt), "outcome HistW - 1"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_END_FULL_ADDR, 1, false, "the marker reached the top bit: ended"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_HIST_ADDR, hist, false, "all HistW - 1 outcomes kept below the marker"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_START_ADDR, after, false, "next trace starts at next_pc"));
+
+  // address-range filter and sampling counter: one trace in three, inside [0x7000, 0x8000)
+  s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 2, false, "acknowledge"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_RANGE_LO_ADDR, 0x7000, false, "range low"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_RANGE_HI_ADDR, 0x8000, false, "range high"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR, 3, false, "sample one in three"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR, 3, false, "sampling counter = 3"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR,
+                  en | (1u << HWPROF_TRACE_CTRL_CTRL_SAMPLE_EN_LSB) | (1u << HWPROF_TRACE_CTRL_CTRL_FILTER_EN_LSB),
+                  false, "sample and filter"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_SAMPLED_ADDR, 5, false, "5 sampled so far"));
+  s->push_back(go(cf(IJ, after + 0x100, 0x7000, true), "ends a trace outside the range; next starts at 0x7000"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_FILTERED_ADDR, 1, false, "filtered"));
+  for (uint32_t i = 0; i < 5; i++)
+    s->push_back(go(cf(IJ, 0x7000 + 0x100 * i + 0x10, 0x7100 + 0x100 * i, true), "trace in range"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_SAMPLED_ADDR, 6, false, "5 collected traces, one sampled (the 3rd)"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_START_ADDR, 0x7200, false, "the sampled one started at 0x7200"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR, 1, false, "counter: reloaded to 3, then 2 more"));
+  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 2, false, "the sample interrupted"));
+  s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 2, false, "acknowledge"));
+
+  // FIFO mode with a watermark; a full FIFO drops and counts
+  const uint32_t fifo = en | (1u << HWPROF_TRACE_CTRL_CTRL_FIFO_MODE_LSB) | (2u << HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB);
+  s->push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR, fifo, false, "FIFO mode, watermark 2"));
+  s->push_back(go(cf(IJ, 0x9000, 0x9100, true), "trace 0x7500 ends: FIFO 1"));
+  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_CFG_TFIFO >= 2 ? 0 : 2, false, "below the watermark"));
+  s->push_back(go(cf(IJ, 0x9104, 0x9200, true), "trace 0x9100 ends: FIFO 2"));
+  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_CFG_TFIFO >= 2 ? 2 : 0, false, "watermark reached"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_FIFO_START_ADDR, 0x7500, false, "oldest record"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, 1, false, "pop"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_FIFO_START_ADDR, HWPROF_CFG_TFIFO >= 2 ? 0x9100 : 0, false, "next record"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, 2, false, "clear"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR, HWPROF_CFG_TFIFO >= 2 ? 0 : 1, false, "dropped so far"));
+  for (uint32_t i = 0; i < HWPROF_CFG_TFIFO + 2; i++)
+    s->push_back(go(cf(IJ, 0xa000 + 0x10 * i, 0xa010 + 0x10 * i, true), "fill the FIFO"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STATUS_ADDR, HWPROF_CFG_TFIFO, false, "FIFO full"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR, HWPROF_CFG_TFIFO >= 2 ? 2 : 3, false, "two more dropped"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_FIFO_START_ADDR, 0x9200, false, "the oldest kept record"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, 2, false, "clear"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_FIFO_START_ADDR, 0, false, "empty FIFO reads 0"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_FIFO_START_ADDR, 0, true, "FIFO_START is read-only"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR, 0, false, "disable"));
+  s->push_back(go(cf(IJ, 0xb000, 0xc000, true), "ignored while disabled"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_START_ADDR, 0xa010 + 0x10 * (HWPROF_CFG_TFIFO + 1), false, "unchanged"));
+  s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 0xf, false, "acknowledge all"));
+}
+
 std::vector<Step> directed_steps() {
   std::vector<Step> s;
   pir_steps(&s);
   if (HWPROF_CFG_CNTW == 32 && HWPROF_CFG_OABDEPTH == 8) edge_steps(&s);
+  trace_steps(&s);
   return s;
 }
 
@@ -448,6 +568,7 @@ class TopBench : public lockstep::Bench {
     cfg_.pir.cnt_w = HWPROF_CFG_CNTW;
     cfg_.edge_prof = edge_prof_cfg_t{HWPROF_CFG_CNTW, HWPROF_CFG_UPDDEPTH, HWPROF_CFG_SETS,
                                      HWPROF_CFG_WAYS, HWPROF_CFG_LINEWORDS, HWPROF_CFG_OABDEPTH};
+    cfg_.trace_ctrl = trace_ctrl_cfg_t{HWPROF_CFG_HISTW, HWPROF_CFG_TFIFO};
     if (top_cfg_check(&cfg_) != HWPROF_OK) {
       std::fprintf(stderr, "tb_top: error: the bench was built with a configuration the C model rejects\n");
       std::exit(2);
@@ -568,9 +689,13 @@ class TopBench : public lockstep::Bench {
     std::fprintf(to, "\n  cache: performed %u, hits %u, misses %u, write-backs %u, dropped %u, "
                      "overflows %u, underflows %u\n",
                  ep.st_updates, ep.st_hits, ep.st_misses, ep.st_wbs, ep.st_dropped, ep.st_ovf, ep.st_unf);
+    const trace_ctrl_state_t& tc = model_.trace_ctrl;
+    std::fprintf(to, "  traces: ended backward %u, indirect %u, full %u; filtered %u, sampled %u, dropped %u\n",
+                 tc.st_back, tc.st_ind, tc.st_full, tc.st_filt, tc.st_samp, tc.st_drop);
     std::fprintf(to, "  memory: line reads %" PRIu64 ", line writes %" PRIu64 "; interrupts raised: phase %" PRIu64
                      ", error %" PRIu64 "\n",
                  mem_model_.reads, mem_model_.writes, irq_rises_[0], irq_rises_[1]);
+    std::fprintf(to, "  trace interrupts raised: %" PRIu64 "\n", irq_rises_[2]);
     std::fprintf(to, "  APB reads %" PRIu64 ", writes %" PRIu64 ", pslverr %" PRIu64 "\n", apb_reads_,
                  apb_writes_, apb_errors_);
     if (!steps_.empty()) std::fprintf(to, "  scripted steps completed %zu of %zu\n", step_, steps_.size());
@@ -654,13 +779,18 @@ class TopBench : public lockstep::Bench {
         HWPROF_EDGE_PROF_OAB_STATUS_ADDR, HWPROF_EDGE_PROF_OAB_CTRL_ADDR, HWPROF_EDGE_PROF_OAB_INDEX_ADDR,
         HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR, HWPROF_EDGE_PROF_OAB_ENTRY_HI_ADDR,
         HWPROF_EDGE_PROF_STAT_UPDATES_ADDR, HWPROF_EDGE_PROF_STAT_MISSES_ADDR,
-        HWPROF_EDGE_PROF_STAT_STALLS_ADDR, HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR};
+        HWPROF_EDGE_PROF_STAT_STALLS_ADDR, HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR,
+        HWPROF_TRACE_CTRL_CTRL_ADDR, HWPROF_TRACE_CTRL_STATUS_ADDR, HWPROF_TRACE_CTRL_CUR_START_ADDR,
+        HWPROF_TRACE_CTRL_CUR_HIST_ADDR, HWPROF_TRACE_CTRL_LAST_START_ADDR, HWPROF_TRACE_CTRL_LAST_HIST_ADDR,
+        HWPROF_TRACE_CTRL_RANGE_LO_ADDR, HWPROF_TRACE_CTRL_RANGE_HI_ADDR, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR,
+        HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR, HWPROF_TRACE_CTRL_FIFO_START_ADDR, HWPROF_TRACE_CTRL_FIFO_HIST_ADDR,
+        HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, HWPROF_TRACE_CTRL_STAT_END_FULL_ADDR, HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR};
     apb_req_t& a = in_.apb;
     a.psel = true;
     a.penable = false;
     switch (rng_.pick({75, 12, 13})) {
       case 0: a.paddr = regs[rng_.below(sizeof regs / sizeof regs[0])]; break;
-      case 1: a.paddr = static_cast<uint16_t>((rng_.below(3) << 8) | (rng_.below(32) * 4)); break;
+      case 1: a.paddr = static_cast<uint16_t>((rng_.below(4) << 8) | (rng_.below(32) * 4)); break;
       default: a.paddr = static_cast<uint16_t>(rng_.next()); break;
     }
     a.pwrite = rng_.chance(40);
@@ -669,6 +799,13 @@ class TopBench : public lockstep::Bench {
       case HWPROF_PIR_CTRL_ADDR: v = rng_.chance(85) ? 1u : 0u; break;  // keep profiling mostly on
       case HWPROF_EDGE_PROF_CMD_ADDR: v = static_cast<uint32_t>(rng_.pick({1, 60, 10, 10})); break;
       case HWPROF_EDGE_PROF_OAB_INDEX_ADDR: v = static_cast<uint32_t>(rng_.below(12)); break;
+      case HWPROF_TRACE_CTRL_CTRL_ADDR:  // mostly enabled; watermark small
+        v = (rng_.chance(85) ? 1u : 0u) | (static_cast<uint32_t>(rng_.below(8)) << 1) |
+            (static_cast<uint32_t>(rng_.below(6)) << HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB);
+        break;
+      case HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR:
+      case HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR: v = static_cast<uint32_t>(rng_.below(6)); break;
+      case HWPROF_TRACE_CTRL_CUR_HIST_ADDR: v = rng_.chance(50) ? 1u : v; break;
       case HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR:  // rarely move the window, mostly keep it sane
         v = rng_.chance(70) ? static_cast<uint32_t>(kMemBase) : static_cast<uint32_t>(kMemBase + rng_.below(kMemSize));
         break;
@@ -704,6 +841,7 @@ class TopBench : public lockstep::Bench {
     steps_.push_back(wr(HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR, (kMemBase + kMemSize) & 0xffffffff, false, "bounds: high"));
     steps_.push_back(wr(HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR, (kMemBase + kMemSize) >> 32, false, "bounds: high bits"));
     steps_.push_back(wr(HWPROF_TOP_IRQ_ENABLE_ADDR, 0xf, false, "enable every interrupt"));
+    steps_.push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR, 0x0403, false, "traces into the FIFO, watermark 4"));
     // (the counts test leaves the flag to prof.start, which its independent shadow of the pir sees)
     if (o_.test != "counts") steps_.push_back(wr(HWPROF_PIR_CTRL_ADDR, 1, false, "profiling on"));
   }
@@ -971,6 +1109,7 @@ class TopBench : public lockstep::Bench {
     }
     if (m.irq_phase && !last_out_.irq_phase) irq_rises_[0]++;
     if (m.irq_error && !last_out_.irq_error) irq_rises_[1]++;
+    if (m.irq_trace && !last_out_.irq_trace) irq_rises_[2]++;
   }
 
   // which row of the update table an event falls in (for the summary only)
@@ -1015,7 +1154,7 @@ class TopBench : public lockstep::Bench {
   uint64_t by_class_[6] = {0, 0, 0, 0, 0, 0};
   int pending_class_ = 0;
   uint64_t apb_reads_ = 0, apb_writes_ = 0, apb_errors_ = 0;
-  uint64_t irq_rises_[2] = {0, 0};
+  uint64_t irq_rises_[3] = {0, 0, 0};
 };
 
 }  // namespace
