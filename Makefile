@@ -19,10 +19,10 @@ RTL_SRC  := $(RTL_PKG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trac
 VLT      := rtl/hwprof.vlt
 MODEL_SRC := cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/top.c
 MODEL_HDR := $(wildcard cmodel/*.h) sw/include/hwprof_regs.h
-SW_SRC   := sw/hwprof_edge.c
+SW_SRC   := sw/hwprof_edge.c sw/hwprof_trace.c sw/trace_recon.c sw/image.c
 SW_HDR   := $(wildcard sw/include/*.h)
 RV32_CC  ?= riscv64-unknown-elf-gcc
-RV32_FLAGS := -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -ffreestanding -Isw/include
+RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 
 # Debian packages the project needs (make deps installs the missing ones).
 DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev pkg-config \
@@ -132,7 +132,7 @@ TB_BINS := $(foreach c,$(TB_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof
 bench-bin: $(TB_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
-UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver
+UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c
 $(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h
 	@mkdir -p $(dir $@)

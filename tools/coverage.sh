@@ -41,11 +41,11 @@ verilator_coverage --annotate "$cov/annotated" "$cov/merged.dat" >/dev/null
 
 echo "cov: unit tests with gcov" >&2
 model_objs "$cov/unit"
-cc $CFLAGS -Itb -c sw/hwprof_edge.c -o "$cov/unit/sw_hwprof_edge.o"
+for c in sw/*.c; do cc $CFLAGS -Itb -c "$c" -o "$cov/unit/sw_$(basename "${c%.c}").o"; done
 cc -std=c11 -Itb -Isw/include -Icmodel -O1 -c tb/mem_model.c -o "$cov/unit/tb_mem_model.o"
 for t in tests/test_*.c; do
   n=$(basename "${t%.c}")
-  cc $CFLAGS -Itb "$t" "$cov"/unit/*.o -o "$cov/unit/$n" $(pkg-config --cflags --libs cmocka)
+  cc $CFLAGS -D_POSIX_C_SOURCE=200809L -Itb "$t" "$cov"/unit/*.o -o "$cov/unit/$n" $(pkg-config --cflags --libs cmocka)
   "$cov/unit/$n" >/dev/null 2>&1
 done
 

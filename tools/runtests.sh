@@ -131,6 +131,7 @@ bad_args_rejected() {
 check bench-rejects-bad-arguments bad_args_rejected
 
 echo
+grep -h "^round trip\|^handler:" "$logdir/unit-test_trace_roundtrip.log" 2>/dev/null | sed 's/^/trace /'
 echo "lockstep: $total_cycles random cycles across seeds ($seeds); runs with a mismatch: $lockstep_failed"
 if [ ${#failures[@]} -gt 0 ]; then
   echo "failed: ${failures[*]}"

@@ -1,0 +1,119 @@
+/* Trace reconstruction; see include/hwprof_recon.h. */
+#include "hwprof_recon.h"
+
+/* RV32 control transfer, decoded from the instruction bits */
+typedef enum { CF_NONE, CF_BRANCH, CF_JAL, CF_JALR, CF_TRAP } cf_kind_t;
+
+static cf_kind_t decode(uint32_t insn, int32_t *offset) {
+  uint32_t op = insn & 0x7fu;
+  *offset = 0;
+  if (op == 0x63u) { /* B-type */
+    uint32_t imm = ((insn >> 31) & 1u) << 12 | ((insn >> 7) & 1u) << 11 | ((insn >> 25) & 0x3fu) << 5 |
+                   ((insn >> 8) & 0xfu) << 1;
+    *offset = (int32_t)(imm << 19) >> 19;
+    return CF_BRANCH;
+  }
+  if (op == 0x6fu) { /* J-type */
+    uint32_t imm = ((insn >> 31) & 1u) << 20 | ((insn >> 12) & 0xffu) << 12 | ((insn >> 20) & 1u) << 11 |
+                   ((insn >> 21) & 0x3ffu) << 1;
+    *offset = (int32_t)(imm << 11) >> 11;
+    return CF_JAL;
+  }
+  if (op == 0x67u) return CF_JALR;
+  /* ecall, ebreak, mret: the processor reports traps and trap returns as indirect jumps */
+  if (op == 0x73u && ((insn >> 12) & 7u) == 0) return CF_TRAP;
+  return CF_NONE;
+}
+
+static bool emit(hwprof_recon_t *o, uint32_t pc, bool block_start) {
+  if (o->n == o->cap) return false;
+  o->pcs[o->n++] = pc;
+  if (o->blocks) {
+    if (block_start || o->nblocks == 0) {
+      if (o->nblocks == o->block_cap) return false;
+      o->blocks[o->nblocks++] = (hwprof_block_t){pc, pc};
+    } else {
+      o->blocks[o->nblocks - 1].last = pc;
+    }
+  }
+  return true;
+}
+
+hwprof_recon_status_t hwprof_trace_reconstruct(const hwprof_image_t *img, const hwprof_trace_rec_t *rec,
+                                               unsigned hist_w, hwprof_recon_t *out) {
+  out->n = 0;
+  out->nblocks = 0;
+  out->fail_pc = rec->start;
+  if (rec->hist == 0 || hist_w < 2 || hist_w > 32 || (hist_w < 32 && (rec->hist >> hist_w) != 0))
+    return kReconNoMarker;
+  int marker = 31;
+  while (!((rec->hist >> marker) & 1u)) marker--;
+  const bool full = (unsigned)marker == hist_w - 1u; /* ended by a full history */
+  int next_bit = marker - 1;                         /* the oldest outcome */
+
+  uint32_t pc = rec->start, insn;
+  if (!hwprof_image_fetch(img, pc, &insn)) return kReconStartOutside;
+  bool block_start = true;
+  for (;;) {
+    if (!hwprof_image_fetch(img, pc, &insn)) {
+      out->fail_pc = pc;
+      return kReconLeftImage;
+    }
+    if (!emit(out, pc, block_start)) {
+      out->fail_pc = pc;
+      return kReconTooLong;
+    }
+    block_start = false;
+    int32_t off;
+    cf_kind_t k = decode(insn, &off);
+    uint32_t target = pc + (uint32_t)off;
+    switch (k) {
+      case CF_BRANCH:
+        if (next_bit >= 0) {
+          bool taken = (rec->hist >> next_bit--) & 1u;
+          if (taken && target <= pc) { /* would have ended the trace instead of shifting */
+            out->fail_pc = pc;
+            return kReconBadHistory;
+          }
+          if (next_bit < 0 && full) return kReconOk; /* the outcome that filled the history */
+          pc = taken ? target : pc + 4u;
+          block_start = true;
+        } else {
+          /* no outcome left: only a taken backward branch may end the trace here */
+          if (target > pc) {
+            out->fail_pc = pc;
+            return kReconBadHistory;
+          }
+          return kReconOk;
+        }
+        break;
+      case CF_JAL:
+        if (target <= pc) return kReconOk; /* backward jump ends the trace */
+        pc = target;
+        block_start = true;
+        break;
+      case CF_JALR:
+      case CF_TRAP:
+        if (next_bit >= 0) { /* outcomes left over: this is not where the trace ended */
+          out->fail_pc = pc;
+          return kReconBadHistory;
+        }
+        return kReconOk;
+      default:
+        pc += 4u;
+        break;
+    }
+  }
+}
+
+const char *hwprof_recon_status_str(hwprof_recon_status_t s) {
+  switch (s) {
+    case kReconOk: return "ok";
+    case kReconNoMarker: return "history has no valid marker";
+    case kReconStartOutside: return "start address outside the program image";
+    case kReconLeftImage: return "walk left the program image";
+    case kReconBadHistory: return "history contradicts the code";
+    case kReconTooLong: return "trace longer than the buffer";
+    default: return "unknown";
+  }
+}
