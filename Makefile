@@ -97,11 +97,11 @@ $(BUILD)/tbc/%.o: tb/%.c tb/%.h $(MODEL_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Itb -O2 -c $< -o $@
 
-$(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/mem_model.o
+$(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/mem_model.o $(BUILD)/tbc/progen.o
 	ar rcs $@ $^
 
 TB_SRC := tb/tb_top.cpp tb/lockstep.cpp
-TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/mem_model.h $(BUILD)/model/libhwprof_model.a \
+TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/mem_model.h tb/progen.h $(BUILD)/model/libhwprof_model.a \
            $(BUILD)/tbc/libhwprof_tbc.a
 
 # Bench configurations: the RTL parameters are fixed when Verilator builds a bench, and the same
@@ -133,8 +133,8 @@ bench-bin: $(TB_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip
-UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c
-$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h
+UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c tb/progen.c
+$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h tb/progen.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Itb -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka)
 

@@ -9,6 +9,8 @@
 //             a value worked out by hand here
 //   counts    random profiled events only, then a flush: every counter in both memories must equal
 //             the count computed independently from the accepted events (docs/pir.md rules)
+//   program   the retire stream of a generated RV32 program with a consistent control flow
+//             (tb/progen.c), with random register traffic: realistic traces through both sides
 //
 // The RTL parameters are fixed when the bench is built; HWPROF_CFG_* (set by the Makefile together
 // with Verilator's -G options) tell the C model the same values.
@@ -28,6 +30,7 @@
 
 extern "C" {
 #include "mem_model.h"
+#include "progen.h"
 #include "top.h"
 }
 
@@ -580,6 +583,11 @@ class TopBench : public lockstep::Bench {
       std::fprintf(stderr, "tb_top: error: bad memory model configuration\n");
       std::exit(2);
     }
+    if (o.test == "program") {
+      prog_.reset(new progen_program_t);
+      progen_generate(prog_.get(), o.seed);
+      progen_start(&run_, o.seed);
+    }
     if (o.test == "directed") {
       steps_ = directed_steps();
     } else {
@@ -723,7 +731,7 @@ class TopBench : public lockstep::Bench {
     apb_req_t& a = in_.apb;
     if (a.psel && !a.penable) {
       a.penable = true;  // setup -> access
-    } else if (!a.psel && o_.test == "random" && rng_.chance(10)) {
+    } else if (!a.psel && o_.test != "counts" && rng_.chance(10)) {
       random_apb();
     }
   }
@@ -740,6 +748,10 @@ class TopBench : public lockstep::Bench {
   void new_event() {
     retire_ev_t& e = in_.ev;
     e = retire_ev_t{};
+    if (prog_) {  // the program's next instruction, or an idle cycle
+      if (rng_.chance(85)) e = progen_step(prog_.get(), &run_);
+      return;
+    }
     e.valid = rng_.chance(85);
     const bool counts = o_.test == "counts";
     static const std::vector<unsigned> kw = {25, 25, 5, 5, 10, 5, 24, 1};
@@ -1144,6 +1156,9 @@ class TopBench : public lockstep::Bench {
   int wait_ = 0;
   unsigned polls_ = 0;
   bool flush_queued_ = false;
+  // program test: the generated program and its run
+  std::unique_ptr<progen_program_t> prog_;
+  progen_run_t run_{};
   // counts test: the independent count of every counter
   PirShadow shadow_;
   std::unordered_map<uint64_t, uint64_t> expected_;
@@ -1160,7 +1175,7 @@ class TopBench : public lockstep::Bench {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return lockstep::main(argc, argv, "tb_top", "random|directed|counts", [](const Options& o) {
+  return lockstep::main(argc, argv, "tb_top", "random|directed|counts|program", [](const Options& o) {
     return std::unique_ptr<lockstep::Bench>(new TopBench(o));
   });
 }

@@ -19,106 +19,13 @@
 #include "hwprof_image.h"
 #include "hwprof_recon.h"
 #include "hwprof_trace.h"
+#include "progen.h"
 #include "top.h"
 
-#define BASE UINT32_C(0x80000000)
-#define WORDS 2048u
 #define STEPS 400000u
 
-/* ---------------------------------------------------------------- RV32 encodings */
-static uint32_t enc_b(int32_t off, unsigned f3) {
-  uint32_t i = (uint32_t)off;
-  return ((i >> 12) & 1u) << 31 | ((i >> 5) & 0x3fu) << 25 | 5u << 20 | 6u << 15 | f3 << 12 | ((i >> 1) & 0xfu) << 8 |
-         ((i >> 11) & 1u) << 7 | 0x63u;
-}
-static uint32_t enc_j(int32_t off, unsigned rd) {
-  uint32_t i = (uint32_t)off;
-  return ((i >> 20) & 1u) << 31 | ((i >> 1) & 0x3ffu) << 21 | ((i >> 11) & 1u) << 20 | ((i >> 12) & 0xffu) << 12 |
-         rd << 7 | 0x6fu;
-}
-static uint32_t enc_jalr(unsigned rd, unsigned rs1) { return rs1 << 15 | rd << 7 | 0x67u; }
-static uint32_t enc_addi(unsigned rd, unsigned rs1, int32_t imm) {
-  return ((uint32_t)imm & 0xfffu) << 20 | rs1 << 15 | rd << 7 | 0x13u;
-}
-
-static uint64_t rng_state;
-static uint32_t rnd(uint32_t n) {
-  rng_state = rng_state * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-  return n ? (uint32_t)(rng_state >> 33) % n : 0;
-}
-
-typedef enum { K_OTHER, K_BRANCH, K_JAL, K_CALL, K_IJUMP } gen_kind_t;
-
-typedef struct {
-  uint32_t code[WORDS];
-  gen_kind_t kind[WORDS];
-  uint32_t target[WORDS]; /* direct targets */
-} program_t;
-
-/* Branch targets stay within the B-type range and the image; the last word jumps back to the
- * start, so straight-line execution never leaves the image. */
-static void generate(program_t *p) {
-  for (uint32_t w = 0; w < WORDS; w++) {
-    uint32_t pc = BASE + 4u * w;
-    uint32_t r = rnd(100);
-    if (w == WORDS - 1) r = 200;
-    if (r < 62) {
-      p->kind[w] = K_OTHER;
-      p->code[w] = enc_addi(1 + rnd(30), rnd(32), (int32_t)rnd(4096) - 2048);
-    } else if (r < 84) {
-      int32_t lo = (int32_t)w - 1000 < 0 ? -(int32_t)w : -1000, hi = (int32_t)(WORDS - 1 - w) > 1000 ? 1000 : (int32_t)(WORDS - 1 - w);
-      int32_t d = lo + (int32_t)rnd((uint32_t)(hi - lo + 1));
-      p->kind[w] = K_BRANCH;
-      p->code[w] = enc_b(4 * d, rnd(2) ? 0u : 1u);
-      p->target[w] = pc + (uint32_t)(4 * d);
-    } else if ((r < 90 && w + 1 < WORDS - 1) || r == 200) {
-      /* forward only (but the wrap-around at the end): unconditional backward jumps could trap the
-         run in a cycle with no branch to leave it */
-      int32_t d = r == 200 ? -(int32_t)w : 1 + (int32_t)rnd(WORDS - 1 - w);
-      p->kind[w] = K_JAL;
-      p->code[w] = enc_j(4 * d, 0);
-      p->target[w] = pc + (uint32_t)(4 * d);
-    } else if (r < 94 && w + 1 < WORDS - 1) {
-      int32_t d = 1 + (int32_t)rnd(WORDS - 1 - w);
-      p->kind[w] = K_CALL;
-      p->code[w] = enc_j(4 * d, 1);
-      p->target[w] = pc + (uint32_t)(4 * d);
-    } else {
-      p->kind[w] = K_IJUMP;
-      p->code[w] = enc_jalr(0, rnd(2) ? 1u : 5u); /* a return or a jump through a register */
-    }
-  }
-}
-
-/* ---------------------------------------------------------------- ELF32 file */
-static void put16(uint8_t *b, uint32_t v) { b[0] = (uint8_t)v; b[1] = (uint8_t)(v >> 8); }
-static void put32(uint8_t *b, uint32_t v) { put16(b, v); put16(b + 2, v >> 16); }
-
-static size_t make_elf(const program_t *p, uint8_t *buf) {
-  memset(buf, 0, 84);
-  memcpy(buf, "\x7f" "ELF", 4);
-  buf[4] = 1; /* ELFCLASS32 */
-  buf[5] = 1; /* little-endian */
-  buf[6] = 1;
-  put16(buf + 16, 2);   /* ET_EXEC */
-  put16(buf + 18, 243); /* EM_RISCV */
-  put32(buf + 20, 1);
-  put32(buf + 24, BASE);
-  put32(buf + 28, 52); /* phoff */
-  put16(buf + 40, 52);
-  put16(buf + 42, 32);
-  put16(buf + 44, 1);
-  uint8_t *ph = buf + 52;
-  put32(ph, 1);                /* PT_LOAD */
-  put32(ph + 4, 84);           /* offset */
-  put32(ph + 8, BASE);         /* vaddr */
-  put32(ph + 12, BASE);
-  put32(ph + 16, 4 * WORDS);   /* filesz */
-  put32(ph + 20, 4 * WORDS);   /* memsz */
-  put32(ph + 24, 5);           /* R X */
-  for (uint32_t w = 0; w < WORDS; w++) put32(buf + 84 + 4 * w, p->code[w]);
-  return 84 + 4 * WORDS;
-}
+#define BASE PROGEN_BASE
+#define WORDS PROGEN_WORDS
 
 /* Writes the ELF to a file and reads it back, as a tool would. */
 static uint8_t *elf_file_roundtrip(const uint8_t *elf, size_t len, size_t *out_len) {
@@ -180,7 +87,7 @@ typedef struct {
 } truth_t;
 
 typedef struct {
-  program_t prog;
+  progen_program_t prog;
   uint32_t *pcs; /* every executed instruction, in order */
   size_t npcs;
   truth_t *traces;
@@ -188,53 +95,33 @@ typedef struct {
 } run_t;
 
 /* The termination rules of docs/trace-ctrl.md, written here independently of the C model. */
-static void execute(run_t *r, unsigned hist_w, sys_t *y, void (*on_irq)(sys_t *, void *), void *ctx) {
+static void execute(run_t *r, uint64_t seed, unsigned hist_w, sys_t *y, void (*on_irq)(sys_t *, void *), void *ctx) {
   r->pcs = malloc(sizeof(uint32_t) * STEPS);
   r->traces = malloc(sizeof(truth_t) * STEPS);
   assert_non_null(r->pcs);
   assert_non_null(r->traces);
   r->npcs = r->ntraces = 0;
-  uint32_t pc = BASE, hist = 1;
+  progen_run_t run;
+  progen_start(&run, seed);
+  uint32_t hist = 1;
   unsigned outcomes = 0;
   size_t first = 0;
-  uint32_t stack[64];
-  unsigned sp = 0;
   for (uint32_t step = 0; step < STEPS; step++) {
-    uint32_t w = (pc - BASE) / 4u;
-    retire_ev_t ev = {.valid = true, .pc = pc, .insn = r->prog.code[w], .kind = HWPROF_KIND_OTHER};
-    uint32_t next = pc + 4u;
+    retire_ev_t ev = progen_step(&r->prog, &run);
     bool end = false;
-    switch (r->prog.kind[w]) {
-      case K_BRANCH:
-        ev.kind = HWPROF_KIND_BRANCH;
-        ev.taken = rnd(100) < 55;
-        if (ev.taken) next = r->prog.target[w];
-        if (ev.taken && next <= pc) {
-          end = true;
-        } else {
-          hist = hist << 1 | (ev.taken ? 1u : 0u);
-          end = ++outcomes == hist_w - 1u;
-        }
-        break;
-      case K_JAL:
-      case K_CALL:
-        ev.kind = HWPROF_KIND_JUMP;
-        ev.taken = true;
-        ev.is_call = r->prog.kind[w] == K_CALL;
-        next = r->prog.target[w];
-        if (ev.is_call && sp < 64) stack[sp++] = pc + 4u;
-        end = next <= pc;
-        break;
-      case K_IJUMP:
-        ev.kind = HWPROF_KIND_IJUMP;
-        ev.taken = true;
-        next = (sp && rnd(2)) ? stack[--sp] : BASE + 4u * rnd(WORDS);
+    if (ev.kind == HWPROF_KIND_BRANCH) {
+      if (ev.taken && ev.next_pc <= ev.pc) {
         end = true;
-        break;
-      default: break;
+      } else {
+        hist = hist << 1 | (ev.taken ? 1u : 0u);
+        end = ++outcomes == hist_w - 1u;
+      }
+    } else if (ev.kind == HWPROF_KIND_JUMP) {
+      end = ev.next_pc <= ev.pc;
+    } else if (ev.kind == HWPROF_KIND_IJUMP) {
+      end = true;
     }
-    ev.next_pc = next;
-    r->pcs[r->npcs++] = pc;
+    r->pcs[r->npcs++] = ev.pc;
     if (end) {
       r->traces[r->ntraces++] = (truth_t){r->pcs[first], hist, first, r->npcs - first};
       first = r->npcs;
@@ -247,7 +134,6 @@ static void execute(run_t *r, unsigned hist_w, sys_t *y, void (*on_irq)(sys_t *,
     cycle(y, &in);
     assert_true(y->out.ev_ready);
     if (y->out.irq_trace) on_irq(y, ctx);
-    pc = next;
   }
 }
 
@@ -275,10 +161,9 @@ static void pop_all(sys_t *y, void *ctx) {
 static void roundtrip(unsigned hist_w, uint64_t seed) {
   static run_t run;
   static sys_t y;
-  rng_state = seed;
-  generate(&run.prog);
-  static uint8_t elf[84 + 4 * WORDS];
-  size_t len = make_elf(&run.prog, elf), flen;
+  progen_generate(&run.prog, seed);
+  static uint8_t elf[PROGEN_ELF_BYTES];
+  size_t len = progen_elf(&run.prog, elf), flen;
   uint8_t *file = elf_file_roundtrip(elf, len, &flen);
   hwprof_image_t img;
   char err[128];
@@ -293,7 +178,7 @@ static void roundtrip(unsigned hist_w, uint64_t seed) {
 
   captured_t cap = {malloc(sizeof(hwprof_trace_rec_t) * STEPS), 0};
   assert_non_null(cap.recs);
-  execute(&run, hist_w, &y, pop_all, &cap);
+  execute(&run, seed, hist_w, &y, pop_all, &cap);
   pop_all(&y, &cap); /* the records below the watermark */
   assert_int_equal(y.s.trace_ctrl.st_drop, 0);
   assert_int_equal(cap.n, run.ntraces);
@@ -357,8 +242,7 @@ static void test_trace_handler_counts_equal_the_truth(void **state) {
   static sys_t y;
   static hwprof_trace_entry_t slots[1 << 16];
   static handler_ctx_t hc;
-  rng_state = 3;
-  generate(&run.prog);
+  progen_generate(&run.prog, 3);
   sys_init(&y, 16, 8);
   assert_int_equal(hwprof_trace_table_init(&hc.table, slots, 1 << 16, 50, on_hot, &hc), kHwprofOk);
   hc.hot_calls = 0;
@@ -367,7 +251,7 @@ static void test_trace_handler_counts_equal_the_truth(void **state) {
   hwprof_trace_rec_t cur = {BASE, 1};
   assert_int_equal(hwprof_trace_restore(&y.h, &cur), kHwprofOk);
   assert_int_equal(hwprof_trace_enable(&y.h, true), kHwprofOk);
-  execute(&run, 16, &y, handle, &hc);
+  execute(&run, 3, 16, &y, handle, &hc);
   handle(&y, &hc);
   assert_int_equal(hc.table.lost, 0);
   assert_int_equal(hc.table.records, run.ntraces);
@@ -432,15 +316,14 @@ static void test_trace_driver_bad_arguments(void **state) {
 /* ---------------------------------------------------------------- malformed records and files */
 static void test_trace_reconstruct_rejects_malformed_records(void **state) {
   (void)state;
-  static program_t p;
-  static uint8_t elf[84 + 4 * WORDS];
-  rng_state = 4;
-  generate(&p);
+  static progen_program_t p;
+  static uint8_t elf[PROGEN_ELF_BYTES];
+  progen_generate(&p, 4);
   /* word 10: a backward branch; word 11: a forward branch */
-  p.code[10] = enc_b(-8, 0);
-  p.code[11] = enc_b(+8, 0);
-  p.code[12] = enc_addi(1, 1, 1);
-  size_t len = make_elf(&p, elf);
+  p.code[10] = progen_enc_b(-8, 0);
+  p.code[11] = progen_enc_b(+8, 0);
+  p.code[12] = progen_enc_addi(1, 1, 1);
+  size_t len = progen_elf(&p, elf);
   hwprof_image_t img;
   assert_int_equal(hwprof_image_load_elf(&img, elf, len, NULL, 0), 0);
   uint32_t pcs[64];
@@ -460,9 +343,8 @@ static void test_trace_reconstruct_rejects_malformed_records(void **state) {
   assert_int_equal(hwprof_trace_reconstruct(&img, &r, 32, &out), kReconOk);
   assert_int_equal(out.n, 1);
   /* a walk that leaves the image: the last word made a fall-through */
-  p.code[WORDS - 1] = enc_addi(1, 1, 1);
-  for (uint32_t w = WORDS - 8; w < WORDS - 1; w++) p.code[w] = enc_addi(1, 1, 1);
-  len = make_elf(&p, elf);
+  for (uint32_t w = WORDS - 8; w < WORDS; w++) p.code[w] = progen_enc_addi(1, 1, 1);
+  len = progen_elf(&p, elf);
   assert_int_equal(hwprof_image_load_elf(&img, elf, len, NULL, 0), 0);
   r = (hwprof_trace_rec_t){BASE + 4 * (WORDS - 8), 1};
   assert_int_equal(hwprof_trace_reconstruct(&img, &r, 32, &out), kReconLeftImage);
@@ -473,11 +355,10 @@ static void test_trace_reconstruct_rejects_malformed_records(void **state) {
 
 static void test_image_loader_rejects_malformed_elf(void **state) {
   (void)state;
-  static program_t p;
-  static uint8_t elf[84 + 4 * WORDS], bad[84 + 4 * WORDS];
-  rng_state = 5;
-  generate(&p);
-  size_t len = make_elf(&p, elf);
+  static progen_program_t p;
+  static uint8_t elf[PROGEN_ELF_BYTES], bad[PROGEN_ELF_BYTES];
+  progen_generate(&p, 5);
+  size_t len = progen_elf(&p, elf);
   hwprof_image_t img;
   char err[128];
   struct {

@@ -23,11 +23,12 @@ model_objs() {
 echo "cov: building the C model with gcov and the bench with Verilator coverage" >&2
 model_objs "$cov/model"
 ar rcs "$cov/model/libhwprof_model.a" "$cov"/model/*.o
-cc -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Itb -O1 -c tb/mem_model.c -o "$cov/tbc.o"
+cc -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Itb -O1 -c tb/mem_model.c -o "$cov/tbc_mem.o"
+cc -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Itb -O1 -c tb/progen.c -o "$cov/tbc_progen.o"
 verilator --cc --exe --build -j "$(nproc)" -Wall --assert --trace-fst --coverage-line --coverage-toggle \
   --Mdir "$cov/obj" --top-module hwprof_top \
   -CFLAGS "-O1 -I$root/tb -I$root/cmodel -I$root/sw/include" \
-  -LDFLAGS "$root/$cov/tbc.o $root/$cov/model/libhwprof_model.a --coverage" \
+  -LDFLAGS "$root/$cov/tbc_mem.o $root/$cov/tbc_progen.o $root/$cov/model/libhwprof_model.a --coverage" \
   -o "$root/$cov/Vhwprof_top" rtl/hwprof.vlt $rtl_src \
   "$root/tb/tb_top.cpp" "$root/tb/lockstep.cpp" >"$cov/build.log" 2>&1 || { cat "$cov/build.log"; exit 1; }
 
@@ -36,13 +37,14 @@ HWPROF_COVERAGE_FILE="$cov/directed.dat" "$cov/Vhwprof_top" --test=directed --qu
 HWPROF_COVERAGE_FILE="$cov/random1.dat" "$cov/Vhwprof_top" --seed=1 --cycles=500000 --quiet
 HWPROF_COVERAGE_FILE="$cov/random2.dat" "$cov/Vhwprof_top" --seed=2 --cycles=500000 --quiet
 HWPROF_COVERAGE_FILE="$cov/counts.dat" "$cov/Vhwprof_top" --test=counts --seed=3 --cycles=300000 --quiet
-verilator_coverage --write "$cov/merged.dat" "$cov"/directed.dat "$cov"/random1.dat "$cov"/random2.dat "$cov"/counts.dat
+HWPROF_COVERAGE_FILE="$cov/program.dat" "$cov/Vhwprof_top" --test=program --seed=4 --cycles=300000 --quiet
+verilator_coverage --write "$cov/merged.dat" "$cov"/directed.dat "$cov"/random1.dat "$cov"/random2.dat "$cov"/counts.dat "$cov"/program.dat
 verilator_coverage --annotate "$cov/annotated" "$cov/merged.dat" >/dev/null
 
 echo "cov: unit tests with gcov" >&2
 model_objs "$cov/unit"
 for c in sw/*.c; do cc $CFLAGS -Itb -c "$c" -o "$cov/unit/sw_$(basename "${c%.c}").o"; done
-cc -std=c11 -Itb -Isw/include -Icmodel -O1 -c tb/mem_model.c -o "$cov/unit/tb_mem_model.o"
+for c in tb/*.c; do cc -std=c11 -Itb -Isw/include -Icmodel -O1 -c "$c" -o "$cov/unit/tb_$(basename "${c%.c}").o"; done
 for t in tests/test_*.c; do
   n=$(basename "${t%.c}")
   cc $CFLAGS -D_POSIX_C_SOURCE=200809L -Itb "$t" "$cov"/unit/*.o -o "$cov/unit/$n" $(pkg-config --cflags --libs cmocka)

@@ -84,6 +84,9 @@ for s in $seeds; do
   n=$(grep -o '[0-9]* lockstep cycles' "$logdir/lockstep-random-seed$s.log" | cut -d' ' -f1)
   total_cycles=$((total_cycles + ${n:-0}))
 done
+for c in top small large; do
+  check "lockstep-program-$c" "$build/tb_$c/Vhwprof_top" --test=program --seed=31 --cycles=1000000 --quiet
+done
 check lockstep-random-small-cache "$tb_small" --seed=11 --cycles=2000000 --mem-latency=1:20 --mem-grant=40 --quiet
 check lockstep-random-large-cache "$tb_large" --seed=12 --cycles=2000000 --mem-latency=1:3 --mem-grant=100 --quiet
 
