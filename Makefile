@@ -133,10 +133,10 @@ bench-bin: $(TB_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip
-UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c tb/progen.c
-$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h tb/progen.h
+UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c tb/progen.c tests/model_sys.c
+$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h tb/progen.h tests/model_sys.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Itb -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka)
+	$(CC) $(CFLAGS_COMMON) -Itb -Itests -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka)
 
 # the firmware sources must also build for the RV32 target
 $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)

@@ -12,73 +12,23 @@
 
 #include "hwprof_edge.h"
 #include "mem_model.h"
-#include "top.h"
+#include "model_sys.h"
 
 #define MEM_BASE UINT64_C(0x80000000)
 #define MEM_SIZE UINT64_C(0x4000)
 #define MAXC UINT64_C(0xffffffff)
 
 typedef struct {
-  top_cfg_t cfg;
-  top_state_t s;
+  model_sys_t sys;
   mem_model_t mem;
-  top_out_t out; /* outputs of the last cycle */
-  uint64_t cycles;
-  bool pslverr;  /* of the last APB transfer */
-  hwprof_t h;
-} sys_t;
+} fixture_t;
 
-/* One clock cycle of the model and its memory, with the given inputs. */
-static void cycle(sys_t *y, top_in_t *in) {
-  mem_rsp_t mr;
-  mem_model_comb(&y->mem, &mr);
-  in->mem_req_ready = mr.ready;
-  in->mem_rsp_valid = mr.rsp_valid;
-  in->mem_rsp_rdata = mr.rdata;
-  top_comb(&y->s, &y->cfg, in, &y->out);
-  mem_req_t q = {y->out.mem_req_valid, y->out.mem_req_write, y->out.mem_req_addr, y->out.mem_req_wdata};
-  top_step(&y->s, &y->cfg, in);
-  mem_model_step(&y->mem, &q);
-  y->cycles++;
+#define SYS(state) (&((fixture_t *)*(state))->sys)
+
+static uint32_t apb(model_sys_t *y, bool write, uint16_t addr, uint32_t data) {
+  return model_sys_apb(y, write, addr, data);
 }
-
-static uint32_t apb(sys_t *y, bool write, uint16_t addr, uint32_t data) {
-  top_in_t in = {0};
-  in.apb = (apb_req_t){.psel = true, .penable = false, .pwrite = write, .paddr = addr, .pwdata = data};
-  cycle(y, &in);
-  in.apb.penable = true;
-  cycle(y, &in);
-  y->pslverr = y->out.apb.pslverr;
-  return y->out.apb.prdata;
-}
-
-static uint32_t bus_read(void *ctx, uint16_t off) { return apb(ctx, false, off, 0); }
-static void bus_write(void *ctx, uint16_t off, uint32_t v) { apb(ctx, true, off, v); }
-static const hwprof_bus_t model_bus = {bus_read, bus_write};
-
-/* Present one event until the port accepts it; returns the cycles it waited. */
-static unsigned retire(sys_t *y, retire_ev_t ev) {
-  top_in_t in = {0};
-  in.ev = ev;
-  in.ev.valid = true;
-  unsigned waited = 0;
-  for (;;) {
-    mem_rsp_t mr;
-    mem_model_comb(&y->mem, &mr);
-    in.mem_req_ready = mr.ready;
-    in.mem_rsp_valid = mr.rsp_valid;
-    in.mem_rsp_rdata = mr.rdata;
-    top_comb(&y->s, &y->cfg, &in, &y->out);
-    bool accepted = y->out.ev_ready;
-    mem_req_t q = {y->out.mem_req_valid, y->out.mem_req_write, y->out.mem_req_addr, y->out.mem_req_wdata};
-    top_step(&y->s, &y->cfg, &in);
-    mem_model_step(&y->mem, &q);
-    y->cycles++;
-    if (accepted) return waited;
-    waited++;
-    assert_true(waited < 100000);
-  }
-}
+static unsigned retire(model_sys_t *y, retire_ev_t ev) { return model_sys_retire(y, ev); }
 
 static retire_ev_t init_at(uint64_t base) {
   return (retire_ev_t){.valid = true, .kind = HWPROF_KIND_PROF, .op = HWPROF_PROF_OP_INIT, .operand = base};
@@ -92,35 +42,35 @@ static retire_ev_t dec_edge(uint16_t pid) {
   return e;
 }
 
-static uint64_t counter(sys_t *y, uint64_t addr) {
+static uint64_t counter(model_sys_t *y, uint64_t addr) {
   uint64_t v = 0;
-  assert_true(mem_model_peek(&y->mem, addr, &v));
+  assert_true(mem_model_peek(y->mem, addr, &v));
   return v;
 }
 
 static int setup_with(void **state, unsigned lat_max, unsigned grant) {
-  static sys_t y;
-  memset(&y, 0, sizeof y);
-  top_cfg_default(&y.cfg);
-  assert_int_equal(top_cfg_check(&y.cfg), HWPROF_OK);
-  top_reset(&y.s);
-  mem_model_cfg_t mc = {MEM_BASE, MEM_SIZE, 32, y.cfg.edge_prof.line_words, 1, lat_max, grant, 7};
-  assert_int_equal(mem_model_init(&y.mem, &mc), HWPROF_OK);
-  y.h = (hwprof_t){.base = 0, .bus = &model_bus, .bus_ctx = &y};
-  assert_int_equal(hwprof_edge_init(&y.h), kHwprofOk);
-  assert_int_equal(hwprof_edge_set_bounds(&y.h, (hwprof_edge_bounds_t){MEM_BASE, MEM_BASE + MEM_SIZE}), kHwprofOk);
-  *state = &y;
+  static fixture_t fx;
+  top_cfg_t cfg;
+  top_cfg_default(&cfg);
+  assert_int_equal(top_cfg_check(&cfg), HWPROF_OK);
+  mem_model_cfg_t mc = {MEM_BASE, MEM_SIZE, 32, cfg.edge_prof.line_words, 1, lat_max, grant, 7};
+  assert_int_equal(mem_model_init(&fx.mem, &mc), HWPROF_OK);
+  model_sys_init(&fx.sys, &cfg, &fx.mem);
+  assert_int_equal(hwprof_edge_init(&fx.sys.h), kHwprofOk);
+  assert_int_equal(hwprof_edge_set_bounds(&fx.sys.h, (hwprof_edge_bounds_t){MEM_BASE, MEM_BASE + MEM_SIZE}),
+                   kHwprofOk);
+  *state = &fx;
   return 0;
 }
 static int setup(void **state) { return setup_with(state, 6, 60); }
 static int setup_slow_memory(void **state) { return setup_with(state, 400, 100); }
 static int teardown(void **state) {
-  mem_model_free(&((sys_t *)*state)->mem);
+  mem_model_free(&((fixture_t *)*state)->mem);
   return 0;
 }
 
 static void test_edge_prof_driver_flush_writes_exact_counts(void **state) {
-  sys_t *y = *state;
+  model_sys_t *y = SYS(state);
   assert_int_equal(hwprof_edge_start(&y->h), kHwprofOk);
   retire(y, init_at(MEM_BASE + 0x100));
   for (int i = 0; i < 5; i++) retire(y, inc_edge(1));
@@ -138,10 +88,10 @@ static void test_edge_prof_driver_flush_writes_exact_counts(void **state) {
 }
 
 static void test_edge_prof_driver_handles_a_phase_transition(void **state) {
-  sys_t *y = *state;
+  model_sys_t *y = SYS(state);
   hwprof_edge_log_t log = {0};
-  assert_true(mem_model_poke(&y->mem, MEM_BASE + 0x200, MAXC - 2)); /* threshold 2 */
-  assert_true(mem_model_poke(&y->mem, MEM_BASE + 0x204, MAXC));
+  assert_true(mem_model_poke(y->mem, MEM_BASE + 0x200, MAXC - 2)); /* threshold 2 */
+  assert_true(mem_model_poke(y->mem, MEM_BASE + 0x204, MAXC));
   assert_int_equal(hwprof_edge_arm_trigger(&y->h, 2), kHwprofOk);
   assert_int_equal(hwprof_edge_start(&y->h), kHwprofOk);
   retire(y, init_at(MEM_BASE + 0x200));
@@ -162,7 +112,7 @@ static void test_edge_prof_driver_handles_a_phase_transition(void **state) {
 }
 
 static void test_edge_prof_full_update_buffer_stalls_and_loses_nothing(void **state) {
-  sys_t *y = *state; /* slow memory: the first miss holds the buffer */
+  model_sys_t *y = SYS(state); /* slow memory: the first miss holds the buffer */
   const unsigned depth = y->cfg.edge_prof.upd_depth;
   assert_int_equal(hwprof_edge_start(&y->h), kHwprofOk);
   retire(y, init_at(MEM_BASE));
@@ -179,7 +129,7 @@ static void test_edge_prof_full_update_buffer_stalls_and_loses_nothing(void **st
 }
 
 static void test_edge_prof_command_while_busy_is_refused(void **state) {
-  sys_t *y = *state; /* slow memory: a flush of a dirty line takes a while */
+  model_sys_t *y = SYS(state); /* slow memory: a flush of a dirty line takes a while */
   assert_int_equal(hwprof_edge_start(&y->h), kHwprofOk);
   retire(y, init_at(MEM_BASE));
   retire(y, inc_edge(1));
@@ -195,7 +145,7 @@ static void test_edge_prof_command_while_busy_is_refused(void **state) {
 }
 
 static void test_edge_prof_trigger_saturates_and_stays_disarmed_at_zero(void **state) {
-  sys_t *y = *state;
+  model_sys_t *y = SYS(state);
   hwprof_pir_ctx_t ctx = {.base = MEM_BASE, .offset = 0, .trigger = 0x7fff, .flag = true};
   assert_int_equal(hwprof_pir_restore(&y->h, &ctx), kHwprofOk);
   retire(y, dec_edge(1)); /* 0 - 1: underflow; trigger at its maximum stays there */
@@ -205,7 +155,7 @@ static void test_edge_prof_trigger_saturates_and_stays_disarmed_at_zero(void **s
   ctx.trigger = 0;
   assert_int_equal(hwprof_pir_restore(&y->h, &ctx), kHwprofOk);
   retire(y, dec_edge(2)); /* another underflow: a disarmed trigger stays 0 */
-  assert_true(mem_model_poke(&y->mem, MEM_BASE + 8, MAXC));
+  assert_true(mem_model_poke(y->mem, MEM_BASE + 8, MAXC));
   retire(y, inc_edge(3)); /* an overflow: still 0, and no interrupt */
   assert_int_equal(hwprof_edge_flush(&y->h, false, 1000), kHwprofOk);
   assert_int_equal(hwprof_pir_save(&y->h, &ctx), kHwprofOk);

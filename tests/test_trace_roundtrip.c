@@ -19,8 +19,8 @@
 #include "hwprof_image.h"
 #include "hwprof_recon.h"
 #include "hwprof_trace.h"
+#include "model_sys.h"
 #include "progen.h"
-#include "top.h"
 
 #define STEPS 400000u
 
@@ -45,37 +45,18 @@ static uint8_t *elf_file_roundtrip(const uint8_t *elf, size_t len, size_t *out_l
 }
 
 /* ---------------------------------------------------------------- the system: C model + driver */
-typedef struct {
-  top_cfg_t cfg;
-  top_state_t s;
-  top_out_t out;
-  hwprof_t h;
-} sys_t;
+typedef model_sys_t sys_t;
 
-static void cycle(sys_t *y, top_in_t *in) {
-  top_comb(&y->s, &y->cfg, in, &y->out);
-  top_step(&y->s, &y->cfg, in);
-}
-static uint32_t apb(sys_t *y, bool write, uint16_t addr, uint32_t data) {
-  top_in_t in = {0};
-  in.apb = (apb_req_t){.psel = true, .penable = false, .pwrite = write, .paddr = addr, .pwdata = data};
-  cycle(y, &in);
-  in.apb.penable = true;
-  cycle(y, &in);
-  return y->out.apb.prdata;
-}
-static uint32_t bus_read(void *ctx, uint16_t off) { return apb(ctx, false, off, 0); }
-static void bus_write(void *ctx, uint16_t off, uint32_t v) { apb(ctx, true, off, v); }
-static const hwprof_bus_t model_bus = {bus_read, bus_write};
+static void cycle(sys_t *y, top_in_t *in) { model_sys_cycle(y, in); }
+static uint32_t apb(sys_t *y, bool write, uint16_t addr, uint32_t data) { return model_sys_apb(y, write, addr, data); }
 
 static void sys_init(sys_t *y, unsigned hist_w, unsigned fifo_depth) {
-  memset(y, 0, sizeof *y);
-  top_cfg_default(&y->cfg);
-  y->cfg.trace_ctrl.hist_w = hist_w;
-  y->cfg.trace_ctrl.fifo_depth = fifo_depth;
-  assert_int_equal(top_cfg_check(&y->cfg), HWPROF_OK);
-  top_reset(&y->s);
-  y->h = (hwprof_t){.base = 0, .bus = &model_bus, .bus_ctx = y};
+  top_cfg_t cfg;
+  top_cfg_default(&cfg);
+  cfg.trace_ctrl.hist_w = hist_w;
+  cfg.trace_ctrl.fifo_depth = fifo_depth;
+  assert_int_equal(top_cfg_check(&cfg), HWPROF_OK);
+  model_sys_init(y, &cfg, NULL);
 }
 
 /* ---------------------------------------------------------------- execution and the truth */
