@@ -50,6 +50,11 @@ for b in "${blocks[@]}"; do
       --log "$out/ooc_$b.pnr.log" -q >/dev/null 2>&1; then
     fmax=$(grep -o "Max frequency for clock '[^']*': [0-9.]* MHz" "$out/ooc_$b.pnr.log" | tail -1 |
            sed 's/.*: \([0-9.]*\) MHz/\1/')
+  elif pct=$(grep -o 'ICESTORM_LC: *[0-9]*/ *[0-9]* *[0-9]*%' "$out/ooc_$b.pnr.log" | tail -1 |
+             sed 's/.* \([0-9]*\)%$/\1/') && [ -n "$pct" ] && [ "$pct" -gt 100 ]; then
+    util="$pct%"
+    fmax="nofit:$util"
+    echo "synth: note: $b needs $util of the HX8K's logic cells with its wrapper: no iCE40 fits it" >&2
   else
     fmax="pnr-failed"
     echo "synth: warning: nextpnr-ice40 failed for $b (see $out/ooc_$b.pnr.log)" >&2
@@ -60,4 +65,5 @@ done
 echo
 echo "Area and timing per block (Yosys 0.23 generic cmos gates; iCE40 HX8K via nextpnr-ice40):"
 cat "$table"
-echo "(details in $out/)"
+echo "(nofit:N%: the block with its out-of-context wrapper needs N% of the largest iCE40's logic cells;"
+echo " the per-block rows are the meaningful FPGA figures. Details in $out/)"
