@@ -26,9 +26,9 @@ RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -W
 
 # Debian packages the project needs (make deps installs the missing ones).
 DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev pkg-config \
-            gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+            gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
 
-.PHONY: help deps lint regs regs-check test sim synth cov bench clean inject bench-bin unit
+.PHONY: help deps lint regs regs-check test sim synth cov bench clean inject bench-bin unit qemu-check workloads
 
 help:
 	@echo "hwprof make targets"
@@ -44,6 +44,9 @@ help:
 	@echo "  make cov        RTL line and toggle coverage of the benches, gcov of the C model"
 	@echo "  make bench      simulation speed figures (RTL vs C model), one run"
 	@echo "  make inject     run the bench with a deliberate C-model fault; shows the mismatch report"
+	@echo "  make qemu-check the CPU model's retired-PC stream against QEMU's, on every workload"
+	@echo "  make workloads  build the RV32 workloads (build/workloads/*.elf); run one with"
+	@echo "                  build/sim/hwprof-sim build/workloads/sort.elf"
 	@echo "  make clean      remove $(BUILD)/"
 
 # ---------------------------------------------------------------- dependencies
@@ -132,11 +135,11 @@ TB_BINS := $(foreach c,$(TB_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof
 bench-bin: $(TB_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
-UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip
-UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c tb/progen.c tests/model_sys.c
-$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h tb/progen.h tests/model_sys.h
+UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32
+UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c tb/progen.c tests/model_sys.c sim/rv32.c
+$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h tb/progen.h tests/model_sys.h sim/rv32.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Itb -Itests -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka)
+	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka)
 
 # the firmware sources must also build for the RV32 target
 $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
@@ -145,9 +148,31 @@ $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
 
 unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC))
 
+# ---------------------------------------------------------------- CPU model and workloads
+SIM_SRC  := sim/rv32.c sim/hwprof_sim.c
+SIM_BIN  := $(BUILD)/sim/hwprof-sim
+$(SIM_BIN): $(SIM_SRC) sim/rv32.h $(MODEL_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -O2 $(SIM_SRC) -o $@
+
+# Workloads: real C programs, picolibc with semihosting, linked at 0x80000000 (QEMU virt's RAM)
+WORKLOADS := sort hashtab interp lz graph matrix
+WL_FLAGS := --specs=picolibc.specs --oslib=semihost --crt0=semihost -march=rv32im -mabi=ilp32 -O2 \
+            -Wall -Wextra -Werror -Wl,--defsym=__flash=0x80000000 -Wl,--defsym=__flash_size=0x200000 \
+            -Wl,--defsym=__ram=0x80200000 -Wl,--defsym=__ram_size=0x200000
+WL_ELFS  := $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(WORKLOADS)))
+$(BUILD)/workloads/%.elf: sim/workloads/%.c sim/workloads/common.h
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) $< -o $@
+
+workloads: $(WL_ELFS)
+
+qemu-check: $(SIM_BIN) $(WL_ELFS)
+	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)
+
 # ---------------------------------------------------------------- the suites
 test: deps
-	@$(MAKE) --no-print-directory unit bench-bin
+	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) workloads
 	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)
 
 sim: deps

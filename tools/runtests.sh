@@ -64,6 +64,9 @@ for u in "${units[@]}"; do
   check "unit-$u" "$build/unit/$u"
 done
 
+# --- the CPU model: its retired-PC stream equals QEMU's on every workload
+check qemu-check-workloads tools/qemu_check.sh "$build/sim/hwprof-sim" "$build"/workloads/*.elf
+
 # --- lockstep benches: directed tests in every configuration
 check lockstep-directed "$tb" --test=directed --cycles=20000
 check lockstep-directed-small-cache "$tb_small" --test=directed --cycles=20000
@@ -135,6 +138,7 @@ check bench-rejects-bad-arguments bad_args_rejected
 
 echo
 grep -h "^round trip\|^handler:" "$logdir/unit-test_trace_roundtrip.log" 2>/dev/null | sed 's/^/trace /'
+tail -n 1 "$logdir/qemu-check-workloads.log" 2>/dev/null
 echo "lockstep: $total_cycles random cycles across seeds ($seeds); runs with a mismatch: $lockstep_failed"
 if [ ${#failures[@]} -gt 0 ]; then
   echo "failed: ${failures[*]}"

@@ -1,0 +1,545 @@
+/* RV32IM instruction-set simulator; see rv32.h. */
+#include "rv32.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+  CAUSE_FETCH_MISALIGNED = 0,
+  CAUSE_FETCH_FAULT = 1,
+  CAUSE_ILLEGAL = 2,
+  CAUSE_BREAKPOINT = 3,
+  CAUSE_LOAD_MISALIGNED = 4,
+  CAUSE_LOAD_FAULT = 5,
+  CAUSE_STORE_MISALIGNED = 6,
+  CAUSE_STORE_FAULT = 7,
+  CAUSE_ECALL_M = 11,
+};
+#define CAUSE_IRQ_EXT_M (UINT32_C(0x80000000) | 11u)
+#define MSTATUS_MIE (1u << 3)
+#define MSTATUS_MPIE (1u << 7)
+#define MSTATUS_MPP (3u << 11)
+#define MIE_MEIE (1u << 11)
+
+int rv_init(rv_cpu_t *cpu, uint32_t ram_size) {
+  memset(cpu, 0, sizeof *cpu);
+  cpu->ram = calloc(ram_size, 1);
+  if (cpu->ram == NULL) {
+    snprintf(cpu->error, sizeof cpu->error, "cannot allocate %u bytes of RAM", (unsigned)ram_size);
+    return -1;
+  }
+  cpu->ram_size = ram_size;
+  cpu->mstatus = MSTATUS_MPP;
+  cpu->console = stdout;
+  return 0;
+}
+
+void rv_free(rv_cpu_t *cpu) {
+  free(cpu->ram);
+  cpu->ram = NULL;
+}
+
+/* ---------------------------------------------------------------- memory */
+static bool in_ram(const rv_cpu_t *c, uint32_t addr, uint32_t len) {
+  return addr >= RV_RAM_BASE && addr - RV_RAM_BASE <= c->ram_size - len;
+}
+static bool in_mmio(const rv_cpu_t *c, uint32_t addr) {
+  return c->mmio.size && addr >= c->mmio.base && addr - c->mmio.base < c->mmio.size;
+}
+
+static bool load(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t *v) {
+  if (in_ram(c, addr, len)) {
+    const uint8_t *p = c->ram + (addr - RV_RAM_BASE);
+    uint32_t x = 0;
+    for (unsigned i = 0; i < len; i++) x |= (uint32_t)p[i] << (8 * i);
+    *v = x;
+    return true;
+  }
+  if (in_mmio(c, addr) && len == 4) {
+    *v = c->mmio.read32(c->mmio.ctx, addr - c->mmio.base);
+    return true;
+  }
+  return false;
+}
+
+static bool store(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t v) {
+  if (in_ram(c, addr, len)) {
+    uint8_t *p = c->ram + (addr - RV_RAM_BASE);
+    for (unsigned i = 0; i < len; i++) p[i] = (uint8_t)(v >> (8 * i));
+    return true;
+  }
+  if (in_mmio(c, addr) && len == 4) {
+    c->mmio.write32(c->mmio.ctx, addr - c->mmio.base, v);
+    return true;
+  }
+  return false;
+}
+
+/* ---------------------------------------------------------------- ELF loading */
+static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t rd16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+
+int rv_load_elf(rv_cpu_t *cpu, const char *path) {
+#define ELF_FAIL(...)                                                   \
+  do {                                                                  \
+    int n_ = snprintf(cpu->error, sizeof cpu->error, "%s: ", path);     \
+    if (n_ > 0 && (size_t)n_ < sizeof cpu->error)                       \
+      snprintf(cpu->error + n_, sizeof cpu->error - (size_t)n_, __VA_ARGS__); \
+    free(buf);                                                          \
+    return -1;                                                          \
+  } while (0)
+  uint8_t *buf = NULL;
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) ELF_FAIL("cannot open: %s", strerror(errno));
+  if (fseek(f, 0, SEEK_END) != 0) {
+    fclose(f);
+    ELF_FAIL("cannot seek");
+  }
+  long len = ftell(f);
+  rewind(f);
+  if (len < 52) {
+    fclose(f);
+    ELF_FAIL("too short for an ELF32 header (%ld bytes)", len);
+  }
+  buf = malloc((size_t)len);
+  if (buf == NULL || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+    fclose(f);
+    ELF_FAIL("cannot read");
+  }
+  fclose(f);
+  if (memcmp(buf, "\x7f" "ELF", 4) != 0) ELF_FAIL("not an ELF file (bad magic)");
+  if (buf[4] != 1) ELF_FAIL("not a 32-bit ELF file");
+  if (buf[5] != 1) ELF_FAIL("not little-endian");
+  if (rd16(buf + 18) != 243) ELF_FAIL("not a RISC-V executable (machine %u)", (unsigned)rd16(buf + 18));
+  if (rd16(buf + 16) != 2) ELF_FAIL("not an executable (type %u)", (unsigned)rd16(buf + 16));
+  uint32_t phoff = rd32(buf + 28), phentsize = rd16(buf + 42), phnum = rd16(buf + 44);
+  if (phnum == 0 || phentsize < 32 || phoff > (uint32_t)len || (uint64_t)phnum * phentsize > (uint64_t)len - phoff)
+    ELF_FAIL("program headers missing or beyond the end of the file");
+  unsigned loaded = 0;
+  for (uint32_t i = 0; i < phnum; i++) {
+    const uint8_t *ph = buf + phoff + (size_t)i * phentsize;
+    if (rd32(ph) != 1) continue; /* PT_LOAD */
+    uint32_t off = rd32(ph + 4), paddr = rd32(ph + 12), filesz = rd32(ph + 16), memsz = rd32(ph + 20);
+    if (filesz > memsz || off > (uint32_t)len || filesz > (uint32_t)len - off)
+      ELF_FAIL("segment %u: sizes or offset beyond the end of the file", (unsigned)i);
+    if (memsz && !in_ram(cpu, paddr, memsz))
+      ELF_FAIL("segment %u [0x%08x, +0x%x) lies outside RAM [0x%08x, +0x%x)", (unsigned)i, (unsigned)paddr,
+               (unsigned)memsz, (unsigned)RV_RAM_BASE, (unsigned)cpu->ram_size);
+    memcpy(cpu->ram + (paddr - RV_RAM_BASE), buf + off, filesz);
+    memset(cpu->ram + (paddr - RV_RAM_BASE) + filesz, 0, memsz - filesz);
+    loaded++;
+  }
+  if (loaded == 0) ELF_FAIL("no loadable segment");
+  cpu->pc = rd32(buf + 24);
+  free(buf);
+  return 0;
+#undef ELF_FAIL
+}
+
+/* ---------------------------------------------------------------- traps */
+static void trap(rv_cpu_t *c, uint32_t cause, uint32_t tval, uint32_t epc) {
+  c->mepc = epc;
+  c->mcause = cause;
+  c->mtval = tval;
+  uint32_t mie = c->mstatus & MSTATUS_MIE;
+  c->mstatus = (c->mstatus & ~(MSTATUS_MIE | MSTATUS_MPIE)) | (mie ? MSTATUS_MPIE : 0) | MSTATUS_MPP;
+  uint32_t base = c->mtvec & ~3u;
+  c->pc = ((c->mtvec & 3u) == 1u && (cause & 0x80000000u)) ? base + 4u * (cause & 0x7fffffffu) : base;
+}
+
+static const char *cause_name(uint32_t cause) {
+  switch (cause) {
+    case CAUSE_FETCH_MISALIGNED: return "misaligned instruction fetch";
+    case CAUSE_FETCH_FAULT: return "instruction fetch outside memory";
+    case CAUSE_ILLEGAL: return "illegal instruction";
+    case CAUSE_BREAKPOINT: return "breakpoint";
+    case CAUSE_LOAD_MISALIGNED: return "misaligned load";
+    case CAUSE_LOAD_FAULT: return "load outside memory";
+    case CAUSE_STORE_MISALIGNED: return "misaligned store";
+    case CAUSE_STORE_FAULT: return "store outside memory";
+    case CAUSE_ECALL_M: return "ecall";
+    default: return "exception";
+  }
+}
+
+/* A synchronous exception; with no handler installed the program has run away: stop with an error. */
+static rv_status_t exception(rv_cpu_t *c, uint32_t cause, uint32_t tval, retire_ev_t *ev) {
+  if (c->mtvec == 0) {
+    snprintf(c->error, sizeof c->error, "%s at pc 0x%08x (mtval 0x%08x) and no trap handler (mtvec = 0)",
+             cause_name(cause), (unsigned)c->pc, (unsigned)tval);
+    return RV_FAILED;
+  }
+  uint32_t pc = c->pc;
+  trap(c, cause, tval, pc);
+  /* ecall and ebreak retire; a faulting instruction does not, but the discontinuity is reported
+     as an indirect jump so that trace hardware sees the trap entry */
+  ev->valid = true;
+  ev->pc = pc;
+  ev->next_pc = c->pc;
+  ev->kind = HWPROF_KIND_IJUMP;
+  ev->taken = true;
+  return RV_RUNNING;
+}
+
+/* ---------------------------------------------------------------- CSRs */
+static bool csr_read(rv_cpu_t *c, uint32_t n, uint32_t *v) {
+  switch (n) {
+    case 0x300: *v = c->mstatus; return true;
+    case 0x301: *v = 0x40001100u; return true; /* misa: RV32, I, M */
+    case 0x304: *v = c->mie; return true;
+    case 0x305: *v = c->mtvec; return true;
+    case 0x340: *v = c->mscratch; return true;
+    case 0x341: *v = c->mepc; return true;
+    case 0x342: *v = c->mcause; return true;
+    case 0x343: *v = c->mtval; return true;
+    case 0x344: *v = c->irq_line ? MIE_MEIE : 0; return true; /* mip */
+    case 0xf11: case 0xf12: case 0xf13: case 0xf14: *v = 0; return true; /* ids, hart 0 */
+    case 0xb00: case 0xc00: case 0xc01: *v = (uint32_t)c->cycle; return true;
+    case 0xb80: case 0xc80: case 0xc81: *v = (uint32_t)(c->cycle >> 32); return true;
+    case 0xb02: case 0xc02: *v = (uint32_t)c->instret; return true;
+    case 0xb82: case 0xc82: *v = (uint32_t)(c->instret >> 32); return true;
+    default: return false;
+  }
+}
+
+static bool csr_write(rv_cpu_t *c, uint32_t n, uint32_t v) {
+  switch (n) {
+    case 0x300: c->mstatus = (v & (MSTATUS_MIE | MSTATUS_MPIE)) | MSTATUS_MPP; return true;
+    case 0x301: return true; /* misa: writes ignored */
+    case 0x304: c->mie = v & MIE_MEIE; return true;
+    case 0x305: c->mtvec = v & ~2u; return true;
+    case 0x340: c->mscratch = v; return true;
+    case 0x341: c->mepc = v & ~3u; return true;
+    case 0x342: c->mcause = v; return true;
+    case 0x343: c->mtval = v; return true;
+    case 0x344: return true; /* mip.MEIP follows the line */
+    case 0xb00: c->cycle = (c->cycle & ~UINT64_C(0xffffffff)) | v; return true;
+    case 0xb80: c->cycle = (c->cycle & UINT64_C(0xffffffff)) | (uint64_t)v << 32; return true;
+    case 0xb02: c->instret = (c->instret & ~UINT64_C(0xffffffff)) | v; return true;
+    case 0xb82: c->instret = (c->instret & UINT64_C(0xffffffff)) | (uint64_t)v << 32; return true;
+    default: return false;
+  }
+}
+
+/* ---------------------------------------------------------------- semihosting */
+enum {
+  SYS_OPEN = 0x01, SYS_CLOSE = 0x02, SYS_WRITEC = 0x03, SYS_WRITE0 = 0x04, SYS_WRITE = 0x05, SYS_READ = 0x06,
+  SYS_READC = 0x07, SYS_ISERROR = 0x08, SYS_ISTTY = 0x09, SYS_SEEK = 0x0a, SYS_FLEN = 0x0c, SYS_CLOCK = 0x10,
+  SYS_TIME = 0x11, SYS_ERRNO = 0x13, SYS_GET_CMDLINE = 0x15, SYS_HEAPINFO = 0x16, SYS_EXIT = 0x18,
+  SYS_EXIT_EXTENDED = 0x20, SYS_ELAPSED = 0x30, SYS_TICKFREQ = 0x31,
+};
+#define ADP_STOPPED_APPLICATION_EXIT 0x20026u
+
+static uint32_t arg(rv_cpu_t *c, uint32_t block, unsigned i) {
+  uint32_t v = 0;
+  (void)load(c, block + 4u * i, 4, &v);
+  return v;
+}
+
+/* The ":semihosting-features" pseudo-file: magic "SHFB" and one byte of features (extended exit,
+ * separate stdout and stderr), as QEMU provides it; picolibc reads it to choose how to exit. */
+static const uint8_t kFeatures[5] = {'S', 'H', 'F', 'B', 0x03};
+enum { FH_STDIN = 0, FH_STDOUT = 1, FH_STDERR = 2, FH_FEATURES = 3 };
+
+static bool name_is(rv_cpu_t *c, uint32_t name, uint32_t len, const char *want) {
+  if (len != strlen(want)) return false;
+  for (uint32_t i = 0, ch = 0; i < len; i++)
+    if (!load(c, name + i, 1, &ch) || ch != (uint8_t)want[i]) return false;
+  return true;
+}
+
+/* Returns true if the program exited. */
+static bool semihost(rv_cpu_t *c) {
+  uint32_t op = c->x[10], a = c->x[11];
+  uint32_t ret = 0;
+  switch (op) {
+    case SYS_OPEN: { /* the console ":tt" and the features file only */
+      uint32_t name = arg(c, a, 0), mode = arg(c, a, 1), len = arg(c, a, 2);
+      if (name_is(c, name, len, ":tt")) {
+        ret = mode < 4 ? FH_STDIN : mode < 8 ? FH_STDOUT : FH_STDERR;
+      } else if (name_is(c, name, len, ":semihosting-features") && mode < 4) {
+        c->features_pos = 0;
+        ret = FH_FEATURES;
+      } else {
+        ret = UINT32_MAX;
+      }
+      break;
+    }
+    case SYS_WRITEC: {
+      uint32_t ch = 0;
+      (void)load(c, a, 1, &ch);
+      fputc((int)ch, c->console);
+      break;
+    }
+    case SYS_WRITE0:
+      for (uint32_t p = a, ch = 1; load(c, p, 1, &ch) && ch; p++) fputc((int)ch, c->console);
+      break;
+    case SYS_WRITE: {
+      uint32_t fh = arg(c, a, 0), buf = arg(c, a, 1), len = arg(c, a, 2);
+      if (fh != FH_STDOUT && fh != FH_STDERR) {
+        ret = len;
+        break;
+      }
+      for (uint32_t i = 0, ch = 0; i < len && load(c, buf + i, 1, &ch); i++) fputc((int)ch, c->console);
+      ret = 0; /* bytes not written */
+      break;
+    }
+    case SYS_READ: {
+      uint32_t fh = arg(c, a, 0), buf = arg(c, a, 1), len = arg(c, a, 2), n = 0;
+      if (fh == FH_FEATURES) {
+        for (; n < len && c->features_pos < sizeof kFeatures; n++, c->features_pos++)
+          (void)store(c, buf + n, 1, kFeatures[c->features_pos]);
+      }
+      ret = len - n; /* bytes not read */
+      break;
+    }
+    case SYS_READC: ret = UINT32_MAX; break;
+    case SYS_ISTTY: ret = arg(c, a, 0) != FH_FEATURES; break;
+    case SYS_SEEK:
+      if (arg(c, a, 0) == FH_FEATURES) c->features_pos = arg(c, a, 1);
+      ret = 0;
+      break;
+    case SYS_FLEN: ret = arg(c, a, 0) == FH_FEATURES ? (uint32_t)sizeof kFeatures : UINT32_MAX; break;
+    case SYS_CLOSE: case SYS_ISERROR: case SYS_ERRNO: case SYS_TIME: ret = 0; break;
+    case SYS_CLOCK: ret = (uint32_t)(c->cycle / 100000u); break; /* centiseconds at 10 MHz, deterministic */
+    case SYS_ELAPSED:
+      (void)store(c, a, 4, (uint32_t)c->cycle);
+      (void)store(c, a + 4, 4, (uint32_t)(c->cycle >> 32));
+      break;
+    case SYS_TICKFREQ: ret = 10000000u; break;
+    case SYS_GET_CMDLINE: {
+      uint32_t buf = arg(c, a, 0), cap = arg(c, a, 1);
+      const char *cl = c->cmdline ? c->cmdline : "";
+      uint32_t n = (uint32_t)strlen(cl);
+      if (n + 1u > cap) {
+        ret = UINT32_MAX;
+        break;
+      }
+      for (uint32_t i = 0; i <= n; i++) (void)store(c, buf + i, 1, (uint8_t)cl[i]);
+      (void)store(c, a + 4, 4, n);
+      break;
+    }
+    case SYS_HEAPINFO: { /* zeros: let the C library use its linker symbols */
+      uint32_t blk = arg(c, a, 0);
+      for (unsigned i = 0; i < 4; i++) (void)store(c, blk + 4u * i, 4, 0);
+      break;
+    }
+    case SYS_EXIT:
+      c->exit_code = a == ADP_STOPPED_APPLICATION_EXIT ? 0 : 1;
+      return true;
+    case SYS_EXIT_EXTENDED:
+      c->exit_code = arg(c, a, 0) == ADP_STOPPED_APPLICATION_EXIT ? (int)arg(c, a, 1) : 1;
+      return true;
+    default: ret = UINT32_MAX; break;
+  }
+  c->x[10] = ret;
+  return false;
+}
+
+static bool is_semihost_call(rv_cpu_t *c) {
+  uint32_t before = 0, after = 0;
+  return load(c, c->pc - 4u, 4, &before) && load(c, c->pc + 4u, 4, &after) && before == 0x01f01013u &&
+         after == 0x40705013u;
+}
+
+/* ---------------------------------------------------------------- execution */
+static uint32_t imm_i(uint32_t i) { return (uint32_t)((int32_t)i >> 20); }
+static uint32_t imm_s(uint32_t i) { return (uint32_t)((int32_t)(i & 0xfe000000u) >> 20) | ((i >> 7) & 0x1fu); }
+static uint32_t imm_b(uint32_t i) {
+  return (uint32_t)((int32_t)(i & 0x80000000u) >> 19) | ((i & 0x80u) << 4) | ((i >> 20) & 0x7e0u) | ((i >> 7) & 0x1eu);
+}
+static uint32_t imm_j(uint32_t i) {
+  return (uint32_t)((int32_t)(i & 0x80000000u) >> 11) | (i & 0xff000u) | ((i >> 9) & 0x800u) | ((i >> 20) & 0x7feu);
+}
+
+static uint32_t mulh_ss(int32_t a, int32_t b) { return (uint32_t)(((int64_t)a * (int64_t)b) >> 32); }
+static uint32_t mulh_su(int32_t a, uint32_t b) { return (uint32_t)(((int64_t)a * (int64_t)(uint64_t)b) >> 32); }
+static uint32_t mulh_uu(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
+
+rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
+  memset(ev, 0, sizeof *ev);
+  c->cycle++;
+  if (c->irq_line && (c->mstatus & MSTATUS_MIE) && (c->mie & MIE_MEIE)) {
+    trap(c, CAUSE_IRQ_EXT_M, 0, c->pc);
+    return RV_RUNNING; /* no instruction retired */
+  }
+  uint32_t pc = c->pc, insn = 0;
+  if (pc & 3u) return exception(c, CAUSE_FETCH_MISALIGNED, pc, ev);
+  if (!in_ram(c, pc, 4)) return exception(c, CAUSE_FETCH_FAULT, pc, ev);
+  (void)load(c, pc, 4, &insn);
+
+  uint32_t rd = (insn >> 7) & 31u, rs1 = (insn >> 15) & 31u, rs2 = (insn >> 20) & 31u;
+  uint32_t f3 = (insn >> 12) & 7u, f7 = insn >> 25;
+  uint32_t a = c->x[rs1], b = c->x[rs2];
+  uint32_t next = pc + 4u, result = 0;
+  bool write_rd = false;
+  ev->valid = true;
+  ev->pc = pc;
+  ev->insn = insn;
+  ev->kind = HWPROF_KIND_OTHER;
+
+  switch (insn & 0x7fu) {
+    case 0x37: result = insn & 0xfffff000u; write_rd = true; break;          /* LUI */
+    case 0x17: result = pc + (insn & 0xfffff000u); write_rd = true; break;   /* AUIPC */
+    case 0x6f:                                                                 /* JAL */
+      result = pc + 4u;
+      write_rd = true;
+      next = pc + imm_j(insn);
+      ev->kind = HWPROF_KIND_JUMP;
+      ev->taken = true;
+      ev->is_call = rd == 1u || rd == 5u;
+      break;
+    case 0x67:                                                                 /* JALR */
+      if (f3 != 0) return exception(c, CAUSE_ILLEGAL, insn, ev);
+      result = pc + 4u;
+      write_rd = true;
+      next = (a + imm_i(insn)) & ~1u;
+      ev->kind = HWPROF_KIND_IJUMP;
+      ev->taken = true;
+      ev->is_call = rd == 1u || rd == 5u;
+      ev->is_ret = rd == 0u && (rs1 == 1u || rs1 == 5u);
+      break;
+    case 0x63: {                                                               /* branches */
+      bool t;
+      switch (f3) {
+        case 0: t = a == b; break;
+        case 1: t = a != b; break;
+        case 4: t = (int32_t)a < (int32_t)b; break;
+        case 5: t = (int32_t)a >= (int32_t)b; break;
+        case 6: t = a < b; break;
+        case 7: t = a >= b; break;
+        default: return exception(c, CAUSE_ILLEGAL, insn, ev);
+      }
+      ev->kind = HWPROF_KIND_BRANCH;
+      ev->taken = t;
+      if (t) next = pc + imm_b(insn);
+      break;
+    }
+    case 0x03: {                                                               /* loads */
+      uint32_t addr = a + imm_i(insn), v = 0;
+      unsigned len = (f3 & 3u) == 0 ? 1u : (f3 & 3u) == 1 ? 2u : 4u;
+      if (f3 == 3 || f3 > 5) return exception(c, CAUSE_ILLEGAL, insn, ev);
+      if (addr & (len - 1u)) return exception(c, CAUSE_LOAD_MISALIGNED, addr, ev);
+      if (!load(c, addr, len, &v)) return exception(c, CAUSE_LOAD_FAULT, addr, ev);
+      if (f3 == 0) v = (uint32_t)(int32_t)(int8_t)v;
+      if (f3 == 1) v = (uint32_t)(int32_t)(int16_t)v;
+      result = v;
+      write_rd = true;
+      ev->kind = HWPROF_KIND_LOAD;
+      ev->addr = addr;
+      ev->value = v;
+      break;
+    }
+    case 0x23: {                                                               /* stores */
+      uint32_t addr = a + imm_s(insn);
+      unsigned len = f3 == 0 ? 1u : f3 == 1 ? 2u : 4u;
+      if (f3 > 2) return exception(c, CAUSE_ILLEGAL, insn, ev);
+      if (addr & (len - 1u)) return exception(c, CAUSE_STORE_MISALIGNED, addr, ev);
+      if (!store(c, addr, len, b)) return exception(c, CAUSE_STORE_FAULT, addr, ev);
+      ev->kind = HWPROF_KIND_STORE;
+      ev->addr = addr;
+      ev->value = b;
+      break;
+    }
+    case 0x13: {                                                               /* OP-IMM */
+      uint32_t imm = imm_i(insn), sh = rs2;
+      switch (f3) {
+        case 0: result = a + imm; break;
+        case 2: result = (int32_t)a < (int32_t)imm; break;
+        case 3: result = a < imm; break;
+        case 4: result = a ^ imm; break;
+        case 6: result = a | imm; break;
+        case 7: result = a & imm; break;
+        case 1:
+          if (f7 != 0) return exception(c, CAUSE_ILLEGAL, insn, ev);
+          result = a << sh;
+          break;
+        default: /* 5 */
+          if (f7 == 0) result = a >> sh;
+          else if (f7 == 0x20) result = (uint32_t)((int32_t)a >> sh);
+          else return exception(c, CAUSE_ILLEGAL, insn, ev);
+          break;
+      }
+      write_rd = true;
+      break;
+    }
+    case 0x33:                                                                 /* OP */
+      if (f7 == 1) {
+        switch (f3) {
+          case 0: result = a * b; break;
+          case 1: result = mulh_ss((int32_t)a, (int32_t)b); break;
+          case 2: result = mulh_su((int32_t)a, b); break;
+          case 3: result = mulh_uu(a, b); break;
+          case 4:
+            result = b == 0 ? UINT32_MAX
+                   : (a == 0x80000000u && b == UINT32_MAX) ? a
+                   : (uint32_t)((int32_t)a / (int32_t)b);
+            break;
+          case 5: result = b == 0 ? UINT32_MAX : a / b; break;
+          case 6:
+            result = b == 0 ? a : (a == 0x80000000u && b == UINT32_MAX) ? 0 : (uint32_t)((int32_t)a % (int32_t)b);
+            break;
+          default: result = b == 0 ? a : a % b; break;
+        }
+      } else if (f7 == 0 || (f7 == 0x20 && (f3 == 0 || f3 == 5))) {
+        switch (f3) {
+          case 0: result = f7 ? a - b : a + b; break;
+          case 1: result = a << (b & 31u); break;
+          case 2: result = (int32_t)a < (int32_t)b; break;
+          case 3: result = a < b; break;
+          case 4: result = a ^ b; break;
+          case 5: result = f7 ? (uint32_t)((int32_t)a >> (b & 31u)) : a >> (b & 31u); break;
+          case 6: result = a | b; break;
+          default: result = a & b; break;
+        }
+      } else {
+        return exception(c, CAUSE_ILLEGAL, insn, ev);
+      }
+      write_rd = true;
+      break;
+    case 0x0f: break;                                                          /* FENCE, FENCE.I */
+    case 0x73:                                                                 /* SYSTEM */
+      if (f3 == 0) {
+        if (insn == 0x00000073u) return exception(c, CAUSE_ECALL_M, 0, ev);
+        if (insn == 0x00100073u) {
+          if (is_semihost_call(c)) {
+            if (semihost(c)) {
+              c->instret++;
+              ev->next_pc = pc + 4u;
+              c->pc = pc + 4u;
+              return RV_EXITED;
+            }
+            break;
+          }
+          return exception(c, CAUSE_BREAKPOINT, pc, ev);
+        }
+        if (insn == 0x30200073u) {                                             /* MRET */
+          next = c->mepc;
+          uint32_t mpie = c->mstatus & MSTATUS_MPIE;
+          c->mstatus = (c->mstatus & ~MSTATUS_MIE) | (mpie ? MSTATUS_MIE : 0) | MSTATUS_MPIE | MSTATUS_MPP;
+          ev->kind = HWPROF_KIND_IJUMP;
+          ev->taken = true;
+          break;
+        }
+        if (insn == 0x10500073u) break;                                        /* WFI */
+        return exception(c, CAUSE_ILLEGAL, insn, ev);
+      } else {
+        uint32_t csr = insn >> 20, old = 0, src = (f3 & 4u) ? rs1 : a;
+        if (f3 == 4 || !csr_read(c, csr, &old)) return exception(c, CAUSE_ILLEGAL, insn, ev);
+        uint32_t val = (f3 & 3u) == 1 ? src : (f3 & 3u) == 2 ? old | src : old & ~src;
+        bool writes = (f3 & 3u) == 1 || rs1 != 0;
+        if (writes && ((csr >> 10) == 3u || !csr_write(c, csr, val))) return exception(c, CAUSE_ILLEGAL, insn, ev);
+        result = old;
+        write_rd = true;
+      }
+      break;
+    default:
+      return exception(c, CAUSE_ILLEGAL, insn, ev);
+  }
+  if (write_rd && rd) c->x[rd] = result;
+  c->pc = next;
+  ev->next_pc = next;
+  c->instret++;
+  return RV_RUNNING;
+}

@@ -1,0 +1,68 @@
+/* RV32IM instruction-set simulator: the processor that runs real compiled programs and feeds the
+ * retire-event port (DESIGN.md section 5, "CPU model"). Machine mode only: traps (illegal
+ * instruction, misaligned access, ecall, ebreak), an external interrupt line, mret; picolibc
+ * semihosting (console output, exit); an MMIO window for devices; one retire event per retired
+ * instruction, with load values.
+ *
+ * Status: the instruction set, traps and semihosting are done; the profiling ISA extension
+ * (custom-0 prof.* instructions and shadow words) and the whole-system platform are the next step
+ * of issue 5. */
+#ifndef HWPROF_RV32_H
+#define HWPROF_RV32_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ports.h" /* retire_ev_t */
+
+#define RV_RAM_BASE UINT32_C(0x80000000)
+
+typedef struct rv_cpu rv_cpu_t;
+
+/* A device window: accesses to [base, base + size) go to these callbacks (32-bit accesses only). */
+typedef struct {
+  uint32_t base;
+  uint32_t size;
+  uint32_t (*read32)(void *ctx, uint32_t offset);
+  void (*write32)(void *ctx, uint32_t offset, uint32_t value);
+  void *ctx;
+} rv_mmio_t;
+
+typedef enum {
+  RV_RUNNING = 0, /* the instruction retired (or a trap was taken); keep stepping */
+  RV_EXITED,      /* the program called the semihosting exit */
+  RV_FAILED,      /* a simulator-level error: see rv_cpu_t.error */
+} rv_status_t;
+
+struct rv_cpu {
+  uint32_t x[32];
+  uint32_t pc;
+  /* machine-mode CSRs */
+  uint32_t mstatus, mie, mtvec, mepc, mcause, mtval, mscratch;
+  bool irq_line; /* the external interrupt input (mip.MEIP) */
+  uint64_t cycle, instret;
+  /* memory */
+  uint8_t *ram;
+  uint32_t ram_size;
+  rv_mmio_t mmio;
+  /* semihosting */
+  FILE *console; /* where the program's stdout/stderr go */
+  int exit_code;
+  const char *cmdline; /* what SYS_GET_CMDLINE returns (QEMU: the program's path) */
+  uint32_t features_pos; /* read position in the ":semihosting-features" pseudo-file */
+  /* a simulator-level error (bad ELF, access outside memory with no trap handler, ...) */
+  char error[200];
+};
+
+/* ram_size bytes of RAM at RV_RAM_BASE. Returns 0, or -1 with cpu->error set. */
+int rv_init(rv_cpu_t *cpu, uint32_t ram_size);
+void rv_free(rv_cpu_t *cpu);
+/* Load an ELF32 RISC-V executable: segments at their physical addresses, pc at the entry.
+ * Returns 0, or -1 with a one-line reason naming the file in cpu->error. */
+int rv_load_elf(rv_cpu_t *cpu, const char *path);
+/* Execute one instruction (or take a pending interrupt). *ev describes the retired instruction
+ * (ev->valid is false when none retired: an interrupt was taken). */
+rv_status_t rv_step(rv_cpu_t *cpu, retire_ev_t *ev);
+
+#endif /* HWPROF_RV32_H */

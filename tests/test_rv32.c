@@ -1,0 +1,312 @@
+/* Instruction tests of the CPU model (sim/rv32.c). Each test places a few encoded instructions in
+ * RAM and checks registers, CSRs and retire events against values from the RISC-V specification
+ * (worked out here by hand), never against the simulator's own output. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rv32.h"
+
+/* ---- encoders */
+static uint32_t r_type(uint32_t f7, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op) {
+  return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
+}
+static uint32_t i_type(int32_t imm, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op) {
+  return ((uint32_t)imm & 0xfffu) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
+}
+static uint32_t s_type(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t f3) {
+  uint32_t i = (uint32_t)imm;
+  return ((i >> 5) & 0x7fu) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (i & 0x1fu) << 7 | 0x23u;
+}
+static uint32_t b_type(int32_t off, uint32_t rs2, uint32_t rs1, uint32_t f3) {
+  uint32_t i = (uint32_t)off;
+  return ((i >> 12) & 1u) << 31 | ((i >> 5) & 0x3fu) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | ((i >> 1) & 0xfu) << 8 |
+         ((i >> 11) & 1u) << 7 | 0x63u;
+}
+static uint32_t jal(int32_t off, uint32_t rd) {
+  uint32_t i = (uint32_t)off;
+  return ((i >> 20) & 1u) << 31 | ((i >> 1) & 0x3ffu) << 21 | ((i >> 11) & 1u) << 20 | ((i >> 12) & 0xffu) << 12 |
+         rd << 7 | 0x6fu;
+}
+#define ADDI(rd, rs1, imm) i_type(imm, rs1, 0, rd, 0x13)
+#define CSRRW(rd, csr, rs1) i_type(csr, rs1, 1, rd, 0x73)
+#define CSRRS(rd, csr, rs1) i_type(csr, rs1, 2, rd, 0x73)
+#define ECALL 0x00000073u
+#define MRET 0x30200073u
+
+static rv_cpu_t cpu;
+static FILE *console;
+static char console_buf[256];
+
+static int setup(void **state) {
+  (void)state;
+  assert_int_equal(rv_init(&cpu, 1 << 16), 0);
+  console = fmemopen(console_buf, sizeof console_buf, "w");
+  assert_non_null(console);
+  cpu.console = console;
+  cpu.pc = RV_RAM_BASE;
+  return 0;
+}
+static int teardown(void **state) {
+  (void)state;
+  fclose(console);
+  rv_free(&cpu);
+  return 0;
+}
+
+static void put(uint32_t addr, uint32_t word) {
+  for (int i = 0; i < 4; i++) cpu.ram[addr - RV_RAM_BASE + (uint32_t)i] = (uint8_t)(word >> (8 * i));
+}
+static void program(const uint32_t *code, size_t n) {
+  for (size_t i = 0; i < n; i++) put(RV_RAM_BASE + 4u * (uint32_t)i, code[i]);
+}
+static retire_ev_t step(void) {
+  retire_ev_t ev;
+  assert_int_equal(rv_step(&cpu, &ev), RV_RUNNING);
+  return ev;
+}
+
+static void test_rv32_m_extension_edge_cases(void **state) {
+  (void)state;
+  const uint32_t code[] = {
+      r_type(1, 2, 1, 4, 3, 0x33),  /* div  x3 = x1 / x2 */
+      r_type(1, 2, 1, 5, 4, 0x33),  /* divu x4 */
+      r_type(1, 2, 1, 6, 5, 0x33),  /* rem  x5 */
+      r_type(1, 2, 1, 7, 6, 0x33),  /* remu x6 */
+  };
+  program(code, 4);
+  cpu.x[1] = 1234;
+  cpu.x[2] = 0; /* division by zero: quotient all ones, remainder the dividend */
+  for (int i = 0; i < 4; i++) step();
+  assert_int_equal(cpu.x[3], 0xffffffffu);
+  assert_int_equal(cpu.x[4], 0xffffffffu);
+  assert_int_equal(cpu.x[5], 1234);
+  assert_int_equal(cpu.x[6], 1234);
+  cpu.pc = RV_RAM_BASE;
+  cpu.x[1] = 0x80000000u; /* overflow: INT_MIN / -1 = INT_MIN, remainder 0 */
+  cpu.x[2] = 0xffffffffu;
+  for (int i = 0; i < 4; i++) step();
+  assert_int_equal(cpu.x[3], 0x80000000u);
+  assert_int_equal(cpu.x[4], 0);
+  assert_int_equal(cpu.x[5], 0);
+  assert_int_equal(cpu.x[6], 0x80000000u);
+  cpu.pc = RV_RAM_BASE;
+  cpu.x[1] = (uint32_t)-7;
+  cpu.x[2] = 2; /* truncating division: -7 / 2 = -3, -7 % 2 = -1 */
+  for (int i = 0; i < 4; i++) step();
+  assert_int_equal(cpu.x[3], (uint32_t)-3);
+  assert_int_equal(cpu.x[5], (uint32_t)-1);
+}
+
+static void test_rv32_multiply_high_variants(void **state) {
+  (void)state;
+  const uint32_t code[] = {
+      r_type(1, 2, 1, 0, 3, 0x33), /* mul */
+      r_type(1, 2, 1, 1, 4, 0x33), /* mulh */
+      r_type(1, 2, 1, 2, 5, 0x33), /* mulhsu */
+      r_type(1, 2, 1, 3, 6, 0x33), /* mulhu */
+  };
+  program(code, 4);
+  cpu.x[1] = 0xffffffffu; /* -1 signed, 2^32-1 unsigned */
+  cpu.x[2] = 0xffffffffu;
+  for (int i = 0; i < 4; i++) step();
+  assert_int_equal(cpu.x[3], 1);           /* low word of 1 or of (2^32-1)^2 */
+  assert_int_equal(cpu.x[4], 0);           /* (-1)(-1) = 1 */
+  assert_int_equal(cpu.x[5], 0xffffffffu); /* (-1)(2^32-1) = -(2^32-1): high word all ones */
+  assert_int_equal(cpu.x[6], 0xfffffffeu); /* (2^32-1)^2 = 2^64 - 2^33 + 1 */
+}
+
+static void test_rv32_loads_extend_and_report_address_and_value(void **state) {
+  (void)state;
+  const uint32_t code[] = {
+      i_type(0, 1, 0, 3, 0x03), /* lb  x3, 0(x1) */
+      i_type(0, 1, 4, 4, 0x03), /* lbu x4 */
+      i_type(0, 1, 1, 5, 0x03), /* lh  x5 */
+      i_type(0, 1, 5, 6, 0x03), /* lhu x6 */
+      s_type(4, 2, 1, 2),       /* sw  x2, 4(x1) */
+      i_type(4, 1, 2, 7, 0x03), /* lw  x7, 4(x1) */
+  };
+  program(code, 6);
+  put(RV_RAM_BASE + 0x100, 0x12348086u);
+  cpu.x[1] = RV_RAM_BASE + 0x100;
+  cpu.x[2] = 0xcafef00du;
+  retire_ev_t ev = step();
+  assert_int_equal(cpu.x[3], 0xffffff86u);
+  assert_int_equal(ev.kind, HWPROF_KIND_LOAD);
+  assert_int_equal(ev.addr, RV_RAM_BASE + 0x100);
+  assert_int_equal(ev.value, 0xffffff86u);
+  step();
+  assert_int_equal(cpu.x[4], 0x86);
+  step();
+  assert_int_equal(cpu.x[5], 0xffff8086u);
+  step();
+  assert_int_equal(cpu.x[6], 0x8086);
+  ev = step();
+  assert_int_equal(ev.kind, HWPROF_KIND_STORE);
+  ev = step();
+  assert_int_equal(cpu.x[7], 0xcafef00du);
+}
+
+static void test_rv32_control_transfers_fill_the_retire_event(void **state) {
+  (void)state;
+  const uint32_t code[] = {
+      b_type(8, 2, 1, 0),            /* 0: beq x1, x2, +8 (taken: equal) */
+      ADDI(0, 0, 0),                 /* 4 */
+      b_type(-8, 0, 1, 1),           /* 8: bne x1, x0, -8 (not taken: x1 == 0) */
+      jal(8, 1),                     /* 12: jal ra, +8 -> 20 (a call) */
+      ADDI(0, 0, 0),                 /* 16 */
+      i_type(0, 1, 0, 0, 0x67),      /* 20: jalr x0, 0(ra) -> 16 (a return) */
+  };
+  program(code, 6);
+  retire_ev_t ev = step();
+  assert_int_equal(ev.kind, HWPROF_KIND_BRANCH);
+  assert_true(ev.taken);
+  assert_int_equal(ev.next_pc, RV_RAM_BASE + 8);
+  ev = step();
+  assert_int_equal(ev.kind, HWPROF_KIND_BRANCH);
+  assert_false(ev.taken);
+  assert_int_equal(ev.next_pc, RV_RAM_BASE + 12);
+  ev = step();
+  assert_int_equal(ev.kind, HWPROF_KIND_JUMP);
+  assert_true(ev.is_call);
+  assert_int_equal(cpu.x[1], RV_RAM_BASE + 16);
+  ev = step();
+  assert_int_equal(ev.kind, HWPROF_KIND_IJUMP);
+  assert_true(ev.is_ret);
+  assert_int_equal(ev.next_pc, RV_RAM_BASE + 16);
+  assert_int_equal(cpu.instret, 4);
+}
+
+static void test_rv32_ecall_traps_and_mret_returns(void **state) {
+  (void)state;
+  const uint32_t handler = RV_RAM_BASE + 0x80;
+  const uint32_t code[] = {CSRRW(0, 0x305, 1), CSRRW(0, 0x300, 2), ECALL, ADDI(5, 0, 7)};
+  program(code, 4);
+  put(handler, CSRRS(6, 0x341, 0)); /* csrr x6, mepc */
+  put(handler + 4, ADDI(6, 6, 4));
+  put(handler + 8, CSRRW(0, 0x341, 6)); /* mepc += 4 */
+  put(handler + 12, MRET);
+  cpu.x[1] = handler;
+  cpu.x[2] = 1u << 3; /* mstatus.MIE */
+  step();
+  step();
+  retire_ev_t ev = step(); /* ecall */
+  assert_int_equal(ev.kind, HWPROF_KIND_IJUMP);
+  assert_int_equal(cpu.pc, handler);
+  assert_int_equal(cpu.mcause, 11);
+  assert_int_equal(cpu.mepc, RV_RAM_BASE + 8);
+  assert_int_equal(cpu.mstatus & ((1u << 3) | (1u << 7)), 1u << 7); /* MIE -> MPIE */
+  step();
+  step();
+  step();
+  ev = step(); /* mret */
+  assert_int_equal(ev.kind, HWPROF_KIND_IJUMP);
+  assert_int_equal(cpu.pc, RV_RAM_BASE + 12);
+  assert_int_equal(cpu.mstatus & (1u << 3), 1u << 3); /* MIE restored */
+  step();
+  assert_int_equal(cpu.x[5], 7);
+}
+
+static void test_rv32_misaligned_load_traps_with_the_address(void **state) {
+  (void)state;
+  const uint32_t code[] = {CSRRW(0, 0x305, 1), i_type(2, 2, 2, 3, 0x03)}; /* lw x3, 2(x2) */
+  program(code, 2);
+  cpu.x[1] = RV_RAM_BASE + 0x40;
+  cpu.x[2] = RV_RAM_BASE + 0x100;
+  step();
+  step();
+  assert_int_equal(cpu.mcause, 4);
+  assert_int_equal(cpu.mtval, RV_RAM_BASE + 0x102);
+  assert_int_equal(cpu.pc, RV_RAM_BASE + 0x40);
+}
+
+static void test_rv32_illegal_instruction_without_handler_is_an_error(void **state) {
+  (void)state;
+  put(RV_RAM_BASE, 0xffffffffu);
+  retire_ev_t ev;
+  assert_int_equal(rv_step(&cpu, &ev), RV_FAILED);
+  assert_non_null(strstr(cpu.error, "illegal instruction at pc 0x80000000"));
+}
+
+static void test_rv32_external_interrupt_taken_only_when_enabled(void **state) {
+  (void)state;
+  const uint32_t code[] = {ADDI(1, 1, 1), ADDI(1, 1, 1), ADDI(1, 1, 1)};
+  program(code, 3);
+  cpu.mtvec = RV_RAM_BASE + 0x80;
+  cpu.irq_line = true;
+  retire_ev_t ev = step(); /* mstatus.MIE = 0: not taken */
+  assert_true(ev.valid);
+  cpu.mstatus |= 1u << 3;
+  ev = step(); /* mie.MEIE = 0: not taken */
+  assert_true(ev.valid);
+  cpu.mie = 1u << 11;
+  ev = step();
+  assert_false(ev.valid); /* no instruction retired */
+  assert_int_equal(cpu.mcause, 0x8000000bu);
+  assert_int_equal(cpu.mepc, RV_RAM_BASE + 8);
+  assert_int_equal(cpu.pc, RV_RAM_BASE + 0x80);
+  assert_int_equal(cpu.x[1], 2);
+}
+
+static void test_rv32_semihosting_write_and_extended_exit(void **state) {
+  (void)state;
+  const uint32_t call[] = {0x01f01013u, 0x00100073u, 0x40705013u}; /* slli; ebreak; srai */
+  program(call, 3);
+  put(RV_RAM_BASE + 12, 0x01f01013u);
+  put(RV_RAM_BASE + 16, 0x00100073u);
+  put(RV_RAM_BASE + 20, 0x40705013u);
+  memcpy(cpu.ram + 0x200, "hi\n", 4);
+  put(RV_RAM_BASE + 0x300, 0x20026u); /* ADP_Stopped_ApplicationExit */
+  put(RV_RAM_BASE + 0x304, 42u);
+  cpu.x[10] = 0x04; /* SYS_WRITE0 */
+  cpu.x[11] = RV_RAM_BASE + 0x200;
+  step();
+  step();
+  step();
+  cpu.x[10] = 0x20; /* SYS_EXIT_EXTENDED */
+  cpu.x[11] = RV_RAM_BASE + 0x300;
+  step();
+  retire_ev_t ev;
+  assert_int_equal(rv_step(&cpu, &ev), RV_EXITED);
+  assert_int_equal(cpu.exit_code, 42);
+  fflush(console);
+  assert_string_equal(console_buf, "hi\n");
+}
+
+static void test_rv32_bad_elf_files_are_rejected_by_name(void **state) {
+  (void)state;
+  assert_int_equal(rv_load_elf(&cpu, "/nonexistent/prog.elf"), -1);
+  assert_non_null(strstr(cpu.error, "/nonexistent/prog.elf: cannot open"));
+  char path[] = "/tmp/hwprof-rv32-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "wb");
+  for (int i = 0; i < 64; i++) fputc('x', f);
+  fclose(f);
+  assert_int_equal(rv_load_elf(&cpu, path), -1);
+  assert_non_null(strstr(cpu.error, "not an ELF file"));
+  remove(path);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_rv32_m_extension_edge_cases, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_multiply_high_variants, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_loads_extend_and_report_address_and_value, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_control_transfers_fill_the_retire_event, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_ecall_traps_and_mret_returns, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_misaligned_load_traps_with_the_address, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_illegal_instruction_without_handler_is_an_error, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_external_interrupt_taken_only_when_enabled, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_semihosting_write_and_extended_exit, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_bad_elf_files_are_rejected_by_name, setup, teardown),
+  };
+  return cmocka_run_group_tests_name("rv32", tests, NULL, NULL);
+}

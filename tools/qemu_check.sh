@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# make qemu-check: the CPU model's retired-PC stream must equal QEMU's on every workload.
+# QEMU (qemu-system-riscv32 -M virt, single-stepped, -d exec,nochain) logs one "Trace" line per
+# executed instruction; the stream is compared from the program's entry (0x80000000) on, after
+# QEMU's boot ROM. usage: tools/qemu_check.sh SIM ELF...
+set -u
+sim=${1:?usage: qemu_check.sh SIM ELF...}
+shift
+command -v qemu-system-riscv32 >/dev/null || { echo "qemu-check: error: qemu-system-riscv32 not found (make deps)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+total=0
+failed=0
+for elf in "$@"; do
+  name=$(basename "$elf" .elf)
+  # both get the same command line (the path), which the C runtime parses into argv
+  "$sim" "$elf" --pcs="$tmp/$name.ours" --quiet >"$tmp/$name.out" 2>&1
+  ours_rc=$?
+  timeout 600 qemu-system-riscv32 -M virt -bios none -kernel "$elf" -semihosting-config enable=on,target=native \
+    -singlestep -d exec,nochain -D "$tmp/$name.log" -nographic -monitor none -serial none >"$tmp/$name.qout" 2>&1
+  qemu_rc=$?
+  grep -o '/[0-9a-f]\{8\}/' "$tmp/$name.log" | tr -d / | sed -n '/^80000000$/,$p' >"$tmp/$name.qemu"
+  rm -f "$tmp/$name.log"
+  n=$(wc -l <"$tmp/$name.ours")
+  total=$((total + n))
+  if cmp -s "$tmp/$name.ours" "$tmp/$name.qemu" && [ "$ours_rc" = "$qemu_rc" ]; then
+    echo "qemu-check: $name: $n instructions, 0 differing PCs, exit code $ours_rc in both"
+  else
+    failed=$((failed + 1))
+    line=$(cmp "$tmp/$name.ours" "$tmp/$name.qemu" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p')
+    echo "qemu-check: $name: DIFFERS (ours $n instructions, exit $ours_rc; QEMU $(wc -l <"$tmp/$name.qemu"), exit $qemu_rc)"
+    if [ -n "$line" ]; then
+      from=$((line > 3 ? line - 3 : 1))
+      echo "  first difference at retired instruction $line; ours | QEMU:"
+      paste <(sed -n "${from},$((line + 2))p" "$tmp/$name.ours") <(sed -n "${from},$((line + 2))p" "$tmp/$name.qemu") | sed 's/^/    /'
+    fi
+  fi
+done
+echo "qemu-check: $# workloads, $total instructions compared, $failed differing"
+[ "$failed" = 0 ]
