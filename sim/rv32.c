@@ -30,6 +30,11 @@ int rv_init(rv_cpu_t *cpu, uint32_t ram_size) {
     return -1;
   }
   cpu->ram_size = ram_size;
+  cpu->shadow = calloc(ram_size / 4u, sizeof(uint32_t));
+  if (cpu->shadow == NULL) {
+    snprintf(cpu->error, sizeof cpu->error, "cannot allocate the shadow words");
+    return -1;
+  }
   cpu->mstatus = MSTATUS_MPP;
   cpu->console = stdout;
   return 0;
@@ -37,12 +42,17 @@ int rv_init(rv_cpu_t *cpu, uint32_t ram_size) {
 
 void rv_free(rv_cpu_t *cpu) {
   free(cpu->ram);
+  free(cpu->shadow);
   cpu->ram = NULL;
+  cpu->shadow = NULL;
 }
 
 /* ---------------------------------------------------------------- memory */
 static bool in_ram(const rv_cpu_t *c, uint32_t addr, uint32_t len) {
   return addr >= RV_RAM_BASE && addr - RV_RAM_BASE <= c->ram_size - len;
+}
+static bool in_shadow(const rv_cpu_t *c, uint32_t addr, uint32_t len) {
+  return addr >= RV_SHADOW_BASE && addr - RV_SHADOW_BASE <= c->ram_size - len;
 }
 static bool in_mmio(const rv_cpu_t *c, uint32_t addr) {
   return c->mmio.size && addr >= c->mmio.base && addr - c->mmio.base < c->mmio.size;
@@ -56,6 +66,10 @@ static bool load(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t *v) {
     *v = x;
     return true;
   }
+  if (in_shadow(c, addr, 4) && len == 4) {
+    *v = c->shadow[(addr - RV_SHADOW_BASE) / 4u];
+    return true;
+  }
   if (in_mmio(c, addr) && len == 4) {
     *v = c->mmio.read32(c->mmio.ctx, addr - c->mmio.base);
     return true;
@@ -67,6 +81,10 @@ static bool store(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t v) {
   if (in_ram(c, addr, len)) {
     uint8_t *p = c->ram + (addr - RV_RAM_BASE);
     for (unsigned i = 0; i < len; i++) p[i] = (uint8_t)(v >> (8 * i));
+    return true;
+  }
+  if (in_shadow(c, addr, 4) && len == 4) {
+    c->shadow[(addr - RV_SHADOW_BASE) / 4u] = v;
     return true;
   }
   if (in_mmio(c, addr) && len == 4) {
@@ -123,9 +141,16 @@ int rv_load_elf(rv_cpu_t *cpu, const char *path) {
     uint32_t off = rd32(ph + 4), paddr = rd32(ph + 12), filesz = rd32(ph + 16), memsz = rd32(ph + 20);
     if (filesz > memsz || off > (uint32_t)len || filesz > (uint32_t)len - off)
       ELF_FAIL("segment %u: sizes or offset beyond the end of the file", (unsigned)i);
+    if (memsz && in_shadow(cpu, paddr, memsz)) { /* shadow words, from the instrumenter */
+      if ((paddr | memsz) & 3u) ELF_FAIL("segment %u: shadow words must be word aligned", (unsigned)i);
+      uint32_t *dst = cpu->shadow + (paddr - RV_SHADOW_BASE) / 4u;
+      memset(dst, 0, memsz);
+      for (uint32_t k = 0; k + 4u <= filesz; k += 4u) dst[k / 4u] = rd32(buf + off + k);
+      continue;
+    }
     if (memsz && !in_ram(cpu, paddr, memsz))
-      ELF_FAIL("segment %u [0x%08x, +0x%x) lies outside RAM [0x%08x, +0x%x)", (unsigned)i, (unsigned)paddr,
-               (unsigned)memsz, (unsigned)RV_RAM_BASE, (unsigned)cpu->ram_size);
+      ELF_FAIL("segment %u [0x%08x, +0x%x) lies outside RAM [0x%08x, +0x%x) and the shadow window", (unsigned)i,
+               (unsigned)paddr, (unsigned)memsz, (unsigned)RV_RAM_BASE, (unsigned)cpu->ram_size);
     memcpy(cpu->ram + (paddr - RV_RAM_BASE), buf + off, filesz);
     memset(cpu->ram + (paddr - RV_RAM_BASE) + filesz, 0, memsz - filesz);
     loaded++;
@@ -499,6 +524,17 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
       write_rd = true;
       break;
     case 0x0f: break;                                                          /* FENCE, FENCE.I */
+    case RV_OPCODE_CUSTOM0:                                                    /* prof.* */
+      if (f3 > HWPROF_PROF_OP_TRIGGER) return exception(c, CAUSE_ILLEGAL, insn, ev);
+      ev->kind = HWPROF_KIND_PROF;
+      ev->op = (uint8_t)f3;
+      ev->operand = a;
+      if (f3 == HWPROF_PROF_OP_ID) {
+        ev->pid = (uint16_t)(insn >> 20);
+        ev->ihint = rd & 1u;
+        ev->bhint = (uint8_t)((rd >> 1) & 3u);
+      }
+      break;
     case 0x73:                                                                 /* SYSTEM */
       if (f3 == 0) {
         if (insn == 0x00000073u) return exception(c, CAUSE_ECALL_M, 0, ev);
@@ -538,6 +574,13 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
       return exception(c, CAUSE_ILLEGAL, insn, ev);
   }
   if (write_rd && rd) c->x[rd] = result;
+  /* a branch or jump carries the profiling bits of its shadow word */
+  if (ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP) {
+    uint32_t sh = c->shadow[(pc - RV_RAM_BASE) / 4u];
+    ev->pid = (uint16_t)(sh & RV_SHADOW_PID_MASK);
+    ev->bhint = (uint8_t)((sh >> RV_SHADOW_BHINT_LSB) & 3u);
+    ev->ihint = (sh >> RV_SHADOW_IHINT_LSB) & 1u;
+  }
   c->pc = next;
   ev->next_pc = next;
   c->instret++;

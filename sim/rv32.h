@@ -4,9 +4,9 @@
  * semihosting (console output, exit); an MMIO window for devices; one retire event per retired
  * instruction, with load values.
  *
- * Status: the instruction set, traps and semihosting are done; the profiling ISA extension
- * (custom-0 prof.* instructions and shadow words) and the whole-system platform are the next step
- * of issue 5. */
+ * The profiling ISA extension (DESIGN.md section 5): custom-0 prof.* instructions, and a shadow
+ * word per instruction carrying a branch's pid and hints, which the loader fills from ELF segments
+ * placed in the shadow window and firmware may patch with ordinary stores. */
 #ifndef HWPROF_RV32_H
 #define HWPROF_RV32_H
 
@@ -17,6 +17,15 @@
 #include "ports.h" /* retire_ev_t */
 
 #define RV_RAM_BASE UINT32_C(0x80000000)
+/* Shadow words: the word at RV_SHADOW_BASE + (A - RV_RAM_BASE) holds the profiling bits of the
+ * instruction at A (docs/cpu-model.md): pid [15:0], bhint [17:16], ihint [18]. */
+#define RV_SHADOW_BASE UINT32_C(0x90000000)
+#define RV_SHADOW_PID_MASK 0xffffu
+#define RV_SHADOW_BHINT_LSB 16u
+#define RV_SHADOW_IHINT_LSB 18u
+/* custom-0: prof.<op> with funct3 = op (HWPROF_PROF_OP_*), operand x[rs1]; prof.id carries its pid
+ * in imm[11:0], its ihint in rd[0] and its bhint in rd[2:1]. */
+#define RV_OPCODE_CUSTOM0 0x0bu
 
 typedef struct rv_cpu rv_cpu_t;
 
@@ -45,6 +54,7 @@ struct rv_cpu {
   /* memory */
   uint8_t *ram;
   uint32_t ram_size;
+  uint32_t *shadow; /* ram_size / 4 shadow words */
   rv_mmio_t mmio;
   /* semihosting */
   FILE *console; /* where the program's stdout/stderr go */

@@ -280,6 +280,74 @@ static void test_rv32_semihosting_write_and_extended_exit(void **state) {
   assert_string_equal(console_buf, "hi\n");
 }
 
+static uint32_t prof(uint32_t op, uint32_t rs1, uint32_t rd, uint32_t imm) {
+  return imm << 20 | rs1 << 15 | op << 12 | rd << 7 | RV_OPCODE_CUSTOM0;
+}
+
+static void test_rv32_profiling_instructions_become_prof_events(void **state) {
+  (void)state;
+  const uint32_t code[] = {
+      prof(HWPROF_PROF_OP_INIT, 1, 0, 0),     /* prof.init x1 */
+      prof(HWPROF_PROF_OP_SETOFF, 2, 0, 0),   /* prof.setoff x2 */
+      prof(HWPROF_PROF_OP_START, 0, 0, 0),    /* prof.start */
+      prof(HWPROF_PROF_OP_ID, 0, 0x5, 0x123), /* prof.id 0x123, dec, bhint 2 */
+      prof(6, 0, 0, 0),                        /* reserved: illegal */
+  };
+  program(code, 5);
+  cpu.x[1] = 0x80001000u;
+  cpu.x[2] = 24;
+  retire_ev_t ev = step();
+  assert_int_equal(ev.kind, HWPROF_KIND_PROF);
+  assert_int_equal(ev.op, HWPROF_PROF_OP_INIT);
+  assert_int_equal(ev.operand, 0x80001000u);
+  ev = step();
+  assert_int_equal(ev.op, HWPROF_PROF_OP_SETOFF);
+  assert_int_equal(ev.operand, 24);
+  ev = step();
+  assert_int_equal(ev.op, HWPROF_PROF_OP_START);
+  ev = step();
+  assert_int_equal(ev.op, HWPROF_PROF_OP_ID);
+  assert_int_equal(ev.pid, 0x123);
+  assert_true(ev.ihint);
+  assert_int_equal(ev.bhint, 2);
+  assert_int_equal(cpu.instret, 4); /* each counts as one retired instruction */
+  retire_ev_t bad;
+  assert_int_equal(rv_step(&cpu, &bad), RV_FAILED);
+  assert_non_null(strstr(cpu.error, "illegal instruction"));
+}
+
+static void test_rv32_shadow_words_annotate_branches_and_can_be_patched(void **state) {
+  (void)state;
+  const uint32_t code[] = {
+      b_type(8, 0, 0, 0),            /* 0: beq x0, x0, +8 */
+      ADDI(0, 0, 0),                 /* 4 */
+      s_type(0, 2, 1, 2),            /* 8: sw x2, 0(x1): patch the branch's shadow word */
+      jal(-12, 0),                   /* 12: back to 0 */
+      ADDI(3, 0, 1),                 /* 16: an ordinary instruction with a shadow word: ignored */
+  };
+  program(code, 5);
+  cpu.shadow[0] = 7u | (2u << RV_SHADOW_BHINT_LSB); /* pid 7, either, inc */
+  cpu.shadow[4] = 9u;
+  cpu.x[1] = RV_SHADOW_BASE;                          /* the shadow word of the instruction at 0 */
+  cpu.x[2] = 5u | (1u << RV_SHADOW_IHINT_LSB) | (3u << RV_SHADOW_BHINT_LSB);
+  retire_ev_t ev = step();
+  assert_int_equal(ev.pid, 7);
+  assert_int_equal(ev.bhint, 2);
+  assert_false(ev.ihint);
+  step(); /* the store */
+  ev = step();
+  assert_int_equal(ev.kind, HWPROF_KIND_JUMP);
+  assert_int_equal(ev.pid, 0);
+  ev = step(); /* the branch again, patched */
+  assert_int_equal(ev.pid, 5);
+  assert_int_equal(ev.bhint, 3);
+  assert_true(ev.ihint);
+  cpu.pc = RV_RAM_BASE + 16;
+  ev = step();
+  assert_int_equal(ev.kind, HWPROF_KIND_OTHER);
+  assert_int_equal(ev.pid, 0);
+}
+
 static void test_rv32_bad_elf_files_are_rejected_by_name(void **state) {
   (void)state;
   assert_int_equal(rv_load_elf(&cpu, "/nonexistent/prog.elf"), -1);
@@ -306,6 +374,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_rv32_illegal_instruction_without_handler_is_an_error, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_external_interrupt_taken_only_when_enabled, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_semihosting_write_and_extended_exit, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_profiling_instructions_become_prof_events, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_shadow_words_annotate_branches_and_can_be_patched, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_bad_elf_files_are_rejected_by_name, setup, teardown),
   };
   return cmocka_run_group_tests_name("rv32", tests, NULL, NULL);
