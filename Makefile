@@ -136,8 +136,8 @@ bench-bin: $(TB_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32
-UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c tb/progen.c tests/model_sys.c sim/rv32.c
-$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h tb/progen.h tests/model_sys.h sim/rv32.h
+UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c
+$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka)
 

@@ -21,8 +21,16 @@ static cf_kind_t decode(uint32_t insn, int32_t *offset) {
   }
   if (op == 0x67u) return CF_JALR;
   /* ecall, ebreak, mret: the processor reports traps and trap returns as indirect jumps */
-  if (op == 0x73u && ((insn >> 12) & 7u) == 0) return CF_TRAP;
+  if (op == 0x73u && ((insn >> 12) & 7u) == 0 && insn != 0x10500073u /* wfi */) return CF_TRAP;
   return CF_NONE;
+}
+
+/* A semihosting call (slli x0,x0,0x1f; ebreak; srai x0,x0,7) is serviced by the host, not trapped:
+ * its ebreak is an ordinary instruction for the trace. */
+static bool semihosting_ebreak(const hwprof_image_t *img, uint32_t pc, uint32_t insn) {
+  uint32_t before, after;
+  return insn == 0x00100073u && hwprof_image_fetch(img, pc - 4u, &before) && before == 0x01f01013u &&
+         hwprof_image_fetch(img, pc + 4u, &after) && after == 0x40705013u;
 }
 
 static bool emit(hwprof_recon_t *o, uint32_t pc, bool block_start) {
@@ -66,6 +74,7 @@ hwprof_recon_status_t hwprof_trace_reconstruct(const hwprof_image_t *img, const 
     block_start = false;
     int32_t off;
     cf_kind_t k = decode(insn, &off);
+    if (k == CF_TRAP && semihosting_ebreak(img, pc, insn)) k = CF_NONE;
     uint32_t target = pc + (uint32_t)off;
     switch (k) {
       case CF_BRANCH:

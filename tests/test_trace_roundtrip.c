@@ -21,6 +21,7 @@
 #include "hwprof_trace.h"
 #include "model_sys.h"
 #include "progen.h"
+#include "trace_oracle.h"
 
 #define STEPS 400000u
 
@@ -75,7 +76,7 @@ typedef struct {
   size_t ntraces;
 } run_t;
 
-/* The termination rules of docs/trace-ctrl.md, written here independently of the C model. */
+/* The truth comes from tb/trace_oracle.c: the termination rules, independent of the C model. */
 static void execute(run_t *r, uint64_t seed, unsigned hist_w, sys_t *y, void (*on_irq)(sys_t *, void *), void *ctx) {
   r->pcs = malloc(sizeof(uint32_t) * STEPS);
   r->traces = malloc(sizeof(truth_t) * STEPS);
@@ -84,31 +85,14 @@ static void execute(run_t *r, uint64_t seed, unsigned hist_w, sys_t *y, void (*o
   r->npcs = r->ntraces = 0;
   progen_run_t run;
   progen_start(&run, seed);
-  uint32_t hist = 1;
-  unsigned outcomes = 0;
-  size_t first = 0;
+  trace_oracle_t oracle;
+  assert_int_equal(trace_oracle_init(&oracle, hist_w, BASE), 0);
   for (uint32_t step = 0; step < STEPS; step++) {
     retire_ev_t ev = progen_step(&r->prog, &run);
-    bool end = false;
-    if (ev.kind == HWPROF_KIND_BRANCH) {
-      if (ev.taken && ev.next_pc <= ev.pc) {
-        end = true;
-      } else {
-        hist = hist << 1 | (ev.taken ? 1u : 0u);
-        end = ++outcomes == hist_w - 1u;
-      }
-    } else if (ev.kind == HWPROF_KIND_JUMP) {
-      end = ev.next_pc <= ev.pc;
-    } else if (ev.kind == HWPROF_KIND_IJUMP) {
-      end = true;
-    }
     r->pcs[r->npcs++] = ev.pc;
-    if (end) {
-      r->traces[r->ntraces++] = (truth_t){r->pcs[first], hist, first, r->npcs - first};
-      first = r->npcs;
-      hist = 1;
-      outcomes = 0;
-    }
+    uint32_t start, hist;
+    if (trace_oracle_feed(&oracle, &ev, &start, &hist))
+      r->traces[r->ntraces++] = (truth_t){start, hist, r->npcs - oracle.n, oracle.n};
     /* retire it: the trace controller never stalls the processor */
     top_in_t in = {0};
     in.ev = ev;
@@ -116,6 +100,7 @@ static void execute(run_t *r, uint64_t seed, unsigned hist_w, sys_t *y, void (*o
     assert_true(y->out.ev_ready);
     if (y->out.irq_trace) on_irq(y, ctx);
   }
+  trace_oracle_free(&oracle);
 }
 
 static void run_free(run_t *r) {
