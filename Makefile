@@ -28,13 +28,13 @@ RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -W
 DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev pkg-config \
             gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
 
-.PHONY: help deps lint regs regs-check test sim synth cov bench clean inject bench-bin unit qemu-check workloads
+.PHONY: help deps lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads
 
 help:
 	@echo "hwprof make targets"
-	@echo "  make sim        install missing dependencies, then run the default whole-system simulation"
-	@echo "                  (until the CPU model lands: the lockstep co-simulation of hwprof_top on a"
-	@echo "                  random stream; SEED=n CYCLES=n)"
+	@echo "  make sim        install missing dependencies, then run a workload on the CPU model with the"
+	@echo "                  C model of hwprof_top and print the report (WORKLOAD=name or ELF=path)"
+	@echo "  make sim-blocks the RTL and C model of hwprof_top in lockstep on a random stream (SEED=, CYCLES=)"
 	@echo "  make test       install missing dependencies, then every check CI runs (regs, lint, unit"
 	@echo "                  tests under ASan/UBSan, directed and random lockstep benches, fault injection)"
 	@echo "  make deps       install the Debian packages the project needs (as root), or print the command"
@@ -149,11 +149,11 @@ $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
 unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC))
 
 # ---------------------------------------------------------------- CPU model and workloads
-SIM_SRC  := sim/rv32.c sim/hwprof_sim.c
+SIM_SRC  := sim/rv32.c sim/platform.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) sim/rv32.h $(MODEL_HDR)
+$(SIM_BIN): $(SIM_SRC) sim/rv32.h sim/platform.h tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -O2 $(SIM_SRC) -o $@
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 $(SIM_SRC) -o $@
 
 # Workloads: real C programs, picolibc with semihosting, linked at 0x80000000 (QEMU virt's RAM)
 WORKLOADS := sort hashtab interp lz graph matrix
@@ -175,10 +175,17 @@ test: deps
 	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) workloads
 	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)
 
+WORKLOAD ?= interp
+ELF      ?= $(BUILD)/workloads/$(WORKLOAD).elf
 sim: deps
+	@$(MAKE) --no-print-directory $(SIM_BIN) workloads
+	@test -f "$(ELF)" || { echo "sim: error: no program '$(ELF)' (WORKLOAD is one of: $(WORKLOADS); or ELF=path)"; exit 2; }
+	@echo "sim: $(ELF) on the CPU model with the C model of hwprof_top, every trace checked"
+	$(SIM_BIN) --engine=model --trace-check $(ELF)
+
+# the block-level co-simulation: RTL and C model of hwprof_top in lockstep on a random stream
+sim-blocks: deps
 	@$(MAKE) --no-print-directory bench-bin
-	@echo "sim: the CPU model has not landed yet; running the lockstep co-simulation of hwprof_top"
-	@echo "sim: (RTL under Verilator against the C model) on a random retire/APB stream"
 	$(TB_TOP) --seed=$(SEED) --cycles=$(CYCLES) --progress=1000000
 
 inject: bench-bin

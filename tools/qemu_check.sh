@@ -14,7 +14,7 @@ failed=0
 for elf in "$@"; do
   name=$(basename "$elf" .elf)
   # both get the same command line (the path), which the C runtime parses into argv
-  "$sim" "$elf" --pcs="$tmp/$name.ours" --quiet >"$tmp/$name.out" 2>&1
+  "$sim" "$elf" --engine=none --pcs="$tmp/$name.ours" --quiet >"$tmp/$name.out" 2>&1
   ours_rc=$?
   timeout 600 qemu-system-riscv32 -M virt -bios none -kernel "$elf" -semihosting-config enable=on,target=native \
     -singlestep -d exec,nochain -D "$tmp/$name.log" -nographic -monitor none -serial none >"$tmp/$name.qout" 2>&1

@@ -67,6 +67,19 @@ done
 # --- the CPU model: its retired-PC stream equals QEMU's on every workload
 check qemu-check-workloads tools/qemu_check.sh "$build/sim/hwprof-sim" "$build"/workloads/*.elf
 
+# --- the trace round trip on the real workloads: every trace record of the whole system (CPU model
+#     + C model) is reconstructed from the ELF image and must give exactly the executed instructions
+trace_check_workloads() {
+  local elf out rc=0
+  for elf in "$build"/workloads/*.elf; do
+    out=$("$build/sim/hwprof-sim" --engine=model --trace-check "$elf" 2>&1 >/dev/null) || rc=1
+    echo "$(basename "$elf" .elf): $(grep 'trace check:' <<<"$out")"
+    grep -q ' 0 failed' <<<"$out" || rc=1
+  done
+  return $rc
+}
+check trace-roundtrip-workloads trace_check_workloads
+
 # --- lockstep benches: directed tests in every configuration
 check lockstep-directed "$tb" --test=directed --cycles=20000
 check lockstep-directed-small-cache "$tb_small" --test=directed --cycles=20000
@@ -139,6 +152,9 @@ check bench-rejects-bad-arguments bad_args_rejected
 echo
 grep -h "^round trip\|^handler:" "$logdir/unit-test_trace_roundtrip.log" 2>/dev/null | sed 's/^/trace /'
 tail -n 1 "$logdir/qemu-check-workloads.log" 2>/dev/null
+awk '{t += $4; i += $6; gsub(/[(]/, "", $6)} / failed/ {f += $(NF-1)} END {
+  if (NR) printf "trace round trip on the workloads: %d traces checked, %d failed\n", t, f }' \
+  "$logdir/trace-roundtrip-workloads.log" 2>/dev/null
 echo "lockstep: $total_cycles random cycles across seeds ($seeds); runs with a mismatch: $lockstep_failed"
 if [ ${#failures[@]} -gt 0 ]; then
   echo "failed: ${failures[*]}"
