@@ -192,7 +192,7 @@ inject: bench-bin
 	@echo "inject: flipping one bit of the C model's pir.offset at cycle 1000; the bench must report it"
 	-$(TB_TOP) --seed=$(SEED) --cycles=200000 --inject=1000
 
-bench: bench-bin
+bench: bench-bin $(SIM_BIN) workloads
 	@tools/bench.sh "$(BUILD)"
 
 synth: deps

@@ -44,5 +44,16 @@ for cfg in small top large; do
   done
 done
 echo
-echo "Not yet measured (they need the CPU model, a later issue): CPU-model instructions/s, profiling"
-echo "overhead against gcc -fprofile-arcs, and stall cycles on real program streams."
+echo "== 3. CPU model: instructions per second on the workloads, alone and with the C model of hwprof_top"
+printf '%-10s %12s %16s %22s\n' workload instructions "alone (M/s)" "with C model (M/s)"
+for elf in "$build"/workloads/*.elf; do
+  [ -f "$elf" ] || continue
+  alone=$("$build/sim/hwprof-sim" --engine=none "$elf" 2>&1 >/dev/null | grep -o '[0-9.]* M instructions/s' | cut -d' ' -f1)
+  line=$("$build/sim/hwprof-sim" --engine=model "$elf" 2>&1 >/dev/null | head -1)
+  n=$(sed -n 's/.*: \([0-9]*\) instructions,.*/\1/p' <<<"$line")
+  model=$(grep -o '[0-9.]* M instructions/s' <<<"$line" | cut -d' ' -f1)
+  printf '%-10s %12s %16s %22s\n' "$(basename "$elf" .elf)" "$n" "$alone" "$model"
+done
+echo
+echo "Not yet measured (issue 5 and 6 continue): the whole system with the RTL, profiling overhead"
+echo "against gcc -fprofile-arcs on instrumented workloads, and stall cycles on real program streams."
