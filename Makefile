@@ -165,9 +165,19 @@ $(BUILD)/workloads/%.elf: sim/workloads/%.c sim/workloads/common.h
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) $< -o $@
 
-workloads: $(WL_ELFS)
+# The same workloads with the firmware runtime (sw/rt/hwprof_rt.c): main becomes workload_main, the
+# runtime configures the trace controller and handles its interrupts with the drivers of sw/.
+FW_SRC   := sw/hwprof_trace.c sw/hwprof_edge.c
+FW_ELFS  := $(addprefix $(BUILD)/workloads/,$(addsuffix -fw.elf,$(WORKLOADS)))
+$(BUILD)/workloads/%-fw.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/hwprof_rt.c $(FW_SRC) $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/hwprof_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) $(FW_SRC) -o $@
 
-qemu-check: $(SIM_BIN) $(WL_ELFS)
+workloads: $(WL_ELFS) $(FW_ELFS)
+
+qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)
 
 # ---------------------------------------------------------------- the suites
@@ -176,12 +186,15 @@ test: deps
 	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)
 
 WORKLOAD ?= interp
-ELF      ?= $(BUILD)/workloads/$(WORKLOAD).elf
+ELF      ?= $(BUILD)/workloads/$(WORKLOAD)-fw.elf
 sim: deps
 	@$(MAKE) --no-print-directory $(SIM_BIN) workloads
 	@test -f "$(ELF)" || { echo "sim: error: no program '$(ELF)' (WORKLOAD is one of: $(WORKLOADS); or ELF=path)"; exit 2; }
-	@echo "sim: $(ELF) on the CPU model with the C model of hwprof_top, every trace checked"
-	$(SIM_BIN) --engine=model --trace-check $(ELF)
+	@echo "sim: $(ELF) on the CPU model with the C model of hwprof_top; the firmware samples traces"
+	$(SIM_BIN) --engine=model $(ELF)
+	@echo "sim: $(BUILD)/workloads/$(WORKLOAD).elf again without firmware, every trace checked end to end"
+	$(SIM_BIN) --engine=model --trace-check --quiet $(BUILD)/workloads/$(WORKLOAD).elf > /dev/null && \
+	  $(SIM_BIN) --engine=model --trace-check $(BUILD)/workloads/$(WORKLOAD).elf 2>&1 >/dev/null | grep 'trace check'
 
 # the block-level co-simulation: RTL and C model of hwprof_top in lockstep on a random stream
 sim-blocks: deps

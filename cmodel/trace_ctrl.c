@@ -108,10 +108,9 @@ void trace_ctrl_comb(const trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, c
   eval(s, cfg, in, &e);
   out->reg_rdata = (in->reg_access && !in->reg_write && e.reg_hit) ? e.reg_rdata : 0;
   out->reg_error = in->reg_access && (!e.reg_hit || (in->reg_write && e.reg_ro));
-  unsigned head, slot;
-  unsigned n = fifo_next(s, cfg, &e, &head, &slot);
+  /* FIFO mode: a level while the FIFO holds at least the watermark (see the RTL) */
   unsigned wm = s->watermark ? s->watermark : 1u;
-  out->irq = (e.sampled && !s->fifo_mode) || (e.push_ok && n >= wm);
+  out->irq = (e.sampled && !s->fifo_mode) || (s->fifo_mode && s->fifo_count >= wm);
 }
 
 void trace_ctrl_step(trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const trace_ctrl_in_t *in) {

@@ -14,9 +14,10 @@
 //     next_pc with the history reset to the marker.
 // Traces are samples: the controller never stalls the processor; a full FIFO drops and counts.
 //
-// Timing: an accepted retire event changes the state at the next clock edge; irq_o pulses in the
-// cycle of the event that samples a trace (or reaches the FIFO watermark). A register write of the
-// same cycle wins over the event's change to the same register.
+// Timing: an accepted retire event changes the state at the next clock edge. irq_o pulses in the
+// cycle of the event that samples a trace; in FIFO mode it is instead high in every cycle in which
+// the FIFO holds at least the watermark. A register write of the same cycle wins over the event's
+// change to the same register.
 //
 // Reset: synchronous, active low; every flop is reset.
 
@@ -234,8 +235,11 @@ module hwprof_trace_ctrl #(
     end
   end
 
+  // FIFO mode: a level, asserted while the FIFO holds at least the watermark, so that an
+  // acknowledgement only sticks once software has drained it below (a push-triggered pulse would
+  // be lost for good if the FIFO filled while the handler ran)
   assign watermark_eff = (watermark_q == '0) ? 8'd1 : watermark_q;
-  assign irq_o = (sampled && !fifo_mode_q) || (push_ok && (fifo_count_d >= watermark_eff));
+  assign irq_o = (sampled && !fifo_mode_q) || (fifo_mode_q && (fifo_count_q >= watermark_eff));
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

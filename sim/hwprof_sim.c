@@ -233,8 +233,9 @@ int main(int argc, char **argv) {
                       "%u dropped, %u overflows\n",
               hw->pir.stat_updates, hw->edge_prof.st_updates, hw->edge_prof.st_misses, hw->edge_prof.st_wbs,
               hw->edge_prof.st_dropped, hw->edge_prof.st_ovf);
-      fprintf(stderr, "  traces: ended backward %u, indirect %u, full %u; sampled %u\n", hw->trace_ctrl.st_back,
-              hw->trace_ctrl.st_ind, hw->trace_ctrl.st_full, hw->trace_ctrl.st_samp);
+      fprintf(stderr, "  traces: ended backward %u, indirect %u, full %u; sampled %u, dropped %u\n",
+              hw->trace_ctrl.st_back, hw->trace_ctrl.st_ind, hw->trace_ctrl.st_full, hw->trace_ctrl.st_samp,
+              hw->trace_ctrl.st_drop);
     }
     if (trace_check)
       fprintf(stderr, "  trace check: %llu traces (%llu instructions) checked, %llu failed\n",

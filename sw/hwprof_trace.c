@@ -137,14 +137,22 @@ static void shorten_period(const hwprof_t *h, const hwprof_trace_table_t *t) {
 hwprof_result_t hwprof_trace_irq_handler(const hwprof_t *h, hwprof_trace_table_t *t) {
   if (h == NULL || t == NULL || t->slots == NULL) return kHwprofBadArg;
   uint32_t hot_before = t->hot_traces;
-  if (rd(h, HWPROF_TRACE_CTRL_CTRL_ADDR) & BIT(HWPROF_TRACE_CTRL_CTRL_FIFO_MODE_LSB)) {
-    hwprof_trace_rec_t batch[8];
-    size_t n;
-    do {
-      hwprof_result_t r = hwprof_trace_pop(h, batch, 8, &n);
+  /* the handler does not trace itself: its own records would refill the FIFO as fast as it drains */
+  const uint32_t ctrl = rd(h, HWPROF_TRACE_CTRL_CTRL_ADDR);
+  const uint32_t enable = BIT(HWPROF_TRACE_CTRL_CTRL_ENABLE_LSB);
+  if (ctrl & enable) wr(h, HWPROF_TRACE_CTRL_CTRL_ADDR, ctrl & ~enable);
+  if (ctrl & BIT(HWPROF_TRACE_CTRL_CTRL_FIFO_MODE_LSB)) {
+    /* the records present now, no more: the loop is bounded by the FIFO's depth */
+    size_t held = rd(h, HWPROF_TRACE_CTRL_STATUS_ADDR) & HWPROF_TRACE_CTRL_STATUS_FIFO_COUNT_MASK;
+    while (held > 0) {
+      hwprof_trace_rec_t batch[8];
+      size_t n;
+      hwprof_result_t r = hwprof_trace_pop(h, batch, held < 8 ? held : 8, &n);
       if (r != kHwprofOk) return r;
+      if (n == 0) break;
       for (size_t i = 0; i < n; i++) (void)hwprof_trace_table_add(t, &batch[i]);
-    } while (n == 8);
+      held -= n;
+    }
   } else {
     hwprof_trace_rec_t rec;
     hwprof_result_t r = hwprof_trace_read_last(h, &rec);
@@ -154,5 +162,6 @@ hwprof_result_t hwprof_trace_irq_handler(const hwprof_t *h, hwprof_trace_table_t
   if (t->hot_traces != hot_before) shorten_period(h, t);
   t->interrupts++;
   wr(h, HWPROF_TOP_IRQ_PENDING_ADDR, BIT(HWPROF_TOP_IRQ_PENDING_TRACE_LSB));
+  if (ctrl & enable) wr(h, HWPROF_TRACE_CTRL_CTRL_ADDR, ctrl);
   return kHwprofOk;
 }

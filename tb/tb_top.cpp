@@ -533,8 +533,12 @@ void trace_steps(std::vector<Step>* s) {
   s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_CFG_TFIFO >= 2 ? 0 : 2, false, "below the watermark"));
   s->push_back(go(cf(IJ, 0x9104, 0x9200, true), "trace 0x9100 ends: FIFO 2"));
   s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_CFG_TFIFO >= 2 ? 2 : 0, false, "watermark reached"));
+  s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 2, false, "acknowledge while still at the watermark"));
+  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_CFG_TFIFO >= 2 ? 2 : 0, false, "a level: pending again"));
   s->push_back(rd(HWPROF_TRACE_CTRL_FIFO_START_ADDR, 0x7500, false, "oldest record"));
   s->push_back(wr(HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, 1, false, "pop"));
+  s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 2, false, "acknowledge below the watermark"));
+  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 0, false, "the acknowledgement sticks"));
   s->push_back(rd(HWPROF_TRACE_CTRL_FIFO_START_ADDR, HWPROF_CFG_TFIFO >= 2 ? 0x9100 : 0, false, "next record"));
   s->push_back(wr(HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, 2, false, "clear"));
   s->push_back(rd(HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR, HWPROF_CFG_TFIFO >= 2 ? 0 : 1, false, "dropped so far"));
