@@ -111,42 +111,59 @@ void top_reset(top_state_t *s) {
 #define IRQ_BIT(cause) (1u << HWPROF_TOP_IRQ_PENDING_##cause##_LSB)
 #define EN_BIT(cause) (1u << HWPROF_TOP_IRQ_ENABLE_##cause##_LSB)
 
-void top_comb(const top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, top_out_t *out) {
-  wires_t w;
-  wires_of(s, cfg, in, &w);
-  bool top_error = w.top_sel && (!w.top_hit || (in->apb.pwrite && w.top_ro));
-  bool unmapped = w.access && !w.top_sel && !w.pir_sel && !w.ep_sel && !w.tc_sel;
+/* This cycle's outputs, from the state, the inputs and the wires. */
+static void outputs_of(const top_state_t *s, const top_in_t *in, const wires_t *w, top_out_t *out) {
+  bool top_error = w->top_sel && (!w->top_hit || (in->apb.pwrite && w->top_ro));
+  bool unmapped = w->access && !w->top_sel && !w->pir_sel && !w->ep_sel && !w->tc_sel;
 
-  out->ev_ready = w.ev_ready;
+  out->ev_ready = w->ev_ready;
   out->apb.pready = true;
-  out->apb.pslverr = top_error || w.pir_out.reg_error || w.ep_out.reg_error || w.tc_out.reg_error || unmapped;
-  out->apb.prdata = ((w.top_sel && !in->apb.pwrite && w.top_hit) ? w.top_rdata : 0) | w.pir_out.reg_rdata |
-                    w.ep_out.reg_rdata | w.tc_out.reg_rdata;
-  out->mem_req_valid = w.ep_out.mem_req_valid;
-  out->mem_req_write = w.ep_out.mem_req_write;
-  out->mem_req_addr = w.ep_out.mem_req_addr;
-  out->mem_req_wdata = w.ep_out.mem_req_wdata;
+  out->apb.pslverr = top_error || w->pir_out.reg_error || w->ep_out.reg_error || w->tc_out.reg_error || unmapped;
+  out->apb.prdata = ((w->top_sel && !in->apb.pwrite && w->top_hit) ? w->top_rdata : 0) | w->pir_out.reg_rdata |
+                    w->ep_out.reg_rdata | w->tc_out.reg_rdata;
+  out->mem_req_valid = w->ep_out.mem_req_valid;
+  out->mem_req_write = w->ep_out.mem_req_write;
+  out->mem_req_addr = w->ep_out.mem_req_addr;
+  out->mem_req_wdata = w->ep_out.mem_req_wdata;
   out->irq_phase = (s->irq_pending & IRQ_BIT(PHASE)) && (s->irq_enable & EN_BIT(PHASE));
   out->irq_trace = (s->irq_pending & IRQ_BIT(TRACE)) && (s->irq_enable & EN_BIT(TRACE));
   out->irq_coproc = (s->irq_pending & IRQ_BIT(COPROC)) && (s->irq_enable & EN_BIT(COPROC));
   out->irq_error = (s->irq_pending & IRQ_BIT(ERROR)) && (s->irq_enable & EN_BIT(ERROR));
-  out->upd = w.pir_out.upd;
+  out->upd = w->pir_out.upd;
+}
+
+/* The clock edge. */
+static void advance(top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, const wires_t *w) {
+  const uint8_t mask = (1u << TOP_NUM_IRQ) - 1u;
+  bool top_we = w->top_sel && in->apb.pwrite && w->top_hit && !w->top_ro;
+  uint8_t pending = s->irq_pending;
+  if (top_we && in->apb.paddr == HWPROF_TOP_IRQ_ENABLE_ADDR) s->irq_enable = in->apb.pwdata & mask;
+  if (top_we && in->apb.paddr == HWPROF_TOP_IRQ_PENDING_ADDR) pending &= (uint8_t)~in->apb.pwdata;
+  /* a cause in the clearing cycle stays pending */
+  if (w->pir_out.phase) pending |= IRQ_BIT(PHASE);
+  if (w->ep_out.drop) pending |= IRQ_BIT(ERROR);
+  if (w->tc_out.irq) pending |= IRQ_BIT(TRACE);
+  s->irq_pending = pending & mask;
+  pir_step(&s->pir, &cfg->pir, &w->pir);
+  edge_prof_step(&s->edge_prof, &cfg->edge_prof, &w->ep);
+  trace_ctrl_step(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc);
+}
+
+void top_comb(const top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, top_out_t *out) {
+  wires_t w;
+  wires_of(s, cfg, in, &w);
+  outputs_of(s, in, &w, out);
 }
 
 void top_step(top_state_t *s, const top_cfg_t *cfg, const top_in_t *in) {
   wires_t w;
   wires_of(s, cfg, in, &w);
-  const uint8_t mask = (1u << TOP_NUM_IRQ) - 1u;
-  bool top_we = w.top_sel && in->apb.pwrite && w.top_hit && !w.top_ro;
-  uint8_t pending = s->irq_pending;
-  if (top_we && in->apb.paddr == HWPROF_TOP_IRQ_ENABLE_ADDR) s->irq_enable = in->apb.pwdata & mask;
-  if (top_we && in->apb.paddr == HWPROF_TOP_IRQ_PENDING_ADDR) pending &= (uint8_t)~in->apb.pwdata;
-  /* a cause in the clearing cycle stays pending */
-  if (w.pir_out.phase) pending |= IRQ_BIT(PHASE);
-  if (w.ep_out.drop) pending |= IRQ_BIT(ERROR);
-  if (w.tc_out.irq) pending |= IRQ_BIT(TRACE);
-  s->irq_pending = pending & mask;
-  pir_step(&s->pir, &cfg->pir, &w.pir);
-  edge_prof_step(&s->edge_prof, &cfg->edge_prof, &w.ep);
-  trace_ctrl_step(&s->trace_ctrl, &cfg->trace_ctrl, &w.tc);
+  advance(s, cfg, in, &w);
+}
+
+void top_cycle(top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, top_out_t *out) {
+  wires_t w;
+  wires_of(s, cfg, in, &w);
+  outputs_of(s, in, &w, out);
+  advance(s, cfg, in, &w);
 }

@@ -53,5 +53,7 @@ int top_cfg_check(const top_cfg_t *cfg);
 void top_reset(top_state_t *s);
 void top_comb(const top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, top_out_t *out);
 void top_step(top_state_t *s, const top_cfg_t *cfg, const top_in_t *in);
+/* top_comb then top_step, evaluating the wiring once: for simulators that do both every cycle. */
+void top_cycle(top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, top_out_t *out);
 
 #endif /* HWPROF_TOP_H */

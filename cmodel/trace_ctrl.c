@@ -85,10 +85,11 @@ static void eval(const trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const
   e->clear = fifo_ctrl && ((in->reg_wdata >> HWPROF_TRACE_CTRL_FIFO_CTRL_CLEAR_LSB) & 1u);
 }
 
-/* FIFO occupancy after pop, clear and push, and the slot of the push */
-static unsigned fifo_next(const trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const tc_eval_t *e,
+/* FIFO occupancy after pop, clear and push, and the slot of the push (from the current head and
+ * count, read before anything is written) */
+static unsigned fifo_next(unsigned head0, unsigned count0, const trace_ctrl_cfg_t *cfg, const tc_eval_t *e,
                           unsigned *head, unsigned *slot) {
-  unsigned h = s->fifo_head, n = s->fifo_count;
+  unsigned h = head0, n = count0;
   if (e->pop) {
     h = (h == cfg->fifo_depth - 1u) ? 0 : h + 1u;
     n--;
@@ -117,7 +118,11 @@ void trace_ctrl_step(trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const t
   tc_eval_t e;
   eval(s, cfg, in, &e);
   const uint32_t hmask = (uint32_t)HWPROF_MASK(cfg->hist_w);
-  const trace_ctrl_state_t o = *s; /* small enough to copy: reads below use o, writes go to s */
+  /* the values read below, taken before anything is written (the FIFO arrays are only written) */
+  const uint32_t old_start = s->cur_start;
+  const uint16_t old_count = s->count, old_reload = s->reload;
+  const bool old_sample_en = s->sample_en;
+  const unsigned old_head = s->fifo_head, old_fifo_count = s->fifo_count;
 
   s->st_back += e.end_trace && e.backward;
   s->st_ind += e.end_trace && e.ijump;
@@ -132,9 +137,9 @@ void trace_ctrl_step(trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const t
   } else if (e.shift) {
     s->cur_hist = e.hist_shifted;
   }
-  if (e.collected && o.sample_en) s->count = (o.count <= 1) ? o.reload : (uint16_t)(o.count - 1u);
+  if (e.collected && old_sample_en) s->count = (old_count <= 1) ? old_reload : (uint16_t)(old_count - 1u);
   if (e.sampled) {
-    s->last_start = o.cur_start;
+    s->last_start = old_start;
     s->last_hist = e.ended_hist;
   }
 
@@ -161,10 +166,10 @@ void trace_ctrl_step(trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const t
   }
 
   unsigned head, slot;
-  s->fifo_count = fifo_next(&o, cfg, &e, &head, &slot);
+  s->fifo_count = fifo_next(old_head, old_fifo_count, cfg, &e, &head, &slot);
   s->fifo_head = head;
   if (e.push_ok) {
-    s->fifo_start[slot] = o.cur_start;
+    s->fifo_start[slot] = old_start;
     s->fifo_hist[slot] = e.ended_hist;
   }
 }

@@ -20,8 +20,7 @@ static void hw_cycle(platform_t *p, const retire_ev_t *ev, const apb_req_t *apb)
       in.mem_rsp_rdata.w[w] = v;
     }
   }
-  top_comb(&p->hw, &p->cfg, &in, &p->out);
-  top_step(&p->hw, &p->cfg, &in);
+  top_cycle(&p->hw, &p->cfg, &in, &p->out);
   if (in.mem_rsp_valid) p->rd_pending = false;
   else if (p->rd_pending) p->rd_wait--;
   if (p->out.mem_req_valid && in.mem_req_ready) {

@@ -23,9 +23,8 @@ void model_sys_cycle(model_sys_t *y, top_in_t *in) {
   in->mem_req_ready = mr.ready;
   in->mem_rsp_valid = mr.rsp_valid;
   in->mem_rsp_rdata = mr.rdata;
-  top_comb(&y->s, &y->cfg, in, &y->out);
+  top_cycle(&y->s, &y->cfg, in, &y->out);
   mem_req_t q = {y->out.mem_req_valid, y->out.mem_req_write, y->out.mem_req_addr, y->out.mem_req_wdata};
-  top_step(&y->s, &y->cfg, in);
   if (y->mem) mem_model_step(y->mem, &q);
   else if (q.valid) abort(); /* a memory request with no memory: the test set the system up wrong */
   y->cycles++;
