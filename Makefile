@@ -25,15 +25,16 @@ RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 
 # Debian packages the project needs (make deps installs the missing ones).
-DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev pkg-config \
+DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev pkg-config \
             gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
 
 .PHONY: help deps lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads
 
 help:
 	@echo "hwprof make targets"
-	@echo "  make sim        install missing dependencies, then run a workload on the CPU model with the"
-	@echo "                  C model of hwprof_top and print the report (WORKLOAD=name or ELF=path)"
+	@echo "  make sim        install missing dependencies, then run a workload on the whole system in SystemC"
+	@echo "                  and print the report: WORKLOAD=$(WORKLOADS) (or ELF=path),"
+	@echo "                  ENGINE=lockstep (default; RTL and C model compared every cycle), rtl or model"
 	@echo "  make sim-blocks the RTL and C model of hwprof_top in lockstep on a random stream (SEED=, CYCLES=)"
 	@echo "  make test       install missing dependencies, then every check CI runs (regs, lint, unit"
 	@echo "                  tests under ASan/UBSan, directed and random lockstep benches, fault injection)"
@@ -104,7 +105,7 @@ $(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/mem_model.o $(BUILD)/tbc/progen.o
 	ar rcs $@ $^
 
 TB_SRC := tb/tb_top.cpp tb/lockstep.cpp
-TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/mem_model.h tb/progen.h $(BUILD)/model/libhwprof_model.a \
+TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/top_compare.h tb/mem_model.h tb/progen.h $(BUILD)/model/libhwprof_model.a \
            $(BUILD)/tbc/libhwprof_tbc.a
 
 # Bench configurations: the RTL parameters are fixed when Verilator builds a bench, and the same
@@ -149,11 +150,41 @@ $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
 unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC))
 
 # ---------------------------------------------------------------- CPU model and workloads
-SIM_SRC  := sim/rv32.c sim/platform.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(MODEL_SRC)
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) sim/rv32.h sim/platform.h tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(SIM_SRC) sim/rv32.h sim/platform.h sim/trace_check.h tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 $(SIM_SRC) -o $@
+
+# The SystemC platform (sim/sc/): the CPU model, APB, the profile memory and hwprof_top as the
+# Verilated RTL (verilator --sc), the C model, or both in lockstep, chosen at run time. Built for the
+# default configuration of hwprof_top (the "top" bench configuration).
+SC_CFG     := $(word 1,$(TB_CONFIGS))
+SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEPTH=$(call tb_field,$(SC_CFG),3) \
+              -DHWPROF_CFG_SETS=$(call tb_field,$(SC_CFG),4) -DHWPROF_CFG_WAYS=$(call tb_field,$(SC_CFG),5) \
+              -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(SC_CFG),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(SC_CFG),7) \
+              -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
+SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lockstep.cpp
+SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h
+SIMC_SRC   := sim/rv32.c sim/trace_check.c tb/trace_oracle.c sw/trace_recon.c sw/image.c
+SC_BIN     := $(BUILD)/sc/hwprof-sc
+$(BUILD)/simc/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 -c $< -o $@
+$(BUILD)/simc/libhwprof_simc.a: $(patsubst %.c,$(BUILD)/simc/%.o,$(SIMC_SRC))
+	ar rcs $@ $^
+$(BUILD)/simc/sim/%.o $(BUILD)/simc/tb/%.o $(BUILD)/simc/sw/%.o: sim/rv32.h sim/trace_check.h tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
+$(SC_BIN): $(RTL_SRC) $(VLT) $(SC_SRC) $(SC_HDR) sim/platform.h sim/rv32.h sim/trace_check.h \
+           $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a
+	@mkdir -p $(dir $@)
+	$(VERILATOR) --sc --exe --build -j $(JOBS) $(VFLAGS) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $(dir $@)obj --top-module hwprof_top \
+	  -GCntW=$(call tb_field,$(SC_CFG),2) -GUpdDepth=$(call tb_field,$(SC_CFG),3) -GSets=$(call tb_field,$(SC_CFG),4) \
+	  -GWays=$(call tb_field,$(SC_CFG),5) -GLineWords=$(call tb_field,$(SC_CFG),6) -GOabDepth=$(call tb_field,$(SC_CFG),7) \
+	  -GHistW=$(call tb_field,$(SC_CFG),8) -GTraceFifoDepth=$(call tb_field,$(SC_CFG),9) \
+	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include $(SC_CFLAGS)" \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc" \
+	  -o $(CURDIR)/$@ $(VLT) $(RTL_SRC) $(addprefix $(CURDIR)/,$(SC_SRC)) >$(dir $@)build.log 2>&1 \
+	  || { cat $(dir $@)build.log; exit 1; }
 
 # Workloads: real C programs, picolibc with semihosting, linked at 0x80000000 (QEMU virt's RAM)
 WORKLOADS := sort hashtab interp lz graph matrix
@@ -182,19 +213,23 @@ qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof dev
 
 # ---------------------------------------------------------------- the suites
 test: deps
-	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) workloads
+	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) workloads
 	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)
 
 WORKLOAD ?= interp
+ENGINE   ?= lockstep
 ELF      ?= $(BUILD)/workloads/$(WORKLOAD)-fw.elf
 sim: deps
-	@$(MAKE) --no-print-directory $(SIM_BIN) workloads
+	@$(MAKE) --no-print-directory $(SC_BIN) workloads
 	@test -f "$(ELF)" || { echo "sim: error: no program '$(ELF)' (WORKLOAD is one of: $(WORKLOADS); or ELF=path)"; exit 2; }
-	@echo "sim: $(ELF) on the CPU model with the C model of hwprof_top; the firmware samples traces"
-	$(SIM_BIN) --engine=model $(ELF)
-	@echo "sim: $(BUILD)/workloads/$(WORKLOAD).elf again without firmware, every trace checked end to end"
-	$(SIM_BIN) --engine=model --trace-check --quiet $(BUILD)/workloads/$(WORKLOAD).elf > /dev/null && \
-	  $(SIM_BIN) --engine=model --trace-check $(BUILD)/workloads/$(WORKLOAD).elf 2>&1 >/dev/null | grep 'trace check'
+	@echo "sim: $(ELF) on the SystemC platform, hwprof_top as $(ENGINE); the firmware samples traces"
+	$(SC_BIN) --engine=$(ENGINE) --progress=2000000 $(ELF)
+	@if [ "$(ENGINE)" != rtl ] && [ -f "$(BUILD)/workloads/$(WORKLOAD).elf" ]; then \
+	  echo "sim: $(BUILD)/workloads/$(WORKLOAD).elf without firmware, every trace checked end to end"; \
+	  out=$$($(SC_BIN) --engine=$(ENGINE) --trace-check $(BUILD)/workloads/$(WORKLOAD).elf 2>&1 >/dev/null); rc=$$?; \
+	  echo "$$out" | grep -vE '^  (program|system|profile memory|edge profiling|traces|speed):|on the SystemC platform'; \
+	  exit $$rc; \
+	fi
 
 # the block-level co-simulation: RTL and C model of hwprof_top in lockstep on a random stream
 sim-blocks: deps
@@ -205,7 +240,7 @@ inject: bench-bin
 	@echo "inject: flipping one bit of the C model's pir.offset at cycle 1000; the bench must report it"
 	-$(TB_TOP) --seed=$(SEED) --cycles=200000 --inject=1000
 
-bench: bench-bin $(SIM_BIN) workloads
+bench: bench-bin $(SIM_BIN) $(SC_BIN) workloads
 	@tools/bench.sh "$(BUILD)"
 
 synth: deps

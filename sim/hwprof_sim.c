@@ -17,11 +17,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "hwprof_image.h"
-#include "hwprof_recon.h"
 #include "platform.h"
 #include "rv32.h"
-#include "trace_oracle.h"
+#include "trace_check.h"
 
 static void usage(FILE *to) {
   fprintf(to,
@@ -48,78 +46,6 @@ static int parse_u64(const char *s, uint64_t *out) {
   if (errno || *end) return -1;
   *out = v;
   return 0;
-}
-
-/* Reads a whole file (for the reconstruction's program image). */
-static uint8_t *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) return NULL;
-  uint8_t *buf = NULL;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    long n = ftell(f);
-    rewind(f);
-    if (n > 0 && (buf = malloc((size_t)n)) != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-      free(buf);
-      buf = NULL;
-    }
-    *len = n > 0 ? (size_t)n : 0;
-  }
-  fclose(f);
-  return buf;
-}
-
-typedef struct {
-  hwprof_image_t img;
-  uint8_t *file;
-  trace_oracle_t oracle;
-  uint32_t seen;    /* records sampled so far (STAT_SAMPLED of the model) */
-  uint64_t checked, failed, instrs;
-  uint32_t *pcs;
-  size_t cap;
-} trace_check_t;
-
-static int trace_check_init(trace_check_t *t, platform_t *p, const char *elf) {
-  memset(t, 0, sizeof *t);
-  size_t len = 0;
-  char err[160];
-  t->file = slurp(elf, &len);
-  if (t->file == NULL || hwprof_image_load_elf(&t->img, t->file, len, err, sizeof err) != 0) {
-    fprintf(stderr, "hwprof-sim: error: %s: %s\n", elf, t->file ? err : "cannot read");
-    return -1;
-  }
-  t->cap = 1 << 16;
-  t->pcs = malloc(t->cap * sizeof *t->pcs);
-  if (t->pcs == NULL || trace_oracle_init(&t->oracle, p->cfg.trace_ctrl.hist_w, p->cpu.pc) != 0) return -1;
-  /* the current trace starts at the entry point; every finished trace interrupts nobody (the
-     TRACE interrupt stays disabled) but lands in LAST_*, which the checker observes */
-  platform_apb(p, true, HWPROF_TRACE_CTRL_CUR_START_ADDR, p->cpu.pc);
-  platform_apb(p, true, HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 1);
-  platform_apb(p, true, HWPROF_TRACE_CTRL_CTRL_ADDR, 1u << HWPROF_TRACE_CTRL_CTRL_ENABLE_LSB);
-  return 0;
-}
-
-static void trace_check_event(trace_check_t *t, const platform_t *p, const retire_ev_t *ev) {
-  uint32_t start, hist;
-  bool ended = trace_oracle_feed(&t->oracle, ev, &start, &hist);
-  uint32_t sampled = p->hw.trace_ctrl.st_samp;
-  if (sampled == t->seen && !ended) return;
-  t->checked++;
-  const char *why = NULL;
-  hwprof_trace_rec_t rec = {p->hw.trace_ctrl.last_start, p->hw.trace_ctrl.last_hist};
-  hwprof_recon_t out = {.pcs = t->pcs, .cap = t->cap};
-  hwprof_recon_status_t st = kReconOk;
-  if (!ended || sampled != t->seen + 1) why = "the hardware and the rules disagree on where a trace ends";
-  else if (rec.start != start || rec.hist != hist) why = "the record differs from the rules'";
-  else if ((st = hwprof_trace_reconstruct(&t->img, &rec, p->cfg.trace_ctrl.hist_w, &out)) != kReconOk)
-    why = hwprof_recon_status_str(st);
-  else if (out.n != t->oracle.n || memcmp(out.pcs, t->oracle.pcs, out.n * sizeof *out.pcs) != 0)
-    why = "the reconstruction differs from the executed instructions";
-  t->seen = sampled;
-  t->instrs += t->oracle.n;
-  if (why && t->failed++ < 5)
-    fprintf(stderr, "hwprof-sim: trace check: trace %llu (start 0x%08x, history 0x%08x; expected 0x%08x, 0x%08x): %s\n",
-            (unsigned long long)t->checked, (unsigned)rec.start, (unsigned)rec.hist, (unsigned)start,
-            (unsigned)hist, why);
 }
 
 int main(int argc, char **argv) {
@@ -193,9 +119,16 @@ int main(int argc, char **argv) {
     return 2;
   }
   static trace_check_t tc;
-  if (trace_check && trace_check_init(&tc, &plat, elf) != 0) {
-    platform_free(&plat);
-    return 2;
+  if (trace_check) {
+    char err[240];
+    if (trace_check_init(&tc, elf, plat.cfg.trace_ctrl.hist_w, cpu->pc, stderr, err, sizeof err) != 0) {
+      fprintf(stderr, "hwprof-sim: error: %s\n", err);
+      platform_free(&plat);
+      return 2;
+    }
+    trace_check_setup_t setup[TRACE_CHECK_SETUP_N];
+    trace_check_setup(cpu->pc, setup);
+    for (unsigned i = 0; i < TRACE_CHECK_SETUP_N; i++) platform_apb(&plat, true, setup[i].addr, setup[i].data);
   }
 
   clock_t t0 = clock();
@@ -204,7 +137,7 @@ int main(int argc, char **argv) {
   while (st == RV_RUNNING && cpu->instret < max_insns) {
     st = with_model ? platform_step(&plat, &ev) : rv_step(cpu, &ev);
     if (pcs && ev.valid) fprintf(pcs, "%08" PRIx32 "\n", ev.pc);
-    if (trace_check && ev.valid) trace_check_event(&tc, &plat, &ev);
+    if (trace_check && ev.valid) trace_check_event(&tc, &plat.hw.trace_ctrl, &ev);
   }
   double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
   fflush(stdout);
@@ -242,11 +175,7 @@ int main(int argc, char **argv) {
               (unsigned long long)tc.checked, (unsigned long long)tc.instrs, (unsigned long long)tc.failed);
   }
   if (trace_check && tc.failed && rc == 0) rc = 4;
-  if (trace_check) {
-    trace_oracle_free(&tc.oracle);
-    free(tc.pcs);
-    free(tc.file);
-  }
+  if (trace_check) trace_check_free(&tc);
   platform_free(&plat);
   return rc;
 }

@@ -25,6 +25,7 @@
 
 #include "Vhwprof_top.h"
 #include "lockstep.h"
+#include "top_compare.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -71,10 +72,7 @@ constexpr uint64_t kMemSize = 0x10000ull;
 constexpr unsigned kCntBytes = HWPROF_CFG_CNTW / 8;
 constexpr uint64_t kCntMax = HWPROF_CFG_CNTW >= 64 ? ~0ull : ((1ull << HWPROF_CFG_CNTW) - 1);
 
-const char* kind_name(unsigned k) {
-  static const char* names[] = {"other", "branch", "jump", "ijump", "load", "store", "prof", "kind7"};
-  return names[k & 7];
-}
+using lockstep::kind_name;
 const char* bhint_name(unsigned b) {
   static const char* names[] = {"tk", "nt", "either", "all"};
   return names[b & 3];
@@ -1050,24 +1048,7 @@ class TopBench : public lockstep::Bench {
   }
 
   void compare(const top_out_t& m, const top_out_t& r, Checker& chk) {
-    chk.eq("ev_ready_o", m.ev_ready, r.ev_ready);
-    chk.eq("prdata_o", m.apb.prdata, r.apb.prdata);
-    chk.eq("pready_o", m.apb.pready, r.apb.pready);
-    chk.eq("pslverr_o", m.apb.pslverr, r.apb.pslverr);
-    chk.eq("mem_req_valid_o", m.mem_req_valid, r.mem_req_valid);
-    chk.eq("mem_req_write_o", m.mem_req_write, r.mem_req_write);
-    chk.eq("mem_req_addr_o", m.mem_req_addr, r.mem_req_addr);
-    static const char* wdata[] = {"mem_req_wdata_o word 0", "mem_req_wdata_o word 1", "mem_req_wdata_o word 2",
-                                  "mem_req_wdata_o word 3", "mem_req_wdata_o word 4", "mem_req_wdata_o word 5",
-                                  "mem_req_wdata_o word 6", "mem_req_wdata_o word 7"};
-    for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++) chk.eq(wdata[w], m.mem_req_wdata.w[w], r.mem_req_wdata.w[w]);
-    chk.eq("irq_phase_o", m.irq_phase, r.irq_phase);
-    chk.eq("irq_trace_o", m.irq_trace, r.irq_trace);
-    chk.eq("irq_coproc_o", m.irq_coproc, r.irq_coproc);
-    chk.eq("irq_error_o", m.irq_error, r.irq_error);
-    chk.eq("upd_valid_o", m.upd.valid, r.upd.valid);
-    chk.eq("upd_addr_o", m.upd.addr, r.upd.addr);
-    chk.eq("upd_dec_o", m.upd.dec, r.upd.dec);
+    lockstep::compare_top_outputs(m, r, HWPROF_CFG_LINEWORDS, chk);
   }
 
   void observe(const top_out_t& m, TxLog& log) {

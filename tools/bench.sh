@@ -3,10 +3,14 @@
 #   1. simulation speed of the C model, the RTL, and both in lockstep, on the same stimulus
 #   2. update-path cost: stall cycles per 1000 retire events for several cache sizes and memory
 #      timings, on the profiled random stream (the C model, which is cycle-exact with the RTL)
-# usage: tools/bench.sh BUILD_DIR   (BENCH_CYCLES overrides the cycles per figure)
+#   3. whole-system instructions per second: the CPU model alone, the C-only platform, and the
+#      SystemC platform with the C model, the RTL and both in lockstep
+# usage: tools/bench.sh BUILD_DIR   (BENCH_CYCLES overrides the cycles per figure, BENCH_SC_INSNS
+# the instructions per SystemC run)
 set -euo pipefail
 build=${1:-build}
 cycles=${BENCH_CYCLES:-2000000}
+sc_insns=${BENCH_SC_INSNS:-2000000}
 
 field() { sed -n "s/.*$1 \\([0-9]*\\).*/\\1/p" <<<"$2" | head -1; }
 
@@ -44,16 +48,24 @@ for cfg in small top large; do
   done
 done
 echo
-echo "== 3. CPU model: instructions per second on the workloads, alone and with the C model of hwprof_top"
-printf '%-10s %12s %16s %22s\n' workload instructions "alone (M/s)" "with C model (M/s)"
+echo "== 3. Whole system: instructions per second on the workloads. The CPU model alone; the C-only"
+echo "      platform (hwprof-sim, C model); the SystemC platform (hwprof-sc) with hwprof_top as the C"
+echo "      model, the Verilated RTL, and both in lockstep (SystemC figures over at most $sc_insns instructions)"
+printf '%-11s %12s %9s %9s %9s %9s %9s\n' workload instructions alone "C plat." "SC model" "SC rtl" "SC lockst"
 for elf in "$build"/workloads/*.elf; do
   [ -f "$elf" ] || continue
   alone=$("$build/sim/hwprof-sim" --engine=none "$elf" 2>&1 >/dev/null | grep -o '[0-9.]* M instructions/s' | cut -d' ' -f1)
   line=$("$build/sim/hwprof-sim" --engine=model "$elf" 2>&1 >/dev/null | head -1)
   n=$(sed -n 's/.*: \([0-9]*\) instructions,.*/\1/p' <<<"$line")
   model=$(grep -o '[0-9.]* M instructions/s' <<<"$line" | cut -d' ' -f1)
-  printf '%-10s %12s %16s %22s\n' "$(basename "$elf" .elf)" "$n" "$alone" "$model"
+  sc=()
+  for e in model rtl lockstep; do
+    sc+=("$( ("$build/sc/hwprof-sc" --engine=$e --max-insns="$sc_insns" "$elf" 2>&1 >/dev/null || true) |
+            sed -n 's/.*speed: [0-9.]* s, \([0-9.]*\) M instructions.*/\1/p')")
+  done
+  printf '%-11s %12s %9s %9s %9s %9s %9s\n' "$(basename "$elf" .elf)" "$n" "$alone" "$model" "${sc[0]}" "${sc[1]}" "${sc[2]}"
 done
+echo "(M instructions/s; -fw: the workload with the firmware runtime sampling traces)"
 echo
-echo "Not yet measured (issue 5 and 6 continue): the whole system with the RTL, profiling overhead"
-echo "against gcc -fprofile-arcs on instrumented workloads, and stall cycles on real program streams."
+echo "Not yet measured (issue 6): profiling overhead against gcc -fprofile-arcs on instrumented"
+echo "workloads, and stall cycles on real program streams."

@@ -71,34 +71,90 @@ for elf in "$build"/workloads/*.elf; do
 done
 check qemu-check-workloads tools/qemu_check.sh "$build/sim/hwprof-sim" "${plain_workloads[@]}"
 
-# --- the trace round trip on the real workloads: every trace record of the whole system (CPU model
-#     + C model) is reconstructed from the ELF image and must give exactly the executed instructions
-trace_check_workloads() {
-  local elf out rc=0
+# --- the whole system in SystemC (sim/sc/), hwprof_top as the RTL and the C model in lockstep:
+#     every output compared on every cycle of every workload, 0 mismatches.
+sc=$(realpath "$build/sc/hwprof-sc")
+par=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# sc_runs TAG ARGS... -- ELF...: runs hwprof-sc on each ELF, $par at a time; output and exit code
+# of each in $logdir/TAG-NAME.{out,rc}
+sc_runs() {
+  local tag=$1 args=() elf name
+  shift
+  while [ "$1" != -- ]; do args+=("$1"); shift; done
+  shift
+  for elf in "$@"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+    name=$(basename "$elf" .elf)
+    ( "$sc" "${args[@]}" "$elf" >"$logdir/$tag-$name.out" 2>&1; echo $? >"$logdir/$tag-$name.rc" ) &
+  done
+  wait
+}
+
+# the trace round trip on the real workloads: every trace record of the whole system is rebuilt
+# from the ELF image and must give exactly the executed instructions; the RTL and the model agree
+sc_trace_check_workloads() {
+  local elf name out rc=0
+  sc_runs sc-trace "--engine=lockstep" "--trace-check" -- "${plain_workloads[@]}"
   for elf in "${plain_workloads[@]}"; do
-    out=$("$build/sim/hwprof-sim" --engine=model --trace-check "$elf" 2>&1 >/dev/null) || rc=1
-    echo "$(basename "$elf" .elf): $(grep 'trace check:' <<<"$out")"
-    grep -q ' 0 failed' <<<"$out" || rc=1
+    name=$(basename "$elf" .elf)
+    out=$(cat "$logdir/sc-trace-$name.out")
+    echo "$name: exit $(cat "$logdir/sc-trace-$name.rc"); $(grep -o 'trace check:.*' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out")"
+    [ "$(cat "$logdir/sc-trace-$name.rc")" = 0 ] && grep -q ' 0 failed' <<<"$out" && grep -q ' 0 mismatches' <<<"$out" ||
+      { grep -A12 MISMATCH <<<"$out"; rc=1; }
   done
   return $rc
 }
-check trace-roundtrip-workloads trace_check_workloads
+check sc-lockstep-trace-roundtrip-workloads sc_trace_check_workloads
 
-# --- firmware on the simulated CPU: the runtime's interrupt handler must collect every record the
-#     hardware sampled (records counted by the firmware == STAT_SAMPLED, none lost or dropped)
-firmware_collects_every_record() {
-  local elf out rc=0 recs samp drop
-  for elf in "$build"/workloads/*-fw.elf; do
-    out=$("$build/sim/hwprof-sim" --engine=model --max-insns=100000000 "$elf" 2>&1) || { echo "$out"; rc=1; continue; }
+# firmware on the simulated CPU: the runtime's interrupt handler collects every record the hardware
+# sampled (records counted by the firmware == STAT_SAMPLED, none lost or dropped), RTL == model
+fw_workloads=("$build"/workloads/*-fw.elf)
+sc_firmware_workloads() {
+  local elf name out rc=0 recs samp drop
+  sc_runs sc-fw "--engine=lockstep" "--max-insns=100000000" -- "${fw_workloads[@]}"
+  for elf in "${fw_workloads[@]}"; do
+    name=$(basename "$elf" .elf)
+    out=$(cat "$logdir/sc-fw-$name.out")
     recs=$(sed -n 's/^firmware: [0-9]* trace interrupts, \([0-9]*\) records.*/\1/p' <<<"$out")
     samp=$(sed -n 's/.*sampled \([0-9]*\), dropped \([0-9]*\).*/\1/p' <<<"$out")
     drop=$(sed -n 's/.*sampled \([0-9]*\), dropped \([0-9]*\).*/\2/p' <<<"$out")
-    echo "$(basename "$elf" .elf): firmware counted ${recs:-?} records, hardware sampled ${samp:-?}, dropped ${drop:-?}"
-    [ -n "$recs" ] && [ "$recs" = "$samp" ] && [ "$drop" = 0 ] && grep -q ' 0 lost' <<<"$out" || rc=1
+    echo "$name: exit $(cat "$logdir/sc-fw-$name.rc"); firmware counted ${recs:-?} records, hardware sampled ${samp:-?}, dropped ${drop:-?}; $(grep -o 'lockstep:.*' <<<"$out")"
+    [ "$(cat "$logdir/sc-fw-$name.rc")" = 0 ] && [ -n "$recs" ] && [ "$recs" = "$samp" ] && [ "$drop" = 0 ] &&
+      grep -q ' 0 lost' <<<"$out" && grep -q ' 0 mismatches' <<<"$out" || { grep -A12 MISMATCH <<<"$out"; rc=1; }
   done
   return $rc
 }
-check firmware-collects-every-record firmware_collects_every_record
+check sc-lockstep-firmware-collects-every-record sc_firmware_workloads
+
+# the C-only platform (sim/platform.c, hwprof-sim) and the SystemC platform with the RTL alone give
+# the same cycles, stalls and interrupts: the two platforms implement one timing
+c_platform_matches_systemc() {
+  local elf c s rc=0
+  for elf in "$build/workloads/lz-fw.elf" "$build/workloads/graph-fw.elf"; do
+    c=$("$build/sim/hwprof-sim" --engine=model "$elf" 2>&1 >/dev/null |
+      sed -n 's/.*system: \([0-9]*\) cycles, \([0-9]*\) stall cycles, \([0-9]*\) interrupts.*/\1 \2 \3/p')
+    s=$("$sc" --engine=rtl "$elf" 2>&1 >/dev/null |
+      sed -n 's/.*system: \([0-9]*\) cycles ([^)]*), \([0-9]*\) stall cycles, \([0-9]*\) interrupts.*/\1 \2 \3/p')
+    echo "$(basename "$elf"): C platform (cycles stalls interrupts) ${c:-?}; SystemC with the RTL ${s:-?}"
+    [ -n "$c" ] && [ "$c" = "$s" ] || rc=1
+  done
+  return $rc
+}
+check c-platform-matches-systemc-rtl c_platform_matches_systemc
+
+# a deliberate C-model fault in the whole system: exit 5, a report naming cycle and signal, a waveform
+sc_inject_is_caught() {
+  local out rc fst=interp-fw-mismatch.fst elf
+  elf=$(realpath "$build/workloads/interp-fw.elf")
+  out=$(cd "$logdir" && rm -f "$fst" && "$sc" --inject=1000000 "$elf" 2>&1 >/dev/null)
+  rc=$?
+  echo "$out"
+  [ "$rc" = 5 ] || { echo "expected exit 5, got $rc"; return 1; }
+  grep -Eq "MISMATCH at cycle [0-9]+: signal [a-z_]+_o: C model 0x[0-9a-f]+, RTL 0x[0-9a-f]+" <<<"$out" ||
+    { echo "no mismatch report"; return 1; }
+  [ -s "$logdir/$fst" ] || { echo "no waveform at $logdir/$fst"; return 1; }
+}
+check sc-inject-fault-is-caught sc_inject_is_caught
 
 # --- lockstep benches: directed tests in every configuration
 check lockstep-directed "$tb" --test=directed --cycles=20000
@@ -169,12 +225,35 @@ bad_args_rejected() {
 }
 check bench-rejects-bad-arguments bad_args_rejected
 
+# --- the whole-system runner: one clear error naming the argument or the file, exit 2
+sc_bad_input_rejected() {
+  local a out rc bad
+  for a in --engine=verilog --max-insns=0 --mem-latency=abc --inject=-3 --frobnicate; do
+    out=$("$sc" "$a" "$build/workloads/lz.elf" 2>&1)
+    rc=$?
+    echo "$a -> $rc: $out"
+    [ "$rc" = 2 ] && grep -q "'$a'" <<<"$out" || return 1
+  done
+  bad=$(mktemp)
+  printf 'not an ELF file' >"$bad"
+  for a in /nonexistent.elf "$bad"; do
+    out=$("$sc" "$a" 2>&1)
+    rc=$?
+    echo "$a -> $rc: $out"
+    [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "error: $a" <<<"$out" || { rm -f "$bad"; return 1; }
+  done
+  rm -f "$bad"
+}
+check sc-rejects-bad-input sc_bad_input_rejected
+
 echo
 grep -h "^round trip\|^handler:" "$logdir/unit-test_trace_roundtrip.log" 2>/dev/null | sed 's/^/trace /'
 tail -n 1 "$logdir/qemu-check-workloads.log" 2>/dev/null
-awk '{t += $4; i += $6; gsub(/[(]/, "", $6)} / failed/ {f += $(NF-1)} END {
-  if (NR) printf "trace round trip on the workloads: %d traces checked, %d failed\n", t, f }' \
-  "$logdir/trace-roundtrip-workloads.log" 2>/dev/null
+sed -n 's/.*trace check: \([0-9]*\) traces.*, \([0-9]*\) failed.*/\1 \2/p' "$logdir"/sc-trace-*.out 2>/dev/null |
+  awk '{t += $1; f += $2} END { if (NR) printf "trace round trip on the workloads: %d traces checked, %d failed\n", t, f }'
+cat "$logdir"/sc-trace-*.out "$logdir"/sc-fw-*.out 2>/dev/null | awk '
+  /program: / {i += $2} /lockstep: / {c += $2; m += $(NF-1); n++}
+  END { if (n) printf "whole system in lockstep: %d runs, %d instructions, %d cycles compared, %d mismatches\n", n, i, c, m }'
 echo "lockstep: $total_cycles random cycles across seeds ($seeds); runs with a mismatch: $lockstep_failed"
 if [ ${#failures[@]} -gt 0 ]; then
   echo "failed: ${failures[*]}"

@@ -1,0 +1,119 @@
+// The CPU model as a SystemC module; see cpu_sc.h.
+#include "cpu_sc.h"
+
+#include <chrono>
+#include <cinttypes>
+
+namespace hwprof_sc {
+
+CpuSc::CpuSc(sc_module_name name, rv_cpu_t* cpu, uint64_t max_insns, uint64_t progress_every)
+    : sc_module(name), cpu_(cpu), max_insns_(max_insns), progress_every_(progress_every) {
+  cpu_->mmio = rv_mmio_t{PLATFORM_HWPROF_BASE, PLATFORM_HWPROF_SIZE, mmio_read, mmio_write, this};
+  SC_THREAD(run);
+}
+
+uint32_t CpuSc::mmio_read(void* ctx, uint32_t off) { return static_cast<CpuSc*>(ctx)->apb(false, off, 0); }
+void CpuSc::mmio_write(void* ctx, uint32_t off, uint32_t v) { static_cast<CpuSc*>(ctx)->apb(true, off, v); }
+
+// Called at a falling edge (or right after another transfer ended at a rising edge): setup phase in
+// the current cycle, access phase from the next rising edge until pready. Returns at the rising
+// edge that completed the transfer, with the bus idle again for the cycle that edge starts.
+uint32_t CpuSc::apb(bool write, uint32_t addr, uint32_t wdata) {
+  psel_o.write(true);
+  penable_o.write(false);
+  pwrite_o.write(write);
+  paddr_o.write(addr);
+  pwdata_o.write(wdata);
+  wait(clk_i.posedge_event());
+  penable_o.write(true);
+  do {
+    wait(clk_i.posedge_event());
+    if (!pready_i.read()) stats_.apb_wait_cycles++;
+  } while (!pready_i.read());
+  const uint32_t data = prdata_i.read();
+  if (pslverr_i.read()) stats_.apb_errors++;
+  psel_o.write(false);
+  penable_o.write(false);
+  stats_.apb_accesses++;
+  return data;
+}
+
+void CpuSc::drive_event(const retire_ev_t& e) {
+  ev_valid_o.write(e.valid);
+  if (!e.valid) return;
+  ev_pc_o.write(e.pc);
+  ev_next_pc_o.write(e.next_pc);
+  ev_insn_o.write(e.insn);
+  ev_kind_o.write(e.kind);
+  ev_is_call_o.write(e.is_call);
+  ev_is_ret_o.write(e.is_ret);
+  ev_taken_o.write(e.taken);
+  ev_addr_o.write(e.addr);
+  ev_value_o.write(e.value);
+  ev_pid_o.write(e.pid);
+  ev_bhint_o.write(e.bhint);
+  ev_ihint_o.write(e.ihint);
+  ev_op_o.write(e.op);
+  ev_operand_o.write(e.operand);
+}
+
+void CpuSc::sample_irq() {
+  cpu_->irq_line = irq_phase_i.read() || irq_trace_i.read() || irq_coproc_i.read() || irq_error_i.read();
+}
+
+void CpuSc::run() {
+  ev_valid_o.write(false);
+  psel_o.write(false);
+  penable_o.write(false);
+  // the reset generator releases rst_n at a falling edge: the first instruction executes there
+  while (!rst_ni.read()) wait(rst_ni.posedge_event());
+  const sc_clock* clock = dynamic_cast<const sc_clock*>(clk_i.get_interface());
+  if (clock == nullptr) SC_REPORT_FATAL("hwprof", "CpuSc: clk_i must be bound to an sc_clock");
+  const sc_time period = clock->period();
+  if (before_run) {
+    before_run(*this);  // returns at a rising edge
+    wait(clk_i.negedge_event());
+  }
+  const sc_time start = sc_time_stamp();
+  sc_time end = start;
+  const auto wall0 = std::chrono::steady_clock::now();
+  uint64_t next_progress = progress_every_;
+  retire_ev_t ev{};
+  for (;;) {  // at a falling edge
+    if (cpu_->instret >= max_insns_) {
+      ran_away_ = true;
+      break;
+    }
+    ev_valid_o.write(false);       // the previous event was accepted: not valid during any APB transfer
+    status_ = rv_step(cpu_, &ev);  // may make APB transfers (and so wait for clock edges)
+    drive_event(ev);
+    if (!ev.valid) stats_.interrupts += status_ == RV_RUNNING;
+    wait(clk_i.posedge_event());
+    if (ev.valid) {
+      while (!ev_ready_i.read()) {
+        stats_.stall_cycles++;
+        wait(clk_i.posedge_event());
+      }
+    }
+    sample_irq();
+    end = sc_time_stamp();
+    if (progress_every_ && cpu_->instret >= next_progress) {
+      next_progress += progress_every_;
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+      std::fprintf(stderr, "hwprof-sc: %.1f M instructions, %.1f M cycles, %.0f s (%.2f M instructions/s)\n",
+                   cpu_->instret / 1e6, static_cast<double>((end - start).value() / period.value()) / 1e6, s,
+                   s > 0 ? cpu_->instret / s / 1e6 : 0.0);
+    }
+    wait(clk_i.negedge_event());
+    // observers run here, when every process of the accepting edge has run (the model has stepped)
+    if (ev.valid && on_retire) on_retire(ev);
+    if (status_ != RV_RUNNING) break;
+  }
+  ev_valid_o.write(false);
+  // cycles: from the falling edge of the first instruction to the rising edge that accepted the last
+  stats_.cycles = (end - start).value() / period.value() + 1;
+  if (after_exit) after_exit(*this);
+  sc_stop();
+}
+
+}  // namespace hwprof_sc

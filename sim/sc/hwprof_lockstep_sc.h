@@ -1,0 +1,98 @@
+// hwprof_top as the RTL and the C model in lockstep: both see the same pins; the RTL's outputs drive
+// the platform, the model's go to a comparator that checks every output on every rising clock edge
+// (the values the cycle settled on) with the same signal list as the block bench
+// (tb/top_compare.h). The first mismatch stops the simulation with a report naming the cycle and
+// the signal, and the last transactions on the pins.
+#ifndef HWPROF_SC_LOCKSTEP_SC_H
+#define HWPROF_SC_LOCKSTEP_SC_H
+
+#include <cstdint>
+#include <string>
+
+#include "Vhwprof_top.h"
+#include "hwprof_model_sc.h"
+#include "hwprof_pins.h"
+#include "lockstep.h"
+
+namespace hwprof_sc {
+
+SC_MODULE(LockstepSc) {
+  sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
+  sc_in<bool> ev_valid_i{"ev_valid_i"};
+  sc_out<bool> ev_ready_o{"ev_ready_o"};
+  sc_in<uint32_t> ev_pc_i{"ev_pc_i"}, ev_next_pc_i{"ev_next_pc_i"}, ev_insn_i{"ev_insn_i"}, ev_kind_i{"ev_kind_i"};
+  sc_in<bool> ev_is_call_i{"ev_is_call_i"}, ev_is_ret_i{"ev_is_ret_i"}, ev_taken_i{"ev_taken_i"};
+  sc_in<uint32_t> ev_addr_i{"ev_addr_i"}, ev_value_i{"ev_value_i"}, ev_pid_i{"ev_pid_i"}, ev_bhint_i{"ev_bhint_i"};
+  sc_in<bool> ev_ihint_i{"ev_ihint_i"};
+  sc_in<uint32_t> ev_op_i{"ev_op_i"};
+  sc_in<uint64_t> ev_operand_i{"ev_operand_i"};
+  sc_in<bool> psel_i{"psel_i"}, penable_i{"penable_i"}, pwrite_i{"pwrite_i"};
+  sc_in<uint32_t> paddr_i{"paddr_i"}, pwdata_i{"pwdata_i"};
+  sc_out<uint32_t> prdata_o{"prdata_o"};
+  sc_out<bool> pready_o{"pready_o"}, pslverr_o{"pslverr_o"};
+  sc_out<bool> mem_req_valid_o{"mem_req_valid_o"};
+  sc_in<bool> mem_req_ready_i{"mem_req_ready_i"};
+  sc_out<bool> mem_req_write_o{"mem_req_write_o"};
+  sc_out<uint64_t> mem_req_addr_o{"mem_req_addr_o"};
+  sc_out<line_bv> mem_req_wdata_o{"mem_req_wdata_o"};
+  sc_in<bool> mem_rsp_valid_i{"mem_rsp_valid_i"};
+  sc_in<line_bv> mem_rsp_rdata_i{"mem_rsp_rdata_i"};
+  sc_out<bool> irq_phase_o{"irq_phase_o"}, irq_trace_o{"irq_trace_o"}, irq_coproc_o{"irq_coproc_o"},
+      irq_error_o{"irq_error_o"};
+  sc_out<bool> upd_valid_o{"upd_valid_o"}, upd_dec_o{"upd_dec_o"};
+  sc_out<uint64_t> upd_addr_o{"upd_addr_o"};
+
+  Vhwprof_top rtl{"rtl"};
+  ModelSc model{"model"};
+
+  // inject_cycle >= 0: corrupt the model's state at that cycle (proves the comparison catches it).
+  LockstepSc(sc_module_name name, int64_t inject_cycle);
+  SC_HAS_PROCESS(LockstepSc);
+
+  bool failed() const { return chk_.failed(); }
+  uint64_t fail_cycle() const { return chk_.fail_cycle(); }
+  uint64_t cycles_compared() const { return cycle_; }
+  uint64_t compares() const { return chk_.compares(); }
+  // The mismatch report and the last transactions (empty when none failed).
+  void report(FILE* to) const;
+
+ private:
+  void check();
+  void log_transactions(const top_in_t& in, const top_out_t& r);
+
+  // the model's outputs
+  sc_signal<bool> m_ev_ready_{"m_ev_ready"}, m_pready_{"m_pready"}, m_pslverr_{"m_pslverr"};
+  sc_signal<uint32_t> m_prdata_{"m_prdata"};
+  sc_signal<bool> m_mem_req_valid_{"m_mem_req_valid"}, m_mem_req_write_{"m_mem_req_write"};
+  sc_signal<uint64_t> m_mem_req_addr_{"m_mem_req_addr"};
+  sc_signal<line_bv> m_mem_req_wdata_{"m_mem_req_wdata"};
+  sc_signal<bool> m_irq_phase_{"m_irq_phase"}, m_irq_trace_{"m_irq_trace"}, m_irq_coproc_{"m_irq_coproc"},
+      m_irq_error_{"m_irq_error"};
+  sc_signal<bool> m_upd_valid_{"m_upd_valid"}, m_upd_dec_{"m_upd_dec"};
+  sc_signal<uint64_t> m_upd_addr_{"m_upd_addr"};
+
+  // the last transactions, kept raw (formatting each one would cost more than the comparison)
+  struct Tx {
+    uint64_t cycle;
+    char what;  // 'r' retire, 'a' APB, 'm' memory request, 's' memory response, 'i' injected fault
+    uint32_t a, b;
+    uint64_t c;
+    unsigned flags;
+  };
+  static constexpr size_t kTxDepth = 32;
+  Tx tx_[kTxDepth] = {};
+  size_t tx_next_ = 0, tx_count_ = 0;
+  void add_tx(const Tx& t) {
+    tx_[tx_next_] = t;
+    tx_next_ = (tx_next_ + 1) % kTxDepth;
+    if (tx_count_ < kTxDepth) tx_count_++;
+  }
+
+  lockstep::Checker chk_;
+  uint64_t cycle_ = 0;
+  int64_t inject_cycle_;
+};
+
+}  // namespace hwprof_sc
+
+#endif  // HWPROF_SC_LOCKSTEP_SC_H

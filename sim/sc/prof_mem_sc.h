@@ -1,0 +1,49 @@
+// The profile memory behind hwprof_top's memory port, in the SystemC platform: counter lines live in
+// the CPU's RAM (the counter area is part of the program's memory, as in seed 000). The same
+// responder as sim/platform.c: a request is granted whenever no read is outstanding; a write-back
+// is stored at the edge that accepts it; a line read is answered `latency` cycles later with the
+// line as it is in RAM at the edge that starts the response cycle.
+#ifndef HWPROF_SC_PROF_MEM_SC_H
+#define HWPROF_SC_PROF_MEM_SC_H
+
+#include <cstdint>
+
+#include "hwprof_pins.h"
+
+extern "C" {
+#include "rv32.h"
+}
+
+namespace hwprof_sc {
+
+SC_MODULE(ProfMemSc) {
+  sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
+  sc_in<bool> req_valid_i{"req_valid_i"}, req_write_i{"req_write_i"};
+  sc_out<bool> req_ready_o{"req_ready_o"};
+  sc_in<uint64_t> req_addr_i{"req_addr_i"};
+  sc_in<line_bv> req_wdata_i{"req_wdata_i"};
+  sc_out<bool> rsp_valid_o{"rsp_valid_o"};
+  sc_out<line_bv> rsp_rdata_o{"rsp_rdata_o"};
+
+  ProfMemSc(sc_module_name name, rv_cpu_t* cpu, unsigned latency);
+  SC_HAS_PROCESS(ProfMemSc);
+
+  uint64_t reads() const { return reads_; }
+  uint64_t writes() const { return writes_; }
+  uint64_t outside() const { return outside_; }  // words outside RAM (read as 0, writes dropped)
+
+ private:
+  void tick();
+  bool in_ram(uint64_t addr) const;
+
+  rv_cpu_t* cpu_;
+  unsigned latency_;
+  bool rd_pending_ = false;
+  unsigned rd_wait_ = 0;
+  uint64_t rd_addr_ = 0;
+  uint64_t reads_ = 0, writes_ = 0, outside_ = 0;
+};
+
+}  // namespace hwprof_sc
+
+#endif  // HWPROF_SC_PROF_MEM_SC_H

@@ -1,0 +1,89 @@
+/* The end-to-end trace check; see trace_check.h. */
+#include "trace_check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof_recon.h"
+#include "hwprof_regs.h"
+
+void trace_check_setup(uint32_t entry_pc, trace_check_setup_t out[TRACE_CHECK_SETUP_N]) {
+  out[0] = (trace_check_setup_t){HWPROF_TRACE_CTRL_CUR_START_ADDR, entry_pc};
+  out[1] = (trace_check_setup_t){HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 1}; /* the marker alone */
+  out[2] = (trace_check_setup_t){HWPROF_TRACE_CTRL_CTRL_ADDR, 1u << HWPROF_TRACE_CTRL_CTRL_ENABLE_LSB};
+}
+
+/* Reads a whole file (the reconstruction's program image). */
+static uint8_t *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  uint8_t *buf = NULL;
+  *len = 0;
+  if (fseek(f, 0, SEEK_END) == 0) {
+    long n = ftell(f);
+    rewind(f);
+    if (n > 0 && (buf = malloc((size_t)n)) != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+      free(buf);
+      buf = NULL;
+    }
+    *len = n > 0 ? (size_t)n : 0;
+  }
+  fclose(f);
+  return buf;
+}
+
+int trace_check_init(trace_check_t *t, const char *elf, unsigned hist_w, uint32_t entry_pc, FILE *errors,
+                     char *err, size_t errlen) {
+  memset(t, 0, sizeof *t);
+  t->hist_w = hist_w;
+  t->errors = errors;
+  size_t len = 0;
+  char why[160];
+  t->file = slurp(elf, &len);
+  if (t->file == NULL) {
+    snprintf(err, errlen, "%s: cannot read", elf);
+    return -1;
+  }
+  if (hwprof_image_load_elf(&t->img, t->file, len, why, sizeof why) != 0) {
+    snprintf(err, errlen, "%s: %s", elf, why);
+    return -1;
+  }
+  t->cap = 1 << 16;
+  t->pcs = malloc(t->cap * sizeof *t->pcs);
+  if (t->pcs == NULL || trace_oracle_init(&t->oracle, hist_w, entry_pc) != 0) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+void trace_check_event(trace_check_t *t, const trace_ctrl_state_t *tc, const retire_ev_t *ev) {
+  uint32_t start, hist;
+  bool ended = trace_oracle_feed(&t->oracle, ev, &start, &hist);
+  uint32_t sampled = tc->st_samp;
+  if (sampled == t->seen && !ended) return;
+  t->checked++;
+  const char *why = NULL;
+  hwprof_trace_rec_t rec = {tc->last_start, tc->last_hist};
+  hwprof_recon_t out = {.pcs = t->pcs, .cap = t->cap};
+  hwprof_recon_status_t st = kReconOk;
+  if (!ended || sampled != t->seen + 1) why = "the hardware and the rules disagree on where a trace ends";
+  else if (rec.start != start || rec.hist != hist) why = "the record differs from the rules'";
+  else if ((st = hwprof_trace_reconstruct(&t->img, &rec, t->hist_w, &out)) != kReconOk)
+    why = hwprof_recon_status_str(st);
+  else if (out.n != t->oracle.n || memcmp(out.pcs, t->oracle.pcs, out.n * sizeof *out.pcs) != 0)
+    why = "the reconstruction differs from the executed instructions";
+  t->seen = sampled;
+  t->instrs += t->oracle.n;
+  if (why && t->failed++ < 5 && t->errors)
+    fprintf(t->errors, "trace check: trace %llu (start 0x%08x, history 0x%08x; expected 0x%08x, 0x%08x): %s\n",
+            (unsigned long long)t->checked, (unsigned)rec.start, (unsigned)rec.hist, (unsigned)start,
+            (unsigned)hist, why);
+}
+
+void trace_check_free(trace_check_t *t) {
+  trace_oracle_free(&t->oracle);
+  free(t->pcs);
+  free(t->file);
+  memset(t, 0, sizeof *t);
+}

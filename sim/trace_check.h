@@ -1,0 +1,45 @@
+/* The end-to-end trace check of the whole-system runners (hwprof-sim, hwprof-sc): with the trace
+ * controller in every-trace mode, each record that appears in LAST_* must equal what the
+ * termination rules give for the executed instructions (tb/trace_oracle.c), and its reconstruction
+ * from the ELF image (sw/trace_recon.c) must give exactly those instructions. The check observes
+ * the C model's state; it adds no cycles. */
+#ifndef HWPROF_SIM_TRACE_CHECK_H
+#define HWPROF_SIM_TRACE_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwprof_image.h"
+#include "trace_ctrl.h"
+#include "trace_oracle.h"
+
+typedef struct {
+  hwprof_image_t img;
+  uint8_t *file;
+  unsigned hist_w;
+  trace_oracle_t oracle;
+  uint32_t seen; /* records sampled so far (STAT_SAMPLED of the model) */
+  uint64_t checked, failed, instrs;
+  uint32_t *pcs;
+  size_t cap;
+  FILE *errors; /* where the first failures are described */
+} trace_check_t;
+
+/* The registers to write before the program runs (every-trace mode, the current trace started at
+ * the entry point), in order. */
+typedef struct {
+  uint16_t addr;
+  uint32_t data;
+} trace_check_setup_t;
+#define TRACE_CHECK_SETUP_N 3u
+void trace_check_setup(uint32_t entry_pc, trace_check_setup_t out[TRACE_CHECK_SETUP_N]);
+
+/* Returns 0, or -1 with a one-line reason (naming the file) in err. */
+int trace_check_init(trace_check_t *t, const char *elf, unsigned hist_w, uint32_t entry_pc, FILE *errors,
+                     char *err, size_t errlen);
+/* One retired instruction, after the trace controller has taken it (its state after the edge). */
+void trace_check_event(trace_check_t *t, const trace_ctrl_state_t *tc, const retire_ev_t *ev);
+void trace_check_free(trace_check_t *t);
+
+#endif /* HWPROF_SIM_TRACE_CHECK_H */
