@@ -54,10 +54,15 @@ echo "      model, the Verilated RTL, and both in lockstep (SystemC figures over
 printf '%-11s %12s %9s %9s %9s %9s %9s\n' workload instructions alone "C plat." "SC model" "SC rtl" "SC lockst"
 for elf in "$build"/workloads/*.elf; do
   [ -f "$elf" ] || continue
-  alone=$("$build/sim/hwprof-sim" --engine=none "$elf" 2>&1 >/dev/null | grep -o '[0-9.]* M instructions/s' | cut -d' ' -f1)
-  line=$("$build/sim/hwprof-sim" --engine=model "$elf" 2>&1 >/dev/null | head -1)
+  alone=-  # the firmware needs the device: a -fw program cannot run on the CPU alone
+  case $elf in
+    *-fw.elf) ;;
+    *) alone=$( ("$build/sim/hwprof-sim" --engine=none "$elf" 2>&1 >/dev/null || true) |
+                 sed -n 's/.*(\([0-9.]*\) M instructions\/s).*/\1/p') ;;
+  esac
+  line=$( ("$build/sim/hwprof-sim" --engine=model "$elf" 2>&1 >/dev/null || true) | head -1)
   n=$(sed -n 's/.*: \([0-9]*\) instructions,.*/\1/p' <<<"$line")
-  model=$(grep -o '[0-9.]* M instructions/s' <<<"$line" | cut -d' ' -f1)
+  model=$(sed -n 's/.*(\([0-9.]*\) M instructions\/s).*/\1/p' <<<"$line")
   sc=()
   for e in model rtl lockstep; do
     sc+=("$( ("$build/sc/hwprof-sc" --engine=$e --max-insns="$sc_insns" "$elf" 2>&1 >/dev/null || true) |
