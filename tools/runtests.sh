@@ -144,9 +144,9 @@ check c-platform-matches-systemc-rtl c_platform_matches_systemc
 
 # a deliberate C-model fault in the whole system: exit 5, a report naming cycle and signal, a waveform
 sc_inject_is_caught() {
-  local out rc fst=interp-fw-mismatch.fst elf
-  elf=$(realpath "$build/workloads/interp-fw.elf")
-  out=$(cd "$logdir" && rm -f "$fst" && "$sc" --inject=1000000 "$elf" 2>&1 >/dev/null)
+  local out rc fst=lz-fw-mismatch.fst elf
+  elf=$(realpath "$build/workloads/lz-fw.elf")
+  out=$(cd "$logdir" && rm -f "$fst" && "$sc" --inject=1000 "$elf" 2>&1 >/dev/null)
   rc=$?
   echo "$out"
   [ "$rc" = 5 ] || { echo "expected exit 5, got $rc"; return 1; }

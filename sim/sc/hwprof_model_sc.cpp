@@ -43,9 +43,10 @@ void ModelSc::write_outputs(const top_out_t& o) {
 }
 
 void ModelSc::inject_fault() {
-  // the sampling countdown of the trace controller: once tracing is on, the next sampled trace (and
-  // so the FIFO's contents and the TRACE interrupt's timing) differs from the RTL's
-  state_.trace_ctrl.count ^= 1u;
+  // the pir's count of accepted events: architecturally invisible until software reads
+  // STAT_EVENTS, which the platform always does after the program ends, so the fault is caught
+  // on every program (a fault in live profiling state can be masked, e.g. by an unsampled trace)
+  state_.pir.stat_events ^= 1u;
 }
 
 }  // namespace hwprof_sc
