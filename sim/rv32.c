@@ -528,7 +528,8 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
       if (f3 > HWPROF_PROF_OP_TRIGGER) return exception(c, CAUSE_ILLEGAL, insn, ev);
       ev->kind = HWPROF_KIND_PROF;
       ev->op = (uint8_t)f3;
-      ev->operand = a;
+      /* rs1 = x0: the operand is the instruction's shadow word (inserted code needs no register) */
+      ev->operand = (rs1 == 0u && f3 != HWPROF_PROF_OP_ID) ? c->shadow[(pc - RV_RAM_BASE) / 4u] : a;
       if (f3 == HWPROF_PROF_OP_ID) {
         ev->pid = (uint16_t)(insn >> 20);
         ev->ihint = rd & 1u;

@@ -23,8 +23,9 @@
 #define RV_SHADOW_PID_MASK 0xffffu
 #define RV_SHADOW_BHINT_LSB 16u
 #define RV_SHADOW_IHINT_LSB 18u
-/* custom-0: prof.<op> with funct3 = op (HWPROF_PROF_OP_*), operand x[rs1]; prof.id carries its pid
- * in imm[11:0], its ihint in rd[0] and its bhint in rd[2:1]. */
+/* custom-0: prof.<op> with funct3 = op (HWPROF_PROF_OP_*), operand x[rs1], or the instruction's own
+ * shadow word when rs1 is x0 (so inserted code needs no register); prof.id carries its pid in
+ * imm[11:0], its ihint in rd[0] and its bhint in rd[2:1]. */
 #define RV_OPCODE_CUSTOM0 0x0bu
 
 typedef struct rv_cpu rv_cpu_t;

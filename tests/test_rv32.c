@@ -316,6 +316,32 @@ static void test_rv32_profiling_instructions_become_prof_events(void **state) {
   assert_non_null(strstr(cpu.error, "illegal instruction"));
 }
 
+static void test_rv32_profiling_operand_from_shadow_word_when_rs1_is_x0(void **state) {
+  (void)state;
+  const uint32_t code[] = {
+      prof(HWPROF_PROF_OP_INIT, 0, 0, 0),    /* prof.init x0: base from the shadow word */
+      prof(HWPROF_PROF_OP_SETOFF, 0, 0, 0),  /* prof.setoff x0 */
+      prof(HWPROF_PROF_OP_TRIGGER, 3, 0, 0), /* prof.trigger x3: a register, shadow ignored */
+      prof(HWPROF_PROF_OP_ID, 0, 0, 5),      /* prof.id 5: pid from imm, shadow ignored */
+  };
+  program(code, 4);
+  cpu.shadow[0] = 0x80c00000u;
+  cpu.shadow[1] = 63u;
+  cpu.shadow[2] = 1234u;
+  cpu.shadow[3] = 0xffffu;
+  cpu.x[3] = 17;
+  retire_ev_t ev = step();
+  assert_int_equal(ev.op, HWPROF_PROF_OP_INIT);
+  assert_int_equal(ev.operand, 0x80c00000u);
+  ev = step();
+  assert_int_equal(ev.op, HWPROF_PROF_OP_SETOFF);
+  assert_int_equal(ev.operand, 63);
+  ev = step();
+  assert_int_equal(ev.operand, 17);
+  ev = step();
+  assert_int_equal(ev.pid, 5);
+}
+
 static void test_rv32_shadow_words_annotate_branches_and_can_be_patched(void **state) {
   (void)state;
   const uint32_t code[] = {
@@ -375,6 +401,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_rv32_external_interrupt_taken_only_when_enabled, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_semihosting_write_and_extended_exit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_profiling_instructions_become_prof_events, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_profiling_operand_from_shadow_word_when_rs1_is_x0, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_shadow_words_annotate_branches_and_can_be_patched, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_bad_elf_files_are_rejected_by_name, setup, teardown),
   };
