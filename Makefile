@@ -136,11 +136,13 @@ TB_BINS := $(foreach c,$(TB_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof
 bench-bin: $(TB_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
-UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32
-UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c
-$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h
+UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap
+UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c \
+            sw/instr/profmap.c
+$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h \
+                sw/instr/profmap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka)
+	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka)
 
 # the firmware sources must also build for the RV32 target
 $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
@@ -150,11 +152,13 @@ $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
 unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC))
 
 # ---------------------------------------------------------------- CPU model and workloads
-SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(MODEL_SRC)
+INSTR_SRC := sw/instr/elf_rel.c sw/instr/profmap.c sw/instr/instrument.c
+INSTR_HDR := sw/instr/elf_rel.h sw/instr/profmap.h sw/instr/instrument.h
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) sim/rv32.h sim/platform.h sim/trace_check.h tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(SIM_SRC) sim/rv32.h sim/platform.h sim/trace_check.h sim/edge_check.h sw/instr/profmap.h tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 $(SIM_SRC) -o $@
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/instr -O2 $(SIM_SRC) -o $@
 
 # The SystemC platform (sim/sc/): the CPU model, APB, the profile memory and hwprof_top as the
 # Verilated RTL (verilator --sc), the C model, or both in lockstep, chosen at run time. Built for the
@@ -166,22 +170,23 @@ SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEP
               -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
 SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lockstep.cpp
 SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h
-SIMC_SRC   := sim/rv32.c sim/trace_check.c tb/trace_oracle.c sw/trace_recon.c sw/image.c
+SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c tb/trace_oracle.c sw/trace_recon.c sw/image.c
 SC_BIN     := $(BUILD)/sc/hwprof-sc
 $(BUILD)/simc/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/instr -O2 -c $< -o $@
 $(BUILD)/simc/libhwprof_simc.a: $(patsubst %.c,$(BUILD)/simc/%.o,$(SIMC_SRC))
 	ar rcs $@ $^
-$(BUILD)/simc/sim/%.o $(BUILD)/simc/tb/%.o $(BUILD)/simc/sw/%.o: sim/rv32.h sim/trace_check.h tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
-$(SC_BIN): $(RTL_SRC) $(VLT) $(SC_SRC) $(SC_HDR) sim/platform.h sim/rv32.h sim/trace_check.h \
+$(BUILD)/simc/sim/%.o $(BUILD)/simc/tb/%.o $(BUILD)/simc/sw/%.o: sim/rv32.h sim/trace_check.h sim/edge_check.h \
+  sw/instr/profmap.h tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
+$(SC_BIN): $(RTL_SRC) $(VLT) $(SC_SRC) $(SC_HDR) sim/platform.h sim/rv32.h sim/trace_check.h sim/edge_check.h \
            $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a
 	@mkdir -p $(dir $@)
 	$(VERILATOR) --sc --exe --build -j $(JOBS) $(VFLAGS) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $(dir $@)obj --top-module hwprof_top \
 	  -GCntW=$(call tb_field,$(SC_CFG),2) -GUpdDepth=$(call tb_field,$(SC_CFG),3) -GSets=$(call tb_field,$(SC_CFG),4) \
 	  -GWays=$(call tb_field,$(SC_CFG),5) -GLineWords=$(call tb_field,$(SC_CFG),6) -GOabDepth=$(call tb_field,$(SC_CFG),7) \
 	  -GHistW=$(call tb_field,$(SC_CFG),8) -GTraceFifoDepth=$(call tb_field,$(SC_CFG),9) \
-	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include $(SC_CFLAGS)" \
+	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/instr -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include $(SC_CFLAGS)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc" \
 	  -o $(CURDIR)/$@ $(VLT) $(RTL_SRC) $(addprefix $(CURDIR)/,$(SC_SRC)) >$(dir $@)build.log 2>&1 \
 	  || { cat $(dir $@)build.log; exit 1; }
@@ -206,14 +211,34 @@ $(BUILD)/workloads/%-fw.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/hwpr
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/hwprof_rt.c -o $(@:.elf=-rt.o)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) $(FW_SRC) -o $@
 
-workloads: $(WL_ELFS) $(FW_ELFS)
+# The instrumenter (sw/instr/, issue 6) and the workloads it instruments: built again with the
+# relocations kept (-Wl,--emit-relocs) and without linker relaxation, then instrumented
+# (mode minimal, K = INSTR_K: small enough that functions are split into regions).
+INSTR_BIN := $(BUILD)/instr/hwprof-instr
+INSTR_K   ?= 4
+$(INSTR_BIN): $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Isw/instr -O2 $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@
+$(BUILD)/unit/hwprof-instr-asan: $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Isw/instr -g -O1 $(SAN) $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@
+WL_RELOC := $(addprefix $(BUILD)/instr/,$(addsuffix .elf,$(WORKLOADS)))
+WL_PROF  := $(addprefix $(BUILD)/instr/,$(addsuffix -prof.elf,$(WORKLOADS)))
+.SECONDARY: $(WL_RELOC)  # the inputs stay: the maps name them, users compare against them
+$(BUILD)/instr/%.elf: sim/workloads/%.c sim/workloads/common.h
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -Wl,--emit-relocs -Wl,--no-relax $< -o $@
+$(BUILD)/instr/%-prof.elf: $(BUILD)/instr/%.elf $(INSTR_BIN)
+	$(INSTR_BIN) instrument --quiet --k=$(INSTR_K) $< -o $@
+
+workloads: $(WL_ELFS) $(FW_ELFS) $(WL_PROF)
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)
 
 # ---------------------------------------------------------------- the suites
 test: deps
-	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) workloads
+	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) workloads $(BUILD)/unit/hwprof-instr-asan
 	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)
 
 WORKLOAD ?= interp

@@ -19,6 +19,7 @@
 
 #include "platform.h"
 #include "rv32.h"
+#include "edge_check.h"
 #include "trace_check.h"
 
 static void usage(FILE *to) {
@@ -32,10 +33,14 @@ static void usage(FILE *to) {
           "  --trace-check   model engine: check every trace record against the executed instructions\n"
           "                  and its reconstruction from the ELF image\n"
           "  --mem-latency=N model engine: cycles from a counter-line read to its data (default 4)\n"
+          "  --edge-map=MAP  model engine, a program instrumented by hwprof-instr: after it ends, flush\n"
+          "                  the profile cache, derive the edge profile from the counters and compare it\n"
+          "                  with the exact edge counts of the run\n"
+          "  --edge-profile=FILE, --edge-truth=FILE  with --edge-map: write the two profiles\n"
           "  --quiet         no report at the end\n"
           "  --help          this text\n"
           "Exit status: the program's; 2 bad arguments or ELF file; 3 the program ran away; 4 a trace\n"
-          "check failed.\n");
+          "or edge check failed.\n");
 }
 
 static int parse_u64(const char *s, uint64_t *out) {
@@ -48,9 +53,14 @@ static int parse_u64(const char *s, uint64_t *out) {
   return 0;
 }
 
+static uint32_t sim_apb(void *ctx, bool write, uint16_t addr, uint32_t data) {
+  return platform_apb(ctx, write, addr, data);
+}
+
 int main(int argc, char **argv) {
   uint64_t max_insns = 200000000, ram = 16u << 20, mem_latency = 4;
   const char *pcs_path = NULL, *elf = NULL, *engine = "model";
+  const char *edge_map = NULL, *edge_profile = NULL, *edge_truth = NULL;
   int quiet = 0, trace_check = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -78,6 +88,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects none or model (rtl and lockstep: not yet)\n", a);
         return 2;
       }
+    } else if (!strncmp(a, "--edge-map=", 11) && a[11]) {
+      edge_map = a + 11;
+    } else if (!strncmp(a, "--edge-profile=", 15) && a[15]) {
+      edge_profile = a + 15;
+    } else if (!strncmp(a, "--edge-truth=", 13) && a[13]) {
+      edge_truth = a + 13;
     } else if (!strncmp(a, "--pcs=", 6) && a[6]) {
       pcs_path = a + 6;
     } else if (!strcmp(a, "--trace-check")) {
@@ -99,8 +115,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   const bool with_model = !strcmp(engine, "model");
-  if (trace_check && !with_model) {
-    fprintf(stderr, "hwprof-sim: error: --trace-check needs --engine=model\n");
+  if ((trace_check || edge_map) && !with_model) {
+    fprintf(stderr, "hwprof-sim: error: --trace-check and --edge-map need --engine=model\n");
+    return 2;
+  }
+  if ((edge_profile || edge_truth) && !edge_map) {
+    fprintf(stderr, "hwprof-sim: error: --edge-profile and --edge-truth need --edge-map\n");
     return 2;
   }
 
@@ -131,6 +151,16 @@ int main(int argc, char **argv) {
     for (unsigned i = 0; i < TRACE_CHECK_SETUP_N; i++) platform_apb(&plat, true, setup[i].addr, setup[i].data);
   }
 
+  static edge_check_t ec;
+  if (edge_map) {
+    char err[300];
+    if (edge_check_init(&ec, edge_map, err, sizeof err)) {
+      fprintf(stderr, "hwprof-sim: error: %s\n", err);
+      platform_free(&plat);
+      return 2;
+    }
+  }
+
   clock_t t0 = clock();
   rv_status_t st = RV_RUNNING;
   retire_ev_t ev;
@@ -138,6 +168,7 @@ int main(int argc, char **argv) {
     st = with_model ? platform_step(&plat, &ev) : rv_step(cpu, &ev);
     if (pcs && ev.valid) fprintf(pcs, "%08" PRIx32 "\n", ev.pc);
     if (trace_check && ev.valid) trace_check_event(&tc, &plat.hw.trace_ctrl, &ev);
+    if (edge_map) edge_check_event(&ec, &ev);
   }
   double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
   fflush(stdout);
@@ -175,6 +206,14 @@ int main(int argc, char **argv) {
               (unsigned long long)tc.checked, (unsigned long long)tc.instrs, (unsigned long long)tc.failed);
   }
   if (trace_check && tc.failed && rc == 0) rc = 4;
+  if (edge_map) {
+    long d = -1;
+    if (st != RV_EXITED) fprintf(stderr, "hwprof-sim: edge check: skipped, the program did not finish\n");
+    else if (edge_check_flush(sim_apb, &plat)) fprintf(stderr, "hwprof-sim: edge check: the cache stays busy after a flush\n");
+    else d = edge_check_finish(&ec, cpu->ram, RV_RAM_BASE, cpu->ram_size, edge_profile, edge_truth, stderr);
+    if (d != 0 && rc == 0) rc = 4;
+    edge_check_free(&ec);
+  }
   if (trace_check) trace_check_free(&tc);
   platform_free(&plat);
   return rc;

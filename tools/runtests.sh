@@ -156,6 +156,86 @@ sc_inject_is_caught() {
 }
 check sc-inject-fault-is-caught sc_inject_is_caught
 
+# --- the instrumenter (issue 6): every workload instrumented (mode minimal from the build, mode all
+#     here; K = 4, so functions are split into regions), run on the C model alone (hwprof-sim) and
+#     on the RTL with the C model in lockstep (hwprof-sc); after each run the cache is flushed, the
+#     edge profile derived from the counters, and it must equal the exact edge counts of the run
+instr="$build/instr/hwprof-instr"
+prof_workloads=("$build"/instr/*-prof.elf)
+edge_profiles_c_model() {
+  local elf name out rc=0 m
+  for elf in "${prof_workloads[@]}"; do
+    name=$(basename "$elf" -prof.elf)
+    "$instr" instrument --quiet --mode=all --k=4 "$build/instr/$name.elf" -o "$logdir/$name-all.elf" || return 1
+    for m in "${elf%.elf}" "$logdir/$name-all"; do
+      out=$("$build/sim/hwprof-sim" --edge-map="$m.map" "$m.elf" 2>&1 >/dev/null) || { echo "$out"; rc=1; }
+      echo "$(basename "$m"): $(grep -o 'edge check:.*' <<<"$out" | head -1)"
+      grep -q 'edge check: .* 0 differences' <<<"$out" || rc=1
+    done
+  done
+  return $rc
+}
+check instr-edge-profiles-exact-c-model edge_profiles_c_model
+
+edge_profiles_rtl() {
+  local elf name rc=0
+  sc_runs sc-edge "--engine=lockstep" -- "${prof_workloads[@]}"
+  for elf in "${prof_workloads[@]}"; do
+    name=$(basename "$elf" .elf)
+    out=$(cat "$logdir/sc-edge-$name.out")
+    echo "$name: exit $(cat "$logdir/sc-edge-$name.rc"); $(grep -o 'edge check:.*' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out")"
+    [ "$(cat "$logdir/sc-edge-$name.rc")" = 0 ] && grep -q 'edge check: .* 0 differences' <<<"$out" &&
+      grep -q ' 0 mismatches' <<<"$out" || { grep -A12 'MISMATCH\|error' <<<"$out"; rc=1; }
+  done
+  return $rc
+}
+check instr-edge-profiles-exact-rtl-lockstep edge_profiles_rtl
+
+# a function the instrumenter cannot analyse is reported and left alone, never mis-instrumented
+instr_reports_unanalysable() {
+  local out
+  out=$("$instr" instrument "$build/instr/interp.elf" -o "$logdir/interp-report.elf" 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  grep -q 'left uninstrumented: __d_vfprintf (0x[0-9a-f]*): 2 indirect jumps' <<<"$out" &&
+    grep -q '^function __d_vfprintf .* skipped 2 indirect jumps' "$logdir/interp-report.map" &&
+    ! grep -q '^function __d_vfprintf .* instrumented' "$logdir/interp-report.map"
+}
+check instr-reports-unanalysable-functions instr_reports_unanalysable
+
+# bad input: one error naming the input, exit 2, nothing written
+instr_bad_input_rejected() {
+  local a out rc bad
+  bad=$(mktemp)
+  printf 'not an ELF file' >"$bad"
+  for a in "$bad" /nonexistent.elf "$build/workloads/sort.elf" "$build/instr/sort-prof.elf"; do
+    rm -f "$logdir/bad-out.elf"
+    out=$("$instr" instrument "$a" -o "$logdir/bad-out.elf" 2>&1)
+    rc=$?
+    echo "$a -> $rc: $out"
+    [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "error: $a" <<<"$out" && [ ! -e "$logdir/bad-out.elf" ] ||
+      { rm -f "$bad"; return 1; }
+  done
+  rm -f "$bad"
+  for a in --k=1 --k=13 --mode=most --text-at=0x80000002 --frobnicate; do
+    out=$("$instr" instrument "$a" "$build/instr/sort.elf" -o "$logdir/bad-out.elf" 2>&1)
+    rc=$?
+    echo "$a -> $rc: $out"
+    [ "$rc" = 2 ] && grep -q "'$a'" <<<"$out" || return 1
+  done
+}
+check instr-rejects-bad-input instr_bad_input_rejected
+
+# the instrumenter under ASan/UBSan gives the same outputs as the optimised build
+instr_asan_same_output() {
+  local w
+  for w in sort interp; do
+    "$build/unit/hwprof-instr-asan" instrument --quiet --k=4 "$build/instr/$w.elf" -o "$logdir/$w-asan.elf" || return 1
+    cmp "$logdir/$w-asan.elf" "$build/instr/$w-prof.elf" && cmp "$logdir/$w-asan.map" "$build/instr/$w-prof.map" || return 1
+    echo "$w: identical"
+  done
+}
+check instr-asan-same-output instr_asan_same_output
+
 # --- lockstep benches: directed tests in every configuration
 check lockstep-directed "$tb" --test=directed --cycles=20000
 check lockstep-directed-small-cache "$tb_small" --test=directed --cycles=20000
@@ -254,6 +334,9 @@ sed -n 's/.*trace check: \([0-9]*\) traces.*, \([0-9]*\) failed.*/\1 \2/p' "$log
 cat "$logdir"/sc-trace-*.out "$logdir"/sc-fw-*.out 2>/dev/null | awk '
   /program: / {i += $2} /lockstep: / {c += $2; m += $(NF-1); n++}
   END { if (n) printf "whole system in lockstep: %d runs, %d instructions, %d cycles compared, %d mismatches\n", n, i, c, m }'
+cat "$logdir/instr-edge-profiles-exact-c-model.log" "$logdir/instr-edge-profiles-exact-rtl-lockstep.log" 2>/dev/null |
+  awk '/edge check: / { for (i = 1; i <= NF; i++) { if ($(i) == "edges") e += $(i-1); if ($(i) == "differences") d += $(i-1) } n++ }
+    END { if (n) printf "edge profiles read back from the hardware: %d runs, %d edges checked, %d differences\n", n, e, d }'
 echo "lockstep: $total_cycles random cycles across seeds ($seeds); runs with a mismatch: $lockstep_failed"
 if [ ${#failures[@]} -gt 0 ]; then
   echo "failed: ${failures[*]}"

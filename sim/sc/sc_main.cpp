@@ -32,6 +32,7 @@
 #include "verilated_fst_sc.h"
 
 extern "C" {
+#include "edge_check.h"
 #include "trace_check.h"
 }
 
@@ -54,6 +55,7 @@ struct Options {
   uint64_t fst_from = 0;
   int64_t inject = -1;
   bool trace_check = false;
+  std::string edge_map, edge_profile, edge_truth;
   bool quiet = false;
   bool replay = false;  // internal: the waveform re-run after a mismatch
 };
@@ -71,6 +73,10 @@ void usage(FILE* to) {
                "  --mem-latency=N  cycles from a counter-line read to its data (default 4)\n"
                "  --trace-check    model and lockstep: enable the trace controller (every trace) and check\n"
                "                   each record against the executed instructions and its reconstruction\n"
+               "  --edge-map=MAP   a program instrumented by hwprof-instr: after it ends, flush the profile\n"
+               "                   cache over APB, derive the edge profile from the counters and compare it\n"
+               "                   with the exact edge counts of the run (--edge-profile=FILE,\n"
+               "                   --edge-truth=FILE write the two)\n"
                "  --progress=N     print progress every N instructions\n"
                "  --fst=FILE       rtl and lockstep: write the RTL's waveform (from --fst-from=CYCLE on)\n"
                "  --inject=CYCLE   lockstep: corrupt the C model's state at CYCLE (shows the mismatch report)\n"
@@ -78,7 +84,7 @@ void usage(FILE* to) {
                "  --help           this text\n"
                "On a lockstep mismatch the run is repeated with a waveform of the last 200 cycles.\n"
                "Exit status: the program's; 2 bad arguments or ELF file; 3 the program ran away; 4 a trace\n"
-               "check failed; 5 the RTL and the C model differ.\n");
+               "check or edge check failed; 5 the RTL and the C model differ.\n");
 }
 
 bool parse_u64(const char* s, uint64_t* out) {
@@ -122,6 +128,12 @@ int parse(int argc, char** argv, Options* o) {
       }
     } else if (!std::strncmp(a, "--fst=", 6) && a[6]) {
       o->fst = a + 6;
+    } else if (!std::strncmp(a, "--edge-map=", 11) && a[11]) {
+      o->edge_map = a + 11;
+    } else if (!std::strncmp(a, "--edge-profile=", 15) && a[15]) {
+      o->edge_profile = a + 15;
+    } else if (!std::strncmp(a, "--edge-truth=", 13) && a[13]) {
+      o->edge_truth = a + 13;
     } else if (!std::strcmp(a, "--trace-check")) {
       o->trace_check = true;
     } else if (!std::strcmp(a, "--quiet")) {
@@ -148,6 +160,10 @@ int parse(int argc, char** argv, Options* o) {
   }
   if (!o->fst.empty() && o->engine == "model") {
     std::fprintf(stderr, "hwprof-sc: error: --fst records the RTL: use --engine=rtl or lockstep\n");
+    return 2;
+  }
+  if ((!o->edge_profile.empty() || !o->edge_truth.empty()) && o->edge_map.empty()) {
+    std::fprintf(stderr, "hwprof-sc: error: --edge-profile and --edge-truth need --edge-map\n");
     return 2;
   }
   if (o->inject >= 0 && o->engine != "lockstep") {
@@ -354,11 +370,32 @@ int sc_main(int argc, char** argv) {
       trace_check_setup(cpu.pc, setup);
       for (const auto& s : setup) c.apb(true, s.addr, s.data);
     };
-    // called after the rising edge that accepted the event: the model has taken it
-    cpu_sc.on_retire = [observed](const retire_ev_t& ev) { trace_check_event(&tc, &observed->state().trace_ctrl, &ev); };
   }
+  static edge_check_t ec;
+  if (!o.edge_map.empty()) {
+    char err[300];
+    if (edge_check_init(&ec, o.edge_map.c_str(), err, sizeof err)) {
+      std::fprintf(stderr, "hwprof-sc: error: %s\n", err);
+      return 2;
+    }
+  }
+  // called after the rising edge that accepted the event: the model has taken it
+  if (o.trace_check || !o.edge_map.empty())
+    cpu_sc.on_retire = [observed, &o](const retire_ev_t& ev) {
+      if (o.trace_check) trace_check_event(&tc, &observed->state().trace_ctrl, &ev);
+      if (!o.edge_map.empty()) edge_check_event(&ec, &ev);
+    };
   HwStats hw{};
-  cpu_sc.after_exit = [&hw](CpuSc& c) { read_stats(c, &hw); };
+  bool flushed = false;
+  cpu_sc.after_exit = [&hw, &o, &flushed](CpuSc& c) {
+    read_stats(c, &hw);
+    if (!o.edge_map.empty() && c.status() == RV_EXITED)
+      flushed = edge_check_flush(
+                    [](void* ctx, bool write, uint16_t addr, uint32_t data) {
+                      return static_cast<CpuSc*>(ctx)->apb(write, addr, data);
+                    },
+                    &c) == 0;
+  };
 
   sc_start(SC_ZERO_TIME);
   std::unique_ptr<VerilatedFstSc> tfp;
@@ -431,6 +468,20 @@ int sc_main(int argc, char** argv) {
   if (o.trace_check) {
     if (tc.failed && rc == 0) rc = 4;
     trace_check_free(&tc);
+  }
+  if (!o.edge_map.empty()) {
+    long d = -1;
+    if (mismatch) {
+    } else if (st != RV_EXITED) {
+      std::fprintf(stderr, "hwprof-sc: edge check: skipped, the program did not finish\n");
+    } else if (!flushed) {
+      std::fprintf(stderr, "hwprof-sc: edge check: the cache stays busy after a flush\n");
+    } else {
+      d = edge_check_finish(&ec, cpu.ram, RV_RAM_BASE, cpu.ram_size, o.edge_profile.empty() ? nullptr : o.edge_profile.c_str(),
+                            o.edge_truth.empty() ? nullptr : o.edge_truth.c_str(), stderr);
+    }
+    if (d != 0 && rc == 0) rc = 4;
+    edge_check_free(&ec);
   }
   rv_free(&cpu);
   return rc;

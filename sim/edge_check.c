@@ -1,0 +1,109 @@
+/* Reading back and checking edge profiles; see edge_check.h. */
+#include "edge_check.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof_regs.h"
+
+int edge_check_init(edge_check_t *c, const char *map_path, char *err, size_t errlen) {
+  memset(c, 0, sizeof *c);
+  if (pm_read(&c->map, map_path, err, errlen)) return -1;
+  if ((c->truth = pm_truth_new(&c->map)) == NULL) {
+    snprintf(err, errlen, "out of memory");
+    pm_free(&c->map);
+    return -1;
+  }
+  return 0;
+}
+
+int edge_check_flush(edge_check_apb_t apb, void *ctx) {
+  apb(ctx, true, HWPROF_EDGE_PROF_CMD_ADDR, 1u << HWPROF_EDGE_PROF_CMD_FLUSH_LSB);
+  for (unsigned i = 0; i < 100000; i++)
+    if (!(apb(ctx, false, HWPROF_EDGE_PROF_STATUS_ADDR, 0) & HWPROF_EDGE_PROF_STATUS_BUSY_MASK)) return 0;
+  return -1;
+}
+
+static int write_file(const char *path, const pm_map_t *m, int64_t *const *counts, FILE *report) {
+  FILE *f = fopen(path, "w");
+  if (f == NULL || pm_write_profile(f, m, counts) || fclose(f)) {
+    fprintf(report, "edge check: error: cannot write '%s'\n", path);
+    return -1;
+  }
+  return 0;
+}
+
+long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, uint32_t ram_size,
+                       const char *profile_out, const char *truth_out, FILE *report) {
+  const pm_map_t *m = &c->map;
+  int64_t **hw = calloc(m->nfn + 1, sizeof *hw), **truth = calloc(m->nfn + 1, sizeof *truth);
+  long diff = 0, rc = 0;
+  unsigned fns = 0, edges = 0, measured = 0, blocks = 0, skipped = 0;
+  uint64_t events = 0;
+  if (hw == NULL || truth == NULL) rc = -1;
+  for (unsigned i = 0; i < m->nfn && rc == 0; i++) {
+    const pm_func_t *f = &m->fn[i];
+    if (!f->instrumented) {
+      skipped++;
+      continue;
+    }
+    fns++;
+    uint64_t *ctr = calloc(f->ncounters + 1, sizeof *ctr);
+    hw[i] = calloc(f->nedge + 1, sizeof **hw);
+    truth[i] = calloc(f->nedge + 1, sizeof **truth);
+    if (ctr == NULL || hw[i] == NULL || truth[i] == NULL) {
+      free(ctr);
+      rc = -1;
+      break;
+    }
+    for (unsigned k = 0; k < f->ncounters; k++) {
+      uint64_t a = (uint64_t)f->base + (uint64_t)k * m->cnt_bytes;
+      if (a < ram_base || a + m->cnt_bytes > (uint64_t)ram_base + ram_size) {
+        fprintf(report, "edge check: error: %s: counter %u at 0x%08" PRIx64 " is outside RAM\n", f->name, k, a);
+        rc = -1;
+        break;
+      }
+      for (unsigned b = 0; b < m->cnt_bytes; b++) ctr[k] |= (uint64_t)ram[a - ram_base + b] << (8 * b);
+    }
+    char why[200];
+    if (rc == 0 && pm_derive(f, ctr, hw[i], why, sizeof why)) {
+      fprintf(report, "edge check: error: %s\n", why);
+      rc = -1;
+    }
+    free(ctr);
+    for (unsigned e = 0; e < f->nedge && rc == 0; e++) {
+      const pm_edge_t *x = &f->edge[e];
+      if (pm_is_virtual(x->kind)) continue;
+      edges++;
+      measured += x->counter != PM_NONE;
+      truth[i][e] = pm_truth_count(c->truth, i, e);
+      events += (uint64_t)truth[i][e];
+      if (truth[i][e] != hw[i][e] && diff++ < 5)
+        fprintf(report, "edge check: %s: %s edge 0x%08" PRIx32 " -> %s%08" PRIx32 ": hardware %" PRId64 ", exact %" PRId64 "\n",
+                f->name, pm_kind_names[x->kind], f->blk[x->src].start, x->dst == PM_EXIT ? "exit " : "0x",
+                x->dst == PM_EXIT ? 0 : f->blk[x->dst].start, hw[i][e], truth[i][e]);
+    }
+    for (unsigned b = 0; b < f->nblk; b++) blocks += f->blk[b].counter != PM_NONE;
+  }
+  if (rc == 0) {
+    fprintf(report,
+            "edge check: %u functions (%u left uninstrumented), %u edges (%u measured, %u block counters, the rest "
+            "derived), %" PRIu64 " edge traversals; profile from the hardware vs exact counts: %ld differences\n",
+            fns, skipped, edges, measured, blocks, events, diff);
+    if (profile_out && write_file(profile_out, m, hw, report)) rc = -1;
+    if (truth_out && write_file(truth_out, m, truth, report)) rc = -1;
+  }
+  for (unsigned i = 0; i < m->nfn; i++) {
+    if (hw) free(hw[i]);
+    if (truth) free(truth[i]);
+  }
+  free(hw);
+  free(truth);
+  return rc ? -1 : diff;
+}
+
+void edge_check_free(edge_check_t *c) {
+  pm_truth_free(c->truth);
+  pm_free(&c->map);
+}

@@ -1,0 +1,38 @@
+/* Reading an edge profile back from the hardware and checking it (issue 6): after the program
+ * ends, the runner flushes the profile cache over APB, reads every instrumented function's
+ * counters from RAM and derives its edge profile (sw/instr/profmap.c); meanwhile every retired
+ * instruction was counted against the map's edges, which gives the exact profile independently of
+ * the hardware. The two must be equal, edge for edge. */
+#ifndef HWPROF_SIM_EDGE_CHECK_H
+#define HWPROF_SIM_EDGE_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ports.h"
+#include "profmap.h"
+
+typedef struct {
+  pm_map_t map;
+  pm_truth_t *truth;
+} edge_check_t;
+
+typedef uint32_t (*edge_check_apb_t)(void *ctx, bool write, uint16_t addr, uint32_t data);
+
+/* Returns 0, or -1 with a one-line reason (naming the file) in err. */
+int edge_check_init(edge_check_t *c, const char *map_path, char *err, size_t errlen);
+static inline void edge_check_event(edge_check_t *c, const retire_ev_t *ev) {
+  if (ev->valid) pm_truth_feed(c->truth, ev->pc, ev->next_pc, ev->taken);
+}
+/* FLUSH, then poll STATUS.BUSY (bounded). Returns 0, or -1 if the cache stays busy. */
+int edge_check_flush(edge_check_apb_t apb, void *ctx);
+/* Derives the profile from the counters in ram, compares it with the exact one, prints one line
+ * to report, writes the profile files when paths are given. Returns the number of differing edges,
+ * or -1 on an error (printed). */
+long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, uint32_t ram_size,
+                       const char *profile_out, const char *truth_out, FILE *report);
+void edge_check_free(edge_check_t *c);
+
+#endif /* HWPROF_SIM_EDGE_CHECK_H */

@@ -1,0 +1,143 @@
+/* hwprof-instr: the instrumenter (seed 000's compiler part) for linked RV32 programs, and the
+ * comparison of edge profiles. docs/instrumenter.md. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "instrument.h"
+#include "profmap.h"
+
+static void usage(FILE *to) {
+  fprintf(to,
+          "usage: hwprof-instr instrument [options] PROGRAM.elf -o OUT.elf [--map=OUT.map]\n"
+          "       hwprof-instr compare A.prof B.prof\n\n"
+          "instrument: builds each function's CFG, chooses the profiled edges, assigns profile IDs,\n"
+          "partitions functions into regions, inserts the profiling instructions and writes the\n"
+          "instrumented program (run it on hwprof-sim or hwprof-sc) and the map (OUT.map by default).\n"
+          "The program must be linked with -Wl,--emit-relocs -Wl,--no-relax.\n"
+          "  --mode=M         all: every edge that can be counted; minimal: only the edges outside a\n"
+          "                   spanning tree, the rest derived (default)\n"
+          "  --k=N            bits of a relative profile ID, 2..12 (default 6); more IDs than 2^N - 1\n"
+          "                   in a function split it into regions\n"
+          "  --text-at=ADDR   where the instrumented code goes (default 0x80800000)\n"
+          "  --counters-at=ADDR  where the counter areas go (default 0x80c00000)\n"
+          "  --hwprof-base=ADDR  the hwprof registers (default 0x10000000)\n"
+          "  --skip=F1,F2     leave these functions uninstrumented\n"
+          "  --quiet          no summary\n"
+          "compare: edge-by-edge comparison of two profiles; exit 1 if they differ.\n"
+          "Exit status: 0 done; 1 profiles differ; 2 bad arguments or input.\n");
+}
+
+static int parse_addr(const char *s, uint32_t *v) {
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(s, &end, 0);
+  if (*s == 0 || *end || errno || x > 0xffffffffull || (x & 3u)) return -1;
+  *v = (uint32_t)x;
+  return 0;
+}
+
+static int cmd_instrument(int argc, char **argv) {
+  instr_opts_t o;
+  instr_opts_default(&o);
+  const char *in = NULL, *out = NULL, *map = NULL;
+  int quiet = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strncmp(a, "--mode=", 7)) {
+      if (!strcmp(a + 7, "all")) o.mode = kModeAll;
+      else if (!strcmp(a + 7, "minimal")) o.mode = kModeMinimal;
+      else {
+        fprintf(stderr, "hwprof-instr: error: argument '%s': expects all or minimal\n", a);
+        return 2;
+      }
+    } else if (!strncmp(a, "--k=", 4)) {
+      char *end;
+      long k = strtol(a + 4, &end, 10);
+      if (a[4] == 0 || *end || k < 2 || k > 12) {
+        fprintf(stderr, "hwprof-instr: error: argument '%s': expects 2..12\n", a);
+        return 2;
+      }
+      o.k = (unsigned)k;
+    } else if (!strncmp(a, "--text-at=", 10) || !strncmp(a, "--counters-at=", 14) || !strncmp(a, "--hwprof-base=", 14)) {
+      uint32_t *dst = a[2] == 't' ? &o.text_at : a[2] == 'c' ? &o.counters_at : &o.hwprof_base;
+      if (parse_addr(strchr(a, '=') + 1, dst)) {
+        fprintf(stderr, "hwprof-instr: error: argument '%s': expects a word-aligned 32-bit address\n", a);
+        return 2;
+      }
+    } else if (!strncmp(a, "--skip=", 7)) {
+      o.skip = a + 7;
+    } else if (!strncmp(a, "--map=", 6) && a[6]) {
+      map = a + 6;
+    } else if (!strcmp(a, "-o") && i + 1 < argc) {
+      out = argv[++i];
+    } else if (!strcmp(a, "--quiet")) {
+      quiet = 1;
+    } else if (a[0] == '-') {
+      fprintf(stderr, "hwprof-instr: error: unknown option '%s' (see --help)\n", a);
+      return 2;
+    } else if (in) {
+      fprintf(stderr, "hwprof-instr: error: more than one program given ('%s', '%s')\n", in, a);
+      return 2;
+    } else {
+      in = a;
+    }
+  }
+  if (in == NULL || out == NULL) {
+    fprintf(stderr, "hwprof-instr: error: instrument needs PROGRAM.elf and -o OUT.elf (see --help)\n");
+    return 2;
+  }
+  char mapbuf[4096];
+  if (map == NULL) {
+    size_t n = strlen(out);
+    if (n > 4 && !strcmp(out + n - 4, ".elf")) n -= 4;
+    snprintf(mapbuf, sizeof mapbuf, "%.*s.map", (int)n, out);
+    map = mapbuf;
+  }
+  o.report = quiet ? NULL : stderr;
+  instr_stats_t st;
+  char err[400];
+  if (instr_run(in, out, map, &o, &st, err, sizeof err)) {
+    fprintf(stderr, "hwprof-instr: error: %s\n", err);
+    return 2;
+  }
+  if (!quiet)
+    fprintf(stderr,
+            "hwprof-instr: %s -> %s, %s (mode %s, K = %u): %u functions, %u instrumented, %u left uninstrumented; "
+            "%u edges, %u measured, %u block counters, %u regions; %u profiling instructions inserted\n",
+            in, out, map, o.mode == kModeAll ? "all" : "minimal", o.k, st.functions, st.instrumented, st.skipped,
+            st.edges, st.measured, st.block_counters, st.regions, st.inserted);
+  return 0;
+}
+
+static int cmd_compare(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "hwprof-instr: error: compare needs two profile files (see --help)\n");
+    return 2;
+  }
+  char err[300];
+  long edges = 0;
+  long d = pm_compare_profiles(argv[0], argv[1], stdout, &edges, err, sizeof err);
+  if (d < 0) {
+    fprintf(stderr, "hwprof-instr: error: %s\n", err);
+    return 2;
+  }
+  printf("compare: %ld edges, %ld differences\n", edges, d);
+  return d ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (!strcmp(argv[1], "instrument")) return cmd_instrument(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 2, argv + 2);
+  fprintf(stderr, "hwprof-instr: error: unknown command '%s' (instrument or compare; see --help)\n", argv[1]);
+  return 2;
+}

@@ -1,0 +1,40 @@
+/* The instrumenter: the compiler's part of seed 000 (sections 1-5 of its detailed description),
+ * applied to a linked RV32 program. Per function it builds the CFG, chooses the profiled edges,
+ * assigns profile IDs, allocates the counter area, partitions the function into regions when the
+ * IDs outgrow the K-bit ID field, and places the profiling instructions; then it moves every
+ * function to a new text segment with the inserted instructions and writes the shadow words and
+ * the map. docs/instrumenter.md describes the rules and the file formats. Host only. */
+#ifndef HWPROF_INSTR_INSTRUMENT_H
+#define HWPROF_INSTR_INSTRUMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum { kModeAll = 0, kModeMinimal = 1 } instr_mode_t;
+
+typedef struct {
+  instr_mode_t mode;
+  unsigned k;            /* bits of a relative profile ID (2..12); regions hold at most 2^k - 1 IDs */
+  uint32_t text_at;      /* where the moved code goes */
+  uint32_t counters_at;  /* where the counter areas go */
+  uint32_t hwprof_base;  /* the hwprof register window (the start-up code sets the bounds there) */
+  const char *skip;      /* comma-separated function names left uninstrumented (moved only) */
+  FILE *report;          /* one line per function that is left uninstrumented, with the reason */
+} instr_opts_t;
+
+typedef struct {
+  unsigned functions, instrumented, skipped;
+  unsigned edges, measured, block_counters, regions;
+  unsigned inserted; /* profiling instructions inserted */
+  unsigned moved_insns;
+} instr_stats_t;
+
+void instr_opts_default(instr_opts_t *o);
+/* Reads in_elf, writes out_elf and map. Returns 0, or -1 with a one-line reason in err (nothing is
+ * written then). */
+int instr_run(const char *in_elf, const char *out_elf, const char *map, const instr_opts_t *o, instr_stats_t *st,
+              char *err, size_t errlen);
+
+#endif /* HWPROF_INSTR_INSTRUMENT_H */

@@ -1,0 +1,466 @@
+/* The instrumenter's map, edge-profile derivation, the exact profile from a retire stream, and
+ * profile files; see profmap.h and docs/instrumenter.md. */
+#include "profmap.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const pm_kind_names[PM_NKINDS] = {"taken", "not-taken", "jump", "fall", "indirect",
+                                              "return", "tail", "fall-out", "virtual-exit", "virtual-entry"};
+
+/* ---------------------------------------------------------------- the map file */
+
+static void node_str(int b, char *buf, size_t n) {
+  if (b == PM_EXIT) snprintf(buf, n, "exit");
+  else snprintf(buf, n, "%d", b);
+}
+
+static void counter_str(int c, char *buf, size_t n) {
+  if (c == PM_NONE) snprintf(buf, n, "-");
+  else snprintf(buf, n, "%d", c);
+}
+
+int pm_write(const pm_map_t *m, FILE *to) {
+  fprintf(to, "hwprof-map 1\n");
+  fprintf(to, "program %s\nmode %s\nk %u\ncounter-bytes %u\ncounters 0x%08" PRIx32 " %u\n", m->program, m->mode, m->k,
+          m->cnt_bytes, m->counters_at, m->total_counters);
+  for (unsigned i = 0; i < m->nfn; i++) {
+    const pm_func_t *f = &m->fn[i];
+    fprintf(to, "function %s 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " %u %u %s%s%s\n", f->name,
+            f->lo, f->hi, f->new_entry, f->base, f->ncounters, f->nregions,
+            f->instrumented ? "instrumented" : "skipped", f->instrumented ? "" : " ", f->instrumented ? "" : f->why);
+    for (unsigned b = 0; b < f->nblk; b++) {
+      const pm_block_t *x = &f->blk[b];
+      char c[16];
+      counter_str(x->counter, c, sizeof c);
+      fprintf(to, "block %u 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " %d %s\n", b, x->start, x->end,
+              x->new_start, x->region, c);
+    }
+    for (unsigned e = 0; e < f->nedge; e++) {
+      const pm_edge_t *x = &f->edge[e];
+      char s[16], d[16], c[16];
+      node_str(x->src, s, sizeof s);
+      node_str(x->dst, d, sizeof d);
+      counter_str(x->counter, c, sizeof c);
+      fprintf(to, "edge %u %s %s %s 0x%08" PRIx32 " 0x%08" PRIx32 " %s\n", e, pm_kind_names[x->kind], s, d,
+              x->term_new, x->dst_new, c);
+    }
+  }
+  return ferror(to) ? -1 : 0;
+}
+
+void pm_free(pm_map_t *m) {
+  for (unsigned i = 0; i < m->nfn; i++) {
+    free(m->fn[i].blk);
+    free(m->fn[i].edge);
+  }
+  free(m->fn);
+  memset(m, 0, sizeof *m);
+}
+
+static int parse_node(const char *s, int *out) {
+  if (!strcmp(s, "exit")) {
+    *out = PM_EXIT;
+    return 0;
+  }
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (*s == 0 || *end || v < 0 || v > 1000000) return -1;
+  *out = (int)v;
+  return 0;
+}
+
+static int parse_counter(const char *s, int *out) {
+  if (!strcmp(s, "-")) {
+    *out = PM_NONE;
+    return 0;
+  }
+  return parse_node(s, out) == 0 && *out != PM_EXIT ? 0 : -1;
+}
+
+#define BAD(...)                                                          \
+  do {                                                                    \
+    char why_[160];                                                       \
+    snprintf(why_, sizeof why_, __VA_ARGS__);                             \
+    snprintf(err, errlen, "%s:%u: %s", path, line, why_);                 \
+    fclose(in);                                                           \
+    pm_free(m);                                                           \
+    return -1;                                                            \
+  } while (0)
+
+static void *grow(void *p, unsigned n, unsigned *cap, size_t size) {
+  if (n < *cap) return p;
+  unsigned c = *cap ? *cap * 2 : 16;
+  void *q = realloc(p, (size_t)c * size);
+  if (q) *cap = c;
+  return q;
+}
+
+int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
+  memset(m, 0, sizeof *m);
+  unsigned line = 0;
+  FILE *in = fopen(path, "r");
+  if (in == NULL) {
+    snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    return -1;
+  }
+  char buf[512];
+  unsigned fcap = 0, bcap = 0, ecap = 0;
+  pm_func_t *f = NULL;
+  bool header = false;
+  while (fgets(buf, sizeof buf, in)) {
+    line++;
+    if (strchr(buf, '\n') == NULL && !feof(in)) BAD("line too long");
+    char word[32];
+    if (sscanf(buf, "%31s", word) != 1 || word[0] == '#') continue;
+    if (!header) {
+      unsigned v;
+      if (sscanf(buf, "hwprof-map %u", &v) != 1 || v != 1) BAD("not an hwprof map (expected 'hwprof-map 1')");
+      header = true;
+    } else if (!strcmp(word, "program")) {
+      if (sscanf(buf, "program %255s", m->program) != 1) BAD("malformed program line");
+    } else if (!strcmp(word, "mode")) {
+      if (sscanf(buf, "mode %15s", m->mode) != 1) BAD("malformed mode line");
+    } else if (!strcmp(word, "k")) {
+      if (sscanf(buf, "k %u", &m->k) != 1) BAD("malformed k line");
+    } else if (!strcmp(word, "counter-bytes")) {
+      if (sscanf(buf, "counter-bytes %u", &m->cnt_bytes) != 1 || (m->cnt_bytes != 4 && m->cnt_bytes != 8))
+        BAD("malformed counter-bytes line (4 or 8)");
+    } else if (!strcmp(word, "counters")) {
+      if (sscanf(buf, "counters %" SCNx32 " %u", &m->counters_at, &m->total_counters) != 2)
+        BAD("malformed counters line");
+    } else if (!strcmp(word, "function")) {
+      if ((m->fn = grow(m->fn, m->nfn, &fcap, sizeof *m->fn)) == NULL) BAD("out of memory");
+      f = &m->fn[m->nfn++];
+      memset(f, 0, sizeof *f);
+      bcap = ecap = 0;
+      char status[32];
+      int pos = 0;
+      if (sscanf(buf, "function %63s %" SCNx32 " %" SCNx32 " %" SCNx32 " %" SCNx32 " %u %u %31s %n", f->name, &f->lo,
+                 &f->hi, &f->new_entry, &f->base, &f->ncounters, &f->nregions, status, &pos) < 8)
+        BAD("malformed function line");
+      f->instrumented = !strcmp(status, "instrumented");
+      if (!f->instrumented && strcmp(status, "skipped")) BAD("function status '%s' (instrumented or skipped)", status);
+      if (!f->instrumented) {
+        snprintf(f->why, sizeof f->why, "%s", buf + pos);
+        f->why[strcspn(f->why, "\n")] = 0;
+      }
+    } else if (!strcmp(word, "block")) {
+      if (f == NULL) BAD("block before any function");
+      if ((f->blk = grow(f->blk, f->nblk, &bcap, sizeof *f->blk)) == NULL) BAD("out of memory");
+      pm_block_t *x = &f->blk[f->nblk];
+      unsigned idx;
+      char c[16];
+      if (sscanf(buf, "block %u %" SCNx32 " %" SCNx32 " %" SCNx32 " %d %15s", &idx, &x->start, &x->end, &x->new_start,
+                 &x->region, c) != 6 || idx != f->nblk || parse_counter(c, &x->counter))
+        BAD("malformed block line");
+      if (x->counter != PM_NONE && (unsigned)x->counter >= f->ncounters) BAD("block counter %d out of range", x->counter);
+      f->nblk++;
+    } else if (!strcmp(word, "edge")) {
+      if (f == NULL) BAD("edge before any function");
+      if ((f->edge = grow(f->edge, f->nedge, &ecap, sizeof *f->edge)) == NULL) BAD("out of memory");
+      pm_edge_t *x = &f->edge[f->nedge];
+      unsigned idx;
+      char kind[32], s[16], d[16], c[16];
+      if (sscanf(buf, "edge %u %31s %15s %15s %" SCNx32 " %" SCNx32 " %15s", &idx, kind, s, d, &x->term_new, &x->dst_new,
+                 c) != 7 || idx != f->nedge)
+        BAD("malformed edge line");
+      int k;
+      for (k = 0; k < PM_NKINDS && strcmp(kind, pm_kind_names[k]); k++) {
+      }
+      if (k == PM_NKINDS) BAD("unknown edge kind '%s'", kind);
+      x->kind = (pm_kind_t)k;
+      if (parse_node(s, &x->src) || parse_node(d, &x->dst) || parse_counter(c, &x->counter)) BAD("malformed edge line");
+      if ((x->src != PM_EXIT && (unsigned)x->src >= f->nblk) || (x->dst != PM_EXIT && (unsigned)x->dst >= f->nblk))
+        BAD("edge %u names a block that does not exist", idx);
+      if (x->counter != PM_NONE && (unsigned)x->counter >= f->ncounters) BAD("edge counter %d out of range", x->counter);
+      f->nedge++;
+    } else {
+      BAD("unknown line '%s'", word);
+    }
+  }
+  if (!header) BAD("empty file");
+  fclose(in);
+  if (m->cnt_bytes == 0) {
+    snprintf(err, errlen, "%s: no counter-bytes line", path);
+    pm_free(m);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- derivation */
+
+/* Flow conservation at each block and at EXIT (in = out), and in = count for a block counter.
+ * Repeatedly solves an equation with a single unknown edge. known[] and val[] are per edge. */
+static bool solve(const pm_func_t *f, bool *known, int64_t *val, const uint64_t *counters) {
+  const int n = (int)f->nblk;
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (int v = -1; v < n; v++) { /* -1: EXIT */
+      for (int eq = 0; eq < 2; eq++) { /* 0: in = out; 1: in = block counter */
+        if (eq == 1 && (v < 0 || f->blk[v].counter == PM_NONE)) continue;
+        int64_t sum = 0; /* in - out over the known edges */
+        int unknown = -1, nunknown = 0, sign = 0;
+        for (unsigned e = 0; e < f->nedge; e++) {
+          const pm_edge_t *x = &f->edge[e];
+          int s = (x->dst == v ? 1 : 0) - (eq == 0 && x->src == v ? 1 : 0);
+          if (s == 0) continue;
+          if (known[e]) {
+            sum += s * val[e];
+          } else {
+            nunknown++;
+            unknown = (int)e;
+            sign = s;
+          }
+        }
+        if (nunknown != 1) continue;
+        /* sum + sign * x = rhs, rhs = 0 or the block counter */
+        int64_t rhs = eq == 1 && counters ? (int64_t)counters[f->blk[v].counter] : 0;
+        val[unknown] = (rhs - sum) * sign;
+        known[unknown] = true;
+        progress = true;
+      }
+    }
+  }
+  for (unsigned e = 0; e < f->nedge; e++)
+    if (!known[e]) return false;
+  return true;
+}
+
+bool pm_solvable(const pm_func_t *f) {
+  bool *known = calloc(f->nedge + 1, sizeof *known);
+  int64_t *val = calloc(f->nedge + 1, sizeof *val);
+  bool ok = known && val;
+  if (ok) {
+    for (unsigned e = 0; e < f->nedge; e++) known[e] = f->edge[e].counter != PM_NONE;
+    ok = solve(f, known, val, NULL);
+  }
+  free(known);
+  free(val);
+  return ok;
+}
+
+int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, char *why, size_t whylen) {
+  bool *known = calloc(f->nedge + 1, sizeof *known);
+  if (known == NULL) {
+    snprintf(why, whylen, "out of memory");
+    return -1;
+  }
+  for (unsigned e = 0; e < f->nedge; e++) {
+    known[e] = f->edge[e].counter != PM_NONE;
+    counts[e] = known[e] ? (int64_t)counters[f->edge[e].counter] : 0;
+  }
+  bool ok = solve(f, known, counts, counters);
+  free(known);
+  if (!ok) {
+    snprintf(why, whylen, "%s: the measured edges do not determine every edge", f->name);
+    return -1;
+  }
+  for (unsigned e = 0; e < f->nedge; e++)
+    if (counts[e] < 0) {
+      snprintf(why, whylen, "%s: edge %u derives to %" PRId64 " (the counters contradict each other)", f->name, e,
+               counts[e]);
+      return -1;
+    }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the truth */
+
+typedef struct {
+  uint32_t pc;
+  unsigned f, e;
+  int next; /* chain */
+} truth_slot_t;
+
+struct pm_truth {
+  const pm_map_t *m;
+  int *head; /* hash of pc -> first slot */
+  unsigned mask;
+  truth_slot_t *slot;
+  unsigned nslot;
+  int64_t **count; /* [f][e] */
+};
+
+static unsigned hash_pc(uint32_t pc, unsigned mask) { return (unsigned)((pc >> 2) * 2654435761u) & mask; }
+
+pm_truth_t *pm_truth_new(const pm_map_t *m) {
+  pm_truth_t *t = calloc(1, sizeof *t);
+  if (t == NULL) return NULL;
+  t->m = m;
+  unsigned n = 0;
+  for (unsigned f = 0; f < m->nfn; f++) n += m->fn[f].instrumented ? m->fn[f].nedge : 0;
+  unsigned size = 64;
+  while (size < 2 * n) size *= 2;
+  t->mask = size - 1;
+  t->head = malloc(size * sizeof *t->head);
+  t->slot = calloc(n + 1, sizeof *t->slot);
+  t->count = calloc(m->nfn + 1, sizeof *t->count);
+  if (t->head == NULL || t->slot == NULL || t->count == NULL) {
+    pm_truth_free(t);
+    return NULL;
+  }
+  for (unsigned i = 0; i < size; i++) t->head[i] = -1;
+  for (unsigned f = 0; f < m->nfn; f++) {
+    const pm_func_t *fn = &m->fn[f];
+    if (!fn->instrumented) continue;
+    if ((t->count[f] = calloc(fn->nedge + 1, sizeof **t->count)) == NULL) {
+      pm_truth_free(t);
+      return NULL;
+    }
+    for (unsigned e = 0; e < fn->nedge; e++) {
+      if (pm_is_virtual(fn->edge[e].kind)) continue;
+      truth_slot_t *s = &t->slot[t->nslot];
+      s->pc = fn->edge[e].term_new;
+      s->f = f;
+      s->e = e;
+      unsigned h = hash_pc(s->pc, t->mask);
+      s->next = t->head[h];
+      t->head[h] = (int)t->nslot++;
+    }
+  }
+  return t;
+}
+
+void pm_truth_feed(pm_truth_t *t, uint32_t pc, uint32_t next_pc, bool taken) {
+  for (int i = t->head[hash_pc(pc, t->mask)]; i >= 0; i = t->slot[i].next) {
+    const truth_slot_t *s = &t->slot[i];
+    if (s->pc != pc) continue;
+    const pm_edge_t *x = &t->m->fn[s->f].edge[s->e];
+    bool hit;
+    switch (x->kind) {
+      case PM_TAKEN: hit = taken; break;
+      case PM_NOT_TAKEN: hit = !taken; break;
+      default: hit = x->dst_new == PM_ANY || x->dst_new == next_pc; break;
+    }
+    if (hit) t->count[s->f][s->e]++;
+  }
+}
+
+int64_t pm_truth_count(const pm_truth_t *t, unsigned f, unsigned e) { return t->count[f] ? t->count[f][e] : 0; }
+
+void pm_truth_free(pm_truth_t *t) {
+  if (t == NULL) return;
+  if (t->count)
+    for (unsigned f = 0; f < t->m->nfn; f++) free(t->count[f]);
+  free(t->count);
+  free(t->head);
+  free(t->slot);
+  free(t);
+}
+
+/* ---------------------------------------------------------------- profile files */
+
+int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts) {
+  fprintf(to, "hwprof-profile 1\nprogram %s\n", m->program);
+  for (unsigned f = 0; f < m->nfn; f++) {
+    const pm_func_t *fn = &m->fn[f];
+    if (!fn->instrumented || counts[f] == NULL) continue;
+    fprintf(to, "function %s 0x%08" PRIx32 "\n", fn->name, fn->lo);
+    for (unsigned e = 0; e < fn->nedge; e++) {
+      const pm_edge_t *x = &fn->edge[e];
+      if (pm_is_virtual(x->kind)) continue;
+      fprintf(to, "edge %s 0x%08" PRIx32 " ", pm_kind_names[x->kind], fn->blk[x->src].start);
+      if (x->dst == PM_EXIT) fprintf(to, "exit");
+      else fprintf(to, "0x%08" PRIx32, fn->blk[x->dst].start);
+      fprintf(to, " %" PRId64 "\n", counts[f][e]);
+    }
+  }
+  return ferror(to) ? -1 : 0;
+}
+
+typedef struct {
+  char key[176]; /* function kind src dst */
+  int64_t count;
+  bool seen;
+} prof_line_t;
+
+static int read_profile(const char *path, prof_line_t **out, unsigned *n, char *err, size_t errlen) {
+  FILE *in = fopen(path, "r");
+  if (in == NULL) {
+    snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    return -1;
+  }
+  char buf[512], fn[80] = "";
+  unsigned cap = 0, line = 0;
+  *out = NULL;
+  *n = 0;
+  while (fgets(buf, sizeof buf, in)) {
+    line++;
+    char kind[32], src[24], dst[24];
+    long long count;
+    if (line == 1) {
+      if (strncmp(buf, "hwprof-profile 1", 16) != 0) {
+        snprintf(err, errlen, "%s:1: not an hwprof profile (expected 'hwprof-profile 1')", path);
+        break;
+      }
+      continue;
+    }
+    if (!strncmp(buf, "program ", 8) || buf[0] == '#' || buf[0] == '\n') continue;
+    if (sscanf(buf, "function %79s", fn) == 1) continue;
+    if (sscanf(buf, "edge %31s %23s %23s %lld", kind, src, dst, &count) == 4 && fn[0]) {
+      prof_line_t *p = grow(*out, *n, &cap, sizeof **out);
+      if (p == NULL) {
+        snprintf(err, errlen, "out of memory");
+        break;
+      }
+      *out = p;
+      snprintf(p[*n].key, sizeof p[*n].key, "%s %s %s %s", fn, kind, src, dst);
+      p[*n].count = count;
+      p[*n].seen = false;
+      (*n)++;
+      continue;
+    }
+    snprintf(err, errlen, "%s:%u: malformed line", path, line);
+    break;
+  }
+  bool bad = err[0] != 0;
+  fclose(in);
+  if (bad) {
+    free(*out);
+    *out = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+static int cmp_key(const void *a, const void *b) { return strcmp(((const prof_line_t *)a)->key, ((const prof_line_t *)b)->key); }
+
+long pm_compare_profiles(const char *a, const char *b, FILE *to, long *edges, char *err, size_t errlen) {
+  prof_line_t *pa, *pb;
+  unsigned na, nb;
+  err[0] = 0;
+  if (read_profile(a, &pa, &na, err, errlen)) return -1;
+  if (read_profile(b, &pb, &nb, err, errlen)) {
+    free(pa);
+    return -1;
+  }
+  qsort(pa, na, sizeof *pa, cmp_key);
+  qsort(pb, nb, sizeof *pb, cmp_key);
+  long diff = 0;
+  unsigned shown = 0;
+  for (unsigned i = 0; i < na; i++) {
+    prof_line_t *m = bsearch(&pa[i], pb, nb, sizeof *pb, cmp_key);
+    if (m) m->seen = true;
+    if (m == NULL || m->count != pa[i].count) {
+      diff++;
+      if (shown++ < 10 && to) {
+        if (m) fprintf(to, "  %s: %lld in %s, %lld in %s\n", pa[i].key, (long long)pa[i].count, a, (long long)m->count, b);
+        else fprintf(to, "  %s: only in %s\n", pa[i].key, a);
+      }
+    }
+  }
+  for (unsigned i = 0; i < nb; i++)
+    if (!pb[i].seen) {
+      diff++;
+      if (shown++ < 10 && to) fprintf(to, "  %s: only in %s\n", pb[i].key, b);
+    }
+  *edges = (long)(na > nb ? na : nb);
+  free(pa);
+  free(pb);
+  return diff;
+}

@@ -1,0 +1,101 @@
+/* The instrumenter's map and what tools do with it (docs/instrumenter.md): reading and writing the
+ * map file, turning the counters read back from the hardware into a per-function edge profile
+ * (derived edges computed from the measured ones by flow conservation), counting the exact edge
+ * profile from a retire-event stream (the independent truth), and writing and comparing profile
+ * files. Host only. */
+#ifndef HWPROF_INSTR_PROFMAP_H
+#define HWPROF_INSTR_PROFMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Edge kinds. Real edges first; the two virtual kinds only close the flow equations. */
+typedef enum {
+  PM_TAKEN = 0,    /* a conditional branch's taken edge */
+  PM_NOT_TAKEN,    /* its fall-through edge */
+  PM_JUMP,         /* an unconditional jump inside the function */
+  PM_FALL,         /* a block without a transfer falling into the next block */
+  PM_INDIRECT,     /* an indirect jump (switch) to one of its targets */
+  PM_RETURN,       /* a return (ret, mret) to the caller: to EXIT */
+  PM_TAIL,         /* a jump or indirect tail call to another function: to EXIT */
+  PM_FALL_OUT,     /* the last block falling past the end of the function: to EXIT */
+  PM_VIRTUAL_EXIT, /* a block with a call or an environment call may leave and never come back */
+  PM_VIRTUAL_ENTRY,/* EXIT -> entry block: the function's invocations */
+  PM_NKINDS
+} pm_kind_t;
+
+#define PM_EXIT (-1)         /* an edge's dst (or a virtual entry edge's src) */
+#define PM_NONE (-1)         /* no counter */
+#define PM_ANY UINT32_C(0)   /* dst_new of an edge to EXIT: any next pc */
+
+typedef struct {
+  uint32_t start, end; /* original addresses [start, end) */
+  uint32_t new_start;  /* where the block (its inserted head included) is in the instrumented program */
+  int region;
+  int counter; /* block counter (prof.id with bhint ALL at the head), or PM_NONE */
+} pm_block_t;
+
+typedef struct {
+  pm_kind_t kind;
+  int src, dst;       /* block indexes; PM_EXIT */
+  uint32_t term_new;  /* address of the last instruction before the edge, instrumented program (0: virtual) */
+  uint32_t dst_new;   /* the next pc the edge leads to, or PM_ANY */
+  int counter;        /* function-relative counter index, or PM_NONE (derived) */
+} pm_edge_t;
+
+typedef struct {
+  char name[64];
+  uint32_t lo, hi;    /* original address range */
+  uint32_t new_entry; /* instrumented program */
+  uint32_t base;      /* counter area */
+  unsigned ncounters, nregions;
+  bool instrumented;
+  char why[160];      /* why not */
+  pm_block_t *blk;
+  unsigned nblk;
+  pm_edge_t *edge;
+  unsigned nedge;
+} pm_func_t;
+
+typedef struct {
+  char program[256];
+  char mode[16];
+  unsigned k;
+  unsigned cnt_bytes;
+  uint32_t counters_at;
+  unsigned total_counters;
+  pm_func_t *fn;
+  unsigned nfn;
+} pm_map_t;
+
+extern const char *const pm_kind_names[PM_NKINDS];
+static inline bool pm_is_virtual(pm_kind_t k) { return k == PM_VIRTUAL_EXIT || k == PM_VIRTUAL_ENTRY; }
+
+int pm_write(const pm_map_t *m, FILE *to);
+/* Returns 0, or -1 with a one-line reason naming the file and line in err. */
+int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen);
+void pm_free(pm_map_t *m);
+
+/* Whether every edge of f follows from its counters (flow conservation). */
+bool pm_solvable(const pm_func_t *f);
+/* Edge counts (counts[f->nedge]) from the function's counters. Returns 0, or -1 with the reason in
+ * why (unsolvable, or counters that contradict each other). */
+int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, char *why, size_t whylen);
+
+/* Exact edge counts from the retire stream of the instrumented program. */
+typedef struct pm_truth pm_truth_t;
+pm_truth_t *pm_truth_new(const pm_map_t *m);
+void pm_truth_feed(pm_truth_t *t, uint32_t pc, uint32_t next_pc, bool taken);
+/* Count of edge e of function f. */
+int64_t pm_truth_count(const pm_truth_t *t, unsigned f, unsigned e);
+void pm_truth_free(pm_truth_t *t);
+
+/* counts[f][e] for every instrumented function (NULL rows are skipped). */
+int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts);
+/* Compares two profile files edge by edge: prints the first differences to `to`, returns the
+ * number of differing or missing edges (and the edges compared), or -1 with err on a bad file. */
+long pm_compare_profiles(const char *a, const char *b, FILE *to, long *edges, char *err, size_t errlen);
+
+#endif /* HWPROF_INSTR_PROFMAP_H */

@@ -1,0 +1,205 @@
+/* Unit tests of the map and profile tools of the instrumenter (sw/instr/profmap.c): deriving edge
+ * counts by flow conservation, the exact profile from a retire stream, the map and profile files.
+ * Expected counts are worked out by hand in each test from the CFG drawn in its comment. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profmap.h"
+
+/* A loop with a two-way branch inside (seed 000's Figure 3 has the same shape of problem):
+ *
+ *   B0 (entry, no branch) -> B1
+ *   B1: branch, taken -> B3, not taken -> B2
+ *   B2: falls into B3
+ *   B3: branch, taken -> B1 (back edge), not taken -> B4
+ *   B4: return
+ *
+ * Run: the loop runs 10 times, B1's branch is taken 3 times. Counts by hand:
+ *   VENTRY = 1, B0->B1 = 1, B1->B3 (taken) = 3, B1->B2 = 7, B2->B3 = 7, B3->B1 = 9,
+ *   B3->B4 = 1, B4->exit = 1. */
+enum { E_VENTRY, E_FALL01, E_TK13, E_NT12, E_FALL23, E_TK31, E_NT34, E_RET4, NE };
+static const int64_t kCounts[NE] = {1, 1, 3, 7, 7, 9, 1, 1};
+
+static pm_block_t blk[5];
+static pm_edge_t edge[NE];
+static pm_func_t fn;
+
+static int setup(void **state) {
+  (void)state;
+  memset(blk, 0, sizeof blk);
+  for (int b = 0; b < 5; b++) blk[b] = (pm_block_t){0x100u + 16u * (unsigned)b, 0x110u + 16u * (unsigned)b, 0x1000u + 32u * (unsigned)b, 0, PM_NONE};
+  edge[E_VENTRY] = (pm_edge_t){PM_VIRTUAL_ENTRY, PM_EXIT, 0, 0, 0, PM_NONE};
+  edge[E_FALL01] = (pm_edge_t){PM_FALL, 0, 1, 0x100c, 0x1020, PM_NONE};
+  edge[E_TK13] = (pm_edge_t){PM_TAKEN, 1, 3, 0x102c, 0x1060, PM_NONE};
+  edge[E_NT12] = (pm_edge_t){PM_NOT_TAKEN, 1, 2, 0x102c, 0x1040, PM_NONE};
+  edge[E_FALL23] = (pm_edge_t){PM_FALL, 2, 3, 0x104c, 0x1060, PM_NONE};
+  edge[E_TK31] = (pm_edge_t){PM_TAKEN, 3, 1, 0x106c, 0x1020, PM_NONE};
+  edge[E_NT34] = (pm_edge_t){PM_NOT_TAKEN, 3, 4, 0x106c, 0x1080, PM_NONE};
+  edge[E_RET4] = (pm_edge_t){PM_RETURN, 4, PM_EXIT, 0x108c, PM_ANY, PM_NONE};
+  fn = (pm_func_t){.name = "loop", .lo = 0x100, .hi = 0x150, .new_entry = 0x1000, .base = 0x2000, .instrumented = true,
+                   .blk = blk, .nblk = 5, .edge = edge, .nedge = NE};
+  return 0;
+}
+
+/* Counters for the measured edges (counter i = edge list order), values from kCounts. */
+static void measure(const int *edges, int n, uint64_t *ctr) {
+  for (int i = 0; i < n; i++) {
+    edge[edges[i]].counter = i;
+    ctr[i] = (uint64_t)kCounts[edges[i]];
+  }
+  fn.ncounters = (unsigned)n;
+}
+
+static void test_profmap_derive_from_the_edges_outside_a_spanning_tree(void **state) {
+  (void)state;
+  /* 6 nodes (5 blocks + EXIT), 8 edges: a spanning tree has 5, so 3 measured suffice. The tree
+     {VENTRY, B0->B1, B1->B2, B2->B3, B3->B4} leaves B1->B3, B3->B1, B4->exit. */
+  const int m[] = {E_TK13, E_TK31, E_RET4};
+  uint64_t ctr[3];
+  measure(m, 3, ctr);
+  assert_true(pm_solvable(&fn));
+  int64_t out[NE];
+  char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), 0);
+  for (int e = 0; e < NE; e++) assert_int_equal(out[e], kCounts[e]);
+}
+
+static void test_profmap_two_measured_edges_do_not_determine_the_loop(void **state) {
+  (void)state;
+  const int m[] = {E_TK13, E_RET4}; /* the back edge's count is lost in the cycle B1-B3 */
+  uint64_t ctr[2];
+  measure(m, 2, ctr);
+  assert_false(pm_solvable(&fn));
+  int64_t out[NE];
+  char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), -1);
+  assert_non_null(strstr(why, "do not determine"));
+}
+
+static void test_profmap_block_counter_replaces_an_edge(void **state) {
+  (void)state;
+  /* count B1 instead of the back edge: in(B1) = B0->B1 + B3->B1 = 10 */
+  const int m[] = {E_TK13, E_RET4};
+  uint64_t ctr[3];
+  measure(m, 2, ctr);
+  blk[1].counter = 2;
+  ctr[2] = 10;
+  fn.ncounters = 3;
+  assert_true(pm_solvable(&fn));
+  int64_t out[NE];
+  char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), 0);
+  assert_int_equal(out[E_TK31], 9);
+  assert_int_equal(out[E_NT12], 7);
+}
+
+static void test_profmap_contradicting_counters_are_an_error(void **state) {
+  (void)state;
+  const int m[] = {E_TK13, E_TK31, E_RET4};
+  uint64_t ctr[3];
+  measure(m, 3, ctr);
+  ctr[0] = 50; /* taken more often than the loop runs: B1->B2 derives negative */
+  int64_t out[NE];
+  char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), -1);
+  assert_non_null(strstr(why, "contradict"));
+}
+
+static void test_profmap_truth_counts_edges_from_pc_pairs(void **state) {
+  (void)state;
+  pm_map_t m = {.nfn = 1, .fn = &fn, .cnt_bytes = 4};
+  pm_truth_t *t = pm_truth_new(&m);
+  assert_non_null(t);
+  /* one pass: B0 -> B1 (taken) -> B3 (not taken) -> B4 -> return */
+  pm_truth_feed(t, 0x100c, 0x1020, false); /* end of B0, falls into B1 */
+  pm_truth_feed(t, 0x102c, 0x1060, true);  /* B1's branch taken */
+  pm_truth_feed(t, 0x106c, 0x1070, false); /* B3's branch not taken */
+  pm_truth_feed(t, 0x1050, 0x1054, false); /* an instruction that ends no edge */
+  pm_truth_feed(t, 0x108c, 0x4444, true);  /* the return, anywhere */
+  assert_int_equal(pm_truth_count(t, 0, E_FALL01), 1);
+  assert_int_equal(pm_truth_count(t, 0, E_TK13), 1);
+  assert_int_equal(pm_truth_count(t, 0, E_NT12), 0);
+  assert_int_equal(pm_truth_count(t, 0, E_NT34), 1);
+  assert_int_equal(pm_truth_count(t, 0, E_TK31), 0);
+  assert_int_equal(pm_truth_count(t, 0, E_RET4), 1);
+  assert_int_equal(pm_truth_count(t, 0, E_VENTRY), 0);
+  pm_truth_free(t);
+}
+
+static void test_profmap_map_file_round_trip_and_bad_line(void **state) {
+  (void)state;
+  edge[E_TK13].counter = 0;
+  fn.ncounters = 1;
+  pm_map_t m = {.program = "p.elf", .mode = "minimal", .k = 4, .cnt_bytes = 4, .counters_at = 0x2000,
+                .total_counters = 1, .nfn = 1, .fn = &fn};
+  char path[] = "/tmp/hwprof-map-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  assert_int_equal(pm_write(&m, f), 0);
+  fclose(f);
+  pm_map_t r;
+  char err[300];
+  assert_int_equal(pm_read(&r, path, err, sizeof err), 0);
+  assert_int_equal(r.nfn, 1);
+  assert_string_equal(r.fn[0].name, "loop");
+  assert_int_equal(r.fn[0].nblk, 5);
+  assert_int_equal(r.fn[0].nedge, NE);
+  assert_int_equal(r.fn[0].edge[E_TK13].kind, PM_TAKEN);
+  assert_int_equal(r.fn[0].edge[E_TK13].counter, 0);
+  assert_int_equal(r.fn[0].edge[E_RET4].dst, PM_EXIT);
+  assert_int_equal(r.fn[0].blk[3].new_start, 0x1060);
+  pm_free(&r);
+  f = fopen(path, "a");
+  fputs("edge 99 sideways 0 1 0x0 0x0 -\n", f);
+  fclose(f);
+  assert_int_equal(pm_read(&r, path, err, sizeof err), -1);
+  assert_non_null(strstr(err, path));
+  assert_non_null(strstr(err, "edge"));
+  remove(path);
+}
+
+static void test_profmap_compare_counts_differing_edges(void **state) {
+  (void)state;
+  int64_t a[NE], b[NE];
+  memcpy(a, kCounts, sizeof a);
+  memcpy(b, kCounts, sizeof b);
+  b[E_NT12] = 6;
+  pm_map_t m = {.program = "p.elf", .nfn = 1, .fn = &fn};
+  char pa[] = "/tmp/hwprof-prof-a-XXXXXX", pb[] = "/tmp/hwprof-prof-b-XXXXXX";
+  int fa = mkstemp(pa), fb = mkstemp(pb);
+  FILE *f = fdopen(fa, "w");
+  int64_t *rows_a[1] = {a}, *rows_b[1] = {b};
+  pm_write_profile(f, &m, rows_a);
+  fclose(f);
+  f = fdopen(fb, "w");
+  pm_write_profile(f, &m, rows_b);
+  fclose(f);
+  long edges = 0;
+  char err[200];
+  assert_int_equal(pm_compare_profiles(pa, pa, NULL, &edges, err, sizeof err), 0);
+  assert_int_equal(edges, NE - 1); /* the virtual edge is not in a profile */
+  assert_int_equal(pm_compare_profiles(pa, pb, NULL, &edges, err, sizeof err), 1);
+  remove(pa);
+  remove(pb);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup(test_profmap_derive_from_the_edges_outside_a_spanning_tree, setup),
+      cmocka_unit_test_setup(test_profmap_two_measured_edges_do_not_determine_the_loop, setup),
+      cmocka_unit_test_setup(test_profmap_block_counter_replaces_an_edge, setup),
+      cmocka_unit_test_setup(test_profmap_contradicting_counters_are_an_error, setup),
+      cmocka_unit_test_setup(test_profmap_truth_counts_edges_from_pc_pairs, setup),
+      cmocka_unit_test_setup(test_profmap_map_file_round_trip_and_bad_line, setup),
+      cmocka_unit_test_setup(test_profmap_compare_counts_differing_edges, setup),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
