@@ -231,7 +231,22 @@ $(BUILD)/instr/%.elf: sim/workloads/%.c sim/workloads/common.h
 $(BUILD)/instr/%-prof.elf: $(BUILD)/instr/%.elf $(INSTR_BIN)
 	$(INSTR_BIN) instrument --quiet --k=$(INSTR_K) $< -o $@
 
-workloads: $(WL_ELFS) $(FW_ELFS) $(WL_PROF)
+# The software-instrumentation baseline: the same workloads with GCC's -fprofile-arcs (and
+# -ftest-coverage for gcov's notes), the freestanding gcov runtime of sw/rt/gcov_rt.c writing the
+# .gcda files through semihosting at exit (hwprof-sim --out-dir=DIR).
+WL_GCOV  := $(addprefix $(BUILD)/gcov/,$(addsuffix .elf,$(WORKLOADS)))
+GCOV_CFLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -O2 -Wall -Wextra -Werror
+$(BUILD)/gcov/%.o: sim/workloads/%.c sim/workloads/common.h
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(GCOV_CFLAGS) -fprofile-arcs -ftest-coverage -fprofile-info-section=gcov_info -c $< -o $@
+$(BUILD)/gcov/gcov_rt.o: sw/rt/gcov_rt.c
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(GCOV_CFLAGS) -c $< -o $@
+$(BUILD)/gcov/%.elf: $(BUILD)/gcov/%.o $(BUILD)/gcov/gcov_rt.o
+	$(RV32_CC) $(WL_FLAGS) $^ -lgcov -o $@
+.SECONDARY: $(WL_GCOV:.elf=.o)
+
+workloads: $(WL_ELFS) $(FW_ELFS) $(WL_PROF) $(WL_GCOV)
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)
@@ -253,6 +268,14 @@ sim: deps
 	  echo "sim: $(BUILD)/workloads/$(WORKLOAD).elf without firmware, every trace checked end to end"; \
 	  out=$$($(SC_BIN) --engine=$(ENGINE) --trace-check $(BUILD)/workloads/$(WORKLOAD).elf 2>&1 >/dev/null); rc=$$?; \
 	  echo "$$out" | grep -vE '^  (program|system|profile memory|edge profiling|traces|speed):|on the SystemC platform'; \
+	  [ $$rc = 0 ] || exit $$rc; \
+	fi
+	@if [ -f "$(BUILD)/instr/$(WORKLOAD)-prof.elf" ]; then \
+	  echo "sim: $(BUILD)/instr/$(WORKLOAD)-prof.elf, instrumented by hwprof-instr: the edge profile read back from the"; \
+	  echo "     hardware (flush, counters, derived edges) against the exact edge counts of the run"; \
+	  out=$$($(SC_BIN) --engine=$(ENGINE) --edge-map=$(BUILD)/instr/$(WORKLOAD)-prof.map \
+	         $(BUILD)/instr/$(WORKLOAD)-prof.elf 2>&1 >/dev/null); rc=$$?; \
+	  echo "$$out" | grep -E '^  (system|edge profiling|lockstep):|edge check|error|MISMATCH'; \
 	  exit $$rc; \
 	fi
 

@@ -37,6 +37,8 @@ static void usage(FILE *to) {
           "                  the profile cache, derive the edge profile from the counters and compare it\n"
           "                  with the exact edge counts of the run\n"
           "  --edge-profile=FILE, --edge-truth=FILE  with --edge-map: write the two profiles\n"
+          "  --out-dir=DIR   files the program opens for writing (semihosting) are created in DIR\n"
+          "                  (their directories dropped); without it such opens fail\n"
           "  --quiet         no report at the end\n"
           "  --help          this text\n"
           "Exit status: the program's; 2 bad arguments or ELF file; 3 the program ran away; 4 a trace\n"
@@ -60,7 +62,7 @@ static uint32_t sim_apb(void *ctx, bool write, uint16_t addr, uint32_t data) {
 int main(int argc, char **argv) {
   uint64_t max_insns = 200000000, ram = 16u << 20, mem_latency = 4;
   const char *pcs_path = NULL, *elf = NULL, *engine = "model";
-  const char *edge_map = NULL, *edge_profile = NULL, *edge_truth = NULL;
+  const char *edge_map = NULL, *edge_profile = NULL, *edge_truth = NULL, *out_dir = NULL;
   int quiet = 0, trace_check = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -88,6 +90,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects none or model (rtl and lockstep: not yet)\n", a);
         return 2;
       }
+    } else if (!strncmp(a, "--out-dir=", 10) && a[10]) {
+      out_dir = a + 10;
     } else if (!strncmp(a, "--edge-map=", 11) && a[11]) {
       edge_map = a + 11;
     } else if (!strncmp(a, "--edge-profile=", 15) && a[15]) {
@@ -131,6 +135,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   rv_cpu_t *cpu = &plat.cpu;
+  cpu->out_dir = out_dir;
   if (!with_model) cpu->mmio.size = 0; /* no devices: the CPU alone */
   FILE *pcs = NULL;
   if (pcs_path && (pcs = fopen(pcs_path, "w")) == NULL) {

@@ -41,6 +41,11 @@ int rv_init(rv_cpu_t *cpu, uint32_t ram_size) {
 }
 
 void rv_free(rv_cpu_t *cpu) {
+  for (unsigned i = 0; i < RV_MAX_OUT_FILES; i++)
+    if (cpu->out_file[i]) {
+      fclose(cpu->out_file[i]);
+      cpu->out_file[i] = NULL;
+    }
   free(cpu->ram);
   free(cpu->shadow);
   cpu->ram = NULL;
@@ -265,7 +270,33 @@ static uint32_t arg(rv_cpu_t *c, uint32_t block, unsigned i) {
 /* The ":semihosting-features" pseudo-file: magic "SHFB" and one byte of features (extended exit,
  * separate stdout and stderr), as QEMU provides it; picolibc reads it to choose how to exit. */
 static const uint8_t kFeatures[5] = {'S', 'H', 'F', 'B', 0x03};
-enum { FH_STDIN = 0, FH_STDOUT = 1, FH_STDERR = 2, FH_FEATURES = 3 };
+enum { FH_STDIN = 0, FH_STDOUT = 1, FH_STDERR = 2, FH_FEATURES = 3, FH_FILE0 = 4 };
+
+/* A write-only host file (c->out_dir set): the program's path loses its directories and the file is
+ * created in out_dir (the gcov runtime's .gcda files). Returns the handle or UINT32_MAX. */
+static uint32_t open_out_file(rv_cpu_t *c, uint32_t name, uint32_t len) {
+  char path[512], base[128];
+  size_t n = 0;
+  for (uint32_t i = 0, ch = 0; i < len; i++) {
+    if (!load(c, name + i, 1, &ch)) return UINT32_MAX;
+    if (ch == '/') n = 0;
+    else if (n + 1 < sizeof base) base[n++] = (char)ch;
+    else return UINT32_MAX;
+  }
+  base[n] = 0;
+  if (n == 0 || !strcmp(base, ".") || !strcmp(base, "..")) return UINT32_MAX;
+  for (unsigned i = 0; i < RV_MAX_OUT_FILES; i++) {
+    if (c->out_file[i]) continue;
+    snprintf(path, sizeof path, "%s/%s", c->out_dir, base);
+    c->out_file[i] = fopen(path, "wb");
+    return c->out_file[i] ? FH_FILE0 + i : UINT32_MAX;
+  }
+  return UINT32_MAX;
+}
+
+static FILE *out_file(rv_cpu_t *c, uint32_t fh) {
+  return fh >= FH_FILE0 && fh - FH_FILE0 < RV_MAX_OUT_FILES ? c->out_file[fh - FH_FILE0] : NULL;
+}
 
 static bool name_is(rv_cpu_t *c, uint32_t name, uint32_t len, const char *want) {
   if (len != strlen(want)) return false;
@@ -279,13 +310,15 @@ static bool semihost(rv_cpu_t *c) {
   uint32_t op = c->x[10], a = c->x[11];
   uint32_t ret = 0;
   switch (op) {
-    case SYS_OPEN: { /* the console ":tt" and the features file only */
+    case SYS_OPEN: { /* the console ":tt", the features file, and write-only files in out_dir */
       uint32_t name = arg(c, a, 0), mode = arg(c, a, 1), len = arg(c, a, 2);
       if (name_is(c, name, len, ":tt")) {
         ret = mode < 4 ? FH_STDIN : mode < 8 ? FH_STDOUT : FH_STDERR;
       } else if (name_is(c, name, len, ":semihosting-features") && mode < 4) {
         c->features_pos = 0;
         ret = FH_FEATURES;
+      } else if (c->out_dir && mode >= 4 && mode < 8) { /* "w", "wb", "w+", "w+b" */
+        ret = open_out_file(c, name, len);
       } else {
         ret = UINT32_MAX;
       }
@@ -302,6 +335,14 @@ static bool semihost(rv_cpu_t *c) {
       break;
     case SYS_WRITE: {
       uint32_t fh = arg(c, a, 0), buf = arg(c, a, 1), len = arg(c, a, 2);
+      FILE *f = out_file(c, fh);
+      if (f) {
+        uint32_t i = 0, ch = 0;
+        for (; i < len && load(c, buf + i, 1, &ch) && fputc((int)ch, f) != EOF; i++) {
+        }
+        ret = len - i;
+        break;
+      }
       if (fh != FH_STDOUT && fh != FH_STDERR) {
         ret = len;
         break;
@@ -320,13 +361,21 @@ static bool semihost(rv_cpu_t *c) {
       break;
     }
     case SYS_READC: ret = UINT32_MAX; break;
-    case SYS_ISTTY: ret = arg(c, a, 0) != FH_FEATURES; break;
+    case SYS_ISTTY: ret = arg(c, a, 0) < FH_FEATURES; break;
     case SYS_SEEK:
       if (arg(c, a, 0) == FH_FEATURES) c->features_pos = arg(c, a, 1);
       ret = 0;
       break;
     case SYS_FLEN: ret = arg(c, a, 0) == FH_FEATURES ? (uint32_t)sizeof kFeatures : UINT32_MAX; break;
-    case SYS_CLOSE: case SYS_ISERROR: case SYS_ERRNO: case SYS_TIME: ret = 0; break;
+    case SYS_CLOSE: {
+      FILE *f = out_file(c, arg(c, a, 0));
+      if (f) {
+        ret = fclose(f) == 0 ? 0 : UINT32_MAX;
+        c->out_file[arg(c, a, 0) - FH_FILE0] = NULL;
+      }
+      break;
+    }
+    case SYS_ISERROR: case SYS_ERRNO: case SYS_TIME: ret = 0; break;
     case SYS_CLOCK: ret = (uint32_t)(c->cycle / 100000u); break; /* centiseconds at 10 MHz, deterministic */
     case SYS_ELAPSED:
       (void)store(c, a, 4, (uint32_t)c->cycle);

@@ -30,6 +30,8 @@
 
 typedef struct rv_cpu rv_cpu_t;
 
+#define RV_MAX_OUT_FILES 4u
+
 /* A device window: accesses to [base, base + size) go to these callbacks (32-bit accesses only). */
 typedef struct {
   uint32_t base;
@@ -62,6 +64,8 @@ struct rv_cpu {
   int exit_code;
   const char *cmdline; /* what SYS_GET_CMDLINE returns (QEMU: the program's path) */
   uint32_t features_pos; /* read position in the ":semihosting-features" pseudo-file */
+  const char *out_dir;   /* NULL, or where files the program opens for writing are created */
+  FILE *out_file[RV_MAX_OUT_FILES];
   /* a simulator-level error (bad ELF, access outside memory with no trap handler, ...) */
   char error[200];
 };

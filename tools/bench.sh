@@ -72,5 +72,30 @@ for elf in "$build"/workloads/*.elf; do
 done
 echo "(M instructions/s; -fw: the workload with the firmware runtime sampling traces)"
 echo
-echo "Not yet measured (issue 6): profiling overhead against gcc -fprofile-arcs on instrumented"
-echo "workloads, and stall cycles on real program streams."
+echo "== 4. Profiling overhead on the workloads: collaborative profiling (hwprof-instr, K = 4; the C model,"
+echo "      cycle-exact with the RTL) against GCC -fprofile-arcs (software counters; its .gcda dump at exit"
+echo "      included). Extra retired instructions and cycles over the same program uninstrumented; stall"
+echo "      cycles are cycles the CPU waited for the profiling hardware (counter-line latency 4 / 20)."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+insns() { sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' <<<"$1" | head -1; }
+cyc() { sed -n 's/.*system: \([0-9]*\) cycles, \([0-9]*\) stall.*/\1 \2/p' <<<"$1" | head -1; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f%%", b ? 100 * (a - b) / b : 0 }'; }
+printf '%-8s %10s | %-22s %9s %9s | %-22s %9s | %-22s\n' workload instrs "minimal: +instrs" "stalls/4" "stalls/20" \
+  "all: +instrs" "stalls/4" "-fprofile-arcs: +instrs"
+for elf in "$build"/instr/*-prof.elf; do
+  w=$(basename "$elf" -prof.elf)
+  base=$(insns "$("$build/sim/hwprof-sim" --engine=none "$build/instr/$w.elf" 2>&1 >/dev/null)")
+  "$build/instr/hwprof-instr" instrument --quiet --mode=all --k=4 "$build/instr/$w.elf" -o "$tmp/$w-all.elf"
+  out=$("$build/sim/hwprof-sim" "$elf" 2>&1 >/dev/null)
+  mi=$(insns "$out")
+  read -r _ ms4 <<<"$(cyc "$out")"
+  read -r _ ms20 <<<"$(cyc "$("$build/sim/hwprof-sim" --mem-latency=20 "$elf" 2>&1 >/dev/null)")"
+  out=$("$build/sim/hwprof-sim" "$tmp/$w-all.elf" 2>&1 >/dev/null)
+  ai=$(insns "$out")
+  read -r _ as4 <<<"$(cyc "$out")"
+  gbase=$(insns "$("$build/sim/hwprof-sim" --engine=none "$build/workloads/$w.elf" 2>&1 >/dev/null)")
+  gi=$(insns "$("$build/sim/hwprof-sim" --engine=none --out-dir="$tmp" "$build/gcov/$w.elf" 2>&1 >/dev/null)")
+  printf '%-8s %10s | %10s %11s %9s %9s | %10s %11s %9s | %10s %11s\n' "$w" "$base" "+$((mi - base))" "($(pct "$mi" "$base"))" \
+    "$ms4" "$ms20" "+$((ai - base))" "($(pct "$ai" "$base"))" "$as4" "+$((gi - gbase))" "($(pct "$gi" "$gbase"))"
+done

@@ -76,16 +76,18 @@ check qemu-check-workloads tools/qemu_check.sh "$build/sim/hwprof-sim" "${plain_
 sc=$(realpath "$build/sc/hwprof-sc")
 par=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # sc_runs TAG ARGS... -- ELF...: runs hwprof-sc on each ELF, $par at a time; output and exit code
-# of each in $logdir/TAG-NAME.{out,rc}
+# of each in $logdir/TAG-NAME.{out,rc}. In ARGS, @MAP@ stands for the ELF's map (X.elf -> X.map).
 sc_runs() {
-  local tag=$1 args=() elf name
+  local tag=$1 args=() elf name a
   shift
   while [ "$1" != -- ]; do args+=("$1"); shift; done
   shift
   for elf in "$@"; do
     while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
     name=$(basename "$elf" .elf)
-    ( "$sc" "${args[@]}" "$elf" >"$logdir/$tag-$name.out" 2>&1; echo $? >"$logdir/$tag-$name.rc" ) &
+    local run=()
+    for a in "${args[@]}"; do run+=("${a//@MAP@/${elf%.elf}.map}"); done
+    ( "$sc" "${run[@]}" "$elf" >"$logdir/$tag-$name.out" 2>&1; echo $? >"$logdir/$tag-$name.rc" ) &
   done
   wait
 }
@@ -179,7 +181,7 @@ check instr-edge-profiles-exact-c-model edge_profiles_c_model
 
 edge_profiles_rtl() {
   local elf name rc=0
-  sc_runs sc-edge "--engine=lockstep" -- "${prof_workloads[@]}"
+  sc_runs sc-edge "--engine=lockstep" "--edge-map=@MAP@" -- "${prof_workloads[@]}"
   for elf in "${prof_workloads[@]}"; do
     name=$(basename "$elf" .elf)
     out=$(cat "$logdir/sc-edge-$name.out")
@@ -190,6 +192,25 @@ edge_profiles_rtl() {
   return $rc
 }
 check instr-edge-profiles-exact-rtl-lockstep edge_profiles_rtl
+
+# gcov as a second oracle: each function's invocation count in the profile read back from the
+# hardware equals gcov's for the -fprofile-arcs build (the freestanding runtime writes the .gcda)
+gcov_oracle() {
+  local w rc=0 out
+  for elf in "${prof_workloads[@]}"; do
+    w=$(basename "$elf" -prof.elf)
+    mkdir -p "$logdir/gcov"
+    cp "$build/gcov/$w.gcno" "$logdir/gcov/"
+    "$build/sim/hwprof-sim" --engine=none --out-dir="$logdir/gcov" "$build/gcov/$w.elf" >/dev/null 2>&1 || { echo "$w: gcov build failed"; rc=1; continue; }
+    [ -s "$logdir/gcov/$w.gcda" ] || { echo "$w: no .gcda written"; rc=1; continue; }
+    riscv64-unknown-elf-gcov --json-format --stdout -o "$logdir/gcov" "sim/workloads/$w.c" >"$logdir/gcov/$w.json" 2>/dev/null || { rc=1; continue; }
+    "$build/sim/hwprof-sim" --edge-map="${elf%.elf}.map" --edge-profile="$logdir/gcov/$w.prof" "$elf" >/dev/null 2>&1 || { rc=1; continue; }
+    out=$(python3 tools/gcov_oracle.py "$logdir/gcov/$w.json" "$logdir/gcov/$w.prof") || rc=1
+    echo "$w: $out"
+  done
+  return $rc
+}
+check gcov-oracle-function-counts gcov_oracle
 
 # a function the instrumenter cannot analyse is reported and left alone, never mis-instrumented
 instr_reports_unanalysable() {

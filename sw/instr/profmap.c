@@ -360,7 +360,10 @@ int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts) {
   for (unsigned f = 0; f < m->nfn; f++) {
     const pm_func_t *fn = &m->fn[f];
     if (!fn->instrumented || counts[f] == NULL) continue;
-    fprintf(to, "function %s 0x%08" PRIx32 "\n", fn->name, fn->lo);
+    int64_t entries = 0; /* the virtual entry edge: the function's invocations */
+    for (unsigned e = 0; e < fn->nedge; e++)
+      if (fn->edge[e].kind == PM_VIRTUAL_ENTRY) entries = counts[f][e];
+    fprintf(to, "function %s 0x%08" PRIx32 " entries %" PRId64 "\n", fn->name, fn->lo, entries);
     for (unsigned e = 0; e < fn->nedge; e++) {
       const pm_edge_t *x = &fn->edge[e];
       if (pm_is_virtual(x->kind)) continue;
