@@ -84,7 +84,7 @@ long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, u
                 f->name, pm_kind_names[x->kind], f->blk[x->src].start, x->dst == PM_EXIT ? "exit " : "0x",
                 x->dst == PM_EXIT ? 0 : f->blk[x->dst].start, hw[i][e], truth[i][e]);
     }
-    for (unsigned b = 0; b < f->nblk; b++) blocks += f->blk[b].counter != PM_NONE;
+    for (unsigned b = 0; b < f->nblk; b++) blocks += (f->blk[b].counter != PM_NONE) + (f->blk[b].term_counter != PM_NONE);
   }
   if (rc == 0) {
     fprintf(report,

@@ -34,7 +34,7 @@ static pm_func_t fn;
 static int setup(void **state) {
   (void)state;
   memset(blk, 0, sizeof blk);
-  for (int b = 0; b < 5; b++) blk[b] = (pm_block_t){0x100u + 16u * (unsigned)b, 0x110u + 16u * (unsigned)b, 0x1000u + 32u * (unsigned)b, 0, PM_NONE};
+  for (int b = 0; b < 5; b++) blk[b] = (pm_block_t){0x100u + 16u * (unsigned)b, 0x110u + 16u * (unsigned)b, 0x1000u + 32u * (unsigned)b, 0, PM_NONE, PM_NONE};
   edge[E_VENTRY] = (pm_edge_t){PM_VIRTUAL_ENTRY, PM_EXIT, 0, 0, 0, PM_NONE};
   edge[E_FALL01] = (pm_edge_t){PM_FALL, 0, 1, 0x100c, 0x1020, PM_NONE};
   edge[E_TK13] = (pm_edge_t){PM_TAKEN, 1, 3, 0x102c, 0x1060, PM_NONE};
@@ -108,6 +108,23 @@ static void test_profmap_contradicting_counters_are_an_error(void **state) {
   ctr[0] = 50; /* taken more often than the loop runs: B1->B2 derives negative */
   int64_t out[NE];
   char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), -1);
+  assert_non_null(strstr(why, "contradict"));
+}
+
+static void test_profmap_redundant_counters_must_agree(void **state) {
+  (void)state;
+  /* all three loop edges measured and B1 counted too: over-determined, consistent */
+  const int m[] = {E_TK13, E_TK31, E_RET4};
+  uint64_t ctr[4];
+  measure(m, 3, ctr);
+  blk[1].counter = 3;
+  ctr[3] = 10;
+  fn.ncounters = 4;
+  int64_t out[NE];
+  char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), 0);
+  ctr[3] = 11; /* one update too many on B1's counter: no longer conserved */
   assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), -1);
   assert_non_null(strstr(why, "contradict"));
 }
@@ -197,6 +214,7 @@ int main(void) {
       cmocka_unit_test_setup(test_profmap_two_measured_edges_do_not_determine_the_loop, setup),
       cmocka_unit_test_setup(test_profmap_block_counter_replaces_an_edge, setup),
       cmocka_unit_test_setup(test_profmap_contradicting_counters_are_an_error, setup),
+      cmocka_unit_test_setup(test_profmap_redundant_counters_must_agree, setup),
       cmocka_unit_test_setup(test_profmap_truth_counts_edges_from_pc_pairs, setup),
       cmocka_unit_test_setup(test_profmap_map_file_round_trip_and_bad_line, setup),
       cmocka_unit_test_setup(test_profmap_compare_counts_differing_edges, setup),

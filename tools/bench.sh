@@ -74,7 +74,7 @@ echo "(M instructions/s; -fw: the workload with the firmware runtime sampling tr
 echo
 echo "== 4. Profiling overhead on the workloads: collaborative profiling (hwprof-instr, K = 4; the C model,"
 echo "      cycle-exact with the RTL) against GCC -fprofile-arcs (software counters; its .gcda dump at exit"
-echo "      included). Extra retired instructions and cycles over the same program uninstrumented; stall"
+echo "      included). Extra retired instructions over the same program uninstrumented; stall"
 echo "      cycles are cycles the CPU waited for the profiling hardware (counter-line latency 4 / 20)."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -265,7 +265,7 @@ static int add_block(pm_func_t *p, unsigned *cap, uint32_t start, uint32_t end) 
     if (n == NULL) return -1;
     p->blk = n;
   }
-  p->blk[p->nblk++] = (pm_block_t){start, end, 0, 0, PM_NONE};
+  p->blk[p->nblk++] = (pm_block_t){start, end, 0, 0, PM_NONE, PM_NONE};
   return 0;
 }
 
@@ -424,8 +424,8 @@ static bool measurable(pm_kind_t k) { return k != PM_INDIRECT && !pm_is_virtual(
  * They go into a spanning forest of the CFG (EXIT included, edges undirected); one that would close
  * a cycle gets an equation instead: a block counter (prof.id with bhint ALL at the block's head)
  * on the block it leaves (a call block that may not return) or enters (an indirect target). In
- * mode all every other edge is measured, and every indirect target is counted as seed 000
- * paragraph 43 says. In mode minimal the forest then takes the fall-through edges (measuring one
+ * mode all every other edge is measured, and the blocks with an indirect jump and its targets are
+ * counted with bhint ALL, as seed 000 paragraph 43 says. In mode minimal the forest then takes the fall-through edges (measuring one
  * costs an inserted instruction) and last the edges a branch, jump or return carries for free;
  * only the edges left outside it are measured (paragraph 34: the others follow by flow
  * conservation). */
@@ -435,7 +435,7 @@ static int select_edges(pm_func_t *p, instr_mode_t mode) {
   if (uf == NULL) return -1;
   for (int i = 0; i < n; i++) uf[i] = i;
   for (unsigned e = 0; e < p->nedge; e++) p->edge[e].counter = PM_NONE;
-  for (unsigned b = 0; b < p->nblk; b++) p->blk[b].counter = PM_NONE;
+  for (unsigned b = 0; b < p->nblk; b++) p->blk[b].counter = p->blk[b].term_counter = PM_NONE;
   for (int pass = 0; pass < 3; pass++) {
     for (unsigned e = 0; e < p->nedge; e++) {
       pm_edge_t *x = &p->edge[e];
@@ -446,7 +446,8 @@ static int select_edges(pm_func_t *p, instr_mode_t mode) {
         continue;
       }
       if (mode == kModeAll && x->kind == PM_INDIRECT) {
-        p->blk[x->dst].counter = 0;
+        p->blk[x->dst].counter = 0;     /* the targets ... */
+        p->blk[x->src].term_counter = 0; /* ... and the block with the indirect jump (paragraph 43) */
         continue;
       }
       const int a = uf_find(uf, x->src == PM_EXIT ? exit_node : x->src);
@@ -470,7 +471,8 @@ static int assign_ids(ctx_t *c, fn_t *f) {
     free(cost);
     ERR("out of memory");
   }
-  for (unsigned b = 0; b < p->nblk; b++) cost[b] = p->blk[b].counter != PM_NONE;
+  for (unsigned b = 0; b < p->nblk; b++)
+    cost[b] = (p->blk[b].counter != PM_NONE) + (p->blk[b].term_counter != PM_NONE);
   for (unsigned e = 0; e < p->nedge; e++)
     if (p->edge[e].counter != PM_NONE) cost[p->edge[e].src]++;
   unsigned region = 0, used = 0, off = 0;
@@ -491,6 +493,7 @@ static int assign_ids(ctx_t *c, fn_t *f) {
         int want = x->kind == PM_TAKEN ? 0 : x->kind == PM_NOT_TAKEN ? 1 : 2;
         if (want == pass) x->counter = (int)(off + used++);
       }
+    if (p->blk[b].term_counter != PM_NONE) p->blk[b].term_counter = (int)(off + used++);
   }
   const unsigned total = off + used;
   free(cost);
@@ -582,6 +585,8 @@ static int plan(ctx_t *c, fn_t *f) {
         default: ERR("internal: %s edge measured in %s", pm_kind_names[x->kind], f->name);
       }
     }
+    if (p->blk[b].term_counter != PM_NONE) /* an indirect jump counting its block, bhint ALL */
+      slot_at(c, term)->shadow = shadow_bits((unsigned)rel_id(f, (int)b, p->blk[b].term_counter), HWPROF_BHINT_ALL);
     if (tk > 0 && nt > 0) {
       if (nt != tk + 1) ERR("internal: %s: branch IDs %d and %d are not consecutive", f->name, tk, nt);
       slot_at(c, term)->shadow = shadow_bits((unsigned)tk, HWPROF_BHINT_EITHER);
@@ -973,7 +978,8 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
       c->st.edges += !pm_is_virtual(f->pm.edge[e].kind);
       c->st.measured += f->pm.edge[e].counter != PM_NONE;
     }
-    for (unsigned b = 0; b < f->pm.nblk; b++) c->st.block_counters += f->pm.blk[b].counter != PM_NONE;
+    for (unsigned b = 0; b < f->pm.nblk; b++)
+      c->st.block_counters += (f->pm.blk[b].counter != PM_NONE) + (f->pm.blk[b].term_counter != PM_NONE);
   }
   if (layout(c) || emit_stub(c) || rewrite(c)) goto out;
   if (write_map(c, in_elf, map)) goto out;

@@ -33,10 +33,11 @@ int pm_write(const pm_map_t *m, FILE *to) {
             f->instrumented ? "instrumented" : "skipped", f->instrumented ? "" : " ", f->instrumented ? "" : f->why);
     for (unsigned b = 0; b < f->nblk; b++) {
       const pm_block_t *x = &f->blk[b];
-      char c[16];
+      char c[16], t[16];
       counter_str(x->counter, c, sizeof c);
-      fprintf(to, "block %u 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " %d %s\n", b, x->start, x->end,
-              x->new_start, x->region, c);
+      counter_str(x->term_counter, t, sizeof t);
+      fprintf(to, "block %u 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " %d %s %s\n", b, x->start, x->end,
+              x->new_start, x->region, c, t);
     }
     for (unsigned e = 0; e < f->nedge; e++) {
       const pm_edge_t *x = &f->edge[e];
@@ -152,11 +153,14 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
       if ((f->blk = grow(f->blk, f->nblk, &bcap, sizeof *f->blk)) == NULL) BAD("out of memory");
       pm_block_t *x = &f->blk[f->nblk];
       unsigned idx;
-      char c[16];
-      if (sscanf(buf, "block %u %" SCNx32 " %" SCNx32 " %" SCNx32 " %d %15s", &idx, &x->start, &x->end, &x->new_start,
-                 &x->region, c) != 6 || idx != f->nblk || parse_counter(c, &x->counter))
+      char c[16], t[16];
+      if (sscanf(buf, "block %u %" SCNx32 " %" SCNx32 " %" SCNx32 " %d %15s %15s", &idx, &x->start, &x->end,
+                 &x->new_start, &x->region, c, t) != 7 || idx != f->nblk || parse_counter(c, &x->counter) ||
+          parse_counter(t, &x->term_counter))
         BAD("malformed block line");
-      if (x->counter != PM_NONE && (unsigned)x->counter >= f->ncounters) BAD("block counter %d out of range", x->counter);
+      if ((x->counter != PM_NONE && (unsigned)x->counter >= f->ncounters) ||
+          (x->term_counter != PM_NONE && (unsigned)x->term_counter >= f->ncounters))
+        BAD("block counter out of range");
       f->nblk++;
     } else if (!strcmp(word, "edge")) {
       if (f == NULL) BAD("edge before any function");
@@ -193,21 +197,46 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
 
 /* ---------------------------------------------------------------- derivation */
 
-/* Flow conservation at each block and at EXIT (in = out), and in = count for a block counter.
- * Repeatedly solves an equation with a single unknown edge. known[] and val[] are per edge. */
-static bool solve(const pm_func_t *f, bool *known, int64_t *val, const uint64_t *counters) {
+/* The equations: flow conservation at each block and at EXIT (in = out); in = count for a block
+ * counter; real out-edges = count for a counter on a block's last instruction. Each is
+ * sum(sign[e] * x[e]) = rhs; equation() gives the sign of edge e in equation (v, kind), and
+ * false when the equation does not exist. */
+static bool equation(const pm_func_t *f, int v, int kind, const uint64_t *counters, int64_t *rhs) {
+  if (kind == 0) {
+    *rhs = 0;
+    return true;
+  }
+  if (v < 0) return false;
+  int c = kind == 1 ? f->blk[v].counter : f->blk[v].term_counter;
+  if (c == PM_NONE) return false;
+  *rhs = counters ? (int64_t)counters[c] : 0;
+  return true;
+}
+
+static int sign_in(const pm_edge_t *x, int v, int kind) {
+  switch (kind) {
+    case 0: return (x->dst == v ? 1 : 0) - (x->src == v ? 1 : 0);
+    case 1: return x->dst == v ? 1 : 0;
+    default: return x->src == v && !pm_is_virtual(x->kind) ? 1 : 0;
+  }
+}
+
+/* Repeatedly solves an equation with a single unknown edge; then checks every equation (more
+ * counters than unknowns make the system over-determined: the counters must agree). Returns 0,
+ * 1 if some edge stays unknown, 2 if an equation does not hold. */
+static int solve(const pm_func_t *f, bool *known, int64_t *val, const uint64_t *counters) {
   const int n = (int)f->nblk;
   bool progress = true;
   while (progress) {
     progress = false;
     for (int v = -1; v < n; v++) { /* -1: EXIT */
-      for (int eq = 0; eq < 2; eq++) { /* 0: in = out; 1: in = block counter */
-        if (eq == 1 && (v < 0 || f->blk[v].counter == PM_NONE)) continue;
-        int64_t sum = 0; /* in - out over the known edges */
+      for (int kind = 0; kind < 3; kind++) {
+        int64_t rhs;
+        if (!equation(f, v, kind, counters, &rhs)) continue;
+        int64_t sum = 0;
         int unknown = -1, nunknown = 0, sign = 0;
         for (unsigned e = 0; e < f->nedge; e++) {
-          const pm_edge_t *x = &f->edge[e];
-          int s = (x->dst == v ? 1 : 0) - (eq == 0 && x->src == v ? 1 : 0);
+          int s = sign_in(&f->edge[e], v, kind);
           if (s == 0) continue;
           if (known[e]) {
             sum += s * val[e];
@@ -218,8 +247,6 @@ static bool solve(const pm_func_t *f, bool *known, int64_t *val, const uint64_t 
           }
         }
         if (nunknown != 1) continue;
-        /* sum + sign * x = rhs, rhs = 0 or the block counter */
-        int64_t rhs = eq == 1 && counters ? (int64_t)counters[f->blk[v].counter] : 0;
         val[unknown] = (rhs - sum) * sign;
         known[unknown] = true;
         progress = true;
@@ -227,8 +254,16 @@ static bool solve(const pm_func_t *f, bool *known, int64_t *val, const uint64_t 
     }
   }
   for (unsigned e = 0; e < f->nedge; e++)
-    if (!known[e]) return false;
-  return true;
+    if (!known[e]) return 1;
+  if (counters == NULL) return 0;
+  for (int v = -1; v < n; v++)
+    for (int kind = 0; kind < 3; kind++) {
+      int64_t rhs, sum = 0;
+      if (!equation(f, v, kind, counters, &rhs)) continue;
+      for (unsigned e = 0; e < f->nedge; e++) sum += sign_in(&f->edge[e], v, kind) * val[e];
+      if (sum != rhs) return 2;
+    }
+  return 0;
 }
 
 bool pm_solvable(const pm_func_t *f) {
@@ -237,7 +272,7 @@ bool pm_solvable(const pm_func_t *f) {
   bool ok = known && val;
   if (ok) {
     for (unsigned e = 0; e < f->nedge; e++) known[e] = f->edge[e].counter != PM_NONE;
-    ok = solve(f, known, val, NULL);
+    ok = solve(f, known, val, NULL) == 0;
   }
   free(known);
   free(val);
@@ -254,10 +289,14 @@ int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, cha
     known[e] = f->edge[e].counter != PM_NONE;
     counts[e] = known[e] ? (int64_t)counters[f->edge[e].counter] : 0;
   }
-  bool ok = solve(f, known, counts, counters);
+  int st = solve(f, known, counts, counters);
   free(known);
-  if (!ok) {
+  if (st == 1) {
     snprintf(why, whylen, "%s: the measured edges do not determine every edge", f->name);
+    return -1;
+  }
+  if (st == 2) {
+    snprintf(why, whylen, "%s: the counters contradict each other (flow is not conserved)", f->name);
     return -1;
   }
   for (unsigned e = 0; e < f->nedge; e++)

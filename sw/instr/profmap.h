@@ -34,7 +34,9 @@ typedef struct {
   uint32_t start, end; /* original addresses [start, end) */
   uint32_t new_start;  /* where the block (its inserted head included) is in the instrumented program */
   int region;
-  int counter; /* block counter (prof.id with bhint ALL at the head), or PM_NONE */
+  int counter;      /* block counter (prof.id with bhint ALL at the head): in-flow, or PM_NONE */
+  int term_counter; /* counter carried by the block's last instruction (bhint ALL on an indirect
+                       jump): executions of it = the block's real out-edges, or PM_NONE */
 } pm_block_t;
 
 typedef struct {
