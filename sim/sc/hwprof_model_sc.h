@@ -10,30 +10,7 @@
 namespace hwprof_sc {
 
 SC_MODULE(ModelSc) {
-  sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
-  sc_in<bool> ev_valid_i{"ev_valid_i"};
-  sc_out<bool> ev_ready_o{"ev_ready_o"};
-  sc_in<uint32_t> ev_pc_i{"ev_pc_i"}, ev_next_pc_i{"ev_next_pc_i"}, ev_insn_i{"ev_insn_i"}, ev_kind_i{"ev_kind_i"};
-  sc_in<bool> ev_is_call_i{"ev_is_call_i"}, ev_is_ret_i{"ev_is_ret_i"}, ev_taken_i{"ev_taken_i"};
-  sc_in<uint32_t> ev_addr_i{"ev_addr_i"}, ev_value_i{"ev_value_i"}, ev_pid_i{"ev_pid_i"}, ev_bhint_i{"ev_bhint_i"};
-  sc_in<bool> ev_ihint_i{"ev_ihint_i"};
-  sc_in<uint32_t> ev_op_i{"ev_op_i"};
-  sc_in<uint64_t> ev_operand_i{"ev_operand_i"};
-  sc_in<bool> psel_i{"psel_i"}, penable_i{"penable_i"}, pwrite_i{"pwrite_i"};
-  sc_in<uint32_t> paddr_i{"paddr_i"}, pwdata_i{"pwdata_i"};
-  sc_out<uint32_t> prdata_o{"prdata_o"};
-  sc_out<bool> pready_o{"pready_o"}, pslverr_o{"pslverr_o"};
-  sc_out<bool> mem_req_valid_o{"mem_req_valid_o"};
-  sc_in<bool> mem_req_ready_i{"mem_req_ready_i"};
-  sc_out<bool> mem_req_write_o{"mem_req_write_o"};
-  sc_out<uint64_t> mem_req_addr_o{"mem_req_addr_o"};
-  sc_out<line_bv> mem_req_wdata_o{"mem_req_wdata_o"};
-  sc_in<bool> mem_rsp_valid_i{"mem_rsp_valid_i"};
-  sc_in<line_bv> mem_rsp_rdata_i{"mem_rsp_rdata_i"};
-  sc_out<bool> irq_phase_o{"irq_phase_o"}, irq_trace_o{"irq_trace_o"}, irq_coproc_o{"irq_coproc_o"},
-      irq_error_o{"irq_error_o"};
-  sc_out<bool> upd_valid_o{"upd_valid_o"}, upd_dec_o{"upd_dec_o"};
-  sc_out<uint64_t> upd_addr_o{"upd_addr_o"};
+  HWPROF_SC_TOP_PORTS
 
   SC_CTOR(ModelSc);
 
