@@ -156,7 +156,7 @@ unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/
 # ---------------------------------------------------------------- CPU model and workloads
 INSTR_SRC := sw/instr/elf_rel.c sw/instr/profmap.c sw/instr/instrument.c
 INSTR_HDR := sw/instr/elf_rel.h sw/instr/profmap.h sw/instr/instrument.h
-SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(MODEL_SRC)
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
 $(SIM_BIN): $(SIM_SRC) sim/rv32.h sim/platform.h sim/trace_check.h sim/edge_check.h sw/instr/profmap.h tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
@@ -172,7 +172,7 @@ SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEP
               -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
 SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lockstep.cpp
 SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h
-SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c tb/trace_oracle.c sw/trace_recon.c sw/image.c
+SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c
 SC_BIN     := $(BUILD)/sc/hwprof-sc
 $(BUILD)/simc/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof_regs.h"
+#include "hwprof_edge.h"
 
 int edge_check_init(edge_check_t *c, const char *map_path, char *err, size_t errlen) {
   memset(c, 0, sizeof *c);
@@ -18,11 +18,9 @@ int edge_check_init(edge_check_t *c, const char *map_path, char *err, size_t err
   return 0;
 }
 
-int edge_check_flush(edge_check_apb_t apb, void *ctx) {
-  apb(ctx, true, HWPROF_EDGE_PROF_CMD_ADDR, 1u << HWPROF_EDGE_PROF_CMD_FLUSH_LSB);
-  for (unsigned i = 0; i < 100000; i++)
-    if (!(apb(ctx, false, HWPROF_EDGE_PROF_STATUS_ADDR, 0) & HWPROF_EDGE_PROF_STATUS_BUSY_MASK)) return 0;
-  return -1;
+int edge_check_flush(const hwprof_bus_t *bus, void *ctx) {
+  const hwprof_t hw = {.base = 0, .bus = bus, .bus_ctx = ctx};
+  return hwprof_edge_flush(&hw, false, 100000) == kHwprofOk ? 0 : -1;
 }
 
 static int write_file(const char *path, const pm_map_t *m, int64_t *const *counts, FILE *report) {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hwprof_mmio.h"
 #include "ports.h"
 #include "profmap.h"
 
@@ -19,15 +20,14 @@ typedef struct {
   pm_truth_t *truth;
 } edge_check_t;
 
-typedef uint32_t (*edge_check_apb_t)(void *ctx, bool write, uint16_t addr, uint32_t data);
-
 /* Returns 0, or -1 with a one-line reason (naming the file) in err. */
 int edge_check_init(edge_check_t *c, const char *map_path, char *err, size_t errlen);
 static inline void edge_check_event(edge_check_t *c, const retire_ev_t *ev) {
   if (ev->valid) pm_truth_feed(c->truth, ev->pc, ev->next_pc, ev->taken);
 }
-/* FLUSH, then poll STATUS.BUSY (bounded). Returns 0, or -1 if the cache stays busy. */
-int edge_check_flush(edge_check_apb_t apb, void *ctx);
+/* The driver's flush (sw/hwprof_edge.c: FLUSH, then a bounded poll of STATUS.BUSY) through the
+ * runner's register access. Returns 0, or -1 if the cache stays busy. */
+int edge_check_flush(const hwprof_bus_t *bus, void *ctx);
 /* Derives the profile from the counters in ram, compares it with the exact one, prints one line
  * to report, writes the profile files when paths are given. Returns the number of differing edges,
  * or -1 on an error (printed). */

@@ -55,9 +55,9 @@ static int parse_u64(const char *s, uint64_t *out) {
   return 0;
 }
 
-static uint32_t sim_apb(void *ctx, bool write, uint16_t addr, uint32_t data) {
-  return platform_apb(ctx, write, addr, data);
-}
+static uint32_t bus_read(void *ctx, uint16_t addr) { return platform_apb(ctx, false, addr, 0); }
+static void bus_write(void *ctx, uint16_t addr, uint32_t v) { platform_apb(ctx, true, addr, v); }
+static const hwprof_bus_t kBus = {bus_read, bus_write}; /* host-side register access for the drivers */
 
 int main(int argc, char **argv) {
   uint64_t max_insns = 200000000, ram = 16u << 20, mem_latency = 4;
@@ -214,7 +214,7 @@ int main(int argc, char **argv) {
   if (edge_map) {
     long d = -1;
     if (st != RV_EXITED) fprintf(stderr, "hwprof-sim: edge check: skipped, the program did not finish\n");
-    else if (edge_check_flush(sim_apb, &plat)) fprintf(stderr, "hwprof-sim: edge check: the cache stays busy after a flush\n");
+    else if (edge_check_flush(&kBus, &plat)) fprintf(stderr, "hwprof-sim: edge check: the cache stays busy after a flush\n");
     else d = edge_check_finish(&ec, cpu->ram, RV_RAM_BASE, cpu->ram_size, edge_profile, edge_truth, stderr);
     if (d != 0 && rc == 0) rc = 4;
     edge_check_free(&ec);

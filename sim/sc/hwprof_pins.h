@@ -217,7 +217,7 @@ top_in_t read_inputs(const Top& t) {
   in.apb.pwdata = t.pwdata_i.read();
   in.mem_req_ready = t.mem_req_ready_i.read();
   in.mem_rsp_valid = t.mem_rsp_valid_i.read();
-  line_from_bv(t.mem_rsp_rdata_i.read(), &in.mem_rsp_rdata);
+  if (in.mem_rsp_valid) line_from_bv(t.mem_rsp_rdata_i.read(), &in.mem_rsp_rdata); /* only read then */
   return in;
 }
 

@@ -242,6 +242,12 @@ struct HwStats {
   uint32_t tc_back, tc_ind, tc_full, tc_filt, tc_samp, tc_drop;
 };
 
+// Register access for the drivers of sw/ from the CPU's thread (host side, after the program).
+const hwprof_bus_t kCpuBus = {
+    [](void* ctx, uint16_t addr) { return static_cast<CpuSc*>(ctx)->apb(false, addr, 0); },
+    [](void* ctx, uint16_t addr, uint32_t v) { static_cast<CpuSc*>(ctx)->apb(true, addr, v); },
+};
+
 void read_stats(CpuSc& cpu, HwStats* s) {
   struct {
     uint32_t addr;
@@ -390,11 +396,7 @@ int sc_main(int argc, char** argv) {
   cpu_sc.after_exit = [&hw, &o, &flushed](CpuSc& c) {
     read_stats(c, &hw);
     if (!o.edge_map.empty() && c.status() == RV_EXITED)
-      flushed = edge_check_flush(
-                    [](void* ctx, bool write, uint16_t addr, uint32_t data) {
-                      return static_cast<CpuSc*>(ctx)->apb(write, addr, data);
-                    },
-                    &c) == 0;
+      flushed = edge_check_flush(&kCpuBus, &c) == 0;
   };
 
   sc_start(SC_ZERO_TIME);

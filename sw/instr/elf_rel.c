@@ -100,6 +100,8 @@ int er_load(er_elf_t *e, const char *path, char *err, size_t errlen) {
     if (s->type != 2 /* SYMTAB */) continue;
     if (s->entsize < 16 || s->link >= shnum) FAIL("malformed symbol table");
     const er_section_t *st = &e->sec[s->link];
+    if (st->type == 8 || st->size == 0 || b[st->offset + st->size - 1] != 0)
+      FAIL("the symbol string table is empty or not terminated");
     e->nsym = s->size / s->entsize;
     e->sym = calloc(e->nsym ? e->nsym : 1, sizeof *e->sym);
     if (e->sym == NULL) FAIL("out of memory");
@@ -113,8 +115,6 @@ int er_load(er_elf_t *e, const char *path, char *err, size_t errlen) {
       e->sym[k].bind = p[12] >> 4;
       e->sym[k].shndx = (uint16_t)le16(p + 14);
     }
-    if (e->sym[e->nsym ? e->nsym - 1 : 0].name && st->size && b[st->offset + st->size - 1] != 0)
-      FAIL("symbol string table is not terminated");
     break;
   }
   if (e->sym == NULL) FAIL("no symbol table (the instrumenter needs the functions' symbols)");
