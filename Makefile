@@ -15,10 +15,13 @@ SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 
 VERILATOR ?= verilator
 RTL_PKG  := rtl/hwprof_pkg.sv
-RTL_SRC  := $(RTL_PKG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv rtl/hwprof_top.sv
+RTL_REG  := rtl/reg/hwprof_top_reg.sv rtl/reg/hwprof_pir_reg.sv rtl/reg/hwprof_edge_prof_reg.sv \
+            rtl/reg/hwprof_trace_ctrl_reg.sv
+RTL_SRC  := $(RTL_PKG) $(RTL_REG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv rtl/hwprof_top.sv
 VLT      := rtl/hwprof.vlt
-MODEL_SRC := cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/top.c
-MODEL_HDR := $(wildcard cmodel/*.h) sw/include/hwprof_regs.h
+MODEL_SRC := cmodel/reg/top_reg.c cmodel/reg/pir_reg.c cmodel/reg/edge_prof_reg.c cmodel/reg/trace_ctrl_reg.c \
+             cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/top.c
+MODEL_HDR := $(wildcard cmodel/*.h cmodel/reg/*.h) sw/include/hwprof_regs.h
 SW_SRC   := sw/hwprof_edge.c sw/hwprof_trace.c sw/trace_recon.c sw/image.c
 SW_HDR   := $(wildcard sw/include/*.h)
 RV32_CC  ?= riscv64-unknown-elf-gcc
@@ -79,9 +82,11 @@ regs-check:
 # ---------------------------------------------------------------- lint
 lint:
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top
-	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/hwprof_pir.sv --top-module hwprof_pir
-	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/hwprof_edge_prof.sv --top-module hwprof_edge_prof
-	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/hwprof_trace_ctrl.sv --top-module hwprof_trace_ctrl
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/reg/hwprof_pir_reg.sv rtl/hwprof_pir.sv --top-module hwprof_pir
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/reg/hwprof_edge_prof_reg.sv rtl/hwprof_edge_prof.sv \
+	  --top-module hwprof_edge_prof
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/reg/hwprof_trace_ctrl_reg.sv rtl/hwprof_trace_ctrl.sv \
+	  --top-module hwprof_trace_ctrl
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top -GSets=2 -GWays=1 -GLineWords=2 \
 	  -GUpdDepth=1 -GOabDepth=1 -GCntW=8 -GHistW=2 -GTraceFifoDepth=1
 	@echo "lint: clean"
@@ -174,13 +179,12 @@ SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lockstep.cpp
 SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h
 SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c
 SC_BIN     := $(BUILD)/sc/hwprof-sc
-$(BUILD)/simc/%.o: %.c
+SIMC_HDR   := sim/rv32.h sim/trace_check.h sim/edge_check.h sw/instr/profmap.h tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
+$(BUILD)/simc/%.o: %.c $(SIMC_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/instr -O2 -c $< -o $@
 $(BUILD)/simc/libhwprof_simc.a: $(patsubst %.c,$(BUILD)/simc/%.o,$(SIMC_SRC))
 	ar rcs $@ $^
-$(BUILD)/simc/sim/%.o $(BUILD)/simc/tb/%.o $(BUILD)/simc/sw/%.o: sim/rv32.h sim/trace_check.h sim/edge_check.h \
-  sw/instr/profmap.h tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
 $(SC_BIN): $(RTL_SRC) $(VLT) $(SC_SRC) $(SC_HDR) sim/platform.h sim/rv32.h sim/trace_check.h sim/edge_check.h \
            $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a
 	@mkdir -p $(dir $@)

@@ -41,7 +41,18 @@ int edge_prof_cfg_check(const edge_prof_cfg_t *cfg) {
   return HWPROF_OK;
 }
 
-void edge_prof_reset(edge_prof_state_t *s) { memset(s, 0, sizeof *s); }
+void edge_prof_reset(edge_prof_state_t *s) {
+  memset(s, 0, sizeof *s);
+  hwprof_edge_prof_reg_reset(&s->regs);
+}
+
+/* The bounds window and the OAB entry shown, held by the register block. */
+static uint64_t bound_lo(const edge_prof_state_t *s) {
+  return ((uint64_t)s->regs.bound_lo_hi_value << 32) | s->regs.bound_lo_lo_value;
+}
+static uint64_t bound_hi(const edge_prof_state_t *s) {
+  return ((uint64_t)s->regs.bound_hi_hi_value << 32) | s->regs.bound_hi_lo_value;
+}
 
 /* Address fields of a counter address. */
 typedef struct {
@@ -84,56 +95,31 @@ typedef struct {
   bool walk_start;
   bool walk_wb_done;
   bool walk_advance;
-  bool reg_we;
-  bool reg_hit;
+  hwprof_edge_prof_reg2hw_t r2h;
 } ep_eval_t;
 
-static void decode_reg(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, uint16_t addr, bool *hit,
-                       bool *ro, uint32_t *rdata) {
-  *hit = true;
-  *ro = false;
-  *rdata = 0;
-  unsigned pos = (s->oab_head + s->oab_index) % 256u;
+/* What the unit shows its register block. */
+static void hw2reg_of(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, hwprof_edge_prof_hw2reg_t *hw) {
+  unsigned index = s->regs.oab_index_value;
+  unsigned pos = (s->oab_head + index) % 256u;
   if (pos >= cfg->oab_depth) pos -= cfg->oab_depth;
-  bool entry_ok = s->oab_index < s->oab_count;
-  switch (addr) {
-    case HWPROF_EDGE_PROF_CMD_ADDR: break;
-    case HWPROF_EDGE_PROF_STATUS_ADDR:
-      *ro = true;
-      *rdata = ((uint32_t)s->cmd_busy << HWPROF_EDGE_PROF_STATUS_BUSY_LSB) |
-               ((uint32_t)(s->fifo_count & 0xffu) << HWPROF_EDGE_PROF_STATUS_PENDING_LSB);
-      break;
-    case HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR: *rdata = (uint32_t)s->bound_lo; break;
-    case HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR: *rdata = (uint32_t)(s->bound_lo >> 32); break;
-    case HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR: *rdata = (uint32_t)s->bound_hi; break;
-    case HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR: *rdata = (uint32_t)(s->bound_hi >> 32); break;
-    case HWPROF_EDGE_PROF_OAB_STATUS_ADDR:
-      *ro = true;
-      *rdata = ((uint32_t)(s->oab_count & 0xffu) << HWPROF_EDGE_PROF_OAB_STATUS_COUNT_LSB) |
-               ((uint32_t)s->oab_overrun << HWPROF_EDGE_PROF_OAB_STATUS_OVERRUN_LSB);
-      break;
-    case HWPROF_EDGE_PROF_OAB_CTRL_ADDR: break;
-    case HWPROF_EDGE_PROF_OAB_INDEX_ADDR: *rdata = s->oab_index; break;
-    case HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR:
-      *ro = true;
-      if (entry_ok) *rdata = (uint32_t)s->oab_addr[pos];
-      break;
-    case HWPROF_EDGE_PROF_OAB_ENTRY_HI_ADDR:
-      *ro = true;
-      if (entry_ok)
-        *rdata = ((uint32_t)(s->oab_addr[pos] >> 32) << HWPROF_EDGE_PROF_OAB_ENTRY_HI_ADDR_LSB) |
-                 ((uint32_t)s->oab_unf[pos] << HWPROF_EDGE_PROF_OAB_ENTRY_HI_UNDERFLOW_LSB);
-      break;
-    case HWPROF_EDGE_PROF_STAT_UPDATES_ADDR: *ro = true; *rdata = s->st_updates; break;
-    case HWPROF_EDGE_PROF_STAT_HITS_ADDR: *ro = true; *rdata = s->st_hits; break;
-    case HWPROF_EDGE_PROF_STAT_MISSES_ADDR: *ro = true; *rdata = s->st_misses; break;
-    case HWPROF_EDGE_PROF_STAT_WRITEBACKS_ADDR: *ro = true; *rdata = s->st_wbs; break;
-    case HWPROF_EDGE_PROF_STAT_STALLS_ADDR: *ro = true; *rdata = s->st_stalls; break;
-    case HWPROF_EDGE_PROF_STAT_DROPPED_ADDR: *ro = true; *rdata = s->st_dropped; break;
-    case HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR: *ro = true; *rdata = s->st_ovf; break;
-    case HWPROF_EDGE_PROF_STAT_UNDERFLOWS_ADDR: *ro = true; *rdata = s->st_unf; break;
-    default: *hit = false; break;
-  }
+  bool entry_ok = index < s->oab_count;
+  hw->cmd_refuse = s->cmd_busy; /* a command is running: a new one is refused */
+  hw->status_busy = s->cmd_busy;
+  hw->status_pending = s->fifo_count & 0xffu;
+  hw->oab_status_count = s->oab_count & 0xffu;
+  hw->oab_status_overrun = s->oab_overrun;
+  hw->oab_entry_lo_addr = entry_ok ? (uint32_t)s->oab_addr[pos] : 0;
+  hw->oab_entry_hi_addr = entry_ok ? (uint32_t)(s->oab_addr[pos] >> 32) : 0;
+  hw->oab_entry_hi_underflow = entry_ok && s->oab_unf[pos];
+  hw->stat_updates_value = s->st_updates;
+  hw->stat_hits_value = s->st_hits;
+  hw->stat_misses_value = s->st_misses;
+  hw->stat_writebacks_value = s->st_wbs;
+  hw->stat_stalls_value = s->st_stalls;
+  hw->stat_dropped_value = s->st_dropped;
+  hw->stat_overflows_value = s->st_ovf;
+  hw->stat_underflows_value = s->st_unf;
 }
 
 static void eval(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const edge_prof_in_t *in,
@@ -147,7 +133,7 @@ static void eval(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const e
   uint64_t head_addr = s->fifo_addr[s->fifo_head];
   bool head_dec = s->fifo_dec[s->fifo_head];
   ep_addr_t ha = split(cfg, head_addr);
-  bool head_bad = (head_addr & align_mask) != 0 || head_addr < s->bound_lo || head_addr >= s->bound_hi;
+  bool head_bad = (head_addr & align_mask) != 0 || head_addr < bound_lo(s) || head_addr >= bound_hi(s);
   bool head_hit = false, free_found = false;
   unsigned head_way = 0, free_way = 0;
   for (unsigned w = 0; w < cfg->ways; w++) {
@@ -167,13 +153,9 @@ static void eval(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const e
   uint64_t old_cnt = s->data[hit_line].w[ha.word];
 
   /* register window */
-  bool reg_ro;
-  uint32_t rdata;
-  decode_reg(s, cfg, in->reg_addr, &e->reg_hit, &reg_ro, &rdata);
-  bool cmd_misuse = in->reg_access && in->reg_write && in->reg_addr == HWPROF_EDGE_PROF_CMD_ADDR && s->cmd_busy;
-  e->reg_we = in->reg_access && in->reg_write && e->reg_hit && !reg_ro && !cmd_misuse;
-  o->reg_rdata = (in->reg_access && !in->reg_write && e->reg_hit) ? rdata : 0;
-  o->reg_error = in->reg_access && (!e->reg_hit || (in->reg_write && reg_ro) || cmd_misuse);
+  hwprof_edge_prof_hw2reg_t hw;
+  if (in->reg.access) hw2reg_of(s, cfg, &hw);
+  hwprof_edge_prof_reg_comb(&s->regs, &in->reg, &hw, &e->r2h, &o->reg);
 
   e->next_state = s->state;
   switch (s->state) {
@@ -268,6 +250,8 @@ void edge_prof_step(edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const edge
   const unsigned victim_line = ha.set * cfg->ways + s->victim;
   const unsigned walk_line = s->walk_set * cfg->ways + s->walk_way;
   const bool was_retry = s->retry;
+  hwprof_edge_prof_hw2reg_t hw; /* of the state before the edge */
+  if (in->reg.access) hw2reg_of(s, cfg, &hw);
 
   s->st_stalls += in->ev_stall ? 1u : 0u;
 
@@ -326,9 +310,9 @@ void edge_prof_step(edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const edge
   s->state = e.next_state;
 
   /* a command write starts a command */
-  if (e.reg_we && in->reg_addr == HWPROF_EDGE_PROF_CMD_ADDR) {
-    s->cmd_flush = (in->reg_wdata >> HWPROF_EDGE_PROF_CMD_FLUSH_LSB) & 1u;
-    s->cmd_inval = (in->reg_wdata >> HWPROF_EDGE_PROF_CMD_INVALIDATE_LSB) & 1u;
+  if (e.r2h.cmd_qe) {
+    s->cmd_flush = e.r2h.cmd_flush;
+    s->cmd_inval = e.r2h.cmd_invalidate;
     cmd_busy_next = s->cmd_flush || s->cmd_inval;
   }
   s->cmd_busy = cmd_busy_next;
@@ -343,27 +327,11 @@ void edge_prof_step(edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const edge
   s->fifo_count = (s->fifo_count + (in->upd.valid ? 1u : 0u) - (e.pop ? 1u : 0u)) & 0xffu;
   if (e.pop) s->fifo_head = (s->fifo_head == cfg->upd_depth - 1u) ? 0 : s->fifo_head + 1u;
 
-  /* bounds and OAB registers */
-  if (e.reg_we) {
-    uint32_t w = in->reg_wdata;
-    switch (in->reg_addr) {
-      case HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR: s->bound_lo = (s->bound_lo & ~(uint64_t)0xffffffffu) | w; break;
-      case HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR:
-        s->bound_lo = (s->bound_lo & 0xffffffffu) | ((uint64_t)(w & HWPROF_EDGE_PROF_BOUND_LO_HI_WMASK) << 32);
-        break;
-      case HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR: s->bound_hi = (s->bound_hi & ~(uint64_t)0xffffffffu) | w; break;
-      case HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR:
-        s->bound_hi = (s->bound_hi & 0xffffffffu) | ((uint64_t)(w & HWPROF_EDGE_PROF_BOUND_HI_HI_WMASK) << 32);
-        break;
-      case HWPROF_EDGE_PROF_OAB_INDEX_ADDR: s->oab_index = (uint8_t)w; break;
-      case HWPROF_EDGE_PROF_OAB_CTRL_ADDR:
-        if ((w >> HWPROF_EDGE_PROF_OAB_CTRL_CLEAR_LSB) & 1u) {
-          s->oab_count = 0;
-          s->oab_overrun = false;
-        }
-        break;
-      default: break;
-    }
+  /* the register block's flops (bounds, OAB_INDEX), and an OAB clear */
+  hwprof_edge_prof_reg_step(&s->regs, &in->reg, &hw);
+  if (e.r2h.oab_ctrl_qe && e.r2h.oab_ctrl_clear) {
+    s->oab_count = 0;
+    s->oab_overrun = false;
   }
   /* record after a clear of the same cycle, so the new entry is kept */
   if (o->ovf || o->unf) {

@@ -5,6 +5,7 @@
 #define HWPROF_EDGE_PROF_H
 
 #include "ports.h"
+#include "reg/edge_prof_reg.h"
 
 /* Largest configurations the model holds (the RTL parameters may not exceed them here). */
 #define EP_MAX_UPD 64u
@@ -30,8 +31,9 @@ typedef struct {
   uint64_t w[EP_MAX_LINE_WORDS];
 } ep_line_t;
 
-/* Exactly the flops of hwprof_edge_prof. */
+/* Exactly the flops of hwprof_edge_prof: its register block's (bounds, OAB_INDEX) and its own. */
 typedef struct {
+  hwprof_edge_prof_reg_state_t regs;
   uint8_t state;
   uint64_t fifo_addr[EP_MAX_UPD];
   bool fifo_dec[EP_MAX_UPD];
@@ -49,14 +51,11 @@ typedef struct {
   bool cmd_inval;
   unsigned walk_set;
   unsigned walk_way;
-  uint64_t bound_lo;
-  uint64_t bound_hi;
   uint64_t oab_addr[EP_MAX_OAB];
   bool oab_unf[EP_MAX_OAB];
   unsigned oab_head;
   unsigned oab_count;
   bool oab_overrun;
-  uint8_t oab_index;
   uint32_t st_updates, st_hits, st_misses, st_wbs, st_stalls, st_dropped, st_ovf, st_unf;
 } edge_prof_state_t;
 
@@ -64,10 +63,7 @@ typedef struct {
   upd_op_t upd;  /* update operation from the pir */
   bool ev_stall; /* a valid retire event is waiting */
   bool hold;     /* perform no update this cycle (a pir register write) */
-  bool reg_access;
-  bool reg_write;
-  uint16_t reg_addr;
-  uint32_t reg_wdata;
+  hwprof_reg_req_t reg;
   bool mem_req_ready;
   bool mem_rsp_valid;
   ep_line_t mem_rsp_rdata;
@@ -78,8 +74,7 @@ typedef struct {
   bool ovf;
   bool unf;
   bool drop;
-  uint32_t reg_rdata;
-  bool reg_error;
+  hwprof_reg_rsp_t reg;
   bool mem_req_valid;
   bool mem_req_write;
   uint64_t mem_req_addr;

@@ -16,7 +16,10 @@ int pir_cfg_check(const pir_cfg_t *cfg) {
   }
 }
 
-void pir_reset(pir_state_t *s) { memset(s, 0, sizeof *s); }
+void pir_reset(pir_state_t *s) {
+  memset(s, 0, sizeof *s);
+  hwprof_pir_reg_reset(&s->regs);
+}
 
 static unsigned cnt_shift(const pir_cfg_t *cfg) {
   switch (cfg->cnt_w) {
@@ -47,32 +50,29 @@ static bool update_of(const pir_state_t *s, const retire_ev_t *ev, bool *second)
   }
 }
 
-typedef struct {
-  bool hit; /* the address names a register of the window */
-  bool ro;  /* ... with no writable field */
-  uint32_t rdata;
-} reg_decode_t;
+/* What the pir shows its register block. */
+static void hw2reg_of(const pir_state_t *s, hwprof_pir_hw2reg_t *hw) {
+  hw->base_lo_value = (uint32_t)(s->base & 0xffffffffu);
+  hw->base_hi_value = (uint32_t)(s->base >> 32);
+  hw->offset_value = s->offset;
+  hw->trigger_value = s->trigger;
+  hw->ctrl_flag = s->flag;
+  hw->stat_events_value = s->stat_events;
+  hw->stat_updates_value = s->stat_updates;
+}
 
-static reg_decode_t decode(const pir_state_t *s, uint16_t addr) {
-  reg_decode_t d = {true, false, 0};
-  switch (addr) {
-    case HWPROF_PIR_BASE_LO_ADDR: d.rdata = (uint32_t)(s->base & 0xffffffffu); break;
-    case HWPROF_PIR_BASE_HI_ADDR: d.rdata = (uint32_t)(s->base >> 32); break;
-    case HWPROF_PIR_OFFSET_ADDR: d.rdata = s->offset; break;
-    case HWPROF_PIR_TRIGGER_ADDR: d.rdata = s->trigger; break;
-    case HWPROF_PIR_CTRL_ADDR: d.rdata = (uint32_t)s->flag << HWPROF_PIR_CTRL_FLAG_LSB; break;
-    case HWPROF_PIR_STAT_EVENTS_ADDR: d.rdata = s->stat_events; d.ro = true; break;
-    case HWPROF_PIR_STAT_UPDATES_ADDR: d.rdata = s->stat_updates; d.ro = true; break;
-    default: d.hit = false; break;
-  }
-  return d;
+/* The register block's response and strobes of this cycle. */
+static void regs_of(const pir_state_t *s, const hwprof_reg_req_t *req, hwprof_pir_reg2hw_t *r2h,
+                    hwprof_reg_rsp_t *rsp) {
+  hwprof_pir_hw2reg_t hw;
+  if (req->access) hw2reg_of(s, &hw);
+  hwprof_pir_reg_comb(&s->regs, req, &hw, r2h, rsp);
 }
 
 void pir_comb(const pir_state_t *s, const pir_cfg_t *cfg, const pir_in_t *in, pir_out_t *out) {
   (void)cfg;
-  reg_decode_t d = decode(s, in->reg_addr);
-  out->reg_rdata = (in->reg_access && !in->reg_write && d.hit) ? d.rdata : 0;
-  out->reg_error = in->reg_access && (!d.hit || (in->reg_write && d.ro));
+  hwprof_pir_reg2hw_t r2h;
+  regs_of(s, &in->reg, &r2h, &out->reg);
   bool second;
   out->upd_req = update_of(s, in->ev, &second);
   out->phase = in->ovf && s->trigger == 1u;
@@ -84,8 +84,9 @@ void pir_step(pir_state_t *s, const pir_cfg_t *cfg, const pir_in_t *in) {
   pir_state_t n = *s;
   bool second;
   bool hit = in->ev_fire && update_of(s, ev, &second);
-  reg_decode_t d = decode(s, in->reg_addr);
-  bool reg_we = in->reg_access && in->reg_write && d.hit && !d.ro;
+  hwprof_pir_reg2hw_t r2h;
+  hwprof_reg_rsp_t rsp;
+  regs_of(s, &in->reg, &r2h, &rsp);
 
   n.stat_events = s->stat_events + (in->ev_fire ? 1u : 0u);
   n.stat_updates = s->stat_updates + (hit ? 1u : 0u);
@@ -120,20 +121,14 @@ void pir_step(pir_state_t *s, const pir_cfg_t *cfg, const pir_in_t *in) {
     }
   }
 
-  if (reg_we) {
-    uint32_t w = in->reg_wdata;
-    switch (in->reg_addr) {
-      case HWPROF_PIR_BASE_LO_ADDR:
-        n.base = (n.base & ~(uint64_t)HWPROF_PIR_BASE_LO_WMASK) | (w & HWPROF_PIR_BASE_LO_WMASK);
-        break;
-      case HWPROF_PIR_BASE_HI_ADDR:
-        n.base = (n.base & 0xffffffffu) | ((uint64_t)(w & HWPROF_PIR_BASE_HI_WMASK) << 32);
-        break;
-      case HWPROF_PIR_OFFSET_ADDR: n.offset = w & HWPROF_PIR_OFFSET_WMASK; break;
-      case HWPROF_PIR_TRIGGER_ADDR: n.trigger = (uint16_t)(w & HWPROF_PIR_TRIGGER_WMASK); break;
-      case HWPROF_PIR_CTRL_ADDR: n.flag = (w >> HWPROF_PIR_CTRL_FLAG_LSB) & 1u; break;
-      default: break;
-    }
-  }
+  /* register writes (context switch) */
+  if (r2h.base_lo_qe) n.base = (n.base & ~(uint64_t)0xffffffffu) | r2h.base_lo_value;
+  if (r2h.base_hi_qe) n.base = (n.base & 0xffffffffu) | ((uint64_t)r2h.base_hi_value << 32);
+  if (r2h.offset_qe) n.offset = r2h.offset_value;
+  if (r2h.trigger_qe) n.trigger = (uint16_t)r2h.trigger_value;
+  if (r2h.ctrl_qe) n.flag = r2h.ctrl_flag;
+  hwprof_pir_hw2reg_t hw;
+  if (in->reg.access) hw2reg_of(s, &hw);
+  hwprof_pir_reg_step(&n.regs, &in->reg, &hw);
   *s = n;
 }

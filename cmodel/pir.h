@@ -5,6 +5,7 @@
 #define HWPROF_PIR_H
 
 #include "ports.h"
+#include "reg/pir_reg.h"
 
 typedef struct {
   unsigned cnt_w; /* counter width in bits: 8, 16, 32 or 64 (RTL parameter CntW) */
@@ -19,22 +20,19 @@ typedef struct {
   uint32_t stat_events;
   uint32_t stat_updates;
   upd_op_t upd; /* registered update operation */
+  hwprof_pir_reg_state_t regs; /* the register block (no flops: the pir holds every register) */
 } pir_state_t;
 
 typedef struct {
   bool ev_fire; /* a retire event is accepted this cycle */
   const retire_ev_t *ev;
-  bool reg_access; /* an APB access phase aimed at the pir window */
-  bool reg_write;
-  uint16_t reg_addr;
-  uint32_t reg_wdata;
+  hwprof_reg_req_t reg; /* an APB access phase aimed at the pir window */
   bool ovf; /* a counter overflowed: decrement the trigger counter */
   bool unf; /* a counter underflowed: increment it (saturating) */
 } pir_in_t;
 
 typedef struct {
-  uint32_t reg_rdata;
-  bool reg_error;
+  hwprof_reg_rsp_t reg;
   bool upd_req; /* the presented event would generate an update operation */
   bool phase;   /* the trigger counter reaches zero this cycle */
   upd_op_t upd;

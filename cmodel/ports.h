@@ -1,4 +1,4 @@
-/* Signals of hwprof_top's ports as the C model sees them (DESIGN.md section 4, docs/retire-port.md).
+/* Signals of hwprof_top's ports as the C model sees them (docs/architecture.md, docs/retire-port.md).
  * One struct per port direction; field names follow the RTL port names without the _i/_o suffix. */
 #ifndef HWPROF_PORTS_H
 #define HWPROF_PORTS_H
@@ -45,6 +45,21 @@ typedef struct {
   bool pready;
   bool pslverr;
 } apb_rsp_t;
+
+/* One engine window's share of an APB access: the access phase aimed at the window (the RTL's
+ * reg_*_i ports of a block and of its register block). */
+typedef struct {
+  bool access;
+  bool write;
+  uint16_t addr;
+  uint32_t wdata;
+} hwprof_reg_req_t;
+
+/* A window's answer (reg_rdata_o, reg_error_o): rdata is 0 except in a read of a mapped register. */
+typedef struct {
+  uint32_t rdata;
+  bool error;
+} hwprof_reg_rsp_t;
 
 /* A generated profile update operation. */
 typedef struct {

@@ -19,9 +19,10 @@ typedef struct {
   trace_ctrl_in_t tc;
   trace_ctrl_out_t tc_out;
   /* top window */
-  bool top_hit;
-  bool top_ro;
-  uint32_t top_rdata;
+  hwprof_reg_req_t top_req;
+  hwprof_top_hw2reg_t top_hw;
+  hwprof_top_reg2hw_t top_r2h;
+  hwprof_reg_rsp_t top_rsp;
 } wires_t;
 
 static void wires_of(const top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, wires_t *w) {
@@ -37,10 +38,7 @@ static void wires_of(const top_state_t *s, const top_cfg_t *cfg, const top_in_t 
   w->ep = (edge_prof_in_t){
       .upd = s->pir.upd,
       .hold = w->pir_write,
-      .reg_access = w->ep_sel,
-      .reg_write = a->pwrite,
-      .reg_addr = a->paddr,
-      .reg_wdata = a->pwdata,
+      .reg = {w->ep_sel, a->pwrite, a->paddr, a->pwdata},
       .mem_req_ready = in->mem_req_ready,
       .mem_rsp_valid = in->mem_rsp_valid,
       .mem_rsp_rdata = in->mem_rsp_rdata,
@@ -50,10 +48,7 @@ static void wires_of(const top_state_t *s, const top_cfg_t *cfg, const top_in_t 
   /* the pir's upd_req does not depend on ev_fire, nor phase on anything but ovf */
   w->pir = (pir_in_t){
       .ev = &in->ev,
-      .reg_access = w->pir_sel,
-      .reg_write = a->pwrite,
-      .reg_addr = a->paddr,
-      .reg_wdata = a->pwdata,
+      .reg = {w->pir_sel, a->pwrite, a->paddr, a->pwdata},
       .ovf = w->ep_out.ovf,
       .unf = w->ep_out.unf,
   };
@@ -67,23 +62,19 @@ static void wires_of(const top_state_t *s, const top_cfg_t *cfg, const top_in_t 
   w->tc = (trace_ctrl_in_t){
       .ev_fire = w->pir.ev_fire,
       .ev = &in->ev,
-      .reg_access = w->tc_sel,
-      .reg_write = a->pwrite,
-      .reg_addr = a->paddr,
-      .reg_wdata = a->pwdata,
+      .reg = {w->tc_sel, a->pwrite, a->paddr, a->pwdata},
   };
   trace_ctrl_comb(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc, &w->tc_out);
 
-  w->top_hit = true;
-  w->top_ro = false;
-  w->top_rdata = 0;
-  switch (a->paddr) {
-    case HWPROF_TOP_ID_ADDR: w->top_rdata = HWPROF_TOP_ID_RESVAL; w->top_ro = true; break;
-    case HWPROF_TOP_VERSION_ADDR: w->top_rdata = HWPROF_TOP_VERSION_RESVAL; w->top_ro = true; break;
-    case HWPROF_TOP_IRQ_PENDING_ADDR: w->top_rdata = s->irq_pending; break;
-    case HWPROF_TOP_IRQ_ENABLE_ADDR: w->top_rdata = s->irq_enable; break;
-    default: w->top_hit = false; break;
-  }
+  /* the top window's register block; a cause raised in the clearing cycle stays pending */
+  w->top_req = (hwprof_reg_req_t){w->top_sel, a->pwrite, a->paddr, a->pwdata};
+  w->top_hw = (hwprof_top_hw2reg_t){
+      .irq_pending_phase_set = w->pir_out.phase,
+      .irq_pending_trace_set = w->tc_out.irq,
+      .irq_pending_coproc_set = false, /* no co-processor yet */
+      .irq_pending_error_set = w->ep_out.drop,
+  };
+  hwprof_top_reg_comb(&s->regs, &w->top_req, &w->top_hw, &w->top_r2h, &w->top_rsp);
 }
 
 void top_cfg_default(top_cfg_t *cfg) {
@@ -101,49 +92,36 @@ int top_cfg_check(const top_cfg_t *cfg) {
 }
 
 void top_reset(top_state_t *s) {
-  s->irq_pending = 0;
-  s->irq_enable = 0;
+  hwprof_top_reg_reset(&s->regs);
   pir_reset(&s->pir);
   edge_prof_reset(&s->edge_prof);
   trace_ctrl_reset(&s->trace_ctrl);
 }
 
-#define IRQ_BIT(cause) (1u << HWPROF_TOP_IRQ_PENDING_##cause##_LSB)
-#define EN_BIT(cause) (1u << HWPROF_TOP_IRQ_ENABLE_##cause##_LSB)
-
 /* This cycle's outputs, from the state, the inputs and the wires. */
-static void outputs_of(const top_state_t *s, const top_in_t *in, const wires_t *w, top_out_t *out) {
-  bool top_error = w->top_sel && (!w->top_hit || (in->apb.pwrite && w->top_ro));
+static void outputs_of(const top_state_t *s, const wires_t *w, top_out_t *out) {
   bool unmapped = w->access && !w->top_sel && !w->pir_sel && !w->ep_sel && !w->tc_sel;
 
   out->ev_ready = w->ev_ready;
   out->apb.pready = true;
-  out->apb.pslverr = top_error || w->pir_out.reg_error || w->ep_out.reg_error || w->tc_out.reg_error || unmapped;
-  out->apb.prdata = ((w->top_sel && !in->apb.pwrite && w->top_hit) ? w->top_rdata : 0) | w->pir_out.reg_rdata |
-                    w->ep_out.reg_rdata | w->tc_out.reg_rdata;
+  out->apb.pslverr =
+      w->top_rsp.error || w->pir_out.reg.error || w->ep_out.reg.error || w->tc_out.reg.error || unmapped;
+  out->apb.prdata = w->top_rsp.rdata | w->pir_out.reg.rdata | w->ep_out.reg.rdata | w->tc_out.reg.rdata;
   out->mem_req_valid = w->ep_out.mem_req_valid;
   out->mem_req_write = w->ep_out.mem_req_write;
   out->mem_req_addr = w->ep_out.mem_req_addr;
   out->mem_req_wdata = w->ep_out.mem_req_wdata;
-  out->irq_phase = (s->irq_pending & IRQ_BIT(PHASE)) && (s->irq_enable & EN_BIT(PHASE));
-  out->irq_trace = (s->irq_pending & IRQ_BIT(TRACE)) && (s->irq_enable & EN_BIT(TRACE));
-  out->irq_coproc = (s->irq_pending & IRQ_BIT(COPROC)) && (s->irq_enable & EN_BIT(COPROC));
-  out->irq_error = (s->irq_pending & IRQ_BIT(ERROR)) && (s->irq_enable & EN_BIT(ERROR));
+  const hwprof_top_reg_state_t *r = &s->regs;
+  out->irq_phase = r->irq_pending_phase && r->irq_enable_phase;
+  out->irq_trace = r->irq_pending_trace && r->irq_enable_trace;
+  out->irq_coproc = r->irq_pending_coproc && r->irq_enable_coproc;
+  out->irq_error = r->irq_pending_error && r->irq_enable_error;
   out->upd = w->pir_out.upd;
 }
 
 /* The clock edge. */
-static void advance(top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, const wires_t *w) {
-  const uint8_t mask = (1u << TOP_NUM_IRQ) - 1u;
-  bool top_we = w->top_sel && in->apb.pwrite && w->top_hit && !w->top_ro;
-  uint8_t pending = s->irq_pending;
-  if (top_we && in->apb.paddr == HWPROF_TOP_IRQ_ENABLE_ADDR) s->irq_enable = in->apb.pwdata & mask;
-  if (top_we && in->apb.paddr == HWPROF_TOP_IRQ_PENDING_ADDR) pending &= (uint8_t)~in->apb.pwdata;
-  /* a cause in the clearing cycle stays pending */
-  if (w->pir_out.phase) pending |= IRQ_BIT(PHASE);
-  if (w->ep_out.drop) pending |= IRQ_BIT(ERROR);
-  if (w->tc_out.irq) pending |= IRQ_BIT(TRACE);
-  s->irq_pending = pending & mask;
+static void advance(top_state_t *s, const top_cfg_t *cfg, const wires_t *w) {
+  hwprof_top_reg_step(&s->regs, &w->top_req, &w->top_hw);
   pir_step(&s->pir, &cfg->pir, &w->pir);
   edge_prof_step(&s->edge_prof, &cfg->edge_prof, &w->ep);
   trace_ctrl_step(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc);
@@ -152,18 +130,18 @@ static void advance(top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, co
 void top_comb(const top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, top_out_t *out) {
   wires_t w;
   wires_of(s, cfg, in, &w);
-  outputs_of(s, in, &w, out);
+  outputs_of(s, &w, out);
 }
 
 void top_step(top_state_t *s, const top_cfg_t *cfg, const top_in_t *in) {
   wires_t w;
   wires_of(s, cfg, in, &w);
-  advance(s, cfg, in, &w);
+  advance(s, cfg, &w);
 }
 
 void top_cycle(top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, top_out_t *out) {
   wires_t w;
   wires_of(s, cfg, in, &w);
-  outputs_of(s, in, &w, out);
-  advance(s, cfg, in, &w);
+  outputs_of(s, &w, out);
+  advance(s, cfg, &w);
 }

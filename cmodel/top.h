@@ -6,6 +6,7 @@
 
 #include "edge_prof.h"
 #include "pir.h"
+#include "reg/top_reg.h"
 #include "trace_ctrl.h"
 
 typedef struct {
@@ -14,12 +15,9 @@ typedef struct {
   trace_ctrl_cfg_t trace_ctrl;
 } top_cfg_t;
 
-#define TOP_NUM_IRQ 4u
-
-/* Exactly the flops of hwprof_top: its interrupt registers and its engines' state. */
+/* Exactly the flops of hwprof_top: its register block (IRQ_PENDING, IRQ_ENABLE) and its engines. */
 typedef struct {
-  uint8_t irq_pending; /* bit = HWPROF_TOP_IRQ_PENDING_<cause>_LSB */
-  uint8_t irq_enable;
+  hwprof_top_reg_state_t regs;
   pir_state_t pir;
   edge_prof_state_t edge_prof;
   trace_ctrl_state_t trace_ctrl;

@@ -16,7 +16,7 @@ int trace_ctrl_cfg_check(const trace_ctrl_cfg_t *cfg) {
 
 void trace_ctrl_reset(trace_ctrl_state_t *s) {
   memset(s, 0, sizeof *s);
-  s->watermark = 1;
+  hwprof_trace_ctrl_reg_reset(&s->regs);
   s->cur_hist = 1; /* the marker */
 }
 
@@ -24,15 +24,35 @@ void trace_ctrl_reset(trace_ctrl_state_t *s) {
 typedef struct {
   bool end_trace, backward, ijump, full, shift, in_range, collected, sampled, push, push_ok;
   uint32_t hist_shifted, ended_hist;
-  bool reg_hit, reg_ro, reg_we, pop, clear;
-  uint32_t reg_rdata;
+  hwprof_trace_ctrl_reg2hw_t r2h;
+  hwprof_reg_rsp_t rsp;
+  bool pop, clear;
 } tc_eval_t;
+
+/* What the engine shows its register block (read values: only needed in a cycle with an access). */
+static void hw2reg_of(const trace_ctrl_state_t *s, hwprof_trace_ctrl_hw2reg_t *hw) {
+  hw->status_fifo_count = s->fifo_count;
+  hw->cur_start_value = s->cur_start;
+  hw->cur_hist_value = s->cur_hist;
+  hw->last_start_value = s->last_start;
+  hw->last_hist_value = s->last_hist;
+  hw->sample_count_value = s->count;
+  hw->fifo_start_value = s->fifo_count ? s->fifo_start[s->fifo_head] : 0;
+  hw->fifo_hist_value = s->fifo_count ? s->fifo_hist[s->fifo_head] : 0;
+  hw->stat_end_backward_value = s->st_back;
+  hw->stat_end_indirect_value = s->st_ind;
+  hw->stat_end_full_value = s->st_full;
+  hw->stat_filtered_value = s->st_filt;
+  hw->stat_sampled_value = s->st_samp;
+  hw->stat_dropped_value = s->st_drop;
+}
 
 static void eval(const trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const trace_ctrl_in_t *in, tc_eval_t *e) {
   memset(e, 0, sizeof *e);
+  const hwprof_trace_ctrl_reg_state_t *r = &s->regs;
   const uint32_t hmask = (uint32_t)HWPROF_MASK(cfg->hist_w);
   const retire_ev_t *ev = in->ev;
-  bool active = s->enable && in->ev_fire;
+  bool active = r->ctrl_enable && in->ev_fire;
   bool is_branch = ev->kind == HWPROF_KIND_BRANCH;
   bool is_jump = ev->kind == HWPROF_KIND_JUMP;
   e->ijump = ev->kind == HWPROF_KIND_IJUMP;
@@ -42,47 +62,17 @@ static void eval(const trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const
   e->full = e->shift && ((e->hist_shifted >> (cfg->hist_w - 1)) & 1u);
   e->end_trace = active && (e->backward || e->ijump || e->full);
   e->ended_hist = e->full ? e->hist_shifted : s->cur_hist;
-  e->in_range = !s->filter_en || (s->cur_start >= s->range_lo && s->cur_start < s->range_hi);
+  e->in_range = !r->ctrl_filter_en || (s->cur_start >= r->range_lo_value && s->cur_start < r->range_hi_value);
   e->collected = e->end_trace && e->in_range;
-  e->sampled = e->collected && (!s->sample_en || s->count <= 1);
-  e->push = e->sampled && s->fifo_mode;
+  e->sampled = e->collected && (!r->ctrl_sample_en || s->count <= 1);
+  e->push = e->sampled && r->ctrl_fifo_mode;
   e->push_ok = e->push && s->fifo_count != cfg->fifo_depth;
 
-  e->reg_hit = true;
-  uint32_t r = 0;
-  switch (in->reg_addr) {
-    case HWPROF_TRACE_CTRL_CTRL_ADDR:
-      r = ((uint32_t)s->enable << HWPROF_TRACE_CTRL_CTRL_ENABLE_LSB) |
-          ((uint32_t)s->fifo_mode << HWPROF_TRACE_CTRL_CTRL_FIFO_MODE_LSB) |
-          ((uint32_t)s->sample_en << HWPROF_TRACE_CTRL_CTRL_SAMPLE_EN_LSB) |
-          ((uint32_t)s->filter_en << HWPROF_TRACE_CTRL_CTRL_FILTER_EN_LSB) |
-          ((uint32_t)s->watermark << HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB);
-      break;
-    case HWPROF_TRACE_CTRL_STATUS_ADDR: e->reg_ro = true; r = s->fifo_count; break;
-    case HWPROF_TRACE_CTRL_CUR_START_ADDR: r = s->cur_start; break;
-    case HWPROF_TRACE_CTRL_CUR_HIST_ADDR: r = s->cur_hist; break;
-    case HWPROF_TRACE_CTRL_LAST_START_ADDR: r = s->last_start; break;
-    case HWPROF_TRACE_CTRL_LAST_HIST_ADDR: r = s->last_hist; break;
-    case HWPROF_TRACE_CTRL_RANGE_LO_ADDR: r = s->range_lo; break;
-    case HWPROF_TRACE_CTRL_RANGE_HI_ADDR: r = s->range_hi; break;
-    case HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR: r = s->reload; break;
-    case HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR: r = s->count; break;
-    case HWPROF_TRACE_CTRL_FIFO_START_ADDR: e->reg_ro = true; r = s->fifo_count ? s->fifo_start[s->fifo_head] : 0; break;
-    case HWPROF_TRACE_CTRL_FIFO_HIST_ADDR: e->reg_ro = true; r = s->fifo_count ? s->fifo_hist[s->fifo_head] : 0; break;
-    case HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR: break;
-    case HWPROF_TRACE_CTRL_STAT_END_BACKWARD_ADDR: e->reg_ro = true; r = s->st_back; break;
-    case HWPROF_TRACE_CTRL_STAT_END_INDIRECT_ADDR: e->reg_ro = true; r = s->st_ind; break;
-    case HWPROF_TRACE_CTRL_STAT_END_FULL_ADDR: e->reg_ro = true; r = s->st_full; break;
-    case HWPROF_TRACE_CTRL_STAT_FILTERED_ADDR: e->reg_ro = true; r = s->st_filt; break;
-    case HWPROF_TRACE_CTRL_STAT_SAMPLED_ADDR: e->reg_ro = true; r = s->st_samp; break;
-    case HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR: e->reg_ro = true; r = s->st_drop; break;
-    default: e->reg_hit = false; break;
-  }
-  e->reg_rdata = r;
-  e->reg_we = in->reg_access && in->reg_write && e->reg_hit && !e->reg_ro;
-  bool fifo_ctrl = e->reg_we && in->reg_addr == HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR;
-  e->pop = fifo_ctrl && ((in->reg_wdata >> HWPROF_TRACE_CTRL_FIFO_CTRL_POP_LSB) & 1u) && s->fifo_count != 0;
-  e->clear = fifo_ctrl && ((in->reg_wdata >> HWPROF_TRACE_CTRL_FIFO_CTRL_CLEAR_LSB) & 1u);
+  hwprof_trace_ctrl_hw2reg_t hw;
+  if (in->reg.access) hw2reg_of(s, &hw);
+  hwprof_trace_ctrl_reg_comb(r, &in->reg, &hw, &e->r2h, &e->rsp);
+  e->pop = e->r2h.fifo_ctrl_qe && e->r2h.fifo_ctrl_pop && s->fifo_count != 0;
+  e->clear = e->r2h.fifo_ctrl_qe && e->r2h.fifo_ctrl_clear;
 }
 
 /* FIFO occupancy after pop, clear and push, and the slot of the push (from the current head and
@@ -107,11 +97,10 @@ void trace_ctrl_comb(const trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, c
                      trace_ctrl_out_t *out) {
   tc_eval_t e;
   eval(s, cfg, in, &e);
-  out->reg_rdata = (in->reg_access && !in->reg_write && e.reg_hit) ? e.reg_rdata : 0;
-  out->reg_error = in->reg_access && (!e.reg_hit || (in->reg_write && e.reg_ro));
+  out->reg = e.rsp;
   /* FIFO mode: a level while the FIFO holds at least the watermark (see the RTL) */
-  unsigned wm = s->watermark ? s->watermark : 1u;
-  out->irq = (e.sampled && !s->fifo_mode) || (s->fifo_mode && s->fifo_count >= wm);
+  unsigned wm = s->regs.ctrl_watermark ? s->regs.ctrl_watermark : 1u;
+  out->irq = (e.sampled && !s->regs.ctrl_fifo_mode) || (s->regs.ctrl_fifo_mode && s->fifo_count >= wm);
 }
 
 void trace_ctrl_step(trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const trace_ctrl_in_t *in) {
@@ -120,9 +109,11 @@ void trace_ctrl_step(trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const t
   const uint32_t hmask = (uint32_t)HWPROF_MASK(cfg->hist_w);
   /* the values read below, taken before anything is written (the FIFO arrays are only written) */
   const uint32_t old_start = s->cur_start;
-  const uint16_t old_count = s->count, old_reload = s->reload;
-  const bool old_sample_en = s->sample_en;
+  const uint16_t old_count = s->count, old_reload = (uint16_t)s->regs.sample_reload_value;
+  const bool old_sample_en = s->regs.ctrl_sample_en;
   const unsigned old_head = s->fifo_head, old_fifo_count = s->fifo_count;
+  hwprof_trace_ctrl_hw2reg_t hw; /* of the state before the edge */
+  if (in->reg.access) hw2reg_of(s, &hw);
 
   s->st_back += e.end_trace && e.backward;
   s->st_ind += e.end_trace && e.ijump;
@@ -143,27 +134,13 @@ void trace_ctrl_step(trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const t
     s->last_hist = e.ended_hist;
   }
 
-  if (e.reg_we) {
-    uint32_t w = in->reg_wdata;
-    switch (in->reg_addr) {
-      case HWPROF_TRACE_CTRL_CTRL_ADDR:
-        s->enable = (w >> HWPROF_TRACE_CTRL_CTRL_ENABLE_LSB) & 1u;
-        s->fifo_mode = (w >> HWPROF_TRACE_CTRL_CTRL_FIFO_MODE_LSB) & 1u;
-        s->sample_en = (w >> HWPROF_TRACE_CTRL_CTRL_SAMPLE_EN_LSB) & 1u;
-        s->filter_en = (w >> HWPROF_TRACE_CTRL_CTRL_FILTER_EN_LSB) & 1u;
-        s->watermark = (uint8_t)(w >> HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB);
-        break;
-      case HWPROF_TRACE_CTRL_CUR_START_ADDR: s->cur_start = w; break;
-      case HWPROF_TRACE_CTRL_CUR_HIST_ADDR: s->cur_hist = w & hmask; break;
-      case HWPROF_TRACE_CTRL_LAST_START_ADDR: s->last_start = w; break;
-      case HWPROF_TRACE_CTRL_LAST_HIST_ADDR: s->last_hist = w & hmask; break;
-      case HWPROF_TRACE_CTRL_RANGE_LO_ADDR: s->range_lo = w; break;
-      case HWPROF_TRACE_CTRL_RANGE_HI_ADDR: s->range_hi = w; break;
-      case HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR: s->reload = (uint16_t)w; break;
-      case HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR: s->count = (uint16_t)w; break;
-      default: break;
-    }
-  }
+  /* register writes win over the event's change to the same register */
+  if (e.r2h.cur_start_qe) s->cur_start = e.r2h.cur_start_value;
+  if (e.r2h.cur_hist_qe) s->cur_hist = e.r2h.cur_hist_value & hmask;
+  if (e.r2h.last_start_qe) s->last_start = e.r2h.last_start_value;
+  if (e.r2h.last_hist_qe) s->last_hist = e.r2h.last_hist_value & hmask;
+  if (e.r2h.sample_count_qe) s->count = (uint16_t)e.r2h.sample_count_value;
+  hwprof_trace_ctrl_reg_step(&s->regs, &in->reg, &hw);
 
   unsigned head, slot;
   s->fifo_count = fifo_next(old_head, old_fifo_count, cfg, &e, &head, &slot);

@@ -6,6 +6,7 @@
 #define HWPROF_TRACE_CTRL_H
 
 #include "ports.h"
+#include "reg/trace_ctrl_reg.h"
 
 #define TC_MAX_FIFO 128u
 
@@ -14,13 +15,12 @@ typedef struct {
   unsigned fifo_depth; /* FifoDepth: 1..TC_MAX_FIFO */
 } trace_ctrl_cfg_t;
 
-/* Exactly the flops of hwprof_trace_ctrl. */
+/* Exactly the flops of hwprof_trace_ctrl: its register block's (CTRL, RANGE_LO/HI, SAMPLE_RELOAD)
+ * and its own. */
 typedef struct {
-  bool enable, fifo_mode, sample_en, filter_en;
-  uint8_t watermark;
+  hwprof_trace_ctrl_reg_state_t regs;
   uint32_t cur_start, cur_hist, last_start, last_hist;
-  uint32_t range_lo, range_hi;
-  uint16_t reload, count;
+  uint16_t count;
   uint32_t fifo_start[TC_MAX_FIFO];
   uint32_t fifo_hist[TC_MAX_FIFO];
   unsigned fifo_head, fifo_count;
@@ -30,15 +30,11 @@ typedef struct {
 typedef struct {
   bool ev_fire;
   const retire_ev_t *ev;
-  bool reg_access;
-  bool reg_write;
-  uint16_t reg_addr;
-  uint32_t reg_wdata;
+  hwprof_reg_req_t reg;
 } trace_ctrl_in_t;
 
 typedef struct {
-  uint32_t reg_rdata;
-  bool reg_error;
+  hwprof_reg_rsp_t reg;
   bool irq; /* set the TRACE interrupt cause */
 } trace_ctrl_out_t;
 

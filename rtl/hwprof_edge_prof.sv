@@ -4,7 +4,7 @@
 // generates go into a profile update buffer and are performed by a profile cache backed by memory,
 // without bringing data to the processor. Counters are CntW-bit modular; a carry out of an increment
 // is an overflow, a borrow out of a decrement an underflow; both are reported to the pir (which
-// moves the trigger counter) and recorded in the overflowed-address buffer. DESIGN.md section 5
+// moves the trigger counter) and recorded in the overflowed-address buffer. docs/architecture.md
 // fixes the counter, trigger, bounds and no-loss rules; docs/edge-prof.md describes the cycle
 // behaviour that the C model (cmodel/edge_prof.c) repeats exactly.
 //
@@ -113,17 +113,24 @@ module hwprof_edge_prof #(
   logic                                         cmd_inval_q, cmd_inval_d;
   logic [SetW-1:0]                              walk_set_q, walk_set_d;
   logic [WayW-1:0]                              walk_way_q, walk_way_d;
-  logic [AddrW-1:0]                             bound_lo_q, bound_lo_d;
-  logic [AddrW-1:0]                             bound_hi_q, bound_hi_d;
   logic [OabDepth*AddrW-1:0]                    oab_addr_q, oab_addr_d;
   logic [OabDepth-1:0]                          oab_unf_q, oab_unf_d;
   logic [OabW-1:0]                              oab_head_q, oab_head_d;
   logic [7:0]                                   oab_count_q, oab_count_d;
   logic                                         oab_overrun_q, oab_overrun_d;
-  logic [7:0]                                   oab_index_q, oab_index_d;
   logic [31:0] st_updates_q, st_updates_d, st_hits_q, st_hits_d, st_misses_q, st_misses_d;
   logic [31:0] st_wbs_q, st_wbs_d, st_stalls_q, st_stalls_d, st_dropped_q, st_dropped_d;
   logic [31:0] st_ovf_q, st_ovf_d, st_unf_q, st_unf_d;
+
+  // ---- register block (rtl/reg/hwprof_edge_prof_reg.sv, generated from regs/edge_prof.json): it
+  // holds the bounds and OAB_INDEX; this block holds the status, the OAB and the statistics
+  hwprof_pkg::edge_prof_hw2reg_t hw2reg;
+  hwprof_pkg::edge_prof_reg2hw_t reg2hw;
+  logic [AddrW-1:0] bound_lo, bound_hi;  // the bounds window [bound_lo, bound_hi)
+  logic [7:0]       oab_index;           // the OAB entry OAB_ENTRY_LO/HI show
+  assign bound_lo  = {reg2hw.bound_lo_hi_value, reg2hw.bound_lo_lo_value};
+  assign bound_hi  = {reg2hw.bound_hi_hi_value, reg2hw.bound_hi_lo_value};
+  assign oab_index = reg2hw.oab_index_value;
 
   // ---- the operation at the head of the update buffer
   logic [AddrW-1:0] head_addr;
@@ -149,8 +156,8 @@ module hwprof_edge_prof #(
   assign head_set  = head_addr[OffW +: SetW];
   assign head_word = head_addr[CntShift +: WordW];
   assign head_tag  = head_addr[AddrW-1 -: TagW];
-  assign head_bad  = ((head_addr & AlignMask) != '0) || (head_addr < bound_lo_q) ||
-                     (head_addr >= bound_hi_q);
+  assign head_bad  = ((head_addr & AlignMask) != '0) || (head_addr < bound_lo) ||
+                     (head_addr >= bound_hi);
 
   // the head operation's set: valid bits and tags of its ways
   logic [Ways-1:0]      set_valid;
@@ -209,15 +216,13 @@ module hwprof_edge_prof #(
   end
   assign new_cnt = head_dec ? old_cnt - CntW'(1) : old_cnt + CntW'(1);
 
-  // ---- register window decode
-  logic        reg_hit, reg_ro;
-  logic [31:0] reg_rdata;
-  logic [7:0]       oab_pos;  // physical slot of entry oab_index_q
+  // ---- the OAB entry OAB_INDEX selects, and what the register block reads
+  logic [7:0]       oab_pos;  // physical slot of entry oab_index
   logic [AddrW-1:0] oab_entry;
   logic             oab_entry_unf;
 
   always_comb begin
-    oab_pos = 8'(oab_head_q) + oab_index_q;
+    oab_pos = 8'(oab_head_q) + oab_index;
     if (oab_pos >= 8'(OabDepth)) oab_pos = oab_pos - 8'(OabDepth);
     oab_entry     = '0;
     oab_entry_unf = 1'b0;
@@ -228,56 +233,39 @@ module hwprof_edge_prof #(
   end
 
   always_comb begin
-    reg_hit   = 1'b1;
-    reg_ro    = 1'b0;
-    reg_rdata = '0;
-    unique case (reg_addr_i)
-      hwprof_pkg::EDGE_PROF_CMD_ADDR:         reg_rdata = '0;
-      hwprof_pkg::EDGE_PROF_STATUS_ADDR: begin
-        reg_ro = 1'b1;
-        reg_rdata[hwprof_pkg::EDGE_PROF_STATUS_BUSY_LSB] = cmd_busy_q;
-        reg_rdata[hwprof_pkg::EDGE_PROF_STATUS_PENDING_LSB +: 8] = fifo_count_q;
-      end
-      hwprof_pkg::EDGE_PROF_BOUND_LO_LO_ADDR: reg_rdata = bound_lo_q[31:0];
-      hwprof_pkg::EDGE_PROF_BOUND_LO_HI_ADDR: reg_rdata = 32'(bound_lo_q[AddrW-1:32]);
-      hwprof_pkg::EDGE_PROF_BOUND_HI_LO_ADDR: reg_rdata = bound_hi_q[31:0];
-      hwprof_pkg::EDGE_PROF_BOUND_HI_HI_ADDR: reg_rdata = 32'(bound_hi_q[AddrW-1:32]);
-      hwprof_pkg::EDGE_PROF_OAB_STATUS_ADDR: begin
-        reg_ro = 1'b1;
-        reg_rdata[hwprof_pkg::EDGE_PROF_OAB_STATUS_COUNT_LSB +: 8] = oab_count_q;
-        reg_rdata[hwprof_pkg::EDGE_PROF_OAB_STATUS_OVERRUN_LSB] = oab_overrun_q;
-      end
-      hwprof_pkg::EDGE_PROF_OAB_CTRL_ADDR:    reg_rdata = '0;
-      hwprof_pkg::EDGE_PROF_OAB_INDEX_ADDR:   reg_rdata = 32'(oab_index_q);
-      hwprof_pkg::EDGE_PROF_OAB_ENTRY_LO_ADDR: begin
-        reg_ro = 1'b1;
-        if (oab_index_q < oab_count_q) reg_rdata = oab_entry[31:0];
-      end
-      hwprof_pkg::EDGE_PROF_OAB_ENTRY_HI_ADDR: begin
-        reg_ro = 1'b1;
-        if (oab_index_q < oab_count_q) begin
-          reg_rdata[hwprof_pkg::EDGE_PROF_OAB_ENTRY_HI_ADDR_LSB +: 8] = oab_entry[AddrW-1:32];
-          reg_rdata[hwprof_pkg::EDGE_PROF_OAB_ENTRY_HI_UNDERFLOW_LSB] = oab_entry_unf;
-        end
-      end
-      hwprof_pkg::EDGE_PROF_STAT_UPDATES_ADDR:    begin reg_ro = 1'b1; reg_rdata = st_updates_q; end
-      hwprof_pkg::EDGE_PROF_STAT_HITS_ADDR:       begin reg_ro = 1'b1; reg_rdata = st_hits_q;    end
-      hwprof_pkg::EDGE_PROF_STAT_MISSES_ADDR:     begin reg_ro = 1'b1; reg_rdata = st_misses_q;  end
-      hwprof_pkg::EDGE_PROF_STAT_WRITEBACKS_ADDR: begin reg_ro = 1'b1; reg_rdata = st_wbs_q;     end
-      hwprof_pkg::EDGE_PROF_STAT_STALLS_ADDR:     begin reg_ro = 1'b1; reg_rdata = st_stalls_q;  end
-      hwprof_pkg::EDGE_PROF_STAT_DROPPED_ADDR:    begin reg_ro = 1'b1; reg_rdata = st_dropped_q; end
-      hwprof_pkg::EDGE_PROF_STAT_OVERFLOWS_ADDR:  begin reg_ro = 1'b1; reg_rdata = st_ovf_q;     end
-      hwprof_pkg::EDGE_PROF_STAT_UNDERFLOWS_ADDR: begin reg_ro = 1'b1; reg_rdata = st_unf_q;     end
-      default: reg_hit = 1'b0;
-    endcase
+    hw2reg = '0;
+    hw2reg.status_busy           = cmd_busy_q;
+    hw2reg.status_pending        = fifo_count_q;
+    hw2reg.cmd_refuse            = cmd_busy_q;  // a command is running: a new one is refused
+    hw2reg.oab_status_count      = oab_count_q;
+    hw2reg.oab_status_overrun    = oab_overrun_q;
+    if (oab_index < oab_count_q) begin
+      hw2reg.oab_entry_lo_addr      = oab_entry[31:0];
+      hw2reg.oab_entry_hi_addr      = oab_entry[AddrW-1:32];
+      hw2reg.oab_entry_hi_underflow = oab_entry_unf;
+    end
+    hw2reg.stat_updates_value    = st_updates_q;
+    hw2reg.stat_hits_value       = st_hits_q;
+    hw2reg.stat_misses_value     = st_misses_q;
+    hw2reg.stat_writebacks_value = st_wbs_q;
+    hw2reg.stat_stalls_value     = st_stalls_q;
+    hw2reg.stat_dropped_value    = st_dropped_q;
+    hw2reg.stat_overflows_value  = st_ovf_q;
+    hw2reg.stat_underflows_value = st_unf_q;
   end
 
-  logic reg_we, cmd_misuse;
-  assign cmd_misuse  = reg_access_i && reg_write_i && (reg_addr_i == hwprof_pkg::EDGE_PROF_CMD_ADDR) &&
-                       cmd_busy_q;
-  assign reg_we      = reg_access_i && reg_write_i && reg_hit && !reg_ro && !cmd_misuse;
-  assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? reg_rdata : '0;
-  assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && reg_ro) || cmd_misuse);
+  hwprof_edge_prof_reg u_reg (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .reg_access_i (reg_access_i),
+    .reg_write_i  (reg_write_i),
+    .reg_addr_i   (reg_addr_i),
+    .reg_wdata_i  (reg_wdata_i),
+    .reg_rdata_o  (reg_rdata_o),
+    .reg_error_o  (reg_error_o),
+    .hw2reg_i     (hw2reg),
+    .reg2hw_o     (reg2hw)
+  );
 
   // ---- the update path and the commands
   logic last_line;
@@ -433,9 +421,9 @@ module hwprof_edge_prof #(
     endcase
 
     // a command write starts a command (misuse while busy was refused by the decode)
-    if (reg_we && (reg_addr_i == hwprof_pkg::EDGE_PROF_CMD_ADDR)) begin
-      cmd_flush_d = reg_wdata_i[hwprof_pkg::EDGE_PROF_CMD_FLUSH_LSB];
-      cmd_inval_d = reg_wdata_i[hwprof_pkg::EDGE_PROF_CMD_INVALIDATE_LSB];
+    if (reg2hw.cmd_qe) begin
+      cmd_flush_d = reg2hw.cmd_flush;
+      cmd_inval_d = reg2hw.cmd_invalidate;
       cmd_busy_d  = cmd_flush_d || cmd_inval_d;
     end
   end
@@ -468,30 +456,15 @@ module hwprof_edge_prof #(
   logic [7:0] oab_new_slot;
   always_comb begin
     oab_new_slot  = '0;
-    bound_lo_d    = bound_lo_q;
-    bound_hi_d    = bound_hi_q;
     oab_addr_d    = oab_addr_q;
     oab_unf_d     = oab_unf_q;
     oab_head_d    = oab_head_q;
     oab_count_d   = oab_count_q;
     oab_overrun_d = oab_overrun_q;
-    oab_index_d   = oab_index_q;
 
-    if (reg_we) begin
-      unique case (reg_addr_i)
-        hwprof_pkg::EDGE_PROF_BOUND_LO_LO_ADDR: bound_lo_d[31:0]       = reg_wdata_i;
-        hwprof_pkg::EDGE_PROF_BOUND_LO_HI_ADDR: bound_lo_d[AddrW-1:32] = reg_wdata_i[AddrW-33:0];
-        hwprof_pkg::EDGE_PROF_BOUND_HI_LO_ADDR: bound_hi_d[31:0]       = reg_wdata_i;
-        hwprof_pkg::EDGE_PROF_BOUND_HI_HI_ADDR: bound_hi_d[AddrW-1:32] = reg_wdata_i[AddrW-33:0];
-        hwprof_pkg::EDGE_PROF_OAB_INDEX_ADDR:   oab_index_d = reg_wdata_i[7:0];
-        hwprof_pkg::EDGE_PROF_OAB_CTRL_ADDR: begin
-          if (reg_wdata_i[hwprof_pkg::EDGE_PROF_OAB_CTRL_CLEAR_LSB]) begin
-            oab_count_d   = '0;
-            oab_overrun_d = 1'b0;
-          end
-        end
-        default: ;
-      endcase
+    if (reg2hw.oab_ctrl_qe && reg2hw.oab_ctrl_clear) begin
+      oab_count_d   = '0;
+      oab_overrun_d = 1'b0;
     end
 
     // record after a clear of the same cycle, so the new entry is kept
@@ -537,14 +510,11 @@ module hwprof_edge_prof #(
       cmd_inval_q   <= 1'b0;
       walk_set_q    <= '0;
       walk_way_q    <= '0;
-      bound_lo_q    <= '0;
-      bound_hi_q    <= '0;
       oab_addr_q    <= '0;
       oab_unf_q     <= '0;
       oab_head_q    <= '0;
       oab_count_q   <= '0;
       oab_overrun_q <= 1'b0;
-      oab_index_q   <= '0;
       st_updates_q  <= '0;
       st_hits_q     <= '0;
       st_misses_q   <= '0;
@@ -571,14 +541,11 @@ module hwprof_edge_prof #(
       cmd_inval_q   <= cmd_inval_d;
       walk_set_q    <= walk_set_d;
       walk_way_q    <= walk_way_d;
-      bound_lo_q    <= bound_lo_d;
-      bound_hi_q    <= bound_hi_d;
       oab_addr_q    <= oab_addr_d;
       oab_unf_q     <= oab_unf_d;
       oab_head_q    <= oab_head_d;
       oab_count_q   <= oab_count_d;
       oab_overrun_q <= oab_overrun_d;
-      oab_index_q   <= oab_index_d;
       st_updates_q  <= st_updates_d;
       st_hits_q     <= st_hits_d;
       st_misses_q   <= st_misses_d;

@@ -3,7 +3,7 @@
 // Seed 000 (Wu, collaborative profiling), sections 6 and 7: the pir holds base_address, offset,
 // trigger_counter and flag; the profiling instructions initprof/setoffset/startprof/stopprof/trigger
 // write it; branches and prof_id instructions that carry a non-zero profile ID become update
-// operations on counter[offset + pid - 1] (docs/pir.md has the full table, DESIGN.md section 5 the
+// operations on counter[offset + pid - 1] (docs/pir.md has the full table, docs/architecture.md the
 // decisions). The block also owns the pir register window (regs/pir.json) so that an operating system
 // can save and restore every field on a context switch.
 //
@@ -14,7 +14,7 @@
 // retire event never coincide, nor a register write and an overflow (it holds both during a write
 // to this window), so none overrides another.
 //
-// Trigger counter (DESIGN.md section 5): an overflow (ovf_i) decrements it, an underflow (unf_i)
+// Trigger counter (docs/architecture.md): an overflow (ovf_i) decrements it, an underflow (unf_i)
 // increments it, saturating at its maximum; at zero it stays disarmed. The decrement from one to
 // zero pulses phase_o. A prof.trigger retiring in the same cycle wins: its instruction is younger
 // than the update that overflowed.
@@ -79,7 +79,7 @@ module hwprof_pir #(
   logic [BaseW-1:0]    upd_addr_q, upd_addr_d;
   logic                upd_dec_q, upd_dec_d;
 
-  // ---- update-operation generation (DESIGN.md section 5, docs/pir.md)
+  // ---- update-operation generation (docs/pir.md)
   logic           upd_req;     // the presented event would update a counter
   logic           upd_hit;     // ... and it is accepted
   logic           upd_second;  // ... the one after counter[idx] (not-taken edge of an either branch)
@@ -113,33 +113,39 @@ module hwprof_pir #(
 
   assign upd_idx = IdxW'(offset_q) + IdxW'(ev_pid_i) - IdxW'(1) + IdxW'(upd_second);
 
-  // ---- register window decode
-  logic        reg_hit;     // address names a register of this window
-  logic        reg_ro;      // ... one with no writable field
-  logic [31:0] reg_rdata;
+  // ---- register block (rtl/reg/hwprof_pir_reg.sv, generated from regs/pir.json): every pir
+  // register is held here, since the profiling instructions write them too
+  hwprof_pkg::pir_hw2reg_t hw2reg;
+  hwprof_pkg::pir_reg2hw_t reg2hw;
 
   always_comb begin
-    reg_hit   = 1'b1;
-    reg_ro    = 1'b0;
-    reg_rdata = '0;
-    unique case (reg_addr_i)
-      hwprof_pkg::PIR_BASE_LO_ADDR:      reg_rdata = base_q[31:0];
-      hwprof_pkg::PIR_BASE_HI_ADDR:      reg_rdata = 32'(base_q[BaseW-1:32]);
-      hwprof_pkg::PIR_OFFSET_ADDR:       reg_rdata = 32'(offset_q);
-      hwprof_pkg::PIR_TRIGGER_ADDR:      reg_rdata = 32'(trigger_q);
-      hwprof_pkg::PIR_CTRL_ADDR:         reg_rdata = 32'(flag_q) << hwprof_pkg::PIR_CTRL_FLAG_LSB;
-      hwprof_pkg::PIR_STAT_EVENTS_ADDR:  begin reg_rdata = stat_events_q;  reg_ro = 1'b1; end
-      hwprof_pkg::PIR_STAT_UPDATES_ADDR: begin reg_rdata = stat_updates_q; reg_ro = 1'b1; end
-      default:                           reg_hit = 1'b0;
-    endcase
+    hw2reg = '0;
+    hw2reg.base_lo_value      = base_q[31:0];
+    hw2reg.base_hi_value      = base_q[BaseW-1:32];
+    hw2reg.offset_value       = offset_q;
+    hw2reg.trigger_value      = trigger_q;
+    hw2reg.ctrl_flag          = flag_q;
+    hw2reg.stat_events_value  = stat_events_q;
+    hw2reg.stat_updates_value = stat_updates_q;
   end
 
-  assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? reg_rdata : '0;
-  assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && reg_ro));
+  hwprof_pir_reg u_reg (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .reg_access_i (reg_access_i),
+    .reg_write_i  (reg_write_i),
+    .reg_addr_i   (reg_addr_i),
+    .reg_wdata_i  (reg_wdata_i),
+    .reg_rdata_o  (reg_rdata_o),
+    .reg_error_o  (reg_error_o),
+    .hw2reg_i     (hw2reg),
+    .reg2hw_o     (reg2hw)
+  );
 
   // ---- next state
   logic reg_we;
-  assign reg_we = reg_access_i && reg_write_i && reg_hit && !reg_ro;
+  assign reg_we = reg2hw.base_lo_qe || reg2hw.base_hi_qe || reg2hw.offset_qe || reg2hw.trigger_qe ||
+                  reg2hw.ctrl_qe;
 
   always_comb begin
     base_d         = base_q;
@@ -174,22 +180,12 @@ module hwprof_pir #(
       endcase
     end
 
-    // register writes (context switch); write masks come from regs/pir.json
-    if (reg_we) begin
-      unique case (reg_addr_i)
-        hwprof_pkg::PIR_BASE_LO_ADDR:
-          base_d[31:0] = reg_wdata_i & hwprof_pkg::PIR_BASE_LO_WMASK;
-        hwprof_pkg::PIR_BASE_HI_ADDR:
-          base_d[BaseW-1:32] = reg_wdata_i[BaseW-33:0];
-        hwprof_pkg::PIR_OFFSET_ADDR:
-          offset_d = reg_wdata_i[OffsetW-1:0];
-        hwprof_pkg::PIR_TRIGGER_ADDR:
-          trigger_d = reg_wdata_i[TriggerW-1:0];
-        hwprof_pkg::PIR_CTRL_ADDR:
-          flag_d = reg_wdata_i[hwprof_pkg::PIR_CTRL_FLAG_LSB];
-        default: ;
-      endcase
-    end
+    // register writes (context switch); the field widths come from regs/pir.json
+    if (reg2hw.base_lo_qe) base_d[31:0]       = reg2hw.base_lo_value;
+    if (reg2hw.base_hi_qe) base_d[BaseW-1:32] = reg2hw.base_hi_value;
+    if (reg2hw.offset_qe)  offset_d           = reg2hw.offset_value;
+    if (reg2hw.trigger_qe) trigger_d          = reg2hw.trigger_value;
+    if (reg2hw.ctrl_qe)    flag_d             = reg2hw.ctrl_flag;
   end
 
   always_ff @(posedge clk_i) begin
@@ -229,14 +225,14 @@ module hwprof_pir #(
   end
 `endif
 
-  // the description fixes which register bits are writable; these fields must cover them exactly
-  if (hwprof_pkg::PIR_BASE_HI_WMASK != ((32'd1 << (BaseW - 32)) - 1)) begin : g_base_hi_mask_check
+  // the description's field widths must be the pir's
+  if (hwprof_pkg::PIR_BASE_HI_VALUE_WIDTH != BaseW - 32) begin : g_base_hi_width_check
     $error("regs/pir.json BASE_HI does not match PIR_BASE_W");
   end
-  if (hwprof_pkg::PIR_OFFSET_WMASK != ((32'd1 << OffsetW) - 1)) begin : g_offset_mask_check
+  if (hwprof_pkg::PIR_OFFSET_VALUE_WIDTH != OffsetW) begin : g_offset_width_check
     $error("regs/pir.json OFFSET does not match PIR_OFFSET_W");
   end
-  if (hwprof_pkg::PIR_TRIGGER_WMASK != ((32'd1 << TriggerW) - 1)) begin : g_trigger_mask_check
+  if (hwprof_pkg::PIR_TRIGGER_VALUE_WIDTH != TriggerW) begin : g_trigger_width_check
     $error("regs/pir.json TRIGGER does not match PIR_TRIGGER_W");
   end
   if (CntW != 8 && CntW != 16 && CntW != 32 && CntW != 64) begin : g_cntw_check

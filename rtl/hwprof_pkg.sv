@@ -95,6 +95,25 @@ package hwprof_pkg;
   localparam int unsigned TOP_IRQ_ENABLE_ERROR_LSB = 3;
   localparam int unsigned TOP_IRQ_ENABLE_ERROR_WIDTH = 1;
 
+  // what the engine gives its register block (hwprof_top_reg)
+  typedef struct packed {
+    logic irq_pending_phase_set;
+    logic irq_pending_trace_set;
+    logic irq_pending_coproc_set;
+    logic irq_pending_error_set;
+  } top_hw2reg_t;
+  // what the register block gives its engine
+  typedef struct packed {
+    logic irq_pending_phase;
+    logic irq_pending_trace;
+    logic irq_pending_coproc;
+    logic irq_pending_error;
+    logic irq_enable_phase;
+    logic irq_enable_trace;
+    logic irq_enable_coproc;
+    logic irq_enable_error;
+  } top_reg2hw_t;
+
   // ---- register window 'pir': Profile information register (seed 000, section 6) and update-operation statistics. Every pir field is readable and writable for context switch.
   localparam logic [7:0] PIR_WINDOW = 8'd1;
   localparam logic [15:0] PIR_BASE_LO_ADDR = 16'h0100;
@@ -139,6 +158,30 @@ package hwprof_pkg;
   localparam logic [31:0] PIR_STAT_UPDATES_RESVAL = 32'h00000000;
   localparam int unsigned PIR_STAT_UPDATES_VALUE_LSB = 0;
   localparam int unsigned PIR_STAT_UPDATES_VALUE_WIDTH = 32;
+
+  // what the engine gives its register block (hwprof_pir_reg)
+  typedef struct packed {
+    logic [31:0] base_lo_value;
+    logic [7:0] base_hi_value;
+    logic [23:0] offset_value;
+    logic [14:0] trigger_value;
+    logic ctrl_flag;
+    logic [31:0] stat_events_value;
+    logic [31:0] stat_updates_value;
+  } pir_hw2reg_t;
+  // what the register block gives its engine
+  typedef struct packed {
+    logic base_lo_qe;
+    logic [31:0] base_lo_value;
+    logic base_hi_qe;
+    logic [7:0] base_hi_value;
+    logic offset_qe;
+    logic [23:0] offset_value;
+    logic trigger_qe;
+    logic [14:0] trigger_value;
+    logic ctrl_qe;
+    logic ctrl_flag;
+  } pir_reg2hw_t;
 
   // ---- register window 'edge_prof': Edge-profiling unit (seed 000, section 7): profile update buffer, profile cache, bounds window, overflowed-address buffer and statistics.
   localparam logic [7:0] EDGE_PROF_WINDOW = 8'd2;
@@ -264,6 +307,39 @@ package hwprof_pkg;
   localparam logic [31:0] EDGE_PROF_STAT_UNDERFLOWS_RESVAL = 32'h00000000;
   localparam int unsigned EDGE_PROF_STAT_UNDERFLOWS_VALUE_LSB = 0;
   localparam int unsigned EDGE_PROF_STAT_UNDERFLOWS_VALUE_WIDTH = 32;
+
+  // what the engine gives its register block (hwprof_edge_prof_reg)
+  typedef struct packed {
+    logic cmd_refuse;
+    logic status_busy;
+    logic [7:0] status_pending;
+    logic [7:0] oab_status_count;
+    logic oab_status_overrun;
+    logic [31:0] oab_entry_lo_addr;
+    logic [7:0] oab_entry_hi_addr;
+    logic oab_entry_hi_underflow;
+    logic [31:0] stat_updates_value;
+    logic [31:0] stat_hits_value;
+    logic [31:0] stat_misses_value;
+    logic [31:0] stat_writebacks_value;
+    logic [31:0] stat_stalls_value;
+    logic [31:0] stat_dropped_value;
+    logic [31:0] stat_overflows_value;
+    logic [31:0] stat_underflows_value;
+  } edge_prof_hw2reg_t;
+  // what the register block gives its engine
+  typedef struct packed {
+    logic cmd_qe;
+    logic cmd_flush;
+    logic cmd_invalidate;
+    logic [31:0] bound_lo_lo_value;
+    logic [7:0] bound_lo_hi_value;
+    logic [31:0] bound_hi_lo_value;
+    logic [7:0] bound_hi_hi_value;
+    logic oab_ctrl_qe;
+    logic oab_ctrl_clear;
+    logic [7:0] oab_index_value;
+  } edge_prof_reg2hw_t;
 
   // ---- register window 'trace_ctrl': Trace controller (seed 002): current and last trace (start address + branch history with marker bit), address-range filter, sampling counter, FIFO of finished traces, statistics.
   localparam logic [7:0] TRACE_CTRL_WINDOW = 8'd3;
@@ -391,6 +467,48 @@ package hwprof_pkg;
   localparam logic [31:0] TRACE_CTRL_STAT_DROPPED_RESVAL = 32'h00000000;
   localparam int unsigned TRACE_CTRL_STAT_DROPPED_VALUE_LSB = 0;
   localparam int unsigned TRACE_CTRL_STAT_DROPPED_VALUE_WIDTH = 32;
+
+  // what the engine gives its register block (hwprof_trace_ctrl_reg)
+  typedef struct packed {
+    logic [7:0] status_fifo_count;
+    logic [31:0] cur_start_value;
+    logic [31:0] cur_hist_value;
+    logic [31:0] last_start_value;
+    logic [31:0] last_hist_value;
+    logic [15:0] sample_count_value;
+    logic [31:0] fifo_start_value;
+    logic [31:0] fifo_hist_value;
+    logic [31:0] stat_end_backward_value;
+    logic [31:0] stat_end_indirect_value;
+    logic [31:0] stat_end_full_value;
+    logic [31:0] stat_filtered_value;
+    logic [31:0] stat_sampled_value;
+    logic [31:0] stat_dropped_value;
+  } trace_ctrl_hw2reg_t;
+  // what the register block gives its engine
+  typedef struct packed {
+    logic ctrl_enable;
+    logic ctrl_fifo_mode;
+    logic ctrl_sample_en;
+    logic ctrl_filter_en;
+    logic [7:0] ctrl_watermark;
+    logic cur_start_qe;
+    logic [31:0] cur_start_value;
+    logic cur_hist_qe;
+    logic [31:0] cur_hist_value;
+    logic last_start_qe;
+    logic [31:0] last_start_value;
+    logic last_hist_qe;
+    logic [31:0] last_hist_value;
+    logic [31:0] range_lo_value;
+    logic [31:0] range_hi_value;
+    logic [15:0] sample_reload_value;
+    logic sample_count_qe;
+    logic [15:0] sample_count_value;
+    logic fifo_ctrl_qe;
+    logic fifo_ctrl_pop;
+    logic fifo_ctrl_clear;
+  } trace_ctrl_reg2hw_t;
 
 endpackage
 

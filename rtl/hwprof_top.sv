@@ -1,6 +1,6 @@
 // hwprof_top: the hwprof profiling subsystem.
 //
-// Ports as DESIGN.md section 4: the retire-event port (valid/ready, one retired instruction per
+// Ports (docs/architecture.md, Interfaces): the retire-event port (valid/ready, one retired instruction per
 // cycle), the APB3 register port (zero wait states, one window per engine selected by
 // paddr[15:8]), the memory port of the profile cache (lines, valid/ready requests, responses),
 // one level interrupt output per cause, and an observation port showing the update operations the
@@ -102,75 +102,47 @@ module hwprof_top #(
   logic ev_fire;
   assign ev_fire = ev_valid_i && ev_ready_o;
 
-  // ---- the top window: identification and interrupts
-  localparam int unsigned NumIrq = 4;
-  logic [NumIrq-1:0] irq_pending_q, irq_pending_d;
-  logic [NumIrq-1:0] irq_enable_q, irq_enable_d;
-  logic [NumIrq-1:0] irq_set;
-  logic [31:0]       top_rdata;
-  logic              top_hit, top_ro;
+  // ---- the top window: identification and interrupts (rtl/reg/hwprof_top_reg.sv, generated from
+  // regs/top.json, holds ID, VERSION, IRQ_PENDING and IRQ_ENABLE)
+  hwprof_pkg::top_hw2reg_t top_hw2reg;
+  hwprof_pkg::top_reg2hw_t top_reg2hw;
+  logic [31:0]             top_rdata;
+  logic                    top_error;
+  logic                    phase, drop, trace_irq;
 
   always_comb begin
-    top_hit   = 1'b1;
-    top_ro    = 1'b0;
-    top_rdata = '0;
-    unique case (paddr_i)
-      hwprof_pkg::TOP_ID_ADDR:          begin top_rdata = hwprof_pkg::TOP_ID_RESVAL;      top_ro = 1'b1; end
-      hwprof_pkg::TOP_VERSION_ADDR:     begin top_rdata = hwprof_pkg::TOP_VERSION_RESVAL; top_ro = 1'b1; end
-      hwprof_pkg::TOP_IRQ_PENDING_ADDR: top_rdata = 32'(irq_pending_q);
-      hwprof_pkg::TOP_IRQ_ENABLE_ADDR:  top_rdata = 32'(irq_enable_q);
-      default:                          top_hit   = 1'b0;
-    endcase
+    top_hw2reg = '0;
+    // a cause raised in the clearing cycle stays pending
+    top_hw2reg.irq_pending_phase_set  = phase;
+    top_hw2reg.irq_pending_trace_set  = trace_irq;
+    top_hw2reg.irq_pending_coproc_set = 1'b0;  // no co-processor yet
+    top_hw2reg.irq_pending_error_set  = drop;
   end
 
-  logic top_error, top_we;
-  assign top_error = top_sel && (!top_hit || (pwrite_i && top_ro));
-  assign top_we    = top_sel && pwrite_i && top_hit && !top_ro;
+  hwprof_top_reg u_top_reg (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .reg_access_i (top_sel),
+    .reg_write_i  (pwrite_i),
+    .reg_addr_i   (paddr_i),
+    .reg_wdata_i  (pwdata_i),
+    .reg_rdata_o  (top_rdata),
+    .reg_error_o  (top_error),
+    .hw2reg_i     (top_hw2reg),
+    .reg2hw_o     (top_reg2hw)
+  );
 
-  always_comb begin
-    irq_enable_d  = irq_enable_q;
-    irq_pending_d = irq_pending_q;
-    if (top_we && (paddr_i == hwprof_pkg::TOP_IRQ_ENABLE_ADDR)) begin
-      irq_enable_d = pwdata_i[NumIrq-1:0];
-    end
-    if (top_we && (paddr_i == hwprof_pkg::TOP_IRQ_PENDING_ADDR)) begin
-      irq_pending_d = irq_pending_q & ~pwdata_i[NumIrq-1:0];
-    end
-    irq_pending_d = irq_pending_d | irq_set;  // a cause in the clearing cycle stays pending
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      irq_pending_q <= '0;
-      irq_enable_q  <= '0;
-    end else begin
-      irq_pending_q <= irq_pending_d;
-      irq_enable_q  <= irq_enable_d;
-    end
-  end
-
-  assign irq_phase_o  = irq_pending_q[hwprof_pkg::TOP_IRQ_PENDING_PHASE_LSB] &
-                        irq_enable_q[hwprof_pkg::TOP_IRQ_ENABLE_PHASE_LSB];
-  assign irq_trace_o  = irq_pending_q[hwprof_pkg::TOP_IRQ_PENDING_TRACE_LSB] &
-                        irq_enable_q[hwprof_pkg::TOP_IRQ_ENABLE_TRACE_LSB];
-  assign irq_coproc_o = irq_pending_q[hwprof_pkg::TOP_IRQ_PENDING_COPROC_LSB] &
-                        irq_enable_q[hwprof_pkg::TOP_IRQ_ENABLE_COPROC_LSB];
-  assign irq_error_o  = irq_pending_q[hwprof_pkg::TOP_IRQ_PENDING_ERROR_LSB] &
-                        irq_enable_q[hwprof_pkg::TOP_IRQ_ENABLE_ERROR_LSB];
+  assign irq_phase_o  = top_reg2hw.irq_pending_phase  & top_reg2hw.irq_enable_phase;
+  assign irq_trace_o  = top_reg2hw.irq_pending_trace  & top_reg2hw.irq_enable_trace;
+  assign irq_coproc_o = top_reg2hw.irq_pending_coproc & top_reg2hw.irq_enable_coproc;
+  assign irq_error_o  = top_reg2hw.irq_pending_error  & top_reg2hw.irq_enable_error;
 
   // ---- engines
   logic [31:0] pir_rdata, ep_rdata, tc_rdata;
   logic        pir_error, ep_error, tc_error;
-  logic        ovf, unf, phase, drop, trace_irq;
+  logic        ovf, unf;
   logic        upd_valid, upd_dec;
   logic [hwprof_pkg::PIR_BASE_W-1:0] upd_addr;
-
-  always_comb begin
-    irq_set = '0;
-    irq_set[hwprof_pkg::TOP_IRQ_PENDING_PHASE_LSB] = phase;
-    irq_set[hwprof_pkg::TOP_IRQ_PENDING_ERROR_LSB] = drop;
-    irq_set[hwprof_pkg::TOP_IRQ_PENDING_TRACE_LSB] = trace_irq;
-  end
 
   hwprof_pir #(
     .CntW (CntW)
@@ -264,7 +236,7 @@ module hwprof_top #(
 
   assign pready_o  = 1'b1;
   assign pslverr_o = top_error || pir_error || ep_error || tc_error || unmapped;
-  assign prdata_o  = ((top_sel && !pwrite_i && top_hit) ? top_rdata : '0) | pir_rdata | ep_rdata | tc_rdata;
+  assign prdata_o  = top_rdata | pir_rdata | ep_rdata | tc_rdata;
 
   // retire-event fields the present engines do not use (the value profiler will)
   logic unused_ev;

@@ -3,7 +3,7 @@
 // Seed 002 (Bala, profiling of non-instrumented programs; Figures 5, 6, 7 and 10): a trace is the
 // dynamic path from a start address to a trace termination condition, encoded as the start address
 // and a branch history: the outcomes of the trace's conditional direct branches, shifted in at the
-// bottom above a marker 1 that says where the valid bits begin. DESIGN.md section 5 and
+// bottom above a marker 1 that says where the valid bits begin. docs/architecture.md and
 // docs/trace-ctrl.md fix the rules the seed leaves open:
 //   - a conditional direct branch shifts its outcome into the current history;
 //   - a taken backward branch or jump (next_pc <= pc), any indirect jump (returns included) and a
@@ -51,14 +51,15 @@ module hwprof_trace_ctrl #(
   localparam int unsigned FifoW = (FifoDepth > 1) ? $clog2(FifoDepth) : 1;
   localparam logic [HistW-1:0] Marker = HistW'(1);
 
+  // ---- register block (rtl/reg/hwprof_trace_ctrl_reg.sv, generated from regs/trace_ctrl.json): it
+  // holds CTRL, RANGE_LO/HI and SAMPLE_RELOAD; this block holds what the hardware also writes
+  hwprof_pkg::trace_ctrl_hw2reg_t hw2reg;
+  hwprof_pkg::trace_ctrl_reg2hw_t reg2hw;
+
   // ---- state
-  logic             enable_q, enable_d, fifo_mode_q, fifo_mode_d, sample_en_q, sample_en_d;
-  logic             filter_en_q, filter_en_d;
-  logic [7:0]       watermark_q, watermark_d;
   logic [31:0]      cur_start_q, cur_start_d, last_start_q, last_start_d;
   logic [HistW-1:0] cur_hist_q, cur_hist_d, last_hist_q, last_hist_d;
-  logic [31:0]      range_lo_q, range_lo_d, range_hi_q, range_hi_d;
-  logic [15:0]      reload_q, reload_d, count_q, count_d;
+  logic [15:0]      count_q, count_d;
   logic [FifoDepth*32-1:0]    fifo_start_q, fifo_start_d;
   logic [FifoDepth*HistW-1:0] fifo_hist_q, fifo_hist_d;
   logic [FifoW-1:0] fifo_head_q, fifo_head_d;
@@ -66,12 +67,26 @@ module hwprof_trace_ctrl #(
   logic [31:0] st_back_q, st_back_d, st_ind_q, st_ind_d, st_full_q, st_full_d;
   logic [31:0] st_filt_q, st_filt_d, st_samp_q, st_samp_d, st_drop_q, st_drop_d;
 
+  // configuration, from the register block
+  logic        cfg_enable, cfg_fifo_mode, cfg_sample_en, cfg_filter_en;
+  logic [7:0]  cfg_watermark;
+  logic [31:0] cfg_range_lo, cfg_range_hi;
+  logic [15:0] cfg_reload;
+  assign cfg_enable    = reg2hw.ctrl_enable;
+  assign cfg_fifo_mode = reg2hw.ctrl_fifo_mode;
+  assign cfg_sample_en = reg2hw.ctrl_sample_en;
+  assign cfg_filter_en = reg2hw.ctrl_filter_en;
+  assign cfg_watermark = reg2hw.ctrl_watermark;
+  assign cfg_range_lo  = reg2hw.range_lo_value;
+  assign cfg_range_hi  = reg2hw.range_hi_value;
+  assign cfg_reload    = reg2hw.sample_reload_value;
+
   // ---- trace termination (docs/trace-ctrl.md)
   logic             active, is_branch, is_jump, is_ijump, backward, shift, full, end_trace;
   logic [HistW-1:0] hist_shifted, ended_hist;
   logic             in_range, collected, sampled, push, push_ok;
 
-  assign active       = enable_q && ev_fire_i;
+  assign active       = cfg_enable && ev_fire_i;
   assign is_branch    = ev_kind_i == hwprof_pkg::KIND_BRANCH;
   assign is_jump      = ev_kind_i == hwprof_pkg::KIND_JUMP;
   assign is_ijump     = ev_kind_i == hwprof_pkg::KIND_IJUMP;
@@ -81,16 +96,14 @@ module hwprof_trace_ctrl #(
   assign full         = shift && hist_shifted[HistW-1];
   assign end_trace    = active && (backward || is_ijump || full);
   assign ended_hist   = full ? hist_shifted : cur_hist_q;
-  assign in_range     = !filter_en_q || ((cur_start_q >= range_lo_q) && (cur_start_q < range_hi_q));
+  assign in_range     = !cfg_filter_en || ((cur_start_q >= cfg_range_lo) && (cur_start_q < cfg_range_hi));
   assign collected    = end_trace && in_range;
-  assign sampled      = collected && (!sample_en_q || (count_q <= 16'd1));
-  assign push         = sampled && fifo_mode_q;
+  assign sampled      = collected && (!cfg_sample_en || (count_q <= 16'd1));
+  assign push         = sampled && cfg_fifo_mode;
   assign push_ok      = push && (fifo_count_q != 8'(FifoDepth));
 
-  // ---- register window decode
-  logic        reg_hit, reg_ro;
-  logic [31:0] reg_rdata;
-  logic [31:0] head_start;
+  // ---- the FIFO's head record, read through FIFO_START/FIFO_HIST
+  logic [31:0]      head_start;
   logic [HistW-1:0] head_hist;
 
   always_comb begin
@@ -107,67 +120,53 @@ module hwprof_trace_ctrl #(
   end
 
   always_comb begin
-    reg_hit   = 1'b1;
-    reg_ro    = 1'b0;
-    reg_rdata = '0;
-    unique case (reg_addr_i)
-      hwprof_pkg::TRACE_CTRL_CTRL_ADDR: begin
-        reg_rdata[hwprof_pkg::TRACE_CTRL_CTRL_ENABLE_LSB]    = enable_q;
-        reg_rdata[hwprof_pkg::TRACE_CTRL_CTRL_FIFO_MODE_LSB] = fifo_mode_q;
-        reg_rdata[hwprof_pkg::TRACE_CTRL_CTRL_SAMPLE_EN_LSB] = sample_en_q;
-        reg_rdata[hwprof_pkg::TRACE_CTRL_CTRL_FILTER_EN_LSB] = filter_en_q;
-        reg_rdata[hwprof_pkg::TRACE_CTRL_CTRL_WATERMARK_LSB +: 8] = watermark_q;
-      end
-      hwprof_pkg::TRACE_CTRL_STATUS_ADDR:        begin reg_ro = 1'b1; reg_rdata = 32'(fifo_count_q); end
-      hwprof_pkg::TRACE_CTRL_CUR_START_ADDR:     reg_rdata = cur_start_q;
-      hwprof_pkg::TRACE_CTRL_CUR_HIST_ADDR:      reg_rdata = 32'(cur_hist_q);
-      hwprof_pkg::TRACE_CTRL_LAST_START_ADDR:    reg_rdata = last_start_q;
-      hwprof_pkg::TRACE_CTRL_LAST_HIST_ADDR:     reg_rdata = 32'(last_hist_q);
-      hwprof_pkg::TRACE_CTRL_RANGE_LO_ADDR:      reg_rdata = range_lo_q;
-      hwprof_pkg::TRACE_CTRL_RANGE_HI_ADDR:      reg_rdata = range_hi_q;
-      hwprof_pkg::TRACE_CTRL_SAMPLE_RELOAD_ADDR: reg_rdata = 32'(reload_q);
-      hwprof_pkg::TRACE_CTRL_SAMPLE_COUNT_ADDR:  reg_rdata = 32'(count_q);
-      hwprof_pkg::TRACE_CTRL_FIFO_START_ADDR:    begin reg_ro = 1'b1; reg_rdata = head_start;       end
-      hwprof_pkg::TRACE_CTRL_FIFO_HIST_ADDR:     begin reg_ro = 1'b1; reg_rdata = 32'(head_hist);   end
-      hwprof_pkg::TRACE_CTRL_FIFO_CTRL_ADDR:     reg_rdata = '0;
-      hwprof_pkg::TRACE_CTRL_STAT_END_BACKWARD_ADDR: begin reg_ro = 1'b1; reg_rdata = st_back_q; end
-      hwprof_pkg::TRACE_CTRL_STAT_END_INDIRECT_ADDR: begin reg_ro = 1'b1; reg_rdata = st_ind_q;  end
-      hwprof_pkg::TRACE_CTRL_STAT_END_FULL_ADDR:     begin reg_ro = 1'b1; reg_rdata = st_full_q; end
-      hwprof_pkg::TRACE_CTRL_STAT_FILTERED_ADDR:     begin reg_ro = 1'b1; reg_rdata = st_filt_q; end
-      hwprof_pkg::TRACE_CTRL_STAT_SAMPLED_ADDR:      begin reg_ro = 1'b1; reg_rdata = st_samp_q; end
-      hwprof_pkg::TRACE_CTRL_STAT_DROPPED_ADDR:      begin reg_ro = 1'b1; reg_rdata = st_drop_q; end
-      default: reg_hit = 1'b0;
-    endcase
+    hw2reg = '0;
+    hw2reg.status_fifo_count       = fifo_count_q;
+    hw2reg.cur_start_value         = cur_start_q;
+    hw2reg.cur_hist_value          = 32'(cur_hist_q);
+    hw2reg.last_start_value        = last_start_q;
+    hw2reg.last_hist_value         = 32'(last_hist_q);
+    hw2reg.sample_count_value      = count_q;
+    hw2reg.fifo_start_value        = head_start;
+    hw2reg.fifo_hist_value         = 32'(head_hist);
+    hw2reg.stat_end_backward_value = st_back_q;
+    hw2reg.stat_end_indirect_value = st_ind_q;
+    hw2reg.stat_end_full_value     = st_full_q;
+    hw2reg.stat_filtered_value     = st_filt_q;
+    hw2reg.stat_sampled_value      = st_samp_q;
+    hw2reg.stat_dropped_value      = st_drop_q;
   end
 
-  logic reg_we;
-  assign reg_we      = reg_access_i && reg_write_i && reg_hit && !reg_ro;
-  assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? reg_rdata : '0;
-  assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && reg_ro));
+  hwprof_trace_ctrl_reg u_reg (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .reg_access_i (reg_access_i),
+    .reg_write_i  (reg_write_i),
+    .reg_addr_i   (reg_addr_i),
+    .reg_wdata_i  (reg_wdata_i),
+    .reg_rdata_o  (reg_rdata_o),
+    .reg_error_o  (reg_error_o),
+    .hw2reg_i     (hw2reg),
+    .reg2hw_o     (reg2hw)
+  );
 
   logic pop, clear;
-  assign pop   = reg_we && (reg_addr_i == hwprof_pkg::TRACE_CTRL_FIFO_CTRL_ADDR) &&
-                 reg_wdata_i[hwprof_pkg::TRACE_CTRL_FIFO_CTRL_POP_LSB] && (fifo_count_q != '0);
-  assign clear = reg_we && (reg_addr_i == hwprof_pkg::TRACE_CTRL_FIFO_CTRL_ADDR) &&
-                 reg_wdata_i[hwprof_pkg::TRACE_CTRL_FIFO_CTRL_CLEAR_LSB];
+  assign pop   = reg2hw.fifo_ctrl_qe && reg2hw.fifo_ctrl_pop && (fifo_count_q != '0);
+  assign clear = reg2hw.fifo_ctrl_qe && reg2hw.fifo_ctrl_clear;
+
+  // the history registers are HistW wide; the bits above read 0 and ignore writes
+  logic unused_hist_bits;
+  assign unused_hist_bits = ^{reg2hw.cur_hist_value, reg2hw.last_hist_value};
 
   // ---- next state
   logic [7:0] fifo_slot;
   logic [7:0] watermark_eff;
 
   always_comb begin
-    enable_d    = enable_q;
-    fifo_mode_d = fifo_mode_q;
-    sample_en_d = sample_en_q;
-    filter_en_d = filter_en_q;
-    watermark_d = watermark_q;
     cur_start_d = cur_start_q;
     cur_hist_d  = cur_hist_q;
     last_start_d = last_start_q;
     last_hist_d  = last_hist_q;
-    range_lo_d  = range_lo_q;
-    range_hi_d  = range_hi_q;
-    reload_d    = reload_q;
     count_d     = count_q;
     fifo_start_d = fifo_start_q;
     fifo_hist_d  = fifo_hist_q;
@@ -188,33 +187,18 @@ module hwprof_trace_ctrl #(
     end else if (shift) begin
       cur_hist_d = hist_shifted;
     end
-    if (collected && sample_en_q) count_d = (count_q <= 16'd1) ? reload_q : count_q - 16'd1;
+    if (collected && cfg_sample_en) count_d = (count_q <= 16'd1) ? cfg_reload : count_q - 16'd1;
     if (sampled) begin
       last_start_d = cur_start_q;
       last_hist_d  = ended_hist;
     end
 
     // register writes win over the event's change to the same register
-    if (reg_we) begin
-      unique case (reg_addr_i)
-        hwprof_pkg::TRACE_CTRL_CTRL_ADDR: begin
-          enable_d    = reg_wdata_i[hwprof_pkg::TRACE_CTRL_CTRL_ENABLE_LSB];
-          fifo_mode_d = reg_wdata_i[hwprof_pkg::TRACE_CTRL_CTRL_FIFO_MODE_LSB];
-          sample_en_d = reg_wdata_i[hwprof_pkg::TRACE_CTRL_CTRL_SAMPLE_EN_LSB];
-          filter_en_d = reg_wdata_i[hwprof_pkg::TRACE_CTRL_CTRL_FILTER_EN_LSB];
-          watermark_d = reg_wdata_i[hwprof_pkg::TRACE_CTRL_CTRL_WATERMARK_LSB +: 8];
-        end
-        hwprof_pkg::TRACE_CTRL_CUR_START_ADDR:     cur_start_d  = reg_wdata_i;
-        hwprof_pkg::TRACE_CTRL_CUR_HIST_ADDR:      cur_hist_d   = reg_wdata_i[HistW-1:0];
-        hwprof_pkg::TRACE_CTRL_LAST_START_ADDR:    last_start_d = reg_wdata_i;
-        hwprof_pkg::TRACE_CTRL_LAST_HIST_ADDR:     last_hist_d  = reg_wdata_i[HistW-1:0];
-        hwprof_pkg::TRACE_CTRL_RANGE_LO_ADDR:      range_lo_d   = reg_wdata_i;
-        hwprof_pkg::TRACE_CTRL_RANGE_HI_ADDR:      range_hi_d   = reg_wdata_i;
-        hwprof_pkg::TRACE_CTRL_SAMPLE_RELOAD_ADDR: reload_d     = reg_wdata_i[15:0];
-        hwprof_pkg::TRACE_CTRL_SAMPLE_COUNT_ADDR:  count_d      = reg_wdata_i[15:0];
-        default: ;
-      endcase
-    end
+    if (reg2hw.cur_start_qe)    cur_start_d  = reg2hw.cur_start_value;
+    if (reg2hw.cur_hist_qe)     cur_hist_d   = reg2hw.cur_hist_value[HistW-1:0];
+    if (reg2hw.last_start_qe)   last_start_d = reg2hw.last_start_value;
+    if (reg2hw.last_hist_qe)    last_hist_d  = reg2hw.last_hist_value[HistW-1:0];
+    if (reg2hw.sample_count_qe) count_d      = reg2hw.sample_count_value;
 
     // FIFO: pop and clear act before the push of the same cycle; fullness is judged before them
     if (pop) begin
@@ -238,23 +222,15 @@ module hwprof_trace_ctrl #(
   // FIFO mode: a level, asserted while the FIFO holds at least the watermark, so that an
   // acknowledgement only sticks once software has drained it below (a push-triggered pulse would
   // be lost for good if the FIFO filled while the handler ran)
-  assign watermark_eff = (watermark_q == '0) ? 8'd1 : watermark_q;
-  assign irq_o = (sampled && !fifo_mode_q) || (fifo_mode_q && (fifo_count_q >= watermark_eff));
+  assign watermark_eff = (cfg_watermark == '0) ? 8'd1 : cfg_watermark;
+  assign irq_o = (sampled && !cfg_fifo_mode) || (cfg_fifo_mode && (fifo_count_q >= watermark_eff));
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      enable_q     <= 1'b0;
-      fifo_mode_q  <= 1'b0;
-      sample_en_q  <= 1'b0;
-      filter_en_q  <= 1'b0;
-      watermark_q  <= 8'd1;
       cur_start_q  <= '0;
       cur_hist_q   <= Marker;
       last_start_q <= '0;
       last_hist_q  <= '0;
-      range_lo_q   <= '0;
-      range_hi_q   <= '0;
-      reload_q     <= '0;
       count_q      <= '0;
       fifo_start_q <= '0;
       fifo_hist_q  <= '0;
@@ -267,18 +243,10 @@ module hwprof_trace_ctrl #(
       st_samp_q    <= '0;
       st_drop_q    <= '0;
     end else begin
-      enable_q     <= enable_d;
-      fifo_mode_q  <= fifo_mode_d;
-      sample_en_q  <= sample_en_d;
-      filter_en_q  <= filter_en_d;
-      watermark_q  <= watermark_d;
       cur_start_q  <= cur_start_d;
       cur_hist_q   <= cur_hist_d;
       last_start_q <= last_start_d;
       last_hist_q  <= last_hist_d;
-      range_lo_q   <= range_lo_d;
-      range_hi_q   <= range_hi_d;
-      reload_q     <= reload_d;
       count_q      <= count_d;
       fifo_start_q <= fifo_start_d;
       fifo_hist_q  <= fifo_hist_d;

@@ -1,5 +1,5 @@
 /* Unit tests of the pir C model (cmodel/pir.c) against seed 000's rules (sections 6 and 7) and
- * DESIGN.md section 5. Expected addresses are worked out here from the rule
+ * the decisions in docs/architecture.md. Expected addresses are worked out here from the rule
  *   counter byte address = base + (offset + pid - 1 [+1 for the not-taken edge of either]) * bytes
  * never read back from the model. */
 #include <setjmp.h>
@@ -49,21 +49,21 @@ static upd_op_t branch(fixture_t *f, uint8_t kind, uint16_t pid, uint8_t bhint, 
 /* register access through the window, one clock */
 static bool reg_write(fixture_t *f, uint16_t addr, uint32_t data) {
   retire_ev_t idle = {0};
-  pir_in_t in = {.ev = &idle, .reg_access = true, .reg_write = true, .reg_addr = addr, .reg_wdata = data};
+  pir_in_t in = {.ev = &idle, .reg = {.access = true, .write = true, .addr = addr, .wdata = data}};
   pir_out_t out;
   pir_comb(&f->s, &f->cfg, &in, &out);
   pir_step(&f->s, &f->cfg, &in);
-  return out.reg_error;
+  return out.reg.error;
 }
 
 static uint32_t reg_read(fixture_t *f, uint16_t addr, bool *error) {
   retire_ev_t idle = {0};
-  pir_in_t in = {.ev = &idle, .reg_access = true, .reg_write = false, .reg_addr = addr};
+  pir_in_t in = {.ev = &idle, .reg = {.access = true, .write = false, .addr = addr}};
   pir_out_t out;
   pir_comb(&f->s, &f->cfg, &in, &out);
   pir_step(&f->s, &f->cfg, &in);
-  if (error) *error = out.reg_error;
-  return out.reg_rdata;
+  if (error) *error = out.reg.error;
+  return out.reg.rdata;
 }
 
 static void test_pir_reset_clears_every_field(void **state) {

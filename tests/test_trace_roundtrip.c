@@ -276,7 +276,7 @@ static void test_trace_driver_bad_arguments(void **state) {
   hwprof_trace_entry_t slots[3];
   hwprof_trace_table_t t;
   assert_int_equal(hwprof_trace_table_init(&t, slots, 3, 1, NULL, NULL), kHwprofBadArg);
-  assert_int_equal(y.s.trace_ctrl.range_lo, 0); /* nothing was written */
+  assert_int_equal(y.s.trace_ctrl.regs.range_lo_value, 0); /* nothing was written */
 }
 
 /* ---------------------------------------------------------------- malformed records and files */

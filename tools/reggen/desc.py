@@ -1,0 +1,241 @@
+"""Loading and validating the regs/*.json descriptions.
+
+A block description names its window and its registers; each register has fields. What a field
+does on the bus is its access kind; where its value lives is the register's storage:
+
+  access  rw   read/write
+          ro   read-only
+          w1c  read; writing 1 clears the bit (hardware sets it)
+          wa   write-action: the written bits reach the block with the register's write strobe; reads 0
+
+  storage (register key "hwext")
+          false (default)  the generated register block holds the flops: rw and w1c fields are
+                           flops with the description's reset value, ro fields are constants
+          true             the engine holds the value (hardware writes it too): the register block
+                           reads it from hw2reg and hands writes to the engine as a strobe (qe) and
+                           the written field values
+
+  "refuse": "<when>"       the engine may refuse a write (hw2reg <reg>_refuse): pslverr, nothing
+                           changes; the text says when, for the documentation
+  "read_pulse": true       the engine sees a read of this register (reg2hw <reg>_re), for registers
+                           whose read has a side effect (a FIFO pop)
+"""
+
+import json
+
+ACCESS = ("rw", "ro", "w1c", "wa")
+RESERVED_FIELD_NAMES = ("QE", "RE", "REFUSE", "SET")
+
+
+class DescError(Exception):
+    pass
+
+
+def load(path, shown=None):
+    shown = shown or path
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise DescError(f"{shown}: cannot read: {e.strerror}")
+    except json.JSONDecodeError as e:
+        raise DescError(f"{shown}:{e.lineno}:{e.colno}: malformed JSON: {e.msg}")
+
+
+def need(obj, key, kind, where):
+    if not isinstance(obj, dict):
+        raise DescError(f"{where}: must be an object")
+    if key not in obj:
+        raise DescError(f"{where}: missing '{key}'")
+    if not isinstance(obj[key], kind) or (kind is int and isinstance(obj[key], bool)):
+        raise DescError(f"{where}: '{key}' must be {kind.__name__}")
+    return obj[key]
+
+
+def opt(obj, key, kind, default, where):
+    if key not in obj:
+        return default
+    return need(obj, key, kind, where)
+
+
+def check_ident(name, where):
+    if not name or not name.replace("_", "").isalnum() or not name[0].isalpha() or not name.isascii():
+        raise DescError(f"{where}: '{name}' is not a valid identifier")
+
+
+def validate_encodings(enc, path):
+    params = need(enc, "params", list, path)
+    enums = need(enc, "enums", list, path)
+    seen = set()
+    for p in params:
+        where = f"{path}: param {p.get('name', '?') if isinstance(p, dict) else '?'}"
+        check_ident(need(p, "name", str, where), where)
+        need(p, "value", int, where)
+        need(p, "desc", str, where)
+        if p["name"] in seen:
+            raise DescError(f"{where}: duplicate name")
+        seen.add(p["name"])
+    for e in enums:
+        where = f"{path}: enum {e.get('name', '?') if isinstance(e, dict) else '?'}"
+        check_ident(need(e, "name", str, where), where)
+        need(e, "desc", str, where)
+        width = need(e, "width", int, where)
+        vals = set()
+        for v in need(e, "values", list, where):
+            vw = f"{where}.{v.get('name', '?') if isinstance(v, dict) else '?'}"
+            check_ident(need(v, "name", str, vw), vw)
+            need(v, "desc", str, vw)
+            value = need(v, "value", int, vw)
+            if not 0 <= value < (1 << width):
+                raise DescError(f"{vw}: value {value} does not fit in {width} bits")
+            if value in vals:
+                raise DescError(f"{vw}: value {value} used twice")
+            vals.add(value)
+    for req in ("APB_ADDR_W", "WINDOW_SHIFT"):
+        param(enc, req)
+    return enc
+
+
+def validate_block(blk, path, windows):
+    name = need(blk, "name", str, path)
+    check_ident(name, path)
+    need(blk, "desc", str, path)
+    window = need(blk, "window", int, path)
+    if window in windows:
+        raise DescError(f"{path}: window {window} already used by block '{windows[window]}'")
+    windows[window] = name
+    offsets = {}
+    names = set()
+    regs = need(blk, "registers", list, path)
+    if not regs:
+        raise DescError(f"{path}: no registers")
+    for r in regs:
+        where = f"{path}: register {r.get('name', '?') if isinstance(r, dict) else '?'}"
+        check_ident(need(r, "name", str, where), where)
+        need(r, "desc", str, where)
+        if r["name"] in names:
+            raise DescError(f"{where}: duplicate register name")
+        names.add(r["name"])
+        off = need(r, "offset", int, where)
+        if off % 4 or not 0 <= off < 256:
+            raise DescError(f"{where}: offset {off} must be word aligned and below 256")
+        if off in offsets:
+            raise DescError(f"{where}: offset {off} already used by {offsets[off]}")
+        offsets[off] = r["name"]
+        hwext = opt(r, "hwext", bool, False, where)
+        refuse = opt(r, "refuse", str, None, where)
+        opt(r, "read_pulse", bool, False, where)
+        used = 0
+        fnames = set()
+        fields = need(r, "fields", list, where)
+        if not fields:
+            raise DescError(f"{where}: no fields")
+        for fld in fields:
+            fw = f"{where}.{fld.get('name', '?') if isinstance(fld, dict) else '?'}"
+            check_ident(need(fld, "name", str, fw), fw)
+            need(fld, "desc", str, fw)
+            if fld["name"] in RESERVED_FIELD_NAMES:
+                raise DescError(f"{fw}: field name {fld['name']} is reserved for the register block's strobes")
+            if fld["name"] in fnames:
+                raise DescError(f"{fw}: duplicate field name")
+            fnames.add(fld["name"])
+            lsb = need(fld, "lsb", int, fw)
+            width = need(fld, "width", int, fw)
+            if width < 1 or lsb < 0 or lsb + width > 32:
+                raise DescError(f"{fw}: bits [{lsb + width - 1}:{lsb}] do not fit a 32-bit register")
+            mask = ((1 << width) - 1) << lsb
+            if used & mask:
+                raise DescError(f"{fw}: overlaps another field")
+            used |= mask
+            acc = need(fld, "access", str, fw)
+            if acc not in ACCESS:
+                raise DescError(f"{fw}: access must be one of {ACCESS}")
+            if acc == "w1c" and hwext:
+                raise DescError(f"{fw}: a w1c field lives in the register block (hwext must be false)")
+            if not 0 <= need(fld, "reset", int, fw) < (1 << width):
+                raise DescError(f"{fw}: reset value does not fit in {width} bits")
+        if refuse is not None and not writable(r):
+            raise DescError(f"{where}: 'refuse' on a register with no writable field")
+    return blk
+
+
+def param(enc, name):
+    for p in enc["params"]:
+        if p["name"] == name:
+            return p["value"]
+    raise DescError(f"regs/encodings.json: required param {name} is missing")
+
+
+# ---- derived facts, shared by the emitters
+
+
+def writable(reg):
+    return any(f["access"] != "ro" for f in reg["fields"])
+
+
+def reg_masks(reg):
+    wmask = rmask = reset = 0
+    for f in reg["fields"]:
+        m = ((1 << f["width"]) - 1) << f["lsb"]
+        if f["access"] != "wa":
+            rmask |= m
+        if f["access"] != "ro":
+            wmask |= m
+        reset |= f["reset"] << f["lsb"]
+    return wmask, rmask, reset
+
+
+def reg_addr(enc, blk, reg):
+    return (blk["window"] << param(enc, "WINDOW_SHIFT")) | reg["offset"]
+
+
+def field_source(reg, fld):
+    """Where a field's read value comes from: 'hw' (hw2reg), 'flop', 'const' or 'zero' (wa)."""
+    if fld["access"] == "wa":
+        return "zero"
+    if reg.get("hwext", False):
+        return "hw"
+    return "const" if fld["access"] == "ro" else "flop"
+
+
+def has_qe(reg):
+    """The engine sees this register's write strobe: it holds the value, or a field is an action."""
+    return writable(reg) and (reg.get("hwext", False) or any(f["access"] == "wa" for f in reg["fields"]))
+
+
+def hw2reg_fields(reg):
+    """(name, width) of the hw2reg members of one register, in declaration order."""
+    rn = reg["name"].lower()
+    out = []
+    for f in reg["fields"]:
+        if field_source(reg, f) == "hw":
+            out.append((f"{rn}_{f['name'].lower()}", f["width"]))
+        if f["access"] == "w1c":
+            out.append((f"{rn}_{f['name'].lower()}_set", f["width"]))
+    if reg.get("refuse") is not None:
+        out.append((f"{rn}_refuse", 1))
+    return out
+
+
+def reg2hw_fields(reg):
+    """(name, width, kind) of the reg2hw members: kind 'qe', 're', 'flop' (the stored value) or
+    'wdata' (the written field value, meaningful with qe)."""
+    rn = reg["name"].lower()
+    out = []
+    if has_qe(reg):
+        out.append((f"{rn}_qe", 1, "qe"))
+    if reg.get("read_pulse", False):
+        out.append((f"{rn}_re", 1, "re"))
+    for f in reg["fields"]:
+        src = field_source(reg, f)
+        fname = f"{rn}_{f['name'].lower()}"
+        if src == "flop":
+            out.append((fname, f["width"], "flop"))
+        elif f["access"] != "ro" and has_qe(reg):
+            out.append((fname, f["width"], "wdata"))
+    return out
+
+
+def flops(reg):
+    """The fields the register block stores."""
+    return [f for f in reg["fields"] if field_source(reg, f) == "flop"]

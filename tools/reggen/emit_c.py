@@ -1,0 +1,194 @@
+"""C outputs: the shared header of constants (sw/include/hwprof_regs.h) and, per window, the C
+model's register block (cmodel/reg/<block>_reg.{h,c}), the twin of rtl/reg/hwprof_<block>_reg.sv.
+
+The C block differs from the RTL in one way only: the engine model reads the flops of its register
+block from the state struct directly (they are the reg2hw values of the RTL), so reg2hw in C
+carries only the strobes and the written values, and the engine fills hw2reg only in cycles with
+an access (its w1c set inputs in every cycle), which keeps the model's hot path short."""
+
+from .desc import field_source, flops, hw2reg_fields, param, reg2hw_fields, reg_addr, reg_masks, writable
+
+
+def header(banner, enc, blocks):
+    out = [f"/* {banner} */", "#ifndef HWPROF_REGS_H", "#define HWPROF_REGS_H", ""]
+    out.append("/* ---- widths and parameters */")
+    for p in enc["params"]:
+        out.append(f"#define HWPROF_{p['name']} {p['value']}u /* {p['desc']} */")
+    out.append("")
+    for e in enc["enums"]:
+        out.append(f"/* ---- {e['desc']} */")
+        for v in e["values"]:
+            out.append(f"#define HWPROF_{e['name'].upper()}_{v['name']} {v['value']}u /* {v['desc']} */")
+        out.append(f"#define HWPROF_{e['name'].upper()}_WIDTH {e['width']}u")
+        out.append("")
+    for blk in blocks:
+        bn = f"HWPROF_{blk['name'].upper()}"
+        out.append(f"/* ---- register window '{blk['name']}': {blk['desc']} */")
+        out.append(f"#define {bn}_WINDOW {blk['window']}u")
+        for r in blk["registers"]:
+            wmask, rmask, reset = reg_masks(r)
+            rn = f"{bn}_{r['name']}"
+            out.append(f"#define {rn}_ADDR 0x{reg_addr(enc, blk, r):04x}u /* {r['desc']} */")
+            out.append(f"#define {rn}_WMASK 0x{wmask:08x}u")
+            out.append(f"#define {rn}_RMASK 0x{rmask:08x}u")
+            out.append(f"#define {rn}_RESVAL 0x{reset:08x}u")
+            for f in r["fields"]:
+                fm = (1 << f["width"]) - 1
+                out.append(f"#define {rn}_{f['name']}_LSB {f['lsb']}u")
+                out.append(f"#define {rn}_{f['name']}_WIDTH {f['width']}u")
+                out.append(f"#define {rn}_{f['name']}_MASK 0x{fm:x}u")
+        out.append("")
+    out.append("#endif /* HWPROF_REGS_H */")
+    return "\n".join(out) + "\n"
+
+
+def _ctype(w):
+    return "bool" if w == 1 else "uint32_t"
+
+
+def _mask(w):
+    return f"0x{(1 << w) - 1:x}u"
+
+
+def _struct(name, members, what):
+    out = [f"/* {what} */", "typedef struct {"]
+    if not members:
+        out.append("  bool unused;")
+    for m, w in members:
+        out.append(f"  {_ctype(w)} {m};")
+    out.append(f"}} {name};")
+    return out
+
+
+def block_h(banner, enc, blk):
+    b = blk["name"]
+    guard = f"HWPROF_{b.upper()}_REG_H"
+    regs = blk["registers"]
+    p = f"hwprof_{b}"
+    out = [f"/* {banner}", f" * The C model of rtl/reg/hwprof_{b}_reg.sv, the register block of window '{b}'.", " */",
+           f"#ifndef {guard}", f"#define {guard}", "", '#include "ports.h"', ""]
+    out += _struct(f"{p}_reg_state_t", [(f"{r['name'].lower()}_{f['name'].lower()}", f["width"])
+                                        for r in regs for f in flops(r)],
+                   "The flops of the register block (the engine reads them directly).")
+    out.append("")
+    out += _struct(f"{p}_hw2reg_t", [m for r in regs for m in hw2reg_fields(r)],
+                   "What the engine gives the register block.")
+    out.append("")
+    out += _struct(f"{p}_reg2hw_t", [(m, w) for r in regs for m, w, k in reg2hw_fields(r) if k != "flop"],
+                   "Strobes and written values for the engine (valid in the cycle of the access).")
+    out += ["", f"void {p}_reg_reset({p}_reg_state_t *s);",
+            "/* This cycle's response and strobes. hw2reg's read values are used only when req->access. */",
+            f"void {p}_reg_comb(const {p}_reg_state_t *s, const hwprof_reg_req_t *req, const {p}_hw2reg_t *hw,",
+            f"    {p}_reg2hw_t *r2h, hwprof_reg_rsp_t *rsp);",
+            "/* The clock edge of the register block's flops. */",
+            f"void {p}_reg_step({p}_reg_state_t *s, const hwprof_reg_req_t *req, const {p}_hw2reg_t *hw);",
+            "", f"#endif /* {guard} */"]
+    return "\n".join(out) + "\n"
+
+
+def _read_expr(reg):
+    terms = []
+    for f in reg["fields"]:
+        n = f"{reg['name'].lower()}_{f['name'].lower()}"
+        src = field_source(reg, f)
+        if src == "hw":
+            v = f"((uint32_t)hw->{n} & {_mask(f['width'])})"
+        elif src == "flop":
+            v = f"(uint32_t)s->{n}"
+        elif src == "const":
+            v = f"0x{f['reset']:x}u"
+        else:
+            continue
+        terms.append(f"({v} << {f['lsb']})" if f["lsb"] else v)
+    return " | ".join(terms) if terms else "0"
+
+
+def block_c(banner, enc, blk):
+    b = blk["name"]
+    B = b.upper()
+    regs = blk["registers"]
+    p = f"hwprof_{b}"
+    out = [f"/* {banner} */", f'#include "{b}_reg.h"', "", "#include <string.h>", "",
+           "typedef struct {", "  bool hit;     /* the address names a register */",
+           "  bool ro;      /* ... with no writable field */", "  bool refused; /* ... whose write the engine refuses */",
+           "  uint32_t rdata;", "} decode_t;", "",
+           f"static decode_t decode(const {p}_reg_state_t *s, uint16_t addr, const {p}_hw2reg_t *hw) {{",
+           "  decode_t d = {true, false, false, 0};"]
+    uses_s = any(field_source(r, f) == "flop" for r in regs for f in r["fields"])
+    uses_hw = any(field_source(r, f) == "hw" for r in regs for f in r["fields"]) or \
+        any(r.get("refuse") is not None for r in regs)
+    if not uses_s:
+        out.append("  (void)s;")
+    if not uses_hw:
+        out.append("  (void)hw;")
+    out.append("  switch (addr) {")
+    for r in regs:
+        body = [f"d.rdata = {_read_expr(r)};"]
+        if not writable(r):
+            body.append("d.ro = true;")
+        if r.get("refuse") is not None:
+            body.append(f"d.refused = hw->{r['name'].lower()}_refuse;")
+        out.append(f"    case HWPROF_{B}_{r['name']}_ADDR: {' '.join(body)} break;")
+    out += ["    default: d.hit = false; break;", "  }", "  return d;", "}", ""]
+    out += [f"void {p}_reg_reset({p}_reg_state_t *s) {{", "  memset(s, 0, sizeof *s);"]
+    for r in regs:
+        for f in flops(r):
+            if f["reset"]:
+                out.append(f"  s->{r['name'].lower()}_{f['name'].lower()} = 0x{f['reset']:x}u;")
+    out += ["}", ""]
+    # comb
+    out += [f"void {p}_reg_comb(const {p}_reg_state_t *s, const hwprof_reg_req_t *req, const {p}_hw2reg_t *hw,",
+            f"    {p}_reg2hw_t *r2h, hwprof_reg_rsp_t *rsp) {{",
+            "  memset(r2h, 0, sizeof *r2h);", "  rsp->rdata = 0;", "  rsp->error = false;",
+            "  if (!req->access) return;", "  decode_t d = decode(s, req->addr, hw);",
+            "  rsp->error = !d.hit || (req->write && (d.ro || d.refused));",
+            "  if (!req->write) {", "    if (d.hit) rsp->rdata = d.rdata;"]
+    for r in regs:
+        if r.get("read_pulse", False):
+            out.append(f"    r2h->{r['name'].lower()}_re = req->addr == HWPROF_{B}_{r['name']}_ADDR;")
+    out += ["    return;", "  }", "  if (!d.hit || d.ro || d.refused) return;", "  switch (req->addr) {"]
+    for r in regs:
+        ms = [(m, w, k) for m, w, k in reg2hw_fields(r) if k in ("qe", "wdata")]
+        if not ms:
+            continue
+        body = []
+        for m, w, k in ms:
+            if k == "qe":
+                body.append(f"r2h->{m} = true;")
+            else:
+                f = next(f for f in r["fields"] if f"{r['name'].lower()}_{f['name'].lower()}" == m)
+                sh = f"req->wdata >> {f['lsb']}" if f["lsb"] else "req->wdata"
+                body.append(f"r2h->{m} = ({sh}) & {_mask(w)};")
+        out.append(f"    case HWPROF_{B}_{r['name']}_ADDR:")
+        for x in body:
+            out.append(f"      {x}")
+        out.append("      break;")
+    out += ["    default: break;", "  }", "}", ""]
+    # step
+    out += [f"void {p}_reg_step({p}_reg_state_t *s, const hwprof_reg_req_t *req, const {p}_hw2reg_t *hw) {{"]
+    fl = [(r, f) for r in regs for f in flops(r)]
+    if not fl:
+        out += ["  (void)s;", "  (void)req;", "  (void)hw;", "}"]
+        return "\n".join(out) + "\n"
+    has_set = any(f["access"] == "w1c" for _, f in fl)
+    if not has_set:
+        out.append("  (void)hw;")
+    out.append("  bool we = false;")
+    out.append("  if (req->access && req->write) {")
+    out.append("    decode_t d = decode(s, req->addr, hw);")
+    out.append("    we = d.hit && !d.ro && !d.refused;")
+    out.append("  }")
+    for r, f in fl:
+        n = f"{r['name'].lower()}_{f['name'].lower()}"
+        sel = f"we && req->addr == HWPROF_{B}_{r['name']}_ADDR"
+        sh = f"(req->wdata >> {f['lsb']})" if f["lsb"] else "req->wdata"
+        w = f["width"]
+        if f["access"] == "w1c":
+            out.append(f"  s->{n} = ((s->{n} & ~(({sel}) ? {sh} & {_mask(w)} : 0u)) | hw->{n}_set) & {_mask(w)};"
+                       if w > 1 else
+                       f"  s->{n} = (s->{n} && !(({sel}) && ({sh} & 1u))) || hw->{n}_set;")
+        else:
+            cast = "(bool)" if w == 1 else ""
+            out.append(f"  if ({sel}) s->{n} = {cast}({sh} & {_mask(w)});")
+    out.append("}")
+    return "\n".join(out) + "\n"

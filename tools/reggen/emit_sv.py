@@ -1,0 +1,202 @@
+"""SystemVerilog outputs: the package (parameters, enums, register constants, the hw2reg/reg2hw
+structs of every window) and one register block module per window."""
+
+from .desc import (field_source, flops, has_qe, hw2reg_fields, param, reg2hw_fields, reg_addr,
+                   reg_masks, writable)
+
+
+def _struct(name, members):
+    out = ["  typedef struct packed {"]
+    if not members:
+        members = [("unused", 1)]
+    for m, w in members:
+        out.append(f"    logic {'' if w == 1 else f'[{w - 1}:0] '}{m};")
+    out.append(f"  }} {name};")
+    return out
+
+
+def package(banner, enc, blocks):
+    aw = param(enc, "APB_ADDR_W")
+    shift = param(enc, "WINDOW_SHIFT")
+    out = [f"// {banner}", "", "`default_nettype none", "", "package hwprof_pkg;", ""]
+    out.append("  // ---- widths and parameters")
+    for p in enc["params"]:
+        out.append(f"  localparam int unsigned {p['name']} = {p['value']};  // {p['desc']}")
+    out.append("")
+    for e in enc["enums"]:
+        out.append(f"  // ---- {e['desc']}")
+        out.append(f"  typedef enum logic [{e['width'] - 1}:0] {{")
+        items = [f"    {e['name'].upper()}_{v['name']} = {e['width']}'d{v['value']}" for v in e["values"]]
+        out.append(",\n".join(items))
+        out.append(f"  }} {e['name']}_e;")
+        out.append("")
+    for blk in blocks:
+        bn = blk["name"].upper()
+        out.append(f"  // ---- register window '{blk['name']}': {blk['desc']}")
+        out.append(f"  localparam logic [{aw - shift - 1}:0] {bn}_WINDOW = {aw - shift}'d{blk['window']};")
+        for r in blk["registers"]:
+            wmask, rmask, reset = reg_masks(r)
+            rn = f"{bn}_{r['name']}"
+            out.append(f"  localparam logic [{aw - 1}:0] {rn}_ADDR = {aw}'h{reg_addr(enc, blk, r):04x};")
+            out.append(f"  localparam logic [31:0] {rn}_WMASK = 32'h{wmask:08x};")
+            out.append(f"  localparam logic [31:0] {rn}_RMASK = 32'h{rmask:08x};")
+            out.append(f"  localparam logic [31:0] {rn}_RESVAL = 32'h{reset:08x};")
+            for f in r["fields"]:
+                out.append(f"  localparam int unsigned {rn}_{f['name']}_LSB = {f['lsb']};")
+                out.append(f"  localparam int unsigned {rn}_{f['name']}_WIDTH = {f['width']};")
+        out.append("")
+        out.append(f"  // what the engine gives its register block (hwprof_{blk['name']}_reg)")
+        out += _struct(f"{blk['name']}_hw2reg_t", [m for r in blk["registers"] for m in hw2reg_fields(r)])
+        out.append("  // what the register block gives its engine")
+        out += _struct(f"{blk['name']}_reg2hw_t",
+                       [(m, w) for r in blk["registers"] for m, w, _ in reg2hw_fields(r)])
+        out.append("")
+    out.append("endpackage")
+    out.append("")
+    out.append("`default_nettype wire")
+    return "\n".join(out) + "\n"
+
+
+def _read_value(blk, reg):
+    """The 32-bit read value of a register as a concatenation, most significant field first."""
+    parts = []
+    pos = 32
+    for f in sorted(reg["fields"], key=lambda f: -f["lsb"]):
+        top = f["lsb"] + f["width"]
+        if pos > top:
+            parts.append(f"{pos - top}'d0")
+        name = f"{reg['name'].lower()}_{f['name'].lower()}"
+        src = field_source(reg, f)
+        if src == "hw":
+            parts.append(f"hw2reg_i.{name}")
+        elif src == "flop":
+            parts.append(f"{name}_q")
+        elif src == "const":
+            parts.append(f"{f['width']}'h{f['reset']:x}")
+        else:
+            parts.append(f"{f['width']}'d0")
+        pos = f["lsb"]
+    if pos > 0:
+        parts.append(f"{pos}'d0")
+    return parts[0] if len(parts) == 1 else "{" + ", ".join(parts) + "}"
+
+
+ZERO = "1'b0"
+
+
+def _width(w):
+    return "" if w == 1 else f"[{w - 1}:0] "
+
+
+def register_block(banner, enc, blk):
+    b = blk["name"]
+    B = b.upper()
+    regs = blk["registers"]
+    out = [f"// {banner}", "//",
+           f"// hwprof_{b}_reg: the register block of window '{b}' (regs/{b}.json): address decode, read",
+           "// multiplexer, pslverr, the flops of registers the engine does not write, and the write strobes and",
+           "// written values of those it holds (hw2reg/reg2hw, hwprof_pkg). docs/registers.md has the rules.",
+           "//",
+           "// Reset: synchronous, active low; every flop is reset to the description's reset value.",
+           "", "`default_nettype none", "",
+           f"module hwprof_{b}_reg (",
+           "  input  logic                              clk_i,",
+           "  input  logic                              rst_ni,",
+           "  input  logic                              reg_access_i,  // an APB access phase aimed at this window",
+           "  input  logic                              reg_write_i,",
+           "  input  logic [hwprof_pkg::APB_ADDR_W-1:0] reg_addr_i,",
+           "  input  logic [31:0]                       reg_wdata_i,",
+           "  output logic [31:0]                       reg_rdata_o,",
+           "  output logic                              reg_error_o,",
+           f"  input  hwprof_pkg::{b}_hw2reg_t        hw2reg_i,",
+           f"  output hwprof_pkg::{b}_reg2hw_t        reg2hw_o",
+           ");", ""]
+    out.append("  // ---- address decode: one select per register")
+    for r in regs:
+        out.append(f"  logic sel_{r['name'].lower()};")
+    for r in regs:
+        out.append(f"  assign sel_{r['name'].lower()} = reg_addr_i == hwprof_pkg::{B}_{r['name']}_ADDR;")
+    hit = " | ".join(f"sel_{r['name'].lower()}" for r in regs)
+    ro = [f"sel_{r['name'].lower()}" for r in regs if not writable(r)]
+    refusals = [f"(sel_{r['name'].lower()} & hw2reg_i.{r['name'].lower()}_refuse)" for r in regs
+                if r.get("refuse") is not None]
+    out += ["", "  logic reg_hit, reg_ro, reg_refused, reg_we;",
+            f"  assign reg_hit     = {hit};",
+            f"  assign reg_ro      = {' | '.join(ro) if ro else ZERO};",
+            f"  assign reg_refused = {' | '.join(refusals) if refusals else ZERO};",
+            "  assign reg_we      = reg_access_i && reg_write_i && reg_hit && !reg_ro && !reg_refused;",
+            "  assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));",
+            ""]
+    # flops
+    fl = [(r, f) for r in regs for f in flops(r)]
+    if fl:
+        out.append("  // ---- the flops of the registers this block holds")
+        for r, f in fl:
+            n = f"{r['name'].lower()}_{f['name'].lower()}"
+            out.append(f"  logic {_width(f['width'])}{n}_q, {n}_d;")
+        out.append("")
+        out.append("  always_comb begin")
+        for r, f in fl:
+            n = f"{r['name'].lower()}_{f['name'].lower()}"
+            sel = f"sel_{r['name'].lower()}"
+            slc = f"reg_wdata_i[{f['lsb'] + f['width'] - 1}:{f['lsb']}]" if f["width"] > 1 else \
+                f"reg_wdata_i[{f['lsb']}]"
+            if f["access"] == "w1c":
+                out.append(f"    // write 1 to clear; a cause set in the clearing cycle stays set")
+                out.append(f"    {n}_d = ({n}_q & ~((reg_we && {sel}) ? {slc} : '0)) | hw2reg_i.{n}_set;")
+            else:
+                out.append(f"    {n}_d = (reg_we && {sel}) ? {slc} : {n}_q;")
+        out.append("  end")
+        out.append("")
+        out.append("  always_ff @(posedge clk_i) begin")
+        out.append("    if (!rst_ni) begin")
+        for r, f in fl:
+            n = f"{r['name'].lower()}_{f['name'].lower()}"
+            out.append(f"      {n}_q <= {f['width']}'h{f['reset']:x};")
+        out.append("    end else begin")
+        for r, f in fl:
+            n = f"{r['name'].lower()}_{f['name'].lower()}"
+            out.append(f"      {n}_q <= {n}_d;")
+        out.append("    end")
+        out.append("  end")
+        out.append("")
+    else:
+        out += ["  // this block holds no flops", "  logic unused_clk;", "  assign unused_clk = ^{clk_i, rst_ni};", ""]
+    out.append("  // ---- read multiplexer: bits outside the fields and action fields read 0")
+    out.append("  logic [31:0] rdata;")
+    out.append("  always_comb begin")
+    out.append("    rdata = '0;")
+    for r in regs:
+        if any(field_source(r, f) != "zero" for f in r["fields"]):
+            out.append(f"    rdata = rdata | ({{32{{sel_{r['name'].lower()}}}}} & {_read_value(blk, r)});")
+    out.append("  end")
+    out.append("  assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? rdata : '0;")
+    out.append("")
+    out.append("  // ---- to the engine")
+    members = [(r, m, w, k) for r in regs for m, w, k in reg2hw_fields(r)]
+    if not members:
+        out.append("  assign reg2hw_o.unused = 1'b0;")
+    for r, m, w, k in members:
+        sel = f"sel_{r['name'].lower()}"
+        if k == "qe":
+            out.append(f"  assign reg2hw_o.{m} = reg_we && {sel};")
+        elif k == "re":
+            out.append(f"  assign reg2hw_o.{m} = reg_access_i && !reg_write_i && {sel};")
+        elif k == "flop":
+            out.append(f"  assign reg2hw_o.{m} = {m}_q;")
+        else:
+            f = next(f for f in r["fields"] if f"{r['name'].lower()}_{f['name'].lower()}" == m)
+            slc = f"[{f['lsb'] + f['width'] - 1}:{f['lsb']}]" if f["width"] > 1 else f"[{f['lsb']}]"
+            out.append(f"  assign reg2hw_o.{m} = reg_wdata_i{slc};")
+    out.append("")
+    out.append("  // write-data bits outside every writable field are ignored")
+    out.append("  logic unused_wdata;")
+    out.append("  assign unused_wdata = ^reg_wdata_i;")
+    if not any(hw2reg_fields(r) for r in regs):
+        out.append("  logic unused_hw2reg;")
+        out.append("  assign unused_hw2reg = ^hw2reg_i;")
+    out.append("")
+    out.append("endmodule")
+    out.append("")
+    out.append("`default_nettype wire")
+    return "\n".join(out) + "\n"
