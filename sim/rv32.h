@@ -1,10 +1,10 @@
 /* RV32IM instruction-set simulator: the processor that runs real compiled programs and feeds the
- * retire-event port (DESIGN.md section 5, "CPU model"). Machine mode only: traps (illegal
+ * retire-event port (docs/architecture.md, "CPU model"). Machine mode only: traps (illegal
  * instruction, misaligned access, ecall, ebreak), an external interrupt line, mret; picolibc
  * semihosting (console output, exit); an MMIO window for devices; one retire event per retired
  * instruction, with load values.
  *
- * The profiling ISA extension (DESIGN.md section 5): custom-0 prof.* instructions, and a shadow
+ * The profiling ISA extension (docs/architecture.md, docs/cpu-model.md): custom-0 prof.* instructions, and a shadow
  * word per instruction carrying a branch's pid and hints, which the loader fills from ELF segments
  * placed in the shadow window and firmware may patch with ordinary stores. */
 #ifndef HWPROF_RV32_H

@@ -1,7 +1,7 @@
 /* Tests of the edge-profiling unit's C model (cmodel/edge_prof.c inside cmodel/top.c), driven the
  * way firmware drives the hardware: the driver (sw/hwprof_edge.c) runs against the model through
  * APB transactions, retire events go in through the retire port, and the counters land in a memory
- * model (tb/mem_model.c). Expected values follow from DESIGN.md section 5 and seed 000. */
+ * model (tb/mem_model.c). Expected values follow from the decisions in docs/architecture.md and seed 000. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
