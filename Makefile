@@ -41,7 +41,8 @@ help:
 	@echo "  make sim-blocks the RTL and C model of hwprof_top in lockstep on a random stream (SEED=, CYCLES=)"
 	@echo "  make test       install missing dependencies, then every check CI runs (regs, lint, unit"
 	@echo "                  tests under ASan/UBSan, directed and random lockstep benches, fault injection)"
-	@echo "  make deps       install the Debian packages the project needs (as root), or print the command"
+	@echo "  make deps       install the Debian packages the project needs (as root), or print the command;"
+	@echo "                  FuseSoC from PyPI into $(BUILD)/venv"
 	@echo "  make lint       verilator --lint-only -Wall on the RTL"
 	@echo "  make regs       regenerate rtl/hwprof_pkg.sv, sw/include/hwprof_regs.h, docs/registers.md"
 	@echo "  make synth      Yosys cell/transistor estimates and iCE40 LUTs/fmax per block"
@@ -71,6 +72,15 @@ deps:
 	  echo "deps: missing Debian packages:$$missing"; \
 	  echo "deps: run as root:  apt-get install -y$$missing"; exit 1; \
 	fi
+	@$(MAKE) --no-print-directory $(FUSESOC)
+
+# FuseSoC (PyPI) in a virtual environment of the build folder: make test runs its parser and lint
+# target on hwprof.core. Without PyPI the core file is still checked (tools/core_check.py).
+FUSESOC := $(BUILD)/venv/bin/fusesoc
+$(FUSESOC):
+	@python3 -m venv $(BUILD)/venv && $(BUILD)/venv/bin/pip install -q --disable-pip-version-check fusesoc \
+	  && echo "deps: installed FuseSoC in $(BUILD)/venv" \
+	  || echo "deps: note: FuseSoC could not be installed from PyPI; hwprof.core is checked without it"
 
 # ---------------------------------------------------------------- generated register map
 regs:

@@ -59,6 +59,15 @@ regtool_rejects_bad_input() {
 }
 check regtool-rejects-malformed-description regtool_rejects_bad_input
 
+# --- the FuseSoC core file: every RTL file listed, and FuseSoC's own parser and lint target on it
+check core-file-lists-every-rtl-source python3 tools/core_check.py
+if [ -x "$build/venv/bin/fusesoc" ]; then
+  check fusesoc-lint-target "$build/venv/bin/fusesoc" --cores-root . run --build-root "$build/fusesoc" \
+    --target=lint hwprof:hwprof:hwprof
+else
+  echo "note: FuseSoC is not installed (make deps); hwprof.core was checked by tools/core_check.py only"
+fi
+
 # --- unit tests of the C model (cmocka, ASan+UBSan)
 for u in "${units[@]}"; do
   check "unit-$u" "$build/unit/$u"
