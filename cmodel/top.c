@@ -73,6 +73,15 @@ static void wires_of(const top_state_t *s, const top_cfg_t *cfg, const top_in_t 
       .irq_pending_trace_set = w->tc_out.irq,
       .irq_pending_coproc_set = false, /* no co-processor yet */
       .irq_pending_error_set = w->ep_out.drop,
+      /* the build parameters */
+      .cfg_edge_cntw = cfg->edge_prof.cnt_w,
+      .cfg_edge_upd_depth = cfg->edge_prof.upd_depth,
+      .cfg_edge_oab_depth = cfg->edge_prof.oab_depth,
+      .cfg_cache_sets = cfg->edge_prof.sets,
+      .cfg_cache_ways = cfg->edge_prof.ways,
+      .cfg_cache_line_words = cfg->edge_prof.line_words,
+      .cfg_trace_hist_w = cfg->trace_ctrl.hist_w,
+      .cfg_trace_fifo_depth = cfg->trace_ctrl.fifo_depth,
   };
   hwprof_top_reg_comb(&s->regs, &w->top_req, &w->top_hw, &w->top_r2h, &w->top_rsp);
 }

@@ -103,7 +103,7 @@ module hwprof_top #(
   assign ev_fire = ev_valid_i && ev_ready_o;
 
   // ---- the top window: identification and interrupts (rtl/reg/hwprof_top_reg.sv, generated from
-  // regs/top.json, holds ID, VERSION, IRQ_PENDING and IRQ_ENABLE)
+  // regs/top.json, holds ID, VERSION, IRQ_PENDING and IRQ_ENABLE; CFG_* show the parameters)
   hwprof_pkg::top_hw2reg_t top_hw2reg;
   hwprof_pkg::top_reg2hw_t top_reg2hw;
   logic [31:0]             top_rdata;
@@ -117,6 +117,15 @@ module hwprof_top #(
     top_hw2reg.irq_pending_trace_set  = trace_irq;
     top_hw2reg.irq_pending_coproc_set = 1'b0;  // no co-processor yet
     top_hw2reg.irq_pending_error_set  = drop;
+    // the build parameters, readable so that software can check its arguments against them
+    top_hw2reg.cfg_edge_cntw          = 8'(CntW);
+    top_hw2reg.cfg_edge_upd_depth     = 8'(UpdDepth);
+    top_hw2reg.cfg_edge_oab_depth     = 8'(OabDepth);
+    top_hw2reg.cfg_cache_sets         = 8'(Sets);
+    top_hw2reg.cfg_cache_ways         = 8'(Ways);
+    top_hw2reg.cfg_cache_line_words   = 8'(LineWords);
+    top_hw2reg.cfg_trace_hist_w       = 8'(HistW);
+    top_hw2reg.cfg_trace_fifo_depth   = 8'(TraceFifoDepth);
   end
 
   hwprof_top_reg u_top_reg (

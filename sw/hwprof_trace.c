@@ -12,6 +12,11 @@ hwprof_result_t hwprof_trace_configure(const hwprof_t *h, const hwprof_trace_con
   if (h == NULL || cfg == NULL || cfg->range_lo > cfg->range_hi) return kHwprofBadArg;
   if (cfg->mode != kHwprofTraceEveryTrace && cfg->mode != kHwprofTraceFifo) return kHwprofBadArg;
   if (cfg->mode == kHwprofTraceFifo && cfg->watermark == 0) return kHwprofBadArg;
+  if (cfg->mode == kHwprofTraceFifo) {
+    /* a watermark above the FIFO's depth would never interrupt: every record would be dropped */
+    uint32_t hw = rd(h, HWPROF_TOP_CFG_TRACE_ADDR);
+    if (cfg->watermark > HWPROF_FIELD(CFG_TRACE, FIFO_DEPTH, hw)) return kHwprofBadArg;
+  }
   uint32_t ctrl = rd(h, HWPROF_TRACE_CTRL_CTRL_ADDR) & BIT(HWPROF_TRACE_CTRL_CTRL_ENABLE_LSB);
   if (cfg->mode == kHwprofTraceFifo) ctrl |= BIT(HWPROF_TRACE_CTRL_CTRL_FIFO_MODE_LSB);
   if (cfg->sample_period) ctrl |= BIT(HWPROF_TRACE_CTRL_CTRL_SAMPLE_EN_LSB);

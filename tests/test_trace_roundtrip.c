@@ -277,6 +277,34 @@ static void test_trace_driver_bad_arguments(void **state) {
   hwprof_trace_table_t t;
   assert_int_equal(hwprof_trace_table_init(&t, slots, 3, 1, NULL, NULL), kHwprofBadArg);
   assert_int_equal(y.s.trace_ctrl.regs.range_lo_value, 0); /* nothing was written */
+  /* a watermark above the FIFO's depth (8 here) would never interrupt */
+  tc = (hwprof_trace_config_t){.mode = kHwprofTraceFifo, .watermark = 9, .range_lo = 4, .range_hi = 8};
+  assert_int_equal(hwprof_trace_configure(&y.h, &tc), kHwprofBadArg);
+  assert_int_equal(y.s.trace_ctrl.regs.range_lo_value, 0);
+  assert_false(y.s.trace_ctrl.regs.ctrl_fifo_mode);
+  tc.watermark = 8;
+  assert_int_equal(hwprof_trace_configure(&y.h, &tc), kHwprofOk);
+  assert_int_equal(y.s.trace_ctrl.regs.range_lo_value, 4);
+}
+
+/* The build parameters software reads are the ones the model was built with. */
+static void test_driver_reads_build_parameters(void **state) {
+  (void)state;
+  static sys_t y;
+  for (unsigned i = 0; i < 2; i++) {
+    sys_init(&y, i ? 8 : 32, i ? 2 : 8);
+    hwprof_config_t c;
+    assert_int_equal(hwprof_read_config(&y.h, &c), kHwprofOk);
+    assert_int_equal(c.hist_w, i ? 8 : 32);
+    assert_int_equal(c.trace_fifo_depth, i ? 2 : 8);
+    assert_int_equal(c.cnt_w, y.cfg.edge_prof.cnt_w);
+    assert_int_equal(c.upd_depth, y.cfg.edge_prof.upd_depth);
+    assert_int_equal(c.oab_depth, y.cfg.edge_prof.oab_depth);
+    assert_int_equal(c.sets, y.cfg.edge_prof.sets);
+    assert_int_equal(c.ways, y.cfg.edge_prof.ways);
+    assert_int_equal(c.line_words, y.cfg.edge_prof.line_words);
+  }
+  assert_int_equal(hwprof_read_config(&y.h, NULL), kHwprofBadArg);
 }
 
 /* ---------------------------------------------------------------- malformed records and files */
@@ -356,6 +384,7 @@ int main(void) {
       cmocka_unit_test(test_trace_handler_counts_equal_the_truth),
       cmocka_unit_test(test_trace_handler_shortens_the_sampling_period),
       cmocka_unit_test(test_trace_driver_bad_arguments),
+      cmocka_unit_test(test_driver_reads_build_parameters),
       cmocka_unit_test(test_trace_reconstruct_rejects_malformed_records),
       cmocka_unit_test(test_image_loader_rejects_malformed_elf),
   };

@@ -12,12 +12,14 @@ typedef struct {
 
 static decode_t decode(const hwprof_top_reg_state_t *s, uint16_t addr, const hwprof_top_hw2reg_t *hw) {
   decode_t d = {true, false, false, 0};
-  (void)hw;
   switch (addr) {
     case HWPROF_TOP_ID_ADDR: d.rdata = 0x48575046u; d.ro = true; break;
-    case HWPROF_TOP_VERSION_ADDR: d.rdata = 0x3u | (0x0u << 8) | (0x1u << 16) | (0x1u << 17) | (0x1u << 18); d.ro = true; break;
+    case HWPROF_TOP_VERSION_ADDR: d.rdata = 0x4u | (0x0u << 8) | (0x1u << 16) | (0x1u << 17) | (0x1u << 18); d.ro = true; break;
     case HWPROF_TOP_IRQ_PENDING_ADDR: d.rdata = (uint32_t)s->irq_pending_phase | ((uint32_t)s->irq_pending_trace << 1) | ((uint32_t)s->irq_pending_coproc << 2) | ((uint32_t)s->irq_pending_error << 3); break;
     case HWPROF_TOP_IRQ_ENABLE_ADDR: d.rdata = (uint32_t)s->irq_enable_phase | ((uint32_t)s->irq_enable_trace << 1) | ((uint32_t)s->irq_enable_coproc << 2) | ((uint32_t)s->irq_enable_error << 3); break;
+    case HWPROF_TOP_CFG_EDGE_ADDR: d.rdata = ((uint32_t)hw->cfg_edge_cntw & 0xffu) | (((uint32_t)hw->cfg_edge_upd_depth & 0xffu) << 8) | (((uint32_t)hw->cfg_edge_oab_depth & 0xffu) << 16); d.ro = true; break;
+    case HWPROF_TOP_CFG_CACHE_ADDR: d.rdata = ((uint32_t)hw->cfg_cache_sets & 0xffu) | (((uint32_t)hw->cfg_cache_ways & 0xffu) << 8) | (((uint32_t)hw->cfg_cache_line_words & 0xffu) << 16); d.ro = true; break;
+    case HWPROF_TOP_CFG_TRACE_ADDR: d.rdata = ((uint32_t)hw->cfg_trace_hist_w & 0xffu) | (((uint32_t)hw->cfg_trace_fifo_depth & 0xffu) << 8); d.ro = true; break;
     default: d.hit = false; break;
   }
   return d;

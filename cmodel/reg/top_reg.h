@@ -24,6 +24,14 @@ typedef struct {
   bool irq_pending_trace_set;
   bool irq_pending_coproc_set;
   bool irq_pending_error_set;
+  uint32_t cfg_edge_cntw;
+  uint32_t cfg_edge_upd_depth;
+  uint32_t cfg_edge_oab_depth;
+  uint32_t cfg_cache_sets;
+  uint32_t cfg_cache_ways;
+  uint32_t cfg_cache_line_words;
+  uint32_t cfg_trace_hist_w;
+  uint32_t cfg_trace_fifo_depth;
 } hwprof_top_hw2reg_t;
 
 /* Strobes and written values for the engine (valid in the cycle of the access). */

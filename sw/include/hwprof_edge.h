@@ -5,20 +5,7 @@
 #ifndef HWPROF_EDGE_H
 #define HWPROF_EDGE_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#include "hwprof_mmio.h"
-
-typedef enum {
-  kHwprofOk = 0,
-  kHwprofBadArg = 1,   /* an argument is out of range; nothing was touched */
-  kHwprofTimeout = 2,  /* a bounded poll ran out */
-  kHwprofNoDevice = 3, /* the ID register does not read 'HWPF' */
-  kHwprofBusy = 4,     /* a cache command is still running */
-} hwprof_result_t;
-
-#define HWPROF_WARN_UNUSED __attribute__((warn_unused_result))
+#include "hwprof.h" /* hwprof_result_t, hwprof_t */
 
 /* The window counter updates may write: lo <= addr < hi, 40-bit byte addresses. */
 typedef struct {

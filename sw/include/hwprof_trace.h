@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hwprof_edge.h" /* hwprof_result_t, hwprof_t */
+#include "hwprof.h" /* hwprof_result_t, hwprof_t */
 
 typedef struct {
   uint32_t start;
@@ -23,7 +23,7 @@ typedef enum {
 
 typedef struct {
   hwprof_trace_mode_t mode;
-  uint8_t watermark;      /* FIFO mode: records before the interrupt (1..255) */
+  uint8_t watermark;      /* FIFO mode: records before the interrupt (1..CFG_TRACE.FIFO_DEPTH) */
   uint16_t sample_period; /* 0: every collected trace; n: one in n */
   uint32_t range_lo;      /* range_lo == range_hi: no address filter */
   uint32_t range_hi;
