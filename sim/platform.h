@@ -12,7 +12,7 @@
 #include "rv32.h"
 #include "top.h"
 
-#define PLATFORM_HWPROF_BASE UINT32_C(0x10000000)
+#define PLATFORM_HWPROF_BASE HWPROF_PLAT_REG_BASE /* regs/encodings.json */
 #define PLATFORM_HWPROF_SIZE UINT32_C(0x10000)
 
 typedef struct {

@@ -413,19 +413,16 @@ static bool semihost(rv_cpu_t *c) {
 
 static bool is_semihost_call(rv_cpu_t *c) {
   uint32_t before = 0, after = 0;
-  return load(c, c->pc - 4u, 4, &before) && load(c, c->pc + 4u, 4, &after) && before == 0x01f01013u &&
-         after == 0x40705013u;
+  return load(c, c->pc - 4u, 4, &before) && load(c, c->pc + 4u, 4, &after) && before == RV32_INSN_SEMIHOST_PRE &&
+         after == RV32_INSN_SEMIHOST_POST;
 }
 
 /* ---------------------------------------------------------------- execution */
-static uint32_t imm_i(uint32_t i) { return (uint32_t)((int32_t)i >> 20); }
-static uint32_t imm_s(uint32_t i) { return (uint32_t)((int32_t)(i & 0xfe000000u) >> 20) | ((i >> 7) & 0x1fu); }
-static uint32_t imm_b(uint32_t i) {
-  return (uint32_t)((int32_t)(i & 0x80000000u) >> 19) | ((i & 0x80u) << 4) | ((i >> 20) & 0x7e0u) | ((i >> 7) & 0x1eu);
-}
-static uint32_t imm_j(uint32_t i) {
-  return (uint32_t)((int32_t)(i & 0x80000000u) >> 11) | (i & 0xff000u) | ((i >> 9) & 0x800u) | ((i >> 20) & 0x7feu);
-}
+/* immediates as the unsigned addends of the datapath */
+static uint32_t imm_i(uint32_t i) { return (uint32_t)rv32_imm_i(i); }
+static uint32_t imm_s(uint32_t i) { return (uint32_t)rv32_imm_s(i); }
+static uint32_t imm_b(uint32_t i) { return (uint32_t)rv32_imm_b(i); }
+static uint32_t imm_j(uint32_t i) { return (uint32_t)rv32_imm_j(i); }
 
 static uint32_t mulh_ss(int32_t a, int32_t b) { return (uint32_t)(((int64_t)a * (int64_t)b) >> 32); }
 static uint32_t mulh_su(int32_t a, uint32_t b) { return (uint32_t)(((int64_t)a * (int64_t)(uint64_t)b) >> 32); }
@@ -443,8 +440,8 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
   if (!in_ram(c, pc, 4)) return exception(c, CAUSE_FETCH_FAULT, pc, ev);
   (void)load(c, pc, 4, &insn);
 
-  uint32_t rd = (insn >> 7) & 31u, rs1 = (insn >> 15) & 31u, rs2 = (insn >> 20) & 31u;
-  uint32_t f3 = (insn >> 12) & 7u, f7 = insn >> 25;
+  uint32_t rd = rv32_rd(insn), rs1 = rv32_rs1(insn), rs2 = rv32_rs2(insn);
+  uint32_t f3 = rv32_funct3(insn), f7 = rv32_funct7(insn);
   uint32_t a = c->x[rs1], b = c->x[rs2];
   uint32_t next = pc + 4u, result = 0;
   bool write_rd = false;
@@ -453,10 +450,10 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
   ev->insn = insn;
   ev->kind = HWPROF_KIND_OTHER;
 
-  switch (insn & 0x7fu) {
-    case 0x37: result = insn & 0xfffff000u; write_rd = true; break;          /* LUI */
-    case 0x17: result = pc + (insn & 0xfffff000u); write_rd = true; break;   /* AUIPC */
-    case 0x6f:                                                                 /* JAL */
+  switch (rv32_opcode(insn)) {
+    case RV32_OP_LUI: result = rv32_imm_u(insn); write_rd = true; break;          /* LUI */
+    case RV32_OP_AUIPC: result = pc + rv32_imm_u(insn); write_rd = true; break;   /* AUIPC */
+    case RV32_OP_JAL:                                                                 /* JAL */
       result = pc + 4u;
       write_rd = true;
       next = pc + imm_j(insn);
@@ -464,7 +461,7 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
       ev->taken = true;
       ev->is_call = rd == 1u || rd == 5u;
       break;
-    case 0x67:                                                                 /* JALR */
+    case RV32_OP_JALR:                                                                 /* JALR */
       if (f3 != 0) return exception(c, CAUSE_ILLEGAL, insn, ev);
       result = pc + 4u;
       write_rd = true;
@@ -474,7 +471,7 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
       ev->is_call = rd == 1u || rd == 5u;
       ev->is_ret = rd == 0u && (rs1 == 1u || rs1 == 5u);
       break;
-    case 0x63: {                                                               /* branches */
+    case RV32_OP_BRANCH: {                                                               /* branches */
       bool t;
       switch (f3) {
         case 0: t = a == b; break;
@@ -490,7 +487,7 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
       if (t) next = pc + imm_b(insn);
       break;
     }
-    case 0x03: {                                                               /* loads */
+    case RV32_OP_LOAD: {                                                               /* loads */
       uint32_t addr = a + imm_i(insn), v = 0;
       unsigned len = (f3 & 3u) == 0 ? 1u : (f3 & 3u) == 1 ? 2u : 4u;
       if (f3 == 3 || f3 > 5) return exception(c, CAUSE_ILLEGAL, insn, ev);
@@ -505,7 +502,7 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
       ev->value = v;
       break;
     }
-    case 0x23: {                                                               /* stores */
+    case RV32_OP_STORE: {                                                               /* stores */
       uint32_t addr = a + imm_s(insn);
       unsigned len = f3 == 0 ? 1u : f3 == 1 ? 2u : 4u;
       if (f3 > 2) return exception(c, CAUSE_ILLEGAL, insn, ev);
@@ -516,7 +513,7 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
       ev->value = b;
       break;
     }
-    case 0x13: {                                                               /* OP-IMM */
+    case RV32_OP_IMM: {                                                               /* OP-IMM */
       uint32_t imm = imm_i(insn), sh = rs2;
       switch (f3) {
         case 0: result = a + imm; break;
@@ -538,7 +535,7 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
       write_rd = true;
       break;
     }
-    case 0x33:                                                                 /* OP */
+    case RV32_OP_REG:                                                                 /* OP */
       if (f7 == 1) {
         switch (f3) {
           case 0: result = a * b; break;
@@ -572,8 +569,8 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
       }
       write_rd = true;
       break;
-    case 0x0f: break;                                                          /* FENCE, FENCE.I */
-    case RV_OPCODE_CUSTOM0:                                                    /* prof.* */
+    case RV32_OP_MISC_MEM: break;                                                          /* FENCE, FENCE.I */
+    case RV32_OP_CUSTOM0:                                                    /* prof.* */
       if (f3 > HWPROF_PROF_OP_TRIGGER) return exception(c, CAUSE_ILLEGAL, insn, ev);
       ev->kind = HWPROF_KIND_PROF;
       ev->op = (uint8_t)f3;
@@ -585,10 +582,10 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
         ev->bhint = (uint8_t)((rd >> 1) & 3u);
       }
       break;
-    case 0x73:                                                                 /* SYSTEM */
+    case RV32_OP_SYSTEM:                                                                 /* SYSTEM */
       if (f3 == 0) {
         if (insn == 0x00000073u) return exception(c, CAUSE_ECALL_M, 0, ev);
-        if (insn == 0x00100073u) {
+        if (insn == RV32_INSN_EBREAK) {
           if (is_semihost_call(c)) {
             if (semihost(c)) {
               c->instret++;
@@ -627,9 +624,9 @@ rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
   /* a branch or jump carries the profiling bits of its shadow word */
   if (ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP) {
     uint32_t sh = c->shadow[(pc - RV_RAM_BASE) / 4u];
-    ev->pid = (uint16_t)(sh & RV_SHADOW_PID_MASK);
-    ev->bhint = (uint8_t)((sh >> RV_SHADOW_BHINT_LSB) & 3u);
-    ev->ihint = (sh >> RV_SHADOW_IHINT_LSB) & 1u;
+    ev->pid = (uint16_t)rv32_shadow_pid(sh);
+    ev->bhint = (uint8_t)rv32_shadow_bhint(sh);
+    ev->ihint = rv32_shadow_ihint(sh);
   }
   c->pc = next;
   ev->next_pc = next;

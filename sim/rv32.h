@@ -16,17 +16,15 @@
 
 #include "ports.h" /* retire_ev_t */
 
-#define RV_RAM_BASE UINT32_C(0x80000000)
-/* Shadow words: the word at RV_SHADOW_BASE + (A - RV_RAM_BASE) holds the profiling bits of the
- * instruction at A (docs/cpu-model.md): pid [15:0], bhint [17:16], ihint [18]. */
-#define RV_SHADOW_BASE UINT32_C(0x90000000)
-#define RV_SHADOW_PID_MASK 0xffffu
-#define RV_SHADOW_BHINT_LSB 16u
-#define RV_SHADOW_IHINT_LSB 18u
+#include "rv32_isa.h" /* formats, and the platform constants of regs/encodings.json */
+
+/* RAM, where programs are linked; the word at RV_SHADOW_BASE + (A - RV_RAM_BASE) holds the profiling
+ * bits of the instruction at A (docs/cpu-model.md). */
+#define RV_RAM_BASE HWPROF_PLAT_RAM_BASE
+#define RV_SHADOW_BASE HWPROF_PLAT_SHADOW_BASE
 /* custom-0: prof.<op> with funct3 = op (HWPROF_PROF_OP_*), operand x[rs1], or the instruction's own
  * shadow word when rs1 is x0 (so inserted code needs no register); prof.id carries its pid in
- * imm[11:0], its ihint in rd[0] and its bhint in rd[2:1]. */
-#define RV_OPCODE_CUSTOM0 0x0bu
+ * imm[11:0], its ihint in rd[0] and its bhint in rd[2:1] (rv32_isa.h). */
 
 typedef struct rv_cpu rv_cpu_t;
 

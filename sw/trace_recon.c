@@ -1,36 +1,15 @@
 /* Trace reconstruction; see include/hwprof_recon.h. */
 #include "hwprof_recon.h"
 
-/* RV32 control transfer, decoded from the instruction bits */
-typedef enum { CF_NONE, CF_BRANCH, CF_JAL, CF_JALR, CF_TRAP } cf_kind_t;
-
-static cf_kind_t decode(uint32_t insn, int32_t *offset) {
-  uint32_t op = insn & 0x7fu;
-  *offset = 0;
-  if (op == 0x63u) { /* B-type */
-    uint32_t imm = ((insn >> 31) & 1u) << 12 | ((insn >> 7) & 1u) << 11 | ((insn >> 25) & 0x3fu) << 5 |
-                   ((insn >> 8) & 0xfu) << 1;
-    *offset = (int32_t)(imm << 19) >> 19;
-    return CF_BRANCH;
-  }
-  if (op == 0x6fu) { /* J-type */
-    uint32_t imm = ((insn >> 31) & 1u) << 20 | ((insn >> 12) & 0xffu) << 12 | ((insn >> 20) & 1u) << 11 |
-                   ((insn >> 21) & 0x3ffu) << 1;
-    *offset = (int32_t)(imm << 11) >> 11;
-    return CF_JAL;
-  }
-  if (op == 0x67u) return CF_JALR;
-  /* ecall, ebreak, mret: the processor reports traps and trap returns as indirect jumps */
-  if (op == 0x73u && ((insn >> 12) & 7u) == 0 && insn != 0x10500073u /* wfi */) return CF_TRAP;
-  return CF_NONE;
-}
+#include "rv32_isa.h"
 
 /* A semihosting call (slli x0,x0,0x1f; ebreak; srai x0,x0,7) is serviced by the host, not trapped:
  * its ebreak is an ordinary instruction for the trace. */
 static bool semihosting_ebreak(const hwprof_image_t *img, uint32_t pc, uint32_t insn) {
   uint32_t before, after;
-  return insn == 0x00100073u && hwprof_image_fetch(img, pc - 4u, &before) && before == 0x01f01013u &&
-         hwprof_image_fetch(img, pc + 4u, &after) && after == 0x40705013u;
+  return insn == RV32_INSN_EBREAK && hwprof_image_fetch(img, pc - 4u, &before) &&
+         before == RV32_INSN_SEMIHOST_PRE && hwprof_image_fetch(img, pc + 4u, &after) &&
+         after == RV32_INSN_SEMIHOST_POST;
 }
 
 static bool emit(hwprof_recon_t *o, uint32_t pc, bool block_start) {
@@ -73,11 +52,12 @@ hwprof_recon_status_t hwprof_trace_reconstruct(const hwprof_image_t *img, const 
     }
     block_start = false;
     int32_t off;
-    cf_kind_t k = decode(insn, &off);
-    if (k == CF_TRAP && semihosting_ebreak(img, pc, insn)) k = CF_NONE;
+    /* the processor reports traps and trap returns (ecall, ebreak, mret) as indirect jumps */
+    rv32_cf_t k = rv32_control_flow(insn, &off);
+    if (k == RV32_CF_SYSTEM && semihosting_ebreak(img, pc, insn)) k = RV32_CF_NONE;
     uint32_t target = pc + (uint32_t)off;
     switch (k) {
-      case CF_BRANCH:
+      case RV32_CF_BRANCH:
         if (next_bit >= 0) {
           bool taken = (rec->hist >> next_bit--) & 1u;
           if (taken && target <= pc) { /* would have ended the trace instead of shifting */
@@ -96,13 +76,13 @@ hwprof_recon_status_t hwprof_trace_reconstruct(const hwprof_image_t *img, const 
           return kReconOk;
         }
         break;
-      case CF_JAL:
+      case RV32_CF_JAL:
         if (target <= pc) return kReconOk; /* backward jump ends the trace */
         pc = target;
         block_start = true;
         break;
-      case CF_JALR:
-      case CF_TRAP:
+      case RV32_CF_JALR:
+      case RV32_CF_SYSTEM:
         if (next_bit >= 0) { /* outcomes left over: this is not where the trace ended */
           out->fail_pc = pc;
           return kReconBadHistory;

@@ -281,7 +281,7 @@ static void test_rv32_semihosting_write_and_extended_exit(void **state) {
 }
 
 static uint32_t prof(uint32_t op, uint32_t rs1, uint32_t rd, uint32_t imm) {
-  return imm << 20 | rs1 << 15 | op << 12 | rd << 7 | RV_OPCODE_CUSTOM0;
+  return imm << 20 | rs1 << 15 | op << 12 | rd << 7 | HWPROF_OPCODE_CUSTOM0;
 }
 
 static void test_rv32_profiling_instructions_become_prof_events(void **state) {
@@ -352,10 +352,10 @@ static void test_rv32_shadow_words_annotate_branches_and_can_be_patched(void **s
       ADDI(3, 0, 1),                 /* 16: an ordinary instruction with a shadow word: ignored */
   };
   program(code, 5);
-  cpu.shadow[0] = 7u | (2u << RV_SHADOW_BHINT_LSB); /* pid 7, either, inc */
+  cpu.shadow[0] = 7u | (2u << HWPROF_SHADOW_BHINT_LSB); /* pid 7, either, inc */
   cpu.shadow[4] = 9u;
   cpu.x[1] = RV_SHADOW_BASE;                          /* the shadow word of the instruction at 0 */
-  cpu.x[2] = 5u | (1u << RV_SHADOW_IHINT_LSB) | (3u << RV_SHADOW_BHINT_LSB);
+  cpu.x[2] = 5u | (1u << HWPROF_SHADOW_IHINT_LSB) | (3u << HWPROF_SHADOW_BHINT_LSB);
   retire_ev_t ev = step();
   assert_int_equal(ev.pid, 7);
   assert_int_equal(ev.bhint, 2);

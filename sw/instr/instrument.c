@@ -16,55 +16,11 @@
 #include "elf_rel.h"
 #include "hwprof_regs.h"
 #include "profmap.h"
+#include "rv32_isa.h"
 
-#define RAM_BASE UINT32_C(0x80000000)
-#define SHADOW_BASE UINT32_C(0x90000000)
 #define MAX_HEAD 4
 #define MAX_TAIL 4
 #define STUB_WORDS 14
-/* the shadow word of a branch or jump (docs/cpu-model.md): pid [15:0], bhint [17:16], ihint [18] */
-#define SHADOW_BHINT_LSB 16u
-#define SHADOW_IHINT_LSB 18u
-
-/* ---------------------------------------------------------------- RV32 encodings */
-
-static int32_t sext(uint32_t v, unsigned bits) { return (int32_t)(v << (32 - bits)) >> (32 - bits); }
-static int32_t imm_i(uint32_t x) { return (int32_t)x >> 20; }
-static int32_t imm_b(uint32_t x) {
-  return sext(((x >> 31) & 1u) << 12 | ((x >> 7) & 1u) << 11 | ((x >> 25) & 0x3fu) << 5 | ((x >> 8) & 0xfu) << 1, 13);
-}
-static int32_t imm_j(uint32_t x) {
-  return sext(((x >> 31) & 1u) << 20 | ((x >> 12) & 0xffu) << 12 | ((x >> 20) & 1u) << 11 | ((x >> 21) & 0x3ffu) << 1,
-              21);
-}
-static uint32_t set_b(uint32_t x, int32_t off) {
-  uint32_t v = (uint32_t)off;
-  return (x & 0x01fff07fu) | ((v >> 12) & 1u) << 31 | ((v >> 5) & 0x3fu) << 25 | ((v >> 1) & 0xfu) << 8 |
-         ((v >> 11) & 1u) << 7;
-}
-static uint32_t set_j(uint32_t x, int32_t off) {
-  uint32_t v = (uint32_t)off;
-  return (x & 0xfffu) | ((v >> 20) & 1u) << 31 | ((v >> 1) & 0x3ffu) << 21 | ((v >> 11) & 1u) << 20 |
-         ((v >> 12) & 0xffu) << 12;
-}
-static uint32_t set_u(uint32_t x, uint32_t hi20) { return (x & 0xfffu) | hi20 << 12; }
-static uint32_t set_i(uint32_t x, int32_t lo) { return (x & 0xfffffu) | ((uint32_t)lo & 0xfffu) << 20; }
-static uint32_t set_s(uint32_t x, int32_t lo) {
-  uint32_t v = (uint32_t)lo;
-  return (x & 0x01fff07fu) | ((v >> 5) & 0x7fu) << 25 | (v & 0x1fu) << 7;
-}
-/* hi/lo split of a 32-bit value or displacement, lo sign-extended */
-static uint32_t hi20(uint32_t v) { return ((v + 0x800u) >> 12) & 0xfffffu; }
-static int32_t lo12(uint32_t v) { return sext(v & 0xfffu, 12); }
-
-static uint32_t enc_prof(uint32_t op, uint32_t rd, uint32_t imm) {
-  return (imm & 0xfffu) << 20 | op << 12 | rd << 7 | 0x0bu; /* rs1 = x0: operand from the shadow word */
-}
-static uint32_t enc_lui(unsigned rd, uint32_t v) { return set_u(0x37u | rd << 7, hi20(v)); }
-static uint32_t enc_addi(unsigned rd, unsigned rs1, int32_t imm) { return set_i(0x13u | rd << 7 | rs1 << 15, imm); }
-static uint32_t enc_sw(unsigned rs2, unsigned rs1, int32_t off) {
-  return set_s(0x23u | 2u << 12 | rs1 << 15 | rs2 << 20, off);
-}
 
 /* ---------------------------------------------------------------- decoding */
 
@@ -81,24 +37,24 @@ static bool has_call_reloc(const er_elf_t *e, uint32_t auipc, uint32_t *target) 
 
 /* What the instruction at pc does to control flow; *target for direct transfers (0 if unknown). */
 static cls_t classify(const er_elf_t *e, uint32_t pc, uint32_t x, uint32_t *target) {
-  const uint32_t op = x & 0x7fu, rd = (x >> 7) & 31u, rs1 = (x >> 15) & 31u;
+  const uint32_t op = rv32_opcode(x), rd = rv32_rd(x), rs1 = rv32_rs1(x);
   *target = 0;
   switch (op) {
-    case 0x63: *target = pc + (uint32_t)imm_b(x); return C_BRANCH;
-    case 0x6f: *target = pc + (uint32_t)imm_j(x); return rd ? C_CALL : C_JUMP;
-    case 0x67:
+    case RV32_OP_BRANCH: *target = pc + (uint32_t)rv32_imm_b(x); return C_BRANCH;
+    case RV32_OP_JAL: *target = pc + (uint32_t)rv32_imm_j(x); return rd ? C_CALL : C_JUMP;
+    case RV32_OP_JALR:
       if (rd) {
         has_call_reloc(e, pc - 4, target);
         return C_CALL;
       }
-      if ((rs1 == 1 || rs1 == 5) && imm_i(x) == 0) return C_RET;
+      if ((rs1 == 1 || rs1 == 5) && rv32_imm_i(x) == 0) return C_RET;
       if (has_call_reloc(e, pc - 4, target)) return C_TAIL;
       return C_INDIRECT;
-    case 0x73:
-      if (x == 0x00000073u || x == 0x00100073u) return C_ENV;
+    case RV32_OP_SYSTEM:
+      if (x == 0x00000073u || x == RV32_INSN_EBREAK) return C_ENV;
       if (x == 0x30200073u) return C_MRET;
       return C_NONE;
-    case 0x0b: return C_PROF;
+    case RV32_OP_CUSTOM0: return C_PROF;
     default: return C_NONE;
   }
 }
@@ -523,7 +479,7 @@ static int push_tail(ctx_t *c, uint32_t a, uint32_t word, uint32_t shadow) {
 }
 
 static uint32_t shadow_bits(unsigned pid, unsigned bhint) {
-  return pid | bhint << SHADOW_BHINT_LSB | HWPROF_IHINT_INC << SHADOW_IHINT_LSB;
+  return rv32_shadow(pid, bhint, HWPROF_IHINT_INC);
 }
 
 static int rel_id(const fn_t *f, int block, int counter) {
@@ -539,21 +495,21 @@ static int plan(ctx_t *c, fn_t *f) {
   pm_func_t *p = &f->pm;
   const unsigned off0 = f->region_off[p->blk[0].region];
   /* entry: this function's counter area */
-  if (push_head(c, f->lo, enc_prof(HWPROF_PROF_OP_INIT, 0, 0), p->base)) return -1;
-  if (off0 && push_head(c, f->lo, enc_prof(HWPROF_PROF_OP_SETOFF, 0, 0), off0)) return -1;
+  if (push_head(c, f->lo, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), p->base)) return -1;
+  if (off0 && push_head(c, f->lo, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), off0)) return -1;
   /* region entries: a block with a predecessor in another region */
   for (unsigned b = 1; b < p->nblk; b++) {
     bool entry = false;
     for (unsigned e = 0; e < p->nedge; e++)
       entry |= p->edge[e].dst == (int)b && p->edge[e].src >= 0 && p->blk[p->edge[e].src].region != p->blk[b].region;
-    if (entry && push_head(c, p->blk[b].start, enc_prof(HWPROF_PROF_OP_SETOFF, 0, 0), f->region_off[p->blk[b].region]))
+    if (entry && push_head(c, p->blk[b].start, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), f->region_off[p->blk[b].region]))
       return -1;
   }
   /* block counters (indirect targets): prof.id with bhint ALL at the head */
   for (unsigned b = 0; b < p->nblk; b++)
     if (p->blk[b].counter != PM_NONE &&
         push_head(c, p->blk[b].start,
-                  enc_prof(HWPROF_PROF_OP_ID, HWPROF_BHINT_ALL << 1 | HWPROF_IHINT_INC,
+                  rv32_prof(HWPROF_PROF_OP_ID, HWPROF_BHINT_ALL << 1 | HWPROF_IHINT_INC,
                            (uint32_t)rel_id(f, (int)b, p->blk[b].counter)), 0))
       return -1;
   /* calls: put the pir back when the callee may have changed it */
@@ -561,8 +517,8 @@ static int plan(ctx_t *c, fn_t *f) {
     uint32_t t;
     if (classify(&c->elf, a, word_at(c, a), &t) != C_CALL || callee_neutral(c, t)) continue;
     const unsigned off = f->region_off[p->blk[f->blk_of[(a - f->lo) / 4u]].region];
-    if (push_tail(c, a, enc_prof(HWPROF_PROF_OP_INIT, 0, 0), p->base)) return -1;
-    if (off && push_tail(c, a, enc_prof(HWPROF_PROF_OP_SETOFF, 0, 0), off)) return -1;
+    if (push_tail(c, a, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), p->base)) return -1;
+    if (off && push_tail(c, a, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), off)) return -1;
   }
   /* measured edges: on the branch, jump or return that ends the block, or a prof.id in its tail */
   for (unsigned b = 0; b < p->nblk; b++) {
@@ -580,7 +536,7 @@ static int plan(ctx_t *c, fn_t *f) {
         case PM_TAIL: slot_at(c, term)->shadow = shadow_bits((unsigned)id, HWPROF_BHINT_ALL); break;
         case PM_FALL:
         case PM_FALL_OUT:
-          if (push_tail(c, term, enc_prof(HWPROF_PROF_OP_ID, HWPROF_IHINT_INC, (uint32_t)id), 0)) return -1;
+          if (push_tail(c, term, rv32_prof(HWPROF_PROF_OP_ID, HWPROF_IHINT_INC, (uint32_t)id), 0)) return -1;
           break;
         default: ERR("internal: %s edge measured in %s", pm_kind_names[x->kind], f->name);
       }
@@ -637,22 +593,22 @@ static int emit_stub(ctx_t *c) {
   const uint32_t hw = c->o->hwprof_base, lo = c->o->counters_at, hi = lo + 4u * c->next_counter;
   uint32_t w[STUB_WORDS], sh[STUB_WORDS] = {0};
   unsigned n = 0;
-  w[n++] = enc_lui(5, hw);
-  w[n++] = enc_addi(5, 5, lo12(hw));
-  w[n++] = enc_lui(6, lo);
-  w[n++] = enc_addi(6, 6, lo12(lo));
-  w[n++] = enc_sw(6, 5, HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR);
-  w[n++] = enc_sw(0, 5, HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR);
-  w[n++] = enc_lui(6, hi);
-  w[n++] = enc_addi(6, 6, lo12(hi));
-  w[n++] = enc_sw(6, 5, HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR);
-  w[n++] = enc_sw(0, 5, HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR);
-  w[n++] = enc_addi(5, 0, 0);
-  w[n++] = enc_addi(6, 0, 0);
-  w[n++] = enc_prof(HWPROF_PROF_OP_START, 0, 0);
+  w[n++] = rv32_lui(5, hw);
+  w[n++] = rv32_addi(5, 5, rv32_lo12(hw));
+  w[n++] = rv32_lui(6, lo);
+  w[n++] = rv32_addi(6, 6, rv32_lo12(lo));
+  w[n++] = rv32_sw(6, 5, HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR);
+  w[n++] = rv32_sw(0, 5, HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR);
+  w[n++] = rv32_lui(6, hi);
+  w[n++] = rv32_addi(6, 6, rv32_lo12(hi));
+  w[n++] = rv32_sw(6, 5, HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR);
+  w[n++] = rv32_sw(0, 5, HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR);
+  w[n++] = rv32_addi(5, 0, 0);
+  w[n++] = rv32_addi(6, 0, 0);
+  w[n++] = rv32_prof(HWPROF_PROF_OP_START, 0, 0);
   const uint32_t at = c->o->text_at + 4u * n, to = map_code(c, c->elf.entry);
   if (slot_at(c, c->elf.entry) == NULL) ERR("the entry point 0x%08" PRIx32 " is not in a function", c->elf.entry);
-  w[n++] = set_j(0x6fu, (int32_t)(to - at));
+  w[n++] = rv32_jal(0, (int32_t)(to - at));
   for (unsigned i = 0; i < n; i++) emit(c, c->o->text_at + 4u * i, w[i], sh[i]);
   return 0;
 }
@@ -682,14 +638,15 @@ static int rewrite(ctx_t *c) {
     for (unsigned i = 0; i < s->nhead; i++) emit(c, s->head_addr + 4u * i, s->head[i].word, s->head[i].shadow);
     for (unsigned i = 0; i < s->ntail; i++) emit(c, pc + 4u * (1u + i), s->tail[i].word, s->tail[i].shadow);
     const cls_t k = classify(e, a, x, &t);
-    if ((x & 0x7fu) == 0x63u || (x & 0x7fu) == 0x6fu) {
+    const bool is_branch = rv32_opcode(x) == RV32_OP_BRANCH;
+    if (is_branch || rv32_opcode(x) == RV32_OP_JAL) {
       if (slot_at(c, t) == NULL) {
         snprintf(c->err, c->errlen, "0x%08" PRIx32 ": jump to 0x%08" PRIx32 ", which is not in a function", a, t);
         rc = -1;
         break;
       }
       int64_t off = (int64_t)map_code(c, t) - pc;
-      bool far = (x & 0x7fu) == 0x63u ? off < -4096 || off > 4094 : off < -(1 << 20) || off >= (1 << 20);
+      bool far = is_branch ? !rv32_fits_b(off) : !rv32_fits_j(off);
       if (far) {
         snprintf(c->err, c->errlen,
                  "0x%08" PRIx32 " (%s): the %s to 0x%08" PRIx32 " is out of range after instrumentation", a,
@@ -697,7 +654,7 @@ static int rewrite(ctx_t *c) {
         rc = -1;
         break;
       }
-      x = (x & 0x7fu) == 0x63u ? set_b(x, (int32_t)off) : set_j(x, (int32_t)off);
+      x = is_branch ? rv32_set_b(x, (int32_t)off) : rv32_set_j(x, (int32_t)off);
     }
     for (unsigned i = er_reloc_lower_bound(e, a); i < e->nrel && e->rel[i].where == a; i++) {
       const er_reloc_t *r = &e->rel[i];
@@ -712,12 +669,12 @@ static int rewrite(ctx_t *c) {
             rc = -1;
             break;
           }
-          x = set_u(x, hi20(map_code(c, r->target) - pc)); /* the jalr's low part: below, in its own slot */
+          x = rv32_set_u(x, rv32_hi20(map_code(c, r->target) - pc)); /* the jalr's low part: below, in its own slot */
           break;
         }
         case R_RISCV_PCREL_HI20: {
           uint32_t d = map_code(c, r->target) - pc;
-          x = set_u(x, hi20(d));
+          x = rv32_set_u(x, rv32_hi20(d));
           break;
         }
         case R_RISCV_PCREL_LO12_I:
@@ -731,12 +688,12 @@ static int rewrite(ctx_t *c) {
             break;
           }
           uint32_t d = h->target_new - h->new_pc;
-          x = r->type == R_RISCV_PCREL_LO12_I ? set_i(x, lo12(d)) : set_s(x, lo12(d));
+          x = r->type == R_RISCV_PCREL_LO12_I ? rv32_set_i(x, rv32_lo12(d)) : rv32_set_s(x, rv32_lo12(d));
           break;
         }
-        case R_RISCV_HI20: x = set_u(x, hi20(map_code(c, r->target))); break;
-        case R_RISCV_LO12_I: x = set_i(x, lo12(map_code(c, r->target))); break;
-        case R_RISCV_LO12_S: x = set_s(x, lo12(map_code(c, r->target))); break;
+        case R_RISCV_HI20: x = rv32_set_u(x, rv32_hi20(map_code(c, r->target))); break;
+        case R_RISCV_LO12_I: x = rv32_set_i(x, rv32_lo12(map_code(c, r->target))); break;
+        case R_RISCV_LO12_S: x = rv32_set_s(x, rv32_lo12(map_code(c, r->target))); break;
         default:
           snprintf(c->err, c->errlen, "0x%08" PRIx32 " (%s): relocation type %" PRIu32 " in code is not supported", a,
                    c->fn[s->fn].name, r->type);
@@ -748,7 +705,7 @@ static int rewrite(ctx_t *c) {
     /* the jalr of a call pair: its low part */
     if (rc == 0 && a >= 4 && has_call_reloc(e, a - 4, &t)) {
       slot_t *au = slot_at(c, a - 4);
-      if (au) x = set_i(x, lo12(map_code(c, t) - au->new_addr));
+      if (au) x = rv32_set_i(x, rv32_lo12(map_code(c, t) - au->new_addr));
     }
     emit(c, pc, x, s->shadow);
     c->st.moved_insns++;
@@ -802,7 +759,8 @@ static int write_elf(ctx_t *c, const char *path) {
   }
   const uint32_t ta = c->o->text_at;
   seg[n++] = (seg_t){1, ta, ta, 4u * c->ntext, 4u * c->ntext, 5u, tb};
-  seg[n++] = (seg_t){1, SHADOW_BASE + (ta - RAM_BASE), SHADOW_BASE + (ta - RAM_BASE), 4u * c->ntext, 4u * c->ntext, 4u, sb};
+  const uint32_t shadow_at = HWPROF_PLAT_SHADOW_BASE + (ta - HWPROF_PLAT_RAM_BASE);
+  seg[n++] = (seg_t){1, shadow_at, shadow_at, 4u * c->ntext, 4u * c->ntext, 4u, sb};
   if (c->next_counter) seg[n++] = (seg_t){1, c->o->counters_at, c->o->counters_at, 0, 4u * c->next_counter, 6u, NULL};
   FILE *out = fopen(path, "wb");
   if (out == NULL) {

@@ -9,7 +9,6 @@
 #include "hwprof_regs.h"
 #include "hwprof_trace.h"
 
-#define HWPROF_BASE 0x10000000u
 #define TRACE_SLOTS 4096u
 #define HOT_THRESHOLD 64u
 #define SAMPLE_PERIOD 8u
@@ -17,7 +16,7 @@
 
 int workload_main(void);
 
-static const hwprof_t hw = {.base = HWPROF_BASE};
+static const hwprof_t hw = {.base = HWPROF_PLAT_REG_BASE}; /* the platform's address of hwprof_top */
 static hwprof_trace_entry_t slots[TRACE_SLOTS];
 static hwprof_trace_table_t table;
 static volatile uint32_t unexpected_traps, handler_errors;

@@ -1,0 +1,142 @@
+/* RV32 instruction formats: the one place that knows how RV32I/M instructions and the profiling
+ * extension's custom-0 instructions are laid out. Used by the CPU model (sim/rv32.c), the trace
+ * reconstruction (sw/trace_recon.c) and the instrumenter (sw/instr/).
+ *
+ * Header-only static inline functions over uint32_t words: no heap, no stdio, so the firmware can
+ * use it on the RV32 target (the dynamic optimizer re-lays code at run time). Immediates are
+ * returned sign-extended as int32_t; the set_* functions replace an immediate field and keep every
+ * other bit of the word. The memory map and the shadow-word layout of the profiling extension come
+ * from regs/encodings.json (hwprof_regs.h).
+ *
+ * The test program generator (tb/progen.c) keeps its own encoder on purpose: it is the independent
+ * side of the trace round trip. */
+#ifndef HWPROF_RV32_ISA_H
+#define HWPROF_RV32_ISA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwprof_regs.h"
+
+/* major opcodes (bits 6:0) */
+#define RV32_OP_LOAD 0x03u
+#define RV32_OP_CUSTOM0 HWPROF_OPCODE_CUSTOM0 /* the profiling extension's prof.* */
+#define RV32_OP_MISC_MEM 0x0fu
+#define RV32_OP_IMM 0x13u
+#define RV32_OP_AUIPC 0x17u
+#define RV32_OP_STORE 0x23u
+#define RV32_OP_REG 0x33u
+#define RV32_OP_LUI 0x37u
+#define RV32_OP_BRANCH 0x63u
+#define RV32_OP_JALR 0x67u
+#define RV32_OP_JAL 0x6fu
+#define RV32_OP_SYSTEM 0x73u
+
+#define RV32_INSN_WFI 0x10500073u
+#define RV32_INSN_EBREAK 0x00100073u
+/* a semihosting call is ebreak between these two (slli x0,x0,0x1f and srai x0,x0,7) */
+#define RV32_INSN_SEMIHOST_PRE 0x01f01013u
+#define RV32_INSN_SEMIHOST_POST 0x40705013u
+
+/* ---- fields */
+static inline uint32_t rv32_opcode(uint32_t x) { return x & 0x7fu; }
+static inline unsigned rv32_rd(uint32_t x) { return (x >> 7) & 0x1fu; }
+static inline unsigned rv32_funct3(uint32_t x) { return (x >> 12) & 7u; }
+static inline unsigned rv32_rs1(uint32_t x) { return (x >> 15) & 0x1fu; }
+static inline unsigned rv32_rs2(uint32_t x) { return (x >> 20) & 0x1fu; }
+static inline unsigned rv32_funct7(uint32_t x) { return x >> 25; }
+
+/* the low `bits` bits of v, sign-extended */
+static inline int32_t rv32_sext(uint32_t v, unsigned bits) {
+  uint32_t m = UINT32_C(1) << (bits - 1u);
+  v &= (m << 1) - 1u;
+  return (int32_t)((v ^ m) - m);
+}
+
+/* ---- immediates, sign-extended */
+static inline int32_t rv32_imm_i(uint32_t x) { return rv32_sext(x >> 20, 12); }
+static inline int32_t rv32_imm_s(uint32_t x) { return rv32_sext((x >> 25) << 5 | ((x >> 7) & 0x1fu), 12); }
+static inline int32_t rv32_imm_b(uint32_t x) {
+  return rv32_sext(((x >> 31) & 1u) << 12 | ((x >> 7) & 1u) << 11 | ((x >> 25) & 0x3fu) << 5 | ((x >> 8) & 0xfu) << 1,
+                   13);
+}
+static inline uint32_t rv32_imm_u(uint32_t x) { return x & 0xfffff000u; }
+static inline int32_t rv32_imm_j(uint32_t x) {
+  return rv32_sext(((x >> 31) & 1u) << 20 | ((x >> 12) & 0xffu) << 12 | ((x >> 20) & 1u) << 11 |
+                       ((x >> 21) & 0x3ffu) << 1,
+                   21);
+}
+
+/* ---- replacing an immediate (the caller checks the range: a B offset is 13 bits, a J offset 21) */
+static inline uint32_t rv32_set_i(uint32_t x, int32_t imm) { return (x & 0xfffffu) | ((uint32_t)imm & 0xfffu) << 20; }
+static inline uint32_t rv32_set_s(uint32_t x, int32_t imm) {
+  uint32_t v = (uint32_t)imm;
+  return (x & 0x01fff07fu) | ((v >> 5) & 0x7fu) << 25 | (v & 0x1fu) << 7;
+}
+static inline uint32_t rv32_set_b(uint32_t x, int32_t off) {
+  uint32_t v = (uint32_t)off;
+  return (x & 0x01fff07fu) | ((v >> 12) & 1u) << 31 | ((v >> 5) & 0x3fu) << 25 | ((v >> 1) & 0xfu) << 8 |
+         ((v >> 11) & 1u) << 7;
+}
+static inline uint32_t rv32_set_u(uint32_t x, uint32_t hi20) { return (x & 0xfffu) | hi20 << 12; }
+static inline uint32_t rv32_set_j(uint32_t x, int32_t off) {
+  uint32_t v = (uint32_t)off;
+  return (x & 0xfffu) | ((v >> 20) & 1u) << 31 | ((v >> 1) & 0x3ffu) << 21 | ((v >> 11) & 1u) << 20 |
+         ((v >> 12) & 0xffu) << 12;
+}
+/* whether an offset fits a B-type (13-bit) or J-type (21-bit) field */
+static inline bool rv32_fits_b(int64_t off) { return off >= -4096 && off <= 4094 && (off & 1) == 0; }
+static inline bool rv32_fits_j(int64_t off) { return off >= -(1 << 20) && off <= (1 << 20) - 2 && (off & 1) == 0; }
+
+/* hi/lo split of a 32-bit value or displacement for lui/auipc + addi/load/store (lo sign-extended) */
+static inline uint32_t rv32_hi20(uint32_t v) { return ((v + 0x800u) >> 12) & 0xfffffu; }
+static inline int32_t rv32_lo12(uint32_t v) { return rv32_sext(v & 0xfffu, 12); }
+
+/* ---- encoders */
+static inline uint32_t rv32_lui(unsigned rd, uint32_t v) { return rv32_set_u(RV32_OP_LUI | rd << 7, rv32_hi20(v)); }
+static inline uint32_t rv32_addi(unsigned rd, unsigned rs1, int32_t imm) {
+  return rv32_set_i(RV32_OP_IMM | rd << 7 | rs1 << 15, imm);
+}
+static inline uint32_t rv32_sw(unsigned rs2, unsigned rs1, int32_t off) {
+  return rv32_set_s(RV32_OP_STORE | 2u << 12 | rs1 << 15 | rs2 << 20, off);
+}
+static inline uint32_t rv32_jal(unsigned rd, int32_t off) { return rv32_set_j(RV32_OP_JAL | rd << 7, off); }
+/* prof.<op> (op = HWPROF_PROF_OP_*) with rs1 = x0: the operand comes from the instruction's shadow
+ * word; prof.id carries its pid in imm[11:0] and its hints in rd (ihint rd[0], bhint rd[2:1]). */
+static inline uint32_t rv32_prof(uint32_t op, uint32_t rd, uint32_t imm) {
+  return (imm & 0xfffu) << 20 | op << 12 | rd << 7 | RV32_OP_CUSTOM0;
+}
+
+/* ---- control flow, as trace reconstruction and CFG building see it */
+typedef enum {
+  RV32_CF_NONE = 0, /* falls through */
+  RV32_CF_BRANCH,   /* conditional, pc-relative (offset) */
+  RV32_CF_JAL,      /* unconditional, pc-relative (offset) */
+  RV32_CF_JALR,     /* indirect */
+  RV32_CF_SYSTEM,   /* ecall, ebreak, mret: a trap or trap return (wfi excluded) */
+} rv32_cf_t;
+
+static inline rv32_cf_t rv32_control_flow(uint32_t x, int32_t *offset) {
+  *offset = 0;
+  switch (rv32_opcode(x)) {
+    case RV32_OP_BRANCH: *offset = rv32_imm_b(x); return RV32_CF_BRANCH;
+    case RV32_OP_JAL: *offset = rv32_imm_j(x); return RV32_CF_JAL;
+    case RV32_OP_JALR: return RV32_CF_JALR;
+    case RV32_OP_SYSTEM: return (rv32_funct3(x) == 0 && x != RV32_INSN_WFI) ? RV32_CF_SYSTEM : RV32_CF_NONE;
+    default: return RV32_CF_NONE;
+  }
+}
+
+/* ---- the shadow word of the profiling extension: pid, bhint, ihint of a branch or jump */
+static inline uint32_t rv32_shadow(uint32_t pid, uint32_t bhint, uint32_t ihint) {
+  return (pid & ((UINT32_C(1) << HWPROF_SHADOW_PID_W) - 1u)) << HWPROF_SHADOW_PID_LSB |
+         (bhint & 3u) << HWPROF_SHADOW_BHINT_LSB | (ihint & 1u) << HWPROF_SHADOW_IHINT_LSB;
+}
+
+static inline uint32_t rv32_shadow_pid(uint32_t s) {
+  return (s >> HWPROF_SHADOW_PID_LSB) & ((UINT32_C(1) << HWPROF_SHADOW_PID_W) - 1u);
+}
+static inline uint32_t rv32_shadow_bhint(uint32_t s) { return (s >> HWPROF_SHADOW_BHINT_LSB) & 3u; }
+static inline uint32_t rv32_shadow_ihint(uint32_t s) { return (s >> HWPROF_SHADOW_IHINT_LSB) & 1u; }
+
+#endif /* HWPROF_RV32_ISA_H */
