@@ -12,6 +12,14 @@ package hwprof_pkg;
   localparam int unsigned EV_OPERAND_W = 40;  // width of the operand field of a profiling instruction on the retire-event port
   localparam int unsigned APB_ADDR_W = 16;  // APB address width
   localparam int unsigned WINDOW_SHIFT = 8;  // paddr[APB_ADDR_W-1:WINDOW_SHIFT] selects an engine window
+  localparam int unsigned PLAT_REG_BASE = 32'h10000000;  // simulated platform: bus address of hwprof_top's register port (0x10000000)
+  localparam int unsigned PLAT_RAM_BASE = 32'h80000000;  // simulated platform: RAM base, where programs are linked (0x80000000, as QEMU virt)
+  localparam int unsigned PLAT_SHADOW_BASE = 32'h90000000;  // simulated platform: shadow words; the word at PLAT_SHADOW_BASE + (A - PLAT_RAM_BASE) holds the profiling bits of the instruction at A (0x90000000)
+  localparam int unsigned SHADOW_PID_LSB = 0;  // shadow word: profile ID field
+  localparam int unsigned SHADOW_PID_W = 16;  // shadow word: profile ID width (the instrumenter uses the low K bits)
+  localparam int unsigned SHADOW_BHINT_LSB = 16;  // shadow word: branch hint (2 bits, bhint encoding)
+  localparam int unsigned SHADOW_IHINT_LSB = 18;  // shadow word: increment hint (1 bit, ihint encoding)
+  localparam int unsigned OPCODE_CUSTOM0 = 11;  // major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op
 
   // ---- what a retired instruction is
   typedef enum logic [2:0] {
@@ -59,7 +67,7 @@ package hwprof_pkg;
   localparam logic [15:0] TOP_VERSION_ADDR = 16'h0004;
   localparam logic [31:0] TOP_VERSION_WMASK = 32'h00000000;
   localparam logic [31:0] TOP_VERSION_RMASK = 32'h0007ffff;
-  localparam logic [31:0] TOP_VERSION_RESVAL = 32'h00070003;
+  localparam logic [31:0] TOP_VERSION_RESVAL = 32'h00070004;
   localparam int unsigned TOP_VERSION_MINOR_LSB = 0;
   localparam int unsigned TOP_VERSION_MINOR_WIDTH = 8;
   localparam int unsigned TOP_VERSION_MAJOR_LSB = 8;
@@ -94,6 +102,34 @@ package hwprof_pkg;
   localparam int unsigned TOP_IRQ_ENABLE_COPROC_WIDTH = 1;
   localparam int unsigned TOP_IRQ_ENABLE_ERROR_LSB = 3;
   localparam int unsigned TOP_IRQ_ENABLE_ERROR_WIDTH = 1;
+  localparam logic [15:0] TOP_CFG_EDGE_ADDR = 16'h0010;
+  localparam logic [31:0] TOP_CFG_EDGE_WMASK = 32'h00000000;
+  localparam logic [31:0] TOP_CFG_EDGE_RMASK = 32'h00ffffff;
+  localparam logic [31:0] TOP_CFG_EDGE_RESVAL = 32'h00000000;
+  localparam int unsigned TOP_CFG_EDGE_CNTW_LSB = 0;
+  localparam int unsigned TOP_CFG_EDGE_CNTW_WIDTH = 8;
+  localparam int unsigned TOP_CFG_EDGE_UPD_DEPTH_LSB = 8;
+  localparam int unsigned TOP_CFG_EDGE_UPD_DEPTH_WIDTH = 8;
+  localparam int unsigned TOP_CFG_EDGE_OAB_DEPTH_LSB = 16;
+  localparam int unsigned TOP_CFG_EDGE_OAB_DEPTH_WIDTH = 8;
+  localparam logic [15:0] TOP_CFG_CACHE_ADDR = 16'h0014;
+  localparam logic [31:0] TOP_CFG_CACHE_WMASK = 32'h00000000;
+  localparam logic [31:0] TOP_CFG_CACHE_RMASK = 32'h00ffffff;
+  localparam logic [31:0] TOP_CFG_CACHE_RESVAL = 32'h00000000;
+  localparam int unsigned TOP_CFG_CACHE_SETS_LSB = 0;
+  localparam int unsigned TOP_CFG_CACHE_SETS_WIDTH = 8;
+  localparam int unsigned TOP_CFG_CACHE_WAYS_LSB = 8;
+  localparam int unsigned TOP_CFG_CACHE_WAYS_WIDTH = 8;
+  localparam int unsigned TOP_CFG_CACHE_LINE_WORDS_LSB = 16;
+  localparam int unsigned TOP_CFG_CACHE_LINE_WORDS_WIDTH = 8;
+  localparam logic [15:0] TOP_CFG_TRACE_ADDR = 16'h0018;
+  localparam logic [31:0] TOP_CFG_TRACE_WMASK = 32'h00000000;
+  localparam logic [31:0] TOP_CFG_TRACE_RMASK = 32'h0000ffff;
+  localparam logic [31:0] TOP_CFG_TRACE_RESVAL = 32'h00000000;
+  localparam int unsigned TOP_CFG_TRACE_HIST_W_LSB = 0;
+  localparam int unsigned TOP_CFG_TRACE_HIST_W_WIDTH = 8;
+  localparam int unsigned TOP_CFG_TRACE_FIFO_DEPTH_LSB = 8;
+  localparam int unsigned TOP_CFG_TRACE_FIFO_DEPTH_WIDTH = 8;
 
   // what the engine gives its register block (hwprof_top_reg)
   typedef struct packed {
@@ -101,6 +137,14 @@ package hwprof_pkg;
     logic irq_pending_trace_set;
     logic irq_pending_coproc_set;
     logic irq_pending_error_set;
+    logic [7:0] cfg_edge_cntw;
+    logic [7:0] cfg_edge_upd_depth;
+    logic [7:0] cfg_edge_oab_depth;
+    logic [7:0] cfg_cache_sets;
+    logic [7:0] cfg_cache_ways;
+    logic [7:0] cfg_cache_line_words;
+    logic [7:0] cfg_trace_hist_w;
+    logic [7:0] cfg_trace_fifo_depth;
   } top_hw2reg_t;
   // what the register block gives its engine
   typedef struct packed {

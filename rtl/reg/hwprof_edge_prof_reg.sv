@@ -61,12 +61,28 @@ module hwprof_edge_prof_reg (
   assign sel_stat_overflows = reg_addr_i == hwprof_pkg::EDGE_PROF_STAT_OVERFLOWS_ADDR;
   assign sel_stat_underflows = reg_addr_i == hwprof_pkg::EDGE_PROF_STAT_UNDERFLOWS_ADDR;
 
-  logic reg_hit, reg_ro, reg_refused, reg_we;
+  logic reg_hit, reg_ro, reg_refused;
   assign reg_hit     = sel_cmd | sel_status | sel_bound_lo_lo | sel_bound_lo_hi | sel_bound_hi_lo | sel_bound_hi_hi | sel_oab_status | sel_oab_ctrl | sel_oab_index | sel_oab_entry_lo | sel_oab_entry_hi | sel_stat_updates | sel_stat_hits | sel_stat_misses | sel_stat_writebacks | sel_stat_stalls | sel_stat_dropped | sel_stat_overflows | sel_stat_underflows;
   assign reg_ro      = sel_status | sel_oab_status | sel_oab_entry_lo | sel_oab_entry_hi | sel_stat_updates | sel_stat_hits | sel_stat_misses | sel_stat_writebacks | sel_stat_stalls | sel_stat_dropped | sel_stat_overflows | sel_stat_underflows;
   assign reg_refused = (sel_cmd & hw2reg_i.cmd_refuse);
-  assign reg_we      = reg_access_i && reg_write_i && reg_hit && !reg_ro && !reg_refused;
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
+
+  // one write enable per writable register: its select alone implies a hit on a writable
+  // register, so the enable does not wait for the OR over every select
+  logic we_cmd;
+  assign we_cmd = reg_access_i && reg_write_i && sel_cmd && !hw2reg_i.cmd_refuse;
+  logic we_bound_lo_lo;
+  assign we_bound_lo_lo = reg_access_i && reg_write_i && sel_bound_lo_lo;
+  logic we_bound_lo_hi;
+  assign we_bound_lo_hi = reg_access_i && reg_write_i && sel_bound_lo_hi;
+  logic we_bound_hi_lo;
+  assign we_bound_hi_lo = reg_access_i && reg_write_i && sel_bound_hi_lo;
+  logic we_bound_hi_hi;
+  assign we_bound_hi_hi = reg_access_i && reg_write_i && sel_bound_hi_hi;
+  logic we_oab_ctrl;
+  assign we_oab_ctrl = reg_access_i && reg_write_i && sel_oab_ctrl;
+  logic we_oab_index;
+  assign we_oab_index = reg_access_i && reg_write_i && sel_oab_index;
 
   // ---- the flops of the registers this block holds
   logic [31:0] bound_lo_lo_value_q, bound_lo_lo_value_d;
@@ -76,11 +92,11 @@ module hwprof_edge_prof_reg (
   logic [7:0] oab_index_value_q, oab_index_value_d;
 
   always_comb begin
-    bound_lo_lo_value_d = (reg_we && sel_bound_lo_lo) ? reg_wdata_i[31:0] : bound_lo_lo_value_q;
-    bound_lo_hi_value_d = (reg_we && sel_bound_lo_hi) ? reg_wdata_i[7:0] : bound_lo_hi_value_q;
-    bound_hi_lo_value_d = (reg_we && sel_bound_hi_lo) ? reg_wdata_i[31:0] : bound_hi_lo_value_q;
-    bound_hi_hi_value_d = (reg_we && sel_bound_hi_hi) ? reg_wdata_i[7:0] : bound_hi_hi_value_q;
-    oab_index_value_d = (reg_we && sel_oab_index) ? reg_wdata_i[7:0] : oab_index_value_q;
+    bound_lo_lo_value_d = we_bound_lo_lo ? reg_wdata_i[31:0] : bound_lo_lo_value_q;
+    bound_lo_hi_value_d = we_bound_lo_hi ? reg_wdata_i[7:0] : bound_lo_hi_value_q;
+    bound_hi_lo_value_d = we_bound_hi_lo ? reg_wdata_i[31:0] : bound_hi_lo_value_q;
+    bound_hi_hi_value_d = we_bound_hi_hi ? reg_wdata_i[7:0] : bound_hi_hi_value_q;
+    oab_index_value_d = we_oab_index ? reg_wdata_i[7:0] : oab_index_value_q;
   end
 
   always_ff @(posedge clk_i) begin
@@ -124,14 +140,14 @@ module hwprof_edge_prof_reg (
   assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? rdata : '0;
 
   // ---- to the engine
-  assign reg2hw_o.cmd_qe = reg_we && sel_cmd;
+  assign reg2hw_o.cmd_qe = we_cmd;
   assign reg2hw_o.cmd_flush = reg_wdata_i[0];
   assign reg2hw_o.cmd_invalidate = reg_wdata_i[1];
   assign reg2hw_o.bound_lo_lo_value = bound_lo_lo_value_q;
   assign reg2hw_o.bound_lo_hi_value = bound_lo_hi_value_q;
   assign reg2hw_o.bound_hi_lo_value = bound_hi_lo_value_q;
   assign reg2hw_o.bound_hi_hi_value = bound_hi_hi_value_q;
-  assign reg2hw_o.oab_ctrl_qe = reg_we && sel_oab_ctrl;
+  assign reg2hw_o.oab_ctrl_qe = we_oab_ctrl;
   assign reg2hw_o.oab_ctrl_clear = reg_wdata_i[0];
   assign reg2hw_o.oab_index_value = oab_index_value_q;
 

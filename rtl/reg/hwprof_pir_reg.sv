@@ -37,12 +37,24 @@ module hwprof_pir_reg (
   assign sel_stat_events = reg_addr_i == hwprof_pkg::PIR_STAT_EVENTS_ADDR;
   assign sel_stat_updates = reg_addr_i == hwprof_pkg::PIR_STAT_UPDATES_ADDR;
 
-  logic reg_hit, reg_ro, reg_refused, reg_we;
+  logic reg_hit, reg_ro, reg_refused;
   assign reg_hit     = sel_base_lo | sel_base_hi | sel_offset | sel_trigger | sel_ctrl | sel_stat_events | sel_stat_updates;
   assign reg_ro      = sel_stat_events | sel_stat_updates;
   assign reg_refused = 1'b0;
-  assign reg_we      = reg_access_i && reg_write_i && reg_hit && !reg_ro && !reg_refused;
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
+
+  // one write enable per writable register: its select alone implies a hit on a writable
+  // register, so the enable does not wait for the OR over every select
+  logic we_base_lo;
+  assign we_base_lo = reg_access_i && reg_write_i && sel_base_lo;
+  logic we_base_hi;
+  assign we_base_hi = reg_access_i && reg_write_i && sel_base_hi;
+  logic we_offset;
+  assign we_offset = reg_access_i && reg_write_i && sel_offset;
+  logic we_trigger;
+  assign we_trigger = reg_access_i && reg_write_i && sel_trigger;
+  logic we_ctrl;
+  assign we_ctrl = reg_access_i && reg_write_i && sel_ctrl;
 
   // this block holds no flops
   logic unused_clk;
@@ -63,15 +75,15 @@ module hwprof_pir_reg (
   assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? rdata : '0;
 
   // ---- to the engine
-  assign reg2hw_o.base_lo_qe = reg_we && sel_base_lo;
+  assign reg2hw_o.base_lo_qe = we_base_lo;
   assign reg2hw_o.base_lo_value = reg_wdata_i[31:0];
-  assign reg2hw_o.base_hi_qe = reg_we && sel_base_hi;
+  assign reg2hw_o.base_hi_qe = we_base_hi;
   assign reg2hw_o.base_hi_value = reg_wdata_i[7:0];
-  assign reg2hw_o.offset_qe = reg_we && sel_offset;
+  assign reg2hw_o.offset_qe = we_offset;
   assign reg2hw_o.offset_value = reg_wdata_i[23:0];
-  assign reg2hw_o.trigger_qe = reg_we && sel_trigger;
+  assign reg2hw_o.trigger_qe = we_trigger;
   assign reg2hw_o.trigger_value = reg_wdata_i[14:0];
-  assign reg2hw_o.ctrl_qe = reg_we && sel_ctrl;
+  assign reg2hw_o.ctrl_qe = we_ctrl;
   assign reg2hw_o.ctrl_flag = reg_wdata_i[0];
 
   // write-data bits outside every writable field are ignored

@@ -26,17 +26,29 @@ module hwprof_top_reg (
   logic sel_version;
   logic sel_irq_pending;
   logic sel_irq_enable;
+  logic sel_cfg_edge;
+  logic sel_cfg_cache;
+  logic sel_cfg_trace;
   assign sel_id = reg_addr_i == hwprof_pkg::TOP_ID_ADDR;
   assign sel_version = reg_addr_i == hwprof_pkg::TOP_VERSION_ADDR;
   assign sel_irq_pending = reg_addr_i == hwprof_pkg::TOP_IRQ_PENDING_ADDR;
   assign sel_irq_enable = reg_addr_i == hwprof_pkg::TOP_IRQ_ENABLE_ADDR;
+  assign sel_cfg_edge = reg_addr_i == hwprof_pkg::TOP_CFG_EDGE_ADDR;
+  assign sel_cfg_cache = reg_addr_i == hwprof_pkg::TOP_CFG_CACHE_ADDR;
+  assign sel_cfg_trace = reg_addr_i == hwprof_pkg::TOP_CFG_TRACE_ADDR;
 
-  logic reg_hit, reg_ro, reg_refused, reg_we;
-  assign reg_hit     = sel_id | sel_version | sel_irq_pending | sel_irq_enable;
-  assign reg_ro      = sel_id | sel_version;
+  logic reg_hit, reg_ro, reg_refused;
+  assign reg_hit     = sel_id | sel_version | sel_irq_pending | sel_irq_enable | sel_cfg_edge | sel_cfg_cache | sel_cfg_trace;
+  assign reg_ro      = sel_id | sel_version | sel_cfg_edge | sel_cfg_cache | sel_cfg_trace;
   assign reg_refused = 1'b0;
-  assign reg_we      = reg_access_i && reg_write_i && reg_hit && !reg_ro && !reg_refused;
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
+
+  // one write enable per writable register: its select alone implies a hit on a writable
+  // register, so the enable does not wait for the OR over every select
+  logic we_irq_pending;
+  assign we_irq_pending = reg_access_i && reg_write_i && sel_irq_pending;
+  logic we_irq_enable;
+  assign we_irq_enable = reg_access_i && reg_write_i && sel_irq_enable;
 
   // ---- the flops of the registers this block holds
   logic irq_pending_phase_q, irq_pending_phase_d;
@@ -50,17 +62,17 @@ module hwprof_top_reg (
 
   always_comb begin
     // write 1 to clear; a cause set in the clearing cycle stays set
-    irq_pending_phase_d = (irq_pending_phase_q & ~((reg_we && sel_irq_pending) ? reg_wdata_i[0] : '0)) | hw2reg_i.irq_pending_phase_set;
+    irq_pending_phase_d = (irq_pending_phase_q & ~(we_irq_pending ? reg_wdata_i[0] : '0)) | hw2reg_i.irq_pending_phase_set;
     // write 1 to clear; a cause set in the clearing cycle stays set
-    irq_pending_trace_d = (irq_pending_trace_q & ~((reg_we && sel_irq_pending) ? reg_wdata_i[1] : '0)) | hw2reg_i.irq_pending_trace_set;
+    irq_pending_trace_d = (irq_pending_trace_q & ~(we_irq_pending ? reg_wdata_i[1] : '0)) | hw2reg_i.irq_pending_trace_set;
     // write 1 to clear; a cause set in the clearing cycle stays set
-    irq_pending_coproc_d = (irq_pending_coproc_q & ~((reg_we && sel_irq_pending) ? reg_wdata_i[2] : '0)) | hw2reg_i.irq_pending_coproc_set;
+    irq_pending_coproc_d = (irq_pending_coproc_q & ~(we_irq_pending ? reg_wdata_i[2] : '0)) | hw2reg_i.irq_pending_coproc_set;
     // write 1 to clear; a cause set in the clearing cycle stays set
-    irq_pending_error_d = (irq_pending_error_q & ~((reg_we && sel_irq_pending) ? reg_wdata_i[3] : '0)) | hw2reg_i.irq_pending_error_set;
-    irq_enable_phase_d = (reg_we && sel_irq_enable) ? reg_wdata_i[0] : irq_enable_phase_q;
-    irq_enable_trace_d = (reg_we && sel_irq_enable) ? reg_wdata_i[1] : irq_enable_trace_q;
-    irq_enable_coproc_d = (reg_we && sel_irq_enable) ? reg_wdata_i[2] : irq_enable_coproc_q;
-    irq_enable_error_d = (reg_we && sel_irq_enable) ? reg_wdata_i[3] : irq_enable_error_q;
+    irq_pending_error_d = (irq_pending_error_q & ~(we_irq_pending ? reg_wdata_i[3] : '0)) | hw2reg_i.irq_pending_error_set;
+    irq_enable_phase_d = we_irq_enable ? reg_wdata_i[0] : irq_enable_phase_q;
+    irq_enable_trace_d = we_irq_enable ? reg_wdata_i[1] : irq_enable_trace_q;
+    irq_enable_coproc_d = we_irq_enable ? reg_wdata_i[2] : irq_enable_coproc_q;
+    irq_enable_error_d = we_irq_enable ? reg_wdata_i[3] : irq_enable_error_q;
   end
 
   always_ff @(posedge clk_i) begin
@@ -90,9 +102,12 @@ module hwprof_top_reg (
   always_comb begin
     rdata = '0;
     rdata = rdata | ({32{sel_id}} & 32'h48575046);
-    rdata = rdata | ({32{sel_version}} & {13'd0, 1'h1, 1'h1, 1'h1, 8'h0, 8'h3});
+    rdata = rdata | ({32{sel_version}} & {13'd0, 1'h1, 1'h1, 1'h1, 8'h0, 8'h4});
     rdata = rdata | ({32{sel_irq_pending}} & {28'd0, irq_pending_error_q, irq_pending_coproc_q, irq_pending_trace_q, irq_pending_phase_q});
     rdata = rdata | ({32{sel_irq_enable}} & {28'd0, irq_enable_error_q, irq_enable_coproc_q, irq_enable_trace_q, irq_enable_phase_q});
+    rdata = rdata | ({32{sel_cfg_edge}} & {8'd0, hw2reg_i.cfg_edge_oab_depth, hw2reg_i.cfg_edge_upd_depth, hw2reg_i.cfg_edge_cntw});
+    rdata = rdata | ({32{sel_cfg_cache}} & {8'd0, hw2reg_i.cfg_cache_line_words, hw2reg_i.cfg_cache_ways, hw2reg_i.cfg_cache_sets});
+    rdata = rdata | ({32{sel_cfg_trace}} & {16'd0, hw2reg_i.cfg_trace_fifo_depth, hw2reg_i.cfg_trace_hist_w});
   end
   assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? rdata : '0;
 

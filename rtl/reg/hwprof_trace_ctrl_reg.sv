@@ -61,12 +61,34 @@ module hwprof_trace_ctrl_reg (
   assign sel_stat_sampled = reg_addr_i == hwprof_pkg::TRACE_CTRL_STAT_SAMPLED_ADDR;
   assign sel_stat_dropped = reg_addr_i == hwprof_pkg::TRACE_CTRL_STAT_DROPPED_ADDR;
 
-  logic reg_hit, reg_ro, reg_refused, reg_we;
+  logic reg_hit, reg_ro, reg_refused;
   assign reg_hit     = sel_ctrl | sel_status | sel_cur_start | sel_cur_hist | sel_last_start | sel_last_hist | sel_range_lo | sel_range_hi | sel_sample_reload | sel_sample_count | sel_fifo_start | sel_fifo_hist | sel_fifo_ctrl | sel_stat_end_backward | sel_stat_end_indirect | sel_stat_end_full | sel_stat_filtered | sel_stat_sampled | sel_stat_dropped;
   assign reg_ro      = sel_status | sel_fifo_start | sel_fifo_hist | sel_stat_end_backward | sel_stat_end_indirect | sel_stat_end_full | sel_stat_filtered | sel_stat_sampled | sel_stat_dropped;
   assign reg_refused = 1'b0;
-  assign reg_we      = reg_access_i && reg_write_i && reg_hit && !reg_ro && !reg_refused;
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
+
+  // one write enable per writable register: its select alone implies a hit on a writable
+  // register, so the enable does not wait for the OR over every select
+  logic we_ctrl;
+  assign we_ctrl = reg_access_i && reg_write_i && sel_ctrl;
+  logic we_cur_start;
+  assign we_cur_start = reg_access_i && reg_write_i && sel_cur_start;
+  logic we_cur_hist;
+  assign we_cur_hist = reg_access_i && reg_write_i && sel_cur_hist;
+  logic we_last_start;
+  assign we_last_start = reg_access_i && reg_write_i && sel_last_start;
+  logic we_last_hist;
+  assign we_last_hist = reg_access_i && reg_write_i && sel_last_hist;
+  logic we_range_lo;
+  assign we_range_lo = reg_access_i && reg_write_i && sel_range_lo;
+  logic we_range_hi;
+  assign we_range_hi = reg_access_i && reg_write_i && sel_range_hi;
+  logic we_sample_reload;
+  assign we_sample_reload = reg_access_i && reg_write_i && sel_sample_reload;
+  logic we_sample_count;
+  assign we_sample_count = reg_access_i && reg_write_i && sel_sample_count;
+  logic we_fifo_ctrl;
+  assign we_fifo_ctrl = reg_access_i && reg_write_i && sel_fifo_ctrl;
 
   // ---- the flops of the registers this block holds
   logic ctrl_enable_q, ctrl_enable_d;
@@ -79,14 +101,14 @@ module hwprof_trace_ctrl_reg (
   logic [15:0] sample_reload_value_q, sample_reload_value_d;
 
   always_comb begin
-    ctrl_enable_d = (reg_we && sel_ctrl) ? reg_wdata_i[0] : ctrl_enable_q;
-    ctrl_fifo_mode_d = (reg_we && sel_ctrl) ? reg_wdata_i[1] : ctrl_fifo_mode_q;
-    ctrl_sample_en_d = (reg_we && sel_ctrl) ? reg_wdata_i[2] : ctrl_sample_en_q;
-    ctrl_filter_en_d = (reg_we && sel_ctrl) ? reg_wdata_i[3] : ctrl_filter_en_q;
-    ctrl_watermark_d = (reg_we && sel_ctrl) ? reg_wdata_i[15:8] : ctrl_watermark_q;
-    range_lo_value_d = (reg_we && sel_range_lo) ? reg_wdata_i[31:0] : range_lo_value_q;
-    range_hi_value_d = (reg_we && sel_range_hi) ? reg_wdata_i[31:0] : range_hi_value_q;
-    sample_reload_value_d = (reg_we && sel_sample_reload) ? reg_wdata_i[15:0] : sample_reload_value_q;
+    ctrl_enable_d = we_ctrl ? reg_wdata_i[0] : ctrl_enable_q;
+    ctrl_fifo_mode_d = we_ctrl ? reg_wdata_i[1] : ctrl_fifo_mode_q;
+    ctrl_sample_en_d = we_ctrl ? reg_wdata_i[2] : ctrl_sample_en_q;
+    ctrl_filter_en_d = we_ctrl ? reg_wdata_i[3] : ctrl_filter_en_q;
+    ctrl_watermark_d = we_ctrl ? reg_wdata_i[15:8] : ctrl_watermark_q;
+    range_lo_value_d = we_range_lo ? reg_wdata_i[31:0] : range_lo_value_q;
+    range_hi_value_d = we_range_hi ? reg_wdata_i[31:0] : range_hi_value_q;
+    sample_reload_value_d = we_sample_reload ? reg_wdata_i[15:0] : sample_reload_value_q;
   end
 
   always_ff @(posedge clk_i) begin
@@ -142,20 +164,20 @@ module hwprof_trace_ctrl_reg (
   assign reg2hw_o.ctrl_sample_en = ctrl_sample_en_q;
   assign reg2hw_o.ctrl_filter_en = ctrl_filter_en_q;
   assign reg2hw_o.ctrl_watermark = ctrl_watermark_q;
-  assign reg2hw_o.cur_start_qe = reg_we && sel_cur_start;
+  assign reg2hw_o.cur_start_qe = we_cur_start;
   assign reg2hw_o.cur_start_value = reg_wdata_i[31:0];
-  assign reg2hw_o.cur_hist_qe = reg_we && sel_cur_hist;
+  assign reg2hw_o.cur_hist_qe = we_cur_hist;
   assign reg2hw_o.cur_hist_value = reg_wdata_i[31:0];
-  assign reg2hw_o.last_start_qe = reg_we && sel_last_start;
+  assign reg2hw_o.last_start_qe = we_last_start;
   assign reg2hw_o.last_start_value = reg_wdata_i[31:0];
-  assign reg2hw_o.last_hist_qe = reg_we && sel_last_hist;
+  assign reg2hw_o.last_hist_qe = we_last_hist;
   assign reg2hw_o.last_hist_value = reg_wdata_i[31:0];
   assign reg2hw_o.range_lo_value = range_lo_value_q;
   assign reg2hw_o.range_hi_value = range_hi_value_q;
   assign reg2hw_o.sample_reload_value = sample_reload_value_q;
-  assign reg2hw_o.sample_count_qe = reg_we && sel_sample_count;
+  assign reg2hw_o.sample_count_qe = we_sample_count;
   assign reg2hw_o.sample_count_value = reg_wdata_i[15:0];
-  assign reg2hw_o.fifo_ctrl_qe = reg_we && sel_fifo_ctrl;
+  assign reg2hw_o.fifo_ctrl_qe = we_fifo_ctrl;
   assign reg2hw_o.fifo_ctrl_pop = reg_wdata_i[0];
   assign reg2hw_o.fifo_ctrl_clear = reg_wdata_i[1];
 

@@ -10,6 +10,14 @@
 #define HWPROF_EV_OPERAND_W 40u /* width of the operand field of a profiling instruction on the retire-event port */
 #define HWPROF_APB_ADDR_W 16u /* APB address width */
 #define HWPROF_WINDOW_SHIFT 8u /* paddr[APB_ADDR_W-1:WINDOW_SHIFT] selects an engine window */
+#define HWPROF_PLAT_REG_BASE 0x10000000u /* simulated platform: bus address of hwprof_top's register port (0x10000000) */
+#define HWPROF_PLAT_RAM_BASE 0x80000000u /* simulated platform: RAM base, where programs are linked (0x80000000, as QEMU virt) */
+#define HWPROF_PLAT_SHADOW_BASE 0x90000000u /* simulated platform: shadow words; the word at PLAT_SHADOW_BASE + (A - PLAT_RAM_BASE) holds the profiling bits of the instruction at A (0x90000000) */
+#define HWPROF_SHADOW_PID_LSB 0u /* shadow word: profile ID field */
+#define HWPROF_SHADOW_PID_W 16u /* shadow word: profile ID width (the instrumenter uses the low K bits) */
+#define HWPROF_SHADOW_BHINT_LSB 16u /* shadow word: branch hint (2 bits, bhint encoding) */
+#define HWPROF_SHADOW_IHINT_LSB 18u /* shadow word: increment hint (1 bit, ihint encoding) */
+#define HWPROF_OPCODE_CUSTOM0 11u /* major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op */
 
 /* ---- what a retired instruction is */
 #define HWPROF_KIND_OTHER 0u /* any instruction not listed below */
@@ -54,7 +62,7 @@
 #define HWPROF_TOP_VERSION_ADDR 0x0004u /* Register-map version and the engines present. */
 #define HWPROF_TOP_VERSION_WMASK 0x00000000u
 #define HWPROF_TOP_VERSION_RMASK 0x0007ffffu
-#define HWPROF_TOP_VERSION_RESVAL 0x00070003u
+#define HWPROF_TOP_VERSION_RESVAL 0x00070004u
 #define HWPROF_TOP_VERSION_MINOR_LSB 0u
 #define HWPROF_TOP_VERSION_MINOR_WIDTH 8u
 #define HWPROF_TOP_VERSION_MINOR_MASK 0xffu
@@ -102,6 +110,42 @@
 #define HWPROF_TOP_IRQ_ENABLE_ERROR_LSB 3u
 #define HWPROF_TOP_IRQ_ENABLE_ERROR_WIDTH 1u
 #define HWPROF_TOP_IRQ_ENABLE_ERROR_MASK 0x1u
+#define HWPROF_TOP_CFG_EDGE_ADDR 0x0010u /* Build parameters of the pir and the edge-profiling unit, so software can check its arguments against them. */
+#define HWPROF_TOP_CFG_EDGE_WMASK 0x00000000u
+#define HWPROF_TOP_CFG_EDGE_RMASK 0x00ffffffu
+#define HWPROF_TOP_CFG_EDGE_RESVAL 0x00000000u
+#define HWPROF_TOP_CFG_EDGE_CNTW_LSB 0u
+#define HWPROF_TOP_CFG_EDGE_CNTW_WIDTH 8u
+#define HWPROF_TOP_CFG_EDGE_CNTW_MASK 0xffu
+#define HWPROF_TOP_CFG_EDGE_UPD_DEPTH_LSB 8u
+#define HWPROF_TOP_CFG_EDGE_UPD_DEPTH_WIDTH 8u
+#define HWPROF_TOP_CFG_EDGE_UPD_DEPTH_MASK 0xffu
+#define HWPROF_TOP_CFG_EDGE_OAB_DEPTH_LSB 16u
+#define HWPROF_TOP_CFG_EDGE_OAB_DEPTH_WIDTH 8u
+#define HWPROF_TOP_CFG_EDGE_OAB_DEPTH_MASK 0xffu
+#define HWPROF_TOP_CFG_CACHE_ADDR 0x0014u /* Build parameters of the profile cache. */
+#define HWPROF_TOP_CFG_CACHE_WMASK 0x00000000u
+#define HWPROF_TOP_CFG_CACHE_RMASK 0x00ffffffu
+#define HWPROF_TOP_CFG_CACHE_RESVAL 0x00000000u
+#define HWPROF_TOP_CFG_CACHE_SETS_LSB 0u
+#define HWPROF_TOP_CFG_CACHE_SETS_WIDTH 8u
+#define HWPROF_TOP_CFG_CACHE_SETS_MASK 0xffu
+#define HWPROF_TOP_CFG_CACHE_WAYS_LSB 8u
+#define HWPROF_TOP_CFG_CACHE_WAYS_WIDTH 8u
+#define HWPROF_TOP_CFG_CACHE_WAYS_MASK 0xffu
+#define HWPROF_TOP_CFG_CACHE_LINE_WORDS_LSB 16u
+#define HWPROF_TOP_CFG_CACHE_LINE_WORDS_WIDTH 8u
+#define HWPROF_TOP_CFG_CACHE_LINE_WORDS_MASK 0xffu
+#define HWPROF_TOP_CFG_TRACE_ADDR 0x0018u /* Build parameters of the trace controller. */
+#define HWPROF_TOP_CFG_TRACE_WMASK 0x00000000u
+#define HWPROF_TOP_CFG_TRACE_RMASK 0x0000ffffu
+#define HWPROF_TOP_CFG_TRACE_RESVAL 0x00000000u
+#define HWPROF_TOP_CFG_TRACE_HIST_W_LSB 0u
+#define HWPROF_TOP_CFG_TRACE_HIST_W_WIDTH 8u
+#define HWPROF_TOP_CFG_TRACE_HIST_W_MASK 0xffu
+#define HWPROF_TOP_CFG_TRACE_FIFO_DEPTH_LSB 8u
+#define HWPROF_TOP_CFG_TRACE_FIFO_DEPTH_WIDTH 8u
+#define HWPROF_TOP_CFG_TRACE_FIFO_DEPTH_MASK 0xffu
 
 /* ---- register window 'pir': Profile information register (seed 000, section 6) and update-operation statistics. Every pir field is readable and writable for context switch. */
 #define HWPROF_PIR_WINDOW 1u

@@ -70,7 +70,8 @@ def validate_encodings(enc, path):
     for p in params:
         where = f"{path}: param {p.get('name', '?') if isinstance(p, dict) else '?'}"
         check_ident(need(p, "name", str, where), where)
-        need(p, "value", int, where)
+        if not 0 <= need(p, "value", int, where) < (1 << 32):
+            raise DescError(f"{where}: value must fit 32 bits unsigned")
         need(p, "desc", str, where)
         if p["name"] in seen:
             raise DescError(f"{where}: duplicate name")

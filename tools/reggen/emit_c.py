@@ -13,7 +13,8 @@ def header(banner, enc, blocks):
     out = [f"/* {banner} */", "#ifndef HWPROF_REGS_H", "#define HWPROF_REGS_H", ""]
     out.append("/* ---- widths and parameters */")
     for p in enc["params"]:
-        out.append(f"#define HWPROF_{p['name']} {p['value']}u /* {p['desc']} */")
+        v = f"0x{p['value']:08x}u" if p["value"] > 0xffff else f"{p['value']}u"
+        out.append(f"#define HWPROF_{p['name']} {v} /* {p['desc']} */")
     out.append("")
     for e in enc["enums"]:
         out.append(f"/* ---- {e['desc']} */")

@@ -55,6 +55,14 @@ def document(banner, enc, blocks):
                            f"0x{f['reset']:x} | {desc} |")
                 first = False
         out.append("")
+    out.append("## Widths, the platform's memory map and the profiling extension")
+    out.append("")
+    out.append("| name | value | meaning |")
+    out.append("|---|---|---|")
+    for p in enc["params"]:
+        v = f"0x{p['value']:08x}" if p["value"] > 0xffff else f"{p['value']}"
+        out.append(f"| `{p['name']}` | {v} | {p['desc']} |")
+    out.append("")
     out.append("## Encodings on the retire-event port")
     out.append("")
     for e in enc["enums"]:

@@ -21,7 +21,8 @@ def package(banner, enc, blocks):
     out = [f"// {banner}", "", "`default_nettype none", "", "package hwprof_pkg;", ""]
     out.append("  // ---- widths and parameters")
     for p in enc["params"]:
-        out.append(f"  localparam int unsigned {p['name']} = {p['value']};  // {p['desc']}")
+        v = f"32'h{p['value']:08x}" if p["value"] > 0xffff else f"{p['value']}"
+        out.append(f"  localparam int unsigned {p['name']} = {v};  // {p['desc']}")
     out.append("")
     for e in enc["enums"]:
         out.append(f"  // ---- {e['desc']}")
@@ -120,13 +121,22 @@ def register_block(banner, enc, blk):
     ro = [f"sel_{r['name'].lower()}" for r in regs if not writable(r)]
     refusals = [f"(sel_{r['name'].lower()} & hw2reg_i.{r['name'].lower()}_refuse)" for r in regs
                 if r.get("refuse") is not None]
-    out += ["", "  logic reg_hit, reg_ro, reg_refused, reg_we;",
+    out += ["", "  logic reg_hit, reg_ro, reg_refused;",
             f"  assign reg_hit     = {hit};",
             f"  assign reg_ro      = {' | '.join(ro) if ro else ZERO};",
             f"  assign reg_refused = {' | '.join(refusals) if refusals else ZERO};",
-            "  assign reg_we      = reg_access_i && reg_write_i && reg_hit && !reg_ro && !reg_refused;",
             "  assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));",
-            ""]
+            "",
+            "  // one write enable per writable register: its select alone implies a hit on a writable",
+            "  // register, so the enable does not wait for the OR over every select"]
+    for r in regs:
+        if not writable(r):
+            continue
+        rn = r["name"].lower()
+        refuse = f" && !hw2reg_i.{rn}_refuse" if r.get("refuse") is not None else ""
+        out.append(f"  logic we_{rn};")
+        out.append(f"  assign we_{rn} = reg_access_i && reg_write_i && sel_{rn}{refuse};")
+    out.append("")
     # flops
     fl = [(r, f) for r in regs for f in flops(r)]
     if fl:
@@ -143,9 +153,9 @@ def register_block(banner, enc, blk):
                 f"reg_wdata_i[{f['lsb']}]"
             if f["access"] == "w1c":
                 out.append(f"    // write 1 to clear; a cause set in the clearing cycle stays set")
-                out.append(f"    {n}_d = ({n}_q & ~((reg_we && {sel}) ? {slc} : '0)) | hw2reg_i.{n}_set;")
+                out.append(f"    {n}_d = ({n}_q & ~(we_{r['name'].lower()} ? {slc} : '0)) | hw2reg_i.{n}_set;")
             else:
-                out.append(f"    {n}_d = (reg_we && {sel}) ? {slc} : {n}_q;")
+                out.append(f"    {n}_d = we_{r['name'].lower()} ? {slc} : {n}_q;")
         out.append("  end")
         out.append("")
         out.append("  always_ff @(posedge clk_i) begin")
@@ -179,7 +189,7 @@ def register_block(banner, enc, blk):
     for r, m, w, k in members:
         sel = f"sel_{r['name'].lower()}"
         if k == "qe":
-            out.append(f"  assign reg2hw_o.{m} = reg_we && {sel};")
+            out.append(f"  assign reg2hw_o.{m} = we_{r['name'].lower()};")
         elif k == "re":
             out.append(f"  assign reg2hw_o.{m} = reg_access_i && !reg_write_i && {sel};")
         elif k == "flop":
