@@ -1,0 +1,43 @@
+// The configuration of hwprof_top a lockstep bench is built for. The RTL parameters are fixed when
+// Verilator builds the bench; the Makefile passes the same values as HWPROF_CFG_* to every C++ file
+// of the bench (and to the C model's configuration). The defaults are hwprof_top's.
+#ifndef HWPROF_TB_BENCH_CFG_H
+#define HWPROF_TB_BENCH_CFG_H
+
+#include <cstdint>
+
+#ifndef HWPROF_CFG_CNTW
+#define HWPROF_CFG_CNTW 32
+#endif
+#ifndef HWPROF_CFG_UPDDEPTH
+#define HWPROF_CFG_UPDDEPTH 4
+#endif
+#ifndef HWPROF_CFG_SETS
+#define HWPROF_CFG_SETS 4
+#endif
+#ifndef HWPROF_CFG_WAYS
+#define HWPROF_CFG_WAYS 2
+#endif
+#ifndef HWPROF_CFG_LINEWORDS
+#define HWPROF_CFG_LINEWORDS 4
+#endif
+#ifndef HWPROF_CFG_OABDEPTH
+#define HWPROF_CFG_OABDEPTH 8
+#endif
+#ifndef HWPROF_CFG_HISTW
+#define HWPROF_CFG_HISTW 32
+#endif
+#ifndef HWPROF_CFG_TFIFO
+#define HWPROF_CFG_TFIFO 8
+#endif
+
+namespace hwprof_tb {
+
+constexpr uint64_t kMemBase = 0x80000000ull;  // the counter memory and the bounds window
+constexpr uint64_t kMemSize = 0x10000ull;
+constexpr unsigned kCntBytes = HWPROF_CFG_CNTW / 8;
+constexpr uint64_t kCntMax = HWPROF_CFG_CNTW >= 64 ? ~0ull : ((1ull << HWPROF_CFG_CNTW) - 1);
+
+}  // namespace hwprof_tb
+
+#endif  // HWPROF_TB_BENCH_CFG_H

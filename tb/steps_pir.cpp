@@ -1,0 +1,100 @@
+// Directed scenarios of the pir: the update-operation table, pir instructions, register access and misuse.
+#include "top_steps.h"
+
+namespace hwprof_tb {
+
+// The update-operation table of docs/pir.md, with every address worked out by hand:
+// counter byte address = base + (offset + pid - 1 [+1 for the not-taken edge of either]) * 4.
+void pir_steps(std::vector<Step>* out) {
+  const uint16_t B = HWPROF_KIND_BRANCH;
+  std::vector<Step> s = {
+      rd(HWPROF_TOP_ID_ADDR, 0x48575046u, false, "ID reads 'HWPF'"),
+      evs(br(B, 1, HWPROF_BHINT_TK, true), "flag 0 after reset: no update"),
+      evs(prof(HWPROF_PROF_OP_INIT, 0x1000), "initprof 0x1000"),
+      evs(br(B, 1, HWPROF_BHINT_TK, true), "flag still 0: no update"),
+      evs(prof(HWPROF_PROF_OP_START, 0), "startprof"),
+      upd(br(B, 3, HWPROF_BHINT_TK, true), 0x1008, false, "tk, taken -> counter[2]"),
+      evs(br(B, 3, HWPROF_BHINT_TK, false), "tk, not taken: no update"),
+      upd(br(B, 3, HWPROF_BHINT_NT, false), 0x1008, false, "nt, not taken -> counter[2]"),
+      evs(br(B, 3, HWPROF_BHINT_NT, true), "nt, taken: no update"),
+      upd(br(B, 5, HWPROF_BHINT_EITHER, true), 0x1010, false, "either, taken -> counter[4]"),
+      upd(br(B, 5, HWPROF_BHINT_EITHER, false), 0x1014, false, "either, not taken -> counter[5]"),
+      upd(br(B, 6, HWPROF_BHINT_ALL, true), 0x1014, false, "all, taken -> counter[5]"),
+      upd(br(B, 6, HWPROF_BHINT_ALL, false), 0x1014, false, "all, not taken -> counter[5]"),
+      upd(br(HWPROF_KIND_IJUMP, 2, HWPROF_BHINT_ALL, true), 0x1004, false, "indirect jump, all -> counter[1]"),
+      upd(br(HWPROF_KIND_JUMP, 1, HWPROF_BHINT_TK, true), 0x1000, false, "direct jump, tk -> counter[0]"),
+      upd(br(B, 4, HWPROF_BHINT_TK, true, true), 0x100c, true, "tk.dec, taken -> decrement counter[3]"),
+      evs(br(B, 0, HWPROF_BHINT_ALL, true), "pid 0: no update"),
+      evs(br(HWPROF_KIND_LOAD, 3, HWPROF_BHINT_ALL, true), "load carrying a pid: no update"),
+      evs(br(HWPROF_KIND_OTHER, 3, HWPROF_BHINT_ALL, true), "other instruction carrying a pid: no update"),
+  };
+  retire_ev_t id = prof(HWPROF_PROF_OP_ID, 0);
+  id.pid = 7;
+  id.bhint = HWPROF_BHINT_NT;  // ignored by prof.id
+  id.taken = false;
+  s.push_back(upd(id, 0x1018, false, "prof.id 7 -> counter[6] (hint ignored)"));
+  id.ihint = true;
+  s.push_back(upd(id, 0x1018, true, "prof.id.dec 7 -> decrement counter[6]"));
+  retire_ev_t id0 = id;
+  id0.pid = 0;
+  s.push_back(evs(id0, "prof.id 0: no update"));
+  s.push_back(evs(prof(HWPROF_PROF_OP_SETOFF, 16), "setoffset 16"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), 0x1040, false, "offset 16, pid 1 -> counter[16]"));
+  s.push_back(upd(br(B, 0xffff, HWPROF_BHINT_EITHER, false), 0x1000 + (16 + 0xffffull) * 4, false,
+                  "largest pid, either not taken -> counter[16+65535]"));
+  s.push_back(evs(prof(HWPROF_PROF_OP_SETOFF, 0x1ffffff), "setoffset keeps 24 bits"));
+  s.push_back(rd(HWPROF_PIR_OFFSET_ADDR, 0xffffff, false, "offset reads 0xffffff"));
+  s.push_back(upd(br(B, 0xffff, HWPROF_BHINT_EITHER, false), 0x1000 + (0xffffffull + 0xffff) * 4, false,
+                  "largest offset + largest pid"));
+  s.push_back(evs(prof(HWPROF_PROF_OP_INIT, 0x2000), "initprof 0x2000 clears offset"));
+  s.push_back(rd(HWPROF_PIR_OFFSET_ADDR, 0, false, "offset reads 0 after initprof"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), 0x2000, false, "new base, offset 0 -> counter[0]"));
+  s.push_back(evs(prof(HWPROF_PROF_OP_STOP, 0), "stopprof"));
+  s.push_back(evs(br(B, 1, HWPROF_BHINT_ALL, true), "flag 0: no update"));
+  s.push_back(rd(HWPROF_PIR_CTRL_ADDR, 0, false, "flag reads 0"));
+  s.push_back(evs(prof(HWPROF_PROF_OP_START, 0), "startprof resumes"));
+  s.push_back(evs(prof(HWPROF_PROF_OP_TRIGGER, 0x18005), "trigger keeps 15 bits"));
+  s.push_back(rd(HWPROF_PIR_TRIGGER_ADDR, 0x0005, false, "trigger reads 5"));
+  s.push_back(evs(prof(HWPROF_PROF_OP_INIT, 0xfffffffffcull), "initprof at the top of the 40-bit space"));
+  s.push_back(rd(HWPROF_PIR_BASE_HI_ADDR, 0xff, false, "base[39:32]"));
+  s.push_back(rd(HWPROF_PIR_BASE_LO_ADDR, 0xfffffffc, false, "base[31:0]"));
+  s.push_back(upd(br(B, 2, HWPROF_BHINT_TK, true), 0x0, false, "address wraps at 40 bits"));
+  s.push_back(evs(prof(6, 0x123), "reserved prof op does nothing"));
+  s.push_back(rd(HWPROF_PIR_BASE_LO_ADDR, 0xfffffffc, false, "base unchanged by reserved op"));
+  // context switch through registers
+  s.push_back(wr(HWPROF_PIR_BASE_LO_ADDR, 0x00003000, false, "write base[31:0]"));
+  s.push_back(wr(HWPROF_PIR_BASE_HI_ADDR, 0xffffff01, false, "write base[39:32] (upper bits ignored)"));
+  s.push_back(rd(HWPROF_PIR_BASE_HI_ADDR, 0x01, false, "base[39:32] reads 1"));
+  s.push_back(wr(HWPROF_PIR_OFFSET_ADDR, 2, false, "write offset"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), 0x0100003008ull, false, "restored pir -> counter[2]"));
+  s.push_back(wr(HWPROF_PIR_CTRL_ADDR, 0, false, "write flag 0"));
+  s.push_back(evs(br(B, 1, HWPROF_BHINT_TK, true), "flag written 0: no update"));
+  // misuse: nothing changes, pslverr answers
+  s.push_back(rd(HWPROF_PIR_STAT_UPDATES_ADDR, 17, false, "17 updates so far"));
+  s.push_back(wr(HWPROF_PIR_STAT_UPDATES_ADDR, 0, true, "write to a read-only register"));
+  s.push_back(rd(HWPROF_PIR_STAT_UPDATES_ADDR, 17, false, "read-only register unchanged"));
+  s.push_back(wr(HWPROF_TOP_ID_ADDR, 0, true, "write to ID"));
+  s.push_back(rd(HWPROF_TOP_ID_ADDR, 0x48575046u, false, "ID unchanged"));
+  // the build parameters, as this bench was built (fields at bits 0, 8, 16 of each CFG register)
+  s.push_back(rd(HWPROF_TOP_CFG_EDGE_ADDR, HWPROF_CFG_CNTW | (HWPROF_CFG_UPDDEPTH << 8) | (HWPROF_CFG_OABDEPTH << 16),
+                 false, "CFG_EDGE: CntW, UpdDepth, OabDepth"));
+  s.push_back(rd(HWPROF_TOP_CFG_CACHE_ADDR, HWPROF_CFG_SETS | (HWPROF_CFG_WAYS << 8) | (HWPROF_CFG_LINEWORDS << 16),
+                 false, "CFG_CACHE: Sets, Ways, LineWords"));
+  s.push_back(rd(HWPROF_TOP_CFG_TRACE_ADDR, HWPROF_CFG_HISTW | (HWPROF_CFG_TFIFO << 8), false,
+                 "CFG_TRACE: HistW, TraceFifoDepth"));
+  s.push_back(wr(HWPROF_TOP_CFG_TRACE_ADDR, 0, true, "write to CFG_TRACE"));
+  s.push_back(wr(HWPROF_PIR_BASE_LO_ADDR + 0x40, 0x55, true, "write to an unmapped address in the pir window"));
+  s.push_back(rd(HWPROF_PIR_BASE_LO_ADDR + 0x40, 0, true, "read of an unmapped address"));
+  s.push_back(wr(0x7f00, 0x55, true, "write to an unmapped window"));
+  s.push_back(rd(0xff04, 0, true, "read of an unmapped window"));
+  s.push_back(rd(HWPROF_PIR_BASE_LO_ADDR, 0x3000, false, "base unchanged by misuse"));
+  s.push_back(rd(HWPROF_PIR_OFFSET_ADDR, 2, false, "offset unchanged by misuse"));
+  // none of the updates above was inside the (empty) bounds window
+  s.push_back(sync("drain"));
+  s.push_back(rd(HWPROF_EDGE_PROF_STAT_DROPPED_ADDR, 17, false, "all 17 dropped: the bounds window is empty after reset"));
+  s.push_back(rd(HWPROF_EDGE_PROF_STAT_UPDATES_ADDR, 0, false, "no counter was updated"));
+  s.push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 0xf, false, "clear the error cause"));
+  out->insert(out->end(), s.begin(), s.end());
+}
+
+}  // namespace hwprof_tb

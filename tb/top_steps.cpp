@@ -1,0 +1,14 @@
+// The directed scenarios of every block, in the order the bench runs them; see top_steps.h.
+#include "top_steps.h"
+
+namespace hwprof_tb {
+
+std::vector<Step> directed_steps() {
+  std::vector<Step> s;
+  pir_steps(&s);
+  if (HWPROF_CFG_CNTW == 32 && HWPROF_CFG_OABDEPTH == 8) edge_steps(&s);
+  trace_steps(&s);
+  return s;
+}
+
+}  // namespace hwprof_tb

@@ -1,0 +1,53 @@
+// Conversion between a Verilated wide port (word i of a line at bits [i*CntW +: CntW]) and the C
+// model's ep_line_t, for the profile cache's memory port.
+#ifndef HWPROF_TB_WIDE_PORT_H
+#define HWPROF_TB_WIDE_PORT_H
+
+#include <cstddef>
+
+#include "bench_cfg.h"
+#include "verilated.h"
+
+extern "C" {
+#include "edge_prof.h"
+}
+
+namespace hwprof_tb {
+
+template <typename T>
+void line_from(const T& v, ep_line_t* l) {
+  uint64_t x = static_cast<uint64_t>(v);
+  for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
+    l->w[w] = HWPROF_CFG_CNTW >= 64 ? x : (x >> (w * HWPROF_CFG_CNTW)) & kCntMax;
+}
+template <std::size_t N>
+void line_from(const VlWide<N>& v, ep_line_t* l) {
+  for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++) {
+    uint64_t x = 0;
+    for (unsigned b = 0; b < HWPROF_CFG_CNTW; b += 32) {
+      unsigned bit = w * HWPROF_CFG_CNTW + b;
+      x |= static_cast<uint64_t>(v[bit / 32]) << b;
+    }
+    l->w[w] = x & kCntMax;
+  }
+}
+template <typename T>
+void line_to(const ep_line_t& l, T* v) {
+  uint64_t x = 0;
+  for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
+    x |= HWPROF_CFG_CNTW >= 64 ? l.w[w] : (l.w[w] & kCntMax) << (w * HWPROF_CFG_CNTW);
+  *v = static_cast<T>(x);
+}
+template <std::size_t N>
+void line_to(const ep_line_t& l, VlWide<N>* v) {
+  for (std::size_t i = 0; i < N; i++) (*v)[i] = 0;
+  for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
+    for (unsigned b = 0; b < HWPROF_CFG_CNTW; b += 32) {
+      unsigned bit = w * HWPROF_CFG_CNTW + b;
+      (*v)[bit / 32] |= static_cast<uint32_t>((l.w[w] & kCntMax) >> b);
+    }
+}
+
+}  // namespace hwprof_tb
+
+#endif  // HWPROF_TB_WIDE_PORT_H
