@@ -10,25 +10,29 @@ CYCLES   ?= 200000
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 
 CC       ?= cc
-CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Isw/elf
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 VERILATOR ?= verilator
 RTL_PKG  := rtl/hwprof_pkg.sv
 RTL_REG  := rtl/reg/hwprof_top_reg.sv rtl/reg/hwprof_pir_reg.sv rtl/reg/hwprof_edge_prof_reg.sv \
             rtl/reg/hwprof_trace_ctrl_reg.sv
-RTL_SRC  := $(RTL_PKG) $(RTL_REG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv rtl/hwprof_top.sv
+RTL_PRIM := rtl/prim/hwprof_prim_fifo.sv
+RTL_SRC  := $(RTL_PKG) $(RTL_PRIM) $(RTL_REG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv rtl/hwprof_top.sv
 VLT      := rtl/hwprof.vlt
 MODEL_SRC := cmodel/reg/top_reg.c cmodel/reg/pir_reg.c cmodel/reg/edge_prof_reg.c cmodel/reg/trace_ctrl_reg.c \
-             cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/top.c
-MODEL_HDR := $(wildcard cmodel/*.h cmodel/reg/*.h) sw/include/hwprof_regs.h
+             cmodel/prim/fifo.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/top.c cmodel/mem_model.c
+MODEL_HDR := $(wildcard cmodel/*.h cmodel/reg/*.h cmodel/prim/*.h) sw/include/hwprof_regs.h
 SW_SRC   := sw/hwprof_edge.c sw/hwprof_trace.c sw/trace_recon.c sw/image.c
 SW_HDR   := $(wildcard sw/include/*.h)
+# the host tools' one ELF reader (libelf)
+ELF_SRC  := sw/elf/hwprof_elf.c
+ELF_HDR  := sw/elf/hwprof_elf.h
 RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 
 # Debian packages the project needs (make deps installs the missing ones).
-DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev pkg-config \
+DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev pkg-config \
             gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
 
 .PHONY: help deps lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads
@@ -95,10 +99,12 @@ lint:
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/reg/hwprof_pir_reg.sv rtl/hwprof_pir.sv --top-module hwprof_pir
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/reg/hwprof_edge_prof_reg.sv rtl/hwprof_edge_prof.sv \
 	  --top-module hwprof_edge_prof
-	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/reg/hwprof_trace_ctrl_reg.sv rtl/hwprof_trace_ctrl.sv \
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) $(RTL_PRIM) rtl/reg/hwprof_trace_ctrl_reg.sv rtl/hwprof_trace_ctrl.sv \
 	  --top-module hwprof_trace_ctrl
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top -GSets=2 -GWays=1 -GLineWords=2 \
 	  -GUpdDepth=1 -GOabDepth=1 -GCntW=8 -GHistW=2 -GTraceFifoDepth=1
+	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_fifo.sv --top-module hwprof_prim_fifo -GWidth=40 -GDepth=5
+	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_fifo.sv --top-module hwprof_prim_fifo -GWidth=1 -GDepth=1
 	@echo "lint: clean"
 
 # ---------------------------------------------------------------- C model library (for the benches)
@@ -118,11 +124,11 @@ $(BUILD)/tbc/%.o: tb/%.c tb/%.h $(MODEL_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Itb -O2 -c $< -o $@
 
-$(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/mem_model.o $(BUILD)/tbc/progen.o
+$(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/progen.o
 	ar rcs $@ $^
 
 TB_SRC := tb/tb_top.cpp tb/lockstep.cpp tb/top_steps.cpp tb/steps_pir.cpp tb/steps_edge_prof.cpp tb/steps_trace_ctrl.cpp
-TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/top_compare.h tb/mem_model.h tb/progen.h tb/bench_cfg.h \
+TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/top_compare.h tb/progen.h tb/bench_cfg.h \
            tb/top_steps.h tb/wide_port.h tb/pir_shadow.h $(BUILD)/model/libhwprof_model.a \
            $(BUILD)/tbc/libhwprof_tbc.a
 
@@ -151,16 +157,34 @@ endef
 $(foreach c,$(TB_CONFIGS),$(eval $(call TB_RULE,$(c))))
 TB_BINS := $(foreach c,$(TB_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_top)
 
-bench-bin: $(TB_BINS)
+# Lockstep unit benches of the primitives (rtl/prim/ against cmodel/prim/), one per configuration.
+# NAME:Width:Depth
+PRIM_FIFO_CONFIGS := prim_fifo:40:5 prim_fifo_d1:8:1
+define PRIM_FIFO_RULE
+$(BUILD)/tb_$(call tb_field,$(1),1)/Vhwprof_prim_fifo: rtl/prim/hwprof_prim_fifo.sv $(VLT) tb/tb_prim_fifo.cpp tb/lockstep.cpp \
+    tb/lockstep.h $(BUILD)/model/libhwprof_model.a
+	@mkdir -p $$(dir $$@)
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module hwprof_prim_fifo \
+	  -GWidth=$(call tb_field,$(1),2) -GDepth=$(call tb_field,$(1),3) \
+	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
+	    -DPRIM_FIFO_WIDTH=$(call tb_field,$(1),2) -DPRIM_FIFO_DEPTH=$(call tb_field,$(1),3)" \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
+	  -o $(CURDIR)/$$@ $(VLT) rtl/prim/hwprof_prim_fifo.sv $(CURDIR)/tb/tb_prim_fifo.cpp $(CURDIR)/tb/lockstep.cpp \
+	  >$$(dir $$@)build.log 2>&1 || { cat $$(dir $$@)build.log; exit 1; }
+endef
+$(foreach c,$(PRIM_FIFO_CONFIGS),$(eval $(call PRIM_FIFO_RULE,$(c))))
+PRIM_BINS := $(foreach c,$(PRIM_FIFO_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_fifo)
+
+bench-bin: $(TB_BINS) $(PRIM_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap
-UNIT_SRC := $(MODEL_SRC) $(SW_SRC) tb/mem_model.c tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c \
+UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c \
             sw/instr/profmap.c
-$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) tb/mem_model.h tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h \
+$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h \
                 sw/instr/profmap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka)
+	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
 
 # the firmware sources must also build for the RV32 target
 $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
@@ -170,13 +194,13 @@ $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
 unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC))
 
 # ---------------------------------------------------------------- CPU model and workloads
-INSTR_SRC := sw/instr/elf_rel.c sw/instr/profmap.c sw/instr/instrument.c
-INSTR_HDR := sw/instr/elf_rel.h sw/instr/profmap.h sw/instr/instrument.h
-SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(MODEL_SRC)
+INSTR_SRC := $(ELF_SRC) sw/instr/profmap.c sw/instr/instrument.c
+INSTR_HDR := $(ELF_HDR) sw/instr/profmap.h sw/instr/instrument.h
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) sim/rv32.h sim/platform.h sim/trace_check.h sim/edge_check.h sw/instr/profmap.h tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/trace_check.h sim/edge_check.h sw/instr/profmap.h tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/instr -O2 $(SIM_SRC) -o $@
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/instr -O2 $(SIM_SRC) -o $@ -lelf
 
 # The SystemC platform (sim/sc/): the CPU model, APB, the profile memory and hwprof_top as the
 # Verilated RTL (verilator --sc), the C model, or both in lockstep, chosen at run time. Built for the
@@ -188,9 +212,10 @@ SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEP
               -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
 SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lockstep.cpp
 SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h
-SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c
+SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
+              $(ELF_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
-SIMC_HDR   := sim/rv32.h sim/trace_check.h sim/edge_check.h sw/instr/profmap.h tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
+SIMC_HDR   := $(ELF_HDR) sim/rv32.h sim/trace_check.h sim/edge_check.h sw/instr/profmap.h tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
 $(BUILD)/simc/%.o: %.c $(SIMC_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/instr -O2 -c $< -o $@
@@ -203,8 +228,8 @@ $(SC_BIN): $(RTL_SRC) $(VLT) $(SC_SRC) $(SC_HDR) sim/platform.h sim/rv32.h sim/t
 	  -GCntW=$(call tb_field,$(SC_CFG),2) -GUpdDepth=$(call tb_field,$(SC_CFG),3) -GSets=$(call tb_field,$(SC_CFG),4) \
 	  -GWays=$(call tb_field,$(SC_CFG),5) -GLineWords=$(call tb_field,$(SC_CFG),6) -GOabDepth=$(call tb_field,$(SC_CFG),7) \
 	  -GHistW=$(call tb_field,$(SC_CFG),8) -GTraceFifoDepth=$(call tb_field,$(SC_CFG),9) \
-	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/instr -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include $(SC_CFLAGS)" \
-	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc" \
+	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/instr -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf $(SC_CFLAGS)" \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc -lelf" \
 	  -o $(CURDIR)/$@ $(VLT) $(RTL_SRC) $(addprefix $(CURDIR)/,$(SC_SRC)) >$(dir $@)build.log 2>&1 \
 	  || { cat $(dir $@)build.log; exit 1; }
 
@@ -235,10 +260,10 @@ INSTR_BIN := $(BUILD)/instr/hwprof-instr
 INSTR_K   ?= 4
 $(INSTR_BIN): $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/instr -O2 $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@
+	$(CC) $(CFLAGS_COMMON) -Isw/instr -O2 $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
 $(BUILD)/unit/hwprof-instr-asan: $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/instr -g -O1 $(SAN) $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@
+	$(CC) $(CFLAGS_COMMON) -Isw/instr -g -O1 $(SAN) $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
 WL_RELOC := $(addprefix $(BUILD)/instr/,$(addsuffix .elf,$(WORKLOADS)))
 WL_PROF  := $(addprefix $(BUILD)/instr/,$(addsuffix -prof.elf,$(WORKLOADS)))
 .SECONDARY: $(WL_RELOC)  # the inputs stay: the maps name them, users compare against them
@@ -312,7 +337,7 @@ synth: deps
 	@RTL_SRC="$(RTL_SRC)" synth/run.sh "$(BUILD)/synth"
 
 cov: deps
-	@RTL_SRC="$(RTL_SRC)" UNIT_SRC="$(UNIT_SRC)" tools/coverage.sh "$(BUILD)"
+	@RTL_SRC="$(RTL_SRC)" UNIT_SRC="$(UNIT_SRC)" MODEL_SRC="$(MODEL_SRC)" TB_SRC="$(TB_SRC)" tools/coverage.sh "$(BUILD)"
 
 clean:
 	rm -rf $(BUILD)

@@ -1,6 +1,6 @@
 /* C model of rtl/hwprof_edge_prof.sv; see edge_prof.h and docs/edge-prof.md.
  *
- * edge_prof_step() first decides everything from the current state (as the RTL's always_comb reads
+ * hwprof_edge_prof_step() first decides everything from the current state (as the RTL's always_comb reads
  * only _q values), then writes the next state in place: the state is large, and copying it every
  * cycle would dominate the model's speed. */
 #include "edge_prof.h"
@@ -21,7 +21,7 @@ static bool pow2_in(unsigned v, unsigned lo, unsigned hi) {
   return v >= lo && v <= hi && (v & (v - 1u)) == 0;
 }
 
-void edge_prof_cfg_default(edge_prof_cfg_t *cfg) {
+void hwprof_edge_prof_cfg_default(hwprof_edge_prof_cfg_t *cfg) {
   cfg->cnt_w = 32;
   cfg->upd_depth = 4;
   cfg->sets = 4;
@@ -30,27 +30,27 @@ void edge_prof_cfg_default(edge_prof_cfg_t *cfg) {
   cfg->oab_depth = 8;
 }
 
-int edge_prof_cfg_check(const edge_prof_cfg_t *cfg) {
-  if (cfg == NULL) return HWPROF_EINVAL;
-  if (cfg->cnt_w != 8 && cfg->cnt_w != 16 && cfg->cnt_w != 32 && cfg->cnt_w != 64) return HWPROF_EINVAL;
-  if (cfg->upd_depth < 1 || cfg->upd_depth > EP_MAX_UPD) return HWPROF_EINVAL;
-  if (!pow2_in(cfg->sets, 2, EP_MAX_SETS)) return HWPROF_EINVAL;
-  if (cfg->ways < 1 || cfg->ways > EP_MAX_WAYS) return HWPROF_EINVAL;
-  if (!pow2_in(cfg->line_words, 2, EP_MAX_LINE_WORDS)) return HWPROF_EINVAL;
-  if (cfg->oab_depth < 1 || cfg->oab_depth > EP_MAX_OAB) return HWPROF_EINVAL;
-  return HWPROF_OK;
+hwprof_result_t hwprof_edge_prof_cfg_check(const hwprof_edge_prof_cfg_t *cfg) {
+  if (cfg == NULL) return kHwprofBadArg;
+  if (cfg->cnt_w != 8 && cfg->cnt_w != 16 && cfg->cnt_w != 32 && cfg->cnt_w != 64) return kHwprofBadArg;
+  if (cfg->upd_depth < 1 || cfg->upd_depth > HWPROF_EP_MAX_UPD) return kHwprofBadArg;
+  if (!pow2_in(cfg->sets, 2, HWPROF_EP_MAX_SETS)) return kHwprofBadArg;
+  if (cfg->ways < 1 || cfg->ways > HWPROF_EP_MAX_WAYS) return kHwprofBadArg;
+  if (!pow2_in(cfg->line_words, 2, HWPROF_EP_MAX_LINE_WORDS)) return kHwprofBadArg;
+  if (cfg->oab_depth < 1 || cfg->oab_depth > HWPROF_EP_MAX_OAB) return kHwprofBadArg;
+  return kHwprofOk;
 }
 
-void edge_prof_reset(edge_prof_state_t *s) {
+void hwprof_edge_prof_reset(hwprof_edge_prof_state_t *s) {
   memset(s, 0, sizeof *s);
   hwprof_edge_prof_reg_reset(&s->regs);
 }
 
 /* The bounds window and the OAB entry shown, held by the register block. */
-static uint64_t bound_lo(const edge_prof_state_t *s) {
+static uint64_t bound_lo(const hwprof_edge_prof_state_t *s) {
   return ((uint64_t)s->regs.bound_lo_hi_value << 32) | s->regs.bound_lo_lo_value;
 }
-static uint64_t bound_hi(const edge_prof_state_t *s) {
+static uint64_t bound_hi(const hwprof_edge_prof_state_t *s) {
   return ((uint64_t)s->regs.bound_hi_hi_value << 32) | s->regs.bound_hi_lo_value;
 }
 
@@ -61,7 +61,7 @@ typedef struct {
   uint64_t tag;
 } ep_addr_t;
 
-static ep_addr_t split(const edge_prof_cfg_t *cfg, uint64_t addr) {
+static ep_addr_t split(const hwprof_edge_prof_cfg_t *cfg, uint64_t addr) {
   unsigned cnt_shift = log2u(cfg->cnt_w / 8u);
   unsigned word_w = log2u(cfg->line_words);
   unsigned set_w = log2u(cfg->sets);
@@ -72,7 +72,7 @@ static ep_addr_t split(const edge_prof_cfg_t *cfg, uint64_t addr) {
   return a;
 }
 
-static uint64_t line_addr(const edge_prof_cfg_t *cfg, uint64_t tag, unsigned set) {
+static uint64_t line_addr(const hwprof_edge_prof_cfg_t *cfg, uint64_t tag, unsigned set) {
   unsigned off_w = log2u(cfg->cnt_w / 8u) + log2u(cfg->line_words);
   unsigned set_w = log2u(cfg->sets);
   return ((tag << (off_w + set_w)) | ((uint64_t)set << off_w)) & ADDR_MASK;
@@ -80,7 +80,7 @@ static uint64_t line_addr(const edge_prof_cfg_t *cfg, uint64_t tag, unsigned set
 
 /* Everything the RTL's always_comb blocks compute from the state and inputs. */
 typedef struct {
-  edge_prof_out_t out;
+  hwprof_edge_prof_out_t out;
   /* decisions for the clock edge */
   bool pop;
   bool perform; /* the head operation updates its counter */
@@ -99,7 +99,7 @@ typedef struct {
 } ep_eval_t;
 
 /* What the unit shows its register block. */
-static void hw2reg_of(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, hwprof_edge_prof_hw2reg_t *hw) {
+static void hw2reg_of(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, hwprof_edge_prof_hw2reg_t *hw) {
   unsigned index = s->regs.oab_index_value;
   unsigned pos = (s->oab_head + index) % 256u;
   if (pos >= cfg->oab_depth) pos -= cfg->oab_depth;
@@ -122,10 +122,10 @@ static void hw2reg_of(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, hw
   hw->stat_underflows_value = s->st_unf;
 }
 
-static void eval(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const edge_prof_in_t *in,
+static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
                  ep_eval_t *e) {
   memset(e, 0, sizeof *e);
-  edge_prof_out_t *o = &e->out;
+  hwprof_edge_prof_out_t *o = &e->out;
   const uint64_t cnt_mask = HWPROF_MASK(cfg->cnt_w);
   const uint64_t align_mask = (uint64_t)(cfg->cnt_w / 8u) - 1u;
 
@@ -233,17 +233,17 @@ static void eval(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const e
   o->upd_space = !s->cmd_busy && (s->fifo_count + (in->upd.valid ? 1u : 0u)) < cfg->upd_depth;
 }
 
-void edge_prof_comb(const edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const edge_prof_in_t *in,
-                    edge_prof_out_t *out) {
+void hwprof_edge_prof_comb(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
+                    hwprof_edge_prof_out_t *out) {
   ep_eval_t e;
   eval(s, cfg, in, &e);
   *out = e.out;
 }
 
-void edge_prof_step(edge_prof_state_t *s, const edge_prof_cfg_t *cfg, const edge_prof_in_t *in) {
+void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in) {
   ep_eval_t e;
   eval(s, cfg, in, &e);
-  const edge_prof_out_t *o = &e.out;
+  const hwprof_edge_prof_out_t *o = &e.out;
   /* values read before anything is written */
   const uint64_t head_addr = s->fifo_addr[s->fifo_head];
   const ep_addr_t ha = split(cfg, head_addr);

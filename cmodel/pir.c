@@ -8,20 +8,20 @@
 #define TRIGGER_MASK HWPROF_MASK(HWPROF_PIR_TRIGGER_W)
 #define PID_MASK HWPROF_MASK(HWPROF_EV_PID_W)
 
-int pir_cfg_check(const pir_cfg_t *cfg) {
-  if (cfg == NULL) return HWPROF_EINVAL;
+hwprof_result_t hwprof_pir_cfg_check(const hwprof_pir_cfg_t *cfg) {
+  if (cfg == NULL) return kHwprofBadArg;
   switch (cfg->cnt_w) {
-    case 8: case 16: case 32: case 64: return HWPROF_OK;
-    default: return HWPROF_EINVAL;
+    case 8: case 16: case 32: case 64: return kHwprofOk;
+    default: return kHwprofBadArg;
   }
 }
 
-void pir_reset(pir_state_t *s) {
+void hwprof_pir_reset(hwprof_pir_state_t *s) {
   memset(s, 0, sizeof *s);
   hwprof_pir_reg_reset(&s->regs);
 }
 
-static unsigned cnt_shift(const pir_cfg_t *cfg) {
+static unsigned cnt_shift(const hwprof_pir_cfg_t *cfg) {
   switch (cfg->cnt_w) {
     case 8: return 0;
     case 16: return 1;
@@ -31,7 +31,7 @@ static unsigned cnt_shift(const pir_cfg_t *cfg) {
 }
 
 /* Would the presented event update a counter, and is it the not-taken counter of an either branch? */
-static bool update_of(const pir_state_t *s, const retire_ev_t *ev, bool *second) {
+static bool update_of(const hwprof_pir_state_t *s, const hwprof_retire_ev_t *ev, bool *second) {
   *second = false;
   if (!s->flag || (ev->pid & PID_MASK) == 0) return false;
   switch (ev->kind) {
@@ -51,7 +51,7 @@ static bool update_of(const pir_state_t *s, const retire_ev_t *ev, bool *second)
 }
 
 /* What the pir shows its register block. */
-static void hw2reg_of(const pir_state_t *s, hwprof_pir_hw2reg_t *hw) {
+static void hw2reg_of(const hwprof_pir_state_t *s, hwprof_pir_hw2reg_t *hw) {
   hw->base_lo_value = (uint32_t)(s->base & 0xffffffffu);
   hw->base_hi_value = (uint32_t)(s->base >> 32);
   hw->offset_value = s->offset;
@@ -62,14 +62,14 @@ static void hw2reg_of(const pir_state_t *s, hwprof_pir_hw2reg_t *hw) {
 }
 
 /* The register block's response and strobes of this cycle. */
-static void regs_of(const pir_state_t *s, const hwprof_reg_req_t *req, hwprof_pir_reg2hw_t *r2h,
+static void regs_of(const hwprof_pir_state_t *s, const hwprof_reg_req_t *req, hwprof_pir_reg2hw_t *r2h,
                     hwprof_reg_rsp_t *rsp) {
   hwprof_pir_hw2reg_t hw;
   if (req->access) hw2reg_of(s, &hw);
   hwprof_pir_reg_comb(&s->regs, req, &hw, r2h, rsp);
 }
 
-void pir_comb(const pir_state_t *s, const pir_cfg_t *cfg, const pir_in_t *in, pir_out_t *out) {
+void hwprof_pir_comb(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, hwprof_pir_out_t *out) {
   (void)cfg;
   hwprof_pir_reg2hw_t r2h;
   regs_of(s, &in->reg, &r2h, &out->reg);
@@ -79,9 +79,9 @@ void pir_comb(const pir_state_t *s, const pir_cfg_t *cfg, const pir_in_t *in, pi
   out->upd = s->upd;
 }
 
-void pir_step(pir_state_t *s, const pir_cfg_t *cfg, const pir_in_t *in) {
-  const retire_ev_t *ev = in->ev;
-  pir_state_t n = *s;
+void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in) {
+  const hwprof_retire_ev_t *ev = in->ev;
+  hwprof_pir_state_t n = *s;
   bool second;
   bool hit = in->ev_fire && update_of(s, ev, &second);
   hwprof_pir_reg2hw_t r2h;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "hwprof_regs.h"
+#include "hwprof_result.h" /* errors are returned as negative codes, never abort() */
 
 #define HWPROF_MASK(w) ((w) >= 64u ? ~UINT64_C(0) : ((UINT64_C(1) << (w)) - 1u))
 
@@ -28,7 +29,7 @@ typedef struct {
   bool ihint;       /* HWPROF_IHINT_* */
   uint8_t op;       /* HWPROF_PROF_OP_*, when kind is PROF */
   uint64_t operand; /* EV_OPERAND_W bits */
-} retire_ev_t;
+} hwprof_retire_ev_t;
 
 /* APB3 requester signals. */
 typedef struct {
@@ -37,14 +38,14 @@ typedef struct {
   bool pwrite;
   uint16_t paddr;
   uint32_t pwdata;
-} apb_req_t;
+} hwprof_apb_req_t;
 
 /* APB3 completer signals. */
 typedef struct {
   uint32_t prdata;
   bool pready;
   bool pslverr;
-} apb_rsp_t;
+} hwprof_apb_rsp_t;
 
 /* One engine window's share of an APB access: the access phase aimed at the window (the RTL's
  * reg_*_i ports of a block and of its register block). */
@@ -66,12 +67,6 @@ typedef struct {
   bool valid;
   uint64_t addr; /* byte address, PIR_BASE_W bits */
   bool dec;      /* 1 = decrement, 0 = increment */
-} upd_op_t;
-
-/* Error codes returned by the model (never abort()). */
-enum {
-  HWPROF_OK = 0,
-  HWPROF_EINVAL = -1, /* bad configuration or argument */
-};
+} hwprof_upd_op_t;
 
 #endif /* HWPROF_PORTS_H */

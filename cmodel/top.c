@@ -12,12 +12,12 @@ typedef struct {
   bool tc_sel;
   bool pir_write;
   bool ev_ready;
-  pir_in_t pir;
-  pir_out_t pir_out;
-  edge_prof_in_t ep;
-  edge_prof_out_t ep_out;
-  trace_ctrl_in_t tc;
-  trace_ctrl_out_t tc_out;
+  hwprof_pir_in_t pir;
+  hwprof_pir_out_t pir_out;
+  hwprof_edge_prof_in_t ep;
+  hwprof_edge_prof_out_t ep_out;
+  hwprof_trace_ctrl_in_t tc;
+  hwprof_trace_ctrl_out_t tc_out;
   /* top window */
   hwprof_reg_req_t top_req;
   hwprof_top_hw2reg_t top_hw;
@@ -25,8 +25,8 @@ typedef struct {
   hwprof_reg_rsp_t top_rsp;
 } wires_t;
 
-static void wires_of(const top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, wires_t *w) {
-  const apb_req_t *a = &in->apb;
+static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, wires_t *w) {
+  const hwprof_apb_req_t *a = &in->apb;
   w->access = a->psel && a->penable;
   w->top_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_TOP_WINDOW;
   w->pir_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_PIR_WINDOW;
@@ -35,7 +35,7 @@ static void wires_of(const top_state_t *s, const top_cfg_t *cfg, const top_in_t 
   w->pir_write = w->pir_sel && a->pwrite;
 
   /* the edge-profiling unit's outputs do not depend on ev_stall (it only counts) */
-  w->ep = (edge_prof_in_t){
+  w->ep = (hwprof_edge_prof_in_t){
       .upd = s->pir.upd,
       .hold = w->pir_write,
       .reg = {w->ep_sel, a->pwrite, a->paddr, a->pwdata},
@@ -43,28 +43,28 @@ static void wires_of(const top_state_t *s, const top_cfg_t *cfg, const top_in_t 
       .mem_rsp_valid = in->mem_rsp_valid,
       .mem_rsp_rdata = in->mem_rsp_rdata,
   };
-  edge_prof_comb(&s->edge_prof, &cfg->edge_prof, &w->ep, &w->ep_out);
+  hwprof_edge_prof_comb(&s->edge_prof, &cfg->edge_prof, &w->ep, &w->ep_out);
 
   /* the pir's upd_req does not depend on ev_fire, nor phase on anything but ovf */
-  w->pir = (pir_in_t){
+  w->pir = (hwprof_pir_in_t){
       .ev = &in->ev,
       .reg = {w->pir_sel, a->pwrite, a->paddr, a->pwdata},
       .ovf = w->ep_out.ovf,
       .unf = w->ep_out.unf,
   };
-  pir_comb(&s->pir, &cfg->pir, &w->pir, &w->pir_out);
+  hwprof_pir_comb(&s->pir, &cfg->pir, &w->pir, &w->pir_out);
 
   /* a pir write holds the retire port; an updating event waits for room in the update buffer */
   w->ev_ready = !w->pir_write && (!w->pir_out.upd_req || w->ep_out.upd_space);
   w->pir.ev_fire = in->ev.valid && w->ev_ready;
   w->ep.ev_stall = in->ev.valid && !w->ev_ready;
 
-  w->tc = (trace_ctrl_in_t){
+  w->tc = (hwprof_trace_ctrl_in_t){
       .ev_fire = w->pir.ev_fire,
       .ev = &in->ev,
       .reg = {w->tc_sel, a->pwrite, a->paddr, a->pwdata},
   };
-  trace_ctrl_comb(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc, &w->tc_out);
+  hwprof_trace_ctrl_comb(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc, &w->tc_out);
 
   /* the top window's register block; a cause raised in the clearing cycle stays pending */
   w->top_req = (hwprof_reg_req_t){w->top_sel, a->pwrite, a->paddr, a->pwdata};
@@ -86,29 +86,29 @@ static void wires_of(const top_state_t *s, const top_cfg_t *cfg, const top_in_t 
   hwprof_top_reg_comb(&s->regs, &w->top_req, &w->top_hw, &w->top_r2h, &w->top_rsp);
 }
 
-void top_cfg_default(top_cfg_t *cfg) {
+void hwprof_top_cfg_default(hwprof_top_cfg_t *cfg) {
   cfg->pir.cnt_w = 32;
-  edge_prof_cfg_default(&cfg->edge_prof);
-  trace_ctrl_cfg_default(&cfg->trace_ctrl);
+  hwprof_edge_prof_cfg_default(&cfg->edge_prof);
+  hwprof_trace_ctrl_cfg_default(&cfg->trace_ctrl);
 }
 
-int top_cfg_check(const top_cfg_t *cfg) {
-  if (cfg == NULL) return HWPROF_EINVAL;
-  if (cfg->pir.cnt_w != cfg->edge_prof.cnt_w) return HWPROF_EINVAL;
-  int rc = pir_cfg_check(&cfg->pir);
-  if (rc == HWPROF_OK) rc = edge_prof_cfg_check(&cfg->edge_prof);
-  return rc ? rc : trace_ctrl_cfg_check(&cfg->trace_ctrl);
+hwprof_result_t hwprof_top_cfg_check(const hwprof_top_cfg_t *cfg) {
+  if (cfg == NULL) return kHwprofBadArg;
+  if (cfg->pir.cnt_w != cfg->edge_prof.cnt_w) return kHwprofBadArg;
+  hwprof_result_t rc = hwprof_pir_cfg_check(&cfg->pir);
+  if (rc == kHwprofOk) rc = hwprof_edge_prof_cfg_check(&cfg->edge_prof);
+  return rc ? rc : hwprof_trace_ctrl_cfg_check(&cfg->trace_ctrl);
 }
 
-void top_reset(top_state_t *s) {
+void hwprof_top_reset(hwprof_top_state_t *s) {
   hwprof_top_reg_reset(&s->regs);
-  pir_reset(&s->pir);
-  edge_prof_reset(&s->edge_prof);
-  trace_ctrl_reset(&s->trace_ctrl);
+  hwprof_pir_reset(&s->pir);
+  hwprof_edge_prof_reset(&s->edge_prof);
+  hwprof_trace_ctrl_reset(&s->trace_ctrl);
 }
 
 /* This cycle's outputs, from the state, the inputs and the wires. */
-static void outputs_of(const top_state_t *s, const wires_t *w, top_out_t *out) {
+static void outputs_of(const hwprof_top_state_t *s, const wires_t *w, hwprof_top_out_t *out) {
   bool unmapped = w->access && !w->top_sel && !w->pir_sel && !w->ep_sel && !w->tc_sel;
 
   out->ev_ready = w->ev_ready;
@@ -129,26 +129,26 @@ static void outputs_of(const top_state_t *s, const wires_t *w, top_out_t *out) {
 }
 
 /* The clock edge. */
-static void advance(top_state_t *s, const top_cfg_t *cfg, const wires_t *w) {
+static void advance(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const wires_t *w) {
   hwprof_top_reg_step(&s->regs, &w->top_req, &w->top_hw);
-  pir_step(&s->pir, &cfg->pir, &w->pir);
-  edge_prof_step(&s->edge_prof, &cfg->edge_prof, &w->ep);
-  trace_ctrl_step(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc);
+  hwprof_pir_step(&s->pir, &cfg->pir, &w->pir);
+  hwprof_edge_prof_step(&s->edge_prof, &cfg->edge_prof, &w->ep);
+  hwprof_trace_ctrl_step(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc);
 }
 
-void top_comb(const top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, top_out_t *out) {
+void hwprof_top_comb(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
   wires_t w;
   wires_of(s, cfg, in, &w);
   outputs_of(s, &w, out);
 }
 
-void top_step(top_state_t *s, const top_cfg_t *cfg, const top_in_t *in) {
+void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in) {
   wires_t w;
   wires_of(s, cfg, in, &w);
   advance(s, cfg, &w);
 }
 
-void top_cycle(top_state_t *s, const top_cfg_t *cfg, const top_in_t *in, top_out_t *out) {
+void hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
   wires_t w;
   wires_of(s, cfg, in, &w);
   outputs_of(s, &w, out);

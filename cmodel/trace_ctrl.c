@@ -3,18 +3,18 @@
 
 #include <string.h>
 
-void trace_ctrl_cfg_default(trace_ctrl_cfg_t *cfg) {
+void hwprof_trace_ctrl_cfg_default(hwprof_trace_ctrl_cfg_t *cfg) {
   cfg->hist_w = 32;
   cfg->fifo_depth = 8;
 }
 
-int trace_ctrl_cfg_check(const trace_ctrl_cfg_t *cfg) {
-  if (cfg == NULL || cfg->hist_w < 2 || cfg->hist_w > 32 || cfg->fifo_depth < 1 || cfg->fifo_depth > TC_MAX_FIFO)
-    return HWPROF_EINVAL;
-  return HWPROF_OK;
+hwprof_result_t hwprof_trace_ctrl_cfg_check(const hwprof_trace_ctrl_cfg_t *cfg) {
+  if (cfg == NULL || cfg->hist_w < 2 || cfg->hist_w > 32 || cfg->fifo_depth < 1 || cfg->fifo_depth > HWPROF_TC_MAX_FIFO)
+    return kHwprofBadArg;
+  return kHwprofOk;
 }
 
-void trace_ctrl_reset(trace_ctrl_state_t *s) {
+void hwprof_trace_ctrl_reset(hwprof_trace_ctrl_state_t *s) {
   memset(s, 0, sizeof *s);
   hwprof_trace_ctrl_reg_reset(&s->regs);
   s->cur_hist = 1; /* the marker */
@@ -30,15 +30,24 @@ typedef struct {
 } tc_eval_t;
 
 /* What the engine shows its register block (read values: only needed in a cycle with an access). */
-static void hw2reg_of(const trace_ctrl_state_t *s, hwprof_trace_ctrl_hw2reg_t *hw) {
-  hw->status_fifo_count = s->fifo_count;
+/* The FIFO primitive's configuration: a record is {start, history}. */
+static hwprof_prim_fifo_cfg_t fifo_cfg(const hwprof_trace_ctrl_cfg_t *cfg) {
+  return (hwprof_prim_fifo_cfg_t){32u + cfg->hist_w, cfg->fifo_depth};
+}
+
+static void hw2reg_of(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg,
+                      hwprof_trace_ctrl_hw2reg_t *hw) {
+  const hwprof_prim_fifo_cfg_t fcfg = fifo_cfg(cfg);
+  hwprof_prim_fifo_out_t f;
+  hwprof_prim_fifo_comb(&s->fifo, &fcfg, &f);
+  hw->status_fifo_count = f.count;
   hw->cur_start_value = s->cur_start;
   hw->cur_hist_value = s->cur_hist;
   hw->last_start_value = s->last_start;
   hw->last_hist_value = s->last_hist;
   hw->sample_count_value = s->count;
-  hw->fifo_start_value = s->fifo_count ? s->fifo_start[s->fifo_head] : 0;
-  hw->fifo_hist_value = s->fifo_count ? s->fifo_hist[s->fifo_head] : 0;
+  hw->fifo_start_value = (uint32_t)(f.rdata >> cfg->hist_w);
+  hw->fifo_hist_value = (uint32_t)(f.rdata & HWPROF_MASK(cfg->hist_w));
   hw->stat_end_backward_value = s->st_back;
   hw->stat_end_indirect_value = s->st_ind;
   hw->stat_end_full_value = s->st_full;
@@ -47,11 +56,11 @@ static void hw2reg_of(const trace_ctrl_state_t *s, hwprof_trace_ctrl_hw2reg_t *h
   hw->stat_dropped_value = s->st_drop;
 }
 
-static void eval(const trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const trace_ctrl_in_t *in, tc_eval_t *e) {
+static void eval(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in, tc_eval_t *e) {
   memset(e, 0, sizeof *e);
   const hwprof_trace_ctrl_reg_state_t *r = &s->regs;
   const uint32_t hmask = (uint32_t)HWPROF_MASK(cfg->hist_w);
-  const retire_ev_t *ev = in->ev;
+  const hwprof_retire_ev_t *ev = in->ev;
   bool active = r->ctrl_enable && in->ev_fire;
   bool is_branch = ev->kind == HWPROF_KIND_BRANCH;
   bool is_jump = ev->kind == HWPROF_KIND_JUMP;
@@ -66,44 +75,26 @@ static void eval(const trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const
   e->collected = e->end_trace && e->in_range;
   e->sampled = e->collected && (!r->ctrl_sample_en || s->count <= 1);
   e->push = e->sampled && r->ctrl_fifo_mode;
-  e->push_ok = e->push && s->fifo_count != cfg->fifo_depth;
+  e->push_ok = e->push && s->fifo.count != cfg->fifo_depth;
 
   hwprof_trace_ctrl_hw2reg_t hw;
-  if (in->reg.access) hw2reg_of(s, &hw);
+  if (in->reg.access) hw2reg_of(s, cfg, &hw);
   hwprof_trace_ctrl_reg_comb(r, &in->reg, &hw, &e->r2h, &e->rsp);
-  e->pop = e->r2h.fifo_ctrl_qe && e->r2h.fifo_ctrl_pop && s->fifo_count != 0;
+  e->pop = e->r2h.fifo_ctrl_qe && e->r2h.fifo_ctrl_pop && s->fifo.count != 0;
   e->clear = e->r2h.fifo_ctrl_qe && e->r2h.fifo_ctrl_clear;
 }
 
-/* FIFO occupancy after pop, clear and push, and the slot of the push (from the current head and
- * count, read before anything is written) */
-static unsigned fifo_next(unsigned head0, unsigned count0, const trace_ctrl_cfg_t *cfg, const tc_eval_t *e,
-                          unsigned *head, unsigned *slot) {
-  unsigned h = head0, n = count0;
-  if (e->pop) {
-    h = (h == cfg->fifo_depth - 1u) ? 0 : h + 1u;
-    n--;
-  }
-  if (e->clear) n = 0;
-  unsigned sl = (h + n) & 0xffu;
-  if (sl >= cfg->fifo_depth) sl -= cfg->fifo_depth;
-  if (e->push_ok) n++;
-  *head = h;
-  *slot = sl;
-  return n;
-}
-
-void trace_ctrl_comb(const trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const trace_ctrl_in_t *in,
-                     trace_ctrl_out_t *out) {
+void hwprof_trace_ctrl_comb(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in,
+                     hwprof_trace_ctrl_out_t *out) {
   tc_eval_t e;
   eval(s, cfg, in, &e);
   out->reg = e.rsp;
   /* FIFO mode: a level while the FIFO holds at least the watermark (see the RTL) */
   unsigned wm = s->regs.ctrl_watermark ? s->regs.ctrl_watermark : 1u;
-  out->irq = (e.sampled && !s->regs.ctrl_fifo_mode) || (s->regs.ctrl_fifo_mode && s->fifo_count >= wm);
+  out->irq = (e.sampled && !s->regs.ctrl_fifo_mode) || (s->regs.ctrl_fifo_mode && s->fifo.count >= wm);
 }
 
-void trace_ctrl_step(trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const trace_ctrl_in_t *in) {
+void hwprof_trace_ctrl_step(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in) {
   tc_eval_t e;
   eval(s, cfg, in, &e);
   const uint32_t hmask = (uint32_t)HWPROF_MASK(cfg->hist_w);
@@ -111,9 +102,8 @@ void trace_ctrl_step(trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const t
   const uint32_t old_start = s->cur_start;
   const uint16_t old_count = s->count, old_reload = (uint16_t)s->regs.sample_reload_value;
   const bool old_sample_en = s->regs.ctrl_sample_en;
-  const unsigned old_head = s->fifo_head, old_fifo_count = s->fifo_count;
   hwprof_trace_ctrl_hw2reg_t hw; /* of the state before the edge */
-  if (in->reg.access) hw2reg_of(s, &hw);
+  if (in->reg.access) hw2reg_of(s, cfg, &hw);
 
   s->st_back += e.end_trace && e.backward;
   s->st_ind += e.end_trace && e.ijump;
@@ -142,11 +132,8 @@ void trace_ctrl_step(trace_ctrl_state_t *s, const trace_ctrl_cfg_t *cfg, const t
   if (e.r2h.sample_count_qe) s->count = (uint16_t)e.r2h.sample_count_value;
   hwprof_trace_ctrl_reg_step(&s->regs, &in->reg, &hw);
 
-  unsigned head, slot;
-  s->fifo_count = fifo_next(old_head, old_fifo_count, cfg, &e, &head, &slot);
-  s->fifo_head = head;
-  if (e.push_ok) {
-    s->fifo_start[slot] = old_start;
-    s->fifo_hist[slot] = e.ended_hist;
-  }
+  /* the FIFO: pop and clear act before the push of the same cycle */
+  const hwprof_prim_fifo_cfg_t fcfg = fifo_cfg(cfg);
+  const hwprof_prim_fifo_in_t fin = {e.pop, e.clear, e.push_ok, (uint64_t)old_start << cfg->hist_w | e.ended_hist};
+  hwprof_prim_fifo_step(&s->fifo, &fcfg, &fin);
 }

@@ -562,6 +562,18 @@ module hwprof_edge_prof #(
   always_comb begin
     if (rst_ni) assert (!(upd_valid_i && !pop && (fifo_count_q == 8'(UpdDepth))));
   end
+  // sampled at the clock edge, as the flops sample them
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      // the ring buffers' pointers stay inside their storage
+      assert (fifo_count_q <= 8'(UpdDepth));
+      assert (32'(fifo_head_q) < UpdDepth);
+      assert (oab_count_q <= 8'(OabDepth));
+      assert (32'(oab_head_q) < OabDepth);
+      // a command write is refused while one runs (regs/edge_prof.json), so commands never overlap
+      assert (!(reg2hw.cmd_qe && cmd_busy_q));
+    end
+  end
 `endif
 
   if ((Sets < 2) || ((Sets & (Sets - 1)) != 0)) begin : g_sets_check

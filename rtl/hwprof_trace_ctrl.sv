@@ -48,7 +48,6 @@ module hwprof_trace_ctrl #(
   output logic                              irq_o  // a trace was sampled / the watermark reached
 );
 
-  localparam int unsigned FifoW = (FifoDepth > 1) ? $clog2(FifoDepth) : 1;
   localparam logic [HistW-1:0] Marker = HistW'(1);
 
   // ---- register block (rtl/reg/hwprof_trace_ctrl_reg.sv, generated from regs/trace_ctrl.json): it
@@ -60,10 +59,8 @@ module hwprof_trace_ctrl #(
   logic [31:0]      cur_start_q, cur_start_d, last_start_q, last_start_d;
   logic [HistW-1:0] cur_hist_q, cur_hist_d, last_hist_q, last_hist_d;
   logic [15:0]      count_q, count_d;
-  logic [FifoDepth*32-1:0]    fifo_start_q, fifo_start_d;
-  logic [FifoDepth*HistW-1:0] fifo_hist_q, fifo_hist_d;
-  logic [FifoW-1:0] fifo_head_q, fifo_head_d;
-  logic [7:0]       fifo_count_q, fifo_count_d;
+  logic [7:0]       fifo_count;  // records in the FIFO (rtl/prim/hwprof_prim_fifo.sv, below)
+  logic             fifo_full;
   logic [31:0] st_back_q, st_back_d, st_ind_q, st_ind_d, st_full_q, st_full_d;
   logic [31:0] st_filt_q, st_filt_d, st_samp_q, st_samp_d, st_drop_q, st_drop_d;
 
@@ -100,28 +97,32 @@ module hwprof_trace_ctrl #(
   assign collected    = end_trace && in_range;
   assign sampled      = collected && (!cfg_sample_en || (count_q <= 16'd1));
   assign push         = sampled && cfg_fifo_mode;
-  assign push_ok      = push && (fifo_count_q != 8'(FifoDepth));
+  assign push_ok      = push && !fifo_full;
 
-  // ---- the FIFO's head record, read through FIFO_START/FIFO_HIST
+  // ---- the FIFO of finished traces: {start, history} records; pop and clear act before the push
+  // of the same cycle, fullness is judged before them. Its head is read through FIFO_START/HIST.
+  logic             pop, clear;
   logic [31:0]      head_start;
   logic [HistW-1:0] head_hist;
 
-  always_comb begin
-    head_start = '0;
-    head_hist  = '0;
-    for (int unsigned i = 0; i < FifoDepth; i++) begin
-      head_start = head_start | (fifo_start_q[i*32 +: 32] & {32{32'(fifo_head_q) == i}});
-      head_hist  = head_hist | (fifo_hist_q[i*HistW +: HistW] & {HistW{32'(fifo_head_q) == i}});
-    end
-    if (fifo_count_q == '0) begin
-      head_start = '0;
-      head_hist  = '0;
-    end
-  end
+  hwprof_prim_fifo #(
+    .Width (32 + HistW),
+    .Depth (FifoDepth)
+  ) u_fifo (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .pop_i   (pop),
+    .clr_i   (clear),
+    .push_i  (push_ok),
+    .wdata_i ({cur_start_q, ended_hist}),
+    .rdata_o ({head_start, head_hist}),
+    .count_o (fifo_count),
+    .full_o  (fifo_full)
+  );
 
   always_comb begin
     hw2reg = '0;
-    hw2reg.status_fifo_count       = fifo_count_q;
+    hw2reg.status_fifo_count       = fifo_count;
     hw2reg.cur_start_value         = cur_start_q;
     hw2reg.cur_hist_value          = 32'(cur_hist_q);
     hw2reg.last_start_value        = last_start_q;
@@ -150,8 +151,7 @@ module hwprof_trace_ctrl #(
     .reg2hw_o     (reg2hw)
   );
 
-  logic pop, clear;
-  assign pop   = reg2hw.fifo_ctrl_qe && reg2hw.fifo_ctrl_pop && (fifo_count_q != '0);
+  assign pop   = reg2hw.fifo_ctrl_qe && reg2hw.fifo_ctrl_pop && (fifo_count != '0);
   assign clear = reg2hw.fifo_ctrl_qe && reg2hw.fifo_ctrl_clear;
 
   // the history registers are HistW wide; the bits above read 0 and ignore writes
@@ -159,7 +159,6 @@ module hwprof_trace_ctrl #(
   assign unused_hist_bits = ^{reg2hw.cur_hist_value, reg2hw.last_hist_value};
 
   // ---- next state
-  logic [7:0] fifo_slot;
   logic [7:0] watermark_eff;
 
   always_comb begin
@@ -168,17 +167,12 @@ module hwprof_trace_ctrl #(
     last_start_d = last_start_q;
     last_hist_d  = last_hist_q;
     count_d     = count_q;
-    fifo_start_d = fifo_start_q;
-    fifo_hist_d  = fifo_hist_q;
-    fifo_head_d  = fifo_head_q;
-    fifo_count_d = fifo_count_q;
     st_back_d = st_back_q + 32'(end_trace && backward);
     st_ind_d  = st_ind_q + 32'(end_trace && is_ijump);
     st_full_d = st_full_q + 32'(full);
     st_filt_d = st_filt_q + 32'(end_trace && !in_range);
     st_samp_d = st_samp_q + 32'(sampled);
     st_drop_d = st_drop_q + 32'(push && !push_ok);
-    fifo_slot = '0;
 
     // the trace
     if (end_trace) begin
@@ -199,31 +193,13 @@ module hwprof_trace_ctrl #(
     if (reg2hw.last_start_qe)   last_start_d = reg2hw.last_start_value;
     if (reg2hw.last_hist_qe)    last_hist_d  = reg2hw.last_hist_value[HistW-1:0];
     if (reg2hw.sample_count_qe) count_d      = reg2hw.sample_count_value;
-
-    // FIFO: pop and clear act before the push of the same cycle; fullness is judged before them
-    if (pop) begin
-      fifo_head_d  = (fifo_head_q == FifoW'(FifoDepth - 1)) ? '0 : fifo_head_q + FifoW'(1);
-      fifo_count_d = fifo_count_q - 8'd1;
-    end
-    if (clear) fifo_count_d = '0;
-    if (push_ok) begin
-      fifo_slot = 8'(fifo_head_d) + fifo_count_d;
-      if (fifo_slot >= 8'(FifoDepth)) fifo_slot = fifo_slot - 8'(FifoDepth);
-      for (int unsigned i = 0; i < FifoDepth; i++) begin
-        if (32'(fifo_slot) == i) begin
-          fifo_start_d[i*32 +: 32]       = cur_start_q;
-          fifo_hist_d[i*HistW +: HistW] = ended_hist;
-        end
-      end
-      fifo_count_d = fifo_count_d + 8'd1;
-    end
   end
 
   // FIFO mode: a level, asserted while the FIFO holds at least the watermark, so that an
   // acknowledgement only sticks once software has drained it below (a push-triggered pulse would
   // be lost for good if the FIFO filled while the handler ran)
   assign watermark_eff = (cfg_watermark == '0) ? 8'd1 : cfg_watermark;
-  assign irq_o = (sampled && !cfg_fifo_mode) || (cfg_fifo_mode && (fifo_count_q >= watermark_eff));
+  assign irq_o = (sampled && !cfg_fifo_mode) || (cfg_fifo_mode && (fifo_count >= watermark_eff));
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -232,10 +208,6 @@ module hwprof_trace_ctrl #(
       last_start_q <= '0;
       last_hist_q  <= '0;
       count_q      <= '0;
-      fifo_start_q <= '0;
-      fifo_hist_q  <= '0;
-      fifo_head_q  <= '0;
-      fifo_count_q <= '0;
       st_back_q    <= '0;
       st_ind_q     <= '0;
       st_full_q    <= '0;
@@ -248,10 +220,6 @@ module hwprof_trace_ctrl #(
       last_start_q <= last_start_d;
       last_hist_q  <= last_hist_d;
       count_q      <= count_d;
-      fifo_start_q <= fifo_start_d;
-      fifo_hist_q  <= fifo_hist_d;
-      fifo_head_q  <= fifo_head_d;
-      fifo_count_q <= fifo_count_d;
       st_back_q    <= st_back_d;
       st_ind_q     <= st_ind_d;
       st_full_q    <= st_full_d;
@@ -260,6 +228,13 @@ module hwprof_trace_ctrl #(
       st_drop_q    <= st_drop_d;
     end
   end
+
+`ifndef SYNTHESIS
+  // sampled at the clock edge (the FIFO primitive checks its own pointers and use)
+  always @(posedge clk_i) begin
+    if (rst_ni) assert (!(end_trace && !cfg_enable));  // a trace ends only while enabled
+  end
+`endif
 
   if ((HistW < 2) || (HistW > 32)) begin : g_hist_check
     $error("HistW must be 2..32");

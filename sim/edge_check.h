@@ -22,7 +22,7 @@ typedef struct {
 
 /* Returns 0, or -1 with a one-line reason (naming the file) in err. */
 int edge_check_init(edge_check_t *c, const char *map_path, char *err, size_t errlen);
-static inline void edge_check_event(edge_check_t *c, const retire_ev_t *ev) {
+static inline void edge_check_event(edge_check_t *c, const hwprof_retire_ev_t *ev) {
   if (ev->valid) pm_truth_feed(c->truth, ev->pc, ev->next_pc, ev->taken);
 }
 /* The driver's flush (sw/hwprof_edge.c: FLUSH, then a bounded poll of STATUS.BUSY) through the

@@ -168,7 +168,7 @@ int main(int argc, char **argv) {
 
   clock_t t0 = clock();
   rv_status_t st = RV_RUNNING;
-  retire_ev_t ev;
+  hwprof_retire_ev_t ev;
   while (st == RV_RUNNING && cpu->instret < max_insns) {
     st = with_model ? platform_step(&plat, &ev) : rv_step(cpu, &ev);
     if (pcs && ev.valid) fprintf(pcs, "%08" PRIx32 "\n", ev.pc);
@@ -194,7 +194,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "hwprof-sim: %s: %" PRIu64 " instructions, exit code %d, %.2f s (%.1f M instructions/s)\n", elf,
             cpu->instret, st == RV_EXITED ? cpu->exit_code : -1, secs, secs > 0 ? cpu->instret / secs / 1e6 : 0.0);
     if (with_model) {
-      const top_state_t *hw = &plat.hw;
+      const hwprof_top_state_t *hw = &plat.hw;
       fprintf(stderr, "  system: %" PRIu64 " cycles, %" PRIu64 " stall cycles, %" PRIu64 " interrupts, %" PRIu64
                       " hwprof register accesses\n",
               plat.cycles, plat.stall_cycles, plat.interrupts, plat.apb_accesses);

@@ -1,50 +1,29 @@
 /* The whole system with the C model of hwprof_top; see platform.h. */
 #include "platform.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* One clock cycle of hwprof_top with the given retire event and APB request. */
-static void hw_cycle(platform_t *p, const retire_ev_t *ev, const apb_req_t *apb) {
-  top_in_t in = {0};
+static void hw_cycle(platform_t *p, const hwprof_retire_ev_t *ev, const hwprof_apb_req_t *apb) {
+  hwprof_top_in_t in = {0};
   if (ev) in.ev = *ev;
   if (apb) in.apb = *apb;
-  /* the memory port: always ready when no read is outstanding; a read answers after the latency */
-  const unsigned words = p->cfg.edge_prof.line_words, wbytes = p->cfg.edge_prof.cnt_w / 8u;
-  in.mem_req_ready = !p->rd_pending;
-  in.mem_rsp_valid = p->rd_pending && p->rd_wait == 0;
-  if (in.mem_rsp_valid) {
-    for (unsigned w = 0; w < words; w++) {
-      uint64_t v = 0, a = p->rd_addr + (uint64_t)w * wbytes;
-      if (a >= RV_RAM_BASE && a + wbytes <= RV_RAM_BASE + (uint64_t)p->cpu.ram_size)
-        for (unsigned b = 0; b < wbytes; b++) v |= (uint64_t)p->cpu.ram[a - RV_RAM_BASE + b] << (8 * b);
-      in.mem_rsp_rdata.w[w] = v;
-    }
-  }
-  top_cycle(&p->hw, &p->cfg, &in, &p->out);
-  if (in.mem_rsp_valid) p->rd_pending = false;
-  else if (p->rd_pending) p->rd_wait--;
-  if (p->out.mem_req_valid && in.mem_req_ready) {
-    if (p->out.mem_req_write) {
-      p->mem_writes++;
-      for (unsigned w = 0; w < words; w++) {
-        uint64_t a = p->out.mem_req_addr + (uint64_t)w * wbytes;
-        if (a >= RV_RAM_BASE && a + wbytes <= RV_RAM_BASE + (uint64_t)p->cpu.ram_size)
-          for (unsigned b = 0; b < wbytes; b++)
-            p->cpu.ram[a - RV_RAM_BASE + b] = (uint8_t)(p->out.mem_req_wdata.w[w] >> (8 * b));
-      }
-    } else {
-      p->mem_reads++;
-      p->rd_pending = true;
-      p->rd_addr = p->out.mem_req_addr;
-      p->rd_wait = p->mem_latency ? p->mem_latency - 1u : 0u;
-    }
-  }
+  /* the memory port: the profile memory over the CPU's RAM (cmodel/mem_model.c) */
+  hwprof_mem_rsp_t mr;
+  hwprof_mem_model_comb(&p->mem, &mr);
+  in.mem_req_ready = mr.ready;
+  in.mem_rsp_valid = mr.rsp_valid;
+  in.mem_rsp_rdata = mr.rdata;
+  hwprof_top_cycle(&p->hw, &p->cfg, &in, &p->out);
+  const hwprof_mem_req_t q = {p->out.mem_req_valid, p->out.mem_req_write, p->out.mem_req_addr, p->out.mem_req_wdata};
+  hwprof_mem_model_step(&p->mem, &q);
   p->cpu.irq_line = p->out.irq_phase || p->out.irq_trace || p->out.irq_coproc || p->out.irq_error;
   p->cycles++;
 }
 
 uint32_t platform_apb(platform_t *p, bool write, uint16_t addr, uint32_t data) {
-  apb_req_t a = {.psel = true, .penable = false, .pwrite = write, .paddr = addr, .pwdata = data};
+  hwprof_apb_req_t a = {.psel = true, .penable = false, .pwrite = write, .paddr = addr, .pwdata = data};
   hw_cycle(p, NULL, &a);
   a.penable = true;
   hw_cycle(p, NULL, &a); /* p->out holds the access phase's outputs */
@@ -63,15 +42,26 @@ int platform_init(platform_t *p, const char *elf, uint32_t ram_size, unsigned me
   }
   p->cpu.cmdline = elf;
   p->cpu.mmio = (rv_mmio_t){PLATFORM_HWPROF_BASE, PLATFORM_HWPROF_SIZE, mmio_read, mmio_write, p};
-  top_cfg_default(&p->cfg);
-  top_reset(&p->hw);
-  p->mem_latency = mem_latency;
+  hwprof_top_cfg_default(&p->cfg);
+  hwprof_top_reset(&p->hw);
+  /* granted whenever no read is outstanding; a read answers mem_latency cycles after acceptance */
+  const unsigned lat = mem_latency ? mem_latency : 1u;
+  const hwprof_mem_model_cfg_t mc = {RV_RAM_BASE, ram_size, p->cfg.edge_prof.cnt_w, p->cfg.edge_prof.line_words,
+                                     lat, lat, 100, 0};
+  if (hwprof_mem_model_init_over(&p->mem, &mc, p->cpu.ram) != kHwprofOk) {
+    snprintf(p->error, sizeof p->error, "%s: the profile memory cannot be set up over %u bytes of RAM", elf,
+             (unsigned)ram_size);
+    return -1;
+  }
   return 0;
 }
 
-void platform_free(platform_t *p) { rv_free(&p->cpu); }
+void platform_free(platform_t *p) {
+  hwprof_mem_model_free(&p->mem);
+  rv_free(&p->cpu);
+}
 
-rv_status_t platform_step(platform_t *p, retire_ev_t *ev) {
+rv_status_t platform_step(platform_t *p, hwprof_retire_ev_t *ev) {
   rv_status_t st = rv_step(&p->cpu, ev);
   if (!ev->valid) {
     if (st == RV_RUNNING) { /* an interrupt was taken: a cycle with no instruction */

@@ -1,7 +1,7 @@
 /* The whole system with the C model of hwprof_top: the CPU model's retire events drive the
  * retire-event port cycle by cycle (the CPU stalls while ready is low), the hwprof registers are
  * memory-mapped at PLATFORM_HWPROF_BASE and reached over APB (two cycles per access), the profile
- * cache's memory port is served from the CPU's RAM with a fixed latency, and the interrupt outputs
+ * cache's memory port is served from the CPU's RAM with a fixed latency (cmodel/mem_model.c), and the interrupt outputs
  * drive the CPU's external interrupt line.
  *
  * The C-only platform: the same timing as the SystemC platform (sim/sc/), which also runs the RTL
@@ -9,6 +9,7 @@
 #ifndef HWPROF_PLATFORM_H
 #define HWPROF_PLATFORM_H
 
+#include "mem_model.h"
 #include "rv32.h"
 #include "top.h"
 
@@ -17,16 +18,12 @@
 
 typedef struct {
   rv_cpu_t cpu;
-  top_cfg_t cfg;
-  top_state_t hw;
-  top_out_t out;      /* hwprof outputs of the last cycle */
-  unsigned mem_latency; /* cycles from a line read request to its data */
-  /* the memory port's responder */
-  bool rd_pending;
-  unsigned rd_wait;
-  uint64_t rd_addr;
+  hwprof_top_cfg_t cfg;
+  hwprof_top_state_t hw;
+  hwprof_top_out_t out;      /* hwprof outputs of the last cycle */
+  hwprof_mem_model_t mem; /* the memory port's responder, over the CPU's RAM */
   /* statistics */
-  uint64_t cycles, stall_cycles, apb_accesses, mem_reads, mem_writes, interrupts;
+  uint64_t cycles, stall_cycles, apb_accesses, interrupts;
   char error[200];
 } platform_t;
 
@@ -34,7 +31,7 @@ typedef struct {
 int platform_init(platform_t *p, const char *elf, uint32_t ram_size, unsigned mem_latency);
 void platform_free(platform_t *p);
 /* One instruction: execute it, then present its retire event until the port accepts it. */
-rv_status_t platform_step(platform_t *p, retire_ev_t *ev);
+rv_status_t platform_step(platform_t *p, hwprof_retire_ev_t *ev);
 /* An APB access from the host side (configuration, monitoring): two cycles, no instruction. */
 uint32_t platform_apb(platform_t *p, bool write, uint16_t addr, uint32_t data);
 

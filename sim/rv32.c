@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwprof_elf.h"
+
 enum {
   CAUSE_FETCH_MISALIGNED = 0,
   CAUSE_FETCH_FAULT = 1,
@@ -100,69 +102,42 @@ static bool store(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t v) {
 }
 
 /* ---------------------------------------------------------------- ELF loading */
-static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-static uint32_t rd16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-
 int rv_load_elf(rv_cpu_t *cpu, const char *path) {
+  hwprof_elf_t e;
+  if (hwprof_elf_read(&e, path, 0, cpu->error, sizeof cpu->error) != 0) return -1;
 #define ELF_FAIL(...)                                                   \
   do {                                                                  \
     int n_ = snprintf(cpu->error, sizeof cpu->error, "%s: ", path);     \
     if (n_ > 0 && (size_t)n_ < sizeof cpu->error)                       \
       snprintf(cpu->error + n_, sizeof cpu->error - (size_t)n_, __VA_ARGS__); \
-    free(buf);                                                          \
+    hwprof_elf_free(&e);                                                \
     return -1;                                                          \
   } while (0)
-  uint8_t *buf = NULL;
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) ELF_FAIL("cannot open: %s", strerror(errno));
-  if (fseek(f, 0, SEEK_END) != 0) {
-    fclose(f);
-    ELF_FAIL("cannot seek");
-  }
-  long len = ftell(f);
-  rewind(f);
-  if (len < 52) {
-    fclose(f);
-    ELF_FAIL("too short for an ELF32 header (%ld bytes)", len);
-  }
-  buf = malloc((size_t)len);
-  if (buf == NULL || fread(buf, 1, (size_t)len, f) != (size_t)len) {
-    fclose(f);
-    ELF_FAIL("cannot read");
-  }
-  fclose(f);
-  if (memcmp(buf, "\x7f" "ELF", 4) != 0) ELF_FAIL("not an ELF file (bad magic)");
-  if (buf[4] != 1) ELF_FAIL("not a 32-bit ELF file");
-  if (buf[5] != 1) ELF_FAIL("not little-endian");
-  if (rd16(buf + 18) != 243) ELF_FAIL("not a RISC-V executable (machine %u)", (unsigned)rd16(buf + 18));
-  if (rd16(buf + 16) != 2) ELF_FAIL("not an executable (type %u)", (unsigned)rd16(buf + 16));
-  uint32_t phoff = rd32(buf + 28), phentsize = rd16(buf + 42), phnum = rd16(buf + 44);
-  if (phnum == 0 || phentsize < 32 || phoff > (uint32_t)len || (uint64_t)phnum * phentsize > (uint64_t)len - phoff)
-    ELF_FAIL("program headers missing or beyond the end of the file");
   unsigned loaded = 0;
-  for (uint32_t i = 0; i < phnum; i++) {
-    const uint8_t *ph = buf + phoff + (size_t)i * phentsize;
-    if (rd32(ph) != 1) continue; /* PT_LOAD */
-    uint32_t off = rd32(ph + 4), paddr = rd32(ph + 12), filesz = rd32(ph + 16), memsz = rd32(ph + 20);
-    if (filesz > memsz || off > (uint32_t)len || filesz > (uint32_t)len - off)
-      ELF_FAIL("segment %u: sizes or offset beyond the end of the file", (unsigned)i);
+  for (unsigned i = 0; i < e.nph; i++) {
+    const hwprof_elf_phdr_t *ph = &e.ph[i];
+    if (ph->type != HWPROF_ELF_PT_LOAD) continue; /* the reader checked sizes and offsets */
+    const uint8_t *src = e.file + ph->offset;
+    uint32_t paddr = ph->paddr, filesz = ph->filesz, memsz = ph->memsz;
     if (memsz && in_shadow(cpu, paddr, memsz)) { /* shadow words, from the instrumenter */
-      if ((paddr | memsz) & 3u) ELF_FAIL("segment %u: shadow words must be word aligned", (unsigned)i);
+      if ((paddr | memsz) & 3u) ELF_FAIL("segment %u: shadow words must be word aligned", i);
       uint32_t *dst = cpu->shadow + (paddr - RV_SHADOW_BASE) / 4u;
       memset(dst, 0, memsz);
-      for (uint32_t k = 0; k + 4u <= filesz; k += 4u) dst[k / 4u] = rd32(buf + off + k);
+      for (uint32_t k = 0; k + 4u <= filesz; k += 4u)
+        dst[k / 4u] = (uint32_t)src[k] | (uint32_t)src[k + 1] << 8 | (uint32_t)src[k + 2] << 16 |
+                      (uint32_t)src[k + 3] << 24;
       continue;
     }
     if (memsz && !in_ram(cpu, paddr, memsz))
-      ELF_FAIL("segment %u [0x%08x, +0x%x) lies outside RAM [0x%08x, +0x%x) and the shadow window", (unsigned)i,
+      ELF_FAIL("segment %u [0x%08x, +0x%x) lies outside RAM [0x%08x, +0x%x) and the shadow window", i,
                (unsigned)paddr, (unsigned)memsz, (unsigned)RV_RAM_BASE, (unsigned)cpu->ram_size);
-    memcpy(cpu->ram + (paddr - RV_RAM_BASE), buf + off, filesz);
+    memcpy(cpu->ram + (paddr - RV_RAM_BASE), src, filesz);
     memset(cpu->ram + (paddr - RV_RAM_BASE) + filesz, 0, memsz - filesz);
     loaded++;
   }
   if (loaded == 0) ELF_FAIL("no loadable segment");
-  cpu->pc = rd32(buf + 24);
-  free(buf);
+  cpu->pc = e.entry;
+  hwprof_elf_free(&e);
   return 0;
 #undef ELF_FAIL
 }
@@ -194,7 +169,7 @@ static const char *cause_name(uint32_t cause) {
 }
 
 /* A synchronous exception; with no handler installed the program has run away: stop with an error. */
-static rv_status_t exception(rv_cpu_t *c, uint32_t cause, uint32_t tval, retire_ev_t *ev) {
+static rv_status_t exception(rv_cpu_t *c, uint32_t cause, uint32_t tval, hwprof_retire_ev_t *ev) {
   if (c->mtvec == 0) {
     snprintf(c->error, sizeof c->error, "%s at pc 0x%08x (mtval 0x%08x) and no trap handler (mtvec = 0)",
              cause_name(cause), (unsigned)c->pc, (unsigned)tval);
@@ -428,7 +403,7 @@ static uint32_t mulh_ss(int32_t a, int32_t b) { return (uint32_t)(((int64_t)a * 
 static uint32_t mulh_su(int32_t a, uint32_t b) { return (uint32_t)(((int64_t)a * (int64_t)(uint64_t)b) >> 32); }
 static uint32_t mulh_uu(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
 
-rv_status_t rv_step(rv_cpu_t *c, retire_ev_t *ev) {
+rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
   memset(ev, 0, sizeof *ev);
   c->cycle++;
   if (c->irq_line && (c->mstatus & MSTATUS_MIE) && (c->mie & MIE_MEIE)) {

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ports.h" /* retire_ev_t */
+#include "ports.h" /* hwprof_retire_ev_t */
 
 #include "rv32_isa.h" /* formats, and the platform constants of regs/encodings.json */
 
@@ -76,6 +76,6 @@ void rv_free(rv_cpu_t *cpu);
 int rv_load_elf(rv_cpu_t *cpu, const char *path);
 /* Execute one instruction (or take a pending interrupt). *ev describes the retired instruction
  * (ev->valid is false when none retired: an interrupt was taken). */
-rv_status_t rv_step(rv_cpu_t *cpu, retire_ev_t *ev);
+rv_status_t rv_step(rv_cpu_t *cpu, hwprof_retire_ev_t *ev);
 
 #endif /* HWPROF_RV32_H */

@@ -13,38 +13,14 @@ void trace_check_setup(uint32_t entry_pc, trace_check_setup_t out[TRACE_CHECK_SE
   out[2] = (trace_check_setup_t){HWPROF_TRACE_CTRL_CTRL_ADDR, 1u << HWPROF_TRACE_CTRL_CTRL_ENABLE_LSB};
 }
 
-/* Reads a whole file (the reconstruction's program image). */
-static uint8_t *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) return NULL;
-  uint8_t *buf = NULL;
-  *len = 0;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    long n = ftell(f);
-    rewind(f);
-    if (n > 0 && (buf = malloc((size_t)n)) != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-      free(buf);
-      buf = NULL;
-    }
-    *len = n > 0 ? (size_t)n : 0;
-  }
-  fclose(f);
-  return buf;
-}
-
 int trace_check_init(trace_check_t *t, const char *elf, unsigned hist_w, uint32_t entry_pc, FILE *errors,
                      char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
   t->hist_w = hist_w;
   t->errors = errors;
-  size_t len = 0;
   char why[160];
-  t->file = slurp(elf, &len);
-  if (t->file == NULL) {
-    snprintf(err, errlen, "%s: cannot read", elf);
-    return -1;
-  }
-  if (hwprof_image_load_elf(&t->img, t->file, len, why, sizeof why) != 0) {
+  if (hwprof_elf_read(&t->elf, elf, 0, err, errlen) != 0) return -1;
+  if (hwprof_elf_image(&t->elf, &t->img, why, sizeof why) != 0) {
     snprintf(err, errlen, "%s: %s", elf, why);
     return -1;
   }
@@ -57,7 +33,7 @@ int trace_check_init(trace_check_t *t, const char *elf, unsigned hist_w, uint32_
   return 0;
 }
 
-void trace_check_event(trace_check_t *t, const trace_ctrl_state_t *tc, const retire_ev_t *ev) {
+void trace_check_event(trace_check_t *t, const hwprof_trace_ctrl_state_t *tc, const hwprof_retire_ev_t *ev) {
   uint32_t start, hist;
   bool ended = trace_oracle_feed(&t->oracle, ev, &start, &hist);
   uint32_t sampled = tc->st_samp;
@@ -84,6 +60,6 @@ void trace_check_event(trace_check_t *t, const trace_ctrl_state_t *tc, const ret
 void trace_check_free(trace_check_t *t) {
   trace_oracle_free(&t->oracle);
   free(t->pcs);
-  free(t->file);
+  hwprof_elf_free(&t->elf);
   memset(t, 0, sizeof *t);
 }

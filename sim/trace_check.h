@@ -10,13 +10,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hwprof_elf.h"
 #include "hwprof_image.h"
 #include "trace_ctrl.h"
 #include "trace_oracle.h"
 
 typedef struct {
   hwprof_image_t img;
-  uint8_t *file;
+  hwprof_elf_t elf; /* the program; img points into its copy of the file */
   unsigned hist_w;
   trace_oracle_t oracle;
   uint32_t seen; /* records sampled so far (STAT_SAMPLED of the model) */
@@ -39,7 +40,7 @@ void trace_check_setup(uint32_t entry_pc, trace_check_setup_t out[TRACE_CHECK_SE
 int trace_check_init(trace_check_t *t, const char *elf, unsigned hist_w, uint32_t entry_pc, FILE *errors,
                      char *err, size_t errlen);
 /* One retired instruction, after the trace controller has taken it (its state after the edge). */
-void trace_check_event(trace_check_t *t, const trace_ctrl_state_t *tc, const retire_ev_t *ev);
+void trace_check_event(trace_check_t *t, const hwprof_trace_ctrl_state_t *tc, const hwprof_retire_ev_t *ev);
 void trace_check_free(trace_check_t *t);
 
 #endif /* HWPROF_SIM_TRACE_CHECK_H */

@@ -16,7 +16,7 @@ struct PirShadow {
   uint32_t offset = 0;
   bool flag = false;
   // returns true and the counter address if the accepted event updates a counter
-  bool apply(const retire_ev_t& e, uint64_t* addr, bool* dec) {
+  bool apply(const hwprof_retire_ev_t& e, uint64_t* addr, bool* dec) {
     bool upd = false;
     uint64_t idx = 0;
     if (flag && e.pid != 0) {

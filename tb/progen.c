@@ -66,9 +66,9 @@ void progen_start(progen_run_t *r, uint64_t seed) {
   r->pc = PROGEN_BASE;
 }
 
-retire_ev_t progen_step(const progen_program_t *p, progen_run_t *r) {
+hwprof_retire_ev_t progen_step(const progen_program_t *p, progen_run_t *r) {
   uint32_t w = (r->pc - PROGEN_BASE) / 4u;
-  retire_ev_t ev = {.valid = true, .pc = r->pc, .insn = p->code[w], .kind = HWPROF_KIND_OTHER};
+  hwprof_retire_ev_t ev = {.valid = true, .pc = r->pc, .insn = p->code[w], .kind = HWPROF_KIND_OTHER};
   uint32_t next = r->pc + 4u;
   switch (p->kind[w]) {
     case PG_BRANCH:

@@ -35,7 +35,7 @@ typedef struct {
 void progen_generate(progen_program_t *p, uint64_t seed);
 void progen_start(progen_run_t *r, uint64_t seed);
 /* The retire event of the instruction at r->pc; advances r->pc to the next one executed. */
-retire_ev_t progen_step(const progen_program_t *p, progen_run_t *r);
+hwprof_retire_ev_t progen_step(const progen_program_t *p, progen_run_t *r);
 /* An ELF32 RISC-V executable holding the program (PROGEN_ELF_BYTES); returns its length. */
 size_t progen_elf(const progen_program_t *p, uint8_t *buf);
 

@@ -28,14 +28,14 @@ void pir_steps(std::vector<Step>* out) {
       evs(br(HWPROF_KIND_LOAD, 3, HWPROF_BHINT_ALL, true), "load carrying a pid: no update"),
       evs(br(HWPROF_KIND_OTHER, 3, HWPROF_BHINT_ALL, true), "other instruction carrying a pid: no update"),
   };
-  retire_ev_t id = prof(HWPROF_PROF_OP_ID, 0);
+  hwprof_retire_ev_t id = prof(HWPROF_PROF_OP_ID, 0);
   id.pid = 7;
   id.bhint = HWPROF_BHINT_NT;  // ignored by prof.id
   id.taken = false;
   s.push_back(upd(id, 0x1018, false, "prof.id 7 -> counter[6] (hint ignored)"));
   id.ihint = true;
   s.push_back(upd(id, 0x1018, true, "prof.id.dec 7 -> decrement counter[6]"));
-  retire_ev_t id0 = id;
+  hwprof_retire_ev_t id0 = id;
   id0.pid = 0;
   s.push_back(evs(id0, "prof.id 0: no update"));
   s.push_back(evs(prof(HWPROF_PROF_OP_SETOFF, 16), "setoffset 16"));

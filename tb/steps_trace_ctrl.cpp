@@ -5,8 +5,8 @@ namespace hwprof_tb {
 
 // Trace-controller scenarios (docs/trace-ctrl.md). Expected register values worked out by hand
 // (Figure 7 of seed 002) or, for the full-history case, by shifting outcomes above a marker here.
-retire_ev_t cf(uint8_t kind, uint32_t pc, uint32_t next_pc, bool taken) {
-  retire_ev_t e = ev_of(kind);
+hwprof_retire_ev_t cf(uint8_t kind, uint32_t pc, uint32_t next_pc, bool taken) {
+  hwprof_retire_ev_t e = ev_of(kind);
   e.pc = pc;
   e.next_pc = next_pc;
   e.taken = taken;

@@ -1,5 +1,5 @@
 // Lockstep bench of hwprof_top: the Verilated RTL against cmodel/top.c, every output on every cycle,
-// each side with its own memory model (tb/mem_model.c) so their memory requests are compared too.
+// each side with its own memory model (cmodel/mem_model.c) so their memory requests are compared too.
 //
 // Stimulus (--test=):
 //   random    constrained-random retire events and APB transfers (events held while ready is low),
@@ -66,19 +66,19 @@ class TopBench : public lockstep::Bench {
     ctx_->traceEverOn(true);
     ctx_->randReset(0);
     rtl_.reset(new Vhwprof_top(ctx_.get(), "hwprof_top"));
-    top_cfg_default(&cfg_);
+    hwprof_top_cfg_default(&cfg_);
     cfg_.pir.cnt_w = HWPROF_CFG_CNTW;
-    cfg_.edge_prof = edge_prof_cfg_t{HWPROF_CFG_CNTW, HWPROF_CFG_UPDDEPTH, HWPROF_CFG_SETS,
+    cfg_.edge_prof = hwprof_edge_prof_cfg_t{HWPROF_CFG_CNTW, HWPROF_CFG_UPDDEPTH, HWPROF_CFG_SETS,
                                      HWPROF_CFG_WAYS, HWPROF_CFG_LINEWORDS, HWPROF_CFG_OABDEPTH};
-    cfg_.trace_ctrl = trace_ctrl_cfg_t{HWPROF_CFG_HISTW, HWPROF_CFG_TFIFO};
-    if (top_cfg_check(&cfg_) != HWPROF_OK) {
+    cfg_.trace_ctrl = hwprof_trace_ctrl_cfg_t{HWPROF_CFG_HISTW, HWPROF_CFG_TFIFO};
+    if (hwprof_top_cfg_check(&cfg_) != kHwprofOk) {
       std::fprintf(stderr, "tb_top: error: the bench was built with a configuration the C model rejects\n");
       std::exit(2);
     }
-    top_reset(&model_);
-    mem_model_cfg_t mc{kMemBase, kMemSize, HWPROF_CFG_CNTW, HWPROF_CFG_LINEWORDS,
+    hwprof_top_reset(&model_);
+    hwprof_mem_model_cfg_t mc{kMemBase, kMemSize, HWPROF_CFG_CNTW, HWPROF_CFG_LINEWORDS,
                        o.mem_lat_min, o.mem_lat_max, o.mem_grant, o.seed};
-    if (mem_model_init(&mem_rtl_, &mc) != HWPROF_OK || mem_model_init(&mem_model_, &mc) != HWPROF_OK) {
+    if (hwprof_mem_model_init(&mem_rtl_, &mc) != kHwprofOk || hwprof_mem_model_init(&mem_model_, &mc) != kHwprofOk) {
       std::fprintf(stderr, "tb_top: error: bad memory model configuration\n");
       std::exit(2);
     }
@@ -102,7 +102,7 @@ class TopBench : public lockstep::Bench {
     }
     rtl_->clk_i = 0;
     rtl_->rst_ni = 1;
-    in_ = top_in_t{};
+    in_ = hwprof_top_in_t{};
   }
 
   ~TopBench() override {
@@ -112,8 +112,8 @@ class TopBench : public lockstep::Bench {
     // coverage builds (make cov) write one data file per run
     if (const char* path = std::getenv("HWPROF_COVERAGE_FILE")) ctx_->coveragep()->write(path);
 #endif
-    mem_model_free(&mem_rtl_);
-    mem_model_free(&mem_model_);
+    hwprof_mem_model_free(&mem_rtl_);
+    hwprof_mem_model_free(&mem_model_);
   }
 
   void waves_open(const std::string& path) override {
@@ -139,10 +139,10 @@ class TopBench : public lockstep::Bench {
       chk.expect("scripted steps finished in time (steps completed)", steps_.size(), step_);
     const bool run_rtl = o_.engine != "model";
     const bool run_model = o_.engine != "rtl";
-    mem_rsp_t mr_rtl, mr_model;
-    mem_model_comb(&mem_rtl_, &mr_rtl);
-    mem_model_comb(&mem_model_, &mr_model);
-    top_out_t m{};
+    hwprof_mem_rsp_t mr_rtl, mr_model;
+    hwprof_mem_model_comb(&mem_rtl_, &mr_rtl);
+    hwprof_mem_model_comb(&mem_model_, &mr_model);
+    hwprof_top_out_t m{};
     if (run_rtl) {
       apply_rtl(mr_rtl);
       rtl_->eval();
@@ -153,9 +153,9 @@ class TopBench : public lockstep::Bench {
       in_.mem_rsp_rdata = mr_model.rdata;
       // outputs and clock edge in one evaluation; nothing below reads or changes the model's
       // state or inputs before the edge, so stepping it here is equivalent
-      top_cycle(&model_, &cfg_, &in_, &m);
+      hwprof_top_cycle(&model_, &cfg_, &in_, &m);
     }
-    top_out_t r = run_rtl ? rtl_outputs() : m;
+    hwprof_top_out_t r = run_rtl ? rtl_outputs() : m;
     if (run_rtl && run_model) compare(m, r, chk);
     if (!run_model) m = r;
     check_step(r, chk);
@@ -165,12 +165,12 @@ class TopBench : public lockstep::Bench {
     if (run_rtl) {
       rtl_->clk_i = 1;
       rtl_->eval();
-      mem_req_t q{r.mem_req_valid, r.mem_req_write, r.mem_req_addr, r.mem_req_wdata};
-      mem_model_step(&mem_rtl_, &q);
+      hwprof_mem_req_t q{r.mem_req_valid, r.mem_req_write, r.mem_req_addr, r.mem_req_wdata};
+      hwprof_mem_model_step(&mem_rtl_, &q);
     }
     if (run_model) {
-      mem_req_t q{m.mem_req_valid, m.mem_req_write, m.mem_req_addr, m.mem_req_wdata};
-      mem_model_step(&mem_model_, &q);
+      hwprof_mem_req_t q{m.mem_req_valid, m.mem_req_write, m.mem_req_addr, m.mem_req_wdata};
+      hwprof_mem_model_step(&mem_model_, &q);
     }
     if (fst_) fst_->dump(2 * t + 1);
     rtl_->clk_i = 0;
@@ -193,11 +193,11 @@ class TopBench : public lockstep::Bench {
                  updates_ - decs_, decs_);
     static const char* cls[] = {"tk", "nt", "either-taken", "either-not-taken", "all", "prof.id"};
     for (int i = 0; i < 6; i++) std::fprintf(to, " %s %" PRIu64, cls[i], by_class_[i]);
-    const edge_prof_state_t& ep = model_.edge_prof;
+    const hwprof_edge_prof_state_t& ep = model_.edge_prof;
     std::fprintf(to, "\n  cache: performed %u, hits %u, misses %u, write-backs %u, dropped %u, "
                      "overflows %u, underflows %u\n",
                  ep.st_updates, ep.st_hits, ep.st_misses, ep.st_wbs, ep.st_dropped, ep.st_ovf, ep.st_unf);
-    const trace_ctrl_state_t& tc = model_.trace_ctrl;
+    const hwprof_trace_ctrl_state_t& tc = model_.trace_ctrl;
     std::fprintf(to, "  traces: ended backward %u, indirect %u, full %u; filtered %u, sampled %u, dropped %u\n",
                  tc.st_back, tc.st_ind, tc.st_full, tc.st_filt, tc.st_samp, tc.st_drop);
     std::fprintf(to, "  memory: line reads %" PRIu64 ", line writes %" PRIu64 "; interrupts raised: phase %" PRIu64
@@ -215,8 +215,8 @@ class TopBench : public lockstep::Bench {
  private:
   // ---------------- stimulus
   bool drive() {
-    apb_req_t& a = in_.apb;
-    if (apb_done_) a = apb_req_t{};
+    hwprof_apb_req_t& a = in_.apb;
+    if (apb_done_) a = hwprof_apb_req_t{};
     if (accepted_) in_.ev.valid = false;
     if (step_ < steps_.size() || phase_ != IDLE) return drive_steps();
     if (o_.test == "directed") return wait_++ < 3;
@@ -228,7 +228,7 @@ class TopBench : public lockstep::Bench {
 
   void drive_random() {
     if (!in_.ev.valid) new_event();
-    apb_req_t& a = in_.apb;
+    hwprof_apb_req_t& a = in_.apb;
     if (a.psel && !a.penable) {
       a.penable = true;  // setup -> access
     } else if (!a.psel && o_.test != "counts" && rng_.chance(10)) {
@@ -246,8 +246,8 @@ class TopBench : public lockstep::Bench {
     }
   }
   void new_event() {
-    retire_ev_t& e = in_.ev;
-    e = retire_ev_t{};
+    hwprof_retire_ev_t& e = in_.ev;
+    e = hwprof_retire_ev_t{};
     if (prog_) {  // the program's next instruction, or an idle cycle
       if (rng_.chance(85)) e = progen_step(prog_.get(), &run_);
       return;
@@ -297,7 +297,7 @@ class TopBench : public lockstep::Bench {
         HWPROF_TRACE_CTRL_RANGE_LO_ADDR, HWPROF_TRACE_CTRL_RANGE_HI_ADDR, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR,
         HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR, HWPROF_TRACE_CTRL_FIFO_START_ADDR, HWPROF_TRACE_CTRL_FIFO_HIST_ADDR,
         HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, HWPROF_TRACE_CTRL_STAT_END_FULL_ADDR, HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR};
-    apb_req_t& a = in_.apb;
+    hwprof_apb_req_t& a = in_.apb;
     a.psel = true;
     a.penable = false;
     switch (rng_.pick({75, 12, 13})) {
@@ -341,8 +341,8 @@ class TopBench : public lockstep::Bench {
         case 1: v = rng_.below(4); break;
         default: v = kCntMax - rng_.below(4); break;
       }
-      mem_model_poke(&mem_rtl_, kMemBase + off, v);
-      mem_model_poke(&mem_model_, kMemBase + off, v);
+      hwprof_mem_model_poke(&mem_rtl_, kMemBase + off, v);
+      hwprof_mem_model_poke(&mem_model_, kMemBase + off, v);
       if (o_.test == "counts") expected_[kMemBase + off] = v;
     }
   }
@@ -373,8 +373,8 @@ class TopBench : public lockstep::Bench {
   void check_counts(Checker& chk) {
     for (const auto& kv : expected_) {
       uint64_t a = 0, b = 0;
-      mem_model_peek(&mem_rtl_, kv.first, &a);
-      mem_model_peek(&mem_model_, kv.first, &b);
+      hwprof_mem_model_peek(&mem_rtl_, kv.first, &a);
+      hwprof_mem_model_peek(&mem_model_, kv.first, &b);
       char what[96];
       std::snprintf(what, sizeof what, "counter 0x%010" PRIx64 " in the RTL's memory", kv.first);
       chk.expect(what, kv.second, a);
@@ -390,7 +390,7 @@ class TopBench : public lockstep::Bench {
                SYNC_POLL_SETUP, SYNC_POLL };
 
   bool drive_steps() {
-    apb_req_t& a = in_.apb;
+    hwprof_apb_req_t& a = in_.apb;
     switch (phase_) {
       case IDLE: {
         if (step_ >= steps_.size()) return true;
@@ -402,13 +402,13 @@ class TopBench : public lockstep::Bench {
             break;
           case Step::READ:
           case Step::WRITE:
-            a = apb_req_t{true, false, s.type == Step::WRITE, s.addr,
+            a = hwprof_apb_req_t{true, false, s.type == Step::WRITE, s.addr,
                           s.type == Step::WRITE ? static_cast<uint32_t>(s.data) : 0u};
             phase_ = APB_SETUP;
             break;
           case Step::SYNC:
             // flush (which first drains the update buffer), then poll STATUS until not busy
-            a = apb_req_t{true, false, true, HWPROF_EDGE_PROF_CMD_ADDR, 1u};
+            a = hwprof_apb_req_t{true, false, true, HWPROF_EDGE_PROF_CMD_ADDR, 1u};
             polls_ = 0;
             phase_ = SYNC_FLUSH_SETUP;
             break;
@@ -424,7 +424,7 @@ class TopBench : public lockstep::Bench {
         phase_ = phase_ == APB_SETUP ? APB_ACCESS : phase_ == SYNC_FLUSH_SETUP ? SYNC_FLUSH : SYNC_POLL;
         break;
       case SYNC_POLL_START:
-        a = apb_req_t{true, false, false, HWPROF_EDGE_PROF_STATUS_ADDR, 0};
+        a = hwprof_apb_req_t{true, false, false, HWPROF_EDGE_PROF_STATUS_ADDR, 0};
         phase_ = SYNC_POLL_SETUP;
         break;
       default:
@@ -433,20 +433,20 @@ class TopBench : public lockstep::Bench {
     return true;
   }
 
-  void check_step(const top_out_t& r, Checker& chk) {
+  void check_step(const hwprof_top_out_t& r, Checker& chk) {
     if (step_ >= steps_.size()) return;
     const Step& s = steps_[step_];
     std::string what = std::string("step ") + std::to_string(step_) + " (" + s.what + ")";
     switch (phase_) {
       case IDLE:
         if (s.type == Step::PRELOAD) {
-          mem_model_poke(&mem_rtl_, kMemBase + s.addr, s.data);
-          mem_model_poke(&mem_model_, kMemBase + s.addr, s.data);
+          hwprof_mem_model_poke(&mem_rtl_, kMemBase + s.addr, s.data);
+          hwprof_mem_model_poke(&mem_model_, kMemBase + s.addr, s.data);
           step_++;
         } else if (s.type == Step::CHECK_MEM) {
           uint64_t a = 0, b = 0;
-          mem_model_peek(&mem_rtl_, kMemBase + s.addr, &a);
-          mem_model_peek(&mem_model_, kMemBase + s.addr, &b);
+          hwprof_mem_model_peek(&mem_rtl_, kMemBase + s.addr, &a);
+          hwprof_mem_model_peek(&mem_model_, kMemBase + s.addr, &b);
           chk.expect((what + " RTL memory").c_str(), s.data, a);
           chk.expect((what + " C model memory").c_str(), s.data, b);
           step_++;
@@ -497,8 +497,8 @@ class TopBench : public lockstep::Bench {
   }
 
   // ---------------- RTL signals
-  void apply_rtl(const mem_rsp_t& mr) {
-    const retire_ev_t& e = in_.ev;
+  void apply_rtl(const hwprof_mem_rsp_t& mr) {
+    const hwprof_retire_ev_t& e = in_.ev;
     rtl_->ev_valid_i = e.valid;
     rtl_->ev_pc_i = e.pc;
     rtl_->ev_next_pc_i = e.next_pc;
@@ -524,8 +524,8 @@ class TopBench : public lockstep::Bench {
     line_to(mr.rdata, &rtl_->mem_rsp_rdata_i);
   }
 
-  top_out_t rtl_outputs() const {
-    top_out_t r{};
+  hwprof_top_out_t rtl_outputs() const {
+    hwprof_top_out_t r{};
     r.ev_ready = rtl_->ev_ready_o;
     r.apb.pready = rtl_->pready_o;
     r.apb.prdata = rtl_->prdata_o;
@@ -544,15 +544,15 @@ class TopBench : public lockstep::Bench {
     return r;
   }
 
-  void compare(const top_out_t& m, const top_out_t& r, Checker& chk) {
+  void compare(const hwprof_top_out_t& m, const hwprof_top_out_t& r, Checker& chk) {
     lockstep::compare_top_outputs(m, r, HWPROF_CFG_LINEWORDS, chk);
   }
 
-  void observe(const top_out_t& m, TxLog& log) {
+  void observe(const hwprof_top_out_t& m, TxLog& log) {
     // a single engine cannot mismatch: skip formatting unless a full log was asked for
     const bool text = o_.engine == "lockstep" || !o_.log_path.empty();
     char buf[200];
-    const retire_ev_t& e = in_.ev;
+    const hwprof_retire_ev_t& e = in_.ev;
     if (m.upd.valid) {
       updates_++;
       decs_ += m.upd.dec;
@@ -608,7 +608,7 @@ class TopBench : public lockstep::Bench {
   }
 
   // which row of the update table an event falls in (for the summary only)
-  static int classify(const retire_ev_t& e) {
+  static int classify(const hwprof_retire_ev_t& e) {
     if (e.kind == HWPROF_KIND_PROF) return 5;
     switch (e.bhint) {
       case HWPROF_BHINT_TK: return 0;
@@ -623,12 +623,12 @@ class TopBench : public lockstep::Bench {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vhwprof_top> rtl_;
   std::unique_ptr<VerilatedFstC> fst_;
-  top_cfg_t cfg_;
-  top_state_t model_;
-  top_in_t in_;
-  mem_model_t mem_rtl_{};
-  mem_model_t mem_model_{};
-  top_out_t last_out_{};
+  hwprof_top_cfg_t cfg_;
+  hwprof_top_state_t model_;
+  hwprof_top_in_t in_;
+  hwprof_mem_model_t mem_rtl_{};
+  hwprof_mem_model_t mem_model_{};
+  hwprof_top_out_t last_out_{};
   bool accepted_ = false;
   bool apb_done_ = false;
   uint64_t now_ = 0;

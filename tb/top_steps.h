@@ -18,7 +18,7 @@ namespace hwprof_tb {
 
 struct Step {
   enum Type { EVENT, READ, WRITE, SYNC, PRELOAD, CHECK_MEM, CHECK_IRQ } type;
-  retire_ev_t ev;
+  hwprof_retire_ev_t ev;
   uint16_t addr;      // READ/WRITE: register; PRELOAD/CHECK_MEM: offset in the counter memory
   uint64_t data;      // write data, expected read data, preload value, expected memory value,
                       // CHECK_IRQ: expected {error, coproc, trace, phase} levels
@@ -30,50 +30,50 @@ struct Step {
   bool ignore_upd;    // EVENT: its update operation is checked by later steps, not here
 };
 
-inline retire_ev_t ev_of(uint8_t kind) {
-  retire_ev_t e{};
+inline hwprof_retire_ev_t ev_of(uint8_t kind) {
+  hwprof_retire_ev_t e{};
   e.valid = true;
   e.kind = kind;
   e.pc = 0x80000000u;
   e.next_pc = 0x80000004u;
   return e;
 }
-inline retire_ev_t prof(uint8_t op, uint64_t operand) {
-  retire_ev_t e = ev_of(HWPROF_KIND_PROF);
+inline hwprof_retire_ev_t prof(uint8_t op, uint64_t operand) {
+  hwprof_retire_ev_t e = ev_of(HWPROF_KIND_PROF);
   e.op = op;
   e.operand = operand;
   return e;
 }
-inline retire_ev_t br(uint8_t kind, uint16_t pid, uint8_t bhint, bool taken, bool dec = false) {
-  retire_ev_t e = ev_of(kind);
+inline hwprof_retire_ev_t br(uint8_t kind, uint16_t pid, uint8_t bhint, bool taken, bool dec = false) {
+  hwprof_retire_ev_t e = ev_of(kind);
   e.pid = pid;
   e.bhint = bhint;
   e.taken = taken;
   e.ihint = dec;
   return e;
 }
-inline Step evs(retire_ev_t e, const char* what) { return Step{Step::EVENT, e, 0, 0, false, 0, false, false, what}; }
-inline Step go(retire_ev_t e, const char* what) {
+inline Step evs(hwprof_retire_ev_t e, const char* what) { return Step{Step::EVENT, e, 0, 0, false, 0, false, false, what}; }
+inline Step go(hwprof_retire_ev_t e, const char* what) {
   return Step{Step::EVENT, e, 0, 0, false, 0, false, false, what, true};
 }
-inline Step upd(retire_ev_t e, uint64_t addr, bool dec, const char* what) {
+inline Step upd(hwprof_retire_ev_t e, uint64_t addr, bool dec, const char* what) {
   return Step{Step::EVENT, e, 0, 0, true, addr, dec, false, what};
 }
 inline Step rd(uint16_t a, uint64_t v, bool err, const char* what) {
-  return Step{Step::READ, retire_ev_t{}, a, v, false, 0, false, err, what};
+  return Step{Step::READ, hwprof_retire_ev_t{}, a, v, false, 0, false, err, what};
 }
 inline Step wr(uint16_t a, uint64_t v, bool err, const char* what) {
-  return Step{Step::WRITE, retire_ev_t{}, a, v, false, 0, false, err, what};
+  return Step{Step::WRITE, hwprof_retire_ev_t{}, a, v, false, 0, false, err, what};
 }
-inline Step sync(const char* what) { return Step{Step::SYNC, retire_ev_t{}, 0, 0, false, 0, false, false, what}; }
+inline Step sync(const char* what) { return Step{Step::SYNC, hwprof_retire_ev_t{}, 0, 0, false, 0, false, false, what}; }
 inline Step preload(uint16_t off, uint64_t v, const char* what) {
-  return Step{Step::PRELOAD, retire_ev_t{}, off, v, false, 0, false, false, what};
+  return Step{Step::PRELOAD, hwprof_retire_ev_t{}, off, v, false, 0, false, false, what};
 }
 inline Step mem_is(uint16_t off, uint64_t v, const char* what) {
-  return Step{Step::CHECK_MEM, retire_ev_t{}, off, v, false, 0, false, false, what};
+  return Step{Step::CHECK_MEM, hwprof_retire_ev_t{}, off, v, false, 0, false, false, what};
 }
 inline Step irq_is(unsigned levels, const char* what) {
-  return Step{Step::CHECK_IRQ, retire_ev_t{}, 0, levels, false, 0, false, false, what};
+  return Step{Step::CHECK_IRQ, hwprof_retire_ev_t{}, 0, levels, false, 0, false, false, what};
 }
 inline void repeat(std::vector<Step>* s, int n, const Step& st) {
   for (int i = 0; i < n; i++) s->push_back(st);

@@ -14,7 +14,7 @@ void trace_oracle_free(trace_oracle_t *o) {
   o->pcs = NULL;
 }
 
-bool trace_oracle_feed(trace_oracle_t *o, const retire_ev_t *ev, uint32_t *start, uint32_t *hist) {
+bool trace_oracle_feed(trace_oracle_t *o, const hwprof_retire_ev_t *ev, uint32_t *start, uint32_t *hist) {
   if (o->ended) { /* the previous instruction ended a trace: a new one starts */
     o->start = o->next_start;
     o->hist = 1;

@@ -27,6 +27,6 @@ void trace_oracle_free(trace_oracle_t *o);
 /* Feed one retired instruction. Returns true when it ends the current trace; then *start and
  * *hist are the record the hardware must produce, and o->pcs[0..o->n) its instructions, valid
  * until the next call. */
-bool trace_oracle_feed(trace_oracle_t *o, const retire_ev_t *ev, uint32_t *start, uint32_t *hist);
+bool trace_oracle_feed(trace_oracle_t *o, const hwprof_retire_ev_t *ev, uint32_t *start, uint32_t *hist);
 
 #endif /* HWPROF_TRACE_ORACLE_H */

@@ -1,5 +1,5 @@
 // Conversion between a Verilated wide port (word i of a line at bits [i*CntW +: CntW]) and the C
-// model's ep_line_t, for the profile cache's memory port.
+// model's hwprof_line_t, for the profile cache's memory port.
 #ifndef HWPROF_TB_WIDE_PORT_H
 #define HWPROF_TB_WIDE_PORT_H
 
@@ -15,13 +15,13 @@ extern "C" {
 namespace hwprof_tb {
 
 template <typename T>
-void line_from(const T& v, ep_line_t* l) {
+void line_from(const T& v, hwprof_line_t* l) {
   uint64_t x = static_cast<uint64_t>(v);
   for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
     l->w[w] = HWPROF_CFG_CNTW >= 64 ? x : (x >> (w * HWPROF_CFG_CNTW)) & kCntMax;
 }
 template <std::size_t N>
-void line_from(const VlWide<N>& v, ep_line_t* l) {
+void line_from(const VlWide<N>& v, hwprof_line_t* l) {
   for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++) {
     uint64_t x = 0;
     for (unsigned b = 0; b < HWPROF_CFG_CNTW; b += 32) {
@@ -32,14 +32,14 @@ void line_from(const VlWide<N>& v, ep_line_t* l) {
   }
 }
 template <typename T>
-void line_to(const ep_line_t& l, T* v) {
+void line_to(const hwprof_line_t& l, T* v) {
   uint64_t x = 0;
   for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
     x |= HWPROF_CFG_CNTW >= 64 ? l.w[w] : (l.w[w] & kCntMax) << (w * HWPROF_CFG_CNTW);
   *v = static_cast<T>(x);
 }
 template <std::size_t N>
-void line_to(const ep_line_t& l, VlWide<N>* v) {
+void line_to(const hwprof_line_t& l, VlWide<N>* v) {
   for (std::size_t i = 0; i < N; i++) (*v)[i] = 0;
   for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
     for (unsigned b = 0; b < HWPROF_CFG_CNTW; b += 32) {

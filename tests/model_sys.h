@@ -9,22 +9,22 @@
 #include "top.h"
 
 typedef struct {
-  top_cfg_t cfg;
-  top_state_t s;
-  mem_model_t *mem; /* NULL: no memory (the edge-profiling unit must then make no request) */
-  top_out_t out;    /* outputs of the last cycle */
+  hwprof_top_cfg_t cfg;
+  hwprof_top_state_t s;
+  hwprof_mem_model_t *mem; /* NULL: no memory (the edge-profiling unit must then make no request) */
+  hwprof_top_out_t out;    /* outputs of the last cycle */
   uint64_t cycles;
   bool pslverr;     /* of the last APB transfer */
   hwprof_t h;       /* a driver handle whose bus is this system */
 } model_sys_t;
 
 /* cfg NULL: the defaults. Resets the model and points h at it. */
-void model_sys_init(model_sys_t *y, const top_cfg_t *cfg, mem_model_t *mem);
+void model_sys_init(model_sys_t *y, const hwprof_top_cfg_t *cfg, hwprof_mem_model_t *mem);
 /* One clock cycle with the given inputs (the memory's signals are filled in). */
-void model_sys_cycle(model_sys_t *y, top_in_t *in);
+void model_sys_cycle(model_sys_t *y, hwprof_top_in_t *in);
 /* A full APB transfer (setup and access cycles); returns prdata of the access cycle. */
 uint32_t model_sys_apb(model_sys_t *y, bool write, uint16_t addr, uint32_t data);
 /* Present one retire event until the port accepts it; returns the cycles it waited. */
-unsigned model_sys_retire(model_sys_t *y, retire_ev_t ev);
+unsigned model_sys_retire(model_sys_t *y, hwprof_retire_ev_t ev);
 
 #endif /* HWPROF_TESTS_MODEL_SYS_H */

@@ -1,7 +1,7 @@
 /* Tests of the edge-profiling unit's C model (cmodel/edge_prof.c inside cmodel/top.c), driven the
  * way firmware drives the hardware: the driver (sw/hwprof_edge.c) runs against the model through
  * APB transactions, retire events go in through the retire port, and the counters land in a memory
- * model (tb/mem_model.c). Expected values follow from the decisions in docs/architecture.md and seed 000. */
+ * model (cmodel/mem_model.c). Expected values follow from the decisions in docs/architecture.md and seed 000. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,7 +20,7 @@
 
 typedef struct {
   model_sys_t sys;
-  mem_model_t mem;
+  hwprof_mem_model_t mem;
 } fixture_t;
 
 #define SYS(state) (&((fixture_t *)*(state))->sys)
@@ -28,33 +28,33 @@ typedef struct {
 static uint32_t apb(model_sys_t *y, bool write, uint16_t addr, uint32_t data) {
   return model_sys_apb(y, write, addr, data);
 }
-static unsigned retire(model_sys_t *y, retire_ev_t ev) { return model_sys_retire(y, ev); }
+static unsigned retire(model_sys_t *y, hwprof_retire_ev_t ev) { return model_sys_retire(y, ev); }
 
-static retire_ev_t init_at(uint64_t base) {
-  return (retire_ev_t){.valid = true, .kind = HWPROF_KIND_PROF, .op = HWPROF_PROF_OP_INIT, .operand = base};
+static hwprof_retire_ev_t init_at(uint64_t base) {
+  return (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_PROF, .op = HWPROF_PROF_OP_INIT, .operand = base};
 }
-static retire_ev_t inc_edge(uint16_t pid) {
-  return (retire_ev_t){.valid = true, .kind = HWPROF_KIND_BRANCH, .pid = pid, .bhint = HWPROF_BHINT_ALL, .taken = 1};
+static hwprof_retire_ev_t inc_edge(uint16_t pid) {
+  return (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_BRANCH, .pid = pid, .bhint = HWPROF_BHINT_ALL, .taken = 1};
 }
-static retire_ev_t dec_edge(uint16_t pid) {
-  retire_ev_t e = inc_edge(pid);
+static hwprof_retire_ev_t dec_edge(uint16_t pid) {
+  hwprof_retire_ev_t e = inc_edge(pid);
   e.ihint = true;
   return e;
 }
 
 static uint64_t counter(model_sys_t *y, uint64_t addr) {
   uint64_t v = 0;
-  assert_true(mem_model_peek(y->mem, addr, &v));
+  assert_true(hwprof_mem_model_peek(y->mem, addr, &v));
   return v;
 }
 
 static int setup_with(void **state, unsigned lat_max, unsigned grant) {
   static fixture_t fx;
-  top_cfg_t cfg;
-  top_cfg_default(&cfg);
-  assert_int_equal(top_cfg_check(&cfg), HWPROF_OK);
-  mem_model_cfg_t mc = {MEM_BASE, MEM_SIZE, 32, cfg.edge_prof.line_words, 1, lat_max, grant, 7};
-  assert_int_equal(mem_model_init(&fx.mem, &mc), HWPROF_OK);
+  hwprof_top_cfg_t cfg;
+  hwprof_top_cfg_default(&cfg);
+  assert_int_equal(hwprof_top_cfg_check(&cfg), kHwprofOk);
+  hwprof_mem_model_cfg_t mc = {MEM_BASE, MEM_SIZE, 32, cfg.edge_prof.line_words, 1, lat_max, grant, 7};
+  assert_int_equal(hwprof_mem_model_init(&fx.mem, &mc), kHwprofOk);
   model_sys_init(&fx.sys, &cfg, &fx.mem);
   assert_int_equal(hwprof_edge_init(&fx.sys.h), kHwprofOk);
   assert_int_equal(hwprof_edge_set_bounds(&fx.sys.h, (hwprof_edge_bounds_t){MEM_BASE, MEM_BASE + MEM_SIZE}),
@@ -65,7 +65,7 @@ static int setup_with(void **state, unsigned lat_max, unsigned grant) {
 static int setup(void **state) { return setup_with(state, 6, 60); }
 static int setup_slow_memory(void **state) { return setup_with(state, 400, 100); }
 static int teardown(void **state) {
-  mem_model_free(&((fixture_t *)*state)->mem);
+  hwprof_mem_model_free(&((fixture_t *)*state)->mem);
   return 0;
 }
 
@@ -90,8 +90,8 @@ static void test_edge_prof_driver_flush_writes_exact_counts(void **state) {
 static void test_edge_prof_driver_handles_a_phase_transition(void **state) {
   model_sys_t *y = SYS(state);
   hwprof_edge_log_t log = {0};
-  assert_true(mem_model_poke(y->mem, MEM_BASE + 0x200, MAXC - 2)); /* threshold 2 */
-  assert_true(mem_model_poke(y->mem, MEM_BASE + 0x204, MAXC));
+  assert_true(hwprof_mem_model_poke(y->mem, MEM_BASE + 0x200, MAXC - 2)); /* threshold 2 */
+  assert_true(hwprof_mem_model_poke(y->mem, MEM_BASE + 0x204, MAXC));
   assert_int_equal(hwprof_edge_arm_trigger(&y->h, 2), kHwprofOk);
   assert_int_equal(hwprof_edge_start(&y->h), kHwprofOk);
   retire(y, init_at(MEM_BASE + 0x200));
@@ -155,7 +155,7 @@ static void test_edge_prof_trigger_saturates_and_stays_disarmed_at_zero(void **s
   ctx.trigger = 0;
   assert_int_equal(hwprof_pir_restore(&y->h, &ctx), kHwprofOk);
   retire(y, dec_edge(2)); /* another underflow: a disarmed trigger stays 0 */
-  assert_true(mem_model_poke(y->mem, MEM_BASE + 8, MAXC));
+  assert_true(hwprof_mem_model_poke(y->mem, MEM_BASE + 8, MAXC));
   retire(y, inc_edge(3)); /* an overflow: still 0, and no interrupt */
   assert_int_equal(hwprof_edge_flush(&y->h, false, 1000), kHwprofOk);
   assert_int_equal(hwprof_pir_save(&y->h, &ctx), kHwprofOk);
@@ -165,24 +165,24 @@ static void test_edge_prof_trigger_saturates_and_stays_disarmed_at_zero(void **s
 
 static void test_edge_prof_cfg_check_rejects_bad_parameters(void **state) {
   (void)state;
-  edge_prof_cfg_t c;
-  edge_prof_cfg_default(&c);
-  assert_int_equal(edge_prof_cfg_check(&c), HWPROF_OK);
+  hwprof_edge_prof_cfg_t c;
+  hwprof_edge_prof_cfg_default(&c);
+  assert_int_equal(hwprof_edge_prof_cfg_check(&c), kHwprofOk);
   c.sets = 3;
-  assert_int_equal(edge_prof_cfg_check(&c), HWPROF_EINVAL);
-  edge_prof_cfg_default(&c);
+  assert_int_equal(hwprof_edge_prof_cfg_check(&c), kHwprofBadArg);
+  hwprof_edge_prof_cfg_default(&c);
   c.line_words = 1;
-  assert_int_equal(edge_prof_cfg_check(&c), HWPROF_EINVAL);
-  edge_prof_cfg_default(&c);
+  assert_int_equal(hwprof_edge_prof_cfg_check(&c), kHwprofBadArg);
+  hwprof_edge_prof_cfg_default(&c);
   c.ways = 0;
-  assert_int_equal(edge_prof_cfg_check(&c), HWPROF_EINVAL);
-  edge_prof_cfg_default(&c);
-  c.upd_depth = EP_MAX_UPD + 1;
-  assert_int_equal(edge_prof_cfg_check(&c), HWPROF_EINVAL);
-  top_cfg_t t;
-  top_cfg_default(&t);
+  assert_int_equal(hwprof_edge_prof_cfg_check(&c), kHwprofBadArg);
+  hwprof_edge_prof_cfg_default(&c);
+  c.upd_depth = HWPROF_EP_MAX_UPD + 1;
+  assert_int_equal(hwprof_edge_prof_cfg_check(&c), kHwprofBadArg);
+  hwprof_top_cfg_t t;
+  hwprof_top_cfg_default(&t);
   t.pir.cnt_w = 16; /* the pir and the cache must agree on the counter width */
-  assert_int_equal(top_cfg_check(&t), HWPROF_EINVAL);
+  assert_int_equal(hwprof_top_cfg_check(&t), kHwprofBadArg);
 }
 
 int main(void) {

@@ -12,56 +12,56 @@
 #include "pir.h"
 
 typedef struct {
-  pir_state_t s;
-  pir_cfg_t cfg;
+  hwprof_pir_state_t s;
+  hwprof_pir_cfg_t cfg;
 } fixture_t;
 
 static int setup(void **state) {
   static fixture_t f;
   f.cfg.cnt_w = 32;
-  pir_reset(&f.s);
+  hwprof_pir_reset(&f.s);
   *state = &f;
   return 0;
 }
 
 /* One accepted retire event, one clock; returns the update operation it produced (visible after
  * the edge, as on the RTL's registered outputs). */
-static upd_op_t retire(fixture_t *f, const retire_ev_t *ev) {
-  pir_in_t in = {.ev_fire = true, .ev = ev};
-  pir_step(&f->s, &f->cfg, &in);
-  pir_out_t out;
-  retire_ev_t idle = {0};
-  pir_in_t none = {.ev = &idle};
-  pir_comb(&f->s, &f->cfg, &none, &out);
+static hwprof_upd_op_t retire(fixture_t *f, const hwprof_retire_ev_t *ev) {
+  hwprof_pir_in_t in = {.ev_fire = true, .ev = ev};
+  hwprof_pir_step(&f->s, &f->cfg, &in);
+  hwprof_pir_out_t out;
+  hwprof_retire_ev_t idle = {0};
+  hwprof_pir_in_t none = {.ev = &idle};
+  hwprof_pir_comb(&f->s, &f->cfg, &none, &out);
   return out.upd;
 }
 
-static upd_op_t prof_op(fixture_t *f, uint8_t op, uint64_t operand) {
-  retire_ev_t ev = {.valid = true, .kind = HWPROF_KIND_PROF, .op = op, .operand = operand};
+static hwprof_upd_op_t prof_op(fixture_t *f, uint8_t op, uint64_t operand) {
+  hwprof_retire_ev_t ev = {.valid = true, .kind = HWPROF_KIND_PROF, .op = op, .operand = operand};
   return retire(f, &ev);
 }
 
-static upd_op_t branch(fixture_t *f, uint8_t kind, uint16_t pid, uint8_t bhint, bool taken, bool dec) {
-  retire_ev_t ev = {.valid = true, .kind = kind, .pid = pid, .bhint = bhint, .taken = taken, .ihint = dec};
+static hwprof_upd_op_t branch(fixture_t *f, uint8_t kind, uint16_t pid, uint8_t bhint, bool taken, bool dec) {
+  hwprof_retire_ev_t ev = {.valid = true, .kind = kind, .pid = pid, .bhint = bhint, .taken = taken, .ihint = dec};
   return retire(f, &ev);
 }
 
 /* register access through the window, one clock */
 static bool reg_write(fixture_t *f, uint16_t addr, uint32_t data) {
-  retire_ev_t idle = {0};
-  pir_in_t in = {.ev = &idle, .reg = {.access = true, .write = true, .addr = addr, .wdata = data}};
-  pir_out_t out;
-  pir_comb(&f->s, &f->cfg, &in, &out);
-  pir_step(&f->s, &f->cfg, &in);
+  hwprof_retire_ev_t idle = {0};
+  hwprof_pir_in_t in = {.ev = &idle, .reg = {.access = true, .write = true, .addr = addr, .wdata = data}};
+  hwprof_pir_out_t out;
+  hwprof_pir_comb(&f->s, &f->cfg, &in, &out);
+  hwprof_pir_step(&f->s, &f->cfg, &in);
   return out.reg.error;
 }
 
 static uint32_t reg_read(fixture_t *f, uint16_t addr, bool *error) {
-  retire_ev_t idle = {0};
-  pir_in_t in = {.ev = &idle, .reg = {.access = true, .write = false, .addr = addr}};
-  pir_out_t out;
-  pir_comb(&f->s, &f->cfg, &in, &out);
-  pir_step(&f->s, &f->cfg, &in);
+  hwprof_retire_ev_t idle = {0};
+  hwprof_pir_in_t in = {.ev = &idle, .reg = {.access = true, .write = false, .addr = addr}};
+  hwprof_pir_out_t out;
+  hwprof_pir_comb(&f->s, &f->cfg, &in, &out);
+  hwprof_pir_step(&f->s, &f->cfg, &in);
   if (error) *error = out.reg.error;
   return out.reg.rdata;
 }
@@ -132,7 +132,7 @@ static void test_pir_update_table_every_row(void **state) {
   prof_op(f, HWPROF_PROF_OP_START, 0);
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     for (int dec = 0; dec < 2; dec++) {
-      upd_op_t u = branch(f, rows[i].kind, pid, rows[i].bhint, rows[i].taken, dec);
+      hwprof_upd_op_t u = branch(f, rows[i].kind, pid, rows[i].bhint, rows[i].taken, dec);
       assert_int_equal(u.valid, rows[i].hit);
       if (rows[i].hit) {
         assert_int_equal(u.addr, base + (uint64_t)(offset + pid - 1 + rows[i].extra) * 4);
@@ -146,9 +146,9 @@ static void test_pir_prof_id_updates_counter_idx(void **state) {
   fixture_t *f = *state;
   prof_op(f, HWPROF_PROF_OP_INIT, 0x100);
   prof_op(f, HWPROF_PROF_OP_START, 0);
-  retire_ev_t ev = {.valid = true, .kind = HWPROF_KIND_PROF, .op = HWPROF_PROF_OP_ID, .pid = 1,
+  hwprof_retire_ev_t ev = {.valid = true, .kind = HWPROF_KIND_PROF, .op = HWPROF_PROF_OP_ID, .pid = 1,
                     .bhint = HWPROF_BHINT_NT, .taken = true};
-  upd_op_t u = retire(f, &ev);
+  hwprof_upd_op_t u = retire(f, &ev);
   assert_true(u.valid);
   assert_int_equal(u.addr, 0x100);
   ev.pid = 0;
@@ -169,19 +169,19 @@ static void test_pir_flag_zero_or_pid_zero_gives_no_update(void **state) {
 static void test_pir_update_appears_one_cycle_after_the_event(void **state) {
   fixture_t *f = *state;
   prof_op(f, HWPROF_PROF_OP_START, 0);
-  retire_ev_t ev = {.valid = true, .kind = HWPROF_KIND_BRANCH, .pid = 2, .bhint = HWPROF_BHINT_ALL};
-  pir_in_t in = {.ev_fire = true, .ev = &ev};
-  pir_out_t out;
-  pir_comb(&f->s, &f->cfg, &in, &out);
+  hwprof_retire_ev_t ev = {.valid = true, .kind = HWPROF_KIND_BRANCH, .pid = 2, .bhint = HWPROF_BHINT_ALL};
+  hwprof_pir_in_t in = {.ev_fire = true, .ev = &ev};
+  hwprof_pir_out_t out;
+  hwprof_pir_comb(&f->s, &f->cfg, &in, &out);
   assert_false(out.upd.valid); /* not in the event's own cycle */
-  pir_step(&f->s, &f->cfg, &in);
-  retire_ev_t idle = {0};
-  pir_in_t none = {.ev = &idle};
-  pir_comb(&f->s, &f->cfg, &none, &out);
+  hwprof_pir_step(&f->s, &f->cfg, &in);
+  hwprof_retire_ev_t idle = {0};
+  hwprof_pir_in_t none = {.ev = &idle};
+  hwprof_pir_comb(&f->s, &f->cfg, &none, &out);
   assert_true(out.upd.valid);
   assert_int_equal(out.upd.addr, 4);
-  pir_step(&f->s, &f->cfg, &none);
-  pir_comb(&f->s, &f->cfg, &none, &out);
+  hwprof_pir_step(&f->s, &f->cfg, &none);
+  hwprof_pir_comb(&f->s, &f->cfg, &none, &out);
   assert_false(out.upd.valid); /* exactly one operation */
 }
 
@@ -190,26 +190,26 @@ static void test_pir_counter_width_scales_the_address(void **state) {
   const unsigned widths[] = {8, 16, 32, 64};
   for (size_t i = 0; i < 4; i++) {
     f->cfg.cnt_w = widths[i];
-    assert_int_equal(pir_cfg_check(&f->cfg), HWPROF_OK);
+    assert_int_equal(hwprof_pir_cfg_check(&f->cfg), kHwprofOk);
     prof_op(f, HWPROF_PROF_OP_INIT, 0x1000);
     prof_op(f, HWPROF_PROF_OP_START, 0);
-    upd_op_t u = branch(f, HWPROF_KIND_BRANCH, 5, HWPROF_BHINT_TK, true, false);
+    hwprof_upd_op_t u = branch(f, HWPROF_KIND_BRANCH, 5, HWPROF_BHINT_TK, true, false);
     assert_int_equal(u.addr, 0x1000 + 4 * (widths[i] / 8));
   }
 }
 
 static void test_pir_cfg_check_rejects_bad_width(void **state) {
   (void)state;
-  pir_cfg_t bad = {.cnt_w = 24};
-  assert_int_equal(pir_cfg_check(&bad), HWPROF_EINVAL);
-  assert_int_equal(pir_cfg_check(NULL), HWPROF_EINVAL);
+  hwprof_pir_cfg_t bad = {.cnt_w = 24};
+  assert_int_equal(hwprof_pir_cfg_check(&bad), kHwprofBadArg);
+  assert_int_equal(hwprof_pir_cfg_check(NULL), kHwprofBadArg);
 }
 
 static void test_pir_address_wraps_at_40_bits(void **state) {
   fixture_t *f = *state;
   prof_op(f, HWPROF_PROF_OP_INIT, 0xfffffffff8ull);
   prof_op(f, HWPROF_PROF_OP_START, 0);
-  upd_op_t u = branch(f, HWPROF_KIND_BRANCH, 4, HWPROF_BHINT_TK, true, false);
+  hwprof_upd_op_t u = branch(f, HWPROF_KIND_BRANCH, 4, HWPROF_BHINT_TK, true, false);
   assert_int_equal(u.addr, (0xfffffffff8ull + 12) & 0xffffffffffull);
 }
 
@@ -234,7 +234,7 @@ static void test_pir_misuse_answers_error_and_changes_nothing(void **state) {
   fixture_t *f = *state;
   prof_op(f, HWPROF_PROF_OP_START, 0);
   branch(f, HWPROF_KIND_BRANCH, 1, HWPROF_BHINT_ALL, true, false);
-  pir_state_t before = f->s;
+  hwprof_pir_state_t before = f->s;
   bool err = false;
   assert_true(reg_write(f, HWPROF_PIR_STAT_UPDATES_ADDR, 0));     /* read-only */
   assert_true(reg_write(f, HWPROF_PIR_STAT_EVENTS_ADDR, 0));      /* read-only */

@@ -67,8 +67,8 @@ static void put(uint32_t addr, uint32_t word) {
 static void program(const uint32_t *code, size_t n) {
   for (size_t i = 0; i < n; i++) put(RV_RAM_BASE + 4u * (uint32_t)i, code[i]);
 }
-static retire_ev_t step(void) {
-  retire_ev_t ev;
+static hwprof_retire_ev_t step(void) {
+  hwprof_retire_ev_t ev;
   assert_int_equal(rv_step(&cpu, &ev), RV_RUNNING);
   return ev;
 }
@@ -137,7 +137,7 @@ static void test_rv32_loads_extend_and_report_address_and_value(void **state) {
   put(RV_RAM_BASE + 0x100, 0x12348086u);
   cpu.x[1] = RV_RAM_BASE + 0x100;
   cpu.x[2] = 0xcafef00du;
-  retire_ev_t ev = step();
+  hwprof_retire_ev_t ev = step();
   assert_int_equal(cpu.x[3], 0xffffff86u);
   assert_int_equal(ev.kind, HWPROF_KIND_LOAD);
   assert_int_equal(ev.addr, RV_RAM_BASE + 0x100);
@@ -165,7 +165,7 @@ static void test_rv32_control_transfers_fill_the_retire_event(void **state) {
       i_type(0, 1, 0, 0, 0x67),      /* 20: jalr x0, 0(ra) -> 16 (a return) */
   };
   program(code, 6);
-  retire_ev_t ev = step();
+  hwprof_retire_ev_t ev = step();
   assert_int_equal(ev.kind, HWPROF_KIND_BRANCH);
   assert_true(ev.taken);
   assert_int_equal(ev.next_pc, RV_RAM_BASE + 8);
@@ -197,7 +197,7 @@ static void test_rv32_ecall_traps_and_mret_returns(void **state) {
   cpu.x[2] = 1u << 3; /* mstatus.MIE */
   step();
   step();
-  retire_ev_t ev = step(); /* ecall */
+  hwprof_retire_ev_t ev = step(); /* ecall */
   assert_int_equal(ev.kind, HWPROF_KIND_IJUMP);
   assert_int_equal(cpu.pc, handler);
   assert_int_equal(cpu.mcause, 11);
@@ -230,7 +230,7 @@ static void test_rv32_misaligned_load_traps_with_the_address(void **state) {
 static void test_rv32_illegal_instruction_without_handler_is_an_error(void **state) {
   (void)state;
   put(RV_RAM_BASE, 0xffffffffu);
-  retire_ev_t ev;
+  hwprof_retire_ev_t ev;
   assert_int_equal(rv_step(&cpu, &ev), RV_FAILED);
   assert_non_null(strstr(cpu.error, "illegal instruction at pc 0x80000000"));
 }
@@ -241,7 +241,7 @@ static void test_rv32_external_interrupt_taken_only_when_enabled(void **state) {
   program(code, 3);
   cpu.mtvec = RV_RAM_BASE + 0x80;
   cpu.irq_line = true;
-  retire_ev_t ev = step(); /* mstatus.MIE = 0: not taken */
+  hwprof_retire_ev_t ev = step(); /* mstatus.MIE = 0: not taken */
   assert_true(ev.valid);
   cpu.mstatus |= 1u << 3;
   ev = step(); /* mie.MEIE = 0: not taken */
@@ -273,7 +273,7 @@ static void test_rv32_semihosting_write_and_extended_exit(void **state) {
   cpu.x[10] = 0x20; /* SYS_EXIT_EXTENDED */
   cpu.x[11] = RV_RAM_BASE + 0x300;
   step();
-  retire_ev_t ev;
+  hwprof_retire_ev_t ev;
   assert_int_equal(rv_step(&cpu, &ev), RV_EXITED);
   assert_int_equal(cpu.exit_code, 42);
   fflush(console);
@@ -296,7 +296,7 @@ static void test_rv32_profiling_instructions_become_prof_events(void **state) {
   program(code, 5);
   cpu.x[1] = 0x80001000u;
   cpu.x[2] = 24;
-  retire_ev_t ev = step();
+  hwprof_retire_ev_t ev = step();
   assert_int_equal(ev.kind, HWPROF_KIND_PROF);
   assert_int_equal(ev.op, HWPROF_PROF_OP_INIT);
   assert_int_equal(ev.operand, 0x80001000u);
@@ -311,7 +311,7 @@ static void test_rv32_profiling_instructions_become_prof_events(void **state) {
   assert_true(ev.ihint);
   assert_int_equal(ev.bhint, 2);
   assert_int_equal(cpu.instret, 4); /* each counts as one retired instruction */
-  retire_ev_t bad;
+  hwprof_retire_ev_t bad;
   assert_int_equal(rv_step(&cpu, &bad), RV_FAILED);
   assert_non_null(strstr(cpu.error, "illegal instruction"));
 }
@@ -330,7 +330,7 @@ static void test_rv32_profiling_operand_from_shadow_word_when_rs1_is_x0(void **s
   cpu.shadow[2] = 1234u;
   cpu.shadow[3] = 0xffffu;
   cpu.x[3] = 17;
-  retire_ev_t ev = step();
+  hwprof_retire_ev_t ev = step();
   assert_int_equal(ev.op, HWPROF_PROF_OP_INIT);
   assert_int_equal(ev.operand, 0x80c00000u);
   ev = step();
@@ -356,7 +356,7 @@ static void test_rv32_shadow_words_annotate_branches_and_can_be_patched(void **s
   cpu.shadow[4] = 9u;
   cpu.x[1] = RV_SHADOW_BASE;                          /* the shadow word of the instruction at 0 */
   cpu.x[2] = 5u | (1u << HWPROF_SHADOW_IHINT_LSB) | (3u << HWPROF_SHADOW_BHINT_LSB);
-  retire_ev_t ev = step();
+  hwprof_retire_ev_t ev = step();
   assert_int_equal(ev.pid, 7);
   assert_int_equal(ev.bhint, 2);
   assert_false(ev.ihint);

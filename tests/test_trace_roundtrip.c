@@ -18,6 +18,7 @@
 
 #include "hwprof_image.h"
 #include "hwprof_recon.h"
+#include "hwprof_elf.h"
 #include "hwprof_trace.h"
 #include "model_sys.h"
 #include "progen.h"
@@ -45,18 +46,28 @@ static uint8_t *elf_file_roundtrip(const uint8_t *elf, size_t len, size_t *out_l
   return buf;
 }
 
+/* The program image of an ELF held in memory, through the host tools' ELF reader (the image points
+ * into the reader's copy of the file, kept until the next call). */
+static hwprof_elf_t image_elf;
+static int image_of(hwprof_image_t *img, const uint8_t *buf, size_t len, char *err, size_t errlen) {
+  hwprof_elf_free(&image_elf);
+  img->nseg = 0;
+  if (hwprof_elf_parse(&image_elf, buf, len, "program", 0, err, errlen) != 0) return -1;
+  return hwprof_elf_image(&image_elf, img, err, errlen);
+}
+
 /* ---------------------------------------------------------------- the system: C model + driver */
 typedef model_sys_t sys_t;
 
-static void cycle(sys_t *y, top_in_t *in) { model_sys_cycle(y, in); }
+static void cycle(sys_t *y, hwprof_top_in_t *in) { model_sys_cycle(y, in); }
 static uint32_t apb(sys_t *y, bool write, uint16_t addr, uint32_t data) { return model_sys_apb(y, write, addr, data); }
 
 static void sys_init(sys_t *y, unsigned hist_w, unsigned fifo_depth) {
-  top_cfg_t cfg;
-  top_cfg_default(&cfg);
+  hwprof_top_cfg_t cfg;
+  hwprof_top_cfg_default(&cfg);
   cfg.trace_ctrl.hist_w = hist_w;
   cfg.trace_ctrl.fifo_depth = fifo_depth;
-  assert_int_equal(top_cfg_check(&cfg), HWPROF_OK);
+  assert_int_equal(hwprof_top_cfg_check(&cfg), kHwprofOk);
   model_sys_init(y, &cfg, NULL);
 }
 
@@ -88,13 +99,13 @@ static void execute(run_t *r, uint64_t seed, unsigned hist_w, sys_t *y, void (*o
   trace_oracle_t oracle;
   assert_int_equal(trace_oracle_init(&oracle, hist_w, BASE), 0);
   for (uint32_t step = 0; step < STEPS; step++) {
-    retire_ev_t ev = progen_step(&r->prog, &run);
+    hwprof_retire_ev_t ev = progen_step(&r->prog, &run);
     r->pcs[r->npcs++] = ev.pc;
     uint32_t start, hist;
     if (trace_oracle_feed(&oracle, &ev, &start, &hist))
       r->traces[r->ntraces++] = (truth_t){start, hist, r->npcs - oracle.n, oracle.n};
     /* retire it: the trace controller never stalls the processor */
-    top_in_t in = {0};
+    hwprof_top_in_t in = {0};
     in.ev = ev;
     cycle(y, &in);
     assert_true(y->out.ev_ready);
@@ -133,7 +144,7 @@ static void roundtrip(unsigned hist_w, uint64_t seed) {
   uint8_t *file = elf_file_roundtrip(elf, len, &flen);
   hwprof_image_t img;
   char err[128];
-  assert_int_equal(hwprof_image_load_elf(&img, file, flen, err, sizeof err), 0);
+  assert_int_equal(image_of(&img, file, flen, err, sizeof err), 0);
 
   sys_init(&y, hist_w, 8);
   hwprof_trace_config_t tc = {.mode = kHwprofTraceFifo, .watermark = 4};
@@ -319,7 +330,7 @@ static void test_trace_reconstruct_rejects_malformed_records(void **state) {
   p.code[12] = progen_enc_addi(1, 1, 1);
   size_t len = progen_elf(&p, elf);
   hwprof_image_t img;
-  assert_int_equal(hwprof_image_load_elf(&img, elf, len, NULL, 0), 0);
+  assert_int_equal(image_of(&img, elf, len, NULL, 0), 0);
   uint32_t pcs[64];
   hwprof_recon_t out = {.pcs = pcs, .cap = 64};
   hwprof_trace_rec_t r = {BASE + 40, 0};
@@ -339,7 +350,7 @@ static void test_trace_reconstruct_rejects_malformed_records(void **state) {
   /* a walk that leaves the image: the last word made a fall-through */
   for (uint32_t w = WORDS - 8; w < WORDS; w++) p.code[w] = progen_enc_addi(1, 1, 1);
   len = progen_elf(&p, elf);
-  assert_int_equal(hwprof_image_load_elf(&img, elf, len, NULL, 0), 0);
+  assert_int_equal(image_of(&img, elf, len, NULL, 0), 0);
   r = (hwprof_trace_rec_t){BASE + 4 * (WORDS - 8), 1};
   assert_int_equal(hwprof_trace_reconstruct(&img, &r, 32, &out), kReconLeftImage);
   assert_int_equal(out.fail_pc, BASE + 4 * WORDS);
@@ -369,11 +380,11 @@ static void test_image_loader_rejects_malformed_elf(void **state) {
     memcpy(bad, elf, len);
     if (cases[i].at != SIZE_MAX) bad[cases[i].at] = cases[i].value;
     err[0] = '\0';
-    assert_int_equal(hwprof_image_load_elf(&img, bad, cases[i].len ? cases[i].len : len, err, sizeof err), -1);
+    assert_int_equal(image_of(&img, bad, cases[i].len ? cases[i].len : len, err, sizeof err), -1);
     assert_int_equal(img.nseg, 0);
     if (strstr(err, cases[i].words) == NULL) fail_msg("case %zu: message '%s' lacks '%s'", i, err, cases[i].words);
   }
-  assert_int_equal(hwprof_image_load_elf(&img, elf, len, err, sizeof err), 0);
+  assert_int_equal(image_of(&img, elf, len, err, sizeof err), 0);
   assert_int_equal(img.entry, BASE);
 }
 

@@ -7,6 +7,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cov="$build/cov"
 rtl_src=${RTL_SRC:?RTL_SRC must list the RTL sources (run through make cov)}
 unit_src=${UNIT_SRC:?UNIT_SRC must list the unit-test sources (run through make cov)}
+model_src=${MODEL_SRC:?MODEL_SRC must list the C model sources (run through make cov)}
+tb_src=${TB_SRC:?TB_SRC must list the block bench sources (run through make cov)}
 rm -rf "$cov"
 mkdir -p "$cov/model" "$cov/unit"
 cd "$root"
@@ -15,7 +17,7 @@ CFLAGS="-std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -O0 --coverage"
 # model_objs DIR: compile the C model with gcov into DIR (one .gcda set per DIR)
 model_objs() {
   local c
-  for c in cmodel/*.c; do
+  for c in $model_src; do
     cc $CFLAGS -c "$c" -o "$1/$(basename "${c%.c}").o"
   done
 }
@@ -23,14 +25,13 @@ model_objs() {
 echo "cov: building the C model with gcov and the bench with Verilator coverage" >&2
 model_objs "$cov/model"
 ar rcs "$cov/model/libhwprof_model.a" "$cov"/model/*.o
-cc -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Itb -O1 -c tb/mem_model.c -o "$cov/tbc_mem.o"
 cc -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Itb -O1 -c tb/progen.c -o "$cov/tbc_progen.o"
 verilator --cc --exe --build -j "$(nproc)" -Wall --assert --trace-fst --coverage-line --coverage-toggle \
   --Mdir "$cov/obj" --top-module hwprof_top \
   -CFLAGS "-O1 -I$root/tb -I$root/cmodel -I$root/sw/include" \
-  -LDFLAGS "$root/$cov/tbc_mem.o $root/$cov/tbc_progen.o $root/$cov/model/libhwprof_model.a --coverage" \
+  -LDFLAGS "$root/$cov/tbc_progen.o $root/$cov/model/libhwprof_model.a --coverage" \
   -o "$root/$cov/Vhwprof_top" rtl/hwprof.vlt $rtl_src \
-  "$root/tb/tb_top.cpp" "$root/tb/lockstep.cpp" >"$cov/build.log" 2>&1 || { cat "$cov/build.log"; exit 1; }
+  $(for f in $tb_src; do echo "$root/$f"; done) >"$cov/build.log" 2>&1 || { cat "$cov/build.log"; exit 1; }
 
 echo "cov: running the directed test, two random seeds and the counts test" >&2
 HWPROF_COVERAGE_FILE="$cov/directed.dat" "$cov/Vhwprof_top" --test=directed --quiet
@@ -44,12 +45,13 @@ verilator_coverage --annotate "$cov/annotated" "$cov/merged.dat" >/dev/null
 echo "cov: unit tests with gcov" >&2
 model_objs "$cov/unit"
 for c in sw/*.c; do cc $CFLAGS -Itb -c "$c" -o "$cov/unit/sw_$(basename "${c%.c}").o"; done
-for c in tb/*.c tests/model_sys.c sim/rv32.c sw/instr/profmap.c; do
-  cc -std=c11 -Itb -Itests -Isim -Isw/instr -Isw/include -Icmodel -O1 -c "$c" -o "$cov/unit/aux_$(basename "${c%.c}").o"
+for c in tb/*.c tests/model_sys.c sim/rv32.c sw/instr/profmap.c sw/elf/hwprof_elf.c; do
+  cc -std=c11 -Itb -Itests -Isim -Isw/instr -Isw/include -Isw/elf -Icmodel -O1 -c "$c" -o "$cov/unit/aux_$(basename "${c%.c}").o"
 done
 for t in tests/test_*.c; do
   n=$(basename "${t%.c}")
-  cc $CFLAGS -D_POSIX_C_SOURCE=200809L -Itb -Itests -Isim -Isw/instr "$t" "$cov"/unit/*.o -o "$cov/unit/$n" $(pkg-config --cflags --libs cmocka)
+  cc $CFLAGS -D_POSIX_C_SOURCE=200809L -Itb -Itests -Isim -Isw/instr -Isw/elf "$t" "$cov"/unit/*.o -o "$cov/unit/$n" \
+    $(pkg-config --cflags --libs cmocka) -lelf
   "$cov/unit/$n" >/dev/null 2>&1
 done
 

@@ -267,6 +267,13 @@ instr_asan_same_output() {
 check instr-asan-same-output instr_asan_same_output
 
 # --- lockstep benches: directed tests in every configuration
+# --- the primitives' lockstep unit benches (rtl/prim/ against cmodel/prim/): directed outcomes
+#     worked out by hand, and a random stream, in two configurations each
+for p in prim_fifo prim_fifo_d1; do
+  check "lockstep-$p-directed" "$build/tb_$p/Vhwprof_prim_fifo" --test=directed --cycles=1000
+  check "lockstep-$p-random" "$build/tb_$p/Vhwprof_prim_fifo" --seed=1 --cycles=500000
+done
+
 check lockstep-directed "$tb" --test=directed --cycles=20000
 check lockstep-directed-small-cache "$tb_small" --test=directed --cycles=20000
 check lockstep-directed-large-cache "$tb_large" --test=directed --cycles=20000

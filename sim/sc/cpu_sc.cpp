@@ -38,7 +38,7 @@ uint32_t CpuSc::apb(bool write, uint32_t addr, uint32_t wdata) {
   return data;
 }
 
-void CpuSc::drive_event(const retire_ev_t& e) {
+void CpuSc::drive_event(const hwprof_retire_ev_t& e) {
   ev_valid_o.write(e.valid);
   if (!e.valid) return;
   ev_pc_o.write(e.pc);
@@ -78,7 +78,7 @@ void CpuSc::run() {
   sc_time end = start;
   const auto wall0 = std::chrono::steady_clock::now();
   uint64_t next_progress = progress_every_;
-  retire_ev_t ev{};
+  hwprof_retire_ev_t ev{};
   for (;;) {  // at a falling edge
     if (cpu_->instret >= max_insns_) {
       ran_away_ = true;

@@ -66,7 +66,7 @@ SC_MODULE(CpuSc) {
   std::function<void(CpuSc&)> before_run;
   // Called on every accepted retire event (the trace checker), in the CPU's thread at the falling
   // edge after the acceptance, when the engines have taken the event.
-  std::function<void(const retire_ev_t&)> on_retire;
+  std::function<void(const hwprof_retire_ev_t&)> on_retire;
 
   rv_status_t status() const { return status_; }
   bool ran_away() const { return ran_away_; }
@@ -74,7 +74,7 @@ SC_MODULE(CpuSc) {
 
  private:
   void run();
-  void drive_event(const retire_ev_t& e);
+  void drive_event(const hwprof_retire_ev_t& e);
   void sample_irq();
   static uint32_t mmio_read(void* ctx, uint32_t off);
   static void mmio_write(void* ctx, uint32_t off, uint32_t v);

@@ -51,8 +51,8 @@ LockstepSc::LockstepSc(sc_module_name name, int64_t inject_cycle) : sc_module(na
 // compared (the RTL's flops start at random values until the first reset edge).
 void LockstepSc::check() {
   if (!rst_ni.read()) return;
-  const top_out_t r = read_outputs(*this);
-  const top_out_t m = read_outputs(model);
+  const hwprof_top_out_t r = read_outputs(*this);
+  const hwprof_top_out_t m = read_outputs(model);
   chk_.begin_cycle(cycle_);
   lockstep::compare_top_outputs(m, r, HWPROF_CFG_LINEWORDS, chk_);
   log_transactions(read_inputs(*this), r);
@@ -68,7 +68,7 @@ void LockstepSc::check() {
 }
 
 // Only cycles that carry a transaction are logged.
-void LockstepSc::log_transactions(const top_in_t& in, const top_out_t& r) {
+void LockstepSc::log_transactions(const hwprof_top_in_t& in, const hwprof_top_out_t& r) {
   if (in.ev.valid && r.ev_ready)
     add_tx({cycle_, 'r', in.ev.pc, in.ev.insn, in.ev.pid, static_cast<unsigned>(in.ev.kind | in.ev.taken << 4)});
   if (in.apb.psel && in.apb.penable && r.apb.pready)

@@ -35,7 +35,7 @@ SC_MODULE(LockstepSc) {
 
  private:
   void check();
-  void log_transactions(const top_in_t& in, const top_out_t& r);
+  void log_transactions(const hwprof_top_in_t& in, const hwprof_top_out_t& r);
 
   // the model's outputs
   sc_signal<bool> m_ev_ready_{"m_ev_ready"}, m_pready_{"m_pready"}, m_pslverr_{"m_pslverr"};

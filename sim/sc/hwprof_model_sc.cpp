@@ -4,8 +4,8 @@
 namespace hwprof_sc {
 
 ModelSc::ModelSc(sc_module_name name) : sc_module(name), cfg_(model_cfg()) {
-  if (top_cfg_check(&cfg_) != HWPROF_OK) SC_REPORT_FATAL("hwprof", "the HWPROF_CFG_* parameters are not a valid configuration");
-  top_reset(&state_);
+  if (hwprof_top_cfg_check(&cfg_) != kHwprofOk) SC_REPORT_FATAL("hwprof", "the HWPROF_CFG_* parameters are not a valid configuration");
+  hwprof_top_reset(&state_);
   SC_METHOD(eval);
   sensitive << clk_i.pos() << rst_ni << ev_valid_i << ev_pc_i << ev_next_pc_i << ev_insn_i << ev_kind_i
             << ev_is_call_i << ev_is_ret_i << ev_taken_i << ev_addr_i << ev_value_i << ev_pid_i << ev_bhint_i
@@ -14,17 +14,17 @@ ModelSc::ModelSc(sc_module_name name) : sc_module(name), cfg_(model_cfg()) {
 }
 
 void ModelSc::eval() {
-  const top_in_t in = read_inputs(*this);
+  const hwprof_top_in_t in = read_inputs(*this);
   if (clk_i.posedge()) {
-    if (!rst_ni.read()) top_reset(&state_);
-    else top_step(&state_, &cfg_, &in);
+    if (!rst_ni.read()) hwprof_top_reset(&state_);
+    else hwprof_top_step(&state_, &cfg_, &in);
   }
-  top_out_t out;
-  top_comb(&state_, &cfg_, &in, &out);
+  hwprof_top_out_t out;
+  hwprof_top_comb(&state_, &cfg_, &in, &out);
   write_outputs(out);
 }
 
-void ModelSc::write_outputs(const top_out_t& o) {
+void ModelSc::write_outputs(const hwprof_top_out_t& o) {
   ev_ready_o.write(o.ev_ready);
   prdata_o.write(o.apb.prdata);
   pready_o.write(o.apb.pready);

@@ -15,17 +15,17 @@ SC_MODULE(ModelSc) {
   SC_CTOR(ModelSc);
 
   // The model's flops (observation only: the trace checker and the report read them).
-  const top_state_t& state() const { return state_; }
-  const top_cfg_t& cfg() const { return cfg_; }
+  const hwprof_top_state_t& state() const { return state_; }
+  const hwprof_top_cfg_t& cfg() const { return cfg_; }
   // Corrupt the model's state on purpose (shows that the lockstep comparison catches a fault).
   void inject_fault();
 
  private:
   void eval();
-  void write_outputs(const top_out_t& o);
+  void write_outputs(const hwprof_top_out_t& o);
 
-  top_cfg_t cfg_;
-  top_state_t state_;
+  hwprof_top_cfg_t cfg_;
+  hwprof_top_state_t state_;
 };
 
 }  // namespace hwprof_sc

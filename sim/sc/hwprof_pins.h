@@ -30,13 +30,13 @@ static_assert(kLineBits > 64, "a counter line of 64 bits or fewer is a uint64_t 
 using line_bv = sc_bv<kLineBits>;
 
 // The configuration of the C model that matches the RTL built into the platform.
-inline top_cfg_t model_cfg() {
-  top_cfg_t c;
-  top_cfg_default(&c);
+inline hwprof_top_cfg_t model_cfg() {
+  hwprof_top_cfg_t c;
+  hwprof_top_cfg_default(&c);
   c.pir.cnt_w = HWPROF_CFG_CNTW;
-  c.edge_prof = edge_prof_cfg_t{HWPROF_CFG_CNTW,   HWPROF_CFG_UPDDEPTH, HWPROF_CFG_SETS,
+  c.edge_prof = hwprof_edge_prof_cfg_t{HWPROF_CFG_CNTW,   HWPROF_CFG_UPDDEPTH, HWPROF_CFG_SETS,
                                 HWPROF_CFG_WAYS,   HWPROF_CFG_LINEWORDS, HWPROF_CFG_OABDEPTH};
-  c.trace_ctrl = trace_ctrl_cfg_t{HWPROF_CFG_HISTW, HWPROF_CFG_TFIFO};
+  c.trace_ctrl = hwprof_trace_ctrl_cfg_t{HWPROF_CFG_HISTW, HWPROF_CFG_TFIFO};
   return c;
 }
 
@@ -44,7 +44,7 @@ inline top_cfg_t model_cfg() {
 static_assert(HWPROF_CFG_CNTW % 32 == 0, "the line conversions move whole 32-bit words");
 constexpr unsigned kCntWords32 = HWPROF_CFG_CNTW / 32;
 
-inline void line_from_bv(const line_bv& v, ep_line_t* l) {
+inline void line_from_bv(const line_bv& v, hwprof_line_t* l) {
   for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++) {
     uint64_t x = 0;
     for (unsigned k = 0; k < kCntWords32; k++) x |= static_cast<uint64_t>(v.get_word(w * kCntWords32 + k)) << (32 * k);
@@ -52,7 +52,7 @@ inline void line_from_bv(const line_bv& v, ep_line_t* l) {
   }
 }
 
-inline line_bv line_to_bv(const ep_line_t& l) {
+inline line_bv line_to_bv(const hwprof_line_t& l) {
   line_bv v;
   for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
     for (unsigned k = 0; k < kCntWords32; k++)
@@ -192,9 +192,9 @@ void bind_inputs(Child& c, Parent& p) {
 
 // The inputs of hwprof_top as the C model takes them, read from anything with its input ports.
 template <class Top>
-top_in_t read_inputs(const Top& t) {
-  top_in_t in{};
-  retire_ev_t& e = in.ev;
+hwprof_top_in_t read_inputs(const Top& t) {
+  hwprof_top_in_t in{};
+  hwprof_retire_ev_t& e = in.ev;
   e.valid = t.ev_valid_i.read();
   e.pc = t.ev_pc_i.read();
   e.next_pc = t.ev_next_pc_i.read();
@@ -223,8 +223,8 @@ top_in_t read_inputs(const Top& t) {
 
 // The outputs of hwprof_top, read from anything with its output ports (the RTL's, the model's).
 template <class Top>
-top_out_t read_outputs(const Top& t) {
-  top_out_t o{};
+hwprof_top_out_t read_outputs(const Top& t) {
+  hwprof_top_out_t o{};
   o.ev_ready = t.ev_ready_o.read();
   o.apb.prdata = t.prdata_o.read();
   o.apb.pready = t.pready_o.read();

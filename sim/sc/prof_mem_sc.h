@@ -1,8 +1,9 @@
 // The profile memory behind hwprof_top's memory port, in the SystemC platform: counter lines live in
-// the CPU's RAM (the counter area is part of the program's memory, as in seed 000). The same
-// responder as sim/platform.c: a request is granted whenever no read is outstanding; a write-back
-// is stored at the edge that accepts it; a line read is answered `latency` cycles later with the
-// line as it is in RAM at the edge that starts the response cycle.
+// the CPU's RAM (the counter area is part of the program's memory, as in seed 000). The responder
+// is cmodel/mem_model.c, as in sim/platform.c and the block benches, over the CPU's RAM: a request
+// is granted whenever no read is outstanding; a write-back is stored at the edge that accepts it; a
+// line read is answered `latency` cycles later with the line as it is in RAM at the edge that
+// starts the response cycle.
 #ifndef HWPROF_SC_PROF_MEM_SC_H
 #define HWPROF_SC_PROF_MEM_SC_H
 
@@ -11,6 +12,7 @@
 #include "hwprof_pins.h"
 
 extern "C" {
+#include "mem_model.h"
 #include "rv32.h"
 }
 
@@ -28,20 +30,15 @@ SC_MODULE(ProfMemSc) {
   ProfMemSc(sc_module_name name, rv_cpu_t* cpu, unsigned latency);
   SC_HAS_PROCESS(ProfMemSc);
 
-  uint64_t reads() const { return reads_; }
-  uint64_t writes() const { return writes_; }
-  uint64_t outside() const { return outside_; }  // words outside RAM (read as 0, writes dropped)
+  ~ProfMemSc() override { hwprof_mem_model_free(&mem_); }
+  uint64_t reads() const { return mem_.reads; }
+  uint64_t writes() const { return mem_.writes; }
+  uint64_t outside() const { return mem_.errors; }  // words outside RAM (read as 0, writes dropped)
 
  private:
   void tick();
-  bool in_ram(uint64_t addr) const;
 
-  rv_cpu_t* cpu_;
-  unsigned latency_;
-  bool rd_pending_ = false;
-  unsigned rd_wait_ = 0;
-  uint64_t rd_addr_ = 0;
-  uint64_t reads_ = 0, writes_ = 0, outside_ = 0;
+  hwprof_mem_model_t mem_{};
 };
 
 }  // namespace hwprof_sc

@@ -387,7 +387,7 @@ int sc_main(int argc, char** argv) {
   }
   // called after the rising edge that accepted the event: the model has taken it
   if (o.trace_check || !o.edge_map.empty())
-    cpu_sc.on_retire = [observed, &o](const retire_ev_t& ev) {
+    cpu_sc.on_retire = [observed, &o](const hwprof_retire_ev_t& ev) {
       if (o.trace_check) trace_check_event(&tc, &observed->state().trace_ctrl, &ev);
       if (!o.edge_map.empty()) edge_check_event(&ec, &ev);
     };

@@ -1,4 +1,4 @@
-/* The base of the hwprof drivers: the result convention, the register-access handle
+/* The base of the hwprof drivers: the result convention (hwprof_result.h), the register-access handle
  * (hwprof_mmio.h) and the subsystem's build parameters, read from the top window's CFG_* registers
  * so that drivers check their arguments against the hardware they run on. */
 #ifndef HWPROF_H
@@ -10,16 +10,9 @@
 
 #include "hwprof_mmio.h"
 #include "hwprof_regs.h"
+#include "hwprof_result.h"
 
-typedef enum {
-  kHwprofOk = 0,
-  kHwprofBadArg = 1,   /* an argument is out of range; nothing was written */
-  kHwprofTimeout = 2,  /* a bounded poll ran out */
-  kHwprofNoDevice = 3, /* the ID register does not read 'HWPF' */
-  kHwprofBusy = 4,     /* a cache command is still running */
-} hwprof_result_t;
 
-#define HWPROF_WARN_UNUSED __attribute__((warn_unused_result))
 
 /* The build parameters of hwprof_top (docs/registers.md, CFG_*). */
 typedef struct {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elf_rel.h"
+#include "hwprof_elf.h"
 #include "hwprof_regs.h"
 #include "profmap.h"
 #include "rv32_isa.h"
@@ -26,8 +26,8 @@
 
 typedef enum { C_NONE, C_BRANCH, C_JUMP, C_CALL, C_RET, C_TAIL, C_INDIRECT, C_ENV, C_MRET, C_PROF } cls_t;
 
-static bool has_call_reloc(const er_elf_t *e, uint32_t auipc, uint32_t *target) {
-  for (unsigned i = er_reloc_lower_bound(e, auipc); i < e->nrel && e->rel[i].where == auipc; i++)
+static bool has_call_reloc(const hwprof_elf_t *e, uint32_t auipc, uint32_t *target) {
+  for (unsigned i = hwprof_elf_reloc_lower_bound(e, auipc); i < e->nrel && e->rel[i].where == auipc; i++)
     if (e->rel[i].type == R_RISCV_CALL || e->rel[i].type == R_RISCV_CALL_PLT) {
       if (target) *target = e->rel[i].target;
       return true;
@@ -36,7 +36,7 @@ static bool has_call_reloc(const er_elf_t *e, uint32_t auipc, uint32_t *target) 
 }
 
 /* What the instruction at pc does to control flow; *target for direct transfers (0 if unknown). */
-static cls_t classify(const er_elf_t *e, uint32_t pc, uint32_t x, uint32_t *target) {
+static cls_t classify(const hwprof_elf_t *e, uint32_t pc, uint32_t x, uint32_t *target) {
   const uint32_t op = rv32_opcode(x), rd = rv32_rd(x), rs1 = rv32_rs1(x);
   *target = 0;
   switch (op) {
@@ -91,7 +91,7 @@ typedef struct {
 
 typedef struct {
   const instr_opts_t *o;
-  er_elf_t elf;
+  hwprof_elf_t elf;
   fn_t *fn;
   unsigned nfn;
   uint32_t code_lo, code_hi; /* span of all functions */
@@ -117,7 +117,7 @@ static slot_t *slot_at(ctx_t *c, uint32_t a) {
 }
 
 static uint32_t word_at(ctx_t *c, uint32_t a) {
-  const uint8_t *p = er_bytes(&c->elf, a, 4);
+  const uint8_t *p = hwprof_elf_bytes(&c->elf, a, 4);
   return p ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24 : 0;
 }
 
@@ -149,13 +149,13 @@ static int cmp_fn(const void *a, const void *b) {
 }
 
 static int find_functions(ctx_t *c) {
-  const er_elf_t *e = &c->elf;
+  const hwprof_elf_t *e = &c->elf;
   unsigned cap = 0;
   for (unsigned i = 0; i < e->nsym; i++) {
-    const er_symbol_t *s = &e->sym[i];
+    const hwprof_elf_symbol_t *s = &e->sym[i];
     if (s->type != 2 || s->size == 0 || s->shndx == 0 || s->shndx >= e->nsec) continue;
-    const er_section_t *sec = &e->sec[s->shndx];
-    if (!(sec->flags & ER_SHF_EXEC) || !(sec->flags & ER_SHF_ALLOC)) continue;
+    const hwprof_elf_section_t *sec = &e->sec[s->shndx];
+    if (!(sec->flags & HWPROF_ELF_SHF_EXEC) || !(sec->flags & HWPROF_ELF_SHF_ALLOC)) continue;
     if ((s->value | s->size) & 3u) ERR("function %s at 0x%08" PRIx32 ": not word aligned (compressed code is not supported)", s->name, s->value);
     if (c->nfn == cap) {
       cap = cap ? 2 * cap : 64;
@@ -193,7 +193,7 @@ static int find_functions(ctx_t *c) {
   for (unsigned i = 0; i < n; i++) {
     fn_t *f = &c->fn[i];
     for (uint32_t a = f->lo; a < f->hi; a += 4) {
-      if (er_bytes(&c->elf, a, 4) == NULL) ERR("function %s: no contents at 0x%08" PRIx32, f->name, a);
+      if (hwprof_elf_bytes(&c->elf, a, 4) == NULL) ERR("function %s: no contents at 0x%08" PRIx32, f->name, a);
       c->slot[(a - c->code_lo) / 4u].fn = (int)i;
     }
     f->skip = in_list(c->o->skip, f->name);
@@ -247,7 +247,7 @@ static int add_edge(pm_func_t *p, unsigned *cap, pm_kind_t k, int src, int dst) 
 /* Builds f's CFG, or leaves f->ok false with the reason in f->why. Returns -1 only for errors that
  * stop the whole run. */
 static int build_cfg(ctx_t *c, fn_t *f) {
-  const er_elf_t *e = &c->elf;
+  const hwprof_elf_t *e = &c->elf;
   const unsigned nw = (f->hi - f->lo) / 4u;
   bool *leader = calloc(nw + 1, sizeof *leader);
   uint32_t *targets = NULL;
@@ -272,7 +272,7 @@ static int build_cfg(ctx_t *c, fn_t *f) {
   if (f->skip) SKIP("--skip");
   /* addresses inside f that the program takes (jump tables, label addresses) */
   for (unsigned i = 0; i < e->nrel; i++) {
-    const er_reloc_t *r = &e->rel[i];
+    const hwprof_elf_reloc_t *r = &e->rel[i];
     if (r->target <= f->lo || r->target >= f->hi) continue;
     if (r->type == R_RISCV_BRANCH || r->type == R_RISCV_JAL || r->type == R_RISCV_CALL ||
         r->type == R_RISCV_CALL_PLT || r->type == R_RISCV_PCREL_LO12_I || r->type == R_RISCV_PCREL_LO12_S)
@@ -618,13 +618,13 @@ typedef struct {
 } pcrel_t;
 
 static int rewrite(ctx_t *c) {
-  const er_elf_t *e = &c->elf;
+  const hwprof_elf_t *e = &c->elf;
   /* PC-relative high parts first: the low parts refer to them */
   pcrel_t *hi = calloc(e->nrel + 1, sizeof *hi);
   unsigned nhi = 0;
   if (hi == NULL) ERR("out of memory");
   for (unsigned i = 0; i < e->nrel; i++) {
-    const er_reloc_t *r = &e->rel[i];
+    const hwprof_elf_reloc_t *r = &e->rel[i];
     if (r->type == R_RISCV_PCREL_HI20 && slot_at(c, r->where))
       hi[nhi++] = (pcrel_t){r->where, map_code(c, r->target), slot_at(c, r->where)->new_addr};
   }
@@ -656,8 +656,8 @@ static int rewrite(ctx_t *c) {
       }
       x = is_branch ? rv32_set_b(x, (int32_t)off) : rv32_set_j(x, (int32_t)off);
     }
-    for (unsigned i = er_reloc_lower_bound(e, a); i < e->nrel && e->rel[i].where == a; i++) {
-      const er_reloc_t *r = &e->rel[i];
+    for (unsigned i = hwprof_elf_reloc_lower_bound(e, a); i < e->nrel && e->rel[i].where == a; i++) {
+      const hwprof_elf_reloc_t *r = &e->rel[i];
       switch (r->type) {
         case R_RISCV_BRANCH:
         case R_RISCV_JAL: break; /* done above from the encoding */
@@ -712,7 +712,7 @@ static int rewrite(ctx_t *c) {
   }
   /* code addresses in data; references from outside the functions to moved code */
   for (unsigned i = 0; i < e->nrel && rc == 0; i++) {
-    const er_reloc_t *r = &e->rel[i];
+    const hwprof_elf_reloc_t *r = &e->rel[i];
     if (slot_at(c, r->where)) continue; /* done above */
     if (slot_at(c, r->target) == NULL) continue;
     if (r->type != R_RISCV_32) {
@@ -721,7 +721,7 @@ static int rewrite(ctx_t *c) {
       rc = -1;
       break;
     }
-    uint8_t *p = er_bytes(e, r->where, 4);
+    uint8_t *p = hwprof_elf_bytes(e, r->where, 4);
     if (p == NULL) continue; /* NOBITS */
     put_word(p, map_code(c, r->target));
   }
@@ -737,13 +737,13 @@ typedef struct {
 } seg_t;
 
 static int write_elf(ctx_t *c, const char *path) {
-  er_elf_t *e = &c->elf;
+  hwprof_elf_t *e = &c->elf;
   /* the old code becomes illegal instructions: a missed code pointer fails loudly */
-  for (unsigned i = 0; i < c->nfn; i++) memset(er_bytes(e, c->fn[i].lo, c->fn[i].hi - c->fn[i].lo), 0, c->fn[i].hi - c->fn[i].lo);
+  for (unsigned i = 0; i < c->nfn; i++) memset(hwprof_elf_bytes(e, c->fn[i].lo, c->fn[i].hi - c->fn[i].lo), 0, c->fn[i].hi - c->fn[i].lo);
   seg_t seg[16];
   unsigned n = 0;
   for (unsigned i = 0; i < e->nph && n < 13; i++) {
-    const er_phdr_t *p = &e->ph[i];
+    const hwprof_elf_phdr_t *p = &e->ph[i];
     if (p->type != 1) continue;
     seg[n++] = (seg_t){1, p->vaddr, p->paddr, p->filesz, p->memsz, p->flags, e->file + p->offset};
   }
@@ -872,7 +872,7 @@ static void free_ctx(ctx_t *c) {
   free(c->slot);
   free(c->text);
   free(c->text_shadow);
-  er_free(&c->elf);
+  hwprof_elf_free(&c->elf);
 }
 
 int instr_run(const char *in_elf, const char *out_elf, const char *map, const instr_opts_t *o, instr_stats_t *st,
@@ -886,7 +886,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
     snprintf(err, errlen, "K = %u: the relative profile ID field must be 2..12 bits", o->k);
     return -1;
   }
-  if (er_load(&c->elf, in_elf, err, errlen)) return -1;
+  if (hwprof_elf_read(&c->elf, in_elf, HWPROF_ELF_RELOCATABLE, err, errlen)) return -1;
   if (find_functions(c)) goto out;
   for (unsigned i = 0; i < c->nfn; i++) {
     fn_t *f = &c->fn[i];

@@ -1,0 +1,46 @@
+/* C model of rtl/prim/hwprof_prim_fifo.sv: a ring buffer with a count, a head read port, and pop,
+ * clear and push in one cycle (in that order). Cycle-exact: comb() gives this cycle's outputs,
+ * step() is one rising clock edge. */
+#ifndef HWPROF_PRIM_FIFO_H
+#define HWPROF_PRIM_FIFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwprof_result.h"
+
+#define HWPROF_PRIM_FIFO_MAX_DEPTH 128u
+
+typedef struct {
+  unsigned width; /* Width: 1..64 */
+  unsigned depth; /* Depth: 1..HWPROF_PRIM_FIFO_MAX_DEPTH */
+} hwprof_prim_fifo_cfg_t;
+
+/* Exactly the flops of hwprof_prim_fifo. */
+typedef struct {
+  uint64_t data[HWPROF_PRIM_FIFO_MAX_DEPTH];
+  unsigned head;
+  unsigned count;
+} hwprof_prim_fifo_state_t;
+
+typedef struct {
+  bool pop;   /* only when count != 0 */
+  bool clr;
+  bool push;  /* only when !full */
+  uint64_t wdata;
+} hwprof_prim_fifo_in_t;
+
+typedef struct {
+  uint64_t rdata; /* the head entry, 0 when empty */
+  unsigned count;
+  bool full;
+} hwprof_prim_fifo_out_t;
+
+hwprof_result_t hwprof_prim_fifo_cfg_check(const hwprof_prim_fifo_cfg_t *cfg);
+void hwprof_prim_fifo_reset(hwprof_prim_fifo_state_t *s);
+void hwprof_prim_fifo_comb(const hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg,
+                           hwprof_prim_fifo_out_t *out);
+void hwprof_prim_fifo_step(hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg,
+                           const hwprof_prim_fifo_in_t *in);
+
+#endif /* HWPROF_PRIM_FIFO_H */

@@ -1,0 +1,187 @@
+// Lockstep unit bench of the FIFO primitive: rtl/prim/hwprof_prim_fifo.sv against
+// cmodel/prim/fifo.c, every output on every cycle (lockstep framework, tb/lockstep.h).
+//
+// Stimulus (--test=):
+//   random    pushes, pops and clears in every combination a parent may make (a pop only when not
+//             empty, a push only when not full at the start of the cycle), random data
+//   directed  a scenario whose outcomes are worked out by hand here: order, wrap-around, pop and
+//             push in one cycle, clear and push in one cycle, full, empty reads as 0
+//
+// The width and depth are fixed when Verilator builds the bench: PRIM_FIFO_WIDTH, PRIM_FIFO_DEPTH.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vhwprof_prim_fifo.h"
+#include "lockstep.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+extern "C" {
+#include "prim/fifo.h"
+}
+
+#ifndef PRIM_FIFO_WIDTH
+#define PRIM_FIFO_WIDTH 40
+#endif
+#ifndef PRIM_FIFO_DEPTH
+#define PRIM_FIFO_DEPTH 5
+#endif
+
+namespace {
+
+using lockstep::Checker;
+using lockstep::Options;
+using lockstep::TxLog;
+
+constexpr uint64_t kMask = PRIM_FIFO_WIDTH >= 64 ? ~0ull : ((1ull << PRIM_FIFO_WIDTH) - 1);
+
+// one directed step: the inputs, and the outputs expected in that cycle (before its edge)
+struct Step {
+  bool pop, clr, push;
+  uint64_t wdata;
+  unsigned count;   // expected count_o
+  uint64_t rdata;   // expected rdata_o
+  const char* what;
+};
+
+std::vector<Step> directed() {
+  std::vector<Step> s;
+  const unsigned D = PRIM_FIFO_DEPTH;
+  s.push_back({false, false, true, 11, 0, 0, "empty: count 0, reads 0; push 11"});
+  if (D >= 4) {
+    s.push_back({false, false, true, 22, 1, 11, "one entry, head 11; push 22"});
+    s.push_back({false, false, true, 33, 2, 11, "push 33"});
+    s.push_back({true, false, true, 44, 3, 11, "pop 11 and push 44 in one cycle"});
+    s.push_back({true, false, false, 0, 3, 22, "head is 22 (first in, first out); pop"});
+    s.push_back({true, false, false, 0, 2, 33, "pop 33"});
+    s.push_back({false, true, true, 55, 1, 44, "clear and push 55 in one cycle: the push is kept"});
+    s.push_back({true, false, false, 0, 1, 55, "only 55 is left; pop"});
+  } else {
+    s.push_back({true, false, false, 0, 1, 11, "a small FIFO: pop 11"});
+    s.push_back({false, true, true, 55, 0, 0, "clear and push 55 in one cycle: the push is kept"});
+    s.push_back({true, false, false, 0, 1, 55, "pop 55"});
+  }
+  // fill to full, across the wrap-around of the storage
+  for (unsigned i = 0; i < D; i++) s.push_back({false, false, true, 100 + i, i, i ? 100 : 0, "fill"});
+  s.push_back({false, false, false, 0, D, 100, "full: count = depth, head is the first pushed"});
+  for (unsigned i = 0; i < D; i++) s.push_back({true, false, false, 0, D - i, 100 + i, "drain in order"});
+  s.push_back({false, false, false, 0, 0, 0, "empty again: reads 0"});
+  return s;
+}
+
+class FifoBench : public lockstep::Bench {
+ public:
+  explicit FifoBench(const Options& o) : o_(o), rng_(o.seed) {
+    ctx_.reset(new VerilatedContext);
+    ctx_->traceEverOn(true);
+    ctx_->randReset(0);
+    rtl_.reset(new Vhwprof_prim_fifo(ctx_.get(), "hwprof_prim_fifo"));
+    cfg_ = hwprof_prim_fifo_cfg_t{PRIM_FIFO_WIDTH, PRIM_FIFO_DEPTH};
+    if (hwprof_prim_fifo_cfg_check(&cfg_) != kHwprofOk) {
+      std::fprintf(stderr, "tb_prim_fifo: error: the bench was built with a configuration the C model rejects\n");
+      std::exit(2);
+    }
+    hwprof_prim_fifo_reset(&model_);
+    if (o.test == "directed") steps_ = directed();
+    rtl_->rst_ni = 0;
+    for (int i = 0; i < 2; i++) {
+      rtl_->clk_i = 0;
+      rtl_->eval();
+      rtl_->clk_i = 1;
+      rtl_->eval();
+    }
+    rtl_->clk_i = 0;
+    rtl_->rst_ni = 1;
+  }
+  ~FifoBench() override {
+    waves_close();
+    rtl_->final();
+  }
+  void waves_open(const std::string& path) override {
+    fst_.reset(new VerilatedFstC);
+    rtl_->trace(fst_.get(), 99);
+    fst_->open(path.c_str());
+  }
+  void waves_close() override {
+    if (fst_) fst_->close();
+    fst_.reset();
+  }
+  void inject_fault(TxLog& log) override {
+    model_.count ^= 1u;
+    log.add(0, "inject: flipped bit 0 of the model's count");
+  }
+  void summary(FILE* to) const override {
+    std::fprintf(to, "  width %u, depth %u: %llu pushes, %llu pops, %llu clears, %llu cycles full\n", PRIM_FIFO_WIDTH,
+                 PRIM_FIFO_DEPTH, (unsigned long long)pushes_, (unsigned long long)pops_,
+                 (unsigned long long)clears_, (unsigned long long)full_);
+    if (!steps_.empty()) std::fprintf(to, "  scripted steps completed %zu of %zu\n", step_, steps_.size());
+  }
+
+  bool cycle(uint64_t t, Checker& chk, TxLog& log) override {
+    hwprof_prim_fifo_out_t m;
+    hwprof_prim_fifo_comb(&model_, &cfg_, &m);
+    hwprof_prim_fifo_in_t in{};
+    const Step* st = nullptr;
+    if (!steps_.empty()) {
+      if (step_ == steps_.size()) return false;
+      st = &steps_[step_++];
+      in = hwprof_prim_fifo_in_t{st->pop, st->clr, st->push, st->wdata};
+    } else {
+      // a parent's use: pop only a non-empty FIFO, push only into room at the start of the cycle
+      in.pop = m.count != 0 && rng_.chance(45);
+      in.clr = rng_.chance(3);
+      in.push = !m.full && rng_.chance(55);
+      in.wdata = rng_.next() & kMask;
+    }
+    rtl_->pop_i = in.pop;
+    rtl_->clr_i = in.clr;
+    rtl_->push_i = in.push;
+    rtl_->wdata_i = in.wdata;
+    rtl_->eval();
+    chk.begin_cycle(t);
+    chk.eq("count_o", m.count, rtl_->count_o);
+    chk.eq("full_o", m.full, rtl_->full_o);
+    chk.eq("rdata_o", m.rdata, static_cast<uint64_t>(rtl_->rdata_o));
+    if (st) {
+      chk.expect(st->what, st->count, rtl_->count_o);
+      chk.expect(st->what, st->rdata, static_cast<uint64_t>(rtl_->rdata_o));
+    }
+    char line[160];
+    std::snprintf(line, sizeof line, "pop=%d clr=%d push=%d wdata=0x%llx count=%u rdata=0x%llx", in.pop, in.clr,
+                  in.push, (unsigned long long)in.wdata, m.count, (unsigned long long)m.rdata);
+    log.add(t, line);
+    pushes_ += in.push;
+    pops_ += in.pop;
+    clears_ += in.clr;
+    full_ += m.full;
+    if (fst_) fst_->dump(2 * t);
+    rtl_->clk_i = 1;
+    rtl_->eval();
+    hwprof_prim_fifo_step(&model_, &cfg_, &in);
+    if (fst_) fst_->dump(2 * t + 1);
+    rtl_->clk_i = 0;
+    return true;
+  }
+
+ private:
+  Options o_;
+  lockstep::Rng rng_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Vhwprof_prim_fifo> rtl_;
+  std::unique_ptr<VerilatedFstC> fst_;
+  hwprof_prim_fifo_cfg_t cfg_{};
+  hwprof_prim_fifo_state_t model_{};
+  std::vector<Step> steps_;
+  size_t step_ = 0;
+  uint64_t pushes_ = 0, pops_ = 0, clears_ = 0, full_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return lockstep::main(argc, argv, "tb_prim_fifo", "random|directed", [](const Options& o) {
+    return std::unique_ptr<lockstep::Bench>(new FifoBench(o));
+  });
+}
