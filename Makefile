@@ -134,8 +134,11 @@ TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/top_compare.h tb/progen.
 
 # Bench configurations: the RTL parameters are fixed when Verilator builds a bench, and the same
 # values reach the C model through HWPROF_CFG_*.
-# NAME:CntW:UpdDepth:Sets:Ways:LineWords:OabDepth:HistW:TraceFifoDepth
-TB_CONFIGS := top:32:4:4:2:4:8:32:8 small:32:2:2:1:2:4:8:2 large:32:8:16:4:4:16:16:32
+# NAME:CntW:UpdDepth:Sets:Ways:LineWords:OabDepth:HistW:TraceFifoDepth; "top" is hwprof_top's default
+# configuration, read from regs/encodings.json (the parameters' one source)
+DEFAULT_CFG := $(shell python3 -c 'import json; print(":".join(str(c["default"]) for c in \
+                 json.load(open("regs/encodings.json"))["config"]))')
+TB_CONFIGS := top:$(DEFAULT_CFG) small:32:2:2:1:2:4:8:2 large:32:8:16:4:4:16:16:32
 tb_field = $(word $(2),$(subst :, ,$(1)))
 
 define TB_RULE

@@ -22,22 +22,22 @@ static bool pow2_in(unsigned v, unsigned lo, unsigned hi) {
 }
 
 void hwprof_edge_prof_cfg_default(hwprof_edge_prof_cfg_t *cfg) {
-  cfg->cnt_w = 32;
-  cfg->upd_depth = 4;
-  cfg->sets = 4;
-  cfg->ways = 2;
-  cfg->line_words = 4;
-  cfg->oab_depth = 8;
+  cfg->cnt_w = HWPROF_CNTW_DEFAULT; /* the defaults and ranges come from regs/encodings.json */
+  cfg->upd_depth = HWPROF_UPDDEPTH_DEFAULT;
+  cfg->sets = HWPROF_SETS_DEFAULT;
+  cfg->ways = HWPROF_WAYS_DEFAULT;
+  cfg->line_words = HWPROF_LINEWORDS_DEFAULT;
+  cfg->oab_depth = HWPROF_OABDEPTH_DEFAULT;
 }
 
 hwprof_result_t hwprof_edge_prof_cfg_check(const hwprof_edge_prof_cfg_t *cfg) {
   if (cfg == NULL) return kHwprofBadArg;
   if (cfg->cnt_w != 8 && cfg->cnt_w != 16 && cfg->cnt_w != 32 && cfg->cnt_w != 64) return kHwprofBadArg;
-  if (cfg->upd_depth < 1 || cfg->upd_depth > HWPROF_EP_MAX_UPD) return kHwprofBadArg;
-  if (!pow2_in(cfg->sets, 2, HWPROF_EP_MAX_SETS)) return kHwprofBadArg;
-  if (cfg->ways < 1 || cfg->ways > HWPROF_EP_MAX_WAYS) return kHwprofBadArg;
-  if (!pow2_in(cfg->line_words, 2, HWPROF_EP_MAX_LINE_WORDS)) return kHwprofBadArg;
-  if (cfg->oab_depth < 1 || cfg->oab_depth > HWPROF_EP_MAX_OAB) return kHwprofBadArg;
+  if (cfg->upd_depth < HWPROF_UPDDEPTH_MIN || cfg->upd_depth > HWPROF_UPDDEPTH_MAX) return kHwprofBadArg;
+  if (!pow2_in(cfg->sets, HWPROF_SETS_MIN, HWPROF_SETS_MAX)) return kHwprofBadArg;
+  if (cfg->ways < HWPROF_WAYS_MIN || cfg->ways > HWPROF_WAYS_MAX) return kHwprofBadArg;
+  if (!pow2_in(cfg->line_words, HWPROF_LINEWORDS_MIN, HWPROF_LINEWORDS_MAX)) return kHwprofBadArg;
+  if (cfg->oab_depth < HWPROF_OABDEPTH_MIN || cfg->oab_depth > HWPROF_OABDEPTH_MAX) return kHwprofBadArg;
   return kHwprofOk;
 }
 

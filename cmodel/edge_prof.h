@@ -7,13 +7,13 @@
 #include "ports.h"
 #include "reg/edge_prof_reg.h"
 
-/* Largest configurations the model holds (the RTL parameters may not exceed them here). */
-#define HWPROF_EP_MAX_UPD 64u
-#define HWPROF_EP_MAX_SETS 64u
-#define HWPROF_EP_MAX_WAYS 8u
-#define HWPROF_EP_MAX_LINE_WORDS 8u
+/* Largest configurations the model holds: the ranges of regs/encodings.json. */
+#define HWPROF_EP_MAX_UPD HWPROF_UPDDEPTH_MAX
+#define HWPROF_EP_MAX_SETS HWPROF_SETS_MAX
+#define HWPROF_EP_MAX_WAYS HWPROF_WAYS_MAX
+#define HWPROF_EP_MAX_LINE_WORDS HWPROF_LINEWORDS_MAX
 #define HWPROF_EP_MAX_LINES (HWPROF_EP_MAX_SETS * HWPROF_EP_MAX_WAYS)
-#define HWPROF_EP_MAX_OAB 64u
+#define HWPROF_EP_MAX_OAB HWPROF_OABDEPTH_MAX
 
 /* The RTL parameters of hwprof_edge_prof. */
 typedef struct {

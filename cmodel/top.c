@@ -87,7 +87,7 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
 }
 
 void hwprof_top_cfg_default(hwprof_top_cfg_t *cfg) {
-  cfg->pir.cnt_w = 32;
+  cfg->pir.cnt_w = HWPROF_CNTW_DEFAULT;
   hwprof_edge_prof_cfg_default(&cfg->edge_prof);
   hwprof_trace_ctrl_cfg_default(&cfg->trace_ctrl);
 }

@@ -4,12 +4,13 @@
 #include <string.h>
 
 void hwprof_trace_ctrl_cfg_default(hwprof_trace_ctrl_cfg_t *cfg) {
-  cfg->hist_w = 32;
-  cfg->fifo_depth = 8;
+  cfg->hist_w = HWPROF_HISTW_DEFAULT;
+  cfg->fifo_depth = HWPROF_TFIFO_DEFAULT;
 }
 
 hwprof_result_t hwprof_trace_ctrl_cfg_check(const hwprof_trace_ctrl_cfg_t *cfg) {
-  if (cfg == NULL || cfg->hist_w < 2 || cfg->hist_w > 32 || cfg->fifo_depth < 1 || cfg->fifo_depth > HWPROF_TC_MAX_FIFO)
+  if (cfg == NULL || cfg->hist_w < HWPROF_HISTW_MIN || cfg->hist_w > HWPROF_HISTW_MAX ||
+      cfg->fifo_depth < HWPROF_TFIFO_MIN || cfg->fifo_depth > HWPROF_TFIFO_MAX)
     return kHwprofBadArg;
   return kHwprofOk;
 }

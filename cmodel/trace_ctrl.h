@@ -9,7 +9,10 @@
 #include "prim/fifo.h"
 #include "reg/trace_ctrl_reg.h"
 
-#define HWPROF_TC_MAX_FIFO HWPROF_PRIM_FIFO_MAX_DEPTH
+#define HWPROF_TC_MAX_FIFO HWPROF_TFIFO_MAX
+#if HWPROF_TFIFO_MAX > HWPROF_PRIM_FIFO_MAX_DEPTH
+#error "the trace FIFO may be deeper than the FIFO primitive holds"
+#endif
 
 typedef struct {
   unsigned hist_w;     /* HistW: 2..32 */

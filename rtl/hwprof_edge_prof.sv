@@ -27,12 +27,12 @@
 `default_nettype none
 
 module hwprof_edge_prof #(
-  parameter int unsigned CntW      = 32,  // counter width: 8, 16, 32 or 64
-  parameter int unsigned UpdDepth  = 4,   // update buffer entries, 1..128
-  parameter int unsigned Sets      = 4,   // cache sets, a power of two >= 2
-  parameter int unsigned Ways      = 2,   // cache ways, 1..8
-  parameter int unsigned LineWords = 4,   // counters per line, a power of two >= 2
-  parameter int unsigned OabDepth  = 8    // overflowed-address buffer entries, 1..128
+  parameter int unsigned CntW      = hwprof_pkg::CNTW_DEFAULT,       // counter width: 8, 16, 32 or 64
+  parameter int unsigned UpdDepth  = hwprof_pkg::UPDDEPTH_DEFAULT,   // update buffer entries, 1..128
+  parameter int unsigned Sets      = hwprof_pkg::SETS_DEFAULT,       // cache sets, a power of two >= 2
+  parameter int unsigned Ways      = hwprof_pkg::WAYS_DEFAULT,       // cache ways, 1..8
+  parameter int unsigned LineWords = hwprof_pkg::LINEWORDS_DEFAULT,  // counters per line, a power of two >= 2
+  parameter int unsigned OabDepth  = hwprof_pkg::OABDEPTH_DEFAULT    // overflowed-address buffer entries, 1..128
 ) (
   input  logic                                clk_i,
   input  logic                                rst_ni,

@@ -24,7 +24,7 @@
 `default_nettype none
 
 module hwprof_pir #(
-  parameter int unsigned CntW = 32  // counter width in bits: 8, 16, 32 or 64
+  parameter int unsigned CntW = hwprof_pkg::CNTW_DEFAULT  // counter width in bits: 8, 16, 32 or 64
 ) (
   input  logic                                   clk_i,
   input  logic                                   rst_ni,

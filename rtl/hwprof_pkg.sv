@@ -21,6 +21,16 @@ package hwprof_pkg;
   localparam int unsigned SHADOW_IHINT_LSB = 18;  // shadow word: increment hint (1 bit, ihint encoding)
   localparam int unsigned OPCODE_CUSTOM0 = 11;  // major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op
 
+  // ---- build parameters of hwprof_top: defaults (the RTL's parameter defaults)
+  localparam int unsigned CNTW_DEFAULT = 32;  // CntW: profile counter width in bits
+  localparam int unsigned UPDDEPTH_DEFAULT = 4;  // UpdDepth: update buffer entries
+  localparam int unsigned SETS_DEFAULT = 4;  // Sets: profile cache sets
+  localparam int unsigned WAYS_DEFAULT = 2;  // Ways: profile cache ways
+  localparam int unsigned LINEWORDS_DEFAULT = 4;  // LineWords: counters per profile cache line
+  localparam int unsigned OABDEPTH_DEFAULT = 8;  // OabDepth: overflowed-address buffer entries
+  localparam int unsigned HISTW_DEFAULT = 32;  // HistW: trace branch history width, marker included
+  localparam int unsigned TFIFO_DEFAULT = 8;  // TraceFifoDepth: trace FIFO records
+
   // ---- what a retired instruction is
   typedef enum logic [2:0] {
     KIND_OTHER = 3'd0,

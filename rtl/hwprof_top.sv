@@ -16,14 +16,14 @@
 `default_nettype none
 
 module hwprof_top #(
-  parameter int unsigned CntW      = 32,  // profile counter width in bits: 8, 16, 32 or 64
-  parameter int unsigned UpdDepth  = 4,   // update buffer entries
-  parameter int unsigned Sets      = 4,   // profile cache sets (power of two >= 2)
-  parameter int unsigned Ways      = 2,   // profile cache ways (1..8)
-  parameter int unsigned LineWords = 4,   // counters per cache line (power of two >= 2)
-  parameter int unsigned OabDepth  = 8,   // overflowed-address buffer entries
-  parameter int unsigned HistW     = 32,  // trace branch history width (marker included), 2..32
-  parameter int unsigned TraceFifoDepth = 8  // trace FIFO records
+  parameter int unsigned CntW      = hwprof_pkg::CNTW_DEFAULT,       // profile counter width in bits
+  parameter int unsigned UpdDepth  = hwprof_pkg::UPDDEPTH_DEFAULT,   // update buffer entries
+  parameter int unsigned Sets      = hwprof_pkg::SETS_DEFAULT,       // profile cache sets
+  parameter int unsigned Ways      = hwprof_pkg::WAYS_DEFAULT,       // profile cache ways
+  parameter int unsigned LineWords = hwprof_pkg::LINEWORDS_DEFAULT,  // counters per cache line
+  parameter int unsigned OabDepth  = hwprof_pkg::OABDEPTH_DEFAULT,   // overflowed-address buffer entries
+  parameter int unsigned HistW     = hwprof_pkg::HISTW_DEFAULT,      // trace branch history width
+  parameter int unsigned TraceFifoDepth = hwprof_pkg::TFIFO_DEFAULT  // trace FIFO records
 ) (
   input  logic                                clk_i,
   input  logic                                rst_ni,

@@ -24,8 +24,8 @@
 `default_nettype none
 
 module hwprof_trace_ctrl #(
-  parameter int unsigned HistW     = 32,  // branch history width, 2..32 (marker included)
-  parameter int unsigned FifoDepth = 8    // FIFO records, 1..128
+  parameter int unsigned HistW     = hwprof_pkg::HISTW_DEFAULT,  // branch history width, 2..32 (marker included)
+  parameter int unsigned FifoDepth = hwprof_pkg::TFIFO_DEFAULT   // FIFO records, 1..128
 ) (
   input  logic                              clk_i,
   input  logic                              rst_ni,

@@ -1,34 +1,36 @@
 // The configuration of hwprof_top a lockstep bench is built for. The RTL parameters are fixed when
 // Verilator builds the bench; the Makefile passes the same values as HWPROF_CFG_* to every C++ file
-// of the bench (and to the C model's configuration). The defaults are hwprof_top's.
+// of the bench (and to the C model's configuration). The defaults are hwprof_top's (regs/encodings.json).
 #ifndef HWPROF_TB_BENCH_CFG_H
 #define HWPROF_TB_BENCH_CFG_H
 
 #include <cstdint>
 
+#include "hwprof_regs.h" /* the defaults: regs/encodings.json */
+
 #ifndef HWPROF_CFG_CNTW
-#define HWPROF_CFG_CNTW 32
+#define HWPROF_CFG_CNTW HWPROF_CNTW_DEFAULT
 #endif
 #ifndef HWPROF_CFG_UPDDEPTH
-#define HWPROF_CFG_UPDDEPTH 4
+#define HWPROF_CFG_UPDDEPTH HWPROF_UPDDEPTH_DEFAULT
 #endif
 #ifndef HWPROF_CFG_SETS
-#define HWPROF_CFG_SETS 4
+#define HWPROF_CFG_SETS HWPROF_SETS_DEFAULT
 #endif
 #ifndef HWPROF_CFG_WAYS
-#define HWPROF_CFG_WAYS 2
+#define HWPROF_CFG_WAYS HWPROF_WAYS_DEFAULT
 #endif
 #ifndef HWPROF_CFG_LINEWORDS
-#define HWPROF_CFG_LINEWORDS 4
+#define HWPROF_CFG_LINEWORDS HWPROF_LINEWORDS_DEFAULT
 #endif
 #ifndef HWPROF_CFG_OABDEPTH
-#define HWPROF_CFG_OABDEPTH 8
+#define HWPROF_CFG_OABDEPTH HWPROF_OABDEPTH_DEFAULT
 #endif
 #ifndef HWPROF_CFG_HISTW
-#define HWPROF_CFG_HISTW 32
+#define HWPROF_CFG_HISTW HWPROF_HISTW_DEFAULT
 #endif
 #ifndef HWPROF_CFG_TFIFO
-#define HWPROF_CFG_TFIFO 8
+#define HWPROF_CFG_TFIFO HWPROF_TFIFO_DEFAULT
 #endif
 
 namespace hwprof_tb {

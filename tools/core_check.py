@@ -7,6 +7,7 @@ usage: tools/core_check.py [ROOT]
 """
 
 import glob
+import json
 import os
 import re
 import sys
@@ -31,12 +32,21 @@ def main():
     for f in rtl:
         if f not in listed:
             errors.append(f"{f} is not listed in hwprof.core")
-    # parameters: name and default, as in the core and in hwprof_top's header
+    # parameters: name and default, as in the core, in the description (regs/encodings.json, which
+    # gives the RTL its defaults) and in hwprof_top's header
     core_params = dict(re.findall(r"^  (\w+):\n    datatype: int\n    default: (\d+)", text, re.M))
+    enc = json.load(open(os.path.join(root, "regs", "encodings.json"), encoding="utf-8"))
+    desc_params = {c["name"]: str(c["default"]) for c in enc.get("config", [])}
     top = open(os.path.join(root, "rtl", "hwprof_top.sv"), encoding="utf-8").read()
-    rtl_params = dict(re.findall(r"parameter\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)", top))
-    if core_params != rtl_params:
-        errors.append(f"hwprof.core parameters {core_params} differ from hwprof_top's {rtl_params}")
+    rtl_params = re.findall(r"parameter\s+int\s+unsigned\s+(\w+)\s*=\s*hwprof_pkg::(\w+)_DEFAULT", top)
+    by_c = {c["c"]: c["name"] for c in enc.get("config", [])}
+    rtl_names = {name: by_c.get(c) for name, c in rtl_params}
+    if core_params != desc_params:
+        errors.append(f"hwprof.core parameters {core_params} differ from regs/encodings.json's {desc_params}")
+    if any(rtl_names.get(n) != n for n in desc_params) or len(rtl_names) != len(desc_params):
+        errors.append(f"hwprof_top's parameters {sorted(rtl_names)} do not take their defaults from "
+                      f"regs/encodings.json ({sorted(desc_params)})")
+    rtl_params = desc_params
     for e in errors:
         print(f"core_check: error: {e}", file=sys.stderr)
     if errors:

@@ -19,6 +19,33 @@
 #define HWPROF_SHADOW_IHINT_LSB 18u /* shadow word: increment hint (1 bit, ihint encoding) */
 #define HWPROF_OPCODE_CUSTOM0 11u /* major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op */
 
+/* ---- build parameters of hwprof_top: default, smallest and largest value the RTL and the C model
+ * accept (the RTL's parameter defaults are the same constants, hwprof_pkg) */
+#define HWPROF_CNTW_DEFAULT 32u /* CntW: profile counter width in bits (8, 16, 32, 64) */
+#define HWPROF_CNTW_MIN 8u
+#define HWPROF_CNTW_MAX 64u
+#define HWPROF_UPDDEPTH_DEFAULT 4u /* UpdDepth: update buffer entries (1..64) */
+#define HWPROF_UPDDEPTH_MIN 1u
+#define HWPROF_UPDDEPTH_MAX 64u
+#define HWPROF_SETS_DEFAULT 4u /* Sets: profile cache sets (2..64, a power of two) */
+#define HWPROF_SETS_MIN 2u
+#define HWPROF_SETS_MAX 64u
+#define HWPROF_WAYS_DEFAULT 2u /* Ways: profile cache ways (1..8) */
+#define HWPROF_WAYS_MIN 1u
+#define HWPROF_WAYS_MAX 8u
+#define HWPROF_LINEWORDS_DEFAULT 4u /* LineWords: counters per profile cache line (2..8, a power of two) */
+#define HWPROF_LINEWORDS_MIN 2u
+#define HWPROF_LINEWORDS_MAX 8u
+#define HWPROF_OABDEPTH_DEFAULT 8u /* OabDepth: overflowed-address buffer entries (1..64) */
+#define HWPROF_OABDEPTH_MIN 1u
+#define HWPROF_OABDEPTH_MAX 64u
+#define HWPROF_HISTW_DEFAULT 32u /* HistW: trace branch history width, marker included (2..32) */
+#define HWPROF_HISTW_MIN 2u
+#define HWPROF_HISTW_MAX 32u
+#define HWPROF_TFIFO_DEFAULT 8u /* TraceFifoDepth: trace FIFO records (1..128) */
+#define HWPROF_TFIFO_MIN 1u
+#define HWPROF_TFIFO_MAX 128u
+
 /* ---- what a retired instruction is */
 #define HWPROF_KIND_OTHER 0u /* any instruction not listed below */
 #define HWPROF_KIND_BRANCH 1u /* conditional direct branch; taken says which way it went */

@@ -92,6 +92,26 @@ def validate_encodings(enc, path):
             if value in vals:
                 raise DescError(f"{vw}: value {value} used twice")
             vals.add(value)
+    names = set()
+    for c in opt(enc, "config", list, [], path):
+        where = f"{path}: config {c.get('name', '?') if isinstance(c, dict) else '?'}"
+        check_ident(need(c, "name", str, where), where)
+        check_ident(need(c, "c", str, where), where)
+        need(c, "desc", str, where)
+        d = need(c, "default", int, where)
+        if c["name"] in names:
+            raise DescError(f"{where}: duplicate name")
+        names.add(c["name"])
+        if "values" in c:
+            vals = need(c, "values", list, where)
+            if not vals or not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+                raise DescError(f"{where}: 'values' must list integers")
+            c["min"], c["max"] = min(vals), max(vals)
+        else:
+            need(c, "min", int, where)
+            need(c, "max", int, where)
+        if not c["min"] <= d <= c["max"] or not config_allows(c, d):
+            raise DescError(f"{where}: default {d} is outside its allowed values")
     for req in ("APB_ADDR_W", "WINDOW_SHIFT"):
         param(enc, req)
     return enc
@@ -168,6 +188,23 @@ def param(enc, name):
 
 
 # ---- derived facts, shared by the emitters
+
+
+def config_allows(c, v):
+    """Whether a build parameter may take the value v."""
+    if "values" in c:
+        return v in c["values"]
+    if not c["min"] <= v <= c["max"]:
+        return False
+    return not c.get("pow2", False) or (v & (v - 1)) == 0
+
+
+def config_rule(c):
+    """The allowed values of a build parameter, in words."""
+    if "values" in c:
+        return ", ".join(str(v) for v in c["values"])
+    rule = f"{c['min']}..{c['max']}"
+    return rule + (", a power of two" if c.get("pow2", False) else "")
 
 
 def writable(reg):

@@ -6,7 +6,7 @@ block from the state struct directly (they are the reg2hw values of the RTL), so
 carries only the strobes and the written values, and the engine fills hw2reg only in cycles with
 an access (its w1c set inputs in every cycle), which keeps the model's hot path short."""
 
-from .desc import field_source, flops, hw2reg_fields, param, reg2hw_fields, reg_addr, reg_masks, writable
+from .desc import config_rule, field_source, flops, hw2reg_fields, param, reg2hw_fields, reg_addr, reg_masks, writable
 
 
 def header(banner, enc, blocks):
@@ -15,6 +15,13 @@ def header(banner, enc, blocks):
     for p in enc["params"]:
         v = f"0x{p['value']:08x}u" if p["value"] > 0xffff else f"{p['value']}u"
         out.append(f"#define HWPROF_{p['name']} {v} /* {p['desc']} */")
+    out.append("")
+    out.append("/* ---- build parameters of hwprof_top: default, smallest and largest value the RTL and the C model")
+    out.append(" * accept (the RTL's parameter defaults are the same constants, hwprof_pkg) */")
+    for c in enc.get("config", []):
+        out.append(f"#define HWPROF_{c['c']}_DEFAULT {c['default']}u /* {c['name']}: {c['desc']} ({config_rule(c)}) */")
+        out.append(f"#define HWPROF_{c['c']}_MIN {c['min']}u")
+        out.append(f"#define HWPROF_{c['c']}_MAX {c['max']}u")
     out.append("")
     for e in enc["enums"]:
         out.append(f"/* ---- {e['desc']} */")

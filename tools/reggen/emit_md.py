@@ -1,6 +1,6 @@
 """The register table of docs/registers.md."""
 
-from .desc import param, reg_addr
+from .desc import config_rule, param, reg_addr
 
 
 def document(banner, enc, blocks):
@@ -55,6 +55,16 @@ def document(banner, enc, blocks):
                            f"0x{f['reset']:x} | {desc} |")
                 first = False
         out.append("")
+    out.append("## Build parameters of `hwprof_top`")
+    out.append("")
+    out.append("Read back by software from `CFG_EDGE`, `CFG_CACHE` and `CFG_TRACE`. The RTL's parameter defaults, the C "
+               "model's `*_cfg_default()`/`*_cfg_check()`, the benches and `hwprof.core` take them from here.")
+    out.append("")
+    out.append("| parameter | default | allowed | meaning |")
+    out.append("|---|---|---|---|")
+    for c in enc.get("config", []):
+        out.append(f"| `{c['name']}` | {c['default']} | {config_rule(c)} | {c['desc']} |")
+    out.append("")
     out.append("## Widths, the platform's memory map and the profiling extension")
     out.append("")
     out.append("| name | value | meaning |")

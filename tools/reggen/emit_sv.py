@@ -24,6 +24,10 @@ def package(banner, enc, blocks):
         v = f"32'h{p['value']:08x}" if p["value"] > 0xffff else f"{p['value']}"
         out.append(f"  localparam int unsigned {p['name']} = {v};  // {p['desc']}")
     out.append("")
+    out.append("  // ---- build parameters of hwprof_top: defaults (the RTL's parameter defaults)")
+    for c in enc.get("config", []):
+        out.append(f"  localparam int unsigned {c['c']}_DEFAULT = {c['default']};  // {c['name']}: {c['desc']}")
+    out.append("")
     for e in enc["enums"]:
         out.append(f"  // ---- {e['desc']}")
         out.append(f"  typedef enum logic [{e['width'] - 1}:0] {{")
