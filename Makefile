@@ -48,7 +48,8 @@ help:
 	@echo "  make deps       install the Debian packages the project needs (as root), or print the command;"
 	@echo "                  FuseSoC from PyPI into $(BUILD)/venv"
 	@echo "  make lint       verilator --lint-only -Wall on the RTL"
-	@echo "  make regs       regenerate rtl/hwprof_pkg.sv, sw/include/hwprof_regs.h, docs/registers.md"
+	@echo "  make regs       regenerate from regs/*.json: rtl/hwprof_pkg.sv, the register blocks rtl/reg/ and"
+	@echo "                  cmodel/reg/, sw/include/hwprof_regs.h, docs/registers.md"
 	@echo "  make synth      Yosys cell/transistor estimates and iCE40 LUTs/fmax per block"
 	@echo "  make cov        RTL line and toggle coverage of the benches, gcov of the C model"
 	@echo "  make bench      in one run: simulation speed (RTL, C model, lockstep, whole system), stall cycles,"
@@ -76,7 +77,7 @@ deps:
 	  echo "deps: missing Debian packages:$$missing"; \
 	  echo "deps: run as root:  apt-get install -y$$missing"; exit 1; \
 	fi
-	@$(MAKE) --no-print-directory $(FUSESOC)
+	@$(MAKE) --no-print-directory -s $(FUSESOC)
 
 # FuseSoC (PyPI) in a virtual environment of the build folder: make test runs its parser and lint
 # target on hwprof.core. Without PyPI the core file is still checked (tools/core_check.py).

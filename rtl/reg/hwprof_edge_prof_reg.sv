@@ -115,27 +115,31 @@ module hwprof_edge_prof_reg (
     end
   end
 
-  // ---- read multiplexer: bits outside the fields and action fields read 0
+  // ---- read multiplexer: bits outside the fields and action fields read 0 (a case, so a
+  // simulator evaluates only the addressed register)
   logic [31:0] rdata;
   always_comb begin
     rdata = '0;
-    rdata = rdata | ({32{sel_status}} & {16'd0, hw2reg_i.status_pending, 7'd0, hw2reg_i.status_busy});
-    rdata = rdata | ({32{sel_bound_lo_lo}} & bound_lo_lo_value_q);
-    rdata = rdata | ({32{sel_bound_lo_hi}} & {24'd0, bound_lo_hi_value_q});
-    rdata = rdata | ({32{sel_bound_hi_lo}} & bound_hi_lo_value_q);
-    rdata = rdata | ({32{sel_bound_hi_hi}} & {24'd0, bound_hi_hi_value_q});
-    rdata = rdata | ({32{sel_oab_status}} & {hw2reg_i.oab_status_overrun, 23'd0, hw2reg_i.oab_status_count});
-    rdata = rdata | ({32{sel_oab_index}} & {24'd0, oab_index_value_q});
-    rdata = rdata | ({32{sel_oab_entry_lo}} & hw2reg_i.oab_entry_lo_addr);
-    rdata = rdata | ({32{sel_oab_entry_hi}} & {hw2reg_i.oab_entry_hi_underflow, 23'd0, hw2reg_i.oab_entry_hi_addr});
-    rdata = rdata | ({32{sel_stat_updates}} & hw2reg_i.stat_updates_value);
-    rdata = rdata | ({32{sel_stat_hits}} & hw2reg_i.stat_hits_value);
-    rdata = rdata | ({32{sel_stat_misses}} & hw2reg_i.stat_misses_value);
-    rdata = rdata | ({32{sel_stat_writebacks}} & hw2reg_i.stat_writebacks_value);
-    rdata = rdata | ({32{sel_stat_stalls}} & hw2reg_i.stat_stalls_value);
-    rdata = rdata | ({32{sel_stat_dropped}} & hw2reg_i.stat_dropped_value);
-    rdata = rdata | ({32{sel_stat_overflows}} & hw2reg_i.stat_overflows_value);
-    rdata = rdata | ({32{sel_stat_underflows}} & hw2reg_i.stat_underflows_value);
+    unique case (reg_addr_i)
+      hwprof_pkg::EDGE_PROF_STATUS_ADDR: rdata = {16'd0, hw2reg_i.status_pending, 7'd0, hw2reg_i.status_busy};
+      hwprof_pkg::EDGE_PROF_BOUND_LO_LO_ADDR: rdata = bound_lo_lo_value_q;
+      hwprof_pkg::EDGE_PROF_BOUND_LO_HI_ADDR: rdata = {24'd0, bound_lo_hi_value_q};
+      hwprof_pkg::EDGE_PROF_BOUND_HI_LO_ADDR: rdata = bound_hi_lo_value_q;
+      hwprof_pkg::EDGE_PROF_BOUND_HI_HI_ADDR: rdata = {24'd0, bound_hi_hi_value_q};
+      hwprof_pkg::EDGE_PROF_OAB_STATUS_ADDR: rdata = {hw2reg_i.oab_status_overrun, 23'd0, hw2reg_i.oab_status_count};
+      hwprof_pkg::EDGE_PROF_OAB_INDEX_ADDR: rdata = {24'd0, oab_index_value_q};
+      hwprof_pkg::EDGE_PROF_OAB_ENTRY_LO_ADDR: rdata = hw2reg_i.oab_entry_lo_addr;
+      hwprof_pkg::EDGE_PROF_OAB_ENTRY_HI_ADDR: rdata = {hw2reg_i.oab_entry_hi_underflow, 23'd0, hw2reg_i.oab_entry_hi_addr};
+      hwprof_pkg::EDGE_PROF_STAT_UPDATES_ADDR: rdata = hw2reg_i.stat_updates_value;
+      hwprof_pkg::EDGE_PROF_STAT_HITS_ADDR: rdata = hw2reg_i.stat_hits_value;
+      hwprof_pkg::EDGE_PROF_STAT_MISSES_ADDR: rdata = hw2reg_i.stat_misses_value;
+      hwprof_pkg::EDGE_PROF_STAT_WRITEBACKS_ADDR: rdata = hw2reg_i.stat_writebacks_value;
+      hwprof_pkg::EDGE_PROF_STAT_STALLS_ADDR: rdata = hw2reg_i.stat_stalls_value;
+      hwprof_pkg::EDGE_PROF_STAT_DROPPED_ADDR: rdata = hw2reg_i.stat_dropped_value;
+      hwprof_pkg::EDGE_PROF_STAT_OVERFLOWS_ADDR: rdata = hw2reg_i.stat_overflows_value;
+      hwprof_pkg::EDGE_PROF_STAT_UNDERFLOWS_ADDR: rdata = hw2reg_i.stat_underflows_value;
+      default: rdata = '0;
+    endcase
   end
   assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? rdata : '0;
 

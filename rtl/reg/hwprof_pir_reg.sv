@@ -60,17 +60,21 @@ module hwprof_pir_reg (
   logic unused_clk;
   assign unused_clk = ^{clk_i, rst_ni};
 
-  // ---- read multiplexer: bits outside the fields and action fields read 0
+  // ---- read multiplexer: bits outside the fields and action fields read 0 (a case, so a
+  // simulator evaluates only the addressed register)
   logic [31:0] rdata;
   always_comb begin
     rdata = '0;
-    rdata = rdata | ({32{sel_base_lo}} & hw2reg_i.base_lo_value);
-    rdata = rdata | ({32{sel_base_hi}} & {24'd0, hw2reg_i.base_hi_value});
-    rdata = rdata | ({32{sel_offset}} & {8'd0, hw2reg_i.offset_value});
-    rdata = rdata | ({32{sel_trigger}} & {17'd0, hw2reg_i.trigger_value});
-    rdata = rdata | ({32{sel_ctrl}} & {31'd0, hw2reg_i.ctrl_flag});
-    rdata = rdata | ({32{sel_stat_events}} & hw2reg_i.stat_events_value);
-    rdata = rdata | ({32{sel_stat_updates}} & hw2reg_i.stat_updates_value);
+    unique case (reg_addr_i)
+      hwprof_pkg::PIR_BASE_LO_ADDR: rdata = hw2reg_i.base_lo_value;
+      hwprof_pkg::PIR_BASE_HI_ADDR: rdata = {24'd0, hw2reg_i.base_hi_value};
+      hwprof_pkg::PIR_OFFSET_ADDR: rdata = {8'd0, hw2reg_i.offset_value};
+      hwprof_pkg::PIR_TRIGGER_ADDR: rdata = {17'd0, hw2reg_i.trigger_value};
+      hwprof_pkg::PIR_CTRL_ADDR: rdata = {31'd0, hw2reg_i.ctrl_flag};
+      hwprof_pkg::PIR_STAT_EVENTS_ADDR: rdata = hw2reg_i.stat_events_value;
+      hwprof_pkg::PIR_STAT_UPDATES_ADDR: rdata = hw2reg_i.stat_updates_value;
+      default: rdata = '0;
+    endcase
   end
   assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? rdata : '0;
 

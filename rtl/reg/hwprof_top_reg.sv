@@ -97,17 +97,21 @@ module hwprof_top_reg (
     end
   end
 
-  // ---- read multiplexer: bits outside the fields and action fields read 0
+  // ---- read multiplexer: bits outside the fields and action fields read 0 (a case, so a
+  // simulator evaluates only the addressed register)
   logic [31:0] rdata;
   always_comb begin
     rdata = '0;
-    rdata = rdata | ({32{sel_id}} & 32'h48575046);
-    rdata = rdata | ({32{sel_version}} & {13'd0, 1'h1, 1'h1, 1'h1, 8'h0, 8'h4});
-    rdata = rdata | ({32{sel_irq_pending}} & {28'd0, irq_pending_error_q, irq_pending_coproc_q, irq_pending_trace_q, irq_pending_phase_q});
-    rdata = rdata | ({32{sel_irq_enable}} & {28'd0, irq_enable_error_q, irq_enable_coproc_q, irq_enable_trace_q, irq_enable_phase_q});
-    rdata = rdata | ({32{sel_cfg_edge}} & {8'd0, hw2reg_i.cfg_edge_oab_depth, hw2reg_i.cfg_edge_upd_depth, hw2reg_i.cfg_edge_cntw});
-    rdata = rdata | ({32{sel_cfg_cache}} & {8'd0, hw2reg_i.cfg_cache_line_words, hw2reg_i.cfg_cache_ways, hw2reg_i.cfg_cache_sets});
-    rdata = rdata | ({32{sel_cfg_trace}} & {16'd0, hw2reg_i.cfg_trace_fifo_depth, hw2reg_i.cfg_trace_hist_w});
+    unique case (reg_addr_i)
+      hwprof_pkg::TOP_ID_ADDR: rdata = 32'h48575046;
+      hwprof_pkg::TOP_VERSION_ADDR: rdata = {13'd0, 1'h1, 1'h1, 1'h1, 8'h0, 8'h4};
+      hwprof_pkg::TOP_IRQ_PENDING_ADDR: rdata = {28'd0, irq_pending_error_q, irq_pending_coproc_q, irq_pending_trace_q, irq_pending_phase_q};
+      hwprof_pkg::TOP_IRQ_ENABLE_ADDR: rdata = {28'd0, irq_enable_error_q, irq_enable_coproc_q, irq_enable_trace_q, irq_enable_phase_q};
+      hwprof_pkg::TOP_CFG_EDGE_ADDR: rdata = {8'd0, hw2reg_i.cfg_edge_oab_depth, hw2reg_i.cfg_edge_upd_depth, hw2reg_i.cfg_edge_cntw};
+      hwprof_pkg::TOP_CFG_CACHE_ADDR: rdata = {8'd0, hw2reg_i.cfg_cache_line_words, hw2reg_i.cfg_cache_ways, hw2reg_i.cfg_cache_sets};
+      hwprof_pkg::TOP_CFG_TRACE_ADDR: rdata = {16'd0, hw2reg_i.cfg_trace_fifo_depth, hw2reg_i.cfg_trace_hist_w};
+      default: rdata = '0;
+    endcase
   end
   assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? rdata : '0;
 

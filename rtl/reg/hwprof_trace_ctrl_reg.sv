@@ -133,28 +133,32 @@ module hwprof_trace_ctrl_reg (
     end
   end
 
-  // ---- read multiplexer: bits outside the fields and action fields read 0
+  // ---- read multiplexer: bits outside the fields and action fields read 0 (a case, so a
+  // simulator evaluates only the addressed register)
   logic [31:0] rdata;
   always_comb begin
     rdata = '0;
-    rdata = rdata | ({32{sel_ctrl}} & {16'd0, ctrl_watermark_q, 4'd0, ctrl_filter_en_q, ctrl_sample_en_q, ctrl_fifo_mode_q, ctrl_enable_q});
-    rdata = rdata | ({32{sel_status}} & {24'd0, hw2reg_i.status_fifo_count});
-    rdata = rdata | ({32{sel_cur_start}} & hw2reg_i.cur_start_value);
-    rdata = rdata | ({32{sel_cur_hist}} & hw2reg_i.cur_hist_value);
-    rdata = rdata | ({32{sel_last_start}} & hw2reg_i.last_start_value);
-    rdata = rdata | ({32{sel_last_hist}} & hw2reg_i.last_hist_value);
-    rdata = rdata | ({32{sel_range_lo}} & range_lo_value_q);
-    rdata = rdata | ({32{sel_range_hi}} & range_hi_value_q);
-    rdata = rdata | ({32{sel_sample_reload}} & {16'd0, sample_reload_value_q});
-    rdata = rdata | ({32{sel_sample_count}} & {16'd0, hw2reg_i.sample_count_value});
-    rdata = rdata | ({32{sel_fifo_start}} & hw2reg_i.fifo_start_value);
-    rdata = rdata | ({32{sel_fifo_hist}} & hw2reg_i.fifo_hist_value);
-    rdata = rdata | ({32{sel_stat_end_backward}} & hw2reg_i.stat_end_backward_value);
-    rdata = rdata | ({32{sel_stat_end_indirect}} & hw2reg_i.stat_end_indirect_value);
-    rdata = rdata | ({32{sel_stat_end_full}} & hw2reg_i.stat_end_full_value);
-    rdata = rdata | ({32{sel_stat_filtered}} & hw2reg_i.stat_filtered_value);
-    rdata = rdata | ({32{sel_stat_sampled}} & hw2reg_i.stat_sampled_value);
-    rdata = rdata | ({32{sel_stat_dropped}} & hw2reg_i.stat_dropped_value);
+    unique case (reg_addr_i)
+      hwprof_pkg::TRACE_CTRL_CTRL_ADDR: rdata = {16'd0, ctrl_watermark_q, 4'd0, ctrl_filter_en_q, ctrl_sample_en_q, ctrl_fifo_mode_q, ctrl_enable_q};
+      hwprof_pkg::TRACE_CTRL_STATUS_ADDR: rdata = {24'd0, hw2reg_i.status_fifo_count};
+      hwprof_pkg::TRACE_CTRL_CUR_START_ADDR: rdata = hw2reg_i.cur_start_value;
+      hwprof_pkg::TRACE_CTRL_CUR_HIST_ADDR: rdata = hw2reg_i.cur_hist_value;
+      hwprof_pkg::TRACE_CTRL_LAST_START_ADDR: rdata = hw2reg_i.last_start_value;
+      hwprof_pkg::TRACE_CTRL_LAST_HIST_ADDR: rdata = hw2reg_i.last_hist_value;
+      hwprof_pkg::TRACE_CTRL_RANGE_LO_ADDR: rdata = range_lo_value_q;
+      hwprof_pkg::TRACE_CTRL_RANGE_HI_ADDR: rdata = range_hi_value_q;
+      hwprof_pkg::TRACE_CTRL_SAMPLE_RELOAD_ADDR: rdata = {16'd0, sample_reload_value_q};
+      hwprof_pkg::TRACE_CTRL_SAMPLE_COUNT_ADDR: rdata = {16'd0, hw2reg_i.sample_count_value};
+      hwprof_pkg::TRACE_CTRL_FIFO_START_ADDR: rdata = hw2reg_i.fifo_start_value;
+      hwprof_pkg::TRACE_CTRL_FIFO_HIST_ADDR: rdata = hw2reg_i.fifo_hist_value;
+      hwprof_pkg::TRACE_CTRL_STAT_END_BACKWARD_ADDR: rdata = hw2reg_i.stat_end_backward_value;
+      hwprof_pkg::TRACE_CTRL_STAT_END_INDIRECT_ADDR: rdata = hw2reg_i.stat_end_indirect_value;
+      hwprof_pkg::TRACE_CTRL_STAT_END_FULL_ADDR: rdata = hw2reg_i.stat_end_full_value;
+      hwprof_pkg::TRACE_CTRL_STAT_FILTERED_ADDR: rdata = hw2reg_i.stat_filtered_value;
+      hwprof_pkg::TRACE_CTRL_STAT_SAMPLED_ADDR: rdata = hw2reg_i.stat_sampled_value;
+      hwprof_pkg::TRACE_CTRL_STAT_DROPPED_ADDR: rdata = hw2reg_i.stat_dropped_value;
+      default: rdata = '0;
+    endcase
   end
   assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? rdata : '0;
 

@@ -176,13 +176,17 @@ def register_block(banner, enc, blk):
         out.append("")
     else:
         out += ["  // this block holds no flops", "  logic unused_clk;", "  assign unused_clk = ^{clk_i, rst_ni};", ""]
-    out.append("  // ---- read multiplexer: bits outside the fields and action fields read 0")
+    out.append("  // ---- read multiplexer: bits outside the fields and action fields read 0 (a case, so a")
+    out.append("  // simulator evaluates only the addressed register)")
     out.append("  logic [31:0] rdata;")
     out.append("  always_comb begin")
     out.append("    rdata = '0;")
+    out.append("    unique case (reg_addr_i)")
     for r in regs:
         if any(field_source(r, f) != "zero" for f in r["fields"]):
-            out.append(f"    rdata = rdata | ({{32{{sel_{r['name'].lower()}}}}} & {_read_value(blk, r)});")
+            out.append(f"      hwprof_pkg::{B}_{r['name']}_ADDR: rdata = {_read_value(blk, r)};")
+    out.append("      default: rdata = '0;")
+    out.append("    endcase")
     out.append("  end")
     out.append("  assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? rdata : '0;")
     out.append("")
