@@ -130,7 +130,7 @@ $(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/progen.o
 
 TB_SRC := tb/tb_top.cpp tb/lockstep.cpp tb/top_steps.cpp tb/steps_pir.cpp tb/steps_edge_prof.cpp tb/steps_trace_ctrl.cpp
 TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/top_compare.h tb/progen.h tb/bench_cfg.h \
-           tb/top_steps.h tb/wide_port.h tb/pir_shadow.h $(BUILD)/model/libhwprof_model.a \
+           tb/top_steps.h tb/wide_port.h tb/pir_shadow.h tb/verilated_top.h $(BUILD)/model/libhwprof_model.a \
            $(BUILD)/tbc/libhwprof_tbc.a
 
 # Bench configurations: the RTL parameters are fixed when Verilator builds a bench, and the same
@@ -166,7 +166,7 @@ TB_BINS := $(foreach c,$(TB_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof
 PRIM_FIFO_CONFIGS := prim_fifo:40:5 prim_fifo_d1:8:1
 define PRIM_FIFO_RULE
 $(BUILD)/tb_$(call tb_field,$(1),1)/Vhwprof_prim_fifo: rtl/prim/hwprof_prim_fifo.sv $(VLT) tb/tb_prim_fifo.cpp tb/lockstep.cpp \
-    tb/lockstep.h $(BUILD)/model/libhwprof_model.a
+    tb/lockstep.h tb/verilated_top.h $(BUILD)/model/libhwprof_model.a
 	@mkdir -p $$(dir $$@)
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module hwprof_prim_fifo \
 	  -GWidth=$(call tb_field,$(1),2) -GDepth=$(call tb_field,$(1),3) \

@@ -16,7 +16,7 @@
 #include "Vhwprof_prim_fifo.h"
 #include "lockstep.h"
 #include "verilated.h"
-#include "verilated_fst_c.h"
+#include "verilated_top.h"
 
 extern "C" {
 #include "prim/fifo.h"
@@ -74,10 +74,6 @@ std::vector<Step> directed() {
 class FifoBench : public lockstep::Bench {
  public:
   explicit FifoBench(const Options& o) : o_(o), rng_(o.seed) {
-    ctx_.reset(new VerilatedContext);
-    ctx_->traceEverOn(true);
-    ctx_->randReset(0);
-    rtl_.reset(new Vhwprof_prim_fifo(ctx_.get(), "hwprof_prim_fifo"));
     cfg_ = hwprof_prim_fifo_cfg_t{PRIM_FIFO_WIDTH, PRIM_FIFO_DEPTH};
     if (hwprof_prim_fifo_cfg_check(&cfg_) != kHwprofOk) {
       std::fprintf(stderr, "tb_prim_fifo: error: the bench was built with a configuration the C model rejects\n");
@@ -85,28 +81,13 @@ class FifoBench : public lockstep::Bench {
     }
     hwprof_prim_fifo_reset(&model_);
     if (o.test == "directed") steps_ = directed();
-    rtl_->rst_ni = 0;
-    for (int i = 0; i < 2; i++) {
-      rtl_->clk_i = 0;
-      rtl_->eval();
-      rtl_->clk_i = 1;
-      rtl_->eval();
-    }
-    rtl_->clk_i = 0;
-    rtl_->rst_ni = 1;
-  }
-  ~FifoBench() override {
-    waves_close();
-    rtl_->final();
+    rtl_.reset();
   }
   void waves_open(const std::string& path) override {
-    fst_.reset(new VerilatedFstC);
-    rtl_->trace(fst_.get(), 99);
-    fst_->open(path.c_str());
+    rtl_.open_waves(path);
   }
   void waves_close() override {
-    if (fst_) fst_->close();
-    fst_.reset();
+    rtl_.close_waves();
   }
   void inject_fault(TxLog& log) override {
     model_.count ^= 1u;
@@ -156,11 +137,11 @@ class FifoBench : public lockstep::Bench {
     pops_ += in.pop;
     clears_ += in.clr;
     full_ += m.full;
-    if (fst_) fst_->dump(2 * t);
+    rtl_.dump(2 * t);
     rtl_->clk_i = 1;
     rtl_->eval();
     hwprof_prim_fifo_step(&model_, &cfg_, &in);
-    if (fst_) fst_->dump(2 * t + 1);
+    rtl_.dump(2 * t + 1);
     rtl_->clk_i = 0;
     return true;
   }
@@ -168,9 +149,7 @@ class FifoBench : public lockstep::Bench {
  private:
   Options o_;
   lockstep::Rng rng_;
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vhwprof_prim_fifo> rtl_;
-  std::unique_ptr<VerilatedFstC> fst_;
+  lockstep::VerilatedTop<Vhwprof_prim_fifo> rtl_{"hwprof_prim_fifo"};
   hwprof_prim_fifo_cfg_t cfg_{};
   hwprof_prim_fifo_state_t model_{};
   std::vector<Step> steps_;

@@ -27,7 +27,7 @@
 #include "lockstep.h"
 #include "top_compare.h"
 #include "verilated.h"
-#include "verilated_fst_c.h"
+#include "verilated_top.h"
 
 extern "C" {
 #include "mem_model.h"
@@ -62,10 +62,6 @@ const char* op_name(unsigned o) {
 class TopBench : public lockstep::Bench {
  public:
   explicit TopBench(const Options& o) : o_(o), rng_(o.seed) {
-    ctx_.reset(new VerilatedContext);
-    ctx_->traceEverOn(true);
-    ctx_->randReset(0);
-    rtl_.reset(new Vhwprof_top(ctx_.get(), "hwprof_top"));
     hwprof_top_cfg_default(&cfg_);
     cfg_.pir.cnt_w = HWPROF_CFG_CNTW;
     cfg_.edge_prof = hwprof_edge_prof_cfg_t{HWPROF_CFG_CNTW, HWPROF_CFG_UPDDEPTH, HWPROF_CFG_SETS,
@@ -93,37 +89,24 @@ class TopBench : public lockstep::Bench {
       preload_random();
       setup_steps();
     }
-    rtl_->rst_ni = 0;
-    for (int i = 0; i < 2; i++) {
-      rtl_->clk_i = 0;
-      rtl_->eval();
-      rtl_->clk_i = 1;
-      rtl_->eval();
-    }
-    rtl_->clk_i = 0;
-    rtl_->rst_ni = 1;
+    rtl_.reset();
     in_ = hwprof_top_in_t{};
   }
 
   ~TopBench() override {
-    waves_close();
-    rtl_->final();
 #if VM_COVERAGE
     // coverage builds (make cov) write one data file per run
-    if (const char* path = std::getenv("HWPROF_COVERAGE_FILE")) ctx_->coveragep()->write(path);
+    if (const char* path = std::getenv("HWPROF_COVERAGE_FILE")) rtl_.context()->coveragep()->write(path);
 #endif
     hwprof_mem_model_free(&mem_rtl_);
     hwprof_mem_model_free(&mem_model_);
   }
 
   void waves_open(const std::string& path) override {
-    fst_.reset(new VerilatedFstC);
-    rtl_->trace(fst_.get(), 99);
-    fst_->open(path.c_str());
+    rtl_.open_waves(path);
   }
   void waves_close() override {
-    if (fst_) fst_->close();
-    fst_.reset();
+    rtl_.close_waves();
   }
 
   void inject_fault(TxLog& log) override {
@@ -161,7 +144,7 @@ class TopBench : public lockstep::Bench {
     check_step(r, chk);
     observe(m, log);
     // rising edge
-    if (fst_) fst_->dump(2 * t);
+    rtl_.dump(2 * t);
     if (run_rtl) {
       rtl_->clk_i = 1;
       rtl_->eval();
@@ -172,7 +155,7 @@ class TopBench : public lockstep::Bench {
       hwprof_mem_req_t q{m.mem_req_valid, m.mem_req_write, m.mem_req_addr, m.mem_req_wdata};
       hwprof_mem_model_step(&mem_model_, &q);
     }
-    if (fst_) fst_->dump(2 * t + 1);
+    rtl_.dump(2 * t + 1);
     rtl_->clk_i = 0;
     accepted_ = in_.ev.valid && m.ev_ready;
     apb_done_ = in_.apb.psel && in_.apb.penable;
@@ -620,9 +603,7 @@ class TopBench : public lockstep::Bench {
 
   Options o_;
   Rng rng_;
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vhwprof_top> rtl_;
-  std::unique_ptr<VerilatedFstC> fst_;
+  lockstep::VerilatedTop<Vhwprof_top> rtl_{"hwprof_top"};
   hwprof_top_cfg_t cfg_;
   hwprof_top_state_t model_;
   hwprof_top_in_t in_;

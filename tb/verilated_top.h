@@ -1,0 +1,63 @@
+// The Verilated side of a lockstep block bench: the simulation context, the model instance, the
+// FST waveform on demand, and the reset sequence (two clock cycles with rst_ni low). Shared by every
+// bench in tb/ (the top must have clk_i and rst_ni).
+#ifndef HWPROF_TB_VERILATED_TOP_H
+#define HWPROF_TB_VERILATED_TOP_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+namespace lockstep {
+
+template <typename V>
+class VerilatedTop {
+ public:
+  explicit VerilatedTop(const char* name) : ctx_(new VerilatedContext) {
+    ctx_->traceEverOn(true);
+    ctx_->randReset(0);
+    top_.reset(new V(ctx_.get(), name));
+  }
+  ~VerilatedTop() {
+    close_waves();
+    top_->final();
+  }
+  V* operator->() const { return top_.get(); }
+  VerilatedContext* context() const { return ctx_.get(); }
+  // rst_ni low for two clock cycles, then high with the clock low
+  void reset() {
+    top_->rst_ni = 0;
+    for (int i = 0; i < 2; i++) {
+      top_->clk_i = 0;
+      top_->eval();
+      top_->clk_i = 1;
+      top_->eval();
+    }
+    top_->clk_i = 0;
+    top_->rst_ni = 1;
+  }
+  void open_waves(const std::string& path) {
+    fst_.reset(new VerilatedFstC);
+    top_->trace(fst_.get(), 99);
+    fst_->open(path.c_str());
+  }
+  void close_waves() {
+    if (fst_) fst_->close();
+    fst_.reset();
+  }
+  void dump(uint64_t time) {
+    if (fst_) fst_->dump(time);
+  }
+
+ private:
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<V> top_;
+  std::unique_ptr<VerilatedFstC> fst_;
+};
+
+}  // namespace lockstep
+
+#endif  // HWPROF_TB_VERILATED_TOP_H
