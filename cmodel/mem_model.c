@@ -85,9 +85,10 @@ void hwprof_mem_model_comb(const hwprof_mem_model_t *m, hwprof_mem_rsp_t *out) {
 }
 
 void hwprof_mem_model_step(hwprof_mem_model_t *m, const hwprof_mem_req_t *req) {
-  hwprof_mem_rsp_t now;
-  hwprof_mem_model_comb(m, &now);
-  if (now.rsp_valid) {
+  /* this cycle's ready and response valid, as comb() gives them (without building the line) */
+  const bool rsp_valid = m->rd_pending && m->rd_wait == 0;
+  const bool ready = m->grant_now && !m->rd_pending;
+  if (rsp_valid) {
     m->rd_pending = false;
     for (unsigned w = 0; w < m->cfg.line_words; w++)
       if (!in_range(m, m->rd_addr + (uint64_t)w * word_bytes(m), word_bytes(m)))
@@ -95,7 +96,7 @@ void hwprof_mem_model_step(hwprof_mem_model_t *m, const hwprof_mem_req_t *req) {
   } else if (m->rd_pending) {
     m->rd_wait--;
   }
-  if (req->valid && now.ready) {
+  if (req->valid && ready) {
     if (req->write) {
       m->writes++;
       for (unsigned w = 0; w < m->cfg.line_words; w++) {
