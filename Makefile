@@ -10,7 +10,7 @@ CYCLES   ?= 200000
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 
 CC       ?= cc
-CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Isw/elf
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Isw/elf -Isw/cfg -Isw/profmap
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 VERILATOR ?= verilator
@@ -28,6 +28,14 @@ SW_HDR   := $(wildcard sw/include/*.h)
 # the host tools' one ELF reader (libelf)
 ELF_SRC  := sw/elf/hwprof_elf.c
 ELF_HDR  := sw/elf/hwprof_elf.h
+# The host software's layers (docs/architecture.md): the CFG layer (its core also builds for the
+# RV32 target), the rewriting layer, the map library shared by the instrumenter and the platforms.
+CFG_SRC  := sw/cfg/hwprof_cfg.c sw/cfg/hwprof_cfg_prog.c
+CFG_HDR  := sw/cfg/hwprof_cfg.h sw/cfg/hwprof_cfg_prog.h
+RW_SRC   := sw/rewrite/hwprof_rewrite.c
+RW_HDR   := sw/rewrite/hwprof_rewrite.h
+PROFMAP_SRC := sw/profmap/profmap.c sw/cfg/hwprof_cfg.c
+PROFMAP_HDR := sw/profmap/profmap.h sw/cfg/hwprof_cfg.h
 RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 
@@ -182,11 +190,11 @@ PRIM_BINS := $(foreach c,$(PRIM_FIFO_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1
 bench-bin: $(TB_BINS) $(PRIM_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
-UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap
+UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c \
-            sw/instr/profmap.c
+            $(PROFMAP_SRC)
 $(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h \
-                sw/instr/profmap.h
+                $(PROFMAP_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
 
@@ -198,13 +206,13 @@ $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
 unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC))
 
 # ---------------------------------------------------------------- CPU model and workloads
-INSTR_SRC := $(ELF_SRC) sw/instr/profmap.c sw/instr/instrument.c
-INSTR_HDR := $(ELF_HDR) sw/instr/profmap.h sw/instr/instrument.h
-SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
+INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c
+INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/trace_check.h sim/edge_check.h sw/instr/profmap.h tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/trace_check.h sim/edge_check.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/instr -O2 $(SIM_SRC) -o $@ -lelf
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 $(SIM_SRC) -o $@ -lelf
 
 # The SystemC platform (sim/sc/): the CPU model, APB, the profile memory and hwprof_top as the
 # Verilated RTL (verilator --sc), the C model, or both in lockstep, chosen at run time. Built for the
@@ -216,13 +224,13 @@ SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEP
               -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
 SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lockstep.cpp
 SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h
-SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/edge_check.c sw/instr/profmap.c sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
+SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/edge_check.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
               $(ELF_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
-SIMC_HDR   := $(ELF_HDR) sim/rv32.h sim/trace_check.h sim/edge_check.h sw/instr/profmap.h tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
+SIMC_HDR   := $(ELF_HDR) sim/rv32.h sim/trace_check.h sim/edge_check.h $(PROFMAP_HDR) tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
 $(BUILD)/simc/%.o: %.c $(SIMC_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/instr -O2 -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 -c $< -o $@
 $(BUILD)/simc/libhwprof_simc.a: $(patsubst %.c,$(BUILD)/simc/%.o,$(SIMC_SRC))
 	ar rcs $@ $^
 $(SC_BIN): $(RTL_SRC) $(VLT) $(SC_SRC) $(SC_HDR) sim/platform.h sim/rv32.h sim/trace_check.h sim/edge_check.h \
@@ -232,7 +240,7 @@ $(SC_BIN): $(RTL_SRC) $(VLT) $(SC_SRC) $(SC_HDR) sim/platform.h sim/rv32.h sim/t
 	  -GCntW=$(call tb_field,$(SC_CFG),2) -GUpdDepth=$(call tb_field,$(SC_CFG),3) -GSets=$(call tb_field,$(SC_CFG),4) \
 	  -GWays=$(call tb_field,$(SC_CFG),5) -GLineWords=$(call tb_field,$(SC_CFG),6) -GOabDepth=$(call tb_field,$(SC_CFG),7) \
 	  -GHistW=$(call tb_field,$(SC_CFG),8) -GTraceFifoDepth=$(call tb_field,$(SC_CFG),9) \
-	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/instr -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf $(SC_CFLAGS)" \
+	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/profmap -I$(CURDIR)/sw/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf $(SC_CFLAGS)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc -lelf" \
 	  -o $(CURDIR)/$@ $(VLT) $(RTL_SRC) $(addprefix $(CURDIR)/,$(SC_SRC)) >$(dir $@)build.log 2>&1 \
 	  || { cat $(dir $@)build.log; exit 1; }
@@ -264,10 +272,10 @@ INSTR_BIN := $(BUILD)/instr/hwprof-instr
 INSTR_K   ?= 4
 $(INSTR_BIN): $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/instr -O2 $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
+	$(CC) $(CFLAGS_COMMON) -Isw/instr -Isw/rewrite -O2 $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
 $(BUILD)/unit/hwprof-instr-asan: $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/instr -g -O1 $(SAN) $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
+	$(CC) $(CFLAGS_COMMON) -Isw/instr -Isw/rewrite -g -O1 $(SAN) $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
 WL_RELOC := $(addprefix $(BUILD)/instr/,$(addsuffix .elf,$(WORKLOADS)))
 WL_PROF  := $(addprefix $(BUILD)/instr/,$(addsuffix -prof.elf,$(WORKLOADS)))
 .SECONDARY: $(WL_RELOC)  # the inputs stay: the maps name them, users compare against them
@@ -292,7 +300,16 @@ $(BUILD)/gcov/%.elf: $(BUILD)/gcov/%.o $(BUILD)/gcov/gcov_rt.o
 	$(RV32_CC) $(WL_FLAGS) $^ -lgcov -o $@
 .SECONDARY: $(WL_GCOV:.elf=.o)
 
-workloads: $(WL_ELFS) $(FW_ELFS) $(WL_PROF) $(WL_GCOV)
+# The CFG layer's core is firmware too (the dynamic optimizer re-lays code at run time): it must
+# build for the RV32 target without a heap or stdio.
+$(BUILD)/fw/hwprof_cfg.o: sw/cfg/hwprof_cfg.c sw/cfg/hwprof_cfg.h $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) --specs=picolibc.specs -march=rv32im -mabi=ilp32 -O2 -ffreestanding -Wall -Wextra -Werror \
+	  -Isw/include -c $< -o $@
+	@if $(RV32_CC:gcc=nm) -u $@ | grep -v -w memset | grep -q .; then \
+	  echo "$@: the firmware part of the CFG layer needs more than memset:"; $(RV32_CC:gcc=nm) -u $@; exit 1; fi
+
+workloads: $(WL_ELFS) $(FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)

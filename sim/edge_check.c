@@ -72,15 +72,15 @@ long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, u
     free(ctr);
     for (unsigned e = 0; e < f->nedge && rc == 0; e++) {
       const pm_edge_t *x = &f->edge[e];
-      if (pm_is_virtual(x->kind)) continue;
+      if (hwprof_cfg_is_virtual(x->kind)) continue;
       edges++;
       measured += x->counter != PM_NONE;
       truth[i][e] = pm_truth_count(c->truth, i, e);
       events += (uint64_t)truth[i][e];
       if (truth[i][e] != hw[i][e] && diff++ < 5)
         fprintf(report, "edge check: %s: %s edge 0x%08" PRIx32 " -> %s%08" PRIx32 ": hardware %" PRId64 ", exact %" PRId64 "\n",
-                f->name, pm_kind_names[x->kind], f->blk[x->src].start, x->dst == PM_EXIT ? "exit " : "0x",
-                x->dst == PM_EXIT ? 0 : f->blk[x->dst].start, hw[i][e], truth[i][e]);
+                f->name, hwprof_cfg_kind_names[x->kind], f->blk[x->src].start, x->dst == HWPROF_CFG_EXIT ? "exit " : "0x",
+                x->dst == HWPROF_CFG_EXIT ? 0 : f->blk[x->dst].start, hw[i][e], truth[i][e]);
     }
     for (unsigned b = 0; b < f->nblk; b++) blocks += (f->blk[b].counter != PM_NONE) + (f->blk[b].term_counter != PM_NONE);
   }

@@ -35,14 +35,14 @@ static int setup(void **state) {
   (void)state;
   memset(blk, 0, sizeof blk);
   for (int b = 0; b < 5; b++) blk[b] = (pm_block_t){0x100u + 16u * (unsigned)b, 0x110u + 16u * (unsigned)b, 0x1000u + 32u * (unsigned)b, 0, PM_NONE, PM_NONE};
-  edge[E_VENTRY] = (pm_edge_t){PM_VIRTUAL_ENTRY, PM_EXIT, 0, 0, 0, PM_NONE};
-  edge[E_FALL01] = (pm_edge_t){PM_FALL, 0, 1, 0x100c, 0x1020, PM_NONE};
-  edge[E_TK13] = (pm_edge_t){PM_TAKEN, 1, 3, 0x102c, 0x1060, PM_NONE};
-  edge[E_NT12] = (pm_edge_t){PM_NOT_TAKEN, 1, 2, 0x102c, 0x1040, PM_NONE};
-  edge[E_FALL23] = (pm_edge_t){PM_FALL, 2, 3, 0x104c, 0x1060, PM_NONE};
-  edge[E_TK31] = (pm_edge_t){PM_TAKEN, 3, 1, 0x106c, 0x1020, PM_NONE};
-  edge[E_NT34] = (pm_edge_t){PM_NOT_TAKEN, 3, 4, 0x106c, 0x1080, PM_NONE};
-  edge[E_RET4] = (pm_edge_t){PM_RETURN, 4, PM_EXIT, 0x108c, PM_ANY, PM_NONE};
+  edge[E_VENTRY] = (pm_edge_t){HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0, 0, 0, PM_NONE};
+  edge[E_FALL01] = (pm_edge_t){HWPROF_CFG_FALL, 0, 1, 0x100c, 0x1020, PM_NONE};
+  edge[E_TK13] = (pm_edge_t){HWPROF_CFG_TAKEN, 1, 3, 0x102c, 0x1060, PM_NONE};
+  edge[E_NT12] = (pm_edge_t){HWPROF_CFG_NOT_TAKEN, 1, 2, 0x102c, 0x1040, PM_NONE};
+  edge[E_FALL23] = (pm_edge_t){HWPROF_CFG_FALL, 2, 3, 0x104c, 0x1060, PM_NONE};
+  edge[E_TK31] = (pm_edge_t){HWPROF_CFG_TAKEN, 3, 1, 0x106c, 0x1020, PM_NONE};
+  edge[E_NT34] = (pm_edge_t){HWPROF_CFG_NOT_TAKEN, 3, 4, 0x106c, 0x1080, PM_NONE};
+  edge[E_RET4] = (pm_edge_t){HWPROF_CFG_RETURN, 4, HWPROF_CFG_EXIT, 0x108c, PM_ANY, PM_NONE};
   fn = (pm_func_t){.name = "loop", .lo = 0x100, .hi = 0x150, .new_entry = 0x1000, .base = 0x2000, .instrumented = true,
                    .blk = blk, .nblk = 5, .edge = edge, .nedge = NE};
   return 0;
@@ -169,9 +169,9 @@ static void test_profmap_map_file_round_trip_and_bad_line(void **state) {
   assert_string_equal(r.fn[0].name, "loop");
   assert_int_equal(r.fn[0].nblk, 5);
   assert_int_equal(r.fn[0].nedge, NE);
-  assert_int_equal(r.fn[0].edge[E_TK13].kind, PM_TAKEN);
+  assert_int_equal(r.fn[0].edge[E_TK13].kind, HWPROF_CFG_TAKEN);
   assert_int_equal(r.fn[0].edge[E_TK13].counter, 0);
-  assert_int_equal(r.fn[0].edge[E_RET4].dst, PM_EXIT);
+  assert_int_equal(r.fn[0].edge[E_RET4].dst, HWPROF_CFG_EXIT);
   assert_int_equal(r.fn[0].blk[3].new_start, 0x1060);
   pm_free(&r);
   f = fopen(path, "a");

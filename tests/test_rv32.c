@@ -14,27 +14,8 @@
 
 #include "rv32.h"
 
-/* ---- encoders */
-static uint32_t r_type(uint32_t f7, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op) {
-  return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-static uint32_t i_type(int32_t imm, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op) {
-  return ((uint32_t)imm & 0xfffu) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-static uint32_t s_type(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t f3) {
-  uint32_t i = (uint32_t)imm;
-  return ((i >> 5) & 0x7fu) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (i & 0x1fu) << 7 | 0x23u;
-}
-static uint32_t b_type(int32_t off, uint32_t rs2, uint32_t rs1, uint32_t f3) {
-  uint32_t i = (uint32_t)off;
-  return ((i >> 12) & 1u) << 31 | ((i >> 5) & 0x3fu) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | ((i >> 1) & 0xfu) << 8 |
-         ((i >> 11) & 1u) << 7 | 0x63u;
-}
-static uint32_t jal(int32_t off, uint32_t rd) {
-  uint32_t i = (uint32_t)off;
-  return ((i >> 20) & 1u) << 31 | ((i >> 1) & 0x3ffu) << 21 | ((i >> 11) & 1u) << 20 | ((i >> 12) & 0xffu) << 12 |
-         rd << 7 | 0x6fu;
-}
+#include "hand_enc.h"
+
 #define ADDI(rd, rs1, imm) i_type(imm, rs1, 0, rd, 0x13)
 #define CSRRW(rd, csr, rs1) i_type(csr, rs1, 1, rd, 0x73)
 #define CSRRS(rd, csr, rs1) i_type(csr, rs1, 2, rd, 0x73)

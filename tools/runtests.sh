@@ -266,6 +266,20 @@ instr_asan_same_output() {
 }
 check instr-asan-same-output instr_asan_same_output
 
+# the CFG layer (sw/cfg/) on every workload under ASan/UBSan: every function analysed, loops found
+# in every program
+cfg_layer_on_workloads() {
+  local elf w out
+  for elf in "${prof_workloads[@]}"; do
+    w=$(basename "$elf" -prof.elf)
+    out=$("$build/unit/hwprof-instr-asan" cfg "$build/instr/$w.elf") || return 1
+    echo "$w: $(grep -c '^function' <<<"$out") functions, $(grep -c '^  loop' <<<"$out") loops," \
+      "$(grep -c 'no CFG' <<<"$out") without a CFG"
+    grep -q '^  loop' <<<"$out" || return 1
+  done
+}
+check cfg-layer-on-workloads cfg_layer_on_workloads
+
 # --- lockstep benches: directed tests in every configuration
 # --- the primitives' lockstep unit benches (rtl/prim/ against cmodel/prim/): directed outcomes
 #     worked out by hand, and a random stream, in two configurations each

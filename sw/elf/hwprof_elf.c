@@ -205,13 +205,7 @@ uint8_t *hwprof_elf_bytes(const hwprof_elf_t *e, uint32_t addr, uint32_t n) {
 }
 
 unsigned hwprof_elf_reloc_lower_bound(const hwprof_elf_t *e, uint32_t addr) {
-  unsigned lo = 0, hi = e->nrel;
-  while (lo < hi) {
-    unsigned mid = (lo + hi) / 2;
-    if (e->rel[mid].where < addr) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return rv32_reloc_lower_bound(e->rel, e->nrel, addr);
 }
 
 int hwprof_elf_image(const hwprof_elf_t *e, hwprof_image_t *img, char *err, size_t errlen) {

@@ -11,27 +11,7 @@
 #include <stdint.h>
 
 #include "hwprof_image.h"
-
-/* Relocation types of the RISC-V psABI used by linked RV32 programs. */
-enum {
-  R_RISCV_NONE = 0,
-  R_RISCV_32 = 1,
-  R_RISCV_BRANCH = 16,
-  R_RISCV_JAL = 17,
-  R_RISCV_CALL = 18,
-  R_RISCV_CALL_PLT = 19,
-  R_RISCV_GOT_HI20 = 20,
-  R_RISCV_PCREL_HI20 = 23,
-  R_RISCV_PCREL_LO12_I = 24,
-  R_RISCV_PCREL_LO12_S = 25,
-  R_RISCV_HI20 = 26,
-  R_RISCV_LO12_I = 27,
-  R_RISCV_LO12_S = 28,
-  R_RISCV_ADD32 = 35,
-  R_RISCV_SUB32 = 39,
-  R_RISCV_ALIGN = 43,
-  R_RISCV_RELAX = 51,
-};
+#include "rv32_reloc.h"
 
 #define HWPROF_ELF_SHF_WRITE 1u
 #define HWPROF_ELF_SHF_ALLOC 2u
@@ -51,12 +31,7 @@ typedef struct {
   uint16_t shndx;
 } hwprof_elf_symbol_t;
 
-typedef struct {
-  uint32_t where;  /* address of the relocated field */
-  uint32_t type;
-  uint32_t target; /* S + A: the address the field refers to */
-  uint32_t sym;    /* symbol index */
-} hwprof_elf_reloc_t;
+typedef rv32_reloc_t hwprof_elf_reloc_t;
 
 typedef struct {
   uint32_t type, offset, vaddr, paddr, filesz, memsz, flags, align;

@@ -6,13 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwprof_cfg_prog.h"
 #include "instrument.h"
 #include "profmap.h"
 
 static void usage(FILE *to) {
   fprintf(to,
           "usage: hwprof-instr instrument [options] PROGRAM.elf -o OUT.elf [--map=OUT.map]\n"
-          "       hwprof-instr compare A.prof B.prof\n\n"
+          "       hwprof-instr compare A.prof B.prof\n"
+          "       hwprof-instr cfg PROGRAM.elf [--function=NAME]\n\n"
           "instrument: builds each function's CFG, chooses the profiled edges, assigns profile IDs,\n"
           "partitions functions into regions, inserts the profiling instructions and writes the\n"
           "instrumented program (run it on hwprof-sim or hwprof-sc) and the map (OUT.map by default).\n"
@@ -27,6 +29,9 @@ static void usage(FILE *to) {
           "  --skip=F1,F2     leave these functions uninstrumented\n"
           "  --quiet          no summary\n"
           "compare: edge-by-edge comparison of two profiles; exit 1 if they differ.\n"
+          "cfg: prints what the CFG layer sees in each function (or one): blocks with their immediate\n"
+          "dominator and innermost loop, edges, natural loops with their nesting, or why there is no\n"
+          "CFG. The program must be linked with -Wl,--emit-relocs.\n"
           "Exit status: 0 done; 1 profiles differ; 2 bad arguments or input.\n");
 }
 
@@ -131,6 +136,86 @@ static int cmd_compare(int argc, char **argv) {
   return d ? 1 : 0;
 }
 
+static void print_cfg(const hwprof_cfg_fn_t *f) {
+  const hwprof_cfg_func_t *g = &f->cfg;
+  printf("function %s 0x%08" PRIx32 "..0x%08" PRIx32, f->name, f->code.lo, f->code.hi);
+  if (f->multi) {
+    printf(": several entry points, no CFG\n");
+    return;
+  }
+  if (g->why != HWPROF_CFG_OK) {
+    printf(": no CFG: ");
+    printf(hwprof_cfg_why_text[g->why], g->why_arg);
+    printf("\n");
+    return;
+  }
+  printf(": %u blocks, %u edges, %u loops, %u irreducible edges\n", g->nblk, g->nedge, g->nloop, g->irreducible);
+  for (unsigned b = 0; b < g->nblk; b++)
+    printf("  block %u 0x%08" PRIx32 "..0x%08" PRIx32 " idom %d loop %d\n", b, g->blk[b].start, g->blk[b].end,
+           g->idom[b], g->loop_of[b]);
+  for (unsigned e = 0; e < g->nedge; e++) {
+    const hwprof_cfg_edge_t *x = &g->edge[e];
+    printf("  edge %s ", hwprof_cfg_kind_names[x->kind]);
+    if (x->src < 0) printf("exit");
+    else printf("%d", x->src);
+    if (x->dst < 0) printf(" -> exit\n");
+    else printf(" -> %d\n", x->dst);
+  }
+  for (unsigned l = 0; l < g->nloop; l++)
+    printf("  loop %u header %d parent %d depth %u blocks %u\n", l, g->loop[l].header, g->loop[l].parent,
+           g->loop[l].depth, g->loop[l].nblocks);
+}
+
+static int cmd_cfg(int argc, char **argv) {
+  const char *in = NULL, *only = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strncmp(argv[i], "--function=", 11)) {
+      only = argv[i] + 11;
+    } else if (argv[i][0] == '-') {
+      fprintf(stderr, "hwprof-instr: error: unknown option '%s' (see --help)\n", argv[i]);
+      return 2;
+    } else if (in == NULL) {
+      in = argv[i];
+    } else {
+      fprintf(stderr, "hwprof-instr: error: argument '%s': one program only\n", argv[i]);
+      return 2;
+    }
+  }
+  if (in == NULL) {
+    fprintf(stderr, "hwprof-instr: error: cfg needs a program (see --help)\n");
+    return 2;
+  }
+  char err[400];
+  hwprof_elf_t e;
+  hwprof_cfg_prog_t p;
+  if (hwprof_elf_read(&e, in, HWPROF_ELF_RELOCATABLE, err, sizeof err) ||
+      (hwprof_cfg_prog_read(&p, &e, err, sizeof err) && (hwprof_elf_free(&e), 1))) {
+    fprintf(stderr, "hwprof-instr: error: %s\n", err);
+    return 2;
+  }
+  int rc = 0, found = 0;
+  for (unsigned i = 0; i < p.nfn && rc == 0; i++) {
+    if (only && strcmp(p.fn[i].name, only)) continue;
+    found = 1;
+    if (!p.fn[i].multi && hwprof_cfg_prog_build(&p, i)) {
+      fprintf(stderr, "hwprof-instr: error: out of memory\n");
+      rc = 2;
+      break;
+    }
+    print_cfg(&p.fn[i]);
+  }
+  if (only && !found) {
+    fprintf(stderr, "hwprof-instr: error: %s: no function '%s'\n", in, only);
+    rc = 2;
+  }
+  hwprof_cfg_prog_free(&p);
+  hwprof_elf_free(&e);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
     usage(argc < 2 ? stderr : stdout);
@@ -138,6 +223,7 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[1], "instrument")) return cmd_instrument(argc - 2, argv + 2);
   if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 2, argv + 2);
-  fprintf(stderr, "hwprof-instr: error: unknown command '%s' (instrument or compare; see --help)\n", argv[1]);
+  if (!strcmp(argv[1], "cfg")) return cmd_cfg(argc - 2, argv + 2);
+  fprintf(stderr, "hwprof-instr: error: unknown command '%s' (instrument, compare or cfg; see --help)\n", argv[1]);
   return 2;
 }

@@ -7,13 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const pm_kind_names[PM_NKINDS] = {"taken", "not-taken", "jump", "fall", "indirect",
-                                              "return", "tail", "fall-out", "virtual-exit", "virtual-entry"};
-
 /* ---------------------------------------------------------------- the map file */
 
 static void node_str(int b, char *buf, size_t n) {
-  if (b == PM_EXIT) snprintf(buf, n, "exit");
+  if (b == HWPROF_CFG_EXIT) snprintf(buf, n, "exit");
   else snprintf(buf, n, "%d", b);
 }
 
@@ -45,7 +42,7 @@ int pm_write(const pm_map_t *m, FILE *to) {
       node_str(x->src, s, sizeof s);
       node_str(x->dst, d, sizeof d);
       counter_str(x->counter, c, sizeof c);
-      fprintf(to, "edge %u %s %s %s 0x%08" PRIx32 " 0x%08" PRIx32 " %s\n", e, pm_kind_names[x->kind], s, d,
+      fprintf(to, "edge %u %s %s %s 0x%08" PRIx32 " 0x%08" PRIx32 " %s\n", e, hwprof_cfg_kind_names[x->kind], s, d,
               x->term_new, x->dst_new, c);
     }
   }
@@ -63,7 +60,7 @@ void pm_free(pm_map_t *m) {
 
 static int parse_node(const char *s, int *out) {
   if (!strcmp(s, "exit")) {
-    *out = PM_EXIT;
+    *out = HWPROF_CFG_EXIT;
     return 0;
   }
   char *end;
@@ -78,7 +75,7 @@ static int parse_counter(const char *s, int *out) {
     *out = PM_NONE;
     return 0;
   }
-  return parse_node(s, out) == 0 && *out != PM_EXIT ? 0 : -1;
+  return parse_node(s, out) == 0 && *out != HWPROF_CFG_EXIT ? 0 : -1;
 }
 
 #define BAD(...)                                                          \
@@ -172,12 +169,12 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
                  c) != 7 || idx != f->nedge)
         BAD("malformed edge line");
       int k;
-      for (k = 0; k < PM_NKINDS && strcmp(kind, pm_kind_names[k]); k++) {
+      for (k = 0; k < HWPROF_CFG_NKINDS && strcmp(kind, hwprof_cfg_kind_names[k]); k++) {
       }
-      if (k == PM_NKINDS) BAD("unknown edge kind '%s'", kind);
-      x->kind = (pm_kind_t)k;
+      if (k == HWPROF_CFG_NKINDS) BAD("unknown edge kind '%s'", kind);
+      x->kind = (hwprof_cfg_kind_t)k;
       if (parse_node(s, &x->src) || parse_node(d, &x->dst) || parse_counter(c, &x->counter)) BAD("malformed edge line");
-      if ((x->src != PM_EXIT && (unsigned)x->src >= f->nblk) || (x->dst != PM_EXIT && (unsigned)x->dst >= f->nblk))
+      if ((x->src != HWPROF_CFG_EXIT && (unsigned)x->src >= f->nblk) || (x->dst != HWPROF_CFG_EXIT && (unsigned)x->dst >= f->nblk))
         BAD("edge %u names a block that does not exist", idx);
       if (x->counter != PM_NONE && (unsigned)x->counter >= f->ncounters) BAD("edge counter %d out of range", x->counter);
       f->nedge++;
@@ -217,7 +214,7 @@ static int sign_in(const pm_edge_t *x, int v, int kind) {
   switch (kind) {
     case 0: return (x->dst == v ? 1 : 0) - (x->src == v ? 1 : 0);
     case 1: return x->dst == v ? 1 : 0;
-    default: return x->src == v && !pm_is_virtual(x->kind) ? 1 : 0;
+    default: return x->src == v && !hwprof_cfg_is_virtual(x->kind) ? 1 : 0;
   }
 }
 
@@ -352,7 +349,7 @@ pm_truth_t *pm_truth_new(const pm_map_t *m) {
       return NULL;
     }
     for (unsigned e = 0; e < fn->nedge; e++) {
-      if (pm_is_virtual(fn->edge[e].kind)) continue;
+      if (hwprof_cfg_is_virtual(fn->edge[e].kind)) continue;
       truth_slot_t *s = &t->slot[t->nslot];
       s->pc = fn->edge[e].term_new;
       s->f = f;
@@ -372,8 +369,8 @@ void pm_truth_feed(pm_truth_t *t, uint32_t pc, uint32_t next_pc, bool taken) {
     const pm_edge_t *x = &t->m->fn[s->f].edge[s->e];
     bool hit;
     switch (x->kind) {
-      case PM_TAKEN: hit = taken; break;
-      case PM_NOT_TAKEN: hit = !taken; break;
+      case HWPROF_CFG_TAKEN: hit = taken; break;
+      case HWPROF_CFG_NOT_TAKEN: hit = !taken; break;
       default: hit = x->dst_new == PM_ANY || x->dst_new == next_pc; break;
     }
     if (hit) t->count[s->f][s->e]++;
@@ -401,13 +398,13 @@ int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts) {
     if (!fn->instrumented || counts[f] == NULL) continue;
     int64_t entries = 0; /* the virtual entry edge: the function's invocations */
     for (unsigned e = 0; e < fn->nedge; e++)
-      if (fn->edge[e].kind == PM_VIRTUAL_ENTRY) entries = counts[f][e];
+      if (fn->edge[e].kind == HWPROF_CFG_VIRTUAL_ENTRY) entries = counts[f][e];
     fprintf(to, "function %s 0x%08" PRIx32 " entries %" PRId64 "\n", fn->name, fn->lo, entries);
     for (unsigned e = 0; e < fn->nedge; e++) {
       const pm_edge_t *x = &fn->edge[e];
-      if (pm_is_virtual(x->kind)) continue;
-      fprintf(to, "edge %s 0x%08" PRIx32 " ", pm_kind_names[x->kind], fn->blk[x->src].start);
-      if (x->dst == PM_EXIT) fprintf(to, "exit");
+      if (hwprof_cfg_is_virtual(x->kind)) continue;
+      fprintf(to, "edge %s 0x%08" PRIx32 " ", hwprof_cfg_kind_names[x->kind], fn->blk[x->src].start);
+      if (x->dst == HWPROF_CFG_EXIT) fprintf(to, "exit");
       else fprintf(to, "0x%08" PRIx32, fn->blk[x->dst].start);
       fprintf(to, " %" PRId64 "\n", counts[f][e]);
     }

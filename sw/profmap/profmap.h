@@ -3,30 +3,16 @@
  * (derived edges computed from the measured ones by flow conservation), counting the exact edge
  * profile from a retire-event stream (the independent truth), and writing and comparing profile
  * files. Host only. */
-#ifndef HWPROF_INSTR_PROFMAP_H
-#define HWPROF_INSTR_PROFMAP_H
+#ifndef HWPROF_PROFMAP_H
+#define HWPROF_PROFMAP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-/* Edge kinds. Real edges first; the two virtual kinds only close the flow equations. */
-typedef enum {
-  PM_TAKEN = 0,    /* a conditional branch's taken edge */
-  PM_NOT_TAKEN,    /* its fall-through edge */
-  PM_JUMP,         /* an unconditional jump inside the function */
-  PM_FALL,         /* a block without a transfer falling into the next block */
-  PM_INDIRECT,     /* an indirect jump (switch) to one of its targets */
-  PM_RETURN,       /* a return (ret, mret) to the caller: to EXIT */
-  PM_TAIL,         /* a jump or indirect tail call to another function: to EXIT */
-  PM_FALL_OUT,     /* the last block falling past the end of the function: to EXIT */
-  PM_VIRTUAL_EXIT, /* a block with a call or an environment call may leave and never come back */
-  PM_VIRTUAL_ENTRY,/* EXIT -> entry block: the function's invocations */
-  PM_NKINDS
-} pm_kind_t;
+#include "hwprof_cfg.h" /* edge kinds, HWPROF_CFG_EXIT */
 
-#define PM_EXIT (-1)         /* an edge's dst (or a virtual entry edge's src) */
 #define PM_NONE (-1)         /* no counter */
 #define PM_ANY UINT32_C(0)   /* dst_new of an edge to EXIT: any next pc */
 
@@ -40,8 +26,8 @@ typedef struct {
 } pm_block_t;
 
 typedef struct {
-  pm_kind_t kind;
-  int src, dst;       /* block indexes; PM_EXIT */
+  hwprof_cfg_kind_t kind;
+  int src, dst;       /* block indexes; HWPROF_CFG_EXIT */
   uint32_t term_new;  /* address of the last instruction before the edge, instrumented program (0: virtual) */
   uint32_t dst_new;   /* the next pc the edge leads to, or PM_ANY */
   int counter;        /* function-relative counter index, or PM_NONE (derived) */
@@ -72,8 +58,6 @@ typedef struct {
   unsigned nfn;
 } pm_map_t;
 
-extern const char *const pm_kind_names[PM_NKINDS];
-static inline bool pm_is_virtual(pm_kind_t k) { return k == PM_VIRTUAL_EXIT || k == PM_VIRTUAL_ENTRY; }
 
 int pm_write(const pm_map_t *m, FILE *to);
 /* Returns 0, or -1 with a one-line reason naming the file and line in err. */
@@ -100,4 +84,4 @@ int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts);
  * number of differing or missing edges (and the edges compared), or -1 with err on a bad file. */
 long pm_compare_profiles(const char *a, const char *b, FILE *to, long *edges, char *err, size_t errlen);
 
-#endif /* HWPROF_INSTR_PROFMAP_H */
+#endif /* HWPROF_PROFMAP_H */

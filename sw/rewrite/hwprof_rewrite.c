@@ -1,0 +1,335 @@
+/* The rewriting layer; see hwprof_rewrite.h. */
+#include "hwprof_rewrite.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof_regs.h"
+#include "rv32_isa.h"
+
+#define MAX_BEFORE 4
+#define MAX_AFTER 4
+
+typedef struct {
+  uint32_t word, shadow;
+} ins_t;
+
+typedef struct {
+  ins_t before[MAX_BEFORE], after[MAX_AFTER];
+  uint8_t nbefore, nafter;
+  uint32_t shadow;   /* the instruction's own */
+  uint32_t new_addr; /* the instruction in the new text */
+  uint32_t entry;    /* the first instruction inserted before it (== new_addr without any) */
+} slot_t;
+
+struct hwprof_rw {
+  hwprof_elf_t *e;
+  const hwprof_cfg_prog_t *p;
+  slot_t *slot; /* one per word of [p->code_lo, p->code_hi) */
+  uint32_t text_at;
+  uint32_t *text, *text_shadow;
+  unsigned ntext;
+  hwprof_rw_stats_t st;
+  char *err;
+  size_t errlen;
+};
+
+#define ERR(...)                                \
+  do {                                          \
+    snprintf(rw->err, rw->errlen, __VA_ARGS__); \
+    return -1;                                  \
+  } while (0)
+
+static slot_t *slot_at(const hwprof_rw_t *rw, uint32_t a) {
+  if ((a & 3u) || hwprof_cfg_prog_fn_at(rw->p, a) < 0) return NULL;
+  return &rw->slot[(a - rw->p->code_lo) / 4u];
+}
+
+static uint32_t word_at(const hwprof_rw_t *rw, uint32_t a) {
+  const uint8_t *b = hwprof_elf_bytes(rw->e, a, 4);
+  return b ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24 : 0;
+}
+
+static void put_word(uint8_t *b, uint32_t v) {
+  b[0] = (uint8_t)v;
+  b[1] = (uint8_t)(v >> 8);
+  b[2] = (uint8_t)(v >> 16);
+  b[3] = (uint8_t)(v >> 24);
+}
+
+hwprof_rw_t *hwprof_rw_new(hwprof_elf_t *e, const hwprof_cfg_prog_t *p, char *err, size_t errlen) {
+  hwprof_rw_t *rw = calloc(1, sizeof *rw);
+  if (rw) rw->slot = calloc((p->code_hi - p->code_lo) / 4u + 1, sizeof *rw->slot);
+  if (rw == NULL || rw->slot == NULL) {
+    free(rw);
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  rw->e = e;
+  rw->p = p;
+  rw->err = err;
+  rw->errlen = errlen;
+  return rw;
+}
+
+void hwprof_rw_free(hwprof_rw_t *rw) {
+  if (rw == NULL) return;
+  free(rw->slot);
+  free(rw->text);
+  free(rw->text_shadow);
+  free(rw);
+}
+
+static int insert(hwprof_rw_t *rw, uint32_t addr, bool after, uint32_t word, uint32_t shadow) {
+  slot_t *s = slot_at(rw, addr);
+  if (s == NULL) ERR("internal: 0x%08" PRIx32 " is not moved code", addr);
+  uint8_t *n = after ? &s->nafter : &s->nbefore;
+  if (*n == (after ? MAX_AFTER : MAX_BEFORE))
+    ERR("internal: too many instructions %s 0x%08" PRIx32, after ? "after" : "before", addr);
+  (after ? s->after : s->before)[(*n)++] = (ins_t){word, shadow};
+  rw->st.inserted++;
+  return 0;
+}
+
+int hwprof_rw_before(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow) {
+  return insert(rw, addr, false, word, shadow);
+}
+
+int hwprof_rw_after(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow) {
+  return insert(rw, addr, true, word, shadow);
+}
+
+void hwprof_rw_shadow(hwprof_rw_t *rw, uint32_t addr, uint32_t shadow) {
+  slot_t *s = slot_at(rw, addr);
+  if (s) s->shadow = shadow;
+}
+
+int hwprof_rw_layout(hwprof_rw_t *rw, uint32_t text_at, unsigned reserved) {
+  const hwprof_cfg_prog_t *p = rw->p;
+  uint32_t cur = text_at + 4u * reserved;
+  for (uint32_t a = p->code_lo; a < p->code_hi; a += 4) {
+    slot_t *s = slot_at(rw, a);
+    if (s == NULL) continue;
+    s->entry = cur;
+    cur += 4u * s->nbefore;
+    s->new_addr = cur;
+    cur += 4u * (1u + s->nafter);
+  }
+  rw->text_at = text_at;
+  rw->ntext = (cur - text_at) / 4u;
+  if ((uint64_t)text_at + 4u * rw->ntext > UINT64_C(0x100000000)) ERR("the new text does not fit below 4 GiB");
+  rw->text = calloc(rw->ntext + 1, sizeof *rw->text);
+  rw->text_shadow = calloc(rw->ntext + 1, sizeof *rw->text_shadow);
+  if (rw->text == NULL || rw->text_shadow == NULL) ERR("out of memory");
+  return 0;
+}
+
+uint32_t hwprof_rw_entry(const hwprof_rw_t *rw, uint32_t addr) {
+  const slot_t *s = slot_at(rw, addr);
+  return s ? s->entry : addr;
+}
+
+uint32_t hwprof_rw_insn(const hwprof_rw_t *rw, uint32_t addr) {
+  const slot_t *s = slot_at(rw, addr);
+  return s ? s->new_addr : addr;
+}
+
+unsigned hwprof_rw_after_count(const hwprof_rw_t *rw, uint32_t addr) {
+  const slot_t *s = slot_at(rw, addr);
+  return s ? s->nafter : 0;
+}
+
+void hwprof_rw_put(hwprof_rw_t *rw, uint32_t new_addr, uint32_t word, uint32_t shadow) {
+  const unsigned i = (new_addr - rw->text_at) / 4u;
+  rw->text[i] = word;
+  rw->text_shadow[i] = shadow;
+}
+
+hwprof_rw_stats_t hwprof_rw_stats(const hwprof_rw_t *rw) { return rw->st; }
+
+/* ---------------------------------------------------------------- relocation */
+
+typedef struct {
+  uint32_t auipc, target_new, new_pc;
+} pcrel_t;
+
+/* The instruction word x at original address a, moved to its new address: its PC-relative or
+ * absolute fields rewritten. */
+static int relocate_insn(hwprof_rw_t *rw, uint32_t a, uint32_t *xp, const pcrel_t *hi, unsigned nhi) {
+  const hwprof_elf_t *e = rw->e;
+  const slot_t *s = slot_at(rw, a);
+  const char *fname = rw->p->fn[hwprof_cfg_prog_fn_at(rw->p, a)].name;
+  const uint32_t pc = s->new_addr;
+  uint32_t x = *xp, t;
+  const bool is_branch = rv32_opcode(x) == RV32_OP_BRANCH;
+  if (is_branch || rv32_opcode(x) == RV32_OP_JAL) {
+    t = a + (uint32_t)(is_branch ? rv32_imm_b(x) : rv32_imm_j(x));
+    if (slot_at(rw, t) == NULL) ERR("0x%08" PRIx32 ": jump to 0x%08" PRIx32 ", which is not in a function", a, t);
+    const int64_t off = (int64_t)hwprof_rw_entry(rw, t) - pc;
+    if (is_branch ? !rv32_fits_b(off) : !rv32_fits_j(off))
+      ERR("0x%08" PRIx32 " (%s): the %s to 0x%08" PRIx32 " is out of range after instrumentation", a, fname,
+          is_branch ? "branch" : "jump", t);
+    x = is_branch ? rv32_set_b(x, (int32_t)off) : rv32_set_j(x, (int32_t)off);
+  }
+  for (unsigned i = hwprof_elf_reloc_lower_bound(e, a); i < e->nrel && e->rel[i].where == a; i++) {
+    const hwprof_elf_reloc_t *r = &e->rel[i];
+    switch (r->type) {
+      case R_RISCV_BRANCH:
+      case R_RISCV_JAL: break; /* done above from the encoding */
+      case R_RISCV_CALL:
+      case R_RISCV_CALL_PLT: {
+        const slot_t *j = slot_at(rw, a + 4);
+        if (j == NULL || j->new_addr != pc + 4 || s->nafter) ERR("0x%08" PRIx32 ": call pair split by the layout", a);
+        x = rv32_set_u(x, rv32_hi20(hwprof_rw_entry(rw, r->target) - pc)); /* the jalr's part: below */
+        break;
+      }
+      case R_RISCV_PCREL_HI20: x = rv32_set_u(x, rv32_hi20(hwprof_rw_entry(rw, r->target) - pc)); break;
+      case R_RISCV_PCREL_LO12_I:
+      case R_RISCV_PCREL_LO12_S: {
+        const pcrel_t *h = NULL;
+        for (unsigned k = 0; k < nhi && !h; k++)
+          if (hi[k].auipc == r->target) h = &hi[k];
+        if (h == NULL) ERR("0x%08" PRIx32 ": low part of a PC-relative pair without its high part", a);
+        const uint32_t d = h->target_new - h->new_pc;
+        x = r->type == R_RISCV_PCREL_LO12_I ? rv32_set_i(x, rv32_lo12(d)) : rv32_set_s(x, rv32_lo12(d));
+        break;
+      }
+      case R_RISCV_HI20: x = rv32_set_u(x, rv32_hi20(hwprof_rw_entry(rw, r->target))); break;
+      case R_RISCV_LO12_I: x = rv32_set_i(x, rv32_lo12(hwprof_rw_entry(rw, r->target))); break;
+      case R_RISCV_LO12_S: x = rv32_set_s(x, rv32_lo12(hwprof_rw_entry(rw, r->target))); break;
+      default: ERR("0x%08" PRIx32 " (%s): relocation type %" PRIu32 " in code is not supported", a, fname, r->type);
+    }
+  }
+  /* the jalr of a call pair: its low part */
+  if (a >= 4 && rv32_reloc_call_at(e->rel, e->nrel, a - 4, &t)) {
+    const slot_t *au = slot_at(rw, a - 4);
+    if (au) x = rv32_set_i(x, rv32_lo12(hwprof_rw_entry(rw, t) - au->new_addr));
+  }
+  *xp = x;
+  return 0;
+}
+
+int hwprof_rw_relocate(hwprof_rw_t *rw) {
+  const hwprof_elf_t *e = rw->e;
+  const hwprof_cfg_prog_t *p = rw->p;
+  /* PC-relative high parts first: the low parts refer to them */
+  pcrel_t *hi = calloc(e->nrel + 1, sizeof *hi);
+  unsigned nhi = 0;
+  if (hi == NULL) ERR("out of memory");
+  for (unsigned i = 0; i < e->nrel; i++) {
+    const hwprof_elf_reloc_t *r = &e->rel[i];
+    if (r->type == R_RISCV_PCREL_HI20 && slot_at(rw, r->where))
+      hi[nhi++] = (pcrel_t){r->where, hwprof_rw_entry(rw, r->target), slot_at(rw, r->where)->new_addr};
+  }
+  int rc = 0;
+  for (uint32_t a = p->code_lo; a < p->code_hi && rc == 0; a += 4) {
+    const slot_t *s = slot_at(rw, a);
+    if (s == NULL) continue;
+    for (unsigned i = 0; i < s->nbefore; i++) hwprof_rw_put(rw, s->entry + 4u * i, s->before[i].word, s->before[i].shadow);
+    for (unsigned i = 0; i < s->nafter; i++)
+      hwprof_rw_put(rw, s->new_addr + 4u * (1u + i), s->after[i].word, s->after[i].shadow);
+    uint32_t x = word_at(rw, a);
+    rc = relocate_insn(rw, a, &x, hi, nhi);
+    hwprof_rw_put(rw, s->new_addr, x, s->shadow);
+    rw->st.moved++;
+  }
+  free(hi);
+  if (rc) return rc;
+  /* code addresses in data; references from outside the functions to moved code */
+  for (unsigned i = 0; i < e->nrel; i++) {
+    const hwprof_elf_reloc_t *r = &e->rel[i];
+    if (slot_at(rw, r->where) || slot_at(rw, r->target) == NULL) continue;
+    if (r->type != R_RISCV_32)
+      ERR("0x%08" PRIx32 ": relocation type %" PRIu32 " outside any function refers to code at 0x%08" PRIx32, r->where,
+          r->type, r->target);
+    uint8_t *b = hwprof_elf_bytes(e, r->where, 4);
+    if (b) put_word(b, hwprof_rw_entry(rw, r->target)); /* NULL: NOBITS */
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- output */
+
+typedef struct {
+  uint32_t type, vaddr, paddr, filesz, memsz, flags;
+  const uint8_t *bytes;
+} seg_t;
+
+static int write_file(hwprof_rw_t *rw, const char *path, uint32_t entry, const seg_t *seg, unsigned n) {
+  FILE *out = fopen(path, "wb");
+  if (out == NULL) ERR("%s: cannot write", path);
+  uint8_t hdr[52] = {0x7f, 'E', 'L', 'F', 1, 1, 1};
+  put_word(hdr + 16, 2u | 243u << 16); /* ET_EXEC, EM_RISCV */
+  put_word(hdr + 20, 1);
+  put_word(hdr + 24, entry);
+  put_word(hdr + 28, 52);
+  memcpy(hdr + 36, rw->e->file + 36, 4); /* e_flags (the ABI) */
+  put_word(hdr + 40, 52u | 32u << 16);
+  put_word(hdr + 44, n);
+  uint32_t off = 52 + 32 * n;
+  fwrite(hdr, 1, sizeof hdr, out);
+  for (unsigned i = 0; i < n; i++) {
+    uint8_t ph[32];
+    put_word(ph, seg[i].type);
+    put_word(ph + 4, seg[i].filesz ? off : 0);
+    put_word(ph + 8, seg[i].vaddr);
+    put_word(ph + 12, seg[i].paddr);
+    put_word(ph + 16, seg[i].filesz);
+    put_word(ph + 20, seg[i].memsz);
+    put_word(ph + 24, seg[i].flags);
+    put_word(ph + 28, 4);
+    fwrite(ph, 1, sizeof ph, out);
+    off += (seg[i].filesz + 3u) & ~3u;
+  }
+  static const uint8_t pad[4];
+  for (unsigned i = 0; i < n; i++) {
+    if (seg[i].filesz) fwrite(seg[i].bytes, 1, seg[i].filesz, out);
+    fwrite(pad, 1, ((seg[i].filesz + 3u) & ~3u) - seg[i].filesz, out);
+  }
+  if (fclose(out) != 0) ERR("%s: write failed", path);
+  return 0;
+}
+
+int hwprof_rw_write_elf(hwprof_rw_t *rw, const char *path, uint32_t entry, const hwprof_rw_seg_t *extra, unsigned n) {
+  hwprof_elf_t *e = rw->e;
+  const hwprof_cfg_prog_t *p = rw->p;
+  enum { kMaxSeg = 32 };
+  seg_t seg[kMaxSeg];
+  unsigned ns = 0;
+  for (unsigned i = 0; i < e->nph; i++)
+    if (e->ph[i].type == HWPROF_ELF_PT_LOAD) ns++;
+  if (ns + 2 + n > kMaxSeg) ERR("%u loadable segments: at most %u are supported", ns + n, kMaxSeg - 2);
+  /* the old code becomes illegal instructions: a missed code pointer fails loudly */
+  for (unsigned i = 0; i < p->nfn; i++) {
+    const uint32_t lo = p->fn[i].code.lo, len = p->fn[i].code.hi - lo;
+    memset(hwprof_elf_bytes(e, lo, len), 0, len);
+  }
+  ns = 0;
+  for (unsigned i = 0; i < e->nph; i++) {
+    const hwprof_elf_phdr_t *ph = &e->ph[i];
+    if (ph->type == HWPROF_ELF_PT_LOAD)
+      seg[ns++] = (seg_t){1, ph->vaddr, ph->paddr, ph->filesz, ph->memsz, ph->flags, e->file + ph->offset};
+  }
+  uint8_t *tb = malloc(4u * rw->ntext + 1), *sb = malloc(4u * rw->ntext + 1);
+  if (tb == NULL || sb == NULL) {
+    free(tb);
+    free(sb);
+    ERR("out of memory");
+  }
+  for (unsigned i = 0; i < rw->ntext; i++) {
+    put_word(tb + 4 * i, rw->text[i]);
+    put_word(sb + 4 * i, rw->text_shadow[i]);
+  }
+  const uint32_t ta = rw->text_at, bytes = 4u * rw->ntext;
+  seg[ns++] = (seg_t){1, ta, ta, bytes, bytes, 5u, tb};
+  const uint32_t shadow_at = HWPROF_PLAT_SHADOW_BASE + (ta - HWPROF_PLAT_RAM_BASE);
+  seg[ns++] = (seg_t){1, shadow_at, shadow_at, bytes, bytes, 4u, sb};
+  for (unsigned i = 0; i < n; i++)
+    seg[ns++] = (seg_t){1, extra[i].vaddr, extra[i].vaddr, extra[i].filesz, extra[i].memsz, extra[i].flags, extra[i].bytes};
+  const int rc = write_file(rw, path, entry, seg, ns);
+  free(tb);
+  free(sb);
+  return rc;
+}

@@ -1,0 +1,65 @@
+/* The rewriting layer: moves every function of a linked RV32 program (hwprof_cfg_prog.h) to a new
+ * text segment with instructions inserted before or after any of its instructions, then makes the
+ * program whole again: every PC-relative field of the moved code (branches, jumps, call pairs,
+ * auipc-based address pairs) and every absolute code address (in code or in data, through the
+ * relocations the linker kept with -Wl,--emit-relocs) is rewritten to the new addresses. The old
+ * code is zeroed (illegal instructions: a code pointer that was missed fails loudly). Each
+ * instruction carries a shadow word (the profiling extension's hint bits), written as a segment
+ * at the shadow base of the memory map.
+ *
+ * Inserted code comes in two places: "before" an instruction (every jump to it runs them too: its
+ * new address is that of the first one) and "after" it (only the fall-through path runs them).
+ * Policies (the instrumenter) decide what to insert; this layer only keeps the program correct.
+ * Host only. */
+#ifndef HWPROF_REWRITE_H
+#define HWPROF_REWRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof_cfg_prog.h"
+#include "hwprof_elf.h"
+
+typedef struct hwprof_rw hwprof_rw_t;
+
+typedef struct {
+  unsigned inserted; /* instructions inserted */
+  unsigned moved;    /* instructions moved */
+} hwprof_rw_stats_t;
+
+/* An extra loadable segment for the output (bytes NULL: zero-filled, memsz only). */
+typedef struct {
+  uint32_t vaddr, filesz, memsz, flags;
+  const uint8_t *bytes;
+} hwprof_rw_seg_t;
+
+/* Errors go to err (one line) and the call returns -1 (NULL). e and p stay the caller's; e's code
+ * bytes are changed by hwprof_rw_write_elf(). */
+hwprof_rw_t *hwprof_rw_new(hwprof_elf_t *e, const hwprof_cfg_prog_t *p, char *err, size_t errlen);
+void hwprof_rw_free(hwprof_rw_t *rw);
+
+/* Before layout: insert word (with its shadow word) before / after the instruction at addr, and set
+ * the shadow word of the instruction at addr itself. */
+int hwprof_rw_before(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow);
+int hwprof_rw_after(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow);
+void hwprof_rw_shadow(hwprof_rw_t *rw, uint32_t addr, uint32_t shadow);
+
+/* Places the moved code at text_at + 4 * reserved; the reserved words are the caller's (put). */
+int hwprof_rw_layout(hwprof_rw_t *rw, uint32_t text_at, unsigned reserved);
+/* After layout: where a transfer to the original address addr goes (the first instruction inserted
+ * before it; addr itself when it is not moved code), where the instruction itself went, and how
+ * many instructions follow it. */
+uint32_t hwprof_rw_entry(const hwprof_rw_t *rw, uint32_t addr);
+uint32_t hwprof_rw_insn(const hwprof_rw_t *rw, uint32_t addr);
+unsigned hwprof_rw_after_count(const hwprof_rw_t *rw, uint32_t addr);
+/* A word of the reserved area. */
+void hwprof_rw_put(hwprof_rw_t *rw, uint32_t new_addr, uint32_t word, uint32_t shadow);
+
+/* Writes the moved code with every relocated field rewritten, and the code addresses in data. */
+int hwprof_rw_relocate(hwprof_rw_t *rw);
+/* The new executable: entry point, the original loadable segments (old code zeroed), the new text,
+ * its shadow words, and extra[n]. */
+int hwprof_rw_write_elf(hwprof_rw_t *rw, const char *path, uint32_t entry, const hwprof_rw_seg_t *extra, unsigned n);
+hwprof_rw_stats_t hwprof_rw_stats(const hwprof_rw_t *rw);
+
+#endif /* HWPROF_REWRITE_H */
