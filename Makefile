@@ -138,7 +138,7 @@ $(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/progen.o
 
 TB_SRC := tb/tb_top.cpp tb/lockstep.cpp tb/top_steps.cpp tb/steps_pir.cpp tb/steps_edge_prof.cpp tb/steps_trace_ctrl.cpp
 TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/top_compare.h tb/progen.h tb/bench_cfg.h \
-           tb/top_steps.h tb/wide_port.h tb/pir_shadow.h tb/verilated_top.h $(BUILD)/model/libhwprof_model.a \
+           tb/top_steps.h tb/wide_port.h tb/pir_shadow.h tb/verilated_top.h tb/apb_master.h $(BUILD)/model/libhwprof_model.a \
            $(BUILD)/tbc/libhwprof_tbc.a
 
 # Bench configurations: the RTL parameters are fixed when Verilator builds a bench, and the same
@@ -210,7 +210,7 @@ INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instr
 INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h
 SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/trace_check.h sim/edge_check.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h tb/apb_master.h sim/trace_check.h sim/edge_check.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 $(SIM_SRC) -o $@ -lelf
 
@@ -227,13 +227,13 @@ SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h
 SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/edge_check.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
               $(ELF_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
-SIMC_HDR   := $(ELF_HDR) sim/rv32.h sim/trace_check.h sim/edge_check.h $(PROFMAP_HDR) tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
+SIMC_HDR   := $(ELF_HDR) tb/apb_master.h sim/rv32.h sim/trace_check.h sim/edge_check.h $(PROFMAP_HDR) tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
 $(BUILD)/simc/%.o: %.c $(SIMC_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 -c $< -o $@
 $(BUILD)/simc/libhwprof_simc.a: $(patsubst %.c,$(BUILD)/simc/%.o,$(SIMC_SRC))
 	ar rcs $@ $^
-$(SC_BIN): $(RTL_SRC) $(VLT) $(SC_SRC) $(SC_HDR) sim/platform.h sim/rv32.h sim/trace_check.h sim/edge_check.h \
+$(SC_BIN): $(RTL_SRC) $(VLT) $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/edge_check.h \
            $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a
 	@mkdir -p $(dir $@)
 	$(VERILATOR) --sc --exe --build -j $(JOBS) $(VFLAGS) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $(dir $@)obj --top-module hwprof_top \

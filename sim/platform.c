@@ -23,12 +23,11 @@ static void hw_cycle(platform_t *p, const hwprof_retire_ev_t *ev, const hwprof_a
 }
 
 uint32_t platform_apb(platform_t *p, bool write, uint16_t addr, uint32_t data) {
-  hwprof_apb_req_t a = {.psel = true, .penable = false, .pwrite = write, .paddr = addr, .pwdata = data};
-  hw_cycle(p, NULL, &a);
-  a.penable = true;
-  hw_cycle(p, NULL, &a); /* p->out holds the access phase's outputs */
+  hwprof_apb_master_start(&p->apb, write, addr, data);
+  do hw_cycle(p, NULL, &p->apb.req);
+  while (!hwprof_apb_master_edge(&p->apb, &p->out.apb));
   p->apb_accesses++;
-  return p->out.apb.prdata;
+  return p->apb.rdata;
 }
 
 static uint32_t mmio_read(void *ctx, uint32_t off) { return platform_apb(ctx, false, (uint16_t)off, 0); }

@@ -9,6 +9,7 @@
 #ifndef HWPROF_PLATFORM_H
 #define HWPROF_PLATFORM_H
 
+#include "apb_master.h"
 #include "mem_model.h"
 #include "rv32.h"
 #include "top.h"
@@ -22,6 +23,7 @@ typedef struct {
   hwprof_top_state_t hw;
   hwprof_top_out_t out;      /* hwprof outputs of the last cycle */
   hwprof_mem_model_t mem; /* the memory port's responder, over the CPU's RAM */
+  hwprof_apb_master_t apb; /* the APB requester of the host side (tb/apb_master.h) */
   /* statistics */
   uint64_t cycles, stall_cycles, apb_accesses, interrupts;
   char error[200];

@@ -35,6 +35,7 @@ extern "C" {
 #include "top.h"
 }
 
+#include "apb_master.h"
 #include "bench_cfg.h"
 #include "pir_shadow.h"
 #include "top_steps.h"
@@ -118,6 +119,7 @@ class TopBench : public lockstep::Bench {
   bool cycle(uint64_t t, Checker& chk, TxLog& log) override {
     now_ = t;
     bool more = drive();
+    in_.apb = apb_.req;
     if (more && t + 1 == o_.cycles + extra_cycles() && step_ < steps_.size())
       chk.expect("scripted steps finished in time (steps completed)", steps_.size(), step_);
     const bool run_rtl = o_.engine != "model";
@@ -158,7 +160,7 @@ class TopBench : public lockstep::Bench {
     rtl_.dump(2 * t + 1);
     rtl_->clk_i = 0;
     accepted_ = in_.ev.valid && m.ev_ready;
-    apb_done_ = in_.apb.psel && in_.apb.penable;
+    hwprof_apb_master_edge(&apb_, &m.apb);
     last_out_ = m;
     if (mem_rtl_.errors || mem_model_.errors)
       chk.expect(mem_rtl_.errors ? mem_rtl_.error : mem_model_.error, 0, 1);
@@ -198,8 +200,6 @@ class TopBench : public lockstep::Bench {
  private:
   // ---------------- stimulus
   bool drive() {
-    hwprof_apb_req_t& a = in_.apb;
-    if (apb_done_) a = hwprof_apb_req_t{};
     if (accepted_) in_.ev.valid = false;
     if (step_ < steps_.size() || phase_ != IDLE) return drive_steps();
     if (o_.test == "directed") return wait_++ < 3;
@@ -211,12 +211,7 @@ class TopBench : public lockstep::Bench {
 
   void drive_random() {
     if (!in_.ev.valid) new_event();
-    hwprof_apb_req_t& a = in_.apb;
-    if (a.psel && !a.penable) {
-      a.penable = true;  // setup -> access
-    } else if (!a.psel && o_.test != "counts" && rng_.chance(10)) {
-      random_apb();
-    }
+    if (!hwprof_apb_master_busy(&apb_) && o_.test != "counts" && rng_.chance(10)) random_apb();
   }
 
   uint64_t operand() {
@@ -280,9 +275,7 @@ class TopBench : public lockstep::Bench {
         HWPROF_TRACE_CTRL_RANGE_LO_ADDR, HWPROF_TRACE_CTRL_RANGE_HI_ADDR, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR,
         HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR, HWPROF_TRACE_CTRL_FIFO_START_ADDR, HWPROF_TRACE_CTRL_FIFO_HIST_ADDR,
         HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, HWPROF_TRACE_CTRL_STAT_END_FULL_ADDR, HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR};
-    hwprof_apb_req_t& a = in_.apb;
-    a.psel = true;
-    a.penable = false;
+    hwprof_apb_req_t a{};
     switch (rng_.pick({75, 12, 13})) {
       case 0: a.paddr = regs[rng_.below(sizeof regs / sizeof regs[0])]; break;
       case 1: a.paddr = static_cast<uint16_t>((rng_.below(4) << 8) | (rng_.below(32) * 4)); break;
@@ -312,7 +305,7 @@ class TopBench : public lockstep::Bench {
       case HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR: v = static_cast<uint32_t>(kMemBase >> 32); break;
       default: break;
     }
-    a.pwdata = v;
+    hwprof_apb_master_start(&apb_, a.pwrite, a.paddr, v);
   }
 
   // counters start at 0, small values, or just below the maximum (overflows, underflows)
@@ -373,7 +366,6 @@ class TopBench : public lockstep::Bench {
                SYNC_POLL_SETUP, SYNC_POLL };
 
   bool drive_steps() {
-    hwprof_apb_req_t& a = in_.apb;
     switch (phase_) {
       case IDLE: {
         if (step_ >= steps_.size()) return true;
@@ -385,13 +377,13 @@ class TopBench : public lockstep::Bench {
             break;
           case Step::READ:
           case Step::WRITE:
-            a = hwprof_apb_req_t{true, false, s.type == Step::WRITE, s.addr,
-                          s.type == Step::WRITE ? static_cast<uint32_t>(s.data) : 0u};
+            hwprof_apb_master_start(&apb_, s.type == Step::WRITE, s.addr,
+                                    s.type == Step::WRITE ? static_cast<uint32_t>(s.data) : 0u);
             phase_ = APB_SETUP;
             break;
           case Step::SYNC:
             // flush (which first drains the update buffer), then poll STATUS until not busy
-            a = hwprof_apb_req_t{true, false, true, HWPROF_EDGE_PROF_CMD_ADDR, 1u};
+            hwprof_apb_master_start(&apb_, true, HWPROF_EDGE_PROF_CMD_ADDR, 1u);
             polls_ = 0;
             phase_ = SYNC_FLUSH_SETUP;
             break;
@@ -402,12 +394,11 @@ class TopBench : public lockstep::Bench {
       }
       case APB_SETUP:
       case SYNC_FLUSH_SETUP:
-      case SYNC_POLL_SETUP:
-        a.penable = true;
+      case SYNC_POLL_SETUP:  // the requester enters its access phase by itself
         phase_ = phase_ == APB_SETUP ? APB_ACCESS : phase_ == SYNC_FLUSH_SETUP ? SYNC_FLUSH : SYNC_POLL;
         break;
       case SYNC_POLL_START:
-        a = hwprof_apb_req_t{true, false, false, HWPROF_EDGE_PROF_STATUS_ADDR, 0};
+        hwprof_apb_master_start(&apb_, false, HWPROF_EDGE_PROF_STATUS_ADDR, 0);
         phase_ = SYNC_POLL_SETUP;
         break;
       default:
@@ -611,7 +602,7 @@ class TopBench : public lockstep::Bench {
   hwprof_mem_model_t mem_model_{};
   hwprof_top_out_t last_out_{};
   bool accepted_ = false;
-  bool apb_done_ = false;
+  hwprof_apb_master_t apb_{};  // the APB requester (tb/apb_master.h)
   uint64_t now_ = 0;
   // scripted steps
   std::vector<Step> steps_;

@@ -16,26 +16,30 @@ uint32_t CpuSc::mmio_read(void* ctx, uint32_t off) { return static_cast<CpuSc*>(
 void CpuSc::mmio_write(void* ctx, uint32_t off, uint32_t v) { static_cast<CpuSc*>(ctx)->apb(true, off, v); }
 
 // Called at a falling edge (or right after another transfer ended at a rising edge): setup phase in
-// the current cycle, access phase from the next rising edge until pready. Returns at the rising
-// edge that completed the transfer, with the bus idle again for the cycle that edge starts.
+// the current cycle, access phase from the next rising edge until pready (tb/apb_master.h). Returns
+// at the rising edge that completed the transfer, with the bus idle again for the cycle that edge
+// starts.
 uint32_t CpuSc::apb(bool write, uint32_t addr, uint32_t wdata) {
-  psel_o.write(true);
-  penable_o.write(false);
-  pwrite_o.write(write);
-  paddr_o.write(addr);
-  pwdata_o.write(wdata);
-  wait(clk_i.posedge_event());
-  penable_o.write(true);
+  hwprof_apb_master_start(&apb_, write, static_cast<uint16_t>(addr), wdata);
   do {
+    drive_apb();
     wait(clk_i.posedge_event());
-    if (!pready_i.read()) stats_.apb_wait_cycles++;
-  } while (!pready_i.read());
-  const uint32_t data = prdata_i.read();
-  if (pslverr_i.read()) stats_.apb_errors++;
-  psel_o.write(false);
-  penable_o.write(false);
-  stats_.apb_accesses++;
-  return data;
+    const hwprof_apb_rsp_t rsp{prdata_i.read(), pready_i.read(), pslverr_i.read()};
+    if (hwprof_apb_master_edge(&apb_, &rsp)) break;
+  } while (true);
+  drive_apb();
+  stats_.apb_accesses = apb_.accesses;
+  stats_.apb_errors = apb_.errors;
+  stats_.apb_wait_cycles = apb_.wait_cycles;
+  return apb_.rdata;
+}
+
+void CpuSc::drive_apb() {
+  psel_o.write(apb_.req.psel);
+  penable_o.write(apb_.req.penable);
+  pwrite_o.write(apb_.req.pwrite);
+  paddr_o.write(apb_.req.paddr);
+  pwdata_o.write(apb_.req.pwdata);
 }
 
 void CpuSc::drive_event(const hwprof_retire_ev_t& e) {

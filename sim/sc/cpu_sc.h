@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "apb_master.h"
 #include "hwprof_pins.h"
 
 extern "C" {
@@ -75,6 +76,7 @@ SC_MODULE(CpuSc) {
  private:
   void run();
   void drive_event(const hwprof_retire_ev_t& e);
+  void drive_apb();
   void sample_irq();
   static uint32_t mmio_read(void* ctx, uint32_t off);
   static void mmio_write(void* ctx, uint32_t off, uint32_t v);
@@ -84,6 +86,7 @@ SC_MODULE(CpuSc) {
   rv_status_t status_ = RV_RUNNING;
   bool ran_away_ = false;
   Stats stats_;
+  hwprof_apb_master_t apb_{};  // the APB requester (tb/apb_master.h)
 };
 
 }  // namespace hwprof_sc
