@@ -17,11 +17,11 @@ VERILATOR ?= verilator
 RTL_PKG  := rtl/hwprof_pkg.sv
 RTL_REG  := rtl/reg/hwprof_top_reg.sv rtl/reg/hwprof_pir_reg.sv rtl/reg/hwprof_edge_prof_reg.sv \
             rtl/reg/hwprof_trace_ctrl_reg.sv
-RTL_PRIM := rtl/prim/hwprof_prim_fifo.sv
+RTL_PRIM := rtl/prim/hwprof_prim_fifo.sv rtl/prim/hwprof_prim_counters.sv
 RTL_SRC  := $(RTL_PKG) $(RTL_PRIM) $(RTL_REG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv rtl/hwprof_top.sv
 VLT      := rtl/hwprof.vlt
 MODEL_SRC := cmodel/reg/top_reg.c cmodel/reg/pir_reg.c cmodel/reg/edge_prof_reg.c cmodel/reg/trace_ctrl_reg.c \
-             cmodel/prim/fifo.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/top.c cmodel/mem_model.c
+             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/top.c cmodel/mem_model.c
 MODEL_HDR := $(wildcard cmodel/*.h cmodel/reg/*.h cmodel/prim/*.h) sw/include/hwprof_regs.h
 SW_SRC   := sw/hwprof_edge.c sw/hwprof_trace.c sw/trace_recon.c sw/image.c
 SW_HDR   := $(wildcard sw/include/*.h)
@@ -105,15 +105,19 @@ regs-check:
 # ---------------------------------------------------------------- lint
 lint:
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top
-	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/reg/hwprof_pir_reg.sv rtl/hwprof_pir.sv --top-module hwprof_pir
-	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) rtl/reg/hwprof_edge_prof_reg.sv rtl/hwprof_edge_prof.sv \
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) $(RTL_PRIM) rtl/reg/hwprof_pir_reg.sv rtl/hwprof_pir.sv --top-module hwprof_pir
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) $(RTL_PRIM) rtl/reg/hwprof_edge_prof_reg.sv rtl/hwprof_edge_prof.sv \
 	  --top-module hwprof_edge_prof
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) $(RTL_PRIM) rtl/reg/hwprof_trace_ctrl_reg.sv rtl/hwprof_trace_ctrl.sv \
 	  --top-module hwprof_trace_ctrl
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top -GSets=2 -GWays=1 -GLineWords=2 \
 	  -GUpdDepth=1 -GOabDepth=1 -GCntW=8 -GHistW=2 -GTraceFifoDepth=1
+	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_counters.sv --top-module hwprof_prim_counters -GN=6 -GW=32
+	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_counters.sv --top-module hwprof_prim_counters -GN=1 -GW=1
 	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_fifo.sv --top-module hwprof_prim_fifo -GWidth=40 -GDepth=5
 	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_fifo.sv --top-module hwprof_prim_fifo -GWidth=1 -GDepth=1
+	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_fifo.sv --top-module hwprof_prim_fifo -GWidth=41 -GDepth=3 \
+	  -GOverwrite="1'b1"
 	@echo "lint: clean"
 
 # ---------------------------------------------------------------- C model library (for the benches)
@@ -170,22 +174,30 @@ $(foreach c,$(TB_CONFIGS),$(eval $(call TB_RULE,$(c))))
 TB_BINS := $(foreach c,$(TB_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_top)
 
 # Lockstep unit benches of the primitives (rtl/prim/ against cmodel/prim/), one per configuration.
-# NAME:Width:Depth
-PRIM_FIFO_CONFIGS := prim_fifo:40:5 prim_fifo_d1:8:1
-define PRIM_FIFO_RULE
-$(BUILD)/tb_$(call tb_field,$(1),1)/Vhwprof_prim_fifo: rtl/prim/hwprof_prim_fifo.sv $(VLT) tb/tb_prim_fifo.cpp tb/lockstep.cpp \
-    tb/lockstep.h tb/verilated_top.h $(BUILD)/model/libhwprof_model.a
+# PRIM_RULE: $(1) bench name, $(2) module, $(3) Verilator -G options, $(4) -D options for the bench
+define PRIM_RULE
+$(BUILD)/tb_$(1)/V$(2): rtl/prim/$(2).sv $(VLT) tb/tb_$(2:hwprof_%=%).cpp tb/lockstep.cpp tb/lockstep.h \
+    tb/verilated_top.h $(BUILD)/model/libhwprof_model.a
 	@mkdir -p $$(dir $$@)
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module hwprof_prim_fifo \
-	  -GWidth=$(call tb_field,$(1),2) -GDepth=$(call tb_field,$(1),3) \
-	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
-	    -DPRIM_FIFO_WIDTH=$(call tb_field,$(1),2) -DPRIM_FIFO_DEPTH=$(call tb_field,$(1),3)" \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module $(2) $(3) \
+	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include $(4)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
-	  -o $(CURDIR)/$$@ $(VLT) rtl/prim/hwprof_prim_fifo.sv $(CURDIR)/tb/tb_prim_fifo.cpp $(CURDIR)/tb/lockstep.cpp \
+	  -o $(CURDIR)/$$@ $(VLT) rtl/prim/$(2).sv $(CURDIR)/tb/tb_$(2:hwprof_%=%).cpp $(CURDIR)/tb/lockstep.cpp \
 	  >$$(dir $$@)build.log 2>&1 || { cat $$(dir $$@)build.log; exit 1; }
 endef
-$(foreach c,$(PRIM_FIFO_CONFIGS),$(eval $(call PRIM_FIFO_RULE,$(c))))
-PRIM_BINS := $(foreach c,$(PRIM_FIFO_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_fifo)
+# the FIFO / ring buffer, NAME:Width:Depth:Overwrite
+PRIM_FIFO_CONFIGS := prim_fifo:40:5:0 prim_fifo_d1:8:1:0 prim_ring:41:4:1 prim_ring_d1:9:1:1
+$(foreach c,$(PRIM_FIFO_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c),1),hwprof_prim_fifo,\
+  -GWidth=$(call tb_field,$(c),2) -GDepth=$(call tb_field,$(c),3) -GOverwrite="1'b$(call tb_field,$(c),4)",\
+  -DPRIM_FIFO_WIDTH=$(call tb_field,$(c),2) -DPRIM_FIFO_DEPTH=$(call tb_field,$(c),3) \
+  -DPRIM_FIFO_OVERWRITE=$(call tb_field,$(c),4))))
+# the statistics counter bank, NAME:N:W
+PRIM_COUNTERS_CONFIGS := prim_counters:6:32 prim_counters_w3:3:3
+$(foreach c,$(PRIM_COUNTERS_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c),1),hwprof_prim_counters,\
+  -GN=$(call tb_field,$(c),2) -GW=$(call tb_field,$(c),3),\
+  -DPRIM_COUNTERS_N=$(call tb_field,$(c),2) -DPRIM_COUNTERS_W=$(call tb_field,$(c),3))))
+PRIM_BINS := $(foreach c,$(PRIM_FIFO_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_fifo) \
+             $(foreach c,$(PRIM_COUNTERS_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_counters)
 
 bench-bin: $(TB_BINS) $(PRIM_BINS)
 

@@ -98,28 +98,50 @@ typedef struct {
   hwprof_edge_prof_reg2hw_t r2h;
 } ep_eval_t;
 
+/* The two FIFO primitives: an entry is {flag, address} (dec of an update; underflow of a record). */
+static hwprof_prim_fifo_cfg_t upd_buf_cfg(const hwprof_edge_prof_cfg_t *cfg) {
+  return (hwprof_prim_fifo_cfg_t){HWPROF_PIR_BASE_W + 1u, cfg->upd_depth, false};
+}
+static hwprof_prim_fifo_cfg_t oab_cfg(const hwprof_edge_prof_cfg_t *cfg) {
+  return (hwprof_prim_fifo_cfg_t){HWPROF_PIR_BASE_W + 1u, cfg->oab_depth, true};
+}
+static uint64_t entry(bool flag, uint64_t addr) { return (uint64_t)flag << HWPROF_PIR_BASE_W | (addr & ADDR_MASK); }
+static bool entry_flag(uint64_t e) { return (e >> HWPROF_PIR_BASE_W) & 1u; }
+
+/* The update buffer's count and head operation. */
+static unsigned upd_buf_head(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, uint64_t *addr,
+                             bool *dec) {
+  const hwprof_prim_fifo_cfg_t fc = upd_buf_cfg(cfg);
+  hwprof_prim_fifo_out_t f;
+  hwprof_prim_fifo_comb(&s->upd_buf, &fc, 0, &f);
+  *addr = f.rdata & ADDR_MASK;
+  *dec = entry_flag(f.rdata);
+  return f.count;
+}
+
 /* What the unit shows its register block. */
 static void hw2reg_of(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, hwprof_edge_prof_hw2reg_t *hw) {
-  unsigned index = s->regs.oab_index_value;
-  unsigned pos = (s->oab_head + index) % 256u;
-  if (pos >= cfg->oab_depth) pos -= cfg->oab_depth;
-  bool entry_ok = index < s->oab_count;
+  const hwprof_prim_fifo_cfg_t oc = oab_cfg(cfg);
+  hwprof_prim_fifo_out_t oab; /* idx_rdata: the entry OAB_INDEX selects, 0 past the count */
+  hwprof_prim_fifo_comb(&s->oab, &oc, s->regs.oab_index_value, &oab);
+  uint64_t head_addr;
+  bool head_dec;
   hw->cmd_refuse = s->cmd_busy; /* a command is running: a new one is refused */
   hw->status_busy = s->cmd_busy;
-  hw->status_pending = s->fifo_count & 0xffu;
-  hw->oab_status_count = s->oab_count & 0xffu;
+  hw->status_pending = upd_buf_head(s, cfg, &head_addr, &head_dec) & 0xffu;
+  hw->oab_status_count = oab.count & 0xffu;
   hw->oab_status_overrun = s->oab_overrun;
-  hw->oab_entry_lo_addr = entry_ok ? (uint32_t)s->oab_addr[pos] : 0;
-  hw->oab_entry_hi_addr = entry_ok ? (uint32_t)(s->oab_addr[pos] >> 32) : 0;
-  hw->oab_entry_hi_underflow = entry_ok && s->oab_unf[pos];
-  hw->stat_updates_value = s->st_updates;
-  hw->stat_hits_value = s->st_hits;
-  hw->stat_misses_value = s->st_misses;
-  hw->stat_writebacks_value = s->st_wbs;
-  hw->stat_stalls_value = s->st_stalls;
-  hw->stat_dropped_value = s->st_dropped;
-  hw->stat_overflows_value = s->st_ovf;
-  hw->stat_underflows_value = s->st_unf;
+  hw->oab_entry_lo_addr = (uint32_t)(oab.idx_rdata & ADDR_MASK);
+  hw->oab_entry_hi_addr = (uint32_t)((oab.idx_rdata & ADDR_MASK) >> 32);
+  hw->oab_entry_hi_underflow = entry_flag(oab.idx_rdata);
+  hw->stat_updates_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_UPDATES);
+  hw->stat_hits_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_HITS);
+  hw->stat_misses_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_MISSES);
+  hw->stat_writebacks_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_WBS);
+  hw->stat_stalls_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_STALLS);
+  hw->stat_dropped_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_DROPPED);
+  hw->stat_overflows_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_OVF);
+  hw->stat_underflows_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_UNF);
 }
 
 static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
@@ -130,8 +152,9 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
   const uint64_t align_mask = (uint64_t)(cfg->cnt_w / 8u) - 1u;
 
   /* the head operation */
-  uint64_t head_addr = s->fifo_addr[s->fifo_head];
-  bool head_dec = s->fifo_dec[s->fifo_head];
+  uint64_t head_addr;
+  bool head_dec;
+  const unsigned upd_count = upd_buf_head(s, cfg, &head_addr, &head_dec);
   ep_addr_t ha = split(cfg, head_addr);
   bool head_bad = (head_addr & align_mask) != 0 || head_addr < bound_lo(s) || head_addr >= bound_hi(s);
   bool head_hit = false, free_found = false;
@@ -160,7 +183,7 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
   e->next_state = s->state;
   switch (s->state) {
     case ST_IDLE:
-      if (s->fifo_count != 0) {
+      if (upd_count != 0) {
         if (in->hold) {
           /* a pir register write this cycle */
         } else if (head_bad) {
@@ -230,7 +253,7 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
     default: e->next_state = ST_IDLE; break;
   }
 
-  o->upd_space = !s->cmd_busy && (s->fifo_count + (in->upd.valid ? 1u : 0u)) < cfg->upd_depth;
+  o->upd_space = !s->cmd_busy && (upd_count + (in->upd.valid ? 1u : 0u)) < cfg->upd_depth;
 }
 
 void hwprof_edge_prof_comb(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
@@ -245,7 +268,9 @@ void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_c
   eval(s, cfg, in, &e);
   const hwprof_edge_prof_out_t *o = &e.out;
   /* values read before anything is written */
-  const uint64_t head_addr = s->fifo_addr[s->fifo_head];
+  uint64_t head_addr;
+  bool head_dec;
+  upd_buf_head(s, cfg, &head_addr, &head_dec);
   const ep_addr_t ha = split(cfg, head_addr);
   const unsigned victim_line = ha.set * cfg->ways + s->victim;
   const unsigned walk_line = s->walk_set * cfg->ways + s->walk_way;
@@ -253,28 +278,26 @@ void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_c
   hwprof_edge_prof_hw2reg_t hw; /* of the state before the edge */
   if (in->reg.access) hw2reg_of(s, cfg, &hw);
 
-  s->st_stalls += in->ev_stall ? 1u : 0u;
+  uint32_t st_inc = (in->ev_stall ? 1u : 0u) << HWPROF_EP_ST_STALLS; /* the statistics' events */
 
   /* the update path */
-  if (o->drop) s->st_dropped++;
+  if (o->drop) st_inc |= 1u << HWPROF_EP_ST_DROPPED;
   if (e.perform) {
     s->data[e.hit_line].w[e.word] = e.new_cnt;
     s->dirty[e.hit_line] = true;
-    s->st_updates++;
-    if (!was_retry) s->st_hits++;
-    if (o->ovf) s->st_ovf++;
-    if (o->unf) s->st_unf++;
+    st_inc |= 1u << HWPROF_EP_ST_UPDATES | (!was_retry ? 1u : 0u) << HWPROF_EP_ST_HITS |
+              (o->ovf ? 1u : 0u) << HWPROF_EP_ST_OVF | (o->unf ? 1u : 0u) << HWPROF_EP_ST_UNF;
     s->retry = false;
   }
   if (e.miss) {
-    s->st_misses++;
+    st_inc |= 1u << HWPROF_EP_ST_MISSES;
     s->retry = true;
     s->victim = e.miss_victim;
   }
   if (e.wb_done) {
     s->valid[victim_line] = false;
     s->dirty[victim_line] = false;
-    s->st_wbs++;
+    st_inc |= 1u << HWPROF_EP_ST_WBS;
   }
   if (e.fill_done) {
     s->valid[victim_line] = true;
@@ -290,8 +313,11 @@ void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_c
   }
   if (e.walk_wb_done) {
     s->dirty[walk_line] = false;
-    s->st_wbs++;
+    st_inc |= 1u << HWPROF_EP_ST_WBS;
   }
+  const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_EP_ST_N, 32};
+  const hwprof_prim_counters_in_t st_in = {st_inc, false};
+  hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
   bool cmd_busy_next = s->cmd_busy;
   if (e.walk_advance) {
     if (s->cmd_inval) {
@@ -317,35 +343,21 @@ void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_c
   }
   s->cmd_busy = cmd_busy_next;
 
-  /* update buffer: push at the tail computed before the pop */
-  if (in->upd.valid) {
-    unsigned tail = (s->fifo_head + s->fifo_count) % 256u;
-    if (tail >= cfg->upd_depth) tail -= cfg->upd_depth;
-    s->fifo_addr[tail] = in->upd.addr & ADDR_MASK;
-    s->fifo_dec[tail] = in->upd.dec;
-  }
-  s->fifo_count = (s->fifo_count + (in->upd.valid ? 1u : 0u) - (e.pop ? 1u : 0u)) & 0xffu;
-  if (e.pop) s->fifo_head = (s->fifo_head == cfg->upd_depth - 1u) ? 0 : s->fifo_head + 1u;
+  /* the update buffer */
+  const hwprof_prim_fifo_cfg_t uc = upd_buf_cfg(cfg);
+  const hwprof_prim_fifo_in_t ui = {e.pop, false, in->upd.valid, entry(in->upd.dec, in->upd.addr), 0};
+  hwprof_prim_fifo_step(&s->upd_buf, &uc, &ui);
 
   /* the register block's flops (bounds, OAB_INDEX), and an OAB clear */
   hwprof_edge_prof_reg_step(&s->regs, &in->reg, &hw);
-  if (e.r2h.oab_ctrl_qe && e.r2h.oab_ctrl_clear) {
-    s->oab_count = 0;
-    s->oab_overrun = false;
-  }
-  /* record after a clear of the same cycle, so the new entry is kept */
-  if (o->ovf || o->unf) {
-    unsigned slot;
-    if (s->oab_count == cfg->oab_depth) {
-      slot = s->oab_head;
-      s->oab_head = (s->oab_head == cfg->oab_depth - 1u) ? 0 : s->oab_head + 1u;
-      s->oab_overrun = true;
-    } else {
-      slot = s->oab_head + s->oab_count;
-      if (slot >= cfg->oab_depth) slot -= cfg->oab_depth;
-      s->oab_count++;
-    }
-    s->oab_addr[slot] = head_addr;
-    s->oab_unf[slot] = o->unf;
-  }
+  /* the OAB: a record after a clear of the same cycle is kept; one pushed into an OAB still full
+   * after the clear replaces the oldest and sets the overrun flag */
+  const hwprof_prim_fifo_cfg_t oc = oab_cfg(cfg);
+  const bool oab_clear = e.r2h.oab_ctrl_qe && e.r2h.oab_ctrl_clear, record = o->ovf || o->unf;
+  hwprof_prim_fifo_out_t of;
+  hwprof_prim_fifo_comb(&s->oab, &oc, 0, &of);
+  if (oab_clear) s->oab_overrun = false;
+  if (record && of.full && !oab_clear) s->oab_overrun = true;
+  const hwprof_prim_fifo_in_t oi = {false, oab_clear, record, entry(o->unf, head_addr), 0};
+  hwprof_prim_fifo_step(&s->oab, &oc, &oi);
 }

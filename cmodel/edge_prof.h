@@ -5,6 +5,8 @@
 #define HWPROF_EDGE_PROF_H
 
 #include "ports.h"
+#include "prim/counters.h"
+#include "prim/fifo.h"
 #include "reg/edge_prof_reg.h"
 
 /* Largest configurations the model holds: the ranges of regs/encodings.json. */
@@ -14,6 +16,19 @@
 #define HWPROF_EP_MAX_LINE_WORDS HWPROF_LINEWORDS_MAX
 #define HWPROF_EP_MAX_LINES (HWPROF_EP_MAX_SETS * HWPROF_EP_MAX_WAYS)
 #define HWPROF_EP_MAX_OAB HWPROF_OABDEPTH_MAX
+
+/* The statistics counters (u_stats), as the RTL numbers them. */
+enum {
+  HWPROF_EP_ST_UPDATES = 0,
+  HWPROF_EP_ST_HITS,
+  HWPROF_EP_ST_MISSES,
+  HWPROF_EP_ST_WBS,
+  HWPROF_EP_ST_STALLS,
+  HWPROF_EP_ST_DROPPED,
+  HWPROF_EP_ST_OVF,
+  HWPROF_EP_ST_UNF,
+  HWPROF_EP_ST_N
+};
 
 /* The RTL parameters of hwprof_edge_prof. */
 typedef struct {
@@ -35,10 +50,7 @@ typedef struct {
 typedef struct {
   hwprof_edge_prof_reg_state_t regs;
   uint8_t state;
-  uint64_t fifo_addr[HWPROF_EP_MAX_UPD];
-  bool fifo_dec[HWPROF_EP_MAX_UPD];
-  unsigned fifo_head;
-  unsigned fifo_count;
+  hwprof_prim_fifo_state_t upd_buf; /* u_upd_buf: {dec, addr} per operation */
   bool valid[HWPROF_EP_MAX_LINES]; /* line = set * ways + way */
   bool dirty[HWPROF_EP_MAX_LINES];
   uint64_t tag[HWPROF_EP_MAX_LINES];
@@ -51,12 +63,9 @@ typedef struct {
   bool cmd_inval;
   unsigned walk_set;
   unsigned walk_way;
-  uint64_t oab_addr[HWPROF_EP_MAX_OAB];
-  bool oab_unf[HWPROF_EP_MAX_OAB];
-  unsigned oab_head;
-  unsigned oab_count;
+  hwprof_prim_fifo_state_t oab; /* u_oab: {underflow, addr} per record, overwrite when full */
   bool oab_overrun;
-  uint32_t st_updates, st_hits, st_misses, st_wbs, st_stalls, st_dropped, st_ovf, st_unf;
+  hwprof_prim_counters_state_t stats; /* u_stats: HWPROF_EP_ST_* */
 } hwprof_edge_prof_state_t;
 
 typedef struct {

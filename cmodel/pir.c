@@ -57,8 +57,8 @@ static void hw2reg_of(const hwprof_pir_state_t *s, hwprof_pir_hw2reg_t *hw) {
   hw->offset_value = s->offset;
   hw->trigger_value = s->trigger;
   hw->ctrl_flag = s->flag;
-  hw->stat_events_value = s->stat_events;
-  hw->stat_updates_value = s->stat_updates;
+  hw->stat_events_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_PIR_ST_EVENTS);
+  hw->stat_updates_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_PIR_ST_UPDATES);
 }
 
 /* The register block's response and strobes of this cycle. */
@@ -88,8 +88,10 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   hwprof_reg_rsp_t rsp;
   regs_of(s, &in->reg, &r2h, &rsp);
 
-  n.stat_events = s->stat_events + (in->ev_fire ? 1u : 0u);
-  n.stat_updates = s->stat_updates + (hit ? 1u : 0u);
+  const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_PIR_ST_N, 32};
+  const hwprof_prim_counters_in_t st_in = {(in->ev_fire ? 1u : 0u) << HWPROF_PIR_ST_EVENTS |
+                                               (hit ? 1u : 0u) << HWPROF_PIR_ST_UPDATES, false};
+  hwprof_prim_counters_step(&n.stats, &st_cfg, &st_in);
   n.upd.valid = hit;
   n.upd.dec = hit && ev->ihint;
   n.upd.addr = 0;

@@ -5,7 +5,11 @@
 #define HWPROF_PIR_H
 
 #include "ports.h"
+#include "prim/counters.h"
 #include "reg/pir_reg.h"
+
+/* The statistics counters (u_stats), as the RTL numbers them. */
+enum { HWPROF_PIR_ST_EVENTS = 0, HWPROF_PIR_ST_UPDATES, HWPROF_PIR_ST_N };
 
 typedef struct {
   unsigned cnt_w; /* counter width in bits: 8, 16, 32 or 64 (RTL parameter CntW) */
@@ -17,8 +21,7 @@ typedef struct {
   uint32_t offset;  /* PIR_OFFSET_W bits */
   uint16_t trigger; /* PIR_TRIGGER_W bits */
   bool flag;
-  uint32_t stat_events;
-  uint32_t stat_updates;
+  hwprof_prim_counters_state_t stats; /* u_stats: HWPROF_PIR_ST_* */
   hwprof_upd_op_t upd; /* registered update operation */
   hwprof_pir_reg_state_t regs; /* the register block (no flops: the pir holds every register) */
 } hwprof_pir_state_t;

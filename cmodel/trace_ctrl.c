@@ -33,14 +33,14 @@ typedef struct {
 /* What the engine shows its register block (read values: only needed in a cycle with an access). */
 /* The FIFO primitive's configuration: a record is {start, history}. */
 static hwprof_prim_fifo_cfg_t fifo_cfg(const hwprof_trace_ctrl_cfg_t *cfg) {
-  return (hwprof_prim_fifo_cfg_t){32u + cfg->hist_w, cfg->fifo_depth};
+  return (hwprof_prim_fifo_cfg_t){32u + cfg->hist_w, cfg->fifo_depth, false};
 }
 
 static void hw2reg_of(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg,
                       hwprof_trace_ctrl_hw2reg_t *hw) {
   const hwprof_prim_fifo_cfg_t fcfg = fifo_cfg(cfg);
   hwprof_prim_fifo_out_t f;
-  hwprof_prim_fifo_comb(&s->fifo, &fcfg, &f);
+  hwprof_prim_fifo_comb(&s->fifo, &fcfg, 0, &f);
   hw->status_fifo_count = f.count;
   hw->cur_start_value = s->cur_start;
   hw->cur_hist_value = s->cur_hist;
@@ -49,12 +49,12 @@ static void hw2reg_of(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctr
   hw->sample_count_value = s->count;
   hw->fifo_start_value = (uint32_t)(f.rdata >> cfg->hist_w);
   hw->fifo_hist_value = (uint32_t)(f.rdata & HWPROF_MASK(cfg->hist_w));
-  hw->stat_end_backward_value = s->st_back;
-  hw->stat_end_indirect_value = s->st_ind;
-  hw->stat_end_full_value = s->st_full;
-  hw->stat_filtered_value = s->st_filt;
-  hw->stat_sampled_value = s->st_samp;
-  hw->stat_dropped_value = s->st_drop;
+  hw->stat_end_backward_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_TC_ST_BACK);
+  hw->stat_end_indirect_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_TC_ST_IND);
+  hw->stat_end_full_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_TC_ST_FULL);
+  hw->stat_filtered_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_TC_ST_FILT);
+  hw->stat_sampled_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_TC_ST_SAMP);
+  hw->stat_dropped_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_TC_ST_DROP);
 }
 
 static void eval(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in, tc_eval_t *e) {
@@ -106,12 +106,13 @@ void hwprof_trace_ctrl_step(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctr
   hwprof_trace_ctrl_hw2reg_t hw; /* of the state before the edge */
   if (in->reg.access) hw2reg_of(s, cfg, &hw);
 
-  s->st_back += e.end_trace && e.backward;
-  s->st_ind += e.end_trace && e.ijump;
-  s->st_full += e.full;
-  s->st_filt += e.end_trace && !e.in_range;
-  s->st_samp += e.sampled;
-  s->st_drop += e.push && !e.push_ok;
+  const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_TC_ST_N, 32};
+  const hwprof_prim_counters_in_t st_in = {
+      (uint32_t)(e.end_trace && e.backward) << HWPROF_TC_ST_BACK | (uint32_t)(e.end_trace && e.ijump) << HWPROF_TC_ST_IND |
+          (uint32_t)e.full << HWPROF_TC_ST_FULL | (uint32_t)(e.end_trace && !e.in_range) << HWPROF_TC_ST_FILT |
+          (uint32_t)e.sampled << HWPROF_TC_ST_SAMP | (uint32_t)(e.push && !e.push_ok) << HWPROF_TC_ST_DROP,
+      false};
+  hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
 
   if (e.end_trace) {
     s->cur_start = in->ev->next_pc;
@@ -135,6 +136,6 @@ void hwprof_trace_ctrl_step(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctr
 
   /* the FIFO: pop and clear act before the push of the same cycle */
   const hwprof_prim_fifo_cfg_t fcfg = fifo_cfg(cfg);
-  const hwprof_prim_fifo_in_t fin = {e.pop, e.clear, e.push_ok, (uint64_t)old_start << cfg->hist_w | e.ended_hist};
+  const hwprof_prim_fifo_in_t fin = {e.pop, e.clear, e.push_ok, (uint64_t)old_start << cfg->hist_w | e.ended_hist, 0};
   hwprof_prim_fifo_step(&s->fifo, &fcfg, &fin);
 }

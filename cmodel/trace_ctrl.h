@@ -6,8 +6,20 @@
 #define HWPROF_TRACE_CTRL_H
 
 #include "ports.h"
+#include "prim/counters.h"
 #include "prim/fifo.h"
 #include "reg/trace_ctrl_reg.h"
+
+/* The statistics counters (u_stats), as the RTL numbers them. */
+enum {
+  HWPROF_TC_ST_BACK = 0,
+  HWPROF_TC_ST_IND,
+  HWPROF_TC_ST_FULL,
+  HWPROF_TC_ST_FILT,
+  HWPROF_TC_ST_SAMP,
+  HWPROF_TC_ST_DROP,
+  HWPROF_TC_ST_N
+};
 
 #define HWPROF_TC_MAX_FIFO HWPROF_TFIFO_MAX
 #if HWPROF_TFIFO_MAX > HWPROF_PRIM_FIFO_MAX_DEPTH
@@ -26,7 +38,7 @@ typedef struct {
   uint32_t cur_start, cur_hist, last_start, last_hist;
   uint16_t count;
   hwprof_prim_fifo_state_t fifo; /* {start, history} records, start in the upper 32 bits */
-  uint32_t st_back, st_ind, st_full, st_filt, st_samp, st_drop;
+  hwprof_prim_counters_state_t stats; /* u_stats: HWPROF_TC_ST_* */
 } hwprof_trace_ctrl_state_t;
 
 typedef struct {

@@ -75,8 +75,6 @@ module hwprof_edge_prof #(
   localparam int unsigned OffW     = CntShift + WordW;  // byte offset within a line
   localparam int unsigned TagW     = AddrW - OffW - SetW;
   localparam int unsigned WayW     = (Ways > 1) ? $clog2(Ways) : 1;
-  localparam int unsigned FifoW    = (UpdDepth > 1) ? $clog2(UpdDepth) : 1;
-  localparam int unsigned OabW     = (OabDepth > 1) ? $clog2(OabDepth) : 1;
   localparam logic [AddrW-1:0] AlignMask = AddrW'((1 << CntShift) - 1);
 
   localparam logic [2:0] StIdle     = 3'd0;  // perform updates, or start a command
@@ -97,10 +95,9 @@ module hwprof_edge_prof #(
 
   // ---- state
   logic [2:0]                     state_q, state_d;
-  logic [UpdDepth*AddrW-1:0]      fifo_addr_q, fifo_addr_d;
-  logic [UpdDepth-1:0]            fifo_dec_q, fifo_dec_d;
-  logic [FifoW-1:0]               fifo_head_q, fifo_head_d;
-  logic [7:0]                     fifo_count_q, fifo_count_d;
+  logic [7:0]                     fifo_count;  // the update buffer (hwprof_prim_fifo, below)
+  logic                           pop, ovf, unf, drop;  // this cycle: the head operation leaves the
+                                                        // buffer; it overflowed, underflowed, was dropped
   logic [Lines-1:0]               valid_q, valid_d;
   logic [Lines-1:0]               dirty_q, dirty_d;
   logic [Lines*TagW-1:0]          tag_q, tag_d;
@@ -113,14 +110,13 @@ module hwprof_edge_prof #(
   logic                                         cmd_inval_q, cmd_inval_d;
   logic [SetW-1:0]                              walk_set_q, walk_set_d;
   logic [WayW-1:0]                              walk_way_q, walk_way_d;
-  logic [OabDepth*AddrW-1:0]                    oab_addr_q, oab_addr_d;
-  logic [OabDepth-1:0]                          oab_unf_q, oab_unf_d;
-  logic [OabW-1:0]                              oab_head_q, oab_head_d;
-  logic [7:0]                                   oab_count_q, oab_count_d;
+  logic [7:0]                                   oab_count;  // the OAB (hwprof_prim_fifo, below)
   logic                                         oab_overrun_q, oab_overrun_d;
-  logic [31:0] st_updates_q, st_updates_d, st_hits_q, st_hits_d, st_misses_q, st_misses_d;
-  logic [31:0] st_wbs_q, st_wbs_d, st_stalls_q, st_stalls_d, st_dropped_q, st_dropped_d;
-  logic [31:0] st_ovf_q, st_ovf_d, st_unf_q, st_unf_d;
+  // statistics: a bank of event counters (hwprof_prim_counters, below), one increment bit each
+  localparam int unsigned StUpdates = 0, StHits = 1, StMisses = 2, StWbs = 3, StStalls = 4,
+                          StDropped = 5, StOvf = 6, StUnf = 7, StN = 8;
+  logic [StN-1:0]    st_inc;
+  logic [StN*32-1:0] st_count;
 
   // ---- register block (rtl/reg/hwprof_edge_prof_reg.sv, generated from regs/edge_prof.json): it
   // holds the bounds and OAB_INDEX; this block holds the status, the OAB and the statistics
@@ -144,15 +140,25 @@ module hwprof_edge_prof #(
   logic             free_found;
   logic [WayW-1:0]  free_way;
 
-  // Variable-index reads are one-hot AND-OR selections over constant slices (a variable +: offset
-  // would synthesize to a barrel shifter as wide as the whole array).
-  always_comb begin
-    head_addr = '0;
-    for (int unsigned i = 0; i < UpdDepth; i++) begin
-      head_addr = head_addr | (fifo_addr_q[i*AddrW +: AddrW] & {AddrW{32'(fifo_head_q) == i}});
-    end
-  end
-  assign head_dec  = fifo_dec_q[fifo_head_q];
+  // The update buffer: {dec, addr} per operation, first in first out. A push while full cannot
+  // happen: upd_space_o (below) keeps room for the operation in flight from the pir.
+  hwprof_prim_fifo #(
+    .Width     (AddrW + 1),
+    .Depth     (UpdDepth),
+    .Overwrite (1'b0)
+  ) u_upd_buf (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .pop_i       (pop),
+    .clr_i       (1'b0),
+    .push_i      (upd_valid_i),
+    .wdata_i     ({upd_dec_i, upd_addr_i}),
+    .rdata_o     ({head_dec, head_addr}),
+    .idx_i       (8'd0),
+    .idx_rdata_o (),
+    .count_o     (fifo_count),
+    .full_o      ()
+  );
   assign head_set  = head_addr[OffW +: SetW];
   assign head_word = head_addr[CntShift +: WordW];
   assign head_tag  = head_addr[AddrW-1 -: TagW];
@@ -216,42 +222,49 @@ module hwprof_edge_prof #(
   end
   assign new_cnt = head_dec ? old_cnt - CntW'(1) : old_cnt + CntW'(1);
 
-  // ---- the OAB entry OAB_INDEX selects, and what the register block reads
-  logic [7:0]       oab_pos;  // physical slot of entry oab_index
-  logic [AddrW-1:0] oab_entry;
+  // ---- the OAB: the OabDepth most recent {underflow, address} records (a full OAB drops its
+  // oldest record and sets the overrun flag); OAB_INDEX selects the entry software reads
+  logic [AddrW-1:0] oab_entry;  // 0 when OAB_INDEX >= the count
   logic             oab_entry_unf;
-
-  always_comb begin
-    oab_pos = 8'(oab_head_q) + oab_index;
-    if (oab_pos >= 8'(OabDepth)) oab_pos = oab_pos - 8'(OabDepth);
-    oab_entry     = '0;
-    oab_entry_unf = 1'b0;
-    for (int unsigned i = 0; i < OabDepth; i++) begin
-      oab_entry     = oab_entry | (oab_addr_q[i*AddrW +: AddrW] & {AddrW{32'(oab_pos) == i}});
-      oab_entry_unf = oab_entry_unf | (oab_unf_q[i] && (32'(oab_pos) == i));
-    end
-  end
+  logic             oab_full, oab_clear, oab_record;
+  assign oab_clear  = reg2hw.oab_ctrl_qe && reg2hw.oab_ctrl_clear;
+  assign oab_record = ovf || unf;  // after a clear of the same cycle: the new record is kept
+  hwprof_prim_fifo #(
+    .Width     (AddrW + 1),
+    .Depth     (OabDepth),
+    .Overwrite (1'b1)
+  ) u_oab (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .pop_i       (1'b0),
+    .clr_i       (oab_clear),
+    .push_i      (oab_record),
+    .wdata_i     ({unf, head_addr}),
+    .rdata_o     (),
+    .idx_i       (oab_index),
+    .idx_rdata_o ({oab_entry_unf, oab_entry}),
+    .count_o     (oab_count),
+    .full_o      (oab_full)
+  );
 
   always_comb begin
     hw2reg = '0;
     hw2reg.status_busy           = cmd_busy_q;
-    hw2reg.status_pending        = fifo_count_q;
+    hw2reg.status_pending        = fifo_count;
     hw2reg.cmd_refuse            = cmd_busy_q;  // a command is running: a new one is refused
-    hw2reg.oab_status_count      = oab_count_q;
+    hw2reg.oab_status_count      = oab_count;
     hw2reg.oab_status_overrun    = oab_overrun_q;
-    if (oab_index < oab_count_q) begin
-      hw2reg.oab_entry_lo_addr      = oab_entry[31:0];
-      hw2reg.oab_entry_hi_addr      = oab_entry[AddrW-1:32];
-      hw2reg.oab_entry_hi_underflow = oab_entry_unf;
-    end
-    hw2reg.stat_updates_value    = st_updates_q;
-    hw2reg.stat_hits_value       = st_hits_q;
-    hw2reg.stat_misses_value     = st_misses_q;
-    hw2reg.stat_writebacks_value = st_wbs_q;
-    hw2reg.stat_stalls_value     = st_stalls_q;
-    hw2reg.stat_dropped_value    = st_dropped_q;
-    hw2reg.stat_overflows_value  = st_ovf_q;
-    hw2reg.stat_underflows_value = st_unf_q;
+    hw2reg.oab_entry_lo_addr      = oab_entry[31:0];
+    hw2reg.oab_entry_hi_addr      = oab_entry[AddrW-1:32];
+    hw2reg.oab_entry_hi_underflow = oab_entry_unf;
+    hw2reg.stat_updates_value    = st_count[StUpdates*32 +: 32];
+    hw2reg.stat_hits_value       = st_count[StHits*32 +: 32];
+    hw2reg.stat_misses_value     = st_count[StMisses*32 +: 32];
+    hw2reg.stat_writebacks_value = st_count[StWbs*32 +: 32];
+    hw2reg.stat_stalls_value     = st_count[StStalls*32 +: 32];
+    hw2reg.stat_dropped_value    = st_count[StDropped*32 +: 32];
+    hw2reg.stat_overflows_value  = st_count[StOvf*32 +: 32];
+    hw2reg.stat_underflows_value = st_count[StUnf*32 +: 32];
   end
 
   hwprof_edge_prof_reg u_reg (
@@ -271,7 +284,6 @@ module hwprof_edge_prof #(
   logic last_line;
   assign last_line = (walk_set_q == SetW'(Sets - 1)) && (walk_way_q == WayW'(Ways - 1));
 
-  logic pop, ovf, unf, drop;
   logic walk_advance;  // the walk moves to the next line this cycle
 
   always_comb begin
@@ -288,14 +300,8 @@ module hwprof_edge_prof #(
     cmd_inval_d   = cmd_inval_q;
     walk_set_d    = walk_set_q;
     walk_way_d    = walk_way_q;
-    st_updates_d  = st_updates_q;
-    st_hits_d     = st_hits_q;
-    st_misses_d   = st_misses_q;
-    st_wbs_d      = st_wbs_q;
-    st_dropped_d  = st_dropped_q;
-    st_ovf_d      = st_ovf_q;
-    st_unf_d      = st_unf_q;
-    st_stalls_d   = st_stalls_q + 32'(ev_stall_i);
+    st_inc           = '0;
+    st_inc[StStalls] = ev_stall_i;
     pop           = 1'b0;
     walk_advance  = 1'b0;
     ovf           = 1'b0;
@@ -308,13 +314,13 @@ module hwprof_edge_prof #(
 
     unique case (state_q)
       StIdle: begin
-        if (fifo_count_q != '0) begin
+        if (fifo_count != '0) begin
           if (hold_i) begin
             // a pir register write this cycle: the trigger counter must not move under it
           end else if (head_bad) begin
             pop          = 1'b1;
             drop         = 1'b1;
-            st_dropped_d = st_dropped_q + 32'd1;
+            st_inc[StDropped] = 1'b1;
           end else if (head_hit) begin
             pop = 1'b1;
             // constant-index loop: per-word enables instead of a variable-offset write
@@ -328,13 +334,13 @@ module hwprof_edge_prof #(
             dirty_d[hit_line] = 1'b1;
             ovf = !head_dec && (old_cnt == '1);
             unf = head_dec && (old_cnt == '0);
-            st_updates_d = st_updates_q + 32'd1;
-            st_hits_d    = st_hits_q + 32'(!retry_q);
-            st_ovf_d     = st_ovf_q + 32'(ovf);
-            st_unf_d     = st_unf_q + 32'(unf);
+            st_inc[StUpdates] = 1'b1;
+            st_inc[StHits]    = !retry_q;
+            st_inc[StOvf]     = ovf;
+            st_inc[StUnf]     = unf;
             retry_d      = 1'b0;
           end else begin
-            st_misses_d = st_misses_q + 32'd1;
+            st_inc[StMisses] = 1'b1;
             retry_d     = 1'b1;
             victim_d    = free_found ? free_way : head_rr;
             state_d     = (!free_found && dirty_q[line_of(head_set, head_rr)]) ? StWb : StFill;
@@ -355,7 +361,7 @@ module hwprof_edge_prof #(
         if (mem_req_ready_i) begin
           valid_d[victim_line] = 1'b0;
           dirty_d[victim_line] = 1'b0;
-          st_wbs_d = st_wbs_q + 32'd1;
+          st_inc[StWbs] = 1'b1;
           state_d  = StFill;
         end
       end
@@ -394,7 +400,7 @@ module hwprof_edge_prof #(
           walk_advance = mem_req_ready_i;
           if (mem_req_ready_i) begin
             dirty_d[walk_line] = 1'b0;
-            st_wbs_d = st_wbs_q + 32'd1;
+            st_inc[StWbs] = 1'b1;
           end
         end
         if (walk_advance) begin
@@ -428,64 +434,25 @@ module hwprof_edge_prof #(
     end
   end
 
-  // ---- update buffer
-  logic [FifoW-1:0] fifo_tail;
-  logic [7:0]       fifo_tail_sum;
-  always_comb begin
-    fifo_tail_sum = 8'(fifo_head_q) + fifo_count_q;
-    if (fifo_tail_sum >= 8'(UpdDepth)) fifo_tail_sum = fifo_tail_sum - 8'(UpdDepth);
-    fifo_tail = FifoW'(fifo_tail_sum);
-
-    fifo_addr_d  = fifo_addr_q;
-    fifo_dec_d   = fifo_dec_q;
-    fifo_head_d  = fifo_head_q;
-    fifo_count_d = fifo_count_q + 8'(upd_valid_i) - 8'(pop);
-    if (upd_valid_i) begin
-      for (int unsigned i = 0; i < UpdDepth; i++) begin
-        if (32'(fifo_tail) == i) fifo_addr_d[i*AddrW +: AddrW] = upd_addr_i;
-      end
-      fifo_dec_d[fifo_tail]  = upd_dec_i;
-    end
-    if (pop) fifo_head_d = (fifo_head_q == FifoW'(UpdDepth - 1)) ? '0 : fifo_head_q + FifoW'(1);
-  end
-
   // Room for one more updating event: the one in flight from the pir is counted too.
-  assign upd_space_o = !cmd_busy_q && ((fifo_count_q + 8'(upd_valid_i)) < 8'(UpdDepth));
+  assign upd_space_o = !cmd_busy_q && ((fifo_count + 8'(upd_valid_i)) < 8'(UpdDepth));
 
-  // ---- bounds, OAB registers and recording
-  logic [7:0] oab_new_slot;
+  // ---- the OAB's overrun flag: a record pushed into an OAB still full after this cycle's clear
   always_comb begin
-    oab_new_slot  = '0;
-    oab_addr_d    = oab_addr_q;
-    oab_unf_d     = oab_unf_q;
-    oab_head_d    = oab_head_q;
-    oab_count_d   = oab_count_q;
-    oab_overrun_d = oab_overrun_q;
-
-    if (reg2hw.oab_ctrl_qe && reg2hw.oab_ctrl_clear) begin
-      oab_count_d   = '0;
-      oab_overrun_d = 1'b0;
-    end
-
-    // record after a clear of the same cycle, so the new entry is kept
-    if (ovf || unf) begin
-      if (oab_count_d == 8'(OabDepth)) begin
-        oab_new_slot = 8'(oab_head_q);
-        oab_head_d    = (oab_head_q == OabW'(OabDepth - 1)) ? '0 : oab_head_q + OabW'(1);
-        oab_overrun_d = 1'b1;
-      end else begin
-        oab_new_slot = 8'(oab_head_q) + oab_count_d;
-        if (oab_new_slot >= 8'(OabDepth)) oab_new_slot = oab_new_slot - 8'(OabDepth);
-        oab_count_d = oab_count_d + 8'd1;
-      end
-      for (int unsigned i = 0; i < OabDepth; i++) begin
-        if (32'(oab_new_slot) == i) begin
-          oab_addr_d[i*AddrW +: AddrW] = head_addr;
-          oab_unf_d[i] = unf;
-        end
-      end
-    end
+    oab_overrun_d = oab_clear ? 1'b0 : oab_overrun_q;
+    if (oab_record && oab_full && !oab_clear) oab_overrun_d = 1'b1;
   end
+
+  hwprof_prim_counters #(
+    .N (StN),
+    .W (32)
+  ) u_stats (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .inc_i   (st_inc),
+    .clr_i   (1'b0),
+    .count_o (st_count)
+  );
 
   assign ovf_o  = ovf;
   assign unf_o  = unf;
@@ -494,10 +461,6 @@ module hwprof_edge_prof #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q       <= StIdle;
-      fifo_addr_q   <= '0;
-      fifo_dec_q    <= '0;
-      fifo_head_q   <= '0;
-      fifo_count_q  <= '0;
       valid_q       <= '0;
       dirty_q       <= '0;
       tag_q         <= '0;
@@ -510,25 +473,9 @@ module hwprof_edge_prof #(
       cmd_inval_q   <= 1'b0;
       walk_set_q    <= '0;
       walk_way_q    <= '0;
-      oab_addr_q    <= '0;
-      oab_unf_q     <= '0;
-      oab_head_q    <= '0;
-      oab_count_q   <= '0;
       oab_overrun_q <= 1'b0;
-      st_updates_q  <= '0;
-      st_hits_q     <= '0;
-      st_misses_q   <= '0;
-      st_wbs_q      <= '0;
-      st_stalls_q   <= '0;
-      st_dropped_q  <= '0;
-      st_ovf_q      <= '0;
-      st_unf_q      <= '0;
     end else begin
       state_q       <= state_d;
-      fifo_addr_q   <= fifo_addr_d;
-      fifo_dec_q    <= fifo_dec_d;
-      fifo_head_q   <= fifo_head_d;
-      fifo_count_q  <= fifo_count_d;
       valid_q       <= valid_d;
       dirty_q       <= dirty_d;
       tag_q         <= tag_d;
@@ -541,35 +488,18 @@ module hwprof_edge_prof #(
       cmd_inval_q   <= cmd_inval_d;
       walk_set_q    <= walk_set_d;
       walk_way_q    <= walk_way_d;
-      oab_addr_q    <= oab_addr_d;
-      oab_unf_q     <= oab_unf_d;
-      oab_head_q    <= oab_head_d;
-      oab_count_q   <= oab_count_d;
       oab_overrun_q <= oab_overrun_d;
-      st_updates_q  <= st_updates_d;
-      st_hits_q     <= st_hits_d;
-      st_misses_q   <= st_misses_d;
-      st_wbs_q      <= st_wbs_d;
-      st_stalls_q   <= st_stalls_d;
-      st_dropped_q  <= st_dropped_d;
-      st_ovf_q      <= st_ovf_d;
-      st_unf_q      <= st_unf_d;
     end
   end
 
 `ifndef SYNTHESIS
   // no update is ever dropped for lack of room: the parent's ready rule guarantees space
   always_comb begin
-    if (rst_ni) assert (!(upd_valid_i && !pop && (fifo_count_q == 8'(UpdDepth))));
+    if (rst_ni) assert (!(upd_valid_i && !pop && (fifo_count == 8'(UpdDepth))));
   end
   // sampled at the clock edge, as the flops sample them
   always @(posedge clk_i) begin
     if (rst_ni) begin
-      // the ring buffers' pointers stay inside their storage
-      assert (fifo_count_q <= 8'(UpdDepth));
-      assert (32'(fifo_head_q) < UpdDepth);
-      assert (oab_count_q <= 8'(OabDepth));
-      assert (32'(oab_head_q) < OabDepth);
       // a command write is refused while one runs (regs/edge_prof.json), so commands never overlap
       assert (!(reg2hw.cmd_qe && cmd_busy_q));
     end

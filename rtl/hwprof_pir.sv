@@ -73,8 +73,7 @@ module hwprof_pir #(
   logic [OffsetW-1:0]  offset_q, offset_d;
   logic [TriggerW-1:0] trigger_q, trigger_d;
   logic                flag_q, flag_d;
-  logic [31:0]         stat_events_q, stat_events_d;
-  logic [31:0]         stat_updates_q, stat_updates_d;
+  logic [63:0]         stat_count;  // {updates, events}: hwprof_prim_counters, below
   logic                upd_valid_q, upd_valid_d;
   logic [BaseW-1:0]    upd_addr_q, upd_addr_d;
   logic                upd_dec_q, upd_dec_d;
@@ -125,8 +124,8 @@ module hwprof_pir #(
     hw2reg.offset_value       = offset_q;
     hw2reg.trigger_value      = trigger_q;
     hw2reg.ctrl_flag          = flag_q;
-    hw2reg.stat_events_value  = stat_events_q;
-    hw2reg.stat_updates_value = stat_updates_q;
+    hw2reg.stat_events_value  = stat_count[31:0];
+    hw2reg.stat_updates_value = stat_count[63:32];
   end
 
   hwprof_pir_reg u_reg (
@@ -152,8 +151,6 @@ module hwprof_pir #(
     offset_d       = offset_q;
     trigger_d      = trigger_q;
     flag_d         = flag_q;
-    stat_events_d  = stat_events_q + 32'(ev_fire_i);
-    stat_updates_d = stat_updates_q + 32'(upd_hit);
     upd_valid_d    = upd_hit;
     upd_addr_d     = upd_hit ? base_q + (BaseW'(upd_idx) << CntShift) : '0;
     upd_dec_d      = upd_hit && ev_ihint_i;
@@ -194,8 +191,6 @@ module hwprof_pir #(
       offset_q       <= '0;
       trigger_q      <= '0;
       flag_q         <= 1'b0;
-      stat_events_q  <= '0;
-      stat_updates_q <= '0;
       upd_valid_q    <= 1'b0;
       upd_addr_q     <= '0;
       upd_dec_q      <= 1'b0;
@@ -204,13 +199,23 @@ module hwprof_pir #(
       offset_q       <= offset_d;
       trigger_q      <= trigger_d;
       flag_q         <= flag_d;
-      stat_events_q  <= stat_events_d;
-      stat_updates_q <= stat_updates_d;
       upd_valid_q    <= upd_valid_d;
       upd_addr_q     <= upd_addr_d;
       upd_dec_q      <= upd_dec_d;
     end
   end
+
+  // statistics: accepted events, and those that generated an update operation
+  hwprof_prim_counters #(
+    .N (2),
+    .W (32)
+  ) u_stats (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .inc_i   ({upd_hit, ev_fire_i}),
+    .clr_i   (1'b0),
+    .count_o (stat_count)
+  );
 
   assign phase_o     = ovf_i && (trigger_q == TriggerW'(1));
   assign upd_valid_o = upd_valid_q;

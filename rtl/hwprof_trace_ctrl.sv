@@ -61,8 +61,10 @@ module hwprof_trace_ctrl #(
   logic [15:0]      count_q, count_d;
   logic [7:0]       fifo_count;  // records in the FIFO (rtl/prim/hwprof_prim_fifo.sv, below)
   logic             fifo_full;
-  logic [31:0] st_back_q, st_back_d, st_ind_q, st_ind_d, st_full_q, st_full_d;
-  logic [31:0] st_filt_q, st_filt_d, st_samp_q, st_samp_d, st_drop_q, st_drop_d;
+  // statistics: a bank of event counters (hwprof_prim_counters, below), one increment bit each
+  localparam int unsigned StBack = 0, StInd = 1, StFull = 2, StFilt = 3, StSamp = 4, StDrop = 5, StN = 6;
+  logic [StN-1:0]    st_inc;
+  logic [StN*32-1:0] st_count;
 
   // configuration, from the register block
   logic        cfg_enable, cfg_fifo_mode, cfg_sample_en, cfg_filter_en;
@@ -106,8 +108,9 @@ module hwprof_trace_ctrl #(
   logic [HistW-1:0] head_hist;
 
   hwprof_prim_fifo #(
-    .Width (32 + HistW),
-    .Depth (FifoDepth)
+    .Width     (32 + HistW),
+    .Depth     (FifoDepth),
+    .Overwrite (1'b0)
   ) u_fifo (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
@@ -116,6 +119,8 @@ module hwprof_trace_ctrl #(
     .push_i  (push_ok),
     .wdata_i ({cur_start_q, ended_hist}),
     .rdata_o ({head_start, head_hist}),
+    .idx_i   (8'd0),  // records are read at the head only
+    .idx_rdata_o (),
     .count_o (fifo_count),
     .full_o  (fifo_full)
   );
@@ -130,12 +135,12 @@ module hwprof_trace_ctrl #(
     hw2reg.sample_count_value      = count_q;
     hw2reg.fifo_start_value        = head_start;
     hw2reg.fifo_hist_value         = 32'(head_hist);
-    hw2reg.stat_end_backward_value = st_back_q;
-    hw2reg.stat_end_indirect_value = st_ind_q;
-    hw2reg.stat_end_full_value     = st_full_q;
-    hw2reg.stat_filtered_value     = st_filt_q;
-    hw2reg.stat_sampled_value      = st_samp_q;
-    hw2reg.stat_dropped_value      = st_drop_q;
+    hw2reg.stat_end_backward_value = st_count[StBack*32 +: 32];
+    hw2reg.stat_end_indirect_value = st_count[StInd*32 +: 32];
+    hw2reg.stat_end_full_value     = st_count[StFull*32 +: 32];
+    hw2reg.stat_filtered_value     = st_count[StFilt*32 +: 32];
+    hw2reg.stat_sampled_value      = st_count[StSamp*32 +: 32];
+    hw2reg.stat_dropped_value      = st_count[StDrop*32 +: 32];
   end
 
   hwprof_trace_ctrl_reg u_reg (
@@ -167,12 +172,6 @@ module hwprof_trace_ctrl #(
     last_start_d = last_start_q;
     last_hist_d  = last_hist_q;
     count_d     = count_q;
-    st_back_d = st_back_q + 32'(end_trace && backward);
-    st_ind_d  = st_ind_q + 32'(end_trace && is_ijump);
-    st_full_d = st_full_q + 32'(full);
-    st_filt_d = st_filt_q + 32'(end_trace && !in_range);
-    st_samp_d = st_samp_q + 32'(sampled);
-    st_drop_d = st_drop_q + 32'(push && !push_ok);
 
     // the trace
     if (end_trace) begin
@@ -195,6 +194,24 @@ module hwprof_trace_ctrl #(
     if (reg2hw.sample_count_qe) count_d      = reg2hw.sample_count_value;
   end
 
+  // the statistics, one event each
+  assign st_inc[StBack] = end_trace && backward;
+  assign st_inc[StInd]  = end_trace && is_ijump;
+  assign st_inc[StFull] = full;
+  assign st_inc[StFilt] = end_trace && !in_range;
+  assign st_inc[StSamp] = sampled;
+  assign st_inc[StDrop] = push && !push_ok;
+  hwprof_prim_counters #(
+    .N (StN),
+    .W (32)
+  ) u_stats (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .inc_i   (st_inc),
+    .clr_i   (1'b0),
+    .count_o (st_count)
+  );
+
   // FIFO mode: a level, asserted while the FIFO holds at least the watermark, so that an
   // acknowledgement only sticks once software has drained it below (a push-triggered pulse would
   // be lost for good if the FIFO filled while the handler ran)
@@ -208,24 +225,12 @@ module hwprof_trace_ctrl #(
       last_start_q <= '0;
       last_hist_q  <= '0;
       count_q      <= '0;
-      st_back_q    <= '0;
-      st_ind_q     <= '0;
-      st_full_q    <= '0;
-      st_filt_q    <= '0;
-      st_samp_q    <= '0;
-      st_drop_q    <= '0;
     end else begin
       cur_start_q  <= cur_start_d;
       cur_hist_q   <= cur_hist_d;
       last_start_q <= last_start_d;
       last_hist_q  <= last_hist_d;
       count_q      <= count_d;
-      st_back_q    <= st_back_d;
-      st_ind_q     <= st_ind_d;
-      st_full_q    <= st_full_d;
-      st_filt_q    <= st_filt_d;
-      st_samp_q    <= st_samp_d;
-      st_drop_q    <= st_drop_d;
     end
   end
 

@@ -200,11 +200,13 @@ int main(int argc, char **argv) {
               plat.cycles, plat.stall_cycles, plat.interrupts, plat.apb_accesses);
       fprintf(stderr, "  edge profiling: %u update operations; cache %u performed, %u misses, %u write-backs, "
                       "%u dropped, %u overflows\n",
-              hw->pir.stat_updates, hw->edge_prof.st_updates, hw->edge_prof.st_misses, hw->edge_prof.st_wbs,
-              hw->edge_prof.st_dropped, hw->edge_prof.st_ovf);
+              (unsigned)hwprof_prim_counters_get(&hw->pir.stats, HWPROF_PIR_ST_UPDATES), (unsigned)hwprof_prim_counters_get(&hw->edge_prof.stats, HWPROF_EP_ST_UPDATES),
+              (unsigned)hwprof_prim_counters_get(&hw->edge_prof.stats, HWPROF_EP_ST_MISSES), (unsigned)hwprof_prim_counters_get(&hw->edge_prof.stats, HWPROF_EP_ST_WBS),
+              (unsigned)hwprof_prim_counters_get(&hw->edge_prof.stats, HWPROF_EP_ST_DROPPED), (unsigned)hwprof_prim_counters_get(&hw->edge_prof.stats, HWPROF_EP_ST_OVF));
       fprintf(stderr, "  traces: ended backward %u, indirect %u, full %u; sampled %u, dropped %u\n",
-              hw->trace_ctrl.st_back, hw->trace_ctrl.st_ind, hw->trace_ctrl.st_full, hw->trace_ctrl.st_samp,
-              hw->trace_ctrl.st_drop);
+              (unsigned)hwprof_prim_counters_get(&hw->trace_ctrl.stats, HWPROF_TC_ST_BACK), (unsigned)hwprof_prim_counters_get(&hw->trace_ctrl.stats, HWPROF_TC_ST_IND),
+              (unsigned)hwprof_prim_counters_get(&hw->trace_ctrl.stats, HWPROF_TC_ST_FULL), (unsigned)hwprof_prim_counters_get(&hw->trace_ctrl.stats, HWPROF_TC_ST_SAMP),
+              (unsigned)hwprof_prim_counters_get(&hw->trace_ctrl.stats, HWPROF_TC_ST_DROP));
     }
     if (trace_check)
       fprintf(stderr, "  trace check: %llu traces (%llu instructions) checked, %llu failed\n",

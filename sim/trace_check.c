@@ -36,7 +36,7 @@ int trace_check_init(trace_check_t *t, const char *elf, unsigned hist_w, uint32_
 void trace_check_event(trace_check_t *t, const hwprof_trace_ctrl_state_t *tc, const hwprof_retire_ev_t *ev) {
   uint32_t start, hist;
   bool ended = trace_oracle_feed(&t->oracle, ev, &start, &hist);
-  uint32_t sampled = tc->st_samp;
+  uint32_t sampled = (uint32_t)hwprof_prim_counters_get(&tc->stats, HWPROF_TC_ST_SAMP);
   if (sampled == t->seen && !ended) return;
   t->checked++;
   const char *why = NULL;

@@ -178,13 +178,19 @@ class TopBench : public lockstep::Bench {
                  updates_ - decs_, decs_);
     static const char* cls[] = {"tk", "nt", "either-taken", "either-not-taken", "all", "prof.id"};
     for (int i = 0; i < 6; i++) std::fprintf(to, " %s %" PRIu64, cls[i], by_class_[i]);
+    auto st = [](const hwprof_prim_counters_state_t& s, unsigned i) {
+      return static_cast<unsigned>(hwprof_prim_counters_get(&s, i));
+    };
     const hwprof_edge_prof_state_t& ep = model_.edge_prof;
     std::fprintf(to, "\n  cache: performed %u, hits %u, misses %u, write-backs %u, dropped %u, "
                      "overflows %u, underflows %u\n",
-                 ep.st_updates, ep.st_hits, ep.st_misses, ep.st_wbs, ep.st_dropped, ep.st_ovf, ep.st_unf);
+                 st(ep.stats, HWPROF_EP_ST_UPDATES), st(ep.stats, HWPROF_EP_ST_HITS), st(ep.stats, HWPROF_EP_ST_MISSES),
+                 st(ep.stats, HWPROF_EP_ST_WBS), st(ep.stats, HWPROF_EP_ST_DROPPED), st(ep.stats, HWPROF_EP_ST_OVF),
+                 st(ep.stats, HWPROF_EP_ST_UNF));
     const hwprof_trace_ctrl_state_t& tc = model_.trace_ctrl;
     std::fprintf(to, "  traces: ended backward %u, indirect %u, full %u; filtered %u, sampled %u, dropped %u\n",
-                 tc.st_back, tc.st_ind, tc.st_full, tc.st_filt, tc.st_samp, tc.st_drop);
+                 st(tc.stats, HWPROF_TC_ST_BACK), st(tc.stats, HWPROF_TC_ST_IND), st(tc.stats, HWPROF_TC_ST_FULL),
+                 st(tc.stats, HWPROF_TC_ST_FILT), st(tc.stats, HWPROF_TC_ST_SAMP), st(tc.stats, HWPROF_TC_ST_DROP));
     std::fprintf(to, "  memory: line reads %" PRIu64 ", line writes %" PRIu64 "; interrupts raised: phase %" PRIu64
                      ", error %" PRIu64 "\n",
                  mem_model_.reads, mem_model_.writes, irq_rises_[0], irq_rises_[1]);

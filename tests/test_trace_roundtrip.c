@@ -157,7 +157,7 @@ static void roundtrip(unsigned hist_w, uint64_t seed) {
   assert_non_null(cap.recs);
   execute(&run, seed, hist_w, &y, pop_all, &cap);
   pop_all(&y, &cap); /* the records below the watermark */
-  assert_int_equal(y.s.trace_ctrl.st_drop, 0);
+  assert_int_equal(hwprof_prim_counters_get(&y.s.trace_ctrl.stats, HWPROF_TC_ST_DROP), 0);
   assert_int_equal(cap.n, run.ntraces);
 
   static uint32_t pcs[1 << 16];

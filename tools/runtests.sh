@@ -283,9 +283,13 @@ check cfg-layer-on-workloads cfg_layer_on_workloads
 # --- lockstep benches: directed tests in every configuration
 # --- the primitives' lockstep unit benches (rtl/prim/ against cmodel/prim/): directed outcomes
 #     worked out by hand, and a random stream, in two configurations each
-for p in prim_fifo prim_fifo_d1; do
+for p in prim_fifo prim_fifo_d1 prim_ring prim_ring_d1; do
   check "lockstep-$p-directed" "$build/tb_$p/Vhwprof_prim_fifo" --test=directed --cycles=1000
   check "lockstep-$p-random" "$build/tb_$p/Vhwprof_prim_fifo" --seed=1 --cycles=500000
+done
+for p in prim_counters prim_counters_w3; do
+  check "lockstep-$p-directed" "$build/tb_$p/Vhwprof_prim_counters" --test=directed --cycles=1000
+  check "lockstep-$p-random" "$build/tb_$p/Vhwprof_prim_counters" --seed=1 --cycles=300000
 done
 
 check lockstep-directed "$tb" --test=directed --cycles=20000

@@ -11,11 +11,14 @@ hwprof_result_t hwprof_prim_fifo_cfg_check(const hwprof_prim_fifo_cfg_t *cfg) {
 
 void hwprof_prim_fifo_reset(hwprof_prim_fifo_state_t *s) { memset(s, 0, sizeof *s); }
 
-void hwprof_prim_fifo_comb(const hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg,
+void hwprof_prim_fifo_comb(const hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg, unsigned idx,
                            hwprof_prim_fifo_out_t *out) {
   out->count = s->count;
   out->full = s->count == cfg->depth;
   out->rdata = s->count ? s->data[s->head] : 0;
+  unsigned pos = (s->head + idx) & 0xffu;
+  if (pos >= cfg->depth) pos -= cfg->depth;
+  out->idx_rdata = idx < s->count && pos < cfg->depth ? s->data[pos] : 0;
 }
 
 void hwprof_prim_fifo_step(hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg,
@@ -28,10 +31,16 @@ void hwprof_prim_fifo_step(hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_c
   }
   if (in->clr) count = 0;
   if (in->push) {
-    unsigned slot = (head + count) & 0xffu;
-    if (slot >= cfg->depth) slot -= cfg->depth;
+    unsigned slot;
+    if (cfg->overwrite && count == cfg->depth) { /* replace the oldest entry */
+      slot = head;
+      head = (head == cfg->depth - 1u) ? 0 : head + 1u;
+    } else {
+      slot = (head + count) & 0xffu;
+      if (slot >= cfg->depth) slot -= cfg->depth;
+      count = (count + 1u) & 0xffu;
+    }
     if (slot < cfg->depth) s->data[slot] = in->wdata & mask;
-    count = (count + 1u) & 0xffu;
   }
   s->head = head;
   s->count = count;

@@ -1,5 +1,6 @@
-/* C model of rtl/prim/hwprof_prim_fifo.sv: a ring buffer with a count, a head read port, and pop,
- * clear and push in one cycle (in that order). Cycle-exact: comb() gives this cycle's outputs,
+/* C model of rtl/prim/hwprof_prim_fifo.sv: a ring buffer with a count, a head read port, an indexed
+ * read port, and pop, clear and push in one cycle (in that order); with overwrite, a push into a
+ * full FIFO replaces the oldest entry. Cycle-exact: comb() gives this cycle's outputs,
  * step() is one rising clock edge. */
 #ifndef HWPROF_PRIM_FIFO_H
 #define HWPROF_PRIM_FIFO_H
@@ -14,6 +15,7 @@
 typedef struct {
   unsigned width; /* Width: 1..64 */
   unsigned depth; /* Depth: 1..HWPROF_PRIM_FIFO_MAX_DEPTH */
+  bool overwrite; /* Overwrite */
 } hwprof_prim_fifo_cfg_t;
 
 /* Exactly the flops of hwprof_prim_fifo. */
@@ -26,19 +28,21 @@ typedef struct {
 typedef struct {
   bool pop;   /* only when count != 0 */
   bool clr;
-  bool push;  /* only when !full */
+  bool push;  /* only when !full, or the same cycle pops or clears (any time with overwrite) */
   uint64_t wdata;
+  unsigned idx; /* idx_i: 0..255 */
 } hwprof_prim_fifo_in_t;
 
 typedef struct {
   uint64_t rdata; /* the head entry, 0 when empty */
+  uint64_t idx_rdata; /* entry idx behind the head, 0 when idx >= count */
   unsigned count;
   bool full;
 } hwprof_prim_fifo_out_t;
 
 hwprof_result_t hwprof_prim_fifo_cfg_check(const hwprof_prim_fifo_cfg_t *cfg);
 void hwprof_prim_fifo_reset(hwprof_prim_fifo_state_t *s);
-void hwprof_prim_fifo_comb(const hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg,
+void hwprof_prim_fifo_comb(const hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg, unsigned idx,
                            hwprof_prim_fifo_out_t *out);
 void hwprof_prim_fifo_step(hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg,
                            const hwprof_prim_fifo_in_t *in);

@@ -1,14 +1,19 @@
 // hwprof_prim_fifo: a ring buffer of Depth entries of Width bits, with a count, a head read port,
-// pop, clear and push in the same cycle. The building block of the trace controller's FIFO, and of
-// the sample buffer and queues the next engines need (C twin: cmodel/prim/fifo.c).
+// an indexed read port, pop, clear and push in the same cycle. The building block of the trace
+// controller's FIFO, the edge-profiling unit's update buffer and its overflowed-address buffer
+// (Overwrite), and of the sample buffer and queues the next engines need (C twin:
+// cmodel/prim/fifo.c).
 //
 // One cycle's order: the pop (the parent pops only a non-empty FIFO) advances the head, the clear
 // empties the FIFO (the head stays where it is), then the push writes the slot after the last
-// entry left by them. The parent decides a push against full_o, which is the fullness at the start
-// of the cycle: a push into a FIFO full at the start of the cycle is the parent's to refuse, even
-// when the same cycle pops.
+// entry left by them. Room is counted after that cycle's pop and clear: full_o is the fullness at
+// the start of the cycle, and a push while full_o is the parent's to refuse unless the same cycle
+// pops or clears. With Overwrite, a push into a FIFO that is still full after the pop and clear
+// replaces the oldest entry instead (the head moves on, the count stays at Depth): a buffer that
+// keeps the Depth most recent entries.
 //
-// rdata_o is the head entry, or 0 when the FIFO is empty (so a read of an empty FIFO is defined).
+// rdata_o is the head entry, or 0 when the FIFO is empty (so a read of an empty FIFO is defined);
+// idx_rdata_o is the entry idx_i places behind the head (0: the head), or 0 when idx_i >= count_o.
 // Reads are one-hot AND-OR selections over the entries, writes constant-index loops with enables
 // (a variable index would synthesize as wide as the whole array).
 //
@@ -18,7 +23,8 @@
 
 module hwprof_prim_fifo #(
   parameter int unsigned Width = 32,  // bits per entry, 1..64
-  parameter int unsigned Depth = 8    // entries, 1..128
+  parameter int unsigned Depth = 8,   // entries, 1..128
+  parameter bit          Overwrite = 1'b0  // a push into a full FIFO replaces the oldest entry
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -27,6 +33,8 @@ module hwprof_prim_fifo #(
   input  logic             push_i,   // append wdata_i (only when !full_o)
   input  logic [Width-1:0] wdata_i,
   output logic [Width-1:0] rdata_o,  // the head entry, 0 when empty
+  input  logic [7:0]       idx_i,    // which entry idx_rdata_o shows, counted from the head
+  output logic [Width-1:0] idx_rdata_o,
   output logic [7:0]       count_o,
   output logic             full_o
 );
@@ -36,14 +44,19 @@ module hwprof_prim_fifo #(
   logic [Depth*Width-1:0] data_q, data_d;
   logic [PtrW-1:0]        head_q, head_d;
   logic [7:0]             count_q, count_d;
-  logic [7:0]             slot;
+  logic [7:0]             slot, idx_pos;
 
   always_comb begin
     rdata_o = '0;
+    idx_rdata_o = '0;
+    idx_pos = 8'(head_q) + idx_i;  // no wrap of the 8 bits while idx_i < count_q <= Depth <= 128
+    if (idx_pos >= 8'(Depth)) idx_pos = idx_pos - 8'(Depth);
     for (int unsigned i = 0; i < Depth; i++) begin
-      rdata_o = rdata_o | (data_q[i*Width +: Width] & {Width{32'(head_q) == i}});
+      rdata_o     = rdata_o | (data_q[i*Width +: Width] & {Width{32'(head_q) == i}});
+      idx_rdata_o = idx_rdata_o | (data_q[i*Width +: Width] & {Width{32'(idx_pos) == i}});
     end
     if (count_q == '0) rdata_o = '0;
+    if (idx_i >= count_q) idx_rdata_o = '0;
   end
 
   assign count_o = count_q;
@@ -60,12 +73,17 @@ module hwprof_prim_fifo #(
     end
     if (clr_i) count_d = '0;
     if (push_i) begin
-      slot = 8'(head_d) + count_d;
-      if (slot >= 8'(Depth)) slot = slot - 8'(Depth);
+      if (Overwrite && (count_d == 8'(Depth))) begin  // replace the oldest entry
+        slot   = 8'(head_d);
+        head_d = (head_d == PtrW'(Depth - 1)) ? '0 : head_d + PtrW'(1);
+      end else begin
+        slot = 8'(head_d) + count_d;
+        if (slot >= 8'(Depth)) slot = slot - 8'(Depth);
+        count_d = count_d + 8'd1;
+      end
       for (int unsigned i = 0; i < Depth; i++) begin
         if (32'(slot) == i) data_d[i*Width +: Width] = wdata_i;
       end
-      count_d = count_d + 8'd1;
     end
   end
 
@@ -87,7 +105,7 @@ module hwprof_prim_fifo #(
   always @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(pop_i && (count_q == '0)));  // the parent pops only a non-empty FIFO
-      assert (!(push_i && full_o));          // ... and pushes only into room
+      assert (!(push_i && full_o && !pop_i && !clr_i && !Overwrite));  // ... and pushes only into room
       assert (count_q <= 8'(Depth));
       assert (32'(head_q) < Depth);
     end

@@ -100,7 +100,7 @@ void LockstepSc::report(FILE* to) const {
         std::fprintf(to, "memory response\n");
         break;
       default:
-        std::fprintf(to, "INJECT: C model pir.stat_events bit 0 flipped\n");
+        std::fprintf(to, "INJECT: C model pir statistics counter EVENTS bit 0 flipped\n");
         break;
     }
   }

@@ -46,7 +46,7 @@ void ModelSc::inject_fault() {
   // the pir's count of accepted events: architecturally invisible until software reads
   // STAT_EVENTS, which the platform always does after the program ends, so the fault is caught
   // on every program (a fault in live profiling state can be masked, e.g. by an unsampled trace)
-  state_.pir.stat_events ^= 1u;
+  state_.pir.stats.count[HWPROF_PIR_ST_EVENTS] ^= 1u;
 }
 
 }  // namespace hwprof_sc

@@ -1,0 +1,38 @@
+/* C model of rtl/prim/hwprof_prim_counters.sv: a bank of event counters that wrap around, cleared
+ * all at once (the clear before the same cycle's increments). Cycle-exact: the outputs are the
+ * state (hwprof_prim_counters_get()), step() is one rising clock edge. */
+#ifndef HWPROF_PRIM_COUNTERS_H
+#define HWPROF_PRIM_COUNTERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwprof_result.h"
+
+#define HWPROF_PRIM_COUNTERS_MAX_N 32u
+
+typedef struct {
+  unsigned n; /* N: 1..HWPROF_PRIM_COUNTERS_MAX_N */
+  unsigned w; /* W: 1..64 */
+} hwprof_prim_counters_cfg_t;
+
+/* Exactly the flops of hwprof_prim_counters. */
+typedef struct {
+  uint64_t count[HWPROF_PRIM_COUNTERS_MAX_N];
+} hwprof_prim_counters_state_t;
+
+typedef struct {
+  uint32_t inc; /* bit i: counter i counts one event */
+  bool clr;
+} hwprof_prim_counters_in_t;
+
+hwprof_result_t hwprof_prim_counters_cfg_check(const hwprof_prim_counters_cfg_t *cfg);
+void hwprof_prim_counters_reset(hwprof_prim_counters_state_t *s);
+/* count_o's counter i. */
+static inline uint64_t hwprof_prim_counters_get(const hwprof_prim_counters_state_t *s, unsigned i) {
+  return s->count[i];
+}
+void hwprof_prim_counters_step(hwprof_prim_counters_state_t *s, const hwprof_prim_counters_cfg_t *cfg,
+                               const hwprof_prim_counters_in_t *in);
+
+#endif /* HWPROF_PRIM_COUNTERS_H */

@@ -1,0 +1,47 @@
+// hwprof_prim_counters: a bank of N event counters of W bits each, the statistics of every engine
+// (C twin: cmodel/prim/counters.c). Counter i adds inc_i[i] each cycle and wraps around at 2^W;
+// clr_i zeroes the whole bank, and an increment in the same cycle counts after the clear (the
+// bank then holds that cycle's events only). Software reads a counter through the engine's
+// register block, which shows count_o.
+//
+// Reset: synchronous, active low; every counter starts at 0.
+
+`default_nettype none
+
+module hwprof_prim_counters #(
+  parameter int unsigned N = 1,   // counters, 1..32
+  parameter int unsigned W = 32   // bits per counter, 1..64
+) (
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  input  logic [N-1:0]   inc_i,    // one bit per counter: count one event this cycle
+  input  logic           clr_i,    // zero every counter (before this cycle's increments)
+  output logic [N*W-1:0] count_o   // counter i in bits [i*W +: W]
+);
+
+  logic [N*W-1:0] count_q, count_d;
+
+  always_comb begin
+    count_d = clr_i ? '0 : count_q;
+    for (int unsigned i = 0; i < N; i++) begin
+      count_d[i*W +: W] = count_d[i*W +: W] + W'(inc_i[i]);
+    end
+  end
+
+  assign count_o = count_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) count_q <= '0;
+    else         count_q <= count_d;
+  end
+
+  if ((N < 1) || (N > 32)) begin : g_n_check
+    $error("N must be 1..32");
+  end
+  if ((W < 1) || (W > 64)) begin : g_w_check
+    $error("W must be 1..64");
+  end
+
+endmodule
+
+`default_nettype wire
