@@ -199,7 +199,29 @@ $(foreach c,$(PRIM_COUNTERS_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c
 PRIM_BINS := $(foreach c,$(PRIM_FIFO_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_fifo) \
              $(foreach c,$(PRIM_COUNTERS_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_counters)
 
-bench-bin: $(TB_BINS) $(PRIM_BINS)
+# The register generator's conformance bench: the conformance block (tools/reggen/conformance/conf.json,
+# every access kind and option) generated into $(BUILD)/regconf with the same emitters as the engines'
+# blocks, its RTL against its C twin in lockstep (tb/tb_reg_conformance.cpp).
+REGCONF := $(BUILD)/regconf
+$(REGCONF)/stamp: tools/regtool.py $(wildcard tools/reggen/*.py) tools/reggen/conformance/conf.json regs/encodings.json
+	@mkdir -p $(dir $@)
+	python3 tools/regtool.py --conformance $(REGCONF) && touch $@
+$(REGCONF)/conf_reg.o: $(REGCONF)/stamp cmodel/ports.h
+	$(CC) $(CFLAGS_COMMON:-Isw/include=-I$(REGCONF)/sw/include -Isw/include) -I$(REGCONF)/cmodel/reg -O2 \
+	  -c $(REGCONF)/cmodel/reg/conf_reg.c -o $@
+$(BUILD)/tb_reg_conformance/Vhwprof_conf_reg: $(REGCONF)/conf_reg.o tb/tb_reg_conformance.cpp tb/lockstep.cpp \
+    tb/lockstep.h tb/verilated_top.h $(VLT)
+	@mkdir -p $(dir $@)
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $(dir $@)obj --top-module hwprof_conf_reg \
+	  -CFLAGS "-O2 -I$(CURDIR)/$(REGCONF)/tb -I$(CURDIR)/$(REGCONF)/cmodel/reg -I$(CURDIR)/$(REGCONF)/sw/include \
+	    -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include" \
+	  -LDFLAGS "$(CURDIR)/$(REGCONF)/conf_reg.o" \
+	  -o $(CURDIR)/$@ $(VLT) $(REGCONF)/rtl/hwprof_pkg.sv $(REGCONF)/rtl/reg/hwprof_conf_reg.sv \
+	  $(CURDIR)/tb/tb_reg_conformance.cpp $(CURDIR)/tb/lockstep.cpp >$(dir $@)build.log 2>&1 \
+	  || { cat $(dir $@)build.log; exit 1; }
+REGCONF_BIN := $(BUILD)/tb_reg_conformance/Vhwprof_conf_reg
+
+bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg

@@ -26,6 +26,7 @@ class VerilatedTop {
     top_->final();
   }
   V* operator->() const { return top_.get(); }
+  V* get() const { return top_.get(); }
   VerilatedContext* context() const { return ctx_.get(); }
   // rst_ni low for two clock cycles, then high with the clock low
   void reset() {

@@ -59,6 +59,30 @@ regtool_rejects_bad_input() {
 }
 check regtool-rejects-malformed-description regtool_rejects_bad_input
 
+# ... and a description that breaks a rule (an array overlapping a register), naming the array
+regtool_rejects_bad_array() {
+  local tmp out rc
+  tmp=$(mktemp -d)
+  mkdir -p "$tmp/regs"
+  cp regs/*.json "$tmp/regs/"
+  python3 - "$tmp/regs/pir.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["arrays"] = [{"name": "TAB", "offset": 0, "entries": 4, "access": "rw", "desc": "overlaps BASE_LO"}]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+  out=$(python3 tools/regtool.py --root "$tmp" 2>&1)
+  rc=$?
+  rm -rf "$tmp"
+  echo "$out"
+  [ "$rc" = 2 ] && grep -q "regs/pir.json: array TAB: word 0 already used by" <<<"$out"
+}
+check regtool-rejects-overlapping-array regtool_rejects_bad_array
+
+# the generated register blocks conform: the conformance block (every access kind, storage and
+# option, arrays included) as RTL against its C twin, random accesses and engine values
+check regtool-conformance-lockstep "$build/tb_reg_conformance/Vhwprof_conf_reg" --seed=1 --cycles=300000
+
 # --- the FuseSoC core file: every RTL file listed, and FuseSoC's own parser and lint target on it
 check core-file-lists-every-rtl-source python3 tools/core_check.py
 if [ -x "$build/venv/bin/fusesoc" ]; then

@@ -19,6 +19,18 @@ does on the bus is its access kind; where its value lives is the register's stor
                            changes; the text says when, for the documentation
   "read_pulse": true       the engine sees a read of this register (reg2hw <reg>_re), for registers
                            whose read has a side effect (a FIFO pop)
+
+A block may also list "arrays": windows onto storage the engine holds (a table, a microcode memory).
+An array takes the words [offset, offset + 4 * entries) of the window (1..64 entries, inside the
+window, overlapping no register and no other array); each word is one entry of 32 bits.
+
+  access  rw   software reads and writes entries; ro   software reads them (a write answers pslverr)
+  reg2hw  <a>_index   the entry the address names ((addr - offset) / 4), driven from the address
+          <a>_we      write strobe of an accepted write (rw); <a>_wdata the written word (rw)
+          <a>_re      read strobe ("read_pulse": true)
+  hw2reg  <a>_rdata   the entry <a>_index names, in the same cycle (the engine's array is read
+                      combinationally: the bus has no wait states)
+          <a>_refuse  with "refuse": the engine refuses a write (pslverr, nothing changes)
 """
 
 import json
@@ -177,6 +189,27 @@ def validate_block(blk, path, windows):
                 raise DescError(f"{fw}: reset value does not fit in {width} bits")
         if refuse is not None and not writable(r):
             raise DescError(f"{where}: 'refuse' on a register with no writable field")
+    for a in opt(blk, "arrays", list, [], path):
+        where = f"{path}: array {a.get('name', '?') if isinstance(a, dict) else '?'}"
+        check_ident(need(a, "name", str, where), where)
+        need(a, "desc", str, where)
+        if a["name"] in names:
+            raise DescError(f"{where}: duplicate name (a register or array is called so)")
+        names.add(a["name"])
+        off = need(a, "offset", int, where)
+        n = need(a, "entries", int, where)
+        if off % 4 or not 1 <= n <= 64 or off < 0 or off + 4 * n > 256:
+            raise DescError(f"{where}: entries 1..64 of 4 bytes from a word-aligned offset must fit the window's 256 bytes")
+        for o in range(off, off + 4 * n, 4):
+            if o in offsets:
+                raise DescError(f"{where}: word {o} already used by {offsets[o]}")
+            offsets[o] = a["name"]
+        if need(a, "access", str, where) not in ("rw", "ro"):
+            raise DescError(f"{where}: access must be rw or ro")
+        refuse = opt(a, "refuse", str, None, where)
+        opt(a, "read_pulse", bool, False, where)
+        if refuse is not None and a["access"] == "ro":
+            raise DescError(f"{where}: 'refuse' on a read-only array")
     return blk
 
 
@@ -272,6 +305,46 @@ def reg2hw_fields(reg):
         elif f["access"] != "ro" and has_qe(reg):
             out.append((fname, f["width"], "wdata"))
     return out
+
+
+def arrays(blk):
+    return blk.get("arrays", [])
+
+
+def array_index_width(a):
+    return max(1, (a["entries"] - 1).bit_length())
+
+
+def array_hw2reg(a):
+    """(name, width) of an array's hw2reg members."""
+    an = a["name"].lower()
+    out = [(f"{an}_rdata", 32)]
+    if a.get("refuse") is not None:
+        out.append((f"{an}_refuse", 1))
+    return out
+
+
+def array_reg2hw(a):
+    """(name, width, kind) of an array's reg2hw members: kind 'index', 'we', 'awdata', 're'."""
+    an = a["name"].lower()
+    out = [(f"{an}_index", array_index_width(a), "index")]
+    if a["access"] == "rw":
+        out += [(f"{an}_we", 1, "we"), (f"{an}_wdata", 32, "awdata")]
+    if a.get("read_pulse", False):
+        out.append((f"{an}_re", 1, "re"))
+    return out
+
+
+def block_hw2reg(blk):
+    return [m for r in blk["registers"] for m in hw2reg_fields(r)] + [m for a in arrays(blk) for m in array_hw2reg(a)]
+
+
+def block_reg2hw(blk):
+    return [m for r in blk["registers"] for m in reg2hw_fields(r)] + [m for a in arrays(blk) for m in array_reg2hw(a)]
+
+
+def array_addr(enc, blk, a):
+    return (blk["window"] << param(enc, "WINDOW_SHIFT")) | a["offset"]
 
 
 def flops(reg):

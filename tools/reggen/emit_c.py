@@ -6,7 +6,8 @@ block from the state struct directly (they are the reg2hw values of the RTL), so
 carries only the strobes and the written values, and the engine fills hw2reg only in cycles with
 an access (its w1c set inputs in every cycle), which keeps the model's hot path short."""
 
-from .desc import config_rule, field_source, flops, hw2reg_fields, param, reg2hw_fields, reg_addr, reg_masks, writable
+from .desc import (array_addr, array_reg2hw, arrays, block_hw2reg, block_reg2hw, config_rule, field_source, flops,
+                   param, reg2hw_fields, reg_addr, reg_masks, writable)
 
 
 def header(banner, enc, blocks):
@@ -45,6 +46,10 @@ def header(banner, enc, blocks):
                 out.append(f"#define {rn}_{f['name']}_LSB {f['lsb']}u")
                 out.append(f"#define {rn}_{f['name']}_WIDTH {f['width']}u")
                 out.append(f"#define {rn}_{f['name']}_MASK 0x{fm:x}u")
+        for a in arrays(blk):
+            an = f"{bn}_{a['name']}"
+            out.append(f"#define {an}_ADDR 0x{array_addr(enc, blk, a):04x}u /* array: {a['desc']} */")
+            out.append(f"#define {an}_ENTRIES {a['entries']}u")
         out.append("")
     out.append("#endif /* HWPROF_REGS_H */")
     return "\n".join(out) + "\n"
@@ -79,11 +84,18 @@ def block_h(banner, enc, blk):
                                         for r in regs for f in flops(r)],
                    "The flops of the register block (the engine reads them directly).")
     out.append("")
-    out += _struct(f"{p}_hw2reg_t", [m for r in regs for m in hw2reg_fields(r)],
-                   "What the engine gives the register block.")
+    out += _struct(f"{p}_hw2reg_t", block_hw2reg(blk), "What the engine gives the register block.")
     out.append("")
-    out += _struct(f"{p}_reg2hw_t", [(m, w) for r in regs for m, w, k in reg2hw_fields(r) if k != "flop"],
-                   "Strobes and written values for the engine (valid in the cycle of the access).")
+    what = "Strobes and written values for the engine (valid in the cycle of the access)."
+    if arrays(blk):
+        what = "Strobes and written values for the engine (valid in the cycle of the access; an array's\n * index in every cycle)."
+    out += _struct(f"{p}_reg2hw_t", [(m, w) for m, w, k in block_reg2hw(blk) if k != "flop"], what)
+    for a in arrays(blk):
+        an = a["name"].lower()
+        w = [w for m, w, k in array_reg2hw(a) if k == "index"][0]
+        out += ["", f"/* The entry of array {a['name']} an address names (the engine fills hw2reg {an}_rdata with it). */",
+                f"static inline uint32_t {p}_reg_{an}_index(uint16_t addr) {{",
+                f"  return ((uint32_t)(uint16_t)(addr - HWPROF_{b.upper()}_{a['name']}_ADDR) >> 2) & {_mask(w)};", "}"]
     out += ["", f"void {p}_reg_reset({p}_reg_state_t *s);",
             "/* This cycle's response and strobes. hw2reg's read values are used only when req->access. */",
             f"void {p}_reg_comb(const {p}_reg_state_t *s, const hwprof_reg_req_t *req, const {p}_hw2reg_t *hw,",
@@ -120,15 +132,32 @@ def block_c(banner, enc, blk):
            "typedef struct {", "  bool hit;     /* the address names a register */",
            "  bool ro;      /* ... with no writable field */", "  bool refused; /* ... whose write the engine refuses */",
            "  uint32_t rdata;", "} decode_t;", "",
-           f"static decode_t decode(const {p}_reg_state_t *s, uint16_t addr, const {p}_hw2reg_t *hw) {{",
-           "  decode_t d = {true, false, false, 0};"]
+           ]
+    for a in arrays(blk):
+        base = f"HWPROF_{B}_{a['name']}_ADDR"
+        out += [f"static bool in_{a['name'].lower()}(uint16_t addr) {{",
+                f"  return addr >= {base} && addr < {base} + {4 * a['entries']}u && (addr & 3u) == 0;", "}", ""]
+    out += [f"static decode_t decode(const {p}_reg_state_t *s, uint16_t addr, const {p}_hw2reg_t *hw) {{",
+            "  decode_t d = {true, false, false, 0};"]
     uses_s = any(field_source(r, f) == "flop" for r in regs for f in r["fields"])
     uses_hw = any(field_source(r, f) == "hw" for r in regs for f in r["fields"]) or \
-        any(r.get("refuse") is not None for r in regs)
+        any(r.get("refuse") is not None for r in regs) or bool(arrays(blk))
     if not uses_s:
         out.append("  (void)s;")
     if not uses_hw:
         out.append("  (void)hw;")
+    for a in arrays(blk):
+        an = a["name"].lower()
+        body = [f"d.rdata = hw->{an}_rdata;"]
+        if a["access"] == "ro":
+            body.append("d.ro = true;")
+        if a.get("refuse") is not None:
+            body.append(f"d.refused = hw->{an}_refuse;")
+        out.append(f"  if (in_{an}(addr)) {{")
+        for x in body:
+            out.append(f"    {x}")
+        out.append("    return d;")
+        out.append("  }")
     out.append("  switch (addr) {")
     for r in regs:
         body = [f"d.rdata = {_read_expr(r)};"]
@@ -147,14 +176,25 @@ def block_c(banner, enc, blk):
     # comb
     out += [f"void {p}_reg_comb(const {p}_reg_state_t *s, const hwprof_reg_req_t *req, const {p}_hw2reg_t *hw,",
             f"    {p}_reg2hw_t *r2h, hwprof_reg_rsp_t *rsp) {{",
-            "  memset(r2h, 0, sizeof *r2h);", "  rsp->rdata = 0;", "  rsp->error = false;",
-            "  if (!req->access) return;", "  decode_t d = decode(s, req->addr, hw);",
+            "  memset(r2h, 0, sizeof *r2h);", "  rsp->rdata = 0;", "  rsp->error = false;"]
+    for a in arrays(blk):
+        out.append(f"  r2h->{a['name'].lower()}_index = {p}_reg_{a['name'].lower()}_index(req->addr);")
+    out += ["  if (!req->access) return;", "  decode_t d = decode(s, req->addr, hw);",
             "  rsp->error = !d.hit || (req->write && (d.ro || d.refused));",
             "  if (!req->write) {", "    if (d.hit) rsp->rdata = d.rdata;"]
     for r in regs:
         if r.get("read_pulse", False):
             out.append(f"    r2h->{r['name'].lower()}_re = req->addr == HWPROF_{B}_{r['name']}_ADDR;")
-    out += ["    return;", "  }", "  if (!d.hit || d.ro || d.refused) return;", "  switch (req->addr) {"]
+    for a in arrays(blk):
+        if a.get("read_pulse", False):
+            out.append(f"    r2h->{a['name'].lower()}_re = in_{a['name'].lower()}(req->addr);")
+    out += ["    return;", "  }", "  if (!d.hit || d.ro || d.refused) return;"]
+    for a in arrays(blk):
+        if a["access"] == "rw":
+            an = a["name"].lower()
+            out += [f"  if (in_{an}(req->addr)) {{", f"    r2h->{an}_we = true;", f"    r2h->{an}_wdata = req->wdata;",
+                    "    return;", "  }"]
+    out += ["  switch (req->addr) {"]
     for r in regs:
         ms = [(m, w, k) for m, w, k in reg2hw_fields(r) if k in ("qe", "wdata")]
         if not ms:

@@ -1,6 +1,6 @@
 """The register table of docs/registers.md."""
 
-from .desc import config_rule, param, reg_addr
+from .desc import array_addr, arrays, config_rule, param, reg_addr
 
 
 def document(banner, enc, blocks):
@@ -55,6 +55,21 @@ def document(banner, enc, blocks):
                            f"0x{f['reset']:x} | {desc} |")
                 first = False
         out.append("")
+        if arrays(blk):
+            out.append("Arrays (windows onto storage the engine holds; one 32-bit entry per word, entry i at "
+                       "base + 4 i; the engine returns the addressed entry in the same cycle):")
+            out.append("")
+            out.append("| base | array | entries | access | description |")
+            out.append("|---|---|---|---|---|")
+            for a in arrays(blk):
+                desc = a["desc"]
+                if a.get("refuse") is not None:
+                    desc += f" (writes refused while {a['refuse']})"
+                if a.get("read_pulse", False):
+                    desc += " (a read is seen by the engine)"
+                out.append(f"| 0x{array_addr(enc, blk, a):04x} | `{a['name']}` | {a['entries']} | {a['access'].upper()} | "
+                           f"{desc} |")
+            out.append("")
     out.append("## Build parameters of `hwprof_top`")
     out.append("")
     out.append("Read back by software from `CFG_EDGE`, `CFG_CACHE` and `CFG_TRACE`. The RTL's parameter defaults, the C "

@@ -1,8 +1,8 @@
 """SystemVerilog outputs: the package (parameters, enums, register constants, the hw2reg/reg2hw
 structs of every window) and one register block module per window."""
 
-from .desc import (field_source, flops, has_qe, hw2reg_fields, param, reg2hw_fields, reg_addr,
-                   reg_masks, writable)
+from .desc import (array_addr, array_reg2hw, arrays, block_hw2reg, block_reg2hw,
+                   field_source, flops, param, reg_addr, reg_masks, reg2hw_fields, writable)
 
 
 def _struct(name, members):
@@ -49,12 +49,15 @@ def package(banner, enc, blocks):
             for f in r["fields"]:
                 out.append(f"  localparam int unsigned {rn}_{f['name']}_LSB = {f['lsb']};")
                 out.append(f"  localparam int unsigned {rn}_{f['name']}_WIDTH = {f['width']};")
+        for a in arrays(blk):
+            an = f"{bn}_{a['name']}"
+            out.append(f"  localparam logic [{aw - 1}:0] {an}_ADDR = {aw}'h{array_addr(enc, blk, a):04x};  // array")
+            out.append(f"  localparam int unsigned {an}_ENTRIES = {a['entries']};")
         out.append("")
         out.append(f"  // what the engine gives its register block (hwprof_{blk['name']}_reg)")
-        out += _struct(f"{blk['name']}_hw2reg_t", [m for r in blk["registers"] for m in hw2reg_fields(r)])
+        out += _struct(f"{blk['name']}_hw2reg_t", block_hw2reg(blk))
         out.append("  // what the register block gives its engine")
-        out += _struct(f"{blk['name']}_reg2hw_t",
-                       [(m, w) for r in blk["registers"] for m, w, _ in reg2hw_fields(r)])
+        out += _struct(f"{blk['name']}_reg2hw_t", [(m, w) for m, w, _ in block_reg2hw(blk)])
         out.append("")
     out.append("endpackage")
     out.append("")
@@ -116,15 +119,25 @@ def register_block(banner, enc, blk):
            f"  input  hwprof_pkg::{b}_hw2reg_t        hw2reg_i,",
            f"  output hwprof_pkg::{b}_reg2hw_t        reg2hw_o",
            ");", ""]
-    out.append("  // ---- address decode: one select per register")
+    arrs = arrays(blk)
+    out.append("  // ---- address decode: one select per register" + (" and per array" if arrs else ""))
     for r in regs:
         out.append(f"  logic sel_{r['name'].lower()};")
+    for a in arrs:
+        out.append(f"  logic sel_{a['name'].lower()};")
     for r in regs:
         out.append(f"  assign sel_{r['name'].lower()} = reg_addr_i == hwprof_pkg::{B}_{r['name']}_ADDR;")
-    hit = " | ".join(f"sel_{r['name'].lower()}" for r in regs)
-    ro = [f"sel_{r['name'].lower()}" for r in regs if not writable(r)]
+    for a in arrs:
+        base = f"hwprof_pkg::{B}_{a['name']}_ADDR"
+        out.append(f"  assign sel_{a['name'].lower()} = (reg_addr_i >= {base}) && "
+                   f"(reg_addr_i < {base} + 16'd{4 * a['entries']}) && (reg_addr_i[1:0] == 2'b00);")
+    hit = " | ".join([f"sel_{r['name'].lower()}" for r in regs] + [f"sel_{a['name'].lower()}" for a in arrs])
+    ro = [f"sel_{r['name'].lower()}" for r in regs if not writable(r)] + \
+        [f"sel_{a['name'].lower()}" for a in arrs if a["access"] == "ro"]
     refusals = [f"(sel_{r['name'].lower()} & hw2reg_i.{r['name'].lower()}_refuse)" for r in regs
-                if r.get("refuse") is not None]
+                if r.get("refuse") is not None] + \
+        [f"(sel_{a['name'].lower()} & hw2reg_i.{a['name'].lower()}_refuse)" for a in arrs
+         if a.get("refuse") is not None]
     out += ["", "  logic reg_hit, reg_ro, reg_refused;",
             f"  assign reg_hit     = {hit};",
             f"  assign reg_ro      = {' | '.join(ro) if ro else ZERO};",
@@ -140,6 +153,13 @@ def register_block(banner, enc, blk):
         refuse = f" && !hw2reg_i.{rn}_refuse" if r.get("refuse") is not None else ""
         out.append(f"  logic we_{rn};")
         out.append(f"  assign we_{rn} = reg_access_i && reg_write_i && sel_{rn}{refuse};")
+    for a in arrs:
+        if a["access"] != "rw":
+            continue
+        an = a["name"].lower()
+        refuse = f" && !hw2reg_i.{an}_refuse" if a.get("refuse") is not None else ""
+        out.append(f"  logic we_{an};")
+        out.append(f"  assign we_{an} = reg_access_i && reg_write_i && sel_{an}{refuse};")
     out.append("")
     # flops
     fl = [(r, f) for r in regs for f in flops(r)]
@@ -181,18 +201,27 @@ def register_block(banner, enc, blk):
     out.append("  logic [31:0] rdata;")
     out.append("  always_comb begin")
     out.append("    rdata = '0;")
-    out.append("    unique case (reg_addr_i)")
+    ind = ""
+    for i, a in enumerate(arrs):
+        out.append(f"    {'if' if i == 0 else 'end else if'} (sel_{a['name'].lower()}) begin  // the entry the engine reads out")
+        out.append(f"      rdata = hw2reg_i.{a['name'].lower()}_rdata;")
+    if arrs:
+        out.append("    end else begin")
+        ind = "  "
+    out.append(f"{ind}    unique case (reg_addr_i)")
     for r in regs:
         if any(field_source(r, f) != "zero" for f in r["fields"]):
-            out.append(f"      hwprof_pkg::{B}_{r['name']}_ADDR: rdata = {_read_value(blk, r)};")
-    out.append("      default: rdata = '0;")
-    out.append("    endcase")
+            out.append(f"{ind}      hwprof_pkg::{B}_{r['name']}_ADDR: rdata = {_read_value(blk, r)};")
+    out.append(f"{ind}      default: rdata = '0;")
+    out.append(f"{ind}    endcase")
+    if arrs:
+        out.append("    end")
     out.append("  end")
     out.append("  assign reg_rdata_o = (reg_access_i && !reg_write_i && reg_hit) ? rdata : '0;")
     out.append("")
     out.append("  // ---- to the engine")
     members = [(r, m, w, k) for r in regs for m, w, k in reg2hw_fields(r)]
-    if not members:
+    if not members and not arrs:
         out.append("  assign reg2hw_o.unused = 1'b0;")
     for r, m, w, k in members:
         sel = f"sel_{r['name'].lower()}"
@@ -206,11 +235,22 @@ def register_block(banner, enc, blk):
             f = next(f for f in r["fields"] if f"{r['name'].lower()}_{f['name'].lower()}" == m)
             slc = f"[{f['lsb'] + f['width'] - 1}:{f['lsb']}]" if f["width"] > 1 else f"[{f['lsb']}]"
             out.append(f"  assign reg2hw_o.{m} = reg_wdata_i{slc};")
+    for a in arrs:
+        an = a["name"].lower()
+        for m, w, k in array_reg2hw(a):
+            if k == "index":
+                out.append(f"  assign reg2hw_o.{m} = {w}'((reg_addr_i - hwprof_pkg::{B}_{a['name']}_ADDR) >> 2);")
+            elif k == "we":
+                out.append(f"  assign reg2hw_o.{m} = we_{an};")
+            elif k == "awdata":
+                out.append(f"  assign reg2hw_o.{m} = reg_wdata_i;")
+            else:
+                out.append(f"  assign reg2hw_o.{m} = reg_access_i && !reg_write_i && sel_{an};")
     out.append("")
     out.append("  // write-data bits outside every writable field are ignored")
     out.append("  logic unused_wdata;")
     out.append("  assign unused_wdata = ^reg_wdata_i;")
-    if not any(hw2reg_fields(r) for r in regs):
+    if not block_hw2reg(blk):
         out.append("  logic unused_hw2reg;")
         out.append("  assign unused_hw2reg = ^hw2reg_i;")
     out.append("")
