@@ -279,11 +279,14 @@ $(SC_BIN): $(RTL_SRC) $(VLT) $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h 
 	  -o $(CURDIR)/$@ $(VLT) $(RTL_SRC) $(addprefix $(CURDIR)/,$(SC_SRC)) >$(dir $@)build.log 2>&1 \
 	  || { cat $(dir $@)build.log; exit 1; }
 
-# Workloads: real C programs, picolibc with semihosting, linked at 0x80000000 (QEMU virt's RAM)
+# Workloads: real C programs, picolibc with semihosting, linked at the platform's RAM base
+# (regs/encodings.json PLAT_RAM_BASE, 0x80000000 as QEMU virt's RAM): 2 MiB of code, then 2 MiB of data
+PLAT_RAM_BASE := $(shell sed -n 's/^\#define HWPROF_PLAT_RAM_BASE \(0x[0-9a-f]*\)u.*/\1/p' sw/include/hwprof_regs.h)
+WL_DATA_BASE  := $(shell printf '0x%x' $$(( $(PLAT_RAM_BASE) + 0x200000 )))
 WORKLOADS := sort hashtab interp lz graph matrix
 WL_FLAGS := --specs=picolibc.specs --oslib=semihost --crt0=semihost -march=rv32im -mabi=ilp32 -O2 \
-            -Wall -Wextra -Werror -Wl,--defsym=__flash=0x80000000 -Wl,--defsym=__flash_size=0x200000 \
-            -Wl,--defsym=__ram=0x80200000 -Wl,--defsym=__ram_size=0x200000
+            -Wall -Wextra -Werror -Wl,--defsym=__flash=$(PLAT_RAM_BASE) -Wl,--defsym=__flash_size=0x200000 \
+            -Wl,--defsym=__ram=$(WL_DATA_BASE) -Wl,--defsym=__ram_size=0x200000
 WL_ELFS  := $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(WORKLOADS)))
 $(BUILD)/workloads/%.elf: sim/workloads/%.c sim/workloads/common.h
 	@mkdir -p $(dir $@)

@@ -23,16 +23,17 @@ static void usage(FILE *to) {
           "                   spanning tree, the rest derived (default)\n"
           "  --k=N            bits of a relative profile ID, 2..12 (default 6); more IDs than 2^N - 1\n"
           "                   in a function split it into regions\n"
-          "  --text-at=ADDR   where the instrumented code goes (default 0x80800000)\n"
-          "  --counters-at=ADDR  where the counter areas go (default 0x80c00000)\n"
-          "  --hwprof-base=ADDR  the hwprof registers (default 0x10000000)\n"
+          "  --text-at=ADDR   where the instrumented code goes (default 0x%08" PRIx32 ")\n"
+          "  --counters-at=ADDR  where the counter areas go (default 0x%08" PRIx32 ")\n"
+          "  --hwprof-base=ADDR  the hwprof registers (default 0x%08" PRIx32 ")\n"
           "  --skip=F1,F2     leave these functions uninstrumented\n"
           "  --quiet          no summary\n"
           "compare: edge-by-edge comparison of two profiles; exit 1 if they differ.\n"
           "cfg: prints what the CFG layer sees in each function (or one): blocks with their immediate\n"
           "dominator and innermost loop, edges, natural loops with their nesting, or why there is no\n"
           "CFG. The program must be linked with -Wl,--emit-relocs.\n"
-          "Exit status: 0 done; 1 profiles differ; 2 bad arguments or input.\n");
+          "Exit status: 0 done; 1 profiles differ; 2 bad arguments or input.\n",
+          (uint32_t)INSTR_TEXT_AT, (uint32_t)INSTR_COUNTERS_AT, (uint32_t)HWPROF_PLAT_REG_BASE);
 }
 
 static int parse_addr(const char *s, uint32_t *v) {

@@ -368,8 +368,8 @@ void instr_opts_default(instr_opts_t *o) {
   memset(o, 0, sizeof *o);
   o->mode = kModeMinimal;
   o->k = 6;
-  o->text_at = UINT32_C(0x80800000);
-  o->counters_at = UINT32_C(0x80c00000);
+  o->text_at = INSTR_TEXT_AT;
+  o->counters_at = INSTR_COUNTERS_AT;
   o->hwprof_base = HWPROF_PLAT_REG_BASE;
 }
 

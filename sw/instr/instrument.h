@@ -12,7 +12,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hwprof_regs.h"
+
 typedef enum { kModeAll = 0, kModeMinimal = 1 } instr_mode_t;
+
+/* Default places in the platform's RAM (regs/encodings.json): the moved code 8 MiB above the RAM
+ * base, the counter areas 12 MiB above it (the programs' own code and data stay below 4 MiB). */
+#define INSTR_TEXT_AT (HWPROF_PLAT_RAM_BASE + 0x800000u)
+#define INSTR_COUNTERS_AT (HWPROF_PLAT_RAM_BASE + 0xc00000u)
 
 typedef struct {
   instr_mode_t mode;
