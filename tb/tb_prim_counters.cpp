@@ -127,12 +127,7 @@ class CountersBench : public lockstep::Bench {
     log.add(t, line);
     for (unsigned i = 0; i < kN; i++) events_ += (in.inc >> i) & 1u;
     clears_ += in.clr;
-    rtl_.dump(2 * t);
-    rtl_->clk_i = 1;
-    rtl_->eval();
-    hwprof_prim_counters_step(&model_, &cfg_, &in);
-    rtl_.dump(2 * t + 1);
-    rtl_->clk_i = 0;
+    rtl_.rising_edge(t, [&] { hwprof_prim_counters_step(&model_, &cfg_, &in); });
     return true;
   }
 

@@ -167,12 +167,7 @@ class FifoBench : public lockstep::Bench {
     pops_ += in.pop;
     clears_ += in.clr;
     full_ += m.full;
-    rtl_.dump(2 * t);
-    rtl_->clk_i = 1;
-    rtl_->eval();
-    hwprof_prim_fifo_step(&model_, &cfg_, &in);
-    rtl_.dump(2 * t + 1);
-    rtl_->clk_i = 0;
+    rtl_.rising_edge(t, [&] { hwprof_prim_fifo_step(&model_, &cfg_, &in); });
     return true;
   }
 

@@ -106,12 +106,7 @@ class ConformanceBench : public lockstep::Bench {
     writes_ += req.access && req.write;
     errors_ += rsp.error;
     cycles_++;
-    rtl_.dump(2 * t);
-    rtl_->clk_i = 1;
-    rtl_->eval();
-    hwprof_conf_reg_step(&model_, &req, &hw);
-    rtl_.dump(2 * t + 1);
-    rtl_->clk_i = 0;
+    rtl_.rising_edge(t, [&] { hwprof_conf_reg_step(&model_, &req, &hw); });
     return true;
   }
 

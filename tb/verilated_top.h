@@ -52,6 +52,17 @@ class VerilatedTop {
   void dump(uint64_t time) {
     if (fst_) fst_->dump(time);
   }
+  // The rising clock edge that ends cycle t: the waveform sample of the cycle, the RTL's edge, the
+  // model's edge (model_step) at the same moment, the sample after it, and the clock low again.
+  template <typename F>
+  void rising_edge(uint64_t t, F&& model_step) {
+    dump(2 * t);
+    top_->clk_i = 1;
+    top_->eval();
+    model_step();
+    dump(2 * t + 1);
+    top_->clk_i = 0;
+  }
 
  private:
   std::unique_ptr<VerilatedContext> ctx_;
