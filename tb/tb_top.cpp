@@ -478,49 +478,27 @@ class TopBench : public lockstep::Bench {
 
   // ---------------- RTL signals
   void apply_rtl(const hwprof_mem_rsp_t& mr) {
-    const hwprof_retire_ev_t& e = in_.ev;
-    rtl_->ev_valid_i = e.valid;
-    rtl_->ev_pc_i = e.pc;
-    rtl_->ev_next_pc_i = e.next_pc;
-    rtl_->ev_insn_i = e.insn;
-    rtl_->ev_kind_i = e.kind;
-    rtl_->ev_is_call_i = e.is_call;
-    rtl_->ev_is_ret_i = e.is_ret;
-    rtl_->ev_taken_i = e.taken;
-    rtl_->ev_addr_i = e.addr;
-    rtl_->ev_value_i = e.value;
-    rtl_->ev_pid_i = e.pid;
-    rtl_->ev_bhint_i = e.bhint;
-    rtl_->ev_ihint_i = e.ihint;
-    rtl_->ev_op_i = e.op;
-    rtl_->ev_operand_i = e.operand;
-    rtl_->psel_i = in_.apb.psel;
-    rtl_->penable_i = in_.apb.penable;
-    rtl_->pwrite_i = in_.apb.pwrite;
-    rtl_->paddr_i = in_.apb.paddr;
-    rtl_->pwdata_i = in_.apb.pwdata;
-    rtl_->mem_req_ready_i = mr.ready;
-    rtl_->mem_rsp_valid_i = mr.rsp_valid;
+    hwprof_top_in_t in = in_;  // the RTL's own memory responder answers it
+    in.mem_req_ready = mr.ready;
+    in.mem_rsp_valid = mr.rsp_valid;
+#define HWPROF_APPLY_EV(name, sc_type, member) rtl_->name##_i = in.ev.member;
+#define HWPROF_APPLY_APB(name, sc_type, member) rtl_->name##_i = in.apb.member;
+#define HWPROF_APPLY_MEM(name, sc_type, member) rtl_->name##_i = in.member;
+    HWPROF_TOP_EV_INPUTS(HWPROF_APPLY_EV)
+    HWPROF_TOP_APB_INPUTS(HWPROF_APPLY_APB)
+    HWPROF_TOP_MEM_INPUTS(HWPROF_APPLY_MEM)
+#undef HWPROF_APPLY_EV
+#undef HWPROF_APPLY_APB
+#undef HWPROF_APPLY_MEM
     line_to(mr.rdata, &rtl_->mem_rsp_rdata_i);
   }
 
   hwprof_top_out_t rtl_outputs() const {
     hwprof_top_out_t r{};
-    r.ev_ready = rtl_->ev_ready_o;
-    r.apb.pready = rtl_->pready_o;
-    r.apb.prdata = rtl_->prdata_o;
-    r.apb.pslverr = rtl_->pslverr_o;
-    r.mem_req_valid = rtl_->mem_req_valid_o;
-    r.mem_req_write = rtl_->mem_req_write_o;
-    r.mem_req_addr = rtl_->mem_req_addr_o;
+#define HWPROF_READ_OUTPUT(name, sc_type, member) r.member = rtl_->name##_o;
+    HWPROF_TOP_OUTPUTS(HWPROF_READ_OUTPUT)
+#undef HWPROF_READ_OUTPUT
     line_from(rtl_->mem_req_wdata_o, &r.mem_req_wdata);
-    r.irq_phase = rtl_->irq_phase_o;
-    r.irq_trace = rtl_->irq_trace_o;
-    r.irq_coproc = rtl_->irq_coproc_o;
-    r.irq_error = rtl_->irq_error_o;
-    r.upd.valid = rtl_->upd_valid_o;
-    r.upd.addr = rtl_->upd_addr_o;
-    r.upd.dec = rtl_->upd_dec_o;
     return r;
   }
 

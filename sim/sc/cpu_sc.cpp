@@ -35,30 +35,17 @@ uint32_t CpuSc::apb(bool write, uint32_t addr, uint32_t wdata) {
 }
 
 void CpuSc::drive_apb() {
-  psel_o.write(apb_.req.psel);
-  penable_o.write(apb_.req.penable);
-  pwrite_o.write(apb_.req.pwrite);
-  paddr_o.write(apb_.req.paddr);
-  pwdata_o.write(apb_.req.pwdata);
+#define HWPROF_SC_DRIVE_APB(name, sc_type, member) name##_o.write(apb_.req.member);
+  HWPROF_TOP_APB_INPUTS(HWPROF_SC_DRIVE_APB)
+#undef HWPROF_SC_DRIVE_APB
 }
 
 void CpuSc::drive_event(const hwprof_retire_ev_t& e) {
   ev_valid_o.write(e.valid);
   if (!e.valid) return;
-  ev_pc_o.write(e.pc);
-  ev_next_pc_o.write(e.next_pc);
-  ev_insn_o.write(e.insn);
-  ev_kind_o.write(e.kind);
-  ev_is_call_o.write(e.is_call);
-  ev_is_ret_o.write(e.is_ret);
-  ev_taken_o.write(e.taken);
-  ev_addr_o.write(e.addr);
-  ev_value_o.write(e.value);
-  ev_pid_o.write(e.pid);
-  ev_bhint_o.write(e.bhint);
-  ev_ihint_o.write(e.ihint);
-  ev_op_o.write(e.op);
-  ev_operand_o.write(e.operand);
+#define HWPROF_SC_DRIVE_EV(name, sc_type, member) name##_o.write(e.member);
+  HWPROF_TOP_EV_INPUTS(HWPROF_SC_DRIVE_EV)
+#undef HWPROF_SC_DRIVE_EV
 }
 
 void CpuSc::sample_irq() {

@@ -30,16 +30,10 @@ namespace hwprof_sc {
 
 SC_MODULE(CpuSc) {
   sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
-  sc_out<bool> ev_valid_o{"ev_valid_o"};
+  // the requester's side of the retire-event and APB ports (tb/top_ports.h)
+  HWPROF_TOP_EV_INPUTS(HWPROF_SC_OUT_PORT)
+  HWPROF_TOP_APB_INPUTS(HWPROF_SC_OUT_PORT)
   sc_in<bool> ev_ready_i{"ev_ready_i"};
-  sc_out<uint32_t> ev_pc_o{"ev_pc_o"}, ev_next_pc_o{"ev_next_pc_o"}, ev_insn_o{"ev_insn_o"}, ev_kind_o{"ev_kind_o"};
-  sc_out<bool> ev_is_call_o{"ev_is_call_o"}, ev_is_ret_o{"ev_is_ret_o"}, ev_taken_o{"ev_taken_o"};
-  sc_out<uint32_t> ev_addr_o{"ev_addr_o"}, ev_value_o{"ev_value_o"}, ev_pid_o{"ev_pid_o"}, ev_bhint_o{"ev_bhint_o"};
-  sc_out<bool> ev_ihint_o{"ev_ihint_o"};
-  sc_out<uint32_t> ev_op_o{"ev_op_o"};
-  sc_out<uint64_t> ev_operand_o{"ev_operand_o"};
-  sc_out<bool> psel_o{"psel_o"}, penable_o{"penable_o"}, pwrite_o{"pwrite_o"};
-  sc_out<uint32_t> paddr_o{"paddr_o"}, pwdata_o{"pwdata_o"};
   sc_in<uint32_t> prdata_i{"prdata_i"};
   sc_in<bool> pready_i{"pready_i"}, pslverr_i{"pslverr_i"};
   sc_in<bool> irq_phase_i{"irq_phase_i"}, irq_trace_i{"irq_trace_i"}, irq_coproc_i{"irq_coproc_i"},

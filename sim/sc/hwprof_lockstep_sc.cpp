@@ -11,36 +11,14 @@ namespace hwprof_sc {
 LockstepSc::LockstepSc(sc_module_name name, int64_t inject_cycle) : sc_module(name), inject_cycle_(inject_cycle) {
   bind_inputs(rtl, *this);
   bind_inputs(model, *this);
-  rtl.ev_ready_o(ev_ready_o);
-  rtl.prdata_o(prdata_o);
-  rtl.pready_o(pready_o);
-  rtl.pslverr_o(pslverr_o);
-  rtl.mem_req_valid_o(mem_req_valid_o);
-  rtl.mem_req_write_o(mem_req_write_o);
-  rtl.mem_req_addr_o(mem_req_addr_o);
+#define HWPROF_SC_BIND_RTL(name, sc_type, member) rtl.name##_o(name##_o);
+#define HWPROF_SC_BIND_MODEL(name, sc_type, member) model.name##_o(m_##name##_);
+  HWPROF_TOP_OUTPUTS(HWPROF_SC_BIND_RTL)
+  HWPROF_TOP_OUTPUTS(HWPROF_SC_BIND_MODEL)
+#undef HWPROF_SC_BIND_RTL
+#undef HWPROF_SC_BIND_MODEL
   rtl.mem_req_wdata_o(mem_req_wdata_o);
-  rtl.irq_phase_o(irq_phase_o);
-  rtl.irq_trace_o(irq_trace_o);
-  rtl.irq_coproc_o(irq_coproc_o);
-  rtl.irq_error_o(irq_error_o);
-  rtl.upd_valid_o(upd_valid_o);
-  rtl.upd_addr_o(upd_addr_o);
-  rtl.upd_dec_o(upd_dec_o);
-  model.ev_ready_o(m_ev_ready_);
-  model.prdata_o(m_prdata_);
-  model.pready_o(m_pready_);
-  model.pslverr_o(m_pslverr_);
-  model.mem_req_valid_o(m_mem_req_valid_);
-  model.mem_req_write_o(m_mem_req_write_);
-  model.mem_req_addr_o(m_mem_req_addr_);
   model.mem_req_wdata_o(m_mem_req_wdata_);
-  model.irq_phase_o(m_irq_phase_);
-  model.irq_trace_o(m_irq_trace_);
-  model.irq_coproc_o(m_irq_coproc_);
-  model.irq_error_o(m_irq_error_);
-  model.upd_valid_o(m_upd_valid_);
-  model.upd_addr_o(m_upd_addr_);
-  model.upd_dec_o(m_upd_dec_);
   SC_METHOD(check);
   sensitive << clk_i.pos();
   dont_initialize();

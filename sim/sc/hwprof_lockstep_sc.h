@@ -38,15 +38,10 @@ SC_MODULE(LockstepSc) {
   void log_transactions(const hwprof_top_in_t& in, const hwprof_top_out_t& r);
 
   // the model's outputs
-  sc_signal<bool> m_ev_ready_{"m_ev_ready"}, m_pready_{"m_pready"}, m_pslverr_{"m_pslverr"};
-  sc_signal<uint32_t> m_prdata_{"m_prdata"};
-  sc_signal<bool> m_mem_req_valid_{"m_mem_req_valid"}, m_mem_req_write_{"m_mem_req_write"};
-  sc_signal<uint64_t> m_mem_req_addr_{"m_mem_req_addr"};
+#define HWPROF_SC_MODEL_OUT(name, sc_type, member) sc_signal<sc_type> m_##name##_{"m_" #name};
+  HWPROF_TOP_OUTPUTS(HWPROF_SC_MODEL_OUT)
+#undef HWPROF_SC_MODEL_OUT
   sc_signal<line_bv> m_mem_req_wdata_{"m_mem_req_wdata"};
-  sc_signal<bool> m_irq_phase_{"m_irq_phase"}, m_irq_trace_{"m_irq_trace"}, m_irq_coproc_{"m_irq_coproc"},
-      m_irq_error_{"m_irq_error"};
-  sc_signal<bool> m_upd_valid_{"m_upd_valid"}, m_upd_dec_{"m_upd_dec"};
-  sc_signal<uint64_t> m_upd_addr_{"m_upd_addr"};
 
   // the last transactions, kept raw (formatting each one would cost more than the comparison)
   struct Tx {

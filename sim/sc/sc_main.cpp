@@ -300,27 +300,11 @@ int sc_main(int argc, char** argv) {
   CpuSc cpu_sc("cpu", &cpu, o.max_insns, o.quiet ? 0 : o.progress);
   cpu_sc.clk_i(clk);
   cpu_sc.rst_ni(w.rst_n);
-  cpu_sc.ev_valid_o(w.ev_valid);
+#define HWPROF_SC_BIND_CPU(name, sc_type, member) cpu_sc.name##_o(w.name);
+  HWPROF_TOP_EV_INPUTS(HWPROF_SC_BIND_CPU)
+  HWPROF_TOP_APB_INPUTS(HWPROF_SC_BIND_CPU)
+#undef HWPROF_SC_BIND_CPU
   cpu_sc.ev_ready_i(w.ev_ready);
-  cpu_sc.ev_pc_o(w.ev_pc);
-  cpu_sc.ev_next_pc_o(w.ev_next_pc);
-  cpu_sc.ev_insn_o(w.ev_insn);
-  cpu_sc.ev_kind_o(w.ev_kind);
-  cpu_sc.ev_is_call_o(w.ev_is_call);
-  cpu_sc.ev_is_ret_o(w.ev_is_ret);
-  cpu_sc.ev_taken_o(w.ev_taken);
-  cpu_sc.ev_addr_o(w.ev_addr);
-  cpu_sc.ev_value_o(w.ev_value);
-  cpu_sc.ev_pid_o(w.ev_pid);
-  cpu_sc.ev_bhint_o(w.ev_bhint);
-  cpu_sc.ev_ihint_o(w.ev_ihint);
-  cpu_sc.ev_op_o(w.ev_op);
-  cpu_sc.ev_operand_o(w.ev_operand);
-  cpu_sc.psel_o(w.psel);
-  cpu_sc.penable_o(w.penable);
-  cpu_sc.pwrite_o(w.pwrite);
-  cpu_sc.paddr_o(w.paddr);
-  cpu_sc.pwdata_o(w.pwdata);
   cpu_sc.prdata_i(w.prdata);
   cpu_sc.pready_i(w.pready);
   cpu_sc.pslverr_i(w.pslverr);
