@@ -15,7 +15,7 @@ SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 
 VERILATOR ?= verilator
 RTL_PKG  := rtl/hwprof_pkg.sv
-RTL_REG  := rtl/reg/hwprof_top_reg.sv rtl/reg/hwprof_pir_reg.sv rtl/reg/hwprof_edge_prof_reg.sv \
+RTL_REG  := rtl/reg/hwprof_cfg_check.sv rtl/reg/hwprof_top_reg.sv rtl/reg/hwprof_pir_reg.sv rtl/reg/hwprof_edge_prof_reg.sv \
             rtl/reg/hwprof_trace_ctrl_reg.sv
 RTL_PRIM := rtl/prim/hwprof_prim_fifo.sv rtl/prim/hwprof_prim_counters.sv
 RTL_SRC  := $(RTL_PKG) $(RTL_PRIM) $(RTL_REG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv rtl/hwprof_top.sv
@@ -101,6 +101,10 @@ regs:
 
 regs-check:
 	python3 tools/regtool.py --check
+
+# the RTL source list, for scripts (tools/runtests.sh)
+print-rtl-src:
+	@echo $(RTL_SRC)
 
 # ---------------------------------------------------------------- lint
 lint:

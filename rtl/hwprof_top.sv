@@ -102,6 +102,18 @@ module hwprof_top #(
   logic ev_fire;
   assign ev_fire = ev_valid_i && ev_ready_o;
 
+  // ---- the build parameters must be ones regs/encodings.json allows (generated check; it holds no logic)
+  hwprof_cfg_check #(
+    .CntW           (CntW),
+    .UpdDepth       (UpdDepth),
+    .Sets           (Sets),
+    .Ways           (Ways),
+    .LineWords      (LineWords),
+    .OabDepth       (OabDepth),
+    .HistW          (HistW),
+    .TraceFifoDepth (TraceFifoDepth)
+  ) u_cfg_check ();
+
   // ---- the top window: identification and interrupts (rtl/reg/hwprof_top_reg.sv, generated from
   // regs/top.json, holds ID, VERSION, IRQ_PENDING and IRQ_ENABLE; CFG_* show the parameters)
   hwprof_pkg::top_hw2reg_t top_hw2reg;

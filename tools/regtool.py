@@ -4,6 +4,7 @@
 One description per window (regs/<window>.json) plus the shared encodings (regs/encodings.json):
   rtl/hwprof_pkg.sv                 SystemVerilog package (enums, widths, addresses, hw2reg/reg2hw structs)
   rtl/reg/hwprof_<window>_reg.sv    each window's register block: decode, read mux, pslverr, flops, strobes
+  rtl/reg/hwprof_cfg_check.sv       elaboration errors for build parameters outside their allowed values
   sw/include/hwprof_regs.h          C constants shared by the C model, the firmware and the benches
   cmodel/reg/<window>_reg.{h,c}     the C model of each register block
   docs/registers.md                 the register table and the access rules
@@ -54,6 +55,7 @@ def generate(root, block_paths=None):
         "sw/include/hwprof_regs.h": emit_c.header(BANNER, enc, blocks),
         "docs/registers.md": emit_md.document(BANNER, enc, blocks),
     }
+    out["rtl/reg/hwprof_cfg_check.sv"] = emit_sv.config_check(BANNER, enc)
     for blk in blocks:
         b = blk["name"]
         out[f"rtl/reg/hwprof_{b}_reg.sv"] = emit_sv.register_block(BANNER, enc, blk)

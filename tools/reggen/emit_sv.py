@@ -1,7 +1,7 @@
 """SystemVerilog outputs: the package (parameters, enums, register constants, the hw2reg/reg2hw
 structs of every window) and one register block module per window."""
 
-from .desc import (array_addr, array_reg2hw, arrays, block_hw2reg, block_reg2hw,
+from .desc import (array_addr, array_reg2hw, arrays, block_hw2reg, block_reg2hw, config_rule,
                    field_source, flops, param, reg_addr, reg_masks, reg2hw_fields, writable)
 
 
@@ -257,4 +257,28 @@ def register_block(banner, enc, blk):
     out.append("endmodule")
     out.append("")
     out.append("`default_nettype wire")
+    return "\n".join(out) + "\n"
+
+
+def config_check(banner, enc):
+    """hwprof_cfg_check: elaboration errors for build parameters outside their allowed values."""
+    cfg = enc.get("config", [])
+    out = [f"// {banner}", "//",
+           "// hwprof_cfg_check: stops elaboration when a build parameter of hwprof_top is outside the values",
+           "// regs/encodings.json allows (the same rule the C model's cfg_check applies). No ports, no logic.",
+           "", "`default_nettype none", "", "module hwprof_cfg_check #("]
+    params = [f"  parameter int unsigned {c['name']} = hwprof_pkg::{c['c']}_DEFAULT" for c in cfg]
+    out.append(",\n".join(params))
+    out += [");", ""]
+    for c in cfg:
+        n = c["name"]
+        if "values" in c:
+            bad = " && ".join(f"({n} != {v})" for v in c["values"])
+        else:
+            bad = f"({n} < {c['min']}) || ({n} > {c['max']})"
+            if c.get("pow2", False):
+                bad += f" || (({n} & ({n} - 1)) != 0)"
+        out += [f"  if ({bad}) begin : g_{n.lower()}_check",
+                f"    $error(\"{n} must be {config_rule(c)} (regs/encodings.json)\");", "  end"]
+    out += ["", "endmodule", "", "`default_nettype wire"]
     return "\n".join(out) + "\n"
