@@ -119,7 +119,8 @@ lint:
 	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_counters.sv --top-module hwprof_prim_counters -GN=6 -GW=32
 	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_counters.sv --top-module hwprof_prim_counters -GN=1 -GW=1
 	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_fifo.sv --top-module hwprof_prim_fifo -GWidth=40 -GDepth=5
-	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_fifo.sv --top-module hwprof_prim_fifo -GWidth=1 -GDepth=1
+	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_fifo.sv --top-module hwprof_prim_fifo -GWidth=1 -GDepth=1 \
+	  -GIdxRead="1'b0"
 	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_fifo.sv --top-module hwprof_prim_fifo -GWidth=41 -GDepth=3 \
 	  -GOverwrite="1'b1"
 	@echo "lint: clean"
@@ -189,12 +190,13 @@ $(BUILD)/tb_$(1)/V$(2): rtl/prim/$(2).sv $(VLT) tb/tb_$(2:hwprof_%=%).cpp tb/loc
 	  -o $(CURDIR)/$$@ $(VLT) rtl/prim/$(2).sv $(CURDIR)/tb/tb_$(2:hwprof_%=%).cpp $(CURDIR)/tb/lockstep.cpp \
 	  >$$(dir $$@)build.log 2>&1 || { cat $$(dir $$@)build.log; exit 1; }
 endef
-# the FIFO / ring buffer, NAME:Width:Depth:Overwrite
-PRIM_FIFO_CONFIGS := prim_fifo:40:5:0 prim_fifo_d1:8:1:0 prim_ring:41:4:1 prim_ring_d1:9:1:1
+# the FIFO / ring buffer, NAME:Width:Depth:Overwrite:IdxRead
+PRIM_FIFO_CONFIGS := prim_fifo:40:5:0:1 prim_fifo_d1:8:1:0:0 prim_ring:41:4:1:1 prim_ring_d1:9:1:1:1
 $(foreach c,$(PRIM_FIFO_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c),1),hwprof_prim_fifo,\
-  -GWidth=$(call tb_field,$(c),2) -GDepth=$(call tb_field,$(c),3) -GOverwrite="1'b$(call tb_field,$(c),4)",\
+  -GWidth=$(call tb_field,$(c),2) -GDepth=$(call tb_field,$(c),3) -GOverwrite="1'b$(call tb_field,$(c),4)" \
+  -GIdxRead="1'b$(call tb_field,$(c),5)",\
   -DPRIM_FIFO_WIDTH=$(call tb_field,$(c),2) -DPRIM_FIFO_DEPTH=$(call tb_field,$(c),3) \
-  -DPRIM_FIFO_OVERWRITE=$(call tb_field,$(c),4))))
+  -DPRIM_FIFO_OVERWRITE=$(call tb_field,$(c),4) -DPRIM_FIFO_IDX_READ=$(call tb_field,$(c),5))))
 # the statistics counter bank, NAME:N:W
 PRIM_COUNTERS_CONFIGS := prim_counters:6:32 prim_counters_w3:3:3
 $(foreach c,$(PRIM_COUNTERS_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c),1),hwprof_prim_counters,\

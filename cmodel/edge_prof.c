@@ -100,10 +100,10 @@ typedef struct {
 
 /* The two FIFO primitives: an entry is {flag, address} (dec of an update; underflow of a record). */
 static hwprof_prim_fifo_cfg_t upd_buf_cfg(const hwprof_edge_prof_cfg_t *cfg) {
-  return (hwprof_prim_fifo_cfg_t){HWPROF_PIR_BASE_W + 1u, cfg->upd_depth, false};
+  return (hwprof_prim_fifo_cfg_t){HWPROF_PIR_BASE_W + 1u, cfg->upd_depth, false, false};
 }
 static hwprof_prim_fifo_cfg_t oab_cfg(const hwprof_edge_prof_cfg_t *cfg) {
-  return (hwprof_prim_fifo_cfg_t){HWPROF_PIR_BASE_W + 1u, cfg->oab_depth, true};
+  return (hwprof_prim_fifo_cfg_t){HWPROF_PIR_BASE_W + 1u, cfg->oab_depth, true, true};
 }
 static uint64_t entry(bool flag, uint64_t addr) { return (uint64_t)flag << HWPROF_PIR_BASE_W | (addr & ADDR_MASK); }
 static bool entry_flag(uint64_t e) { return (e >> HWPROF_PIR_BASE_W) & 1u; }

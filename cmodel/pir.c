@@ -91,7 +91,7 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_PIR_ST_N, 32};
   const hwprof_prim_counters_in_t st_in = {(in->ev_fire ? 1u : 0u) << HWPROF_PIR_ST_EVENTS |
                                                (hit ? 1u : 0u) << HWPROF_PIR_ST_UPDATES, false};
-  hwprof_prim_counters_step(&n.stats, &st_cfg, &st_in);
+  hwprof_prim_counters_step(&n.stats, &st_cfg, &st_in); /* u_stats: reads nothing of the pir's state */
   n.upd.valid = hit;
   n.upd.dec = hit && ev->ihint;
   n.upd.addr = 0;

@@ -33,7 +33,7 @@ typedef struct {
 /* What the engine shows its register block (read values: only needed in a cycle with an access). */
 /* The FIFO primitive's configuration: a record is {start, history}. */
 static hwprof_prim_fifo_cfg_t fifo_cfg(const hwprof_trace_ctrl_cfg_t *cfg) {
-  return (hwprof_prim_fifo_cfg_t){32u + cfg->hist_w, cfg->fifo_depth, false};
+  return (hwprof_prim_fifo_cfg_t){32u + cfg->hist_w, cfg->fifo_depth, false, false};
 }
 
 static void hw2reg_of(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg,

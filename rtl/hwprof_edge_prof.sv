@@ -145,7 +145,8 @@ module hwprof_edge_prof #(
   hwprof_prim_fifo #(
     .Width     (AddrW + 1),
     .Depth     (UpdDepth),
-    .Overwrite (1'b0)
+    .Overwrite (1'b0),
+    .IdxRead   (1'b0)
   ) u_upd_buf (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

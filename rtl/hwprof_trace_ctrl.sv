@@ -110,7 +110,8 @@ module hwprof_trace_ctrl #(
   hwprof_prim_fifo #(
     .Width     (32 + HistW),
     .Depth     (FifoDepth),
-    .Overwrite (1'b0)
+    .Overwrite (1'b0),
+    .IdxRead   (1'b0)
   ) u_fifo (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),

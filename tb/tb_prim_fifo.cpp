@@ -11,7 +11,7 @@
 //             reads as 0
 //
 // The parameters are fixed when Verilator builds the bench: PRIM_FIFO_WIDTH, PRIM_FIFO_DEPTH,
-// PRIM_FIFO_OVERWRITE.
+// PRIM_FIFO_OVERWRITE, PRIM_FIFO_IDX_READ (without the indexed port, idx_rdata_o must read 0).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -34,6 +34,9 @@ extern "C" {
 #endif
 #ifndef PRIM_FIFO_OVERWRITE
 #define PRIM_FIFO_OVERWRITE 0
+#endif
+#ifndef PRIM_FIFO_IDX_READ
+#define PRIM_FIFO_IDX_READ 1
 #endif
 
 namespace {
@@ -91,7 +94,7 @@ std::vector<Step> directed() {
 class FifoBench : public lockstep::Bench {
  public:
   explicit FifoBench(const Options& o) : o_(o), rng_(o.seed) {
-    cfg_ = hwprof_prim_fifo_cfg_t{PRIM_FIFO_WIDTH, PRIM_FIFO_DEPTH, PRIM_FIFO_OVERWRITE != 0};
+    cfg_ = hwprof_prim_fifo_cfg_t{PRIM_FIFO_WIDTH, PRIM_FIFO_DEPTH, PRIM_FIFO_OVERWRITE != 0, PRIM_FIFO_IDX_READ != 0};
     if (hwprof_prim_fifo_cfg_check(&cfg_) != kHwprofOk) {
       std::fprintf(stderr, "tb_prim_fifo: error: the bench was built with a configuration the C model rejects\n");
       std::exit(2);
@@ -154,8 +157,8 @@ class FifoBench : public lockstep::Bench {
     if (st) {
       chk.expect(st->what, st->count, rtl_->count_o);
       chk.expect(st->what, st->rdata, static_cast<uint64_t>(rtl_->rdata_o));
-      chk.expect(st->what, st->idx_rdata < 0 ? st->rdata : static_cast<uint64_t>(st->idx_rdata),
-                 static_cast<uint64_t>(rtl_->idx_rdata_o));
+      const uint64_t want_idx = st->idx_rdata < 0 ? st->rdata : static_cast<uint64_t>(st->idx_rdata);
+      chk.expect(st->what, PRIM_FIFO_IDX_READ ? want_idx : 0u, static_cast<uint64_t>(rtl_->idx_rdata_o));
     }
     char line[200];
     std::snprintf(line, sizeof line, "pop=%d clr=%d push=%d wdata=0x%llx idx=%u count=%u rdata=0x%llx idx_rdata=0x%llx",

@@ -10,12 +10,3 @@ hwprof_result_t hwprof_prim_counters_cfg_check(const hwprof_prim_counters_cfg_t 
 }
 
 void hwprof_prim_counters_reset(hwprof_prim_counters_state_t *s) { memset(s, 0, sizeof *s); }
-
-void hwprof_prim_counters_step(hwprof_prim_counters_state_t *s, const hwprof_prim_counters_cfg_t *cfg,
-                               const hwprof_prim_counters_in_t *in) {
-  const uint64_t mask = cfg->w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << cfg->w) - 1u;
-  for (unsigned i = 0; i < cfg->n; i++) {
-    const uint64_t c = in->clr ? 0 : s->count[i];
-    s->count[i] = (c + ((in->inc >> i) & 1u)) & mask;
-  }
-}

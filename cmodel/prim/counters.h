@@ -9,7 +9,7 @@
 
 #include "hwprof_result.h"
 
-#define HWPROF_PRIM_COUNTERS_MAX_N 32u
+#define HWPROF_PRIM_COUNTERS_MAX_N 16u
 
 typedef struct {
   unsigned n; /* N: 1..HWPROF_PRIM_COUNTERS_MAX_N */
@@ -32,7 +32,17 @@ void hwprof_prim_counters_reset(hwprof_prim_counters_state_t *s);
 static inline uint64_t hwprof_prim_counters_get(const hwprof_prim_counters_state_t *s, unsigned i) {
   return s->count[i];
 }
-void hwprof_prim_counters_step(hwprof_prim_counters_state_t *s, const hwprof_prim_counters_cfg_t *cfg,
-                               const hwprof_prim_counters_in_t *in);
+/* One clock edge. Inline: every engine calls it each cycle with a constant configuration. */
+static inline void hwprof_prim_counters_step(hwprof_prim_counters_state_t *s, const hwprof_prim_counters_cfg_t *cfg,
+                                             const hwprof_prim_counters_in_t *in) {
+  const uint64_t mask = cfg->w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << cfg->w) - 1u;
+  if (in->clr)
+    for (unsigned i = 0; i < cfg->n; i++) s->count[i] = 0;
+  /* only the counters with an event change (most cycles have one or none) */
+  for (uint32_t b = in->inc & ((1u << cfg->n) - 1u); b; b &= b - 1u) {
+    const unsigned i = (unsigned)__builtin_ctz(b);
+    s->count[i] = (s->count[i] + 1u) & mask;
+  }
+}
 
 #endif /* HWPROF_PRIM_COUNTERS_H */

@@ -11,16 +11,6 @@ hwprof_result_t hwprof_prim_fifo_cfg_check(const hwprof_prim_fifo_cfg_t *cfg) {
 
 void hwprof_prim_fifo_reset(hwprof_prim_fifo_state_t *s) { memset(s, 0, sizeof *s); }
 
-void hwprof_prim_fifo_comb(const hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg, unsigned idx,
-                           hwprof_prim_fifo_out_t *out) {
-  out->count = s->count;
-  out->full = s->count == cfg->depth;
-  out->rdata = s->count ? s->data[s->head] : 0;
-  unsigned pos = (s->head + idx) & 0xffu;
-  if (pos >= cfg->depth) pos -= cfg->depth;
-  out->idx_rdata = idx < s->count && pos < cfg->depth ? s->data[pos] : 0;
-}
-
 void hwprof_prim_fifo_step(hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg,
                            const hwprof_prim_fifo_in_t *in) {
   const uint64_t mask = cfg->width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << cfg->width) - 1u;

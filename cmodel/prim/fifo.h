@@ -16,6 +16,7 @@ typedef struct {
   unsigned width; /* Width: 1..64 */
   unsigned depth; /* Depth: 1..HWPROF_PRIM_FIFO_MAX_DEPTH */
   bool overwrite; /* Overwrite */
+  bool idx_read;  /* IdxRead: the indexed read port exists (otherwise idx_rdata is 0) */
 } hwprof_prim_fifo_cfg_t;
 
 /* Exactly the flops of hwprof_prim_fifo. */
@@ -42,8 +43,18 @@ typedef struct {
 
 hwprof_result_t hwprof_prim_fifo_cfg_check(const hwprof_prim_fifo_cfg_t *cfg);
 void hwprof_prim_fifo_reset(hwprof_prim_fifo_state_t *s);
-void hwprof_prim_fifo_comb(const hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg, unsigned idx,
-                           hwprof_prim_fifo_out_t *out);
+/* This cycle's outputs (idx: idx_i). Inline: engines read their FIFOs several times a cycle. */
+static inline void hwprof_prim_fifo_comb(const hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg,
+                                         unsigned idx, hwprof_prim_fifo_out_t *out) {
+  out->count = s->count;
+  out->full = s->count == cfg->depth;
+  out->rdata = s->count ? s->data[s->head] : 0;
+  out->idx_rdata = 0;
+  if (!cfg->idx_read || idx >= s->count) return;
+  unsigned pos = (s->head + idx) & 0xffu;
+  if (pos >= cfg->depth) pos -= cfg->depth;
+  if (pos < cfg->depth) out->idx_rdata = s->data[pos];
+}
 void hwprof_prim_fifo_step(hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg,
                            const hwprof_prim_fifo_in_t *in);
 

@@ -9,7 +9,7 @@
 `default_nettype none
 
 module hwprof_prim_counters #(
-  parameter int unsigned N = 1,   // counters, 1..32
+  parameter int unsigned N = 1,   // counters, 1..16
   parameter int unsigned W = 32   // bits per counter, 1..64
 ) (
   input  logic           clk_i,
@@ -35,8 +35,8 @@ module hwprof_prim_counters #(
     else         count_q <= count_d;
   end
 
-  if ((N < 1) || (N > 32)) begin : g_n_check
-    $error("N must be 1..32");
+  if ((N < 1) || (N > 16)) begin : g_n_check
+    $error("N must be 1..16");
   end
   if ((W < 1) || (W > 64)) begin : g_w_check
     $error("W must be 1..64");

@@ -13,7 +13,8 @@
 // keeps the Depth most recent entries.
 //
 // rdata_o is the head entry, or 0 when the FIFO is empty (so a read of an empty FIFO is defined);
-// idx_rdata_o is the entry idx_i places behind the head (0: the head), or 0 when idx_i >= count_o.
+// idx_rdata_o is the entry idx_i places behind the head (0: the head), or 0 when idx_i >= count_o;
+// with IdxRead = 0 the port is not built (idx_rdata_o is 0), for parents that read the head only.
 // Reads are one-hot AND-OR selections over the entries, writes constant-index loops with enables
 // (a variable index would synthesize as wide as the whole array).
 //
@@ -24,7 +25,8 @@
 module hwprof_prim_fifo #(
   parameter int unsigned Width = 32,  // bits per entry, 1..64
   parameter int unsigned Depth = 8,   // entries, 1..128
-  parameter bit          Overwrite = 1'b0  // a push into a full FIFO replaces the oldest entry
+  parameter bit          Overwrite = 1'b0,  // a push into a full FIFO replaces the oldest entry
+  parameter bit          IdxRead = 1'b1     // the indexed read port exists (0: idx_rdata_o is 0)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -44,19 +46,32 @@ module hwprof_prim_fifo #(
   logic [Depth*Width-1:0] data_q, data_d;
   logic [PtrW-1:0]        head_q, head_d;
   logic [7:0]             count_q, count_d;
-  logic [7:0]             slot, idx_pos;
+  logic [7:0]             slot;
 
   always_comb begin
     rdata_o = '0;
-    idx_rdata_o = '0;
-    idx_pos = 8'(head_q) + idx_i;  // no wrap of the 8 bits while idx_i < count_q <= Depth <= 128
-    if (idx_pos >= 8'(Depth)) idx_pos = idx_pos - 8'(Depth);
     for (int unsigned i = 0; i < Depth; i++) begin
-      rdata_o     = rdata_o | (data_q[i*Width +: Width] & {Width{32'(head_q) == i}});
-      idx_rdata_o = idx_rdata_o | (data_q[i*Width +: Width] & {Width{32'(idx_pos) == i}});
+      rdata_o = rdata_o | (data_q[i*Width +: Width] & {Width{32'(head_q) == i}});
     end
     if (count_q == '0) rdata_o = '0;
-    if (idx_i >= count_q) idx_rdata_o = '0;
+  end
+
+  if (IdxRead) begin : g_idx_read
+    logic [7:0] idx_pos;  // the slot of entry idx_i
+    always_comb begin
+      idx_rdata_o = '0;
+      idx_pos = 8'(head_q) + idx_i;  // no wrap of the 8 bits while idx_i < count_q <= Depth <= 128
+      if (idx_pos >= 8'(Depth)) idx_pos = idx_pos - 8'(Depth);
+      for (int unsigned i = 0; i < Depth; i++) begin
+        idx_rdata_o = idx_rdata_o | (data_q[i*Width +: Width] & {Width{32'(idx_pos) == i}});
+      end
+      if (idx_i >= count_q) idx_rdata_o = '0;
+    end
+  end else begin : g_no_idx_read
+    // a parent that reads only the head leaves the indexed port open and pays nothing for it
+    logic unused_idx;
+    assign unused_idx  = ^idx_i;
+    assign idx_rdata_o = '0;
   end
 
   assign count_o = count_q;
