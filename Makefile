@@ -352,7 +352,23 @@ $(BUILD)/fw/hwprof_cfg.o: sw/cfg/hwprof_cfg.c sw/cfg/hwprof_cfg.h $(SW_HDR)
 	@if $(RV32_CC:gcc=nm) -u $@ | grep -v -w memset | grep -q .; then \
 	  echo "$@: the firmware part of the CFG layer needs more than memset:"; $(RV32_CC:gcc=nm) -u $@; exit 1; fi
 
-workloads: $(WL_ELFS) $(FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o
+# Embench-IoT programs (third-party test input, never project code) from EMBENCH when that folder
+# is there; the project's board support is sim/embench/. Linked like the workloads, with the
+# relocations kept so the instrumenter can take them. Today make test uses nsichneu (a very large
+# function: its branches need relaxation once profiling instructions are inserted); issue 11
+# brings the others into every flow.
+EMBENCH ?= ../shared/embench
+EMBENCH_FLAGS := --specs=picolibc.specs --oslib=semihost --crt0=semihost -march=rv32im -mabi=ilp32 -O2 \
+                 -Wl,--defsym=__flash=$(PLAT_RAM_BASE) -Wl,--defsym=__flash_size=0x200000 \
+                 -Wl,--defsym=__ram=$(WL_DATA_BASE) -Wl,--defsym=__ram_size=0x200000 \
+                 -Wl,--emit-relocs -Wl,--no-relax -DHAVE_BOARDSUPPORT_H -include boardsupport.h -Isim/embench
+EMBENCH_TEST := $(if $(wildcard $(EMBENCH)/src/nsichneu),$(BUILD)/embench/nsichneu.elf)
+$(BUILD)/embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
+	  $(EMBENCH)/support/main.c $(EMBENCH)/support/beebsc.c sim/embench/board.c -lm -o $@
+
+workloads: $(WL_ELFS) $(FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST)
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)

@@ -118,6 +118,9 @@ static int cmd_instrument(int argc, char **argv) {
             "%u edges, %u measured, %u block counters, %u regions; %u profiling instructions inserted\n",
             in, out, map, o.mode == kModeAll ? "all" : "minimal", o.k, st.functions, st.instrumented, st.skipped,
             st.edges, st.measured, st.block_counters, st.regions, st.inserted);
+  if (!quiet && st.relaxed)
+    fprintf(stderr, "hwprof-instr: %u conditional branches relaxed (their targets went out of reach): each now "
+                    "branches to a jump behind it\n", st.relaxed);
   return 0;
 }
 

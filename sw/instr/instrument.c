@@ -348,6 +348,8 @@ static int write_map(ctx_t *c, const char *in, const char *path) {
       x->term_new = hwprof_rw_insn(c->rw, term);
       if (x->kind == HWPROF_CFG_FALL || x->kind == HWPROF_CFG_FALL_OUT) x->term_new += 4u * hwprof_rw_after_count(c->rw, term);
       x->dst_new = x->dst == HWPROF_CFG_EXIT ? PM_ANY : p->blk[x->dst].new_start;
+      if (x->kind == HWPROF_CFG_TAKEN) x->dst_new = hwprof_rw_taken_to(c->rw, term); /* its island, if relaxed */
+      if (x->kind == HWPROF_CFG_NOT_TAKEN) x->dst_new = x->term_new + 4u;
     }
     m.fn[i] = *p;
   }
@@ -470,6 +472,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   }
   c->st.inserted = hwprof_rw_stats(c->rw).inserted;
   c->st.moved_insns = hwprof_rw_stats(c->rw).moved;
+  c->st.relaxed = hwprof_rw_stats(c->rw).relaxed;
   if (st) *st = c->st;
   rc = 0;
 out:

@@ -36,6 +36,7 @@ typedef struct {
   unsigned edges, measured, block_counters, regions;
   unsigned inserted; /* profiling instructions inserted */
   unsigned moved_insns;
+  unsigned relaxed; /* conditional branches relaxed (their target went out of reach) */
 } instr_stats_t;
 
 void instr_opts_default(instr_opts_t *o);

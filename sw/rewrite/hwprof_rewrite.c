@@ -22,6 +22,7 @@ typedef struct {
   uint32_t shadow;   /* the instruction's own */
   uint32_t new_addr; /* the instruction in the new text */
   uint32_t entry;    /* the first instruction inserted before it (== new_addr without any) */
+  bool relaxed;      /* a branch whose target went out of reach: it now branches to an island */
 } slot_t;
 
 struct hwprof_rw {
@@ -32,6 +33,7 @@ struct hwprof_rw {
   uint32_t *text, *text_shadow;
   unsigned ntext;
   hwprof_rw_stats_t st;
+  unsigned relaxed;
   char *err;
   size_t errlen;
 };
@@ -106,16 +108,51 @@ void hwprof_rw_shadow(hwprof_rw_t *rw, uint32_t addr, uint32_t shadow) {
   if (s) s->shadow = shadow;
 }
 
-int hwprof_rw_layout(hwprof_rw_t *rw, uint32_t text_at, unsigned reserved) {
+/* Places every moved instruction from cur on; returns the end. */
+static uint32_t place(hwprof_rw_t *rw, uint32_t cur) {
   const hwprof_cfg_prog_t *p = rw->p;
-  uint32_t cur = text_at + 4u * reserved;
   for (uint32_t a = p->code_lo; a < p->code_hi; a += 4) {
     slot_t *s = slot_at(rw, a);
     if (s == NULL) continue;
     s->entry = cur;
     cur += 4u * s->nbefore;
     s->new_addr = cur;
-    cur += 4u * (1u + s->nafter);
+    cur += 4u * (1u + s->nafter + (s->relaxed ? 2u : 0u));
+  }
+  return cur;
+}
+
+/* Branch relaxation: a conditional branch whose target is out of its +-4 KiB reach after the
+ * insertions keeps its condition and its sense (so its profiling hint still means what the policy
+ * said) but branches to an island right behind it:
+ *     bxx  rs1, rs2, island      (taken: to the island)
+ *     jal  x0, next              (not taken: over the island)
+ *   island:
+ *     jal  x0, target            (+-1 MiB)
+ * Relaxing moves code, which can push other branches out of reach: repeat until none is left. */
+static unsigned relax_branches(hwprof_rw_t *rw) {
+  const hwprof_cfg_prog_t *p = rw->p;
+  unsigned n = 0;
+  for (uint32_t a = p->code_lo; a < p->code_hi; a += 4) {
+    slot_t *s = slot_at(rw, a);
+    if (s == NULL || s->relaxed) continue;
+    const uint32_t x = word_at(rw, a);
+    if (rv32_opcode(x) != RV32_OP_BRANCH) continue;
+    const uint32_t t = a + (uint32_t)rv32_imm_b(x);
+    if (slot_at(rw, t) == NULL) continue; /* an error for relocate to report */
+    if (!rv32_fits_b((int64_t)hwprof_rw_entry(rw, t) - s->new_addr)) {
+      s->relaxed = true;
+      n++;
+    }
+  }
+  return n;
+}
+
+int hwprof_rw_layout(hwprof_rw_t *rw, uint32_t text_at, unsigned reserved) {
+  uint32_t cur = place(rw, text_at + 4u * reserved);
+  for (unsigned more; (more = relax_branches(rw)) != 0;) {
+    rw->relaxed += more;
+    cur = place(rw, text_at + 4u * reserved);
   }
   rw->text_at = text_at;
   rw->ntext = (cur - text_at) / 4u;
@@ -136,6 +173,14 @@ uint32_t hwprof_rw_insn(const hwprof_rw_t *rw, uint32_t addr) {
   return s ? s->new_addr : addr;
 }
 
+uint32_t hwprof_rw_taken_to(const hwprof_rw_t *rw, uint32_t addr) {
+  const slot_t *s = slot_at(rw, addr);
+  if (s == NULL) return 0;
+  if (s->relaxed) return s->new_addr + 8u;
+  const uint32_t x = word_at(rw, addr);
+  return hwprof_rw_entry(rw, addr + (uint32_t)rv32_imm_b(x));
+}
+
 unsigned hwprof_rw_after_count(const hwprof_rw_t *rw, uint32_t addr) {
   const slot_t *s = slot_at(rw, addr);
   return s ? s->nafter : 0;
@@ -147,7 +192,11 @@ void hwprof_rw_put(hwprof_rw_t *rw, uint32_t new_addr, uint32_t word, uint32_t s
   rw->text_shadow[i] = shadow;
 }
 
-hwprof_rw_stats_t hwprof_rw_stats(const hwprof_rw_t *rw) { return rw->st; }
+hwprof_rw_stats_t hwprof_rw_stats(const hwprof_rw_t *rw) {
+  hwprof_rw_stats_t st = rw->st;
+  st.relaxed = rw->relaxed;
+  return st;
+}
 
 /* ---------------------------------------------------------------- relocation */
 
@@ -167,11 +216,19 @@ static int relocate_insn(hwprof_rw_t *rw, uint32_t a, uint32_t *xp, const pcrel_
   if (is_branch || rv32_opcode(x) == RV32_OP_JAL) {
     t = a + (uint32_t)(is_branch ? rv32_imm_b(x) : rv32_imm_j(x));
     if (slot_at(rw, t) == NULL) ERR("0x%08" PRIx32 ": jump to 0x%08" PRIx32 ", which is not in a function", a, t);
-    const int64_t off = (int64_t)hwprof_rw_entry(rw, t) - pc;
-    if (is_branch ? !rv32_fits_b(off) : !rv32_fits_j(off))
-      ERR("0x%08" PRIx32 " (%s): the %s to 0x%08" PRIx32 " is out of range after instrumentation", a, fname,
-          is_branch ? "branch" : "jump", t);
-    x = is_branch ? rv32_set_b(x, (int32_t)off) : rv32_set_j(x, (int32_t)off);
+    if (s->relaxed) { /* to the island; the jump over it and the island's jump are emitted by the caller */
+      const int64_t far = (int64_t)hwprof_rw_entry(rw, t) - (pc + 8u);
+      if (!rv32_fits_j(far))
+        ERR("0x%08" PRIx32 " (%s): the branch to 0x%08" PRIx32 " is out of reach even for a jump after instrumentation",
+            a, fname, t);
+      x = rv32_set_b(x, 8);
+    } else {
+      const int64_t off = (int64_t)hwprof_rw_entry(rw, t) - pc;
+      if (is_branch ? !rv32_fits_b(off) : !rv32_fits_j(off))
+        ERR("0x%08" PRIx32 " (%s): the %s to 0x%08" PRIx32 " is out of range after instrumentation", a, fname,
+            is_branch ? "branch" : "jump", t);
+      x = is_branch ? rv32_set_b(x, (int32_t)off) : rv32_set_j(x, (int32_t)off);
+    }
   }
   for (unsigned i = hwprof_elf_reloc_lower_bound(e, a); i < e->nrel && e->rel[i].where == a; i++) {
     const hwprof_elf_reloc_t *r = &e->rel[i];
@@ -233,6 +290,12 @@ int hwprof_rw_relocate(hwprof_rw_t *rw) {
     uint32_t x = word_at(rw, a);
     rc = relocate_insn(rw, a, &x, hi, nhi);
     hwprof_rw_put(rw, s->new_addr, x, s->shadow);
+    if (rc == 0 && s->relaxed) {
+      const uint32_t t = a + (uint32_t)rv32_imm_b(word_at(rw, a));
+      const uint32_t island = s->new_addr + 8u;
+      hwprof_rw_put(rw, s->new_addr + 4u, rv32_jal(0, 8), 0); /* not taken: over the island */
+      hwprof_rw_put(rw, island, rv32_jal(0, (int32_t)(hwprof_rw_entry(rw, t) - island)), 0);
+    }
     rw->st.moved++;
   }
   free(hi);

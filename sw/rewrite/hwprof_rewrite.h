@@ -25,6 +25,7 @@ typedef struct hwprof_rw hwprof_rw_t;
 typedef struct {
   unsigned inserted; /* instructions inserted */
   unsigned moved;    /* instructions moved */
+  unsigned relaxed;  /* conditional branches relaxed (see hwprof_rw_layout) */
 } hwprof_rw_stats_t;
 
 /* An extra loadable segment for the output (bytes NULL: zero-filled, memsz only). */
@@ -44,7 +45,10 @@ int hwprof_rw_before(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t sha
 int hwprof_rw_after(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow);
 void hwprof_rw_shadow(hwprof_rw_t *rw, uint32_t addr, uint32_t shadow);
 
-/* Places the moved code at text_at + 4 * reserved; the reserved words are the caller's (put). */
+/* Places the moved code at text_at + 4 * reserved; the reserved words are the caller's (put).
+ * A conditional branch whose target the insertions put out of its reach is relaxed: it keeps its
+ * condition and sense (a profiling hint on it keeps its meaning) and branches to an island behind
+ * it, "bxx island; jal x0, next; island: jal x0, target" (one instruction more on either path). */
 int hwprof_rw_layout(hwprof_rw_t *rw, uint32_t text_at, unsigned reserved);
 /* After layout: where a transfer to the original address addr goes (the first instruction inserted
  * before it; addr itself when it is not moved code), where the instruction itself went, and how
@@ -52,6 +56,9 @@ int hwprof_rw_layout(hwprof_rw_t *rw, uint32_t text_at, unsigned reserved);
 uint32_t hwprof_rw_entry(const hwprof_rw_t *rw, uint32_t addr);
 uint32_t hwprof_rw_insn(const hwprof_rw_t *rw, uint32_t addr);
 unsigned hwprof_rw_after_count(const hwprof_rw_t *rw, uint32_t addr);
+/* Where the conditional branch at original address addr goes when taken, in the new code (its
+ * island when relaxed). */
+uint32_t hwprof_rw_taken_to(const hwprof_rw_t *rw, uint32_t addr);
 /* A word of the reserved area. */
 void hwprof_rw_put(hwprof_rw_t *rw, uint32_t new_addr, uint32_t word, uint32_t shadow);
 
