@@ -17,11 +17,12 @@ VERILATOR ?= verilator
 RTL_PKG  := rtl/hwprof_pkg.sv
 RTL_REG  := rtl/reg/hwprof_cfg_check.sv rtl/reg/hwprof_top_reg.sv rtl/reg/hwprof_pir_reg.sv rtl/reg/hwprof_edge_prof_reg.sv \
             rtl/reg/hwprof_trace_ctrl_reg.sv
-RTL_PRIM := rtl/prim/hwprof_prim_fifo.sv rtl/prim/hwprof_prim_counters.sv
+RTL_PRIM := rtl/prim/hwprof_prim_fifo.sv rtl/prim/hwprof_prim_counters.sv rtl/prim/hwprof_prim_cam.sv \
+            rtl/prim/hwprof_prim_regfile.sv
 RTL_SRC  := $(RTL_PKG) $(RTL_PRIM) $(RTL_REG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv rtl/hwprof_top.sv
 VLT      := rtl/hwprof.vlt
 MODEL_SRC := cmodel/reg/top_reg.c cmodel/reg/pir_reg.c cmodel/reg/edge_prof_reg.c cmodel/reg/trace_ctrl_reg.c \
-             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/top.c cmodel/mem_model.c
+             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/cam.c cmodel/prim/regfile.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/top.c cmodel/mem_model.c
 MODEL_HDR := $(wildcard cmodel/*.h cmodel/reg/*.h cmodel/prim/*.h) sw/include/hwprof_regs.h
 SW_SRC   := sw/hwprof_edge.c sw/hwprof_trace.c sw/trace_recon.c sw/image.c
 SW_HDR   := $(wildcard sw/include/*.h)
@@ -117,6 +118,10 @@ lint:
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top -GSets=2 -GWays=1 -GLineWords=2 \
 	  -GUpdDepth=1 -GOabDepth=1 -GCntW=8 -GHistW=2 -GTraceFifoDepth=1
 	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_counters.sv --top-module hwprof_prim_counters -GN=6 -GW=32
+	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_cam.sv --top-module hwprof_prim_cam -GN=16 -GKeyW=30
+	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_cam.sv --top-module hwprof_prim_cam -GN=1 -GKeyW=1
+	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_regfile.sv --top-module hwprof_prim_regfile -GN=16 -GW=32
+	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_regfile.sv --top-module hwprof_prim_regfile -GN=1 -GW=1
 	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_counters.sv --top-module hwprof_prim_counters -GN=1 -GW=1
 	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_fifo.sv --top-module hwprof_prim_fifo -GWidth=40 -GDepth=5
 	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_fifo.sv --top-module hwprof_prim_fifo -GWidth=1 -GDepth=1 \
@@ -202,8 +207,20 @@ PRIM_COUNTERS_CONFIGS := prim_counters:6:32 prim_counters_w3:3:3
 $(foreach c,$(PRIM_COUNTERS_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c),1),hwprof_prim_counters,\
   -GN=$(call tb_field,$(c),2) -GW=$(call tb_field,$(c),3),\
   -DPRIM_COUNTERS_N=$(call tb_field,$(c),2) -DPRIM_COUNTERS_W=$(call tb_field,$(c),3))))
+# the CAM, NAME:N:KeyW (the co-processor's PC slots)
+PRIM_CAM_CONFIGS := prim_cam:8:20 prim_cam_n1:1:3
+$(foreach c,$(PRIM_CAM_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c),1),hwprof_prim_cam,\
+  -GN=$(call tb_field,$(c),2) -GKeyW=$(call tb_field,$(c),3),\
+  -DPRIM_CAM_N=$(call tb_field,$(c),2) -DPRIM_CAM_KEYW=$(call tb_field,$(c),3))))
+# the register file, NAME:N:W (the co-processor's registers and small arrays)
+PRIM_REGFILE_CONFIGS := prim_regfile:16:32 prim_regfile_n1:1:7
+$(foreach c,$(PRIM_REGFILE_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c),1),hwprof_prim_regfile,\
+  -GN=$(call tb_field,$(c),2) -GW=$(call tb_field,$(c),3),\
+  -DPRIM_REGFILE_N=$(call tb_field,$(c),2) -DPRIM_REGFILE_W=$(call tb_field,$(c),3))))
 PRIM_BINS := $(foreach c,$(PRIM_FIFO_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_fifo) \
-             $(foreach c,$(PRIM_COUNTERS_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_counters)
+             $(foreach c,$(PRIM_COUNTERS_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_counters) \
+             $(foreach c,$(PRIM_CAM_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_cam) \
+             $(foreach c,$(PRIM_REGFILE_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_regfile)
 
 # The register generator's conformance bench: the conformance block (tools/reggen/conformance/conf.json,
 # every access kind and option) generated into $(BUILD)/regconf with the same emitters as the engines'

@@ -359,6 +359,14 @@ for p in prim_counters prim_counters_w3; do
   check "lockstep-$p-directed" "$build/tb_$p/Vhwprof_prim_counters" --test=directed --cycles=1000
   check "lockstep-$p-random" "$build/tb_$p/Vhwprof_prim_counters" --seed=1 --cycles=300000
 done
+for p in prim_cam prim_cam_n1; do
+  check "lockstep-$p-directed" "$build/tb_$p/Vhwprof_prim_cam" --test=directed --cycles=1000
+  check "lockstep-$p-random" "$build/tb_$p/Vhwprof_prim_cam" --seed=1 --cycles=300000
+done
+for p in prim_regfile prim_regfile_n1; do
+  check "lockstep-$p-directed" "$build/tb_$p/Vhwprof_prim_regfile" --test=directed --cycles=1000
+  check "lockstep-$p-random" "$build/tb_$p/Vhwprof_prim_regfile" --seed=1 --cycles=300000
+done
 
 check lockstep-directed "$tb" --test=directed --cycles=20000
 check lockstep-directed-small-cache "$tb_small" --test=directed --cycles=20000
