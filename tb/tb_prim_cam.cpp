@@ -71,20 +71,15 @@ std::vector<Step> directed() {
   return s;
 }
 
-class CamBench : public lockstep::Bench {
+class CamBench : public lockstep::BlockBench<Vhwprof_prim_cam> {
  public:
-  explicit CamBench(const Options& o) : rng_(o.seed) {
+  explicit CamBench(const Options& o) : BlockBench("hwprof_prim_cam"), rng_(o.seed) {
     cfg_ = hwprof_prim_cam_cfg_t{kN, PRIM_CAM_KEYW};
-    if (hwprof_prim_cam_cfg_check(&cfg_) != kHwprofOk) {
-      std::fprintf(stderr, "tb_prim_cam: error: the bench was built with a configuration the C model rejects\n");
-      std::exit(2);
-    }
+    require_cfg(hwprof_prim_cam_cfg_check(&cfg_) == kHwprofOk, "tb_prim_cam");
     hwprof_prim_cam_reset(&model_);
     if (o.test == "directed") steps_ = directed();
     rtl_.reset();
   }
-  void waves_open(const std::string& path) override { rtl_.open_waves(path); }
-  void waves_close() override { rtl_.close_waves(); }
   void inject_fault(TxLog& log) override {
     model_.valid ^= 1u;
     log.add(0, "inject: flipped the model's valid bit of entry 0");
@@ -143,7 +138,6 @@ class CamBench : public lockstep::Bench {
 
  private:
   lockstep::Rng rng_;
-  lockstep::VerilatedTop<Vhwprof_prim_cam> rtl_{"hwprof_prim_cam"};
   hwprof_prim_cam_cfg_t cfg_{};
   hwprof_prim_cam_state_t model_{};
   std::vector<Step> steps_;

@@ -75,20 +75,15 @@ std::vector<Step> directed() {
   return s;
 }
 
-class CountersBench : public lockstep::Bench {
+class CountersBench : public lockstep::BlockBench<Vhwprof_prim_counters> {
  public:
-  explicit CountersBench(const Options& o) : o_(o), rng_(o.seed) {
+  explicit CountersBench(const Options& o) : BlockBench("hwprof_prim_counters"), o_(o), rng_(o.seed) {
     cfg_ = hwprof_prim_counters_cfg_t{kN, kW};
-    if (hwprof_prim_counters_cfg_check(&cfg_) != kHwprofOk) {
-      std::fprintf(stderr, "tb_prim_counters: error: the bench was built with a configuration the C model rejects\n");
-      std::exit(2);
-    }
+    require_cfg(hwprof_prim_counters_cfg_check(&cfg_) == kHwprofOk, "tb_prim_counters");
     hwprof_prim_counters_reset(&model_);
     if (o.test == "directed") steps_ = directed();
     rtl_.reset();
   }
-  void waves_open(const std::string& path) override { rtl_.open_waves(path); }
-  void waves_close() override { rtl_.close_waves(); }
   void inject_fault(TxLog& log) override {
     model_.count[kN - 1] ^= 1u;
     log.add(0, "inject: flipped bit 0 of the model's last counter");
@@ -134,7 +129,6 @@ class CountersBench : public lockstep::Bench {
  private:
   Options o_;
   lockstep::Rng rng_;
-  lockstep::VerilatedTop<Vhwprof_prim_counters> rtl_{"hwprof_prim_counters"};
   hwprof_prim_counters_cfg_t cfg_{};
   hwprof_prim_counters_state_t model_{};
   std::vector<Step> steps_;

@@ -91,23 +91,14 @@ std::vector<Step> directed() {
   return s;
 }
 
-class FifoBench : public lockstep::Bench {
+class FifoBench : public lockstep::BlockBench<Vhwprof_prim_fifo> {
  public:
-  explicit FifoBench(const Options& o) : o_(o), rng_(o.seed) {
+  explicit FifoBench(const Options& o) : BlockBench("hwprof_prim_fifo"), o_(o), rng_(o.seed) {
     cfg_ = hwprof_prim_fifo_cfg_t{PRIM_FIFO_WIDTH, PRIM_FIFO_DEPTH, PRIM_FIFO_OVERWRITE != 0, PRIM_FIFO_IDX_READ != 0};
-    if (hwprof_prim_fifo_cfg_check(&cfg_) != kHwprofOk) {
-      std::fprintf(stderr, "tb_prim_fifo: error: the bench was built with a configuration the C model rejects\n");
-      std::exit(2);
-    }
+    require_cfg(hwprof_prim_fifo_cfg_check(&cfg_) == kHwprofOk, "tb_prim_fifo");
     hwprof_prim_fifo_reset(&model_);
     if (o.test == "directed") steps_ = directed();
     rtl_.reset();
-  }
-  void waves_open(const std::string& path) override {
-    rtl_.open_waves(path);
-  }
-  void waves_close() override {
-    rtl_.close_waves();
   }
   void inject_fault(TxLog& log) override {
     model_.count ^= 1u;
@@ -177,7 +168,6 @@ class FifoBench : public lockstep::Bench {
  private:
   Options o_;
   lockstep::Rng rng_;
-  lockstep::VerilatedTop<Vhwprof_prim_fifo> rtl_{"hwprof_prim_fifo"};
   hwprof_prim_fifo_cfg_t cfg_{};
   hwprof_prim_fifo_state_t model_{};
   std::vector<Step> steps_;

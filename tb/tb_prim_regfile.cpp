@@ -63,20 +63,15 @@ std::vector<Step> directed() {
   return s;
 }
 
-class RegfileBench : public lockstep::Bench {
+class RegfileBench : public lockstep::BlockBench<Vhwprof_prim_regfile> {
  public:
-  explicit RegfileBench(const Options& o) : rng_(o.seed) {
+  explicit RegfileBench(const Options& o) : BlockBench("hwprof_prim_regfile"), rng_(o.seed) {
     cfg_ = hwprof_prim_regfile_cfg_t{kN, PRIM_REGFILE_W};
-    if (hwprof_prim_regfile_cfg_check(&cfg_) != kHwprofOk) {
-      std::fprintf(stderr, "tb_prim_regfile: error: the bench was built with a configuration the C model rejects\n");
-      std::exit(2);
-    }
+    require_cfg(hwprof_prim_regfile_cfg_check(&cfg_) == kHwprofOk, "tb_prim_regfile");
     hwprof_prim_regfile_reset(&model_);
     if (o.test == "directed") steps_ = directed();
     rtl_.reset();
   }
-  void waves_open(const std::string& path) override { rtl_.open_waves(path); }
-  void waves_close() override { rtl_.close_waves(); }
   void inject_fault(TxLog& log) override {
     model_.word[0] ^= 1u;
     log.add(0, "inject: flipped bit 0 of the model's word 0");
@@ -128,7 +123,6 @@ class RegfileBench : public lockstep::Bench {
 
  private:
   lockstep::Rng rng_;
-  lockstep::VerilatedTop<Vhwprof_prim_regfile> rtl_{"hwprof_prim_regfile"};
   hwprof_prim_regfile_cfg_t cfg_{};
   hwprof_prim_regfile_state_t model_{};
   std::vector<Step> steps_;

@@ -58,14 +58,12 @@ using lockstep::Checker;
 using lockstep::Options;
 using lockstep::TxLog;
 
-class ConformanceBench : public lockstep::Bench {
+class ConformanceBench : public lockstep::BlockBench<Vhwprof_conf_reg> {
  public:
-  explicit ConformanceBench(const Options& o) : rng_(o.seed) {
+  explicit ConformanceBench(const Options& o) : BlockBench("hwprof_conf_reg"), rng_(o.seed) {
     hwprof_conf_reg_reset(&model_);
     rtl_.reset();
   }
-  void waves_open(const std::string& path) override { rtl_.open_waves(path); }
-  void waves_close() override { rtl_.close_waves(); }
   void inject_fault(TxLog& log) override {
     conf_glue::inject(&model_);
     log.add(0, "inject: flipped bit 0 of the C block's first flop");
@@ -112,7 +110,6 @@ class ConformanceBench : public lockstep::Bench {
 
  private:
   lockstep::Rng rng_;
-  lockstep::VerilatedTop<Vhwprof_conf_reg> rtl_{"hwprof_conf_reg"};
   hwprof_conf_reg_state_t model_{};
   uint64_t accesses_ = 0, writes_ = 0, errors_ = 0, cycles_ = 0;
 };

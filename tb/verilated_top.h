@@ -5,9 +5,12 @@
 #define HWPROF_TB_VERILATED_TOP_H
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
+#include "lockstep.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -68,6 +71,25 @@ class VerilatedTop {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<V> top_;
   std::unique_ptr<VerilatedFstC> fst_;
+};
+
+// The base of a block bench with one Verilated top: the RTL instance and the waveform hooks of
+// lockstep::Bench. require_cfg() stops with one error line when the C model rejects the
+// configuration the bench was built with.
+template <typename V>
+class BlockBench : public Bench {
+ public:
+  explicit BlockBench(const char* top) : rtl_(top) {}
+  void waves_open(const std::string& path) override { rtl_.open_waves(path); }
+  void waves_close() override { rtl_.close_waves(); }
+
+ protected:
+  static void require_cfg(bool ok, const char* bench) {
+    if (ok) return;
+    std::fprintf(stderr, "%s: error: the bench was built with a configuration the C model rejects\n", bench);
+    std::exit(2);
+  }
+  VerilatedTop<V> rtl_;
 };
 
 }  // namespace lockstep

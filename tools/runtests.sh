@@ -350,22 +350,16 @@ check cfg-layer-on-workloads cfg_layer_on_workloads
 
 # --- lockstep benches: directed tests in every configuration
 # --- the primitives' lockstep unit benches (rtl/prim/ against cmodel/prim/): directed outcomes
-#     worked out by hand, and a random stream, in two configurations each
-for p in prim_fifo prim_fifo_d1 prim_ring prim_ring_d1; do
-  check "lockstep-$p-directed" "$build/tb_$p/Vhwprof_prim_fifo" --test=directed --cycles=1000
-  check "lockstep-$p-random" "$build/tb_$p/Vhwprof_prim_fifo" --seed=1 --cycles=500000
-done
-for p in prim_counters prim_counters_w3; do
-  check "lockstep-$p-directed" "$build/tb_$p/Vhwprof_prim_counters" --test=directed --cycles=1000
-  check "lockstep-$p-random" "$build/tb_$p/Vhwprof_prim_counters" --seed=1 --cycles=300000
-done
-for p in prim_cam prim_cam_n1; do
-  check "lockstep-$p-directed" "$build/tb_$p/Vhwprof_prim_cam" --test=directed --cycles=1000
-  check "lockstep-$p-random" "$build/tb_$p/Vhwprof_prim_cam" --seed=1 --cycles=300000
-done
-for p in prim_regfile prim_regfile_n1; do
-  check "lockstep-$p-directed" "$build/tb_$p/Vhwprof_prim_regfile" --test=directed --cycles=1000
-  check "lockstep-$p-random" "$build/tb_$p/Vhwprof_prim_regfile" --seed=1 --cycles=300000
+#     worked out by hand, and a random stream, in two or more configurations each
+# (bench directory:Verilated top; the random runs are 500,000 cycles for the FIFO, 300,000 otherwise)
+for b in prim_fifo:fifo prim_fifo_d1:fifo prim_ring:fifo prim_ring_d1:fifo prim_counters:counters \
+         prim_counters_w3:counters prim_cam:cam prim_cam_n1:cam prim_regfile:regfile prim_regfile_n1:regfile; do
+  p=${b%%:*}
+  bin="$build/tb_$p/Vhwprof_prim_${b#*:}"
+  cycles=300000
+  [ "${b#*:}" = fifo ] && cycles=500000
+  check "lockstep-$p-directed" "$bin" --test=directed --cycles=1000
+  check "lockstep-$p-random" "$bin" --seed=1 --cycles=$cycles
 done
 
 check lockstep-directed "$tb" --test=directed --cycles=20000
