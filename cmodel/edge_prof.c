@@ -81,6 +81,9 @@ static uint64_t line_addr(const hwprof_edge_prof_cfg_t *cfg, uint64_t tag, unsig
 /* Everything the RTL's always_comb blocks compute from the state and inputs. */
 typedef struct {
   hwprof_edge_prof_out_t out;
+  /* the head operation of the update buffer, as read this cycle (the step reuses it) */
+  uint64_t head_addr;
+  ep_addr_t ha;
   /* decisions for the clock edge */
   bool pop;
   bool perform; /* the head operation updates its counter */
@@ -155,7 +158,9 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
   uint64_t head_addr;
   bool head_dec;
   const unsigned upd_count = upd_buf_head(s, cfg, &head_addr, &head_dec);
-  ep_addr_t ha = split(cfg, head_addr);
+  const ep_addr_t ha = split(cfg, head_addr);
+  e->head_addr = head_addr;
+  e->ha = ha;
   bool head_bad = (head_addr & align_mask) != 0 || head_addr < bound_lo(s) || head_addr >= bound_hi(s);
   bool head_hit = false, free_found = false;
   unsigned head_way = 0, free_way = 0;
@@ -268,10 +273,8 @@ void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_c
   eval(s, cfg, in, &e);
   const hwprof_edge_prof_out_t *o = &e.out;
   /* values read before anything is written */
-  uint64_t head_addr;
-  bool head_dec;
-  upd_buf_head(s, cfg, &head_addr, &head_dec);
-  const ep_addr_t ha = split(cfg, head_addr);
+  const uint64_t head_addr = e.head_addr;
+  const ep_addr_t ha = e.ha;
   const unsigned victim_line = ha.set * cfg->ways + s->victim;
   const unsigned walk_line = s->walk_set * cfg->ways + s->walk_way;
   const bool was_retry = s->retry;

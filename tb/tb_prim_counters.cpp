@@ -77,7 +77,7 @@ std::vector<Step> directed() {
 
 class CountersBench : public lockstep::BlockBench<Vhwprof_prim_counters> {
  public:
-  explicit CountersBench(const Options& o) : BlockBench("hwprof_prim_counters"), o_(o), rng_(o.seed) {
+  explicit CountersBench(const Options& o) : BlockBench("hwprof_prim_counters"), rng_(o.seed) {
     cfg_ = hwprof_prim_counters_cfg_t{kN, kW};
     require_cfg(hwprof_prim_counters_cfg_check(&cfg_) == kHwprofOk, "tb_prim_counters");
     hwprof_prim_counters_reset(&model_);
@@ -127,7 +127,6 @@ class CountersBench : public lockstep::BlockBench<Vhwprof_prim_counters> {
   }
 
  private:
-  Options o_;
   lockstep::Rng rng_;
   hwprof_prim_counters_cfg_t cfg_{};
   hwprof_prim_counters_state_t model_{};

@@ -93,7 +93,7 @@ std::vector<Step> directed() {
 
 class FifoBench : public lockstep::BlockBench<Vhwprof_prim_fifo> {
  public:
-  explicit FifoBench(const Options& o) : BlockBench("hwprof_prim_fifo"), o_(o), rng_(o.seed) {
+  explicit FifoBench(const Options& o) : BlockBench("hwprof_prim_fifo"), rng_(o.seed) {
     cfg_ = hwprof_prim_fifo_cfg_t{PRIM_FIFO_WIDTH, PRIM_FIFO_DEPTH, PRIM_FIFO_OVERWRITE != 0, PRIM_FIFO_IDX_READ != 0};
     require_cfg(hwprof_prim_fifo_cfg_check(&cfg_) == kHwprofOk, "tb_prim_fifo");
     hwprof_prim_fifo_reset(&model_);
@@ -166,7 +166,6 @@ class FifoBench : public lockstep::BlockBench<Vhwprof_prim_fifo> {
   }
 
  private:
-  Options o_;
   lockstep::Rng rng_;
   hwprof_prim_fifo_cfg_t cfg_{};
   hwprof_prim_fifo_state_t model_{};

@@ -87,9 +87,10 @@ static unsigned count_taken(const hwprof_cfg_code_t *c) {
 static size_t max_edges(unsigned nw, unsigned ntaken) { return 1u + 3u * (size_t)nw + ntaken; }
 
 size_t hwprof_cfg_need(const hwprof_cfg_code_t *c) {
-  const size_t nw = (c->hi - c->lo) / 4u, ne = max_edges((unsigned)nw, count_taken(c));
+  const unsigned ntaken = count_taken(c);
+  const size_t nw = (c->hi - c->lo) / 4u, ne = max_edges((unsigned)nw, ntaken);
   size_t n = nw * sizeof(uint32_t);                                      /* callees */
-  n += (nw + 1) + count_taken(c) * sizeof(uint32_t);                     /* leaders, targets */
+  n += (nw + 1) + ntaken * sizeof(uint32_t);                             /* leaders, targets */
   n += nw * (sizeof(hwprof_cfg_block_t) + sizeof(int)) + ne * sizeof(hwprof_cfg_edge_t);
   n += 2 * (nw + 1 + ne) * sizeof(int);                                  /* successors, predecessors */
   n += 6 * nw * sizeof(int) + nw * sizeof(hwprof_cfg_loop_t);            /* dominators, loops */
