@@ -14,7 +14,7 @@ CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Isw/elf -
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 VERILATOR ?= verilator
-RTL_PKG  := rtl/hwprof_pkg.sv
+RTL_PKG  := rtl/hwprof_pkg.sv rtl/hwprof_cop_pkg.sv
 RTL_REG  := rtl/reg/hwprof_cfg_check.sv rtl/reg/hwprof_top_reg.sv rtl/reg/hwprof_pir_reg.sv rtl/reg/hwprof_edge_prof_reg.sv \
             rtl/reg/hwprof_trace_ctrl_reg.sv
 RTL_PRIM := rtl/prim/hwprof_prim_fifo.sv rtl/prim/hwprof_prim_counters.sv rtl/prim/hwprof_prim_cam.sv \
@@ -37,6 +37,10 @@ RW_SRC   := sw/rewrite/hwprof_rewrite.c
 RW_HDR   := sw/rewrite/hwprof_rewrite.h
 PROFMAP_SRC := sw/profmap/profmap.c sw/cfg/hwprof_cfg.c
 PROFMAP_HDR := sw/profmap/profmap.h sw/cfg/hwprof_cfg.h
+# The co-processor's tools (docs/coproc.md): the format's name tables (generated from
+# regs/cop_uinsn.json), image files, the assembler/disassembler, the instruction-level interpreter.
+COP_SRC  := sw/cop/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/cop_interp.c
+COP_HDR  := sw/cop/cop_image.h sw/cop/cop_asm.h sw/cop/cop_interp.h
 RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 
@@ -247,13 +251,24 @@ REGCONF_BIN := $(BUILD)/tb_reg_conformance/Vhwprof_conf_reg
 bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
-UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg
+UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
+              test_cop_asm test_cop_interp
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c \
-            $(PROFMAP_SRC)
+            $(PROFMAP_SRC) $(COP_SRC)
 $(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h \
-                $(PROFMAP_HDR)
+                $(PROFMAP_HDR) $(COP_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
+	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -Isw/cop -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
+
+# hwprof-cpasm: the co-processor's assembler, disassembler and interpreter front end (and an
+# ASan/UBSan build that make test drives as a user would)
+CPASM_BIN := $(BUILD)/cop/hwprof-cpasm
+$(CPASM_BIN): $(COP_SRC) $(COP_HDR) sw/cop/hwprof_cpasm.c $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Isw/cop -O2 $(COP_SRC) sw/cop/hwprof_cpasm.c -o $@
+$(BUILD)/unit/hwprof-cpasm-asan: $(COP_SRC) $(COP_HDR) sw/cop/hwprof_cpasm.c $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Isw/cop -g -O1 $(SAN) $(COP_SRC) sw/cop/hwprof_cpasm.c -o $@
 
 # the firmware sources must also build for the RV32 target
 $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
@@ -392,7 +407,8 @@ qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof dev
 
 # ---------------------------------------------------------------- the suites
 test: deps
-	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) workloads $(BUILD)/unit/hwprof-instr-asan
+	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) workloads $(BUILD)/unit/hwprof-instr-asan \
+	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan
 	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)
 
 WORKLOAD ?= interp

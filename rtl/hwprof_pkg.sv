@@ -56,6 +56,15 @@ package hwprof_pkg;
     IHINT_DEC = 1'd1
   } ihint_e;
 
+  // ---- the 32-bit fields a value-profiling sample record can hold (bit positions of the field selection; a record holds the selected ones in this order)
+  typedef enum logic [2:0] {
+    SFIELD_PC = 3'd0,
+    SFIELD_NPC = 3'd1,
+    SFIELD_INSN = 3'd2,
+    SFIELD_ADDR = 3'd3,
+    SFIELD_VALUE = 3'd4
+  } sfield_e;
+
   // ---- operation of a profiling instruction (kind PROF)
   typedef enum logic [2:0] {
     PROF_OP_ID = 3'd0,

@@ -334,6 +334,46 @@ else
   echo "note: ../shared/embench is not there (EMBENCH=...): the branch-relaxation check on Embench's nsichneu is skipped"
 fi
 
+# the co-processor's assembler, disassembler and interpreter (sw/cop/, docs/coproc.md) used as a
+# user would, under ASan/UBSan: the example assembles, disassembles to text that reassembles to the
+# same image, embeds as a C initializer that builds for the RV32 target, and runs on its sample file
+# with the table worked out by hand (sw/cop/examples/pc_count.samples: 0x80000100 seen 3 times,
+# seven other PCs once each; the eighth PC fills the 8-slot table, the interrupt at sample 10 after
+# 3+3+2+3+2 + 4 x 3 + 3 = 28 microinstructions); bad input gets one message and a non-zero exit
+cpasm="$build/unit/hwprof-cpasm-asan"
+cpasm_cli() {
+  local d="$logdir/cpasm" out rc
+  mkdir -p "$d"
+  "$cpasm" sw/cop/examples/pc_count.s -o "$d/pc.cop" || return 1
+  "$cpasm" -d "$d/pc.cop" -o "$d/pc.s" && "$cpasm" "$d/pc.s" -o "$d/pc2.cop" && cmp "$d/pc.cop" "$d/pc2.cop" || return 1
+  echo "disassembly reassembles to the same image"
+  "$cpasm" --c pc_count_image sw/cop/examples/pc_count.s -o "$d/pc.c" &&
+    ${RV32_CC:-riscv64-unknown-elf-gcc} --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror \
+      -Isw/include -c "$d/pc.c" -o "$d/pc.o" || return 1
+  echo "C initializer builds for RV32"
+  out=$("$cpasm" --run --stop-at-intr "$d/pc.cop" sw/cop/examples/pc_count.samples) || return 1
+  echo "$out"
+  grep -qx 'interrupt: sample 10 (line 12), at microinstruction 4' <<<"$out" &&
+    grep -qx 'samples 10, microinstructions 28, interrupts 1' <<<"$out" &&
+    grep -qx 'cam 0 0x80000100' <<<"$out" && grep -qx 'cam 7 0x80000210' <<<"$out" &&
+    grep -qx 'data 0x000 0x00010003' <<<"$out" && grep -qx 'data 0x00c 0x00010001' <<<"$out" &&
+    [ "$(grep -c '^cam ' <<<"$out")" = 8 ] && [ "$(grep -c '^data ' <<<"$out")" = 4 ] || return 1
+  printf 'load 0x100 0x104 0 0 1\nload 1 2\n' >"$d/bad.samples"
+  out=$("$cpasm" --run "$d/pc.cop" "$d/bad.samples" 2>&1 >/dev/null); rc=$?
+  echo "bad sample file -> $rc: $out"
+  [ "$rc" = 1 ] && grep -q "bad.samples:2: not a sample" <<<"$out" || return 1
+  printf '.dispatch load, a\na: add v0, v1\n' >"$d/bad.s"
+  out=$("$cpasm" "$d/bad.s" -o "$d/bad.cop" 2>&1); rc=$?
+  echo "bad source -> $rc: $out"
+  [ "$rc" = 1 ] && grep -q "bad.s:2:4: error: 'add' takes 3 operands" <<<"$out" && [ ! -e "$d/bad.cop" ] || return 1
+  out=$("$cpasm" -d sw/cop/examples/pc_count.s 2>&1); rc=$?
+  echo "source given as an image -> $rc: $out"
+  [ "$rc" = 1 ] && grep -q "pc_count.s:6: not a co-processor image" <<<"$out" || return 1
+  out=$("$cpasm" --run "$d/pc.cop" 2>&1); rc=$?
+  [ "$rc" = 2 ] && grep -q "^usage:" <<<"$out"
+}
+check cpasm-cli cpasm_cli
+
 # the CFG layer (sw/cfg/) on every workload under ASan/UBSan: every function analysed, loops found
 # in every program
 cfg_layer_on_workloads() {

@@ -68,6 +68,14 @@
 #define HWPROF_IHINT_DEC 1u /* subtract 1 from the counter */
 #define HWPROF_IHINT_WIDTH 1u
 
+/* ---- the 32-bit fields a value-profiling sample record can hold (bit positions of the field selection; a record holds the selected ones in this order) */
+#define HWPROF_SFIELD_PC 0u /* pc */
+#define HWPROF_SFIELD_NPC 1u /* next_pc */
+#define HWPROF_SFIELD_INSN 2u /* instruction bits */
+#define HWPROF_SFIELD_ADDR 3u /* effective address */
+#define HWPROF_SFIELD_VALUE 4u /* loaded value */
+#define HWPROF_SFIELD_WIDTH 3u
+
 /* ---- operation of a profiling instruction (kind PROF) */
 #define HWPROF_PROF_OP_ID 0u /* prof.id: update counter[idx] (if flag = 1 and pid != 0) */
 #define HWPROF_PROF_OP_INIT 1u /* prof.init: base_address = operand, offset = 0 */
