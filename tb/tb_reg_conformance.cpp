@@ -77,9 +77,9 @@ class ConformanceBench : public lockstep::BlockBench<Vhwprof_conf_reg> {
     hwprof_reg_req_t req{};
     req.access = rng_.chance(70);
     req.write = rng_.chance(50);
-    // mostly the window's own words (registers, arrays, holes), sometimes anything
+    // mostly the block's own words (registers, arrays, holes, both windows), sometimes anything
     const uint16_t window = static_cast<uint16_t>(HWPROF_CONF_WINDOW << HWPROF_WINDOW_SHIFT);
-    req.addr = rng_.chance(90) ? static_cast<uint16_t>(window | (rng_.below(64) * 4)) : static_cast<uint16_t>(rng_.next());
+    req.addr = rng_.chance(90) ? static_cast<uint16_t>(window + rng_.below(64 * HWPROF_CONF_WINDOWS) * 4) : static_cast<uint16_t>(rng_.next());
     req.wdata = rng_.chance(20) ? 0xffffffffu : static_cast<uint32_t>(rng_.next());
     hwprof_conf_hw2reg_t hw{};
     conf_glue::randomize(rng_, req, &hw);

@@ -20,9 +20,12 @@ does on the bus is its access kind; where its value lives is the register's stor
   "read_pulse": true       the engine sees a read of this register (reg2hw <reg>_re), for registers
                            whose read has a side effect (a FIFO pop)
 
+A block normally takes one window of 256 bytes; "windows": N (1..64) gives it N consecutive windows
+(window .. window + N - 1), so offsets run up to 256 N: for engines with large arrays.
+
 A block may also list "arrays": windows onto storage the engine holds (a table, a microcode memory).
-An array takes the words [offset, offset + 4 * entries) of the window (1..64 entries, inside the
-window, overlapping no register and no other array); each word is one entry of 32 bits.
+An array takes the words [offset, offset + 4 * entries) of the block (1..1024 entries, inside its
+windows, overlapping no register and no other array); each word is one entry of 32 bits.
 
   access  rw   software reads and writes entries; ro   software reads them (a write answers pslverr)
   reg2hw  <a>_index   the entry the address names ((addr - offset) / 4), driven from the address
@@ -134,9 +137,15 @@ def validate_block(blk, path, windows):
     check_ident(name, path)
     need(blk, "desc", str, path)
     window = need(blk, "window", int, path)
-    if window in windows:
-        raise DescError(f"{path}: window {window} already used by block '{windows[window]}'")
-    windows[window] = name
+    nwin = opt(blk, "windows", int, 1, path)
+    if not 1 <= nwin <= 64:
+        raise DescError(f"{path}: 'windows' must be 1..64")
+    blk["windows"] = nwin
+    for w in range(window, window + nwin):
+        if w in windows:
+            raise DescError(f"{path}: window {w} already used by block '{windows[w]}'")
+        windows[w] = name
+    span = 256 * nwin
     offsets = {}
     names = set()
     regs = need(blk, "registers", list, path)
@@ -150,8 +159,8 @@ def validate_block(blk, path, windows):
             raise DescError(f"{where}: duplicate register name")
         names.add(r["name"])
         off = need(r, "offset", int, where)
-        if off % 4 or not 0 <= off < 256:
-            raise DescError(f"{where}: offset {off} must be word aligned and below 256")
+        if off % 4 or not 0 <= off < span:
+            raise DescError(f"{where}: offset {off} must be word aligned and below {span}")
         if off in offsets:
             raise DescError(f"{where}: offset {off} already used by {offsets[off]}")
         offsets[off] = r["name"]
@@ -198,8 +207,8 @@ def validate_block(blk, path, windows):
         names.add(a["name"])
         off = need(a, "offset", int, where)
         n = need(a, "entries", int, where)
-        if off % 4 or not 1 <= n <= 64 or off < 0 or off + 4 * n > 256:
-            raise DescError(f"{where}: entries 1..64 of 4 bytes from a word-aligned offset must fit the window's 256 bytes")
+        if off % 4 or not 1 <= n <= 1024 or off < 0 or off + 4 * n > span:
+            raise DescError(f"{where}: entries 1..1024 of 4 bytes from a word-aligned offset must fit the block's {span} bytes")
         for o in range(off, off + 4 * n, 4):
             if o in offsets:
                 raise DescError(f"{where}: word {o} already used by {offsets[o]}")
@@ -257,7 +266,7 @@ def reg_masks(reg):
 
 
 def reg_addr(enc, blk, reg):
-    return (blk["window"] << param(enc, "WINDOW_SHIFT")) | reg["offset"]
+    return (blk["window"] << param(enc, "WINDOW_SHIFT")) + reg["offset"]
 
 
 def field_source(reg, fld):
@@ -344,7 +353,7 @@ def block_reg2hw(blk):
 
 
 def array_addr(enc, blk, a):
-    return (blk["window"] << param(enc, "WINDOW_SHIFT")) | a["offset"]
+    return (blk["window"] << param(enc, "WINDOW_SHIFT")) + a["offset"]
 
 
 def flops(reg):

@@ -34,6 +34,8 @@ def header(banner, enc, blocks):
         bn = f"HWPROF_{blk['name'].upper()}"
         out.append(f"/* ---- register window '{blk['name']}': {blk['desc']} */")
         out.append(f"#define {bn}_WINDOW {blk['window']}u")
+        if blk["windows"] > 1:
+            out.append(f"#define {bn}_WINDOWS {blk['windows']}u /* consecutive windows from {bn}_WINDOW */")
         for r in blk["registers"]:
             wmask, rmask, reset = reg_masks(r)
             rn = f"{bn}_{r['name']}"

@@ -25,7 +25,10 @@ def document(banner, enc, blocks):
                "engine holds the value and may change it itself; *const* = a constant.")
     out.append("")
     for blk in blocks:
-        out.append(f"## Window `{blk['name']}` (base 0x{blk['window'] << shift:04x})")
+        if blk["windows"] > 1:
+            out.append(f"## Windows `{blk['name']}` (base 0x{blk['window'] << shift:04x}, {blk['windows']} windows)")
+        else:
+            out.append(f"## Window `{blk['name']}` (base 0x{blk['window'] << shift:04x})")
         out.append("")
         out.append(blk["desc"])
         out.append("")

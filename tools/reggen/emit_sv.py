@@ -39,6 +39,8 @@ def package(banner, enc, blocks):
         bn = blk["name"].upper()
         out.append(f"  // ---- register window '{blk['name']}': {blk['desc']}")
         out.append(f"  localparam logic [{aw - shift - 1}:0] {bn}_WINDOW = {aw - shift}'d{blk['window']};")
+        if blk["windows"] > 1:
+            out.append(f"  localparam int unsigned {bn}_WINDOWS = {blk['windows']};  // consecutive windows from {bn}_WINDOW")
         for r in blk["registers"]:
             wmask, rmask, reset = reg_masks(r)
             rn = f"{bn}_{r['name']}"
