@@ -17,12 +17,14 @@ VERILATOR ?= verilator
 RTL_PKG  := rtl/hwprof_pkg.sv rtl/hwprof_cop_pkg.sv
 RTL_REG  := rtl/reg/hwprof_cfg_check.sv rtl/reg/hwprof_top_reg.sv rtl/reg/hwprof_pir_reg.sv rtl/reg/hwprof_edge_prof_reg.sv \
             rtl/reg/hwprof_trace_ctrl_reg.sv
+# the co-processor engine (issue 12: not yet in hwprof_top; linted and benched on its own)
+RTL_COP  := $(RTL_PKG) rtl/prim/hwprof_prim_counters.sv rtl/reg/hwprof_cop_reg.sv rtl/hwprof_cop.sv
 RTL_PRIM := rtl/prim/hwprof_prim_fifo.sv rtl/prim/hwprof_prim_counters.sv rtl/prim/hwprof_prim_cam.sv \
             rtl/prim/hwprof_prim_regfile.sv
 RTL_SRC  := $(RTL_PKG) $(RTL_PRIM) $(RTL_REG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv rtl/hwprof_top.sv
 VLT      := rtl/hwprof.vlt
-MODEL_SRC := cmodel/reg/top_reg.c cmodel/reg/pir_reg.c cmodel/reg/edge_prof_reg.c cmodel/reg/trace_ctrl_reg.c \
-             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/cam.c cmodel/prim/regfile.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/top.c cmodel/mem_model.c
+MODEL_SRC := cmodel/reg/top_reg.c cmodel/reg/pir_reg.c cmodel/reg/edge_prof_reg.c cmodel/reg/trace_ctrl_reg.c cmodel/reg/cop_reg.c \
+             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/cam.c cmodel/prim/regfile.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/cop.c cmodel/top.c cmodel/mem_model.c
 MODEL_HDR := $(wildcard cmodel/*.h cmodel/reg/*.h cmodel/prim/*.h) sw/include/hwprof_regs.h
 SW_SRC   := sw/hwprof_edge.c sw/hwprof_trace.c sw/trace_recon.c sw/image.c
 SW_HDR   := $(wildcard sw/include/*.h)
@@ -115,6 +117,8 @@ print-rtl-src:
 lint:
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) $(RTL_PRIM) rtl/reg/hwprof_pir_reg.sv rtl/hwprof_pir.sv --top-module hwprof_pir
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_COP) --top-module hwprof_cop
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_COP) --top-module hwprof_cop -GUcDepth=2 -GCamEntries=2 -GDataBytes=8
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) $(RTL_PRIM) rtl/reg/hwprof_edge_prof_reg.sv rtl/hwprof_edge_prof.sv \
 	  --top-module hwprof_edge_prof
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) $(RTL_PRIM) rtl/reg/hwprof_trace_ctrl_reg.sv rtl/hwprof_trace_ctrl.sv \
@@ -171,6 +175,7 @@ tb_field = $(word $(2),$(subst :, ,$(1)))
 define TB_RULE
 $(BUILD)/tb_$(call tb_field,$(1),1)/Vhwprof_top: $(TB_DEPS)
 	@mkdir -p $$(dir $$@)
+	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module hwprof_top \
 	  -GCntW=$(call tb_field,$(1),2) -GUpdDepth=$(call tb_field,$(1),3) -GSets=$(call tb_field,$(1),4) \
 	  -GWays=$(call tb_field,$(1),5) -GLineWords=$(call tb_field,$(1),6) -GOabDepth=$(call tb_field,$(1),7) \
@@ -193,6 +198,7 @@ define PRIM_RULE
 $(BUILD)/tb_$(1)/V$(2): rtl/prim/$(2).sv $(VLT) tb/tb_$(2:hwprof_%=%).cpp tb/lockstep.cpp tb/lockstep.h \
     tb/verilated_top.h $(BUILD)/model/libhwprof_model.a
 	@mkdir -p $$(dir $$@)
+	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module $(2) $(3) \
 	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include $(4)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
@@ -221,6 +227,25 @@ PRIM_REGFILE_CONFIGS := prim_regfile:16:32 prim_regfile_n1:1:7
 $(foreach c,$(PRIM_REGFILE_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c),1),hwprof_prim_regfile,\
   -GN=$(call tb_field,$(c),2) -GW=$(call tb_field,$(c),3),\
   -DPRIM_REGFILE_N=$(call tb_field,$(c),2) -DPRIM_REGFILE_W=$(call tb_field,$(c),3))))
+# The co-processor engine's lockstep bench (tb/tb_cop.cpp: the RTL against the C model every cycle,
+# and the architectural state against the instruction-level interpreter), NAME:UcDepth:CamEntries:DataBytes
+COP_CONFIGS := cop:64:256:2048 cop_small:8:4:32
+define COP_RULE
+$(BUILD)/tb_$(call tb_field,$(1),1)/Vhwprof_cop: $(RTL_COP) $(VLT) tb/tb_cop.cpp tb/lockstep.cpp tb/lockstep.h tb/verilated_top.h \
+    $(BUILD)/model/libhwprof_model.a $(BUILD)/cop/libhwprof_cop.a
+	@mkdir -p $$(dir $$@)
+	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module hwprof_cop \
+	  -GUcDepth=$(call tb_field,$(1),2) -GCamEntries=$(call tb_field,$(1),3) -GDataBytes=$(call tb_field,$(1),4) \
+	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/cop \
+	    -DCOP_UC=$(call tb_field,$(1),2) -DCOP_CAM=$(call tb_field,$(1),3) -DCOP_DATA=$(call tb_field,$(1),4)" \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a $(CURDIR)/$(BUILD)/cop/libhwprof_cop.a" \
+	  -o $(CURDIR)/$$@ $(VLT) $(RTL_COP) $(CURDIR)/tb/tb_cop.cpp $(CURDIR)/tb/lockstep.cpp \
+	  >$$(dir $$@)build.log 2>&1 || { cat $$(dir $$@)build.log; exit 1; }
+endef
+$(foreach c,$(COP_CONFIGS),$(eval $(call COP_RULE,$(c))))
+COP_BINS := $(foreach c,$(COP_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_cop)
+
 PRIM_BINS := $(foreach c,$(PRIM_FIFO_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_fifo) \
              $(foreach c,$(PRIM_COUNTERS_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_counters) \
              $(foreach c,$(PRIM_CAM_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_cam) \
@@ -239,6 +264,7 @@ $(REGCONF)/conf_reg.o: $(REGCONF)/stamp cmodel/ports.h
 $(BUILD)/tb_reg_conformance/Vhwprof_conf_reg: $(REGCONF)/conf_reg.o tb/tb_reg_conformance.cpp tb/lockstep.cpp \
     tb/lockstep.h tb/verilated_top.h $(VLT)
 	@mkdir -p $(dir $@)
+	@rm -f $@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $(dir $@)obj --top-module hwprof_conf_reg \
 	  -CFLAGS "-O2 -I$(CURDIR)/$(REGCONF)/tb -I$(CURDIR)/$(REGCONF)/cmodel/reg -I$(CURDIR)/$(REGCONF)/sw/include \
 	    -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include" \
@@ -248,7 +274,7 @@ $(BUILD)/tb_reg_conformance/Vhwprof_conf_reg: $(REGCONF)/conf_reg.o tb/tb_reg_co
 	  || { cat $(dir $@)build.log; exit 1; }
 REGCONF_BIN := $(BUILD)/tb_reg_conformance/Vhwprof_conf_reg
 
-bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN)
+bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
@@ -259,6 +285,12 @@ $(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/prog
                 $(PROFMAP_HDR) $(COP_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -Isw/cop -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
+
+# the same as a library for the benches (Verilator builds C++; these are C)
+$(BUILD)/cop/libhwprof_cop.a: $(COP_SRC) $(COP_HDR) $(SW_HDR)
+	@mkdir -p $(BUILD)/cop/obj
+	for f in $(COP_SRC); do $(CC) $(CFLAGS_COMMON) -Isw/cop -O2 -c $$f -o $(BUILD)/cop/obj/$$(basename $$f .c).o || exit 1; done
+	ar rcs $@ $(patsubst sw/cop/%.c,$(BUILD)/cop/obj/%.o,$(COP_SRC))
 
 # hwprof-cpasm: the co-processor's assembler, disassembler and interpreter front end (and an
 # ASan/UBSan build that make test drives as a user would)
@@ -308,6 +340,7 @@ $(BUILD)/simc/libhwprof_simc.a: $(patsubst %.c,$(BUILD)/simc/%.o,$(SIMC_SRC))
 $(SC_BIN): $(RTL_SRC) $(VLT) $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/edge_check.h \
            $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a
 	@mkdir -p $(dir $@)
+	@rm -f $@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --sc --exe --build -j $(JOBS) $(VFLAGS) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $(dir $@)obj --top-module hwprof_top \
 	  -GCntW=$(call tb_field,$(SC_CFG),2) -GUpdDepth=$(call tb_field,$(SC_CFG),3) -GSets=$(call tb_field,$(SC_CFG),4) \
 	  -GWays=$(call tb_field,$(SC_CFG),5) -GLineWords=$(call tb_field,$(SC_CFG),6) -GOabDepth=$(call tb_field,$(SC_CFG),7) \

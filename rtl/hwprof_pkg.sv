@@ -30,6 +30,9 @@ package hwprof_pkg;
   localparam int unsigned OABDEPTH_DEFAULT = 8;  // OabDepth: overflowed-address buffer entries
   localparam int unsigned HISTW_DEFAULT = 32;  // HistW: trace branch history width, marker included
   localparam int unsigned TFIFO_DEFAULT = 8;  // TraceFifoDepth: trace FIFO records
+  localparam int unsigned UCDEPTH_DEFAULT = 64;  // UcDepth: co-processor microcode words (Table 1: 64)
+  localparam int unsigned CAMENTRIES_DEFAULT = 256;  // CamEntries: co-processor CAM entries of 32 bits (Table 1: 1 kB)
+  localparam int unsigned DATABYTES_DEFAULT = 2048;  // DataBytes: co-processor data array bytes (Table 1: 2 kB)
 
   // ---- what a retired instruction is
   typedef enum logic [2:0] {
@@ -572,6 +575,225 @@ package hwprof_pkg;
     logic fifo_ctrl_pop;
     logic fifo_ctrl_clear;
   } trace_ctrl_reg2hw_t;
+
+  // ---- register window 'cop': Value-profiling co-processor engine (seed 001 sections 3.3-3.5): control, status, statistics, and windows onto every register file, table and array (docs/coproc.md). Writes to the engine's state are refused (pslverr, nothing changes) while it runs; reads are always answered. Arrays are described at their default sizes (UcDepth 64, CamEntries 256, DataBytes 2048): entries beyond a smaller build read 0 and refuse writes.
+  localparam logic [7:0] COP_WINDOW = 8'd16;
+  localparam int unsigned COP_WINDOWS = 16;  // consecutive windows from COP_WINDOW
+  localparam logic [15:0] COP_CMD_ADDR = 16'h1000;
+  localparam logic [31:0] COP_CMD_WMASK = 32'h0000000f;
+  localparam logic [31:0] COP_CMD_RMASK = 32'h00000000;
+  localparam logic [31:0] COP_CMD_RESVAL = 32'h00000000;
+  localparam int unsigned COP_CMD_START_LSB = 0;
+  localparam int unsigned COP_CMD_START_WIDTH = 1;
+  localparam int unsigned COP_CMD_CAM_INVAL_LSB = 1;
+  localparam int unsigned COP_CMD_CAM_INVAL_WIDTH = 1;
+  localparam int unsigned COP_CMD_DATA_CLEAR_LSB = 2;
+  localparam int unsigned COP_CMD_DATA_CLEAR_WIDTH = 1;
+  localparam int unsigned COP_CMD_IDX_CLEAR_LSB = 3;
+  localparam int unsigned COP_CMD_IDX_CLEAR_WIDTH = 1;
+  localparam logic [15:0] COP_STOP_ADDR = 16'h1004;
+  localparam logic [31:0] COP_STOP_WMASK = 32'h00000001;
+  localparam logic [31:0] COP_STOP_RMASK = 32'h00000000;
+  localparam logic [31:0] COP_STOP_RESVAL = 32'h00000000;
+  localparam int unsigned COP_STOP_STOP_LSB = 0;
+  localparam int unsigned COP_STOP_STOP_WIDTH = 1;
+  localparam logic [15:0] COP_STATUS_ADDR = 16'h1008;
+  localparam logic [31:0] COP_STATUS_WMASK = 32'h00000000;
+  localparam logic [31:0] COP_STATUS_RMASK = 32'h00ffff07;
+  localparam logic [31:0] COP_STATUS_RESVAL = 32'h00000000;
+  localparam int unsigned COP_STATUS_RUNNING_LSB = 0;
+  localparam int unsigned COP_STATUS_RUNNING_WIDTH = 1;
+  localparam int unsigned COP_STATUS_HALTED_LSB = 1;
+  localparam int unsigned COP_STATUS_HALTED_WIDTH = 1;
+  localparam int unsigned COP_STATUS_DFE_VALID_LSB = 2;
+  localparam int unsigned COP_STATUS_DFE_VALID_WIDTH = 1;
+  localparam int unsigned COP_STATUS_FETCH_PC_LSB = 8;
+  localparam int unsigned COP_STATUS_FETCH_PC_WIDTH = 8;
+  localparam int unsigned COP_STATUS_INTR_PC_LSB = 16;
+  localparam int unsigned COP_STATUS_INTR_PC_WIDTH = 8;
+  localparam logic [15:0] COP_LFSR_ADDR = 16'h100c;
+  localparam logic [31:0] COP_LFSR_WMASK = 32'h0000ffff;
+  localparam logic [31:0] COP_LFSR_RMASK = 32'h0000ffff;
+  localparam logic [31:0] COP_LFSR_RESVAL = 32'h0000ace1;
+  localparam int unsigned COP_LFSR_VALUE_LSB = 0;
+  localparam int unsigned COP_LFSR_VALUE_WIDTH = 16;
+  localparam logic [15:0] COP_IDXW_ADDR = 16'h1010;
+  localparam logic [31:0] COP_IDXW_WMASK = 32'hffffffff;
+  localparam logic [31:0] COP_IDXW_RMASK = 32'hffffffff;
+  localparam logic [31:0] COP_IDXW_RESVAL = 32'hffffffff;
+  localparam int unsigned COP_IDXW_W0_LSB = 0;
+  localparam int unsigned COP_IDXW_W0_WIDTH = 4;
+  localparam int unsigned COP_IDXW_W1_LSB = 4;
+  localparam int unsigned COP_IDXW_W1_WIDTH = 4;
+  localparam int unsigned COP_IDXW_W2_LSB = 8;
+  localparam int unsigned COP_IDXW_W2_WIDTH = 4;
+  localparam int unsigned COP_IDXW_W3_LSB = 12;
+  localparam int unsigned COP_IDXW_W3_WIDTH = 4;
+  localparam int unsigned COP_IDXW_W4_LSB = 16;
+  localparam int unsigned COP_IDXW_W4_WIDTH = 4;
+  localparam int unsigned COP_IDXW_W5_LSB = 20;
+  localparam int unsigned COP_IDXW_W5_WIDTH = 4;
+  localparam int unsigned COP_IDXW_W6_LSB = 24;
+  localparam int unsigned COP_IDXW_W6_WIDTH = 4;
+  localparam int unsigned COP_IDXW_W7_LSB = 28;
+  localparam int unsigned COP_IDXW_W7_WIDTH = 4;
+  localparam logic [15:0] COP_STAT_SAMPLES_ADDR = 16'h1014;
+  localparam logic [31:0] COP_STAT_SAMPLES_WMASK = 32'h00000000;
+  localparam logic [31:0] COP_STAT_SAMPLES_RMASK = 32'hffffffff;
+  localparam logic [31:0] COP_STAT_SAMPLES_RESVAL = 32'h00000000;
+  localparam int unsigned COP_STAT_SAMPLES_VALUE_LSB = 0;
+  localparam int unsigned COP_STAT_SAMPLES_VALUE_WIDTH = 32;
+  localparam logic [15:0] COP_STAT_EXECUTED_ADDR = 16'h1018;
+  localparam logic [31:0] COP_STAT_EXECUTED_WMASK = 32'h00000000;
+  localparam logic [31:0] COP_STAT_EXECUTED_RMASK = 32'hffffffff;
+  localparam logic [31:0] COP_STAT_EXECUTED_RESVAL = 32'h00000000;
+  localparam int unsigned COP_STAT_EXECUTED_VALUE_LSB = 0;
+  localparam int unsigned COP_STAT_EXECUTED_VALUE_WIDTH = 32;
+  localparam logic [15:0] COP_STAT_MISPREDICT_ADDR = 16'h101c;
+  localparam logic [31:0] COP_STAT_MISPREDICT_WMASK = 32'h00000000;
+  localparam logic [31:0] COP_STAT_MISPREDICT_RMASK = 32'hffffffff;
+  localparam logic [31:0] COP_STAT_MISPREDICT_RESVAL = 32'h00000000;
+  localparam int unsigned COP_STAT_MISPREDICT_VALUE_LSB = 0;
+  localparam int unsigned COP_STAT_MISPREDICT_VALUE_WIDTH = 32;
+  localparam logic [15:0] COP_STAT_IDLE_ADDR = 16'h1020;
+  localparam logic [31:0] COP_STAT_IDLE_WMASK = 32'h00000000;
+  localparam logic [31:0] COP_STAT_IDLE_RMASK = 32'hffffffff;
+  localparam logic [31:0] COP_STAT_IDLE_RESVAL = 32'h00000000;
+  localparam int unsigned COP_STAT_IDLE_VALUE_LSB = 0;
+  localparam int unsigned COP_STAT_IDLE_VALUE_WIDTH = 32;
+  localparam logic [15:0] COP_CFG_ADDR = 16'h1024;
+  localparam logic [31:0] COP_CFG_WMASK = 32'h00000000;
+  localparam logic [31:0] COP_CFG_RMASK = 32'h00000fff;
+  localparam logic [31:0] COP_CFG_RESVAL = 32'h00000000;
+  localparam int unsigned COP_CFG_UC_LOG2_LSB = 0;
+  localparam int unsigned COP_CFG_UC_LOG2_WIDTH = 4;
+  localparam int unsigned COP_CFG_CAM_LOG2_LSB = 4;
+  localparam int unsigned COP_CFG_CAM_LOG2_WIDTH = 4;
+  localparam int unsigned COP_CFG_DATA_LOG2_LSB = 8;
+  localparam int unsigned COP_CFG_DATA_LOG2_WIDTH = 4;
+  localparam logic [15:0] COP_V_ADDR = 16'h1040;  // array
+  localparam int unsigned COP_V_ENTRIES = 4;
+  localparam logic [15:0] COP_I_ADDR = 16'h1050;  // array
+  localparam int unsigned COP_I_ENTRIES = 8;
+  localparam logic [15:0] COP_C_ADDR = 16'h1070;  // array
+  localparam int unsigned COP_C_ENTRIES = 4;
+  localparam logic [15:0] COP_B_ADDR = 16'h1080;  // array
+  localparam int unsigned COP_B_ENTRIES = 8;
+  localparam logic [15:0] COP_T_ADDR = 16'h10a0;  // array
+  localparam int unsigned COP_T_ENTRIES = 4;
+  localparam logic [15:0] COP_DISPATCH_ADDR = 16'h10b0;  // array
+  localparam int unsigned COP_DISPATCH_ENTRIES = 8;
+  localparam logic [15:0] COP_UC_LO_ADDR = 16'h1100;  // array
+  localparam int unsigned COP_UC_LO_ENTRIES = 64;
+  localparam logic [15:0] COP_UC_HI_ADDR = 16'h1200;  // array
+  localparam int unsigned COP_UC_HI_ENTRIES = 64;
+  localparam logic [15:0] COP_CAM_VALID_ADDR = 16'h1300;  // array
+  localparam int unsigned COP_CAM_VALID_ENTRIES = 8;
+  localparam logic [15:0] COP_CAM_KEY_ADDR = 16'h1400;  // array
+  localparam int unsigned COP_CAM_KEY_ENTRIES = 256;
+  localparam logic [15:0] COP_DATA_ADDR = 16'h1800;  // array
+  localparam int unsigned COP_DATA_ENTRIES = 512;
+
+  // what the engine gives its register block (hwprof_cop_reg)
+  typedef struct packed {
+    logic cmd_refuse;
+    logic status_running;
+    logic status_halted;
+    logic status_dfe_valid;
+    logic [7:0] status_fetch_pc;
+    logic [7:0] status_intr_pc;
+    logic [15:0] lfsr_value;
+    logic lfsr_refuse;
+    logic [3:0] idxw_w0;
+    logic [3:0] idxw_w1;
+    logic [3:0] idxw_w2;
+    logic [3:0] idxw_w3;
+    logic [3:0] idxw_w4;
+    logic [3:0] idxw_w5;
+    logic [3:0] idxw_w6;
+    logic [3:0] idxw_w7;
+    logic idxw_refuse;
+    logic [31:0] stat_samples_value;
+    logic [31:0] stat_executed_value;
+    logic [31:0] stat_mispredict_value;
+    logic [31:0] stat_idle_value;
+    logic [3:0] cfg_uc_log2;
+    logic [3:0] cfg_cam_log2;
+    logic [3:0] cfg_data_log2;
+    logic [31:0] v_rdata;
+    logic v_refuse;
+    logic [31:0] i_rdata;
+    logic i_refuse;
+    logic [31:0] c_rdata;
+    logic c_refuse;
+    logic [31:0] b_rdata;
+    logic b_refuse;
+    logic [31:0] t_rdata;
+    logic t_refuse;
+    logic [31:0] dispatch_rdata;
+    logic dispatch_refuse;
+    logic [31:0] uc_lo_rdata;
+    logic uc_lo_refuse;
+    logic [31:0] uc_hi_rdata;
+    logic uc_hi_refuse;
+    logic [31:0] cam_valid_rdata;
+    logic [31:0] cam_key_rdata;
+    logic cam_key_refuse;
+    logic [31:0] data_rdata;
+    logic data_refuse;
+  } cop_hw2reg_t;
+  // what the register block gives its engine
+  typedef struct packed {
+    logic cmd_qe;
+    logic cmd_start;
+    logic cmd_cam_inval;
+    logic cmd_data_clear;
+    logic cmd_idx_clear;
+    logic stop_qe;
+    logic stop_stop;
+    logic lfsr_qe;
+    logic [15:0] lfsr_value;
+    logic idxw_qe;
+    logic [3:0] idxw_w0;
+    logic [3:0] idxw_w1;
+    logic [3:0] idxw_w2;
+    logic [3:0] idxw_w3;
+    logic [3:0] idxw_w4;
+    logic [3:0] idxw_w5;
+    logic [3:0] idxw_w6;
+    logic [3:0] idxw_w7;
+    logic [1:0] v_index;
+    logic v_we;
+    logic [31:0] v_wdata;
+    logic [2:0] i_index;
+    logic i_we;
+    logic [31:0] i_wdata;
+    logic [1:0] c_index;
+    logic c_we;
+    logic [31:0] c_wdata;
+    logic [2:0] b_index;
+    logic b_we;
+    logic [31:0] b_wdata;
+    logic [1:0] t_index;
+    logic t_we;
+    logic [31:0] t_wdata;
+    logic [2:0] dispatch_index;
+    logic dispatch_we;
+    logic [31:0] dispatch_wdata;
+    logic [5:0] uc_lo_index;
+    logic uc_lo_we;
+    logic [31:0] uc_lo_wdata;
+    logic [5:0] uc_hi_index;
+    logic uc_hi_we;
+    logic [31:0] uc_hi_wdata;
+    logic [2:0] cam_valid_index;
+    logic [7:0] cam_key_index;
+    logic cam_key_we;
+    logic [31:0] cam_key_wdata;
+    logic [8:0] data_index;
+    logic data_we;
+    logic [31:0] data_wdata;
+  } cop_reg2hw_t;
 
 endpackage
 

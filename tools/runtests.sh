@@ -389,6 +389,21 @@ cfg_layer_on_workloads() {
 check cfg-layer-on-workloads cfg_layer_on_workloads
 
 # --- lockstep benches: directed tests in every configuration
+# --- the co-processor engine (rtl/hwprof_cop.sv against cmodel/cop.c every cycle, and against the
+#     instruction-level interpreter sw/cop/cop_interp.c after every record): the timing and the
+#     host window worked out by hand, then random programs generated from the format description,
+#     in the default configuration (Table 1's sizes) and a small one (UcDepth 8, 4 CAM entries, 32
+#     data bytes: wrapping addresses); 4 seeds x 1.5 M cycles each, 12 M cycles in all
+cop_cycles=${COP_CYCLES:-1500000}
+for p in cop cop_small; do
+  bin="$build/tb_$p/Vhwprof_cop"
+  check "lockstep-$p-timing" "$bin" --test=timing --cycles=10000
+  check "lockstep-$p-host" "$bin" --test=host --cycles=10000
+  for s in 1 2 3 4; do
+    check "lockstep-$p-random-seed$s" "$bin" --test=random --seed=$s --cycles=$cop_cycles
+  done
+done
+
 # --- the primitives' lockstep unit benches (rtl/prim/ against cmodel/prim/): directed outcomes
 #     worked out by hand, and a random stream, in two or more configurations each
 # (bench directory:Verilated top; the random runs are 500,000 cycles for the FIFO, 300,000 otherwise)

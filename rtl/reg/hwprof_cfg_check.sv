@@ -13,7 +13,10 @@ module hwprof_cfg_check #(
   parameter int unsigned LineWords = hwprof_pkg::LINEWORDS_DEFAULT,
   parameter int unsigned OabDepth = hwprof_pkg::OABDEPTH_DEFAULT,
   parameter int unsigned HistW = hwprof_pkg::HISTW_DEFAULT,
-  parameter int unsigned TraceFifoDepth = hwprof_pkg::TFIFO_DEFAULT
+  parameter int unsigned TraceFifoDepth = hwprof_pkg::TFIFO_DEFAULT,
+  parameter int unsigned UcDepth = hwprof_pkg::UCDEPTH_DEFAULT,
+  parameter int unsigned CamEntries = hwprof_pkg::CAMENTRIES_DEFAULT,
+  parameter int unsigned DataBytes = hwprof_pkg::DATABYTES_DEFAULT
 );
 
   if ((CntW != 8) && (CntW != 16) && (CntW != 32) && (CntW != 64)) begin : g_cntw_check
@@ -39,6 +42,15 @@ module hwprof_cfg_check #(
   end
   if ((TraceFifoDepth < 1) || (TraceFifoDepth > 128)) begin : g_tracefifodepth_check
     $error("TraceFifoDepth must be 1..128 (regs/encodings.json)");
+  end
+  if ((UcDepth < 2) || (UcDepth > 64) || ((UcDepth & (UcDepth - 1)) != 0)) begin : g_ucdepth_check
+    $error("UcDepth must be 2..64, a power of two (regs/encodings.json)");
+  end
+  if ((CamEntries < 2) || (CamEntries > 256) || ((CamEntries & (CamEntries - 1)) != 0)) begin : g_camentries_check
+    $error("CamEntries must be 2..256, a power of two (regs/encodings.json)");
+  end
+  if ((DataBytes < 8) || (DataBytes > 2048) || ((DataBytes & (DataBytes - 1)) != 0)) begin : g_databytes_check
+    $error("DataBytes must be 8..2048, a power of two (regs/encodings.json)");
   end
 
 endmodule

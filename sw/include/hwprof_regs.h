@@ -45,6 +45,15 @@
 #define HWPROF_TFIFO_DEFAULT 8u /* TraceFifoDepth: trace FIFO records (1..128) */
 #define HWPROF_TFIFO_MIN 1u
 #define HWPROF_TFIFO_MAX 128u
+#define HWPROF_UCDEPTH_DEFAULT 64u /* UcDepth: co-processor microcode words (Table 1: 64) (2..64, a power of two) */
+#define HWPROF_UCDEPTH_MIN 2u
+#define HWPROF_UCDEPTH_MAX 64u
+#define HWPROF_CAMENTRIES_DEFAULT 256u /* CamEntries: co-processor CAM entries of 32 bits (Table 1: 1 kB) (2..256, a power of two) */
+#define HWPROF_CAMENTRIES_MIN 2u
+#define HWPROF_CAMENTRIES_MAX 256u
+#define HWPROF_DATABYTES_DEFAULT 2048u /* DataBytes: co-processor data array bytes (Table 1: 2 kB) (8..2048, a power of two) */
+#define HWPROF_DATABYTES_MIN 8u
+#define HWPROF_DATABYTES_MAX 2048u
 
 /* ---- what a retired instruction is */
 #define HWPROF_KIND_OTHER 0u /* any instruction not listed below */
@@ -532,5 +541,149 @@
 #define HWPROF_TRACE_CTRL_STAT_DROPPED_VALUE_LSB 0u
 #define HWPROF_TRACE_CTRL_STAT_DROPPED_VALUE_WIDTH 32u
 #define HWPROF_TRACE_CTRL_STAT_DROPPED_VALUE_MASK 0xffffffffu
+
+/* ---- register window 'cop': Value-profiling co-processor engine (seed 001 sections 3.3-3.5): control, status, statistics, and windows onto every register file, table and array (docs/coproc.md). Writes to the engine's state are refused (pslverr, nothing changes) while it runs; reads are always answered. Arrays are described at their default sizes (UcDepth 64, CamEntries 256, DataBytes 2048): entries beyond a smaller build read 0 and refuse writes. */
+#define HWPROF_COP_WINDOW 16u
+#define HWPROF_COP_WINDOWS 16u /* consecutive windows from HWPROF_COP_WINDOW */
+#define HWPROF_COP_CMD_ADDR 0x1000u /* Commands, any combination in one write (re-arming a loaded program is one write: CAM_INVAL | DATA_CLEAR | IDX_CLEAR | START). The clears act before the start. */
+#define HWPROF_COP_CMD_WMASK 0x0000000fu
+#define HWPROF_COP_CMD_RMASK 0x00000000u
+#define HWPROF_COP_CMD_RESVAL 0x00000000u
+#define HWPROF_COP_CMD_START_LSB 0u
+#define HWPROF_COP_CMD_START_WIDTH 1u
+#define HWPROF_COP_CMD_START_MASK 0x1u
+#define HWPROF_COP_CMD_CAM_INVAL_LSB 1u
+#define HWPROF_COP_CMD_CAM_INVAL_WIDTH 1u
+#define HWPROF_COP_CMD_CAM_INVAL_MASK 0x1u
+#define HWPROF_COP_CMD_DATA_CLEAR_LSB 2u
+#define HWPROF_COP_CMD_DATA_CLEAR_WIDTH 1u
+#define HWPROF_COP_CMD_DATA_CLEAR_MASK 0x1u
+#define HWPROF_COP_CMD_IDX_CLEAR_LSB 3u
+#define HWPROF_COP_CMD_IDX_CLEAR_WIDTH 1u
+#define HWPROF_COP_CMD_IDX_CLEAR_MASK 0x1u
+#define HWPROF_COP_STOP_ADDR 0x1004u /* Stop the engine at once; the routine in progress is abandoned and its record discarded. */
+#define HWPROF_COP_STOP_WMASK 0x00000001u
+#define HWPROF_COP_STOP_RMASK 0x00000000u
+#define HWPROF_COP_STOP_RESVAL 0x00000000u
+#define HWPROF_COP_STOP_STOP_LSB 0u
+#define HWPROF_COP_STOP_STOP_WIDTH 1u
+#define HWPROF_COP_STOP_STOP_MASK 0x1u
+#define HWPROF_COP_STATUS_ADDR 0x1008u /* Engine state. */
+#define HWPROF_COP_STATUS_WMASK 0x00000000u
+#define HWPROF_COP_STATUS_RMASK 0x00ffff07u
+#define HWPROF_COP_STATUS_RESVAL 0x00000000u
+#define HWPROF_COP_STATUS_RUNNING_LSB 0u
+#define HWPROF_COP_STATUS_RUNNING_WIDTH 1u
+#define HWPROF_COP_STATUS_RUNNING_MASK 0x1u
+#define HWPROF_COP_STATUS_HALTED_LSB 1u
+#define HWPROF_COP_STATUS_HALTED_WIDTH 1u
+#define HWPROF_COP_STATUS_HALTED_MASK 0x1u
+#define HWPROF_COP_STATUS_DFE_VALID_LSB 2u
+#define HWPROF_COP_STATUS_DFE_VALID_WIDTH 1u
+#define HWPROF_COP_STATUS_DFE_VALID_MASK 0x1u
+#define HWPROF_COP_STATUS_FETCH_PC_LSB 8u
+#define HWPROF_COP_STATUS_FETCH_PC_WIDTH 8u
+#define HWPROF_COP_STATUS_FETCH_PC_MASK 0xffu
+#define HWPROF_COP_STATUS_INTR_PC_LSB 16u
+#define HWPROF_COP_STATUS_INTR_PC_WIDTH 8u
+#define HWPROF_COP_STATUS_INTR_PC_MASK 0xffu
+#define HWPROF_COP_LFSR_ADDR 0x100cu /* The LFSR (16-bit Galois, taps 0xB400): the seed written, the state read. */
+#define HWPROF_COP_LFSR_WMASK 0x0000ffffu
+#define HWPROF_COP_LFSR_RMASK 0x0000ffffu
+#define HWPROF_COP_LFSR_RESVAL 0x0000ace1u
+#define HWPROF_COP_LFSR_VALUE_LSB 0u
+#define HWPROF_COP_LFSR_VALUE_WIDTH 16u
+#define HWPROF_COP_LFSR_VALUE_MASK 0xffffu
+#define HWPROF_COP_IDXW_ADDR 0x1010u /* Index register widths: field n is the width of i<n> minus 1. */
+#define HWPROF_COP_IDXW_WMASK 0xffffffffu
+#define HWPROF_COP_IDXW_RMASK 0xffffffffu
+#define HWPROF_COP_IDXW_RESVAL 0xffffffffu
+#define HWPROF_COP_IDXW_W0_LSB 0u
+#define HWPROF_COP_IDXW_W0_WIDTH 4u
+#define HWPROF_COP_IDXW_W0_MASK 0xfu
+#define HWPROF_COP_IDXW_W1_LSB 4u
+#define HWPROF_COP_IDXW_W1_WIDTH 4u
+#define HWPROF_COP_IDXW_W1_MASK 0xfu
+#define HWPROF_COP_IDXW_W2_LSB 8u
+#define HWPROF_COP_IDXW_W2_WIDTH 4u
+#define HWPROF_COP_IDXW_W2_MASK 0xfu
+#define HWPROF_COP_IDXW_W3_LSB 12u
+#define HWPROF_COP_IDXW_W3_WIDTH 4u
+#define HWPROF_COP_IDXW_W3_MASK 0xfu
+#define HWPROF_COP_IDXW_W4_LSB 16u
+#define HWPROF_COP_IDXW_W4_WIDTH 4u
+#define HWPROF_COP_IDXW_W4_MASK 0xfu
+#define HWPROF_COP_IDXW_W5_LSB 20u
+#define HWPROF_COP_IDXW_W5_WIDTH 4u
+#define HWPROF_COP_IDXW_W5_MASK 0xfu
+#define HWPROF_COP_IDXW_W6_LSB 24u
+#define HWPROF_COP_IDXW_W6_WIDTH 4u
+#define HWPROF_COP_IDXW_W6_MASK 0xfu
+#define HWPROF_COP_IDXW_W7_LSB 28u
+#define HWPROF_COP_IDXW_W7_WIDTH 4u
+#define HWPROF_COP_IDXW_W7_MASK 0xfu
+#define HWPROF_COP_STAT_SAMPLES_ADDR 0x1014u /* Records finished (done or intr). */
+#define HWPROF_COP_STAT_SAMPLES_WMASK 0x00000000u
+#define HWPROF_COP_STAT_SAMPLES_RMASK 0xffffffffu
+#define HWPROF_COP_STAT_SAMPLES_RESVAL 0x00000000u
+#define HWPROF_COP_STAT_SAMPLES_VALUE_LSB 0u
+#define HWPROF_COP_STAT_SAMPLES_VALUE_WIDTH 32u
+#define HWPROF_COP_STAT_SAMPLES_VALUE_MASK 0xffffffffu
+#define HWPROF_COP_STAT_EXECUTED_ADDR 0x1018u /* Microinstructions executed. */
+#define HWPROF_COP_STAT_EXECUTED_WMASK 0x00000000u
+#define HWPROF_COP_STAT_EXECUTED_RMASK 0xffffffffu
+#define HWPROF_COP_STAT_EXECUTED_RESVAL 0x00000000u
+#define HWPROF_COP_STAT_EXECUTED_VALUE_LSB 0u
+#define HWPROF_COP_STAT_EXECUTED_VALUE_WIDTH 32u
+#define HWPROF_COP_STAT_EXECUTED_VALUE_MASK 0xffffffffu
+#define HWPROF_COP_STAT_MISPREDICT_ADDR 0x101cu /* Fetched instructions discarded because a branch went elsewhere than predicted (done and intr not counted). */
+#define HWPROF_COP_STAT_MISPREDICT_WMASK 0x00000000u
+#define HWPROF_COP_STAT_MISPREDICT_RMASK 0xffffffffu
+#define HWPROF_COP_STAT_MISPREDICT_RESVAL 0x00000000u
+#define HWPROF_COP_STAT_MISPREDICT_VALUE_LSB 0u
+#define HWPROF_COP_STAT_MISPREDICT_VALUE_WIDTH 32u
+#define HWPROF_COP_STAT_MISPREDICT_VALUE_MASK 0xffffffffu
+#define HWPROF_COP_STAT_IDLE_ADDR 0x1020u /* Cycles the engine ran without a record to process. */
+#define HWPROF_COP_STAT_IDLE_WMASK 0x00000000u
+#define HWPROF_COP_STAT_IDLE_RMASK 0xffffffffu
+#define HWPROF_COP_STAT_IDLE_RESVAL 0x00000000u
+#define HWPROF_COP_STAT_IDLE_VALUE_LSB 0u
+#define HWPROF_COP_STAT_IDLE_VALUE_WIDTH 32u
+#define HWPROF_COP_STAT_IDLE_VALUE_MASK 0xffffffffu
+#define HWPROF_COP_CFG_ADDR 0x1024u /* Build parameters, so software can check its program against them. */
+#define HWPROF_COP_CFG_WMASK 0x00000000u
+#define HWPROF_COP_CFG_RMASK 0x00000fffu
+#define HWPROF_COP_CFG_RESVAL 0x00000000u
+#define HWPROF_COP_CFG_UC_LOG2_LSB 0u
+#define HWPROF_COP_CFG_UC_LOG2_WIDTH 4u
+#define HWPROF_COP_CFG_UC_LOG2_MASK 0xfu
+#define HWPROF_COP_CFG_CAM_LOG2_LSB 4u
+#define HWPROF_COP_CFG_CAM_LOG2_WIDTH 4u
+#define HWPROF_COP_CFG_CAM_LOG2_MASK 0xfu
+#define HWPROF_COP_CFG_DATA_LOG2_LSB 8u
+#define HWPROF_COP_CFG_DATA_LOG2_WIDTH 4u
+#define HWPROF_COP_CFG_DATA_LOG2_MASK 0xfu
+#define HWPROF_COP_V_ADDR 0x1040u /* array: value registers v0..v3 */
+#define HWPROF_COP_V_ENTRIES 4u
+#define HWPROF_COP_I_ADDR 0x1050u /* array: index registers i0..i7 (16 bits; reads give the value modulo 2^width) */
+#define HWPROF_COP_I_ENTRIES 8u
+#define HWPROF_COP_C_ADDR 0x1070u /* array: constant registers c0..c3 */
+#define HWPROF_COP_C_ENTRIES 4u
+#define HWPROF_COP_B_ADDR 0x1080u /* array: base-address registers b0..b7: byte address in bits 15:0, element size in 17:16 (0 byte, 1 half, 2 and 3 word) */
+#define HWPROF_COP_B_ENTRIES 8u
+#define HWPROF_COP_T_ADDR 0x10a0u /* array: branch-target registers t0..t3 (bits 7:0, modulo UcDepth) */
+#define HWPROF_COP_T_ENTRIES 4u
+#define HWPROF_COP_DISPATCH_ADDR 0x10b0u /* array: start address per retire kind (bits 7:0, modulo UcDepth) */
+#define HWPROF_COP_DISPATCH_ENTRIES 8u
+#define HWPROF_COP_UC_LO_ADDR 0x1100u /* array: microcode words, bits 31:0 */
+#define HWPROF_COP_UC_LO_ENTRIES 64u
+#define HWPROF_COP_UC_HI_ADDR 0x1200u /* array: microcode words, bits 47:32 in 15:0 (PRED, bits 47:46, is updated by the engine) */
+#define HWPROF_COP_UC_HI_ENTRIES 64u
+#define HWPROF_COP_CAM_VALID_ADDR 0x1300u /* array: CAM valid bits, entry 32 n + k in bit k of word n */
+#define HWPROF_COP_CAM_VALID_ENTRIES 8u
+#define HWPROF_COP_CAM_KEY_ADDR 0x1400u /* array: CAM keys; a write also makes the entry valid */
+#define HWPROF_COP_CAM_KEY_ENTRIES 256u
+#define HWPROF_COP_DATA_ADDR 0x1800u /* array: the data array, little-endian 32-bit words */
+#define HWPROF_COP_DATA_ENTRIES 512u
 
 #endif /* HWPROF_REGS_H */

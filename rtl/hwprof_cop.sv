@@ -1,0 +1,716 @@
+// hwprof_cop: the value-profiling co-processor's engine.
+//
+// Seed 001 (Zilles and Sohi, sections 3.3-3.5, Table 1): a microcoded engine that runs one short
+// routine per sample-buffer record. docs/coproc.md is the specification; the microinstruction
+// format comes from regs/cop_uinsn.json (hwprof_cop_pkg). What it holds:
+//   - the microcode array (UcDepth x 48 bits; each word's PRED field is its 2-bit predictor, which
+//     the engine updates), the CAM (CamEntries 32-bit keys with valid bits), the data array
+//     (DataBytes, little-endian 32-bit words, elements of 1, 2 or 4 bytes read-modify-written in
+//     one cycle), the register files v, i (width per register, IDXW), c, b, t, the dispatch table
+//     (start address per retire kind), the LFSR;
+//   - the decoder/field extractor: the record being processed;
+//   - the pipeline: fetch/decode (with the prediction of the next address) and execute, one
+//     microinstruction per cycle, one cycle lost on a wrong prediction and after done/intr.
+//
+// Timing (docs/coproc.md, "Pipeline and timing"): with no record in the DFE, a record at the input
+// is taken (smp_pop_o) and fetching restarts at its start address; its first instruction executes
+// two cycles later. `done` takes the next record in the same cycle. `intr` halts the engine and
+// pulses irq_o. The host's window refuses writes to engine state while the engine runs.
+//
+// The arrays are written in their always_ff with an index (one write port each, plus a clear of
+// the whole array): copying them through a _d/_q pair every cycle would cost the simulation
+// thousands of words per cycle for no difference in the hardware described.
+//
+// Reset: synchronous, active low; every flop, arrays included, is reset (the C model's reset).
+
+`default_nettype none
+
+module hwprof_cop #(
+  parameter int unsigned UcDepth    = hwprof_pkg::UCDEPTH_DEFAULT,    // microcode words, 2..64, a power of two
+  parameter int unsigned CamEntries = hwprof_pkg::CAMENTRIES_DEFAULT, // CAM entries, 2..256, a power of two
+  parameter int unsigned DataBytes  = hwprof_pkg::DATABYTES_DEFAULT   // data array bytes, 8..2048, a power of two
+) (
+  input  logic                              clk_i,
+  input  logic                              rst_ni,
+
+  // the sample buffer's oldest record (fields not selected are 0)
+  input  logic                              smp_valid_i,
+  input  logic [31:0]                       smp_pc_i,
+  input  logic [31:0]                       smp_npc_i,
+  input  logic [31:0]                       smp_insn_i,
+  input  logic [31:0]                       smp_addr_i,
+  input  logic [31:0]                       smp_value_i,
+  input  logic [5:0]                        smp_info_i,   // kind 2:0, taken 3, is_call 4, is_ret 5
+  output logic                              smp_pop_o,
+
+  // register window
+  input  logic                              reg_access_i,
+  input  logic                              reg_write_i,
+  input  logic [hwprof_pkg::APB_ADDR_W-1:0] reg_addr_i,
+  input  logic [31:0]                       reg_wdata_i,
+  output logic [31:0]                       reg_rdata_o,
+  output logic                              reg_error_o,
+
+  output logic                              irq_o  // an intr target was taken
+);
+  import hwprof_cop_pkg::*;
+
+  localparam int unsigned PcW       = $clog2(UcDepth);
+  localparam int unsigned CamW      = $clog2(CamEntries);
+  localparam int unsigned DataAW    = $clog2(DataBytes);
+  localparam int unsigned DataWords = DataBytes / 4;
+  localparam int unsigned DwW       = DataAW - 2;
+  localparam logic [PcW-1:0] PcMask = PcW'(UcDepth - 1);
+
+  // ---- register block (rtl/reg/hwprof_cop_reg.sv, generated from regs/cop.json); the engine holds
+  // every value itself
+  hwprof_pkg::cop_hw2reg_t hw2reg;
+  hwprof_pkg::cop_reg2hw_t reg2hw;
+
+  // ---- state
+  logic [UINSN_W-1:0]      uc_q [UcDepth];
+  logic [31:0]              cam_key_q [CamEntries];
+  logic [CamEntries-1:0]    cam_valid_q;
+  logic [31:0]              data_q [DataWords];
+  logic [31:0]        v_q [NUM_VREGS], v_d [NUM_VREGS];
+  logic [15:0]        i_q [NUM_IREGS], i_d [NUM_IREGS];
+  logic [31:0]        c_q [NUM_CREGS], c_d [NUM_CREGS];
+  logic [17:0]        b_q [NUM_BREGS], b_d [NUM_BREGS];
+  logic [PcW-1:0]     t_q [NUM_TREGS], t_d [NUM_TREGS];
+  logic [PcW-1:0]     disp_q [8], disp_d [8];
+  logic [15:0]        lfsr_q, lfsr_d;
+  logic [3:0]         idxw_q [NUM_IREGS], idxw_d [NUM_IREGS];  // width - 1
+  logic               run_q, run_d, halted_q, halted_d;
+  logic [PcW-1:0]     intr_pc_q, intr_pc_d;
+  logic [PcW-1:0]     fpc_q, fpc_d;
+  logic               ex_valid_q, ex_valid_d;
+  logic [UINSN_W-1:0] ex_insn_q, ex_insn_d;
+  logic [PcW-1:0]     ex_pc_q, ex_pc_d, ex_pnext_q, ex_pnext_d;
+  logic               dfe_valid_q, dfe_valid_d;
+  logic [31:0]        dfe_pc_q, dfe_pc_d, dfe_npc_q, dfe_npc_d, dfe_insn_q, dfe_insn_d;
+  logic [31:0]        dfe_addr_q, dfe_addr_d, dfe_value_q, dfe_value_d;
+  logic [5:0]         dfe_info_q, dfe_info_d;
+
+  // statistics (hwprof_prim_counters, below)
+  localparam int unsigned StSamples = 0, StExecuted = 1, StMispredict = 2, StIdle = 3, StN = 4;
+  logic [StN-1:0]    st_inc;
+  logic [StN*32-1:0] st_count;
+
+  // index register read values (modulo 2^width)
+  logic [15:0] imask [NUM_IREGS];
+  logic [15:0] iread [NUM_IREGS];
+  always_comb begin
+    for (int unsigned n = 0; n < NUM_IREGS; n++) begin
+      imask[n] = 16'hffff >> (4'd15 - idxw_q[n]);
+      iread[n] = i_q[n] & imask[n];
+    end
+  end
+
+  // ---- the host: STOP acts at once, the engine is idle in that cycle
+  logic stop, active;
+  assign stop   = reg2hw.stop_qe && reg2hw.stop_stop;
+  assign active = run_q && !stop;
+
+  // ---- execute stage: the instruction's fields
+  logic [3:0] f_alu;
+  logic [1:0] f_dst, f_cam, f_dreg;
+  logic [4:0] f_sa, f_sb;
+  logic [2:0] f_cidx, f_dop, f_base, f_didx, f_iop, f_ireg;
+  logic [3:0] f_cond, f_tgt;
+  logic [1:0] f_pred_now;  // the word's predictor as the array holds it now
+  assign f_alu   = ex_insn_q[UI_ALU_OP_LSB +: UI_ALU_OP_W];
+  assign f_dst   = ex_insn_q[UI_ALU_DST_LSB +: UI_ALU_DST_W];
+  assign f_sa    = ex_insn_q[UI_SRC_A_LSB +: UI_SRC_A_W];
+  assign f_sb    = ex_insn_q[UI_SRC_B_LSB +: UI_SRC_B_W];
+  assign f_cam   = ex_insn_q[UI_CAM_OP_LSB +: UI_CAM_OP_W];
+  assign f_cidx  = ex_insn_q[UI_CAM_IDX_LSB +: UI_CAM_IDX_W];
+  assign f_dop   = ex_insn_q[UI_DATA_OP_LSB +: UI_DATA_OP_W];
+  assign f_dreg  = ex_insn_q[UI_DATA_REG_LSB +: UI_DATA_REG_W];
+  assign f_base  = ex_insn_q[UI_DATA_BASE_LSB +: UI_DATA_BASE_W];
+  assign f_didx  = ex_insn_q[UI_DATA_IDX_LSB +: UI_DATA_IDX_W];
+  assign f_iop   = ex_insn_q[UI_IDX_OP_LSB +: UI_IDX_OP_W];
+  assign f_ireg  = ex_insn_q[UI_IDX_REG_LSB +: UI_IDX_REG_W];
+  assign f_cond  = ex_insn_q[UI_COND_LSB +: UI_COND_W];
+  assign f_tgt   = ex_insn_q[UI_TARGET_LSB +: UI_TARGET_W];
+  assign f_pred_now = uc_q[ex_pc_q][UI_PRED_LSB +: UI_PRED_W];
+
+  // ---- the data element: byte address base | (index << size), modulo the array, aligned
+  logic [1:0]        e_size;
+  logic [15:0]       e_baddr;
+  logic [DataAW-1:0] e_addr;
+  logic [DwW-1:0]    e_widx;
+  logic [4:0]        e_lane;
+  logic [31:0]       e_max, e_word, mem;
+  logic              data_op;
+  always_comb begin
+    e_size  = (b_q[f_base][17:16] == 2'd3) ? 2'd2 : b_q[f_base][17:16];
+    e_baddr = b_q[f_base][15:0] | (iread[f_didx] << e_size);  // bits above DataAW-1 are dropped
+    e_addr  = e_baddr[DataAW-1:0] & ~(DataAW'((1 << e_size) - 1));
+    e_widx  = e_addr[DataAW-1:2];
+    e_lane  = {e_addr[1:0], 3'b000};
+    e_max   = (e_size == 2'd2) ? 32'hffff_ffff : (e_size == 2'd1) ? 32'h0000_ffff : 32'h0000_00ff;
+    e_word  = data_q[e_widx];
+    data_op = (f_dop == DATA_OP_READ) || (f_dop == DATA_OP_WRITE) || (f_dop == DATA_OP_INCS) ||
+              (f_dop == DATA_OP_DECS);
+    mem     = data_op ? ((e_word >> e_lane) & e_max) : 32'd0;
+  end
+
+  // ---- operands: registers, the element, the decoder/field extractor
+  function automatic logic [31:0] source(input logic [4:0] code, input logic [31:0] m);
+    logic [31:0] val;
+    val = 32'd0;
+    if (code <= 5'(SRC_V3)) begin
+      val = v_q[code[1:0]];
+    end else if (code <= 5'(SRC_C3)) begin
+      val = c_q[code[1:0]];
+    end else if (code <= 5'(SRC_I7)) begin
+      val = {16'd0, iread[code[2:0]]};
+    end else begin
+      unique case (src_e'(code))
+        SRC_MEM:    val = m;
+        SRC_S_PC:   val = dfe_pc_q;
+        SRC_S_NPC:  val = dfe_npc_q;
+        SRC_S_INSN: val = dfe_insn_q;
+        SRC_S_ADDR: val = dfe_addr_q;
+        SRC_S_VAL:  val = dfe_value_q;
+        SRC_S_INFO: val = {26'd0, dfe_info_q};
+        SRC_S_RD:   val = {27'd0, dfe_insn_q[11:7]};
+        SRC_S_RS1:  val = {27'd0, dfe_insn_q[19:15]};
+        SRC_S_RS2:  val = {27'd0, dfe_insn_q[24:20]};
+        SRC_S_F3:   val = {29'd0, dfe_insn_q[14:12]};
+        SRC_S_IMM:  val = {{20{dfe_insn_q[31]}}, dfe_insn_q[31:20]};
+        default:    val = 32'd0;  // ZERO and the reserved codes
+      endcase
+    end
+    return val;
+  endfunction
+
+  logic [31:0] opa, opb;
+  assign opa = source(f_sa, mem);
+  assign opb = source(f_sb, mem);
+
+  // ---- ALU
+  logic [31:0] alu_r;
+  logic [32:0] alu_sum;
+  logic        alu_w, asat;
+  always_comb begin
+    alu_r   = opa;
+    alu_w   = 1'b1;
+    asat    = 1'b0;
+    alu_sum = {1'b0, opa} + {1'b0, opb};
+    unique case (alu_op_e'(f_alu))
+      ALU_OP_MOV:  alu_r = opa;
+      ALU_OP_ADD:  alu_r = opa + opb;
+      ALU_OP_SUB:  alu_r = opa - opb;
+      ALU_OP_ADDS: begin
+        asat  = alu_sum[32];
+        alu_r = asat ? 32'hffff_ffff : alu_sum[31:0];
+      end
+      ALU_OP_SUBS: begin
+        asat  = opb > opa;
+        alu_r = asat ? 32'd0 : opa - opb;
+      end
+      ALU_OP_AND:  alu_r = opa & opb;
+      ALU_OP_OR:   alu_r = opa | opb;
+      ALU_OP_XOR:  alu_r = opa ^ opb;
+      ALU_OP_SHL:  alu_r = opa << opb[4:0];
+      ALU_OP_SHR:  alu_r = opa >> opb[4:0];
+      ALU_OP_RAND: alu_r = {16'd0, lfsr_q} & opb;
+      default:     alu_w = 1'b0;  // NOP and the reserved codes: R = A, no write
+    endcase
+  end
+
+  // ---- CAM lookup (the lowest valid entry holding A)
+  logic            chit;
+  logic [CamW-1:0] match_idx;
+  always_comb begin
+    chit      = 1'b0;
+    match_idx = '0;
+    if (f_cam == CAM_OP_MATCH) begin
+      for (int unsigned k = 0; k < CamEntries; k++) begin
+        if (!chit && cam_valid_q[k] && (cam_key_q[k] == opa)) begin
+          chit      = 1'b1;
+          match_idx = CamW'(k);
+        end
+      end
+    end
+  end
+  logic [CamW-1:0] cam_entry;
+  assign cam_entry = iread[f_cidx][CamW-1:0];
+
+  // ---- data write-back value
+  logic [31:0] d_new, d_word;
+  logic        d_w, dsat;
+  always_comb begin
+    d_new = mem;
+    dsat  = 1'b0;
+    d_w   = (f_dop == DATA_OP_WRITE) || (f_dop == DATA_OP_INCS) || (f_dop == DATA_OP_DECS);
+    if (f_dop == DATA_OP_WRITE) d_new = opb & e_max;
+    if (f_dop == DATA_OP_INCS) begin
+      d_new = (mem == e_max) ? e_max : mem + 32'd1;
+      dsat  = d_new == e_max;
+    end
+    if (f_dop == DATA_OP_DECS) begin
+      d_new = (mem == 32'd0) ? 32'd0 : mem - 32'd1;
+      dsat  = d_new == 32'd0;
+    end
+    d_word = (e_word & ~(e_max << e_lane)) | (d_new << e_lane);
+  end
+
+  // ---- index incrementer
+  logic [15:0] i_new, i_old, i_msk;
+  logic        i_w, ilim;
+  always_comb begin
+    i_old = iread[f_ireg];
+    i_msk = imask[f_ireg];
+    i_new = i_old;
+    i_w   = 1'b1;
+    ilim  = 1'b0;
+    unique case (idx_op_e'(f_iop))
+      IDX_OP_INC: begin
+        i_new = (i_old + 16'd1) & i_msk;
+        ilim  = i_new == 16'd0;
+      end
+      IDX_OP_INCS: begin
+        i_new = (i_old == i_msk) ? i_msk : i_old + 16'd1;
+        ilim  = i_new == i_msk;
+      end
+      IDX_OP_DECS: begin
+        i_new = (i_old == 16'd0) ? 16'd0 : i_old - 16'd1;
+        ilim  = i_new == 16'd0;
+      end
+      IDX_OP_CLR:  i_new = 16'd0;
+      IDX_OP_LOAD: i_new = opa[15:0] & i_msk;
+      default:     i_w = 1'b0;
+    endcase
+  end
+
+  // ---- branch slot
+  logic           taken, cond_br, is_treg, done, intr;
+  logic [PcW-1:0] actual;
+  logic [1:0]     pred_new;
+  always_comb begin
+    unique case (cond_e'(f_cond))
+      COND_ALWAYS: taken = 1'b1;
+      COND_EQ:     taken = opa == opb;
+      COND_NE:     taken = opa != opb;
+      COND_LTU:    taken = opa < opb;
+      COND_GEU:    taken = opa >= opb;
+      COND_Z:      taken = alu_r == 32'd0;
+      COND_NZ:     taken = alu_r != 32'd0;
+      COND_ASAT:   taken = asat;
+      COND_CHIT:   taken = chit;
+      COND_CMISS:  taken = !chit;
+      COND_DSAT:   taken = dsat;
+      COND_NDSAT:  taken = !dsat;
+      COND_ILIM:   taken = ilim;
+      COND_NILIM:  taken = !ilim;
+      default:     taken = 1'b0;  // NONE and the reserved code
+    endcase
+    cond_br  = (f_cond >= 4'(COND_EQ)) && (f_cond <= 4'(COND_NILIM));
+    pred_new = taken ? ((f_pred_now == 2'd3) ? 2'd3 : f_pred_now + 2'd1)
+                     : ((f_pred_now == 2'd0) ? 2'd0 : f_pred_now - 2'd1);
+    is_treg  = (f_tgt >= 4'(TARGET_T0)) && (f_tgt <= 4'(TARGET_T3));
+    done     = taken && (f_tgt == 4'(TARGET_DONE));
+    intr     = taken && (f_tgt == 4'(TARGET_INTR));
+    if (taken && (f_tgt <= 4'(TARGET_M0))) begin
+      actual = (ex_pc_q + PcW'(target_offset(target_e'(f_tgt)))) & PcMask;
+    end else if (taken && is_treg) begin
+      actual = t_q[f_tgt[1:0]];
+    end else begin
+      actual = (ex_pc_q + PcW'(1)) & PcMask;
+    end
+  end
+
+  // ---- fetch stage: the word at the fetch address and the address predicted after it
+  logic [UINSN_W-1:0] fword;
+  logic [3:0]         fw_cond, fw_tgt;
+  logic [1:0]         fw_pred;
+  logic [PcW-1:0]     fnext;
+  always_comb begin
+    fword   = uc_q[fpc_q];
+    fw_cond = fword[UI_COND_LSB +: UI_COND_W];
+    fw_tgt  = fword[UI_TARGET_LSB +: UI_TARGET_W];
+    fw_pred = fword[UI_PRED_LSB +: UI_PRED_W];
+    fnext   = (fpc_q + PcW'(1)) & PcMask;
+    if ((fw_cond != 4'(COND_NONE)) && (fw_cond <= 4'(COND_NILIM)) &&
+        ((fw_cond == 4'(COND_ALWAYS)) || (fw_pred >= 2'd2))) begin
+      if (fw_tgt <= 4'(TARGET_M0)) begin
+        fnext = (fpc_q + PcW'(target_offset(target_e'(fw_tgt)))) & PcMask;
+      end else if ((fw_tgt >= 4'(TARGET_T0)) && (fw_tgt <= 4'(TARGET_T3))) begin
+        fnext = t_q[fw_tgt[1:0]];
+      end
+    end
+  end
+
+  // ---- control: what happens this cycle
+  logic exec, finish, redirect, fetch, load;
+  always_comb begin
+    exec     = active && dfe_valid_q && ex_valid_q;
+    finish   = exec && (done || intr);
+    redirect = exec && !finish && (actual != ex_pnext_q);
+    fetch    = active && dfe_valid_q && !finish && !redirect;
+    load     = active && smp_valid_i && (!dfe_valid_q || (exec && done));
+  end
+  assign smp_pop_o = load;
+  assign irq_o     = exec && intr;
+
+  // ---- next state of the registers (arrays below)
+  always_comb begin
+    v_d         = v_q;
+    i_d         = i_q;
+    c_d         = c_q;
+    b_d         = b_q;
+    t_d         = t_q;
+    disp_d      = disp_q;
+    lfsr_d      = lfsr_q;
+    idxw_d      = idxw_q;
+    run_d       = run_q;
+    halted_d    = halted_q;
+    intr_pc_d   = intr_pc_q;
+    fpc_d       = fpc_q;
+    ex_valid_d  = ex_valid_q;
+    ex_insn_d   = ex_insn_q;
+    ex_pc_d     = ex_pc_q;
+    ex_pnext_d  = ex_pnext_q;
+    dfe_valid_d = dfe_valid_q;
+    dfe_pc_d    = dfe_pc_q;
+    dfe_npc_d   = dfe_npc_q;
+    dfe_insn_d  = dfe_insn_q;
+    dfe_addr_d  = dfe_addr_q;
+    dfe_value_d = dfe_value_q;
+    dfe_info_d  = dfe_info_q;
+
+    if (exec) begin
+      if (f_dop == DATA_OP_READ) v_d[f_dreg] = mem;
+      if (alu_w) v_d[f_dst] = alu_r;
+      if (chit) i_d[f_cidx] = 16'(match_idx);
+      if (i_w) i_d[f_ireg] = i_new;
+      if (f_alu == ALU_OP_RAND) lfsr_d = {1'b0, lfsr_q[15:1]} ^ (lfsr_q[0] ? 16'hB400 : 16'h0000);
+    end
+    if (active) begin
+      if (finish) begin
+        ex_valid_d  = 1'b0;
+        dfe_valid_d = 1'b0;
+      end
+      if (exec && intr) begin
+        run_d     = 1'b0;
+        halted_d  = 1'b1;
+        intr_pc_d = ex_pc_q;
+      end
+      if (redirect) begin
+        ex_valid_d = 1'b0;
+        fpc_d      = actual;
+      end
+      if (fetch) begin
+        ex_valid_d = 1'b1;
+        ex_insn_d  = fword;
+        ex_pc_d    = fpc_q;
+        ex_pnext_d = fnext;
+        fpc_d      = fnext;
+      end
+      if (load) begin
+        dfe_valid_d = 1'b1;
+        dfe_pc_d    = smp_pc_i;
+        dfe_npc_d   = smp_npc_i;
+        dfe_insn_d  = smp_insn_i;
+        dfe_addr_d  = smp_addr_i;
+        dfe_value_d = smp_value_i;
+        dfe_info_d  = smp_info_i;
+        fpc_d       = disp_q[smp_info_i[2:0]];
+      end
+    end
+    if (stop) begin
+      run_d       = 1'b0;
+      ex_valid_d  = 1'b0;
+      dfe_valid_d = 1'b0;
+    end
+    // host writes: refused while the engine runs, so they never meet the engine's writes
+    if (reg2hw.cmd_qe) begin
+      if (reg2hw.cmd_idx_clear) begin
+        for (int unsigned n = 0; n < NUM_IREGS; n++) i_d[n] = 16'd0;
+      end
+      if (reg2hw.cmd_start) begin
+        run_d    = 1'b1;
+        halted_d = 1'b0;
+      end
+    end
+    if (reg2hw.lfsr_qe) lfsr_d = reg2hw.lfsr_value;
+    if (reg2hw.idxw_qe) begin
+      idxw_d[0] = reg2hw.idxw_w0;
+      idxw_d[1] = reg2hw.idxw_w1;
+      idxw_d[2] = reg2hw.idxw_w2;
+      idxw_d[3] = reg2hw.idxw_w3;
+      idxw_d[4] = reg2hw.idxw_w4;
+      idxw_d[5] = reg2hw.idxw_w5;
+      idxw_d[6] = reg2hw.idxw_w6;
+      idxw_d[7] = reg2hw.idxw_w7;
+    end
+    if (reg2hw.v_we) v_d[reg2hw.v_index] = reg2hw.v_wdata;
+    if (reg2hw.i_we) i_d[reg2hw.i_index] = reg2hw.i_wdata[15:0];
+    if (reg2hw.c_we) c_d[reg2hw.c_index] = reg2hw.c_wdata;
+    if (reg2hw.b_we) b_d[reg2hw.b_index] = reg2hw.b_wdata[17:0];
+    if (reg2hw.t_we) t_d[reg2hw.t_index] = reg2hw.t_wdata[PcW-1:0];
+    if (reg2hw.dispatch_we) disp_d[reg2hw.dispatch_index] = reg2hw.dispatch_wdata[PcW-1:0];
+  end
+
+  // ---- array write ports: the engine while it runs, the host while it does not
+  logic                uc_we;
+  logic [PcW-1:0]      uc_widx;
+  logic [UINSN_W-1:0]  uc_wdata;
+  logic                cam_we, cam_wvalid, cam_clr;
+  logic [CamW-1:0]     cam_widx;
+  logic [31:0]         cam_wkey;
+  logic                dt_we, dt_clr;
+  logic [DwW-1:0]      dt_widx;
+  logic [31:0]         dt_wdata;
+  always_comb begin
+    uc_we      = exec && cond_br;
+    uc_widx    = ex_pc_q;
+    uc_wdata   = uc_q[ex_pc_q];
+    uc_wdata[UI_PRED_LSB +: UI_PRED_W] = pred_new;
+    if (reg2hw.uc_lo_we) begin
+      uc_we    = 1'b1;
+      uc_widx  = reg2hw.uc_lo_index[PcW-1:0];
+      uc_wdata = {uc_q[reg2hw.uc_lo_index[PcW-1:0]][UINSN_W-1:32], reg2hw.uc_lo_wdata};
+    end
+    if (reg2hw.uc_hi_we) begin
+      uc_we    = 1'b1;
+      uc_widx  = reg2hw.uc_hi_index[PcW-1:0];
+      uc_wdata = {reg2hw.uc_hi_wdata[UINSN_W-33:0], uc_q[reg2hw.uc_hi_index[PcW-1:0]][31:0]};
+    end
+    cam_clr    = reg2hw.cmd_qe && reg2hw.cmd_cam_inval;
+    cam_we     = exec && ((f_cam == CAM_OP_WRITE) || (f_cam == CAM_OP_INVAL));
+    cam_widx   = cam_entry;
+    cam_wkey   = (f_cam == CAM_OP_WRITE) ? opa : cam_key_q[cam_entry];
+    cam_wvalid = f_cam == CAM_OP_WRITE;
+    if (reg2hw.cam_key_we) begin
+      cam_we     = 1'b1;
+      cam_widx   = reg2hw.cam_key_index[CamW-1:0];
+      cam_wkey   = reg2hw.cam_key_wdata;
+      cam_wvalid = 1'b1;
+    end
+    dt_clr   = reg2hw.cmd_qe && reg2hw.cmd_data_clear;
+    dt_we    = exec && d_w;
+    dt_widx  = e_widx;
+    dt_wdata = d_word;
+    if (reg2hw.data_we) begin
+      dt_we    = 1'b1;
+      dt_widx  = reg2hw.data_index[DwW-1:0];
+      dt_wdata = reg2hw.data_wdata;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int unsigned k = 0; k < UcDepth; k++) uc_q[k] <= '0;
+    end else if (uc_we) begin
+      uc_q[uc_widx] <= uc_wdata;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cam_valid_q <= '0;
+    end else begin
+      if (cam_clr) cam_valid_q <= '0;
+      if (cam_we) cam_valid_q[cam_widx] <= cam_wvalid;
+    end
+  end
+  for (genvar k = 0; k < CamEntries; k++) begin : g_cam_key
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        cam_key_q[k] <= '0;
+      end else if (cam_we && (cam_widx == CamW'(k))) begin
+        cam_key_q[k] <= cam_wkey;
+      end
+    end
+  end
+
+  for (genvar k = 0; k < DataWords; k++) begin : g_data
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni || dt_clr) begin
+        data_q[k] <= '0;
+      end else if (dt_we && (dt_widx == DwW'(k))) begin
+        data_q[k] <= dt_wdata;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      for (int unsigned n = 0; n < NUM_VREGS; n++) v_q[n] <= '0;
+      for (int unsigned n = 0; n < NUM_IREGS; n++) i_q[n] <= '0;
+      for (int unsigned n = 0; n < NUM_CREGS; n++) c_q[n] <= '0;
+      for (int unsigned n = 0; n < NUM_BREGS; n++) b_q[n] <= '0;
+      for (int unsigned n = 0; n < NUM_TREGS; n++) t_q[n] <= '0;
+      for (int unsigned n = 0; n < 8; n++) disp_q[n] <= '0;
+      lfsr_q      <= hwprof_pkg::COP_LFSR_RESVAL[15:0];
+      for (int unsigned n = 0; n < NUM_IREGS; n++) idxw_q[n] <= 4'hf;
+      run_q       <= 1'b0;
+      halted_q    <= 1'b0;
+      intr_pc_q   <= '0;
+      fpc_q       <= '0;
+      ex_valid_q  <= 1'b0;
+      ex_insn_q   <= '0;
+      ex_pc_q     <= '0;
+      ex_pnext_q  <= '0;
+      dfe_valid_q <= 1'b0;
+      dfe_pc_q    <= '0;
+      dfe_npc_q   <= '0;
+      dfe_insn_q  <= '0;
+      dfe_addr_q  <= '0;
+      dfe_value_q <= '0;
+      dfe_info_q  <= '0;
+    end else begin
+      v_q         <= v_d;
+      i_q         <= i_d;
+      c_q         <= c_d;
+      b_q         <= b_d;
+      t_q         <= t_d;
+      disp_q      <= disp_d;
+      lfsr_q      <= lfsr_d;
+      idxw_q      <= idxw_d;
+      run_q       <= run_d;
+      halted_q    <= halted_d;
+      intr_pc_q   <= intr_pc_d;
+      fpc_q       <= fpc_d;
+      ex_valid_q  <= ex_valid_d;
+      ex_insn_q   <= ex_insn_d;
+      ex_pc_q     <= ex_pc_d;
+      ex_pnext_q  <= ex_pnext_d;
+      dfe_valid_q <= dfe_valid_d;
+      dfe_pc_q    <= dfe_pc_d;
+      dfe_npc_q   <= dfe_npc_d;
+      dfe_insn_q  <= dfe_insn_d;
+      dfe_addr_q  <= dfe_addr_d;
+      dfe_value_q <= dfe_value_d;
+      dfe_info_q  <= dfe_info_d;
+    end
+  end
+
+  // ---- statistics
+  always_comb begin
+    st_inc               = '0;
+    st_inc[StSamples]    = finish;
+    st_inc[StExecuted]   = exec;
+    st_inc[StMispredict] = redirect;
+    st_inc[StIdle]       = active && !dfe_valid_q;
+  end
+  hwprof_prim_counters #(
+    .N (StN),
+    .W (32)
+  ) u_stats (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .inc_i   (st_inc),
+    .clr_i   (1'b0),
+    .count_o (st_count)
+  );
+
+  // ---- what the engine shows its register block. The entry an array access names is worked out
+  // here from the address (not taken from reg2hw, whose strobes depend on hw2reg's refusals)
+  function automatic logic [9:0] entry(input logic [hwprof_pkg::APB_ADDR_W-1:0] base);
+    logic [hwprof_pkg::APB_ADDR_W-1:0] off;
+    off = reg_addr_i - base;
+    return 10'(off >> 2);  // the block spans 4 KB: 1024 words
+  endfunction
+  logic [9:0] ri_v, ri_i, ri_c, ri_b, ri_t, ri_disp, ri_uclo, ri_uchi, ri_cv, ri_key, ri_data;
+  assign ri_v    = entry(hwprof_pkg::COP_V_ADDR);
+  assign ri_i    = entry(hwprof_pkg::COP_I_ADDR);
+  assign ri_c    = entry(hwprof_pkg::COP_C_ADDR);
+  assign ri_b    = entry(hwprof_pkg::COP_B_ADDR);
+  assign ri_t    = entry(hwprof_pkg::COP_T_ADDR);
+  assign ri_disp = entry(hwprof_pkg::COP_DISPATCH_ADDR);
+  assign ri_uclo = entry(hwprof_pkg::COP_UC_LO_ADDR);
+  assign ri_uchi = entry(hwprof_pkg::COP_UC_HI_ADDR);
+  assign ri_cv   = entry(hwprof_pkg::COP_CAM_VALID_ADDR);
+  assign ri_key  = entry(hwprof_pkg::COP_CAM_KEY_ADDR);
+  assign ri_data = entry(hwprof_pkg::COP_DATA_ADDR);
+
+  always_comb begin
+    hw2reg = '0;
+    hw2reg.cmd_refuse            = run_q;
+    hw2reg.status_running        = run_q;
+    hw2reg.status_halted         = halted_q;
+    hw2reg.status_dfe_valid      = dfe_valid_q;
+    hw2reg.status_fetch_pc       = 8'(fpc_q);
+    hw2reg.status_intr_pc        = 8'(intr_pc_q);
+    hw2reg.lfsr_value            = lfsr_q;
+    hw2reg.lfsr_refuse           = run_q || (reg_wdata_i[15:0] == 16'd0);
+    hw2reg.idxw_refuse           = run_q;
+    hw2reg.idxw_w0               = idxw_q[0];
+    hw2reg.idxw_w1               = idxw_q[1];
+    hw2reg.idxw_w2               = idxw_q[2];
+    hw2reg.idxw_w3               = idxw_q[3];
+    hw2reg.idxw_w4               = idxw_q[4];
+    hw2reg.idxw_w5               = idxw_q[5];
+    hw2reg.idxw_w6               = idxw_q[6];
+    hw2reg.idxw_w7               = idxw_q[7];
+    hw2reg.stat_samples_value    = st_count[StSamples*32 +: 32];
+    hw2reg.stat_executed_value   = st_count[StExecuted*32 +: 32];
+    hw2reg.stat_mispredict_value = st_count[StMispredict*32 +: 32];
+    hw2reg.stat_idle_value       = st_count[StIdle*32 +: 32];
+    hw2reg.cfg_uc_log2           = 4'(PcW);
+    hw2reg.cfg_cam_log2          = 4'(CamW);
+    hw2reg.cfg_data_log2         = 4'(DataAW);
+    hw2reg.v_rdata               = v_q[ri_v[1:0]];
+    hw2reg.v_refuse              = run_q;
+    hw2reg.i_rdata               = {16'd0, iread[ri_i[2:0]]};
+    hw2reg.i_refuse              = run_q;
+    hw2reg.c_rdata               = c_q[ri_c[1:0]];
+    hw2reg.c_refuse              = run_q;
+    hw2reg.b_rdata               = {14'd0, b_q[ri_b[2:0]]};
+    hw2reg.b_refuse              = run_q;
+    hw2reg.t_rdata               = 32'(t_q[ri_t[1:0]]);
+    hw2reg.t_refuse              = run_q;
+    hw2reg.dispatch_rdata        = 32'(disp_q[ri_disp[2:0]]);
+    hw2reg.dispatch_refuse       = run_q;
+    hw2reg.uc_lo_rdata           = (32'(ri_uclo) < UcDepth) ? uc_q[ri_uclo[PcW-1:0]][31:0] : 32'd0;
+    hw2reg.uc_lo_refuse          = run_q || (32'(ri_uclo) >= UcDepth);
+    hw2reg.uc_hi_rdata           = (32'(ri_uchi) < UcDepth) ? 32'(uc_q[ri_uchi[PcW-1:0]][UINSN_W-1:32]) : 32'd0;
+    hw2reg.uc_hi_refuse          = run_q || (32'(ri_uchi) >= UcDepth);
+    for (int unsigned k = 0; k < 32; k++) begin
+      if ((32'(ri_cv) * 32 + k) < CamEntries) begin
+        hw2reg.cam_valid_rdata[k] = cam_valid_q[CamW'(32'(ri_cv) * 32 + k)];
+      end
+    end
+    hw2reg.cam_key_rdata         = (32'(ri_key) < CamEntries) ? cam_key_q[ri_key[CamW-1:0]] : 32'd0;
+    hw2reg.cam_key_refuse        = run_q || (32'(ri_key) >= CamEntries);
+    hw2reg.data_rdata            = (32'(ri_data) < DataWords) ? data_q[ri_data[DwW-1:0]] : 32'd0;
+    hw2reg.data_refuse           = run_q || (32'(ri_data) >= DataWords);
+  end
+
+  hwprof_cop_reg u_reg (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .reg_access_i (reg_access_i),
+    .reg_write_i  (reg_write_i),
+    .reg_addr_i   (reg_addr_i),
+    .reg_wdata_i  (reg_wdata_i),
+    .reg_rdata_o  (reg_rdata_o),
+    .reg_error_o  (reg_error_o),
+    .hw2reg_i     (hw2reg),
+    .reg2hw_o     (reg2hw)
+  );
+
+  // the array entries a read names are worked out above from the address; bits above an array's
+  // size, the address bits a byte address does not use and the ro array's index are not needed
+  logic unused_bits;
+  assign unused_bits = ^{reg2hw.cam_valid_index, e_baddr[15:DataAW], ri_v[9:2], ri_i[9:3], ri_c[9:2], ri_b[9:3],
+                         ri_t[9:2], ri_disp[9:3], ri_cv[9:3]};
+
+  // ---- parameter checks
+  if ((UcDepth < 2) || (UcDepth > 64) || ((UcDepth & (UcDepth - 1)) != 0)) begin : g_uc_check
+    $error("UcDepth must be 2..64, a power of two");
+  end
+  if ((CamEntries < 2) || (CamEntries > 256) || ((CamEntries & (CamEntries - 1)) != 0)) begin : g_cam_check
+    $error("CamEntries must be 2..256, a power of two");
+  end
+  if ((DataBytes < 8) || (DataBytes > 2048) || ((DataBytes & (DataBytes - 1)) != 0)) begin : g_data_check
+    $error("DataBytes must be 2..2048, a power of two");
+  end
+
+endmodule
+
+`default_nettype wire
