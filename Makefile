@@ -19,12 +19,13 @@ RTL_REG  := rtl/reg/hwprof_cfg_check.sv rtl/reg/hwprof_top_reg.sv rtl/reg/hwprof
             rtl/reg/hwprof_trace_ctrl_reg.sv
 # the co-processor engine (issue 12: not yet in hwprof_top; linted and benched on its own)
 RTL_COP  := $(RTL_PKG) rtl/prim/hwprof_prim_counters.sv rtl/reg/hwprof_cop_reg.sv rtl/hwprof_cop.sv
+RTL_VPF  := $(RTL_PKG) rtl/prim/hwprof_prim_counters.sv rtl/reg/hwprof_vpf_reg.sv rtl/hwprof_sbuf.sv rtl/hwprof_vpf.sv
 RTL_PRIM := rtl/prim/hwprof_prim_fifo.sv rtl/prim/hwprof_prim_counters.sv rtl/prim/hwprof_prim_cam.sv \
             rtl/prim/hwprof_prim_regfile.sv
 RTL_SRC  := $(RTL_PKG) $(RTL_PRIM) $(RTL_REG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv rtl/hwprof_top.sv
 VLT      := rtl/hwprof.vlt
-MODEL_SRC := cmodel/reg/top_reg.c cmodel/reg/pir_reg.c cmodel/reg/edge_prof_reg.c cmodel/reg/trace_ctrl_reg.c cmodel/reg/cop_reg.c \
-             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/cam.c cmodel/prim/regfile.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/cop.c cmodel/top.c cmodel/mem_model.c
+MODEL_SRC := cmodel/reg/top_reg.c cmodel/reg/pir_reg.c cmodel/reg/edge_prof_reg.c cmodel/reg/trace_ctrl_reg.c cmodel/reg/cop_reg.c cmodel/reg/vpf_reg.c \
+             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/cam.c cmodel/prim/regfile.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/cop.c cmodel/sbuf.c cmodel/vpf.c cmodel/top.c cmodel/mem_model.c
 MODEL_HDR := $(wildcard cmodel/*.h cmodel/reg/*.h cmodel/prim/*.h) sw/include/hwprof_regs.h
 SW_SRC   := sw/hwprof_edge.c sw/hwprof_trace.c sw/trace_recon.c sw/image.c
 SW_HDR   := $(wildcard sw/include/*.h)
@@ -119,6 +120,8 @@ lint:
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) $(RTL_PRIM) rtl/reg/hwprof_pir_reg.sv rtl/hwprof_pir.sv --top-module hwprof_pir
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_COP) --top-module hwprof_cop
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_COP) --top-module hwprof_cop -GUcDepth=2 -GCamEntries=2 -GDataBytes=8
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_VPF) --top-module hwprof_vpf
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_VPF) --top-module hwprof_vpf -GSbufWords=8 -GBitmaskBits=32
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) $(RTL_PRIM) rtl/reg/hwprof_edge_prof_reg.sv rtl/hwprof_edge_prof.sv \
 	  --top-module hwprof_edge_prof
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) $(RTL_PRIM) rtl/reg/hwprof_trace_ctrl_reg.sv rtl/hwprof_trace_ctrl.sv \
@@ -246,6 +249,26 @@ endef
 $(foreach c,$(COP_CONFIGS),$(eval $(call COP_RULE,$(c))))
 COP_BINS := $(foreach c,$(COP_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_cop)
 
+# The value-profiling front end's lockstep bench (tb/tb_vpf.cpp: filters, prescaler and sample buffer,
+# the RTL against the C model every cycle and against the bench's record-level reference),
+# NAME:SbufWords:BitmaskBits
+VPF_CONFIGS := vpf:256:4096 vpf_small:8:32
+define VPF_RULE
+$(BUILD)/tb_$(call tb_field,$(1),1)/Vhwprof_vpf: $(RTL_VPF) $(VLT) tb/tb_vpf.cpp tb/lockstep.cpp tb/lockstep.h tb/verilated_top.h \
+    $(BUILD)/model/libhwprof_model.a
+	@mkdir -p $$(dir $$@)
+	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module hwprof_vpf \
+	  -GSbufWords=$(call tb_field,$(1),2) -GBitmaskBits=$(call tb_field,$(1),3) \
+	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
+	    -DVPF_WORDS=$(call tb_field,$(1),2) -DVPF_BITS=$(call tb_field,$(1),3)" \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
+	  -o $(CURDIR)/$$@ $(VLT) $(RTL_VPF) $(CURDIR)/tb/tb_vpf.cpp $(CURDIR)/tb/lockstep.cpp \
+	  >$$(dir $$@)build.log 2>&1 || { cat $$(dir $$@)build.log; exit 1; }
+endef
+$(foreach c,$(VPF_CONFIGS),$(eval $(call VPF_RULE,$(c))))
+VPF_BINS := $(foreach c,$(VPF_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_vpf)
+
 PRIM_BINS := $(foreach c,$(PRIM_FIFO_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_fifo) \
              $(foreach c,$(PRIM_COUNTERS_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_counters) \
              $(foreach c,$(PRIM_CAM_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_cam) \
@@ -274,7 +297,7 @@ $(BUILD)/tb_reg_conformance/Vhwprof_conf_reg: $(REGCONF)/conf_reg.o tb/tb_reg_co
 	  || { cat $(dir $@)build.log; exit 1; }
 REGCONF_BIN := $(BUILD)/tb_reg_conformance/Vhwprof_conf_reg
 
-bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS)
+bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS) $(VPF_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \

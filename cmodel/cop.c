@@ -43,11 +43,11 @@ static uint32_t idx_read(const hwprof_cop_state_t *s, unsigned n) { return s->i[
 static uint8_t predict(const hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, uint64_t u, uint8_t pc) {
   const unsigned cond = UI(u, COND), tgt = UI(u, TARGET), pm = cfg->uc_depth - 1u;
   const uint8_t fall = (uint8_t)((pc + 1u) & pm);
-  const bool known = hwprof_cop_target_has_offset[tgt] || (tgt >= HWPROF_COP_TARGET_T0 && tgt <= HWPROF_COP_TARGET_T3);
+  const bool known = hwprof_cop_target_has_offset_of(tgt) || (tgt >= HWPROF_COP_TARGET_T0 && tgt <= HWPROF_COP_TARGET_T3);
   if (cond == HWPROF_COP_COND_NONE || cond > HWPROF_COP_COND_NILIM || !known) return fall;
   const bool taken = cond == HWPROF_COP_COND_ALWAYS || UI(u, PRED) >= 2u;
   if (!taken) return fall;
-  if (hwprof_cop_target_has_offset[tgt]) return (uint8_t)((unsigned)((int)pc + hwprof_cop_target_offset[tgt]) & pm);
+  if (hwprof_cop_target_has_offset_of(tgt)) return (uint8_t)((unsigned)((int)pc + hwprof_cop_target_offset_of(tgt)) & pm);
   return (uint8_t)(s->t[tgt - HWPROF_COP_TARGET_T0] & pm);
 }
 
@@ -185,7 +185,7 @@ static void execute(const hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, co
   const unsigned pm = cfg->uc_depth - 1u;
   e->done = e->taken && tgt == HWPROF_COP_TARGET_DONE;
   e->intr = e->taken && tgt == HWPROF_COP_TARGET_INTR;
-  if (e->taken && hwprof_cop_target_has_offset[tgt]) e->actual = (uint8_t)((unsigned)((int)s->ex_pc + hwprof_cop_target_offset[tgt]) & pm);
+  if (e->taken && hwprof_cop_target_has_offset_of(tgt)) e->actual = (uint8_t)((unsigned)((int)s->ex_pc + hwprof_cop_target_offset_of(tgt)) & pm);
   else if (e->taken && tgt >= HWPROF_COP_TARGET_T0 && tgt <= HWPROF_COP_TARGET_T3) e->actual = (uint8_t)(s->t[tgt - HWPROF_COP_TARGET_T0] & pm);
   else e->actual = (uint8_t)((s->ex_pc + 1u) & pm);
 }

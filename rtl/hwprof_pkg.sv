@@ -33,6 +33,8 @@ package hwprof_pkg;
   localparam int unsigned UCDEPTH_DEFAULT = 64;  // UcDepth: co-processor microcode words (Table 1: 64)
   localparam int unsigned CAMENTRIES_DEFAULT = 256;  // CamEntries: co-processor CAM entries of 32 bits (Table 1: 1 kB)
   localparam int unsigned DATABYTES_DEFAULT = 2048;  // DataBytes: co-processor data array bytes (Table 1: 2 kB)
+  localparam int unsigned SBUFWORDS_DEFAULT = 256;  // SbufWords: value-profiling sample buffer, 32-bit words (Table 1: 1 kB)
+  localparam int unsigned BITMASKBITS_DEFAULT = 4096;  // BitmaskBits: PC bit-mask filter bits (Table 1: 4 Kbit)
 
   // ---- what a retired instruction is
   typedef enum logic [2:0] {
@@ -575,6 +577,138 @@ package hwprof_pkg;
     logic fifo_ctrl_pop;
     logic fifo_ctrl_clear;
   } trace_ctrl_reg2hw_t;
+
+  // ---- register window 'vpf': Value-profiling front end (seed 001 section 3.2, Figure 3): the opcode-class, PC mask/match and PC bit-mask filters on the retire port, the prescaler, the sample buffer's field selection and state, statistics (docs/coproc.md).
+  localparam logic [7:0] VPF_WINDOW = 8'd4;
+  localparam int unsigned VPF_WINDOWS = 3;  // consecutive windows from VPF_WINDOW
+  localparam logic [15:0] VPF_CTRL_ADDR = 16'h0400;
+  localparam logic [31:0] VPF_CTRL_WMASK = 32'h00000331;
+  localparam logic [31:0] VPF_CTRL_RMASK = 32'h00000331;
+  localparam logic [31:0] VPF_CTRL_RESVAL = 32'h00000000;
+  localparam int unsigned VPF_CTRL_ENABLE_LSB = 0;
+  localparam int unsigned VPF_CTRL_ENABLE_WIDTH = 1;
+  localparam int unsigned VPF_CTRL_HASH_MM_LSB = 4;
+  localparam int unsigned VPF_CTRL_HASH_MM_WIDTH = 2;
+  localparam int unsigned VPF_CTRL_HASH_BM_LSB = 8;
+  localparam int unsigned VPF_CTRL_HASH_BM_WIDTH = 2;
+  localparam logic [15:0] VPF_KINDS_ADDR = 16'h0404;
+  localparam logic [31:0] VPF_KINDS_WMASK = 32'h000000ff;
+  localparam logic [31:0] VPF_KINDS_RMASK = 32'h000000ff;
+  localparam logic [31:0] VPF_KINDS_RESVAL = 32'h00000000;
+  localparam int unsigned VPF_KINDS_EN_LSB = 0;
+  localparam int unsigned VPF_KINDS_EN_WIDTH = 8;
+  localparam logic [15:0] VPF_MASK_ADDR = 16'h0408;
+  localparam logic [31:0] VPF_MASK_WMASK = 32'hffffffff;
+  localparam logic [31:0] VPF_MASK_RMASK = 32'hffffffff;
+  localparam logic [31:0] VPF_MASK_RESVAL = 32'h00000000;
+  localparam int unsigned VPF_MASK_VALUE_LSB = 0;
+  localparam int unsigned VPF_MASK_VALUE_WIDTH = 32;
+  localparam logic [15:0] VPF_MATCH_ADDR = 16'h040c;
+  localparam logic [31:0] VPF_MATCH_WMASK = 32'hffffffff;
+  localparam logic [31:0] VPF_MATCH_RMASK = 32'hffffffff;
+  localparam logic [31:0] VPF_MATCH_RESVAL = 32'h00000000;
+  localparam int unsigned VPF_MATCH_VALUE_LSB = 0;
+  localparam int unsigned VPF_MATCH_VALUE_WIDTH = 32;
+  localparam logic [15:0] VPF_PRESCALE_ADDR = 16'h0410;
+  localparam logic [31:0] VPF_PRESCALE_WMASK = 32'h0000ffff;
+  localparam logic [31:0] VPF_PRESCALE_RMASK = 32'h0000ffff;
+  localparam logic [31:0] VPF_PRESCALE_RESVAL = 32'h00000000;
+  localparam int unsigned VPF_PRESCALE_RELOAD_LSB = 0;
+  localparam int unsigned VPF_PRESCALE_RELOAD_WIDTH = 16;
+  localparam logic [15:0] VPF_PRESCALE_COUNT_ADDR = 16'h0414;
+  localparam logic [31:0] VPF_PRESCALE_COUNT_WMASK = 32'h0000ffff;
+  localparam logic [31:0] VPF_PRESCALE_COUNT_RMASK = 32'h0000ffff;
+  localparam logic [31:0] VPF_PRESCALE_COUNT_RESVAL = 32'h00000000;
+  localparam int unsigned VPF_PRESCALE_COUNT_VALUE_LSB = 0;
+  localparam int unsigned VPF_PRESCALE_COUNT_VALUE_WIDTH = 16;
+  localparam logic [15:0] VPF_FIELDS_ADDR = 16'h0418;
+  localparam logic [31:0] VPF_FIELDS_WMASK = 32'h0000001f;
+  localparam logic [31:0] VPF_FIELDS_RMASK = 32'h0000001f;
+  localparam logic [31:0] VPF_FIELDS_RESVAL = 32'h00000011;
+  localparam int unsigned VPF_FIELDS_SEL_LSB = 0;
+  localparam int unsigned VPF_FIELDS_SEL_WIDTH = 5;
+  localparam logic [15:0] VPF_ACTION_ADDR = 16'h041c;
+  localparam logic [31:0] VPF_ACTION_WMASK = 32'h00000003;
+  localparam logic [31:0] VPF_ACTION_RMASK = 32'h00000000;
+  localparam logic [31:0] VPF_ACTION_RESVAL = 32'h00000000;
+  localparam int unsigned VPF_ACTION_BITMASK_CLEAR_LSB = 0;
+  localparam int unsigned VPF_ACTION_BITMASK_CLEAR_WIDTH = 1;
+  localparam int unsigned VPF_ACTION_SB_CLEAR_LSB = 1;
+  localparam int unsigned VPF_ACTION_SB_CLEAR_WIDTH = 1;
+  localparam logic [15:0] VPF_SB_STATUS_ADDR = 16'h0420;
+  localparam logic [31:0] VPF_SB_STATUS_WMASK = 32'h00000000;
+  localparam logic [31:0] VPF_SB_STATUS_RMASK = 32'hffffffff;
+  localparam logic [31:0] VPF_SB_STATUS_RESVAL = 32'h00000000;
+  localparam int unsigned VPF_SB_STATUS_RECORDS_LSB = 0;
+  localparam int unsigned VPF_SB_STATUS_RECORDS_WIDTH = 16;
+  localparam int unsigned VPF_SB_STATUS_WORDS_LSB = 16;
+  localparam int unsigned VPF_SB_STATUS_WORDS_WIDTH = 16;
+  localparam logic [15:0] VPF_STAT_PASSED_ADDR = 16'h0424;
+  localparam logic [31:0] VPF_STAT_PASSED_WMASK = 32'h00000000;
+  localparam logic [31:0] VPF_STAT_PASSED_RMASK = 32'hffffffff;
+  localparam logic [31:0] VPF_STAT_PASSED_RESVAL = 32'h00000000;
+  localparam int unsigned VPF_STAT_PASSED_VALUE_LSB = 0;
+  localparam int unsigned VPF_STAT_PASSED_VALUE_WIDTH = 32;
+  localparam logic [15:0] VPF_STAT_SAMPLED_ADDR = 16'h0428;
+  localparam logic [31:0] VPF_STAT_SAMPLED_WMASK = 32'h00000000;
+  localparam logic [31:0] VPF_STAT_SAMPLED_RMASK = 32'hffffffff;
+  localparam logic [31:0] VPF_STAT_SAMPLED_RESVAL = 32'h00000000;
+  localparam int unsigned VPF_STAT_SAMPLED_VALUE_LSB = 0;
+  localparam int unsigned VPF_STAT_SAMPLED_VALUE_WIDTH = 32;
+  localparam logic [15:0] VPF_STAT_DROPPED_ADDR = 16'h042c;
+  localparam logic [31:0] VPF_STAT_DROPPED_WMASK = 32'h00000000;
+  localparam logic [31:0] VPF_STAT_DROPPED_RMASK = 32'hffffffff;
+  localparam logic [31:0] VPF_STAT_DROPPED_RESVAL = 32'h00000000;
+  localparam int unsigned VPF_STAT_DROPPED_VALUE_LSB = 0;
+  localparam int unsigned VPF_STAT_DROPPED_VALUE_WIDTH = 32;
+  localparam logic [15:0] VPF_CFG_ADDR = 16'h0430;
+  localparam logic [31:0] VPF_CFG_WMASK = 32'h00000000;
+  localparam logic [31:0] VPF_CFG_RMASK = 32'h000000ff;
+  localparam logic [31:0] VPF_CFG_RESVAL = 32'h00000000;
+  localparam int unsigned VPF_CFG_SB_WORDS_LOG2_LSB = 0;
+  localparam int unsigned VPF_CFG_SB_WORDS_LOG2_WIDTH = 4;
+  localparam int unsigned VPF_CFG_BITMASK_LOG2_LSB = 4;
+  localparam int unsigned VPF_CFG_BITMASK_LOG2_WIDTH = 4;
+  localparam logic [15:0] VPF_BITMASK_ADDR = 16'h0500;  // array
+  localparam int unsigned VPF_BITMASK_ENTRIES = 128;
+
+  // what the engine gives its register block (hwprof_vpf_reg)
+  typedef struct packed {
+    logic ctrl_enable;
+    logic [1:0] ctrl_hash_mm;
+    logic [1:0] ctrl_hash_bm;
+    logic [15:0] prescale_count_value;
+    logic fields_refuse;
+    logic [15:0] sb_status_records;
+    logic [15:0] sb_status_words;
+    logic [31:0] stat_passed_value;
+    logic [31:0] stat_sampled_value;
+    logic [31:0] stat_dropped_value;
+    logic [3:0] cfg_sb_words_log2;
+    logic [3:0] cfg_bitmask_log2;
+    logic [31:0] bitmask_rdata;
+    logic bitmask_refuse;
+  } vpf_hw2reg_t;
+  // what the register block gives its engine
+  typedef struct packed {
+    logic ctrl_qe;
+    logic ctrl_enable;
+    logic [1:0] ctrl_hash_mm;
+    logic [1:0] ctrl_hash_bm;
+    logic [7:0] kinds_en;
+    logic [31:0] mask_value;
+    logic [31:0] match_value;
+    logic [15:0] prescale_reload;
+    logic prescale_count_qe;
+    logic [15:0] prescale_count_value;
+    logic [4:0] fields_sel;
+    logic action_qe;
+    logic action_bitmask_clear;
+    logic action_sb_clear;
+    logic [6:0] bitmask_index;
+    logic bitmask_we;
+    logic [31:0] bitmask_wdata;
+  } vpf_reg2hw_t;
 
   // ---- register window 'cop': Value-profiling co-processor engine (seed 001 sections 3.3-3.5): control, status, statistics, and windows onto every register file, table and array (docs/coproc.md). Writes to the engine's state are refused (pslverr, nothing changes) while it runs; reads are always answered. Arrays are described at their default sizes (UcDepth 64, CamEntries 256, DataBytes 2048): entries beyond a smaller build read 0 and refuse writes.
   localparam logic [7:0] COP_WINDOW = 8'd16;

@@ -404,6 +404,15 @@ for p in cop cop_small; do
   done
 done
 
+# --- the value-profiling front end (rtl/hwprof_vpf.sv + rtl/hwprof_sbuf.sv against cmodel/vpf.c
+#     every cycle, and against the bench's record-level reference written from docs/coproc.md):
+#     directed outcomes worked out by hand, then 1 M random cycles per configuration
+for p in vpf vpf_small; do
+  bin="$build/tb_$p/Vhwprof_vpf"
+  check "lockstep-$p-directed" "$bin" --test=directed --cycles=10000
+  check "lockstep-$p-random" "$bin" --test=random --seed=1 --cycles=1000000
+done
+
 # --- the primitives' lockstep unit benches (rtl/prim/ against cmodel/prim/): directed outcomes
 #     worked out by hand, and a random stream, in two or more configurations each
 # (bench directory:Verilated top; the random runs are 500,000 cycles for the FIFO, 300,000 otherwise)

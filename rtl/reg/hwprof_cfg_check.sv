@@ -16,7 +16,9 @@ module hwprof_cfg_check #(
   parameter int unsigned TraceFifoDepth = hwprof_pkg::TFIFO_DEFAULT,
   parameter int unsigned UcDepth = hwprof_pkg::UCDEPTH_DEFAULT,
   parameter int unsigned CamEntries = hwprof_pkg::CAMENTRIES_DEFAULT,
-  parameter int unsigned DataBytes = hwprof_pkg::DATABYTES_DEFAULT
+  parameter int unsigned DataBytes = hwprof_pkg::DATABYTES_DEFAULT,
+  parameter int unsigned SbufWords = hwprof_pkg::SBUFWORDS_DEFAULT,
+  parameter int unsigned BitmaskBits = hwprof_pkg::BITMASKBITS_DEFAULT
 );
 
   if ((CntW != 8) && (CntW != 16) && (CntW != 32) && (CntW != 64)) begin : g_cntw_check
@@ -51,6 +53,12 @@ module hwprof_cfg_check #(
   end
   if ((DataBytes < 8) || (DataBytes > 2048) || ((DataBytes & (DataBytes - 1)) != 0)) begin : g_databytes_check
     $error("DataBytes must be 8..2048, a power of two (regs/encodings.json)");
+  end
+  if ((SbufWords < 8) || (SbufWords > 256) || ((SbufWords & (SbufWords - 1)) != 0)) begin : g_sbufwords_check
+    $error("SbufWords must be 8..256, a power of two (regs/encodings.json)");
+  end
+  if ((BitmaskBits < 32) || (BitmaskBits > 4096) || ((BitmaskBits & (BitmaskBits - 1)) != 0)) begin : g_bitmaskbits_check
+    $error("BitmaskBits must be 32..4096, a power of two (regs/encodings.json)");
   end
 
 endmodule

@@ -193,4 +193,34 @@ extern const char *const hwprof_cop_target_name[16];
 extern const int8_t hwprof_cop_target_offset[16];
 extern const uint8_t hwprof_cop_target_has_offset[16];
 
+/* the short offset of a target code (header-only: the C model needs no table) */
+static inline int hwprof_cop_target_has_offset_of(unsigned code) {
+  switch (code) {
+    case HWPROF_COP_TARGET_P2:
+    case HWPROF_COP_TARGET_P3:
+    case HWPROF_COP_TARGET_P4:
+    case HWPROF_COP_TARGET_P5:
+    case HWPROF_COP_TARGET_P6:
+    case HWPROF_COP_TARGET_P8:
+    case HWPROF_COP_TARGET_M1:
+    case HWPROF_COP_TARGET_M0:
+      return 1;
+    default:
+      return 0;
+  }
+}
+static inline int hwprof_cop_target_offset_of(unsigned code) {
+  switch (code) {
+    case HWPROF_COP_TARGET_P2: return 2;
+    case HWPROF_COP_TARGET_P3: return 3;
+    case HWPROF_COP_TARGET_P4: return 4;
+    case HWPROF_COP_TARGET_P5: return 5;
+    case HWPROF_COP_TARGET_P6: return 6;
+    case HWPROF_COP_TARGET_P8: return 8;
+    case HWPROF_COP_TARGET_M1: return -1;
+    case HWPROF_COP_TARGET_M0: return 0;
+    default: return 0;
+  }
+}
+
 #endif

@@ -54,6 +54,12 @@
 #define HWPROF_DATABYTES_DEFAULT 2048u /* DataBytes: co-processor data array bytes (Table 1: 2 kB) (8..2048, a power of two) */
 #define HWPROF_DATABYTES_MIN 8u
 #define HWPROF_DATABYTES_MAX 2048u
+#define HWPROF_SBUFWORDS_DEFAULT 256u /* SbufWords: value-profiling sample buffer, 32-bit words (Table 1: 1 kB) (8..256, a power of two) */
+#define HWPROF_SBUFWORDS_MIN 8u
+#define HWPROF_SBUFWORDS_MAX 256u
+#define HWPROF_BITMASKBITS_DEFAULT 4096u /* BitmaskBits: PC bit-mask filter bits (Table 1: 4 Kbit) (32..4096, a power of two) */
+#define HWPROF_BITMASKBITS_MIN 32u
+#define HWPROF_BITMASKBITS_MAX 4096u
 
 /* ---- what a retired instruction is */
 #define HWPROF_KIND_OTHER 0u /* any instruction not listed below */
@@ -541,6 +547,118 @@
 #define HWPROF_TRACE_CTRL_STAT_DROPPED_VALUE_LSB 0u
 #define HWPROF_TRACE_CTRL_STAT_DROPPED_VALUE_WIDTH 32u
 #define HWPROF_TRACE_CTRL_STAT_DROPPED_VALUE_MASK 0xffffffffu
+
+/* ---- register window 'vpf': Value-profiling front end (seed 001 section 3.2, Figure 3): the opcode-class, PC mask/match and PC bit-mask filters on the retire port, the prescaler, the sample buffer's field selection and state, statistics (docs/coproc.md). */
+#define HWPROF_VPF_WINDOW 4u
+#define HWPROF_VPF_WINDOWS 3u /* consecutive windows from HWPROF_VPF_WINDOW */
+#define HWPROF_VPF_CTRL_ADDR 0x0400u /* Filter configuration. */
+#define HWPROF_VPF_CTRL_WMASK 0x00000331u
+#define HWPROF_VPF_CTRL_RMASK 0x00000331u
+#define HWPROF_VPF_CTRL_RESVAL 0x00000000u
+#define HWPROF_VPF_CTRL_ENABLE_LSB 0u
+#define HWPROF_VPF_CTRL_ENABLE_WIDTH 1u
+#define HWPROF_VPF_CTRL_ENABLE_MASK 0x1u
+#define HWPROF_VPF_CTRL_HASH_MM_LSB 4u
+#define HWPROF_VPF_CTRL_HASH_MM_WIDTH 2u
+#define HWPROF_VPF_CTRL_HASH_MM_MASK 0x3u
+#define HWPROF_VPF_CTRL_HASH_BM_LSB 8u
+#define HWPROF_VPF_CTRL_HASH_BM_WIDTH 2u
+#define HWPROF_VPF_CTRL_HASH_BM_MASK 0x3u
+#define HWPROF_VPF_KINDS_ADDR 0x0404u /* Opcode-class filter: bit k passes retire kind k. */
+#define HWPROF_VPF_KINDS_WMASK 0x000000ffu
+#define HWPROF_VPF_KINDS_RMASK 0x000000ffu
+#define HWPROF_VPF_KINDS_RESVAL 0x00000000u
+#define HWPROF_VPF_KINDS_EN_LSB 0u
+#define HWPROF_VPF_KINDS_EN_WIDTH 8u
+#define HWPROF_VPF_KINDS_EN_MASK 0xffu
+#define HWPROF_VPF_MASK_ADDR 0x0408u /* PC mask/match filter: an instruction passes when (hash(pc) ^ MATCH) & MASK is 0. */
+#define HWPROF_VPF_MASK_WMASK 0xffffffffu
+#define HWPROF_VPF_MASK_RMASK 0xffffffffu
+#define HWPROF_VPF_MASK_RESVAL 0x00000000u
+#define HWPROF_VPF_MASK_VALUE_LSB 0u
+#define HWPROF_VPF_MASK_VALUE_WIDTH 32u
+#define HWPROF_VPF_MASK_VALUE_MASK 0xffffffffu
+#define HWPROF_VPF_MATCH_ADDR 0x040cu /* PC mask/match filter: the value compared under MASK. */
+#define HWPROF_VPF_MATCH_WMASK 0xffffffffu
+#define HWPROF_VPF_MATCH_RMASK 0xffffffffu
+#define HWPROF_VPF_MATCH_RESVAL 0x00000000u
+#define HWPROF_VPF_MATCH_VALUE_LSB 0u
+#define HWPROF_VPF_MATCH_VALUE_WIDTH 32u
+#define HWPROF_VPF_MATCH_VALUE_MASK 0xffffffffu
+#define HWPROF_VPF_PRESCALE_ADDR 0x0410u /* Prescaler: one passing instruction in this many is sampled (0 and 1: every one). */
+#define HWPROF_VPF_PRESCALE_WMASK 0x0000ffffu
+#define HWPROF_VPF_PRESCALE_RMASK 0x0000ffffu
+#define HWPROF_VPF_PRESCALE_RESVAL 0x00000000u
+#define HWPROF_VPF_PRESCALE_RELOAD_LSB 0u
+#define HWPROF_VPF_PRESCALE_RELOAD_WIDTH 16u
+#define HWPROF_VPF_PRESCALE_RELOAD_MASK 0xffffu
+#define HWPROF_VPF_PRESCALE_COUNT_ADDR 0x0414u /* Prescaler counter: decremented per passing instruction; the one that finds it at 1 (or 0) is sampled and the counter reloads. */
+#define HWPROF_VPF_PRESCALE_COUNT_WMASK 0x0000ffffu
+#define HWPROF_VPF_PRESCALE_COUNT_RMASK 0x0000ffffu
+#define HWPROF_VPF_PRESCALE_COUNT_RESVAL 0x00000000u
+#define HWPROF_VPF_PRESCALE_COUNT_VALUE_LSB 0u
+#define HWPROF_VPF_PRESCALE_COUNT_VALUE_WIDTH 16u
+#define HWPROF_VPF_PRESCALE_COUNT_VALUE_MASK 0xffffu
+#define HWPROF_VPF_FIELDS_ADDR 0x0418u /* The 32-bit fields a record holds besides its info tag (bit HWPROF_SFIELD_*: pc, next_pc, insn, addr, value). */
+#define HWPROF_VPF_FIELDS_WMASK 0x0000001fu
+#define HWPROF_VPF_FIELDS_RMASK 0x0000001fu
+#define HWPROF_VPF_FIELDS_RESVAL 0x00000011u
+#define HWPROF_VPF_FIELDS_SEL_LSB 0u
+#define HWPROF_VPF_FIELDS_SEL_WIDTH 5u
+#define HWPROF_VPF_FIELDS_SEL_MASK 0x1fu
+#define HWPROF_VPF_ACTION_ADDR 0x041cu /* Actions. */
+#define HWPROF_VPF_ACTION_WMASK 0x00000003u
+#define HWPROF_VPF_ACTION_RMASK 0x00000000u
+#define HWPROF_VPF_ACTION_RESVAL 0x00000000u
+#define HWPROF_VPF_ACTION_BITMASK_CLEAR_LSB 0u
+#define HWPROF_VPF_ACTION_BITMASK_CLEAR_WIDTH 1u
+#define HWPROF_VPF_ACTION_BITMASK_CLEAR_MASK 0x1u
+#define HWPROF_VPF_ACTION_SB_CLEAR_LSB 1u
+#define HWPROF_VPF_ACTION_SB_CLEAR_WIDTH 1u
+#define HWPROF_VPF_ACTION_SB_CLEAR_MASK 0x1u
+#define HWPROF_VPF_SB_STATUS_ADDR 0x0420u /* Sample buffer occupancy. */
+#define HWPROF_VPF_SB_STATUS_WMASK 0x00000000u
+#define HWPROF_VPF_SB_STATUS_RMASK 0xffffffffu
+#define HWPROF_VPF_SB_STATUS_RESVAL 0x00000000u
+#define HWPROF_VPF_SB_STATUS_RECORDS_LSB 0u
+#define HWPROF_VPF_SB_STATUS_RECORDS_WIDTH 16u
+#define HWPROF_VPF_SB_STATUS_RECORDS_MASK 0xffffu
+#define HWPROF_VPF_SB_STATUS_WORDS_LSB 16u
+#define HWPROF_VPF_SB_STATUS_WORDS_WIDTH 16u
+#define HWPROF_VPF_SB_STATUS_WORDS_MASK 0xffffu
+#define HWPROF_VPF_STAT_PASSED_ADDR 0x0424u /* Retired instructions that passed the three filters. */
+#define HWPROF_VPF_STAT_PASSED_WMASK 0x00000000u
+#define HWPROF_VPF_STAT_PASSED_RMASK 0xffffffffu
+#define HWPROF_VPF_STAT_PASSED_RESVAL 0x00000000u
+#define HWPROF_VPF_STAT_PASSED_VALUE_LSB 0u
+#define HWPROF_VPF_STAT_PASSED_VALUE_WIDTH 32u
+#define HWPROF_VPF_STAT_PASSED_VALUE_MASK 0xffffffffu
+#define HWPROF_VPF_STAT_SAMPLED_ADDR 0x0428u /* Records written into the sample buffer. */
+#define HWPROF_VPF_STAT_SAMPLED_WMASK 0x00000000u
+#define HWPROF_VPF_STAT_SAMPLED_RMASK 0xffffffffu
+#define HWPROF_VPF_STAT_SAMPLED_RESVAL 0x00000000u
+#define HWPROF_VPF_STAT_SAMPLED_VALUE_LSB 0u
+#define HWPROF_VPF_STAT_SAMPLED_VALUE_WIDTH 32u
+#define HWPROF_VPF_STAT_SAMPLED_VALUE_MASK 0xffffffffu
+#define HWPROF_VPF_STAT_DROPPED_ADDR 0x042cu /* Records the prescaler chose that did not fit the sample buffer (value profiling never stalls the processor). */
+#define HWPROF_VPF_STAT_DROPPED_WMASK 0x00000000u
+#define HWPROF_VPF_STAT_DROPPED_RMASK 0xffffffffu
+#define HWPROF_VPF_STAT_DROPPED_RESVAL 0x00000000u
+#define HWPROF_VPF_STAT_DROPPED_VALUE_LSB 0u
+#define HWPROF_VPF_STAT_DROPPED_VALUE_WIDTH 32u
+#define HWPROF_VPF_STAT_DROPPED_VALUE_MASK 0xffffffffu
+#define HWPROF_VPF_CFG_ADDR 0x0430u /* Build parameters. */
+#define HWPROF_VPF_CFG_WMASK 0x00000000u
+#define HWPROF_VPF_CFG_RMASK 0x000000ffu
+#define HWPROF_VPF_CFG_RESVAL 0x00000000u
+#define HWPROF_VPF_CFG_SB_WORDS_LOG2_LSB 0u
+#define HWPROF_VPF_CFG_SB_WORDS_LOG2_WIDTH 4u
+#define HWPROF_VPF_CFG_SB_WORDS_LOG2_MASK 0xfu
+#define HWPROF_VPF_CFG_BITMASK_LOG2_LSB 4u
+#define HWPROF_VPF_CFG_BITMASK_LOG2_WIDTH 4u
+#define HWPROF_VPF_CFG_BITMASK_LOG2_MASK 0xfu
+#define HWPROF_VPF_BITMASK_ADDR 0x0500u /* array: PC bit-mask filter: bit k of word n excludes the instructions whose hash is 32 n + k (modulo BitmaskBits); words beyond a smaller build read 0 */
+#define HWPROF_VPF_BITMASK_ENTRIES 128u
 
 /* ---- register window 'cop': Value-profiling co-processor engine (seed 001 sections 3.3-3.5): control, status, statistics, and windows onto every register file, table and array (docs/coproc.md). Writes to the engine's state are refused (pslverr, nothing changes) while it runs; reads are always answered. Arrays are described at their default sizes (UcDepth 64, CamEntries 256, DataBytes 2048): entries beyond a smaller build read 0 and refuse writes. */
 #define HWPROF_COP_WINDOW 16u

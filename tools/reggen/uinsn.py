@@ -175,6 +175,27 @@ def emit_h(banner, d):
         t = [e for e in d["enums"] if e["name"] == "target"][0]
         out.append(f"extern const int8_t hwprof_cop_target_offset[{1 << t['width']}];")
         out.append(f"extern const uint8_t hwprof_cop_target_has_offset[{1 << t['width']}];")
+    t = {e["name"]: e for e in d["enums"]}.get("target")
+    if t:
+        offs = [v for v in _values(t) if "offset" in v]
+        out.append("")
+        out.append("/* the short offset of a target code (header-only: the C model needs no table) */")
+        out.append("static inline int hwprof_cop_target_has_offset_of(unsigned code) {")
+        out.append("  switch (code) {")
+        for v in offs:
+            out.append(f"    case HWPROF_COP_TARGET_{v['name']}:")
+        out.append("      return 1;")
+        out.append("    default:")
+        out.append("      return 0;")
+        out.append("  }")
+        out.append("}")
+        out.append("static inline int hwprof_cop_target_offset_of(unsigned code) {")
+        out.append("  switch (code) {")
+        for v in offs:
+            out.append(f"    case HWPROF_COP_TARGET_{v['name']}: return {v['offset']};")
+        out.append("    default: return 0;")
+        out.append("  }")
+        out.append("}")
     out.append("")
     out.append("#endif")
     out.append("")
