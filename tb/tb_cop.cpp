@@ -494,8 +494,11 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
         since_finish_ = 0;
         return;
       }
-      if (rng_.chance(3)) random_host_reads();
-      if (rng_.chance(1)) {
+      // one access a cycle, decided on this cycle's state: an expected refusal must not meet a
+      // halt that happened while it waited behind another access
+      if (rng_.chance(3)) {
+        random_host_reads();
+      } else if (rng_.chance(1)) {
         // a write to engine state while it runs: refused, nothing changes
         static const uint16_t kTargets[] = {HWPROF_COP_CMD_ADDR, HWPROF_COP_LFSR_ADDR, HWPROF_COP_IDXW_ADDR, HWPROF_COP_V_ADDR,
                                             HWPROF_COP_I_ADDR,   HWPROF_COP_C_ADDR,    HWPROF_COP_B_ADDR,    HWPROF_COP_T_ADDR,
