@@ -16,18 +16,19 @@ SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 VERILATOR ?= verilator
 RTL_PKG  := rtl/hwprof_pkg.sv rtl/hwprof_cop_pkg.sv
 RTL_REG  := rtl/reg/hwprof_cfg_check.sv rtl/reg/hwprof_top_reg.sv rtl/reg/hwprof_pir_reg.sv rtl/reg/hwprof_edge_prof_reg.sv \
-            rtl/reg/hwprof_trace_ctrl_reg.sv
-# the co-processor engine (issue 12: not yet in hwprof_top; linted and benched on its own)
+            rtl/reg/hwprof_trace_ctrl_reg.sv rtl/reg/hwprof_vpf_reg.sv rtl/reg/hwprof_cop_reg.sv
+# the value profiler's blocks, also linted and benched on their own
 RTL_COP  := $(RTL_PKG) rtl/prim/hwprof_prim_counters.sv rtl/reg/hwprof_cop_reg.sv rtl/hwprof_cop.sv
 RTL_VPF  := $(RTL_PKG) rtl/prim/hwprof_prim_counters.sv rtl/reg/hwprof_vpf_reg.sv rtl/hwprof_sbuf.sv rtl/hwprof_vpf.sv
 RTL_PRIM := rtl/prim/hwprof_prim_fifo.sv rtl/prim/hwprof_prim_counters.sv rtl/prim/hwprof_prim_cam.sv \
             rtl/prim/hwprof_prim_regfile.sv
-RTL_SRC  := $(RTL_PKG) $(RTL_PRIM) $(RTL_REG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv rtl/hwprof_top.sv
+RTL_SRC  := $(RTL_PKG) $(RTL_PRIM) $(RTL_REG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv \
+            rtl/hwprof_sbuf.sv rtl/hwprof_vpf.sv rtl/hwprof_cop.sv rtl/hwprof_top.sv
 VLT      := rtl/hwprof.vlt
 MODEL_SRC := cmodel/reg/top_reg.c cmodel/reg/pir_reg.c cmodel/reg/edge_prof_reg.c cmodel/reg/trace_ctrl_reg.c cmodel/reg/cop_reg.c cmodel/reg/vpf_reg.c \
              cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/cam.c cmodel/prim/regfile.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/cop.c cmodel/sbuf.c cmodel/vpf.c cmodel/top.c cmodel/mem_model.c
 MODEL_HDR := $(wildcard cmodel/*.h cmodel/reg/*.h cmodel/prim/*.h) sw/include/hwprof_regs.h
-SW_SRC   := sw/hwprof_edge.c sw/hwprof_trace.c sw/trace_recon.c sw/image.c
+SW_SRC   := sw/hwprof_edge.c sw/hwprof_trace.c sw/hwprof_cop.c sw/trace_recon.c sw/image.c
 SW_HDR   := $(wildcard sw/include/*.h)
 # the host tools' one ELF reader (libelf)
 ELF_SRC  := sw/elf/hwprof_elf.c
@@ -301,7 +302,7 @@ bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS) $(VPF_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
-              test_cop_asm test_cop_interp
+              test_cop_asm test_cop_interp test_cop_driver
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c \
             $(PROFMAP_SRC) $(COP_SRC)
 $(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h \

@@ -249,7 +249,8 @@ static void eval(const hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const
   memset(e, 0, sizeof *e);
   /* the register block first: its strobes are needed to know whether the engine runs */
   hwprof_cop_hw2reg_t hw;
-  hw2reg_of(s, cfg, &in->reg, &hw);
+  if (in->reg.access) hw2reg_of(s, cfg, &in->reg, &hw); /* read values and refusals matter only then */
+  else memset(&hw, 0, sizeof hw);
   hwprof_cop_reg_comb(&s->regs, &in->reg, &hw, &e->r2h, &e->rsp);
   e->stop = e->r2h.stop_qe && e->r2h.stop_stop;
   e->active = s->run && !e->stop;
@@ -272,6 +273,10 @@ static void eval(const hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const
 }
 
 void hwprof_cop_comb(const hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const hwprof_cop_in_t *in, hwprof_cop_out_t *out) {
+  if (!s->run && !in->reg.access) { /* stopped and not addressed: nothing to show (most cycles) */
+    *out = (hwprof_cop_out_t){0};
+    return;
+  }
   cop_eval_t e;
   eval(s, cfg, in, &e);
   out->smp_pop = e.pop;
@@ -280,24 +285,33 @@ void hwprof_cop_comb(const hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, c
 }
 
 void hwprof_cop_step(hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const hwprof_cop_in_t *in) {
+  if (!s->run && !in->reg.access) return; /* stopped and not addressed: nothing changes */
   cop_eval_t e;
   eval(s, cfg, in, &e);
-  const hwprof_cop_state_t old = *s; /* every read below is of the state before the edge */
+  /* what the edge reads of the state before it, taken before anything is written */
+  const uint64_t w = s->ex_insn, fword = s->uc[s->fpc], pred_word = s->uc[s->ex_pc];
+  const uint8_t ex_pc = s->ex_pc, fpc = s->fpc;
+  const bool dfe_was = s->dfe_valid;
+  const uint16_t lfsr = s->lfsr;
+  const unsigned centry = idx_read(s, UI(w, CAM_IDX)) & (cfg->cam_entries - 1u);
+  const uint8_t fnext = e.fetch ? predict(s, cfg, fword, fpc) : 0;
+  const uint8_t start = (uint8_t)(s->disp[in->smp.info & 7u] & (cfg->uc_depth - 1u));
+  hwprof_cop_hw2reg_t hw;
+  if (in->reg.access) hw2reg_of(s, cfg, &in->reg, &hw);
+  else memset(&hw, 0, sizeof hw);
   const hwprof_cop_reg2hw_t *r = &e.r2h;
 
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_COP_ST_N, 32};
   const hwprof_prim_counters_in_t st_in = {
       (uint32_t)(e.exec && e.finish) << HWPROF_COP_ST_SAMPLES | (uint32_t)e.exec << HWPROF_COP_ST_EXECUTED |
-          (uint32_t)e.redirect << HWPROF_COP_ST_MISPREDICT | (uint32_t)(e.active && !old.dfe_valid) << HWPROF_COP_ST_IDLE,
+          (uint32_t)e.redirect << HWPROF_COP_ST_MISPREDICT | (uint32_t)(e.active && !dfe_was) << HWPROF_COP_ST_IDLE,
       false};
   hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
 
   if (e.exec) {
-    const uint64_t w = old.ex_insn;
     if (UI(w, DATA_OP) == HWPROF_COP_DATA_OP_READ) s->v[UI(w, DATA_REG)] = e.mem;
     if (e.alu_w) s->v[UI(w, ALU_DST)] = e.r;
     const unsigned cam = UI(w, CAM_OP);
-    const unsigned centry = idx_read(&old, UI(w, CAM_IDX)) & (cfg->cam_entries - 1u);
     if (cam == HWPROF_COP_CAM_OP_WRITE) {
       s->cam_key[centry] = e.a;
       s->cam_valid[centry] = 1;
@@ -307,8 +321,8 @@ void hwprof_cop_step(hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const h
     if (e.data_w) s->data[e.data_word_idx] = e.data_word;
     if (e.chit) s->i[UI(w, CAM_IDX)] = (uint16_t)e.match_idx;
     if (e.idx_w) s->i[UI(w, IDX_REG)] = (uint16_t)e.idx_new;
-    if (UI(w, ALU_OP) == HWPROF_COP_ALU_OP_RAND) s->lfsr = (uint16_t)((old.lfsr >> 1) ^ ((old.lfsr & 1u) ? 0xB400u : 0u));
-    if (e.pred_w) s->uc[old.ex_pc] = HWPROF_COP_UI_SET(old.uc[old.ex_pc], PRED, e.pred_new);
+    if (UI(w, ALU_OP) == HWPROF_COP_ALU_OP_RAND) s->lfsr = (uint16_t)((lfsr >> 1) ^ ((lfsr & 1u) ? 0xB400u : 0u));
+    if (e.pred_w) s->uc[ex_pc] = HWPROF_COP_UI_SET(pred_word, PRED, e.pred_new);
   }
   /* pipeline and record */
   if (e.active) {
@@ -319,24 +333,23 @@ void hwprof_cop_step(hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const h
     if (e.intr) {
       s->run = false;
       s->halted = true;
-      s->intr_pc = old.ex_pc;
+      s->intr_pc = ex_pc;
     }
     if (e.redirect) {
       s->ex_valid = false;
       s->fpc = e.actual;
     }
     if (e.fetch) {
-      const uint64_t u = old.uc[old.fpc];
       s->ex_valid = true;
-      s->ex_insn = u;
-      s->ex_pc = old.fpc;
-      s->ex_pnext = predict(&old, cfg, u, old.fpc);
-      s->fpc = s->ex_pnext;
+      s->ex_insn = fword;
+      s->ex_pc = fpc;
+      s->ex_pnext = fnext;
+      s->fpc = fnext;
     }
     if (e.load) {
       s->dfe_valid = true;
       s->dfe = in->smp;
-      s->fpc = (uint8_t)(old.disp[in->smp.info & 7u] & (cfg->uc_depth - 1u));
+      s->fpc = start;
     }
   }
   if (e.stop) {
@@ -346,8 +359,6 @@ void hwprof_cop_step(hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const h
   }
 
   /* host writes (refused while the engine runs, so they never meet the engine's own writes) */
-  hwprof_cop_hw2reg_t hw;
-  hw2reg_of(&old, cfg, &in->reg, &hw);
   if (r->cmd_qe) {
     if (r->cmd_cam_inval) memset(s->cam_valid, 0, sizeof s->cam_valid);
     if (r->cmd_data_clear) memset(s->data, 0, sizeof s->data);

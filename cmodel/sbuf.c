@@ -24,6 +24,7 @@ void hwprof_sbuf_comb(const hwprof_sbuf_state_t *s, const hwprof_sbuf_cfg_t *cfg
   out->records = s->records;
   out->used = s->used;
   out->room = s->records < cfg->words && s->used + k <= cfg->words;
+  if (!out->valid) return; /* the outputs show 0 with no record held */
   uint32_t f[5] = {0, 0, 0, 0, 0};
   unsigned j = 0;
   for (unsigned b = 0; b < 5; b++)

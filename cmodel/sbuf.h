@@ -35,7 +35,7 @@ typedef struct {
 
 typedef struct {
   bool valid;               /* a record is held */
-  hwprof_cop_record_t head; /* the oldest, expanded */
+  hwprof_cop_record_t head; /* the oldest, expanded (all 0 when none is held) */
   bool room;                /* a record of the selected fields fits (judged before this cycle's pop and clear) */
   unsigned records, used;
 } hwprof_sbuf_out_t;

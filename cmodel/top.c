@@ -10,6 +10,8 @@ typedef struct {
   bool pir_sel;
   bool ep_sel;
   bool tc_sel;
+  bool vpf_sel;
+  bool cop_sel;
   bool pir_write;
   bool ev_ready;
   hwprof_pir_in_t pir;
@@ -18,6 +20,10 @@ typedef struct {
   hwprof_edge_prof_out_t ep_out;
   hwprof_trace_ctrl_in_t tc;
   hwprof_trace_ctrl_out_t tc_out;
+  hwprof_vpf_in_t vpf;
+  hwprof_vpf_out_t vpf_out;
+  hwprof_cop_in_t cop;
+  hwprof_cop_out_t cop_out;
   /* top window */
   hwprof_reg_req_t top_req;
   hwprof_top_hw2reg_t top_hw;
@@ -32,6 +38,8 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
   w->pir_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_PIR_WINDOW;
   w->ep_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_EDGE_PROF_WINDOW;
   w->tc_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_TRACE_CTRL_WINDOW;
+  w->vpf_sel = w->access && WINDOW_OF(a->paddr) >= HWPROF_VPF_WINDOW && WINDOW_OF(a->paddr) < HWPROF_VPF_WINDOW + HWPROF_VPF_WINDOWS;
+  w->cop_sel = w->access && WINDOW_OF(a->paddr) >= HWPROF_COP_WINDOW && WINDOW_OF(a->paddr) < HWPROF_COP_WINDOW + HWPROF_COP_WINDOWS;
   w->pir_write = w->pir_sel && a->pwrite;
 
   /* the edge-profiling unit's outputs do not depend on ev_stall (it only counts) */
@@ -66,12 +74,29 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
   };
   hwprof_trace_ctrl_comb(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc, &w->tc_out);
 
+  /* the value profiler: the front end's record (from its state) feeds the engine, whose pop goes
+   * back to the front end's clock edge */
+  w->vpf = (hwprof_vpf_in_t){
+      .ev_fire = w->pir.ev_fire,
+      .ev = &in->ev,
+      .smp_pop = false,
+      .reg = {w->vpf_sel, a->pwrite, a->paddr, a->pwdata},
+  };
+  hwprof_vpf_comb(&s->vpf, &cfg->vpf, &w->vpf, &w->vpf_out);
+  w->cop = (hwprof_cop_in_t){
+      .smp_valid = w->vpf_out.smp_valid,
+      .smp = w->vpf_out.smp,
+      .reg = {w->cop_sel, a->pwrite, a->paddr, a->pwdata},
+  };
+  hwprof_cop_comb(&s->cop, &cfg->cop, &w->cop, &w->cop_out);
+  w->vpf.smp_pop = w->cop_out.smp_pop;
+
   /* the top window's register block; a cause raised in the clearing cycle stays pending */
   w->top_req = (hwprof_reg_req_t){w->top_sel, a->pwrite, a->paddr, a->pwdata};
   w->top_hw = (hwprof_top_hw2reg_t){
       .irq_pending_phase_set = w->pir_out.phase,
       .irq_pending_trace_set = w->tc_out.irq,
-      .irq_pending_coproc_set = false, /* no co-processor yet */
+      .irq_pending_coproc_set = w->cop_out.irq,
       .irq_pending_error_set = w->ep_out.drop,
       /* the build parameters */
       .cfg_edge_cntw = cfg->edge_prof.cnt_w,
@@ -90,6 +115,8 @@ void hwprof_top_cfg_default(hwprof_top_cfg_t *cfg) {
   cfg->pir.cnt_w = HWPROF_CNTW_DEFAULT;
   hwprof_edge_prof_cfg_default(&cfg->edge_prof);
   hwprof_trace_ctrl_cfg_default(&cfg->trace_ctrl);
+  hwprof_vpf_cfg_default(&cfg->vpf);
+  hwprof_cop_cfg_default(&cfg->cop);
 }
 
 hwprof_result_t hwprof_top_cfg_check(const hwprof_top_cfg_t *cfg) {
@@ -97,7 +124,9 @@ hwprof_result_t hwprof_top_cfg_check(const hwprof_top_cfg_t *cfg) {
   if (cfg->pir.cnt_w != cfg->edge_prof.cnt_w) return kHwprofBadArg;
   hwprof_result_t rc = hwprof_pir_cfg_check(&cfg->pir);
   if (rc == kHwprofOk) rc = hwprof_edge_prof_cfg_check(&cfg->edge_prof);
-  return rc ? rc : hwprof_trace_ctrl_cfg_check(&cfg->trace_ctrl);
+  if (rc == kHwprofOk) rc = hwprof_trace_ctrl_cfg_check(&cfg->trace_ctrl);
+  if (rc == kHwprofOk) rc = hwprof_vpf_cfg_check(&cfg->vpf);
+  return rc ? rc : hwprof_cop_cfg_check(&cfg->cop);
 }
 
 void hwprof_top_reset(hwprof_top_state_t *s) {
@@ -105,17 +134,21 @@ void hwprof_top_reset(hwprof_top_state_t *s) {
   hwprof_pir_reset(&s->pir);
   hwprof_edge_prof_reset(&s->edge_prof);
   hwprof_trace_ctrl_reset(&s->trace_ctrl);
+  hwprof_vpf_reset(&s->vpf);
+  hwprof_cop_reset(&s->cop);
 }
 
 /* This cycle's outputs, from the state, the inputs and the wires. */
 static void outputs_of(const hwprof_top_state_t *s, const wires_t *w, hwprof_top_out_t *out) {
-  bool unmapped = w->access && !w->top_sel && !w->pir_sel && !w->ep_sel && !w->tc_sel;
+  bool unmapped = w->access && !w->top_sel && !w->pir_sel && !w->ep_sel && !w->tc_sel && !w->vpf_sel && !w->cop_sel;
 
   out->ev_ready = w->ev_ready;
   out->apb.pready = true;
   out->apb.pslverr =
-      w->top_rsp.error || w->pir_out.reg.error || w->ep_out.reg.error || w->tc_out.reg.error || unmapped;
-  out->apb.prdata = w->top_rsp.rdata | w->pir_out.reg.rdata | w->ep_out.reg.rdata | w->tc_out.reg.rdata;
+      w->top_rsp.error || w->pir_out.reg.error || w->ep_out.reg.error || w->tc_out.reg.error || w->vpf_out.reg.error ||
+      w->cop_out.reg.error || unmapped;
+  out->apb.prdata = w->top_rsp.rdata | w->pir_out.reg.rdata | w->ep_out.reg.rdata | w->tc_out.reg.rdata | w->vpf_out.reg.rdata |
+                    w->cop_out.reg.rdata;
   out->mem_req_valid = w->ep_out.mem_req_valid;
   out->mem_req_write = w->ep_out.mem_req_write;
   out->mem_req_addr = w->ep_out.mem_req_addr;
@@ -134,6 +167,8 @@ static void advance(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const wi
   hwprof_pir_step(&s->pir, &cfg->pir, &w->pir);
   hwprof_edge_prof_step(&s->edge_prof, &cfg->edge_prof, &w->ep);
   hwprof_trace_ctrl_step(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc);
+  hwprof_vpf_step(&s->vpf, &cfg->vpf, &w->vpf);
+  hwprof_cop_step(&s->cop, &cfg->cop, &w->cop);
 }
 
 void hwprof_top_comb(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {

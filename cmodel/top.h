@@ -8,11 +8,15 @@
 #include "pir.h"
 #include "reg/top_reg.h"
 #include "trace_ctrl.h"
+#include "cop.h"
+#include "vpf.h"
 
 typedef struct {
   hwprof_pir_cfg_t pir;
   hwprof_edge_prof_cfg_t edge_prof;
   hwprof_trace_ctrl_cfg_t trace_ctrl;
+  hwprof_vpf_cfg_t vpf;
+  hwprof_cop_cfg_t cop;
 } hwprof_top_cfg_t;
 
 /* Exactly the flops of hwprof_top: its register block (IRQ_PENDING, IRQ_ENABLE) and its engines. */
@@ -21,6 +25,8 @@ typedef struct {
   hwprof_pir_state_t pir;
   hwprof_edge_prof_state_t edge_prof;
   hwprof_trace_ctrl_state_t trace_ctrl;
+  hwprof_vpf_state_t vpf;
+  hwprof_cop_state_t cop;
 } hwprof_top_state_t;
 
 typedef struct {

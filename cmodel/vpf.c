@@ -86,13 +86,18 @@ static void eval(const hwprof_vpf_state_t *s, const hwprof_vpf_cfg_t *cfg, const
   e->dropped = e->chosen && !e->sb.room;
   e->info = (uint8_t)((ev ? ev->kind & 7u : 0u) | (ev && ev->taken ? 8u : 0u) | (ev && ev->is_call ? 16u : 0u) | (ev && ev->is_ret ? 32u : 0u));
   hwprof_vpf_hw2reg_t hw;
-  hw2reg_of(s, cfg, &e->sb, &in->reg, &hw);
+  if (in->reg.access) hw2reg_of(s, cfg, &e->sb, &in->reg, &hw); /* read values and refusals matter only then */
+  else memset(&hw, 0, sizeof hw);
   hwprof_vpf_reg_comb(r, &in->reg, &hw, &e->r2h, &e->rsp);
   e->sb_clear = e->r2h.action_qe && e->r2h.action_sb_clear;
   e->bm_clear = e->r2h.action_qe && e->r2h.action_bitmask_clear;
 }
 
 void hwprof_vpf_comb(const hwprof_vpf_state_t *s, const hwprof_vpf_cfg_t *cfg, const hwprof_vpf_in_t *in, hwprof_vpf_out_t *out) {
+  if (!s->enable && !in->reg.access && s->sbuf.records == 0) { /* idle: nothing to show (most cycles) */
+    *out = (hwprof_vpf_out_t){0};
+    return;
+  }
   vpf_eval_t e;
   eval(s, cfg, in, &e);
   out->smp_valid = e.sb.valid;
@@ -101,10 +106,12 @@ void hwprof_vpf_comb(const hwprof_vpf_state_t *s, const hwprof_vpf_cfg_t *cfg, c
 }
 
 void hwprof_vpf_step(hwprof_vpf_state_t *s, const hwprof_vpf_cfg_t *cfg, const hwprof_vpf_in_t *in) {
+  if (!s->enable && !in->reg.access && !in->smp_pop) return; /* idle: nothing changes */
   vpf_eval_t e;
   eval(s, cfg, in, &e);
   hwprof_vpf_hw2reg_t hw; /* of the state before the edge */
-  hw2reg_of(s, cfg, &e.sb, &in->reg, &hw);
+  if (in->reg.access) hw2reg_of(s, cfg, &e.sb, &in->reg, &hw);
+  else memset(&hw, 0, sizeof hw);
   const uint8_t fields = (uint8_t)s->regs.fields_sel;
 
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_VPF_ST_N, 32};

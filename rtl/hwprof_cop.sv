@@ -17,11 +17,14 @@
 // two cycles later. `done` takes the next record in the same cycle. `intr` halts the engine and
 // pulses irq_o. The host's window refuses writes to engine state while the engine runs.
 //
-// The arrays are written in their always_ff with an index (one write port each, plus a clear of
-// the whole array): copying them through a _d/_q pair every cycle would cost the simulation
-// thousands of words per cycle for no difference in the hardware described.
+// The arrays are written in their always_ff with an index (one write port each), as memories are:
+// copying them through a _d/_q pair every cycle would cost the simulation thousands of words per
+// cycle for no difference in the hardware described. The data array and the CAM keys are not reset
+// and not cleared word by word: a bit per word says whether it was written since reset (or, for
+// the data array, since the last DATA_CLEAR), and a word not written reads 0. That is the flash
+// clear of a memory, and what the C model's zeroed arrays show.
 //
-// Reset: synchronous, active low; every flop, arrays included, is reset (the C model's reset).
+// Reset: synchronous, active low; every flop is reset except the data and CAM-key words (above).
 
 `default_nettype none
 
@@ -69,9 +72,11 @@ module hwprof_cop #(
 
   // ---- state
   logic [UINSN_W-1:0]      uc_q [UcDepth];
-  logic [31:0]              cam_key_q [CamEntries];
+  logic [31:0]              cam_key_q [CamEntries];  // not reset: see cam_kw_q
+  logic [CamEntries-1:0]    cam_kw_q;                // key k written since reset
   logic [CamEntries-1:0]    cam_valid_q;
-  logic [31:0]              data_q [DataWords];
+  logic [31:0]              data_q [DataWords];      // not reset: see data_wr_q
+  logic [DataWords-1:0]     data_wr_q;               // word k written since reset or DATA_CLEAR
   logic [31:0]        v_q [NUM_VREGS], v_d [NUM_VREGS];
   logic [15:0]        i_q [NUM_IREGS], i_d [NUM_IREGS];
   logic [31:0]        c_q [NUM_CREGS], c_d [NUM_CREGS];
@@ -149,7 +154,7 @@ module hwprof_cop #(
     e_widx  = e_addr[DataAW-1:2];
     e_lane  = {e_addr[1:0], 3'b000};
     e_max   = (e_size == 2'd2) ? 32'hffff_ffff : (e_size == 2'd1) ? 32'h0000_ffff : 32'h0000_00ff;
-    e_word  = data_q[e_widx];
+    e_word  = data_wr_q[e_widx] ? data_q[e_widx] : 32'd0;
     data_op = (f_dop == DATA_OP_READ) || (f_dop == DATA_OP_WRITE) || (f_dop == DATA_OP_INCS) ||
               (f_dop == DATA_OP_DECS);
     mem     = data_op ? ((e_word >> e_lane) & e_max) : 32'd0;
@@ -226,7 +231,7 @@ module hwprof_cop #(
   always_comb begin
     chit      = 1'b0;
     match_idx = '0;
-    if (f_cam == CAM_OP_MATCH) begin
+    if (active && dfe_valid_q && ex_valid_q && (f_cam == CAM_OP_MATCH)) begin  // only when it executes
       for (int unsigned k = 0; k < CamEntries; k++) begin
         if (!chit && cam_valid_q[k] && (cam_key_q[k] == opa)) begin
           chit      = 1'b1;
@@ -482,7 +487,7 @@ module hwprof_cop #(
     cam_clr    = reg2hw.cmd_qe && reg2hw.cmd_cam_inval;
     cam_we     = exec && ((f_cam == CAM_OP_WRITE) || (f_cam == CAM_OP_INVAL));
     cam_widx   = cam_entry;
-    cam_wkey   = (f_cam == CAM_OP_WRITE) ? opa : cam_key_q[cam_entry];
+    cam_wkey   = (f_cam == CAM_OP_WRITE) ? opa : (cam_kw_q[cam_entry] ? cam_key_q[cam_entry] : 32'd0);
     cam_wvalid = f_cam == CAM_OP_WRITE;
     if (reg2hw.cam_key_we) begin
       cam_we     = 1'b1;
@@ -512,29 +517,28 @@ module hwprof_cop #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       cam_valid_q <= '0;
+      cam_kw_q    <= '0;
     end else begin
       if (cam_clr) cam_valid_q <= '0;
-      if (cam_we) cam_valid_q[cam_widx] <= cam_wvalid;
-    end
-  end
-  for (genvar k = 0; k < CamEntries; k++) begin : g_cam_key
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni) begin
-        cam_key_q[k] <= '0;
-      end else if (cam_we && (cam_widx == CamW'(k))) begin
-        cam_key_q[k] <= cam_wkey;
+      if (cam_we) begin
+        cam_valid_q[cam_widx] <= cam_wvalid;
+        cam_kw_q[cam_widx]    <= 1'b1;
       end
     end
+  end
+  always_ff @(posedge clk_i) begin  // memory: no reset (cam_kw_q)
+    if (cam_we) cam_key_q[cam_widx] <= cam_wkey;
   end
 
-  for (genvar k = 0; k < DataWords; k++) begin : g_data
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni || dt_clr) begin
-        data_q[k] <= '0;
-      end else if (dt_we && (dt_widx == DwW'(k))) begin
-        data_q[k] <= dt_wdata;
-      end
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || dt_clr) begin
+      data_wr_q <= '0;
+    end else if (dt_we) begin
+      data_wr_q[dt_widx] <= 1'b1;
     end
+  end
+  always_ff @(posedge clk_i) begin  // memory: no reset (data_wr_q)
+    if (dt_we) data_q[dt_widx] <= dt_wdata;
   end
 
   always_ff @(posedge clk_i) begin
@@ -616,6 +620,10 @@ module hwprof_cop #(
     return 10'(off >> 2);  // the block spans 4 KB: 1024 words
   endfunction
   logic [9:0] ri_v, ri_i, ri_c, ri_b, ri_t, ri_disp, ri_uclo, ri_uchi, ri_cv, ri_key, ri_data;
+  // the valid bits padded to whole words of 32 (CAM_VALID's layout)
+  localparam int unsigned CvPad = (CamEntries < 256) ? 256 : CamEntries;
+  logic [CvPad-1:0] cv_pad;
+  assign cv_pad = CvPad'(cam_valid_q);
   assign ri_v    = entry(hwprof_pkg::COP_V_ADDR);
   assign ri_i    = entry(hwprof_pkg::COP_I_ADDR);
   assign ri_c    = entry(hwprof_pkg::COP_C_ADDR);
@@ -670,14 +678,12 @@ module hwprof_cop #(
     hw2reg.uc_lo_refuse          = run_q || (32'(ri_uclo) >= UcDepth);
     hw2reg.uc_hi_rdata           = (32'(ri_uchi) < UcDepth) ? 32'(uc_q[ri_uchi[PcW-1:0]][UINSN_W-1:32]) : 32'd0;
     hw2reg.uc_hi_refuse          = run_q || (32'(ri_uchi) >= UcDepth);
-    for (int unsigned k = 0; k < 32; k++) begin
-      if ((32'(ri_cv) * 32 + k) < CamEntries) begin
-        hw2reg.cam_valid_rdata[k] = cam_valid_q[CamW'(32'(ri_cv) * 32 + k)];
-      end
-    end
-    hw2reg.cam_key_rdata         = (32'(ri_key) < CamEntries) ? cam_key_q[ri_key[CamW-1:0]] : 32'd0;
+    if (32'(ri_cv) * 32 < CamEntries) hw2reg.cam_valid_rdata = cv_pad[32*ri_cv[2:0] +: 32];
+    hw2reg.cam_key_rdata         = ((32'(ri_key) < CamEntries) && cam_kw_q[ri_key[CamW-1:0]]) ?
+                                   cam_key_q[ri_key[CamW-1:0]] : 32'd0;
     hw2reg.cam_key_refuse        = run_q || (32'(ri_key) >= CamEntries);
-    hw2reg.data_rdata            = (32'(ri_data) < DataWords) ? data_q[ri_data[DwW-1:0]] : 32'd0;
+    hw2reg.data_rdata            = ((32'(ri_data) < DataWords) && data_wr_q[ri_data[DwW-1:0]]) ?
+                                   data_q[ri_data[DwW-1:0]] : 32'd0;
     hw2reg.data_refuse           = run_q || (32'(ri_data) >= DataWords);
   end
 

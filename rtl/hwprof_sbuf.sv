@@ -8,15 +8,17 @@
 // taken, is_call, is_ret), which always travels with it. The oldest record is shown expanded
 // (fields not selected read 0).
 //
-// Timing: a push writes at the clock edge, the record is shown from the next cycle. room_o is
+// Timing: a push writes at the clock edge, the record is shown from the next cycle; with no
+// record held the outputs show 0. room_o is
 // judged on the state at the start of the cycle (before this cycle's pop and clear); a push without
 // room is ignored (the parent counts it dropped). A clear empties the buffer before this cycle's
 // push, which is kept; it wins over this cycle's pop. The selection must not change while records
 // are held (the parent refuses such writes).
 //
-// The rings are written in always_ff blocks with an index (see hwprof_cop.sv for why).
+// The rings are memories written with an index (see hwprof_cop.sv for why), not reset: only
+// words of records pushed since are ever shown.
 //
-// Reset: synchronous, active low; every flop, the rings included, is reset.
+// Reset: synchronous, active low; every flop is reset except the rings.
 
 `default_nettype none
 
@@ -90,7 +92,7 @@ module hwprof_sbuf #(
     j = 3'd0;
     for (int unsigned b = 0; b < 5; b++) begin
       head[b] = 32'd0;
-      if (fields_i[b]) begin
+      if (fields_i[b] && valid_o) begin
         head[b] = mem_q[rptr_q + AW'(j)];
         j = j + 3'd1;
       end
@@ -101,7 +103,7 @@ module hwprof_sbuf #(
   assign head_insn_o  = head[2];
   assign head_addr_o  = head[3];
   assign head_value_o = head[4];
-  assign head_info_o  = tag_q[trptr_q];
+  assign head_info_o  = valid_o ? tag_q[trptr_q] : 6'd0;
 
   logic push_ok;
   assign push_ok = push_i && room_o;
@@ -132,17 +134,12 @@ module hwprof_sbuf #(
     end
   end
 
-  for (genvar i = 0; i < Words; i++) begin : g_word
-    logic [AW-1:0] off;  // this word's place in the record being pushed
-    assign off = AW'(i) - wptr_q;
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni) begin
-        mem_q[i] <= '0;
-        tag_q[i] <= '0;
-      end else begin
-        if (push_ok && (32'(off) < 32'(k))) mem_q[i] <= packed_f[off[2:0]];
-        if (push_ok && (twptr_q == AW'(i))) tag_q[i] <= info_i;
+  always_ff @(posedge clk_i) begin  // memories: no reset
+    if (push_ok) begin
+      for (int unsigned j = 0; j < 5; j++) begin
+        if (j < 32'(k)) mem_q[wptr_q + AW'(j)] <= packed_f[j];
       end
+      tag_q[twptr_q] <= info_i;
     end
   end
 

@@ -8,8 +8,10 @@
 //
 // Engines present: the profile information register and update-operation generation (seed 000,
 // sections 6 and 7), the edge-profiling unit (update buffer, profile cache, overflow, trigger,
-// overflowed-address buffer, bounds; seed 000 section 7, Figure 4) and the trace controller
-// (seed 002, Figures 5-7 and 10).
+// overflowed-address buffer, bounds; seed 000 section 7, Figure 4), the trace controller
+// (seed 002, Figures 5-7 and 10), and the value profiler (seed 001): its front end (filters,
+// prescaler, sample buffer) and its microcoded co-processor. The value profiler never holds the
+// retire port.
 //
 // Reset: synchronous, active low; every flop is reset.
 
@@ -23,7 +25,12 @@ module hwprof_top #(
   parameter int unsigned LineWords = hwprof_pkg::LINEWORDS_DEFAULT,  // counters per cache line
   parameter int unsigned OabDepth  = hwprof_pkg::OABDEPTH_DEFAULT,   // overflowed-address buffer entries
   parameter int unsigned HistW     = hwprof_pkg::HISTW_DEFAULT,      // trace branch history width
-  parameter int unsigned TraceFifoDepth = hwprof_pkg::TFIFO_DEFAULT  // trace FIFO records
+  parameter int unsigned TraceFifoDepth = hwprof_pkg::TFIFO_DEFAULT, // trace FIFO records
+  parameter int unsigned UcDepth    = hwprof_pkg::UCDEPTH_DEFAULT,    // co-processor microcode words
+  parameter int unsigned CamEntries = hwprof_pkg::CAMENTRIES_DEFAULT, // co-processor CAM entries
+  parameter int unsigned DataBytes  = hwprof_pkg::DATABYTES_DEFAULT,  // co-processor data array bytes
+  parameter int unsigned SbufWords  = hwprof_pkg::SBUFWORDS_DEFAULT,  // sample buffer words
+  parameter int unsigned BitmaskBits = hwprof_pkg::BITMASKBITS_DEFAULT // PC bit-mask filter bits
 ) (
   input  logic                                clk_i,
   input  logic                                rst_ni,
@@ -82,7 +89,7 @@ module hwprof_top #(
   // ---- APB window decode
   logic            apb_access;
   logic [WinW-1:0] window;
-  logic            top_sel, pir_sel, ep_sel, tc_sel;
+  logic            top_sel, pir_sel, ep_sel, tc_sel, vpf_sel, cop_sel;
 
   assign apb_access = psel_i && penable_i;
   assign window     = paddr_i[hwprof_pkg::APB_ADDR_W-1:hwprof_pkg::WINDOW_SHIFT];
@@ -90,6 +97,11 @@ module hwprof_top #(
   assign pir_sel    = apb_access && (window == hwprof_pkg::PIR_WINDOW);
   assign ep_sel     = apb_access && (window == hwprof_pkg::EDGE_PROF_WINDOW);
   assign tc_sel     = apb_access && (window == hwprof_pkg::TRACE_CTRL_WINDOW);
+  // the value profiler's blocks span several windows
+  assign vpf_sel    = apb_access && (window >= hwprof_pkg::VPF_WINDOW) &&
+                      (32'(window) < 32'(hwprof_pkg::VPF_WINDOW) + hwprof_pkg::VPF_WINDOWS);
+  assign cop_sel    = apb_access && (window >= hwprof_pkg::COP_WINDOW) &&
+                      (32'(window) < 32'(hwprof_pkg::COP_WINDOW) + hwprof_pkg::COP_WINDOWS);
 
   // A register write to the pir window holds the retire port and the profile cache for its one
   // access cycle, so neither an instruction nor an overflow races the write for a pir field.
@@ -111,7 +123,12 @@ module hwprof_top #(
     .LineWords      (LineWords),
     .OabDepth       (OabDepth),
     .HistW          (HistW),
-    .TraceFifoDepth (TraceFifoDepth)
+    .TraceFifoDepth (TraceFifoDepth),
+    .UcDepth        (UcDepth),
+    .CamEntries     (CamEntries),
+    .DataBytes      (DataBytes),
+    .SbufWords      (SbufWords),
+    .BitmaskBits    (BitmaskBits)
   ) u_cfg_check ();
 
   // ---- the top window: identification and interrupts (rtl/reg/hwprof_top_reg.sv, generated from
@@ -120,14 +137,14 @@ module hwprof_top #(
   hwprof_pkg::top_reg2hw_t top_reg2hw;
   logic [31:0]             top_rdata;
   logic                    top_error;
-  logic                    phase, drop, trace_irq;
+  logic                    phase, drop, trace_irq, cop_irq;
 
   always_comb begin
     top_hw2reg = '0;
     // a cause raised in the clearing cycle stays pending
     top_hw2reg.irq_pending_phase_set  = phase;
     top_hw2reg.irq_pending_trace_set  = trace_irq;
-    top_hw2reg.irq_pending_coproc_set = 1'b0;  // no co-processor yet
+    top_hw2reg.irq_pending_coproc_set = cop_irq;
     top_hw2reg.irq_pending_error_set  = drop;
     // the build parameters, readable so that software can check its arguments against them
     top_hw2reg.cfg_edge_cntw          = 8'(CntW);
@@ -247,21 +264,80 @@ module hwprof_top #(
     .irq_o        (trace_irq)
   );
 
+  // ---- the value profiler: front end (filters, prescaler, sample buffer) and co-processor
+  logic [31:0] vpf_rdata, cop_rdata;
+  logic        vpf_error, cop_error;
+  logic        smp_valid, smp_pop;
+  logic [31:0] smp_pc, smp_npc, smp_insn, smp_addr, smp_value;
+  logic [5:0]  smp_info;
+
+  hwprof_vpf #(
+    .SbufWords   (SbufWords),
+    .BitmaskBits (BitmaskBits)
+  ) u_vpf (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .ev_fire_i    (ev_fire),
+    .ev_kind_i    (ev_kind_i),
+    .ev_taken_i   (ev_taken_i),
+    .ev_is_call_i (ev_is_call_i),
+    .ev_is_ret_i  (ev_is_ret_i),
+    .ev_pc_i      (ev_pc_i),
+    .ev_next_pc_i (ev_next_pc_i),
+    .ev_insn_i    (ev_insn_i),
+    .ev_addr_i    (ev_addr_i),
+    .ev_value_i   (ev_value_i),
+    .smp_valid_o  (smp_valid),
+    .smp_pc_o     (smp_pc),
+    .smp_npc_o    (smp_npc),
+    .smp_insn_o   (smp_insn),
+    .smp_addr_o   (smp_addr),
+    .smp_value_o  (smp_value),
+    .smp_info_o   (smp_info),
+    .smp_pop_i    (smp_pop),
+    .reg_access_i (vpf_sel),
+    .reg_write_i  (pwrite_i),
+    .reg_addr_i   (paddr_i),
+    .reg_wdata_i  (pwdata_i),
+    .reg_rdata_o  (vpf_rdata),
+    .reg_error_o  (vpf_error)
+  );
+
+  hwprof_cop #(
+    .UcDepth    (UcDepth),
+    .CamEntries (CamEntries),
+    .DataBytes  (DataBytes)
+  ) u_cop (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .smp_valid_i  (smp_valid),
+    .smp_pc_i     (smp_pc),
+    .smp_npc_i    (smp_npc),
+    .smp_insn_i   (smp_insn),
+    .smp_addr_i   (smp_addr),
+    .smp_value_i  (smp_value),
+    .smp_info_i   (smp_info),
+    .smp_pop_o    (smp_pop),
+    .reg_access_i (cop_sel),
+    .reg_write_i  (pwrite_i),
+    .reg_addr_i   (paddr_i),
+    .reg_wdata_i  (pwdata_i),
+    .reg_rdata_o  (cop_rdata),
+    .reg_error_o  (cop_error),
+    .irq_o        (cop_irq)
+  );
+
   assign upd_valid_o = upd_valid;
   assign upd_addr_o  = upd_addr;
   assign upd_dec_o   = upd_dec;
 
   // ---- APB response: zero wait states; an address outside every window is an error
   logic unmapped;
-  assign unmapped = apb_access && !top_sel && !pir_sel && !ep_sel && !tc_sel;
+  assign unmapped = apb_access && !top_sel && !pir_sel && !ep_sel && !tc_sel && !vpf_sel && !cop_sel;
 
   assign pready_o  = 1'b1;
-  assign pslverr_o = top_error || pir_error || ep_error || tc_error || unmapped;
-  assign prdata_o  = top_rdata | pir_rdata | ep_rdata | tc_rdata;
-
-  // retire-event fields the present engines do not use (the value profiler will)
-  logic unused_ev;
-  assign unused_ev = ^{ev_insn_i, ev_is_call_i, ev_is_ret_i, ev_addr_i, ev_value_i};
+  assign pslverr_o = top_error || pir_error || ep_error || tc_error || vpf_error || cop_error || unmapped;
+  assign prdata_o  = top_rdata | pir_rdata | ep_rdata | tc_rdata | vpf_rdata | cop_rdata;
 
 endmodule
 

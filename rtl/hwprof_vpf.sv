@@ -15,7 +15,8 @@
 // shown to the engine from the next cycle. A register write of the same cycle wins over the
 // event's change of the prescaler count.
 //
-// Reset: synchronous, active low; every flop is reset.
+// Reset: synchronous, active low; every flop is reset except the bit-mask table's words, whose
+// written bits are (a flash clear; a word not written since reads 0).
 
 `default_nettype none
 
@@ -70,7 +71,8 @@ module hwprof_vpf #(
   logic [15:0] count_q, count_d;
   logic        enable_q, enable_d;
   logic [1:0]  hash_mm_q, hash_mm_d, hash_bm_q, hash_bm_d;
-  logic [31:0] bitmask_q [BmWords];
+  logic [31:0]        bitmask_q [BmWords];  // not reset: see bm_wr_q
+  logic [BmWords-1:0] bm_wr_q;              // word written since reset or the last clear
 
   // statistics (hwprof_prim_counters, below)
   localparam int unsigned StPassed = 0, StSampled = 1, StDropped = 2, StN = 3;
@@ -101,7 +103,7 @@ module hwprof_vpf #(
     kind_ok = reg2hw.kinds_en[ev_kind_i];
     mm_ok   = ((hash_mm ^ reg2hw.match_value) & reg2hw.mask_value) == 32'd0;
     bm_word = BmWW'(32'(bm_idx) >> 5);
-    bm_ok   = !bitmask_q[bm_word][bm_idx[4:0]];
+    bm_ok   = !(bm_wr_q[bm_word] && bitmask_q[bm_word][bm_idx[4:0]]);
     passed  = enable_q && ev_fire_i && kind_ok && mm_ok && bm_ok;
     chosen  = passed && (count_q <= 16'd1);
     pushed  = chosen && room;
@@ -125,14 +127,16 @@ module hwprof_vpf #(
   // ---- the bit-mask table: one word written by the host, or all cleared
   logic bm_clear;
   assign bm_clear = reg2hw.action_qe && reg2hw.action_bitmask_clear;
-  for (genvar i = 0; i < BmWords; i++) begin : g_bitmask
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni || bm_clear) begin
-        bitmask_q[i] <= '0;
-      end else if (reg2hw.bitmask_we && (32'(reg2hw.bitmask_index) == i)) begin
-        bitmask_q[i] <= reg2hw.bitmask_wdata;
-      end
+  // a memory with a flash clear: a bit per word says whether it was written since the last clear
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni || bm_clear) begin
+      bm_wr_q <= '0;
+    end else if (reg2hw.bitmask_we) begin
+      bm_wr_q[BmWW'(reg2hw.bitmask_index)] <= 1'b1;
     end
+  end
+  always_ff @(posedge clk_i) begin  // memory: no reset (bm_wr_q)
+    if (reg2hw.bitmask_we) bitmask_q[BmWW'(reg2hw.bitmask_index)] <= reg2hw.bitmask_wdata;
   end
 
   always_ff @(posedge clk_i) begin
@@ -216,7 +220,7 @@ module hwprof_vpf #(
     hw2reg.stat_dropped_value   = st_count[StDropped*32 +: 32];
     hw2reg.cfg_sb_words_log2    = 4'($clog2(SbufWords));
     hw2reg.cfg_bitmask_log2     = 4'(BmW);
-    hw2reg.bitmask_rdata        = (32'(bm_ri) < BmWords) ? bitmask_q[BmWW'(bm_ri)] : 32'd0;
+    hw2reg.bitmask_rdata        = ((32'(bm_ri) < BmWords) && bm_wr_q[BmWW'(bm_ri)]) ? bitmask_q[BmWW'(bm_ri)] : 32'd0;
     hw2reg.bitmask_refuse       = 32'(bm_ri) >= BmWords;
   end
 

@@ -14,7 +14,7 @@ static decode_t decode(const hwprof_top_reg_state_t *s, uint16_t addr, const hwp
   decode_t d = {true, false, false, 0};
   switch (addr) {
     case HWPROF_TOP_ID_ADDR: d.rdata = 0x48575046u; d.ro = true; break;
-    case HWPROF_TOP_VERSION_ADDR: d.rdata = 0x4u | (0x0u << 8) | (0x1u << 16) | (0x1u << 17) | (0x1u << 18); d.ro = true; break;
+    case HWPROF_TOP_VERSION_ADDR: d.rdata = 0x5u | (0x0u << 8) | (0x1u << 16) | (0x1u << 17) | (0x1u << 18) | (0x1u << 19); d.ro = true; break;
     case HWPROF_TOP_IRQ_PENDING_ADDR: d.rdata = (uint32_t)s->irq_pending_phase | ((uint32_t)s->irq_pending_trace << 1) | ((uint32_t)s->irq_pending_coproc << 2) | ((uint32_t)s->irq_pending_error << 3); break;
     case HWPROF_TOP_IRQ_ENABLE_ADDR: d.rdata = (uint32_t)s->irq_enable_phase | ((uint32_t)s->irq_enable_trace << 1) | ((uint32_t)s->irq_enable_coproc << 2) | ((uint32_t)s->irq_enable_error << 3); break;
     case HWPROF_TOP_CFG_EDGE_ADDR: d.rdata = ((uint32_t)hw->cfg_edge_cntw & 0xffu) | (((uint32_t)hw->cfg_edge_upd_depth & 0xffu) << 8) | (((uint32_t)hw->cfg_edge_oab_depth & 0xffu) << 16); d.ro = true; break;

@@ -104,7 +104,7 @@ module hwprof_top_reg (
     rdata = '0;
     unique case (reg_addr_i)
       hwprof_pkg::TOP_ID_ADDR: rdata = 32'h48575046;
-      hwprof_pkg::TOP_VERSION_ADDR: rdata = {13'd0, 1'h1, 1'h1, 1'h1, 8'h0, 8'h4};
+      hwprof_pkg::TOP_VERSION_ADDR: rdata = {12'd0, 1'h1, 1'h1, 1'h1, 1'h1, 8'h0, 8'h5};
       hwprof_pkg::TOP_IRQ_PENDING_ADDR: rdata = {28'd0, irq_pending_error_q, irq_pending_coproc_q, irq_pending_trace_q, irq_pending_phase_q};
       hwprof_pkg::TOP_IRQ_ENABLE_ADDR: rdata = {28'd0, irq_enable_error_q, irq_enable_coproc_q, irq_enable_trace_q, irq_enable_phase_q};
       hwprof_pkg::TOP_CFG_EDGE_ADDR: rdata = {8'd0, hw2reg_i.cfg_edge_oab_depth, hw2reg_i.cfg_edge_upd_depth, hw2reg_i.cfg_edge_cntw};
