@@ -397,6 +397,25 @@ $(BUILD)/workloads/%-fw.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/hwpr
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/hwprof_rt.c -o $(@:.elf=-rt.o)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) $(FW_SRC) -o $@
 
+# The same workloads with the value-profiling runtime (sw/rt/cop_rt.c): the co-processor runs
+# sw/cop/examples/load_count.s (embedded by hwprof-cpasm --c) on every load, the runtime is its
+# interrupt handler (sw/hwprof_cop.c) and checks the accounting at the end. -cop<N>: prescaler N.
+COP_FW_PROG := sw/cop/examples/load_count.s
+COP_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -cop.elf,$(WORKLOADS)))
+$(BUILD)/fw/cop_image.c: $(COP_FW_PROG) $(CPASM_BIN)
+	@mkdir -p $(dir $@)
+	$(CPASM_BIN) --c cop_image $(COP_FW_PROG) -o $@
+define COP_FW_RULE
+$(BUILD)/workloads/%-cop$(1).elf: sim/workloads/%.c sim/workloads/common.h sw/rt/cop_rt.c sw/hwprof_cop.c $(BUILD)/fw/cop_image.c $(SW_HDR)
+	@mkdir -p $$(dir $$@)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include $(if $(1),-DCOP_PRESCALE=$(1)u) -c sw/rt/cop_rt.c -o $$(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include $$(@:.elf=.o) $$(@:.elf=-rt.o) sw/hwprof_cop.c $(BUILD)/fw/cop_image.c -o $$@
+endef
+$(eval $(call COP_FW_RULE,))
+$(eval $(call COP_FW_RULE,4))
+$(eval $(call COP_FW_RULE,16))
+
 # The instrumenter (sw/instr/, issue 6) and the workloads it instruments: built again with the
 # relocations kept (-Wl,--emit-relocs) and without linker relaxation, then instrumented
 # (mode minimal, K = INSTR_K: small enough that functions are split into regions).
@@ -457,7 +476,7 @@ $(BUILD)/embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
 	  $(EMBENCH)/support/main.c $(EMBENCH)/support/beebsc.c sim/embench/board.c -lm -o $@
 
-workloads: $(WL_ELFS) $(FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST)
+workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST)
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)
@@ -500,7 +519,7 @@ inject: bench-bin
 	@echo "inject: flipping one bit of the C model's pir.offset at cycle 1000; the bench must report it"
 	-$(TB_TOP) --seed=$(SEED) --cycles=200000 --inject=1000
 
-bench: bench-bin $(SIM_BIN) $(SC_BIN) workloads
+bench: bench-bin $(SIM_BIN) $(SC_BIN) workloads $(COP_FW_ELFS:-cop.elf=-cop4.elf) $(COP_FW_ELFS:-cop.elf=-cop16.elf)
 	@tools/bench.sh "$(BUILD)"
 
 synth: deps
