@@ -56,8 +56,7 @@ module hwprof_cop #(
 
   output logic                              irq_o  // an intr target was taken
 );
-  import hwprof_cop_pkg::*;
-
+  localparam int unsigned UINSN_W   = hwprof_cop_pkg::UINSN_W;
   localparam int unsigned PcW       = $clog2(UcDepth);
   localparam int unsigned CamW      = $clog2(CamEntries);
   localparam int unsigned DataAW    = $clog2(DataBytes);
@@ -77,14 +76,14 @@ module hwprof_cop #(
   logic [CamEntries-1:0]    cam_valid_q;
   logic [31:0]              data_q [DataWords];      // not reset: see data_wr_q
   logic [DataWords-1:0]     data_wr_q;               // word k written since reset or DATA_CLEAR
-  logic [31:0]        v_q [NUM_VREGS], v_d [NUM_VREGS];
-  logic [15:0]        i_q [NUM_IREGS], i_d [NUM_IREGS];
-  logic [31:0]        c_q [NUM_CREGS], c_d [NUM_CREGS];
-  logic [17:0]        b_q [NUM_BREGS], b_d [NUM_BREGS];
-  logic [PcW-1:0]     t_q [NUM_TREGS], t_d [NUM_TREGS];
+  logic [31:0]        v_q [hwprof_cop_pkg::NUM_VREGS], v_d [hwprof_cop_pkg::NUM_VREGS];
+  logic [15:0]        i_q [hwprof_cop_pkg::NUM_IREGS], i_d [hwprof_cop_pkg::NUM_IREGS];
+  logic [31:0]        c_q [hwprof_cop_pkg::NUM_CREGS], c_d [hwprof_cop_pkg::NUM_CREGS];
+  logic [17:0]        b_q [hwprof_cop_pkg::NUM_BREGS], b_d [hwprof_cop_pkg::NUM_BREGS];
+  logic [PcW-1:0]     t_q [hwprof_cop_pkg::NUM_TREGS], t_d [hwprof_cop_pkg::NUM_TREGS];
   logic [PcW-1:0]     disp_q [8], disp_d [8];
   logic [15:0]        lfsr_q, lfsr_d;
-  logic [3:0]         idxw_q [NUM_IREGS], idxw_d [NUM_IREGS];  // width - 1
+  logic [3:0]         idxw_q [hwprof_cop_pkg::NUM_IREGS], idxw_d [hwprof_cop_pkg::NUM_IREGS];  // width - 1
   logic               run_q, run_d, halted_q, halted_d;
   logic [PcW-1:0]     intr_pc_q, intr_pc_d;
   logic [PcW-1:0]     fpc_q, fpc_d;
@@ -102,10 +101,10 @@ module hwprof_cop #(
   logic [StN*32-1:0] st_count;
 
   // index register read values (modulo 2^width)
-  logic [15:0] imask [NUM_IREGS];
-  logic [15:0] iread [NUM_IREGS];
+  logic [15:0] imask [hwprof_cop_pkg::NUM_IREGS];
+  logic [15:0] iread [hwprof_cop_pkg::NUM_IREGS];
   always_comb begin
-    for (int unsigned n = 0; n < NUM_IREGS; n++) begin
+    for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_IREGS; n++) begin
       imask[n] = 16'hffff >> (4'd15 - idxw_q[n]);
       iread[n] = i_q[n] & imask[n];
     end
@@ -123,21 +122,21 @@ module hwprof_cop #(
   logic [2:0] f_cidx, f_dop, f_base, f_didx, f_iop, f_ireg;
   logic [3:0] f_cond, f_tgt;
   logic [1:0] f_pred_now;  // the word's predictor as the array holds it now
-  assign f_alu   = ex_insn_q[UI_ALU_OP_LSB +: UI_ALU_OP_W];
-  assign f_dst   = ex_insn_q[UI_ALU_DST_LSB +: UI_ALU_DST_W];
-  assign f_sa    = ex_insn_q[UI_SRC_A_LSB +: UI_SRC_A_W];
-  assign f_sb    = ex_insn_q[UI_SRC_B_LSB +: UI_SRC_B_W];
-  assign f_cam   = ex_insn_q[UI_CAM_OP_LSB +: UI_CAM_OP_W];
-  assign f_cidx  = ex_insn_q[UI_CAM_IDX_LSB +: UI_CAM_IDX_W];
-  assign f_dop   = ex_insn_q[UI_DATA_OP_LSB +: UI_DATA_OP_W];
-  assign f_dreg  = ex_insn_q[UI_DATA_REG_LSB +: UI_DATA_REG_W];
-  assign f_base  = ex_insn_q[UI_DATA_BASE_LSB +: UI_DATA_BASE_W];
-  assign f_didx  = ex_insn_q[UI_DATA_IDX_LSB +: UI_DATA_IDX_W];
-  assign f_iop   = ex_insn_q[UI_IDX_OP_LSB +: UI_IDX_OP_W];
-  assign f_ireg  = ex_insn_q[UI_IDX_REG_LSB +: UI_IDX_REG_W];
-  assign f_cond  = ex_insn_q[UI_COND_LSB +: UI_COND_W];
-  assign f_tgt   = ex_insn_q[UI_TARGET_LSB +: UI_TARGET_W];
-  assign f_pred_now = uc_q[ex_pc_q][UI_PRED_LSB +: UI_PRED_W];
+  assign f_alu   = ex_insn_q[hwprof_cop_pkg::UI_ALU_OP_LSB +: hwprof_cop_pkg::UI_ALU_OP_W];
+  assign f_dst   = ex_insn_q[hwprof_cop_pkg::UI_ALU_DST_LSB +: hwprof_cop_pkg::UI_ALU_DST_W];
+  assign f_sa    = ex_insn_q[hwprof_cop_pkg::UI_SRC_A_LSB +: hwprof_cop_pkg::UI_SRC_A_W];
+  assign f_sb    = ex_insn_q[hwprof_cop_pkg::UI_SRC_B_LSB +: hwprof_cop_pkg::UI_SRC_B_W];
+  assign f_cam   = ex_insn_q[hwprof_cop_pkg::UI_CAM_OP_LSB +: hwprof_cop_pkg::UI_CAM_OP_W];
+  assign f_cidx  = ex_insn_q[hwprof_cop_pkg::UI_CAM_IDX_LSB +: hwprof_cop_pkg::UI_CAM_IDX_W];
+  assign f_dop   = ex_insn_q[hwprof_cop_pkg::UI_DATA_OP_LSB +: hwprof_cop_pkg::UI_DATA_OP_W];
+  assign f_dreg  = ex_insn_q[hwprof_cop_pkg::UI_DATA_REG_LSB +: hwprof_cop_pkg::UI_DATA_REG_W];
+  assign f_base  = ex_insn_q[hwprof_cop_pkg::UI_DATA_BASE_LSB +: hwprof_cop_pkg::UI_DATA_BASE_W];
+  assign f_didx  = ex_insn_q[hwprof_cop_pkg::UI_DATA_IDX_LSB +: hwprof_cop_pkg::UI_DATA_IDX_W];
+  assign f_iop   = ex_insn_q[hwprof_cop_pkg::UI_IDX_OP_LSB +: hwprof_cop_pkg::UI_IDX_OP_W];
+  assign f_ireg  = ex_insn_q[hwprof_cop_pkg::UI_IDX_REG_LSB +: hwprof_cop_pkg::UI_IDX_REG_W];
+  assign f_cond  = ex_insn_q[hwprof_cop_pkg::UI_COND_LSB +: hwprof_cop_pkg::UI_COND_W];
+  assign f_tgt   = ex_insn_q[hwprof_cop_pkg::UI_TARGET_LSB +: hwprof_cop_pkg::UI_TARGET_W];
+  assign f_pred_now = uc_q[ex_pc_q][hwprof_cop_pkg::UI_PRED_LSB +: hwprof_cop_pkg::UI_PRED_W];
 
   // ---- the data element: byte address base | (index << size), modulo the array, aligned
   logic [1:0]        e_size;
@@ -155,39 +154,37 @@ module hwprof_cop #(
     e_lane  = {e_addr[1:0], 3'b000};
     e_max   = (e_size == 2'd2) ? 32'hffff_ffff : (e_size == 2'd1) ? 32'h0000_ffff : 32'h0000_00ff;
     e_word  = data_wr_q[e_widx] ? data_q[e_widx] : 32'd0;
-    data_op = (f_dop == DATA_OP_READ) || (f_dop == DATA_OP_WRITE) || (f_dop == DATA_OP_INCS) ||
-              (f_dop == DATA_OP_DECS);
+    data_op = (f_dop == hwprof_cop_pkg::DATA_OP_READ) || (f_dop == hwprof_cop_pkg::DATA_OP_WRITE) || (f_dop == hwprof_cop_pkg::DATA_OP_INCS) ||
+              (f_dop == hwprof_cop_pkg::DATA_OP_DECS);
     mem     = data_op ? ((e_word >> e_lane) & e_max) : 32'd0;
   end
 
   // ---- operands: registers, the element, the decoder/field extractor
   function automatic logic [31:0] source(input logic [4:0] code, input logic [31:0] m);
-    logic [31:0] val;
-    val = 32'd0;
-    if (code <= 5'(SRC_V3)) begin
-      val = v_q[code[1:0]];
-    end else if (code <= 5'(SRC_C3)) begin
-      val = c_q[code[1:0]];
-    end else if (code <= 5'(SRC_I7)) begin
-      val = {16'd0, iread[code[2:0]]};
+    source = 32'd0;
+    if (code <= 5'(hwprof_cop_pkg::SRC_V3)) begin
+      source = v_q[code[1:0]];
+    end else if (code <= 5'(hwprof_cop_pkg::SRC_C3)) begin
+      source = c_q[code[1:0]];
+    end else if (code <= 5'(hwprof_cop_pkg::SRC_I7)) begin
+      source = {16'd0, iread[code[2:0]]};
     end else begin
-      unique case (src_e'(code))
-        SRC_MEM:    val = m;
-        SRC_S_PC:   val = dfe_pc_q;
-        SRC_S_NPC:  val = dfe_npc_q;
-        SRC_S_INSN: val = dfe_insn_q;
-        SRC_S_ADDR: val = dfe_addr_q;
-        SRC_S_VAL:  val = dfe_value_q;
-        SRC_S_INFO: val = {26'd0, dfe_info_q};
-        SRC_S_RD:   val = {27'd0, dfe_insn_q[11:7]};
-        SRC_S_RS1:  val = {27'd0, dfe_insn_q[19:15]};
-        SRC_S_RS2:  val = {27'd0, dfe_insn_q[24:20]};
-        SRC_S_F3:   val = {29'd0, dfe_insn_q[14:12]};
-        SRC_S_IMM:  val = {{20{dfe_insn_q[31]}}, dfe_insn_q[31:20]};
-        default:    val = 32'd0;  // ZERO and the reserved codes
+      unique case (code)
+        hwprof_cop_pkg::SRC_MEM:    source = m;
+        hwprof_cop_pkg::SRC_S_PC:   source = dfe_pc_q;
+        hwprof_cop_pkg::SRC_S_NPC:  source = dfe_npc_q;
+        hwprof_cop_pkg::SRC_S_INSN: source = dfe_insn_q;
+        hwprof_cop_pkg::SRC_S_ADDR: source = dfe_addr_q;
+        hwprof_cop_pkg::SRC_S_VAL:  source = dfe_value_q;
+        hwprof_cop_pkg::SRC_S_INFO: source = {26'd0, dfe_info_q};
+        hwprof_cop_pkg::SRC_S_RD:   source = {27'd0, dfe_insn_q[11:7]};
+        hwprof_cop_pkg::SRC_S_RS1:  source = {27'd0, dfe_insn_q[19:15]};
+        hwprof_cop_pkg::SRC_S_RS2:  source = {27'd0, dfe_insn_q[24:20]};
+        hwprof_cop_pkg::SRC_S_F3:   source = {29'd0, dfe_insn_q[14:12]};
+        hwprof_cop_pkg::SRC_S_IMM:  source = {{20{dfe_insn_q[31]}}, dfe_insn_q[31:20]};
+        default:    source = 32'd0;  // ZERO and the reserved codes
       endcase
     end
-    return val;
   endfunction
 
   logic [31:0] opa, opb;
@@ -203,24 +200,24 @@ module hwprof_cop #(
     alu_w   = 1'b1;
     asat    = 1'b0;
     alu_sum = {1'b0, opa} + {1'b0, opb};
-    unique case (alu_op_e'(f_alu))
-      ALU_OP_MOV:  alu_r = opa;
-      ALU_OP_ADD:  alu_r = opa + opb;
-      ALU_OP_SUB:  alu_r = opa - opb;
-      ALU_OP_ADDS: begin
+    unique case (f_alu)
+      hwprof_cop_pkg::ALU_OP_MOV:  alu_r = opa;
+      hwprof_cop_pkg::ALU_OP_ADD:  alu_r = opa + opb;
+      hwprof_cop_pkg::ALU_OP_SUB:  alu_r = opa - opb;
+      hwprof_cop_pkg::ALU_OP_ADDS: begin
         asat  = alu_sum[32];
         alu_r = asat ? 32'hffff_ffff : alu_sum[31:0];
       end
-      ALU_OP_SUBS: begin
+      hwprof_cop_pkg::ALU_OP_SUBS: begin
         asat  = opb > opa;
         alu_r = asat ? 32'd0 : opa - opb;
       end
-      ALU_OP_AND:  alu_r = opa & opb;
-      ALU_OP_OR:   alu_r = opa | opb;
-      ALU_OP_XOR:  alu_r = opa ^ opb;
-      ALU_OP_SHL:  alu_r = opa << opb[4:0];
-      ALU_OP_SHR:  alu_r = opa >> opb[4:0];
-      ALU_OP_RAND: alu_r = {16'd0, lfsr_q} & opb;
+      hwprof_cop_pkg::ALU_OP_AND:  alu_r = opa & opb;
+      hwprof_cop_pkg::ALU_OP_OR:   alu_r = opa | opb;
+      hwprof_cop_pkg::ALU_OP_XOR:  alu_r = opa ^ opb;
+      hwprof_cop_pkg::ALU_OP_SHL:  alu_r = opa << opb[4:0];
+      hwprof_cop_pkg::ALU_OP_SHR:  alu_r = opa >> opb[4:0];
+      hwprof_cop_pkg::ALU_OP_RAND: alu_r = {16'd0, lfsr_q} & opb;
       default:     alu_w = 1'b0;  // NOP and the reserved codes: R = A, no write
     endcase
   end
@@ -231,7 +228,7 @@ module hwprof_cop #(
   always_comb begin
     chit      = 1'b0;
     match_idx = '0;
-    if (active && dfe_valid_q && ex_valid_q && (f_cam == CAM_OP_MATCH)) begin  // only when it executes
+    if (active && dfe_valid_q && ex_valid_q && (f_cam == hwprof_cop_pkg::CAM_OP_MATCH)) begin  // only when it executes
       for (int unsigned k = 0; k < CamEntries; k++) begin
         if (!chit && cam_valid_q[k] && (cam_key_q[k] == opa)) begin
           chit      = 1'b1;
@@ -249,13 +246,13 @@ module hwprof_cop #(
   always_comb begin
     d_new = mem;
     dsat  = 1'b0;
-    d_w   = (f_dop == DATA_OP_WRITE) || (f_dop == DATA_OP_INCS) || (f_dop == DATA_OP_DECS);
-    if (f_dop == DATA_OP_WRITE) d_new = opb & e_max;
-    if (f_dop == DATA_OP_INCS) begin
+    d_w   = (f_dop == hwprof_cop_pkg::DATA_OP_WRITE) || (f_dop == hwprof_cop_pkg::DATA_OP_INCS) || (f_dop == hwprof_cop_pkg::DATA_OP_DECS);
+    if (f_dop == hwprof_cop_pkg::DATA_OP_WRITE) d_new = opb & e_max;
+    if (f_dop == hwprof_cop_pkg::DATA_OP_INCS) begin
       d_new = (mem == e_max) ? e_max : mem + 32'd1;
       dsat  = d_new == e_max;
     end
-    if (f_dop == DATA_OP_DECS) begin
+    if (f_dop == hwprof_cop_pkg::DATA_OP_DECS) begin
       d_new = (mem == 32'd0) ? 32'd0 : mem - 32'd1;
       dsat  = d_new == 32'd0;
     end
@@ -271,21 +268,21 @@ module hwprof_cop #(
     i_new = i_old;
     i_w   = 1'b1;
     ilim  = 1'b0;
-    unique case (idx_op_e'(f_iop))
-      IDX_OP_INC: begin
+    unique case (f_iop)
+      hwprof_cop_pkg::IDX_OP_INC: begin
         i_new = (i_old + 16'd1) & i_msk;
         ilim  = i_new == 16'd0;
       end
-      IDX_OP_INCS: begin
+      hwprof_cop_pkg::IDX_OP_INCS: begin
         i_new = (i_old == i_msk) ? i_msk : i_old + 16'd1;
         ilim  = i_new == i_msk;
       end
-      IDX_OP_DECS: begin
+      hwprof_cop_pkg::IDX_OP_DECS: begin
         i_new = (i_old == 16'd0) ? 16'd0 : i_old - 16'd1;
         ilim  = i_new == 16'd0;
       end
-      IDX_OP_CLR:  i_new = 16'd0;
-      IDX_OP_LOAD: i_new = opa[15:0] & i_msk;
+      hwprof_cop_pkg::IDX_OP_CLR:  i_new = 16'd0;
+      hwprof_cop_pkg::IDX_OP_LOAD: i_new = opa[15:0] & i_msk;
       default:     i_w = 1'b0;
     endcase
   end
@@ -295,31 +292,31 @@ module hwprof_cop #(
   logic [PcW-1:0] actual;
   logic [1:0]     pred_new;
   always_comb begin
-    unique case (cond_e'(f_cond))
-      COND_ALWAYS: taken = 1'b1;
-      COND_EQ:     taken = opa == opb;
-      COND_NE:     taken = opa != opb;
-      COND_LTU:    taken = opa < opb;
-      COND_GEU:    taken = opa >= opb;
-      COND_Z:      taken = alu_r == 32'd0;
-      COND_NZ:     taken = alu_r != 32'd0;
-      COND_ASAT:   taken = asat;
-      COND_CHIT:   taken = chit;
-      COND_CMISS:  taken = !chit;
-      COND_DSAT:   taken = dsat;
-      COND_NDSAT:  taken = !dsat;
-      COND_ILIM:   taken = ilim;
-      COND_NILIM:  taken = !ilim;
+    unique case (f_cond)
+      hwprof_cop_pkg::COND_ALWAYS: taken = 1'b1;
+      hwprof_cop_pkg::COND_EQ:     taken = opa == opb;
+      hwprof_cop_pkg::COND_NE:     taken = opa != opb;
+      hwprof_cop_pkg::COND_LTU:    taken = opa < opb;
+      hwprof_cop_pkg::COND_GEU:    taken = opa >= opb;
+      hwprof_cop_pkg::COND_Z:      taken = alu_r == 32'd0;
+      hwprof_cop_pkg::COND_NZ:     taken = alu_r != 32'd0;
+      hwprof_cop_pkg::COND_ASAT:   taken = asat;
+      hwprof_cop_pkg::COND_CHIT:   taken = chit;
+      hwprof_cop_pkg::COND_CMISS:  taken = !chit;
+      hwprof_cop_pkg::COND_DSAT:   taken = dsat;
+      hwprof_cop_pkg::COND_NDSAT:  taken = !dsat;
+      hwprof_cop_pkg::COND_ILIM:   taken = ilim;
+      hwprof_cop_pkg::COND_NILIM:  taken = !ilim;
       default:     taken = 1'b0;  // NONE and the reserved code
     endcase
-    cond_br  = (f_cond >= 4'(COND_EQ)) && (f_cond <= 4'(COND_NILIM));
+    cond_br  = (f_cond >= 4'(hwprof_cop_pkg::COND_EQ)) && (f_cond <= 4'(hwprof_cop_pkg::COND_NILIM));
     pred_new = taken ? ((f_pred_now == 2'd3) ? 2'd3 : f_pred_now + 2'd1)
                      : ((f_pred_now == 2'd0) ? 2'd0 : f_pred_now - 2'd1);
-    is_treg  = (f_tgt >= 4'(TARGET_T0)) && (f_tgt <= 4'(TARGET_T3));
-    done     = taken && (f_tgt == 4'(TARGET_DONE));
-    intr     = taken && (f_tgt == 4'(TARGET_INTR));
-    if (taken && (f_tgt <= 4'(TARGET_M0))) begin
-      actual = (ex_pc_q + PcW'(target_offset(target_e'(f_tgt)))) & PcMask;
+    is_treg  = (f_tgt >= 4'(hwprof_cop_pkg::TARGET_T0)) && (f_tgt <= 4'(hwprof_cop_pkg::TARGET_T3));
+    done     = taken && (f_tgt == 4'(hwprof_cop_pkg::TARGET_DONE));
+    intr     = taken && (f_tgt == 4'(hwprof_cop_pkg::TARGET_INTR));
+    if (taken && (f_tgt <= 4'(hwprof_cop_pkg::TARGET_M0))) begin
+      actual = (ex_pc_q + PcW'(hwprof_cop_pkg::target_offset(f_tgt))) & PcMask;
     end else if (taken && is_treg) begin
       actual = t_q[f_tgt[1:0]];
     end else begin
@@ -334,15 +331,15 @@ module hwprof_cop #(
   logic [PcW-1:0]     fnext;
   always_comb begin
     fword   = uc_q[fpc_q];
-    fw_cond = fword[UI_COND_LSB +: UI_COND_W];
-    fw_tgt  = fword[UI_TARGET_LSB +: UI_TARGET_W];
-    fw_pred = fword[UI_PRED_LSB +: UI_PRED_W];
+    fw_cond = fword[hwprof_cop_pkg::UI_COND_LSB +: hwprof_cop_pkg::UI_COND_W];
+    fw_tgt  = fword[hwprof_cop_pkg::UI_TARGET_LSB +: hwprof_cop_pkg::UI_TARGET_W];
+    fw_pred = fword[hwprof_cop_pkg::UI_PRED_LSB +: hwprof_cop_pkg::UI_PRED_W];
     fnext   = (fpc_q + PcW'(1)) & PcMask;
-    if ((fw_cond != 4'(COND_NONE)) && (fw_cond <= 4'(COND_NILIM)) &&
-        ((fw_cond == 4'(COND_ALWAYS)) || (fw_pred >= 2'd2))) begin
-      if (fw_tgt <= 4'(TARGET_M0)) begin
-        fnext = (fpc_q + PcW'(target_offset(target_e'(fw_tgt)))) & PcMask;
-      end else if ((fw_tgt >= 4'(TARGET_T0)) && (fw_tgt <= 4'(TARGET_T3))) begin
+    if ((fw_cond != 4'(hwprof_cop_pkg::COND_NONE)) && (fw_cond <= 4'(hwprof_cop_pkg::COND_NILIM)) &&
+        ((fw_cond == 4'(hwprof_cop_pkg::COND_ALWAYS)) || (fw_pred >= 2'd2))) begin
+      if (fw_tgt <= 4'(hwprof_cop_pkg::TARGET_M0)) begin
+        fnext = (fpc_q + PcW'(hwprof_cop_pkg::target_offset(fw_tgt))) & PcMask;
+      end else if ((fw_tgt >= 4'(hwprof_cop_pkg::TARGET_T0)) && (fw_tgt <= 4'(hwprof_cop_pkg::TARGET_T3))) begin
         fnext = t_q[fw_tgt[1:0]];
       end
     end
@@ -360,16 +357,17 @@ module hwprof_cop #(
   assign smp_pop_o = load;
   assign irq_o     = exec && intr;
 
-  // ---- next state of the registers (arrays below)
+  // ---- next state of the registers (arrays below; register files copied element by element, as
+  // Yosys 0.23 reads no whole unpacked-array assignment)
   always_comb begin
-    v_d         = v_q;
-    i_d         = i_q;
-    c_d         = c_q;
-    b_d         = b_q;
-    t_d         = t_q;
-    disp_d      = disp_q;
+    for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_VREGS; n++) v_d[n] = v_q[n];
+    for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_IREGS; n++) i_d[n] = i_q[n];
+    for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_CREGS; n++) c_d[n] = c_q[n];
+    for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_BREGS; n++) b_d[n] = b_q[n];
+    for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_TREGS; n++) t_d[n] = t_q[n];
+    for (int unsigned n = 0; n < 8; n++) disp_d[n] = disp_q[n];
     lfsr_d      = lfsr_q;
-    idxw_d      = idxw_q;
+    for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_IREGS; n++) idxw_d[n] = idxw_q[n];
     run_d       = run_q;
     halted_d    = halted_q;
     intr_pc_d   = intr_pc_q;
@@ -387,11 +385,11 @@ module hwprof_cop #(
     dfe_info_d  = dfe_info_q;
 
     if (exec) begin
-      if (f_dop == DATA_OP_READ) v_d[f_dreg] = mem;
+      if (f_dop == hwprof_cop_pkg::DATA_OP_READ) v_d[f_dreg] = mem;
       if (alu_w) v_d[f_dst] = alu_r;
       if (chit) i_d[f_cidx] = 16'(match_idx);
       if (i_w) i_d[f_ireg] = i_new;
-      if (f_alu == ALU_OP_RAND) lfsr_d = {1'b0, lfsr_q[15:1]} ^ (lfsr_q[0] ? 16'hB400 : 16'h0000);
+      if (f_alu == hwprof_cop_pkg::ALU_OP_RAND) lfsr_d = {1'b0, lfsr_q[15:1]} ^ (lfsr_q[0] ? 16'hB400 : 16'h0000);
     end
     if (active) begin
       if (finish) begin
@@ -433,7 +431,7 @@ module hwprof_cop #(
     // host writes: refused while the engine runs, so they never meet the engine's writes
     if (reg2hw.cmd_qe) begin
       if (reg2hw.cmd_idx_clear) begin
-        for (int unsigned n = 0; n < NUM_IREGS; n++) i_d[n] = 16'd0;
+        for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_IREGS; n++) i_d[n] = 16'd0;
       end
       if (reg2hw.cmd_start) begin
         run_d    = 1'b1;
@@ -473,7 +471,7 @@ module hwprof_cop #(
     uc_we      = exec && cond_br;
     uc_widx    = ex_pc_q;
     uc_wdata   = uc_q[ex_pc_q];
-    uc_wdata[UI_PRED_LSB +: UI_PRED_W] = pred_new;
+    uc_wdata[hwprof_cop_pkg::UI_PRED_LSB +: hwprof_cop_pkg::UI_PRED_W] = pred_new;
     if (reg2hw.uc_lo_we) begin
       uc_we    = 1'b1;
       uc_widx  = reg2hw.uc_lo_index[PcW-1:0];
@@ -485,10 +483,10 @@ module hwprof_cop #(
       uc_wdata = {reg2hw.uc_hi_wdata[UINSN_W-33:0], uc_q[reg2hw.uc_hi_index[PcW-1:0]][31:0]};
     end
     cam_clr    = reg2hw.cmd_qe && reg2hw.cmd_cam_inval;
-    cam_we     = exec && ((f_cam == CAM_OP_WRITE) || (f_cam == CAM_OP_INVAL));
+    cam_we     = exec && ((f_cam == hwprof_cop_pkg::CAM_OP_WRITE) || (f_cam == hwprof_cop_pkg::CAM_OP_INVAL));
     cam_widx   = cam_entry;
-    cam_wkey   = (f_cam == CAM_OP_WRITE) ? opa : (cam_kw_q[cam_entry] ? cam_key_q[cam_entry] : 32'd0);
-    cam_wvalid = f_cam == CAM_OP_WRITE;
+    cam_wkey   = (f_cam == hwprof_cop_pkg::CAM_OP_WRITE) ? opa : (cam_kw_q[cam_entry] ? cam_key_q[cam_entry] : 32'd0);
+    cam_wvalid = f_cam == hwprof_cop_pkg::CAM_OP_WRITE;
     if (reg2hw.cam_key_we) begin
       cam_we     = 1'b1;
       cam_widx   = reg2hw.cam_key_index[CamW-1:0];
@@ -543,14 +541,14 @@ module hwprof_cop #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int unsigned n = 0; n < NUM_VREGS; n++) v_q[n] <= '0;
-      for (int unsigned n = 0; n < NUM_IREGS; n++) i_q[n] <= '0;
-      for (int unsigned n = 0; n < NUM_CREGS; n++) c_q[n] <= '0;
-      for (int unsigned n = 0; n < NUM_BREGS; n++) b_q[n] <= '0;
-      for (int unsigned n = 0; n < NUM_TREGS; n++) t_q[n] <= '0;
+      for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_VREGS; n++) v_q[n] <= '0;
+      for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_IREGS; n++) i_q[n] <= '0;
+      for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_CREGS; n++) c_q[n] <= '0;
+      for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_BREGS; n++) b_q[n] <= '0;
+      for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_TREGS; n++) t_q[n] <= '0;
       for (int unsigned n = 0; n < 8; n++) disp_q[n] <= '0;
       lfsr_q      <= hwprof_pkg::COP_LFSR_RESVAL[15:0];
-      for (int unsigned n = 0; n < NUM_IREGS; n++) idxw_q[n] <= 4'hf;
+      for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_IREGS; n++) idxw_q[n] <= 4'hf;
       run_q       <= 1'b0;
       halted_q    <= 1'b0;
       intr_pc_q   <= '0;
@@ -567,14 +565,14 @@ module hwprof_cop #(
       dfe_value_q <= '0;
       dfe_info_q  <= '0;
     end else begin
-      v_q         <= v_d;
-      i_q         <= i_d;
-      c_q         <= c_d;
-      b_q         <= b_d;
-      t_q         <= t_d;
-      disp_q      <= disp_d;
+      for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_VREGS; n++) v_q[n] <= v_d[n];
+      for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_IREGS; n++) i_q[n] <= i_d[n];
+      for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_CREGS; n++) c_q[n] <= c_d[n];
+      for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_BREGS; n++) b_q[n] <= b_d[n];
+      for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_TREGS; n++) t_q[n] <= t_d[n];
+      for (int unsigned n = 0; n < 8; n++) disp_q[n] <= disp_d[n];
       lfsr_q      <= lfsr_d;
-      idxw_q      <= idxw_d;
+      for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_IREGS; n++) idxw_q[n] <= idxw_d[n];
       run_q       <= run_d;
       halted_q    <= halted_d;
       intr_pc_q   <= intr_pc_d;
@@ -616,8 +614,8 @@ module hwprof_cop #(
   // here from the address (not taken from reg2hw, whose strobes depend on hw2reg's refusals)
   function automatic logic [9:0] entry(input logic [hwprof_pkg::APB_ADDR_W-1:0] base);
     logic [hwprof_pkg::APB_ADDR_W-1:0] off;
-    off = reg_addr_i - base;
-    return 10'(off >> 2);  // the block spans 4 KB: 1024 words
+    off   = reg_addr_i - base;
+    entry = 10'(off >> 2);  // the block spans 4 KB: 1024 words
   endfunction
   logic [9:0] ri_v, ri_i, ri_c, ri_b, ri_t, ri_disp, ri_uclo, ri_uchi, ri_cv, ri_key, ri_data;
   // the valid bits padded to whole words of 32 (CAM_VALID's layout)

@@ -161,17 +161,17 @@ package hwprof_cop_pkg;
   } target_e;
 
   // the short branch offsets of the target codes that have one
-  function automatic logic signed [7:0] target_offset(input target_e t);
-    unique case (t)
-      TARGET_P2: return 8'sd2;
-      TARGET_P3: return 8'sd3;
-      TARGET_P4: return 8'sd4;
-      TARGET_P5: return 8'sd5;
-      TARGET_P6: return 8'sd6;
-      TARGET_P8: return 8'sd8;
-      TARGET_M1: return -8'sd1;
-      TARGET_M0: return 8'sd0;
-      default: return 8'sd0;
+  function automatic logic signed [7:0] target_offset(input logic [3:0] t);
+    case (t)
+      4'd0: target_offset = 8'sh02;  // P2
+      4'd1: target_offset = 8'sh03;  // P3
+      4'd2: target_offset = 8'sh04;  // P4
+      4'd3: target_offset = 8'sh05;  // P5
+      4'd4: target_offset = 8'sh06;  // P6
+      4'd5: target_offset = 8'sh08;  // P8
+      4'd6: target_offset = 8'shff;  // M1
+      4'd7: target_offset = 8'sh00;  // M0
+      default: target_offset = 8'sh00;
     endcase
   endfunction
 

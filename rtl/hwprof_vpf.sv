@@ -83,11 +83,11 @@ module hwprof_vpf #(
   function automatic logic [31:0] pc_hash(input logic [1:0] sel, input logic [29:0] word_addr);
     logic [31:0] w;
     w = {2'b00, word_addr};
-    unique case (sel)
-      2'd0:    return w;
-      2'd1:    return w ^ (w >> 12);
-      2'd2:    return w ^ (w >> 7) ^ (w >> 15);
-      default: return w ^ (w >> 5) ^ (w >> 11) ^ (w >> 17);
+    case (sel)
+      2'd0:    pc_hash = w;
+      2'd1:    pc_hash = w ^ (w >> 12);
+      2'd2:    pc_hash = w ^ (w >> 7) ^ (w >> 15);
+      default: pc_hash = w ^ (w >> 5) ^ (w >> 11) ^ (w >> 17);
     endcase
   endfunction
 

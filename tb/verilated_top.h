@@ -80,6 +80,12 @@ template <typename V>
 class BlockBench : public Bench {
  public:
   explicit BlockBench(const char* top) : rtl_(top) {}
+  ~BlockBench() override {
+#if VM_COVERAGE
+    // coverage builds (make cov) write one data file per run
+    if (const char* path = std::getenv("HWPROF_COVERAGE_FILE")) rtl_.context()->coveragep()->write(path);
+#endif
+  }
   void waves_open(const std::string& path) override { rtl_.open_waves(path); }
   void waves_close() override { rtl_.close_waves(); }
 

@@ -39,24 +39,48 @@ HWPROF_COVERAGE_FILE="$cov/random1.dat" "$cov/Vhwprof_top" --seed=1 --cycles=500
 HWPROF_COVERAGE_FILE="$cov/random2.dat" "$cov/Vhwprof_top" --seed=2 --cycles=500000 --quiet
 HWPROF_COVERAGE_FILE="$cov/counts.dat" "$cov/Vhwprof_top" --test=counts --seed=3 --cycles=300000 --quiet
 HWPROF_COVERAGE_FILE="$cov/program.dat" "$cov/Vhwprof_top" --test=program --seed=4 --cycles=300000 --quiet
-verilator_coverage --write "$cov/merged.dat" "$cov"/directed.dat "$cov"/random1.dat "$cov"/random2.dat "$cov"/counts.dat "$cov"/program.dat
+# the value profiler's blocks in their own benches (the top bench only pokes at them): the engine
+# with the format's random programs, the front end with its random stream
+echo "cov: the co-processor engine and the value-profiling front end in their benches" >&2
+mkdir -p "$cov/cop"
+for c in sw/cop/*.c; do cc -std=c11 -Isw/include -Isw/cop -O1 -c "$c" -o "$cov/cop/$(basename "${c%.c}").o"; done
+ar rcs "$cov/cop/libhwprof_cop.a" "$cov"/cop/*.o
+for b in cop vpf; do
+  srcs="rtl/hwprof_pkg.sv rtl/hwprof_cop_pkg.sv rtl/prim/hwprof_prim_counters.sv"
+  [ "$b" = cop ] && srcs="$srcs rtl/reg/hwprof_cop_reg.sv rtl/hwprof_cop.sv"
+  [ "$b" = vpf ] && srcs="$srcs rtl/reg/hwprof_vpf_reg.sv rtl/hwprof_sbuf.sv rtl/hwprof_vpf.sv"
+  verilator --cc --exe --build -j "$(nproc)" -Wall --assert --trace-fst --coverage-line --coverage-toggle \
+    --Mdir "$cov/obj_$b" --top-module "hwprof_$b" \
+    -CFLAGS "-O1 -I$root/tb -I$root/cmodel -I$root/sw/include -I$root/sw/cop" \
+    -LDFLAGS "$root/$cov/model/libhwprof_model.a $root/$cov/cop/libhwprof_cop.a --coverage" \
+    -o "$root/$cov/V$b" rtl/hwprof.vlt $srcs "$root/tb/tb_$b.cpp" "$root/tb/lockstep.cpp" >"$cov/build_$b.log" 2>&1 ||
+    { cat "$cov/build_$b.log"; exit 1; }
+done
+HWPROF_COVERAGE_FILE="$cov/cop_timing.dat" "$cov/Vcop" --test=timing --quiet
+HWPROF_COVERAGE_FILE="$cov/cop_host.dat" "$cov/Vcop" --test=host --quiet
+HWPROF_COVERAGE_FILE="$cov/cop_random.dat" "$cov/Vcop" --test=random --seed=1 --cycles=500000 --quiet
+HWPROF_COVERAGE_FILE="$cov/vpf_directed.dat" "$cov/Vvpf" --test=directed --quiet
+HWPROF_COVERAGE_FILE="$cov/vpf_random.dat" "$cov/Vvpf" --test=random --seed=1 --cycles=500000 --quiet
+verilator_coverage --write "$cov/merged.dat" "$cov"/directed.dat "$cov"/random1.dat "$cov"/random2.dat "$cov"/counts.dat \
+  "$cov"/program.dat "$cov"/cop_*.dat "$cov"/vpf_*.dat
 verilator_coverage --annotate "$cov/annotated" "$cov/merged.dat" >/dev/null
 
 echo "cov: unit tests with gcov" >&2
 model_objs "$cov/unit"
-for c in sw/*.c sw/cfg/hwprof_cfg.c; do cc $CFLAGS -Isw/cfg -Itb -c "$c" -o "$cov/unit/sw_$(basename "${c%.c}").o"; done
+for c in sw/*.c sw/cfg/hwprof_cfg.c sw/cop/*.c; do cc $CFLAGS -Isw/cfg -Isw/cop -Itb -c "$c" -o "$cov/unit/sw_$(basename "${c%.c}").o"; done
 for c in tb/*.c tests/model_sys.c sim/rv32.c sw/profmap/profmap.c sw/elf/hwprof_elf.c; do
   cc -std=c11 -Itb -Itests -Isim -Isw/profmap -Isw/cfg -Isw/include -Isw/elf -Icmodel -O1 -c "$c" -o "$cov/unit/aux_$(basename "${c%.c}").o"
 done
 for t in tests/test_*.c; do
   n=$(basename "${t%.c}")
-  cc $CFLAGS -D_POSIX_C_SOURCE=200809L -Itb -Itests -Isim -Isw/profmap -Isw/cfg -Isw/elf "$t" "$cov"/unit/*.o -o "$cov/unit/$n" \
+  cc $CFLAGS -D_POSIX_C_SOURCE=200809L -Itb -Itests -Isim -Isw/profmap -Isw/cfg -Isw/elf -Isw/cop "$t" "$cov"/unit/*.o -o "$cov/unit/$n" \
     $(pkg-config --cflags --libs cmocka) -lelf
   "$cov/unit/$n" >/dev/null 2>&1
 done
 
 echo
-echo "RTL coverage of the lockstep bench (directed, 2 x 500k random cycles, 300k-cycle counts test):"
+echo "RTL coverage of the lockstep benches (top: directed, 2 x 500k random cycles, 300k-cycle counts test;"
+echo "co-processor: timing, host, 500k random cycles; front end: directed, 500k random cycles):"
 python3 tools/covsum.py "$cov/merged.dat"
 echo "(annotated sources: $cov/annotated/)"
 echo

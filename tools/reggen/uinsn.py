@@ -120,13 +120,15 @@ def emit_sv(banner, d):
     tgt = {e["name"]: e for e in d["enums"]}.get("target")
     if tgt:
         offs = [v for v in _values(tgt) if "offset" in v]
+        # Yosys 0.23: numeric labels (no enum constants inside a package function), no `return`,
+        # no negated sized literal
         out.append("  // the short branch offsets of the target codes that have one")
-        out.append("  function automatic logic signed [7:0] target_offset(input target_e t);")
-        out.append("    unique case (t)")
+        out.append(f"  function automatic logic signed [7:0] target_offset(input logic [{tgt['width'] - 1}:0] t);")
+        out.append("    case (t)")
         for v in offs:
-            lit = f"8'sd{v['offset']}" if v["offset"] >= 0 else f"-8'sd{-v['offset']}"
-            out.append(f"      TARGET_{v['name']}: return {lit};")
-        out.append("      default: return 8'sd0;")
+            lit = f"8'sh{v['offset'] & 0xff:02x}"
+            out.append(f"      {tgt['width']}'d{v['value']}: target_offset = {lit};  // {v['name']}")
+        out.append("      default: target_offset = 8'sh00;")
         out.append("    endcase")
         out.append("  endfunction")
         out.append("")
