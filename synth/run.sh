@@ -12,8 +12,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 mkdir -p "$out"
 # the blocks reported; the sources come from the Makefile (RTL_SRC)
-# (SYNTH_BLOCKS="..." to choose; the value profiler's blocks hold their arrays as flops and take
-# Yosys minutes: hwprof_vpf about ten, hwprof_cop and hwprof_top far more)
+# (SYNTH_BLOCKS="..." to choose; the value profiler's blocks hold their arrays as flops: hwprof_vpf
+# takes Yosys about ten minutes, hwprof_cop and so hwprof_top ran out of memory on a machine of the
+# project's (docs/synthesis.md))
 blocks=(${SYNTH_BLOCKS:-hwprof_pir hwprof_edge_prof hwprof_trace_ctrl hwprof_vpf hwprof_cop hwprof_top})
 srcs=""
 for f in ${RTL_SRC:?RTL_SRC must list the RTL sources (run through make synth)}; do srcs="$srcs $root/$f"; done
