@@ -373,12 +373,16 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
     rd(HWPROF_COP_DATA_ADDR + 4 * 5, 0x12345678, "reads are answered while running, and the refused write changed nothing");
     wr(HWPROF_COP_STOP_ADDR, 1, "stop", 0);
     rd(HWPROF_COP_STATUS_ADDR, 0, "stopped: not running, not halted, the record discarded");
+    // clears without START: the engine stays stopped, the data array is cleared
+    wr(HWPROF_COP_CMD_ADDR, 0x4, "DATA_CLEAR alone", 0);
+    rd(HWPROF_COP_STATUS_ADDR, 0, "still stopped after clears without START");
+    rd(HWPROF_COP_DATA_ADDR + 4 * 5, 0, "DATA_CLEAR alone cleared the data array");
+    rd(HWPROF_COP_CAM_VALID_ADDR, 0x8, "and left the CAM alone");
     // re-arm in one write: every clear and START
     wr(HWPROF_COP_CMD_ADDR, 0xf, "re-arm: CAM_INVAL | DATA_CLEAR | IDX_CLEAR | START", 0);
     idle(2);
     wr(HWPROF_COP_STOP_ADDR, 1, "stop", 0);
     rd(HWPROF_COP_CAM_VALID_ADDR, 0, "the CAM was invalidated");
-    rd(HWPROF_COP_DATA_ADDR + 4 * 5, 0, "the data array was cleared");
     rd(HWPROF_COP_I_ADDR + 4 * 7, 0, "the index registers were cleared");
     rd(HWPROF_COP_STAT_SAMPLES_ADDR, 0, "no record finished (the loop never ends)");
     end_after_ = 0;
