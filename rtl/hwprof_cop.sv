@@ -19,12 +19,14 @@
 //
 // The arrays are written in their always_ff with an index (one write port each), as memories are:
 // copying them through a _d/_q pair every cycle would cost the simulation thousands of words per
-// cycle for no difference in the hardware described. The data array and the CAM keys are not reset
-// and not cleared word by word: a bit per word says whether it was written since reset (or, for
-// the data array, since the last DATA_CLEAR), and a word not written reads 0. That is the flash
-// clear of a memory, and what the C model's zeroed arrays show.
+// cycle for no difference in the hardware described. The microcode words, the data array and the
+// CAM keys are not reset and not cleared word by word: a bit per word says whether it was written
+// since reset (or, for the data array, since the last DATA_CLEAR), and a word not written reads 0.
+// That is the flash clear of a memory, and what the C model's zeroed arrays show; Yosys then sees
+// each of them as one memory (make synth's memory view).
 //
-// Reset: synchronous, active low; every flop is reset except the data and CAM-key words (above).
+// Reset: synchronous, active low; every flop is reset except the microcode, data and CAM-key words
+// (above).
 
 `default_nettype none
 
@@ -70,7 +72,8 @@ module hwprof_cop #(
   hwprof_pkg::cop_reg2hw_t reg2hw;
 
   // ---- state
-  logic [UINSN_W-1:0]      uc_q [UcDepth];
+  logic [UINSN_W-1:0]      uc_q [UcDepth];        // not reset: see uc_wr_q
+  logic [UcDepth-1:0]       uc_wr_q;                 // word k written since reset
   logic [31:0]              cam_key_q [CamEntries];  // not reset: see cam_kw_q
   logic [CamEntries-1:0]    cam_kw_q;                // key k written since reset
   logic [CamEntries-1:0]    cam_valid_q;
@@ -136,7 +139,19 @@ module hwprof_cop #(
   assign f_ireg  = ex_insn_q[hwprof_cop_pkg::UI_IDX_REG_LSB +: hwprof_cop_pkg::UI_IDX_REG_W];
   assign f_cond  = ex_insn_q[hwprof_cop_pkg::UI_COND_LSB +: hwprof_cop_pkg::UI_COND_W];
   assign f_tgt   = ex_insn_q[hwprof_cop_pkg::UI_TARGET_LSB +: hwprof_cop_pkg::UI_TARGET_W];
-  assign f_pred_now = uc_q[ex_pc_q][hwprof_cop_pkg::UI_PRED_LSB +: hwprof_cop_pkg::UI_PRED_W];
+  // the microcode array's read ports (a word not written since reset reads 0)
+  logic [UINSN_W-1:0]  uc_at_ex, uc_at_f;
+  logic [UINSN_W-33:0] uc_at_wlo, uc_at_rhi;  // the high parts (bits 47:32)
+  logic [31:0]         uc_at_whi, uc_at_rlo;  // the low parts
+  logic [PcW-1:0]      ri_uclo_w, ri_uchi_w;  // the host's read indexes (below)
+  assign uc_at_ex  = uc_wr_q[ex_pc_q] ? uc_q[ex_pc_q] : '0;
+  assign uc_at_f   = uc_wr_q[fpc_q] ? uc_q[fpc_q] : '0;
+  // a host write of one half keeps the other
+  assign uc_at_wlo = uc_wr_q[reg2hw.uc_lo_index[PcW-1:0]] ? uc_q[reg2hw.uc_lo_index[PcW-1:0]][UINSN_W-1:32] : '0;
+  assign uc_at_whi = uc_wr_q[reg2hw.uc_hi_index[PcW-1:0]] ? uc_q[reg2hw.uc_hi_index[PcW-1:0]][31:0] : '0;
+  assign uc_at_rlo = uc_wr_q[ri_uclo_w] ? uc_q[ri_uclo_w][31:0] : '0;
+  assign uc_at_rhi = uc_wr_q[ri_uchi_w] ? uc_q[ri_uchi_w][UINSN_W-1:32] : '0;
+  assign f_pred_now = uc_at_ex[hwprof_cop_pkg::UI_PRED_LSB +: hwprof_cop_pkg::UI_PRED_W];
 
   // ---- the data element: byte address base | (index << size), modulo the array, aligned
   logic [1:0]        e_size;
@@ -330,7 +345,7 @@ module hwprof_cop #(
   logic [1:0]         fw_pred;
   logic [PcW-1:0]     fnext;
   always_comb begin
-    fword   = uc_q[fpc_q];
+    fword   = uc_at_f;
     fw_cond = fword[hwprof_cop_pkg::UI_COND_LSB +: hwprof_cop_pkg::UI_COND_W];
     fw_tgt  = fword[hwprof_cop_pkg::UI_TARGET_LSB +: hwprof_cop_pkg::UI_TARGET_W];
     fw_pred = fword[hwprof_cop_pkg::UI_PRED_LSB +: hwprof_cop_pkg::UI_PRED_W];
@@ -470,17 +485,17 @@ module hwprof_cop #(
   always_comb begin
     uc_we      = exec && cond_br;
     uc_widx    = ex_pc_q;
-    uc_wdata   = uc_q[ex_pc_q];
+    uc_wdata   = uc_at_ex;
     uc_wdata[hwprof_cop_pkg::UI_PRED_LSB +: hwprof_cop_pkg::UI_PRED_W] = pred_new;
     if (reg2hw.uc_lo_we) begin
       uc_we    = 1'b1;
       uc_widx  = reg2hw.uc_lo_index[PcW-1:0];
-      uc_wdata = {uc_q[reg2hw.uc_lo_index[PcW-1:0]][UINSN_W-1:32], reg2hw.uc_lo_wdata};
+      uc_wdata = {uc_at_wlo, reg2hw.uc_lo_wdata};
     end
     if (reg2hw.uc_hi_we) begin
       uc_we    = 1'b1;
       uc_widx  = reg2hw.uc_hi_index[PcW-1:0];
-      uc_wdata = {reg2hw.uc_hi_wdata[UINSN_W-33:0], uc_q[reg2hw.uc_hi_index[PcW-1:0]][31:0]};
+      uc_wdata = {reg2hw.uc_hi_wdata[UINSN_W-33:0], uc_at_whi};
     end
     cam_clr    = reg2hw.cmd_qe && reg2hw.cmd_cam_inval;
     cam_we     = exec && ((f_cam == hwprof_cop_pkg::CAM_OP_WRITE) || (f_cam == hwprof_cop_pkg::CAM_OP_INVAL));
@@ -506,10 +521,13 @@ module hwprof_cop #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      for (int unsigned k = 0; k < UcDepth; k++) uc_q[k] <= '0;
+      uc_wr_q <= '0;
     end else if (uc_we) begin
-      uc_q[uc_widx] <= uc_wdata;
+      uc_wr_q[uc_widx] <= 1'b1;
     end
+  end
+  always_ff @(posedge clk_i) begin  // memory: no reset (uc_wr_q)
+    if (uc_we) uc_q[uc_widx] <= uc_wdata;
   end
 
   always_ff @(posedge clk_i) begin
@@ -630,6 +648,8 @@ module hwprof_cop #(
   assign ri_disp = entry(hwprof_pkg::COP_DISPATCH_ADDR);
   assign ri_uclo = entry(hwprof_pkg::COP_UC_LO_ADDR);
   assign ri_uchi = entry(hwprof_pkg::COP_UC_HI_ADDR);
+  assign ri_uclo_w = ri_uclo[PcW-1:0];
+  assign ri_uchi_w = ri_uchi[PcW-1:0];
   assign ri_cv   = entry(hwprof_pkg::COP_CAM_VALID_ADDR);
   assign ri_key  = entry(hwprof_pkg::COP_CAM_KEY_ADDR);
   assign ri_data = entry(hwprof_pkg::COP_DATA_ADDR);
@@ -672,9 +692,9 @@ module hwprof_cop #(
     hw2reg.t_refuse              = run_q;
     hw2reg.dispatch_rdata        = 32'(disp_q[ri_disp[2:0]]);
     hw2reg.dispatch_refuse       = run_q;
-    hw2reg.uc_lo_rdata           = (32'(ri_uclo) < UcDepth) ? uc_q[ri_uclo[PcW-1:0]][31:0] : 32'd0;
+    hw2reg.uc_lo_rdata           = (32'(ri_uclo) < UcDepth) ? uc_at_rlo : 32'd0;
     hw2reg.uc_lo_refuse          = run_q || (32'(ri_uclo) >= UcDepth);
-    hw2reg.uc_hi_rdata           = (32'(ri_uchi) < UcDepth) ? 32'(uc_q[ri_uchi[PcW-1:0]][UINSN_W-1:32]) : 32'd0;
+    hw2reg.uc_hi_rdata           = (32'(ri_uchi) < UcDepth) ? 32'(uc_at_rhi) : 32'd0;
     hw2reg.uc_hi_refuse          = run_q || (32'(ri_uchi) >= UcDepth);
     if (32'(ri_cv) * 32 < CamEntries) hw2reg.cam_valid_rdata = cv_pad[32*ri_cv[2:0] +: 32];
     hw2reg.cam_key_rdata         = ((32'(ri_key) < CamEntries) && cam_kw_q[ri_key[CamW-1:0]]) ?
