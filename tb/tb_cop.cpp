@@ -16,6 +16,11 @@
 //            from docs/coproc.md ("Pipeline and timing").
 //   host     the window: loads and reads back, refusals while running (every array, CMD, LFSR,
 //            IDXW), LFSR seed 0 refused, entries beyond a smaller build, STOP, the one-write re-arm.
+//   busy     the engine never waits: a load-counting routine (a CAM slot per load PC, a 16-bit
+//            count per slot, intr when the table is full) on back-to-back records whose PCs come
+//            from a pool larger than the table; at each interrupt the host re-arms with the
+//            one-write CMD, as the firmware does. The speed figure of make bench (--engine=rtl or
+//            model runs one side alone); in lockstep, every record is checked as in random.
 //
 // The parameters are fixed when Verilator builds the bench: COP_UC, COP_CAM, COP_DATA.
 #include <cstdint>
@@ -79,8 +84,15 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
     hwprof_cop_reset(&model_);
     if (cop_interp_init(&ref_, cop_geom_t{COP_UC, COP_CAM, COP_DATA}) != 0) require_cfg(false, "tb_cop");
     rtl_.reset();
+    use_rtl_ = o.engine != "model";
+    use_model_ = o.engine != "rtl";
+    if (o.engine != "lockstep" && test_ != "busy") {
+      std::fprintf(stderr, "tb_cop: error: --engine=%s runs one side alone: only with --test=busy\n", o.engine.c_str());
+      std::exit(2);
+    }
     if (test_ == "timing") setup_timing();
     else if (test_ == "host") setup_host();
+    else if (test_ == "busy") setup_busy();
     else new_program();
   }
   ~CopBench() override { cop_interp_free(&ref_); }
@@ -97,12 +109,18 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
                  (unsigned long long)checked_, (unsigned long long)stat(HWPROF_COP_ST_EXECUTED),
                  (unsigned long long)stat(HWPROF_COP_ST_MISPREDICT), (unsigned long long)intrs_,
                  (unsigned long long)stops_, (unsigned long long)host_ops_, (unsigned long long)refused_);
-    if (test_ != "random") std::fprintf(to, "  directed checks passed: %llu\n", (unsigned long long)directed_);
+    if (test_ == "timing" || test_ == "host")
+      std::fprintf(to, "  directed checks passed: %llu\n", (unsigned long long)directed_);
+    if (test_ == "busy")
+      std::fprintf(to, "  busy: %llu records taken (%s), %llu re-arms\n", (unsigned long long)pops_,
+                   use_model_ ? "the C model's count" : "the RTL's count", (unsigned long long)intrs_);
   }
 
   bool cycle(uint64_t t, Checker& chk, TxLog& log) override {
     if (test_ == "timing" || test_ == "host") {
       if (script_.empty() && records_.empty() && t > end_after_) return false;
+    } else if (test_ == "busy") {
+      busy_stimulus();
     } else {
       random_stimulus(t);
     }
@@ -120,28 +138,39 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
     in.reg.write = access && op.write;
     in.reg.addr = access ? op.addr : 0;
     in.reg.wdata = access ? op.wdata : 0;
-    rtl_->smp_valid_i = in.smp_valid;
-    rtl_->smp_pc_i = in.smp.pc;
-    rtl_->smp_npc_i = in.smp.npc;
-    rtl_->smp_insn_i = in.smp.insn;
-    rtl_->smp_addr_i = in.smp.addr;
-    rtl_->smp_value_i = in.smp.value;
-    rtl_->smp_info_i = in.smp.info;
-    rtl_->reg_access_i = in.reg.access;
-    rtl_->reg_write_i = in.reg.write;
-    rtl_->reg_addr_i = in.reg.addr;
-    rtl_->reg_wdata_i = in.reg.wdata;
-    rtl_->eval();
-    hwprof_cop_out_t m;
-    hwprof_cop_comb(&model_, &cfg_, &in, &m);
+    hwprof_cop_out_t m{};
+    if (use_rtl_) {
+      rtl_->smp_valid_i = in.smp_valid;
+      rtl_->smp_pc_i = in.smp.pc;
+      rtl_->smp_npc_i = in.smp.npc;
+      rtl_->smp_insn_i = in.smp.insn;
+      rtl_->smp_addr_i = in.smp.addr;
+      rtl_->smp_value_i = in.smp.value;
+      rtl_->smp_info_i = in.smp.info;
+      rtl_->reg_access_i = in.reg.access;
+      rtl_->reg_write_i = in.reg.write;
+      rtl_->reg_addr_i = in.reg.addr;
+      rtl_->reg_wdata_i = in.reg.wdata;
+      rtl_->eval();
+    }
+    if (use_model_) {
+      hwprof_cop_comb(&model_, &cfg_, &in, &m);
+    } else {
+      m.smp_pop = rtl_->smp_pop_o;
+      m.irq = rtl_->irq_o;
+      m.reg.rdata = rtl_->reg_rdata_o;
+      m.reg.error = rtl_->reg_error_o;
+    }
     chk.begin_cycle(t);
-    chk.eq("smp_pop_o", m.smp_pop, rtl_->smp_pop_o);
-    chk.eq("reg_rdata_o", m.reg.rdata, rtl_->reg_rdata_o);
-    chk.eq("reg_error_o", m.reg.error, rtl_->reg_error_o);
-    chk.eq("irq_o", m.irq, rtl_->irq_o);
+    if (use_rtl_ && use_model_) {
+      chk.eq("smp_pop_o", m.smp_pop, rtl_->smp_pop_o);
+      chk.eq("reg_rdata_o", m.reg.rdata, rtl_->reg_rdata_o);
+      chk.eq("reg_error_o", m.reg.error, rtl_->reg_error_o);
+      chk.eq("irq_o", m.irq, rtl_->irq_o);
+    }
     if (access) {
-      if (op.expect_rdata >= 0) chk.expect(op.what, static_cast<uint64_t>(op.expect_rdata), rtl_->reg_rdata_o);
-      if (op.expect_error >= 0) chk.expect(op.what, static_cast<uint64_t>(op.expect_error), rtl_->reg_error_o);
+      if (op.expect_rdata >= 0) chk.expect(op.what, static_cast<uint64_t>(op.expect_rdata), m.reg.rdata);
+      if (op.expect_error >= 0) chk.expect(op.what, static_cast<uint64_t>(op.expect_error), m.reg.error);
       if (op.expect_rdata >= 0 || op.expect_error >= 0) directed_++;
       host_ops_++;
       refused_ += m.reg.error;
@@ -165,14 +194,18 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
     const uint64_t samples_before = stat(HWPROF_COP_ST_SAMPLES);
     const bool had_dfe = model_.dfe_valid;
     const hwprof_cop_record_t in_dfe = model_.dfe;
-    rtl_.rising_edge(t, [&] { hwprof_cop_step(&model_, &cfg_, &in); });
+    if (use_rtl_) rtl_.rising_edge(t, [&] { if (use_model_) hwprof_cop_step(&model_, &cfg_, &in); });
+    else hwprof_cop_step(&model_, &cfg_, &in);
     if (m.smp_pop) records_.pop_front();
     if (stat(HWPROF_COP_ST_SAMPLES) != samples_before) {
       finished_++;
       since_finish_ = 0;
       if (had_dfe && checking_) check_against_interpreter(t, chk, in_dfe, m.irq);
     }
-    if (m.irq) intrs_++;
+    if (m.irq) {
+      intrs_++;
+      busy_halted_ = true;  // the busy test re-arms (the others do not look at it)
+    }
     return true;
   }
 
@@ -468,6 +501,51 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
     rd(static_cast<uint16_t>(base + 4 * rng_.below(HWPROF_COP_WINDOWS * 64)));
   }
 
+  // ---------------------------------------------------------------- busy test
+  void setup_busy() {
+    // as many 16-bit counts as the CAM has entries and the data array holds
+    const unsigned slots = COP_CAM < COP_DATA / 2 ? COP_CAM : COP_DATA / 2;
+    char src[512];
+    std::snprintf(src, sizeof src,
+                  ".fields pc\n.dispatch load, entry\n.base b0, 0x000, half\n.const c0, 1\n.idxw i1, %d\n"
+                  "entry:  cmatch i0, s.pc | bcmiss.t new\n"
+                  "        incs b0[i0] | b done\n"
+                  "new:    cwrite i1, s.pc | st b0[i1], c0 | iinc i1 | bilim full\n"
+                  "        b done\n"
+                  "full:   b intr\n",
+                  __builtin_ctz(slots));
+    hwprof_cop_image_t img;
+    char err[256];
+    if (cop_asm(src, "busy", &img, err, sizeof err)) {
+      std::fprintf(stderr, "tb_cop: %s\n", err);
+      std::exit(2);
+    }
+    load_image(img, true);
+    busy_pool_ = slots + slots / 2;
+    wr(HWPROF_COP_CMD_ADDR, HWPROF_COP_CMD_START_MASK, "start", 0);
+    want_sync_ = true;
+  }
+
+  void busy_stimulus() {
+    if (want_sync_ && script_.empty()) {
+      if (use_model_ && use_rtl_) sync_interpreter();
+      checking_ = use_model_ && use_rtl_;  // one side alone: a speed figure, nothing checked
+      want_sync_ = false;
+    }
+    // the engine never waits for a record; PCs from a pool of 1.5 table sizes, skewed towards the
+    // low ones (a few hot loads, many cold ones), so the table fills now and then
+    while (records_.size() < 4) {
+      const uint32_t n = static_cast<uint32_t>(rng_.below(busy_pool_) * rng_.below(busy_pool_) / busy_pool_);
+      records_.push_back(rec(HWPROF_KIND_LOAD, 0x80000000u + 4 * n));
+    }
+    if (script_.empty() && busy_halted_) {
+      // the firmware's re-arm: clear the table and start, one write
+      wr(HWPROF_COP_CMD_ADDR, 0xfu, "re-arm", 0);
+      want_sync_ = true;
+      busy_halted_ = false;
+    }
+  }
+
   void random_stimulus(uint64_t t) {
     (void)t;
     if (want_sync_ && script_.empty()) {
@@ -536,6 +614,8 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
   std::deque<HostOp> script_;
   std::vector<uint64_t> expect_pops_;
   bool hold_records_ = false, checking_ = false, want_sync_ = false;
+  bool use_rtl_ = true, use_model_ = true, busy_halted_ = false;
+  uint64_t busy_pool_ = 0;
   uint64_t end_after_ = 0, since_finish_ = 0, program_start_ = 0;
   uint64_t programs_ = 0, finished_ = 0, checked_ = 0, intrs_ = 0, stops_ = 0, host_ops_ = 0, refused_ = 0, directed_ = 0;
   size_t pops_ = 0;
@@ -544,7 +624,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return lockstep::main(argc, argv, "tb_cop", "random|timing|host", [](const Options& o) {
+  return lockstep::main(argc, argv, "tb_cop", "random|timing|host|busy", [](const Options& o) {
     return std::unique_ptr<lockstep::Bench>(new CopBench(o));
   });
 }

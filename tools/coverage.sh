@@ -59,6 +59,7 @@ for b in cop vpf; do
 done
 HWPROF_COVERAGE_FILE="$cov/cop_timing.dat" "$cov/Vcop" --test=timing --quiet
 HWPROF_COVERAGE_FILE="$cov/cop_host.dat" "$cov/Vcop" --test=host --quiet
+HWPROF_COVERAGE_FILE="$cov/cop_busy.dat" "$cov/Vcop" --test=busy --cycles=200000 --quiet
 HWPROF_COVERAGE_FILE="$cov/cop_random.dat" "$cov/Vcop" --test=random --seed=1 --cycles=500000 --quiet
 HWPROF_COVERAGE_FILE="$cov/vpf_directed.dat" "$cov/Vvpf" --test=directed --quiet
 HWPROF_COVERAGE_FILE="$cov/vpf_random.dat" "$cov/Vvpf" --test=random --seed=1 --cycles=500000 --quiet
