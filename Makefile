@@ -336,9 +336,9 @@ unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/
 # ---------------------------------------------------------------- CPU model and workloads
 INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c
 INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h
-SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c sim/cop_check.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h tb/apb_master.h sim/trace_check.h sim/edge_check.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h tb/apb_master.h sim/trace_check.h sim/edge_check.h sim/cop_check.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 $(SIM_SRC) -o $@ -lelf
 

@@ -19,6 +19,7 @@
 
 #include "platform.h"
 #include "rv32.h"
+#include "cop_check.h"
 #include "edge_check.h"
 #include "trace_check.h"
 
@@ -38,6 +39,9 @@ static void usage(FILE *to) {
           "                  with the exact edge counts of the run\n"
           "  --edge-profile=FILE, --edge-truth=FILE  with --edge-map: write the two profiles\n"
           "  --out-dir=DIR   files the program opens for writing (semihosting) are created in DIR\n"
+          "  --cop-check=FILE  model engine, a value-profiling program (sw/rt/cop_rt.c): after it ends, compare\n"
+          "                  the per-PC counts it wrote to FILE with what the retire stream says the filters\n"
+          "                  and prescaler chose (written by the program: give --out-dir too)\n"
           "                  (their directories dropped); without it such opens fail\n"
           "  --quiet         no report at the end\n"
           "  --help          this text\n"
@@ -62,6 +66,7 @@ static const hwprof_bus_t kBus = {bus_read, bus_write}; /* host-side register ac
 int main(int argc, char **argv) {
   uint64_t max_insns = 200000000, ram = 16u << 20, mem_latency = 4;
   const char *pcs_path = NULL, *elf = NULL, *engine = "model";
+  const char *cop_profile = NULL;
   const char *edge_map = NULL, *edge_profile = NULL, *edge_truth = NULL, *out_dir = NULL;
   int quiet = 0, trace_check = 0;
   for (int i = 1; i < argc; i++) {
@@ -92,6 +97,8 @@ int main(int argc, char **argv) {
       }
     } else if (!strncmp(a, "--out-dir=", 10) && a[10]) {
       out_dir = a + 10;
+    } else if (!strncmp(a, "--cop-check=", 12) && a[12]) {
+      cop_profile = a + 12;
     } else if (!strncmp(a, "--edge-map=", 11) && a[11]) {
       edge_map = a + 11;
     } else if (!strncmp(a, "--edge-profile=", 15) && a[15]) {
@@ -119,8 +126,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   const bool with_model = !strcmp(engine, "model");
-  if ((trace_check || edge_map) && !with_model) {
-    fprintf(stderr, "hwprof-sim: error: --trace-check and --edge-map need --engine=model\n");
+  if ((trace_check || edge_map || cop_profile) && !with_model) {
+    fprintf(stderr, "hwprof-sim: error: --trace-check, --edge-map and --cop-check need --engine=model\n");
     return 2;
   }
   if ((edge_profile || edge_truth) && !edge_map) {
@@ -166,6 +173,9 @@ int main(int argc, char **argv) {
     }
   }
 
+  static cop_check_t cc;
+  if (cop_profile) cop_check_init(&cc, HWPROF_PLAT_REG_BASE, plat.cfg.vpf.bitmask_bits);
+
   clock_t t0 = clock();
   rv_status_t st = RV_RUNNING;
   hwprof_retire_ev_t ev;
@@ -174,6 +184,7 @@ int main(int argc, char **argv) {
     if (pcs && ev.valid) fprintf(pcs, "%08" PRIx32 "\n", ev.pc);
     if (trace_check && ev.valid) trace_check_event(&tc, &plat.hw.trace_ctrl, &ev);
     if (edge_map) edge_check_event(&ec, &ev);
+    if (cop_profile) cop_check_event(&cc, &ev);
   }
   double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
   fflush(stdout);
@@ -220,6 +231,13 @@ int main(int argc, char **argv) {
     else d = edge_check_finish(&ec, cpu->ram, RV_RAM_BASE, cpu->ram_size, edge_profile, edge_truth, stderr);
     if (d != 0 && rc == 0) rc = 4;
     edge_check_free(&ec);
+  }
+  if (cop_profile) {
+    long d = -1;
+    if (st != RV_EXITED) fprintf(stderr, "hwprof-sim: cop check: skipped, the program did not finish\n");
+    else d = cop_check_finish(&cc, cop_profile, hwprof_prim_counters_get(&plat.hw.vpf.stats, HWPROF_VPF_ST_DROPPED), stderr);
+    if (d != 0 && rc == 0) rc = 4;
+    cop_check_free(&cc);
   }
   if (trace_check) trace_check_free(&tc);
   platform_free(&plat);

@@ -393,12 +393,14 @@ check cfg-layer-on-workloads cfg_layer_on_workloads
 #     instruction-level interpreter sw/cop/cop_interp.c after every record): the timing and the
 #     host window worked out by hand, then random programs generated from the format description,
 #     in the default configuration (Table 1's sizes) and a small one (UcDepth 8, 4 CAM entries, 32
-#     data bytes: wrapping addresses); 4 seeds x 1.5 M cycles each, 12 M cycles in all
+#     data bytes: wrapping addresses); 4 seeds x 1.5 M cycles each, 12 M cycles in all; and the
+#     engine kept busy (a record every cycle it can take one, re-armed at each interrupt) 1 M cycles
 cop_cycles=${COP_CYCLES:-1500000}
 for p in cop cop_small; do
   bin="$build/tb_$p/Vhwprof_cop"
   check "lockstep-$p-timing" "$bin" --test=timing --cycles=10000
   check "lockstep-$p-host" "$bin" --test=host --cycles=10000
+  check "lockstep-$p-busy" "$bin" --test=busy --seed=1 --cycles=1000000
   for s in 1 2 3 4; do
     check "lockstep-$p-random-seed$s" "$bin" --test=random --seed=$s --cycles=$cop_cycles
   done
@@ -417,17 +419,31 @@ done
 #     co-processor runs sw/cop/examples/load_count.s on every load; the firmware, built with the
 #     driver sw/hwprof_cop.c, is its interrupt handler), on the C-only platform: the program's own
 #     self-check passes and the firmware's accounting is exact (every record the front end wrote was
-#     processed and counted once; every passing load was written or dropped). Then two of them in
-#     the SystemC platform with the RTL and the C model in lockstep (a real record stream through
-#     the new RTL, the engine busy, interrupts taken and re-armed by firmware)
+#     processed and counted once; every passing load was written or dropped), and its per-PC counts
+#     (cop-profile.txt) agree with the independent count of hwprof-sim --cop-check (sim/cop_check.c:
+#     the filter and prescaler rules of docs/coproc.md applied to the retire stream). A profile with
+#     one count changed must be caught. Then two of them in the SystemC platform with the RTL and the
+#     C model in lockstep (a real record stream through the new RTL, the engine busy, interrupts
+#     taken and re-armed by firmware)
 cop_firmware_on_workloads() {
-  local elf w out rc=0
+  local elf w out rc=0 dir
+  dir=$(mktemp -d)
   for elf in "$build"/workloads/*-cop.elf; do
     w=$(basename "$elf" -cop.elf)
-    out=$("$build/sim/hwprof-sim" "$elf" 2>&1)
+    rm -f "$dir/cop-profile.txt"
+    out=$("$build/sim/hwprof-sim" --out-dir="$dir" --cop-check="$dir/cop-profile.txt" "$elf" 2>&1)
     echo "$w: $(grep -o 'prescale.*' <<<"$out" | head -1)"
-    grep -q 'exit code 0' <<<"$out" && grep -q 'accounting exact' <<<"$out" || { echo "$out" | tail -4; rc=1; }
+    echo "$w: $(grep -o 'cop check:.*' <<<"$out" | tail -1)"
+    grep -q 'exit code 0' <<<"$out" && grep -q 'accounting exact' <<<"$out" && grep -q 'totals agree, 0 PCs differ' <<<"$out" ||
+      { echo "$out" | tail -4; rc=1; }
   done
+  # the check must catch a count the firmware got wrong
+  awk 'NR == 3 { $2 = $2 + 1 } { print }' "$dir/cop-profile.txt" >"$dir/tampered.txt"
+  mkdir -p "$dir/run"
+  out=$("$build/sim/hwprof-sim" --out-dir="$dir/run" --cop-check="$dir/tampered.txt" "$elf" 2>&1) && rc=1
+  echo "tampered: $(grep -o 'cop check:.*' <<<"$out" | tail -1)"
+  grep -q 'TOTALS DIFFER' <<<"$out" || rc=1
+  rm -rf "$dir"
   return $rc
 }
 check cop-firmware-on-workloads cop_firmware_on_workloads

@@ -5,7 +5,9 @@
  * profile and re-arms the engine with one write. At the end it lets the engine drain the sample
  * buffer, takes the last partial table, and checks the accounting: every record the front end
  * wrote was counted once, and every instruction that passed the filters was written or dropped.
- * The handler runs on the simulated CPU, so its cost is measured like any other code. */
+ * The handler runs on the simulated CPU, so its cost is measured like any other code. Last, it
+ * writes the profile to cop-profile.txt (semihosting; hwprof-sim --out-dir chooses where, and
+ * --cop-check compares it with the retire stream: docs/coproc.md, "The firmware's profile file"). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -86,6 +88,19 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
   }
 }
 
+/* one line per load PC: its address in hex and its count in decimal */
+static void write_profile(void) {
+  FILE *f = fopen("cop-profile.txt", "w");
+  if (f == NULL) {
+    printf("cop firmware: note: cop-profile.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
+    return;
+  }
+  fprintf(f, "# hwprof-cop-profile 1\n# load PC, records counted (every load the filters and prescaler chose and the buffer held)\n");
+  for (uint32_t k = 0; k < PROFILE_SLOTS; k++)
+    if (profile[k].count) fprintf(f, "0x%08lx %lu\n", (unsigned long)profile[k].pc, (unsigned long)profile[k].count);
+  fclose(f);
+}
+
 int main(void) {
   if (hwprof_cop_load(&hw, &cop_image) != kHwprofOk) return 90;
   const hwprof_cop_filter_t filter = {.prescale = COP_PRESCALE};
@@ -134,5 +149,6 @@ int main(void) {
   else
     printf("cop firmware: accounting exact: every sampled load counted once (%lu), one in %lu chosen\n", (unsigned long)counted,
            (unsigned long)n);
+  write_profile();
   return rc ? rc : (bad ? 96 : 0);
 }
