@@ -21,6 +21,9 @@
 //            from a pool larger than the table; at each interrupt the host re-arms with the
 //            one-write CMD, as the firmware does. The speed figure of make bench (--engine=rtl or
 //            model runs one side alone); in lockstep, every record is checked as in random.
+//   valueprof the same with sw/cop/valueprof.s (the load-value profiling program; read from the
+//            repository root, where make test runs the benches): PCs from a pool larger than its
+//            256 slots, values from small skewed sets, so every path of the program runs.
 //
 // The parameters are fixed when Verilator builds the bench: COP_UC, COP_CAM, COP_DATA.
 #include <cstdint>
@@ -86,13 +89,14 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
     rtl_.reset();
     use_rtl_ = o.engine != "model";
     use_model_ = o.engine != "rtl";
-    if (o.engine != "lockstep" && test_ != "busy") {
-      std::fprintf(stderr, "tb_cop: error: --engine=%s runs one side alone: only with --test=busy\n", o.engine.c_str());
+    if (o.engine != "lockstep" && test_ != "busy" && test_ != "valueprof") {
+      std::fprintf(stderr, "tb_cop: error: --engine=%s runs one side alone: only with --test=busy or valueprof\n",
+                   o.engine.c_str());
       std::exit(2);
     }
     if (test_ == "timing") setup_timing();
     else if (test_ == "host") setup_host();
-    else if (test_ == "busy") setup_busy();
+    else if (test_ == "busy" || test_ == "valueprof") setup_busy();
     else new_program();
   }
   ~CopBench() override { cop_interp_free(&ref_); }
@@ -111,7 +115,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
                  (unsigned long long)stops_, (unsigned long long)host_ops_, (unsigned long long)refused_);
     if (test_ == "timing" || test_ == "host")
       std::fprintf(to, "  directed checks passed: %llu\n", (unsigned long long)directed_);
-    if (test_ == "busy")
+    if (test_ == "busy" || test_ == "valueprof")
       std::fprintf(to, "  busy: %llu records taken (%s), %llu re-arms\n", (unsigned long long)pops_,
                    use_model_ ? "the C model's count" : "the RTL's count", (unsigned long long)intrs_);
   }
@@ -119,7 +123,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
   bool cycle(uint64_t t, Checker& chk, TxLog& log) override {
     if (test_ == "timing" || test_ == "host") {
       if (script_.empty() && records_.empty() && t > end_after_) return false;
-    } else if (test_ == "busy") {
+    } else if (test_ == "busy" || test_ == "valueprof") {
       busy_stimulus();
     } else {
       random_stimulus(t);
@@ -514,14 +518,32 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
                   "        b done\n"
                   "full:   b intr\n",
                   __builtin_ctz(slots));
+    std::string text = src;
+    const char* name = "busy";
+    if (test_ == "valueprof") {
+      name = "sw/cop/valueprof.s";
+      FILE* f = std::fopen(name, "r");
+      if (f == nullptr) {
+        std::fprintf(stderr, "tb_cop: error: cannot open %s (run the bench from the repository root)\n", name);
+        std::exit(2);
+      }
+      text.clear();
+      char buf[4096];
+      for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+      std::fclose(f);
+      if (COP_CAM < 256 || COP_DATA < 2048 || COP_UC < 32) {
+        std::fprintf(stderr, "tb_cop: error: %s needs 256 CAM entries, 2048 data bytes, 32 microcode words\n", name);
+        std::exit(2);
+      }
+    }
     hwprof_cop_image_t img;
     char err[256];
-    if (cop_asm(src, "busy", &img, err, sizeof err)) {
+    if (cop_asm(text.c_str(), name, &img, err, sizeof err)) {
       std::fprintf(stderr, "tb_cop: %s\n", err);
       std::exit(2);
     }
     load_image(img, true);
-    busy_pool_ = slots + slots / 2;
+    busy_pool_ = test_ == "valueprof" ? 400 : slots + slots / 2;
     wr(HWPROF_COP_CMD_ADDR, HWPROF_COP_CMD_START_MASK, "start", 0);
     want_sync_ = true;
   }
@@ -536,7 +558,12 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
     // low ones (a few hot loads, many cold ones), so the table fills now and then
     while (records_.size() < 4) {
       const uint32_t n = static_cast<uint32_t>(rng_.below(busy_pool_) * rng_.below(busy_pool_) / busy_pool_);
-      records_.push_back(rec(HWPROF_KIND_LOAD, 0x80000000u + 4 * n));
+      hwprof_cop_record_t r = rec(HWPROF_KIND_LOAD, 0x80000000u + 4 * n);
+      if (test_ == "valueprof") {
+        static const uint32_t kValues[] = {0, 1, 1, 1, 2, 7};
+        r.value = rng_.chance(80) ? kValues[rng_.below(6)] : static_cast<uint32_t>(rng_.next());
+      }
+      records_.push_back(r);
     }
     if (script_.empty() && busy_halted_) {
       // the firmware's re-arm: clear the table and start, one write
@@ -624,7 +651,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return lockstep::main(argc, argv, "tb_cop", "random|timing|host|busy", [](const Options& o) {
+  return lockstep::main(argc, argv, "tb_cop", "random|timing|host|busy|valueprof", [](const Options& o) {
     return std::unique_ptr<lockstep::Bench>(new CopBench(o));
   });
 }

@@ -374,6 +374,58 @@ cpasm_cli() {
 }
 check cpasm-cli cpasm_cli
 
+# --- the load-value profiling program (sw/cop/valueprof.s, seed 001 Figure 10) on the instruction-
+#     level interpreter: a directed stream whose final slots were worked out by hand from the
+#     algorithm's rules (docs/valueprof.md: replacement M and failure K with the LFSR's first eight
+#     numbers 1 0 8 12 14 7 3 9, a hit, misses under 20%, re-selection H, the 16-sample rule I,
+#     hit-counter and miss-counter saturation F, total saturation), then random, thrashing and
+#     glacial streams against the slot-level reference tools/valueprof_ref.py (written from the
+#     rules, not the microcode), state and interrupts line for line
+valueprof_program() {
+  local d="$logdir/valueprof" ref=tools/valueprof_ref.py out k
+  mkdir -p "$d"
+  "$cpasm" sw/cop/valueprof.s -o "$d/vp.cop" || return 1
+  awk 'function s(pc, v) { printf "load 0x%08x 0 0 0 0x%08x\n", pc, v }
+       BEGIN { A = 2147483904; B = A + 4; C = A + 8; D = A + 12; E = A + 16   # A = 0x80000100
+               s(A, 5); s(B, 7); s(B, 7); s(A, 5); s(A, 6)          # M K M hit miss
+               for (k = 0; k < 8; k++) s(A, 6)                     # misses 9 > 4 x 2: H (11 < 16)
+               for (k = 0; k < 15; k++) s(A, 6)                    # hits 16
+               for (k = 0; k < 65; k++) s(A, 9)                    # misses 65 > 64: I (81 >= 16), off
+               s(A, 9); s(C, 1)                                    # A again in slot 3; C in slot 4
+               for (k = 0; k < 254; k++) s(C, 1)                   # hits 255: F, off
+               s(E, 1); for (k = 0; k < 63; k++) s(E, 1)           # slot 5: hits 64
+               for (k = 0; k < 255; k++) s(E, 2)                   # misses 255: F, off
+               s(D, 0); for (k = 1; k <= 65534; k++) s(D, k)       # slot 6: total 65535, off
+               s(D, 1) }' >"$d/directed.samples"
+  printf '%s\n' 'rslot 8 failed 0 replacements 7 lfsr 0xc2c4' \
+    'slot 0 off value 0x00000006 hits 16 misses 65 total 91' \
+    'slot 2 0x80000104 value 0x00000007 hits 1 misses 0 total 1' \
+    'slot 3 0x80000100 value 0x00000009 hits 1 misses 0 total 1' \
+    'slot 4 off value 0x00000001 hits 255 misses 0 total 255' \
+    'slot 5 off value 0x00000001 hits 64 misses 255 total 319' \
+    'slot 6 off value 0x0000fffa hits 1 misses 3 total 65535' \
+    'slot 7 0x8000010c value 0x00000001 hits 1 misses 0 total 1' >"$d/directed.expected"
+  out=$("$cpasm" --run "$d/vp.cop" "$d/directed.samples" | python3 "$ref" decode sw/cop/valueprof.s) || return 1
+  echo "$out"
+  diff "$d/directed.expected" - <<<"$out" || return 1
+  echo "directed stream: the slots worked out by hand"
+  python3 "$ref" run "$d/directed.samples" | diff "$d/directed.expected" - || return 1
+  echo "the reference gives the same"
+  for k in "random 1 30000" "random 2 30000" "thrash 1 6000" "glacial 1 30000"; do
+    python3 "$ref" gen $k >"$d/s.samples"
+    python3 "$ref" run "$d/s.samples" >"$d/ref.txt"
+    "$cpasm" --run "$d/vp.cop" "$d/s.samples" | python3 "$ref" decode sw/cop/valueprof.s >"$d/int.txt"
+    diff "$d/ref.txt" "$d/int.txt" >"$d/diff.txt" || { echo "$k: the program and the reference differ:"; head -20 "$d/diff.txt"; return 1; }
+    echo "$k: equal ($(grep -c '^slot' "$d/ref.txt") slots, $(grep -c '^interrupt' "$d/ref.txt") interrupts:" \
+      "$(grep -c 'failed$' "$d/ref.txt") failed, $(grep -c 'thrash$' "$d/ref.txt") thrash; $(grep -c ' off ' "$d/ref.txt") turned off)"
+  done
+  # the comparison can fail: a reference with the 20% threshold moved to 25% must differ
+  sed 's/5 \* self.hits\[m\] >= /4 * self.hits[m] >= /' "$ref" >"$d/ref_mutant.py"
+  python3 "$d/ref_mutant.py" run "$d/directed.samples" | diff -q "$d/directed.expected" - >/dev/null && return 1
+  echo "a reference with the threshold at 25% is told apart"
+}
+check valueprof-program valueprof_program
+
 # the CFG layer (sw/cfg/) on every workload under ASan/UBSan: every function analysed, loops found
 # in every program
 cfg_layer_on_workloads() {
@@ -394,7 +446,8 @@ check cfg-layer-on-workloads cfg_layer_on_workloads
 #     host window worked out by hand, then random programs generated from the format description,
 #     in the default configuration (Table 1's sizes) and a small one (UcDepth 8, 4 CAM entries, 32
 #     data bytes: wrapping addresses); 4 seeds x 1.5 M cycles each, 12 M cycles in all; and the
-#     engine kept busy (a record every cycle it can take one, re-armed at each interrupt) 1 M cycles
+#     engine kept busy (a record every cycle it can take one, re-armed at each interrupt) 1 M cycles,
+#     with a counting routine and with the load-value profiling program
 cop_cycles=${COP_CYCLES:-1500000}
 for p in cop cop_small; do
   bin="$build/tb_$p/Vhwprof_cop"
@@ -405,6 +458,8 @@ for p in cop cop_small; do
     check "lockstep-$p-random-seed$s" "$bin" --test=random --seed=$s --cycles=$cop_cycles
   done
 done
+# sw/cop/valueprof.s (Table 1's sizes only) kept busy on the cycle model, checked every record
+check "lockstep-cop-valueprof" "$build/tb_cop/Vhwprof_cop" --test=valueprof --seed=1 --cycles=1000000
 
 # --- the value-profiling front end (rtl/hwprof_vpf.sv + rtl/hwprof_sbuf.sv against cmodel/vpf.c
 #     every cycle, and against the bench's record-level reference written from docs/coproc.md):
