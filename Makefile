@@ -328,6 +328,16 @@ $(BUILD)/unit/hwprof-cpasm-asan: $(COP_SRC) $(COP_HDR) sw/cop/hwprof_cpasm.c $(S
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isw/cop -g -O1 $(SAN) $(COP_SRC) sw/cop/hwprof_cpasm.c -o $@
 
+# hwprof-vpeval: a load-value profile against the run's exact one (docs/valueprof.md); ASan/UBSan build
+# for make test
+VPEVAL_BIN := $(BUILD)/vp/hwprof-vpeval
+$(VPEVAL_BIN): $(VP_SRC) $(VP_HDR) sw/vp/hwprof_vpeval.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Isw/vp -O2 $(VP_SRC) sw/vp/hwprof_vpeval.c -o $@ -lm
+$(BUILD)/unit/hwprof-vpeval-asan: $(VP_SRC) $(VP_HDR) sw/vp/hwprof_vpeval.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Isw/vp -g -O1 $(SAN) $(VP_SRC) sw/vp/hwprof_vpeval.c -o $@ -lm
+
 # the firmware sources must also build for the RV32 target
 $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
 	@mkdir -p $(dir $@)
@@ -338,9 +348,9 @@ unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/
 # ---------------------------------------------------------------- CPU model and workloads
 INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c
 INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h
-SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c sim/cop_check.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c sim/cop_check.c sim/value_truth.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h tb/apb_master.h sim/trace_check.h sim/edge_check.h sim/cop_check.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h tb/apb_master.h sim/trace_check.h sim/edge_check.h sim/cop_check.h sim/value_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 $(SIM_SRC) -o $@ -lelf
 
@@ -418,6 +428,19 @@ $(eval $(call COP_FW_RULE,))
 $(eval $(call COP_FW_RULE,4))
 $(eval $(call COP_FW_RULE,16))
 
+# The same workloads with the load-value profiling runtime (sw/rt/vp_rt.c): the co-processor runs
+# sw/cop/valueprof.s (seed 001's Figure 10) on every load; the runtime copies, masks, partitions and
+# writes vp-profile.txt (docs/valueprof.md).
+VP_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -vp.elf,$(WORKLOADS)))
+$(BUILD)/fw/vp_image.c: sw/cop/valueprof.s $(CPASM_BIN)
+	@mkdir -p $(dir $@)
+	$(CPASM_BIN) --c vp_image sw/cop/valueprof.s -o $@
+$(BUILD)/workloads/%-vp.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/vp_rt.c sw/hwprof_cop.c $(BUILD)/fw/vp_image.c $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/vp_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) sw/hwprof_cop.c $(BUILD)/fw/vp_image.c -o $@
+
 # The instrumenter (sw/instr/, issue 6) and the workloads it instruments: built again with the
 # relocations kept (-Wl,--emit-relocs) and without linker relaxation, then instrumented
 # (mode minimal, K = INSTR_K: small enough that functions are split into regions).
@@ -478,7 +501,7 @@ $(BUILD)/embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
 	  $(EMBENCH)/support/main.c $(EMBENCH)/support/beebsc.c sim/embench/board.c -lm -o $@
 
-workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST)
+workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST)
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)
@@ -486,7 +509,7 @@ qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof dev
 # ---------------------------------------------------------------- the suites
 test: deps
 	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) workloads $(BUILD)/unit/hwprof-instr-asan \
-	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan
+	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan $(VPEVAL_BIN) $(BUILD)/unit/hwprof-vpeval-asan
 	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)
 
 WORKLOAD ?= interp

@@ -22,6 +22,7 @@
 #include "cop_check.h"
 #include "edge_check.h"
 #include "trace_check.h"
+#include "value_truth.h"
 
 static void usage(FILE *to) {
   fprintf(to,
@@ -42,6 +43,8 @@ static void usage(FILE *to) {
           "  --cop-check=FILE  model engine, a value-profiling program (sw/rt/cop_rt.c): after it ends, compare\n"
           "                  the per-PC counts it wrote to FILE with what the retire stream says the filters\n"
           "                  and prescaler chose (written by the program: give --out-dir too)\n"
+          "  --value-truth=FILE  model engine: write the exact load-value profile of the loads retired\n"
+          "                  while value sampling was on (docs/valueprof.md)\n"
           "                  (their directories dropped); without it such opens fail\n"
           "  --quiet         no report at the end\n"
           "  --help          this text\n"
@@ -66,7 +69,7 @@ static const hwprof_bus_t kBus = {bus_read, bus_write}; /* host-side register ac
 int main(int argc, char **argv) {
   uint64_t max_insns = 200000000, ram = 16u << 20, mem_latency = 4;
   const char *pcs_path = NULL, *elf = NULL, *engine = "model";
-  const char *cop_profile = NULL;
+  const char *cop_profile = NULL, *value_truth = NULL;
   const char *edge_map = NULL, *edge_profile = NULL, *edge_truth = NULL, *out_dir = NULL;
   int quiet = 0, trace_check = 0;
   for (int i = 1; i < argc; i++) {
@@ -97,6 +100,8 @@ int main(int argc, char **argv) {
       }
     } else if (!strncmp(a, "--out-dir=", 10) && a[10]) {
       out_dir = a + 10;
+    } else if (!strncmp(a, "--value-truth=", 14) && a[14]) {
+      value_truth = a + 14;
     } else if (!strncmp(a, "--cop-check=", 12) && a[12]) {
       cop_profile = a + 12;
     } else if (!strncmp(a, "--edge-map=", 11) && a[11]) {
@@ -126,8 +131,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   const bool with_model = !strcmp(engine, "model");
-  if ((trace_check || edge_map || cop_profile) && !with_model) {
-    fprintf(stderr, "hwprof-sim: error: --trace-check, --edge-map and --cop-check need --engine=model\n");
+  if ((trace_check || edge_map || cop_profile || value_truth) && !with_model) {
+    fprintf(stderr, "hwprof-sim: error: --trace-check, --edge-map, --cop-check and --value-truth need --engine=model\n");
     return 2;
   }
   if ((edge_profile || edge_truth) && !edge_map) {
@@ -175,6 +180,8 @@ int main(int argc, char **argv) {
 
   static cop_check_t cc;
   if (cop_profile) cop_check_init(&cc, HWPROF_PLAT_REG_BASE, plat.cfg.vpf.bitmask_bits);
+  static value_truth_t vt;
+  if (value_truth) value_truth_init(&vt, HWPROF_PLAT_REG_BASE);
 
   clock_t t0 = clock();
   rv_status_t st = RV_RUNNING;
@@ -185,6 +192,7 @@ int main(int argc, char **argv) {
     if (trace_check && ev.valid) trace_check_event(&tc, &plat.hw.trace_ctrl, &ev);
     if (edge_map) edge_check_event(&ec, &ev);
     if (cop_profile) cop_check_event(&cc, &ev);
+    if (value_truth) value_truth_event(&vt, &ev);
   }
   double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
   fflush(stdout);
@@ -238,6 +246,10 @@ int main(int argc, char **argv) {
     else d = cop_check_finish(&cc, cop_profile, hwprof_prim_counters_get(&plat.hw.vpf.stats, HWPROF_VPF_ST_DROPPED), stderr);
     if (d != 0 && rc == 0) rc = 4;
     cop_check_free(&cc);
+  }
+  if (value_truth) {
+    if (value_truth_write(&vt, value_truth, stderr) != 0 && rc == 0) rc = 4;
+    value_truth_free(&vt);
   }
   if (trace_check) trace_check_free(&tc);
   platform_free(&plat);

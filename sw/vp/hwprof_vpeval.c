@@ -1,0 +1,331 @@
+/* hwprof-vpeval: how good a load-value profile is (docs/valueprof.md, "Evaluation").
+ *
+ * Reads the exact profile of a run (hwprof-sim --value-truth) and what a profiler recorded in the
+ * same run: the co-processor's (vp-profile.txt, estimated with seed 001's A.6, sw/vp/vp_estimate.c)
+ * or the simple-sampling baseline's (vp-samples.txt: sampled (PC, value) counts, estimated as each
+ * value's share of its PC's samples). Over the (load, value) pairs the seed counts (the load retired
+ * at least 200 times, the value is at least 25% of its instances) it prints the frequency-weighted
+ * RMS error of the estimated invariance (weight: the load's instances; a pair the profile lacks is
+ * estimated at 0) and how many pairs the profile found. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vp_estimate.h"
+
+static void usage(FILE *to) {
+  fprintf(to,
+          "usage: hwprof-vpeval --truth=FILE PROFILE [--pairs=OUT]\n\n"
+          "  --truth=FILE   the exact profile of the run (hwprof-sim --value-truth=FILE)\n"
+          "  PROFILE        vp-profile.txt (the co-processor's firmware) or vp-samples.txt (simple sampling)\n"
+          "  --pairs=OUT    write every pair counted: pc value instances true estimated\n"
+          "  --min-instances=N, --min-invariance=F   the pairs counted (default 200 and 0.25)\n");
+}
+
+typedef struct {
+  uint32_t pc;
+  uint64_t instances;
+  size_t n;
+  uint32_t value[16];
+  uint64_t count[16];
+} truth_load_t;
+
+typedef struct {
+  uint32_t pc;
+  uint64_t total;
+  size_t n, cap;
+  vp_value_t *v;
+} prof_load_t;
+
+static int fail(const char *path, unsigned line, const char *what) {
+  fprintf(stderr, "hwprof-vpeval: error: %s:%u: %s\n", path, line, what);
+  return -1;
+}
+
+static int read_truth(const char *path, truth_load_t **out, size_t *n_out) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) {
+    fprintf(stderr, "hwprof-vpeval: error: %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  char line[2048];
+  unsigned lineno = 0;
+  size_t n = 0, cap = 0;
+  truth_load_t *t = NULL;
+  int rc = 0;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    if (lineno == 1 && strcmp(line, "# hwprof-value-truth 1\n") != 0) {
+      rc = fail(path, 1, "not a value-truth file (expected the line '# hwprof-value-truth 1')");
+      break;
+    }
+    if (line[0] == '#' || line[0] == '\n') continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 256;
+      truth_load_t *g = realloc(t, cap * sizeof *t);
+      if (g == NULL) {
+        rc = fail(path, lineno, "out of memory");
+        break;
+      }
+      t = g;
+    }
+    truth_load_t *l = &t[n];
+    memset(l, 0, sizeof *l);
+    char *p = line, *end;
+    l->pc = (uint32_t)strtoul(p, &end, 16);
+    if (end == p || *end != ' ') {
+      rc = fail(path, lineno, "expected '0x<pc> <instances> 0x<value>:<count>...'");
+      break;
+    }
+    p = end;
+    l->instances = strtoull(p, &end, 10);
+    if (end == p) {
+      rc = fail(path, lineno, "expected the load's instances after its PC");
+      break;
+    }
+    p = end;
+    while (*p == ' ' && l->n < 16) {
+      l->value[l->n] = (uint32_t)strtoul(p + 1, &end, 16);
+      if (end == p + 1 || *end != ':') {
+        rc = fail(path, lineno, "expected 0x<value>:<count>");
+        break;
+      }
+      p = end + 1;
+      l->count[l->n] = strtoull(p, &end, 10);
+      if (end == p || l->count[l->n] > l->instances) {
+        rc = fail(path, lineno, "a value's count is missing or larger than the load's instances");
+        break;
+      }
+      p = end;
+      l->n++;
+    }
+    if (rc) break;
+    if (*p != '\n' && *p != 0) {
+      rc = fail(path, lineno, "unexpected text after the values (at most 16)");
+      break;
+    }
+    n++;
+  }
+  fclose(f);
+  if (rc) {
+    free(t);
+    return -1;
+  }
+  *out = t;
+  *n_out = n;
+  return 0;
+}
+
+static prof_load_t *find_load(prof_load_t *p, size_t n, uint32_t pc) {
+  for (size_t k = 0; k < n; k++)
+    if (p[k].pc == pc) return &p[k];
+  return NULL;
+}
+
+static int add_value(prof_load_t *l, uint32_t value, uint64_t hits, uint64_t misses) {
+  for (size_t k = 0; k < l->n; k++)
+    if (l->v[k].value == value) {
+      l->v[k].hits += hits;
+      l->v[k].misses += misses;
+      return 0;
+    }
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 4;
+    vp_value_t *g = realloc(l->v, l->cap * sizeof *g);
+    if (g == NULL) return -1;
+    l->v = g;
+  }
+  l->v[l->n++] = (vp_value_t){value, hits, misses};
+  return 0;
+}
+
+/* vp-profile.txt (kind 0) or vp-samples.txt (kind 1: each sample is a hit of its value, total = the
+ * PC's samples) */
+static int read_profile(const char *path, prof_load_t **out, size_t *n_out, int *kind) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) {
+    fprintf(stderr, "hwprof-vpeval: error: %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  char line[512];
+  unsigned lineno = 0;
+  size_t n = 0, cap = 0;
+  prof_load_t *p = NULL, *cur = NULL;
+  int rc = 0;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    if (lineno == 1) {
+      if (!strcmp(line, "# hwprof-vp-profile 1\n")) *kind = 0;
+      else if (!strcmp(line, "# hwprof-vp-samples 1\n")) *kind = 1;
+      else {
+        rc = fail(path, 1, "not a profile (expected '# hwprof-vp-profile 1' or '# hwprof-vp-samples 1')");
+        break;
+      }
+      continue;
+    }
+    if (line[0] == '#' || line[0] == '\n') continue;
+    unsigned long a, b, c, d;
+    uint32_t pc = 0;
+    int new_load = 0;
+    if (*kind == 0 && sscanf(line, "load %lx %lu %lu %lu", &a, &b, &c, &d) == 4) {
+      if (find_load(p, n, (uint32_t)a)) {
+        rc = fail(path, lineno, "load listed twice");
+        break;
+      }
+      pc = (uint32_t)a;
+      new_load = 1;
+    } else if (*kind == 0 && sscanf(line, "value %lx %lu %lu", &a, &b, &c) == 3) {
+      if (cur == NULL) {
+        rc = fail(path, lineno, "a value before any load");
+        break;
+      }
+      if (add_value(cur, (uint32_t)a, b, c)) {
+        rc = fail(path, lineno, "out of memory");
+        break;
+      }
+      continue;
+    } else if (*kind == 1 && sscanf(line, "%lx %lx %lu", &a, &b, &c) == 3) {
+      cur = find_load(p, n, (uint32_t)a);
+      if (cur == NULL) {
+        pc = (uint32_t)a;
+        new_load = 1;
+      } else {
+        cur->total += c;
+        if (add_value(cur, (uint32_t)b, c, 0)) {
+          rc = fail(path, lineno, "out of memory");
+          break;
+        }
+        continue;
+      }
+    } else {
+      rc = fail(path, lineno, *kind ? "expected '0x<pc> 0x<value> <count>'" : "expected 'load 0x<pc> <total> <intervals> <masked>' or 'value 0x<value> <hits> <misses>'");
+      break;
+    }
+    if (new_load) {
+      if (n == cap) {
+        cap = cap ? 2 * cap : 256;
+        prof_load_t *g = realloc(p, cap * sizeof *p);
+        if (g == NULL) {
+          rc = fail(path, lineno, "out of memory");
+          break;
+        }
+        p = g;
+      }
+      cur = &p[n++];
+      memset(cur, 0, sizeof *cur);
+      cur->pc = pc;
+      if (*kind == 0) {
+        cur->total = b;
+      } else {
+        cur->total = c;
+        if (add_value(cur, (uint32_t)b, c, 0)) {
+          rc = fail(path, lineno, "out of memory");
+          break;
+        }
+      }
+    }
+  }
+  fclose(f);
+  if (rc) {
+    for (size_t k = 0; k < n; k++) free(p[k].v);
+    free(p);
+    return -1;
+  }
+  *out = p;
+  *n_out = n;
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *truth_path = NULL, *profile_path = NULL, *pairs_path = NULL;
+  uint64_t min_instances = 200;
+  double min_inv = 0.25;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage(stdout);
+      return 0;
+    } else if (!strncmp(a, "--truth=", 8) && a[8]) {
+      truth_path = a + 8;
+    } else if (!strncmp(a, "--pairs=", 8) && a[8]) {
+      pairs_path = a + 8;
+    } else if (!strncmp(a, "--min-instances=", 16) && a[16]) {
+      min_instances = strtoull(a + 16, NULL, 10);
+    } else if (!strncmp(a, "--min-invariance=", 17) && a[17]) {
+      min_inv = strtod(a + 17, NULL);
+    } else if (a[0] == '-') {
+      fprintf(stderr, "hwprof-vpeval: error: unknown option '%s' (see --help)\n", a);
+      return 2;
+    } else if (profile_path == NULL) {
+      profile_path = a;
+    } else {
+      fprintf(stderr, "hwprof-vpeval: error: one profile at a time ('%s')\n", a);
+      return 2;
+    }
+  }
+  if (truth_path == NULL || profile_path == NULL) {
+    usage(stderr);
+    return 2;
+  }
+  truth_load_t *truth;
+  size_t n_truth;
+  prof_load_t *prof;
+  size_t n_prof;
+  int kind = 0;
+  if (read_truth(truth_path, &truth, &n_truth)) return 1;
+  if (read_profile(profile_path, &prof, &n_prof, &kind)) {
+    free(truth);
+    return 1;
+  }
+  FILE *pairs = NULL;
+  if (pairs_path && (pairs = fopen(pairs_path, "w")) == NULL) {
+    fprintf(stderr, "hwprof-vpeval: error: %s: %s\n", pairs_path, strerror(errno));
+    return 1;
+  }
+  if (pairs) fprintf(pairs, "# pc value instances true_invariance estimated_invariance\n");
+  double sw = 0, se = 0;
+  size_t counted = 0, found = 0;
+  for (size_t k = 0; k < n_truth; k++) {
+    const truth_load_t *t = &truth[k];
+    if (t->instances < min_instances) continue;
+    prof_load_t *p = find_load(prof, n_prof, t->pc);
+    vp_estimate_t est[64];
+    vp_estimate_t *e = est;
+    if (p && p->n > 64 && (e = malloc(p->n * sizeof *e)) == NULL) return 1;
+    vp_load_t l = {t->pc, p ? p->total : 0, p ? p->n : 0, p ? p->v : NULL};
+    if (p && vp_estimate(&l, e) != 0) {
+      fprintf(stderr, "hwprof-vpeval: error: %s: load 0x%08" PRIx32 ": hits and misses exceed its total\n", profile_path, t->pc);
+      return 1;
+    }
+    for (size_t j = 0; j < t->n; j++) {
+      const double inv = (double)t->count[j] / (double)t->instances;
+      if (inv < min_inv) continue;
+      double got = 0;
+      int have = 0;
+      for (size_t q = 0; p && q < p->n; q++)
+        if (p->v[q].value == t->value[j]) {
+          got = e[q].invariance;
+          have = 1;
+        }
+      counted++;
+      found += have;
+      sw += (double)t->instances;
+      se += (double)t->instances * (got - inv) * (got - inv);
+      if (pairs)
+        fprintf(pairs, "0x%08" PRIx32 " 0x%08" PRIx32 " %" PRIu64 " %.6f %.6f\n", t->pc, t->value[j], t->instances, inv, got);
+    }
+    if (e != est) free(e);
+  }
+  if (pairs) fclose(pairs);
+  printf("hwprof-vpeval: %s (%s): %zu pairs counted (loads of at least %" PRIu64 " instances, values of at least %.0f%%), "
+         "%zu found; frequency-weighted RMS error of the invariance %.4f\n",
+         profile_path, kind ? "simple sampling" : "co-processor, A.6 estimate", counted, min_instances, 100 * min_inv, found,
+         sw > 0 ? sqrt(se / sw) : 0.0);
+  for (size_t k = 0; k < n_prof; k++) free(prof[k].v);
+  free(prof);
+  free(truth);
+  return 0;
+}
