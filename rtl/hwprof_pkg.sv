@@ -14,6 +14,8 @@ package hwprof_pkg;
   localparam int unsigned WINDOW_SHIFT = 8;  // paddr[APB_ADDR_W-1:WINDOW_SHIFT] selects an engine window
   localparam int unsigned PLAT_REG_BASE = 32'h10000000;  // simulated platform: bus address of hwprof_top's register port (0x10000000)
   localparam int unsigned PLAT_RAM_BASE = 32'h80000000;  // simulated platform: RAM base, where programs are linked (0x80000000, as QEMU virt)
+  localparam int unsigned PLAT_MTIMECMP = 32'h02004000;  // simulated platform: the machine timer's compare register, 64 bits (0x02004000, as QEMU virt's CLINT); mip.MTIP while mtime >= mtimecmp
+  localparam int unsigned PLAT_MTIME = 32'h0200bff8;  // simulated platform: the machine timer, 64 bits, read-only (0x0200bff8): the instructions retired
   localparam int unsigned PLAT_SHADOW_BASE = 32'h90000000;  // simulated platform: shadow words; the word at PLAT_SHADOW_BASE + (A - PLAT_RAM_BASE) holds the profiling bits of the instruction at A (0x90000000)
   localparam int unsigned SHADOW_PID_LSB = 0;  // shadow word: profile ID field
   localparam int unsigned SHADOW_PID_W = 16;  // shadow word: profile ID width (the instrumenter uses the low K bits)

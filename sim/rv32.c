@@ -19,10 +19,12 @@ enum {
   CAUSE_ECALL_M = 11,
 };
 #define CAUSE_IRQ_EXT_M (UINT32_C(0x80000000) | 11u)
+#define CAUSE_IRQ_TIMER_M (UINT32_C(0x80000000) | 7u)
 #define MSTATUS_MIE (1u << 3)
 #define MSTATUS_MPIE (1u << 7)
 #define MSTATUS_MPP (3u << 11)
 #define MIE_MEIE (1u << 11)
+#define MIE_MTIE (1u << 7)
 
 int rv_init(rv_cpu_t *cpu, uint32_t ram_size) {
   memset(cpu, 0, sizeof *cpu);
@@ -38,6 +40,7 @@ int rv_init(rv_cpu_t *cpu, uint32_t ram_size) {
     return -1;
   }
   cpu->mstatus = MSTATUS_MPP;
+  cpu->mtimecmp = UINT64_MAX; /* no timer interrupt until software sets one */
   cpu->console = stdout;
   return 0;
 }
@@ -65,7 +68,22 @@ static bool in_mmio(const rv_cpu_t *c, uint32_t addr) {
   return c->mmio.size && addr >= c->mmio.base && addr - c->mmio.base < c->mmio.size;
 }
 
+/* the machine timer (docs/cpu-model.md): mtime is instret; mtimecmp is software's */
+static bool timer_reg(rv_cpu_t *c, uint32_t addr, uint64_t **reg, unsigned *half) {
+  if (addr - HWPROF_PLAT_MTIMECMP < 8u) *reg = &c->mtimecmp;
+  else if (addr - HWPROF_PLAT_MTIME < 8u) *reg = &c->instret;
+  else return false;
+  *half = (addr & 4u) ? 32u : 0u;
+  return true;
+}
+
 static bool load(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t *v) {
+  uint64_t *t;
+  unsigned sh;
+  if (len == 4 && (addr & 3u) == 0 && timer_reg(c, addr, &t, &sh)) {
+    *v = (uint32_t)(*t >> sh);
+    return true;
+  }
   if (in_ram(c, addr, len)) {
     const uint8_t *p = c->ram + (addr - RV_RAM_BASE);
     uint32_t x = 0;
@@ -85,6 +103,12 @@ static bool load(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t *v) {
 }
 
 static bool store(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t v) {
+  uint64_t *t;
+  unsigned sh;
+  if (len == 4 && (addr & 3u) == 0 && timer_reg(c, addr, &t, &sh)) {
+    if (t == &c->mtimecmp) *t = (*t & ~(UINT64_C(0xffffffff) << sh)) | (uint64_t)v << sh; /* mtime is read-only */
+    return true;
+  }
   if (in_ram(c, addr, len)) {
     uint8_t *p = c->ram + (addr - RV_RAM_BASE);
     for (unsigned i = 0; i < len; i++) p[i] = (uint8_t)(v >> (8 * i));
@@ -198,7 +222,7 @@ static bool csr_read(rv_cpu_t *c, uint32_t n, uint32_t *v) {
     case 0x341: *v = c->mepc; return true;
     case 0x342: *v = c->mcause; return true;
     case 0x343: *v = c->mtval; return true;
-    case 0x344: *v = c->irq_line ? MIE_MEIE : 0; return true; /* mip */
+    case 0x344: *v = (c->irq_line ? MIE_MEIE : 0) | (c->instret >= c->mtimecmp ? MIE_MTIE : 0); return true; /* mip */
     case 0xf11: case 0xf12: case 0xf13: case 0xf14: *v = 0; return true; /* ids, hart 0 */
     case 0xb00: case 0xc00: case 0xc01: *v = (uint32_t)c->cycle; return true;
     case 0xb80: case 0xc80: case 0xc81: *v = (uint32_t)(c->cycle >> 32); return true;
@@ -212,7 +236,7 @@ static bool csr_write(rv_cpu_t *c, uint32_t n, uint32_t v) {
   switch (n) {
     case 0x300: c->mstatus = (v & (MSTATUS_MIE | MSTATUS_MPIE)) | MSTATUS_MPP; return true;
     case 0x301: return true; /* misa: writes ignored */
-    case 0x304: c->mie = v & MIE_MEIE; return true;
+    case 0x304: c->mie = v & (MIE_MEIE | MIE_MTIE); return true;
     case 0x305: c->mtvec = v & ~2u; return true;
     case 0x340: c->mscratch = v; return true;
     case 0x341: c->mepc = v & ~3u; return true;
@@ -409,6 +433,10 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
   if (c->irq_line && (c->mstatus & MSTATUS_MIE) && (c->mie & MIE_MEIE)) {
     trap(c, CAUSE_IRQ_EXT_M, 0, c->pc);
     return RV_RUNNING; /* no instruction retired */
+  }
+  if (c->instret >= c->mtimecmp && (c->mstatus & MSTATUS_MIE) && (c->mie & MIE_MTIE)) {
+    trap(c, CAUSE_IRQ_TIMER_M, 0, c->pc); /* below the external interrupt, as the privileged spec orders them */
+    return RV_RUNNING;
   }
   uint32_t pc = c->pc, insn = 0;
   if (pc & 3u) return exception(c, CAUSE_FETCH_MISALIGNED, pc, ev);

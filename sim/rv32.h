@@ -1,6 +1,7 @@
 /* RV32IM instruction-set simulator: the processor that runs real compiled programs and feeds the
  * retire-event port (docs/architecture.md, "CPU model"). Machine mode only: traps (illegal
- * instruction, misaligned access, ecall, ebreak), an external interrupt line, mret; picolibc
+ * instruction, misaligned access, ecall, ebreak), an external interrupt line, a machine timer
+ * (mtime = instret, mtimecmp: HWPROF_PLAT_MTIME*), mret; picolibc
  * semihosting (console output, exit); an MMIO window for devices; one retire event per retired
  * instruction, with load values.
  *
@@ -51,6 +52,7 @@ struct rv_cpu {
   /* machine-mode CSRs */
   uint32_t mstatus, mie, mtvec, mepc, mcause, mtval, mscratch;
   bool irq_line; /* the external interrupt input (mip.MEIP) */
+  uint64_t mtimecmp; /* the machine timer's compare register (HWPROF_PLAT_MTIMECMP); mtime is instret */
   uint64_t cycle, instret;
   /* memory */
   uint8_t *ram;

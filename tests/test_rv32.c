@@ -236,6 +236,43 @@ static void test_rv32_external_interrupt_taken_only_when_enabled(void **state) {
   assert_int_equal(cpu.x[1], 2);
 }
 
+/* the machine timer (docs/cpu-model.md): mtime is instret; mtimecmp at HWPROF_PLAT_MTIMECMP. A
+ * program stores 6 into mtimecmp (x2 = 0x02004000 by LUI; mtimecmp's high word 0): instructions
+ * 0..3 are the LUI, two stores and an ADDI, retiring with instret 1..4; after the 6th retired
+ * instruction mtime = 6 >= 6, so the interrupt comes before the 7th (at pc 4 x 6), mcause
+ * 0x80000007, and the external interrupt, when both are pending, first. */
+static void test_rv32_machine_timer_interrupts_at_mtimecmp(void **state) {
+  (void)state;
+  const uint32_t code[] = {
+      0x02004137u,               /* lui x2, 0x2004: x2 = 0x02004000 */
+      s_type(4, 0, 2, 2),        /* sw x0, 4(x2): mtimecmp high = 0 */
+      ADDI(3, 0, 6),             /* x3 = 6 */
+      s_type(0, 3, 2, 2),        /* sw x3, 0(x2): mtimecmp low = 6 */
+      ADDI(1, 1, 1), ADDI(1, 1, 1), ADDI(1, 1, 1), ADDI(1, 1, 1),
+  };
+  program(code, 8);
+  cpu.mtvec = RV_RAM_BASE + 0x80;
+  cpu.mstatus |= 1u << 3;
+  cpu.mie = 1u << 7; /* MTIE */
+  assert_int_equal(cpu.mtimecmp, UINT64_MAX); /* no timer interrupt after reset */
+  for (unsigned k = 0; k < 6; k++) assert_true(step().valid);
+  assert_int_equal(cpu.mtimecmp, 6);
+  assert_int_equal(cpu.instret, 6);
+  hwprof_retire_ev_t ev = step();
+  assert_false(ev.valid);
+  assert_int_equal(cpu.mcause, 0x80000007u);
+  assert_int_equal(cpu.mepc, RV_RAM_BASE + 24);
+  assert_int_equal(cpu.x[1], 2);
+  /* both pending, both enabled: the external interrupt first */
+  cpu.pc = RV_RAM_BASE + 24;
+  cpu.mstatus |= 1u << 3;
+  cpu.mie = (1u << 7) | (1u << 11);
+  cpu.irq_line = true;
+  ev = step();
+  assert_false(ev.valid);
+  assert_int_equal(cpu.mcause, 0x8000000bu);
+}
+
 static void test_rv32_semihosting_write_and_extended_exit(void **state) {
   (void)state;
   const uint32_t call[] = {0x01f01013u, 0x00100073u, 0x40705013u}; /* slli; ebreak; srai */
@@ -380,6 +417,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_rv32_misaligned_load_traps_with_the_address, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_illegal_instruction_without_handler_is_an_error, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_external_interrupt_taken_only_when_enabled, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_machine_timer_interrupts_at_mtimecmp, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_semihosting_write_and_extended_exit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_profiling_instructions_become_prof_events, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_profiling_operand_from_shadow_word_when_rs1_is_x0, setup, teardown),

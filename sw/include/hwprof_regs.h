@@ -12,6 +12,8 @@
 #define HWPROF_WINDOW_SHIFT 8u /* paddr[APB_ADDR_W-1:WINDOW_SHIFT] selects an engine window */
 #define HWPROF_PLAT_REG_BASE 0x10000000u /* simulated platform: bus address of hwprof_top's register port (0x10000000) */
 #define HWPROF_PLAT_RAM_BASE 0x80000000u /* simulated platform: RAM base, where programs are linked (0x80000000, as QEMU virt) */
+#define HWPROF_PLAT_MTIMECMP 0x02004000u /* simulated platform: the machine timer's compare register, 64 bits (0x02004000, as QEMU virt's CLINT); mip.MTIP while mtime >= mtimecmp */
+#define HWPROF_PLAT_MTIME 0x0200bff8u /* simulated platform: the machine timer, 64 bits, read-only (0x0200bff8): the instructions retired */
 #define HWPROF_PLAT_SHADOW_BASE 0x90000000u /* simulated platform: shadow words; the word at PLAT_SHADOW_BASE + (A - PLAT_RAM_BASE) holds the profiling bits of the instruction at A (0x90000000) */
 #define HWPROF_SHADOW_PID_LSB 0u /* shadow word: profile ID field */
 #define HWPROF_SHADOW_PID_W 16u /* shadow word: profile ID width (the instrumenter uses the low K bits) */
