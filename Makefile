@@ -431,7 +431,10 @@ $(eval $(call COP_FW_RULE,16))
 # The same workloads with the load-value profiling runtime (sw/rt/vp_rt.c): the co-processor runs
 # sw/cop/valueprof.s (seed 001's Figure 10) on every load; the runtime copies, masks, partitions and
 # writes vp-profile.txt (docs/valueprof.md).
-VP_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -vp.elf,$(WORKLOADS)))
+# The programs profiled: the workloads and three written for the value profiler (sim/workloads/vp_*.c:
+# known values, glacial values, a load working set four times the slots)
+VP_PROGRAMS := $(WORKLOADS) vp_known vp_glacial vp_wide
+VP_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -vp.elf,$(VP_PROGRAMS)))
 $(BUILD)/fw/vp_image.c: sw/cop/valueprof.s $(CPASM_BIN)
 	@mkdir -p $(dir $@)
 	$(CPASM_BIN) --c vp_image sw/cop/valueprof.s -o $@
@@ -440,6 +443,17 @@ $(BUILD)/workloads/%-vp.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/vp_r
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/vp_rt.c -o $(@:.elf=-rt.o)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) sw/hwprof_cop.c $(BUILD)/fw/vp_image.c -o $@
+
+# ... and with the simple-sampling baseline (sw/rt/ss_rt.c, sw/cop/simplesamp.s: one load in 1024)
+SS_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -ss.elf,$(VP_PROGRAMS)))
+$(BUILD)/fw/ss_image.c: sw/cop/simplesamp.s $(CPASM_BIN)
+	@mkdir -p $(dir $@)
+	$(CPASM_BIN) --c ss_image sw/cop/simplesamp.s -o $@
+$(BUILD)/workloads/%-ss.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/ss_rt.c sw/hwprof_cop.c $(BUILD)/fw/ss_image.c $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/ss_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) sw/hwprof_cop.c $(BUILD)/fw/ss_image.c -o $@
 
 # The instrumenter (sw/instr/, issue 6) and the workloads it instruments: built again with the
 # relocations kept (-Wl,--emit-relocs) and without linker relaxation, then instrumented
@@ -501,7 +515,7 @@ $(BUILD)/embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
 	  $(EMBENCH)/support/main.c $(EMBENCH)/support/beebsc.c sim/embench/board.c -lm -o $@
 
-workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST)
+workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST)
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)

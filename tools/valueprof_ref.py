@@ -37,10 +37,15 @@ class Algorithm:
         self.rslot = 0
         self.failed = 0  # saturates at 0 and 63; the interrupt when it reaches 63
         self.replacements = 0  # modulo 1024; the interrupt when it wraps
+        self.interval = 0  # records modulo 65536; the interrupt when it wraps (that record is not processed)
         self.lfsr = LFSR_SEED
         self.interrupts = []
 
     def sample(self, n, pc, value):
+        self.interval = (self.interval + 1) % 65536
+        if self.interval == 0:
+            self.interrupts.append((n, "interval"))
+            return
         m = next((k for k in range(SLOTS) if self.valid[k] and self.pc[k] == pc), None)
         if m is not None:
             self.total[m] = min(self.total[m] + 1, 0xFFFF)
@@ -121,7 +126,7 @@ def label_addresses(path):
 def decode(program, out):
     """The interpreter's --run output -> the canonical state."""
     labels = label_addresses(program)
-    causes = {labels["failed_intr"]: "failed", labels["thrash_intr"]: "thrash"}
+    causes = {labels["failed_intr"]: "failed", labels["thrash_intr"]: "thrash", labels["interval_intr"]: "interval"}
     cam, data, regs, lfsr, intrs = {}, {}, {}, 0, []
     for line in sys.stdin:
         w = line.split()

@@ -11,8 +11,11 @@
 # Index registers: i0 the matching slot (MSLOT), i1 the next slot up for replacement (RSLOT, 8 bits,
 # round robin), i2 FAILED (a saturating count of failed replacements, minus the successful ones;
 # 6 bits: the interrupt at 63), i3 the replacements (10 bits: it wraps after 1024 = 4 x 256, the
-# thrash interrupt). Both interrupts leave the engine halted with STATUS.INTR_PC naming the cause:
-# the firmware reads it (labels failed_intr and thrash_intr; hwprof-cpasm prints their addresses).
+# thrash interrupt), i4 the records of this interval (16 bits: the interval interrupt every 65,536
+# records, which stands in for the seed's timer: the firmware copies the slots, moves to the next
+# partition and re-samples). Every interrupt leaves the engine halted; the firmware tells the cause
+# by the index registers (i4 = 0: interval; i2 = 63: FAILED; otherwise thrashing) or by
+# STATUS.INTR_PC (labels interval_intr, failed_intr, thrash_intr).
 .fields pc, value
 .dispatch load, entry
 .base   b0, 0x000, word
@@ -27,11 +30,14 @@
 .idxw   i1, 8
 .idxw   i2, 6
 .idxw   i3, 10
+.idxw   i4, 16
 .target t0, off
 .target t1, miss
+.target t2, interval_intr
 
+entry:  iinc i4 | bilim t2                             # the 65,536th record of the interval
 # a slot holds the PC: count the sample, then compare the value with the active one
-entry:  cmatch i0, s.pc | bcmiss t1                    # MSLOT? no: the replacement path
+        cmatch i0, s.pc | bcmiss t1                    # MSLOT? no: the replacement path
         incs b3[i0] | bdsat off                        # total; saturated: turn the slot off
         ld v0, b0[i0] | bne mem, s.value, mismatch     # the active value?
 match:  incs b1[i0] | bndsat.t done                    # a hit; a saturated hit counter (F) turns off
@@ -62,3 +68,5 @@ replace:
         iinc i3 | bnilim.t done                        # the replacements
 thrash_intr:
         b intr                                         # 1024 replacements: thrashing
+interval_intr:
+        b intr                                         # the end of an interval (the record is not processed)

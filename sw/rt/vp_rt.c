@@ -1,14 +1,19 @@
 /* Firmware runtime for load-value profiling on the simulated system (RV32 only; seed 001 section 5
  * and Appendix A; docs/valueprof.md, "Firmware"). It loads sw/cop/valueprof.s (embedded by
  * hwprof-cpasm --c), samples every load, and is the co-processor's interrupt handler:
- *   - FAILED at its threshold (the slots are turning loads away): copy every slot that counted
+ *   - the end of an interval (2^VP_INTERVAL_LOG2 records; the program's i4, whose width this
+ *     runtime sets) or FAILED at its threshold (the slots are turning loads away): copy every slot that counted
  *     anything into the in-memory profile (per load PC: total samples, intervals; per value: hits
  *     and misses), mask the loads it is confident about through the PC bit-mask filter (active
  *     value at or above 90% or at or below 10% invariance over at least 16 samples of this copy, or
- *     seen in 4 intervals), move to the next partition of the program if it is partitioned, clear
- *     the bit-mask filter every RESAMPLE copies (phase behaviour), and restart with clean slots;
+ *     seen in 4 intervals), move to the next partition of the program if it is partitioned, and
+ *     restart with clean slots;
  *   - thrashing (1024 replacements): do not copy; split the current partition 4 ways if the slots
- *     thrashed within 4096 records, 2 ways otherwise (mask/match filter, at most 64 parts), restart.
+ *     thrashed within 4096 records, 2 ways otherwise (mask/match filter, at most 64 parts), restart;
+ *   - the machine timer, every VP_RESAMPLE_INSNS instructions (the CPU model's mtime counts
+ *     instructions): re-sampling for phase behaviour (the bit-mask filter cleared: every load is
+ *     profiled again) and the next partition, so a partition whose loads are all masked, which
+ *     sends no more records and so no more interrupts, does not keep the profiler for good.
  * At the end it stops sampling, lets the engine drain, copies the last slots and writes the
  * profile to vp-profile.txt (semihosting; hwprof-sim --out-dir) for the host's estimate
  * (hwprof-vpeval). The handler runs on the simulated CPU: its cost is measured like any code. It
@@ -23,9 +28,14 @@
 #define SLOTS 256u
 #define MAX_LOADS 2048u /* profile entries (open addressing) */
 #define MAX_VALUES 8u   /* values kept per load; the samples of further values stay in the total */
-#define RESAMPLE 16u    /* copies between clears of the bit-mask filter */
+#ifndef VP_RESAMPLE_INSNS
+#define VP_RESAMPLE_INSNS 200000u /* instructions between re-samplings (the timer) */
+#endif
 #define MAX_PART_BITS 6u
 #define FAILED_MAX 63u  /* valueprof.s: i2 is 6 bits wide */
+#ifndef VP_INTERVAL_LOG2
+#define VP_INTERVAL_LOG2 13u /* records per interval: 8192 (valueprof.s's i4; 16 at most) */
+#endif
 
 int workload_main(void);
 extern const hwprof_cop_image_t vp_image;
@@ -42,7 +52,7 @@ typedef struct {
 } vp_load_entry_t;
 static vp_load_entry_t prof[MAX_LOADS];
 static uint32_t n_loads, lost_loads, lost_values, masked_now, masks_set;
-static uint32_t copies, thrashes, interrupts, handler_errors, unexpected_traps, handler_insns;
+static uint32_t copies, intervals, thrashes, timer_ticks, interrupts, handler_errors, unexpected_traps, handler_insns;
 static uint32_t part_bits, part, records_at_start;
 static uint32_t words[512], keys[SLOTS];
 static uint8_t valid[SLOTS];
@@ -119,14 +129,11 @@ static int on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc) {
   hwprof_cop_status_t st;
   if (hwprof_cop_status(h, &st) != kHwprofOk) return -1;
   const uint32_t failed = hwprof_mmio_read32(h, HWPROF_COP_I_ADDR + 4u * 2u);
-  if (failed == FAILED_MAX) {
+  const uint32_t interval = hwprof_mmio_read32(h, HWPROF_COP_I_ADDR + 4u * 4u);
+  if (interval == 0 || failed == FAILED_MAX) { /* i4 wrapped: the interval ended */
+    intervals += interval == 0;
     copies++;
     if (copy_slots(h, 0) != 0) return -1;
-    if (copies % RESAMPLE == 0) { /* phase behaviour: every load is profiled again */
-      if (hwprof_cop_clear_mask(h) != kHwprofOk) return -1;
-      for (uint32_t k = 0; k < MAX_LOADS; k++) prof[k].masked = 0;
-      masked_now = 0;
-    }
     if (part_bits) {
       part = (part + 1u) & ((1u << part_bits) - 1u);
       set_partition(h);
@@ -143,6 +150,26 @@ static int on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc) {
   return (int)HWPROF_COP_CLEAR_ALL;
 }
 
+static void set_timer(uint32_t at) {
+  volatile uint32_t *cmp = (volatile uint32_t *)(uintptr_t)HWPROF_PLAT_MTIMECMP;
+  cmp[0] = 0xffffffffu; /* no early interrupt while the two halves change */
+  cmp[1] = 0;
+  cmp[0] = at;
+}
+
+/* re-sampling and the next partition */
+static void on_timer(void) {
+  timer_ticks++;
+  if (hwprof_cop_clear_mask(&hw) != kHwprofOk) handler_errors++;
+  for (uint32_t k = 0; k < MAX_LOADS; k++) prof[k].masked = 0;
+  masked_now = 0;
+  if (part_bits) {
+    part = (part + 1u) & ((1u << part_bits) - 1u);
+    set_partition(&hw);
+  }
+  set_timer(instret() + VP_RESAMPLE_INSNS);
+}
+
 __attribute__((interrupt("machine"))) static void trap_handler(void) {
   const uint32_t t0 = instret();
   uint32_t cause;
@@ -153,6 +180,13 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
     hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, ctrl & ~on); /* not the handler's own loads */
     bool handled = false;
     if (hwprof_cop_handle_irq(&hw, on_intr, NULL, &handled) != kHwprofOk || !handled) handler_errors++;
+    hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR) | on);
+    handler_insns += instret() - t0;
+  } else if (cause == 0x80000007u) {
+    const uint32_t ctrl = hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR);
+    const uint32_t on = ctrl & (1u << HWPROF_VPF_CTRL_ENABLE_LSB);
+    hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, ctrl & ~on);
+    on_timer();
     hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR) | on);
     handler_insns += instret() - t0;
   } else {
@@ -183,16 +217,20 @@ static void write_profile(void) {
 int main(void) {
   const uint32_t setup0 = instret();
   if (hwprof_cop_load(&hw, &vp_image) != kHwprofOk) return 90;
+  const uint32_t idxw = hwprof_mmio_read32(&hw, HWPROF_COP_IDXW_ADDR);
+  hwprof_mmio_write32(&hw, HWPROF_COP_IDXW_ADDR, (idxw & ~(0xfu << 16)) | (VP_INTERVAL_LOG2 - 1u) << 16); /* i4 */
   set_partition(&hw);
   if (hwprof_cop_clear_mask(&hw) != kHwprofOk) return 91;
   hwprof_mmio_write32(&hw, HWPROF_TOP_IRQ_ENABLE_ADDR, 1u << HWPROF_TOP_IRQ_ENABLE_COPROC_LSB);
   __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
-  __asm__ volatile("csrs mie, %0" ::"r"(1u << 11));  /* MEIE */
-  __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3)); /* MIE */
+  set_timer(instret() + VP_RESAMPLE_INSNS);
+  __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
+  __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));            /* MIE */
   if (hwprof_cop_start(&hw, HWPROF_COP_CLEAR_ALL) != kHwprofOk) return 92;
   const uint32_t setup = instret() - setup0;
 
   int rc = workload_main();
+  __asm__ volatile("csrc mie, %0" ::"r"(1u << 7));
 
   /* sampling off; the engine drains the buffer (the handler may still run), then the last slots */
   const uint32_t end0 = instret();
@@ -208,10 +246,10 @@ int main(void) {
   const uint32_t final_copy = instret() - end0;
 
   printf("vp firmware: %lu loads passed the filters, %lu sampled, %lu dropped; the engine ran %lu records; %lu interrupts "
-         "(%lu copies, %lu thrashing; program split into %lu parts); overhead: setup %lu, handler %lu, final copy %lu "
+         "(%lu copies, %lu at an interval's end, %lu thrashing, %lu timer); program split into %lu parts; overhead: setup %lu, handler %lu, final copy %lu "
          "instructions; profile: %lu load PCs, %lu masked at the end (%lu masks set), %lu values and %lu loads not kept\n",
          (unsigned long)st.passed, (unsigned long)st.sampled, (unsigned long)st.dropped, (unsigned long)st.records,
-         (unsigned long)interrupts, (unsigned long)copies, (unsigned long)thrashes, (unsigned long)(1u << part_bits),
+         (unsigned long)interrupts, (unsigned long)copies, (unsigned long)intervals, (unsigned long)thrashes, (unsigned long)timer_ticks, (unsigned long)(1u << part_bits),
          (unsigned long)setup, (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)n_loads,
          (unsigned long)masked_now, (unsigned long)masks_set, (unsigned long)lost_values, (unsigned long)lost_loads);
   write_profile();

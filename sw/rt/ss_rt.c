@@ -1,0 +1,137 @@
+/* Firmware runtime of the simple-sampling baseline (seed 001 section 5; docs/valueprof.md): the
+ * front end keeps one load in SS_PRESCALE (default 1024), the co-processor runs
+ * sw/cop/simplesamp.s (a ring of 256 (PC, value) pairs in its data array) and interrupts when the
+ * ring is full; this handler counts every pair in a table. At the end the last partial ring is
+ * counted and the table written to vp-samples.txt (semihosting; hwprof-sim --out-dir) for
+ * hwprof-vpeval, which estimates each value's invariance as its share of its load's samples. Like
+ * vp_rt.c, the handler turns sampling off while it runs. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwprof_cop.h"
+#include "hwprof_regs.h"
+
+#ifndef SS_PRESCALE
+#define SS_PRESCALE 1024u
+#endif
+#define RING 256u
+#define TABLE 4096u
+
+int workload_main(void);
+extern const hwprof_cop_image_t ss_image;
+
+static const hwprof_t hw = {.base = HWPROF_PLAT_REG_BASE};
+static struct {
+  uint32_t pc, value, count;
+} table[TABLE];
+static uint32_t pairs, lost, interrupts, handler_errors, unexpected_traps, handler_insns;
+static uint32_t ring[2 * RING];
+
+static inline uint32_t instret(void) {
+  uint32_t v;
+  __asm__ volatile("csrr %0, minstret" : "=r"(v));
+  return v;
+}
+
+static void count(uint32_t pc, uint32_t value) {
+  for (uint32_t k = ((pc >> 2) ^ value * 0x9e3779b1u) & (TABLE - 1u), probes = 0; probes < TABLE;
+       probes++, k = (k + 1u) & (TABLE - 1u)) {
+    if (table[k].count != 0 && table[k].pc == pc && table[k].value == value) {
+      table[k].count++;
+      return;
+    }
+    if (table[k].count == 0) {
+      table[k].pc = pc;
+      table[k].value = value;
+      table[k].count = 1;
+      pairs++;
+      return;
+    }
+  }
+  lost++;
+}
+
+/* the first n pairs of the ring */
+static int take_ring(const hwprof_t *h, uint32_t n) {
+  if (n == 0) return 0;
+  if (hwprof_cop_read_data(h, 0, n, ring) != kHwprofOk || hwprof_cop_read_data(h, RING, n, ring + RING) != kHwprofOk) return -1;
+  for (uint32_t k = 0; k < n; k++) count(ring[k], ring[RING + k]);
+  return 0;
+}
+
+static int on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc) {
+  (void)ctx;
+  (void)intr_pc;
+  interrupts++;
+  if (take_ring(h, RING) != 0) return -1;
+  return (int)HWPROF_COP_CLEAR_IDX; /* the ring starts over */
+}
+
+__attribute__((interrupt("machine"))) static void trap_handler(void) {
+  const uint32_t t0 = instret();
+  uint32_t cause;
+  __asm__ volatile("csrr %0, mcause" : "=r"(cause));
+  if (cause == 0x8000000bu) {
+    const uint32_t ctrl = hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR);
+    const uint32_t on = ctrl & (1u << HWPROF_VPF_CTRL_ENABLE_LSB);
+    hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, ctrl & ~on);
+    bool handled = false;
+    if (hwprof_cop_handle_irq(&hw, on_intr, NULL, &handled) != kHwprofOk || !handled) handler_errors++;
+    hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR) | on);
+    handler_insns += instret() - t0;
+  } else {
+    unexpected_traps++;
+    uint32_t epc;
+    __asm__ volatile("csrr %0, mepc" : "=r"(epc));
+    __asm__ volatile("csrw mepc, %0" ::"r"(epc + 4u));
+  }
+}
+
+int main(void) {
+  const uint32_t setup0 = instret();
+  if (hwprof_cop_load(&hw, &ss_image) != kHwprofOk) return 90;
+  const hwprof_cop_filter_t filter = {.prescale = SS_PRESCALE};
+  if (hwprof_cop_set_filter(&hw, &filter) != kHwprofOk || hwprof_cop_clear_mask(&hw) != kHwprofOk) return 91;
+  hwprof_mmio_write32(&hw, HWPROF_TOP_IRQ_ENABLE_ADDR, 1u << HWPROF_TOP_IRQ_ENABLE_COPROC_LSB);
+  __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
+  __asm__ volatile("csrs mie, %0" ::"r"(1u << 11));  /* MEIE */
+  __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3)); /* MIE */
+  if (hwprof_cop_start(&hw, HWPROF_COP_CLEAR_ALL) != kHwprofOk) return 92;
+  const uint32_t setup = instret() - setup0;
+
+  int rc = workload_main();
+
+  const uint32_t end0 = instret();
+  hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, 0);
+  hwprof_cop_status_t st;
+  unsigned polls = 0;
+  do {
+    if (hwprof_cop_status(&hw, &st) != kHwprofOk || ++polls > 100000u) return 94;
+  } while (st.buffered != 0 || (hwprof_mmio_read32(&hw, HWPROF_COP_STATUS_ADDR) & (1u << HWPROF_COP_STATUS_DFE_VALID_LSB)));
+  __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
+  const uint32_t n = hwprof_mmio_read32(&hw, HWPROF_COP_I_ADDR + 4u * 1u); /* i1: the next free pair */
+  if (hwprof_cop_stop(&hw) != kHwprofOk || take_ring(&hw, n) != 0) handler_errors++;
+  if (hwprof_cop_status(&hw, &st) != kHwprofOk) return 95;
+  const uint32_t final_copy = instret() - end0;
+
+  printf("ss firmware: one load in %u: %lu loads passed the filters, %lu sampled, %lu dropped; %lu interrupts; overhead: "
+         "setup %lu, handler %lu, final copy %lu instructions; %lu (PC, value) pairs, %lu not kept\n",
+         SS_PRESCALE, (unsigned long)st.passed, (unsigned long)st.sampled, (unsigned long)st.dropped, (unsigned long)interrupts,
+         (unsigned long)setup, (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)pairs, (unsigned long)lost);
+  FILE *f = fopen("vp-samples.txt", "w");
+  if (f == NULL) {
+    printf("ss firmware: note: vp-samples.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
+  } else {
+    fprintf(f, "# hwprof-vp-samples 1\n# load PC, value, samples\n");
+    for (uint32_t k = 0; k < TABLE; k++)
+      if (table[k].count)
+        fprintf(f, "0x%08lx 0x%08lx %lu\n", (unsigned long)table[k].pc, (unsigned long)table[k].value, (unsigned long)table[k].count);
+    fclose(f);
+  }
+  if (unexpected_traps || handler_errors) {
+    printf("ss firmware: FAILED: %lu unexpected traps, %lu handler errors\n", (unsigned long)unexpected_traps,
+           (unsigned long)handler_errors);
+    return rc ? rc : 96;
+  }
+  return rc;
+}
