@@ -52,9 +52,9 @@ RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -W
 
 # Debian packages the project needs (make deps installs the missing ones).
 DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev pkg-config \
-            gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc
+            gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc python3-matplotlib
 
-.PHONY: help deps lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads
+.PHONY: help deps lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
 
 help:
 	@echo "hwprof make targets"
@@ -558,8 +558,15 @@ inject: bench-bin
 	@echo "inject: flipping one bit of the C model's pir.offset at cycle 1000; the bench must report it"
 	-$(TB_TOP) --seed=$(SEED) --cycles=200000 --inject=1000
 
-bench: bench-bin $(SIM_BIN) $(SC_BIN) workloads $(COP_FW_ELFS:-cop.elf=-cop4.elf) $(COP_FW_ELFS:-cop.elf=-cop16.elf)
+bench: bench-bin $(SIM_BIN) $(SC_BIN) workloads $(COP_FW_ELFS:-cop.elf=-cop4.elf) $(COP_FW_ELFS:-cop.elf=-cop16.elf) $(VPEVAL_BIN)
 	@tools/bench.sh "$(BUILD)"
+
+# The load-value profiling figures (docs/valueprof.md): measured as in make bench's section 7, drawn
+# with Debian's matplotlib (the system Python, where python3-matplotlib installs it)
+PLOT_PY ?= /usr/bin/python3
+plots: deps $(SIM_BIN) workloads $(VPEVAL_BIN)
+	@tools/valueprof_eval.sh "$(BUILD)"
+	@$(PLOT_PY) tools/plot_valueprof.py "$(BUILD)" "$(BUILD)/plots"
 
 synth: deps
 	@RTL_SRC="$(RTL_SRC)" synth/run.sh "$(BUILD)/synth"

@@ -9,6 +9,7 @@
 #   5. value profiling: the co-processor (load_count.s) under its firmware on every workload at
 #      several prescaler settings: records dropped, engine cycles per record, firmware cost
 #   6. the co-processor engine kept busy: simulation speed of its C model, RTL and lockstep
+#   7. load-value profiling: the co-processor (seed 001) against simple sampling, error and overhead
 # usage: tools/bench.sh BUILD_DIR   (BENCH_CYCLES overrides the cycles per figure, BENCH_SC_INSNS
 # the instructions per SystemC run)
 set -euo pipefail
@@ -58,6 +59,7 @@ echo "      model, the Verilated RTL, and both in lockstep (SystemC figures over
 printf '%-11s %12s %9s %9s %9s %9s %9s\n' workload instructions alone "C plat." "SC model" "SC rtl" "SC lockst"
 for elf in "$build"/workloads/*.elf; do
   [ -f "$elf" ] || continue
+  case $elf in *-vp.elf | *-ss.elf) continue ;; esac  # value profiling: section 7
   alone=-  # the firmware needs the device: a -fw program cannot run on the CPU alone
   case $elf in
     *-fw.elf) ;;
@@ -152,3 +154,6 @@ for p in cop cop_small; do
   done
 done
 echo "(records: records the engine took; the whole system with the co-processor is in section 3's SC columns)"
+
+echo
+"$(dirname "$0")/valueprof_eval.sh" "$build"

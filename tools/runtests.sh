@@ -115,7 +115,7 @@ done
 # --- the CPU model: its retired-PC stream equals QEMU's on every workload
 plain_workloads=()
 for elf in "$build"/workloads/*.elf; do
-  case $elf in *-fw.elf | *-cop*.elf) ;; *) plain_workloads+=("$elf") ;; esac  # QEMU has no hwprof device
+  case $elf in *-fw.elf | *-cop*.elf | *-vp.elf | *-ss.elf) ;; *) plain_workloads+=("$elf") ;; esac  # QEMU has no hwprof device
 done
 check qemu-check-workloads tools/qemu_check.sh "$build/sim/hwprof-sim" "${plain_workloads[@]}"
 

@@ -99,7 +99,9 @@ int main(void) {
   if (hwprof_cop_start(&hw, HWPROF_COP_CLEAR_ALL) != kHwprofOk) return 92;
   const uint32_t setup = instret() - setup0;
 
+  const uint32_t w0 = instret(), h0 = handler_insns;
   int rc = workload_main();
+  const uint32_t program = instret() - w0 - (handler_insns - h0); /* the program's own instructions */
 
   const uint32_t end0 = instret();
   hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, 0);
@@ -114,10 +116,10 @@ int main(void) {
   if (hwprof_cop_status(&hw, &st) != kHwprofOk) return 95;
   const uint32_t final_copy = instret() - end0;
 
-  printf("ss firmware: one load in %u: %lu loads passed the filters, %lu sampled, %lu dropped; %lu interrupts; overhead: "
+  printf("ss firmware: one load in %u: %lu loads passed the filters, %lu sampled, %lu dropped; %lu interrupts; program %lu instructions; overhead: "
          "setup %lu, handler %lu, final copy %lu instructions; %lu (PC, value) pairs, %lu not kept\n",
          SS_PRESCALE, (unsigned long)st.passed, (unsigned long)st.sampled, (unsigned long)st.dropped, (unsigned long)interrupts,
-         (unsigned long)setup, (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)pairs, (unsigned long)lost);
+         (unsigned long)program, (unsigned long)setup, (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)pairs, (unsigned long)lost);
   FILE *f = fopen("vp-samples.txt", "w");
   if (f == NULL) {
     printf("ss firmware: note: vp-samples.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");

@@ -34,7 +34,7 @@
 #define MAX_PART_BITS 6u
 #define FAILED_MAX 63u  /* valueprof.s: i2 is 6 bits wide */
 #ifndef VP_INTERVAL_LOG2
-#define VP_INTERVAL_LOG2 13u /* records per interval: 8192 (valueprof.s's i4; 16 at most) */
+#define VP_INTERVAL_LOG2 15u /* records per interval: 32,768 (valueprof.s's i4; 16 at most) */
 #endif
 
 int workload_main(void);
@@ -47,15 +47,16 @@ typedef struct {
 } vp_val_t;
 typedef struct {
   uint32_t pc, total, intervals, last_copy;
-  uint8_t n, masked;
+  uint8_t n;
+  uint16_t mask_gen; /* masked while equal to the current generation (re-sampling starts a new one) */
   vp_val_t v[MAX_VALUES];
 } vp_load_entry_t;
 static vp_load_entry_t prof[MAX_LOADS];
 static uint32_t n_loads, lost_loads, lost_values, masked_now, masks_set;
+static uint16_t gen = 1;
 static uint32_t copies, intervals, thrashes, timer_ticks, interrupts, handler_errors, unexpected_traps, handler_insns;
 static uint32_t part_bits, part, records_at_start;
-static uint32_t words[512], keys[SLOTS];
-static uint8_t valid[SLOTS];
+static uint32_t totals[SLOTS / 2];
 
 static inline uint32_t instret(void) {
   uint32_t v;
@@ -75,16 +76,19 @@ static vp_load_entry_t *entry_of(uint32_t pc) {
   return NULL;
 }
 
-/* copy the slots into the profile; mask what is characterised (unless final) */
+/* copy the slots into the profile; mask what is characterised (unless final). Only the slots that
+ * counted something are read (the totals first): a copy costs little when few slots were used. The
+ * register window is read directly (the driver's array reads check their bounds on every call). */
 static int copy_slots(const hwprof_t *h, int final) {
-  if (hwprof_cop_read_cam(h, 0, SLOTS, keys, valid) != kHwprofOk || hwprof_cop_read_data(h, 0, 512, words) != kHwprofOk) return -1;
+  if (hwprof_cop_read_data(h, 384, SLOTS / 2, totals) != kHwprofOk) return -1;
   for (uint32_t n = 0; n < SLOTS; n++) {
-    const uint32_t total = (words[384 + n / 2] >> (16u * (n % 2u))) & 0xffffu;
+    const uint32_t total = (totals[n / 2] >> (16u * (n % 2u))) & 0xffffu;
     if (total == 0) continue;
-    const uint32_t value = words[n];
-    const uint32_t hits = (words[256 + n / 4] >> (8u * (n % 4u))) & 0xffu;
-    const uint32_t misses = (words[320 + n / 4] >> (8u * (n % 4u))) & 0xffu;
-    vp_load_entry_t *e = entry_of(keys[n]);
+    const uint32_t key = hwprof_mmio_read32(h, HWPROF_COP_CAM_KEY_ADDR + 4u * n);
+    const uint32_t value = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * n);
+    const uint32_t hits = (hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * (256u + n / 4u)) >> (8u * (n % 4u))) & 0xffu;
+    const uint32_t misses = (hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * (320u + n / 4u)) >> (8u * (n % 4u))) & 0xffu;
+    vp_load_entry_t *e = entry_of(key);
     if (e == NULL) {
       lost_loads++;
       continue;
@@ -103,12 +107,12 @@ static int copy_slots(const hwprof_t *h, int final) {
     } else {
       lost_values++;
     }
-    if (final || e->masked) continue;
+    if (final || e->mask_gen == gen) continue;
     const uint32_t seen = hits + misses;
     const int sure = seen >= 16u && (10u * hits >= 9u * seen || 10u * hits <= seen);
     if (sure || e->intervals >= 4u) {
       if (hwprof_cop_mask_pc(h, e->pc, true) != kHwprofOk) return -1;
-      e->masked = 1;
+      e->mask_gen = gen;
       masked_now++;
       masks_set++;
     }
@@ -161,7 +165,7 @@ static void set_timer(uint32_t at) {
 static void on_timer(void) {
   timer_ticks++;
   if (hwprof_cop_clear_mask(&hw) != kHwprofOk) handler_errors++;
-  for (uint32_t k = 0; k < MAX_LOADS; k++) prof[k].masked = 0;
+  gen++; /* every mask is gone */
   masked_now = 0;
   if (part_bits) {
     part = (part + 1u) & ((1u << part_bits) - 1u);
@@ -207,7 +211,7 @@ static void write_profile(void) {
   for (uint32_t k = 0; k < MAX_LOADS; k++) {
     const vp_load_entry_t *e = &prof[k];
     if (e->total == 0) continue;
-    fprintf(f, "load 0x%08lx %lu %lu %u\n", (unsigned long)e->pc, (unsigned long)e->total, (unsigned long)e->intervals, e->masked);
+    fprintf(f, "load 0x%08lx %lu %lu %u\n", (unsigned long)e->pc, (unsigned long)e->total, (unsigned long)e->intervals, e->mask_gen == gen ? 1u : 0u);
     for (uint32_t j = 0; j < e->n; j++)
       fprintf(f, "value 0x%08lx %lu %lu\n", (unsigned long)e->v[j].value, (unsigned long)e->v[j].hits, (unsigned long)e->v[j].misses);
   }
@@ -229,7 +233,9 @@ int main(void) {
   if (hwprof_cop_start(&hw, HWPROF_COP_CLEAR_ALL) != kHwprofOk) return 92;
   const uint32_t setup = instret() - setup0;
 
+  const uint32_t w0 = instret(), h0 = handler_insns;
   int rc = workload_main();
+  const uint32_t program = instret() - w0 - (handler_insns - h0); /* the program's own instructions */
   __asm__ volatile("csrc mie, %0" ::"r"(1u << 7));
 
   /* sampling off; the engine drains the buffer (the handler may still run), then the last slots */
@@ -246,11 +252,11 @@ int main(void) {
   const uint32_t final_copy = instret() - end0;
 
   printf("vp firmware: %lu loads passed the filters, %lu sampled, %lu dropped; the engine ran %lu records; %lu interrupts "
-         "(%lu copies, %lu at an interval's end, %lu thrashing, %lu timer); program split into %lu parts; overhead: setup %lu, handler %lu, final copy %lu "
+         "(%lu copies, %lu at an interval's end, %lu thrashing, %lu timer); program split into %lu parts; program %lu instructions; overhead: setup %lu, handler %lu, final copy %lu "
          "instructions; profile: %lu load PCs, %lu masked at the end (%lu masks set), %lu values and %lu loads not kept\n",
          (unsigned long)st.passed, (unsigned long)st.sampled, (unsigned long)st.dropped, (unsigned long)st.records,
          (unsigned long)interrupts, (unsigned long)copies, (unsigned long)intervals, (unsigned long)thrashes, (unsigned long)timer_ticks, (unsigned long)(1u << part_bits),
-         (unsigned long)setup, (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)n_loads,
+         (unsigned long)program, (unsigned long)setup, (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)n_loads,
          (unsigned long)masked_now, (unsigned long)masks_set, (unsigned long)lost_values, (unsigned long)lost_loads);
   write_profile();
   if (unexpected_traps || handler_errors) {

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""make plots: the load-value profiling figures (docs/valueprof.md), from what
+tools/valueprof_eval.sh measured (BUILD/bench/valueprof.tsv and BUILD/bench/vp/*.pairs).
+
+  valueprof-bars.png      per program, the error and the overhead of both profilers (seed 001's
+                          Figure 6 layout)
+  valueprof-scatter.png   per program, estimated against true invariance of every pair counted,
+                          the marker by how often the load ran (Figure 5's layout)
+
+usage: plot_valueprof.py BUILD_DIR OUT_DIR
+"""
+import csv
+import os
+import sys
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if len(argv) == 2 else 2
+    build, out = argv[1], argv[2]
+    tsv = os.path.join(build, "bench", "valueprof.tsv")
+    if not os.path.exists(tsv):
+        sys.stderr.write("plot_valueprof: error: %s missing (tools/valueprof_eval.sh %s makes it)\n" % (tsv, build))
+        return 2
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.stderr.write("plot_valueprof: error: matplotlib not found (make deps installs python3-matplotlib)\n")
+        return 2
+    with open(tsv) as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    if not rows:
+        sys.stderr.write("plot_valueprof: error: %s has no programs\n" % tsv)
+        return 2
+    os.makedirs(out, exist_ok=True)
+    names = [r["program"] for r in rows]
+    x = range(len(rows))
+    w = 0.38
+
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(10, 6.5), sharex=True)
+    ax1.bar([k - w / 2 for k in x], [float(r["cop_error"]) for r in rows], w, label="co-processor (seed 001)")
+    ax1.bar([k + w / 2 for k in x], [float(r["ss_error"]) for r in rows], w, label="simple sampling, 1 in 1024")
+    ax1.set_ylabel("weighted RMS error\nof invariance")
+    ax1.legend(loc="upper left", fontsize=8)
+    for k, r in enumerate(rows):
+        if int(r["pairs"]) == 0:
+            ax1.text(k, 0.01, "no pairs", ha="center", fontsize=7, rotation=90)
+    ax2.bar([k - w / 2 for k in x], [float(r["cop_overhead"]) for r in rows], w)
+    ax2.bar([k + w / 2 for k in x], [float(r["ss_overhead"]) for r in rows], w)
+    ax2.set_ylabel("overhead\n(% of the program's instructions)")
+    ax2.set_xticks(list(x))
+    ax2.set_xticklabels(names, rotation=30, ha="right")
+    fig.suptitle("Load-value profiling: error and overhead per program (make bench, section 7)")
+    fig.tight_layout()
+    bars = os.path.join(out, "valueprof-bars.png")
+    fig.savefig(bars, dpi=110)
+    plt.close(fig)
+
+    shown = [r for r in rows if int(r["pairs"]) > 0]
+    cols = 3
+    nrows = (len(shown) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(4 * cols, 3.6 * nrows), squeeze=False)
+    for ax in axes.flat:
+        ax.set_visible(False)
+    for ax, r in zip(axes.flat, shown):
+        ax.set_visible(True)
+        for kind, colour, label in (("vp", "C0", "co-processor"), ("ss", "C1", "simple sampling")):
+            path = os.path.join(build, "bench", "vp", "%s-%s.pairs" % (r["program"], kind))
+            pts = []
+            with open(path) as f:
+                for line in f:
+                    if line.startswith("#"):
+                        continue
+                    _, _, n, t, e = line.split()
+                    pts.append((float(t), float(e), int(n)))
+            for lo, hi, marker in ((0, 1000, "."), (1000, 10000, "o"), (10000, 1 << 62, "s")):
+                sel = [p for p in pts if lo <= p[2] < hi]
+                if sel:
+                    ax.scatter([p[0] for p in sel], [p[1] for p in sel], s=14 if marker == "." else 18, marker=marker,
+                               facecolors="none" if marker != "." else colour, edgecolors=colour, alpha=0.7,
+                               label="%s, %s" % (label, {".": "<1k runs", "o": "1k-10k", "s": ">10k"}[marker]))
+        ax.plot([0, 1], [0, 1], color="grey", linewidth=0.8)
+        ax.set_xlim(0, 1.02)
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_title("%s (%s pairs)" % (r["program"], r["pairs"]), fontsize=9)
+        ax.set_xlabel("true invariance", fontsize=8)
+        ax.set_ylabel("estimated", fontsize=8)
+    handles, labels = [], []
+    for ax in axes.flat:
+        if ax.get_visible():
+            h, l = ax.get_legend_handles_labels()
+            for hh, ll in zip(h, l):
+                if ll not in labels:
+                    handles.append(hh)
+                    labels.append(ll)
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=7)
+    fig.suptitle("Estimated against true invariance of every (load, value) pair counted")
+    fig.tight_layout(rect=(0, 0.06, 1, 0.96))
+    scatter = os.path.join(out, "valueprof-scatter.png")
+    fig.savefig(scatter, dpi=100)
+    plt.close(fig)
+    print("plot_valueprof: wrote %s and %s" % (bars, scatter))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

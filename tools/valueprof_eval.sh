@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# make bench section 7 and make plots' data: load-value profiling on every program (docs/valueprof.md).
+# Each program runs twice on the C-only platform, with the co-processor's profiler (<w>-vp.elf) and
+# with simple sampling (<w>-ss.elf); hwprof-sim --value-truth gives the exact profile of the same
+# run and hwprof-vpeval the error. Writes BUILD/bench/valueprof.tsv and the pairs of every run in
+# BUILD/bench/vp/<program>-{vp,ss}.pairs.
+# usage: tools/valueprof_eval.sh BUILD_DIR
+set -euo pipefail
+build=${1:-build}
+for t in "$build/sim/hwprof-sim" "$build/vp/hwprof-vpeval"; do
+  [ -x "$t" ] || { echo "valueprof_eval: error: $t not built (make workloads $build/vp/hwprof-vpeval)" >&2; exit 2; }
+done
+ls "$build"/workloads/*-vp.elf >/dev/null 2>&1 || { echo "valueprof_eval: error: no $build/workloads/*-vp.elf (make workloads)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "== 7. Load-value profiling (docs/valueprof.md): the co-processor running seed 001's algorithm"
+echo "      (sw/cop/valueprof.s, firmware sw/rt/vp_rt.c) against simple sampling of one load in 1024"
+echo "      (sw/rt/ss_rt.c), on the C-only platform. error: frequency-weighted RMS error of the estimated"
+echo "      invariance over the (load, value) pairs of loads retired at least 200 times with values of at"
+echo "      least 25% (hwprof-vpeval against hwprof-sim --value-truth; a pair not found counts as 0);"
+echo "      overhead: instructions of setup, interrupt handlers and the final copy over the program's own."
+vpdir="$build/bench/vp"
+mkdir -p "$vpdir"
+tsv="$build/bench/valueprof.tsv"
+printf 'program\tinstructions\tpairs\tcop_error\tcop_found\tcop_overhead\tcop_irqs\tss_error\tss_found\tss_overhead\tss_irqs\n' >"$tsv"
+printf '%-11s %10s %6s | %-8s %7s %9s %5s | %-8s %7s %9s %5s\n' program instrs pairs "cop err" found overhead irqs \
+  "ss err" found overhead irqs
+for elf in "$build"/workloads/*-vp.elf; do
+  w=$(basename "$elf" -vp.elf)
+  row=()
+  for k in vp ss; do
+    rm -f "$tmp"/*.txt
+    out=$("$build/sim/hwprof-sim" --out-dir="$tmp" --value-truth="$tmp/truth.txt" "$build/workloads/$w-$k.elf" 2>&1)
+    f="$tmp/vp-profile.txt"
+    [ $k = ss ] && f="$tmp/vp-samples.txt"
+    read -r prog setup handler final <<<"$(sed -n 's/.*program \([0-9]*\) instructions; overhead: setup \([0-9]*\), handler \([0-9]*\), final copy \([0-9]*\).*/\1 \2 \3 \4/p' <<<"$out")"
+    irqs=$(sed -n 's/.* \([0-9]*\) interrupts.*/\1/p' <<<"$out" | head -1)
+    ev=$("$build/vp/hwprof-vpeval" --truth="$tmp/truth.txt" "$f" --pairs="$vpdir/$w-$k.pairs")
+    pairs=$(sed -n 's/.*: \([0-9]*\) pairs counted.*/\1/p' <<<"$ev")
+    found=$(sed -n 's/.*), \([0-9]*\) found;.*/\1/p' <<<"$ev")
+    err=$(sed -n 's/.*invariance \([0-9.]*\)$/\1/p' <<<"$ev")
+    ovh=$(awk -v s="$setup" -v h="$handler" -v f="$final" -v p="$prog" 'BEGIN { printf "%.2f", p ? 100 * (s + h + f) / p : 0 }')
+    row+=("$err" "$found" "$ovh" "$irqs")
+  done
+  printf '%-11s %10s %6s | %-8s %7s %8s%% %5s | %-8s %7s %8s%% %5s\n' "$w" "$prog" "$pairs" "${row[0]}" "${row[1]}" \
+    "${row[2]}" "${row[3]}" "${row[4]}" "${row[5]}" "${row[6]}" "${row[7]}"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$prog" "$pairs" "${row[@]}" >>"$tsv"
+done
+echo "(programs vp_*: written for the value profiler: known values, glacial values, 1024 static loads;"
+echo " the data for make plots: $tsv and the pairs in $vpdir/)"
