@@ -515,6 +515,24 @@ $(BUILD)/embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
 	  $(EMBENCH)/support/main.c $(EMBENCH)/support/beebsc.c sim/embench/board.c -lm -o $@
 
+# ... and every Embench program under the load-value profiler and under simple sampling (make bench
+# section 7, make plots), when EMBENCH is there
+EMBENCH_PROGS := $(notdir $(wildcard $(EMBENCH)/src/*))
+EMBENCH_VP := $(foreach p,$(EMBENCH_PROGS),$(BUILD)/embench/$(p)-vp.elf $(BUILD)/embench/$(p)-ss.elf)
+define EMBENCH_RT_RULE
+$(BUILD)/embench/%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c sw/rt/$(1)_rt.c \
+                             sw/hwprof_cop.c $(BUILD)/fw/$(1)_image.c $(SW_HDR)
+	@mkdir -p $$(dir $$@)
+	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/$(1)_rt.c -o $$(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -c sw/hwprof_cop.c -o $$(@:.elf=-drv.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -c $(BUILD)/fw/$(1)_image.c -o $$(@:.elf=-img.o)
+	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -I$(EMBENCH)/src/$$* $(EMBENCH)/src/$$*/*.c $(EMBENCH)/support/beebsc.c \
+	  sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $$(@:.elf=-rt.o) $$(@:.elf=-drv.o) $$(@:.elf=-img.o) -lm -o $$@
+endef
+$(eval $(call EMBENCH_RT_RULE,vp))
+$(eval $(call EMBENCH_RT_RULE,ss))
+
 workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST)
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
@@ -558,13 +576,14 @@ inject: bench-bin
 	@echo "inject: flipping one bit of the C model's pir.offset at cycle 1000; the bench must report it"
 	-$(TB_TOP) --seed=$(SEED) --cycles=200000 --inject=1000
 
-bench: bench-bin $(SIM_BIN) $(SC_BIN) workloads $(COP_FW_ELFS:-cop.elf=-cop4.elf) $(COP_FW_ELFS:-cop.elf=-cop16.elf) $(VPEVAL_BIN)
+bench: bench-bin $(SIM_BIN) $(SC_BIN) workloads $(COP_FW_ELFS:-cop.elf=-cop4.elf) $(COP_FW_ELFS:-cop.elf=-cop16.elf) $(VPEVAL_BIN) \
+       $(EMBENCH_VP)
 	@tools/bench.sh "$(BUILD)"
 
 # The load-value profiling figures (docs/valueprof.md): measured as in make bench's section 7, drawn
 # with Debian's matplotlib (the system Python, where python3-matplotlib installs it)
 PLOT_PY ?= /usr/bin/python3
-plots: deps $(SIM_BIN) workloads $(VPEVAL_BIN)
+plots: deps $(SIM_BIN) workloads $(VPEVAL_BIN) $(EMBENCH_VP)
 	@tools/valueprof_eval.sh "$(BUILD)"
 	@$(PLOT_PY) tools/plot_valueprof.py "$(BUILD)" "$(BUILD)/plots"
 

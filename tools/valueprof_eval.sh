@@ -25,12 +25,19 @@ tsv="$build/bench/valueprof.tsv"
 printf 'program\tinstructions\tpairs\tcop_error\tcop_found\tcop_overhead\tcop_irqs\tss_error\tss_found\tss_overhead\tss_irqs\n' >"$tsv"
 printf '%-11s %10s %6s | %-8s %7s %9s %5s | %-8s %7s %9s %5s\n' program instrs pairs "cop err" found overhead irqs \
   "ss err" found overhead irqs
-for elf in "$build"/workloads/*-vp.elf; do
+progs=("$build"/workloads/*-vp.elf)
+if ls "$build"/embench/*-vp.elf >/dev/null 2>&1; then
+  progs+=("$build"/embench/*-vp.elf)
+else
+  echo "(note: no Embench programs: ../shared/embench is absent, or make bench was not the target that built them)"
+fi
+for elf in "${progs[@]}"; do
   w=$(basename "$elf" -vp.elf)
+  dir=$(dirname "$elf")
   row=()
   for k in vp ss; do
     rm -f "$tmp"/*.txt
-    out=$("$build/sim/hwprof-sim" --out-dir="$tmp" --value-truth="$tmp/truth.txt" "$build/workloads/$w-$k.elf" 2>&1)
+    out=$("$build/sim/hwprof-sim" --out-dir="$tmp" --value-truth="$tmp/truth.txt" "$dir/$w-$k.elf" 2>&1)
     f="$tmp/vp-profile.txt"
     [ $k = ss ] && f="$tmp/vp-samples.txt"
     read -r prog setup handler final <<<"$(sed -n 's/.*program \([0-9]*\) instructions; overhead: setup \([0-9]*\), handler \([0-9]*\), final copy \([0-9]*\).*/\1 \2 \3 \4/p' <<<"$out")"
@@ -47,4 +54,5 @@ for elf in "$build"/workloads/*-vp.elf; do
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$prog" "$pairs" "${row[@]}" >>"$tsv"
 done
 echo "(programs vp_*: written for the value profiler: known values, glacial values, 1024 static loads;"
+echo " the others after the six workloads: Embench-IoT, unmodified;"
 echo " the data for make plots: $tsv and the pairs in $vpdir/)"
