@@ -45,8 +45,8 @@ PROFMAP_HDR := sw/profmap/profmap.h sw/cfg/hwprof_cfg.h
 # regs/cop_uinsn.json), image files, the assembler/disassembler, the instruction-level interpreter.
 COP_SRC  := sw/cop/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/cop_interp.c
 COP_HDR  := sw/cop/cop_image.h sw/cop/cop_asm.h sw/cop/cop_interp.h
-VP_SRC   := sw/vp/vp_estimate.c
-VP_HDR   := sw/vp/vp_estimate.h
+VP_SRC   := sw/vp/vp_estimate.c sw/vp/vp_fw.c
+VP_HDR   := sw/vp/vp_estimate.h sw/vp/vp_fw.h
 RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 
@@ -304,7 +304,7 @@ bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS) $(VPF_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
-              test_cop_asm test_cop_interp test_cop_driver test_vp_estimate
+              test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c \
             $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC)
 $(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h \
@@ -438,11 +438,12 @@ VP_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -vp.elf,$(VP_PROGRAMS)
 $(BUILD)/fw/vp_image.c: sw/cop/valueprof.s $(CPASM_BIN)
 	@mkdir -p $(dir $@)
 	$(CPASM_BIN) --c vp_image sw/cop/valueprof.s -o $@
-$(BUILD)/workloads/%-vp.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/vp_rt.c sw/hwprof_cop.c $(BUILD)/fw/vp_image.c $(SW_HDR)
+$(BUILD)/workloads/%-vp.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/vp_rt.c sw/vp/vp_fw.c sw/vp/vp_fw.h sw/hwprof_cop.c \
+                             $(BUILD)/fw/vp_image.c $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/vp_rt.c -o $(@:.elf=-rt.o)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) sw/hwprof_cop.c $(BUILD)/fw/vp_image.c -o $@
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/vp -c sw/rt/vp_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) sw/vp/vp_fw.c sw/hwprof_cop.c $(BUILD)/fw/vp_image.c -o $@
 
 # ... and with the simple-sampling baseline (sw/rt/ss_rt.c, sw/cop/simplesamp.s: one load in 1024)
 SS_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -ss.elf,$(VP_PROGRAMS)))
@@ -521,14 +522,16 @@ EMBENCH_PROGS := $(notdir $(wildcard $(EMBENCH)/src/*))
 EMBENCH_VP := $(foreach p,$(EMBENCH_PROGS),$(BUILD)/embench/$(p)-vp.elf $(BUILD)/embench/$(p)-ss.elf)
 define EMBENCH_RT_RULE
 $(BUILD)/embench/%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c sw/rt/$(1)_rt.c \
-                             sw/hwprof_cop.c $(BUILD)/fw/$(1)_image.c $(SW_HDR)
+                             sw/hwprof_cop.c $(VP_SRC) $(VP_HDR) $(BUILD)/fw/$(1)_image.c $(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/$(1)_rt.c -o $$(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/vp -c sw/rt/$(1)_rt.c -o $$(@:.elf=-rt.o)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -c sw/hwprof_cop.c -o $$(@:.elf=-drv.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -c sw/vp/vp_fw.c -o $$(@:.elf=-fw.o)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -c $(BUILD)/fw/$(1)_image.c -o $$(@:.elf=-img.o)
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -I$(EMBENCH)/src/$$* $(EMBENCH)/src/$$*/*.c $(EMBENCH)/support/beebsc.c \
-	  sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $$(@:.elf=-rt.o) $$(@:.elf=-drv.o) $$(@:.elf=-img.o) -lm -o $$@
+	  sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $$(@:.elf=-rt.o) $$(@:.elf=-drv.o) $$(@:.elf=-fw.o) \
+	  $$(@:.elf=-img.o) -lm -o $$@
 endef
 $(eval $(call EMBENCH_RT_RULE,vp))
 $(eval $(call EMBENCH_RT_RULE,ss))
