@@ -331,12 +331,12 @@ $(BUILD)/unit/hwprof-cpasm-asan: $(COP_SRC) $(COP_HDR) sw/cop/hwprof_cpasm.c $(S
 # hwprof-vpeval: a load-value profile against the run's exact one (docs/valueprof.md); ASan/UBSan build
 # for make test
 VPEVAL_BIN := $(BUILD)/vp/hwprof-vpeval
-$(VPEVAL_BIN): $(VP_SRC) $(VP_HDR) sw/vp/hwprof_vpeval.c
+$(VPEVAL_BIN): sw/vp/vp_estimate.c sw/vp/vp_estimate.h sw/vp/hwprof_vpeval.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/vp -O2 $(VP_SRC) sw/vp/hwprof_vpeval.c -o $@ -lm
-$(BUILD)/unit/hwprof-vpeval-asan: $(VP_SRC) $(VP_HDR) sw/vp/hwprof_vpeval.c
+	$(CC) $(CFLAGS_COMMON) -Isw/vp -O2 sw/vp/vp_estimate.c sw/vp/hwprof_vpeval.c -o $@ -lm
+$(BUILD)/unit/hwprof-vpeval-asan: sw/vp/vp_estimate.c sw/vp/vp_estimate.h sw/vp/hwprof_vpeval.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/vp -g -O1 $(SAN) $(VP_SRC) sw/vp/hwprof_vpeval.c -o $@ -lm
+	$(CC) $(CFLAGS_COMMON) -Isw/vp -g -O1 $(SAN) sw/vp/vp_estimate.c sw/vp/hwprof_vpeval.c -o $@ -lm
 
 # the firmware sources must also build for the RV32 target
 $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)

@@ -6,6 +6,10 @@ tools/valueprof_eval.sh measured (BUILD/bench/valueprof.tsv and BUILD/bench/vp/*
                           Figure 6 layout)
   valueprof-scatter.png   per program, estimated against true invariance of every pair counted,
                           the marker by how often the load ran (Figure 5's layout)
+  valueprof-convergence-instructions.png, -overhead.png
+                          per program, the error of the profile at every timer snapshot against
+                          the program's instructions and against the profiling instructions so
+                          far (Figure 7's layout)
 
 usage: plot_valueprof.py BUILD_DIR OUT_DIR
 """
@@ -102,7 +106,44 @@ def main(argv):
     scatter = os.path.join(out, "valueprof-scatter.png")
     fig.savefig(scatter, dpi=100)
     plt.close(fig)
-    print("plot_valueprof: wrote %s and %s" % (bars, scatter))
+    # Figure 7's layout: the error over the run, against the program's instructions and against the
+    # instructions spent on profiling
+    written = [bars, scatter]
+    for axis, col, label in (("instructions", 0, "program instructions executed"),
+                             ("overhead", 1, "profiling instructions spent")):
+        fig, axes = plt.subplots(nrows, cols, figsize=(4 * cols, 3.2 * nrows), squeeze=False)
+        for ax in axes.flat:
+            ax.set_visible(False)
+        for ax, r in zip(axes.flat, shown):
+            ax.set_visible(True)
+            for kind, colour, name in (("vp", "C0", "co-processor"), ("ss", "C1", "simple sampling")):
+                path = os.path.join(build, "bench", "vp", "%s-%s.curve" % (r["program"], kind))
+                if not os.path.exists(path):
+                    continue
+                pts = []
+                with open(path) as f:
+                    for line in f:
+                        if not line.startswith("#"):
+                            w = line.split()
+                            pts.append((int(w[col]), float(w[2])))
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colour, marker=".", label=name)
+            ax.set_title(r["program"], fontsize=9)
+            ax.set_xlabel(label, fontsize=8)
+            ax.set_ylabel("weighted RMS error", fontsize=8)
+            ax.set_ylim(bottom=0)
+            ax.tick_params(labelsize=7)
+            if axis == "overhead":
+                ax.set_xscale("symlog")
+        h, l = axes.flat[0].get_legend_handles_labels()
+        fig.legend(h, l, loc="lower center", ncol=2, fontsize=8)
+        fig.suptitle("Error of the profile over the run, against %s (one point per timer snapshot)" % label)
+        fig.tight_layout(rect=(0, 0.04, 1, 0.96))
+        path = os.path.join(out, "valueprof-convergence-%s.png" % axis)
+        fig.savefig(path, dpi=90)
+        plt.close(fig)
+        written.append(path)
+    print("plot_valueprof: wrote " + ", ".join(written))
     return 0
 
 

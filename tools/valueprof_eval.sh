@@ -2,8 +2,9 @@
 # make bench section 7 and make plots' data: load-value profiling on every program (docs/valueprof.md).
 # Each program runs twice on the C-only platform, with the co-processor's profiler (<w>-vp.elf) and
 # with simple sampling (<w>-ss.elf); hwprof-sim --value-truth gives the exact profile of the same
-# run and hwprof-vpeval the error. Writes BUILD/bench/valueprof.tsv and the pairs of every run in
-# BUILD/bench/vp/<program>-{vp,ss}.pairs.
+# run and hwprof-vpeval the error. Writes BUILD/bench/valueprof.tsv, and for every run in
+# BUILD/bench/vp/ its pairs (<program>-{vp,ss}.pairs) and its error at every snapshot of the profile
+# (<program>-{vp,ss}.curve).
 # usage: tools/valueprof_eval.sh BUILD_DIR
 set -euo pipefail
 build=${1:-build}
@@ -42,7 +43,7 @@ for elf in "${progs[@]}"; do
     [ $k = ss ] && f="$tmp/vp-samples.txt"
     read -r prog setup handler final <<<"$(sed -n 's/.*program \([0-9]*\) instructions; overhead: setup \([0-9]*\), handler \([0-9]*\), final copy \([0-9]*\).*/\1 \2 \3 \4/p' <<<"$out")"
     irqs=$(sed -n 's/.* \([0-9]*\) interrupts.*/\1/p' <<<"$out" | head -1)
-    ev=$("$build/vp/hwprof-vpeval" --truth="$tmp/truth.txt" "$f" --pairs="$vpdir/$w-$k.pairs")
+    ev=$("$build/vp/hwprof-vpeval" --truth="$tmp/truth.txt" "$f" --pairs="$vpdir/$w-$k.pairs" --curve="$vpdir/$w-$k.curve")
     pairs=$(sed -n 's/.*: \([0-9]*\) pairs counted.*/\1/p' <<<"$ev")
     found=$(sed -n 's/.*), \([0-9]*\) found;.*/\1/p' <<<"$ev")
     err=$(sed -n 's/.*invariance \([0-9.]*\)$/\1/p' <<<"$ev")
@@ -55,4 +56,4 @@ for elf in "${progs[@]}"; do
 done
 echo "(programs vp_*: written for the value profiler: known values, glacial values, 1024 static loads;"
 echo " the others after the six workloads: Embench-IoT, unmodified;"
-echo " the data for make plots: $tsv and the pairs in $vpdir/)"
+echo " the data for make plots: $tsv, and the pairs and convergence curves in $vpdir/)"

@@ -4,7 +4,8 @@
  * ring is full; this handler counts every pair in a table. At the end the last partial ring is
  * counted and the table written to vp-samples.txt (semihosting; hwprof-sim --out-dir) for
  * hwprof-vpeval, which estimates each value's invariance as its share of its load's samples. Like
- * vp_rt.c, the handler turns sampling off while it runs. */
+ * vp_rt.c, the handler turns sampling off while it runs, and the machine timer (same period) writes
+ * a snapshot of the table (the samples of the ring so far counted first; writing is not overhead). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,6 +17,9 @@
 #endif
 #define RING 256u
 #define TABLE 4096u
+#ifndef VP_RESAMPLE_INSNS
+#define VP_RESAMPLE_INSNS 200000u /* instructions between snapshots, as vp_rt.c's re-sampling */
+#endif
 
 int workload_main(void);
 extern const hwprof_cop_image_t ss_image;
@@ -24,8 +28,10 @@ static const hwprof_t hw = {.base = HWPROF_PLAT_REG_BASE};
 static struct {
   uint32_t pc, value, count;
 } table[TABLE];
-static uint32_t pairs, lost, interrupts, handler_errors, unexpected_traps, handler_insns;
+static uint32_t pairs, lost, interrupts, handler_errors, unexpected_traps, handler_insns, setup, w0, eval_insns;
 static uint32_t ring[2 * RING];
+static uint32_t ring_done; /* ring entries already counted */
+static FILE *out;
 
 static inline uint32_t instret(void) {
   uint32_t v;
@@ -51,12 +57,29 @@ static void count(uint32_t pc, uint32_t value) {
   lost++;
 }
 
-/* the first n pairs of the ring */
+/* the ring's pairs ring_done..n-1 (entries below the engine's i1 are complete) */
 static int take_ring(const hwprof_t *h, uint32_t n) {
-  if (n == 0) return 0;
-  if (hwprof_cop_read_data(h, 0, n, ring) != kHwprofOk || hwprof_cop_read_data(h, RING, n, ring + RING) != kHwprofOk) return -1;
-  for (uint32_t k = 0; k < n; k++) count(ring[k], ring[RING + k]);
+  if (n > ring_done) {
+    const uint32_t m = n - ring_done;
+    if (hwprof_cop_read_data(h, ring_done, m, ring) != kHwprofOk || hwprof_cop_read_data(h, RING + ring_done, m, ring + RING) != kHwprofOk)
+      return -1;
+    for (uint32_t k = 0; k < m; k++) count(ring[k], ring[RING + k]);
+  }
+  ring_done = n == RING ? 0 : n;
   return 0;
+}
+
+static void write_table(void) {
+  for (uint32_t k = 0; k < TABLE; k++)
+    if (table[k].count)
+      fprintf(out, "0x%08lx 0x%08lx %lu\n", (unsigned long)table[k].pc, (unsigned long)table[k].value, (unsigned long)table[k].count);
+}
+
+static void set_timer(uint32_t at) {
+  volatile uint32_t *cmp = (volatile uint32_t *)(uintptr_t)HWPROF_PLAT_MTIMECMP;
+  cmp[0] = 0xffffffffu;
+  cmp[1] = 0;
+  cmp[0] = at;
 }
 
 static int on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc) {
@@ -79,6 +102,25 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
     if (hwprof_cop_handle_irq(&hw, on_intr, NULL, &handled) != kHwprofOk || !handled) handler_errors++;
     hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR) | on);
     handler_insns += instret() - t0;
+  } else if (cause == 0x80000007u) {
+    const uint32_t ctrl = hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR);
+    const uint32_t on = ctrl & (1u << HWPROF_VPF_CTRL_ENABLE_LSB);
+    hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, ctrl & ~on);
+    /* the samples so far (the engine may run on: the entries below i1 are complete); not while a
+     * full ring waits for the co-processor's interrupt (i1 has wrapped: that handler takes it) */
+    if (!(hwprof_mmio_read32(&hw, HWPROF_TOP_IRQ_PENDING_ADDR) & (1u << HWPROF_TOP_IRQ_PENDING_COPROC_LSB)) &&
+        take_ring(&hw, hwprof_mmio_read32(&hw, HWPROF_COP_I_ADDR + 4u * 1u)) != 0)
+      handler_errors++;
+    const uint32_t t1 = instret();
+    if (out) {
+      fprintf(out, "snapshot %lu %lu\n", (unsigned long)(t0 - w0 - handler_insns - eval_insns), (unsigned long)(setup + handler_insns + (t1 - t0)));
+      write_table();
+    }
+    const uint32_t snap = instret() - t1;
+    eval_insns += snap;
+    set_timer(instret() + VP_RESAMPLE_INSNS);
+    hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR) | on);
+    handler_insns += instret() - t0 - snap;
   } else {
     unexpected_traps++;
     uint32_t epc;
@@ -88,20 +130,25 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
 }
 
 int main(void) {
+  out = fopen("vp-samples.txt", "w");
+  if (out == NULL) printf("ss firmware: note: vp-samples.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
+  else fprintf(out, "# hwprof-vp-samples 1\n# snapshot <program instructions> <overhead>, then: load PC, value, samples\n");
   const uint32_t setup0 = instret();
   if (hwprof_cop_load(&hw, &ss_image) != kHwprofOk) return 90;
   const hwprof_cop_filter_t filter = {.prescale = SS_PRESCALE};
   if (hwprof_cop_set_filter(&hw, &filter) != kHwprofOk || hwprof_cop_clear_mask(&hw) != kHwprofOk) return 91;
   hwprof_mmio_write32(&hw, HWPROF_TOP_IRQ_ENABLE_ADDR, 1u << HWPROF_TOP_IRQ_ENABLE_COPROC_LSB);
   __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
-  __asm__ volatile("csrs mie, %0" ::"r"(1u << 11));  /* MEIE */
-  __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3)); /* MIE */
+  set_timer(instret() + VP_RESAMPLE_INSNS);
+  __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
+  __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));            /* MIE */
   if (hwprof_cop_start(&hw, HWPROF_COP_CLEAR_ALL) != kHwprofOk) return 92;
-  const uint32_t setup = instret() - setup0;
+  setup = instret() - setup0;
 
-  const uint32_t w0 = instret(), h0 = handler_insns;
+  w0 = instret();
   int rc = workload_main();
-  const uint32_t program = instret() - w0 - (handler_insns - h0); /* the program's own instructions */
+  const uint32_t program = instret() - w0 - handler_insns - eval_insns; /* the program's own instructions */
+  __asm__ volatile("csrc mie, %0" ::"r"(1u << 7));
 
   const uint32_t end0 = instret();
   hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, 0);
@@ -120,15 +167,10 @@ int main(void) {
          "setup %lu, handler %lu, final copy %lu instructions; %lu (PC, value) pairs, %lu not kept\n",
          SS_PRESCALE, (unsigned long)st.passed, (unsigned long)st.sampled, (unsigned long)st.dropped, (unsigned long)interrupts,
          (unsigned long)program, (unsigned long)setup, (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)pairs, (unsigned long)lost);
-  FILE *f = fopen("vp-samples.txt", "w");
-  if (f == NULL) {
-    printf("ss firmware: note: vp-samples.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
-  } else {
-    fprintf(f, "# hwprof-vp-samples 1\n# load PC, value, samples\n");
-    for (uint32_t k = 0; k < TABLE; k++)
-      if (table[k].count)
-        fprintf(f, "0x%08lx 0x%08lx %lu\n", (unsigned long)table[k].pc, (unsigned long)table[k].value, (unsigned long)table[k].count);
-    fclose(f);
+  if (out) {
+    fprintf(out, "snapshot %lu %lu\n", (unsigned long)program, (unsigned long)(setup + handler_insns + final_copy));
+    write_table();
+    fclose(out);
   }
   if (unexpected_traps || handler_errors) {
     printf("ss firmware: FAILED: %lu unexpected traps, %lu handler errors\n", (unsigned long)unexpected_traps,

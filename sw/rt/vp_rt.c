@@ -8,9 +8,11 @@
  *     loads are all masked, which sends no more records and so no more interrupts, does not keep
  *     the profiler for good.
  * Both handlers turn sampling off while they run, so the profile (and the truth hwprof-sim
- * --value-truth counts) is the program's, not the handler's. At the end: sampling off, the engine
- * drains, the last slots are copied, and the profile goes to vp-profile.txt (semihosting;
- * hwprof-sim --out-dir) for the host's estimate (hwprof-vpeval). */
+ * --value-truth counts) is the program's, not the handler's. The profile goes to vp-profile.txt
+ * (semihosting; hwprof-sim --out-dir) for the host's estimate (hwprof-vpeval): a snapshot at every
+ * timer tick (the program's instructions and the overhead so far, then the profile; writing it is
+ * not counted as overhead) and the last one after the end: sampling off, the engine drains, the
+ * last slots are copied. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -30,12 +32,24 @@ extern const hwprof_cop_image_t vp_image;
 
 static const hwprof_t hw = {.base = HWPROF_PLAT_REG_BASE};
 static vp_fw_t fw;
-static uint32_t handler_errors, unexpected_traps, handler_insns;
+static uint32_t handler_errors, unexpected_traps, handler_insns, setup, w0;
+static uint32_t eval_insns; /* writing snapshots: neither the program's nor the profiler's */
+static FILE *out; /* the profile file, NULL when the host refused it */
 
 static inline uint32_t instret(void) {
   uint32_t v;
   __asm__ volatile("csrr %0, minstret" : "=r"(v));
   return v;
+}
+
+/* a snapshot of the profile: the program's instructions and the overhead so far; returns the
+ * instructions it took */
+static uint32_t snapshot(void) {
+  const uint32_t t0 = instret();
+  if (out == NULL) return 0;
+  fprintf(out, "snapshot %lu %lu\n", (unsigned long)(t0 - w0 - handler_insns - eval_insns), (unsigned long)(setup + handler_insns));
+  if (vp_fw_write_loads(&fw, out) != 0) handler_errors++;
+  return instret() - t0;
 }
 
 static void set_timer(uint32_t at) {
@@ -56,12 +70,16 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
     if (cause == 0x8000000bu) {
       bool handled = false;
       if (hwprof_cop_handle_irq(&hw, vp_fw_on_intr, &fw, &handled) != kHwprofOk || !handled) handler_errors++;
+      hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR) | on);
+      handler_insns += instret() - t0;
     } else {
       vp_fw_on_timer(&fw, &hw);
+      const uint32_t snap = snapshot(); /* the evaluation's, not the profiler's; sampling still off */
+      eval_insns += snap;
       set_timer(instret() + VP_RESAMPLE_INSNS);
+      hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR) | on);
+      handler_insns += instret() - t0 - snap;
     }
-    hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR) | on);
-    handler_insns += instret() - t0;
   } else {
     unexpected_traps++;
     uint32_t epc;
@@ -71,17 +89,20 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
 }
 
 int main(void) {
+  out = fopen("vp-profile.txt", "w");
+  if (out == NULL) printf("vp firmware: note: vp-profile.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
+  else if (vp_fw_write_header(out) != 0) handler_errors++;
   const uint32_t setup0 = instret();
   if (vp_fw_start(&fw, &hw, &vp_image, VP_INTERVAL_LOG2) != kHwprofOk) return 90;
   __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
   set_timer(instret() + VP_RESAMPLE_INSNS);
   __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
   __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));            /* MIE */
-  const uint32_t setup = instret() - setup0;
+  setup = instret() - setup0;
 
-  const uint32_t w0 = instret(), h0 = handler_insns;
+  w0 = instret();
   int rc = workload_main();
-  const uint32_t program = instret() - w0 - (handler_insns - h0); /* the program's own instructions */
+  const uint32_t program = instret() - w0 - handler_insns - eval_insns; /* the program's own instructions */
   __asm__ volatile("csrc mie, %0" ::"r"(1u << 7));
 
   /* sampling off; the engine drains the buffer (the handler may still run), then the last slots */
@@ -104,12 +125,10 @@ int main(void) {
          (unsigned long)fw.timer_ticks, (unsigned long)(1u << fw.part_bits), (unsigned long)program, (unsigned long)setup,
          (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)fw.n_loads, (unsigned long)masked,
          (unsigned long)fw.masks_set, (unsigned long)fw.lost_values, (unsigned long)fw.lost_loads);
-  FILE *f = fopen("vp-profile.txt", "w");
-  if (f == NULL) {
-    printf("vp firmware: note: vp-profile.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
-  } else {
-    if (vp_fw_write(&fw, f) != 0) handler_errors++;
-    fclose(f);
+  if (out) {
+    fprintf(out, "snapshot %lu %lu\n", (unsigned long)program, (unsigned long)(setup + handler_insns + final_copy));
+    if (vp_fw_write_loads(&fw, out) != 0) handler_errors++;
+    fclose(out);
   }
   if (unexpected_traps || handler_errors || fw.errors) {
     printf("vp firmware: FAILED: %lu unexpected traps, %lu handler errors, %lu firmware errors\n", (unsigned long)unexpected_traps,

@@ -6,7 +6,8 @@
  * value's share of its PC's samples). Over the (load, value) pairs the seed counts (the load retired
  * at least 200 times, the value is at least 25% of its instances) it prints the frequency-weighted
  * RMS error of the estimated invariance (weight: the load's instances; a pair the profile lacks is
- * estimated at 0) and how many pairs the profile found. */
+ * estimated at 0) and how many pairs the profile found. A profile file may hold snapshots taken
+ * during the run: the last is evaluated, and --curve gives the error of each (seed 001 Figure 7). */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -21,7 +22,8 @@ static void usage(FILE *to) {
           "usage: hwprof-vpeval --truth=FILE PROFILE [--pairs=OUT]\n\n"
           "  --truth=FILE   the exact profile of the run (hwprof-sim --value-truth=FILE)\n"
           "  PROFILE        vp-profile.txt (the co-processor's firmware) or vp-samples.txt (simple sampling)\n"
-          "  --pairs=OUT    write every pair counted: pc value instances true estimated\n"
+          "  --pairs=OUT    write every pair counted (of the last snapshot): pc value instances true estimated\n"
+          "  --curve=OUT    one line per snapshot of the profile: instructions overhead error found counted\n"
           "  --min-instances=N, --min-invariance=F   the pairs counted (default 200 and 0.25)\n");
 }
 
@@ -142,9 +144,25 @@ static int add_value(prof_load_t *l, uint32_t value, uint64_t hits, uint64_t mis
   return 0;
 }
 
+typedef struct {
+  uint64_t instructions, overhead; /* where in the run the snapshot was taken (0 0: unknown) */
+  prof_load_t *loads;
+  size_t n, cap;
+} snapshot_t;
+
+static void free_snapshots(snapshot_t *s, size_t n) {
+  for (size_t k = 0; k < n; k++) {
+    for (size_t j = 0; j < s[k].n; j++) free(s[k].loads[j].v);
+    free(s[k].loads);
+  }
+  free(s);
+}
+
 /* vp-profile.txt (kind 0) or vp-samples.txt (kind 1: each sample is a hit of its value, total = the
- * PC's samples) */
-static int read_profile(const char *path, prof_load_t **out, size_t *n_out, int *kind) {
+ * PC's samples). A line 'snapshot <instructions> <overhead>' starts a new profile of the same run
+ * (the firmware writes one at every timer tick and one at the end); a file without such lines is
+ * one profile. */
+static int read_profile(const char *path, snapshot_t **out, size_t *n_out, int *kind) {
   FILE *f = fopen(path, "r");
   if (f == NULL) {
     fprintf(stderr, "hwprof-vpeval: error: %s: %s\n", path, strerror(errno));
@@ -152,8 +170,9 @@ static int read_profile(const char *path, prof_load_t **out, size_t *n_out, int 
   }
   char line[512];
   unsigned lineno = 0;
-  size_t n = 0, cap = 0;
-  prof_load_t *p = NULL, *cur = NULL;
+  size_t ns = 0, caps = 0;
+  snapshot_t *snaps = NULL, *cs = NULL;
+  prof_load_t *cur = NULL;
   int rc = 0;
   while (fgets(line, sizeof line, f)) {
     lineno++;
@@ -168,10 +187,30 @@ static int read_profile(const char *path, prof_load_t **out, size_t *n_out, int 
     }
     if (line[0] == '#' || line[0] == '\n') continue;
     unsigned long a, b, c, d;
+    const int snap = sscanf(line, "snapshot %lu %lu", &a, &b) == 2;
+    if (snap || cs == NULL) {
+      if (ns == caps) {
+        caps = caps ? 2 * caps : 16;
+        snapshot_t *g = realloc(snaps, caps * sizeof *g);
+        if (g == NULL) {
+          rc = fail(path, lineno, "out of memory");
+          break;
+        }
+        snaps = g;
+      }
+      cs = &snaps[ns++];
+      memset(cs, 0, sizeof *cs);
+      cur = NULL;
+      if (snap) {
+        cs->instructions = a;
+        cs->overhead = b;
+        continue;
+      }
+    }
     uint32_t pc = 0;
     int new_load = 0;
     if (*kind == 0 && sscanf(line, "load %lx %lu %lu %lu", &a, &b, &c, &d) == 4) {
-      if (find_load(p, n, (uint32_t)a)) {
+      if (find_load(cs->loads, cs->n, (uint32_t)a)) {
         rc = fail(path, lineno, "load listed twice");
         break;
       }
@@ -188,7 +227,7 @@ static int read_profile(const char *path, prof_load_t **out, size_t *n_out, int 
       }
       continue;
     } else if (*kind == 1 && sscanf(line, "%lx %lx %lu", &a, &b, &c) == 3) {
-      cur = find_load(p, n, (uint32_t)a);
+      cur = find_load(cs->loads, cs->n, (uint32_t)a);
       if (cur == NULL) {
         pc = (uint32_t)a;
         new_load = 1;
@@ -201,20 +240,22 @@ static int read_profile(const char *path, prof_load_t **out, size_t *n_out, int 
         continue;
       }
     } else {
-      rc = fail(path, lineno, *kind ? "expected '0x<pc> 0x<value> <count>'" : "expected 'load 0x<pc> <total> <intervals> <masked>' or 'value 0x<value> <hits> <misses>'");
+      rc = fail(path, lineno, *kind ? "expected '0x<pc> 0x<value> <count>' or 'snapshot <instructions> <overhead>'"
+                                    : "expected 'load 0x<pc> <total> <intervals> <masked>', 'value 0x<value> <hits> "
+                                      "<misses>' or 'snapshot <instructions> <overhead>'");
       break;
     }
     if (new_load) {
-      if (n == cap) {
-        cap = cap ? 2 * cap : 256;
-        prof_load_t *g = realloc(p, cap * sizeof *p);
+      if (cs->n == cs->cap) {
+        cs->cap = cs->cap ? 2 * cs->cap : 256;
+        prof_load_t *g = realloc(cs->loads, cs->cap * sizeof *g);
         if (g == NULL) {
           rc = fail(path, lineno, "out of memory");
           break;
         }
-        p = g;
+        cs->loads = g;
       }
-      cur = &p[n++];
+      cur = &cs->loads[cs->n++];
       memset(cur, 0, sizeof *cur);
       cur->pc = pc;
       if (*kind == 0) {
@@ -229,18 +270,64 @@ static int read_profile(const char *path, prof_load_t **out, size_t *n_out, int 
     }
   }
   fclose(f);
+  if (rc == 0 && ns == 0) rc = fail(path, lineno, "no profile in the file");
   if (rc) {
-    for (size_t k = 0; k < n; k++) free(p[k].v);
-    free(p);
+    free_snapshots(snaps, ns);
     return -1;
   }
-  *out = p;
-  *n_out = n;
+  *out = snaps;
+  *n_out = ns;
+  return 0;
+}
+
+typedef struct {
+  size_t counted, found;
+  double error;
+} eval_t;
+
+/* the weighted RMS error of one profile against the truth; pairs (if not NULL) gets every pair */
+static int evaluate(const truth_load_t *truth, size_t n_truth, const snapshot_t *sn, uint64_t min_instances, double min_inv,
+                    FILE *pairs, const char *path, eval_t *out) {
+  double sw = 0, se = 0;
+  memset(out, 0, sizeof *out);
+  for (size_t k = 0; k < n_truth; k++) {
+    const truth_load_t *t = &truth[k];
+    if (t->instances < min_instances) continue;
+    prof_load_t *p = find_load(sn->loads, sn->n, t->pc);
+    vp_estimate_t est[64];
+    vp_estimate_t *e = est;
+    if (p && p->n > 64 && (e = malloc(p->n * sizeof *e)) == NULL) return -1;
+    vp_load_t l = {t->pc, p ? p->total : 0, p ? p->n : 0, p ? p->v : NULL};
+    if (p && vp_estimate(&l, e) != 0) {
+      fprintf(stderr, "hwprof-vpeval: error: %s: load 0x%08" PRIx32 ": hits and misses exceed its total\n", path, t->pc);
+      if (e != est) free(e);
+      return -1;
+    }
+    for (size_t j = 0; j < t->n; j++) {
+      const double inv = (double)t->count[j] / (double)t->instances;
+      if (inv < min_inv) continue;
+      double got = 0;
+      int have = 0;
+      for (size_t q = 0; p && q < p->n; q++)
+        if (p->v[q].value == t->value[j]) {
+          got = e[q].invariance;
+          have = 1;
+        }
+      out->counted++;
+      out->found += have;
+      sw += (double)t->instances;
+      se += (double)t->instances * (got - inv) * (got - inv);
+      if (pairs)
+        fprintf(pairs, "0x%08" PRIx32 " 0x%08" PRIx32 " %" PRIu64 " %.6f %.6f\n", t->pc, t->value[j], t->instances, inv, got);
+    }
+    if (e != est) free(e);
+  }
+  out->error = sw > 0 ? sqrt(se / sw) : 0.0;
   return 0;
 }
 
 int main(int argc, char **argv) {
-  const char *truth_path = NULL, *profile_path = NULL, *pairs_path = NULL;
+  const char *truth_path = NULL, *profile_path = NULL, *pairs_path = NULL, *curve_path = NULL;
   uint64_t min_instances = 200;
   double min_inv = 0.25;
   for (int i = 1; i < argc; i++) {
@@ -252,6 +339,8 @@ int main(int argc, char **argv) {
       truth_path = a + 8;
     } else if (!strncmp(a, "--pairs=", 8) && a[8]) {
       pairs_path = a + 8;
+    } else if (!strncmp(a, "--curve=", 8) && a[8]) {
+      curve_path = a + 8;
     } else if (!strncmp(a, "--min-instances=", 16) && a[16]) {
       min_instances = strtoull(a + 16, NULL, 10);
     } else if (!strncmp(a, "--min-invariance=", 17) && a[17]) {
@@ -272,60 +361,44 @@ int main(int argc, char **argv) {
   }
   truth_load_t *truth;
   size_t n_truth;
-  prof_load_t *prof;
-  size_t n_prof;
+  snapshot_t *snaps;
+  size_t n_snaps;
   int kind = 0;
   if (read_truth(truth_path, &truth, &n_truth)) return 1;
-  if (read_profile(profile_path, &prof, &n_prof, &kind)) {
+  if (read_profile(profile_path, &snaps, &n_snaps, &kind)) {
     free(truth);
     return 1;
   }
-  FILE *pairs = NULL;
-  if (pairs_path && (pairs = fopen(pairs_path, "w")) == NULL) {
-    fprintf(stderr, "hwprof-vpeval: error: %s: %s\n", pairs_path, strerror(errno));
+  FILE *pairs = NULL, *curve = NULL;
+  if ((pairs_path && (pairs = fopen(pairs_path, "w")) == NULL) || (curve_path && (curve = fopen(curve_path, "w")) == NULL)) {
+    fprintf(stderr, "hwprof-vpeval: error: %s: %s\n", pairs && pairs_path ? curve_path : pairs_path ? pairs_path : curve_path,
+            strerror(errno));
+    if (pairs) fclose(pairs);
+    free_snapshots(snaps, n_snaps);
+    free(truth);
     return 1;
   }
-  if (pairs) fprintf(pairs, "# pc value instances true_invariance estimated_invariance\n");
-  double sw = 0, se = 0;
-  size_t counted = 0, found = 0;
-  for (size_t k = 0; k < n_truth; k++) {
-    const truth_load_t *t = &truth[k];
-    if (t->instances < min_instances) continue;
-    prof_load_t *p = find_load(prof, n_prof, t->pc);
-    vp_estimate_t est[64];
-    vp_estimate_t *e = est;
-    if (p && p->n > 64 && (e = malloc(p->n * sizeof *e)) == NULL) return 1;
-    vp_load_t l = {t->pc, p ? p->total : 0, p ? p->n : 0, p ? p->v : NULL};
-    if (p && vp_estimate(&l, e) != 0) {
-      fprintf(stderr, "hwprof-vpeval: error: %s: load 0x%08" PRIx32 ": hits and misses exceed its total\n", profile_path, t->pc);
-      return 1;
+  int rc = 0;
+  eval_t ev;
+  if (curve) {
+    fprintf(curve, "# instructions overhead error found counted (one line per snapshot of the profile)\n");
+    for (size_t k = 0; k < n_snaps && rc == 0; k++) {
+      rc = evaluate(truth, n_truth, &snaps[k], min_instances, min_inv, NULL, profile_path, &ev);
+      if (rc == 0)
+        fprintf(curve, "%" PRIu64 " %" PRIu64 " %.6f %zu %zu\n", snaps[k].instructions, snaps[k].overhead, ev.error, ev.found,
+                ev.counted);
     }
-    for (size_t j = 0; j < t->n; j++) {
-      const double inv = (double)t->count[j] / (double)t->instances;
-      if (inv < min_inv) continue;
-      double got = 0;
-      int have = 0;
-      for (size_t q = 0; p && q < p->n; q++)
-        if (p->v[q].value == t->value[j]) {
-          got = e[q].invariance;
-          have = 1;
-        }
-      counted++;
-      found += have;
-      sw += (double)t->instances;
-      se += (double)t->instances * (got - inv) * (got - inv);
-      if (pairs)
-        fprintf(pairs, "0x%08" PRIx32 " 0x%08" PRIx32 " %" PRIu64 " %.6f %.6f\n", t->pc, t->value[j], t->instances, inv, got);
-    }
-    if (e != est) free(e);
+    fclose(curve);
   }
+  if (pairs) fprintf(pairs, "# pc value instances true_invariance estimated_invariance\n");
+  if (rc == 0) rc = evaluate(truth, n_truth, &snaps[n_snaps - 1], min_instances, min_inv, pairs, profile_path, &ev);
   if (pairs) fclose(pairs);
-  printf("hwprof-vpeval: %s (%s): %zu pairs counted (loads of at least %" PRIu64 " instances, values of at least %.0f%%), "
-         "%zu found; frequency-weighted RMS error of the invariance %.4f\n",
-         profile_path, kind ? "simple sampling" : "co-processor, A.6 estimate", counted, min_instances, 100 * min_inv, found,
-         sw > 0 ? sqrt(se / sw) : 0.0);
-  for (size_t k = 0; k < n_prof; k++) free(prof[k].v);
-  free(prof);
+  if (rc == 0)
+    printf("hwprof-vpeval: %s (%s): %zu pairs counted (loads of at least %" PRIu64 " instances, values of at least %.0f%%), "
+           "%zu found; frequency-weighted RMS error of the invariance %.4f\n",
+           profile_path, kind ? "simple sampling" : "co-processor, A.6 estimate", ev.counted, min_instances, 100 * min_inv,
+           ev.found, ev.error);
+  free_snapshots(snaps, n_snaps);
   free(truth);
-  return 0;
+  return rc ? 1 : 0;
 }

@@ -72,7 +72,8 @@ static void set_partition(vp_fw_t *f, const hwprof_t *h) {
 
 hwprof_result_t vp_fw_start(vp_fw_t *f, const hwprof_t *h, const hwprof_cop_image_t *image, unsigned interval_log2) {
   if (f == NULL || h == NULL || image == NULL || interval_log2 < 1u || interval_log2 > 16u) return kHwprofBadArg;
-  memset(f, 0, sizeof *f);
+  /* a zeroed vp_fw_t (static storage) needs no clearing: the firmware's start stays cheap */
+  if (f->n_loads || f->gen) memset(f, 0, sizeof *f);
   f->gen = 1;
   hwprof_result_t rc = hwprof_cop_load(h, image);
   if (rc != kHwprofOk) return rc;
@@ -146,8 +147,14 @@ hwprof_result_t vp_fw_final_copy(vp_fw_t *f, const hwprof_t *h) {
   return kHwprofOk;
 }
 
-int vp_fw_write(const vp_fw_t *f, FILE *out) {
+int vp_fw_write_header(FILE *out) {
   fprintf(out, "# hwprof-vp-profile 1\n# load PC total intervals masked, then its values: value hits misses\n");
+  return ferror(out) ? -1 : 0;
+}
+
+int vp_fw_write(const vp_fw_t *f, FILE *out) { return vp_fw_write_header(out) | vp_fw_write_loads(f, out); }
+
+int vp_fw_write_loads(const vp_fw_t *f, FILE *out) {
   for (uint32_t k = 0; k < VP_FW_MAX_LOADS; k++) {
     const vp_fw_load_t *e = &f->prof[k];
     if (e->total == 0) continue;

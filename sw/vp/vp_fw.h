@@ -42,7 +42,7 @@ typedef struct {
   uint32_t totals[VP_FW_SLOTS / 2];
 } vp_fw_t;
 
-/* Clears the profile, loads the program (image: valueprof.s) with 2^interval_log2 records per
+/* Clears the profile (f must be zeroed or have been started before), loads the program (image: valueprof.s) with 2^interval_log2 records per
  * interval (1..16), no partition, an empty bit-mask filter, enables the co-processor's interrupt
  * cause, and starts the engine and sampling. */
 hwprof_result_t vp_fw_start(vp_fw_t *f, const hwprof_t *h, const hwprof_cop_image_t *image, unsigned interval_log2);
@@ -58,7 +58,11 @@ hwprof_result_t vp_fw_drain(vp_fw_t *f, const hwprof_t *h, void (*poll)(void *ct
 /* Stops the engine and copies the last slots (with the co-processor's interrupt no longer taken:
  * a pending one's slots are copied here instead). */
 hwprof_result_t vp_fw_final_copy(vp_fw_t *f, const hwprof_t *h);
-/* The profile file (docs/valueprof.md): returns 0, or -1 if writing failed. */
-int vp_fw_write(const vp_fw_t *f, FILE *out);
+/* The profile file (docs/valueprof.md): its first line, then the loads and values. A file with
+ * snapshots has 'snapshot <instructions> <overhead>' lines, each followed by vp_fw_write_loads.
+ * Return 0, or -1 if writing failed. */
+int vp_fw_write_header(FILE *out);
+int vp_fw_write_loads(const vp_fw_t *f, FILE *out);
+int vp_fw_write(const vp_fw_t *f, FILE *out); /* header and loads */
 
 #endif /* HWPROF_VP_FW_H */
