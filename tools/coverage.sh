@@ -69,13 +69,15 @@ verilator_coverage --annotate "$cov/annotated" "$cov/merged.dat" >/dev/null
 
 echo "cov: unit tests with gcov" >&2
 model_objs "$cov/unit"
-for c in sw/*.c sw/cfg/hwprof_cfg.c $cop_lib_src; do cc $CFLAGS -Isw/cfg -Isw/cop -Itb -c "$c" -o "$cov/unit/sw_$(basename "${c%.c}").o"; done
+for c in sw/*.c sw/cfg/hwprof_cfg.c $cop_lib_src sw/vp/vp_estimate.c sw/vp/vp_fw.c; do
+  cc $CFLAGS -Isw/cfg -Isw/cop -Isw/vp -Itb -c "$c" -o "$cov/unit/sw_$(basename "${c%.c}").o"
+done
 for c in tb/*.c tests/model_sys.c sim/rv32.c sw/profmap/profmap.c sw/elf/hwprof_elf.c; do
   cc -std=c11 -Itb -Itests -Isim -Isw/profmap -Isw/cfg -Isw/include -Isw/elf -Icmodel -O1 -c "$c" -o "$cov/unit/aux_$(basename "${c%.c}").o"
 done
 for t in tests/test_*.c; do
   n=$(basename "${t%.c}")
-  cc $CFLAGS -D_POSIX_C_SOURCE=200809L -Itb -Itests -Isim -Isw/profmap -Isw/cfg -Isw/elf -Isw/cop "$t" "$cov"/unit/*.o -o "$cov/unit/$n" \
+  cc $CFLAGS -D_POSIX_C_SOURCE=200809L -Itb -Itests -Isim -Isw/profmap -Isw/cfg -Isw/elf -Isw/cop -Isw/vp "$t" "$cov"/unit/*.o -o "$cov/unit/$n" \
     $(pkg-config --cflags --libs cmocka) -lelf
   "$cov/unit/$n" >/dev/null 2>&1
 done
