@@ -114,6 +114,8 @@ static void invariant_and_variant_loads(void **state) {
   assert_true(b5 > 0.65 && b5 < 0.85);
   assert_true(b->intervals >= 4);        /* B was masked only after its 4th interval */
   assert_true(b->mask_gen == fw.gen);
+  assert_true(fw.complete);              /* the 4th copy left nothing unmasked */
+  assert_int_equal(fw.completed_at, 4);
   /* the hardware agrees: A's bit in the bit-mask filter is set */
   hwprof_cop_status_t st;
   assert_int_equal(hwprof_cop_status(&sys.h, &st), kHwprofOk);
@@ -157,6 +159,7 @@ static void timer_resamples_and_rotates(void **state) {
   for (unsigned w = 0; w < 128; w++) any |= hwprof_mmio_read32(&sys.h, HWPROF_VPF_BITMASK_ADDR + 4u * w);
   assert_int_equal(any, 0);
   assert_int_equal(fw.gen, gen + 1);
+  assert_false(fw.complete);             /* re-sampling starts the profile again */
   assert_int_equal(fw.part, 1);
   assert_int_equal(hwprof_mmio_read32(&sys.h, HWPROF_VPF_MATCH_ADDR), 1u);
   assert_int_equal(fw.errors, 0);

@@ -119,12 +119,13 @@ int main(void) {
   printf("vp firmware: %lu loads passed the filters, %lu sampled, %lu dropped; the engine ran %lu records; %lu interrupts "
          "(%lu copies, %lu at an interval's end, %lu thrashing, %lu timer); program split into %lu parts; program %lu instructions; "
          "overhead: setup %lu, handler %lu, final copy %lu instructions; profile: %lu load PCs, %lu masked at the end (%lu "
-         "masks set), %lu values and %lu loads not kept\n",
+         "masks set), %lu values and %lu loads not kept; complete (nothing unmasked left) at copy %lu (0: never)\n",
          (unsigned long)st.passed, (unsigned long)st.sampled, (unsigned long)st.dropped, (unsigned long)st.records,
          (unsigned long)fw.interrupts, (unsigned long)fw.copies, (unsigned long)fw.intervals, (unsigned long)fw.thrashes,
          (unsigned long)fw.timer_ticks, (unsigned long)(1u << fw.part_bits), (unsigned long)program, (unsigned long)setup,
          (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)fw.n_loads, (unsigned long)masked,
-         (unsigned long)fw.masks_set, (unsigned long)fw.lost_values, (unsigned long)fw.lost_loads);
+         (unsigned long)fw.masks_set, (unsigned long)fw.lost_values, (unsigned long)fw.lost_loads,
+         (unsigned long)fw.completed_at);
   if (out) {
     fprintf(out, "snapshot %lu %lu\n", (unsigned long)program, (unsigned long)(setup + handler_insns + final_copy));
     if (vp_fw_write_loads(&fw, out) != 0) handler_errors++;

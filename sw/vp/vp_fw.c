@@ -24,6 +24,7 @@ static vp_fw_load_t *entry_of(vp_fw_t *f, uint32_t pc) {
  * register window is read directly (the driver's array reads check their bounds on every call). */
 static int copy_slots(vp_fw_t *f, const hwprof_t *h, bool final) {
   if (hwprof_cop_read_data(h, 384, VP_FW_SLOTS / 2, f->totals) != kHwprofOk) return -1;
+  bool unmasked = false; /* a load of this copy left unmasked */
   for (uint32_t n = 0; n < VP_FW_SLOTS; n++) {
     const uint32_t total = (f->totals[n / 2] >> (16u * (n % 2u))) & 0xffffu;
     if (total == 0) continue;
@@ -59,7 +60,13 @@ static int copy_slots(vp_fw_t *f, const hwprof_t *h, bool final) {
       e->mask_gen = f->gen;
       f->masked_now++;
       f->masks_set++;
+    } else {
+      unmasked = true;
     }
+  }
+  if (!final) {
+    f->complete = !unmasked; /* every load the slots saw is characterised */
+    if (f->complete && f->completed_at == 0) f->completed_at = f->copies;
   }
   return 0;
 }
@@ -120,6 +127,7 @@ void vp_fw_on_timer(vp_fw_t *f, const hwprof_t *h) {
   if (hwprof_cop_clear_mask(h) != kHwprofOk) f->errors++;
   f->gen++; /* every mask is gone */
   f->masked_now = 0;
+  f->complete = false;
   if (f->part_bits) {
     f->part = (f->part + 1u) & ((1u << f->part_bits) - 1u);
     set_partition(f, h);

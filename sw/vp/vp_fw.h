@@ -38,6 +38,9 @@ typedef struct {
   uint32_t n_loads, lost_loads, lost_values, masked_now, masks_set;
   uint16_t gen;
   uint32_t copies, intervals, thrashes, timer_ticks, interrupts, errors;
+  bool complete;          /* the last copy left no load unmasked (seed 001 section 5.1); the timer's
+                             re-sampling starts the profile again */
+  uint32_t completed_at;  /* the copy that first declared it complete (0: never) */
   uint32_t part_bits, part, records_at_start;
   uint32_t totals[VP_FW_SLOTS / 2];
 } vp_fw_t;
