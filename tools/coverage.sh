@@ -84,7 +84,7 @@ done
 
 echo
 echo "RTL coverage of the lockstep benches (top: directed, 2 x 500k random cycles, 300k-cycle counts test;"
-echo "co-processor: timing, host, 500k random cycles; front end: directed, 500k random cycles):"
+echo "co-processor: timing, host, 200k busy and 500k random cycles; front end: directed, 500k random cycles):"
 python3 tools/covsum.py "$cov/merged.dat"
 echo "(annotated sources: $cov/annotated/)"
 echo
