@@ -656,6 +656,35 @@ sc_bad_input_rejected() {
 }
 check sc-rejects-bad-input sc_bad_input_rejected
 
+# hwprof-vpeval (ASan/UBSan build) on malformed files: one message naming the file and line, exit 1;
+# bad arguments: exit 2
+vpeval_bad_input_rejected() {
+  local d out rc f
+  d=$(mktemp -d)
+  printf '# hwprof-value-truth 1\n0x80000000 10 0x1:5\n' >"$d/truth.txt"
+  printf 'junk\n' >"$d/header.txt"
+  printf '# hwprof-vp-profile 1\nvalue 0x1 2 3\n' >"$d/orphan.txt"
+  printf '# hwprof-vp-profile 1\nload 0x80000000 3 1 0\nvalue 0x1 2 3\n' >"$d/overcount.txt"
+  printf '# hwprof-vp-samples 1\n0x80000000 zz 3\n' >"$d/samples.txt"
+  printf '# hwprof-value-truth 1\n0x80000000 10 0x1:50\n' >"$d/truth_bad.txt"
+  for f in header:1 orphan:2 overcount:2 samples:2; do
+    out=$("$vpeval" --truth="$d/truth.txt" "$d/${f%:*}.txt" 2>&1)
+    rc=$?
+    echo "${f%:*} -> $rc: $out"
+    [ "$rc" = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "error: $d/${f%:*}.txt:${f#*:}:" <<<"$out" || { rm -rf "$d"; return 1; }
+  done
+  out=$("$vpeval" --truth="$d/truth_bad.txt" "$d/overcount.txt" 2>&1)
+  rc=$?
+  echo "truth_bad -> $rc: $out"
+  [ "$rc" = 1 ] && grep -q "error: $d/truth_bad.txt:2:" <<<"$out" || { rm -rf "$d"; return 1; }
+  out=$("$vpeval" --frobnicate 2>&1)
+  rc=$?
+  echo "--frobnicate -> $rc: $out"
+  rm -rf "$d"
+  [ "$rc" = 2 ] && grep -q "'--frobnicate'" <<<"$out"
+}
+check vpeval-rejects-bad-input vpeval_bad_input_rejected
+
 echo
 grep -h "^round trip\|^handler:" "$logdir/unit-test_trace_roundtrip.log" 2>/dev/null | sed 's/^/trace /'
 tail -n 1 "$logdir/qemu-check-workloads.log" 2>/dev/null

@@ -19,7 +19,7 @@
 
 static void usage(FILE *to) {
   fprintf(to,
-          "usage: hwprof-vpeval --truth=FILE PROFILE [--pairs=OUT]\n\n"
+          "usage: hwprof-vpeval --truth=FILE PROFILE [--pairs=OUT] [--curve=OUT]\n\n"
           "  --truth=FILE   the exact profile of the run (hwprof-sim --value-truth=FILE)\n"
           "  PROFILE        vp-profile.txt (the co-processor's firmware) or vp-samples.txt (simple sampling)\n"
           "  --pairs=OUT    write every pair counted (of the last snapshot): pc value instances true estimated\n"
@@ -40,6 +40,7 @@ typedef struct {
   uint64_t total;
   size_t n, cap;
   vp_value_t *v;
+  unsigned line; /* where the file gives it */
 } prof_load_t;
 
 static int fail(const char *path, unsigned line, const char *what) {
@@ -258,6 +259,7 @@ static int read_profile(const char *path, snapshot_t **out, size_t *n_out, int *
       cur = &cs->loads[cs->n++];
       memset(cur, 0, sizeof *cur);
       cur->pc = pc;
+      cur->line = lineno;
       if (*kind == 0) {
         cur->total = b;
       } else {
@@ -271,6 +273,14 @@ static int read_profile(const char *path, snapshot_t **out, size_t *n_out, int *
   }
   fclose(f);
   if (rc == 0 && ns == 0) rc = fail(path, lineno, "no profile in the file");
+  /* a load's hits and misses are samples its slots counted: never more than its total */
+  for (size_t k = 0; rc == 0 && k < ns; k++)
+    for (size_t j = 0; rc == 0 && j < snaps[k].n; j++) {
+      const prof_load_t *l = &snaps[k].loads[j];
+      uint64_t counted = 0;
+      for (size_t q = 0; q < l->n; q++) counted += l->v[q].hits + l->v[q].misses;
+      if (counted > l->total) rc = fail(path, l->line, "the load's values have more hits and misses than its total");
+    }
   if (rc) {
     free_snapshots(snaps, ns);
     return -1;
@@ -342,9 +352,19 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--curve=", 8) && a[8]) {
       curve_path = a + 8;
     } else if (!strncmp(a, "--min-instances=", 16) && a[16]) {
-      min_instances = strtoull(a + 16, NULL, 10);
+      char *end;
+      min_instances = strtoull(a + 16, &end, 10);
+      if (*end || a[16] == '-') {
+        fprintf(stderr, "hwprof-vpeval: error: '%s': expected a count\n", a);
+        return 2;
+      }
     } else if (!strncmp(a, "--min-invariance=", 17) && a[17]) {
-      min_inv = strtod(a + 17, NULL);
+      char *end;
+      min_inv = strtod(a + 17, &end);
+      if (*end || !(min_inv >= 0.0 && min_inv <= 1.0)) {
+        fprintf(stderr, "hwprof-vpeval: error: '%s': expected a fraction from 0 to 1\n", a);
+        return 2;
+      }
     } else if (a[0] == '-') {
       fprintf(stderr, "hwprof-vpeval: error: unknown option '%s' (see --help)\n", a);
       return 2;
