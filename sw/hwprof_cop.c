@@ -105,6 +105,20 @@ hwprof_result_t hwprof_cop_status(const hwprof_t *h, hwprof_cop_status_t *out) {
   return kHwprofOk;
 }
 
+hwprof_result_t hwprof_cop_drain(const hwprof_t *h, unsigned max_polls, void (*poll)(void *ctx), void *ctx) {
+  if (h == NULL) return kHwprofBadArg;
+  const uint32_t ctrl = hwprof_mmio_read32(h, HWPROF_VPF_CTRL_ADDR);
+  hwprof_mmio_write32(h, HWPROF_VPF_CTRL_ADDR, ctrl & ~(uint32_t)BIT(VPF, CTRL, ENABLE));
+  for (unsigned polls = 0; polls <= max_polls; polls++) {
+    if (poll) poll(ctx);
+    /* the buffer first, then the engine's decoder/field extractor: a record moving from one to
+     * the other between the two reads is seen in the second */
+    const uint32_t buffered = F(VPF, SB_STATUS, RECORDS, hwprof_mmio_read32(h, HWPROF_VPF_SB_STATUS_ADDR));
+    if (buffered == 0 && !F(COP, STATUS, DFE_VALID, hwprof_mmio_read32(h, HWPROF_COP_STATUS_ADDR))) return kHwprofOk;
+  }
+  return kHwprofBusy;
+}
+
 hwprof_result_t hwprof_cop_read_data(const hwprof_t *h, uint32_t first, uint32_t n, uint32_t *out) {
   if (h == NULL || (out == NULL && n != 0)) return kHwprofBadArg;
   hwprof_cop_config_t cfg;

@@ -149,6 +149,49 @@ static void test_cop_driver_counts_loads_and_rearms_on_the_model(void **state) {
   assert_int_equal(seen.calls, 1);
 }
 
+/* for hwprof_cop_drain: take the interrupt as a host would, counting the calls */
+static seen_t drain_seen;
+static void drain_poll(void *ctx) {
+  (void)ctx;
+  idle(1);
+  bool handled = false;
+  assert_int_equal(hwprof_cop_handle_irq(&sys.h, on_intr, &drain_seen, &handled), kHwprofOk);
+}
+
+/* Drain: nine new PCs arrive back to back (no idle between them), so records wait in the buffer
+ * while the engine works; the eighth fills pc_count's 8-slot table and halts the engine with the
+ * ninth still buffered. Without anyone taking the interrupt the buffer never empties: busy, and
+ * sampling is off (CTRL.ENABLE 0). With the interrupt taken (the handler re-arms), the ninth
+ * record is processed and the drain ends. */
+static void test_cop_driver_drain(void **state) {
+  (void)state;
+  hwprof_t *h = &sys.h;
+  assert_int_equal(hwprof_cop_load(h, &img), kHwprofOk);
+  const hwprof_cop_filter_t f = {0, 0, 0, 0, 0};
+  assert_int_equal(hwprof_cop_set_filter(h, &f), kHwprofOk);
+  hwprof_mmio_write32(h, HWPROF_TOP_IRQ_ENABLE_ADDR, 1u << HWPROF_TOP_IRQ_ENABLE_COPROC_LSB);
+  assert_int_equal(hwprof_cop_start(h, HWPROF_COP_CLEAR_ALL), kHwprofOk);
+  for (uint32_t k = 0; k < 9; k++) {
+    hwprof_retire_ev_t ev = {0};
+    ev.kind = HWPROF_KIND_LOAD;
+    ev.pc = 0x400 + 4 * k;
+    assert_int_equal(model_sys_retire(&sys, ev), 0);
+  }
+  assert_int_equal(hwprof_cop_drain(h, 200, NULL, NULL), kHwprofBusy);
+  assert_int_equal(hwprof_mmio_read32(h, HWPROF_VPF_CTRL_ADDR) & 1u, 0);
+  hwprof_cop_status_t st;
+  assert_int_equal(hwprof_cop_status(h, &st), kHwprofOk);
+  assert_true(st.halted);
+  assert_int_equal(st.buffered, 1);
+  memset(&drain_seen, 0, sizeof drain_seen);
+  assert_int_equal(hwprof_cop_drain(h, 200, drain_poll, NULL), kHwprofOk);
+  assert_int_equal(drain_seen.calls, 1);
+  assert_int_equal(hwprof_cop_status(h, &st), kHwprofOk);
+  assert_int_equal(st.buffered, 0);
+  assert_int_equal(st.records, 9);
+  assert_int_equal(hwprof_cop_drain(NULL, 1, NULL, NULL), kHwprofBadArg);
+}
+
 static void test_cop_driver_masks_a_pc(void **state) {
   (void)state;
   hwprof_t *h = &sys.h;
@@ -207,6 +250,7 @@ static void test_cop_driver_refuses_bad_images_and_touches_nothing(void **state)
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_cop_driver_counts_loads_and_rearms_on_the_model, setup),
+      cmocka_unit_test_setup(test_cop_driver_drain, setup),
       cmocka_unit_test_setup(test_cop_driver_masks_a_pc, setup),
       cmocka_unit_test_setup(test_cop_driver_refuses_bad_images_and_touches_nothing, setup),
   };

@@ -97,7 +97,7 @@ static void invariant_and_variant_loads(void **state) {
     load(A, 7);
     load(B, (k % 4 == 3) ? 9 : 5);
   }
-  assert_int_equal(vp_fw_drain(&fw, &sys.h, take_irq, NULL), kHwprofOk);
+  assert_int_equal(hwprof_cop_drain(&sys.h, 100000u, take_irq, NULL), kHwprofOk);
   assert_int_equal(vp_fw_final_copy(&fw, &sys.h), kHwprofOk);
   assert_int_equal(fw.errors, 0);
   assert_int_equal(fw.intervals, 4);     /* the 4th copy masked B: no record after it */
@@ -170,7 +170,7 @@ static void profile_file(void **state) {
   (void)state;
   assert_int_equal(vp_fw_start(&fw, &sys.h, &img, 16), kHwprofOk);
   for (unsigned k = 0; k < 40; k++) load(0x80004000u, k < 30 ? 2 : 3);
-  assert_int_equal(vp_fw_drain(&fw, &sys.h, take_irq, NULL), kHwprofOk);
+  assert_int_equal(hwprof_cop_drain(&sys.h, 100000u, take_irq, NULL), kHwprofOk);
   assert_int_equal(vp_fw_final_copy(&fw, &sys.h), kHwprofOk);
   char buf[512] = {0};
   FILE *f = fmemopen(buf, sizeof buf - 1, "w");

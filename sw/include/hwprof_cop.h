@@ -54,6 +54,11 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_cop_start(const hwprof_t *h, uint32_t 
 /* Stop sampling and the engine (records still buffered stay there). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_cop_stop(const hwprof_t *h);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_cop_status(const hwprof_t *h, hwprof_cop_status_t *out);
+/* Sampling off, then wait (at most max_polls rounds) until the engine has processed every record
+ * the buffer held; poll(ctx), if not NULL, is called on each round (where a host takes the
+ * co-processor's interrupt; on a CPU that takes it as a trap, NULL). kHwprofBusy if it does not
+ * drain (an engine halted for an interrupt nobody takes). */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_cop_drain(const hwprof_t *h, unsigned max_polls, void (*poll)(void *ctx), void *ctx);
 /* Read n data-array words from word index first; n CAM entries (keys and valid bits). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_cop_read_data(const hwprof_t *h, uint32_t first, uint32_t n, uint32_t *out);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_cop_read_cam(const hwprof_t *h, uint32_t first, uint32_t n, uint32_t *keys, uint8_t *valid);

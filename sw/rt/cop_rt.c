@@ -114,12 +114,8 @@ int main(void) {
   int rc = workload_main();
 
   /* sampling off; the engine drains the buffer (the handler still runs), then the last table */
-  hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, 0);
+  if (hwprof_cop_drain(&hw, 100000u, NULL, NULL) != kHwprofOk) return 94;
   hwprof_cop_status_t st;
-  unsigned polls = 0;
-  do {
-    if (hwprof_cop_status(&hw, &st) != kHwprofOk || ++polls > 100000u) return 94;
-  } while (st.buffered != 0 || (hwprof_mmio_read32(&hw, HWPROF_COP_STATUS_ADDR) & (1u << HWPROF_COP_STATUS_DFE_VALID_LSB)));
   __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
   if (hwprof_cop_stop(&hw) != kHwprofOk || copy_table(&hw) != 0) handler_errors++;
   if (hwprof_cop_status(&hw, &st) != kHwprofOk) return 95;

@@ -107,7 +107,7 @@ int main(void) {
 
   /* sampling off; the engine drains the buffer (the handler may still run), then the last slots */
   const uint32_t end0 = instret();
-  if (vp_fw_drain(&fw, &hw, NULL, NULL) != kHwprofOk) return 94;
+  if (hwprof_cop_drain(&hw, 100000u, NULL, NULL) != kHwprofOk) return 94;
   __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
   if (vp_fw_final_copy(&fw, &hw) != kHwprofOk) handler_errors++;
   hwprof_cop_status_t st;

@@ -134,19 +134,6 @@ void vp_fw_on_timer(vp_fw_t *f, const hwprof_t *h) {
   }
 }
 
-hwprof_result_t vp_fw_drain(vp_fw_t *f, const hwprof_t *h, void (*poll)(void *ctx), void *ctx) {
-  (void)f;
-  hwprof_mmio_write32(h, HWPROF_VPF_CTRL_ADDR, 0);
-  hwprof_cop_status_t st;
-  for (unsigned polls = 0;; polls++) {
-    if (poll) poll(ctx);
-    if (hwprof_cop_status(h, &st) != kHwprofOk || polls > 100000u) return kHwprofBusy;
-    /* the buffer first, then the DFE: a record moving from one to the other is seen */
-    if (st.buffered == 0 && !(hwprof_mmio_read32(h, HWPROF_COP_STATUS_ADDR) & (1u << HWPROF_COP_STATUS_DFE_VALID_LSB))) break;
-  }
-  return kHwprofOk;
-}
-
 hwprof_result_t vp_fw_final_copy(vp_fw_t *f, const hwprof_t *h) {
   if (hwprof_cop_stop(h) != kHwprofOk || copy_slots(f, h, true) != 0) {
     f->errors++;

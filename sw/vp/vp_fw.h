@@ -54,10 +54,6 @@ hwprof_result_t vp_fw_start(vp_fw_t *f, const hwprof_t *h, const hwprof_cop_imag
 int vp_fw_on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc);
 /* The timer: re-sampling and the next partition. */
 void vp_fw_on_timer(vp_fw_t *f, const hwprof_t *h);
-/* Sampling off; waits (bounded) until the engine has processed every buffered record, calling
- * poll(ctx) on each round (the host test takes the interrupt there; NULL on the CPU, where it is
- * taken as a trap). Returns kHwprofOk, or kHwprofBusy if the engine does not drain. */
-hwprof_result_t vp_fw_drain(vp_fw_t *f, const hwprof_t *h, void (*poll)(void *ctx), void *ctx);
 /* Stops the engine and copies the last slots (with the co-processor's interrupt no longer taken:
  * a pending one's slots are copied here instead). */
 hwprof_result_t vp_fw_final_copy(vp_fw_t *f, const hwprof_t *h);
