@@ -80,10 +80,6 @@ static bool timer_reg(rv_cpu_t *c, uint32_t addr, uint64_t **reg, unsigned *half
 static bool load(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t *v) {
   uint64_t *t;
   unsigned sh;
-  if (len == 4 && (addr & 3u) == 0 && timer_reg(c, addr, &t, &sh)) {
-    *v = (uint32_t)(*t >> sh);
-    return true;
-  }
   if (in_ram(c, addr, len)) {
     const uint8_t *p = c->ram + (addr - RV_RAM_BASE);
     uint32_t x = 0;
@@ -99,16 +95,16 @@ static bool load(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t *v) {
     *v = c->mmio.read32(c->mmio.ctx, addr - c->mmio.base);
     return true;
   }
+  if (len == 4 && (addr & 3u) == 0 && timer_reg(c, addr, &t, &sh)) { /* after RAM: off the common path */
+    *v = (uint32_t)(*t >> sh);
+    return true;
+  }
   return false;
 }
 
 static bool store(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t v) {
   uint64_t *t;
   unsigned sh;
-  if (len == 4 && (addr & 3u) == 0 && timer_reg(c, addr, &t, &sh)) {
-    if (t == &c->mtimecmp) *t = (*t & ~(UINT64_C(0xffffffff) << sh)) | (uint64_t)v << sh; /* mtime is read-only */
-    return true;
-  }
   if (in_ram(c, addr, len)) {
     uint8_t *p = c->ram + (addr - RV_RAM_BASE);
     for (unsigned i = 0; i < len; i++) p[i] = (uint8_t)(v >> (8 * i));
@@ -120,6 +116,10 @@ static bool store(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t v) {
   }
   if (in_mmio(c, addr) && len == 4) {
     c->mmio.write32(c->mmio.ctx, addr - c->mmio.base, v);
+    return true;
+  }
+  if (len == 4 && (addr & 3u) == 0 && timer_reg(c, addr, &t, &sh)) {
+    if (t == &c->mtimecmp) *t = (*t & ~(UINT64_C(0xffffffff) << sh)) | (uint64_t)v << sh; /* mtime is read-only */
     return true;
   }
   return false;
