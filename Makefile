@@ -418,7 +418,7 @@ $(BUILD)/fw/cop_image.c: $(COP_FW_PROG) $(CPASM_BIN)
 	@mkdir -p $(dir $@)
 	$(CPASM_BIN) --c cop_image $(COP_FW_PROG) -o $@
 define COP_FW_RULE
-$(BUILD)/workloads/%-cop$(1).elf: sim/workloads/%.c sim/workloads/common.h sw/rt/cop_rt.c sw/hwprof_cop.c $(BUILD)/fw/cop_image.c $(SW_HDR)
+$(BUILD)/workloads/%-cop$(1).elf: sim/workloads/%.c sim/workloads/common.h sw/rt/cop_rt.c sw/rt/cop_rt_common.h sw/hwprof_cop.c $(BUILD)/fw/cop_image.c $(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include $(if $(1),-DCOP_PRESCALE=$(1)u) -c sw/rt/cop_rt.c -o $$(@:.elf=-rt.o)
@@ -438,7 +438,7 @@ VP_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -vp.elf,$(VP_PROGRAMS)
 $(BUILD)/fw/vp_image.c: sw/cop/valueprof.s $(CPASM_BIN)
 	@mkdir -p $(dir $@)
 	$(CPASM_BIN) --c vp_image sw/cop/valueprof.s -o $@
-$(BUILD)/workloads/%-vp.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/vp_rt.c sw/vp/vp_fw.c sw/vp/vp_fw.h sw/hwprof_cop.c \
+$(BUILD)/workloads/%-vp.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/vp_rt.c sw/rt/cop_rt_common.h sw/vp/vp_fw.c sw/vp/vp_fw.h sw/hwprof_cop.c \
                              $(BUILD)/fw/vp_image.c $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
@@ -450,7 +450,7 @@ SS_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -ss.elf,$(VP_PROGRAMS)
 $(BUILD)/fw/ss_image.c: sw/cop/simplesamp.s $(CPASM_BIN)
 	@mkdir -p $(dir $@)
 	$(CPASM_BIN) --c ss_image sw/cop/simplesamp.s -o $@
-$(BUILD)/workloads/%-ss.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/ss_rt.c sw/hwprof_cop.c $(BUILD)/fw/ss_image.c $(SW_HDR)
+$(BUILD)/workloads/%-ss.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/ss_rt.c sw/rt/cop_rt_common.h sw/hwprof_cop.c $(BUILD)/fw/ss_image.c $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/ss_rt.c -o $(@:.elf=-rt.o)
@@ -521,7 +521,7 @@ $(BUILD)/embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c
 EMBENCH_PROGS := $(notdir $(wildcard $(EMBENCH)/src/*))
 EMBENCH_VP := $(foreach p,$(EMBENCH_PROGS),$(BUILD)/embench/$(p)-vp.elf $(BUILD)/embench/$(p)-ss.elf)
 define EMBENCH_RT_RULE
-$(BUILD)/embench/%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c sw/rt/$(1)_rt.c \
+$(BUILD)/embench/%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c sw/rt/$(1)_rt.c sw/rt/cop_rt_common.h \
                              sw/hwprof_cop.c $(VP_SRC) $(VP_HDR) $(BUILD)/fw/$(1)_image.c $(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)

@@ -13,6 +13,7 @@
 
 #include "hwprof_cop.h"
 #include "hwprof_regs.h"
+#include "cop_rt_common.h"
 
 #ifndef COP_PRESCALE
 #define COP_PRESCALE 1u /* every load */
@@ -29,12 +30,6 @@ static struct {
 } profile[PROFILE_SLOTS];
 static uint32_t distinct, lost, counted, interrupts, handler_errors, unexpected_traps;
 static uint32_t handler_insns; /* retired in the interrupt handler: the run-time cost of profiling */
-
-static inline uint32_t instret(void) {
-  uint32_t v;
-  __asm__ volatile("csrr %0, minstret" : "=r"(v));
-  return v;
-}
 
 static void add(uint32_t pc, uint32_t n) {
   counted += n; /* load_count.s interrupts when a count reaches 0xffff: no count is ever cut short */
@@ -73,18 +68,16 @@ static int on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc) {
 }
 
 __attribute__((interrupt("machine"))) static void trap_handler(void) {
-  const uint32_t t0 = instret();
+  const uint32_t t0 = rt_instret();
   uint32_t cause;
   __asm__ volatile("csrr %0, mcause" : "=r"(cause));
   if (cause == 0x8000000bu) {
     bool handled = false;
     if (hwprof_cop_handle_irq(&hw, on_intr, NULL, &handled) != kHwprofOk || !handled) handler_errors++;
-    handler_insns += instret() - t0;
+    handler_insns += rt_instret() - t0;
   } else {
     unexpected_traps++;
-    uint32_t epc;
-    __asm__ volatile("csrr %0, mepc" : "=r"(epc));
-    __asm__ volatile("csrw mepc, %0" ::"r"(epc + 4u));
+    rt_skip_instruction();
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "hwprof_cop.h"
 #include "hwprof_regs.h"
+#include "cop_rt_common.h"
 
 #ifndef SS_PRESCALE
 #define SS_PRESCALE 1024u
@@ -32,12 +33,6 @@ static uint32_t pairs, lost, interrupts, handler_errors, unexpected_traps, handl
 static uint32_t ring[2 * RING];
 static uint32_t ring_done; /* ring entries already counted */
 static FILE *out;
-
-static inline uint32_t instret(void) {
-  uint32_t v;
-  __asm__ volatile("csrr %0, minstret" : "=r"(v));
-  return v;
-}
 
 static void count(uint32_t pc, uint32_t value) {
   for (uint32_t k = ((pc >> 2) ^ value * 0x9e3779b1u) & (TABLE - 1u), probes = 0; probes < TABLE;
@@ -75,13 +70,6 @@ static void write_table(void) {
       fprintf(out, "0x%08lx 0x%08lx %lu\n", (unsigned long)table[k].pc, (unsigned long)table[k].value, (unsigned long)table[k].count);
 }
 
-static void set_timer(uint32_t at) {
-  volatile uint32_t *cmp = (volatile uint32_t *)(uintptr_t)HWPROF_PLAT_MTIMECMP;
-  cmp[0] = 0xffffffffu;
-  cmp[1] = 0;
-  cmp[0] = at;
-}
-
 static int on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc) {
   (void)ctx;
   (void)intr_pc;
@@ -91,41 +79,35 @@ static int on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc) {
 }
 
 __attribute__((interrupt("machine"))) static void trap_handler(void) {
-  const uint32_t t0 = instret();
+  const uint32_t t0 = rt_instret();
   uint32_t cause;
   __asm__ volatile("csrr %0, mcause" : "=r"(cause));
   if (cause == 0x8000000bu) {
-    const uint32_t ctrl = hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR);
-    const uint32_t on = ctrl & (1u << HWPROF_VPF_CTRL_ENABLE_LSB);
-    hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, ctrl & ~on);
+    const uint32_t on = rt_sampling_pause(&hw);
     bool handled = false;
     if (hwprof_cop_handle_irq(&hw, on_intr, NULL, &handled) != kHwprofOk || !handled) handler_errors++;
-    hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR) | on);
-    handler_insns += instret() - t0;
+    rt_sampling_resume(&hw, on);
+    handler_insns += rt_instret() - t0;
   } else if (cause == 0x80000007u) {
-    const uint32_t ctrl = hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR);
-    const uint32_t on = ctrl & (1u << HWPROF_VPF_CTRL_ENABLE_LSB);
-    hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, ctrl & ~on);
+    const uint32_t on = rt_sampling_pause(&hw);
     /* the samples so far (the engine may run on: the entries below i1 are complete); not while a
      * full ring waits for the co-processor's interrupt (i1 has wrapped: that handler takes it) */
     if (!(hwprof_mmio_read32(&hw, HWPROF_TOP_IRQ_PENDING_ADDR) & (1u << HWPROF_TOP_IRQ_PENDING_COPROC_LSB)) &&
         take_ring(&hw, hwprof_mmio_read32(&hw, HWPROF_COP_I_ADDR + 4u * 1u)) != 0)
       handler_errors++;
-    const uint32_t t1 = instret();
+    const uint32_t t1 = rt_instret();
     if (out) {
       fprintf(out, "snapshot %lu %lu\n", (unsigned long)(t0 - w0 - handler_insns - eval_insns), (unsigned long)(setup + handler_insns + (t1 - t0)));
       write_table();
     }
-    const uint32_t snap = instret() - t1;
+    const uint32_t snap = rt_instret() - t1;
     eval_insns += snap;
-    set_timer(instret() + VP_RESAMPLE_INSNS);
-    hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR) | on);
-    handler_insns += instret() - t0 - snap;
+    rt_set_timer(rt_instret() + VP_RESAMPLE_INSNS);
+    rt_sampling_resume(&hw, on);
+    handler_insns += rt_instret() - t0 - snap;
   } else {
     unexpected_traps++;
-    uint32_t epc;
-    __asm__ volatile("csrr %0, mepc" : "=r"(epc));
-    __asm__ volatile("csrw mepc, %0" ::"r"(epc + 4u));
+    rt_skip_instruction();
   }
 }
 
@@ -133,31 +115,31 @@ int main(void) {
   out = fopen("vp-samples.txt", "w");
   if (out == NULL) printf("ss firmware: note: vp-samples.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
   else fprintf(out, "# hwprof-vp-samples 1\n# snapshot <program instructions> <overhead>, then: load PC, value, samples\n");
-  const uint32_t setup0 = instret();
+  const uint32_t setup0 = rt_instret();
   if (hwprof_cop_load(&hw, &ss_image) != kHwprofOk) return 90;
   const hwprof_cop_filter_t filter = {.prescale = SS_PRESCALE};
   if (hwprof_cop_set_filter(&hw, &filter) != kHwprofOk || hwprof_cop_clear_mask(&hw) != kHwprofOk) return 91;
   hwprof_mmio_write32(&hw, HWPROF_TOP_IRQ_ENABLE_ADDR, 1u << HWPROF_TOP_IRQ_ENABLE_COPROC_LSB);
   __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
-  set_timer(instret() + VP_RESAMPLE_INSNS);
+  rt_set_timer(rt_instret() + VP_RESAMPLE_INSNS);
   __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
   __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));            /* MIE */
   if (hwprof_cop_start(&hw, HWPROF_COP_CLEAR_ALL) != kHwprofOk) return 92;
-  setup = instret() - setup0;
+  setup = rt_instret() - setup0;
 
-  w0 = instret();
+  w0 = rt_instret();
   int rc = workload_main();
-  const uint32_t program = instret() - w0 - handler_insns - eval_insns; /* the program's own instructions */
+  const uint32_t program = rt_instret() - w0 - handler_insns - eval_insns; /* the program's own instructions */
   __asm__ volatile("csrc mie, %0" ::"r"(1u << 7));
 
-  const uint32_t end0 = instret();
+  const uint32_t end0 = rt_instret();
   if (hwprof_cop_drain(&hw, 100000u, NULL, NULL) != kHwprofOk) return 94;
   hwprof_cop_status_t st;
   __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
   const uint32_t n = hwprof_mmio_read32(&hw, HWPROF_COP_I_ADDR + 4u * 1u); /* i1: the next free pair */
   if (hwprof_cop_stop(&hw) != kHwprofOk || take_ring(&hw, n) != 0) handler_errors++;
   if (hwprof_cop_status(&hw, &st) != kHwprofOk) return 95;
-  const uint32_t final_copy = instret() - end0;
+  const uint32_t final_copy = rt_instret() - end0;
 
   printf("ss firmware: one load in %u: %lu loads passed the filters, %lu sampled, %lu dropped; %lu interrupts; program %lu instructions; overhead: "
          "setup %lu, handler %lu, final copy %lu instructions; %lu (PC, value) pairs, %lu not kept\n",

@@ -18,6 +18,7 @@
 
 #include "hwprof_cop.h"
 #include "hwprof_regs.h"
+#include "cop_rt_common.h"
 #include "vp_fw.h"
 
 #ifndef VP_RESAMPLE_INSNS
@@ -36,55 +37,38 @@ static uint32_t handler_errors, unexpected_traps, handler_insns, setup, w0;
 static uint32_t eval_insns; /* writing snapshots: neither the program's nor the profiler's */
 static FILE *out; /* the profile file, NULL when the host refused it */
 
-static inline uint32_t instret(void) {
-  uint32_t v;
-  __asm__ volatile("csrr %0, minstret" : "=r"(v));
-  return v;
-}
-
 /* a snapshot of the profile: the program's instructions and the overhead so far; returns the
  * instructions it took */
 static uint32_t snapshot(void) {
-  const uint32_t t0 = instret();
+  const uint32_t t0 = rt_instret();
   if (out == NULL) return 0;
   fprintf(out, "snapshot %lu %lu\n", (unsigned long)(t0 - w0 - handler_insns - eval_insns), (unsigned long)(setup + handler_insns));
   if (vp_fw_write_loads(&fw, out) != 0) handler_errors++;
-  return instret() - t0;
-}
-
-static void set_timer(uint32_t at) {
-  volatile uint32_t *cmp = (volatile uint32_t *)(uintptr_t)HWPROF_PLAT_MTIMECMP;
-  cmp[0] = 0xffffffffu; /* no early interrupt while the two halves change */
-  cmp[1] = 0;
-  cmp[0] = at;
+  return rt_instret() - t0;
 }
 
 __attribute__((interrupt("machine"))) static void trap_handler(void) {
-  const uint32_t t0 = instret();
+  const uint32_t t0 = rt_instret();
   uint32_t cause;
   __asm__ volatile("csrr %0, mcause" : "=r"(cause));
   if (cause == 0x8000000bu || cause == 0x80000007u) {
-    const uint32_t ctrl = hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR);
-    const uint32_t on = ctrl & (1u << HWPROF_VPF_CTRL_ENABLE_LSB);
-    hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, ctrl & ~on); /* not the handler's own loads */
+    const uint32_t on = rt_sampling_pause(&hw); /* not the handler's own loads */
     if (cause == 0x8000000bu) {
       bool handled = false;
       if (hwprof_cop_handle_irq(&hw, vp_fw_on_intr, &fw, &handled) != kHwprofOk || !handled) handler_errors++;
-      hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR) | on);
-      handler_insns += instret() - t0;
+      rt_sampling_resume(&hw, on);
+      handler_insns += rt_instret() - t0;
     } else {
       vp_fw_on_timer(&fw, &hw);
       const uint32_t snap = snapshot(); /* the evaluation's, not the profiler's; sampling still off */
       eval_insns += snap;
-      set_timer(instret() + VP_RESAMPLE_INSNS);
-      hwprof_mmio_write32(&hw, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(&hw, HWPROF_VPF_CTRL_ADDR) | on);
-      handler_insns += instret() - t0 - snap;
+      rt_set_timer(rt_instret() + VP_RESAMPLE_INSNS);
+      rt_sampling_resume(&hw, on);
+      handler_insns += rt_instret() - t0 - snap;
     }
   } else {
     unexpected_traps++;
-    uint32_t epc;
-    __asm__ volatile("csrr %0, mepc" : "=r"(epc));
-    __asm__ volatile("csrw mepc, %0" ::"r"(epc + 4u));
+    rt_skip_instruction();
   }
 }
 
@@ -92,27 +76,27 @@ int main(void) {
   out = fopen("vp-profile.txt", "w");
   if (out == NULL) printf("vp firmware: note: vp-profile.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
   else if (vp_fw_write_header(out) != 0) handler_errors++;
-  const uint32_t setup0 = instret();
+  const uint32_t setup0 = rt_instret();
   if (vp_fw_start(&fw, &hw, &vp_image, VP_INTERVAL_LOG2) != kHwprofOk) return 90;
   __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
-  set_timer(instret() + VP_RESAMPLE_INSNS);
+  rt_set_timer(rt_instret() + VP_RESAMPLE_INSNS);
   __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
   __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));            /* MIE */
-  setup = instret() - setup0;
+  setup = rt_instret() - setup0;
 
-  w0 = instret();
+  w0 = rt_instret();
   int rc = workload_main();
-  const uint32_t program = instret() - w0 - handler_insns - eval_insns; /* the program's own instructions */
+  const uint32_t program = rt_instret() - w0 - handler_insns - eval_insns; /* the program's own instructions */
   __asm__ volatile("csrc mie, %0" ::"r"(1u << 7));
 
   /* sampling off; the engine drains the buffer (the handler may still run), then the last slots */
-  const uint32_t end0 = instret();
+  const uint32_t end0 = rt_instret();
   if (hwprof_cop_drain(&hw, 100000u, NULL, NULL) != kHwprofOk) return 94;
   __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
   if (vp_fw_final_copy(&fw, &hw) != kHwprofOk) handler_errors++;
   hwprof_cop_status_t st;
   if (hwprof_cop_status(&hw, &st) != kHwprofOk) return 95;
-  const uint32_t final_copy = instret() - end0;
+  const uint32_t final_copy = rt_instret() - end0;
 
   uint32_t masked = 0;
   for (uint32_t k = 0; k < VP_FW_MAX_LOADS; k++) masked += fw.prof[k].total != 0 && fw.prof[k].mask_gen == fw.gen;
