@@ -7,6 +7,7 @@
 #define OFFSET_MASK HWPROF_MASK(HWPROF_PIR_OFFSET_W)
 #define TRIGGER_MASK HWPROF_MASK(HWPROF_PIR_TRIGGER_W)
 #define PID_MASK HWPROF_MASK(HWPROF_EV_PID_W)
+#define SP_MAX HWPROF_MASK(HWPROF_PIR_LINK_SP_W)
 
 hwprof_result_t hwprof_pir_cfg_check(const hwprof_pir_cfg_t *cfg) {
   if (cfg == NULL) return kHwprofBadArg;
@@ -18,6 +19,7 @@ hwprof_result_t hwprof_pir_cfg_check(const hwprof_pir_cfg_t *cfg) {
 
 void hwprof_pir_reset(hwprof_pir_state_t *s) {
   memset(s, 0, sizeof *s);
+  hwprof_prim_regfile_reset(&s->link);
   hwprof_pir_reg_reset(&s->regs);
 }
 
@@ -59,6 +61,8 @@ static void hw2reg_of(const hwprof_pir_state_t *s, hwprof_pir_hw2reg_t *hw) {
   hw->ctrl_flag = s->flag;
   hw->stat_events_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_PIR_ST_EVENTS);
   hw->stat_updates_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_PIR_ST_UPDATES);
+  hw->link_depth = s->sp;
+  hw->link_err = s->lerr;
 }
 
 /* The register block's response and strobes of this cycle. */
@@ -123,12 +127,45 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
     }
   }
 
+  /* linked calls and returns (after the return's own update, which used the callee's pir); the
+   * entries are u_link's words {base, offset} */
+  const hwprof_prim_regfile_cfg_t link_cfg = {HWPROF_PIR_LINK_ENTRIES, HWPROF_PIR_BASE_W + HWPROF_PIR_OFFSET_W};
+  const bool link_ev = in->ev_fire && (ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP);
+  const bool push = link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_PUSH;
+  const bool pop = link_ev && ev->is_ret && ev->op == HWPROF_PROF_OP_POP;
+  const bool full = s->sp >= HWPROF_PIR_LINK_ENTRIES;
+  const hwprof_prim_regfile_in_t link_in = {push && !full, s->sp,
+                                            s->base << HWPROF_PIR_OFFSET_W | s->offset};
+  hwprof_prim_regfile_step(&n.link, &link_cfg, &link_in);
+  if (push) {
+    if (full) n.lerr = true; /* this frame is lost */
+    if (s->sp != SP_MAX) n.sp = s->sp + 1u;
+    n.base = ev->operand & BASE_MASK;
+    n.offset = 0;
+  }
+  if (pop) {
+    if (s->sp == 0) {
+      n.lerr = true; /* a return with nothing to restore */
+    } else {
+      n.sp = s->sp - 1u;
+      if (s->sp <= HWPROF_PIR_LINK_ENTRIES) { /* past the entries the frame was lost: the pir stays */
+        const uint64_t top = hwprof_prim_regfile_read(&s->link, &link_cfg, s->sp - 1u);
+        n.base = top >> HWPROF_PIR_OFFSET_W;
+        n.offset = (uint32_t)(top & OFFSET_MASK);
+      }
+    }
+  }
+
   /* register writes (context switch) */
   if (r2h.base_lo_qe) n.base = (n.base & ~(uint64_t)0xffffffffu) | r2h.base_lo_value;
   if (r2h.base_hi_qe) n.base = (n.base & 0xffffffffu) | ((uint64_t)r2h.base_hi_value << 32);
   if (r2h.offset_qe) n.offset = r2h.offset_value;
   if (r2h.trigger_qe) n.trigger = (uint16_t)r2h.trigger_value;
   if (r2h.ctrl_qe) n.flag = r2h.ctrl_flag;
+  if (r2h.link_qe) {
+    n.sp = r2h.link_depth;
+    n.lerr = r2h.link_err;
+  }
   hwprof_pir_hw2reg_t hw;
   if (in->reg.access) hw2reg_of(s, &hw);
   hwprof_pir_reg_step(&n.regs, &in->reg, &hw);

@@ -6,6 +6,7 @@
 
 #include "ports.h"
 #include "prim/counters.h"
+#include "prim/regfile.h"
 #include "reg/pir_reg.h"
 
 /* The statistics counters (u_stats), as the RTL numbers them. */
@@ -21,6 +22,9 @@ typedef struct {
   uint32_t offset;  /* PIR_OFFSET_W bits */
   uint16_t trigger; /* PIR_TRIGGER_W bits */
   bool flag;
+  hwprof_prim_regfile_state_t link; /* u_link: saved {base, offset} words, bottom first */
+  uint32_t sp;   /* PIR_LINK_SP_W bits: linked calls not yet returned */
+  bool lerr;     /* sticky link-stack error */
   hwprof_prim_counters_state_t stats; /* u_stats: HWPROF_PIR_ST_* */
   hwprof_upd_op_t upd; /* registered update operation */
   hwprof_pir_reg_state_t regs; /* the register block (no flops: the pir holds every register) */

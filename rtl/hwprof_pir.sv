@@ -14,6 +14,13 @@
 // retire event never coincide, nor a register write and an overflow (it holds both during a write
 // to this window), so none overrides another.
 //
+// Link stack (seed 000 paragraph 45: the pir's fields are preserved across calls; docs/pir.md): a
+// linked call (kind JUMP/IJUMP, ev_is_call_i, op PUSH) saves base and offset and starts the callee's
+// area (base = operand, offset = 0); a linked return (ev_is_ret_i, op POP) restores them, after the
+// return's own counter update, which uses the callee's pir. PIR_LINK_ENTRIES entries; the depth
+// counter goes on counting past them (pushes lost, pops that restore nothing) and a push on a full
+// stack or a pop on an empty one sets the sticky LINK.ERR: never silently wrong.
+//
 // Trigger counter (docs/architecture.md): an overflow (ovf_i) decrements it, an underflow (unf_i)
 // increments it, saturating at its maximum; at zero it stays disarmed. The decrement from one to
 // zero pulses phase_o. A prof.trigger retiring in the same cycle wins: its instruction is younger
@@ -32,6 +39,8 @@ module hwprof_pir #(
   // accepted retire event (fields as on the retire-event port)
   input  logic                                   ev_fire_i,
   input  logic [2:0]                             ev_kind_i,
+  input  logic                                   ev_is_call_i,
+  input  logic                                   ev_is_ret_i,
   input  logic                                   ev_taken_i,
   input  logic [hwprof_pkg::EV_PID_W-1:0]        ev_pid_i,
   input  logic [1:0]                             ev_bhint_i,
@@ -67,12 +76,17 @@ module hwprof_pir #(
   // than the wider of the two operands
   localparam int unsigned IdxW     = ((OffsetW > PidW) ? OffsetW : PidW) + 1;
   localparam int unsigned CntShift = $clog2(CntW / 8);
+  localparam int unsigned LinkN    = hwprof_pkg::PIR_LINK_ENTRIES;
+  localparam int unsigned SpW      = hwprof_pkg::PIR_LINK_SP_W;
 
   // ---- state
   logic [BaseW-1:0]    base_q, base_d;
   logic [OffsetW-1:0]  offset_q, offset_d;
   logic [TriggerW-1:0] trigger_q, trigger_d;
   logic                flag_q, flag_d;
+  logic [BaseW+OffsetW-1:0] link_top;       // the saved {base, offset} a pop restores (u_link)
+  logic [SpW-1:0]      sp_q, sp_d;           // linked calls not yet returned
+  logic                lerr_q, lerr_d;       // sticky link-stack error
   logic [63:0]         stat_count;  // {updates, events}: hwprof_prim_counters, below
   logic                upd_valid_q, upd_valid_d;
   logic [BaseW-1:0]    upd_addr_q, upd_addr_d;
@@ -126,6 +140,8 @@ module hwprof_pir #(
     hw2reg.ctrl_flag          = flag_q;
     hw2reg.stat_events_value  = stat_count[31:0];
     hw2reg.stat_updates_value = stat_count[63:32];
+    hw2reg.link_depth         = sp_q;
+    hw2reg.link_err           = lerr_q;
   end
 
   hwprof_pir_reg u_reg (
@@ -144,13 +160,23 @@ module hwprof_pir #(
   // ---- next state
   logic reg_we;
   assign reg_we = reg2hw.base_lo_qe || reg2hw.base_hi_qe || reg2hw.offset_qe || reg2hw.trigger_qe ||
-                  reg2hw.ctrl_qe;
+                  reg2hw.ctrl_qe || reg2hw.link_qe;
+
+  // ---- link stack operations of the accepted event
+  logic link_ev, push, pop, sp_full, sp_top;
+  assign link_ev  = ev_fire_i && ((ev_kind_i == hwprof_pkg::KIND_JUMP) || (ev_kind_i == hwprof_pkg::KIND_IJUMP));
+  assign push     = link_ev && ev_is_call_i && (ev_op_i == hwprof_pkg::PROF_OP_PUSH);
+  assign pop      = link_ev && ev_is_ret_i && (ev_op_i == hwprof_pkg::PROF_OP_POP);
+  assign sp_full  = (sp_q >= SpW'(LinkN));
+  assign sp_top   = (sp_q == '1);
 
   always_comb begin
     base_d         = base_q;
     offset_d       = offset_q;
     trigger_d      = trigger_q;
     flag_d         = flag_q;
+    sp_d           = sp_q;
+    lerr_d         = lerr_q;
     upd_valid_d    = upd_hit;
     upd_addr_d     = upd_hit ? base_q + (BaseW'(upd_idx) << CntShift) : '0;
     upd_dec_d      = upd_hit && ev_ihint_i;
@@ -177,12 +203,32 @@ module hwprof_pir #(
       endcase
     end
 
+    // linked calls and returns
+    if (push) begin
+      base_d   = ev_operand_i[BaseW-1:0];
+      offset_d = '0;
+      if (!sp_top) sp_d = sp_q + SpW'(1);
+      if (sp_full) lerr_d = 1'b1;
+    end
+    if (pop) begin
+      if (sp_q == '0) begin
+        lerr_d = 1'b1;
+      end else begin
+        sp_d = sp_q - SpW'(1);
+        if (sp_q <= SpW'(LinkN)) {base_d, offset_d} = link_top;
+      end
+    end
+
     // register writes (context switch); the field widths come from regs/pir.json
     if (reg2hw.base_lo_qe) base_d[31:0]       = reg2hw.base_lo_value;
     if (reg2hw.base_hi_qe) base_d[BaseW-1:32] = reg2hw.base_hi_value;
     if (reg2hw.offset_qe)  offset_d           = reg2hw.offset_value;
     if (reg2hw.trigger_qe) trigger_d          = reg2hw.trigger_value;
     if (reg2hw.ctrl_qe)    flag_d             = reg2hw.ctrl_flag;
+    if (reg2hw.link_qe) begin
+      sp_d   = reg2hw.link_depth;
+      lerr_d = reg2hw.link_err;
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -191,6 +237,8 @@ module hwprof_pir #(
       offset_q       <= '0;
       trigger_q      <= '0;
       flag_q         <= 1'b0;
+      sp_q           <= '0;
+      lerr_q         <= 1'b0;
       upd_valid_q    <= 1'b0;
       upd_addr_q     <= '0;
       upd_dec_q      <= 1'b0;
@@ -199,11 +247,33 @@ module hwprof_pir #(
       offset_q       <= offset_d;
       trigger_q      <= trigger_d;
       flag_q         <= flag_d;
+      sp_q           <= sp_d;
+      lerr_q         <= lerr_d;
       upd_valid_q    <= upd_valid_d;
       upd_addr_q     <= upd_addr_d;
       upd_dec_q      <= upd_dec_d;
     end
   end
+
+  // the link stack's entries, bottom first: a push that finds room writes entry sp, a pop reads
+  // entry sp - 1 (port b is not needed)
+  logic [BaseW+OffsetW-1:0] link_unused;
+  hwprof_prim_regfile #(
+    .N (LinkN),
+    .W (BaseW + OffsetW)
+  ) u_link (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .raddr_a_i (8'(sp_q - SpW'(1))),
+    .rdata_a_o (link_top),
+    .raddr_b_i (8'd0),
+    .rdata_b_o (link_unused),
+    .we_i      (push && !sp_full),
+    .waddr_i   (8'(sp_q)),
+    .wdata_i   ({base_q, offset_q})
+  );
+  logic unused_link;
+  assign unused_link = ^link_unused;
 
   // statistics: accepted events, and those that generated an update operation
   hwprof_prim_counters #(
@@ -239,6 +309,12 @@ module hwprof_pir #(
   end
   if (hwprof_pkg::PIR_TRIGGER_VALUE_WIDTH != TriggerW) begin : g_trigger_width_check
     $error("regs/pir.json TRIGGER does not match PIR_TRIGGER_W");
+  end
+  if (hwprof_pkg::PIR_LINK_DEPTH_WIDTH != SpW) begin : g_link_width_check
+    $error("regs/pir.json LINK.DEPTH does not match PIR_LINK_SP_W");
+  end
+  if (LinkN < 1 || LinkN >= (1 << SpW) - 1) begin : g_link_entries_check
+    $error("PIR_LINK_ENTRIES must be at least 1 and below 2^PIR_LINK_SP_W - 1");
   end
   if (CntW != 8 && CntW != 16 && CntW != 32 && CntW != 64) begin : g_cntw_check
     $error("CntW must be 8, 16, 32 or 64");

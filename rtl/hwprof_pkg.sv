@@ -8,6 +8,8 @@ package hwprof_pkg;
   localparam int unsigned PIR_BASE_W = 40;  // pir.base_address width (seed 000, section 6)
   localparam int unsigned PIR_OFFSET_W = 24;  // pir.offset width
   localparam int unsigned PIR_TRIGGER_W = 15;  // pir.trigger_counter width
+  localparam int unsigned PIR_LINK_ENTRIES = 8;  // entries of the pir's link stack: the base and offset saved by linked calls (docs/pir.md)
+  localparam int unsigned PIR_LINK_SP_W = 8;  // width of the link stack's depth counter (counts past PIR_LINK_ENTRIES, saturating)
   localparam int unsigned EV_PID_W = 16;  // width of the pid field on the retire-event port (branch shadow words use only the low K bits)
   localparam int unsigned EV_OPERAND_W = 40;  // width of the operand field of a profiling instruction on the retire-event port
   localparam int unsigned APB_ADDR_W = 16;  // APB address width
@@ -21,6 +23,8 @@ package hwprof_pkg;
   localparam int unsigned SHADOW_PID_W = 16;  // shadow word: profile ID width (the instrumenter uses the low K bits)
   localparam int unsigned SHADOW_BHINT_LSB = 16;  // shadow word: branch hint (2 bits, bhint encoding)
   localparam int unsigned SHADOW_IHINT_LSB = 18;  // shadow word: increment hint (1 bit, ihint encoding)
+  localparam int unsigned SHADOW_POP_LSB = 19;  // shadow word of a return: 1 = linked return, restore the pir from its link stack (op POP)
+  localparam int unsigned SHADOW_LINK_LSB = 0;  // shadow word of a call: bit 0 = 1 makes it a linked call (op PUSH); the word with its low two bits cleared is the callee's base address
   localparam int unsigned OPCODE_CUSTOM0 = 11;  // major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op
 
   // ---- build parameters of hwprof_top: defaults (the RTL's parameter defaults)
@@ -79,7 +83,9 @@ package hwprof_pkg;
     PROF_OP_SETOFF = 3'd2,
     PROF_OP_START = 3'd3,
     PROF_OP_STOP = 3'd4,
-    PROF_OP_TRIGGER = 3'd5
+    PROF_OP_TRIGGER = 3'd5,
+    PROF_OP_PUSH = 3'd6,
+    PROF_OP_POP = 3'd7
   } prof_op_e;
 
   // ---- register window 'top': Identification and interrupts of the hwprof subsystem.
@@ -230,6 +236,14 @@ package hwprof_pkg;
   localparam logic [31:0] PIR_STAT_UPDATES_RESVAL = 32'h00000000;
   localparam int unsigned PIR_STAT_UPDATES_VALUE_LSB = 0;
   localparam int unsigned PIR_STAT_UPDATES_VALUE_WIDTH = 32;
+  localparam logic [15:0] PIR_LINK_ADDR = 16'h011c;
+  localparam logic [31:0] PIR_LINK_WMASK = 32'h000001ff;
+  localparam logic [31:0] PIR_LINK_RMASK = 32'h000001ff;
+  localparam logic [31:0] PIR_LINK_RESVAL = 32'h00000000;
+  localparam int unsigned PIR_LINK_DEPTH_LSB = 0;
+  localparam int unsigned PIR_LINK_DEPTH_WIDTH = 8;
+  localparam int unsigned PIR_LINK_ERR_LSB = 8;
+  localparam int unsigned PIR_LINK_ERR_WIDTH = 1;
 
   // what the engine gives its register block (hwprof_pir_reg)
   typedef struct packed {
@@ -240,6 +254,8 @@ package hwprof_pkg;
     logic ctrl_flag;
     logic [31:0] stat_events_value;
     logic [31:0] stat_updates_value;
+    logic [7:0] link_depth;
+    logic link_err;
   } pir_hw2reg_t;
   // what the register block gives its engine
   typedef struct packed {
@@ -253,6 +269,9 @@ package hwprof_pkg;
     logic [14:0] trigger_value;
     logic ctrl_qe;
     logic ctrl_flag;
+    logic link_qe;
+    logic [7:0] link_depth;
+    logic link_err;
   } pir_reg2hw_t;
 
   // ---- register window 'edge_prof': Edge-profiling unit (seed 000, section 7): profile update buffer, profile cache, bounds window, overflowed-address buffer and statistics.

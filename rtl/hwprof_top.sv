@@ -189,6 +189,8 @@ module hwprof_top #(
     .rst_ni       (rst_ni),
     .ev_fire_i    (ev_fire),
     .ev_kind_i    (ev_kind_i),
+    .ev_is_call_i (ev_is_call_i),
+    .ev_is_ret_i  (ev_is_ret_i),
     .ev_taken_i   (ev_taken_i),
     .ev_pid_i     (ev_pid_i),
     .ev_bhint_i   (ev_bhint_i),

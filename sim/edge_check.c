@@ -20,7 +20,8 @@ int edge_check_init(edge_check_t *c, const char *map_path, char *err, size_t err
 
 int edge_check_flush(const hwprof_bus_t *bus, void *ctx) {
   const hwprof_t hw = {.base = 0, .bus = bus, .bus_ctx = ctx};
-  return hwprof_edge_flush(&hw, false, 100000) == kHwprofOk ? 0 : -1;
+  if (hwprof_edge_flush(&hw, false, 100000) != kHwprofOk) return -1;
+  return hwprof_pir_link_check(&hw) == kHwprofOk ? 0 : -2;
 }
 
 static int write_file(const char *path, const pm_map_t *m, int64_t *const *counts, FILE *report) {

@@ -23,14 +23,19 @@ typedef struct {
 /* Returns 0, or -1 with a one-line reason (naming the file) in err. */
 int edge_check_init(edge_check_t *c, const char *map_path, char *err, size_t errlen);
 static inline void edge_check_event(edge_check_t *c, const hwprof_retire_ev_t *ev) {
-  if (ev->valid) pm_truth_feed(c->truth, ev->pc, ev->next_pc, ev->taken);
+  if (ev->valid) pm_truth_feed(c->truth, ev->pc, ev->next_pc, ev->taken, ev->is_ret);
 }
 /* The driver's flush (sw/hwprof_edge.c: FLUSH, then a bounded poll of STATUS.BUSY) through the
- * runner's register access. Returns 0, or -1 if the cache stays busy. */
+ * runner's register access, then the pir's link-stack check. Returns 0, -1 if the cache stays busy,
+ * -2 if the link stack lost a frame (edge_check_flush_why() says it in words). */
 int edge_check_flush(const hwprof_bus_t *bus, void *ctx);
 /* Derives the profile from the counters in ram, compares it with the exact one, prints one line
  * to report, writes the profile files when paths are given. Returns the number of differing edges,
  * or -1 on an error (printed). */
+static inline const char *edge_check_flush_why(int rc) {
+  return rc == -2 ? "the pir's link stack overflowed or underflowed (LINK.ERR): the profile is not exact"
+                  : "the cache stays busy after a flush";
+}
 long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, uint32_t ram_size,
                        const char *profile_out, const char *truth_out, FILE *report);
 void edge_check_free(edge_check_t *c);

@@ -234,8 +234,9 @@ int main(int argc, char **argv) {
   if (trace_check && tc.failed && rc == 0) rc = 4;
   if (edge_map) {
     long d = -1;
+    int frc;
     if (st != RV_EXITED) fprintf(stderr, "hwprof-sim: edge check: skipped, the program did not finish\n");
-    else if (edge_check_flush(&kBus, &plat)) fprintf(stderr, "hwprof-sim: edge check: the cache stays busy after a flush\n");
+    else if ((frc = edge_check_flush(&kBus, &plat)) != 0) fprintf(stderr, "hwprof-sim: edge check: %s\n", edge_check_flush_why(frc));
     else d = edge_check_finish(&ec, cpu->ram, RV_RAM_BASE, cpu->ram_size, edge_profile, edge_truth, stderr);
     if (d != 0 && rc == 0) rc = 4;
     edge_check_free(&ec);

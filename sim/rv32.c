@@ -627,9 +627,17 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
   /* a branch or jump carries the profiling bits of its shadow word */
   if (ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP) {
     uint32_t sh = c->shadow[(pc - RV_RAM_BASE) / 4u];
-    ev->pid = (uint16_t)rv32_shadow_pid(sh);
-    ev->bhint = (uint8_t)rv32_shadow_bhint(sh);
-    ev->ihint = rv32_shadow_ihint(sh);
+    if (ev->is_call) { /* a call's shadow word is its link word: no pid, no hints */
+      if (rv32_shadow_linked(sh)) {
+        ev->op = HWPROF_PROF_OP_PUSH;
+        ev->operand = rv32_shadow_link_base(sh);
+      }
+    } else {
+      ev->pid = (uint16_t)rv32_shadow_pid(sh);
+      ev->bhint = (uint8_t)rv32_shadow_bhint(sh);
+      ev->ihint = rv32_shadow_ihint(sh);
+      if (ev->is_ret && rv32_shadow_pop(sh)) ev->op = HWPROF_PROF_OP_POP;
+    }
   }
   c->pc = next;
   ev->next_pc = next;

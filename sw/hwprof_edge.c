@@ -108,18 +108,25 @@ hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx) {
   ctx->offset = rd(h, HWPROF_PIR_OFFSET_ADDR);
   ctx->trigger = (uint16_t)rd(h, HWPROF_PIR_TRIGGER_ADDR);
   ctx->flag = (rd(h, HWPROF_PIR_CTRL_ADDR) >> HWPROF_PIR_CTRL_FLAG_LSB) & 1u;
+  ctx->link = rd(h, HWPROF_PIR_LINK_ADDR);
   return kHwprofOk;
+}
+
+hwprof_result_t hwprof_pir_link_check(const hwprof_t *h) {
+  if (h == NULL) return kHwprofBadArg;
+  return (rd(h, HWPROF_PIR_LINK_ADDR) >> HWPROF_PIR_LINK_ERR_LSB) & 1u ? kHwprofLinkLost : kHwprofOk;
 }
 
 hwprof_result_t hwprof_pir_restore(const hwprof_t *h, const hwprof_pir_ctx_t *ctx) {
   if (h == NULL || ctx == NULL || ctx->base >= ADDR_LIMIT || ctx->offset > HWPROF_PIR_OFFSET_VALUE_MASK ||
-      ctx->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK)
+      ctx->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK || (ctx->link & ~HWPROF_PIR_LINK_WMASK))
     return kHwprofBadArg;
   wr(h, HWPROF_PIR_CTRL_ADDR, 0); /* no update with a half-restored pir */
   wr(h, HWPROF_PIR_BASE_LO_ADDR, (uint32_t)ctx->base);
   wr(h, HWPROF_PIR_BASE_HI_ADDR, (uint32_t)(ctx->base >> 32));
   wr(h, HWPROF_PIR_OFFSET_ADDR, ctx->offset);
   wr(h, HWPROF_PIR_TRIGGER_ADDR, ctx->trigger);
+  wr(h, HWPROF_PIR_LINK_ADDR, ctx->link);
   wr(h, HWPROF_PIR_CTRL_ADDR, ctx->flag ? BIT(HWPROF_PIR_CTRL_FLAG_LSB) : 0u);
   return kHwprofOk;
 }

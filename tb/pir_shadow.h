@@ -2,6 +2,9 @@
 #ifndef HWPROF_TB_PIR_SHADOW_H
 #define HWPROF_TB_PIR_SHADOW_H
 
+#include <utility>
+#include <vector>
+
 #include "bench_cfg.h"
 
 extern "C" {
@@ -15,6 +18,10 @@ struct PirShadow {
   uint64_t base = 0;
   uint32_t offset = 0;
   bool flag = false;
+  // link stack: a vector that grows without bound, and a count of what the hardware can keep
+  std::vector<std::pair<uint64_t, uint32_t>> link;
+  unsigned depth = 0;
+  bool link_err = false;
   // returns true and the counter address if the accepted event updates a counter
   bool apply(const hwprof_retire_ev_t& e, uint64_t* addr, bool* dec) {
     bool upd = false;
@@ -43,6 +50,26 @@ struct PirShadow {
       if (e.op == HWPROF_PROF_OP_SETOFF) offset = static_cast<uint32_t>(e.operand & 0xffffff);
       if (e.op == HWPROF_PROF_OP_START) flag = true;
       if (e.op == HWPROF_PROF_OP_STOP) flag = false;
+    }
+    const bool jump = e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP;
+    if (jump && e.is_call && e.op == HWPROF_PROF_OP_PUSH) {
+      if (depth < HWPROF_PIR_LINK_ENTRIES) link.emplace_back(base, offset);
+      else link_err = true;
+      if (depth < 255) ++depth;
+      base = e.operand & ((1ull << 40) - 1);
+      offset = 0;
+    }
+    if (jump && e.is_ret && e.op == HWPROF_PROF_OP_POP) {
+      if (depth == 0) {
+        link_err = true;
+      } else {
+        if (depth <= HWPROF_PIR_LINK_ENTRIES) {
+          base = link.back().first;
+          offset = link.back().second;
+          link.pop_back();
+        }
+        --depth;
+      }
     }
     return upd;
   }

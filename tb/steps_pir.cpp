@@ -3,6 +3,81 @@
 
 namespace hwprof_tb {
 
+// Linked calls and returns (docs/pir.md, "Link stack"), worked by hand from a pir written first
+// (base 0x0100003000, offset 2); run after the other scenarios (its updates add to the dropped count).
+static hwprof_retire_ev_t call_ev(uint64_t callee_base) {
+  hwprof_retire_ev_t e = ev_of(HWPROF_KIND_JUMP);
+  e.taken = true;
+  e.is_call = true;
+  e.op = HWPROF_PROF_OP_PUSH;
+  e.operand = callee_base;
+  return e;
+}
+static hwprof_retire_ev_t ret_ev(uint16_t pid) {
+  hwprof_retire_ev_t e = br(HWPROF_KIND_IJUMP, pid, HWPROF_BHINT_ALL, true);
+  e.is_ret = true;
+  e.op = HWPROF_PROF_OP_POP;
+  return e;
+}
+void link_steps(std::vector<Step>* out) {
+  const uint16_t B = HWPROF_KIND_BRANCH;
+  const uint64_t caller = 0x0100003000ull;
+  std::vector<Step> s = {
+      wr(HWPROF_PIR_BASE_LO_ADDR, caller & 0xffffffffu, false, "link: the caller's base[31:0]"),
+      wr(HWPROF_PIR_BASE_HI_ADDR, caller >> 32, false, "base[39:32]"),
+      wr(HWPROF_PIR_OFFSET_ADDR, 2, false, "the caller's offset"),
+      wr(HWPROF_PIR_LINK_ADDR, 0, false, "an empty link stack"),
+      wr(HWPROF_PIR_CTRL_ADDR, 1, false, "profiling on"),
+      evs(call_ev(0x5000), "linked call to the area at 0x5000 (no update: pid 0)"),
+      rd(HWPROF_PIR_LINK_ADDR, 1, false, "link depth 1"),
+      rd(HWPROF_PIR_OFFSET_ADDR, 0, false, "the callee starts at offset 0"),
+      upd(br(B, 1, HWPROF_BHINT_TK, true), 0x5000, false, "callee's counter[0]"),
+      evs(prof(HWPROF_PROF_OP_SETOFF, 4), "callee setoffset 4"),
+      upd(br(B, 1, HWPROF_BHINT_TK, true), 0x5010, false, "callee's counter[4]"),
+      evs(call_ev(0x6000), "nested linked call to 0x6000"),
+      upd(br(B, 2, HWPROF_BHINT_TK, true), 0x6004, false, "inner callee's counter[1]"),
+      upd(ret_ev(1), 0x6000, false, "linked return counted with the inner callee's pir"),
+      rd(HWPROF_PIR_LINK_ADDR, 1, false, "link depth 1 after the return"),
+      upd(br(B, 1, HWPROF_BHINT_TK, true), 0x5010, false, "base 0x5000 and offset 4 restored"),
+      evs(ret_ev(0), "linked return to the caller"),
+      upd(br(B, 1, HWPROF_BHINT_TK, true), caller + 8, false, "caller's base and offset 2 restored"),
+      rd(HWPROF_PIR_LINK_ADDR, 0, false, "link depth 0"),
+  };
+  hwprof_retire_ev_t plain_call = call_ev(0x7000);
+  plain_call.op = 0;
+  s.push_back(evs(plain_call, "a call without PUSH leaves the pir"));
+  hwprof_retire_ev_t not_call = call_ev(0x7000);
+  not_call.is_call = false;
+  s.push_back(evs(not_call, "PUSH on a jump that is not a call does nothing"));
+  s.push_back(evs(prof(HWPROF_PROF_OP_POP, 0x7000), "POP on a profiling instruction is reserved"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), caller + 8, false, "pir unchanged by all three"));
+  s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0, false, "link depth still 0"));
+  s.push_back(evs(ret_ev(0), "linked return on an empty stack"));
+  s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0x100, false, "LINK.ERR set, depth 0"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), caller + 8, false, "the pir stays"));
+  s.push_back(wr(HWPROF_PIR_LINK_ADDR, 0, false, "clear LINK"));
+  for (uint64_t i = 0; i <= HWPROF_PIR_LINK_ENTRIES; ++i)
+    s.push_back(evs(call_ev(0x10000 + i * 0x100), "linked calls one past the stack's entries"));
+  s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0x100 | (HWPROF_PIR_LINK_ENTRIES + 1), false, "depth 9 and LINK.ERR"));
+  const uint64_t last = 0x10000 + HWPROF_PIR_LINK_ENTRIES * 0x100;
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), last, false, "the last callee's area"));
+  s.push_back(evs(ret_ev(0), "return from the call whose frame was lost"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), last, false, "nothing restored: the pir stays"));
+  s.push_back(evs(ret_ev(0), "return from the deepest kept frame"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), last - 0x200, false, "restored from the top entry"));
+  s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0x100 | (HWPROF_PIR_LINK_ENTRIES - 1), false, "depth 7, ERR stays"));
+  s.push_back(wr(HWPROF_PIR_LINK_ADDR, 0x1ff, false, "write depth 255 and ERR"));
+  s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0x1ff, false, "LINK reads back"));
+  s.push_back(evs(call_ev(0x9000), "a call at depth 255"));
+  s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0x1ff, false, "the depth saturates"));
+  s.push_back(wr(HWPROF_PIR_LINK_ADDR, 0xfffffe00, false, "clear LINK (upper bits ignored)"));
+  s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0, false, "LINK reads 0"));
+  s.push_back(wr(HWPROF_PIR_CTRL_ADDR, 0, false, "link: profiling off again"));
+  s.push_back(sync("link: drain"));
+  s.push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 0xf, false, "clear the error cause (the updates fell outside the bounds)"));
+  out->insert(out->end(), s.begin(), s.end());
+}
+
 // The update-operation table of docs/pir.md, with every address worked out by hand:
 // counter byte address = base + (offset + pid - 1 [+1 for the not-taken edge of either]) * 4.
 void pir_steps(std::vector<Step>* out) {

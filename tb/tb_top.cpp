@@ -263,13 +263,23 @@ class TopBench : public lockstep::Bench {
     e.operand = operand();
     if (e.op == HWPROF_PROF_OP_SETOFF) e.operand = rng_.below(256);
     if (e.op == HWPROF_PROF_OP_TRIGGER) e.operand = rng_.below(8);
+    // linked calls and returns (docs/pir.md): jumps often carry them, calls a little more often
+    // than returns in bursts, so the link stack fills past its entries and empties below zero
+    if ((e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP) && rng_.chance(40)) {
+      if (rng_.chance(2)) link_bias_ = !link_bias_;
+      const bool call = rng_.chance(link_bias_ ? 70 : 35);
+      e.is_call = call || rng_.chance(5);
+      e.is_ret = !call || rng_.chance(5);
+      e.op = static_cast<uint8_t>(rng_.chance(90) == call ? HWPROF_PROF_OP_PUSH : HWPROF_PROF_OP_POP);
+      if (rng_.chance(20)) e.pid = 0;
+    }
   }
 
   void random_apb() {
     static const uint16_t regs[] = {
         HWPROF_TOP_ID_ADDR, HWPROF_TOP_VERSION_ADDR, HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_TOP_IRQ_ENABLE_ADDR,
         HWPROF_PIR_BASE_LO_ADDR, HWPROF_PIR_BASE_HI_ADDR, HWPROF_PIR_OFFSET_ADDR, HWPROF_PIR_TRIGGER_ADDR,
-        HWPROF_PIR_CTRL_ADDR, HWPROF_PIR_STAT_EVENTS_ADDR, HWPROF_PIR_STAT_UPDATES_ADDR,
+        HWPROF_PIR_CTRL_ADDR, HWPROF_PIR_STAT_EVENTS_ADDR, HWPROF_PIR_STAT_UPDATES_ADDR, HWPROF_PIR_LINK_ADDR,
         HWPROF_EDGE_PROF_CMD_ADDR, HWPROF_EDGE_PROF_STATUS_ADDR, HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR,
         HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR, HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR, HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR,
         HWPROF_EDGE_PROF_OAB_STATUS_ADDR, HWPROF_EDGE_PROF_OAB_CTRL_ADDR, HWPROF_EDGE_PROF_OAB_INDEX_ADDR,
@@ -539,8 +549,10 @@ class TopBench : public lockstep::Bench {
           std::snprintf(buf, sizeof buf, "EV   prof.%s operand=0x%" PRIx64 " pid=%u ihint=%u", op_name(e.op),
                         e.operand, e.pid, e.ihint);
         else
-          std::snprintf(buf, sizeof buf, "EV   %s pc=0x%08x pid=%u %s.%s taken=%u", kind_name(e.kind), e.pc,
-                        e.pid, bhint_name(e.bhint), e.ihint ? "dec" : "inc", e.taken);
+          std::snprintf(buf, sizeof buf, "EV   %s pc=0x%08x pid=%u %s.%s taken=%u%s%s%s", kind_name(e.kind), e.pc,
+                        e.pid, bhint_name(e.bhint), e.ihint ? "dec" : "inc", e.taken, e.is_call ? " call" : "",
+                        e.is_ret ? " ret" : "",
+                        e.op == HWPROF_PROF_OP_PUSH ? " push" : e.op == HWPROF_PROF_OP_POP ? " pop" : "");
         log.add(now_, buf);
       }
     }
@@ -600,6 +612,7 @@ class TopBench : public lockstep::Bench {
   progen_run_t run_{};
   // counts test: the independent count of every counter
   PirShadow shadow_;
+  bool link_bias_ = false;  // random linked calls: a phase of mostly calls, or mostly returns
   std::unordered_map<uint64_t, uint64_t> expected_;
   uint64_t counters_checked_ = 0;
   uint64_t expected_updates_ = 0;

@@ -8,6 +8,7 @@ std::vector<Step> directed_steps() {
   pir_steps(&s);
   if (HWPROF_CFG_CNTW == 32 && HWPROF_CFG_OABDEPTH == 8) edge_steps(&s);
   trace_steps(&s);
+  link_steps(&s);
   return s;
 }
 

@@ -392,6 +392,41 @@ static void test_rv32_shadow_words_annotate_branches_and_can_be_patched(void **s
   assert_int_equal(ev.pid, 0);
 }
 
+/* A call's shadow word is its link word (bit 0: a linked call, op PUSH, operand = the callee's
+ * counter area); a return's bit 19 makes it a linked return (op POP) next to its pid and hints. */
+static void test_rv32_calls_and_returns_read_link_words(void **state) {
+  (void)state;
+  const uint32_t code[] = {
+      jal(8, 1),                   /* 0: call 8 (jal ra) */
+      ADDI(0, 0, 0),               /* 4 */
+      i_type(0, 1, 0, 0, 0x67),    /* 8: ret (jalr x0, 0(ra)) */
+      jal(-12, 5),                 /* 12: jal t0, 0: a call with a zero shadow word */
+  };
+  program(code, 4);
+  cpu.shadow[0] = 0x80c00040u | 1u;                                   /* linked, area 0x80c00040 */
+  cpu.shadow[2] = 3u | (3u << HWPROF_SHADOW_BHINT_LSB) | (1u << HWPROF_SHADOW_POP_LSB); /* pid 3, all, pop */
+  hwprof_retire_ev_t ev = step();
+  assert_true(ev.is_call);
+  assert_int_equal(ev.op, HWPROF_PROF_OP_PUSH);
+  assert_int_equal(ev.operand, 0x80c00040u);
+  assert_int_equal(ev.pid, 0); /* a link word carries no pid */
+  ev = step();
+  assert_true(ev.is_ret);
+  assert_int_equal(ev.op, HWPROF_PROF_OP_POP);
+  assert_int_equal(ev.pid, 3);
+  assert_int_equal(ev.bhint, HWPROF_BHINT_ALL);
+  cpu.shadow[2] = 3u; /* the same return without bit 19 */
+  cpu.pc = RV_RAM_BASE + 12;
+  ev = step();
+  assert_true(ev.is_call);
+  assert_int_equal(ev.op, 0); /* not linked */
+  ev = step(); /* the call at 0 again, now from t0's call: still linked */
+  assert_int_equal(ev.op, HWPROF_PROF_OP_PUSH);
+  ev = step();
+  assert_int_equal(ev.op, 0);
+  assert_int_equal(ev.pid, 3);
+}
+
 static void test_rv32_bad_elf_files_are_rejected_by_name(void **state) {
   (void)state;
   assert_int_equal(rv_load_elf(&cpu, "/nonexistent/prog.elf"), -1);
@@ -422,6 +457,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_rv32_profiling_instructions_become_prof_events, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_profiling_operand_from_shadow_word_when_rs1_is_x0, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_shadow_words_annotate_branches_and_can_be_patched, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_calls_and_returns_read_link_words, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_bad_elf_files_are_rejected_by_name, setup, teardown),
   };
   return cmocka_run_group_tests_name("rv32", tests, NULL, NULL);

@@ -20,6 +20,8 @@ typedef struct {
   bool ctrl_flag;
   uint32_t stat_events_value;
   uint32_t stat_updates_value;
+  uint32_t link_depth;
+  bool link_err;
 } hwprof_pir_hw2reg_t;
 
 /* Strobes and written values for the engine (valid in the cycle of the access). */
@@ -34,6 +36,9 @@ typedef struct {
   uint32_t trigger_value;
   bool ctrl_qe;
   bool ctrl_flag;
+  bool link_qe;
+  uint32_t link_depth;
+  bool link_err;
 } hwprof_pir_reg2hw_t;
 
 void hwprof_pir_reg_reset(hwprof_pir_reg_state_t *s);

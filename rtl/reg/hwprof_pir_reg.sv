@@ -29,6 +29,7 @@ module hwprof_pir_reg (
   logic sel_ctrl;
   logic sel_stat_events;
   logic sel_stat_updates;
+  logic sel_link;
   assign sel_base_lo = reg_addr_i == hwprof_pkg::PIR_BASE_LO_ADDR;
   assign sel_base_hi = reg_addr_i == hwprof_pkg::PIR_BASE_HI_ADDR;
   assign sel_offset = reg_addr_i == hwprof_pkg::PIR_OFFSET_ADDR;
@@ -36,9 +37,10 @@ module hwprof_pir_reg (
   assign sel_ctrl = reg_addr_i == hwprof_pkg::PIR_CTRL_ADDR;
   assign sel_stat_events = reg_addr_i == hwprof_pkg::PIR_STAT_EVENTS_ADDR;
   assign sel_stat_updates = reg_addr_i == hwprof_pkg::PIR_STAT_UPDATES_ADDR;
+  assign sel_link = reg_addr_i == hwprof_pkg::PIR_LINK_ADDR;
 
   logic reg_hit, reg_ro, reg_refused;
-  assign reg_hit     = sel_base_lo | sel_base_hi | sel_offset | sel_trigger | sel_ctrl | sel_stat_events | sel_stat_updates;
+  assign reg_hit     = sel_base_lo | sel_base_hi | sel_offset | sel_trigger | sel_ctrl | sel_stat_events | sel_stat_updates | sel_link;
   assign reg_ro      = sel_stat_events | sel_stat_updates;
   assign reg_refused = 1'b0;
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
@@ -55,6 +57,8 @@ module hwprof_pir_reg (
   assign we_trigger = reg_access_i && reg_write_i && sel_trigger;
   logic we_ctrl;
   assign we_ctrl = reg_access_i && reg_write_i && sel_ctrl;
+  logic we_link;
+  assign we_link = reg_access_i && reg_write_i && sel_link;
 
   // this block holds no flops
   logic unused_clk;
@@ -73,6 +77,7 @@ module hwprof_pir_reg (
       hwprof_pkg::PIR_CTRL_ADDR: rdata = {31'd0, hw2reg_i.ctrl_flag};
       hwprof_pkg::PIR_STAT_EVENTS_ADDR: rdata = hw2reg_i.stat_events_value;
       hwprof_pkg::PIR_STAT_UPDATES_ADDR: rdata = hw2reg_i.stat_updates_value;
+      hwprof_pkg::PIR_LINK_ADDR: rdata = {23'd0, hw2reg_i.link_err, hw2reg_i.link_depth};
       default: rdata = '0;
     endcase
   end
@@ -89,6 +94,9 @@ module hwprof_pir_reg (
   assign reg2hw_o.trigger_value = reg_wdata_i[14:0];
   assign reg2hw_o.ctrl_qe = we_ctrl;
   assign reg2hw_o.ctrl_flag = reg_wdata_i[0];
+  assign reg2hw_o.link_qe = we_link;
+  assign reg2hw_o.link_depth = reg_wdata_i[7:0];
+  assign reg2hw_o.link_err = reg_wdata_i[8];
 
   // write-data bits outside every writable field are ignored
   logic unused_wdata;

@@ -376,11 +376,11 @@ int sc_main(int argc, char** argv) {
       if (!o.edge_map.empty()) edge_check_event(&ec, &ev);
     };
   HwStats hw{};
-  bool flushed = false;
+  int flushed = -1;
   cpu_sc.after_exit = [&hw, &o, &flushed](CpuSc& c) {
     read_stats(c, &hw);
     if (!o.edge_map.empty() && c.status() == RV_EXITED)
-      flushed = edge_check_flush(&kCpuBus, &c) == 0;
+      flushed = edge_check_flush(&kCpuBus, &c);
   };
 
   sc_start(SC_ZERO_TIME);
@@ -460,8 +460,8 @@ int sc_main(int argc, char** argv) {
     if (mismatch) {
     } else if (st != RV_EXITED) {
       std::fprintf(stderr, "hwprof-sc: edge check: skipped, the program did not finish\n");
-    } else if (!flushed) {
-      std::fprintf(stderr, "hwprof-sc: edge check: the cache stays busy after a flush\n");
+    } else if (flushed != 0) {
+      std::fprintf(stderr, "hwprof-sc: edge check: %s\n", edge_check_flush_why(flushed));
     } else {
       d = edge_check_finish(&ec, cpu.ram, RV_RAM_BASE, cpu.ram_size, o.edge_profile.empty() ? nullptr : o.edge_profile.c_str(),
                             o.edge_truth.empty() ? nullptr : o.edge_truth.c_str(), stderr);

@@ -28,6 +28,7 @@ typedef struct {
   uint32_t offset;
   uint16_t trigger;
   bool flag;
+  uint32_t link; /* the LINK register: the link stack's depth and error (its entries are not saved) */
 } hwprof_pir_ctx_t;
 
 #define HWPROF_EDGE_LOG_ENTRIES 16u
@@ -57,6 +58,9 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_invalidate(const hwprof_t *h, uin
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_read_oab(const hwprof_t *h, hwprof_edge_oab_entry_t *entries,
                                                         size_t cap, size_t *count, bool *overrun);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_read_stats(const hwprof_t *h, hwprof_edge_stats_t *out);
+/* kHwprofOk, or kHwprofLinkLost when a linked call found the pir's link stack full or a linked
+ * return found it empty since reset (or since LINK was last written): the profile is not exact. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_link_check(const hwprof_t *h);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_restore(const hwprof_t *h, const hwprof_pir_ctx_t *ctx);
 /* The interrupt handler: records a phase transition (the OAB's entries) and dropped updates in

@@ -6,6 +6,8 @@
 #define HWPROF_PIR_BASE_W 40u /* pir.base_address width (seed 000, section 6) */
 #define HWPROF_PIR_OFFSET_W 24u /* pir.offset width */
 #define HWPROF_PIR_TRIGGER_W 15u /* pir.trigger_counter width */
+#define HWPROF_PIR_LINK_ENTRIES 8u /* entries of the pir's link stack: the base and offset saved by linked calls (docs/pir.md) */
+#define HWPROF_PIR_LINK_SP_W 8u /* width of the link stack's depth counter (counts past PIR_LINK_ENTRIES, saturating) */
 #define HWPROF_EV_PID_W 16u /* width of the pid field on the retire-event port (branch shadow words use only the low K bits) */
 #define HWPROF_EV_OPERAND_W 40u /* width of the operand field of a profiling instruction on the retire-event port */
 #define HWPROF_APB_ADDR_W 16u /* APB address width */
@@ -19,6 +21,8 @@
 #define HWPROF_SHADOW_PID_W 16u /* shadow word: profile ID width (the instrumenter uses the low K bits) */
 #define HWPROF_SHADOW_BHINT_LSB 16u /* shadow word: branch hint (2 bits, bhint encoding) */
 #define HWPROF_SHADOW_IHINT_LSB 18u /* shadow word: increment hint (1 bit, ihint encoding) */
+#define HWPROF_SHADOW_POP_LSB 19u /* shadow word of a return: 1 = linked return, restore the pir from its link stack (op POP) */
+#define HWPROF_SHADOW_LINK_LSB 0u /* shadow word of a call: bit 0 = 1 makes it a linked call (op PUSH); the word with its low two bits cleared is the callee's base address */
 #define HWPROF_OPCODE_CUSTOM0 11u /* major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op */
 
 /* ---- build parameters of hwprof_top: default, smallest and largest value the RTL and the C model
@@ -100,6 +104,8 @@
 #define HWPROF_PROF_OP_START 3u /* prof.start: flag = 1 */
 #define HWPROF_PROF_OP_STOP 4u /* prof.stop: flag = 0 */
 #define HWPROF_PROF_OP_TRIGGER 5u /* prof.trigger: trigger_counter = operand */
+#define HWPROF_PROF_OP_PUSH 6u /* linked call (kind JUMP or IJUMP with is_call): push base and offset on the link stack, base = operand, offset = 0; reserved for kind PROF */
+#define HWPROF_PROF_OP_POP 7u /* linked return (kind JUMP or IJUMP with is_ret): pop base and offset from the link stack; reserved for kind PROF */
 #define HWPROF_PROF_OP_WIDTH 3u
 
 /* ---- register window 'top': Identification and interrupts of the hwprof subsystem. */
@@ -253,6 +259,16 @@
 #define HWPROF_PIR_STAT_UPDATES_VALUE_LSB 0u
 #define HWPROF_PIR_STAT_UPDATES_VALUE_WIDTH 32u
 #define HWPROF_PIR_STAT_UPDATES_VALUE_MASK 0xffffffffu
+#define HWPROF_PIR_LINK_ADDR 0x011cu /* The link stack (linked calls and returns, docs/pir.md): its depth and the sticky error. The saved entries are not in the window. */
+#define HWPROF_PIR_LINK_WMASK 0x000001ffu
+#define HWPROF_PIR_LINK_RMASK 0x000001ffu
+#define HWPROF_PIR_LINK_RESVAL 0x00000000u
+#define HWPROF_PIR_LINK_DEPTH_LSB 0u
+#define HWPROF_PIR_LINK_DEPTH_WIDTH 8u
+#define HWPROF_PIR_LINK_DEPTH_MASK 0xffu
+#define HWPROF_PIR_LINK_ERR_LSB 8u
+#define HWPROF_PIR_LINK_ERR_WIDTH 1u
+#define HWPROF_PIR_LINK_ERR_MASK 0x1u
 
 /* ---- register window 'edge_prof': Edge-profiling unit (seed 000, section 7): profile update buffer, profile cache, bounds window, overflowed-address buffer and statistics. */
 #define HWPROF_EDGE_PROF_WINDOW 2u

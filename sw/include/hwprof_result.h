@@ -9,6 +9,7 @@ typedef enum {
   kHwprofTimeout = -2,  /* a bounded poll ran out */
   kHwprofNoDevice = -3, /* the ID register does not read 'HWPF' */
   kHwprofBusy = -4,     /* a cache command is still running */
+  kHwprofLinkLost = -5, /* the pir's link stack overflowed or underflowed (LINK.ERR): counts since are not exact */
 } hwprof_result_t;
 
 #define HWPROF_WARN_UNUSED __attribute__((warn_unused_result))

@@ -138,5 +138,12 @@ static inline uint32_t rv32_shadow_pid(uint32_t s) {
 }
 static inline uint32_t rv32_shadow_bhint(uint32_t s) { return (s >> HWPROF_SHADOW_BHINT_LSB) & 3u; }
 static inline uint32_t rv32_shadow_ihint(uint32_t s) { return (s >> HWPROF_SHADOW_IHINT_LSB) & 1u; }
+static inline bool rv32_shadow_pop(uint32_t s) { return (s >> HWPROF_SHADOW_POP_LSB) & 1u; }
+
+/* ---- the shadow word of a call (docs/pir.md, "Link stack"): a linked call to the counter area at
+ * base (a multiple of 4) pushes the caller's pir; 0 leaves the pir alone */
+static inline uint32_t rv32_shadow_link(uint32_t base) { return (base & ~UINT32_C(3)) | UINT32_C(1) << HWPROF_SHADOW_LINK_LSB; }
+static inline bool rv32_shadow_linked(uint32_t s) { return (s >> HWPROF_SHADOW_LINK_LSB) & 1u; }
+static inline uint32_t rv32_shadow_link_base(uint32_t s) { return s & ~UINT32_C(3); }
 
 #endif /* HWPROF_RV32_ISA_H */
