@@ -346,8 +346,8 @@ $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
 unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC) $(VP_SRC))
 
 # ---------------------------------------------------------------- CPU model and workloads
-INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c
-INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h
+INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c sw/instr/linkage.c
+INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h sw/instr/linkage.h
 SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c sim/cop_check.c sim/value_truth.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
 $(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h tb/apb_master.h sim/trace_check.h sim/edge_check.h sim/cop_check.h sim/value_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
@@ -502,19 +502,50 @@ $(BUILD)/fw/hwprof_cfg.o: sw/cfg/hwprof_cfg.c sw/cfg/hwprof_cfg.h $(SW_HDR)
 
 # Embench-IoT programs (third-party test input, never project code) from EMBENCH when that folder
 # is there; the project's board support is sim/embench/. Linked like the workloads, with the
-# relocations kept so the instrumenter can take them. Today make test uses nsichneu (a very large
-# function: its branches need relaxation once profiling instructions are inserted); issue 11
-# brings the others into every flow.
+# relocations kept so the instrumenter can take them. make test instruments all of them (edge
+# profile exact, overhead bounded, the RTL in lockstep on a few; nsichneu also needs branch
+# relaxation once profiling instructions are inserted).
 EMBENCH ?= ../shared/embench
 EMBENCH_FLAGS := --specs=picolibc.specs --oslib=semihost --crt0=semihost -march=rv32im -mabi=ilp32 -O2 \
                  -Wl,--defsym=__flash=$(PLAT_RAM_BASE) -Wl,--defsym=__flash_size=0x200000 \
                  -Wl,--defsym=__ram=$(WL_DATA_BASE) -Wl,--defsym=__ram_size=0x200000 \
                  -Wl,--emit-relocs -Wl,--no-relax -DHAVE_BOARDSUPPORT_H -include boardsupport.h -Isim/embench
-EMBENCH_TEST := $(if $(wildcard $(EMBENCH)/src/nsichneu),$(BUILD)/embench/nsichneu.elf)
+EMBENCH_TEST := $(foreach p,$(notdir $(wildcard $(EMBENCH)/src/*)),$(BUILD)/embench/$(p).elf)
 $(BUILD)/embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
 	  $(EMBENCH)/support/main.c $(EMBENCH)/support/beebsc.c sim/embench/board.c -lm -o $@
+
+# ... and with other options (the relocation patterns they give, docs/instrumenter.md): make test
+# instruments each of these builds
+comma := ,
+EMBENCH_OPTS := O0 Os-pic O3 gc-sections
+EB_OPT_O0 := -O0
+EB_OPT_Os-pic := -Os -fPIC
+EB_OPT_O3 := -O3
+EB_OPT_gc-sections := -ffunction-sections -fdata-sections -Wl$(comma)--gc-sections
+define EMBENCH_OPT_RULE
+$(BUILD)/embench-$(1)/%.elf: sim/embench/boardsupport.h sim/embench/board.c
+	@mkdir -p $$(dir $$@)
+	$(RV32_CC) $(EMBENCH_FLAGS) $(EB_OPT_$(1)) -I$(EMBENCH)/support -I$(EMBENCH)/src/$$* $(EMBENCH)/src/$$*/*.c \
+	  $(EMBENCH)/support/main.c $(EMBENCH)/support/beebsc.c sim/embench/board.c -lm -o $$@
+endef
+$(foreach v,$(EMBENCH_OPTS),$(eval $(call EMBENCH_OPT_RULE,$(v))))
+EMBENCH_OPT_ELFS := $(foreach v,$(EMBENCH_OPTS),$(foreach p,$(notdir $(wildcard $(EMBENCH)/src/*)),$(BUILD)/embench-$(v)/$(p).elf))
+
+# A switch table of label differences (-fPIC): a test input of the instrumenter's own
+$(BUILD)/instr/switch_table.elf: tests/programs/switch_table.c
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -fPIC -Wl,--emit-relocs -Wl,--no-relax $< -o $@
+
+# ... and with GCC's -fprofile-arcs (the software baseline of make bench's section 4; the gcov
+# runtime of sw/rt/gcov_rt.c writes the .gcda files at exit)
+EMBENCH_GCOV := $(foreach p,$(notdir $(wildcard $(EMBENCH)/src/*)),$(BUILD)/gcov/embench/$(p).elf)
+$(BUILD)/gcov/embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c $(BUILD)/gcov/gcov_rt.o
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(EMBENCH_FLAGS) -fprofile-arcs -ftest-coverage -fprofile-info-section=gcov_info -I$(EMBENCH)/support \
+	  -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c $(EMBENCH)/support/main.c $(EMBENCH)/support/beebsc.c sim/embench/board.c \
+	  $(BUILD)/gcov/gcov_rt.o -lgcov -lm -o $@
 
 # ... and every Embench program under the load-value profiler and under simple sampling (make bench
 # section 7, make plots), when EMBENCH is there
@@ -536,7 +567,8 @@ endef
 $(eval $(call EMBENCH_RT_RULE,vp))
 $(eval $(call EMBENCH_RT_RULE,ss))
 
-workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST)
+workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
+           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)
@@ -580,7 +612,7 @@ inject: bench-bin
 	-$(TB_TOP) --seed=$(SEED) --cycles=200000 --inject=1000
 
 bench: bench-bin $(SIM_BIN) $(SC_BIN) workloads $(COP_FW_ELFS:-cop.elf=-cop4.elf) $(COP_FW_ELFS:-cop.elf=-cop16.elf) $(VPEVAL_BIN) \
-       $(EMBENCH_VP)
+       $(EMBENCH_VP) $(EMBENCH_GCOV)
 	@tools/bench.sh "$(BUILD)"
 
 # The load-value profiling figures (docs/valueprof.md): measured as in make bench's section 7, drawn

@@ -129,17 +129,38 @@ static void test_profmap_redundant_counters_must_agree(void **state) {
   assert_non_null(strstr(why, "contradict"));
 }
 
+/* A block ending in a call with nothing inserted after it: its fall edge is taken when the callee
+ * returns into the next block (term_new PM_ANY), never by the call itself or a jump there. */
+static void test_profmap_truth_fall_after_call_counts_returns(void **state) {
+  (void)state;
+  pm_block_t b[2] = {{0x2000, 0x2010, 0x8000, 0, PM_NONE, PM_NONE}, {0x2010, 0x2014, 0x8010, 0, PM_NONE, PM_NONE}};
+  pm_edge_t e[2] = {{HWPROF_CFG_FALL, 0, 1, PM_ANY, 0x8010, PM_NONE},
+                    {HWPROF_CFG_RETURN, 1, HWPROF_CFG_EXIT, 0x8010, PM_ANY, PM_NONE}};
+  pm_func_t f = {.name = "g", .lo = 0x2000, .hi = 0x2014, .instrumented = true, .blk = b, .nblk = 2, .edge = e, .nedge = 2};
+  pm_map_t m = {.nfn = 1, .fn = &f, .cnt_bytes = 4};
+  pm_truth_t *t = pm_truth_new(&m);
+  assert_non_null(t);
+  pm_truth_feed(t, 0x800c, 0x9000, true, false); /* the call */
+  assert_int_equal(pm_truth_count(t, 0, 0), 0);
+  pm_truth_feed(t, 0x9008, 0x8010, true, true);  /* the callee's return into the next block */
+  assert_int_equal(pm_truth_count(t, 0, 0), 1);
+  pm_truth_feed(t, 0x8004, 0x8010, true, false); /* a jump to the same place is not the edge */
+  pm_truth_feed(t, 0x9008, 0x8014, true, true);  /* a return elsewhere is not either */
+  assert_int_equal(pm_truth_count(t, 0, 0), 1);
+  pm_truth_free(t);
+}
+
 static void test_profmap_truth_counts_edges_from_pc_pairs(void **state) {
   (void)state;
   pm_map_t m = {.nfn = 1, .fn = &fn, .cnt_bytes = 4};
   pm_truth_t *t = pm_truth_new(&m);
   assert_non_null(t);
   /* one pass: B0 -> B1 (taken) -> B3 (not taken) -> B4 -> return */
-  pm_truth_feed(t, 0x100c, 0x1020, false); /* end of B0, falls into B1 */
-  pm_truth_feed(t, 0x102c, 0x1060, true);  /* B1's branch taken */
-  pm_truth_feed(t, 0x106c, 0x1070, false); /* B3's branch not taken */
-  pm_truth_feed(t, 0x1050, 0x1054, false); /* an instruction that ends no edge */
-  pm_truth_feed(t, 0x108c, 0x4444, true);  /* the return, anywhere */
+  pm_truth_feed(t, 0x100c, 0x1020, false, false); /* end of B0, falls into B1 */
+  pm_truth_feed(t, 0x102c, 0x1060, true, false);  /* B1's branch taken */
+  pm_truth_feed(t, 0x106c, 0x1070, false, false); /* B3's branch not taken */
+  pm_truth_feed(t, 0x1050, 0x1054, false, false); /* an instruction that ends no edge */
+  pm_truth_feed(t, 0x108c, 0x4444, true, false);  /* the return, anywhere */
   assert_int_equal(pm_truth_count(t, 0, E_FALL01), 1);
   assert_int_equal(pm_truth_count(t, 0, E_TK13), 1);
   assert_int_equal(pm_truth_count(t, 0, E_NT12), 0);
@@ -216,6 +237,7 @@ int main(void) {
       cmocka_unit_test_setup(test_profmap_contradicting_counters_are_an_error, setup),
       cmocka_unit_test_setup(test_profmap_redundant_counters_must_agree, setup),
       cmocka_unit_test_setup(test_profmap_truth_counts_edges_from_pc_pairs, setup),
+      cmocka_unit_test(test_profmap_truth_fall_after_call_counts_returns),
       cmocka_unit_test_setup(test_profmap_map_file_round_trip_and_bad_line, setup),
       cmocka_unit_test_setup(test_profmap_compare_counts_differing_edges, setup),
   };

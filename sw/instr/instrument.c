@@ -16,6 +16,7 @@
 #include "hwprof_elf.h"
 #include "hwprof_regs.h"
 #include "hwprof_rewrite.h"
+#include "linkage.h"
 #include "profmap.h"
 #include "rv32_isa.h"
 
@@ -28,6 +29,7 @@ typedef struct {
   bool ok;            /* analysed and instrumented */
   char why[160];
   bool neutral;       /* never changes the pir (uninstrumented, calls only such functions) */
+  bool linked;        /* entered by linked calls only (linkage.h): the hardware saves the caller's pir */
   pm_func_t pm;
   unsigned *region_off;
 } fn_t;
@@ -151,24 +153,80 @@ static int select_edges(pm_func_t *p, instr_mode_t mode) {
   return 0;
 }
 
+/* The order in which blocks are packed into regions: reverse postorder of the CFG from the entry
+ * (a block comes soon after the blocks that lead to it, so an out-of-line arm of an if shares the
+ * region of its test and its join), then the blocks the entry does not reach, in address order. */
+static int pack_order(const pm_func_t *p, unsigned *order) {
+  const unsigned n = p->nblk;
+  unsigned *stack = calloc(2 * n + 2, sizeof *stack), *next_edge = calloc(n + 1, sizeof *next_edge);
+  bool *seen = calloc(n + 1, sizeof *seen);
+  if (stack == NULL || next_edge == NULL || seen == NULL) {
+    free(stack);
+    free(next_edge);
+    free(seen);
+    return -1;
+  }
+  unsigned sp = 0, post = n; /* postorder fills order[] from the back */
+  stack[sp++] = 0;
+  seen[0] = true;
+  while (sp) {
+    const unsigned b = stack[sp - 1];
+    bool pushed = false;
+    while (next_edge[b] < p->nedge) {
+      const pm_edge_t *x = &p->edge[next_edge[b]++];
+      if (x->src != (int)b || x->dst < 0 || seen[x->dst] || hwprof_cfg_is_virtual(x->kind)) continue;
+      seen[x->dst] = true;
+      stack[sp++] = (unsigned)x->dst;
+      pushed = true;
+      break;
+    }
+    if (!pushed) order[--post] = stack[--sp];
+  }
+  /* the reached blocks are order[post..n); move them to the front, the others after in address order */
+  const unsigned reached = n - post;
+  memmove(order, order + post, reached * sizeof *order);
+  unsigned k = reached;
+  for (unsigned b = 0; b < n; b++)
+    if (!seen[b]) order[k++] = b;
+  free(stack);
+  free(next_edge);
+  free(seen);
+  return 0;
+}
+
 /* Regions, IDs and counter indexes. A block's counters (its measured out-edges, its block counter)
- * stay in one region, so both edges of a two-way branch do (paragraph 42). */
-static int assign_ids(ctx_t *c, fn_t *f) {
+ * stay in one region, so both edges of a two-way branch do (paragraph 42). Blocks are packed in
+ * pack_order(); a loop that fits in a region whole but not in what is left of the current one
+ * starts a new region, so that no region boundary (and no prof.setoff) falls inside it. */
+static int assign_ids(ctx_t *c, unsigned fi) {
+  fn_t *f = &c->fn[fi];
+  const hwprof_cfg_func_t *g = &c->prog.fn[fi].cfg;
   pm_func_t *p = &f->pm;
   const unsigned limit = (1u << c->o->k) - 1u;
-  unsigned *cost = calloc(p->nblk + 1, sizeof *cost);
-  if ((f->region_off = calloc(p->nblk + 1, sizeof *f->region_off)) == NULL || cost == NULL) {
+  unsigned *cost = calloc(p->nblk + 1, sizeof *cost), *order = calloc(p->nblk + 1, sizeof *order);
+  unsigned *loop_cost = calloc(g->nloop + 1, sizeof *loop_cost);
+  if ((f->region_off = calloc(p->nblk + 1, sizeof *f->region_off)) == NULL || cost == NULL || order == NULL ||
+      loop_cost == NULL || pack_order(p, order)) {
     free(cost);
+    free(order);
+    free(loop_cost);
     ERR("out of memory");
   }
   for (unsigned b = 0; b < p->nblk; b++)
     cost[b] = (p->blk[b].counter != PM_NONE) + (p->blk[b].term_counter != PM_NONE);
   for (unsigned e = 0; e < p->nedge; e++)
     if (p->edge[e].counter != PM_NONE) cost[p->edge[e].src]++;
+  for (unsigned l = 0; l < g->nloop; l++)
+    for (unsigned b = 0; b < p->nblk; b++)
+      if (hwprof_cfg_in_loop(g, l, (int)b)) loop_cost[l] += cost[b];
   unsigned region = 0, used = 0, off = 0;
   f->region_off[0] = 0;
-  for (unsigned b = 0; b < p->nblk; b++) {
-    if (used + cost[b] > limit) {
+  for (unsigned i = 0; i < p->nblk; i++) {
+    const unsigned b = order[i];
+    unsigned need = cost[b];
+    for (unsigned l = 0; l < g->nloop; l++) /* the outermost loop headed here that fits in a region */
+      if (g->loop[l].header == (int)b && loop_cost[l] <= limit && loop_cost[l] > need) need = loop_cost[l];
+    if (used + need > limit && used > 0) {
       off += used;
       f->region_off[++region] = off;
       used = 0;
@@ -187,6 +245,8 @@ static int assign_ids(ctx_t *c, fn_t *f) {
   }
   const unsigned total = off + used;
   free(cost);
+  free(order);
+  free(loop_cost);
   p->ncounters = total;
   p->nregions = region + 1;
   p->base = c->o->counters_at + 4u * c->next_counter;
@@ -217,13 +277,33 @@ static bool callee_neutral(ctx_t *c, uint32_t target) {
   return i >= 0 && c->fn[i].neutral && c->prog.fn[i].code.lo == target;
 }
 
+/* The linked function entered at target, or -1. */
+static int callee_linked(ctx_t *c, uint32_t target) {
+  const int i = target ? hwprof_cfg_prog_fn_at(&c->prog, target) : -1;
+  return i >= 0 && c->fn[i].linked && c->prog.fn[i].code.lo == target ? i : -1;
+}
+
+/* Calls to linked functions, from any moved code: the call's shadow word names the callee's area. */
+static void plan_linked_calls(ctx_t *c, unsigned i) {
+  const hwprof_cfg_code_t *code = &c->prog.fn[i].code;
+  for (uint32_t a = code->lo; a < code->hi; a += 4) {
+    uint32_t t;
+    if (hwprof_cfg_classify(code, a, hwprof_cfg_word(code, a), &t) != HWPROF_CF_CALL) continue;
+    const int j = callee_linked(c, t);
+    if (j >= 0) {
+      hwprof_rw_shadow(c->rw, a, rv32_shadow_link(c->fn[j].pm.base));
+      c->st.linked_calls++;
+    }
+  }
+}
+
 static int plan(ctx_t *c, unsigned i) {
   fn_t *f = &c->fn[i];
   const hwprof_cfg_fn_t *pf = &c->prog.fn[i];
   pm_func_t *p = &f->pm;
   const unsigned off0 = f->region_off[p->blk[0].region];
-  /* entry: this function's counter area */
-  if (push_head(c, pf->code.lo, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), p->base)) return -1;
+  /* entry: this function's counter area (a linked call has set it) */
+  if (!f->linked && push_head(c, pf->code.lo, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), p->base)) return -1;
   if (off0 && push_head(c, pf->code.lo, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), off0)) return -1;
   /* region entries: a block with a predecessor in another region */
   for (unsigned b = 1; b < p->nblk; b++) {
@@ -243,16 +323,21 @@ static int plan(ctx_t *c, unsigned i) {
   /* calls: put the pir back when the callee may have changed it */
   for (uint32_t a = pf->code.lo; a < pf->code.hi; a += 4) {
     uint32_t t;
-    if (hwprof_cfg_classify(&pf->code, a, hwprof_cfg_word(&pf->code, a), &t) != HWPROF_CF_CALL || callee_neutral(c, t))
+    if (hwprof_cfg_classify(&pf->code, a, hwprof_cfg_word(&pf->code, a), &t) != HWPROF_CF_CALL || callee_neutral(c, t) ||
+        callee_linked(c, t) >= 0)
       continue;
     const unsigned off = f->region_off[p->blk[pf->cfg.blk_of[(a - pf->code.lo) / 4u]].region];
     if (push_tail(c, a, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), p->base)) return -1;
     if (off && push_tail(c, a, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), off)) return -1;
   }
-  /* measured edges: on the branch, jump or return that ends the block, or a prof.id in its tail */
+  /* measured edges: on the branch, jump or return that ends the block, or a prof.id in its tail; the
+   * returns of a linked function restore the caller's pir (after their own update) */
+  const uint32_t pop = f->linked ? UINT32_C(1) << HWPROF_SHADOW_POP_LSB : 0;
   for (unsigned b = 0; b < p->nblk; b++) {
     const uint32_t term = p->blk[b].end - 4;
     int tk = -1, nt = -1;
+    for (unsigned e = 0; e < p->nedge; e++)
+      if (p->edge[e].src == (int)b && p->edge[e].kind == HWPROF_CFG_RETURN) hwprof_rw_shadow(c->rw, term, pop);
     for (unsigned e = 0; e < p->nedge; e++) {
       const pm_edge_t *x = &p->edge[e];
       if (x->src != (int)b || x->counter == PM_NONE) continue;
@@ -261,7 +346,7 @@ static int plan(ctx_t *c, unsigned i) {
         case HWPROF_CFG_TAKEN: tk = id; break;
         case HWPROF_CFG_NOT_TAKEN: nt = id; break;
         case HWPROF_CFG_JUMP: hwprof_rw_shadow(c->rw, term, shadow_bits((unsigned)id, HWPROF_BHINT_TK)); break;
-        case HWPROF_CFG_RETURN:
+        case HWPROF_CFG_RETURN: hwprof_rw_shadow(c->rw, term, shadow_bits((unsigned)id, HWPROF_BHINT_ALL) | pop); break;
         case HWPROF_CFG_TAIL: hwprof_rw_shadow(c->rw, term, shadow_bits((unsigned)id, HWPROF_BHINT_ALL)); break;
         case HWPROF_CFG_FALL:
         case HWPROF_CFG_FALL_OUT:
@@ -347,6 +432,10 @@ static int write_map(ctx_t *c, const char *in, const char *path) {
       const uint32_t term = p->blk[x->src].end - 4;
       x->term_new = hwprof_rw_insn(c->rw, term);
       if (x->kind == HWPROF_CFG_FALL || x->kind == HWPROF_CFG_FALL_OUT) x->term_new += 4u * hwprof_rw_after_count(c->rw, term);
+      uint32_t t;
+      if (x->kind == HWPROF_CFG_FALL && x->term_new == hwprof_rw_insn(c->rw, term) &&
+          hwprof_cfg_classify(&pf->code, term, hwprof_cfg_word(&pf->code, term), &t) == HWPROF_CF_CALL)
+        x->term_new = PM_ANY; /* nothing after the call: the return into the next block is the traversal */
       x->dst_new = x->dst == HWPROF_CFG_EXIT ? PM_ANY : p->blk[x->dst].new_start;
       if (x->kind == HWPROF_CFG_TAKEN) x->dst_new = hwprof_rw_taken_to(c->rw, term); /* its island, if relaxed */
       if (x->kind == HWPROF_CFG_NOT_TAKEN) x->dst_new = x->term_new + 4u;
@@ -373,6 +462,7 @@ void instr_opts_default(instr_opts_t *o) {
   o->text_at = INSTR_TEXT_AT;
   o->counters_at = INSTR_COUNTERS_AT;
   o->hwprof_base = HWPROF_PLAT_REG_BASE;
+  o->linked_calls = true;
 }
 
 static void free_ctx(ctx_t *c) {
@@ -408,6 +498,29 @@ static void find_neutral(ctx_t *c) {
   }
 }
 
+/* Which instrumented functions are linked (linkage.h), for the pir's link stack of
+ * HWPROF_PIR_LINK_ENTRIES entries. */
+static int find_linked(ctx_t *c) {
+  const unsigned n = c->prog.nfn;
+  bool *ok = calloc(n + 1, sizeof *ok), *linked = calloc(n + 1, sizeof *linked);
+  int rc = -1;
+  if (ok == NULL || linked == NULL) {
+    snprintf(c->err, c->errlen, "out of memory");
+    goto out;
+  }
+  for (unsigned i = 0; i < n; i++) ok[i] = c->fn[i].ok && c->o->linked_calls;
+  if (instr_linkage(&c->prog, &c->elf, ok, HWPROF_PIR_LINK_ENTRIES, linked)) {
+    snprintf(c->err, c->errlen, "out of memory");
+    goto out;
+  }
+  for (unsigned i = 0; i < n; i++) c->fn[i].linked = linked[i];
+  rc = 0;
+out:
+  free(ok);
+  free(linked);
+  return rc;
+}
+
 int instr_run(const char *in_elf, const char *out_elf, const char *map, const instr_opts_t *o, instr_stats_t *st,
               char *err, size_t errlen) {
   ctx_t ctx = {0}, *c = &ctx;
@@ -440,9 +553,10 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
       f->ok = false;
       continue;
     }
-    if (assign_ids(c, f)) goto out;
+    if (assign_ids(c, i)) goto out;
   }
   find_neutral(c);
+  if (find_linked(c)) goto out;
   for (unsigned i = 0; i < c->prog.nfn; i++) {
     fn_t *f = &c->fn[i];
     c->st.functions++;
@@ -455,6 +569,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
     }
     if (plan(c, i)) goto out;
     c->st.instrumented++;
+    c->st.linked += f->linked;
     c->st.regions += f->pm.nregions;
     for (unsigned e = 0; e < f->pm.nedge; e++) {
       c->st.edges += !hwprof_cfg_is_virtual(f->pm.edge[e].kind);
@@ -463,6 +578,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
     for (unsigned b = 0; b < f->pm.nblk; b++)
       c->st.block_counters += (f->pm.blk[b].counter != PM_NONE) + (f->pm.blk[b].term_counter != PM_NONE);
   }
+  for (unsigned i = 0; i < c->prog.nfn; i++) plan_linked_calls(c, i);
   if (hwprof_rw_layout(c->rw, o->text_at, STUB_WORDS) || emit_stub(c) || hwprof_rw_relocate(c->rw)) goto out;
   if (write_map(c, in_elf, map)) goto out;
   const hwprof_rw_seg_t counters = {o->counters_at, 0, 4u * c->next_counter, 6u, NULL};

@@ -28,6 +28,7 @@ typedef struct {
   uint32_t counters_at;  /* where the counter areas go */
   uint32_t hwprof_base;  /* the hwprof register window (the start-up code sets the bounds there) */
   const char *skip;      /* comma-separated function names left uninstrumented (moved only) */
+  bool linked_calls;     /* use the pir's link stack for calls where linkage.h allows (default) */
   FILE *report;          /* one line per function that is left uninstrumented, with the reason */
 } instr_opts_t;
 
@@ -37,6 +38,7 @@ typedef struct {
   unsigned inserted; /* profiling instructions inserted */
   unsigned moved_insns;
   unsigned relaxed; /* conditional branches relaxed (their target went out of reach) */
+  unsigned linked, linked_calls; /* functions entered by linked calls, and those calls */
 } instr_stats_t;
 
 void instr_opts_default(instr_opts_t *o);

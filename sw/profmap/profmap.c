@@ -308,7 +308,8 @@ int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, cha
 /* ---------------------------------------------------------------- the truth */
 
 typedef struct {
-  uint32_t pc;
+  uint32_t pc;  /* the edge's last instruction; for a fall edge after a call, the pc returned to */
+  bool by_ret;  /* ... that one: a return to pc is the traversal */
   unsigned f, e;
   int next; /* chain */
 } truth_slot_t;
@@ -351,7 +352,8 @@ pm_truth_t *pm_truth_new(const pm_map_t *m) {
     for (unsigned e = 0; e < fn->nedge; e++) {
       if (hwprof_cfg_is_virtual(fn->edge[e].kind)) continue;
       truth_slot_t *s = &t->slot[t->nslot];
-      s->pc = fn->edge[e].term_new;
+      s->by_ret = fn->edge[e].term_new == PM_ANY;
+      s->pc = s->by_ret ? fn->edge[e].dst_new : fn->edge[e].term_new;
       s->f = f;
       s->e = e;
       unsigned h = hash_pc(s->pc, t->mask);
@@ -362,10 +364,13 @@ pm_truth_t *pm_truth_new(const pm_map_t *m) {
   return t;
 }
 
-void pm_truth_feed(pm_truth_t *t, uint32_t pc, uint32_t next_pc, bool taken) {
+void pm_truth_feed(pm_truth_t *t, uint32_t pc, uint32_t next_pc, bool taken, bool is_ret) {
+  if (is_ret) /* a fall edge after a call is taken when the callee returns to its block */
+    for (int i = t->head[hash_pc(next_pc, t->mask)]; i >= 0; i = t->slot[i].next)
+      if (t->slot[i].by_ret && t->slot[i].pc == next_pc) t->count[t->slot[i].f][t->slot[i].e]++;
   for (int i = t->head[hash_pc(pc, t->mask)]; i >= 0; i = t->slot[i].next) {
     const truth_slot_t *s = &t->slot[i];
-    if (s->pc != pc) continue;
+    if (s->pc != pc || s->by_ret) continue;
     const pm_edge_t *x = &t->m->fn[s->f].edge[s->e];
     bool hit;
     switch (x->kind) {

@@ -28,7 +28,8 @@ typedef struct {
 typedef struct {
   hwprof_cfg_kind_t kind;
   int src, dst;       /* block indexes; HWPROF_CFG_EXIT */
-  uint32_t term_new;  /* address of the last instruction before the edge, instrumented program (0: virtual) */
+  uint32_t term_new;  /* address of the last instruction before the edge, instrumented program (0: virtual,
+                         or a fall edge whose block ends in a call: a return to dst_new takes it) */
   uint32_t dst_new;   /* the next pc the edge leads to, or PM_ANY */
   int counter;        /* function-relative counter index, or PM_NONE (derived) */
 } pm_edge_t;
@@ -73,7 +74,9 @@ int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, cha
 /* Exact edge counts from the retire stream of the instrumented program. */
 typedef struct pm_truth pm_truth_t;
 pm_truth_t *pm_truth_new(const pm_map_t *m);
-void pm_truth_feed(pm_truth_t *t, uint32_t pc, uint32_t next_pc, bool taken);
+/* is_ret: the instruction is a return (a fall edge whose block ends in a call has term_new PM_ANY
+ * and is taken when a return goes to its dst_new). */
+void pm_truth_feed(pm_truth_t *t, uint32_t pc, uint32_t next_pc, bool taken, bool is_ret);
 /* Count of edge e of function f. */
 int64_t pm_truth_count(const pm_truth_t *t, unsigned f, unsigned e);
 void pm_truth_free(pm_truth_t *t);
