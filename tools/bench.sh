@@ -5,7 +5,8 @@
 #      timings, on the profiled random stream (the C model, which is cycle-exact with the RTL)
 #   3. whole-system instructions per second: the CPU model alone, the C-only platform, and the
 #      SystemC platform with the C model, the RTL and both in lockstep
-#   4. edge-profiling overhead: collaborative profiling against -fprofile-arcs
+#   4. edge-profiling overhead on the workloads and Embench: collaborative profiling against
+#      -fprofile-arcs (tools/edge_overhead.sh)
 #   5. value profiling: the co-processor (load_count.s) under its firmware on every workload at
 #      several prescaler settings: records dropped, engine cycles per record, firmware cost
 #   6. the co-processor engine kept busy: simulation speed of its C model, RTL and lockstep
@@ -18,6 +19,8 @@ cycles=${BENCH_CYCLES:-2000000}
 sc_insns=${BENCH_SC_INSNS:-2000000}
 
 field() { sed -n "s/.*$1 \\([0-9]*\\).*/\\1/p" <<<"$2" | head -1; }
+insns() { sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' <<<"$1" | head -1; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f%%", b ? 100 * (a - b) / b : 0 }'; }
 
 echo "== 1. Simulation speed: hwprof_top, default configuration, random stream, seed 1, $cycles cycles"
 printf '%-10s %12s %10s %12s\n' engine cycles seconds Mcycles/s
@@ -78,35 +81,12 @@ for elf in "$build"/workloads/*.elf; do
 done
 echo "(M instructions/s; -fw: the workload with the firmware runtime sampling traces)"
 echo
-echo "== 4. Profiling overhead on the workloads: collaborative profiling (hwprof-instr, K = 4; the C model,"
-echo "      cycle-exact with the RTL) against GCC -fprofile-arcs (software counters; its .gcda dump at exit"
-echo "      included). Extra retired instructions over the same program uninstrumented; stall"
-echo "      cycles are cycles the CPU waited for the profiling hardware (counter-line latency 4 / 20)."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-insns() { sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' <<<"$1" | head -1; }
-cyc() { sed -n 's/.*system: \([0-9]*\) cycles, \([0-9]*\) stall.*/\1 \2/p' <<<"$1" | head -1; }
-pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.2f%%", b ? 100 * (a - b) / b : 0 }'; }
-printf '%-8s %10s | %-22s %9s %9s | %-22s %9s | %-22s\n' workload instrs "minimal: +instrs" "stalls/4" "stalls/20" \
-  "all: +instrs" "stalls/4" "-fprofile-arcs: +instrs"
-for elf in "$build"/instr/*-prof.elf; do
-  w=$(basename "$elf" -prof.elf)
-  base=$(insns "$("$build/sim/hwprof-sim" --engine=none "$build/instr/$w.elf" 2>&1 >/dev/null)")
-  "$build/instr/hwprof-instr" instrument --quiet --mode=all --k=4 "$build/instr/$w.elf" -o "$tmp/$w-all.elf"
-  out=$("$build/sim/hwprof-sim" "$elf" 2>&1 >/dev/null)
-  mi=$(insns "$out")
-  read -r _ ms4 <<<"$(cyc "$out")"
-  read -r _ ms20 <<<"$(cyc "$("$build/sim/hwprof-sim" --mem-latency=20 "$elf" 2>&1 >/dev/null)")"
-  out=$("$build/sim/hwprof-sim" "$tmp/$w-all.elf" 2>&1 >/dev/null)
-  ai=$(insns "$out")
-  read -r _ as4 <<<"$(cyc "$out")"
-  gbase=$(insns "$("$build/sim/hwprof-sim" --engine=none "$build/workloads/$w.elf" 2>&1 >/dev/null)")
-  gi=$(insns "$("$build/sim/hwprof-sim" --engine=none --out-dir="$tmp" "$build/gcov/$w.elf" 2>&1 >/dev/null)")
-  printf '%-8s %10s | %10s %11s %9s %9s | %10s %11s %9s | %10s %11s\n' "$w" "$base" "+$((mi - base))" "($(pct "$mi" "$base"))" \
-    "$ms4" "$ms20" "+$((ai - base))" "($(pct "$ai" "$base"))" "$as4" "+$((gi - gbase))" "($(pct "$gi" "$gbase"))"
-done
+echo "== 4. Edge-profiling overhead on every program: collaborative profiling (hwprof-instr) at the default"
+echo "      K = 6 and at K = 4, modes minimal and all, against GCC -fprofile-arcs (extra retired instructions"
+echo "      over the program uninstrumented; stalls: cycles the CPU waited for the profiling hardware,"
+echo "      counter-line latency 4 / 20; tools/edge_overhead.sh)"
+tools/edge_overhead.sh "$build"
 
-echo
 echo "== 5. Value profiling on the workloads: the co-processor runs sw/cop/examples/load_count.s (a table"
 echo "      of load PCs and counts) on the loads the prescaler keeps, the firmware (sw/rt/cop_rt.c) copies"
 echo "      the table at each interrupt and re-arms (C-only platform, cycle-exact with the RTL). dropped/1000:"

@@ -317,7 +317,8 @@ instr_relaxes_far_branches() {
       out=$("$build/unit/hwprof-instr-asan" instrument --mode=$m --k=$k "$nsichneu" -o "$logdir/nsichneu-$m-$k.elf" 2>&1) || {
         echo "$out"; return 1; }
       relaxed=$(grep -o '[0-9]* conditional branches relaxed' <<<"$out")
-      [ -n "$relaxed" ] || { echo "mode $m, K = $k: no branch was relaxed"; rc=1; }
+      # at K = 6, mode minimal, the few inserted instructions no longer push a branch out of reach
+      [ -n "$relaxed" ] || [ "$m$k" = minimal6 ] || { echo "mode $m, K = $k: no branch was relaxed"; rc=1; }
       out=$("$build/sim/hwprof-sim" --edge-map="$logdir/nsichneu-$m-$k.map" "$logdir/nsichneu-$m-$k.elf" 2>&1 >/dev/null)
       echo "mode $m, K = $k: $relaxed; $(grep -o 'exit code [0-9]*' <<<"$out"); $(grep -o 'profile from the hardware.*' <<<"$out")"
       grep -q 'exit code 0' <<<"$out" && grep -q 'edge check: .* 0 differences' <<<"$out" || { echo "$out" | tail -3; rc=1; }
@@ -332,6 +333,75 @@ if [ -f "$nsichneu" ]; then
   check instr-relaxes-far-branches instr_relaxes_far_branches
 else
   echo "note: ../shared/embench is not there (EMBENCH=...): the branch-relaxation check on Embench's nsichneu is skipped"
+fi
+
+# Embench (third-party programs, ../shared/embench): every program instrumented at the default K
+# (the ASan/UBSan instrumenter), run on the C model: its own self-check passes, the edge profile read
+# back equals the exact counts, and the extra retired instructions stay within the design's 1%
+# (slre: 4%, recursion and a two-region function in its hot loop; docs/instrumenter.md). The RTL in
+# lockstep on crc32 (a leaf called in the hot loop: linked calls) and depthconv.
+embench_edge_profile() {
+  local elf w out base prof pct lim rc=0
+  for elf in "$build"/embench/*.elf; do
+    w=$(basename "$elf" .elf)
+    case $w in *-vp|*-ss) continue ;; esac
+    out=$("$build/unit/hwprof-instr-asan" instrument "$elf" -o "$logdir/eb-$w.elf" 2>&1) || { echo "$w: $out"; rc=1; continue; }
+    base=$("$build/sim/hwprof-sim" --engine=none "$elf" 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p')
+    out=$("$build/sim/hwprof-sim" --edge-map="$logdir/eb-$w.map" "$logdir/eb-$w.elf" 2>&1 >/dev/null)
+    prof=$(sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' <<<"$out")
+    [ -n "$base" ] && [ -n "$prof" ] || { echo "$w: did not exit 0"; echo "$out" | tail -3; rc=1; continue; }
+    lim=1; [ "$w" = slre ] && lim=4
+    pct=$(awk -v a="$prof" -v b="$base" 'BEGIN { printf "%.2f", 100 * (a - b) / b }')
+    echo "$w: $base instructions, +$pct% instrumented (limit $lim%); $(grep -o 'profile from the hardware.*' <<<"$out")"
+    grep -q 'edge check: .* 0 differences' <<<"$out" || rc=1
+    awk -v p="$pct" -v l="$lim" 'BEGIN { exit !(p <= l) }' || { echo "$w: overhead above $lim%"; rc=1; }
+  done
+  for w in crc32 depthconv; do
+    out=$("$sc" --engine=lockstep --edge-map="$logdir/eb-$w.map" "$logdir/eb-$w.elf" 2>&1)
+    echo "$w, RTL in lockstep: $(grep -o 'profile from the hardware.*' <<<"$out"); $(grep -o 'lockstep:.*mismatches' <<<"$out")"
+    grep -q 'edge check: .* 0 differences' <<<"$out" && grep -q ' 0 mismatches' <<<"$out" || { echo "$out" | tail -5; rc=1; }
+  done
+  grep -q 'functions linked' <<<"$("$build/unit/hwprof-instr-asan" instrument "$build/embench/crc32.elf" -o "$logdir/eb-x.elf" 2>&1)" ||
+    { echo "crc32: no linked call"; rc=1; }
+  return $rc
+}
+# the relocation patterns other compiler options give (docs/instrumenter.md, "Input"): Embench built
+# at -O0, -Os -fPIC (GOT accesses), -O3 and with -ffunction-sections --gc-sections, each program
+# instrumented (ASan/UBSan build) and run: the same output and exit code 0 as the uninstrumented
+# build, the exact edge profile; and a switch table of label differences (tests/programs/switch_table.c,
+# -fPIC: R_RISCV_ADD32/SUB32 pairs in read-only data), which must also reach its self-check
+instr_takes_every_build() {
+  local elf v w out plain prof rc=0 n=0
+  for elf in "$build"/embench-*/*.elf "$build/instr/switch_table.elf"; do
+    v=$(basename "$(dirname "$elf")")
+    w=$(basename "$elf" .elf)
+    out=$("$build/unit/hwprof-instr-asan" instrument --quiet "$elf" -o "$logdir/opt-$v-$w.elf" 2>&1) || {
+      echo "$v/$w: $out"; rc=1; continue; }
+    plain=$("$build/sim/hwprof-sim" --engine=none "$elf" 2>/dev/null)
+    prof=$("$build/sim/hwprof-sim" --edge-map="$logdir/opt-$v-$w.map" "$logdir/opt-$v-$w.elf" 2>"$logdir/opt-$v-$w.err")
+    out=$(cat "$logdir/opt-$v-$w.err")
+    if [ "$plain" = "$prof" ] && grep -q 'exit code 0' <<<"$out" && grep -q 'edge check: .* 0 differences' <<<"$out"; then
+      n=$((n + 1))
+    else
+      echo "$v/$w: $(grep -o 'exit code [0-9]*' <<<"$out"); $(grep 'edge check' <<<"$out" | tail -1)"
+      [ "$plain" = "$prof" ] || echo "$v/$w: its output differs from the uninstrumented build's"
+      rc=1
+    fi
+  done
+  echo "$n builds instrumented: same output, exit code 0, exact edge profile"
+  grep -q 'switch_table: \(-*[0-9]*\) (expected \1)' <<<"$("$build/sim/hwprof-sim" "$logdir/opt-instr-switch_table.elf" 2>/dev/null)" ||
+    { echo "switch_table: wrong checksum"; rc=1; }
+  [ "$n" -ge "${1:-49}" ] || { echo "expected ${1:-49} builds (48 of Embench and the switch table)"; rc=1; }
+  return $rc
+}
+instr_takes_every_build_alone() { instr_takes_every_build 1; }
+
+if [ -f "$nsichneu" ]; then
+  check embench-edge-profile-default-k embench_edge_profile
+  check instr-takes-every-build instr_takes_every_build
+else
+  echo "note: ../shared/embench is not there (EMBENCH=...): the edge-profiling checks on Embench are skipped"
+  check instr-takes-switch-table-of-label-differences instr_takes_every_build_alone
 fi
 
 # the co-processor's assembler, disassembler and interpreter (sw/cop/, docs/coproc.md) used as a

@@ -21,11 +21,33 @@ enum {
   R_RISCV_HI20 = 26,
   R_RISCV_LO12_I = 27,
   R_RISCV_LO12_S = 28,
+  R_RISCV_TPREL_HI20 = 29,
+  R_RISCV_TPREL_LO12_I = 30,
+  R_RISCV_TPREL_LO12_S = 31,
+  R_RISCV_TPREL_ADD = 32,
   R_RISCV_ADD32 = 35,
   R_RISCV_SUB32 = 39,
   R_RISCV_ALIGN = 43,
   R_RISCV_RELAX = 51,
 };
+
+/* The psABI name of a relocation type, without its R_RISCV_ prefix ("type N" names it otherwise). */
+static inline const char *rv32_reloc_name(uint32_t type) {
+  switch (type) {
+    case 0: return "NONE"; case 1: return "32"; case 2: return "64"; case 3: return "RELATIVE";
+    case 16: return "BRANCH"; case 17: return "JAL"; case 18: return "CALL"; case 19: return "CALL_PLT";
+    case 20: return "GOT_HI20"; case 21: return "TLS_GOT_HI20"; case 22: return "TLS_GD_HI20";
+    case 23: return "PCREL_HI20"; case 24: return "PCREL_LO12_I"; case 25: return "PCREL_LO12_S";
+    case 26: return "HI20"; case 27: return "LO12_I"; case 28: return "LO12_S"; case 29: return "TPREL_HI20";
+    case 30: return "TPREL_LO12_I"; case 31: return "TPREL_LO12_S"; case 32: return "TPREL_ADD";
+    case 33: return "ADD8"; case 34: return "ADD16"; case 35: return "ADD32"; case 36: return "ADD64";
+    case 37: return "SUB8"; case 38: return "SUB16"; case 39: return "SUB32"; case 40: return "SUB64";
+    case 43: return "ALIGN"; case 44: return "RVC_BRANCH"; case 45: return "RVC_JUMP"; case 51: return "RELAX";
+    case 52: return "SUB6"; case 53: return "SET6"; case 54: return "SET8"; case 55: return "SET16";
+    case 56: return "SET32"; case 57: return "32_PCREL";
+    default: return "unknown";
+  }
+}
 
 typedef struct {
   uint32_t where;  /* address of the relocated field */

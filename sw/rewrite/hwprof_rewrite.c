@@ -54,6 +54,19 @@ static uint32_t word_at(const hwprof_rw_t *rw, uint32_t a) {
   return b ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24 : 0;
 }
 
+/* The GOT slot that the auipc at a (R_RISCV_GOT_HI20) addresses, from its encoding and the
+ * load that pairs with it: the linker resolved it, the relocation names only the symbol. */
+static uint32_t got_slot(const hwprof_rw_t *rw, uint32_t a) {
+  const hwprof_elf_t *e = rw->e;
+  uint32_t lo = 0;
+  for (unsigned i = 0; i < e->nrel; i++) /* the PCREL_LO12_I whose target is this auipc */
+    if (e->rel[i].type == R_RISCV_PCREL_LO12_I && e->rel[i].target == a) {
+      lo = (uint32_t)rv32_imm_i(word_at(rw, e->rel[i].where));
+      break;
+    }
+  return a + rv32_imm_u(word_at(rw, a)) + lo;
+}
+
 static void put_word(uint8_t *b, uint32_t v) {
   b[0] = (uint8_t)v;
   b[1] = (uint8_t)(v >> 8);
@@ -243,6 +256,11 @@ static int relocate_insn(hwprof_rw_t *rw, uint32_t a, uint32_t *xp, const pcrel_
         break;
       }
       case R_RISCV_PCREL_HI20: x = rv32_set_u(x, rv32_hi20(hwprof_rw_entry(rw, r->target) - pc)); break;
+      case R_RISCV_GOT_HI20: x = rv32_set_u(x, rv32_hi20(got_slot(rw, a) - pc)); break; /* the slot stays */
+      case R_RISCV_TPREL_HI20:
+      case R_RISCV_TPREL_LO12_I:
+      case R_RISCV_TPREL_LO12_S:
+      case R_RISCV_TPREL_ADD: break; /* offsets from the thread pointer: no address in them moves */
       case R_RISCV_PCREL_LO12_I:
       case R_RISCV_PCREL_LO12_S: {
         const pcrel_t *h = NULL;
@@ -256,7 +274,9 @@ static int relocate_insn(hwprof_rw_t *rw, uint32_t a, uint32_t *xp, const pcrel_
       case R_RISCV_HI20: x = rv32_set_u(x, rv32_hi20(hwprof_rw_entry(rw, r->target))); break;
       case R_RISCV_LO12_I: x = rv32_set_i(x, rv32_lo12(hwprof_rw_entry(rw, r->target))); break;
       case R_RISCV_LO12_S: x = rv32_set_s(x, rv32_lo12(hwprof_rw_entry(rw, r->target))); break;
-      default: ERR("0x%08" PRIx32 " (%s): relocation type %" PRIu32 " in code is not supported", a, fname, r->type);
+      default:
+        ERR("0x%08" PRIx32 " (%s): relocation type %" PRIu32 " (%s) in code is not supported", a, fname, r->type,
+            rv32_reloc_name(r->type));
     }
   }
   /* the jalr of a call pair: its low part */
@@ -279,6 +299,8 @@ int hwprof_rw_relocate(hwprof_rw_t *rw) {
     const hwprof_elf_reloc_t *r = &e->rel[i];
     if (r->type == R_RISCV_PCREL_HI20 && slot_at(rw, r->where))
       hi[nhi++] = (pcrel_t){r->where, hwprof_rw_entry(rw, r->target), slot_at(rw, r->where)->new_addr};
+    if (r->type == R_RISCV_GOT_HI20 && slot_at(rw, r->where)) /* the low part addresses the GOT slot */
+      hi[nhi++] = (pcrel_t){r->where, got_slot(rw, r->where), slot_at(rw, r->where)->new_addr};
   }
   int rc = 0;
   for (uint32_t a = p->code_lo; a < p->code_hi && rc == 0; a += 4) {
@@ -300,15 +322,49 @@ int hwprof_rw_relocate(hwprof_rw_t *rw) {
   }
   free(hi);
   if (rc) return rc;
-  /* code addresses in data; references from outside the functions to moved code */
+  /* GOT slots (code built with -fPIC) that hold a function's address */
+  for (unsigned i = 0; i < e->nrel; i++) {
+    const hwprof_elf_reloc_t *r = &e->rel[i];
+    if (r->type != R_RISCV_GOT_HI20 || slot_at(rw, r->where) == NULL || slot_at(rw, r->target) == NULL) continue;
+    const uint32_t g = got_slot(rw, r->where);
+    uint8_t *b = hwprof_elf_bytes(e, g, 4);
+    if (b == NULL || (b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24) != r->target)
+      ERR("0x%08" PRIx32 ": the GOT slot at 0x%08" PRIx32 " does not hold the address of 0x%08" PRIx32, r->where, g,
+          r->target);
+    put_word(b, hwprof_rw_entry(rw, r->target));
+  }
+  /* code addresses in data, and label differences (R_RISCV_ADD32 with R_RISCV_SUB32 at the same
+   * place: the switch tables of -fPIC code); references from outside the functions to moved code */
   for (unsigned i = 0; i < e->nrel; i++) {
     const hwprof_elf_reloc_t *r = &e->rel[i];
     if (slot_at(rw, r->where) || slot_at(rw, r->target) == NULL) continue;
-    if (r->type != R_RISCV_32)
-      ERR("0x%08" PRIx32 ": relocation type %" PRIu32 " outside any function refers to code at 0x%08" PRIx32, r->where,
-          r->type, r->target);
     uint8_t *b = hwprof_elf_bytes(e, r->where, 4);
-    if (b) put_word(b, hwprof_rw_entry(rw, r->target)); /* NULL: NOBITS */
+    if (r->type == R_RISCV_32) {
+      if (b) put_word(b, hwprof_rw_entry(rw, r->target)); /* NULL: NOBITS */
+      continue;
+    }
+    if (r->type == R_RISCV_ADD32 || r->type == R_RISCV_SUB32) {
+      const hwprof_elf_reloc_t *add = NULL, *sub = NULL;
+      unsigned nadd = 0, nsub = 0;
+      for (unsigned k = hwprof_elf_reloc_lower_bound(e, r->where); k < e->nrel && e->rel[k].where == r->where; k++) {
+        if (e->rel[k].type == R_RISCV_ADD32 && nadd++ == 0) add = &e->rel[k];
+        if (e->rel[k].type == R_RISCV_SUB32 && nsub++ == 0) sub = &e->rel[k];
+      }
+      if (nadd != 1 || nsub != 1)
+        ERR("0x%08" PRIx32 ": a label difference that refers to code at 0x%08" PRIx32 " needs exactly one R_RISCV_ADD32 "
+            "and one R_RISCV_SUB32 there (%u and %u)", r->where, r->target, nadd, nsub);
+      if (r != add && slot_at(rw, add->target)) continue; /* done with its ADD32 */
+      const uint32_t old = b ? (uint32_t)(b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24) : 0;
+      if (b == NULL || old != add->target - sub->target)
+        ERR("0x%08" PRIx32 ": the label difference 0x%08" PRIx32 " - 0x%08" PRIx32 " is not what the word holds", r->where,
+            add->target, sub->target);
+      const uint32_t na = slot_at(rw, add->target) ? hwprof_rw_entry(rw, add->target) : add->target;
+      const uint32_t ns = slot_at(rw, sub->target) ? hwprof_rw_entry(rw, sub->target) : sub->target;
+      put_word(b, na - ns);
+      continue;
+    }
+    ERR("0x%08" PRIx32 ": relocation type %" PRIu32 " (%s) outside any function refers to code at 0x%08" PRIx32,
+        r->where, r->type, rv32_reloc_name(r->type), r->target);
   }
   return 0;
 }
