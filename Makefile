@@ -547,6 +547,16 @@ $(BUILD)/gcov/embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c $(BU
 	  -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c $(EMBENCH)/support/main.c $(EMBENCH)/support/beebsc.c sim/embench/board.c \
 	  $(BUILD)/gcov/gcov_rt.o -lgcov -lm -o $@
 
+# ... and, for the gcov oracle of make test, with -fno-inline as well: instrumented by hwprof-instr,
+# the same binary is profiled by gcov's counters and by the hardware, and no function's count
+# includes inlined copies (gcov counts those as invocations, the hardware cannot)
+EMBENCH_GCOV_NI := $(foreach p,$(notdir $(wildcard $(EMBENCH)/src/*)),$(BUILD)/gcov/embench-noinline/$(p).elf)
+$(BUILD)/gcov/embench-noinline/%.elf: sim/embench/boardsupport.h sim/embench/board.c $(BUILD)/gcov/gcov_rt.o
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(EMBENCH_FLAGS) -fno-inline -fprofile-arcs -ftest-coverage -fprofile-info-section=gcov_info \
+	  -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c $(EMBENCH)/support/main.c \
+	  $(EMBENCH)/support/beebsc.c sim/embench/board.c $(BUILD)/gcov/gcov_rt.o -lgcov -lm -o $@
+
 # ... and every Embench program under the load-value profiler and under simple sampling (make bench
 # section 7, make plots), when EMBENCH is there
 EMBENCH_PROGS := $(notdir $(wildcard $(EMBENCH)/src/*))
@@ -568,7 +578,7 @@ $(eval $(call EMBENCH_RT_RULE,vp))
 $(eval $(call EMBENCH_RT_RULE,ss))
 
 workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
-           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf
+           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI)
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)

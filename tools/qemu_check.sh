@@ -2,7 +2,8 @@
 # make qemu-check: the CPU model's retired-PC stream must equal QEMU's on every workload.
 # QEMU (qemu-system-riscv32 -M virt, single-stepped, -d exec,nochain) logs one "Trace" line per
 # executed instruction; the stream is compared from the program's entry (0x80000000) on, after
-# QEMU's boot ROM. usage: tools/qemu_check.sh SIM ELF...
+# QEMU's boot ROM. usage: tools/qemu_check.sh SIM ELF...   (QEMU_KEEP=DIR keeps QEMU's stream of
+# each program as DIR/NAME.pcs, for tools/branch_oracle.py)
 set -u
 sim=${1:?usage: qemu_check.sh SIM ELF...}
 shift
@@ -21,6 +22,7 @@ for elf in "$@"; do
   qemu_rc=$?
   grep -o '/[0-9a-f]\{8\}/' "$tmp/$name.log" | tr -d / | sed -n '/^80000000$/,$p' >"$tmp/$name.qemu"
   rm -f "$tmp/$name.log"
+  [ -n "${QEMU_KEEP:-}" ] && cp "$tmp/$name.qemu" "$QEMU_KEEP/$name.pcs"
   n=$(wc -l <"$tmp/$name.ours")
   total=$((total + n))
   if cmp -s "$tmp/$name.ours" "$tmp/$name.qemu" && [ "$ours_rc" = "$qemu_rc" ]; then

@@ -347,7 +347,7 @@ embench_edge_profile() {
     case $w in *-vp|*-ss) continue ;; esac
     out=$("$build/unit/hwprof-instr-asan" instrument "$elf" -o "$logdir/eb-$w.elf" 2>&1) || { echo "$w: $out"; rc=1; continue; }
     base=$("$build/sim/hwprof-sim" --engine=none "$elf" 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p')
-    out=$("$build/sim/hwprof-sim" --edge-map="$logdir/eb-$w.map" "$logdir/eb-$w.elf" 2>&1 >/dev/null)
+    out=$("$build/sim/hwprof-sim" --edge-map="$logdir/eb-$w.map" --edge-profile="$logdir/eb-$w.prof" "$logdir/eb-$w.elf" 2>&1 >/dev/null)
     prof=$(sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' <<<"$out")
     [ -n "$base" ] && [ -n "$prof" ] || { echo "$w: did not exit 0"; echo "$out" | tail -3; rc=1; continue; }
     lim=1; [ "$w" = slre ] && lim=4
@@ -396,8 +396,64 @@ instr_takes_every_build() {
 }
 instr_takes_every_build_alone() { instr_takes_every_build 1; }
 
+# Embench against the independent oracles: QEMU's retired-PC stream of each program equals the CPU
+# model's; the taken/not-taken count of every branch in QEMU's stream of the original program
+# equals the profile read back from the hardware for the instrumented one (tools/branch_oracle.py,
+# no code shared with the instrumenter); gcov's invocation counts equal the hardware's in one binary
+# (the -fprofile-arcs -fno-inline build, instrumented: gcov's counters and the hardware's profile
+# the same run); and every trace record of each program (no
+# firmware: every trace) rebuilds into the instructions that ran (the trace check)
+embench_elfs=()
+for elf in "$build"/embench/*.elf; do
+  case $elf in *-vp.elf | *-ss.elf) ;; *) embench_elfs+=("$elf") ;; esac
+done
+embench_qemu() {
+  mkdir -p "$logdir/qemu"
+  QEMU_KEEP="$logdir/qemu" tools/qemu_check.sh "$build/sim/hwprof-sim" "${embench_elfs[@]}"
+}
+embench_branch_oracle() {
+  local elf w out rc=0
+  for elf in "${embench_elfs[@]}"; do
+    w=$(basename "$elf" .elf)
+    [ -s "$logdir/qemu/$w.pcs" ] && [ -s "$logdir/eb-$w.prof" ] || { echo "$w: no QEMU stream or no profile (an earlier check failed)"; rc=1; continue; }
+    out=$(python3 tools/branch_oracle.py "$elf" "$logdir/qemu/$w.pcs" "$logdir/eb-$w.map" "$logdir/eb-$w.prof" 2>&1) || rc=1
+    echo "$w: $out"
+  done
+  return $rc
+}
+embench_gcov_oracle() {
+  local elf w d g rc=0 out
+  for elf in "${embench_elfs[@]}"; do
+    w=$(basename "$elf" .elf)
+    g="$build/gcov/embench-noinline/$w.elf"
+    d="$logdir/gcov-eb/$w"
+    rm -rf "$d" && mkdir -p "$d" && cp "$g-"*.gcno "$d/"
+    "$instr" instrument --quiet "$g" -o "$d/prof.elf" || { rc=1; continue; }
+    out=$("$build/sim/hwprof-sim" --edge-map="$d/prof.map" --edge-profile="$d/prof.prof" --out-dir="$d" "$d/prof.elf" 2>&1 >/dev/null)
+    grep -q 'exit code 0' <<<"$out" && grep -q 'edge check: .* 0 differences' <<<"$out" || {
+      echo "$w: $(grep -o 'exit code [0-9]*' <<<"$out"); $(grep 'edge check' <<<"$out")"; rc=1; continue; }
+    (cd "$d" && riscv64-unknown-elf-gcov --json-format --stdout ./*.gcda >gcov.json 2>/dev/null) || { echo "$w: gcov failed"; rc=1; continue; }
+    out=$(python3 tools/gcov_oracle.py "$d/gcov.json" "$d/prof.prof") || rc=1
+    echo "$w: $out"
+  done
+  return $rc
+}
+embench_trace_check() {
+  local elf out rc=0
+  for elf in "${embench_elfs[@]}"; do
+    out=$("$build/sim/hwprof-sim" --trace-check "$elf" 2>&1 >/dev/null)
+    echo "$(basename "$elf" .elf): $(grep -o 'exit code [0-9]*' <<<"$out"); $(grep -o 'trace check:.*' <<<"$out")"
+    grep -q 'exit code 0' <<<"$out" && grep -q 'trace check: .* 0 failed' <<<"$out" || rc=1
+  done
+  return $rc
+}
+
 if [ -f "$nsichneu" ]; then
   check embench-edge-profile-default-k embench_edge_profile
+  check qemu-check-embench embench_qemu
+  check embench-branch-oracle-qemu embench_branch_oracle
+  check embench-gcov-oracle embench_gcov_oracle
+  check embench-trace-check embench_trace_check
   check instr-takes-every-build instr_takes_every_build
 else
   echo "note: ../shared/embench is not there (EMBENCH=...): the edge-profiling checks on Embench are skipped"

@@ -478,21 +478,32 @@ static void free_ctx(ctx_t *c) {
 }
 
 /* Which functions leave the pir alone (then calls to them need no restore): the uninstrumented
- * ones that make no indirect call and call only such functions. */
+ * ones whose every way out of their own code (calls, tail calls, jumps to other functions) goes
+ * to such functions. An indirect call or an indirect jump (an uninstrumented function's may be a
+ * tail call through a pointer: picolibc's fclose) could reach anything, so it disqualifies. */
+static bool leaves_to_neutral(const ctx_t *c, unsigned i) {
+  const hwprof_cfg_code_t *code = &c->prog.fn[i].code;
+  for (uint32_t a = code->lo; a < code->hi; a += 4) {
+    uint32_t t;
+    const hwprof_cf_t k = hwprof_cfg_classify(code, a, hwprof_cfg_word(code, a), &t);
+    const bool out = k == HWPROF_CF_CALL || k == HWPROF_CF_TAIL || (k == HWPROF_CF_JUMP && (t < code->lo || t >= code->hi));
+    if (k == HWPROF_CF_INDIRECT || (out && t == 0)) return false;
+    if (!out) continue;
+    const int j = hwprof_cfg_prog_fn_at(&c->prog, t);
+    if (j < 0 || !c->fn[j].neutral) return false;
+  }
+  return true;
+}
+
 static void find_neutral(ctx_t *c) {
   const hwprof_cfg_prog_t *p = &c->prog;
-  for (unsigned i = 0; i < p->nfn; i++) c->fn[i].neutral = !c->fn[i].ok && !p->fn[i].cfg.indirect_call;
+  for (unsigned i = 0; i < p->nfn; i++) c->fn[i].neutral = !c->fn[i].ok;
   for (bool changed = true; changed;) {
     changed = false;
     for (unsigned i = 0; i < p->nfn; i++) {
-      if (!c->fn[i].neutral) continue;
-      for (unsigned k = 0; k < p->fn[i].cfg.ncallee; k++) {
-        const int j = hwprof_cfg_prog_fn_at(p, p->fn[i].cfg.callee[k]);
-        if (j < 0 || !c->fn[j].neutral) {
-          c->fn[i].neutral = false;
-          changed = true;
-          break;
-        }
+      if (c->fn[i].neutral && !leaves_to_neutral(c, i)) {
+        c->fn[i].neutral = false;
+        changed = true;
       }
     }
   }

@@ -298,8 +298,11 @@ int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, cha
   }
   for (unsigned e = 0; e < f->nedge; e++)
     if (counts[e] < 0) {
-      snprintf(why, whylen, "%s: edge %u derives to %" PRId64 " (the counters contradict each other)", f->name, e,
-               counts[e]);
+      int n = snprintf(why, whylen, "%s: edge %u derives to %" PRId64 " (the counters contradict each other; counters:",
+                       f->name, e, counts[e]);
+      for (unsigned k = 0; k < f->ncounters && k < 16 && n > 0 && (size_t)n < whylen; k++)
+        n += snprintf(why + n, whylen - (size_t)n, " %" PRIu64, counters[k]);
+      if (n > 0 && (size_t)n < whylen) snprintf(why + n, whylen - (size_t)n, "%s)", f->ncounters > 16 ? " ..." : "");
       return -1;
     }
   return 0;
