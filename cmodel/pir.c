@@ -137,6 +137,14 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   const hwprof_prim_regfile_in_t link_in = {push && !full, s->sp,
                                             s->base << HWPROF_PIR_OFFSET_W | s->offset};
   hwprof_prim_regfile_step(&n.link, &link_cfg, &link_in);
+  /* calls that start their callee's area, region switches on branches and jumps */
+  if (link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_INIT) {
+    n.base = ev->operand & BASE_MASK;
+    n.offset = 0;
+  }
+  if (in->ev_fire && ev->op == HWPROF_PROF_OP_SETOFF &&
+      (ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP))
+    n.offset = (uint32_t)(ev->operand & OFFSET_MASK);
   if (push) {
     if (full) n.lerr = true; /* this frame is lost */
     if (s->sp != SP_MAX) n.sp = s->sp + 1u;

@@ -163,10 +163,16 @@ module hwprof_pir #(
                   reg2hw.ctrl_qe || reg2hw.link_qe;
 
   // ---- link stack operations of the accepted event
-  logic link_ev, push, pop, sp_full, sp_top;
+  logic link_ev, push, pop, sp_full, sp_top, call_init, br_setoff;
   assign link_ev  = ev_fire_i && ((ev_kind_i == hwprof_pkg::KIND_JUMP) || (ev_kind_i == hwprof_pkg::KIND_IJUMP));
   assign push     = link_ev && ev_is_call_i && (ev_op_i == hwprof_pkg::PROF_OP_PUSH);
   assign pop      = link_ev && ev_is_ret_i && (ev_op_i == hwprof_pkg::PROF_OP_POP);
+  // a call that starts its callee's area without saving, and a branch or jump that switches the
+  // region offset after its own update (both carried by the instruction's shadow word)
+  assign call_init = link_ev && ev_is_call_i && (ev_op_i == hwprof_pkg::PROF_OP_INIT);
+  assign br_setoff = ev_fire_i && (ev_op_i == hwprof_pkg::PROF_OP_SETOFF) &&
+                     ((ev_kind_i == hwprof_pkg::KIND_BRANCH) || (ev_kind_i == hwprof_pkg::KIND_JUMP) ||
+                      (ev_kind_i == hwprof_pkg::KIND_IJUMP));
   assign sp_full  = (sp_q >= SpW'(LinkN));
   assign sp_top   = (sp_q == '1);
 
@@ -202,6 +208,13 @@ module hwprof_pir #(
         default: ;  // prof.id updates a counter only; reserved operations do nothing
       endcase
     end
+
+    // calls that start their callee's area, region switches on branches and jumps
+    if (call_init) begin
+      base_d   = ev_operand_i[BaseW-1:0];
+      offset_d = '0;
+    end
+    if (br_setoff) offset_d = ev_operand_i[OffsetW-1:0];
 
     // linked calls and returns
     if (push) begin

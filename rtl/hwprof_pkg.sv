@@ -25,6 +25,11 @@ package hwprof_pkg;
   localparam int unsigned SHADOW_IHINT_LSB = 18;  // shadow word: increment hint (1 bit, ihint encoding)
   localparam int unsigned SHADOW_POP_LSB = 19;  // shadow word of a return: 1 = linked return, restore the pir from its link stack (op POP)
   localparam int unsigned SHADOW_LINK_LSB = 0;  // shadow word of a call: bit 0 = 1 makes it a linked call (op PUSH); the word with its low two bits cleared is the callee's base address
+  localparam int unsigned SHADOW_CALLINIT_LSB = 1;  // shadow word of a call: bit 1 = 1 (bit 0 = 0) starts the callee's area without saving the caller's pir (op INIT)
+  localparam int unsigned SHADOW_SETOFF_LSB = 20;  // shadow word of a branch or jump (not a call or return): the region offset it switches to (SHADOW_SETOFF_W bits)
+  localparam int unsigned SHADOW_SETOFF_W = 10;  // width of that offset
+  localparam int unsigned SHADOW_SETOFF_NT_LSB = 30;  // shadow word of a branch: 1 = switch the offset when not taken, 0 = when taken
+  localparam int unsigned SHADOW_SETOFF_EN_LSB = 31;  // shadow word of a branch or jump: 1 = it switches the region offset (op SETOFF) when it goes the chosen way
   localparam int unsigned OPCODE_CUSTOM0 = 11;  // major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op
 
   // ---- build parameters of hwprof_top: defaults (the RTL's parameter defaults)

@@ -462,7 +462,7 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
       next = pc + imm_j(insn);
       ev->kind = HWPROF_KIND_JUMP;
       ev->taken = true;
-      ev->is_call = rd == 1u || rd == 5u;
+      ev->is_call = rv32_is_link_reg(rd);
       break;
     case RV32_OP_JALR:                                                                 /* JALR */
       if (f3 != 0) return exception(c, CAUSE_ILLEGAL, insn, ev);
@@ -471,8 +471,8 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
       next = (a + imm_i(insn)) & ~1u;
       ev->kind = HWPROF_KIND_IJUMP;
       ev->taken = true;
-      ev->is_call = rd == 1u || rd == 5u;
-      ev->is_ret = rd == 0u && (rs1 == 1u || rs1 == 5u);
+      ev->is_call = rv32_is_link_reg(rd);
+      ev->is_ret = rd == 0u && rv32_is_link_reg(rs1);
       break;
     case RV32_OP_BRANCH: {                                                               /* branches */
       bool t;
@@ -628,15 +628,20 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
   if (ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP) {
     uint32_t sh = c->shadow[(pc - RV_RAM_BASE) / 4u];
     if (ev->is_call) { /* a call's shadow word is its link word: no pid, no hints */
-      if (rv32_shadow_linked(sh)) {
-        ev->op = HWPROF_PROF_OP_PUSH;
+      if (rv32_shadow_linked(sh) || rv32_shadow_is_callinit(sh)) {
+        ev->op = rv32_shadow_linked(sh) ? HWPROF_PROF_OP_PUSH : HWPROF_PROF_OP_INIT;
         ev->operand = rv32_shadow_link_base(sh);
       }
     } else {
       ev->pid = (uint16_t)rv32_shadow_pid(sh);
       ev->bhint = (uint8_t)rv32_shadow_bhint(sh);
       ev->ihint = rv32_shadow_ihint(sh);
-      if (ev->is_ret && rv32_shadow_pop(sh)) ev->op = HWPROF_PROF_OP_POP;
+      if (ev->is_ret && rv32_shadow_pop(sh)) {
+        ev->op = HWPROF_PROF_OP_POP;
+      } else if (rv32_shadow_has_setoff(sh) && rv32_shadow_setoff_nt(sh) != ev->taken) {
+        ev->op = HWPROF_PROF_OP_SETOFF; /* the region switch, when it went the chosen way */
+        ev->operand = rv32_shadow_setoff_value(sh);
+      }
     }
   }
   c->pc = next;

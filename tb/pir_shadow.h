@@ -52,6 +52,12 @@ struct PirShadow {
       if (e.op == HWPROF_PROF_OP_STOP) flag = false;
     }
     const bool jump = e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP;
+    if (jump && e.is_call && e.op == HWPROF_PROF_OP_INIT) {
+      base = e.operand & ((1ull << 40) - 1);
+      offset = 0;
+    }
+    if ((jump || e.kind == HWPROF_KIND_BRANCH) && e.op == HWPROF_PROF_OP_SETOFF)
+      offset = static_cast<uint32_t>(e.operand & 0xffffff);
     if (jump && e.is_call && e.op == HWPROF_PROF_OP_PUSH) {
       if (depth < HWPROF_PIR_LINK_ENTRIES) link.emplace_back(base, offset);
       else link_err = true;

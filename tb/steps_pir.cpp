@@ -72,6 +72,28 @@ void link_steps(std::vector<Step>* out) {
   s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0x1ff, false, "the depth saturates"));
   s.push_back(wr(HWPROF_PIR_LINK_ADDR, 0xfffffe00, false, "clear LINK (upper bits ignored)"));
   s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0, false, "LINK reads 0"));
+  // a call that starts its callee's area without saving (op INIT), and region switches carried by
+  // a branch and a jump (op SETOFF: after the event's own update)
+  hwprof_retire_ev_t init_call = call_ev(0x7000);
+  init_call.op = HWPROF_PROF_OP_INIT;
+  s.push_back(evs(init_call, "a call that starts the area at 0x7000 without saving"));
+  s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0, false, "nothing pushed"));
+  s.push_back(upd(br(B, 2, HWPROF_BHINT_TK, true), 0x7004, false, "the callee's counter[1]"));
+  hwprof_retire_ev_t sw = br(B, 1, HWPROF_BHINT_TK, true);
+  sw.op = HWPROF_PROF_OP_SETOFF;
+  sw.operand = 3;
+  s.push_back(upd(sw, 0x7000, false, "a branch switching to offset 3 counts at the old offset"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), 0x700c, false, "offset 3 from the next event"));
+  hwprof_retire_ev_t swj = br(HWPROF_KIND_JUMP, 0, HWPROF_BHINT_TK, true);
+  swj.op = HWPROF_PROF_OP_SETOFF;
+  swj.operand = 0x1000005;
+  s.push_back(evs(swj, "a jump switching to offset 5 (24 bits kept)"));
+  s.push_back(rd(HWPROF_PIR_OFFSET_ADDR, 5, false, "offset reads 5"));
+  hwprof_retire_ev_t ld = br(HWPROF_KIND_LOAD, 0, HWPROF_BHINT_TK, true);
+  ld.op = HWPROF_PROF_OP_SETOFF;
+  ld.operand = 9;
+  s.push_back(evs(ld, "SETOFF on a load does nothing"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), 0x7014, false, "offset still 5"));
   s.push_back(wr(HWPROF_PIR_CTRL_ADDR, 0, false, "link: profiling off again"));
   s.push_back(sync("link: drain"));
   s.push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 0xf, false, "clear the error cause (the updates fell outside the bounds)"));

@@ -263,6 +263,9 @@ class TopBench : public lockstep::Bench {
     e.operand = operand();
     if (e.op == HWPROF_PROF_OP_SETOFF) e.operand = rng_.below(256);
     if (e.op == HWPROF_PROF_OP_TRIGGER) e.operand = rng_.below(8);
+    // on other kinds op means something only for calls, returns and region switches: mostly none,
+    // as in a program (region switches on most branches would hide a wrong offset)
+    if (e.kind != HWPROF_KIND_PROF && rng_.chance(80)) e.op = 0;
     // linked calls and returns (docs/pir.md): jumps often carry them, calls a little more often
     // than returns in bursts, so the link stack fills past its entries and empties below zero
     if ((e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP) && rng_.chance(40)) {

@@ -427,6 +427,43 @@ static void test_rv32_calls_and_returns_read_link_words(void **state) {
   assert_int_equal(ev.pid, 3);
 }
 
+/* A call's shadow word with bit 1 (bit 0 clear) starts the callee's area without saving (op INIT);
+ * a branch's or jump's shadow word can carry a region switch (op SETOFF) for one direction. */
+static void test_rv32_call_init_and_region_switches(void **state) {
+  (void)state;
+  const uint32_t code[] = {
+      jal(8, 1),           /* 0: call 8 */
+      ADDI(0, 0, 0),       /* 4 */
+      b_type(8, 0, 0, 0),  /* 8: beq x0, x0, +8 (taken) */
+      ADDI(0, 0, 0),       /* 12 */
+      b_type(8, 1, 0, 0),  /* 16: bne x0, x0, +8 (not taken) */
+      jal(-24, 0),         /* 20: j 0 (no switch) */
+  };
+  program(code, 6);
+  cpu.shadow[0] = 0x80c00100u | 2u;                                       /* starts the area at 0x80c00100 */
+  cpu.shadow[2] = 4u | rv32_shadow_setoff(7, false);                      /* pid 4, to offset 7 when taken */
+  cpu.shadow[4] = 5u | (1u << HWPROF_SHADOW_BHINT_LSB) | rv32_shadow_setoff(1023, false); /* when taken only */
+  hwprof_retire_ev_t ev = step();
+  assert_int_equal(ev.op, HWPROF_PROF_OP_INIT);
+  assert_int_equal(ev.operand, 0x80c00100u);
+  ev = step();
+  assert_true(ev.taken);
+  assert_int_equal(ev.pid, 4);
+  assert_int_equal(ev.op, HWPROF_PROF_OP_SETOFF);
+  assert_int_equal(ev.operand, 7);
+  ev = step(); /* the bne at 16, not taken: its switch is for the taken way */
+  assert_false(ev.taken);
+  assert_int_equal(ev.pid, 5);
+  assert_int_equal(ev.op, 0);
+  cpu.shadow[4] = rv32_shadow_setoff(1023, true);
+  cpu.pc = RV_RAM_BASE + 16;
+  ev = step();
+  assert_int_equal(ev.op, HWPROF_PROF_OP_SETOFF); /* now for the not-taken way */
+  assert_int_equal(ev.operand, 1023);
+  ev = step(); /* j 0: a jump without a switch */
+  assert_int_equal(ev.op, 0);
+}
+
 static void test_rv32_bad_elf_files_are_rejected_by_name(void **state) {
   (void)state;
   assert_int_equal(rv_load_elf(&cpu, "/nonexistent/prog.elf"), -1);
@@ -458,6 +495,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_rv32_profiling_operand_from_shadow_word_when_rs1_is_x0, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_shadow_words_annotate_branches_and_can_be_patched, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_calls_and_returns_read_link_words, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_call_init_and_region_switches, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_bad_elf_files_are_rejected_by_name, setup, teardown),
   };
   return cmocka_run_group_tests_name("rv32", tests, NULL, NULL);

@@ -23,6 +23,11 @@
 #define HWPROF_SHADOW_IHINT_LSB 18u /* shadow word: increment hint (1 bit, ihint encoding) */
 #define HWPROF_SHADOW_POP_LSB 19u /* shadow word of a return: 1 = linked return, restore the pir from its link stack (op POP) */
 #define HWPROF_SHADOW_LINK_LSB 0u /* shadow word of a call: bit 0 = 1 makes it a linked call (op PUSH); the word with its low two bits cleared is the callee's base address */
+#define HWPROF_SHADOW_CALLINIT_LSB 1u /* shadow word of a call: bit 1 = 1 (bit 0 = 0) starts the callee's area without saving the caller's pir (op INIT) */
+#define HWPROF_SHADOW_SETOFF_LSB 20u /* shadow word of a branch or jump (not a call or return): the region offset it switches to (SHADOW_SETOFF_W bits) */
+#define HWPROF_SHADOW_SETOFF_W 10u /* width of that offset */
+#define HWPROF_SHADOW_SETOFF_NT_LSB 30u /* shadow word of a branch: 1 = switch the offset when not taken, 0 = when taken */
+#define HWPROF_SHADOW_SETOFF_EN_LSB 31u /* shadow word of a branch or jump: 1 = it switches the region offset (op SETOFF) when it goes the chosen way */
 #define HWPROF_OPCODE_CUSTOM0 11u /* major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op */
 
 /* ---- build parameters of hwprof_top: default, smallest and largest value the RTL and the C model
@@ -99,8 +104,8 @@
 
 /* ---- operation of a profiling instruction (kind PROF) */
 #define HWPROF_PROF_OP_ID 0u /* prof.id: update counter[idx] (if flag = 1 and pid != 0) */
-#define HWPROF_PROF_OP_INIT 1u /* prof.init: base_address = operand, offset = 0 */
-#define HWPROF_PROF_OP_SETOFF 2u /* prof.setoff: offset = operand */
+#define HWPROF_PROF_OP_INIT 1u /* prof.init: base_address = operand, offset = 0; the same on a call (kind JUMP or IJUMP with is_call) */
+#define HWPROF_PROF_OP_SETOFF 2u /* prof.setoff: offset = operand; on kind BRANCH, JUMP or IJUMP: the same after the event's own update (a region switch its shadow word carries) */
 #define HWPROF_PROF_OP_START 3u /* prof.start: flag = 1 */
 #define HWPROF_PROF_OP_STOP 4u /* prof.stop: flag = 0 */
 #define HWPROF_PROF_OP_TRIGGER 5u /* prof.trigger: trigger_counter = operand */

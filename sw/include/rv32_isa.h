@@ -140,10 +140,31 @@ static inline uint32_t rv32_shadow_bhint(uint32_t s) { return (s >> HWPROF_SHADO
 static inline uint32_t rv32_shadow_ihint(uint32_t s) { return (s >> HWPROF_SHADOW_IHINT_LSB) & 1u; }
 static inline bool rv32_shadow_pop(uint32_t s) { return (s >> HWPROF_SHADOW_POP_LSB) & 1u; }
 
+/* ---- calls and returns as the psABI and the profiling hardware see them: a jal/jalr whose rd is a
+ * link register (ra or t0) is a call; a jalr x0 through one is a return */
+static inline bool rv32_is_link_reg(uint32_t r) { return r == 1u || r == 5u; }
+
 /* ---- the shadow word of a call (docs/pir.md, "Link stack"): a linked call to the counter area at
  * base (a multiple of 4) pushes the caller's pir; 0 leaves the pir alone */
 static inline uint32_t rv32_shadow_link(uint32_t base) { return (base & ~UINT32_C(3)) | UINT32_C(1) << HWPROF_SHADOW_LINK_LSB; }
 static inline bool rv32_shadow_linked(uint32_t s) { return (s >> HWPROF_SHADOW_LINK_LSB) & 1u; }
+/* ... a call that starts the callee's area without saving the caller's pir */
+static inline uint32_t rv32_shadow_callinit(uint32_t base) {
+  return (base & ~UINT32_C(3)) | UINT32_C(1) << HWPROF_SHADOW_CALLINIT_LSB;
+}
+static inline bool rv32_shadow_is_callinit(uint32_t s) { return !rv32_shadow_linked(s) && ((s >> HWPROF_SHADOW_CALLINIT_LSB) & 1u); }
+
+/* ---- a region switch carried by a branch or jump: offset (below 2^SHADOW_SETOFF_W) when it goes
+ * the chosen way (not_taken: when a branch falls through; a jump is always taken) */
+static inline uint32_t rv32_shadow_setoff(uint32_t offset, bool not_taken) {
+  return UINT32_C(1) << HWPROF_SHADOW_SETOFF_EN_LSB | (uint32_t)not_taken << HWPROF_SHADOW_SETOFF_NT_LSB |
+         (offset & ((UINT32_C(1) << HWPROF_SHADOW_SETOFF_W) - 1u)) << HWPROF_SHADOW_SETOFF_LSB;
+}
+static inline bool rv32_shadow_has_setoff(uint32_t s) { return (s >> HWPROF_SHADOW_SETOFF_EN_LSB) & 1u; }
+static inline bool rv32_shadow_setoff_nt(uint32_t s) { return (s >> HWPROF_SHADOW_SETOFF_NT_LSB) & 1u; }
+static inline uint32_t rv32_shadow_setoff_value(uint32_t s) {
+  return (s >> HWPROF_SHADOW_SETOFF_LSB) & ((UINT32_C(1) << HWPROF_SHADOW_SETOFF_W) - 1u);
+}
 static inline uint32_t rv32_shadow_link_base(uint32_t s) { return s & ~UINT32_C(3); }
 
 #endif /* HWPROF_RV32_ISA_H */

@@ -27,8 +27,8 @@ static void usage(FILE *to) {
           "  --counters-at=ADDR  where the counter areas go (default 0x%08" PRIx32 ")\n"
           "  --hwprof-base=ADDR  the hwprof registers (default 0x%08" PRIx32 ")\n"
           "  --skip=F1,F2     leave these functions uninstrumented\n"
-          "  --no-linked-calls  restore the pir after every call in software (prof.init in the callee\n"
-          "                   and after the call) instead of the hardware's link stack\n"
+          "  --no-linked-calls  set and restore the pir around every call in software (prof.init in\n"
+          "                   the callee and after the call): no linked or starting calls\n"
           "  --quiet          no summary\n"
           "compare: edge-by-edge comparison of two profiles; exit 1 if they differ.\n"
           "cfg: prints what the CFG layer sees in each function (or one): blocks with their immediate\n"
@@ -122,9 +122,10 @@ static int cmd_instrument(int argc, char **argv) {
             "%u edges, %u measured, %u block counters, %u regions; %u profiling instructions inserted\n",
             in, out, map, o.mode == kModeAll ? "all" : "minimal", o.k, st.functions, st.instrumented, st.skipped,
             st.edges, st.measured, st.block_counters, st.regions, st.inserted);
-  if (!quiet && st.linked)
+  if (!quiet && (st.linked || st.started))
     fprintf(stderr, "hwprof-instr: %u functions linked: %u calls save and restore the caller's pir in the "
-                    "hardware's link stack\n", st.linked, st.linked_calls);
+                    "hardware's link stack; %u calls start their callee's area (%u functions)\n", st.linked,
+            st.linked_calls, st.started_calls, st.started);
   if (!quiet && st.relaxed)
     fprintf(stderr, "hwprof-instr: %u conditional branches relaxed (their targets went out of reach): each now "
                     "branches to a jump behind it\n", st.relaxed);

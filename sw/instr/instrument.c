@@ -30,6 +30,8 @@ typedef struct {
   char why[160];
   bool neutral;       /* never changes the pir (uninstrumented, calls only such functions) */
   bool linked;        /* entered by linked calls only (linkage.h): the hardware saves the caller's pir */
+  bool call_started;  /* instrumented, not linked: its direct calls start its area (op INIT, no save) and
+                         skip the prof.init at its entry, which the other ways in still run */
   pm_func_t pm;
   unsigned *region_off;
 } fn_t;
@@ -277,42 +279,123 @@ static bool callee_neutral(ctx_t *c, uint32_t target) {
   return i >= 0 && c->fn[i].neutral && c->prog.fn[i].code.lo == target;
 }
 
-/* The linked function entered at target, or -1. */
+/* The function entered at target if it is linked (or, with started, call-started), or -1. */
 static int callee_linked(ctx_t *c, uint32_t target) {
   const int i = target ? hwprof_cfg_prog_fn_at(&c->prog, target) : -1;
   return i >= 0 && c->fn[i].linked && c->prog.fn[i].code.lo == target ? i : -1;
 }
+static int callee_started(ctx_t *c, uint32_t target) {
+  const int i = target ? hwprof_cfg_prog_fn_at(&c->prog, target) : -1;
+  return i >= 0 && c->fn[i].call_started && c->prog.fn[i].code.lo == target ? i : -1;
+}
 
-/* Calls to linked functions, from any moved code: the call's shadow word names the callee's area. */
+/* Calls to linked and call-started functions, from any moved code: the call's shadow word names
+ * the callee's area (with the push of a linked call, or without). */
 static void plan_linked_calls(ctx_t *c, unsigned i) {
   const hwprof_cfg_code_t *code = &c->prog.fn[i].code;
   for (uint32_t a = code->lo; a < code->hi; a += 4) {
     uint32_t t;
-    if (hwprof_cfg_classify(code, a, hwprof_cfg_word(code, a), &t) != HWPROF_CF_CALL) continue;
-    const int j = callee_linked(c, t);
+    const uint32_t x = hwprof_cfg_word(code, a);
+    if (hwprof_cfg_classify(code, a, x, &t) != HWPROF_CF_CALL || !rv32_is_link_reg(rv32_rd(x))) continue;
+    int j = callee_linked(c, t);
     if (j >= 0) {
       hwprof_rw_shadow(c->rw, a, rv32_shadow_link(c->fn[j].pm.base));
       c->st.linked_calls++;
+    } else if ((j = callee_started(c, t)) >= 0) {
+      hwprof_rw_shadow(c->rw, a, rv32_shadow_callinit(c->fn[j].pm.base));
+      c->st.started_calls++;
     }
   }
 }
 
+/* Region switches (docs/instrumenter.md): every edge between two regions sets the offset of the
+ * region it enters on its way. A taken edge or a jump: the branch's or jump's shadow word (op
+ * SETOFF when it goes that way: no instruction); a not-taken edge: the same when the branch has
+ * no switch yet, else a prof.setoff behind it; a fall edge: a prof.setoff behind the block (after
+ * its own prof.id); an indirect edge, or an offset too wide for the shadow word: a prof.setoff at
+ * the head of the block entered (every way in runs it). An edge into the entry block needs nothing
+ * when the entry runs prof.init (offset 0, the entry block's region). sw[b] gets the switch bits of
+ * block b's last instruction, head[b] whether block b needs the head prof.setoff, tail[b] the
+ * offset to set behind block b's last instruction (+1; 0: none). */
+static void plan_switches(const fn_t *f, bool entry_init, uint32_t *sw, bool *head, unsigned *tail) {
+  const pm_func_t *p = &f->pm;
+  const unsigned wide = 1u << HWPROF_SHADOW_SETOFF_W;
+  for (unsigned e = 0; e < p->nedge; e++) {
+    const pm_edge_t *x = &p->edge[e];
+    if (hwprof_cfg_is_virtual(x->kind) || x->src < 0 || x->dst < 0) continue;
+    const int from = p->blk[x->src].region, to = p->blk[x->dst].region;
+    const unsigned off = f->region_off[to];
+    if (from == to || (x->dst == 0 && entry_init && off == 0)) continue;
+    switch (x->kind) {
+      case HWPROF_CFG_TAKEN:
+      case HWPROF_CFG_JUMP:
+        if (off < wide && !sw[x->src]) sw[x->src] = rv32_shadow_setoff(off, false);
+        else head[x->dst] = true;
+        break;
+      case HWPROF_CFG_NOT_TAKEN:
+        if (off < wide && !sw[x->src]) sw[x->src] = rv32_shadow_setoff(off, true);
+        else tail[x->src] = off + 1u;
+        break;
+      case HWPROF_CFG_FALL: tail[x->src] = off + 1u; break;
+      default: head[x->dst] = true; break;
+    }
+  }
+}
+
+static int plan_insns(ctx_t *c, unsigned i, bool entry_init, unsigned off0, const uint32_t *sw, const bool *head,
+                      const unsigned *tail);
+
+/* A function's own recursive call returns with its base when the function leaves only by its
+ * returns (a tail call would return with another function's base), and with the offset of the
+ * region of the block that returned: returns_in_region() says whether that is always region. */
+static bool self_return_keeps_base(const pm_func_t *p) {
+  for (unsigned e = 0; e < p->nedge; e++)
+    if (p->edge[e].kind == HWPROF_CFG_TAIL) return false;
+  return true;
+}
+static bool returns_in_region(const pm_func_t *p, int region) {
+  for (unsigned e = 0; e < p->nedge; e++)
+    if (p->edge[e].kind == HWPROF_CFG_RETURN && p->blk[p->edge[e].src].region != region) return false;
+  return true;
+}
+
 static int plan(ctx_t *c, unsigned i) {
+  fn_t *f = &c->fn[i];
+  pm_func_t *p = &f->pm;
+  const unsigned off0 = f->region_off[p->blk[0].region];
+  const bool entry_init = !f->linked;
+  uint32_t *sw = calloc(p->nblk + 1, sizeof *sw);
+  bool *head = calloc(p->nblk + 1, sizeof *head);
+  unsigned *tail = calloc(p->nblk + 1, sizeof *tail);
+  if (sw == NULL || head == NULL || tail == NULL) {
+    free(sw);
+    free(head);
+    free(tail);
+    ERR("out of memory");
+  }
+  plan_switches(f, entry_init, sw, head, tail);
+  int rc = plan_insns(c, i, entry_init, off0, sw, head, tail);
+  free(sw);
+  free(head);
+  free(tail);
+  return rc;
+}
+
+static int plan_insns(ctx_t *c, unsigned i, bool entry_init, unsigned off0, const uint32_t *sw, const bool *head,
+                      const unsigned *tail) {
   fn_t *f = &c->fn[i];
   const hwprof_cfg_fn_t *pf = &c->prog.fn[i];
   pm_func_t *p = &f->pm;
-  const unsigned off0 = f->region_off[p->blk[0].region];
-  /* entry: this function's counter area (a linked call has set it) */
-  if (!f->linked && push_head(c, pf->code.lo, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), p->base)) return -1;
+  /* entry: this function's counter area (unless a linked call has set it; the direct calls of a
+   * call-started function set it too, and land behind this prof.init) */
+  if (entry_init && push_head(c, pf->code.lo, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), p->base)) return -1;
+  if (f->call_started && hwprof_rw_call_skip(c->rw, pf->code.lo, 1)) ERR("internal: %s: no prof.init to skip", pf->name);
   if (off0 && push_head(c, pf->code.lo, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), off0)) return -1;
-  /* region entries: a block with a predecessor in another region */
-  for (unsigned b = 1; b < p->nblk; b++) {
-    bool entry = false;
-    for (unsigned e = 0; e < p->nedge; e++)
-      entry |= p->edge[e].dst == (int)b && p->edge[e].src >= 0 && p->blk[p->edge[e].src].region != p->blk[b].region;
-    if (entry && push_head(c, p->blk[b].start, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), f->region_off[p->blk[b].region]))
+  /* region entries that no edge can switch on its way */
+  for (unsigned b = 0; b < p->nblk; b++)
+    if (head[b] && !(b == 0 && off0) &&
+        push_head(c, p->blk[b].start, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), f->region_off[p->blk[b].region]))
       return -1;
-  }
   /* block counters (indirect targets): prof.id with bhint ALL at the head */
   for (unsigned b = 0; b < p->nblk; b++)
     if (p->blk[b].counter != PM_NONE &&
@@ -326,7 +409,12 @@ static int plan(ctx_t *c, unsigned i) {
     if (hwprof_cfg_classify(&pf->code, a, hwprof_cfg_word(&pf->code, a), &t) != HWPROF_CF_CALL || callee_neutral(c, t) ||
         callee_linked(c, t) >= 0)
       continue;
-    const unsigned off = f->region_off[p->blk[pf->cfg.blk_of[(a - pf->code.lo) / 4u]].region];
+    const int region = p->blk[pf->cfg.blk_of[(a - pf->code.lo) / 4u]].region;
+    const unsigned off = f->region_off[region];
+    if (t == pf->code.lo && self_return_keeps_base(p)) { /* direct recursion: the base is this function's */
+      if (!returns_in_region(p, region) && push_tail(c, a, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), off)) return -1;
+      continue;
+    }
     if (push_tail(c, a, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), p->base)) return -1;
     if (off && push_tail(c, a, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), off)) return -1;
   }
@@ -365,6 +453,9 @@ static int plan(ctx_t *c, unsigned i) {
     } else if (nt > 0) {
       hwprof_rw_shadow(c->rw, term, shadow_bits((unsigned)nt, HWPROF_BHINT_NT));
     }
+    /* the region switches of the block's way out */
+    if (sw[b]) hwprof_rw_shadow(c->rw, term, hwprof_rw_get_shadow(c->rw, term) | sw[b]);
+    if (tail[b] && push_tail(c, term, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), tail[b] - 1u)) return -1;
   }
   return 0;
 }
@@ -524,7 +615,10 @@ static int find_linked(ctx_t *c) {
     snprintf(c->err, c->errlen, "out of memory");
     goto out;
   }
-  for (unsigned i = 0; i < n; i++) c->fn[i].linked = linked[i];
+  for (unsigned i = 0; i < n; i++) {
+    c->fn[i].linked = linked[i];
+    c->fn[i].call_started = c->fn[i].ok && !linked[i] && c->o->linked_calls;
+  }
   rc = 0;
 out:
   free(ok);
@@ -581,6 +675,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
     if (plan(c, i)) goto out;
     c->st.instrumented++;
     c->st.linked += f->linked;
+    c->st.started += f->call_started;
     c->st.regions += f->pm.nregions;
     for (unsigned e = 0; e < f->pm.nedge; e++) {
       c->st.edges += !hwprof_cfg_is_virtual(f->pm.edge[e].kind);

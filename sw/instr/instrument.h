@@ -39,6 +39,7 @@ typedef struct {
   unsigned moved_insns;
   unsigned relaxed; /* conditional branches relaxed (their target went out of reach) */
   unsigned linked, linked_calls; /* functions entered by linked calls, and those calls */
+  unsigned started, started_calls; /* functions whose calls start their area (no save), and those calls */
 } instr_stats_t;
 
 void instr_opts_default(instr_opts_t *o);

@@ -23,6 +23,7 @@ typedef struct {
   uint32_t new_addr; /* the instruction in the new text */
   uint32_t entry;    /* the first instruction inserted before it (== new_addr without any) */
   bool relaxed;      /* a branch whose target went out of reach: it now branches to an island */
+  uint8_t call_skip; /* direct calls to this instruction land this many inserted words into its head */
 } slot_t;
 
 struct hwprof_rw {
@@ -119,6 +120,25 @@ int hwprof_rw_after(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shad
 void hwprof_rw_shadow(hwprof_rw_t *rw, uint32_t addr, uint32_t shadow) {
   slot_t *s = slot_at(rw, addr);
   if (s) s->shadow = shadow;
+}
+
+int hwprof_rw_call_skip(hwprof_rw_t *rw, uint32_t addr, unsigned words) {
+  slot_t *s = slot_at(rw, addr);
+  if (s == NULL || words > s->nbefore) return -1;
+  s->call_skip = (uint8_t)words;
+  return 0;
+}
+
+/* Where a transfer to t lands: a direct call (through ra or t0: a call for the profiling hardware)
+ * skips what hwprof_rw_call_skip() said. */
+static uint32_t landing(const hwprof_rw_t *rw, uint32_t t, bool call) {
+  const slot_t *s = slot_at(rw, t);
+  return hwprof_rw_entry(rw, t) + (call && s ? 4u * s->call_skip : 0u);
+}
+
+uint32_t hwprof_rw_get_shadow(const hwprof_rw_t *rw, uint32_t addr) {
+  const slot_t *s = slot_at(rw, addr);
+  return s ? s->shadow : 0;
 }
 
 /* Places every moved instruction from cur on; returns the end. */
@@ -236,7 +256,7 @@ static int relocate_insn(hwprof_rw_t *rw, uint32_t a, uint32_t *xp, const pcrel_
             a, fname, t);
       x = rv32_set_b(x, 8);
     } else {
-      const int64_t off = (int64_t)hwprof_rw_entry(rw, t) - pc;
+      const int64_t off = (int64_t)landing(rw, t, !is_branch && rv32_is_link_reg(rv32_rd(x))) - pc;
       if (is_branch ? !rv32_fits_b(off) : !rv32_fits_j(off))
         ERR("0x%08" PRIx32 " (%s): the %s to 0x%08" PRIx32 " is out of range after instrumentation", a, fname,
             is_branch ? "branch" : "jump", t);
@@ -252,7 +272,7 @@ static int relocate_insn(hwprof_rw_t *rw, uint32_t a, uint32_t *xp, const pcrel_
       case R_RISCV_CALL_PLT: {
         const slot_t *j = slot_at(rw, a + 4);
         if (j == NULL || j->new_addr != pc + 4 || s->nafter) ERR("0x%08" PRIx32 ": call pair split by the layout", a);
-        x = rv32_set_u(x, rv32_hi20(hwprof_rw_entry(rw, r->target) - pc)); /* the jalr's part: below */
+        x = rv32_set_u(x, rv32_hi20(landing(rw, r->target, rv32_is_link_reg(rv32_rd(word_at(rw, a + 4)))) - pc)); /* the jalr's part: below */
         break;
       }
       case R_RISCV_PCREL_HI20: x = rv32_set_u(x, rv32_hi20(hwprof_rw_entry(rw, r->target) - pc)); break;
@@ -282,7 +302,7 @@ static int relocate_insn(hwprof_rw_t *rw, uint32_t a, uint32_t *xp, const pcrel_
   /* the jalr of a call pair: its low part */
   if (a >= 4 && rv32_reloc_call_at(e->rel, e->nrel, a - 4, &t)) {
     const slot_t *au = slot_at(rw, a - 4);
-    if (au) x = rv32_set_i(x, rv32_lo12(hwprof_rw_entry(rw, t) - au->new_addr));
+    if (au) x = rv32_set_i(x, rv32_lo12(landing(rw, t, rv32_is_link_reg(rv32_rd(x))) - au->new_addr));
   }
   *xp = x;
   return 0;
@@ -307,8 +327,8 @@ int hwprof_rw_relocate(hwprof_rw_t *rw) {
     const slot_t *s = slot_at(rw, a);
     if (s == NULL) continue;
     for (unsigned i = 0; i < s->nbefore; i++) hwprof_rw_put(rw, s->entry + 4u * i, s->before[i].word, s->before[i].shadow);
-    for (unsigned i = 0; i < s->nafter; i++)
-      hwprof_rw_put(rw, s->new_addr + 4u * (1u + i), s->after[i].word, s->after[i].shadow);
+    for (unsigned i = 0; i < s->nafter; i++) /* behind the island of a relaxed branch: its not-taken path */
+      hwprof_rw_put(rw, s->new_addr + 4u * (1u + (s->relaxed ? 2u : 0u) + i), s->after[i].word, s->after[i].shadow);
     uint32_t x = word_at(rw, a);
     rc = relocate_insn(rw, a, &x, hi, nhi);
     hwprof_rw_put(rw, s->new_addr, x, s->shadow);

@@ -44,6 +44,11 @@ void hwprof_rw_free(hwprof_rw_t *rw);
 int hwprof_rw_before(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow);
 int hwprof_rw_after(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow);
 void hwprof_rw_shadow(hwprof_rw_t *rw, uint32_t addr, uint32_t shadow);
+uint32_t hwprof_rw_get_shadow(const hwprof_rw_t *rw, uint32_t addr);
+/* Before layout, after the insertions at addr: direct calls (jal, auipc/jalr with rd = ra or t0) to addr
+ * land words into what is inserted before it (the first words are for the other ways in); jumps,
+ * tail calls and code addresses in data still go to the first. Returns -1 if fewer were inserted. */
+int hwprof_rw_call_skip(hwprof_rw_t *rw, uint32_t addr, unsigned words);
 
 /* Places the moved code at text_at + 4 * reserved; the reserved words are the caller's (put).
  * A conditional branch whose target the insertions put out of its reach is relaxed: it keeps its
@@ -52,7 +57,7 @@ void hwprof_rw_shadow(hwprof_rw_t *rw, uint32_t addr, uint32_t shadow);
 int hwprof_rw_layout(hwprof_rw_t *rw, uint32_t text_at, unsigned reserved);
 /* After layout: where a transfer to the original address addr goes (the first instruction inserted
  * before it; addr itself when it is not moved code), where the instruction itself went, and how
- * many instructions follow it. */
+ * many instructions follow it (a relaxed branch's island comes first, then those). */
 uint32_t hwprof_rw_entry(const hwprof_rw_t *rw, uint32_t addr);
 uint32_t hwprof_rw_insn(const hwprof_rw_t *rw, uint32_t addr);
 unsigned hwprof_rw_after_count(const hwprof_rw_t *rw, uint32_t addr);
