@@ -279,15 +279,15 @@ static bool callee_neutral(ctx_t *c, uint32_t target) {
   return i >= 0 && c->fn[i].neutral && c->prog.fn[i].code.lo == target;
 }
 
-/* The function entered at target if it is linked (or, with started, call-started), or -1. */
-static int callee_linked(ctx_t *c, uint32_t target) {
+/* The function entered at target if it is linked (callee_linked) or call-started (callee_started),
+ * or -1. */
+static int callee_entered(ctx_t *c, uint32_t target, bool started) {
   const int i = target ? hwprof_cfg_prog_fn_at(&c->prog, target) : -1;
-  return i >= 0 && c->fn[i].linked && c->prog.fn[i].code.lo == target ? i : -1;
+  if (i < 0 || c->prog.fn[i].code.lo != target) return -1;
+  return (started ? c->fn[i].call_started : c->fn[i].linked) ? i : -1;
 }
-static int callee_started(ctx_t *c, uint32_t target) {
-  const int i = target ? hwprof_cfg_prog_fn_at(&c->prog, target) : -1;
-  return i >= 0 && c->fn[i].call_started && c->prog.fn[i].code.lo == target ? i : -1;
-}
+static int callee_linked(ctx_t *c, uint32_t target) { return callee_entered(c, target, false); }
+static int callee_started(ctx_t *c, uint32_t target) { return callee_entered(c, target, true); }
 
 /* Calls to linked and call-started functions, from any moved code: the call's shadow word names
  * the callee's area (with the push of a linked call, or without). */
