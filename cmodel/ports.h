@@ -29,6 +29,7 @@ typedef struct {
   bool ihint;       /* HWPROF_IHINT_* */
   uint8_t op;       /* HWPROF_PROF_OP_*, when kind is PROF */
   uint64_t operand; /* EV_OPERAND_W bits */
+  uint8_t trap;     /* HWPROF_TRAP_*: the program's, a trap handler's, or the instruction that trapped */
 } hwprof_retire_ev_t;
 
 /* APB3 requester signals. */

@@ -23,8 +23,8 @@ void hwprof_trace_ctrl_reset(hwprof_trace_ctrl_state_t *s) {
 
 /* The combinational decisions of one cycle. */
 typedef struct {
-  bool end_trace, backward, ijump, full, shift, in_range, collected, sampled, push, push_ok;
-  uint32_t hist_shifted, ended_hist;
+  bool active, entry, end_trace, backward, ijump, full, shift, in_range, collected, sampled, push, push_ok;
+  uint32_t start, hist_shifted, ended_hist;
   hwprof_trace_ctrl_reg2hw_t r2h;
   hwprof_reg_rsp_t rsp;
   bool pop, clear;
@@ -42,6 +42,7 @@ static void hw2reg_of(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctr
   hwprof_prim_fifo_out_t f;
   hwprof_prim_fifo_comb(&s->fifo, &fcfg, 0, &f);
   hw->status_fifo_count = f.count;
+  hw->status_start_pending = s->pending;
   hw->cur_start_value = s->cur_start;
   hw->cur_hist_value = s->cur_hist;
   hw->last_start_value = s->last_start;
@@ -62,17 +63,21 @@ static void eval(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg
   const hwprof_trace_ctrl_reg_state_t *r = &s->regs;
   const uint32_t hmask = (uint32_t)HWPROF_MASK(cfg->hist_w);
   const hwprof_retire_ev_t *ev = in->ev;
-  bool active = r->ctrl_enable && in->ev_fire;
+  /* an event retired inside a trap handler (HANDLER, and the reserved 3) is not the program's */
+  const bool handler = (ev->trap & 1u) != 0;
+  e->entry = ev->trap == HWPROF_TRAP_ENTRY;
+  e->active = r->ctrl_enable && in->ev_fire && !handler;
+  e->start = (s->pending && e->active) ? ev->pc : s->cur_start;
   bool is_branch = ev->kind == HWPROF_KIND_BRANCH;
   bool is_jump = ev->kind == HWPROF_KIND_JUMP;
   e->ijump = ev->kind == HWPROF_KIND_IJUMP;
-  e->backward = ((is_branch && ev->taken) || is_jump) && ev->next_pc <= ev->pc;
+  e->backward = ((is_branch && ev->taken) || is_jump) && ev->next_pc <= ev->pc && !e->entry;
   e->hist_shifted = ((s->cur_hist << 1) | (ev->taken ? 1u : 0u)) & hmask;
-  e->shift = active && is_branch && !e->backward;
+  e->shift = e->active && is_branch && !e->backward && !e->entry;
   e->full = e->shift && ((e->hist_shifted >> (cfg->hist_w - 1)) & 1u);
-  e->end_trace = active && (e->backward || e->ijump || e->full);
+  e->end_trace = e->active && (e->backward || e->ijump || e->full || e->entry);
   e->ended_hist = e->full ? e->hist_shifted : s->cur_hist;
-  e->in_range = !r->ctrl_filter_en || (s->cur_start >= r->range_lo_value && s->cur_start < r->range_hi_value);
+  e->in_range = !r->ctrl_filter_en || (e->start >= r->range_lo_value && e->start < r->range_hi_value);
   e->collected = e->end_trace && e->in_range;
   e->sampled = e->collected && (!r->ctrl_sample_en || s->count <= 1);
   e->push = e->sampled && r->ctrl_fifo_mode;
@@ -100,7 +105,6 @@ void hwprof_trace_ctrl_step(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctr
   eval(s, cfg, in, &e);
   const uint32_t hmask = (uint32_t)HWPROF_MASK(cfg->hist_w);
   /* the values read below, taken before anything is written (the FIFO arrays are only written) */
-  const uint32_t old_start = s->cur_start;
   const uint16_t old_count = s->count, old_reload = (uint16_t)s->regs.sample_reload_value;
   const bool old_sample_en = s->regs.ctrl_sample_en;
   hwprof_trace_ctrl_hw2reg_t hw; /* of the state before the edge */
@@ -108,26 +112,34 @@ void hwprof_trace_ctrl_step(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctr
 
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_TC_ST_N, 32};
   const hwprof_prim_counters_in_t st_in = {
-      (uint32_t)(e.end_trace && e.backward) << HWPROF_TC_ST_BACK | (uint32_t)(e.end_trace && e.ijump) << HWPROF_TC_ST_IND |
+      (uint32_t)(e.end_trace && e.backward) << HWPROF_TC_ST_BACK | (uint32_t)(e.end_trace && (e.ijump || e.entry)) << HWPROF_TC_ST_IND |
           (uint32_t)e.full << HWPROF_TC_ST_FULL | (uint32_t)(e.end_trace && !e.in_range) << HWPROF_TC_ST_FILT |
           (uint32_t)e.sampled << HWPROF_TC_ST_SAMP | (uint32_t)(e.push && !e.push_ok) << HWPROF_TC_ST_DROP,
       false};
   hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
 
+  if (e.active) {
+    s->cur_start = e.start;
+    s->pending = false;
+  }
   if (e.end_trace) {
     s->cur_start = in->ev->next_pc;
     s->cur_hist = 1;
+    s->pending = e.entry;
   } else if (e.shift) {
     s->cur_hist = e.hist_shifted;
   }
   if (e.collected && old_sample_en) s->count = (old_count <= 1) ? old_reload : (uint16_t)(old_count - 1u);
-  if (e.sampled) {
-    s->last_start = old_start;
+  if (e.collected) {
+    s->last_start = e.start;
     s->last_hist = e.ended_hist;
   }
 
   /* register writes win over the event's change to the same register */
-  if (e.r2h.cur_start_qe) s->cur_start = e.r2h.cur_start_value;
+  if (e.r2h.cur_start_qe) {
+    s->cur_start = e.r2h.cur_start_value;
+    s->pending = false;
+  }
   if (e.r2h.cur_hist_qe) s->cur_hist = e.r2h.cur_hist_value & hmask;
   if (e.r2h.last_start_qe) s->last_start = e.r2h.last_start_value;
   if (e.r2h.last_hist_qe) s->last_hist = e.r2h.last_hist_value & hmask;
@@ -136,6 +148,6 @@ void hwprof_trace_ctrl_step(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctr
 
   /* the FIFO: pop and clear act before the push of the same cycle */
   const hwprof_prim_fifo_cfg_t fcfg = fifo_cfg(cfg);
-  const hwprof_prim_fifo_in_t fin = {e.pop, e.clear, e.push_ok, (uint64_t)old_start << cfg->hist_w | e.ended_hist, 0};
+  const hwprof_prim_fifo_in_t fin = {e.pop, e.clear, e.push_ok, (uint64_t)e.start << cfg->hist_w | e.ended_hist, 0};
   hwprof_prim_fifo_step(&s->fifo, &fcfg, &fin);
 }

@@ -37,6 +37,7 @@ typedef struct {
   hwprof_trace_ctrl_reg_state_t regs;
   uint32_t cur_start, cur_hist, last_start, last_hist;
   uint16_t count;
+  bool pending; /* a trap entry ended the last trace: the next starts at the program's next pc */
   hwprof_prim_fifo_state_t fifo; /* {start, history} records, start in the upper 32 bits */
   hwprof_prim_counters_state_t stats; /* u_stats: HWPROF_TC_ST_* */
 } hwprof_trace_ctrl_state_t;

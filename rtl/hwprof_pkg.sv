@@ -66,6 +66,13 @@ package hwprof_pkg;
     BHINT_ALL = 2'd3
   } bhint_e;
 
+  // ---- where a retired instruction stands with respect to traps (docs/retire-port.md); only the trace controller uses it
+  typedef enum logic [1:0] {
+    TRAP_NONE = 2'd0,
+    TRAP_HANDLER = 2'd1,
+    TRAP_ENTRY = 2'd2
+  } trap_e;
+
   // ---- increment hint
   typedef enum logic [0:0] {
     IHINT_INC = 1'd0,
@@ -455,10 +462,12 @@ package hwprof_pkg;
   localparam int unsigned TRACE_CTRL_CTRL_WATERMARK_WIDTH = 8;
   localparam logic [15:0] TRACE_CTRL_STATUS_ADDR = 16'h0304;
   localparam logic [31:0] TRACE_CTRL_STATUS_WMASK = 32'h00000000;
-  localparam logic [31:0] TRACE_CTRL_STATUS_RMASK = 32'h000000ff;
+  localparam logic [31:0] TRACE_CTRL_STATUS_RMASK = 32'h000001ff;
   localparam logic [31:0] TRACE_CTRL_STATUS_RESVAL = 32'h00000000;
   localparam int unsigned TRACE_CTRL_STATUS_FIFO_COUNT_LSB = 0;
   localparam int unsigned TRACE_CTRL_STATUS_FIFO_COUNT_WIDTH = 8;
+  localparam int unsigned TRACE_CTRL_STATUS_START_PENDING_LSB = 8;
+  localparam int unsigned TRACE_CTRL_STATUS_START_PENDING_WIDTH = 1;
   localparam logic [15:0] TRACE_CTRL_CUR_START_ADDR = 16'h0308;
   localparam logic [31:0] TRACE_CTRL_CUR_START_WMASK = 32'hffffffff;
   localparam logic [31:0] TRACE_CTRL_CUR_START_RMASK = 32'hffffffff;
@@ -567,6 +576,7 @@ package hwprof_pkg;
   // what the engine gives its register block (hwprof_trace_ctrl_reg)
   typedef struct packed {
     logic [7:0] status_fifo_count;
+    logic status_start_pending;
     logic [31:0] cur_start_value;
     logic [31:0] cur_hist_value;
     logic [31:0] last_start_value;

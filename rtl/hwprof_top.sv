@@ -52,6 +52,7 @@ module hwprof_top #(
   input  logic                                ev_ihint_i,
   input  logic [2:0]                          ev_op_i,
   input  logic [hwprof_pkg::EV_OPERAND_W-1:0] ev_operand_i,
+  input  logic [1:0]                          ev_trap_i,     // TRAP_NONE / HANDLER / ENTRY (docs/retire-port.md)
 
   // APB3 register port
   input  logic                                psel_i,
@@ -257,6 +258,7 @@ module hwprof_top #(
     .ev_taken_i   (ev_taken_i),
     .ev_pc_i      (ev_pc_i),
     .ev_next_pc_i (ev_next_pc_i),
+    .ev_trap_i    (ev_trap_i),
     .reg_access_i (tc_sel),
     .reg_write_i  (pwrite_i),
     .reg_addr_i   (paddr_i),

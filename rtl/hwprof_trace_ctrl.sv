@@ -9,9 +9,13 @@
 //   - a taken backward branch or jump (next_pc <= pc), any indirect jump (returns included) and a
 //     full history (the marker reaching the top bit) end the trace; the outcome of a taken backward
 //     branch that ends a trace is implied, not shifted;
-//   - ending a trace copies it to the last-trace registers (and to the FIFO in FIFO mode) if it is
-//     collected (address-range filter) and sampled (sampling counter), then starts a new trace at
-//     next_pc with the history reset to the marker.
+//   - ending a trace copies it to the last-trace registers if it is collected (address-range
+//     filter), and to the FIFO in FIFO mode if it is also sampled (sampling counter), then starts
+//     a new trace at next_pc with the history reset to the marker;
+//   - traces are paths of the program, never of a trap handler: an event retired inside a handler
+//     (ev_trap_i HANDLER) is ignored, so the trace an interrupt cut resumes where the program does;
+//     an instruction that traps (ENTRY) ends its trace, and the next trace starts at the program's
+//     first instruction after the handler (START_PENDING until then).
 // Traces are samples: the controller never stalls the processor; a full FIFO drops and counts.
 //
 // Timing: an accepted retire event changes the state at the next clock edge. irq_o pulses in the
@@ -36,6 +40,7 @@ module hwprof_trace_ctrl #(
   input  logic                              ev_taken_i,
   input  logic [31:0]                       ev_pc_i,
   input  logic [31:0]                       ev_next_pc_i,
+  input  logic [1:0]                        ev_trap_i,     // TRAP_NONE / HANDLER / ENTRY
 
   // register window
   input  logic                              reg_access_i,
@@ -59,6 +64,7 @@ module hwprof_trace_ctrl #(
   logic [31:0]      cur_start_q, cur_start_d, last_start_q, last_start_d;
   logic [HistW-1:0] cur_hist_q, cur_hist_d, last_hist_q, last_hist_d;
   logic [15:0]      count_q, count_d;
+  logic             pending_q, pending_d;  // a trap entry ended the last trace: the next starts at the program's next pc
   logic [7:0]       fifo_count;  // records in the FIFO (rtl/prim/hwprof_prim_fifo.sv, below)
   logic             fifo_full;
   // statistics: a bank of event counters (hwprof_prim_counters, below), one increment bit each
@@ -81,21 +87,25 @@ module hwprof_trace_ctrl #(
   assign cfg_reload    = reg2hw.sample_reload_value;
 
   // ---- trace termination (docs/trace-ctrl.md)
-  logic             active, is_branch, is_jump, is_ijump, backward, shift, full, end_trace;
+  logic             active, handler, entry, is_branch, is_jump, is_ijump, backward, shift, full, end_trace;
+  logic [31:0]      start;  // the current trace's start address
   logic [HistW-1:0] hist_shifted, ended_hist;
   logic             in_range, collected, sampled, push, push_ok;
 
-  assign active       = cfg_enable && ev_fire_i;
+  assign handler      = ev_trap_i[0];  // HANDLER, and the reserved 3
+  assign entry        = ev_trap_i == hwprof_pkg::TRAP_ENTRY;
+  assign active       = cfg_enable && ev_fire_i && !handler;
+  assign start        = (pending_q && active) ? ev_pc_i : cur_start_q;
   assign is_branch    = ev_kind_i == hwprof_pkg::KIND_BRANCH;
   assign is_jump      = ev_kind_i == hwprof_pkg::KIND_JUMP;
   assign is_ijump     = ev_kind_i == hwprof_pkg::KIND_IJUMP;
-  assign backward     = ((is_branch && ev_taken_i) || is_jump) && (ev_next_pc_i <= ev_pc_i);
+  assign backward     = ((is_branch && ev_taken_i) || is_jump) && (ev_next_pc_i <= ev_pc_i) && !entry;
   assign hist_shifted = {cur_hist_q[HistW-2:0], ev_taken_i};
-  assign shift        = active && is_branch && !backward;
+  assign shift        = active && is_branch && !backward && !entry;
   assign full         = shift && hist_shifted[HistW-1];
-  assign end_trace    = active && (backward || is_ijump || full);
+  assign end_trace    = active && (backward || is_ijump || full || entry);
   assign ended_hist   = full ? hist_shifted : cur_hist_q;
-  assign in_range     = !cfg_filter_en || ((cur_start_q >= cfg_range_lo) && (cur_start_q < cfg_range_hi));
+  assign in_range     = !cfg_filter_en || ((start >= cfg_range_lo) && (start < cfg_range_hi));
   assign collected    = end_trace && in_range;
   assign sampled      = collected && (!cfg_sample_en || (count_q <= 16'd1));
   assign push         = sampled && cfg_fifo_mode;
@@ -118,7 +128,7 @@ module hwprof_trace_ctrl #(
     .pop_i   (pop),
     .clr_i   (clear),
     .push_i  (push_ok),
-    .wdata_i ({cur_start_q, ended_hist}),
+    .wdata_i ({start, ended_hist}),
     .rdata_o ({head_start, head_hist}),
     .idx_i   (8'd0),  // records are read at the head only
     .idx_rdata_o (),
@@ -129,6 +139,7 @@ module hwprof_trace_ctrl #(
   always_comb begin
     hw2reg = '0;
     hw2reg.status_fifo_count       = fifo_count;
+    hw2reg.status_start_pending    = pending_q;
     hw2reg.cur_start_value         = cur_start_q;
     hw2reg.cur_hist_value          = 32'(cur_hist_q);
     hw2reg.last_start_value        = last_start_q;
@@ -173,22 +184,31 @@ module hwprof_trace_ctrl #(
     last_start_d = last_start_q;
     last_hist_d  = last_hist_q;
     count_d     = count_q;
+    pending_d   = pending_q;
 
     // the trace
+    if (active) begin
+      cur_start_d = start;
+      pending_d   = 1'b0;
+    end
     if (end_trace) begin
       cur_start_d = ev_next_pc_i;
       cur_hist_d  = Marker;
+      pending_d   = entry;
     end else if (shift) begin
       cur_hist_d = hist_shifted;
     end
     if (collected && cfg_sample_en) count_d = (count_q <= 16'd1) ? cfg_reload : count_q - 16'd1;
-    if (sampled) begin
-      last_start_d = cur_start_q;
+    if (collected) begin
+      last_start_d = start;
       last_hist_d  = ended_hist;
     end
 
     // register writes win over the event's change to the same register
-    if (reg2hw.cur_start_qe)    cur_start_d  = reg2hw.cur_start_value;
+    if (reg2hw.cur_start_qe) begin
+      cur_start_d = reg2hw.cur_start_value;
+      pending_d   = 1'b0;
+    end
     if (reg2hw.cur_hist_qe)     cur_hist_d   = reg2hw.cur_hist_value[HistW-1:0];
     if (reg2hw.last_start_qe)   last_start_d = reg2hw.last_start_value;
     if (reg2hw.last_hist_qe)    last_hist_d  = reg2hw.last_hist_value[HistW-1:0];
@@ -197,7 +217,7 @@ module hwprof_trace_ctrl #(
 
   // the statistics, one event each
   assign st_inc[StBack] = end_trace && backward;
-  assign st_inc[StInd]  = end_trace && is_ijump;
+  assign st_inc[StInd]  = end_trace && (is_ijump || entry);
   assign st_inc[StFull] = full;
   assign st_inc[StFilt] = end_trace && !in_range;
   assign st_inc[StSamp] = sampled;
@@ -226,12 +246,14 @@ module hwprof_trace_ctrl #(
       last_start_q <= '0;
       last_hist_q  <= '0;
       count_q      <= '0;
+      pending_q    <= 1'b0;
     end else begin
       cur_start_q  <= cur_start_d;
       cur_hist_q   <= cur_hist_d;
       last_start_q <= last_start_d;
       last_hist_q  <= last_hist_d;
       count_q      <= count_d;
+      pending_q    <= pending_d;
     end
   end
 

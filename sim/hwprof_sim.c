@@ -227,9 +227,7 @@ int main(int argc, char **argv) {
               (unsigned)hwprof_prim_counters_get(&hw->trace_ctrl.stats, HWPROF_TC_ST_FULL), (unsigned)hwprof_prim_counters_get(&hw->trace_ctrl.stats, HWPROF_TC_ST_SAMP),
               (unsigned)hwprof_prim_counters_get(&hw->trace_ctrl.stats, HWPROF_TC_ST_DROP));
     }
-    if (trace_check)
-      fprintf(stderr, "  trace check: %llu traces (%llu instructions) checked, %llu failed\n",
-              (unsigned long long)tc.checked, (unsigned long long)tc.instrs, (unsigned long long)tc.failed);
+    if (trace_check) trace_check_report(&tc, stderr);
   }
   if (trace_check && tc.failed && rc == 0) rc = 4;
   if (edge_map) {

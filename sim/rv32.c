@@ -173,6 +173,7 @@ static void trap(rv_cpu_t *c, uint32_t cause, uint32_t tval, uint32_t epc) {
   c->mtval = tval;
   uint32_t mie = c->mstatus & MSTATUS_MIE;
   c->mstatus = (c->mstatus & ~(MSTATUS_MIE | MSTATUS_MPIE)) | (mie ? MSTATUS_MPIE : 0) | MSTATUS_MPP;
+  c->trap_depth++;
   uint32_t base = c->mtvec & ~3u;
   c->pc = ((c->mtvec & 3u) == 1u && (cause & 0x80000000u)) ? base + 4u * (cause & 0x7fffffffu) : base;
 }
@@ -200,9 +201,10 @@ static rv_status_t exception(rv_cpu_t *c, uint32_t cause, uint32_t tval, hwprof_
     return RV_FAILED;
   }
   uint32_t pc = c->pc;
+  ev->trap = c->trap_depth ? HWPROF_TRAP_HANDLER : HWPROF_TRAP_ENTRY;
   trap(c, cause, tval, pc);
   /* ecall and ebreak retire; a faulting instruction does not, but the discontinuity is reported
-     as an indirect jump so that trace hardware sees the trap entry */
+     as an indirect jump (trap ENTRY) so that trace hardware sees the trap entry */
   ev->valid = true;
   ev->pc = pc;
   ev->next_pc = c->pc;
@@ -439,6 +441,7 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
     return RV_RUNNING;
   }
   uint32_t pc = c->pc, insn = 0;
+  ev->trap = c->trap_depth ? HWPROF_TRAP_HANDLER : HWPROF_TRAP_NONE; /* mret included: it is the handler's */
   if (pc & 3u) return exception(c, CAUSE_FETCH_MISALIGNED, pc, ev);
   if (!in_ram(c, pc, 4)) return exception(c, CAUSE_FETCH_FAULT, pc, ev);
   (void)load(c, pc, 4, &insn);
@@ -604,6 +607,7 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
           next = c->mepc;
           uint32_t mpie = c->mstatus & MSTATUS_MPIE;
           c->mstatus = (c->mstatus & ~MSTATUS_MIE) | (mpie ? MSTATUS_MIE : 0) | MSTATUS_MPIE | MSTATUS_MPP;
+          if (c->trap_depth) c->trap_depth--;
           ev->kind = HWPROF_KIND_IJUMP;
           ev->taken = true;
           break;

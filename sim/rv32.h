@@ -52,6 +52,7 @@ struct rv_cpu {
   /* machine-mode CSRs */
   uint32_t mstatus, mie, mtvec, mepc, mcause, mtval, mscratch;
   bool irq_line; /* the external interrupt input (mip.MEIP) */
+  unsigned trap_depth; /* traps taken and not yet returned from: events inside a handler say so (ev->trap) */
   uint64_t mtimecmp; /* the machine timer's compare register (HWPROF_PLAT_MTIMECMP); mtime is instret */
   uint64_t cycle, instret;
   /* memory */

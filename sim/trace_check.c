@@ -33,28 +33,57 @@ int trace_check_init(trace_check_t *t, const char *elf, unsigned hist_w, uint32_
   return 0;
 }
 
+/* Traces the model ended, and those of them the address-range filter did not collect. */
+static uint32_t ended_count(const hwprof_trace_ctrl_state_t *tc) {
+  return (uint32_t)(hwprof_prim_counters_get(&tc->stats, HWPROF_TC_ST_BACK) +
+                    hwprof_prim_counters_get(&tc->stats, HWPROF_TC_ST_IND) +
+                    hwprof_prim_counters_get(&tc->stats, HWPROF_TC_ST_FULL));
+}
+
 void trace_check_event(trace_check_t *t, const hwprof_trace_ctrl_state_t *tc, const hwprof_retire_ev_t *ev) {
+  t->events++;
+  if (t->stopped_at) return;
+  if (!tc->regs.ctrl_enable && ev->trap != HWPROF_TRAP_HANDLER && ev->trap != 3u) {
+    t->stopped_at = t->events; /* the program's own instruction ran untraced: nothing to compare from here */
+    return;
+  }
   uint32_t start, hist;
   bool ended = trace_oracle_feed(&t->oracle, ev, &start, &hist);
-  uint32_t sampled = (uint32_t)hwprof_prim_counters_get(&tc->stats, HWPROF_TC_ST_SAMP);
-  if (sampled == t->seen && !ended) return;
+  uint32_t now = ended_count(tc), filtered = (uint32_t)hwprof_prim_counters_get(&tc->stats, HWPROF_TC_ST_FILT);
+  if (now == t->seen && !ended) return;
+  if (ended && now == t->seen + 1 && filtered != t->filtered) { /* not collected: LAST_* keep the previous one */
+    t->seen = now;
+    t->filtered = filtered;
+    t->skipped++;
+    return;
+  }
   t->checked++;
   const char *why = NULL;
   hwprof_trace_rec_t rec = {tc->last_start, tc->last_hist};
   hwprof_recon_t out = {.pcs = t->pcs, .cap = t->cap};
   hwprof_recon_status_t st = kReconOk;
-  if (!ended || sampled != t->seen + 1) why = "the hardware and the rules disagree on where a trace ends";
+  if (!ended || now != t->seen + 1) why = "the hardware and the rules disagree on where a trace ends";
   else if (rec.start != start || rec.hist != hist) why = "the record differs from the rules'";
   else if ((st = hwprof_trace_reconstruct(&t->img, &rec, t->hist_w, &out)) != kReconOk)
     why = hwprof_recon_status_str(st);
   else if (out.n != t->oracle.n || memcmp(out.pcs, t->oracle.pcs, out.n * sizeof *out.pcs) != 0)
     why = "the reconstruction differs from the executed instructions";
-  t->seen = sampled;
+  t->seen = now;
   t->instrs += t->oracle.n;
   if (why && t->failed++ < 5 && t->errors)
     fprintf(t->errors, "trace check: trace %llu (start 0x%08x, history 0x%08x; expected 0x%08x, 0x%08x): %s\n",
             (unsigned long long)t->checked, (unsigned)rec.start, (unsigned)rec.hist, (unsigned)start,
             (unsigned)hist, why);
+}
+
+void trace_check_report(const trace_check_t *t, FILE *f) {
+  fprintf(f, "  trace check: %llu traces (%llu instructions) checked, %llu failed", (unsigned long long)t->checked,
+          (unsigned long long)t->instrs, (unsigned long long)t->failed);
+  if (t->skipped) fprintf(f, ", %llu outside the filter", (unsigned long long)t->skipped);
+  if (t->stopped_at)
+    fprintf(f, "; stopped at retired instruction %llu, where the program disabled the trace controller",
+            (unsigned long long)t->stopped_at);
+  fputc('\n', f);
 }
 
 void trace_check_free(trace_check_t *t) {

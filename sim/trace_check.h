@@ -1,8 +1,10 @@
-/* The end-to-end trace check of the whole-system runners (hwprof-sim, hwprof-sc): with the trace
- * controller in every-trace mode, each record that appears in LAST_* must equal what the
- * termination rules give for the executed instructions (tb/trace_oracle.c), and its reconstruction
- * from the ELF image (sw/trace_recon.c) must give exactly those instructions. The check observes
- * the C model's state; it adds no cycles. */
+/* The end-to-end trace check of the whole-system runners (hwprof-sim, hwprof-sc): the trace
+ * controller is enabled from the program's entry (firmware may then configure sampling, the FIFO,
+ * interrupts: LAST_* hold every collected trace in any mode), and each record that appears in
+ * LAST_* must equal what the termination rules give for the executed instructions
+ * (tb/trace_oracle.c: a trap handler's instructions are no trace's), and its reconstruction from
+ * the ELF image (sw/trace_recon.c) must give exactly those instructions. If the program disables the
+ * controller, the check stops there. It observes the C model's state; it adds no cycles. */
 #ifndef HWPROF_SIM_TRACE_CHECK_H
 #define HWPROF_SIM_TRACE_CHECK_H
 
@@ -20,8 +22,10 @@ typedef struct {
   hwprof_elf_t elf; /* the program; img points into its copy of the file */
   unsigned hist_w;
   trace_oracle_t oracle;
-  uint32_t seen; /* records sampled so far (STAT_SAMPLED of the model) */
-  uint64_t checked, failed, instrs;
+  uint32_t seen, filtered; /* traces the model ended so far, and filtered (its statistics) */
+  uint64_t checked, failed, instrs, skipped; /* skipped: ended outside the address-range filter */
+  uint64_t stopped_at; /* 0, or the instruction at which the program disabled the controller */
+  uint64_t events;
   uint32_t *pcs;
   size_t cap;
   FILE *errors; /* where the first failures are described */
@@ -41,6 +45,8 @@ int trace_check_init(trace_check_t *t, const char *elf, unsigned hist_w, uint32_
                      char *err, size_t errlen);
 /* One retired instruction, after the trace controller has taken it (its state after the edge). */
 void trace_check_event(trace_check_t *t, const hwprof_trace_ctrl_state_t *tc, const hwprof_retire_ev_t *ev);
+/* The one-line summary: traces and instructions checked, failures, where the check stopped. */
+void trace_check_report(const trace_check_t *t, FILE *f);
 void trace_check_free(trace_check_t *t);
 
 #endif /* HWPROF_SIM_TRACE_CHECK_H */

@@ -142,10 +142,9 @@ static void shorten_period(const hwprof_t *h, const hwprof_trace_table_t *t) {
 hwprof_result_t hwprof_trace_irq_handler(const hwprof_t *h, hwprof_trace_table_t *t) {
   if (h == NULL || t == NULL || t->slots == NULL) return kHwprofBadArg;
   uint32_t hot_before = t->hot_traces;
-  /* the handler does not trace itself: its own records would refill the FIFO as fast as it drains */
+  /* the handler is not traced: the hardware ignores a trap handler's instructions (docs/trace-ctrl.md,
+     "Traps"), so the trace the interrupt cut resumes when the program does */
   const uint32_t ctrl = rd(h, HWPROF_TRACE_CTRL_CTRL_ADDR);
-  const uint32_t enable = BIT(HWPROF_TRACE_CTRL_CTRL_ENABLE_LSB);
-  if (ctrl & enable) wr(h, HWPROF_TRACE_CTRL_CTRL_ADDR, ctrl & ~enable);
   if (ctrl & BIT(HWPROF_TRACE_CTRL_CTRL_FIFO_MODE_LSB)) {
     /* the records present now, no more: the loop is bounded by the FIFO's depth */
     size_t held = rd(h, HWPROF_TRACE_CTRL_STATUS_ADDR) & HWPROF_TRACE_CTRL_STATUS_FIFO_COUNT_MASK;
@@ -167,6 +166,5 @@ hwprof_result_t hwprof_trace_irq_handler(const hwprof_t *h, hwprof_trace_table_t
   if (t->hot_traces != hot_before) shorten_period(h, t);
   t->interrupts++;
   wr(h, HWPROF_TOP_IRQ_PENDING_ADDR, BIT(HWPROF_TOP_IRQ_PENDING_TRACE_LSB));
-  if (ctrl & enable) wr(h, HWPROF_TRACE_CTRL_CTRL_ADDR, ctrl);
   return kHwprofOk;
 }

@@ -85,7 +85,8 @@ void trace_steps(std::vector<Step>* s) {
   for (uint32_t i = 0; i < 5; i++)
     s->push_back(go(cf(IJ, 0x7000 + 0x100 * i + 0x10, 0x7100 + 0x100 * i, true), "trace in range"));
   s->push_back(rd(HWPROF_TRACE_CTRL_STAT_SAMPLED_ADDR, 6, false, "5 collected traces, one sampled (the 3rd)"));
-  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_START_ADDR, 0x7200, false, "the sampled one started at 0x7200"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_START_ADDR, 0x7400, false,
+                  "LAST_* hold the last collected trace, sampled or not (seed 002, paragraph 51)"));
   s->push_back(rd(HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR, 1, false, "counter: reloaded to 3, then 2 more"));
   s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 2, false, "the sample interrupted"));
   s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 2, false, "acknowledge"));
@@ -114,9 +115,57 @@ void trace_steps(std::vector<Step>* s) {
   s->push_back(wr(HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, 2, false, "clear"));
   s->push_back(rd(HWPROF_TRACE_CTRL_FIFO_START_ADDR, 0, false, "empty FIFO reads 0"));
   s->push_back(wr(HWPROF_TRACE_CTRL_FIFO_START_ADDR, 0, true, "FIFO_START is read-only"));
+
+  // traps (docs/trace-ctrl.md, "Traps"): a handler's events are not the program's; an instruction
+  // that traps ends its trace and the next starts where the program resumes
+  auto trap = [](hwprof_retire_ev_t e, uint8_t t) {
+    e.trap = t;
+    return e;
+  };
+  const uint8_t H = HWPROF_TRAP_HANDLER, E = HWPROF_TRAP_ENTRY;
+  const uint32_t pend = 1u << HWPROF_TRACE_CTRL_STATUS_START_PENDING_LSB;
+  s->push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR, en, false, "every-trace mode"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_CUR_START_ADDR, 0xd000, false, "current start = 0xd000"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 1, false, "current history = the marker"));
+  s->push_back(go(cf(B, 0xd004, 0xd010, true), "taken: history 11"));
+  s->push_back(go(trap(cf(B, 0xe000, 0xe000, true), H), "an interrupt's handler: a backward branch"));
+  s->push_back(go(trap(cf(B, 0xe004, 0xe00c, false), H), "... a forward branch"));
+  s->push_back(go(trap(cf(IJ, 0xe010, 0xd010, true), H), "... and its mret"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_START_ADDR, 0xd000, false, "the interrupted trace goes on: start 0xd000"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 0x3, false, "history still 11"));
+  s->push_back(go(cf(B, 0xd010, 0xd014, false), "not taken: history 110"));
+  s->push_back(go(trap(cf(B, 0xd014, 0xd020, true), 3), "trap value 3 (reserved) acts as HANDLER"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 0x6, false, "history still 110"));
+  s->push_back(go(trap(cf(IJ, 0xd018, 0xe000, true), E), "ecall at 0xd018: a trap entry ends the trace"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_START_ADDR, 0xd000, false, "last start 0xd000"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_HIST_ADDR, 0x6, false, "last history 110"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STATUS_ADDR, pend, false, "START_PENDING"));
+  s->push_back(go(trap(cf(B, 0xe000, 0xe008, true), H), "the handler's branch"));
+  s->push_back(go(trap(cf(IJ, 0xe020, 0xd01c, true), H), "its mret to 0xd01c"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STATUS_ADDR, pend, false, "still pending: no program instruction yet"));
+  s->push_back(go(cf(HWPROF_KIND_OTHER, 0xd01c, 0xd020, false), "the program resumes at 0xd01c"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STATUS_ADDR, 0, false, "started"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_START_ADDR, 0xd01c, false, "current start 0xd01c"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_HIST_ADDR, 1, false, "current history = the marker"));
+  s->push_back(go(cf(IJ, 0xd020, 0xd100, true), "indirect jump: ends trace 0xd01c"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_START_ADDR, 0xd01c, false, "last start 0xd01c"));
+  s->push_back(go(trap(cf(IJ, 0xd100, 0xe000, true), E), "a trap at the trace's first instruction"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_START_ADDR, 0xd100, false, "last start 0xd100"));
+  s->push_back(go(trap(cf(IJ, 0xe000, 0xd200, true), H), "mret to 0xd200"));
+  s->push_back(go(cf(IJ, 0xd200, 0xd300, true), "the first program instruction ends its trace at once"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_START_ADDR, 0xd200, false, "that trace started at 0xd200"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_START_ADDR, 0xd300, false, "the next at 0xd300"));
+  s->push_back(go(trap(cf(HWPROF_KIND_OTHER, 0xd300, 0xe000, false), E), "a faulting load at 0xd300"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STATUS_ADDR, pend, false, "START_PENDING"));
+  s->push_back(wr(HWPROF_TRACE_CTRL_CUR_START_ADDR, 0xd400, false, "software restores a start"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STATUS_ADDR, 0, false, "a write to CUR_START clears START_PENDING"));
+  s->push_back(go(cf(IJ, 0xd404, 0xd500, true), "indirect jump"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_LAST_START_ADDR, 0xd400, false, "the written start is the trace's"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_END_INDIRECT_ADDR, 2 + 5 + 1 + 2 + HWPROF_CFG_TFIFO + 2 + 6, false,
+                  "trap entries count as indirect ends"));
   s->push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR, 0, false, "disable"));
   s->push_back(go(cf(IJ, 0xb000, 0xc000, true), "ignored while disabled"));
-  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_START_ADDR, 0xa010 + 0x10 * (HWPROF_CFG_TFIFO + 1), false, "unchanged"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_CUR_START_ADDR, 0xd500, false, "unchanged"));
   s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 0xf, false, "acknowledge all"));
 }
 }  // namespace hwprof_tb

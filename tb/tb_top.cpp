@@ -276,6 +276,11 @@ class TopBench : public lockstep::Bench {
       e.op = static_cast<uint8_t>(rng_.chance(90) == call ? HWPROF_PROF_OP_PUSH : HWPROF_PROF_OP_POP);
       if (rng_.chance(20)) e.pid = 0;
     }
+    // traps: runs of handler events (an interrupt's handler, up to its mret), now and then an
+    // instruction that traps; the reserved value 3 sometimes
+    if (in_handler_ ? rng_.chance(15) : rng_.chance(3)) in_handler_ = !in_handler_;
+    e.trap = in_handler_ ? (rng_.chance(10) ? 3 : HWPROF_TRAP_HANDLER)
+                         : (rng_.chance(3) ? HWPROF_TRAP_ENTRY : HWPROF_TRAP_NONE);
   }
 
   void random_apb() {
@@ -556,10 +561,11 @@ class TopBench : public lockstep::Bench {
           std::snprintf(buf, sizeof buf, "EV   prof.%s operand=0x%" PRIx64 " pid=%u ihint=%u", op_name(e.op),
                         e.operand, e.pid, e.ihint);
         else
-          std::snprintf(buf, sizeof buf, "EV   %s pc=0x%08x pid=%u %s.%s taken=%u%s%s%s", kind_name(e.kind), e.pc,
+          std::snprintf(buf, sizeof buf, "EV   %s pc=0x%08x pid=%u %s.%s taken=%u%s%s%s%s", kind_name(e.kind), e.pc,
                         e.pid, bhint_name(e.bhint), e.ihint ? "dec" : "inc", e.taken, e.is_call ? " call" : "",
                         e.is_ret ? " ret" : "",
-                        e.op == HWPROF_PROF_OP_PUSH ? " push" : e.op == HWPROF_PROF_OP_POP ? " pop" : "");
+                        e.op == HWPROF_PROF_OP_PUSH ? " push" : e.op == HWPROF_PROF_OP_POP ? " pop" : "",
+                        e.trap == HWPROF_TRAP_ENTRY ? " trap-entry" : e.trap ? " in-handler" : "");
         log.add(now_, buf);
       }
     }
@@ -620,6 +626,7 @@ class TopBench : public lockstep::Bench {
   // counts test: the independent count of every counter
   PirShadow shadow_;
   bool link_bias_ = false;  // random linked calls: a phase of mostly calls, or mostly returns
+  bool in_handler_ = false;  // random traps: inside a handler's run of events
   std::unordered_map<uint64_t, uint64_t> expected_;
   uint64_t counters_checked_ = 0;
   uint64_t expected_updates_ = 0;

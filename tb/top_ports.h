@@ -29,7 +29,8 @@
   X(ev_bhint, uint32_t, bhint)   \
   X(ev_ihint, bool, ihint)       \
   X(ev_op, uint32_t, op)         \
-  X(ev_operand, uint64_t, operand)
+  X(ev_operand, uint64_t, operand) \
+  X(ev_trap, uint32_t, trap)
 
 /* APB3 inputs; member of hwprof_apb_req_t (hwprof_top_in_t.apb) */
 #define HWPROF_TOP_APB_INPUTS(X) \

@@ -15,8 +15,11 @@ void trace_oracle_free(trace_oracle_t *o) {
 }
 
 bool trace_oracle_feed(trace_oracle_t *o, const hwprof_retire_ev_t *ev, uint32_t *start, uint32_t *hist) {
-  if (o->ended) { /* the previous instruction ended a trace: a new one starts */
-    o->start = o->next_start;
+  /* a trap handler's instructions (HANDLER, and the reserved 3) belong to no trace of the program */
+  if (ev->trap == HWPROF_TRAP_HANDLER || ev->trap == 3u) return false;
+  if (o->ended) { /* the previous instruction ended a trace: a new one starts, where the program
+                     goes on (after a trap: at its first instruction after the handler) */
+    o->start = o->after_trap ? ev->pc : o->next_start;
     o->hist = 1;
     o->outcomes = 0;
     o->n = 0;
@@ -29,7 +32,10 @@ bool trace_oracle_feed(trace_oracle_t *o, const hwprof_retire_ev_t *ev, uint32_t
     o->cap *= 2;
   }
   o->pcs[o->n++] = ev->pc;
-  if (ev->kind == HWPROF_KIND_BRANCH) {
+  o->after_trap = ev->trap == HWPROF_TRAP_ENTRY;
+  if (o->after_trap) {
+    o->ended = true; /* the instruction trapped: its trace ends with it, nothing shifted */
+  } else if (ev->kind == HWPROF_KIND_BRANCH) {
     if (ev->taken && ev->next_pc <= ev->pc) {
       o->ended = true; /* taken backward: ends, the outcome is implied */
     } else {

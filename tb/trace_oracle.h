@@ -1,5 +1,6 @@
 /* The trace termination rules of docs/trace-ctrl.md applied to a retire-event stream, written
- * independently of the trace controller's model: it says where each trace ends and what its
+ * independently of the trace controller's model (a trap handler's instructions are skipped, an
+ * instruction that traps ends its trace): it says where each trace ends and what its
  * record must be, and keeps the trace's instruction addresses for comparison with a
  * reconstruction. Used by the trace round-trip test and by hwprof-sim's trace check. */
 #ifndef HWPROF_TRACE_ORACLE_H
@@ -19,6 +20,7 @@ typedef struct {
   size_t n, cap;
   bool ended;         /* the last instruction fed ended a trace */
   uint32_t next_start; /* ... and the next trace starts here */
+  bool after_trap;     /* ... or, after a trap entry, at the next instruction of the program */
 } trace_oracle_t;
 
 /* Returns 0, or -1 if the buffer cannot be allocated. */

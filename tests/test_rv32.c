@@ -176,22 +176,22 @@ static void test_rv32_ecall_traps_and_mret_returns(void **state) {
   put(handler + 12, MRET);
   cpu.x[1] = handler;
   cpu.x[2] = 1u << 3; /* mstatus.MIE */
-  step();
+  assert_int_equal(step().trap, HWPROF_TRAP_NONE);
   step();
   hwprof_retire_ev_t ev = step(); /* ecall */
   assert_int_equal(ev.kind, HWPROF_KIND_IJUMP);
+  assert_int_equal(ev.trap, HWPROF_TRAP_ENTRY); /* the instruction that trapped */
   assert_int_equal(cpu.pc, handler);
   assert_int_equal(cpu.mcause, 11);
   assert_int_equal(cpu.mepc, RV_RAM_BASE + 8);
   assert_int_equal(cpu.mstatus & ((1u << 3) | (1u << 7)), 1u << 7); /* MIE -> MPIE */
-  step();
-  step();
-  step();
+  for (int i = 0; i < 3; i++) assert_int_equal(step().trap, HWPROF_TRAP_HANDLER);
   ev = step(); /* mret */
   assert_int_equal(ev.kind, HWPROF_KIND_IJUMP);
+  assert_int_equal(ev.trap, HWPROF_TRAP_HANDLER); /* the handler's last instruction */
   assert_int_equal(cpu.pc, RV_RAM_BASE + 12);
   assert_int_equal(cpu.mstatus & (1u << 3), 1u << 3); /* MIE restored */
-  step();
+  assert_int_equal(step().trap, HWPROF_TRAP_NONE); /* the program again */
   assert_int_equal(cpu.x[5], 7);
 }
 
@@ -234,6 +234,18 @@ static void test_rv32_external_interrupt_taken_only_when_enabled(void **state) {
   assert_int_equal(cpu.mepc, RV_RAM_BASE + 8);
   assert_int_equal(cpu.pc, RV_RAM_BASE + 0x80);
   assert_int_equal(cpu.x[1], 2);
+  /* the handler's instructions say so (ev.trap), its mret included; then the program's again */
+  put(RV_RAM_BASE + 0x80, ADDI(7, 7, 1));
+  put(RV_RAM_BASE + 0x84, MRET);
+  cpu.irq_line = false;
+  ev = step();
+  assert_int_equal(ev.trap, HWPROF_TRAP_HANDLER);
+  ev = step();
+  assert_int_equal(ev.trap, HWPROF_TRAP_HANDLER);
+  assert_int_equal(ev.next_pc, RV_RAM_BASE + 8);
+  ev = step();
+  assert_int_equal(ev.trap, HWPROF_TRAP_NONE);
+  assert_int_equal(cpu.x[1], 3);
 }
 
 /* the machine timer (docs/cpu-model.md): mtime is instret; mtimecmp at HWPROF_PLAT_MTIMECMP. A

@@ -176,6 +176,31 @@ sc_firmware_workloads() {
 }
 check sc-lockstep-firmware-collects-every-record sc_firmware_workloads
 
+# traces are program paths while firmware runs: every program with a runtime that takes interrupts
+# (trace sampling, the co-processor's, value profiling, simple sampling), the trace controller on
+# from the entry, every trace record (LAST_*) rebuilt and compared with the instructions the program
+# retired outside its interrupt handlers
+firmware_trace_check() {
+  local elf name out rc=0
+  local elfs=("$build"/workloads/*-fw.elf "$build"/workloads/*-cop*.elf "$build"/workloads/*-vp.elf "$build"/workloads/*-ss.elf)
+  for elf in "${elfs[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+    name=$(basename "$elf" .elf)
+    ( "$build/sim/hwprof-sim" --trace-check --max-insns=100000000 "$elf" >/dev/null 2>"$logdir/fw-trace-$name.err"
+      echo $? >"$logdir/fw-trace-$name.rc" ) &
+  done
+  wait
+  for elf in "${elfs[@]}"; do
+    name=$(basename "$elf" .elf)
+    out=$(cat "$logdir/fw-trace-$name.err")
+    echo "$name: exit $(cat "$logdir/fw-trace-$name.rc"); $(grep -o 'trace check:.*failed' <<<"$out")"
+    [ "$(cat "$logdir/fw-trace-$name.rc")" = 0 ] && grep -q 'trace check: [1-9][0-9]* traces .* 0 failed' <<<"$out" ||
+      { grep '^trace check' <<<"$out"; rc=1; }
+  done
+  return $rc
+}
+check firmware-interrupts-trace-check-workloads firmware_trace_check
+
 # the C-only platform (sim/platform.c, hwprof-sim) and the SystemC platform with the RTL alone give
 # the same cycles, stalls and interrupts: the two platforms implement one timing
 c_platform_matches_systemc() {

@@ -14,7 +14,7 @@ static decode_t decode(const hwprof_trace_ctrl_reg_state_t *s, uint16_t addr, co
   decode_t d = {true, false, false, 0};
   switch (addr) {
     case HWPROF_TRACE_CTRL_CTRL_ADDR: d.rdata = (uint32_t)s->ctrl_enable | ((uint32_t)s->ctrl_fifo_mode << 1) | ((uint32_t)s->ctrl_sample_en << 2) | ((uint32_t)s->ctrl_filter_en << 3) | ((uint32_t)s->ctrl_watermark << 8); break;
-    case HWPROF_TRACE_CTRL_STATUS_ADDR: d.rdata = ((uint32_t)hw->status_fifo_count & 0xffu); d.ro = true; break;
+    case HWPROF_TRACE_CTRL_STATUS_ADDR: d.rdata = ((uint32_t)hw->status_fifo_count & 0xffu) | (((uint32_t)hw->status_start_pending & 0x1u) << 8); d.ro = true; break;
     case HWPROF_TRACE_CTRL_CUR_START_ADDR: d.rdata = ((uint32_t)hw->cur_start_value & 0xffffffffu); break;
     case HWPROF_TRACE_CTRL_CUR_HIST_ADDR: d.rdata = ((uint32_t)hw->cur_hist_value & 0xffffffffu); break;
     case HWPROF_TRACE_CTRL_LAST_START_ADDR: d.rdata = ((uint32_t)hw->last_start_value & 0xffffffffu); break;

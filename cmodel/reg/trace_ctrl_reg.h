@@ -21,6 +21,7 @@ typedef struct {
 /* What the engine gives the register block. */
 typedef struct {
   uint32_t status_fifo_count;
+  bool status_start_pending;
   uint32_t cur_start_value;
   uint32_t cur_hist_value;
   uint32_t last_start_value;

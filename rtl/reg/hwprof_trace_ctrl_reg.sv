@@ -140,7 +140,7 @@ module hwprof_trace_ctrl_reg (
     rdata = '0;
     unique case (reg_addr_i)
       hwprof_pkg::TRACE_CTRL_CTRL_ADDR: rdata = {16'd0, ctrl_watermark_q, 4'd0, ctrl_filter_en_q, ctrl_sample_en_q, ctrl_fifo_mode_q, ctrl_enable_q};
-      hwprof_pkg::TRACE_CTRL_STATUS_ADDR: rdata = {24'd0, hw2reg_i.status_fifo_count};
+      hwprof_pkg::TRACE_CTRL_STATUS_ADDR: rdata = {23'd0, hw2reg_i.status_start_pending, hw2reg_i.status_fifo_count};
       hwprof_pkg::TRACE_CTRL_CUR_START_ADDR: rdata = hw2reg_i.cur_start_value;
       hwprof_pkg::TRACE_CTRL_CUR_HIST_ADDR: rdata = hw2reg_i.cur_hist_value;
       hwprof_pkg::TRACE_CTRL_LAST_START_ADDR: rdata = hw2reg_i.last_start_value;

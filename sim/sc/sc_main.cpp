@@ -441,10 +441,7 @@ int sc_main(int argc, char** argv) {
     std::fprintf(stderr,
                  "  traces: ended backward %u, indirect %u, full %u; filtered %u, sampled %u, dropped %u\n",
                  hw.tc_back, hw.tc_ind, hw.tc_full, hw.tc_filt, hw.tc_samp, hw.tc_drop);
-    if (o.trace_check)
-      std::fprintf(stderr, "  trace check: %llu traces (%llu instructions) checked, %llu failed\n",
-                   static_cast<unsigned long long>(tc.checked), static_cast<unsigned long long>(tc.instrs),
-                   static_cast<unsigned long long>(tc.failed));
+    if (o.trace_check) trace_check_report(&tc, stderr);
     if (both)
       std::fprintf(stderr, "  lockstep: %" PRIu64 " cycles compared (%" PRIu64 " signal comparisons), 0 mismatches\n",
                    both->cycles_compared(), both->compares());

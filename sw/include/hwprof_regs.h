@@ -89,6 +89,12 @@
 #define HWPROF_BHINT_ALL 3u /* every execution -> counter[idx] (indirect branches, switch blocks) */
 #define HWPROF_BHINT_WIDTH 2u
 
+/* ---- where a retired instruction stands with respect to traps (docs/retire-port.md); only the trace controller uses it */
+#define HWPROF_TRAP_NONE 0u /* the program's instruction */
+#define HWPROF_TRAP_HANDLER 1u /* retired inside a trap handler: from its first instruction through the mret that returns (3 is reserved and means the same) */
+#define HWPROF_TRAP_ENTRY 2u /* the instruction trapped (ecall, ebreak, a fault): the next instruction is a handler's */
+#define HWPROF_TRAP_WIDTH 2u
+
 /* ---- increment hint */
 #define HWPROF_IHINT_INC 0u /* add 1 to the counter */
 #define HWPROF_IHINT_DEC 1u /* subtract 1 from the counter */
@@ -444,13 +450,16 @@
 #define HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB 8u
 #define HWPROF_TRACE_CTRL_CTRL_WATERMARK_WIDTH 8u
 #define HWPROF_TRACE_CTRL_CTRL_WATERMARK_MASK 0xffu
-#define HWPROF_TRACE_CTRL_STATUS_ADDR 0x0304u /* FIFO occupancy. */
+#define HWPROF_TRACE_CTRL_STATUS_ADDR 0x0304u /* FIFO occupancy; a trace start waiting for the program to resume. */
 #define HWPROF_TRACE_CTRL_STATUS_WMASK 0x00000000u
-#define HWPROF_TRACE_CTRL_STATUS_RMASK 0x000000ffu
+#define HWPROF_TRACE_CTRL_STATUS_RMASK 0x000001ffu
 #define HWPROF_TRACE_CTRL_STATUS_RESVAL 0x00000000u
 #define HWPROF_TRACE_CTRL_STATUS_FIFO_COUNT_LSB 0u
 #define HWPROF_TRACE_CTRL_STATUS_FIFO_COUNT_WIDTH 8u
 #define HWPROF_TRACE_CTRL_STATUS_FIFO_COUNT_MASK 0xffu
+#define HWPROF_TRACE_CTRL_STATUS_START_PENDING_LSB 8u
+#define HWPROF_TRACE_CTRL_STATUS_START_PENDING_WIDTH 1u
+#define HWPROF_TRACE_CTRL_STATUS_START_PENDING_MASK 0x1u
 #define HWPROF_TRACE_CTRL_CUR_START_ADDR 0x0308u /* Start address of the trace being executed (context switch). */
 #define HWPROF_TRACE_CTRL_CUR_START_WMASK 0xffffffffu
 #define HWPROF_TRACE_CTRL_CUR_START_RMASK 0xffffffffu
@@ -465,14 +474,14 @@
 #define HWPROF_TRACE_CTRL_CUR_HIST_VALUE_LSB 0u
 #define HWPROF_TRACE_CTRL_CUR_HIST_VALUE_WIDTH 32u
 #define HWPROF_TRACE_CTRL_CUR_HIST_VALUE_MASK 0xffffffffu
-#define HWPROF_TRACE_CTRL_LAST_START_ADDR 0x0310u /* Start address of the last sampled trace. */
+#define HWPROF_TRACE_CTRL_LAST_START_ADDR 0x0310u /* Start address of the last collected trace (every one, sampled or not: seed 002 paragraph 51). */
 #define HWPROF_TRACE_CTRL_LAST_START_WMASK 0xffffffffu
 #define HWPROF_TRACE_CTRL_LAST_START_RMASK 0xffffffffu
 #define HWPROF_TRACE_CTRL_LAST_START_RESVAL 0x00000000u
 #define HWPROF_TRACE_CTRL_LAST_START_VALUE_LSB 0u
 #define HWPROF_TRACE_CTRL_LAST_START_VALUE_WIDTH 32u
 #define HWPROF_TRACE_CTRL_LAST_START_VALUE_MASK 0xffffffffu
-#define HWPROF_TRACE_CTRL_LAST_HIST_ADDR 0x0314u /* Branch history of the last sampled trace. */
+#define HWPROF_TRACE_CTRL_LAST_HIST_ADDR 0x0314u /* Branch history of the last collected trace. */
 #define HWPROF_TRACE_CTRL_LAST_HIST_WMASK 0xffffffffu
 #define HWPROF_TRACE_CTRL_LAST_HIST_RMASK 0xffffffffu
 #define HWPROF_TRACE_CTRL_LAST_HIST_RESVAL 0x00000000u
@@ -538,7 +547,7 @@
 #define HWPROF_TRACE_CTRL_STAT_END_BACKWARD_VALUE_LSB 0u
 #define HWPROF_TRACE_CTRL_STAT_END_BACKWARD_VALUE_WIDTH 32u
 #define HWPROF_TRACE_CTRL_STAT_END_BACKWARD_VALUE_MASK 0xffffffffu
-#define HWPROF_TRACE_CTRL_STAT_END_INDIRECT_ADDR 0x0344u /* Traces ended by an indirect jump (wraps). */
+#define HWPROF_TRACE_CTRL_STAT_END_INDIRECT_ADDR 0x0344u /* Traces ended by an indirect jump or a trap entry (wraps). */
 #define HWPROF_TRACE_CTRL_STAT_END_INDIRECT_WMASK 0x00000000u
 #define HWPROF_TRACE_CTRL_STAT_END_INDIRECT_RMASK 0xffffffffu
 #define HWPROF_TRACE_CTRL_STAT_END_INDIRECT_RESVAL 0x00000000u
@@ -559,7 +568,7 @@
 #define HWPROF_TRACE_CTRL_STAT_FILTERED_VALUE_LSB 0u
 #define HWPROF_TRACE_CTRL_STAT_FILTERED_VALUE_WIDTH 32u
 #define HWPROF_TRACE_CTRL_STAT_FILTERED_VALUE_MASK 0xffffffffu
-#define HWPROF_TRACE_CTRL_STAT_SAMPLED_ADDR 0x0350u /* Traces sampled (written to LAST_*, and pushed in FIFO mode) (wraps). */
+#define HWPROF_TRACE_CTRL_STAT_SAMPLED_ADDR 0x0350u /* Traces sampled: an interrupt in every-trace and sampled modes, a push in FIFO mode (wraps). */
 #define HWPROF_TRACE_CTRL_STAT_SAMPLED_WMASK 0x00000000u
 #define HWPROF_TRACE_CTRL_STAT_SAMPLED_RMASK 0xffffffffu
 #define HWPROF_TRACE_CTRL_STAT_SAMPLED_RESVAL 0x00000000u
