@@ -47,6 +47,9 @@ COP_SRC  := sw/cop/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/c
 COP_HDR  := sw/cop/cop_image.h sw/cop/cop_asm.h sw/cop/cop_interp.h
 VP_SRC   := sw/vp/vp_estimate.c sw/vp/vp_fw.c
 VP_HDR   := sw/vp/vp_estimate.h sw/vp/vp_fw.h
+# the dynamic optimizer (docs/dynopt.md): portable firmware, built for the host tests and for RV32
+DYNOPT_SRC := sw/dynopt/phase.c
+DYNOPT_HDR := sw/dynopt/phase.h
 RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 
@@ -304,13 +307,13 @@ bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS) $(VPF_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
-              test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw
+              test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw test_phase
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c \
-            $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC)
+            $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC)
 $(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h \
-                $(PROFMAP_HDR) $(COP_HDR) $(VP_HDR)
+                $(PROFMAP_HDR) $(COP_HDR) $(VP_HDR) $(DYNOPT_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -Isw/cop -Isw/vp -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
+	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -Isw/cop -Isw/vp -Isw/dynopt -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
 
 # the same as a library for the benches (Verilator builds C++; these are C)
 $(BUILD)/cop/libhwprof_cop.a: $(COP_SRC) $(COP_HDR) $(SW_HDR)
@@ -343,7 +346,7 @@ $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(RV32_FLAGS) -c $< -o $@
 
-unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC) $(VP_SRC))
+unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC) $(VP_SRC) $(DYNOPT_SRC))
 
 # ---------------------------------------------------------------- CPU model and workloads
 INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c sw/instr/linkage.c

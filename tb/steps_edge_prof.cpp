@@ -7,7 +7,7 @@ namespace hwprof_tb {
 // counters). Memory offsets are relative to kMemBase; expected values worked out by hand.
 void edge_steps(std::vector<Step>* s) {
   const uint16_t B = HWPROF_KIND_BRANCH;
-  const uint64_t M = 0xffffffffull;  // counter maximum
+  const uint64_t M = 0xffffffffull;  // the largest counter value; MAX_VALUE = M + 1 = 2^32 (docs/dynopt.md)
   const uint64_t base = kMemBase;
   auto inc = [&](uint16_t pid) { return br(B, pid, HWPROF_BHINT_ALL, true); };
   auto dec = [&](uint16_t pid) { return br(B, pid, HWPROF_BHINT_ALL, true, true); };
@@ -17,19 +17,19 @@ void edge_steps(std::vector<Step>* s) {
   s->push_back(wr(HWPROF_PIR_OFFSET_ADDR, 0, false, "offset 0"));
   s->push_back(wr(HWPROF_PIR_CTRL_ADDR, 1, false, "profiling on"));
 
-  // 1. a counter initialized to MAX - threshold overflows after exactly threshold + 1 increments
-  s->push_back(preload(0x0, M - 5, "counter[0] = MAX - 5 (threshold 5)"));
+  // 1. scheme 5A: a counter armed at MAX_VALUE - threshold overflows on exactly its threshold-th increment
+  s->push_back(preload(0x0, M + 1 - 5, "counter[0] = MAX_VALUE - 5 (threshold 5)"));
   s->push_back(go(prof(HWPROF_PROF_OP_INIT, base), "initprof at the counter area"));
   s->push_back(go(prof(HWPROF_PROF_OP_TRIGGER, 1), "trigger 1"));
-  repeat(s, 5, go(inc(1), "increment counter[0]"));
+  repeat(s, 4, go(inc(1), "increment counter[0]"));
   s->push_back(sync("flush"));
-  s->push_back(mem_is(0x0, M, "after 5 increments counter[0] = MAX"));
+  s->push_back(mem_is(0x0, M, "after 4 increments counter[0] = MAX_VALUE - 1"));
   s->push_back(rd(HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR, 0, false, "no overflow yet"));
   s->push_back(rd(HWPROF_PIR_TRIGGER_ADDR, 1, false, "trigger still 1"));
   s->push_back(irq_is(0, "no interrupt yet"));
-  s->push_back(go(inc(1), "the 6th increment"));
+  s->push_back(go(inc(1), "the 5th increment"));
   s->push_back(sync("flush"));
-  s->push_back(mem_is(0x0, 0, "counter[0] wrapped to 0"));
+  s->push_back(mem_is(0x0, 0, "counter[0] wrapped to 0: profile = threshold + counter = 5 (paragraph 59)"));
   s->push_back(rd(HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR, 1, false, "one overflow"));
   s->push_back(rd(HWPROF_PIR_TRIGGER_ADDR, 0, false, "trigger reached 0"));
   s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 1, false, "phase transition pending"));
@@ -48,14 +48,14 @@ void edge_steps(std::vector<Step>* s) {
 
   // 2. scheme 5B: an overflow later undone by an underflow restores the trigger counter
   s->push_back(wr(HWPROF_EDGE_PROF_OAB_CTRL_ADDR, 1, false, "clear the OAB"));
-  s->push_back(preload(0x40, M - 2, "counter[16] = MAX - 2 (difference threshold 2)"));
+  s->push_back(preload(0x40, M + 1 - 2, "counter[16] = MAX_VALUE - 2 (difference threshold 2)"));
   s->push_back(go(prof(HWPROF_PROF_OP_TRIGGER, 2), "trigger 2"));
-  repeat(s, 3, go(inc(17), "cold edge: increment counter[16]"));
+  repeat(s, 2, go(inc(17), "cold edge: increment counter[16]"));
   s->push_back(sync("flush"));
-  s->push_back(rd(HWPROF_PIR_TRIGGER_ADDR, 1, false, "overflow: trigger 2 -> 1"));
+  s->push_back(rd(HWPROF_PIR_TRIGGER_ADDR, 1, false, "the cold edge leads by 2: overflow, trigger 2 -> 1"));
   s->push_back(go(dec(17), "hot edge: decrement counter[16]"));
   s->push_back(sync("flush"));
-  s->push_back(mem_is(0x40, M, "counter[16] underflowed back to MAX"));
+  s->push_back(mem_is(0x40, M, "counter[16] underflowed back to MAX_VALUE - 1: the cold edge leads by 1"));
   s->push_back(rd(HWPROF_PIR_TRIGGER_ADDR, 2, false, "underflow: trigger restored to 2"));
   s->push_back(rd(HWPROF_EDGE_PROF_OAB_STATUS_ADDR, 2, false, "OAB: two entries"));
   s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, 1, false, "OAB index 1"));
