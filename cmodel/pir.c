@@ -35,7 +35,7 @@ static unsigned cnt_shift(const hwprof_pir_cfg_t *cfg) {
 /* Would the presented event update a counter, and is it the not-taken counter of an either branch? */
 static bool update_of(const hwprof_pir_state_t *s, const hwprof_retire_ev_t *ev, bool *second) {
   *second = false;
-  if (!s->flag || (ev->pid & PID_MASK) == 0) return false;
+  if (!s->flag || (ev->pid & PID_MASK) == 0 || (ev->trap & 1u)) return false; /* a trap handler's: not profiled */
   switch (ev->kind) {
     case HWPROF_KIND_BRANCH:
     case HWPROF_KIND_JUMP:
@@ -87,13 +87,14 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   const hwprof_retire_ev_t *ev = in->ev;
   hwprof_pir_state_t n = *s;
   bool second;
-  bool hit = in->ev_fire && update_of(s, ev, &second);
+  const bool fire = in->ev_fire && !(ev->trap & 1u); /* the program's event (a trap handler's changes nothing) */
+  bool hit = fire && update_of(s, ev, &second);
   hwprof_pir_reg2hw_t r2h;
   hwprof_reg_rsp_t rsp;
   regs_of(s, &in->reg, &r2h, &rsp);
 
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_PIR_ST_N, 32};
-  const hwprof_prim_counters_in_t st_in = {(in->ev_fire ? 1u : 0u) << HWPROF_PIR_ST_EVENTS |
+  const hwprof_prim_counters_in_t st_in = {(fire ? 1u : 0u) << HWPROF_PIR_ST_EVENTS |
                                                (hit ? 1u : 0u) << HWPROF_PIR_ST_UPDATES, false};
   hwprof_prim_counters_step(&n.stats, &st_cfg, &st_in); /* u_stats: reads nothing of the pir's state */
   n.upd.valid = hit;
@@ -113,7 +114,7 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   }
 
   /* profiling instructions (a prof.trigger of the same cycle wins over the overflow) */
-  if (in->ev_fire && ev->kind == HWPROF_KIND_PROF) {
+  if (fire && ev->kind == HWPROF_KIND_PROF) {
     switch (ev->op) {
       case HWPROF_PROF_OP_INIT:
         n.base = ev->operand & BASE_MASK;
@@ -130,7 +131,7 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   /* linked calls and returns (after the return's own update, which used the callee's pir); the
    * entries are u_link's words {base, offset} */
   const hwprof_prim_regfile_cfg_t link_cfg = {HWPROF_PIR_LINK_ENTRIES, HWPROF_PIR_BASE_W + HWPROF_PIR_OFFSET_W};
-  const bool link_ev = in->ev_fire && (ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP);
+  const bool link_ev = fire && (ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP);
   const bool push = link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_PUSH;
   const bool pop = link_ev && ev->is_ret && ev->op == HWPROF_PROF_OP_POP;
   const bool full = s->sp >= HWPROF_PIR_LINK_ENTRIES;
@@ -142,7 +143,7 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
     n.base = ev->operand & BASE_MASK;
     n.offset = 0;
   }
-  if (in->ev_fire && ev->op == HWPROF_PROF_OP_SETOFF &&
+  if (fire && ev->op == HWPROF_PROF_OP_SETOFF &&
       (ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP))
     n.offset = (uint32_t)(ev->operand & OFFSET_MASK);
   if (push) {

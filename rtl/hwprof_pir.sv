@@ -21,6 +21,10 @@
 // counter goes on counting past them (pushes lost, pops that restore nothing) and a push on a full
 // stack or a pop on an empty one sets the sticky LINK.ERR: never silently wrong.
 //
+// Trap handlers (docs/pir.md): an event retired inside a trap handler (ev_trap_i HANDLER) is not the
+// profiled program's and changes nothing, so a handler may call instrumented code without moving
+// the interrupted program's pir or link stack; firmware in a handler uses the register window.
+//
 // Trigger counter (docs/architecture.md): an overflow (ovf_i) decrements it, an underflow (unf_i)
 // increments it, saturating at its maximum; at zero it stays disarmed. The decrement from one to
 // zero pulses phase_o. A prof.trigger retiring in the same cycle wins: its instruction is younger
@@ -47,6 +51,7 @@ module hwprof_pir #(
   input  logic                                   ev_ihint_i,
   input  logic [2:0]                             ev_op_i,
   input  logic [hwprof_pkg::EV_OPERAND_W-1:0]    ev_operand_i,
+  input  logic [1:0]                             ev_trap_i,    // TRAP_NONE / HANDLER / ENTRY
   output logic                                   upd_req_o,    // the presented event would update
 
   // counter overflow / underflow reported by the edge-profiling unit
@@ -98,10 +103,17 @@ module hwprof_pir #(
   logic           upd_second;  // ... the one after counter[idx] (not-taken edge of an either branch)
   logic [IdxW-1:0] upd_idx;
 
+  // the program's events; a trap handler's are not profiled (the reserved trap value 3 acts as HANDLER)
+  logic prog, take;
+  assign prog = !ev_trap_i[0];
+  assign take = ev_fire_i && prog;
+  logic unused_entry;  // an instruction that trapped is still the program's
+  assign unused_entry = ev_trap_i[1];
+
   always_comb begin
     upd_req    = 1'b0;
     upd_second = 1'b0;
-    if (flag_q && (ev_pid_i != '0)) begin
+    if (flag_q && (ev_pid_i != '0) && prog) begin
       unique case (ev_kind_i)
         hwprof_pkg::KIND_BRANCH, hwprof_pkg::KIND_JUMP, hwprof_pkg::KIND_IJUMP: begin
           unique case (ev_bhint_i)
@@ -121,7 +133,7 @@ module hwprof_pir #(
     end
   end
 
-  assign upd_hit   = ev_fire_i && upd_req;
+  assign upd_hit   = take && upd_req;
   assign upd_req_o = upd_req;
 
   assign upd_idx = IdxW'(offset_q) + IdxW'(ev_pid_i) - IdxW'(1) + IdxW'(upd_second);
@@ -164,13 +176,13 @@ module hwprof_pir #(
 
   // ---- link stack operations of the accepted event
   logic link_ev, push, pop, sp_full, sp_top, call_init, br_setoff;
-  assign link_ev  = ev_fire_i && ((ev_kind_i == hwprof_pkg::KIND_JUMP) || (ev_kind_i == hwprof_pkg::KIND_IJUMP));
+  assign link_ev  = take && ((ev_kind_i == hwprof_pkg::KIND_JUMP) || (ev_kind_i == hwprof_pkg::KIND_IJUMP));
   assign push     = link_ev && ev_is_call_i && (ev_op_i == hwprof_pkg::PROF_OP_PUSH);
   assign pop      = link_ev && ev_is_ret_i && (ev_op_i == hwprof_pkg::PROF_OP_POP);
   // a call that starts its callee's area without saving, and a branch or jump that switches the
   // region offset after its own update (both carried by the instruction's shadow word)
   assign call_init = link_ev && ev_is_call_i && (ev_op_i == hwprof_pkg::PROF_OP_INIT);
-  assign br_setoff = ev_fire_i && (ev_op_i == hwprof_pkg::PROF_OP_SETOFF) &&
+  assign br_setoff = take && (ev_op_i == hwprof_pkg::PROF_OP_SETOFF) &&
                      ((ev_kind_i == hwprof_pkg::KIND_BRANCH) || (ev_kind_i == hwprof_pkg::KIND_JUMP) ||
                       (ev_kind_i == hwprof_pkg::KIND_IJUMP));
   assign sp_full  = (sp_q >= SpW'(LinkN));
@@ -195,7 +207,7 @@ module hwprof_pir #(
     end
 
     // profiling instructions
-    if (ev_fire_i && (ev_kind_i == hwprof_pkg::KIND_PROF)) begin
+    if (take && (ev_kind_i == hwprof_pkg::KIND_PROF)) begin
       unique case (ev_op_i)
         hwprof_pkg::PROF_OP_INIT: begin
           base_d   = ev_operand_i[BaseW-1:0];
@@ -288,14 +300,14 @@ module hwprof_pir #(
   logic unused_link;
   assign unused_link = ^link_unused;
 
-  // statistics: accepted events, and those that generated an update operation
+  // statistics: the program's accepted events, and those that generated an update operation
   hwprof_prim_counters #(
     .N (2),
     .W (32)
   ) u_stats (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
-    .inc_i   ({upd_hit, ev_fire_i}),
+    .inc_i   ({upd_hit, take}),
     .clr_i   (1'b0),
     .count_o (stat_count)
   );

@@ -66,7 +66,7 @@ package hwprof_pkg;
     BHINT_ALL = 2'd3
   } bhint_e;
 
-  // ---- where a retired instruction stands with respect to traps (docs/retire-port.md); only the trace controller uses it
+  // ---- where a retired instruction stands with respect to traps (docs/retire-port.md): the pir and the trace controller ignore a trap handler's events
   typedef enum logic [1:0] {
     TRAP_NONE = 2'd0,
     TRAP_HANDLER = 2'd1,

@@ -198,6 +198,7 @@ module hwprof_top #(
     .ev_ihint_i   (ev_ihint_i),
     .ev_op_i      (ev_op_i),
     .ev_operand_i (ev_operand_i),
+    .ev_trap_i    (ev_trap_i),
     .upd_req_o    (upd_req),
     .ovf_i        (ovf),
     .unf_i        (unf),

@@ -26,6 +26,12 @@ struct PirShadow {
   bool apply(const hwprof_retire_ev_t& e, uint64_t* addr, bool* dec) {
     bool upd = false;
     uint64_t idx = 0;
+    // a trap handler's events (trap 1, and the reserved 3) are not the program's: nothing at all
+    if (e.trap == HWPROF_TRAP_HANDLER || e.trap == 3) {
+      *addr = 0;
+      *dec = false;
+      return false;
+    }
     if (flag && e.pid != 0) {
       idx = offset + e.pid - 1ull;
       if (e.kind == HWPROF_KIND_PROF) {

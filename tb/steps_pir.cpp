@@ -52,6 +52,20 @@ void link_steps(std::vector<Step>* out) {
   s.push_back(evs(prof(HWPROF_PROF_OP_POP, 0x7000), "POP on a profiling instruction is reserved"));
   s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), caller + 8, false, "pir unchanged by all three"));
   s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0, false, "link depth still 0"));
+  // a trap handler's events change nothing (docs/pir.md, "Trap handlers"): its instructions may
+  // even be instrumented code the handler calls
+  auto in_handler = [](hwprof_retire_ev_t e, uint8_t t) {
+    e.trap = t;
+    return e;
+  };
+  s.push_back(evs(in_handler(call_ev(0x7000), HWPROF_TRAP_HANDLER), "handler: a linked call"));
+  s.push_back(evs(in_handler(prof(HWPROF_PROF_OP_INIT, 0x7100), HWPROF_TRAP_HANDLER), "handler: prof.init"));
+  s.push_back(evs(in_handler(prof(HWPROF_PROF_OP_SETOFF, 9), 3), "handler (trap value 3): prof.setoff"));
+  s.push_back(evs(in_handler(br(B, 1, HWPROF_BHINT_TK, true), HWPROF_TRAP_HANDLER), "handler: a counted branch, no update"));
+  s.push_back(evs(in_handler(ret_ev(0), HWPROF_TRAP_HANDLER), "handler: a linked return"));
+  s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0, false, "link depth still 0, no error"));
+  s.push_back(upd(in_handler(br(B, 1, HWPROF_BHINT_TK, true), HWPROF_TRAP_ENTRY), caller + 8, false,
+                  "base, offset unchanged; an instruction that traps is the program's: counted"));
   s.push_back(evs(ret_ev(0), "linked return on an empty stack"));
   s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0x100, false, "LINK.ERR set, depth 0"));
   s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), caller + 8, false, "the pir stays"));

@@ -89,7 +89,7 @@
 #define HWPROF_BHINT_ALL 3u /* every execution -> counter[idx] (indirect branches, switch blocks) */
 #define HWPROF_BHINT_WIDTH 2u
 
-/* ---- where a retired instruction stands with respect to traps (docs/retire-port.md); only the trace controller uses it */
+/* ---- where a retired instruction stands with respect to traps (docs/retire-port.md): the pir and the trace controller ignore a trap handler's events */
 #define HWPROF_TRAP_NONE 0u /* the program's instruction */
 #define HWPROF_TRAP_HANDLER 1u /* retired inside a trap handler: from its first instruction through the mret that returns (3 is reserved and means the same) */
 #define HWPROF_TRAP_ENTRY 2u /* the instruction trapped (ecall, ebreak, a fault): the next instruction is a handler's */
@@ -256,7 +256,7 @@
 #define HWPROF_PIR_CTRL_FLAG_LSB 0u
 #define HWPROF_PIR_CTRL_FLAG_WIDTH 1u
 #define HWPROF_PIR_CTRL_FLAG_MASK 0x1u
-#define HWPROF_PIR_STAT_EVENTS_ADDR 0x0114u /* Retire events accepted (wraps). */
+#define HWPROF_PIR_STAT_EVENTS_ADDR 0x0114u /* Retire events of the program accepted: a trap handler's are not counted (wraps). */
 #define HWPROF_PIR_STAT_EVENTS_WMASK 0x00000000u
 #define HWPROF_PIR_STAT_EVENTS_RMASK 0xffffffffu
 #define HWPROF_PIR_STAT_EVENTS_RESVAL 0x00000000u
