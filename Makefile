@@ -48,8 +48,8 @@ COP_HDR  := sw/cop/cop_image.h sw/cop/cop_asm.h sw/cop/cop_interp.h
 VP_SRC   := sw/vp/vp_estimate.c sw/vp/vp_fw.c
 VP_HDR   := sw/vp/vp_estimate.h sw/vp/vp_fw.h
 # the dynamic optimizer (docs/dynopt.md): portable firmware, built for the host tests and for RV32
-DYNOPT_SRC := sw/dynopt/phase.c
-DYNOPT_HDR := sw/dynopt/phase.h
+DYNOPT_SRC := sw/dynopt/phase.c sw/dynopt/meta.c sw/dynopt/dynopt.c
+DYNOPT_HDR := sw/dynopt/phase.h sw/dynopt/meta.h sw/dynopt/dynopt.h sw/include/hwprof_meta.h
 RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 
@@ -57,7 +57,7 @@ RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -W
 DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev pkg-config \
             gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc python3-matplotlib
 
-.PHONY: help deps lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
+.PHONY: dynopt help deps lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
 
 help:
 	@echo "hwprof make targets"
@@ -479,6 +479,27 @@ $(BUILD)/instr/%.elf: sim/workloads/%.c sim/workloads/common.h
 $(BUILD)/instr/%-prof.elf: $(BUILD)/instr/%.elf $(INSTR_BIN)
 	$(INSTR_BIN) instrument --quiet --k=$(INSTR_K) $< -o $@
 
+# The dynamic optimizer (docs/dynopt.md): the workloads and two programs written with clear phases,
+# linked with its firmware runtime (sw/rt/dynopt_rt.c) and their relocations kept, then instrumented
+# in mode all (every branch's two edges counted) with the run-time metadata the firmware reads.
+PHASE_WORKLOADS := phases stable
+DYN_PROGRAMS := $(WORKLOADS) $(PHASE_WORKLOADS)
+DYN_ELFS := $(addprefix $(BUILD)/dyn/,$(addsuffix -prof.elf,$(DYN_PROGRAMS)))
+DYN_FW := sw/rt/dynopt_rt.c $(DYNOPT_SRC) sw/hwprof_edge.c
+.SECONDARY: $(addprefix $(BUILD)/dyn/,$(addsuffix .elf,$(DYN_PROGRAMS)))
+$(BUILD)/dyn/%.elf: sim/workloads/%.c sim/workloads/common.h $(DYN_FW) $(DYNOPT_HDR) $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt -c sw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/dynopt -Wl,--emit-relocs -Wl,--no-relax $(@:.elf=.o) $(@:.elf=-rt.o) \
+	  $(DYNOPT_SRC) sw/hwprof_edge.c -o $@
+$(BUILD)/dyn/%-prof.elf: $(BUILD)/dyn/%.elf $(INSTR_BIN)
+	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
+$(BUILD)/workloads/phases.elf $(BUILD)/workloads/stable.elf: $(BUILD)/workloads/%.elf: sim/workloads/%.c sim/workloads/common.h
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) $< -o $@
+dynopt: $(DYN_ELFS) $(SIM_BIN)
+
 # The software-instrumentation baseline: the same workloads with GCC's -fprofile-arcs (and
 # -ftest-coverage for gcov's notes), the freestanding gcov runtime of sw/rt/gcov_rt.c writing the
 # .gcda files through semihosting at exit (hwprof-sim --out-dir=DIR).
@@ -581,7 +602,8 @@ $(eval $(call EMBENCH_RT_RULE,vp))
 $(eval $(call EMBENCH_RT_RULE,ss))
 
 workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
-           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI)
+           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) \
+           $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS)))
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)

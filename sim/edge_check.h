@@ -18,12 +18,26 @@
 typedef struct {
   pm_map_t map;
   pm_truth_t *truth;
+  bool trapped;         /* the last program instruction trapped (ENTRY) ... */
+  uint32_t trapped_pc;  /* ... here: its successor is where the handler resumes the program */
 } edge_check_t;
 
 /* Returns 0, or -1 with a one-line reason (naming the file) in err. */
 int edge_check_init(edge_check_t *c, const char *map_path, char *err, size_t errlen);
+/* The program's profile: a trap handler's instructions are not counted (the pir ignores them too,
+ * docs/pir.md), and an instruction that trapped is followed by wherever the handler resumed. */
 static inline void edge_check_event(edge_check_t *c, const hwprof_retire_ev_t *ev) {
-  if (ev->valid) pm_truth_feed(c->truth, ev->pc, ev->next_pc, ev->taken, ev->is_ret);
+  if (!ev->valid || ev->trap == HWPROF_TRAP_HANDLER || ev->trap == 3u) return;
+  if (c->trapped) {
+    pm_truth_feed(c->truth, c->trapped_pc, ev->pc, true, false);
+    c->trapped = false;
+  }
+  if (ev->trap == HWPROF_TRAP_ENTRY) {
+    c->trapped = true;
+    c->trapped_pc = ev->pc;
+    return;
+  }
+  pm_truth_feed(c->truth, ev->pc, ev->next_pc, ev->taken, ev->is_ret);
 }
 /* The driver's flush (sw/hwprof_edge.c: FLUSH, then a bounded poll of STATUS.BUSY) through the
  * runner's register access, then the pir's link-stack check. Returns 0, -1 if the cache stays busy,

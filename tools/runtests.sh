@@ -201,6 +201,34 @@ firmware_trace_check() {
 }
 check firmware-interrupts-trace-check-workloads firmware_trace_check
 
+# the dynamic optimizer's phase detection (docs/dynopt.md), scheme 5A, on the workloads and the two
+# phase programs: each instrumented (mode all) with its firmware, which arms the counters, takes the
+# phase interrupts and reconstructs the profile period by period. The program's output is unchanged
+# (its own check), and the whole run's profile the firmware writes back equals the exact one counted
+# from the retire stream (hwprof-sim --edge-map): every reconstruction of paragraph 59 was exact.
+# phases.c changes its hot set three times: at least three transitions must be taken.
+dynopt_end_to_end() {
+  local elf name out rc=0 tr
+  for elf in "$build"/dyn/*-prof.elf; do
+    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+    name=$(basename "$elf" -prof.elf)
+    ( "$build/sim/hwprof-sim" --edge-map="${elf%.elf}.map" "$elf" >"$logdir/dynopt-$name.out" 2>&1
+      echo $? >"$logdir/dynopt-$name.rc" ) &
+  done
+  wait
+  for elf in "$build"/dyn/*-prof.elf; do
+    name=$(basename "$elf" -prof.elf)
+    out=$(cat "$logdir/dynopt-$name.out")
+    tr=$(sed -n 's/^dynopt: scheme 5A.*; \([0-9]*\) transitions.*/\1/p' <<<"$out")
+    echo "$name: exit $(cat "$logdir/dynopt-$name.rc"); $(grep -o '[0-9]* transitions, [0-9]* skipped as false signals' <<<"$out"); $(grep -o 'handler retired [0-9]* instructions' <<<"$out"); $(grep -o 'profile from the hardware vs exact counts: [0-9]* differences' <<<"$out")"
+    [ "$(cat "$logdir/dynopt-$name.rc")" = 0 ] && grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out" &&
+      grep -q 'exact counts: 0 differences' <<<"$out" && grep -q ' 0 error interrupts, 0 unexpected traps' <<<"$out" &&
+      { [ "$name" != phases ] || [ "${tr:-0}" -ge 3 ]; } || { grep -E 'error|edge check' <<<"$out" | head -5; rc=1; }
+  done
+  return $rc
+}
+check dynopt-5a-phase-interrupts-exact-profile dynopt_end_to_end
+
 # the C-only platform (sim/platform.c, hwprof-sim) and the SystemC platform with the RTL alone give
 # the same cycles, stalls and interrupts: the two platforms implement one timing
 c_platform_matches_systemc() {

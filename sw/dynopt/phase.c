@@ -63,8 +63,12 @@ hwprof_result_t hwprof_phase_evaluate(hwprof_phase_scheme_t scheme, const hwprof
   if (r != kHwprofOk) return r;
   if ((n > 0 && (counters == NULL || out == NULL)) || summary == NULL) return kHwprofBadArg;
   const uint64_t mask = mask_of(cnt_w), max = hwprof_phase_max_count(cnt_w);
-  *summary = (hwprof_phase_summary_t){0};
-  for (size_t i = 0; i < n; i++) out[i] = (hwprof_phase_out_t){0};
+  summary->crossed = summary->fts = 0;
+  summary->skip = false;
+  for (size_t i = 0; i < n; i++) { /* field by field: a struct assignment becomes a memset call per edge */
+    out[i].profile = 0;
+    out[i].hot_next = out[i].crossed = out[i].fts = false;
+  }
 
   /* profiles and memberships */
   for (size_t i = 0; i < n; i++) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hwprof_cfg_prog.h"
+#include "hwprof_meta.h"
 #include "instrument.h"
 #include "profmap.h"
 
@@ -122,6 +123,9 @@ static int cmd_instrument(int argc, char **argv) {
             "%u edges, %u measured, %u block counters, %u regions; %u profiling instructions inserted\n",
             in, out, map, o.mode == kModeAll ? "all" : "minimal", o.k, st.functions, st.instrumented, st.skipped,
             st.edges, st.measured, st.block_counters, st.regions, st.inserted);
+  if (!quiet && st.meta_bytes)
+    fprintf(stderr, "hwprof-instr: run-time metadata for the program's firmware: %u bytes at 0x%08" PRIx32
+                    " (its address in '%s')\n", (unsigned)st.meta_bytes, st.meta_at, HWPROF_META_SYMBOL);
   if (!quiet && (st.linked || st.started))
     fprintf(stderr, "hwprof-instr: %u functions linked: %u calls save and restore the caller's pir in the "
                     "hardware's link stack; %u calls start their callee's area (%u functions)\n", st.linked,

@@ -14,6 +14,7 @@
 
 #include "hwprof_cfg_prog.h"
 #include "hwprof_elf.h"
+#include "hwprof_meta.h"
 #include "hwprof_regs.h"
 #include "hwprof_rewrite.h"
 #include "linkage.h"
@@ -43,6 +44,9 @@ typedef struct {
   fn_t *fn; /* one per prog.fn */
   hwprof_rw_t *rw;
   uint32_t next_counter;
+  uint32_t *meta; /* run-time metadata words (hwprof_meta.h), and their little-endian bytes */
+  size_t nmeta;
+  uint8_t *meta_le;
   instr_stats_t st;
   char *err;
   size_t errlen;
@@ -490,7 +494,8 @@ static int emit_stub(ctx_t *c) {
   return 0;
 }
 
-static int write_map(ctx_t *c, const char *in, const char *path) {
+/* Writes the map file; with blob, also the map in the run-time form (hwprof_meta.h). */
+static int write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob, size_t *nblob) {
   pm_map_t m = {0};
   snprintf(m.program, sizeof m.program, "%s", in);
   snprintf(m.mode, sizeof m.mode, "%s", c->o->mode == kModeAll ? "all" : "minimal");
@@ -539,6 +544,7 @@ static int write_map(ctx_t *c, const char *in, const char *path) {
     ERR("%s: cannot write", path);
   }
   int rc = pm_write(&m, out);
+  if (blob && pm_meta_blob(&m, blob, nblob)) rc = -1;
   free(m.fn); /* the blocks and edges belong to the functions */
   if (fclose(out) != 0 || rc) ERR("%s: write failed", path);
   return 0;
@@ -563,6 +569,8 @@ static void free_ctx(ctx_t *c) {
     free(c->fn[i].region_off);
   }
   free(c->fn);
+  free(c->meta);
+  free(c->meta_le);
   hwprof_rw_free(c->rw);
   hwprof_cfg_prog_free(&c->prog);
   hwprof_elf_free(&c->elf);
@@ -686,9 +694,35 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   }
   for (unsigned i = 0; i < c->prog.nfn; i++) plan_linked_calls(c, i);
   if (hwprof_rw_layout(c->rw, o->text_at, STUB_WORDS) || emit_stub(c) || hwprof_rw_relocate(c->rw)) goto out;
-  if (write_map(c, in_elf, map)) goto out;
-  const hwprof_rw_seg_t counters = {o->counters_at, 0, 4u * c->next_counter, 6u, NULL};
-  if (hwprof_rw_write_elf(c->rw, out_elf, o->text_at, &counters, c->next_counter ? 1u : 0u)) {
+  /* run-time metadata, when the program has a word for its address (its firmware reads it) */
+  const hwprof_elf_symbol_t *meta_sym = NULL;
+  for (unsigned i = 0; i < c->elf.nsym; i++)
+    if (c->elf.sym[i].name && !strcmp(c->elf.sym[i].name, HWPROF_META_SYMBOL) && c->elf.sym[i].size == 4) meta_sym = &c->elf.sym[i];
+  if (write_map(c, in_elf, map, meta_sym ? &c->meta : NULL, &c->nmeta)) goto out;
+  hwprof_rw_seg_t segs[2];
+  unsigned nseg = 0;
+  if (c->next_counter) segs[nseg++] = (hwprof_rw_seg_t){o->counters_at, 0, 4u * c->next_counter, 6u, NULL};
+  if (meta_sym) {
+    uint8_t *word = hwprof_elf_bytes(&c->elf, meta_sym->value, 4);
+    if (word == NULL) {
+      snprintf(err, errlen, "%s: '%s' (0x%08" PRIx32 ") must be an initialized 32-bit word (in .data, not .bss)",
+               in_elf, HWPROF_META_SYMBOL, meta_sym->value);
+      remove(map);
+      goto out;
+    }
+    const uint32_t at = (o->counters_at + 4u * c->next_counter + 15u) & ~15u;
+    for (unsigned b = 0; b < 4; b++) word[b] = (uint8_t)(at >> (8 * b));
+    if ((c->meta_le = malloc(4 * c->nmeta + 1)) == NULL) {
+      snprintf(err, errlen, "out of memory");
+      remove(map);
+      goto out;
+    }
+    for (size_t w = 0; w < 4 * c->nmeta; w++) c->meta_le[w] = (uint8_t)(c->meta[w / 4] >> (8 * (w % 4)));
+    segs[nseg++] = (hwprof_rw_seg_t){at, (uint32_t)(4 * c->nmeta), (uint32_t)(4 * c->nmeta), 4u, c->meta_le};
+    c->st.meta_at = at;
+    c->st.meta_bytes = (uint32_t)(4 * c->nmeta);
+  }
+  if (hwprof_rw_write_elf(c->rw, out_elf, o->text_at, segs, nseg)) {
     remove(map); /* nothing half written */
     goto out;
   }

@@ -40,6 +40,7 @@ typedef struct {
   unsigned relaxed; /* conditional branches relaxed (their target went out of reach) */
   unsigned linked, linked_calls; /* functions entered by linked calls, and those calls */
   unsigned started, started_calls; /* functions whose calls start their area (no save), and those calls */
+  uint32_t meta_at, meta_bytes; /* run-time metadata (the program defines hwprof_meta), or 0 */
 } instr_stats_t;
 
 void instr_opts_default(instr_opts_t *o);

@@ -2,6 +2,8 @@
  * profile files; see profmap.h and docs/instrumenter.md. */
 #include "profmap.h"
 
+#include "hwprof_meta.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -510,4 +512,49 @@ long pm_compare_profiles(const char *a, const char *b, FILE *to, long *edges, ch
   free(pa);
   free(pb);
   return diff;
+}
+
+/* ---------------------------------------------------------------- run-time metadata */
+
+static uint32_t meta_index(int i) { return i < 0 ? HWPROF_META_NONE : (uint32_t)i; }
+
+int pm_meta_blob(const pm_map_t *m, uint32_t **words, size_t *nwords) {
+  size_t nblock = 0, nedge = 0;
+  for (unsigned f = 0; f < m->nfn; f++) {
+    nblock += m->fn[f].nblk;
+    nedge += m->fn[f].nedge;
+  }
+  const size_t hw = sizeof(hwprof_meta_header_t) / 4, fw = sizeof(hwprof_meta_func_t) / 4,
+               bw = sizeof(hwprof_meta_block_t) / 4, ew = sizeof(hwprof_meta_edge_t) / 4;
+  const size_t n = hw + m->nfn * fw + nblock * bw + nedge * ew;
+  uint32_t *w = calloc(n, 4);
+  if (w == NULL) return -1;
+  hwprof_meta_header_t *h = (hwprof_meta_header_t *)w;
+  *h = (hwprof_meta_header_t){HWPROF_META_MAGIC, HWPROF_META_VERSION, m->nfn, (uint32_t)nblock, (uint32_t)nedge,
+                              m->counters_at, m->total_counters, m->cnt_bytes, m->k,
+                              strcmp(m->mode, "all") == 0 ? 1u : 0u};
+  hwprof_meta_func_t *fn = (hwprof_meta_func_t *)(w + hw);
+  hwprof_meta_block_t *blk = (hwprof_meta_block_t *)(w + hw + m->nfn * fw);
+  hwprof_meta_edge_t *edge = (hwprof_meta_edge_t *)(w + hw + m->nfn * fw + nblock * bw);
+  uint32_t b0 = 0, e0 = 0;
+  for (unsigned f = 0; f < m->nfn; f++) {
+    const pm_func_t *p = &m->fn[f];
+    fn[f] = (hwprof_meta_func_t){p->lo, p->hi, p->new_entry, p->base, p->ncounters, p->nregions, b0, p->nblk, e0,
+                                 p->nedge};
+    for (unsigned b = 0; b < p->nblk; b++) {
+      const pm_block_t *x = &p->blk[b];
+      blk[b0 + b] = (hwprof_meta_block_t){x->start, x->end, x->new_start, (uint32_t)x->region,
+                                          meta_index(x->counter), meta_index(x->term_counter)};
+    }
+    for (unsigned e = 0; e < p->nedge; e++) {
+      const pm_edge_t *x = &p->edge[e];
+      edge[e0 + e] = (hwprof_meta_edge_t){(uint32_t)x->kind, meta_index(x->src), meta_index(x->dst), x->term_new,
+                                          x->dst_new, meta_index(x->counter)};
+    }
+    b0 += p->nblk;
+    e0 += p->nedge;
+  }
+  *words = w;
+  *nwords = n;
+  return 0;
 }

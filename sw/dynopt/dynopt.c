@@ -1,0 +1,261 @@
+/* Phase detection at run time; see dynopt.h and docs/dynopt.md. */
+#include "dynopt.h"
+
+#include "hwprof_edge.h"
+
+/* The counters are ordinary memory (docs/edge-prof.md): after a flush with invalidate the cache holds
+ * nothing, so the firmware reads and writes them directly, before any further update. */
+static uint64_t counter_read(const hwprof_dynopt_t *d, uint32_t addr) {
+  const volatile uint32_t *w = (const volatile uint32_t *)(uintptr_t)addr;
+  return d->meta.hdr->cnt_bytes == 8u ? (uint64_t)w[0] | (uint64_t)w[1] << 32 : w[0];
+}
+
+static void counter_write(const hwprof_dynopt_t *d, uint32_t addr, uint64_t v) {
+  volatile uint32_t *w = (volatile uint32_t *)(uintptr_t)addr;
+  w[0] = (uint32_t)v;
+  if (d->meta.hdr->cnt_bytes == 8u) w[1] = (uint32_t)(v >> 32);
+}
+
+static uint64_t mask_of(unsigned w) { return w == 64u ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1u; }
+
+void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p) {
+  p->trigger = 1;
+  p->min_threshold = 64;
+  p->ratio = 8;
+  p->fts_ratio = 1;
+  p->max_polls = 100000;
+}
+
+static void log_event(hwprof_dynopt_t *d, uint64_t instret, hwprof_dynopt_event_kind_t kind,
+                      const hwprof_phase_summary_t *s, unsigned flipped, unsigned oab, unsigned funcs) {
+  if (d->nlog == HWPROF_DYNOPT_LOG) return; /* the first ones are kept; the counts go on */
+  d->log[d->nlog++] = (hwprof_dynopt_event_t){instret, (uint8_t)kind, (uint16_t)(s ? s->crossed : 0),
+                                              (uint16_t)(s ? s->fts : 0), (uint16_t)flipped, (uint16_t)oab,
+                                              (uint16_t)funcs};
+}
+
+static size_t nfuncs(const hwprof_dynopt_t *d) {
+  return d->meta.hdr->nfunc < HWPROF_DYNOPT_MAX_FUNCS ? d->meta.hdr->nfunc : HWPROF_DYNOPT_MAX_FUNCS;
+}
+
+/* HOT_THRESHOLD(f) for f's next phase (function scope, docs/dynopt.md): a fraction of f's hottest
+ * branch edge in the period that ended, and after a false transition signal in f twice what it
+ * was, so that a branch whose minority edge keeps passing an absolute threshold interrupts ever
+ * more rarely (paragraphs 60-61). */
+static void set_threshold(hwprof_dynopt_t *d, size_t f) {
+  const uint64_t max = hwprof_phase_max_count(d->cnt_w);
+  uint64_t t = d->func_max[f] / d->p.ratio;
+  if (t < d->p.min_threshold) t = d->p.min_threshold;
+  if (d->func_fts[f] && t < 2 * d->func_thr[f]) t = 2 * d->func_thr[f];
+  d->func_thr[f] = t > max ? max : t;
+  d->func_fts[f] = false;
+}
+
+/* Arms f's pairs for a new phase: roles and threshold into phase edges, presets into the counters.
+ * The cache must hold none of them (after a flush with invalidate). */
+static hwprof_result_t arm_func(hwprof_dynopt_t *d, size_t f) {
+  const uint32_t first = d->func_first[f], np = d->func_np[f];
+  if (np == 0) return kHwprofOk;
+  const uint64_t t = d->func_thr[f];
+  for (uint32_t k = 0; k < np; k++) {
+    const bool th = d->pair[first + k].taken_hot;
+    d->edge[2 * (first + k)] = (hwprof_phase_edge_t){th ? kHwprofPhaseHot : kHwprofPhaseCold, t, 2 * k + 1};
+    d->edge[2 * (first + k) + 1] = (hwprof_phase_edge_t){th ? kHwprofPhaseCold : kHwprofPhaseHot, t, 2 * k};
+  }
+  hwprof_result_t r =
+      hwprof_phase_presets(kHwprofScheme5A, &d->edge[2 * first], 2 * np, d->cnt_w, &d->counter[2 * first]);
+  if (r != kHwprofOk) return r;
+  for (uint32_t i = first; i < first + np; i++) {
+    counter_write(d, d->pair[i].taken, d->counter[2 * i]);
+    counter_write(d, d->pair[i].fall, d->counter[2 * i + 1]);
+  }
+  return kHwprofOk;
+}
+
+/* Reads f's counters (the cache flushed and invalidated) and works out f's period since its last
+ * arming: profiles folded into the totals, f's hottest edge and FTS for its next threshold. With
+ * relayout, the more frequent edge of each branch becomes its hot one (paragraph 17: it falls
+ * through) unless most of f's crossings were false signals (paragraph 61). */
+static hwprof_result_t work_func(hwprof_dynopt_t *d, size_t f, bool relayout, hwprof_phase_summary_t *sum,
+                                 unsigned *flipped) {
+  const uint32_t first = d->func_first[f], np = d->func_np[f];
+  if (np == 0) return kHwprofOk;
+  for (uint32_t i = first; i < first + np; i++) {
+    d->counter[2 * i] = counter_read(d, d->pair[i].taken);
+    d->counter[2 * i + 1] = counter_read(d, d->pair[i].fall);
+  }
+  hwprof_phase_summary_t s;
+  hwprof_result_t r = hwprof_phase_evaluate(kHwprofScheme5A, &d->edge[2 * first], &d->counter[2 * first], 2 * np,
+                                            d->cnt_w, d->p.fts_ratio, &d->out[2 * first], &s);
+  if (r != kHwprofOk) return r;
+  d->func_max[f] = 0;
+  for (uint32_t i = 2 * first; i < 2 * (first + np); i++) {
+    d->total[i] += d->out[i].profile;
+    if (d->out[i].profile > d->func_max[f]) d->func_max[f] = d->out[i].profile;
+    if (d->out[i].fts) d->func_fts[f] = true;
+  }
+  sum->crossed += s.crossed;
+  sum->fts += s.fts;
+  if (relayout && !s.skip) {
+    for (uint32_t i = first; i < first + np; i++) {
+      const uint64_t t = d->out[2 * i].profile, fl = d->out[2 * i + 1].profile;
+      const bool taken_hot = t == fl ? d->pair[i].taken_hot : t > fl; /* a tie keeps the layout */
+      *flipped += taken_hot != d->pair[i].taken_hot;
+      d->pair[i].taken_hot = taken_hot;
+    }
+  }
+  set_threshold(d, f);
+  return kHwprofOk;
+}
+
+/* The function whose counter area holds addr, or SIZE_MAX. */
+static size_t func_of(const hwprof_dynopt_t *d, uint64_t addr) {
+  for (size_t f = 0; f < nfuncs(d); f++) {
+    const hwprof_meta_func_t *fn = &d->meta.fn[f];
+    if (fn->ncounters && addr >= fn->base && addr < fn->base + (uint64_t)fn->ncounters * d->meta.hdr->cnt_bytes)
+      return f;
+  }
+  return SIZE_MAX;
+}
+
+/* Marks the functions to work on: those the OAB names, or every one if it overran or names none
+ * (or all is asked); empties the OAB. Returns its entries. */
+static unsigned mark_funcs(hwprof_dynopt_t *d, bool all) {
+  hwprof_edge_oab_entry_t e[16];
+  size_t n = 0;
+  bool overrun = false;
+  if (hwprof_edge_read_oab(&d->hw, e, sizeof e / sizeof e[0], &n, &overrun) != kHwprofOk) overrun = true;
+  all = all || overrun || n == 0;
+  for (size_t f = 0; f < nfuncs(d); f++) d->func_todo[f] = all;
+  for (size_t i = 0; i < n && !all; i++) {
+    const size_t f = func_of(d, e[i].addr);
+    if (f != SIZE_MAX) d->func_todo[f] = true;
+  }
+  return (unsigned)n;
+}
+
+/* The end of a period for the marked functions: flush, work out, re-arm, the trigger set again. */
+static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool interrupt) {
+  hwprof_result_t r = hwprof_edge_flush(&d->hw, true, d->p.max_polls);
+  const unsigned oab = mark_funcs(d, !interrupt);
+  hwprof_phase_summary_t s = {0, 0, false};
+  unsigned flipped = 0, funcs = 0;
+  for (size_t f = 0; f < nfuncs(d) && r == kHwprofOk; f++) {
+    if (!d->func_todo[f]) continue;
+    if ((r = work_func(d, f, true, &s, &flipped)) == kHwprofOk) r = arm_func(d, f);
+    funcs++;
+  }
+  if (r != kHwprofOk) {
+    d->errors++;
+    return r;
+  }
+  hwprof_dynopt_event_kind_t kind = kHwprofDynoptPhase;
+  if (!interrupt) {
+    kind = kHwprofDynoptPeriod;
+    d->periods++;
+  } else if (flipped == 0 && s.fts > 0) {
+    kind = kHwprofDynoptFts;
+    d->fts_skips++;
+  } else {
+    d->transitions++;
+  }
+  log_event(d, instret, kind, &s, flipped, oab, funcs);
+  if (d->npairs) r = hwprof_edge_arm_trigger(&d->hw, d->p.trigger);
+  hwprof_mmio_write32(&d->hw, HWPROF_TOP_IRQ_PENDING_ADDR, 1u << HWPROF_TOP_IRQ_PENDING_PHASE_LSB);
+  return r;
+}
+
+hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const hwprof_meta_t *m,
+                                   const hwprof_dynopt_params_t *p, uint64_t instret) {
+  if (d == NULL || hw == NULL || m == NULL || m->hdr == NULL || p == NULL || p->trigger == 0 ||
+      p->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK || p->min_threshold == 0 || p->ratio == 0 || p->max_polls == 0)
+    return kHwprofBadArg;
+  hwprof_config_t cfg;
+  hwprof_result_t r = hwprof_read_config(hw, &cfg);
+  if (r != kHwprofOk) return r;
+  if (cfg.cnt_w != 8u * m->hdr->cnt_bytes || p->min_threshold > hwprof_phase_max_count(cfg.cnt_w)) return kHwprofBadArg;
+  d->hw = *hw;
+  d->meta = *m;
+  d->p = *p;
+  d->cnt_w = cfg.cnt_w;
+  d->npairs = d->nlog = 0;
+  d->transitions = d->fts_skips = d->periods = d->errors = d->dropped_pairs = 0;
+  for (size_t f = 0; f < HWPROF_DYNOPT_MAX_FUNCS; f++) {
+    d->func_max[f] = d->func_thr[f] = 0;
+    d->func_first[f] = d->func_np[f] = 0;
+    d->func_fts[f] = d->func_todo[f] = false;
+  }
+  /* every branch whose two edges are counted */
+  for (uint32_t f = 0; f < m->hdr->nfunc; f++) {
+    const hwprof_meta_func_t *fn = &m->fn[f];
+    for (uint32_t e = 0; e < fn->nedges; e++) {
+      const hwprof_meta_edge_t *tk = &m->edge[fn->first_edge + e];
+      if (tk->kind != 0u || tk->counter == HWPROF_META_NONE) continue; /* 0: taken */
+      /* its not-taken edge: the instrumenter lists a block's edges together, so look next to it first */
+      const hwprof_meta_edge_t *nt = NULL;
+      for (uint32_t k = 0; k < fn->nedges && nt == NULL; k++) {
+        const hwprof_meta_edge_t *x = &m->edge[fn->first_edge + (e + 1u + k) % fn->nedges];
+        if (x->kind == 1u && x->src == tk->src && x->counter != HWPROF_META_NONE) nt = x; /* 1: not taken */
+      }
+      if (nt == NULL) continue;
+      if (d->npairs == HWPROF_DYNOPT_MAX_PAIRS || f >= HWPROF_DYNOPT_MAX_FUNCS) {
+        d->dropped_pairs++;
+        continue;
+      }
+      d->pair[d->npairs] = (hwprof_dynopt_pair_t){hwprof_meta_counter_addr(m, f, tk->counter),
+                                                  hwprof_meta_counter_addr(m, f, nt->counter), (uint16_t)f,
+                                                  nt->term_new, false};
+      d->npairs++;
+    }
+  }
+  /* each function's pairs (found in function order) */
+  for (uint32_t i = 0; i < d->npairs; i++) {
+    const uint16_t f = d->pair[i].func;
+    if (d->func_np[f]++ == 0) d->func_first[f] = i;
+  }
+  /* what the watched counters counted before (start-up code): the totals start from it */
+  if ((r = hwprof_edge_flush(&d->hw, true, d->p.max_polls)) != kHwprofOk) return r;
+  for (size_t i = 0; i < d->npairs; i++) {
+    d->total[2 * i] = counter_read(d, d->pair[i].taken);
+    d->total[2 * i + 1] = counter_read(d, d->pair[i].fall);
+  }
+  for (size_t f = 0; f < nfuncs(d); f++) {
+    set_threshold(d, f);
+    if ((r = arm_func(d, f)) != kHwprofOk) return r;
+  }
+  hwprof_edge_oab_entry_t none[1];
+  size_t n;
+  bool overrun;
+  if ((r = hwprof_edge_read_oab(&d->hw, none, 0, &n, &overrun)) != kHwprofOk) return r; /* empties it */
+  if (d->npairs && (r = hwprof_edge_arm_trigger(&d->hw, d->p.trigger)) != kHwprofOk) return r;
+  log_event(d, instret, kHwprofDynoptStart, NULL, 0, 0, (unsigned)nfuncs(d));
+  return kHwprofOk;
+}
+
+hwprof_result_t hwprof_dynopt_on_phase(hwprof_dynopt_t *d, uint64_t instret) {
+  return d ? end_period(d, instret, true) : kHwprofBadArg;
+}
+
+hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret) {
+  return d ? end_period(d, instret, false) : kHwprofBadArg;
+}
+
+hwprof_result_t hwprof_dynopt_finish(hwprof_dynopt_t *d, uint64_t instret) {
+  if (d == NULL) return kHwprofBadArg;
+  hwprof_result_t r = hwprof_edge_flush(&d->hw, true, d->p.max_polls);
+  if (r != kHwprofOk) return r;
+  const unsigned oab = mark_funcs(d, true);
+  hwprof_phase_summary_t s = {0, 0, false};
+  unsigned flipped = 0;
+  for (size_t f = 0; f < nfuncs(d); f++)
+    if ((r = work_func(d, f, false, &s, &flipped)) != kHwprofOk) return r;
+  hwprof_mmio_write32(&d->hw, HWPROF_PIR_TRIGGER_ADDR, 0); /* disarmed */
+  hwprof_mmio_write32(&d->hw, HWPROF_TOP_IRQ_PENDING_ADDR, 1u << HWPROF_TOP_IRQ_PENDING_PHASE_LSB);
+  const uint64_t mask = mask_of(d->cnt_w);
+  for (size_t i = 0; i < d->npairs; i++) {
+    counter_write(d, d->pair[i].taken, d->total[2 * i] & mask);
+    counter_write(d, d->pair[i].fall, d->total[2 * i + 1] & mask);
+  }
+  log_event(d, instret, kHwprofDynoptFinish, &s, 0, oab, (unsigned)nfuncs(d));
+  return kHwprofOk;
+}

@@ -1,0 +1,96 @@
+/* The dynamic optimizer's phase detection at run time (docs/dynopt.md): the firmware that arms the
+ * edge-profiling unit per scheme 5A, takes the phase-transition interrupt, reconstructs the profile
+ * (sw/dynopt/phase.c), decides the new hot set, and re-arms. It runs inside the instrumented program
+ * (RV32), from its interrupt handler; what it knows of the program comes from the run-time metadata
+ * (meta.h). Storage is static in the caller's hwprof_dynopt_t; nothing is allocated.
+ *
+ * What it watches: every conditional branch of an instrumented function whose taken and not-taken
+ * edges both have counters (the instrumenter's mode all gives every branch). Its hot edge is the
+ * one the layout makes fall through; at the start, the not-taken edge (the compiler's layout).
+ * Function by function: at a phase-transition interrupt only the functions whose counters the
+ * overflowed-address buffer names are read, re-optimized and re-armed (all of them if it overran);
+ * the others keep counting from their last arming. */
+#ifndef HWPROF_DYNOPT_H
+#define HWPROF_DYNOPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof.h"
+#include "meta.h"
+#include "phase.h"
+
+#define HWPROF_DYNOPT_MAX_PAIRS 1024u
+#define HWPROF_DYNOPT_MAX_FUNCS 512u
+#define HWPROF_DYNOPT_LOG 64u
+
+typedef struct {
+  uint16_t trigger;      /* cnt: crossings that make a transition (1..32767) */
+  uint32_t min_threshold; /* HOT_THRESHOLD's floor */
+  uint32_t ratio;        /* HOT_THRESHOLD(f) = max(min_threshold, hottest pair edge of f last period / ratio),
+                            doubled after each false transition signal in f (docs/dynopt.md) */
+  unsigned fts_ratio;    /* a crossing whose hot mate is more than fts_ratio times as frequent is an FTS */
+  uint32_t max_polls;    /* bound of each flush */
+} hwprof_dynopt_params_t;
+
+typedef enum {
+  kHwprofDynoptStart = 0,  /* armed for the first time */
+  kHwprofDynoptPhase = 1,  /* a phase-transition interrupt: re-optimized */
+  kHwprofDynoptFts = 2,    /* a phase-transition interrupt judged false: skipped, re-armed */
+  kHwprofDynoptPeriod = 3, /* a period ended (the bound of paragraph 53) */
+  kHwprofDynoptFinish = 4, /* the run ended: totals written back */
+} hwprof_dynopt_event_kind_t;
+
+typedef struct {
+  uint64_t instret; /* when (retired instructions) */
+  uint8_t kind;     /* hwprof_dynopt_event_kind_t */
+  uint16_t crossed, fts, flipped, oab; /* crossings, FTS, pairs whose hot edge changed, OAB entries */
+  uint16_t funcs;                      /* functions worked on (re-armed) */
+} hwprof_dynopt_event_t;
+
+typedef struct {
+  uint32_t taken, fall; /* counter addresses of the two edges */
+  uint16_t func;        /* index into the metadata's functions */
+  uint32_t branch_new;  /* the branch instruction in the instrumented program */
+  bool taken_hot;       /* the taken edge is in H_i (the layout would make it fall through) */
+} hwprof_dynopt_pair_t;
+
+typedef struct {
+  hwprof_t hw;
+  hwprof_meta_t meta;
+  hwprof_dynopt_params_t p;
+  unsigned cnt_w;
+  hwprof_dynopt_pair_t pair[HWPROF_DYNOPT_MAX_PAIRS];
+  size_t npairs;
+  hwprof_phase_edge_t edge[2 * HWPROF_DYNOPT_MAX_PAIRS]; /* 2i: pair i's taken edge, 2i + 1: its fall edge;
+                                                            mates counted from the function's first pair */
+  uint64_t counter[2 * HWPROF_DYNOPT_MAX_PAIRS];
+  hwprof_phase_out_t out[2 * HWPROF_DYNOPT_MAX_PAIRS];
+  uint64_t total[2 * HWPROF_DYNOPT_MAX_PAIRS];           /* each edge's executions over the whole run */
+  uint64_t func_max[HWPROF_DYNOPT_MAX_FUNCS];            /* hottest pair edge per function, last period */
+  uint64_t func_thr[HWPROF_DYNOPT_MAX_FUNCS];            /* HOT_THRESHOLD(f) of the current phase */
+  uint32_t func_first[HWPROF_DYNOPT_MAX_FUNCS];          /* f's pairs: pair[func_first[f] .. + func_np[f]) */
+  uint32_t func_np[HWPROF_DYNOPT_MAX_FUNCS];
+  bool func_todo[HWPROF_DYNOPT_MAX_FUNCS];               /* to be worked on at this interrupt */
+  bool func_fts[HWPROF_DYNOPT_MAX_FUNCS];                /* f had a false transition signal in the period */
+  hwprof_dynopt_event_t log[HWPROF_DYNOPT_LOG];
+  size_t nlog;
+  uint32_t transitions, fts_skips, periods, errors, dropped_pairs;
+} hwprof_dynopt_t;
+
+void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p);
+/* Finds the branch pairs in the metadata and arms the first phase. kHwprofBadArg for parameters out
+ * of range or counters of another width than the hardware's. Pairs past HWPROF_DYNOPT_MAX_PAIRS are
+ * left unwatched (counted in dropped_pairs). */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const hwprof_meta_t *m,
+                                                      const hwprof_dynopt_params_t *p, uint64_t instret);
+/* The phase-transition interrupt (call it from the handler; it acknowledges the cause). */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_phase(hwprof_dynopt_t *d, uint64_t instret);
+/* A period ended: fold the counters and re-arm, nothing re-optimized unless the counters say so. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret);
+/* The run ends: fold the last period and write each watched counter's total back (modulo 2^CntW),
+ * so the counters read as a plain edge profile again; the trigger is disarmed. From a handler. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_finish(hwprof_dynopt_t *d, uint64_t instret);
+
+#endif /* HWPROF_DYNOPT_H */

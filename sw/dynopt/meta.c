@@ -1,0 +1,38 @@
+/* Run-time metadata reader; see meta.h. */
+#include "meta.h"
+
+hwprof_result_t hwprof_meta_open(hwprof_meta_t *m, const void *blob, size_t bytes) {
+  if (m == NULL) return kHwprofBadArg;
+  if (blob == NULL) return kHwprofNoDevice;
+  if (((uintptr_t)blob & 3u) || bytes < sizeof(hwprof_meta_header_t)) return kHwprofBadArg;
+  const hwprof_meta_header_t *h = blob;
+  if (h->magic != HWPROF_META_MAGIC || h->version != HWPROF_META_VERSION) return kHwprofBadArg;
+  if (h->cnt_bytes == 0 || h->cnt_bytes > 8 || h->nfunc > bytes || h->nblock > bytes || h->nedge > bytes)
+    return kHwprofBadArg;
+  const size_t need = sizeof *h + (size_t)h->nfunc * sizeof(hwprof_meta_func_t) +
+                      (size_t)h->nblock * sizeof(hwprof_meta_block_t) + (size_t)h->nedge * sizeof(hwprof_meta_edge_t);
+  if (need > bytes) return kHwprofBadArg;
+  const hwprof_meta_func_t *fn = (const hwprof_meta_func_t *)(h + 1);
+  const hwprof_meta_block_t *blk = (const hwprof_meta_block_t *)(fn + h->nfunc);
+  const hwprof_meta_edge_t *edge = (const hwprof_meta_edge_t *)(blk + h->nblock);
+  for (uint32_t f = 0; f < h->nfunc; f++) {
+    const hwprof_meta_func_t *x = &fn[f];
+    if (x->first_block > h->nblock || x->nblocks > h->nblock - x->first_block || x->first_edge > h->nedge ||
+        x->nedges > h->nedge - x->first_edge)
+      return kHwprofBadArg;
+    for (uint32_t b = 0; b < x->nblocks; b++) {
+      const hwprof_meta_block_t *y = &blk[x->first_block + b];
+      if ((y->counter != HWPROF_META_NONE && y->counter >= x->ncounters) ||
+          (y->term_counter != HWPROF_META_NONE && y->term_counter >= x->ncounters) || y->start > y->end)
+        return kHwprofBadArg;
+    }
+    for (uint32_t e = 0; e < x->nedges; e++) {
+      const hwprof_meta_edge_t *y = &edge[x->first_edge + e];
+      if ((y->src != HWPROF_META_NONE && y->src >= x->nblocks) || (y->dst != HWPROF_META_NONE && y->dst >= x->nblocks) ||
+          (y->counter != HWPROF_META_NONE && y->counter >= x->ncounters))
+        return kHwprofBadArg;
+    }
+  }
+  *m = (hwprof_meta_t){h, fn, blk, edge};
+  return kHwprofOk;
+}

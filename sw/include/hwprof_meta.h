@@ -1,0 +1,54 @@
+/* Run-time metadata of an instrumented program (docs/dynopt.md, "What the optimizer knows at run
+ * time"): the instrumenter's map in binary, loaded with the program, for the firmware that runs
+ * inside it (the dynamic optimizer). The instrumenter writes it (sw/profmap/profmap.c,
+ * pm_meta_blob) when the program defines the 32-bit word `hwprof_meta`, in an extra loadable segment
+ * whose address it stores in that word; the firmware reads it (sw/dynopt/meta.c).
+ *
+ * Little-endian 32-bit words, every record a whole number of words:
+ *   header    hwprof_meta_header_t
+ *   functions hwprof_meta_func_t[nfunc]   (in the map's order)
+ *   blocks    hwprof_meta_block_t[nblock] (each function's blocks together, in its order)
+ *   edges     hwprof_meta_edge_t[nedge]   (each function's edges together, in its order)
+ * The fields mean what the map's do (docs/instrumenter.md, "The map"). */
+#ifndef HWPROF_META_H
+#define HWPROF_META_H
+
+#include <stdint.h>
+
+#define HWPROF_META_MAGIC UINT32_C(0x444d5748) /* "HWMD" */
+#define HWPROF_META_VERSION 1u
+#define HWPROF_META_NONE UINT32_C(0xffffffff) /* no counter; the EXIT block */
+#define HWPROF_META_SYMBOL "hwprof_meta"       /* the word the instrumenter fills with the blob's address */
+
+typedef struct {
+  uint32_t magic, version;
+  uint32_t nfunc, nblock, nedge;
+  uint32_t counters_at, total_counters;
+  uint32_t cnt_bytes; /* bytes per counter in memory */
+  uint32_t k;         /* bits of a relative profile ID */
+  uint32_t mode;      /* 0 minimal, 1 all */
+} hwprof_meta_header_t;
+
+typedef struct {
+  uint32_t lo, hi;    /* original address range */
+  uint32_t new_entry; /* instrumented program */
+  uint32_t base;      /* counter area (0: not instrumented) */
+  uint32_t ncounters, nregions;
+  uint32_t first_block, nblocks; /* into the blocks (0 blocks: not instrumented) */
+  uint32_t first_edge, nedges;
+} hwprof_meta_func_t;
+
+typedef struct {
+  uint32_t start, end, new_start; /* original [start, end), and where it is now */
+  uint32_t region;
+  uint32_t counter, term_counter; /* function-relative counter indexes, or HWPROF_META_NONE */
+} hwprof_meta_block_t;
+
+typedef struct {
+  uint32_t kind;     /* hwprof_cfg_kind_t: 0 taken, 1 not taken, 2 jump, 3 fall, ... */
+  uint32_t src, dst; /* function-relative block indexes; dst HWPROF_META_NONE: EXIT */
+  uint32_t term_new, dst_new;
+  uint32_t counter;  /* function-relative counter index, or HWPROF_META_NONE (derived) */
+} hwprof_meta_edge_t;
+
+#endif /* HWPROF_META_H */

@@ -1,0 +1,155 @@
+/* Firmware runtime of the dynamic optimizer (docs/dynopt.md), linked into a program before the
+ * instrumenter runs on it (RV32 only). The instrumenter stores the address of the program's run-time
+ * metadata in hwprof_meta. main arms scheme 5A and runs the program's main (renamed workload_main);
+ * the machine-mode handler takes the phase-transition interrupt and the period timer. Everything
+ * that touches the counters runs inside the trap handler, where the pir ignores the instructions
+ * (docs/pir.md, "Trap handlers"): start-up and the end are ecalls. At the end the counters hold
+ * the whole run's edge profile again (the simulator's edge check compares it with the exact one),
+ * and the optimizer's log is printed. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dynopt.h"
+#include "hwprof_regs.h"
+
+#ifndef DYNOPT_TRIGGER
+#define DYNOPT_TRIGGER 1
+#endif
+#ifndef DYNOPT_MIN_THRESHOLD
+#define DYNOPT_MIN_THRESHOLD 64
+#endif
+#ifndef DYNOPT_PERIOD
+#define DYNOPT_PERIOD 0 /* instructions per period; 0: the longest the counters allow (paragraph 53) */
+#endif
+
+int workload_main(void);
+
+/* Filled by the instrumenter with the metadata's address (an initialized word, so it is in .data). */
+volatile uint32_t hwprof_meta = 0xffffffffu;
+
+static const hwprof_t hw = {.base = HWPROF_PLAT_REG_BASE};
+static hwprof_dynopt_t opt;
+static hwprof_meta_t meta;
+static volatile int32_t status = 1; /* of the last request to the handler */
+static volatile uint32_t unexpected_traps, error_irqs;
+static uint64_t period;
+static uint64_t handler_insns;
+static uint32_t handler_entries;
+
+enum { kRequestInit = 1, kRequestFinish = 2 };
+
+static uint64_t instret(void) {
+  uint32_t lo, hi, hi2;
+  do {
+    __asm__ volatile("csrr %0, minstreth" : "=r"(hi));
+    __asm__ volatile("csrr %0, minstret" : "=r"(lo));
+    __asm__ volatile("csrr %0, minstreth" : "=r"(hi2));
+  } while (hi != hi2);
+  return (uint64_t)hi << 32 | lo;
+}
+
+static void set_timer(uint64_t at) {
+  volatile uint32_t *cmp = (volatile uint32_t *)(uintptr_t)HWPROF_PLAT_MTIMECMP;
+  cmp[1] = 0xffffffffu; /* no spurious match while the halves change */
+  cmp[0] = (uint32_t)at;
+  cmp[1] = (uint32_t)(at >> 32);
+}
+
+static int32_t request(uint32_t what) {
+  register uint32_t a7 __asm__("a7") = what;
+  __asm__ volatile("ecall" : : "r"(a7) : "memory");
+  return status;
+}
+
+__attribute__((interrupt("machine"))) static void trap_handler(void) {
+  uint32_t cause, epc, a7;
+  __asm__ volatile("mv %0, a7" : "=r"(a7));
+  __asm__ volatile("csrr %0, mcause" : "=r"(cause));
+  const uint64_t now = instret();
+  handler_entries++;
+  if (cause == 11u) { /* ecall: a request of main */
+    if (a7 == kRequestInit) {
+      hwprof_dynopt_params_t p;
+      hwprof_dynopt_params_default(&p);
+      p.trigger = DYNOPT_TRIGGER;
+      p.min_threshold = DYNOPT_MIN_THRESHOLD;
+      status = hwprof_dynopt_init(&opt, &hw, &meta, &p, now);
+    } else if (a7 == kRequestFinish) {
+      status = hwprof_dynopt_finish(&opt, now);
+    } else {
+      status = kHwprofBadArg;
+    }
+    __asm__ volatile("csrr %0, mepc" : "=r"(epc));
+    __asm__ volatile("csrw mepc, %0" ::"r"(epc + 4u));
+  } else if (cause == 0x8000000bu) {
+    const uint32_t pending = hwprof_mmio_read32(&hw, HWPROF_TOP_IRQ_PENDING_ADDR);
+    if (pending & (1u << HWPROF_TOP_IRQ_PENDING_ERROR_LSB)) {
+      error_irqs++;
+      hwprof_mmio_write32(&hw, HWPROF_TOP_IRQ_PENDING_ADDR, 1u << HWPROF_TOP_IRQ_PENDING_ERROR_LSB);
+    }
+    if (pending & (1u << HWPROF_TOP_IRQ_PENDING_PHASE_LSB)) {
+      if (hwprof_dynopt_on_phase(&opt, now) != kHwprofOk) status = kHwprofBadState;
+      set_timer(instret() + period); /* a new period starts with the new phase */
+    }
+  } else if (cause == 0x80000007u) {
+    if (hwprof_dynopt_on_period(&opt, now) != kHwprofOk) status = kHwprofBadState;
+    set_timer(instret() + period);
+  } else {
+    unexpected_traps++; /* an exception in the program: skip the instruction */
+    __asm__ volatile("csrr %0, mepc" : "=r"(epc));
+    __asm__ volatile("csrw mepc, %0" ::"r"(epc + 4u));
+  }
+  handler_insns += instret() - now; /* the optimizer's own cost, less a few instructions of entry and exit */
+}
+
+static const char *kind_name(uint8_t k) {
+  switch (k) {
+    case kHwprofDynoptStart: return "start";
+    case kHwprofDynoptPhase: return "phase";
+    case kHwprofDynoptFts: return "fts";
+    case kHwprofDynoptPeriod: return "period";
+    case kHwprofDynoptFinish: return "finish";
+    default: return "?";
+  }
+}
+
+int main(void) {
+  if (hwprof_meta == 0xffffffffu || hwprof_meta_open(&meta, (const void *)(uintptr_t)hwprof_meta, 1u << 24) != kHwprofOk) {
+    printf("dynopt: error: no run-time metadata (instrument the program with hwprof-instr)\n");
+    return 95;
+  }
+  __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
+  const uint64_t max = hwprof_phase_max_count(8u * meta.hdr->cnt_bytes);
+  period = DYNOPT_PERIOD && DYNOPT_PERIOD < max ? DYNOPT_PERIOD : max;
+  if (request(kRequestInit) != kHwprofOk) {
+    printf("dynopt: error: cannot arm the edge-profiling unit (%ld)\n", (long)status);
+    return 96;
+  }
+  set_timer(instret() + period);
+  __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
+  __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));           /* MIE */
+  status = kHwprofOk;
+
+  int rc = workload_main();
+
+  __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
+  const int32_t run_status = status;
+  const int32_t fin = request(kRequestFinish);
+  printf("dynopt: scheme 5A, %lu branches watched (%lu not), trigger %u, threshold >= %u; %lu transitions, "
+         "%lu skipped as false signals, %lu periods; %lu error interrupts, %lu unexpected traps\n",
+         (unsigned long)opt.npairs, (unsigned long)opt.dropped_pairs, (unsigned)DYNOPT_TRIGGER,
+         (unsigned)DYNOPT_MIN_THRESHOLD, (unsigned long)opt.transitions, (unsigned long)opt.fts_skips,
+         (unsigned long)opt.periods, (unsigned long)error_irqs, (unsigned long)unexpected_traps);
+  printf("dynopt: the handler retired %llu instructions in %lu entries\n", (unsigned long long)handler_insns,
+         (unsigned long)handler_entries);
+  for (size_t i = 0; i < opt.nlog; i++) {
+    const hwprof_dynopt_event_t *e = &opt.log[i];
+    printf("dynopt: event %llu %s crossed %u fts %u flipped %u oab %u functions %u\n",
+           (unsigned long long)e->instret, kind_name(e->kind), e->crossed, e->fts, e->flipped, e->oab, e->funcs);
+  }
+  if (run_status != kHwprofOk || fin != kHwprofOk) {
+    printf("dynopt: error: the optimizer failed (%ld, %ld)\n", (long)run_status, (long)fin);
+    return rc ? rc : 97;
+  }
+  return rc ? rc : (unexpected_traps ? 93 : 0);
+}
