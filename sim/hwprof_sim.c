@@ -22,6 +22,7 @@
 #include "cop_check.h"
 #include "edge_check.h"
 #include "trace_check.h"
+#include "phase_truth.h"
 #include "value_truth.h"
 
 static void usage(FILE *to) {
@@ -46,6 +47,11 @@ static void usage(FILE *to) {
           "  --value-truth=FILE  model engine: write the exact load-value profile of the loads retired\n"
           "                  while value sampling was on (docs/valueprof.md)\n"
           "                  (their directories dropped); without it such opens fail\n"
+          "  --taken-penalty=N  timing: N idle cycles after every taken branch, jump, trap entry or\n"
+          "                  return (default 0), so that code layout shows in cycles (docs/cpu-model.md)\n"
+          "  --phase-truth=FILE  write the ground truth of the program's phases: its exact branch profile\n"
+          "                  over windows of --phase-window=N program instructions (default 100000) and\n"
+          "                  the windows where its hot set changed (docs/dynopt.md)\n"
           "  --quiet         no report at the end\n"
           "  --help          this text\n"
           "Exit status: the program's; 2 bad arguments or ELF file; 3 the program ran away; 4 a trace\n"
@@ -72,6 +78,8 @@ int main(int argc, char **argv) {
   const char *cop_profile = NULL, *value_truth = NULL;
   const char *edge_map = NULL, *edge_profile = NULL, *edge_truth = NULL, *out_dir = NULL;
   int quiet = 0, trace_check = 0;
+  uint64_t taken_penalty = 0, phase_window = 100000;
+  const char *phase_truth_path = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -112,6 +120,18 @@ int main(int argc, char **argv) {
       edge_truth = a + 13;
     } else if (!strncmp(a, "--pcs=", 6) && a[6]) {
       pcs_path = a + 6;
+    } else if (!strncmp(a, "--taken-penalty=", 16)) {
+      if (parse_u64(a + 16, &taken_penalty) || taken_penalty > 1000) {
+        fprintf(stderr, "hwprof-sim: error: argument '%s': expects 0..1000\n", a);
+        return 2;
+      }
+    } else if (!strncmp(a, "--phase-window=", 15)) {
+      if (parse_u64(a + 15, &phase_window) || phase_window == 0) {
+        fprintf(stderr, "hwprof-sim: error: argument '%s': expects a positive integer\n", a);
+        return 2;
+      }
+    } else if (!strncmp(a, "--phase-truth=", 14) && a[14]) {
+      phase_truth_path = a + 14;
     } else if (!strcmp(a, "--trace-check")) {
       trace_check = 1;
     } else if (!strcmp(a, "--quiet")) {
@@ -147,6 +167,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   rv_cpu_t *cpu = &plat.cpu;
+  plat.taken_penalty = (unsigned)taken_penalty;
   cpu->out_dir = out_dir;
   if (!with_model) cpu->mmio.size = 0; /* no devices: the CPU alone */
   FILE *pcs = NULL;
@@ -178,6 +199,17 @@ int main(int argc, char **argv) {
     }
   }
 
+  static phase_truth_t pt;
+  FILE *pt_file = NULL;
+  if (phase_truth_path &&
+      ((pt_file = fopen(phase_truth_path, "w")) == NULL || phase_truth_init(&pt, pt_file, phase_window) != 0)) {
+    fprintf(stderr, "hwprof-sim: error: cannot write '%s'%s%s\n", phase_truth_path, errno ? ": " : "",
+            errno ? strerror(errno) : "");
+    if (pt_file) fclose(pt_file);
+    platform_free(&plat);
+    return 2;
+  }
+
   static cop_check_t cc;
   if (cop_profile) cop_check_init(&cc, HWPROF_PLAT_REG_BASE, plat.cfg.vpf.bitmask_bits);
   static value_truth_t vt;
@@ -187,7 +219,17 @@ int main(int argc, char **argv) {
   rv_status_t st = RV_RUNNING;
   hwprof_retire_ev_t ev;
   while (st == RV_RUNNING && cpu->instret < max_insns) {
-    st = with_model ? platform_step(&plat, &ev) : rv_step(cpu, &ev);
+    if (with_model) {
+      st = platform_step(&plat, &ev);
+    } else {
+      st = rv_step(cpu, &ev);
+      if (rv_taken_transfer(&ev)) {
+        plat.taken_transfers++;
+        cpu->cycle += taken_penalty;
+        plat.penalty_cycles += taken_penalty;
+      }
+    }
+    if (phase_truth_path) phase_truth_event(&pt, &ev, cpu->instret);
     if (pcs && ev.valid) fprintf(pcs, "%08" PRIx32 "\n", ev.pc);
     if (trace_check && ev.valid) trace_check_event(&tc, &plat.hw.trace_ctrl, &ev);
     if (edge_map) edge_check_event(&ec, &ev);
@@ -212,6 +254,8 @@ int main(int argc, char **argv) {
   if (!quiet) {
     fprintf(stderr, "hwprof-sim: %s: %" PRIu64 " instructions, exit code %d, %.2f s (%.1f M instructions/s)\n", elf,
             cpu->instret, st == RV_EXITED ? cpu->exit_code : -1, secs, secs > 0 ? cpu->instret / secs / 1e6 : 0.0);
+    fprintf(stderr, "  timing: %" PRIu64 " cycles; %" PRIu64 " taken transfers, %" PRIu64 " penalty cycles (--taken-penalty=%u)\n",
+            with_model ? plat.cycles : cpu->cycle, plat.taken_transfers, plat.penalty_cycles, (unsigned)taken_penalty);
     if (with_model) {
       const hwprof_top_state_t *hw = &plat.hw;
       fprintf(stderr, "  system: %" PRIu64 " cycles, %" PRIu64 " stall cycles, %" PRIu64 " interrupts, %" PRIu64
@@ -230,6 +274,14 @@ int main(int argc, char **argv) {
     if (trace_check) trace_check_report(&tc, stderr);
   }
   if (trace_check && tc.failed && rc == 0) rc = 4;
+  if (phase_truth_path) {
+    phase_truth_finish(&pt, cpu->instret);
+    phase_truth_free(&pt);
+    if (fclose(pt_file) != 0) {
+      fprintf(stderr, "hwprof-sim: error: cannot write '%s'\n", phase_truth_path);
+      if (rc == 0) rc = 2;
+    }
+  }
   if (edge_map) {
     long d = -1;
     int frc;

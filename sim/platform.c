@@ -70,5 +70,11 @@ rv_status_t platform_step(platform_t *p, hwprof_retire_ev_t *ev) {
     return st;
   }
   for (hw_cycle(p, ev, NULL); !p->out.ev_ready; hw_cycle(p, ev, NULL)) p->stall_cycles++;
+  if (rv_taken_transfer(ev)) {
+    p->taken_transfers++;
+    for (unsigned i = 0; i < p->taken_penalty; i++) hw_cycle(p, NULL, NULL); /* the fetch redirect */
+    p->penalty_cycles += p->taken_penalty;
+    p->cpu.cycle += p->taken_penalty;
+  }
   return st;
 }

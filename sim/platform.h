@@ -24,8 +24,11 @@ typedef struct {
   hwprof_top_out_t out;      /* hwprof outputs of the last cycle */
   hwprof_mem_model_t mem; /* the memory port's responder, over the CPU's RAM */
   hwprof_apb_master_t apb; /* the APB requester of the host side (tb/apb_master.h) */
+  /* timing (docs/cpu-model.md, "Timing"): idle cycles after each taken branch or jump; 0 by default,
+     the timing the SystemC platform shares */
+  unsigned taken_penalty;
   /* statistics */
-  uint64_t cycles, stall_cycles, apb_accesses, interrupts;
+  uint64_t cycles, stall_cycles, apb_accesses, interrupts, taken_transfers, penalty_cycles;
   char error[200];
 } platform_t;
 

@@ -80,5 +80,10 @@ int rv_load_elf(rv_cpu_t *cpu, const char *path);
 /* Execute one instruction (or take a pending interrupt). *ev describes the retired instruction
  * (ev->valid is false when none retired: an interrupt was taken). */
 rv_status_t rv_step(rv_cpu_t *cpu, hwprof_retire_ev_t *ev);
+/* Whether a retired instruction redirected the fetch: a taken branch, a jump, a trap entry or return. */
+static inline bool rv_taken_transfer(const hwprof_retire_ev_t *ev) {
+  return ev->valid && ((ev->kind == HWPROF_KIND_BRANCH && ev->taken) || ev->kind == HWPROF_KIND_JUMP ||
+                       ev->kind == HWPROF_KIND_IJUMP);
+}
 
 #endif /* HWPROF_RV32_H */

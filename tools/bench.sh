@@ -11,6 +11,7 @@
 #      several prescaler settings: records dropped, engine cycles per record, firmware cost
 #   6. the co-processor engine kept busy: simulation speed of its C model, RTL and lockstep
 #   7. load-value profiling: the co-processor (seed 001) against simple sampling, error and overhead
+#   8. the dynamic optimizer's phase detection (scheme 5A) against the ground truth of the phases
 # usage: tools/bench.sh BUILD_DIR   (BENCH_CYCLES overrides the cycles per figure, BENCH_SC_INSNS
 # the instructions per SystemC run)
 set -euo pipefail
@@ -137,3 +138,6 @@ echo "(records: records the engine took; the whole system with the co-processor 
 
 echo
 "$(dirname "$0")/valueprof_eval.sh" "$build"
+
+echo
+"$(dirname "$0")/dynopt_bench.sh" "$build"

@@ -28,7 +28,9 @@ int workload_main(void);
 volatile uint32_t hwprof_meta = 0xffffffffu;
 
 static const hwprof_t hw = {.base = HWPROF_PLAT_REG_BASE};
-static hwprof_dynopt_t opt;
+/* not cleared by the start-up code (160 KB: some 0.6 M instructions): the loader zero-fills it, and
+ * hwprof_dynopt_init sets every field it later reads */
+__attribute__((noinit)) static hwprof_dynopt_t opt;
 static hwprof_meta_t meta;
 static volatile int32_t status = 1; /* of the last request to the handler */
 static volatile uint32_t unexpected_traps, error_irqs;
