@@ -57,10 +57,14 @@ static hwprof_result_t arm_func(hwprof_dynopt_t *d, size_t f) {
   const uint32_t first = d->func_first[f], np = d->func_np[f];
   if (np == 0) return kHwprofOk;
   const uint64_t t = d->func_thr[f];
-  for (uint32_t k = 0; k < np; k++) {
+  for (uint32_t k = 0; k < np; k++) { /* field by field: a compound literal with padding becomes a memset call */
     const bool th = d->pair[first + k].taken_hot;
-    d->edge[2 * (first + k)] = (hwprof_phase_edge_t){th ? kHwprofPhaseHot : kHwprofPhaseCold, t, 2 * k + 1};
-    d->edge[2 * (first + k) + 1] = (hwprof_phase_edge_t){th ? kHwprofPhaseCold : kHwprofPhaseHot, t, 2 * k};
+    hwprof_phase_edge_t *tk = &d->edge[2 * (first + k)], *fl = tk + 1;
+    tk->role = th ? kHwprofPhaseHot : kHwprofPhaseCold;
+    fl->role = th ? kHwprofPhaseCold : kHwprofPhaseHot;
+    tk->threshold = fl->threshold = t;
+    tk->mate = 2 * k + 1;
+    fl->mate = 2 * k;
   }
   hwprof_result_t r =
       hwprof_phase_presets(kHwprofScheme5A, &d->edge[2 * first], 2 * np, d->cnt_w, &d->counter[2 * first]);
@@ -180,7 +184,7 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
   d->cnt_w = cfg.cnt_w;
   d->npairs = d->nlog = 0;
   d->transitions = d->fts_skips = d->periods = d->errors = d->dropped_pairs = 0;
-  for (size_t f = 0; f < HWPROF_DYNOPT_MAX_FUNCS; f++) {
+  for (size_t f = 0; f < nfuncs(d); f++) { /* only those in use: a loop over all becomes a byte-wise memset */
     d->func_max[f] = d->func_thr[f] = 0;
     d->func_first[f] = d->func_np[f] = 0;
     d->func_fts[f] = d->func_todo[f] = false;
