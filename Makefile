@@ -501,7 +501,6 @@ $(BUILD)/dyn/%-prof.elf: $(BUILD)/dyn/%.elf $(INSTR_BIN)
 $(BUILD)/workloads/phases.elf $(BUILD)/workloads/stable.elf: $(BUILD)/workloads/%.elf: sim/workloads/%.c sim/workloads/common.h
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) $< -o $@
-dynopt: $(DYN_ELFS) $(SIM_BIN)
 
 # The software-instrumentation baseline: the same workloads with GCC's -fprofile-arcs (and
 # -ftest-coverage for gcov's notes), the freestanding gcov runtime of sw/rt/gcov_rt.c writing the
@@ -604,8 +603,22 @@ endef
 $(eval $(call EMBENCH_RT_RULE,vp))
 $(eval $(call EMBENCH_RT_RULE,ss))
 
+# ... and with the dynamic optimizer's firmware (docs/dynopt.md), instrumented: build/dyn/embench-P-prof.elf
+EMBENCH_DYN := $(foreach p,$(EMBENCH_PROGS),$(BUILD)/dyn/embench-$(p)-prof.elf)
+.SECONDARY: $(foreach p,$(EMBENCH_PROGS),$(BUILD)/dyn-embench/$(p).elf)
+$(BUILD)/dyn/embench-%-prof.elf: $(BUILD)/dyn-embench/%.elf $(INSTR_BIN)
+	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
+$(BUILD)/dyn-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $(DYN_FW) $(DYNOPT_HDR) $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $(@:.elf=-main.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt -c sw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(EMBENCH_FLAGS) -Isw/include -Isw/dynopt -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
+	  $(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $(@:.elf=-main.o) $(@:.elf=-rt.o) \
+	  $(DYNOPT_SRC) sw/hwprof_edge.c -Wl,--emit-relocs -Wl,--no-relax -lm -o $@
+dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(SIM_BIN)
+
 workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
-           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) \
+           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) $(EMBENCH_DYN) \
            $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS)))
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device

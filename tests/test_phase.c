@@ -73,11 +73,23 @@ static void test_phase_5a_reconstructs_profiles_and_the_new_hot_set(void **state
   /* with a ratio of 2, B (12) is not FTS: A (25) is more than twice as frequent? 25 > 24: yes */
   assert_int_equal(hwprof_phase_evaluate(kHwprofScheme5A, k5a, counters, 5, 8, 2, o, &s), kHwprofOk);
   assert_true(o[1].fts);
-  /* ... with 3 it is not (25 <= 36), and a ratio of 0 turns the test off */
+  /* ... with 3 it is not (25 < 36), and a ratio of 0 turns the test off */
   assert_int_equal(hwprof_phase_evaluate(kHwprofScheme5A, k5a, counters, 5, 8, 3, o, &s), kHwprofOk);
   assert_false(o[1].fts);
   assert_int_equal(hwprof_phase_evaluate(kHwprofScheme5A, k5a, counters, 5, 8, 0, o, &s), kHwprofOk);
   assert_int_equal(s.fts, 0);
+}
+
+/* A crossing that only ties its hot mate changes no layout decision: a false signal at ratio 1.
+ * B executed 25 times, as often as A: counter (246 + 25) mod 256 = 15. */
+static void test_phase_5a_tie_with_the_hot_mate_is_a_false_signal(void **state) {
+  (void)state;
+  const uint64_t counters[] = {25, 15, 250, 7, 255};
+  hwprof_phase_out_t o[5];
+  hwprof_phase_summary_t s;
+  assert_int_equal(hwprof_phase_evaluate(kHwprofScheme5A, k5a, counters, 5, 8, 1, o, &s), kHwprofOk);
+  assert_int_equal(o[1].profile, 25);
+  assert_true(o[1].crossed && o[1].fts);
 }
 
 /* Only B crossed, and it is a false signal: the optimization is skipped (paragraph 61). */
@@ -192,6 +204,7 @@ int main(void) {
       cmocka_unit_test(test_phase_max_count_is_half_the_modulus_less_one),
       cmocka_unit_test(test_phase_presets_5a_cold_edges_at_max_value_minus_threshold),
       cmocka_unit_test(test_phase_5a_reconstructs_profiles_and_the_new_hot_set),
+      cmocka_unit_test(test_phase_5a_tie_with_the_hot_mate_is_a_false_signal),
       cmocka_unit_test(test_phase_5a_majority_of_false_signals_skips_the_optimization),
       cmocka_unit_test(test_phase_5a_counters_out_of_reach_are_a_bad_state),
       cmocka_unit_test(test_phase_bad_edges_and_widths_are_refused),

@@ -92,6 +92,14 @@ def main(argv):
     if len(files) != 2:
         fail("expects OUTPUT.txt TRUTH.txt (see --help)")
     events = read_events(files[0])
+    # the firmware keeps the first HWPROF_DYNOPT_LOG events; its summary counts them all
+    summary = [l for l in open(files[0]).read().splitlines() if l.startswith("dynopt: scheme")]
+    if summary:
+        f = summary[0].replace(",", "").replace(";", "").split()
+        counted = sum(int(f[i - 1]) for i, w in enumerate(f) if w in ("transitions", "periods")) + \
+            int(f[f.index("skipped") - 1]) + 2
+        if counted > len(events):
+            fail(f"{files[0]}: the firmware's log holds {len(events)} of {counted} events (raise HWPROF_DYNOPT_LOG)")
     window, windows = read_truth(files[1])
     # the optimizer is on from its start event to its finish event: changes outside are not its to find
     on = min(e["at"] for e in events if e["kind"] == "start") if any(e["kind"] == "start" for e in events) else 0
@@ -114,10 +122,11 @@ def main(argv):
     initial = sum(1 for i, e in enumerate(transitions)
                   if i not in matched and e["at"] < first_end + delay_windows * window)
     false = len(transitions) - len(matched) - initial
+    repeated = len(matched) - detected  # more transitions within a change's window than the first
     interrupts = sum(1 for e in events if e["kind"] in ("phase", "fts"))
     mean_delay = sum(delays) / len(delays) if delays else 0
     print(f"true_changes={len(changes)} detected={detected} missed={len(changes) - detected} "
-          f"false={false} initial={initial} fts={len(fts)} interrupts={interrupts} mean_delay={mean_delay:.0f} "
+          f"false={false} repeated={repeated} initial={initial} fts={len(fts)} interrupts={interrupts} mean_delay={mean_delay:.0f} "
           f"window={window}")
     if plot:
         import matplotlib

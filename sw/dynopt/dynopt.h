@@ -23,14 +23,14 @@
 
 #define HWPROF_DYNOPT_MAX_PAIRS 1024u
 #define HWPROF_DYNOPT_MAX_FUNCS 512u
-#define HWPROF_DYNOPT_LOG 64u
+#define HWPROF_DYNOPT_LOG 512u
 
 typedef struct {
   uint16_t trigger;      /* cnt: crossings that make a transition (1..32767) */
   uint32_t min_threshold; /* HOT_THRESHOLD's floor */
   uint32_t ratio;        /* HOT_THRESHOLD(f) = max(min_threshold, hottest pair edge of f last period / ratio),
                             doubled after each false transition signal in f (docs/dynopt.md) */
-  unsigned fts_ratio;    /* a crossing whose hot mate is more than fts_ratio times as frequent is an FTS */
+  unsigned fts_ratio;    /* a crossing whose hot mate is at least fts_ratio times as frequent is an FTS */
   uint32_t max_polls;    /* bound of each flush */
 } hwprof_dynopt_params_t;
 

@@ -97,7 +97,7 @@ hwprof_result_t hwprof_phase_evaluate(hwprof_phase_scheme_t scheme, const hwprof
     if (scheme != kHwprofScheme5A || fts_ratio == 0 || m == HWPROF_PHASE_NONE || edges[m].role != kHwprofPhaseHot)
       continue;
     const uint64_t pc = out[i].profile, pm = out[m].profile;
-    out[i].fts = pc <= UINT64_MAX / fts_ratio && pm > pc * fts_ratio;
+    out[i].fts = pc <= UINT64_MAX / fts_ratio && pm >= pc * fts_ratio;
     if (out[i].fts) summary->fts++;
   }
   summary->skip = summary->crossed > 0 && 2u * summary->fts > summary->crossed;

@@ -69,7 +69,7 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_phase_presets(hwprof_phase_scheme_t sc
  *   5A (paragraphs 58-61): a hot edge's profile is its counter and it stays hot if the counter
  *     exceeds its threshold; a cold edge's profile is threshold + counter and it crossed if that is
  *     at least its threshold. A crossing is an FTS if its mate (the hot edge it would displace) is
- *     still more than fts_ratio times as frequent (fts_ratio 0: no FTS test).
+ *     still at least fts_ratio times as frequent (fts_ratio 0: no FTS test).
  *   5B (paragraphs 66-72): for a pair c, h = M(c): profile(c) = counter(h),
  *     profile(h) = counter(h) - counter(c) - DIFF_THRESHOLD(c); c crossed if profile(c) - profile(h)
  *     is at least DIFF_THRESHOLD(c) now (an overflow later undone by an underflow does not count),
