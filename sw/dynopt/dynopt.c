@@ -16,12 +16,17 @@ static void counter_write(const hwprof_dynopt_t *d, uint32_t addr, uint64_t v) {
   if (d->meta.hdr->cnt_bytes == 8u) w[1] = (uint32_t)(v >> 32);
 }
 
+/* Function f's probe counter (the cache flushed). */
+static uint64_t probe_read(const hwprof_dynopt_t *d, uint32_t f) {
+  return counter_read(d, d->func_probe[f][0]) + (d->func_probe[f][1] ? counter_read(d, d->func_probe[f][1]) : 0);
+}
+
 static uint64_t mask_of(unsigned w) { return w == 64u ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1u; }
 
 void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p) {
   p->trigger = 1;
   p->min_threshold = 64;
-  p->ratio = 8;
+  p->ratio_log2 = 3; /* an eighth */
   p->fts_ratio = 1;
   p->max_polls = 100000;
 }
@@ -44,7 +49,7 @@ static size_t nfuncs(const hwprof_dynopt_t *d) {
  * more rarely (paragraphs 60-61). */
 static void set_threshold(hwprof_dynopt_t *d, size_t f) {
   const uint64_t max = hwprof_phase_max_count(d->cnt_w);
-  uint64_t t = d->func_max[f] / d->p.ratio;
+  uint64_t t = d->func_max[f] >> d->p.ratio_log2;
   if (t < d->p.min_threshold) t = d->p.min_threshold;
   if (d->func_fts[f] && t < 2 * d->func_thr[f]) t = 2 * d->func_thr[f];
   d->func_thr[f] = t > max ? max : t;
@@ -100,14 +105,20 @@ static hwprof_result_t work_func(hwprof_dynopt_t *d, size_t f, bool relayout, hw
   }
   sum->crossed += s.crossed;
   sum->fts += s.fts;
+  unsigned flips = 0;
   if (relayout && !s.skip) {
+    /* hysteresis: an edge takes over only when it is a quarter more frequent than the current hot
+       one, so that a branch going both ways about equally does not flip at every crossing */
     for (uint32_t i = first; i < first + np; i++) {
       const uint64_t t = d->out[2 * i].profile, fl = d->out[2 * i + 1].profile;
-      const bool taken_hot = t == fl ? d->pair[i].taken_hot : t > fl; /* a tie keeps the layout */
-      *flipped += taken_hot != d->pair[i].taken_hot;
+      const bool th = d->pair[i].taken_hot;
+      const bool taken_hot = th ? !(fl > t + t / 4) : t > fl + fl / 4;
+      flips += taken_hot != th;
       d->pair[i].taken_hot = taken_hot;
     }
   }
+  *flipped += flips;
+  if (s.crossed && flips == 0) d->func_fts[f] = true; /* crossings that changed nothing: raise the threshold */
   set_threshold(d, f);
   return kHwprofOk;
 }
@@ -122,30 +133,37 @@ static size_t func_of(const hwprof_dynopt_t *d, uint64_t addr) {
   return SIZE_MAX;
 }
 
-/* Marks the functions to work on: those the OAB names, or every one if it overran or names none
- * (or all is asked); empties the OAB. Returns its entries. */
+/* Lists the functions to work on: the armed ones the OAB names, or every armed one if it overran or
+ * names none (or all is asked); empties the OAB. Returns its entries. */
 static unsigned mark_funcs(hwprof_dynopt_t *d, bool all) {
   hwprof_edge_oab_entry_t e[16];
   size_t n = 0;
   bool overrun = false;
   if (hwprof_edge_read_oab(&d->hw, e, sizeof e / sizeof e[0], &n, &overrun) != kHwprofOk) overrun = true;
-  all = all || overrun || n == 0;
-  for (size_t f = 0; f < nfuncs(d); f++) d->func_todo[f] = all;
-  for (size_t i = 0; i < n && !all; i++) {
+  d->ntodo = 0;
+  if (all || overrun || n == 0) {
+    d->ntodo = SIZE_MAX;
+    return (unsigned)n;
+  }
+  for (size_t i = 0; i < n; i++) {
     const size_t f = func_of(d, e[i].addr);
-    if (f != SIZE_MAX) d->func_todo[f] = true;
+    bool listed = f == SIZE_MAX || !d->func_armed[f];
+    for (size_t k = 0; k < d->ntodo && !listed; k++) listed = d->todo[k] == f;
+    if (!listed) d->todo[d->ntodo++] = (uint32_t)f;
   }
   return (unsigned)n;
 }
 
-/* The end of a period for the marked functions: flush, work out, re-arm, the trigger set again. */
+/* The end of a period for the listed functions: flush, work out, re-arm, the trigger set again. */
 static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool interrupt) {
   hwprof_result_t r = hwprof_edge_flush(&d->hw, true, d->p.max_polls);
   const unsigned oab = mark_funcs(d, !interrupt);
   hwprof_phase_summary_t s = {0, 0, false};
   unsigned flipped = 0, funcs = 0;
-  for (size_t f = 0; f < nfuncs(d) && r == kHwprofOk; f++) {
-    if (!d->func_todo[f]) continue;
+  const size_t n = d->ntodo == SIZE_MAX ? nfuncs(d) : d->ntodo;
+  for (size_t k = 0; k < n && r == kHwprofOk; k++) {
+    const size_t f = d->ntodo == SIZE_MAX ? k : d->todo[k];
+    if (!d->func_armed[f]) continue;
     if ((r = work_func(d, f, true, &s, &flipped)) == kHwprofOk) r = arm_func(d, f);
     funcs++;
   }
@@ -172,7 +190,7 @@ static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool int
 hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const hwprof_meta_t *m,
                                    const hwprof_dynopt_params_t *p, uint64_t instret) {
   if (d == NULL || hw == NULL || m == NULL || m->hdr == NULL || p == NULL || p->trigger == 0 ||
-      p->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK || p->min_threshold == 0 || p->ratio == 0 || p->max_polls == 0)
+      p->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK || p->min_threshold == 0 || p->ratio_log2 > 32 || p->max_polls == 0)
     return kHwprofBadArg;
   hwprof_config_t cfg;
   hwprof_result_t r = hwprof_read_config(hw, &cfg);
@@ -183,11 +201,11 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
   d->p = *p;
   d->cnt_w = cfg.cnt_w;
   d->npairs = d->nlog = 0;
-  d->transitions = d->fts_skips = d->periods = d->errors = d->dropped_pairs = 0;
+  d->transitions = d->fts_skips = d->periods = d->scans = d->armed_funcs = d->errors = d->dropped_pairs = 0;
   for (size_t f = 0; f < nfuncs(d); f++) { /* only those in use: a loop over all becomes a byte-wise memset */
     d->func_max[f] = d->func_thr[f] = 0;
     d->func_first[f] = d->func_np[f] = 0;
-    d->func_fts[f] = d->func_todo[f] = false;
+    d->func_fts[f] = false;
   }
   /* every branch whose two edges are counted */
   for (uint32_t f = 0; f < m->hdr->nfunc; f++) {
@@ -217,22 +235,52 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
     const uint16_t f = d->pair[i].func;
     if (d->func_np[f]++ == 0) d->func_first[f] = i;
   }
-  /* what the watched counters counted before (start-up code): the totals start from it */
-  if ((r = hwprof_edge_flush(&d->hw, true, d->p.max_polls)) != kHwprofOk) return r;
-  for (size_t i = 0; i < d->npairs; i++) {
-    d->total[2 * i] = counter_read(d, d->pair[i].taken);
-    d->total[2 * i + 1] = counter_read(d, d->pair[i].fall);
+  /* each function's probe: the counter of an edge out of its entry block (every run moves one of
+     them; a function whose entry block has two counted edges is probed by the sum of both) */
+  for (uint32_t f = 0; f < nfuncs(d); f++) {
+    const hwprof_meta_func_t *fn = &m->fn[f];
+    unsigned k = 0;
+    d->func_probe[f][0] = d->func_probe[f][1] = 0;
+    d->func_armed[f] = false;
+    for (uint32_t e = 0; e < fn->nedges && k < 2; e++) {
+      const hwprof_meta_edge_t *x = &m->edge[fn->first_edge + e];
+      if (x->src == 0u && x->counter != HWPROF_META_NONE) d->func_probe[f][k++] = hwprof_meta_counter_addr(m, f, x->counter);
+    }
   }
-  for (size_t f = 0; f < nfuncs(d); f++) {
-    set_threshold(d, f);
-    if ((r = arm_func(d, f)) != kHwprofOk) return r;
-  }
+  /* nothing is armed yet: the first scan arms what runs */
+  if ((r = hwprof_edge_flush(&d->hw, false, d->p.max_polls)) != kHwprofOk) return r;
+  for (uint32_t f = 0; f < nfuncs(d); f++)
+    d->func_probe_at[f] = d->func_probe[f][0] ? probe_read(d, f) : 0;
   hwprof_edge_oab_entry_t none[1];
   size_t n;
   bool overrun;
   if ((r = hwprof_edge_read_oab(&d->hw, none, 0, &n, &overrun)) != kHwprofOk) return r; /* empties it */
   if (d->npairs && (r = hwprof_edge_arm_trigger(&d->hw, d->p.trigger)) != kHwprofOk) return r;
-  log_event(d, instret, kHwprofDynoptStart, NULL, 0, 0, (unsigned)nfuncs(d));
+  log_event(d, instret, kHwprofDynoptStart, NULL, 0, 0, 0);
+  return kHwprofOk;
+}
+
+/* Arms the functions whose probe moved since the last look; the cache flushed and invalidated.
+ * Their plain counts since the start become the first totals. Returns how many. */
+static hwprof_result_t arm_new(hwprof_dynopt_t *d, unsigned *armed) {
+  *armed = 0;
+  for (uint32_t f = 0; f < nfuncs(d); f++) {
+    if (d->func_armed[f] || d->func_np[f] == 0 || d->func_probe[f][0] == 0) continue;
+    const uint64_t v = probe_read(d, f);
+    if (v == d->func_probe_at[f]) continue;
+    d->func_probe_at[f] = v;
+    const uint32_t first = d->func_first[f];
+    for (uint32_t i = first; i < first + d->func_np[f]; i++) {
+      d->total[2 * i] = counter_read(d, d->pair[i].taken);
+      d->total[2 * i + 1] = counter_read(d, d->pair[i].fall);
+    }
+    set_threshold(d, f);
+    hwprof_result_t r = arm_func(d, f);
+    if (r != kHwprofOk) return r;
+    d->func_armed[f] = true;
+    d->armed_funcs++;
+    (*armed)++;
+  }
   return kHwprofOk;
 }
 
@@ -240,8 +288,25 @@ hwprof_result_t hwprof_dynopt_on_phase(hwprof_dynopt_t *d, uint64_t instret) {
   return d ? end_period(d, instret, true) : kHwprofBadArg;
 }
 
-hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret) {
-  return d ? end_period(d, instret, false) : kHwprofBadArg;
+hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret, bool full) {
+  if (d == NULL) return kHwprofBadArg;
+  if (full) { /* every armed function's period ends (it flushes and invalidates) */
+    hwprof_result_t r = end_period(d, instret, false);
+    if (r != kHwprofOk) return r;
+  }
+  /* a scan: one counter per function not armed yet; the cache is invalidated only to arm some */
+  hwprof_result_t r = hwprof_edge_flush(&d->hw, false, d->p.max_polls);
+  if (r != kHwprofOk) return r;
+  bool any = false;
+  for (uint32_t f = 0; f < nfuncs(d) && !any; f++)
+    any = !d->func_armed[f] && d->func_np[f] && d->func_probe[f][0] && probe_read(d, f) != d->func_probe_at[f];
+  d->scans++;
+  if (!any) return kHwprofOk;
+  if ((r = hwprof_edge_flush(&d->hw, true, d->p.max_polls)) != kHwprofOk) return r;
+  unsigned armed;
+  if ((r = arm_new(d, &armed)) != kHwprofOk) return r;
+  log_event(d, instret, kHwprofDynoptScan, NULL, 0, 0, armed);
+  return kHwprofOk;
 }
 
 hwprof_result_t hwprof_dynopt_finish(hwprof_dynopt_t *d, uint64_t instret) {
@@ -251,15 +316,20 @@ hwprof_result_t hwprof_dynopt_finish(hwprof_dynopt_t *d, uint64_t instret) {
   const unsigned oab = mark_funcs(d, true);
   hwprof_phase_summary_t s = {0, 0, false};
   unsigned flipped = 0;
-  for (size_t f = 0; f < nfuncs(d); f++)
-    if ((r = work_func(d, f, false, &s, &flipped)) != kHwprofOk) return r;
+  for (size_t f = 0; f < nfuncs(d); f++) /* the others hold plain counts: already the run's */
+    if (d->func_armed[f] && (r = work_func(d, f, false, &s, &flipped)) != kHwprofOk) return r;
   hwprof_mmio_write32(&d->hw, HWPROF_PIR_TRIGGER_ADDR, 0); /* disarmed */
   hwprof_mmio_write32(&d->hw, HWPROF_TOP_IRQ_PENDING_ADDR, 1u << HWPROF_TOP_IRQ_PENDING_PHASE_LSB);
   const uint64_t mask = mask_of(d->cnt_w);
-  for (size_t i = 0; i < d->npairs; i++) {
-    counter_write(d, d->pair[i].taken, d->total[2 * i] & mask);
-    counter_write(d, d->pair[i].fall, d->total[2 * i + 1] & mask);
+  unsigned funcs = 0;
+  for (size_t f = 0; f < nfuncs(d); f++) {
+    if (!d->func_armed[f]) continue;
+    funcs++;
+    for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f]; i++) {
+      counter_write(d, d->pair[i].taken, d->total[2 * i] & mask);
+      counter_write(d, d->pair[i].fall, d->total[2 * i + 1] & mask);
+    }
   }
-  log_event(d, instret, kHwprofDynoptFinish, &s, 0, oab, (unsigned)nfuncs(d));
+  log_event(d, instret, kHwprofDynoptFinish, &s, 0, oab, funcs);
   return kHwprofOk;
 }

@@ -7,9 +7,11 @@
  * What it watches: every conditional branch of an instrumented function whose taken and not-taken
  * edges both have counters (the instrumenter's mode all gives every branch). Its hot edge is the
  * one the layout makes fall through; at the start, the not-taken edge (the compiler's layout).
- * Function by function: at a phase-transition interrupt only the functions whose counters the
- * overflowed-address buffer names are read, re-optimized and re-armed (all of them if it overran);
- * the others keep counting from their last arming. */
+ * Function by function: a function is armed once it is seen running (a scan at each period timer
+ * looks at one counter per function not armed yet); until then its counters count plainly. At a
+ * phase-transition interrupt only the functions whose counters the overflowed-address buffer names
+ * are read, re-optimized and re-armed (every armed one if it overran); the others keep counting
+ * from their last arming. */
 #ifndef HWPROF_DYNOPT_H
 #define HWPROF_DYNOPT_H
 
@@ -28,7 +30,7 @@
 typedef struct {
   uint16_t trigger;      /* cnt: crossings that make a transition (1..32767) */
   uint32_t min_threshold; /* HOT_THRESHOLD's floor */
-  uint32_t ratio;        /* HOT_THRESHOLD(f) = max(min_threshold, hottest pair edge of f last period / ratio),
+  uint32_t ratio_log2;   /* HOT_THRESHOLD(f) = max(min_threshold, hottest pair edge of f last period >> ratio_log2),
                             doubled after each false transition signal in f (docs/dynopt.md) */
   unsigned fts_ratio;    /* a crossing whose hot mate is at least fts_ratio times as frequent is an FTS */
   uint32_t max_polls;    /* bound of each flush */
@@ -39,6 +41,7 @@ typedef enum {
   kHwprofDynoptPhase = 1,  /* a phase-transition interrupt: re-optimized */
   kHwprofDynoptFts = 2,    /* a phase-transition interrupt judged false: skipped, re-armed */
   kHwprofDynoptPeriod = 3, /* a period ended (the bound of paragraph 53) */
+  kHwprofDynoptScan = 5,   /* functions seen running were armed */
   kHwprofDynoptFinish = 4, /* the run ended: totals written back */
 } hwprof_dynopt_event_kind_t;
 
@@ -72,11 +75,16 @@ typedef struct {
   uint64_t func_thr[HWPROF_DYNOPT_MAX_FUNCS];            /* HOT_THRESHOLD(f) of the current phase */
   uint32_t func_first[HWPROF_DYNOPT_MAX_FUNCS];          /* f's pairs: pair[func_first[f] .. + func_np[f]) */
   uint32_t func_np[HWPROF_DYNOPT_MAX_FUNCS];
-  bool func_todo[HWPROF_DYNOPT_MAX_FUNCS];               /* to be worked on at this interrupt */
+  uint32_t todo[16];                                     /* the functions to work on at this interrupt ... */
+  size_t ntodo;                                          /* ... or SIZE_MAX: every armed one */
+  bool func_armed[HWPROF_DYNOPT_MAX_FUNCS];              /* its pairs carry presets (else: plain counts) */
+  uint32_t func_probe[HWPROF_DYNOPT_MAX_FUNCS][2];       /* the counters of the edges out of f's entry block:
+                                                            every run moves one (0: none) */
+  uint64_t func_probe_at[HWPROF_DYNOPT_MAX_FUNCS];       /* its value when last looked at */
   bool func_fts[HWPROF_DYNOPT_MAX_FUNCS];                /* f had a false transition signal in the period */
   hwprof_dynopt_event_t log[HWPROF_DYNOPT_LOG];
   size_t nlog;
-  uint32_t transitions, fts_skips, periods, errors, dropped_pairs;
+  uint32_t transitions, fts_skips, periods, scans, armed_funcs, errors, dropped_pairs;
 } hwprof_dynopt_t;
 
 void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p);
@@ -87,8 +95,9 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const 
                                                       const hwprof_dynopt_params_t *p, uint64_t instret);
 /* The phase-transition interrupt (call it from the handler; it acknowledges the cause). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_phase(hwprof_dynopt_t *d, uint64_t instret);
-/* A period ended: fold the counters and re-arm, nothing re-optimized unless the counters say so. */
-HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret);
+/* The period timer: arms the functions that started running since the last scan; with full, also
+ * ends the period of every armed function (fold, re-optimize, re-arm: paragraph 53's bound). */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret, bool full);
 /* The run ends: fold the last period and write each watched counter's total back (modulo 2^CntW),
  * so the counters read as a plain edge profile again; the trigger is disarmed. From a handler. */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_finish(hwprof_dynopt_t *d, uint64_t instret);

@@ -21,6 +21,12 @@
 #ifndef DYNOPT_PERIOD
 #define DYNOPT_PERIOD 0 /* instructions per period; 0: the longest the counters allow (paragraph 53) */
 #endif
+#ifndef DYNOPT_SCAN
+#define DYNOPT_SCAN 50000 /* instructions to the first scan for functions that run; doubled each time ... */
+#endif
+#ifndef DYNOPT_SCAN_MAX
+#define DYNOPT_SCAN_MAX 800000 /* ... up to this */
+#endif
 
 int workload_main(void);
 
@@ -34,7 +40,7 @@ __attribute__((noinit)) static hwprof_dynopt_t opt;
 static hwprof_meta_t meta;
 static volatile int32_t status = 1; /* of the last request to the handler */
 static volatile uint32_t unexpected_traps, error_irqs;
-static uint64_t period;
+static uint64_t period, full_at, scan_at, scan = DYNOPT_SCAN;
 static uint64_t handler_insns;
 static uint32_t handler_entries;
 
@@ -91,11 +97,18 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
     }
     if (pending & (1u << HWPROF_TOP_IRQ_PENDING_PHASE_LSB)) {
       if (hwprof_dynopt_on_phase(&opt, now) != kHwprofOk) status = kHwprofBadState;
-      set_timer(instret() + period); /* a new period starts with the new phase */
     }
   } else if (cause == 0x80000007u) {
-    if (hwprof_dynopt_on_period(&opt, now) != kHwprofOk) status = kHwprofBadState;
-    set_timer(instret() + period);
+    /* a scan for functions that started running, and at the bound of paragraph 53 a full period */
+    const bool full = now >= full_at;
+    if (hwprof_dynopt_on_period(&opt, now, full) != kHwprofOk) status = kHwprofBadState;
+    const uint64_t after = instret();
+    if (full) full_at = after + period;
+    if (now >= scan_at) {
+      scan_at = after + scan;
+      scan = 2 * scan > DYNOPT_SCAN_MAX ? DYNOPT_SCAN_MAX : 2 * scan;
+    }
+    set_timer(scan_at < full_at ? scan_at : full_at);
   } else {
     unexpected_traps++; /* an exception in the program: skip the instruction */
     __asm__ volatile("csrr %0, mepc" : "=r"(epc));
@@ -110,6 +123,7 @@ static const char *kind_name(uint8_t k) {
     case kHwprofDynoptPhase: return "phase";
     case kHwprofDynoptFts: return "fts";
     case kHwprofDynoptPeriod: return "period";
+    case kHwprofDynoptScan: return "scan";
     case kHwprofDynoptFinish: return "finish";
     default: return "?";
   }
@@ -127,7 +141,9 @@ int main(void) {
     printf("dynopt: error: cannot arm the edge-profiling unit (%ld)\n", (long)status);
     return 96;
   }
-  set_timer(instret() + period);
+  full_at = instret() + period;
+  scan_at = instret() + scan;
+  set_timer(scan_at < full_at ? scan_at : full_at);
   __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
   __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));           /* MIE */
   status = kHwprofOk;
@@ -138,10 +154,11 @@ int main(void) {
   const int32_t run_status = status;
   const int32_t fin = request(kRequestFinish);
   printf("dynopt: scheme 5A, %lu branches watched (%lu not), trigger %u, threshold >= %u; %lu transitions, "
-         "%lu skipped as false signals, %lu periods; %lu error interrupts, %lu unexpected traps\n",
+         "%lu skipped as false signals, %lu periods; %lu scans armed %lu functions; %lu error interrupts, %lu unexpected traps\n",
          (unsigned long)opt.npairs, (unsigned long)opt.dropped_pairs, (unsigned)DYNOPT_TRIGGER,
          (unsigned)DYNOPT_MIN_THRESHOLD, (unsigned long)opt.transitions, (unsigned long)opt.fts_skips,
-         (unsigned long)opt.periods, (unsigned long)error_irqs, (unsigned long)unexpected_traps);
+         (unsigned long)opt.periods, (unsigned long)opt.scans, (unsigned long)opt.armed_funcs,
+         (unsigned long)error_irqs, (unsigned long)unexpected_traps);
   printf("dynopt: the handler retired %llu instructions in %lu entries\n", (unsigned long long)handler_insns,
          (unsigned long)handler_entries);
   for (size_t i = 0; i < opt.nlog; i++) {
