@@ -13,7 +13,7 @@ int phase_truth_init(phase_truth_t *t, FILE *out, uint64_t window) {
   if ((t->br = calloc(t->cap, sizeof *t->br)) == NULL) return -1;
   fprintf(out, "hwprof-phase-truth 1\nwindow %llu min %u share %u weight %u\n", (unsigned long long)window,
           PHASE_TRUTH_MIN, PHASE_TRUTH_SHARE, PHASE_TRUTH_WEIGHT);
-  fprintf(out, "# window START END branches HOT_EDGES added ADDED weight PERCENT change 0|1\n");
+  fprintf(out, "# window START END branches N hot HOT_EDGES added ADDED new OF_THEM_NEW weight PERCENT change 0|1|2\n");
   return 0;
 }
 
@@ -36,8 +36,8 @@ static bool grow(phase_truth_t *t) {
 
 /* The window ends: its hot set against the last clear majorities. */
 static void close_window(phase_truth_t *t, uint64_t end) {
-  uint64_t execs = 0, added_execs = 0;
-  uint32_t branches = 0, hot = 0, added = 0;
+  uint64_t execs = 0, added_execs = 0, flip_execs = 0;
+  uint32_t branches = 0, hot = 0, added = 0, fresh = 0;
   for (uint32_t i = 0; i < t->cap; i++) {
     phase_truth_branch_t *b = &t->br[i];
     const uint64_t n = (uint64_t)b->taken + b->not_taken;
@@ -49,9 +49,11 @@ static void close_window(phase_truth_t *t, uint64_t end) {
       if (100u * major >= PHASE_TRUTH_SHARE * n) {
         const int8_t dir = b->taken > b->not_taken;
         hot++;
-        if (dir != b->hot) { /* an edge the last clear majority did not have (new code included) */
+        if (dir != b->hot) { /* an edge the last clear majority did not have: a flip, or new code */
           added++;
           added_execs += n;
+          if (b->hot < 0) fresh++;
+          else flip_execs += n;
         }
         b->hot = dir;
       }
@@ -59,10 +61,12 @@ static void close_window(phase_truth_t *t, uint64_t end) {
     b->taken = b->not_taken = 0;
   }
   const unsigned weight = execs ? (unsigned)(100u * added_execs / execs) : 0;
-  const bool change = t->windows > 0 && added && weight >= PHASE_TRUTH_WEIGHT;
-  t->changes += change;
-  fprintf(t->out, "window %llu %llu branches %u hot %u added %u weight %u change %d\n", (unsigned long long)t->start,
-          (unsigned long long)end, branches, hot, added, weight, change ? 1 : 0);
+  const unsigned flip_weight = execs ? (unsigned)(100u * flip_execs / execs) : 0;
+  int change = 0;
+  if (t->windows > 0 && added && weight >= PHASE_TRUTH_WEIGHT) change = flip_weight >= PHASE_TRUTH_WEIGHT ? 1 : 2;
+  t->changes += change != 0;
+  fprintf(t->out, "window %llu %llu branches %u hot %u added %u new %u weight %u change %d\n",
+          (unsigned long long)t->start, (unsigned long long)end, branches, hot, added, fresh, weight, change);
   t->windows++;
 }
 

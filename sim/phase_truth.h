@@ -3,7 +3,9 @@
  * hardware and the firmware. A window's hot set is the set of branch edges that carry a clear
  * majority (at least PHASE_TRUTH_SHARE percent) of a branch executed at least PHASE_TRUTH_MIN times
  * in it; the hot set changed at a window whose hot set holds edges the previous one did not, on
- * branches that account for at least PHASE_TRUTH_WEIGHT percent of the window's branch executions.
+ * branches that account for at least PHASE_TRUTH_WEIGHT percent of the window's branch executions:
+ * a change of kind 1 when some of them are branches whose clear majority flipped, of kind 2 when
+ * they are all new code (branches with no clear majority before).
  * The program's instructions only: a trap handler's are not counted (ev->trap). */
 #ifndef HWPROF_SIM_PHASE_TRUTH_H
 #define HWPROF_SIM_PHASE_TRUTH_H

@@ -64,12 +64,19 @@ static void test_phase_truth_flip_is_a_change_and_a_balanced_branch_is_not(void 
     branch(0x80000200u, i % 2, HWPROF_TRAP_NONE);
   }
   for (int i = 0; i < 40; i++) other();
+  /* window 4: C (new) 100 times, all taken, and A as before (B does not run): a change of new code
+     only (kind 2), its edge half of the window's branch executions */
+  for (int i = 0; i < 100; i++) {
+    branch(0x80000300u, true, HWPROF_TRAP_NONE);
+    branch(0x80000100u, i < 10, HWPROF_TRAP_NONE);
+  }
   phase_truth_finish(&t, instret);
   fflush(out);
-  assert_non_null(strstr(buf, "window 0 200 branches 1 hot 1 added 1 weight 100 change 0\n")); /* the first */
-  assert_non_null(strstr(buf, "window 250 450 branches 1 hot 1 added 1 weight 100 change 1\n"));
-  assert_non_null(strstr(buf, "window 450 650 branches 2 hot 1 added 0 weight 0 change 0\n"));
-  assert_non_null(strstr(buf, "end windows 3 changes 1\n"));
+  assert_non_null(strstr(buf, "window 0 200 branches 1 hot 1 added 1 new 1 weight 100 change 0\n")); /* the first */
+  assert_non_null(strstr(buf, "window 250 450 branches 1 hot 1 added 1 new 0 weight 100 change 1\n"));
+  assert_non_null(strstr(buf, "window 450 650 branches 2 hot 1 added 0 new 0 weight 0 change 0\n"));
+  assert_non_null(strstr(buf, "window 650 850 branches 2 hot 2 added 1 new 1 weight 50 change 2\n"));
+  assert_non_null(strstr(buf, "end windows 4 changes 2\n"));
 }
 
 int main(void) {

@@ -21,8 +21,8 @@ echo "== 8. Dynamic optimizer, scheme 5A (docs/dynopt.md): phase interrupts agai
 echo "      (windows of $window program instructions); timing: 1 cycle per instruction, $penalty idle"
 echo "      cycles per taken transfer (--taken-penalty=$penalty), counter-line latency 4. Plain: the program"
 echo "      alone; 5A: instrumented in mode all with the firmware (trigger 1, HOT_THRESHOLD >= 64)"
-printf '%-18s %10s %10s %8s %9s %7s | %5s %5s %5s | %5s %5s %6s %5s %5s %5s %8s\n' program plain-ins 5A-ins extra \
-  handler "of-prog" irqs trans fts true found missed false rep init delay
+printf '%-18s %10s %10s %8s %9s %7s | %5s %5s %5s | %5s %5s %6s %5s %5s %5s %8s | %5s\n' program plain-ins 5A-ins extra \
+  handler "of-prog" irqs trans fts flips found missed false rep init delay new
 for elf in "$build"/dyn/*-prof.elf; do
   name=$(basename "$elf" -prof.elf)
   plain="$build/workloads/$name.elf"
@@ -38,15 +38,18 @@ for elf in "$build"/dyn/*-prof.elf; do
     "$out/$name.out" "$out/$name.truth")
   get() { sed -n "s/.*\\b$1=\\([0-9]*\\).*/\\1/p" <<<"$ev"; }
   trans=$(sed -n 's/^dynopt: scheme 5A.*; \([0-9]*\) transitions, \([0-9]*\) skipped.*/\1/p' "$out/$name.out")
-  printf '%-18s %10s %10s %8s %9s %7s | %5s %5s %5s | %5s %5s %6s %5s %5s %5s %8s\n' "$name" "$pins" "$dins" \
+  printf '%-18s %10s %10s %8s %9s %7s | %5s %5s %5s | %5s %5s %6s %5s %5s %5s %8s | %5s\n' "$name" "$pins" "$dins" \
     "$(pct "$dins" "$pins")" "$hins" "$(share "$hins" "$pins")" "$(get interrupts)" "$trans" "$(get fts)" \
-    "$(get true_changes)" "$(get detected)" "$(get missed)" "$(get false)" "$(get repeated)" "$(get initial)" "$(get mean_delay)"
+    "$(get true_changes)" "$(get detected)" "$(get missed)" "$(get false)" "$(get repeated)" "$(get initial)" "$(get mean_delay)" \
+    "$(get new_code_found)/$(get new_code)"
 done
 echo "(extra: all instructions the instrumented program with its firmware retired more than the plain one:"
 echo " profiling instructions of mode all, the firmware's start-up and its handler; handler: the trap"
 echo " handler's own retired instructions, of-prog: as a share of the plain program's; irqs: phase"
 echo " interrupts, trans: those that changed the layout decision, fts: those skipped as false signals;"
-echo " true: hot-set changes in the ground truth while the optimizer ran, found/missed/false against them,"
+echo " flips: hot-set changes in the ground truth while the optimizer ran where a branch's majority flipped,"
+echo " found/missed/false against them; new: windows that gained only new hot code, with a transition near"
+echo " them / all (5A needs none where the new code's hot edges already fall through),"
 echo " rep: further transitions within a change's window (one per function a change spans, or churn),"
 echo " init: transitions that corrected the compiler's layout at the start (tools/dynopt_eval.py),"
 echo " delay: mean instructions from the start of the truth window of a change to its transition."

@@ -2,7 +2,9 @@
 """Scores the dynamic optimizer's phase detection against the ground truth (docs/dynopt.md).
 
 Inputs: the program's output (the firmware's "dynopt: event" lines) and hwprof-sim's --phase-truth
-file. A true change is a truth window whose hot set gained edges ("change 1"); it is detected if a
+file. A true change is a truth window where a branch's clear majority flipped ("change 1"); windows
+that gained only new hot code ("change 2") are counted apart with the transitions near them, since
+5A needs none where the new code's hot edges already fall through. A true change it is detected if a
 transition (an event of kind phase that changed the layout) comes between the window's start and
 DELAY windows after its end; the delay is counted from the window's start (the change happened
 somewhere in it, so the figure is an upper bound by up to one window). A transition matched to no
@@ -55,9 +57,11 @@ def read_truth(path):
         if not f or f[0] == "#":
             continue
         try:
-            if f[0] == "window" and len(f) == 13 and f[3] == "branches":
-                windows.append({"start": int(f[1]), "end": int(f[2]), "added": int(f[8]), "weight": int(f[10]),
-                                "change": f[12] == "1"})
+            if f[0] == "window" and len(f) == 15 and f[3] == "branches":
+                if f[14] not in ("0", "1", "2"):
+                    raise ValueError
+                windows.append({"start": int(f[1]), "end": int(f[2]), "added": int(f[8]), "weight": int(f[12]),
+                                "change": int(f[14])})
             elif f[0] == "window" and len(f) >= 3 and f[2] == "min":
                 window = int(f[1])
             elif f[0] not in ("window", "end"):
@@ -104,7 +108,11 @@ def main(argv):
     # the optimizer is on from its start event to its finish event: changes outside are not its to find
     on = min(e["at"] for e in events if e["kind"] == "start") if any(e["kind"] == "start" for e in events) else 0
     off = max(e["at"] for e in events if e["kind"] == "finish") if any(e["kind"] == "finish" for e in events) else None
-    changes = [w for w in windows if w["change"] and w["end"] > on and (off is None or w["start"] < off)]
+    during = [w for w in windows if w["change"] and w["end"] > on and (off is None or w["start"] < off)]
+    # kind 1: a branch's clear majority flipped, which 5A is built to signal; kind 2: new hot code
+    # only, which needs a transition only where its hot edges are the compiler's jump edges
+    changes = [w for w in during if w["change"] == 1]
+    new_code = [w for w in during if w["change"] == 2]
     transitions = [e for e in events if e["kind"] == "phase" and e.get("flipped", 0) > 0]
     fts = [e for e in events if e["kind"] == "fts"]
     matched, delays = set(), []
@@ -121,11 +129,17 @@ def main(argv):
     first_end = windows[0]["end"] if windows else 0
     initial = sum(1 for i, e in enumerate(transitions)
                   if i not in matched and e["at"] < first_end + delay_windows * window)
-    false = len(transitions) - len(matched) - initial
+    # a transition near new hot code re-lays that code: not a false one either
+    near_new = {i for i, e in enumerate(transitions) if i not in matched and
+                any(w["start"] <= e["at"] < w["end"] + delay_windows * window for w in new_code)}
+    false = len(transitions) - len(matched) - initial - len(near_new - set(
+        i for i, e in enumerate(transitions) if i not in matched and e["at"] < first_end + delay_windows * window))
     repeated = len(matched) - detected  # more transitions within a change's window than the first
     interrupts = sum(1 for e in events if e["kind"] in ("phase", "fts"))
     mean_delay = sum(delays) / len(delays) if delays else 0
-    print(f"true_changes={len(changes)} detected={detected} missed={len(changes) - detected} "
+    new_found = sum(1 for w in new_code
+                    if any(w["start"] <= e["at"] < w["end"] + delay_windows * window for e in transitions))
+    print(f"true_changes={len(changes)} new_code={len(new_code)} new_code_found={new_found} detected={detected} missed={len(changes) - detected} "
           f"false={false} repeated={repeated} initial={initial} fts={len(fts)} interrupts={interrupts} mean_delay={mean_delay:.0f} "
           f"window={window}")
     if plot:
@@ -135,12 +149,15 @@ def main(argv):
         fig, ax = plt.subplots(figsize=(10, 2.6))
         for w in changes:
             ax.axvspan(w["start"] / 1e6, w["end"] / 1e6, color="tab:orange", alpha=0.35, lw=0)
+        for w in new_code:
+            ax.axvspan(w["start"] / 1e6, w["end"] / 1e6, color="tab:green", alpha=0.25, lw=0)
         ax.vlines([e["at"] / 1e6 for e in transitions], 0.55, 1.0, color="tab:blue", label="transition (re-laid)")
         ax.vlines([e["at"] / 1e6 for e in fts], 0.0, 0.45, color="tab:gray", label="false signal (skipped)")
         other = [e for e in events if e["kind"] == "phase" and e.get("flipped", 0) == 0]
         if other:
             ax.vlines([e["at"] / 1e6 for e in other], 0.3, 0.7, color="tab:red", label="transition, nothing re-laid")
-        ax.axvspan(0, 0, color="tab:orange", alpha=0.35, label="true hot-set change (truth window)")
+        ax.axvspan(0, 0, color="tab:orange", alpha=0.35, label="a branch flipped (truth window)")
+        ax.axvspan(0, 0, color="tab:green", alpha=0.25, label="new hot code (truth window)")
         ax.set_yticks([])
         ax.set_xlabel("retired instructions (millions)")
         ax.set_title(title or files[0])
