@@ -207,33 +207,12 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
     d->func_first[f] = d->func_np[f] = 0;
     d->func_fts[f] = false;
   }
-  /* every branch whose two edges are counted */
-  for (uint32_t f = 0; f < m->hdr->nfunc; f++) {
-    const hwprof_meta_func_t *fn = &m->fn[f];
-    for (uint32_t e = 0; e < fn->nedges; e++) {
-      const hwprof_meta_edge_t *tk = &m->edge[fn->first_edge + e];
-      if (tk->kind != 0u || tk->counter == HWPROF_META_NONE) continue; /* 0: taken */
-      /* its not-taken edge: the instrumenter lists a block's edges together, so look next to it first */
-      const hwprof_meta_edge_t *nt = NULL;
-      for (uint32_t k = 0; k < fn->nedges && nt == NULL; k++) {
-        const hwprof_meta_edge_t *x = &m->edge[fn->first_edge + (e + 1u + k) % fn->nedges];
-        if (x->kind == 1u && x->src == tk->src && x->counter != HWPROF_META_NONE) nt = x; /* 1: not taken */
-      }
-      if (nt == NULL) continue;
-      if (d->npairs == HWPROF_DYNOPT_MAX_PAIRS || f >= HWPROF_DYNOPT_MAX_FUNCS) {
-        d->dropped_pairs++;
-        continue;
-      }
-      d->pair[d->npairs] = (hwprof_dynopt_pair_t){hwprof_meta_counter_addr(m, f, tk->counter),
-                                                  hwprof_meta_counter_addr(m, f, nt->counter), (uint16_t)f,
-                                                  nt->term_new, false};
-      d->npairs++;
-    }
-  }
-  /* each function's pairs (found in function order) */
-  for (uint32_t i = 0; i < d->npairs; i++) {
-    const uint16_t f = d->pair[i].func;
-    if (d->func_np[f]++ == 0) d->func_first[f] = i;
+  /* each function's branches (the metadata lists them by function); their pairs are built when
+     the function is armed */
+  for (uint32_t i = 0; i < m->hdr->nbranch; i++) {
+    const uint32_t f = m->branch[i].func;
+    if (f >= HWPROF_DYNOPT_MAX_FUNCS) continue;
+    if (d->func_np[f]++ == 0) d->func_br[f] = i;
   }
   /* each function's probe: the counter of an edge out of its entry block (every run moves one of
      them; a function whose entry block has two counted edges is probed by the sum of both) */
@@ -245,6 +224,7 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
     for (uint32_t e = 0; e < fn->nedges && k < 2; e++) {
       const hwprof_meta_edge_t *x = &m->edge[fn->first_edge + e];
       if (x->src == 0u && x->counter != HWPROF_META_NONE) d->func_probe[f][k++] = hwprof_meta_counter_addr(m, f, x->counter);
+      else if (k && x->src != 0u && x->src != HWPROF_META_NONE) break; /* a block's edges are listed together */
     }
   }
   /* nothing is armed yet: the first scan arms what runs */
@@ -255,7 +235,6 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
   size_t n;
   bool overrun;
   if ((r = hwprof_edge_read_oab(&d->hw, none, 0, &n, &overrun)) != kHwprofOk) return r; /* empties it */
-  if (d->npairs && (r = hwprof_edge_arm_trigger(&d->hw, d->p.trigger)) != kHwprofOk) return r;
   log_event(d, instret, kHwprofDynoptStart, NULL, 0, 0, 0);
   return kHwprofOk;
 }
@@ -269,7 +248,24 @@ static hwprof_result_t arm_new(hwprof_dynopt_t *d, unsigned *armed) {
     const uint64_t v = probe_read(d, f);
     if (v == d->func_probe_at[f]) continue;
     d->func_probe_at[f] = v;
-    const uint32_t first = d->func_first[f];
+    if (d->npairs + d->func_np[f] > HWPROF_DYNOPT_MAX_PAIRS) { /* no room: f stays unwatched */
+      d->dropped_pairs += d->func_np[f];
+      d->func_np[f] = 0;
+      continue;
+    }
+    const uint32_t first = d->func_first[f] = (uint32_t)d->npairs;
+    for (uint32_t k = 0; k < d->func_np[f]; k++) {
+      const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
+      const hwprof_meta_func_t *fn = &d->meta.fn[f];
+      const hwprof_meta_edge_t *tk = &d->meta.edge[fn->first_edge + br->taken];
+      const hwprof_meta_edge_t *nt = &d->meta.edge[fn->first_edge + br->not_taken];
+      hwprof_dynopt_pair_t *q = &d->pair[d->npairs++];
+      q->taken = hwprof_meta_counter_addr(&d->meta, f, tk->counter);
+      q->fall = hwprof_meta_counter_addr(&d->meta, f, nt->counter);
+      q->func = (uint16_t)f;
+      q->branch_new = nt->term_new;
+      q->taken_hot = false;
+    }
     for (uint32_t i = first; i < first + d->func_np[f]; i++) {
       d->total[2 * i] = counter_read(d, d->pair[i].taken);
       d->total[2 * i + 1] = counter_read(d, d->pair[i].fall);
@@ -306,7 +302,7 @@ hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret, bo
   unsigned armed;
   if ((r = arm_new(d, &armed)) != kHwprofOk) return r;
   log_event(d, instret, kHwprofDynoptScan, NULL, 0, 0, armed);
-  return kHwprofOk;
+  return armed ? hwprof_edge_arm_trigger(&d->hw, d->p.trigger) : kHwprofOk;
 }
 
 hwprof_result_t hwprof_dynopt_finish(hwprof_dynopt_t *d, uint64_t instret) {

@@ -73,8 +73,9 @@ typedef struct {
   uint64_t total[2 * HWPROF_DYNOPT_MAX_PAIRS];           /* each edge's executions over the whole run */
   uint64_t func_max[HWPROF_DYNOPT_MAX_FUNCS];            /* hottest pair edge per function, last period */
   uint64_t func_thr[HWPROF_DYNOPT_MAX_FUNCS];            /* HOT_THRESHOLD(f) of the current phase */
-  uint32_t func_first[HWPROF_DYNOPT_MAX_FUNCS];          /* f's pairs: pair[func_first[f] .. + func_np[f]) */
-  uint32_t func_np[HWPROF_DYNOPT_MAX_FUNCS];
+  uint32_t func_first[HWPROF_DYNOPT_MAX_FUNCS];          /* f's pairs, once armed: pair[func_first[f] .. + func_np[f]) */
+  uint32_t func_np[HWPROF_DYNOPT_MAX_FUNCS];             /* f's branches ... */
+  uint32_t func_br[HWPROF_DYNOPT_MAX_FUNCS];             /* ... from the metadata's branch func_br[f] on */
   uint32_t todo[16];                                     /* the functions to work on at this interrupt ... */
   size_t ntodo;                                          /* ... or SIZE_MAX: every armed one */
   bool func_armed[HWPROF_DYNOPT_MAX_FUNCS];              /* its pairs carry presets (else: plain counts) */

@@ -15,11 +15,12 @@ typedef struct {
   const hwprof_meta_func_t *fn;
   const hwprof_meta_block_t *blk;
   const hwprof_meta_edge_t *edge;
+  const hwprof_meta_branch_t *branch;
 } hwprof_meta_t;
 
 /* Checks the blob of bytes bytes at blob (word aligned): magic, version, sizes, and every index in
  * range (a function's blocks and edges inside the tables, an edge's blocks and counters inside its
- * function). kHwprofBadArg (m untouched) when it is not a consistent blob; kHwprofNoDevice when
+ * function, a branch's function and its edges: a counted taken and not-taken edge out of one block). kHwprofBadArg (m untouched) when it is not a consistent blob; kHwprofNoDevice when
  * blob is NULL (the program was not instrumented with metadata). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_meta_open(hwprof_meta_t *m, const void *blob, size_t bytes);
 

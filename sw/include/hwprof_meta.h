@@ -9,6 +9,8 @@
  *   functions hwprof_meta_func_t[nfunc]   (in the map's order)
  *   blocks    hwprof_meta_block_t[nblock] (each function's blocks together, in its order)
  *   edges     hwprof_meta_edge_t[nedge]   (each function's edges together, in its order)
+ *   branches  hwprof_meta_branch_t[nbranch] (every conditional branch whose two edges are counted,
+ *                                           by function)
  * The fields mean what the map's do (docs/instrumenter.md, "The map"). */
 #ifndef HWPROF_META_H
 #define HWPROF_META_H
@@ -27,6 +29,7 @@ typedef struct {
   uint32_t cnt_bytes; /* bytes per counter in memory */
   uint32_t k;         /* bits of a relative profile ID */
   uint32_t mode;      /* 0 minimal, 1 all */
+  uint32_t nbranch;
 } hwprof_meta_header_t;
 
 typedef struct {
@@ -50,5 +53,12 @@ typedef struct {
   uint32_t term_new, dst_new;
   uint32_t counter;  /* function-relative counter index, or HWPROF_META_NONE (derived) */
 } hwprof_meta_edge_t;
+
+/* A conditional branch whose taken and not-taken edges both have counters (the dynamic optimizer's
+ * unit of layout). */
+typedef struct {
+  uint32_t func;                /* function index */
+  uint32_t taken, not_taken;    /* the two edges: function-relative edge indexes */
+} hwprof_meta_branch_t;
 
 #endif /* HWPROF_META_H */

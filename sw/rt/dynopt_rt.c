@@ -81,7 +81,9 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
       hwprof_dynopt_params_default(&p);
       p.trigger = DYNOPT_TRIGGER;
       p.min_threshold = DYNOPT_MIN_THRESHOLD;
-      status = hwprof_dynopt_init(&opt, &hw, &meta, &p, now);
+      /* the metadata is checked here, so that its cost counts as the optimizer's */
+      status = hwprof_meta_open(&meta, (const void *)(uintptr_t)hwprof_meta, 1u << 24);
+      if (status == kHwprofOk) status = hwprof_dynopt_init(&opt, &hw, &meta, &p, now);
     } else if (a7 == kRequestFinish) {
       status = hwprof_dynopt_finish(&opt, now);
     } else {
@@ -130,17 +132,18 @@ static const char *kind_name(uint8_t k) {
 }
 
 int main(void) {
-  if (hwprof_meta == 0xffffffffu || hwprof_meta_open(&meta, (const void *)(uintptr_t)hwprof_meta, 1u << 24) != kHwprofOk) {
+  if (hwprof_meta == 0xffffffffu) {
     printf("dynopt: error: no run-time metadata (instrument the program with hwprof-instr)\n");
     return 95;
   }
   __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
-  const uint64_t max = hwprof_phase_max_count(8u * meta.hdr->cnt_bytes);
-  period = DYNOPT_PERIOD && DYNOPT_PERIOD < max ? DYNOPT_PERIOD : max;
   if (request(kRequestInit) != kHwprofOk) {
-    printf("dynopt: error: cannot arm the edge-profiling unit (%ld)\n", (long)status);
+    printf("dynopt: error: %s (%ld)\n", meta.hdr ? "cannot arm the edge-profiling unit" : "the run-time metadata is malformed",
+           (long)status);
     return 96;
   }
+  const uint64_t max = hwprof_phase_max_count(8u * meta.hdr->cnt_bytes);
+  period = DYNOPT_PERIOD && DYNOPT_PERIOD < max ? DYNOPT_PERIOD : max;
   full_at = instret() + period;
   scan_at = instret() + scan;
   set_timer(scan_at < full_at ? scan_at : full_at);
@@ -153,9 +156,9 @@ int main(void) {
   __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
   const int32_t run_status = status;
   const int32_t fin = request(kRequestFinish);
-  printf("dynopt: scheme 5A, %lu branches watched (%lu not), trigger %u, threshold >= %u; %lu transitions, "
+  printf("dynopt: scheme 5A, %lu of %lu branches watched (%lu left out: no room), trigger %u, threshold >= %u; %lu transitions, "
          "%lu skipped as false signals, %lu periods; %lu scans armed %lu functions; %lu error interrupts, %lu unexpected traps\n",
-         (unsigned long)opt.npairs, (unsigned long)opt.dropped_pairs, (unsigned)DYNOPT_TRIGGER,
+         (unsigned long)opt.npairs, (unsigned long)meta.hdr->nbranch, (unsigned long)opt.dropped_pairs, (unsigned)DYNOPT_TRIGGER,
          (unsigned)DYNOPT_MIN_THRESHOLD, (unsigned long)opt.transitions, (unsigned long)opt.fts_skips,
          (unsigned long)opt.periods, (unsigned long)opt.scans, (unsigned long)opt.armed_funcs,
          (unsigned long)error_irqs, (unsigned long)unexpected_traps);
