@@ -49,6 +49,8 @@ static void usage(FILE *to) {
           "                  (their directories dropped); without it such opens fail\n"
           "  --taken-penalty=N  timing: N idle cycles after every taken branch, jump, trap entry or\n"
           "                  return (default 0), so that code layout shows in cycles (docs/cpu-model.md)\n"
+          "  --icache=BYTES  timing: a direct-mapped instruction cache of BYTES (a power of two, lines of\n"
+          "                  16 bytes) whose misses cost --icache-miss=N idle cycles (default 10)\n"
           "  --phase-truth=FILE  write the ground truth of the program's phases: its exact branch profile\n"
           "                  over windows of --phase-window=N program instructions (default 100000) and\n"
           "                  the windows where its hot set changed (docs/dynopt.md)\n"
@@ -78,7 +80,7 @@ int main(int argc, char **argv) {
   const char *cop_profile = NULL, *value_truth = NULL;
   const char *edge_map = NULL, *edge_profile = NULL, *edge_truth = NULL, *out_dir = NULL;
   int quiet = 0, trace_check = 0;
-  uint64_t taken_penalty = 0, phase_window = 100000;
+  uint64_t taken_penalty = 0, phase_window = 100000, icache = 0, icache_miss = 10;
   const char *phase_truth_path = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -125,6 +127,16 @@ int main(int argc, char **argv) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects 0..1000\n", a);
         return 2;
       }
+    } else if (!strncmp(a, "--icache=", 9)) {
+      if (parse_u64(a + 9, &icache) || icache < 16 || icache > (1u << 20) || (icache & (icache - 1u))) {
+        fprintf(stderr, "hwprof-sim: error: argument '%s': expects a power of two from 16 to 1048576\n", a);
+        return 2;
+      }
+    } else if (!strncmp(a, "--icache-miss=", 14)) {
+      if (parse_u64(a + 14, &icache_miss) || icache_miss > 1000) {
+        fprintf(stderr, "hwprof-sim: error: argument '%s': expects 0..1000\n", a);
+        return 2;
+      }
     } else if (!strncmp(a, "--phase-window=", 15)) {
       if (parse_u64(a + 15, &phase_window) || phase_window == 0) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects a positive integer\n", a);
@@ -168,6 +180,11 @@ int main(int argc, char **argv) {
   }
   rv_cpu_t *cpu = &plat.cpu;
   plat.taken_penalty = (unsigned)taken_penalty;
+  if (platform_icache(&plat, (unsigned)icache, (unsigned)icache_miss) != 0) {
+    fprintf(stderr, "hwprof-sim: error: out of memory for the instruction cache\n");
+    platform_free(&plat);
+    return 2;
+  }
   cpu->out_dir = out_dir;
   if (!with_model) cpu->mmio.size = 0; /* no devices: the CPU alone */
   FILE *pcs = NULL;
@@ -223,11 +240,13 @@ int main(int argc, char **argv) {
       st = platform_step(&plat, &ev);
     } else {
       st = rv_step(cpu, &ev);
+      unsigned idle = ev.valid ? platform_fetch(&plat, ev.pc) : 0;
       if (rv_taken_transfer(&ev)) {
         plat.taken_transfers++;
-        cpu->cycle += taken_penalty;
-        plat.penalty_cycles += taken_penalty;
+        idle += (unsigned)taken_penalty;
       }
+      cpu->cycle += idle;
+      plat.penalty_cycles += idle;
     }
     if (phase_truth_path) phase_truth_event(&pt, &ev, cpu->instret);
     if (pcs && ev.valid) fprintf(pcs, "%08" PRIx32 "\n", ev.pc);
@@ -254,8 +273,10 @@ int main(int argc, char **argv) {
   if (!quiet) {
     fprintf(stderr, "hwprof-sim: %s: %" PRIu64 " instructions, exit code %d, %.2f s (%.1f M instructions/s)\n", elf,
             cpu->instret, st == RV_EXITED ? cpu->exit_code : -1, secs, secs > 0 ? cpu->instret / secs / 1e6 : 0.0);
-    fprintf(stderr, "  timing: %" PRIu64 " cycles; %" PRIu64 " taken transfers, %" PRIu64 " penalty cycles (--taken-penalty=%u)\n",
-            with_model ? plat.cycles : cpu->cycle, plat.taken_transfers, plat.penalty_cycles, (unsigned)taken_penalty);
+    fprintf(stderr, "  timing: %" PRIu64 " cycles; %" PRIu64 " taken transfers, %" PRIu64 " instruction-cache misses, %" PRIu64
+                    " penalty cycles (--taken-penalty=%u, --icache=%u, --icache-miss=%u)\n",
+            with_model ? plat.cycles : cpu->cycle, plat.taken_transfers, plat.icache_misses, plat.penalty_cycles,
+            (unsigned)taken_penalty, (unsigned)icache, (unsigned)icache_miss);
     if (with_model) {
       const hwprof_top_state_t *hw = &plat.hw;
       fprintf(stderr, "  system: %" PRIu64 " cycles, %" PRIu64 " stall cycles, %" PRIu64 " interrupts, %" PRIu64

@@ -2,6 +2,7 @@
 #include "platform.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One clock cycle of hwprof_top with the given retire event and APB request. */
@@ -55,7 +56,29 @@ int platform_init(platform_t *p, const char *elf, uint32_t ram_size, unsigned me
   return 0;
 }
 
+int platform_icache(platform_t *p, unsigned bytes, unsigned miss_cycles) {
+  free(p->icache_tag);
+  p->icache_tag = NULL;
+  p->icache_lines = 0;
+  p->icache_miss = miss_cycles;
+  if (bytes == 0) return 0;
+  if (bytes < PLATFORM_ICACHE_LINE || (bytes & (bytes - 1u))) return -1;
+  p->icache_lines = bytes / PLATFORM_ICACHE_LINE;
+  return (p->icache_tag = calloc(p->icache_lines, sizeof *p->icache_tag)) ? 0 : -1;
+}
+
+unsigned platform_fetch(platform_t *p, uint32_t pc) {
+  if (p->icache_lines == 0) return 0;
+  const uint32_t line = pc / PLATFORM_ICACHE_LINE, set = line & (p->icache_lines - 1u);
+  if (p->icache_tag[set] == line + 1u) return 0;
+  p->icache_tag[set] = line + 1u;
+  p->icache_misses++;
+  return p->icache_miss;
+}
+
 void platform_free(platform_t *p) {
+  free(p->icache_tag);
+  p->icache_tag = NULL;
   hwprof_mem_model_free(&p->mem);
   rv_free(&p->cpu);
 }
@@ -70,11 +93,13 @@ rv_status_t platform_step(platform_t *p, hwprof_retire_ev_t *ev) {
     return st;
   }
   for (hw_cycle(p, ev, NULL); !p->out.ev_ready; hw_cycle(p, ev, NULL)) p->stall_cycles++;
+  unsigned idle = platform_fetch(p, ev->pc); /* its fetch missed the instruction cache */
   if (rv_taken_transfer(ev)) {
     p->taken_transfers++;
-    for (unsigned i = 0; i < p->taken_penalty; i++) hw_cycle(p, NULL, NULL); /* the fetch redirect */
-    p->penalty_cycles += p->taken_penalty;
-    p->cpu.cycle += p->taken_penalty;
+    idle += p->taken_penalty; /* the fetch redirect */
   }
+  for (unsigned i = 0; i < idle; i++) hw_cycle(p, NULL, NULL);
+  p->penalty_cycles += idle;
+  p->cpu.cycle += idle;
   return st;
 }

@@ -27,6 +27,11 @@ typedef struct {
   /* timing (docs/cpu-model.md, "Timing"): idle cycles after each taken branch or jump; 0 by default,
      the timing the SystemC platform shares */
   unsigned taken_penalty;
+  /* an optional instruction cache (docs/cpu-model.md, "Timing"): direct-mapped, icache_lines lines of
+     PLATFORM_ICACHE_LINE bytes (0: none), icache_miss idle cycles per miss */
+  unsigned icache_lines, icache_miss;
+  uint32_t *icache_tag; /* per line: the line address + 1 (0: invalid) */
+  uint64_t icache_misses;
   /* statistics */
   uint64_t cycles, stall_cycles, apb_accesses, interrupts, taken_transfers, penalty_cycles;
   char error[200];
@@ -35,6 +40,12 @@ typedef struct {
 /* Returns 0, or -1 with the reason (naming the file) in p->error. */
 int platform_init(platform_t *p, const char *elf, uint32_t ram_size, unsigned mem_latency);
 void platform_free(platform_t *p);
+#define PLATFORM_ICACHE_LINE 16u
+/* Sets up the instruction cache of bytes bytes (a power of two, at least one line; 0: none).
+ * Returns 0, or -1 (a bad size or out of memory). */
+int platform_icache(platform_t *p, unsigned bytes, unsigned miss_cycles);
+/* The fetch of the instruction at pc: the idle cycles it costs (a miss fills the line). */
+unsigned platform_fetch(platform_t *p, uint32_t pc);
 /* One instruction: execute it, then present its retire event until the port accepts it. */
 rv_status_t platform_step(platform_t *p, hwprof_retire_ev_t *ev);
 /* An APB access from the host side (configuration, monitoring): two cycles, no instruction. */
