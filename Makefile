@@ -49,7 +49,9 @@ VP_SRC   := sw/vp/vp_estimate.c sw/vp/vp_fw.c
 VP_HDR   := sw/vp/vp_estimate.h sw/vp/vp_fw.h
 # the dynamic optimizer (docs/dynopt.md): portable firmware, built for the host tests and for RV32
 DYNOPT_SRC := sw/dynopt/phase.c sw/dynopt/meta.c sw/dynopt/dynopt.c
-DYNOPT_HDR := sw/dynopt/phase.h sw/dynopt/meta.h sw/dynopt/dynopt.h sw/include/hwprof_meta.h
+# the code cache and the trace-driven optimizer (firmware of the -tc programs)
+CCACHE_SRC := sw/dynopt/codecache.c sw/dynopt/trace_opt.c
+DYNOPT_HDR := sw/dynopt/phase.h sw/dynopt/meta.h sw/dynopt/dynopt.h sw/include/hwprof_meta.h sw/dynopt/codecache.h sw/dynopt/trace_opt.h
 RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 
@@ -310,9 +312,10 @@ bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS) $(VPF_BINS)
 
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
-              test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw test_phase test_phase_truth test_meta
+              test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw test_phase test_phase_truth test_meta \
+              test_codecache
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c sim/phase_truth.c \
-            $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC)
+            $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC)
 $(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h sim/phase_truth.h \
                 $(PROFMAP_HDR) $(COP_HDR) $(VP_HDR) $(DYNOPT_HDR)
 	@mkdir -p $(dir $@)
@@ -349,7 +352,7 @@ $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(RV32_FLAGS) -c $< -o $@
 
-unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC) $(VP_SRC) $(DYNOPT_SRC))
+unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC))
 
 # ---------------------------------------------------------------- CPU model and workloads
 INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c sw/instr/linkage.c
@@ -414,6 +417,38 @@ $(BUILD)/workloads/%-fw.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/hwpr
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/hwprof_rt.c -o $(@:.elf=-rt.o)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) $(FW_SRC) -o $@
+
+# ... and with the trace-driven optimizer (docs/dynopt.md, "Hot traces into the code cache"): the same
+# runtime built with HWPROF_TRACE_CACHE places hot traces in a code cache, the first 64 KiB of RAM
+# (the symbols hwprof_code_cache and hwprof_code_cache_end), the program linked behind it, and its
+# exits' trampolines in the 64 KiB below 1 MiB (hwprof_trampolines, hwprof_trampolines_end): every
+# way between the cache and the code is a backward jump, which ends a trace. Every jump must be in
+# reach (1 MiB: the firmware refuses to start if the program's image reaches the trampolines).
+TC_SRC      := $(FW_SRC) $(CCACHE_SRC) sw/trace_recon.c sw/image.c
+TC_HDR      := $(DYNOPT_HDR)
+TC_CODE_AT  := $(shell printf '0x%x' $$(( $(PLAT_RAM_BASE) + 0x10000 )))
+TC_TRAMP_AT := $(shell printf '0x%x' $$(( $(PLAT_RAM_BASE) + 0xf0000 )))
+TC_TRAMP_END := $(shell printf '0x%x' $$(( $(PLAT_RAM_BASE) + 0x100000 )))
+tc_flags     = $(subst __flash=$(PLAT_RAM_BASE),__flash=$(TC_CODE_AT),$(subst __flash_size=0x200000,__flash_size=0x1f0000,$(1))) \
+               -Wl,--defsym=hwprof_code_cache=$(PLAT_RAM_BASE) -Wl,--defsym=hwprof_code_cache_end=$(TC_CODE_AT) \
+               -Wl,--defsym=hwprof_trampolines=$(TC_TRAMP_AT) -Wl,--defsym=hwprof_trampolines_end=$(TC_TRAMP_END)
+TC_WL_FLAGS := $(call tc_flags,$(WL_FLAGS))
+# build/tcache/: every program with that runtime, -fw without the cache and -tc with it (make test,
+# make bench section 9). Both sample with jitter (hwprof_trace_table_jitter): a loop that enters a
+# placed trace comes round in a cycle of a few traces (the patch's jump is one), and a fixed 1 in 2 or
+# 1 in 3 would only ever see one of them
+TC_SAMPLING := -DSAMPLE_JITTER=0x1d872b41u
+TC_PROGRAMS := $(WORKLOADS) phases stable
+TC_ELFS     := $(foreach p,$(TC_PROGRAMS),$(BUILD)/tcache/$(p)-fw.elf $(BUILD)/tcache/$(p)-tc.elf)
+define TC_WORKLOAD_RULE
+$(BUILD)/tcache/%-$(1).elf: sim/workloads/%.c sim/workloads/common.h sw/rt/hwprof_rt.c $(TC_SRC) $(TC_HDR) $(SW_HDR)
+	@mkdir -p $$(dir $$@)
+	$(RV32_CC) $(2) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
+	$(RV32_CC) $(2) -march=rv32im_zicsr -Isw/include -Isw/dynopt $(3) -c sw/rt/hwprof_rt.c -o $$(@:.elf=-rt.o)
+	$(RV32_CC) $(2) -Isw/include -Isw/dynopt $$(@:.elf=.o) $$(@:.elf=-rt.o) $(4) -o $$@
+endef
+$(eval $(call TC_WORKLOAD_RULE,fw,$(WL_FLAGS),$(TC_SAMPLING),$(FW_SRC)))
+$(eval $(call TC_WORKLOAD_RULE,tc,$(TC_WL_FLAGS),$(TC_SAMPLING) -DHWPROF_TRACE_CACHE,$(TC_SRC)))
 
 # The same workloads with the value-profiling runtime (sw/rt/cop_rt.c): the co-processor runs
 # sw/cop/examples/load_count.s (embedded by hwprof-cpasm --c) on every load, the runtime is its
@@ -603,6 +638,22 @@ endef
 $(eval $(call EMBENCH_RT_RULE,vp))
 $(eval $(call EMBENCH_RT_RULE,ss))
 
+# ... and with the trace firmware (sw/rt/hwprof_rt.c): build/tcache/embench-P-fw.elf samples traces
+# into the Figure 8 table, -tc also places the hot ones in the code cache (make test, make bench
+# section 9)
+define EMBENCH_TRACE_RULE
+$(BUILD)/tcache/embench-%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c \
+                                    sw/rt/hwprof_rt.c $(TC_SRC) $(TC_HDR) $(SW_HDR)
+	@mkdir -p $$(dir $$@)
+	$(RV32_CC) $(2) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt $(3) -c sw/rt/hwprof_rt.c -o $$(@:.elf=-rt.o)
+	$(RV32_CC) $(2) -Isw/include -I$(EMBENCH)/support -I$(EMBENCH)/src/$$* $(EMBENCH)/src/$$*/*.c $(EMBENCH)/support/beebsc.c \
+	  sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $$(@:.elf=-rt.o) $(4) -lm -o $$@
+endef
+$(eval $(call EMBENCH_TRACE_RULE,fw,$(EMBENCH_FLAGS),$(TC_SAMPLING),$(FW_SRC)))
+$(eval $(call EMBENCH_TRACE_RULE,tc,$(call tc_flags,$(EMBENCH_FLAGS)),$(TC_SAMPLING) -DHWPROF_TRACE_CACHE,$(TC_SRC)))
+EMBENCH_TRACE := $(foreach p,$(EMBENCH_PROGS),$(BUILD)/tcache/embench-$(p)-fw.elf $(BUILD)/tcache/embench-$(p)-tc.elf)
+
 # ... and with the dynamic optimizer's firmware (docs/dynopt.md), instrumented: build/dyn/embench-P-prof.elf
 EMBENCH_DYN := $(foreach p,$(EMBENCH_PROGS),$(BUILD)/dyn/embench-$(p)-prof.elf)
 .SECONDARY: $(foreach p,$(EMBENCH_PROGS),$(BUILD)/dyn-embench/$(p).elf)
@@ -619,7 +670,7 @@ dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(SIM_BIN)
 
 workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
            $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) $(EMBENCH_DYN) \
-           $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS)))
+           $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE)
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)

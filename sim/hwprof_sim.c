@@ -54,6 +54,8 @@ static void usage(FILE *to) {
           "  --phase-truth=FILE  write the ground truth of the program's phases: its exact branch profile\n"
           "                  over windows of --phase-window=N program instructions (default 100000) and\n"
           "                  the windows where its hot set changed (docs/dynopt.md)\n"
+          "  --code-range=LO:HI  report how many of the program's instructions retired at addresses in\n"
+          "                  [LO, HI) (a code cache: docs/dynopt.md)\n"
           "  --quiet         no report at the end\n"
           "  --help          this text\n"
           "Exit status: the program's; 2 bad arguments or ELF file; 3 the program ran away; 4 a trace\n"
@@ -82,6 +84,8 @@ int main(int argc, char **argv) {
   int quiet = 0, trace_check = 0;
   uint64_t taken_penalty = 0, phase_window = 100000, icache = 0, icache_miss = 10;
   const char *phase_truth_path = NULL;
+  uint64_t range_lo = 0, range_hi = 0; /* --code-range */
+  bool range = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -122,6 +126,20 @@ int main(int argc, char **argv) {
       edge_truth = a + 13;
     } else if (!strncmp(a, "--pcs=", 6) && a[6]) {
       pcs_path = a + 6;
+    } else if (!strncmp(a, "--code-range=", 13)) {
+      char lo[32];
+      const char *colon = strchr(a + 13, ':');
+      if (colon == NULL || (size_t)(colon - (a + 13)) >= sizeof lo) {
+        fprintf(stderr, "hwprof-sim: error: argument '%s': expects LO:HI\n", a);
+        return 2;
+      }
+      memcpy(lo, a + 13, (size_t)(colon - (a + 13)));
+      lo[colon - (a + 13)] = '\0';
+      if (parse_u64(lo, &range_lo) || parse_u64(colon + 1, &range_hi) || range_lo >= range_hi || range_hi > 0x100000000u) {
+        fprintf(stderr, "hwprof-sim: error: argument '%s': expects LO:HI with LO < HI <= 0x100000000\n", a);
+        return 2;
+      }
+      range = true;
     } else if (!strncmp(a, "--taken-penalty=", 16)) {
       if (parse_u64(a + 16, &taken_penalty) || taken_penalty > 1000) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects 0..1000\n", a);
@@ -232,6 +250,7 @@ int main(int argc, char **argv) {
   static value_truth_t vt;
   if (value_truth) value_truth_init(&vt, HWPROF_PLAT_REG_BASE);
 
+  uint64_t prog_insns = 0, prog_taken = 0, in_range = 0;
   clock_t t0 = clock();
   rv_status_t st = RV_RUNNING;
   hwprof_retire_ev_t ev;
@@ -247,6 +266,11 @@ int main(int argc, char **argv) {
       }
       cpu->cycle += idle;
       plat.penalty_cycles += idle;
+    }
+    if (ev.valid && ev.trap == HWPROF_TRAP_NONE) { /* the program's own instructions */
+      prog_insns++;
+      prog_taken += rv_taken_transfer(&ev);
+      in_range += range && ev.pc >= range_lo && ev.pc < range_hi;
     }
     if (phase_truth_path) phase_truth_event(&pt, &ev, cpu->instret);
     if (pcs && ev.valid) fprintf(pcs, "%08" PRIx32 "\n", ev.pc);
@@ -277,6 +301,12 @@ int main(int argc, char **argv) {
                     " penalty cycles (--taken-penalty=%u, --icache=%u, --icache-miss=%u)\n",
             with_model ? plat.cycles : cpu->cycle, plat.taken_transfers, plat.icache_misses, plat.penalty_cycles,
             (unsigned)taken_penalty, (unsigned)icache, (unsigned)icache_miss);
+    fprintf(stderr, "  program: %" PRIu64 " instructions outside trap handlers, %" PRIu64 " taken transfers", prog_insns,
+            prog_taken);
+    if (range)
+      fprintf(stderr, "; %" PRIu64 " retired in [0x%08" PRIx64 ", 0x%08" PRIx64 ") (%.1f%%)", in_range, range_lo, range_hi,
+              prog_insns ? 100.0 * (double)in_range / (double)prog_insns : 0.0);
+    fputc('\n', stderr);
     if (with_model) {
       const hwprof_top_state_t *hw = &plat.hw;
       fprintf(stderr, "  system: %" PRIu64 " cycles, %" PRIu64 " stall cycles, %" PRIu64 " interrupts, %" PRIu64

@@ -126,17 +126,63 @@ hwprof_trace_entry_t *hwprof_trace_table_add(hwprof_trace_table_t *t, const hwpr
   if (!e->hot && e->count >= t->threshold) { /* steps 840-850 */
     e->hot = true;
     t->hot_traces++;
-    if (t->on_hot) t->on_hot(t->hot_ctx, &e->rec, e->count);
+    if (t->on_hot) {
+      const hwprof_trace_rec_t key = e->rec; /* the callback may release the entry (step 858) */
+      t->on_hot(t->hot_ctx, &key, e->count);
+      e = slot_of(t, &key);
+      return (e && e->count) ? e : NULL;
+    }
   }
   return e;
 }
 
+/* Step 858: the entry of a processed trace is freed. Linear probing finds a key by walking from its
+ * home slot to a free one, so the entries after the hole that would no longer be reached move back
+ * into it (deletion by backward shift: no tombstones, lookups stay as short as before). */
+bool hwprof_trace_table_release(hwprof_trace_table_t *t, const hwprof_trace_rec_t *rec) {
+  if (t == NULL || rec == NULL) return false;
+  hwprof_trace_entry_t *e = slot_of(t, rec);
+  if (e == NULL || e->count == 0) return false;
+  const size_t mask = t->cap - 1u;
+  size_t hole = (size_t)(e - t->slots);
+  size_t j = (hole + 1u) & mask;
+  for (size_t step = 1; step < t->cap && t->slots[j].count != 0; step++, j = (j + 1u) & mask) {
+    const size_t home = hash(&t->slots[j].rec, t->cap);
+    /* the entry at j may fill the hole if its home is not in the cyclic range (hole, j] */
+    if (((j - home) & mask) >= ((j - hole) & mask)) {
+      t->slots[hole] = t->slots[j];
+      hole = j;
+    }
+  }
+  t->slots[hole] = (hwprof_trace_entry_t){{0, 0}, 0, false};
+  t->used--;
+  return true;
+}
+
 /* Paragraph 75: once a trace is hot, sample more often (halve the period, not below min_period). */
-static void shorten_period(const hwprof_t *h, const hwprof_trace_table_t *t) {
-  uint32_t period = rd(h, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR);
+static void shorten_period(const hwprof_t *h, hwprof_trace_table_t *t) {
+  uint32_t period = t->lfsr ? t->period : rd(h, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR);
   uint32_t shorter = period / 2u;
   if (shorter < t->min_period) shorter = t->min_period;
-  if (shorter < period) wr(h, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR, shorter);
+  if (shorter >= period) return;
+  if (t->lfsr) t->period = (uint16_t)shorter;
+  else wr(h, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR, shorter);
+}
+
+hwprof_result_t hwprof_trace_table_jitter(const hwprof_t *h, hwprof_trace_table_t *t, uint32_t seed) {
+  if (h == NULL || t == NULL) return kHwprofBadArg;
+  const uint32_t period = rd(h, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR);
+  if (seed != 0 && (period == 0 || period > UINT16_MAX)) return kHwprofBadArg;
+  t->lfsr = seed;
+  t->period = (uint16_t)period;
+  return kHwprofOk;
+}
+
+/* The next reload, drawn from [period/2 + 1, period/2 + period] (a 32-bit Galois LFSR). */
+static void jitter_period(const hwprof_t *h, hwprof_trace_table_t *t) {
+  t->lfsr = (t->lfsr >> 1) ^ (-(t->lfsr & 1u) & UINT32_C(0x80200003));
+  const uint32_t p = t->period;
+  wr(h, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR, p / 2u + 1u + t->lfsr % p);
 }
 
 hwprof_result_t hwprof_trace_irq_handler(const hwprof_t *h, hwprof_trace_table_t *t) {
@@ -164,6 +210,7 @@ hwprof_result_t hwprof_trace_irq_handler(const hwprof_t *h, hwprof_trace_table_t
     (void)hwprof_trace_table_add(t, &rec);
   }
   if (t->hot_traces != hot_before) shorten_period(h, t);
+  if (t->lfsr) jitter_period(h, t);
   t->interrupts++;
   wr(h, HWPROF_TOP_IRQ_PENDING_ADDR, BIT(HWPROF_TOP_IRQ_PENDING_TRACE_LSB));
   return kHwprofOk;

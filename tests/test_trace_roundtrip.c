@@ -274,6 +274,39 @@ static void test_trace_handler_shortens_the_sampling_period(void **state) {
   assert_int_equal(t.interrupts, 2);
 }
 
+/* Jitter: every interrupt draws the next reload from [p/2 + 1, p/2 + p] around the period p, which
+ * paragraph 75 still halves; over 200 interrupts every value of the range comes up (the LFSR is
+ * not stuck on a few) and none outside it. */
+static void test_trace_handler_jitters_the_sampling_period(void **state) {
+  (void)state;
+  static sys_t y;
+  static hwprof_trace_entry_t slots[64];
+  hwprof_trace_table_t t;
+  sys_init(&y, 32, 8);
+  assert_int_equal(hwprof_trace_table_init(&t, slots, 64, 2, NULL, NULL), kHwprofOk);
+  hwprof_trace_config_t tc = {.mode = kHwprofTraceEveryTrace, .sample_period = 8};
+  assert_int_equal(hwprof_trace_configure(&y.h, &tc), kHwprofOk);
+  assert_int_equal(hwprof_trace_table_jitter(&y.h, &t, 0), kHwprofOk); /* seed 0: off */
+  assert_int_equal(t.lfsr, 0);
+  assert_int_equal(hwprof_trace_table_jitter(&y.h, &t, 0xace1u), kHwprofOk);
+  assert_int_equal(t.period, 8);
+  bool seen[16] = {false};
+  for (unsigned i = 0; i < 200; i++) {
+    apb(&y, true, HWPROF_TRACE_CTRL_LAST_START_ADDR, 0x1000 + 4 * i); /* a new trace each time: none hot */
+    apb(&y, true, HWPROF_TRACE_CTRL_LAST_HIST_ADDR, 0x5);
+    assert_int_equal(hwprof_trace_irq_handler(&y.h, &t), kHwprofOk);
+    const uint32_t r = apb(&y, false, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR, 0);
+    assert_in_range(r, 5, 12);
+    seen[r] = true;
+  }
+  for (unsigned r = 5; r <= 12; r++) assert_true(seen[r]);
+  /* a hot trace halves the period the jitter is drawn around: [3, 6] */
+  apb(&y, true, HWPROF_TRACE_CTRL_LAST_START_ADDR, 0x1000);
+  assert_int_equal(hwprof_trace_irq_handler(&y.h, &t), kHwprofOk);
+  assert_int_equal(t.period, 4);
+  assert_in_range(apb(&y, false, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR, 0), 3, 6);
+}
+
 static void test_trace_driver_bad_arguments(void **state) {
   (void)state;
   static sys_t y;
@@ -394,6 +427,7 @@ int main(void) {
       cmocka_unit_test(test_trace_roundtrip_hist8_full_histories),
       cmocka_unit_test(test_trace_handler_counts_equal_the_truth),
       cmocka_unit_test(test_trace_handler_shortens_the_sampling_period),
+      cmocka_unit_test(test_trace_handler_jitters_the_sampling_period),
       cmocka_unit_test(test_trace_driver_bad_arguments),
       cmocka_unit_test(test_driver_reads_build_parameters),
       cmocka_unit_test(test_trace_reconstruct_rejects_malformed_records),

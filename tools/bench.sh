@@ -141,3 +141,6 @@ echo
 
 echo
 "$(dirname "$0")/dynopt_bench.sh" "$build"
+
+echo
+"$(dirname "$0")/tracecache_bench.sh" "$build"

@@ -230,6 +230,46 @@ dynopt_end_to_end() {
 }
 check dynopt-5a-phase-interrupts-exact-profile dynopt_end_to_end
 
+# hot traces into the code cache (docs/dynopt.md): every program with the trace firmware, once as
+# the compiler laid it out (-fw) and once with hot traces placed in the code cache (-tc), on the
+# workloads, the two phase programs and the Embench programs (when ../shared/embench is there). The
+# program's own output (its results and checks, every line but the firmware's) must be the same in
+# both with its checksum check passed, its exit code 0 (Embench's own verification, which prints
+# nothing), the firmware must have placed traces and the
+# program run some of its instructions from the cache, with no unexpected trap; one program runs on
+# the SystemC platform with the RTL and the C model in lockstep while its code is rewritten.
+tcache_end_to_end() {
+  local elf name rc=0 v cached placed
+  for elf in "$build"/tcache/*-tc.elf "$build"/tcache/*-fw.elf; do
+    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+    name=$(basename "$elf" .elf)
+    ( "$build/sim/hwprof-sim" --code-range=0x80000000:0x80010000 "$elf" >"$logdir/tcache-$name.out" \
+        2>"$logdir/tcache-$name.err"
+      echo $? >"$logdir/tcache-$name.rc" ) &
+  done
+  wait
+  for elf in "$build"/tcache/*-tc.elf; do
+    name=$(basename "$elf" -tc.elf)
+    cached=$(sed -n 's/.*retired in \[[^)]*) (\([0-9.]*\)%).*/\1/p' "$logdir/tcache-$name-tc.err")
+    placed=$(sed -n 's/^firmware: code cache .*: \([0-9]*\) traces placed.*/\1/p' "$logdir/tcache-$name-tc.out")
+    echo "$name: exit $(cat "$logdir/tcache-$name-fw.rc") / $(cat "$logdir/tcache-$name-tc.rc"); ${placed:-?} traces placed, ${cached:-?}% of the program's instructions from the cache"
+    for v in fw tc; do grep -v '^firmware:' "$logdir/tcache-$name-$v.out" >"$logdir/tcache-$name-$v.prog"; done
+    [ "$(cat "$logdir/tcache-$name-fw.rc")" = 0 ] && [ "$(cat "$logdir/tcache-$name-tc.rc")" = 0 ] &&
+      { [[ $name == embench-* ]] || grep -q 'checksum 0x[0-9a-f]* ok' "$logdir/tcache-$name-tc.prog"; } &&
+      cmp -s "$logdir/tcache-$name-fw.prog" "$logdir/tcache-$name-tc.prog" &&
+      [ "${placed:-0}" -ge 1 ] && awk -v c="${cached:-0}" 'BEGIN { exit !(c > 0) }' ||
+      { echo "  the runs differ or failed:"; diff "$logdir/tcache-$name-fw.prog" "$logdir/tcache-$name-tc.prog" | head -5
+        grep -E 'error|unexpected' "$logdir/tcache-$name-tc.out" "$logdir/tcache-$name-tc.err" | head -3; rc=1; }
+  done
+  local out
+  out=$("$sc" --engine=lockstep "$build/tcache/lz-tc.elf" 2>&1)
+  echo "lz-tc on the SystemC platform: $(grep -o 'traces placed[^;]*' <<<"$out" | head -1); $(grep -o 'lockstep:.*' <<<"$out")"
+  grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out" && grep -q ' 0 mismatches' <<<"$out" && grep -q '[1-9][0-9]* traces placed' <<<"$out" ||
+    { grep -A12 -E 'MISMATCH|error' <<<"$out" | head -20; rc=1; }
+  return $rc
+}
+check tcache-hot-traces-same-output tcache_end_to_end
+
 # the C-only platform (sim/platform.c, hwprof-sim) and the SystemC platform with the RTL alone give
 # the same cycles, stalls and interrupts: the two platforms implement one timing
 c_platform_matches_systemc() {

@@ -47,6 +47,11 @@ typedef struct {
   hwprof_trace_hot_fn on_hot;
   void *hot_ctx;
   uint16_t min_period; /* the sampling period is never shortened below this */
+  /* Jitter (off while lfsr is 0, see hwprof_trace_table_jitter): a 1-in-N counter aliases with a
+     program whose traces come round in a cycle sharing a factor with N and samples one phase of it
+     only; with jitter each interrupt draws the next reload from [period/2 + 1, period/2 + period]. */
+  uint32_t lfsr;
+  uint16_t period; /* the period the jitter is drawn around (paragraph 75 shortens it) */
   /* statistics */
   uint32_t records;    /* records read from the hardware */
   uint32_t lost;       /* records not counted because the table was full */
@@ -64,12 +69,19 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_trace_read_last(const hwprof_t *h, hwp
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_trace_pop(const hwprof_t *h, hwprof_trace_rec_t *recs, size_t cap,
                                                     size_t *n);
 
+/* Jitter on (seed != 0) around the period SAMPLE_RELOAD holds now; call before enabling traces. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_trace_table_jitter(const hwprof_t *h, hwprof_trace_table_t *t, uint32_t seed);
+
 /* slots must hold cap entries, cap a power of two. */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_trace_table_init(hwprof_trace_table_t *t, hwprof_trace_entry_t *slots,
                                                            size_t cap, uint32_t threshold, hwprof_trace_hot_fn on_hot,
                                                            void *hot_ctx);
-/* Count one record (Figure 8 steps 820-850); returns its entry, or NULL if the table is full. */
+/* Count one record (Figure 8 steps 820-850); returns its entry, or NULL if the table is full or the
+ * hot callback released it. */
 hwprof_trace_entry_t *hwprof_trace_table_add(hwprof_trace_table_t *t, const hwprof_trace_rec_t *rec);
+/* Free a trace's entry once it has been processed (Figure 9 step 858; the callback may call it):
+ * counted anew if it comes again. Returns whether the trace was in the table. */
+bool hwprof_trace_table_release(hwprof_trace_table_t *t, const hwprof_trace_rec_t *rec);
 const hwprof_trace_entry_t *hwprof_trace_table_find(const hwprof_trace_table_t *t, const hwprof_trace_rec_t *rec);
 /* The interrupt handler: reads the record(s) (LAST_* or the whole FIFO), counts them, shortens the
  * sampling period when a trace turns hot, and acknowledges the TRACE interrupt. */

@@ -2,16 +2,32 @@
  * machine-mode interrupt handler, configures the trace controller (FIFO mode, sampling), runs the
  * program's main (renamed workload_main at build time), and reports what the Figure 8 handler
  * (sw/hwprof_trace.c) collected. The handler runs on the simulated CPU, so its cost is measured
- * in retired instructions and cycles like any other code. */
+ * in retired instructions and cycles like any other code.
+ *
+ * Built with HWPROF_TRACE_CACHE (the -tc programs), the handler also acts on what it finds (seed 002,
+ * Figure 9): a trace that turns hot is placed straight-line in a code cache and its start patched
+ * with a jump there (sw/dynopt/trace_opt.c, docs/dynopt.md). The cache is the first 64 KiB of RAM,
+ * which the link (-Wl,--defsym) keeps free below the program's code, and its exits leave through
+ * trampolines above the code: every way between the two is a backward jump, which ends a trace, so
+ * the traces that run in the cache start there (the address-range filter leaves them out) and a
+ * trace that leaves it starts where it lands. */
 #include <stdint.h>
 #include <stdio.h>
 
 #include "hwprof_regs.h"
 #include "hwprof_trace.h"
+#ifdef HWPROF_TRACE_CACHE
+#include "trace_opt.h"
+#endif
 
 #define TRACE_SLOTS 4096u
 #define HOT_THRESHOLD 64u
+#ifndef SAMPLE_PERIOD
 #define SAMPLE_PERIOD 8u
+#endif
+#ifndef MIN_PERIOD
+#define MIN_PERIOD 2u /* the sampling period is never shortened below this */
+#endif
 #define WATERMARK 8u
 
 int workload_main(void);
@@ -20,6 +36,47 @@ static const hwprof_t hw = {.base = HWPROF_PLAT_REG_BASE}; /* the platform's add
 static hwprof_trace_entry_t slots[TRACE_SLOTS];
 static hwprof_trace_table_t table;
 static volatile uint32_t unexpected_traps, handler_errors;
+
+#ifdef HWPROF_TRACE_CACHE
+/* the cache's bounds and the trampolines', set by the link (-Wl,--defsym: the first 64 KiB of RAM,
+   and the 64 KiB below 1 MiB), and, from picolibc's linker script, the end of the program's code and
+   of everything it loads */
+extern uint32_t hwprof_code_cache[], hwprof_code_cache_end[], hwprof_trampolines[], hwprof_trampolines_end[];
+extern const char __text_end[], __data_source_end[];
+static hwprof_cc_t cc;
+static hwprof_cc_patch_t patches[512];
+static hwprof_cc_exit_t exits[2048];
+static hwprof_trace_opt_t topt;
+
+static uint32_t addr_of(const void *p) { return (uint32_t)(uintptr_t)p; }
+
+/* The cache over the program's memory from the start of RAM (the cache) to the trampolines' end,
+ * with the shadow words. */
+static hwprof_result_t cache_init(void) {
+  const hwprof_cc_config_t c = {
+      .mem_base = addr_of(hwprof_code_cache), .mem = hwprof_code_cache,
+      .mem_words = (addr_of(hwprof_trampolines_end) - addr_of(hwprof_code_cache)) / 4u,
+      .shadow = (uint32_t *)(uintptr_t)HWPROF_PLAT_SHADOW_BASE,
+      .code_lo = addr_of(hwprof_code_cache_end), .code_hi = addr_of(__text_end),
+      .lo = addr_of(hwprof_code_cache), .hi = addr_of(hwprof_code_cache_end),
+      .tramp_lo = addr_of(hwprof_trampolines), .tramp_hi = addr_of(hwprof_trampolines_end),
+      .patch = patches, .patch_cap = sizeof patches / sizeof patches[0],
+      .exit = exits, .exit_cap = sizeof exits / sizeof exits[0]};
+  if (c.mem_base != HWPROF_PLAT_RAM_BASE || addr_of(__data_source_end) > c.tramp_lo ||
+      c.tramp_hi - c.mem_base > (UINT32_C(1) << 20)) {
+    printf("firmware: error: the program's image [0x%08lx, 0x%08lx) does not fit between the code cache [0x%08lx, "
+           "0x%08lx) and the trampolines [0x%08lx, 0x%08lx), all within a jump's reach (1 MiB)\n",
+           (unsigned long)c.code_lo, (unsigned long)addr_of(__data_source_end), (unsigned long)c.lo, (unsigned long)c.hi,
+           (unsigned long)c.tramp_lo, (unsigned long)c.tramp_hi);
+    return kHwprofBadArg;
+  }
+  hwprof_config_t cfg;
+  hwprof_result_t r = hwprof_read_config(&hw, &cfg);
+  if (r == kHwprofOk) r = hwprof_cc_init(&cc, c);
+  if (r == kHwprofOk) r = hwprof_trace_opt_init(&topt, &cc, &table, cfg.hist_w);
+  return r;
+}
+#endif
 
 __attribute__((interrupt("machine"))) static void trap_handler(void) {
   uint32_t cause;
@@ -35,10 +92,22 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
 }
 
 int main(void) {
+#ifdef HWPROF_TRACE_CACHE
+  if (hwprof_trace_table_init(&table, slots, TRACE_SLOTS, HOT_THRESHOLD, hwprof_trace_opt_on_hot, &topt) != kHwprofOk ||
+      cache_init() != kHwprofOk)
+    return 90;
+  /* only traces that start in the program's code: those in the cache are its copies */
+  const hwprof_trace_config_t cfg = {.mode = kHwprofTraceFifo, .watermark = WATERMARK, .sample_period = SAMPLE_PERIOD,
+                                     .range_lo = cc.c.code_lo, .range_hi = cc.c.code_hi};
+#else
   if (hwprof_trace_table_init(&table, slots, TRACE_SLOTS, HOT_THRESHOLD, NULL, NULL) != kHwprofOk) return 90;
-  table.min_period = 2;
   const hwprof_trace_config_t cfg = {.mode = kHwprofTraceFifo, .watermark = WATERMARK, .sample_period = SAMPLE_PERIOD};
+#endif
+  table.min_period = MIN_PERIOD;
   if (hwprof_trace_configure(&hw, &cfg) != kHwprofOk) return 91;
+#ifdef SAMPLE_JITTER
+  if (hwprof_trace_table_jitter(&hw, &table, SAMPLE_JITTER) != kHwprofOk) return 91;
+#endif
   __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
   __asm__ volatile("csrs mie, %0" ::"r"(1u << 11));  /* MEIE */
   __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3)); /* MIE */
@@ -61,6 +130,15 @@ int main(void) {
   if (top)
     printf("firmware: hottest trace start 0x%08lx history 0x%08lx, %lu samples\n", (unsigned long)top->rec.start,
            (unsigned long)top->rec.hist, (unsigned long)top->count);
+#ifdef HWPROF_TRACE_CACHE
+  printf("firmware: code cache [0x%08lx, 0x%08lx): %lu traces placed (%lu instructions, %lu words with their exits), "
+         "%lu exits linked, %lu trampolines; hot traces: %lu at a placed start left alone, %lu not rebuilt, %lu refused\n",
+         (unsigned long)cc.c.lo, (unsigned long)cc.c.hi, (unsigned long)cc.placed, (unsigned long)cc.insns_in,
+         (unsigned long)cc.words_out, (unsigned long)cc.linked, (unsigned long)((cc.tramp_next - cc.c.tramp_lo) / 4u),
+         (unsigned long)topt.cached_start, (unsigned long)topt.recon_failed, (unsigned long)topt.refused);
+  for (unsigned k = 1; k < kHwprofCcReasons; k++)
+    if (cc.refused[k]) printf("firmware:   refused %lu: %s\n", (unsigned long)cc.refused[k], hwprof_cc_status_str(k));
+#endif
   if (unexpected_traps || handler_errors)
     printf("firmware: %lu unexpected traps, %lu handler errors\n", (unsigned long)unexpected_traps,
            (unsigned long)handler_errors);

@@ -1,0 +1,342 @@
+/* The code cache; see codecache.h and docs/dynopt.md. */
+#include "codecache.h"
+
+#include "rv32_isa.h"
+
+#define CC_MAX_EXITS 48u /* a trace holds at most one conditional branch per history bit, plus its end */
+
+static uint32_t *word_at(const hwprof_cc_t *cc, uint32_t a) { return &cc->c.mem[(a - cc->c.mem_base) / 4u]; }
+static uint32_t *shadow_at(const hwprof_cc_t *cc, uint32_t a) {
+  return cc->c.shadow ? &cc->c.shadow[(a - cc->c.mem_base) / 4u] : NULL;
+}
+
+static bool apart(uint32_t a_lo, uint32_t a_hi, uint32_t b_lo, uint32_t b_hi) {
+  return a_lo == a_hi || b_lo == b_hi || a_hi <= b_lo || b_hi <= a_lo;
+}
+
+hwprof_result_t hwprof_cc_init(hwprof_cc_t *cc, hwprof_cc_config_t c) {
+  if (cc == NULL || c.mem == NULL || c.patch == NULL || c.patch_cap == 0 || c.exit == NULL || c.exit_cap == 0 ||
+      c.mem_words == 0 || ((c.mem_base | c.code_lo | c.code_hi | c.lo | c.hi | c.tramp_lo | c.tramp_hi) & 3u) ||
+      c.code_lo >= c.code_hi || c.lo >= c.hi || c.tramp_lo > c.tramp_hi || !apart(c.code_lo, c.code_hi, c.lo, c.hi) ||
+      !apart(c.code_lo, c.code_hi, c.tramp_lo, c.tramp_hi) || !apart(c.lo, c.hi, c.tramp_lo, c.tramp_hi))
+    return kHwprofBadArg;
+  const uint64_t end = (uint64_t)c.mem_base + 4u * (uint64_t)c.mem_words;
+  if (c.code_lo < c.mem_base || c.lo < c.mem_base || c.code_hi > end || c.hi > end ||
+      (c.tramp_lo != c.tramp_hi && (c.tramp_lo < c.mem_base || c.tramp_hi > end)))
+    return kHwprofBadArg;
+  *cc = (hwprof_cc_t){.c = c, .next = c.lo, .tramp_next = c.tramp_lo};
+  return kHwprofOk;
+}
+
+const hwprof_cc_patch_t *hwprof_cc_patch_at(const hwprof_cc_t *cc, uint32_t addr) {
+  for (size_t i = 0; i < cc->npatch; i++)
+    if (cc->c.patch[i].addr == addr) return &cc->c.patch[i];
+  return NULL;
+}
+
+static uint32_t jump_word(uint32_t from, uint32_t to) { return rv32_jal(0, (int32_t)(to - from)); }
+
+static void set_patch(hwprof_cc_t *cc, const hwprof_cc_patch_t *p, bool on) {
+  *word_at(cc, p->addr) = on ? jump_word(p->addr, p->entry) : p->word;
+  uint32_t *sh = shadow_at(cc, p->addr);
+  if (sh) *sh = on ? 0u : p->shadow; /* the jump must not count as a profiled transfer */
+}
+
+hwprof_result_t hwprof_cc_flush(hwprof_cc_t *cc, uint32_t epc) {
+  if (cc == NULL) return kHwprofBadArg;
+  if ((epc >= cc->c.lo && epc < cc->next) || (epc >= cc->c.tramp_lo && epc < cc->tramp_next)) return kHwprofBusy;
+  for (size_t i = 0; i < cc->npatch; i++) set_patch(cc, &cc->c.patch[i], false);
+  cc->npatch = cc->nexit = 0;
+  cc->next = cc->c.lo;
+  cc->tramp_next = cc->c.tramp_lo;
+  return kHwprofOk;
+}
+
+/* ---- placing a trace */
+
+typedef struct {
+  hwprof_cc_t *cc;
+  uint32_t start, entry, cur, tramp;
+  struct {
+    uint32_t at, to;
+  } branch[CC_MAX_EXITS]; /* branches in the copy that leave it: aimed once the stubs are placed */
+  unsigned nbranch;
+  hwprof_cc_exit_t exit[CC_MAX_EXITS + 2u]; /* jumps that leave for original code: recorded if placed */
+  unsigned nexit;
+  hwprof_cc_status_t st;
+} emit_t;
+
+static void fail(emit_t *e, hwprof_cc_status_t st) {
+  if (e->st == kHwprofCcPlaced) e->st = st;
+}
+
+/* The instruction and shadow word the program has at a (a patched start reads as it was). */
+static uint32_t orig_word(const hwprof_cc_t *cc, uint32_t a) {
+  const hwprof_cc_patch_t *p = hwprof_cc_patch_at(cc, a);
+  return p ? p->word : *word_at(cc, a);
+}
+static uint32_t orig_shadow(const hwprof_cc_t *cc, uint32_t a) {
+  const hwprof_cc_patch_t *p = hwprof_cc_patch_at(cc, a);
+  return p ? p->shadow : (cc->c.shadow ? *shadow_at(cc, a) : 0u);
+}
+
+static void put(emit_t *e, uint32_t word, uint32_t shadow) {
+  if (e->st != kHwprofCcPlaced) return;
+  if (e->cur >= e->cc->c.hi) {
+    fail(e, kHwprofCcNoRoom);
+    return;
+  }
+  *word_at(e->cc, e->cur) = word;
+  uint32_t *sh = shadow_at(e->cc, e->cur);
+  if (sh) *sh = shadow;
+  e->cur += 4u;
+}
+
+/* rd = v, in two instructions (what an auipc or a link computed at the original address) */
+static void put_const(emit_t *e, unsigned rd, uint32_t v) {
+  put(e, rv32_lui(rd, v), 0);
+  put(e, rv32_addi(rd, rd, rv32_lo12(v)), 0);
+}
+
+/* A copy of a trace placed at a, if any: the copy's own entry for its start, another placed
+ * trace's for its start (traces linked, without the patch's jump), else 0. */
+static uint32_t copy_of(const emit_t *e, uint32_t a) {
+  if (a == e->start) return e->entry;
+  const hwprof_cc_patch_t *p = hwprof_cc_patch_at(e->cc, a);
+  return p ? p->entry : 0u;
+}
+
+/* The trampoline to original address a: an existing one, or one more (committed if placed). */
+static uint32_t trampoline(emit_t *e, uint32_t a) {
+  const hwprof_cc_t *cc = e->cc;
+  for (uint32_t t = cc->c.tramp_lo; t < e->tramp; t += 4u)
+    if (*word_at(cc, t) == jump_word(t, a)) return t;
+  if (e->tramp >= cc->c.tramp_hi) {
+    fail(e, kHwprofCcNoRoom);
+    return 0;
+  }
+  if (!rv32_fits_j((int64_t)a - (int64_t)e->tramp)) {
+    fail(e, kHwprofCcTooFar);
+    return 0;
+  }
+  *word_at(cc, e->tramp) = jump_word(e->tramp, a);
+  e->tramp += 4u;
+  return e->tramp - 4u;
+}
+
+/* jal x0 to original address a: to its copy if there is one, else through a trampoline (or
+ * straight), recorded as an exit (with the branch whose stub it is, or 0) */
+static void put_jump_from(emit_t *e, uint32_t a, uint32_t branch) {
+  uint32_t to = copy_of(e, a);
+  if (to == 0) {
+    if (e->nexit == CC_MAX_EXITS + 2u) {
+      fail(e, kHwprofCcNoRoom);
+      return;
+    }
+    e->exit[e->nexit++] = (hwprof_cc_exit_t){e->cur, a, branch};
+    to = e->cc->c.tramp_lo != e->cc->c.tramp_hi ? trampoline(e, a) : a;
+  }
+  if (!rv32_fits_j((int64_t)to - (int64_t)e->cur)) fail(e, kHwprofCcTooFar);
+  put(e, jump_word(e->cur, to), 0);
+}
+static void put_jump(emit_t *e, uint32_t a) { put_jump_from(e, a, 0); }
+
+/* a conditional branch whose taken way leaves the copy for original address a: aimed later */
+static void put_exit_branch(emit_t *e, uint32_t word, uint32_t shadow, uint32_t a) {
+  if (e->nbranch == CC_MAX_EXITS) {
+    fail(e, kHwprofCcNoRoom);
+    return;
+  }
+  e->branch[e->nbranch].at = e->cur;
+  e->branch[e->nbranch].to = a;
+  e->nbranch++;
+  put(e, word, shadow);
+}
+
+/* the exit stubs after the body, one per branch (so that linking can re-aim the branch itself), and
+ * every exit branch aimed at its stub (or straight at a copy in reach) */
+static void put_stubs(emit_t *e) {
+  for (unsigned i = 0; i < e->nbranch && e->st == kHwprofCcPlaced; i++) {
+    const uint32_t at = e->branch[i].at, to = e->branch[i].to;
+    uint32_t target = copy_of(e, to); /* the own entry or a placed trace's */
+    if (target == 0 || !rv32_fits_b((int64_t)target - (int64_t)at)) {
+      target = e->cur;
+      put_jump_from(e, to, at);
+    }
+    if (!rv32_fits_b((int64_t)target - (int64_t)at)) {
+      fail(e, kHwprofCcTooFar);
+      return;
+    }
+    uint32_t *w = word_at(e->cc, at);
+    *w = rv32_set_b(*w, (int32_t)(target - at));
+  }
+}
+
+static bool is_code(const hwprof_cc_t *cc, uint32_t a) {
+  return (a & 3u) == 0 && a >= cc->c.code_lo && a < cc->c.code_hi;
+}
+
+/* Copies instruction i of the trace; returns false when the copy ends there. */
+static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
+  hwprof_cc_t *cc = e->cc;
+  const uint32_t pc = pcs[i], insn = orig_word(cc, pc), sh = orig_shadow(cc, pc);
+  const bool last = i + 1u == n;
+  const uint32_t next = last ? 0u : pcs[i + 1u];
+  const unsigned rd = rv32_rd(insn);
+  int32_t off;
+  rv32_cf_t k = rv32_control_flow(insn, &off);
+  const uint32_t target = pc + (uint32_t)off;
+  if (i > 0 && hwprof_cc_patch_at(cc, pc)) { /* another trace's start: on to its copy (linked) */
+    put_jump(e, pc);
+    return false;
+  }
+  /* a semihosting call is three instructions the host recognizes in place: it runs there */
+  const bool semihost =
+      insn == RV32_INSN_SEMIHOST_PRE && is_code(cc, pc + 4u) && orig_word(cc, pc + 4u) == RV32_INSN_EBREAK;
+  /* auipc rs1 then jalr through rs1 (a call or tail call unrelaxed): its target is known */
+  const uint32_t before = i > 0 && pcs[i - 1u] == pc - 4u ? orig_word(cc, pc - 4u) : 0u;
+  const bool pair = k == RV32_CF_JALR && sh == 0 && rv32_opcode(before) == RV32_OP_AUIPC &&
+                    rv32_rd(before) == rv32_rs1(insn) && rv32_rs1(insn) != 0;
+  if (pair) {
+    if (rd != 0) put_const(e, rd, pc + 4u); /* its original return address */
+    put_jump(e, (pc - 4u + rv32_imm_u(before) + (uint32_t)rv32_imm_i(insn)) & ~UINT32_C(1));
+    return false;
+  }
+  if (semihost || k == RV32_CF_SYSTEM || (k == RV32_CF_JALR && rd != 0 && (rd == rv32_rs1(insn) || sh != 0))) {
+    if (i == 0) fail(e, kHwprofCcFirstInsn);
+    put_jump(e, pc); /* left to the original code */
+    return false;
+  }
+  switch (k) {
+    case RV32_CF_NONE:
+      if (rv32_opcode(insn) == RV32_OP_AUIPC && rd != 0) {
+        /* an unrelaxed call's auipc ra: the jalr after it overwrites ra (and needs no base, above) */
+        const uint32_t after = !last && next == pc + 4u ? orig_word(cc, next) : 0u;
+        const bool dead = rv32_opcode(after) == RV32_OP_JALR && rv32_rs1(after) == rd && rv32_rd(after) == rd &&
+                          (!cc->c.shadow || orig_shadow(cc, next) == 0);
+        if (!dead) put_const(e, rd, pc + rv32_imm_u(insn));
+      } else {
+        put(e, insn, sh);
+      }
+      if (last) {
+        put_jump(e, pc + 4u);
+        return false;
+      }
+      if (next != pc + 4u) fail(e, kHwprofCcBadTrace);
+      return true;
+    case RV32_CF_BRANCH:
+      if (last) { /* both ways leave (or loop to the entry) */
+        put_exit_branch(e, insn, sh, target);
+        put_jump(e, pc + 4u);
+        return false;
+      }
+      if (next == target && target != pc + 4u) { /* taken: inverted, so that the trace falls through */
+        if (sh != 0) fail(e, kHwprofCcProfiled);
+        put_exit_branch(e, insn ^ (1u << 12), 0, pc + 4u); /* beq/bne, blt/bge, bltu/bgeu differ in funct3[0] */
+      } else if (next == pc + 4u) {
+        put_exit_branch(e, insn, sh, target);
+      } else {
+        fail(e, kHwprofCcBadTrace);
+      }
+      return true;
+    case RV32_CF_JAL:
+      if (sh != 0) fail(e, kHwprofCcProfiled);
+      if (rd != 0) put_const(e, rd, pc + 4u); /* a call: its original return address */
+      if (last) {
+        put_jump(e, target);
+        return false;
+      }
+      if (next != target) fail(e, kHwprofCcBadTrace);
+      return true; /* the jump itself is dropped */
+    case RV32_CF_JALR:
+      if (!last) {
+        fail(e, kHwprofCcBadTrace);
+        return false;
+      }
+      if (rd != 0) { /* an indirect call: its original return address, then a plain indirect jump */
+        put_const(e, rd, pc + 4u);
+        put(e, insn & ~(0x1fu << 7), 0);
+      } else {
+        put(e, insn, sh);
+      }
+      return false;
+    default:
+      fail(e, kHwprofCcBadTrace);
+      return false;
+  }
+}
+
+/* Every recorded exit to the new trace's start jumps to its copy now (and is no longer an exit). */
+static void link_exits(hwprof_cc_t *cc, uint32_t start, uint32_t entry) {
+  for (size_t i = 0; i < cc->nexit;) {
+    const hwprof_cc_exit_t x = cc->c.exit[i];
+    if (x.to == start && rv32_fits_j((int64_t)entry - (int64_t)x.at)) {
+      *word_at(cc, x.at) = jump_word(x.at, entry);
+      if (x.branch && rv32_fits_b((int64_t)entry - (int64_t)x.branch)) { /* the stub is left unused */
+        uint32_t *w = word_at(cc, x.branch);
+        *w = rv32_set_b(*w, (int32_t)(entry - x.branch));
+      }
+      cc->c.exit[i] = cc->c.exit[--cc->nexit];
+      cc->linked++;
+    } else {
+      i++;
+    }
+  }
+}
+
+hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, size_t n, uint32_t *entry) {
+  if (cc == NULL || pcs == NULL || entry == NULL || n == 0) return kHwprofCcBadTrace;
+  hwprof_cc_status_t st = kHwprofCcPlaced;
+  if (hwprof_cc_patch_at(cc, pcs[0])) {
+    st = kHwprofCcAlreadyPlaced;
+  } else if (cc->npatch == cc->c.patch_cap) {
+    st = kHwprofCcNoRoom;
+  } else {
+    for (size_t i = 0; i < n && st == kHwprofCcPlaced; i++)
+      if (!is_code(cc, pcs[i])) st = kHwprofCcNotCode;
+  }
+  if (st != kHwprofCcPlaced) {
+    cc->refused[st]++;
+    return st;
+  }
+  emit_t e = {.cc = cc, .start = pcs[0], .entry = cc->next, .cur = cc->next, .tramp = cc->tramp_next,
+              .st = kHwprofCcPlaced};
+  for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++)
+    if (!copy_insn(&e, pcs, n, i)) break;
+  put_stubs(&e);
+  if (!rv32_fits_j((int64_t)e.entry - (int64_t)e.start)) fail(&e, kHwprofCcTooFar);
+  if (e.st == kHwprofCcPlaced && cc->nexit + e.nexit > cc->c.exit_cap) fail(&e, kHwprofCcNoRoom);
+  if (e.st != kHwprofCcPlaced) {
+    cc->refused[e.st]++;
+    return e.st;
+  }
+  link_exits(cc, e.start, e.entry);
+  for (unsigned i = 0; i < e.nexit; i++) cc->c.exit[cc->nexit++] = e.exit[i];
+  hwprof_cc_patch_t *p = &cc->c.patch[cc->npatch++];
+  p->addr = e.start;
+  p->word = *word_at(cc, e.start);
+  p->shadow = cc->c.shadow ? *shadow_at(cc, e.start) : 0u;
+  p->entry = e.entry;
+  set_patch(cc, p, true);
+  cc->placed++;
+  cc->insns_in += (uint32_t)n;
+  cc->words_out += (e.cur - e.entry) / 4u;
+  cc->next = e.cur;
+  cc->tramp_next = e.tramp;
+  *entry = e.entry;
+  return kHwprofCcPlaced;
+}
+
+const char *hwprof_cc_status_str(hwprof_cc_status_t s) {
+  switch (s) {
+    case kHwprofCcPlaced: return "placed";
+    case kHwprofCcNoRoom: return "no room in the cache, the trampolines, the patch or the exit table";
+    case kHwprofCcTooFar: return "an offset does not fit its field";
+    case kHwprofCcNotCode: return "an address outside the program's code";
+    case kHwprofCcAlreadyPlaced: return "a trace already starts there";
+    case kHwprofCcFirstInsn: return "its first instruction cannot run from the cache";
+    case kHwprofCcProfiled: return "a changed instruction carries profiling bits";
+    case kHwprofCcBadTrace: return "not a path of the code";
+    default: return "unknown";
+  }
+}
