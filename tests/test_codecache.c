@@ -21,7 +21,8 @@
  *   140       auipc ra,0x0         00000097  (an unrelaxed call of func ...
  *   144       jalr ra,-16(ra)      ff0080e7
  *   148       auipc t1,0x0         00000317  ... and tail call)
- *   14c       jalr zero,-24(t1)    fe830067 */
+ *   14c       jalr zero,-24(t1)    fe830067
+ *   150       jal  zero,100        fb1ff06f */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,7 +41,7 @@
 static const uint32_t kProgram[] = {
     0x00052703, 0x00070663, 0x00178793, 0x00c0006f, 0x00000697, 0x01c000ef, 0x00450513, 0xfeb512e3,
     0x00008067, 0x00000013, 0x00000013, 0x00000013, 0x00160613, 0x00008067, 0x00128293, 0x00000073,
-    0x00000097, 0xff0080e7, 0x00000317, 0xfe830067,
+    0x00000097, 0xff0080e7, 0x00000317, 0xfe830067, 0xfb1ff06f,
 };
 
 typedef struct {
@@ -164,6 +165,25 @@ static void test_cc_exit_to_a_placed_start_goes_to_its_copy(void **state) {
   assert_int_equal(f.cc.next, BASE + 0x28);
 }
 
+/* A call whose return site starts a placed trace returns straight into that copy: the trace at 118
+ * (118, 11c) placed first at 0, then trace A at 10, whose call at 114 returns to 118; its return
+ * address is the copy's entry, 0x80000000 (not 0x80000118), whose low 12 bits are 0, so one lui:
+ *   20  lui  ra,0x80000       800000b7
+ *   24  addi a2,a2,1          00160613  (the callee) */
+static void test_cc_call_returns_into_the_copy_of_its_return_site(void **state) {
+  (void)state;
+  static fixture_t f;
+  setup_memory(&f, 0x100);
+  uint32_t e1, e2;
+  const uint32_t site[] = {0x80000118, 0x8000011c};
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, site, 2, &e1), kHwprofCcPlaced);
+  assert_int_equal(e1, BASE);
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceA, 6, &e2), kHwprofCcPlaced);
+  assert_int_equal(e2, BASE + 0x10);
+  assert_int_equal(*at(&f, BASE + 0x20), 0x800000b7);
+  assert_int_equal(*at(&f, BASE + 0x24), 0x00160613);
+}
+
 /* auipc + jalr through the register it set: the target is known, so the copy jumps there.
  * Trace 140, 144 (the call): at 0, the auipc's value left out (the call overwrites ra)
  *    0  lui  ra,0x80000       800000b7  (the return address, 0x80000148)
@@ -195,17 +215,18 @@ static void test_cc_unrelaxed_call_becomes_a_direct_jump(void **state) {
 }
 
 /* A trace that reaches another trace's start (its patch: a backward jump, where the hardware ends a
- * trace) ends there with a jump to that trace's copy: func (130, 134) placed first at 0, then
+ * trace) ends there, with that trace's copy appended: func (130, 134) placed first at 0, then
  * trace A, which calls it, at 8:
  *    8  lw   a4,0(a0)         00052703
- *    c  bne  a4,zero,24       00071c63
+ *    c  bne  a4,zero,28       00071e63
  *   10  lui  a3,0x80000       800006b7
  *   14  addi a3,a3,0x110      11068693
  *   18  lui  ra,0x80000       800000b7
  *   1c  addi ra,ra,0x118      11808093
- *   20  jal  zero,0           fe1ff06f  (130 is func's start: its copy)
- *   24  jal  zero,108         0e40006f  (the stub) */
-static void test_cc_trace_reaching_a_placed_start_links_to_its_copy(void **state) {
+ *   20  addi a2,a2,1          00160613  (func's copy, appended)
+ *   24  jalr zero,0(ra)       00008067
+ *   28  jal  zero,108         0e00006f  (the stub) */
+static void test_cc_trace_reaching_a_placed_start_appends_its_copy(void **state) {
   (void)state;
   static fixture_t f;
   setup_memory(&f, 0x100);
@@ -217,9 +238,36 @@ static void test_cc_trace_reaching_a_placed_start_links_to_its_copy(void **state
   assert_int_not_equal(*at(&f, 0x80000130), 0x00160613); /* patched */
   assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceA, 6, &e2), kHwprofCcPlaced);
   assert_int_equal(e2, BASE + 8);
-  const uint32_t want[] = {0x00052703, 0x00071c63, 0x800006b7, 0x11068693, 0x800000b7, 0x11808093, 0xfe1ff06f, 0x0e40006f};
-  for (unsigned i = 0; i < 8; i++) assert_int_equal(f.mem[2 + i], want[i]);
-  assert_int_equal(f.cc.next, BASE + 0x28);
+  const uint32_t want[] = {0x00052703, 0x00071e63, 0x800006b7, 0x11068693, 0x800000b7,
+                           0x11808093, 0x00160613, 0x00008067, 0x0e00006f};
+  for (unsigned i = 0; i < 9; i++) assert_int_equal(f.mem[2 + i], want[i]);
+  assert_int_equal(f.cc.next, BASE + 0x2c);
+}
+
+/* An appended copy keeps its branches' and jumps' destinations: trace B at 0 (body 0..18, its stub
+ * at 18), then 150 (the jump to 100, dropped) and B appended at 1c:
+ *   1c  lw   a4,0(a0)         00052703
+ *   20  beq  a4,zero,18       fe070ce3  (B's stub, in reach)
+ *   24  addi a5,a5,1          00178793
+ *   28  addi a0,a0,4          00450513
+ *   2c  bne  a0,a1,0          fcb51ae3  (B's entry)
+ *   30  jal  zero,120         0f00006f  (B's exit to 120, an exit of this copy too) */
+static void test_cc_appended_copy_keeps_its_destinations(void **state) {
+  (void)state;
+  static fixture_t f;
+  setup_memory(&f, 0x100);
+  uint32_t e1, e2;
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceB, 6, &e1), kHwprofCcPlaced);
+  assert_int_equal(f.cc.nexit, 2);
+  const uint32_t t[] = {0x80000150, 0x80000100};
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, t, 2, &e2), kHwprofCcPlaced);
+  assert_int_equal(e2, BASE + 0x1c);
+  const uint32_t want[] = {0x00052703, 0xfe070ce3, 0x00178793, 0x00450513, 0xfcb51ae3, 0x0f00006f};
+  for (unsigned i = 0; i < 6; i++) assert_int_equal(f.mem[7 + i], want[i]);
+  assert_int_equal(f.cc.next, BASE + 0x34);
+  assert_int_equal(f.cc.nexit, 3);
+  assert_int_equal(f.cc.c.exit[2].at, BASE + 0x30);
+  assert_int_equal(f.cc.c.exit[2].to, 0x80000120);
 }
 
 static void test_cc_flush_restores_the_program(void **state) {
@@ -233,14 +281,21 @@ static void test_cc_flush_restores_the_program(void **state) {
   assert_int_equal(f.shadow[(0x80000100 - BASE) / 4], 0); /* the patch's jump carries no profiling bits */
   assert_int_equal(f.shadow[0], 0x5u);                    /* the copied lw keeps its shadow word */
   assert_int_equal(hwprof_cc_place_trace(&f.cc, t, 2, &entry), kHwprofCcPlaced);
-  assert_int_equal(hwprof_cc_flush(&f.cc, BASE + 4u), kHwprofBusy); /* the program would resume in the cache */
   assert_int_equal(*at(&f, 0x80000100), PATCH_TO_BASE_FROM_100);
   assert_int_equal(hwprof_cc_place_trace(&f.cc, t, 2, &entry), kHwprofCcAlreadyPlaced);
-  assert_int_equal(hwprof_cc_flush(&f.cc, 0x80000120), kHwprofOk);
+  const uint32_t next = f.cc.next;
+  uint32_t copies[WORDS];
+  memcpy(copies, f.mem, sizeof copies);
+  assert_int_equal(hwprof_cc_flush(&f.cc), kHwprofOk);
   for (unsigned i = 0; i < sizeof kProgram / 4; i++) assert_int_equal(*at(&f, CODE_LO + 4 * i), kProgram[i]);
   assert_int_equal(f.shadow[(0x80000100 - BASE) / 4], 0x5u);
   assert_int_equal(f.cc.npatch, 0);
-  assert_int_equal(f.cc.next, BASE);
+  /* the copies stay valid code where they were (a return address may point into one); new ones go
+     after them, and the same start can be placed again */
+  assert_int_equal(f.cc.next, next);
+  for (uint32_t a = BASE; a < next; a += 4) assert_int_equal(*at(&f, a), copies[(a - BASE) / 4]);
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, t, 2, &entry), kHwprofCcPlaced);
+  assert_int_equal(entry, next);
 }
 
 /* Refusals leave the program and the placed traces as they were. */
@@ -305,8 +360,9 @@ static void test_cc_init_rejects_overlap_and_misalignment(void **state) {
  *   2c  bne  a0,a1,0        fcb51ae3  (the way to 100 goes straight to A's copy)
  *   30  jal  zero,184       1540006f  (the fall-through to 120, through a new trampoline)
  *  184  jal  zero,120       f9dff06f
- * and A is linked to it: its stub at 20 becomes jal zero,24 (0040006f) and the branch that used the
- * stub goes there itself, 4: bne a4,zero,24 (02071063); 108 is patched with jal zero,24 (f1dff06f). */
+ * and A is linked to it: its stub at 20 would become jal zero,24, the next word, so it becomes a nop
+ * (addi zero,zero,0: 00000013), and the branch that used the stub goes there itself, 4:
+ * bne a4,zero,24 (02071063); 108 is patched with jal zero,24 (f1dff06f). */
 static void test_cc_exits_go_through_trampolines_until_linked(void **state) {
   (void)state;
   static fixture_t f;
@@ -328,17 +384,17 @@ static void test_cc_exits_go_through_trampolines_until_linked(void **state) {
   const uint32_t want[] = {0x00178793, 0x00450513, 0xfcb51ae3, 0x1540006f};
   for (unsigned i = 0; i < 4; i++) assert_int_equal(f.mem[9 + i], want[i]);
   assert_int_equal(*at(&f, 0x80000184), 0xf9dff06f);
-  assert_int_equal(f.mem[8], 0x0040006f); /* linked */
+  assert_int_equal(f.mem[8], 0x00000013); /* linked: a jump to the next word, so a nop */
   assert_int_equal(f.mem[1], 0x02071063);
   assert_int_equal(*at(&f, 0x80000108), 0xf1dff06f);
   assert_int_equal(f.cc.linked, 1);
   assert_int_equal(f.cc.nexit, 1); /* 30's way to 120 */
   assert_int_equal(f.cc.tramp_next, BASE + 0x188);
-  /* flush: the program as it was, the cache and the trampolines empty */
-  assert_int_equal(hwprof_cc_flush(&f.cc, BASE + 0x184), kHwprofBusy);
-  assert_int_equal(hwprof_cc_flush(&f.cc, 0x80000110), kHwprofOk);
+  /* flush: the program as it was, no exit left to link; the trampolines stay (copies use them) */
+  assert_int_equal(hwprof_cc_flush(&f.cc), kHwprofOk);
   for (unsigned i = 0; i < sizeof kProgram / 4; i++) assert_int_equal(*at(&f, CODE_LO + 4 * i), kProgram[i]);
-  assert_int_equal(f.cc.tramp_next, BASE + 0x180);
+  assert_int_equal(f.cc.tramp_next, BASE + 0x188);
+  assert_int_equal(*at(&f, 0x80000184), 0xf9dff06f);
   assert_int_equal(f.cc.nexit, 0);
 }
 
@@ -405,8 +461,10 @@ int main(void) {
       cmocka_unit_test(test_cc_loop_trace_branches_back_to_its_entry),
       cmocka_unit_test(test_cc_trap_is_left_to_the_original_code),
       cmocka_unit_test(test_cc_exit_to_a_placed_start_goes_to_its_copy),
-      cmocka_unit_test(test_cc_trace_reaching_a_placed_start_links_to_its_copy),
+      cmocka_unit_test(test_cc_trace_reaching_a_placed_start_appends_its_copy),
+      cmocka_unit_test(test_cc_appended_copy_keeps_its_destinations),
       cmocka_unit_test(test_cc_unrelaxed_call_becomes_a_direct_jump),
+      cmocka_unit_test(test_cc_call_returns_into_the_copy_of_its_return_site),
       cmocka_unit_test(test_cc_flush_restores_the_program),
       cmocka_unit_test(test_cc_exits_go_through_trampolines_until_linked),
       cmocka_unit_test(test_cc_refusals_change_nothing),

@@ -42,13 +42,10 @@ static void set_patch(hwprof_cc_t *cc, const hwprof_cc_patch_t *p, bool on) {
   if (sh) *sh = on ? 0u : p->shadow; /* the jump must not count as a profiled transfer */
 }
 
-hwprof_result_t hwprof_cc_flush(hwprof_cc_t *cc, uint32_t epc) {
+hwprof_result_t hwprof_cc_flush(hwprof_cc_t *cc) {
   if (cc == NULL) return kHwprofBadArg;
-  if ((epc >= cc->c.lo && epc < cc->next) || (epc >= cc->c.tramp_lo && epc < cc->tramp_next)) return kHwprofBusy;
   for (size_t i = 0; i < cc->npatch; i++) set_patch(cc, &cc->c.patch[i], false);
   cc->npatch = cc->nexit = 0;
-  cc->next = cc->c.lo;
-  cc->tramp_next = cc->c.tramp_lo;
   return kHwprofOk;
 }
 
@@ -59,6 +56,7 @@ typedef struct {
   uint32_t start, entry, cur, tramp;
   struct {
     uint32_t at, to;
+    bool cached; /* `to` is an address in the cache (an appended copy's branch) */
   } branch[CC_MAX_EXITS]; /* branches in the copy that leave it: aimed once the stubs are placed */
   unsigned nbranch;
   hwprof_cc_exit_t exit[CC_MAX_EXITS + 2u]; /* jumps that leave for original code: recorded if placed */
@@ -92,10 +90,11 @@ static void put(emit_t *e, uint32_t word, uint32_t shadow) {
   e->cur += 4u;
 }
 
-/* rd = v, in two instructions (what an auipc or a link computed at the original address) */
+/* rd = v, in two instructions, or one when v's low 12 bits are 0 (what an auipc or a link computed
+ * at the original address, or a return address in the cache) */
 static void put_const(emit_t *e, unsigned rd, uint32_t v) {
   put(e, rv32_lui(rd, v), 0);
-  put(e, rv32_addi(rd, rd, rv32_lo12(v)), 0);
+  if (rv32_lo12(v) != 0) put(e, rv32_addi(rd, rd, rv32_lo12(v)), 0);
 }
 
 /* A copy of a trace placed at a, if any: the copy's own entry for its start, another placed
@@ -104,6 +103,13 @@ static uint32_t copy_of(const emit_t *e, uint32_t a) {
   if (a == e->start) return e->entry;
   const hwprof_cc_patch_t *p = hwprof_cc_patch_at(e->cc, a);
   return p ? p->entry : 0u;
+}
+
+/* The return address of a copied call whose original one is r: the copy of the trace placed at r,
+ * if any, so that the return goes straight there (without the patch's jump), else r. */
+static uint32_t return_to(const emit_t *e, uint32_t r) {
+  const uint32_t c = copy_of(e, r);
+  return c ? c : r;
 }
 
 /* The trampoline to original address a: an existing one, or one more (committed if placed). */
@@ -141,16 +147,47 @@ static void put_jump_from(emit_t *e, uint32_t a, uint32_t branch) {
 }
 static void put_jump(emit_t *e, uint32_t a) { put_jump_from(e, a, 0); }
 
-/* a conditional branch whose taken way leaves the copy for original address a: aimed later */
-static void put_exit_branch(emit_t *e, uint32_t word, uint32_t shadow, uint32_t a) {
+/* a conditional branch whose taken way leaves the copy for address a (original, or in the cache
+ * with cached): aimed later */
+static void put_exit_branch_to(emit_t *e, uint32_t word, uint32_t shadow, uint32_t a, bool cached) {
   if (e->nbranch == CC_MAX_EXITS) {
     fail(e, kHwprofCcNoRoom);
     return;
   }
   e->branch[e->nbranch].at = e->cur;
   e->branch[e->nbranch].to = a;
+  e->branch[e->nbranch].cached = cached;
   e->nbranch++;
   put(e, word, shadow);
+}
+static void put_exit_branch(emit_t *e, uint32_t word, uint32_t shadow, uint32_t a) {
+  put_exit_branch_to(e, word, shadow, a, false);
+}
+
+/* Appends the copy of the trace placed at p, re-aimed: a branch or jump keeps its destination (a
+ * jump that is an exit not linked yet stays one, to be linked with the others). */
+static void append_copy(emit_t *e, const hwprof_cc_patch_t *p) {
+  const hwprof_cc_t *cc = e->cc;
+  for (uint32_t w = p->entry; w < p->end && e->st == kHwprofCcPlaced; w += 4u) {
+    const uint32_t insn = *word_at(cc, w), sh = cc->c.shadow ? *shadow_at(cc, w) : 0u;
+    int32_t off;
+    const rv32_cf_t k = rv32_control_flow(insn, &off);
+    const uint32_t target = w + (uint32_t)off;
+    if (k == RV32_CF_BRANCH) {
+      put_exit_branch_to(e, insn, sh, target, true);
+    } else if (k == RV32_CF_JAL && rv32_rd(insn) == 0) {
+      for (size_t i = 0; i < cc->nexit; i++) /* an exit of that copy is one of this copy too */
+        if (cc->c.exit[i].at == w) {
+          if (e->nexit == CC_MAX_EXITS + 2u) fail(e, kHwprofCcNoRoom);
+          else e->exit[e->nexit++] = (hwprof_cc_exit_t){e->cur, cc->c.exit[i].to, 0};
+          break;
+        }
+      if (!rv32_fits_j((int64_t)target - (int64_t)e->cur)) fail(e, kHwprofCcTooFar);
+      put(e, jump_word(e->cur, target), 0);
+    } else {
+      put(e, insn, sh); /* no other instruction of a copy depends on where it is */
+    }
+  }
 }
 
 /* the exit stubs after the body, one per branch (so that linking can re-aim the branch itself), and
@@ -158,10 +195,16 @@ static void put_exit_branch(emit_t *e, uint32_t word, uint32_t shadow, uint32_t 
 static void put_stubs(emit_t *e) {
   for (unsigned i = 0; i < e->nbranch && e->st == kHwprofCcPlaced; i++) {
     const uint32_t at = e->branch[i].at, to = e->branch[i].to;
-    uint32_t target = copy_of(e, to); /* the own entry or a placed trace's */
+    uint32_t target = e->branch[i].cached ? to : copy_of(e, to); /* the own entry or a placed trace's */
     if (target == 0 || !rv32_fits_b((int64_t)target - (int64_t)at)) {
-      target = e->cur;
-      put_jump_from(e, to, at);
+      if (e->branch[i].cached) {
+        if (!rv32_fits_j((int64_t)to - (int64_t)e->cur)) fail(e, kHwprofCcTooFar);
+        target = e->cur;
+        put(e, jump_word(e->cur, to), 0);
+      } else {
+        target = e->cur;
+        put_jump_from(e, to, at);
+      }
     }
     if (!rv32_fits_b((int64_t)target - (int64_t)at)) {
       fail(e, kHwprofCcTooFar);
@@ -186,8 +229,10 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
   int32_t off;
   rv32_cf_t k = rv32_control_flow(insn, &off);
   const uint32_t target = pc + (uint32_t)off;
-  if (i > 0 && hwprof_cc_patch_at(cc, pc)) { /* another trace's start: on to its copy (linked) */
-    put_jump(e, pc);
+  const hwprof_cc_patch_t *placed = i > 0 ? hwprof_cc_patch_at(cc, pc) : NULL;
+  if (placed) { /* another trace's start: its copy appended, or a jump to it */
+    if ((placed->end - placed->entry) / 4u <= HWPROF_CC_APPEND_MAX) append_copy(e, placed);
+    else put_jump(e, pc);
     return false;
   }
   /* a semihosting call is three instructions the host recognizes in place: it runs there */
@@ -198,7 +243,7 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
   const bool pair = k == RV32_CF_JALR && sh == 0 && rv32_opcode(before) == RV32_OP_AUIPC &&
                     rv32_rd(before) == rv32_rs1(insn) && rv32_rs1(insn) != 0;
   if (pair) {
-    if (rd != 0) put_const(e, rd, pc + 4u); /* its original return address */
+    if (rd != 0) put_const(e, rd, return_to(e, pc + 4u));
     put_jump(e, (pc - 4u + rv32_imm_u(before) + (uint32_t)rv32_imm_i(insn)) & ~UINT32_C(1));
     return false;
   }
@@ -241,7 +286,7 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
       return true;
     case RV32_CF_JAL:
       if (sh != 0) fail(e, kHwprofCcProfiled);
-      if (rd != 0) put_const(e, rd, pc + 4u); /* a call: its original return address */
+      if (rd != 0) put_const(e, rd, return_to(e, pc + 4u)); /* a call */
       if (last) {
         put_jump(e, target);
         return false;
@@ -253,8 +298,8 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
         fail(e, kHwprofCcBadTrace);
         return false;
       }
-      if (rd != 0) { /* an indirect call: its original return address, then a plain indirect jump */
-        put_const(e, rd, pc + 4u);
+      if (rd != 0) { /* an indirect call: its return address, then a plain indirect jump */
+        put_const(e, rd, return_to(e, pc + 4u));
         put(e, insn & ~(0x1fu << 7), 0);
       } else {
         put(e, insn, sh);
@@ -271,7 +316,8 @@ static void link_exits(hwprof_cc_t *cc, uint32_t start, uint32_t entry) {
   for (size_t i = 0; i < cc->nexit;) {
     const hwprof_cc_exit_t x = cc->c.exit[i];
     if (x.to == start && rv32_fits_j((int64_t)entry - (int64_t)x.at)) {
-      *word_at(cc, x.at) = jump_word(x.at, entry);
+      /* a jump to the next word is a nop: no taken transfer (the copy was placed right behind) */
+      *word_at(cc, x.at) = entry == x.at + 4u ? rv32_addi(0, 0, 0) : jump_word(x.at, entry);
       if (x.branch && rv32_fits_b((int64_t)entry - (int64_t)x.branch)) { /* the stub is left unused */
         uint32_t *w = word_at(cc, x.branch);
         *w = rv32_set_b(*w, (int32_t)(entry - x.branch));
@@ -303,6 +349,7 @@ hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, s
               .st = kHwprofCcPlaced};
   for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++)
     if (!copy_insn(&e, pcs, n, i)) break;
+  const uint32_t body_end = e.cur;
   put_stubs(&e);
   if (!rv32_fits_j((int64_t)e.entry - (int64_t)e.start)) fail(&e, kHwprofCcTooFar);
   if (e.st == kHwprofCcPlaced && cc->nexit + e.nexit > cc->c.exit_cap) fail(&e, kHwprofCcNoRoom);
@@ -317,6 +364,7 @@ hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, s
   p->word = *word_at(cc, e.start);
   p->shadow = cc->c.shadow ? *shadow_at(cc, e.start) : 0u;
   p->entry = e.entry;
+  p->end = body_end;
   set_patch(cc, p, true);
   cc->placed++;
   cc->insns_in += (uint32_t)n;

@@ -11,7 +11,9 @@
  *     way off the trace leaves through an exit stub (jal x0 back to the original code) placed after
  *     the trace's body, as a branch reaches only 4 KiB;
  *   - a direct jump inside the trace is dropped (its target is the next copied instruction); a
- *     direct call becomes lui/addi of its original return address into its link register;
+ *     direct call becomes lui/addi of its return address into its link register: the copy of the
+ *     trace placed at the original return address if there is one (the return then goes straight
+ *     there), else that address (so are the calls below);
  *   - auipc becomes lui/addi of the value it computed at its original address;
  *   - the last instruction: a conditional branch keeps both ways (taken to a stub, or straight to a
  *     copy in reach, then a jal for the fall-through); a jalr right after the auipc that set its
@@ -20,9 +22,12 @@
  *     lui/addi of its return address and a jalr x0 (if rd is not its base register); anything else
  *     (ecall, ebreak, mret, a semihosting call, an indirect call through its own link register) is
  *     left to the original code: the copy ends with a jal x0 to it;
- *   - an instruction that is another placed trace's start (its patch) ends the copy with a jump to
- *     that trace's copy: with the cache below the code the patch is a backward jump, which ends a
- *     trace in the hardware, so a trace rebuilt from the running program stops there;
+ *   - an instruction that is another placed trace's start (its patch) ends the trace: with the
+ *     cache below the code the patch is a backward jump, which ends a trace in the hardware, so a
+ *     trace rebuilt from the running program stops there. That trace's copy (up to
+ *     HWPROF_CC_APPEND_MAX words) is appended, re-aimed to its new place (its branches and jumps
+ *     keep their destinations), so that a loop cut into traces by the hardware does not pay a
+ *     jump between them; a longer one is jumped to;
  *   - every way that leads to the trace's own start goes to the copy's entry instead (a loop stays
  *     in the cache), and a way to another placed trace's start straight to that trace's copy; a
  *     jump that leaves for original code is re-aimed at the copy of a trace placed there later
@@ -54,10 +59,12 @@
 
 #include "hwprof_result.h"
 
+#define HWPROF_CC_APPEND_MAX 64u /* the longest copy appended to a trace that runs into it */
+
 /* A patched word: the original instruction and shadow word at addr. */
 typedef struct {
   uint32_t addr, word, shadow;
-  uint32_t entry; /* where its copy starts in the cache */
+  uint32_t entry, end; /* its copy in the cache: [entry, end), then the copy's exit stubs */
 } hwprof_cc_patch_t;
 
 /* A jump in the cache that leaves it for original address `to` (directly or through a trampoline):
@@ -117,11 +124,12 @@ hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, s
 /* The patch at addr, or NULL: whether a trace starts there. */
 const hwprof_cc_patch_t *hwprof_cc_patch_at(const hwprof_cc_t *cc, uint32_t addr);
 
-/* Removes every trace: the original words back, the cache empty. epc is where the stopped program
- * resumes: a pc inside the cache would run code about to be overwritten, so then nothing changes and
- * kHwprofBusy says to try again at a later stop. (Return addresses never point into the cache: a
- * copied call loads its original return address.) */
-HWPROF_WARN_UNUSED hwprof_result_t hwprof_cc_flush(hwprof_cc_t *cc, uint32_t epc);
+/* Removes every trace from use: the original words back at their starts, no exit linked any more.
+ * The copies stay where they are and their space is not used again: the stopped program may resume
+ * inside one, and return addresses on its stack may point into them (a copied call returns straight
+ * into the copy of the trace at its return site), so every copy must stay valid code; each still
+ * leaves for the original code or for another copy that also stays. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_cc_flush(hwprof_cc_t *cc);
 
 const char *hwprof_cc_status_str(hwprof_cc_status_t s);
 
