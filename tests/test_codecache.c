@@ -270,6 +270,33 @@ static void test_cc_appended_copy_keeps_its_destinations(void **state) {
   assert_int_equal(f.cc.c.exit[2].to, 0x80000120);
 }
 
+/* An appended copy whose last jump was linked to the copy right behind it (and so became a nop)
+ * must go on there. X = 108, 10c (jump dropped), 118: at 0, its exit to 11c at 8. Y = 11c (falls
+ * through), 120 at c: X's exit becomes a nop. Z = 150, 100, 104 (falls through), then X's start:
+ *   18  lw   a4,0(a0)         Z's own
+ *   1c  beq  a4,zero,30       its stub at 30
+ *   20  addi a5,a5,1          X appended ...
+ *   24  addi a0,a0,4
+ *   28  addi zero,zero,0      00000013  ... its linked nop
+ *   2c  jal  zero,c           fe1ff06f  on to Y, where X went on (the first version fell into the stub) */
+static void test_cc_appended_copy_goes_on_where_its_nop_went(void **state) {
+  (void)state;
+  static fixture_t f;
+  setup_memory(&f, 0x100);
+  uint32_t e;
+  const uint32_t x[] = {0x80000108, 0x8000010c, 0x80000118};
+  const uint32_t y[] = {0x8000011c, 0x80000120};
+  const uint32_t z[] = {0x80000150, 0x80000100, 0x80000104, 0x80000108};
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, x, 3, &e), kHwprofCcPlaced);
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, y, 2, &e), kHwprofCcPlaced);
+  assert_int_equal(e, BASE + 0xc);
+  assert_int_equal(f.mem[2], 0x00000013);
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, z, 4, &e), kHwprofCcPlaced);
+  assert_int_equal(e, BASE + 0x18);
+  assert_int_equal(f.mem[10], 0x00000013);
+  assert_int_equal(f.mem[11], 0xfe1ff06f);
+}
+
 static void test_cc_flush_restores_the_program(void **state) {
   (void)state;
   static fixture_t f;
@@ -463,6 +490,7 @@ int main(void) {
       cmocka_unit_test(test_cc_exit_to_a_placed_start_goes_to_its_copy),
       cmocka_unit_test(test_cc_trace_reaching_a_placed_start_appends_its_copy),
       cmocka_unit_test(test_cc_appended_copy_keeps_its_destinations),
+      cmocka_unit_test(test_cc_appended_copy_goes_on_where_its_nop_went),
       cmocka_unit_test(test_cc_unrelaxed_call_becomes_a_direct_jump),
       cmocka_unit_test(test_cc_call_returns_into_the_copy_of_its_return_site),
       cmocka_unit_test(test_cc_flush_restores_the_program),

@@ -188,6 +188,13 @@ static void append_copy(emit_t *e, const hwprof_cc_patch_t *p) {
       put(e, insn, sh); /* no other instruction of a copy depends on where it is */
     }
   }
+  /* a copy's body ends with a jump, unless that jump was linked to the copy right behind it and
+     became a nop (link_exits): then the appended body goes on there */
+  const uint32_t last = p->end > p->entry ? *word_at(cc, p->end - 4u) : 0u;
+  if (rv32_opcode(last) != RV32_OP_JAL && rv32_opcode(last) != RV32_OP_JALR) {
+    if (!rv32_fits_j((int64_t)p->end - (int64_t)e->cur)) fail(e, kHwprofCcTooFar);
+    put(e, jump_word(e->cur, p->end), 0);
+  }
 }
 
 /* the exit stubs after the body, one per branch (so that linking can re-aim the branch itself), and
