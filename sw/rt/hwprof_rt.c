@@ -43,10 +43,13 @@ static volatile uint32_t unexpected_traps, handler_errors;
    of everything it loads */
 extern uint32_t hwprof_code_cache[], hwprof_code_cache_end[], hwprof_trampolines[], hwprof_trampolines_end[];
 extern const char __text_end[], __data_source_end[];
-static hwprof_cc_t cc;
-static hwprof_cc_patch_t patches[512];
-static hwprof_cc_exit_t exits[2048];
-static hwprof_trace_opt_t topt;
+/* not cleared by the start-up code (40 KB: picolibc's byte-wise memset would take some 160,000
+   instructions): every field is set before it is read (hwprof_cc_init, hwprof_trace_opt_init; the
+   tables are written before they are read) */
+__attribute__((noinit)) static hwprof_cc_t cc;
+__attribute__((noinit)) static hwprof_cc_patch_t patches[512];
+__attribute__((noinit)) static hwprof_cc_exit_t exits[2048];
+__attribute__((noinit)) static hwprof_trace_opt_t topt;
 
 static uint32_t addr_of(const void *p) { return (uint32_t)(uintptr_t)p; }
 
