@@ -725,7 +725,8 @@ plots: deps $(SIM_BIN) workloads $(VPEVAL_BIN) $(EMBENCH_VP)
 	@$(PLOT_PY) tools/plot_valueprof.py "$(BUILD)" "$(BUILD)/plots"
 	@mkdir -p "$(BUILD)/plots"
 	@PLOTS="$(BUILD)/plots" tools/dynopt_bench.sh "$(BUILD)"
-	@echo "plots: the phase timelines in $(BUILD)/plots/dynopt-*.png"
+	@PLOTS="$(BUILD)/plots" tools/tracecache_bench.sh "$(BUILD)"
+	@echo "plots: the phase timelines in $(BUILD)/plots/dynopt-*.png, the code cache in $(BUILD)/plots/tracecache.png"
 
 synth: deps
 	@RTL_SRC="$(RTL_SRC)" synth/run.sh "$(BUILD)/synth"

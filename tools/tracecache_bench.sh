@@ -6,9 +6,14 @@
 # -tc (the same firmware also places hot traces in the code cache). The program's own figures
 # (instructions and taken transfers outside the trap handler) are what the layout changes; the
 # handler's instructions are the profiling's cost.
+# The figures also go to BUILD_DIR/bench/tracecache.tsv (tools/plot_tracecache.py draws them; with
+# PLOTS=DIR set, this script calls it, into DIR/tracecache.png).
 # usage: tools/tracecache_bench.sh BUILD_DIR
 set -euo pipefail
 build=${1:-build}
+mkdir -p "$build/bench"
+tsv="$build/bench/tracecache.tsv"
+printf 'program\tplain_prog_cycles\tfw_prog_cycles\tfw_all_cycles\ttc_prog_cycles\ttc_all_cycles\tfw_taken\ttc_taken\tcached\n' >"$tsv"
 penalty=${TC_TAKEN_PENALTY:-2}
 sim="$build/sim/hwprof-sim"
 cache=$(sed -n 's/^#define HWPROF_PLAT_RAM_BASE \(0x[0-9a-f]*\)u.*/\1/p' sw/include/hwprof_regs.h)
@@ -58,7 +63,14 @@ for tc in "$build"/tcache/*-tc.elf; do
     esac
   done
   printf '%-21s| %8s %7s %8s | %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %6s %6s %5s | %7s %7s %7s\n' "$name" "${row[@]}"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${row[2]}" "${row[5]}" "${row[7]}" "${row[10]}" "${row[12]}" \
+    "${row[4]}" "${row[9]}" "${row[13]%\%}" >>"$tsv"
 done
+if [ -n "${PLOTS:-}" ]; then
+  py=/usr/bin/python3
+  [ -x "$py" ] || py=python3
+  "$py" "$(dirname "$0")/plot_tracecache.py" "$tsv" "$PLOTS/tracecache.png"
+fi
 rm -f /tmp/tc-bench-out.$$
 echo "(plain: the program alone; fw: with the trace firmware, laid out as the compiler left it; tc: the same"
 echo " with hot traces placed in the code cache, the program linked 64 KiB higher; taken: the program's"
