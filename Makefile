@@ -505,6 +505,13 @@ INSTR_K   ?= 4
 $(INSTR_BIN): $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isw/instr -Isw/rewrite -O2 $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
+# the code cache on random paths of real programs (tests/codecache_random.c), under ASan/UBSan
+$(BUILD)/unit/codecache-random: tests/codecache_random.c sim/rv32.c sim/rv32.h sw/dynopt/codecache.c sw/dynopt/codecache.h \
+                                $(ELF_SRC) $(ELF_HDR) $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Isim -Isw/dynopt -g -O1 $(SAN) tests/codecache_random.c sim/rv32.c sw/dynopt/codecache.c \
+	  $(ELF_SRC) -o $@ -lelf
+
 $(BUILD)/unit/hwprof-instr-asan: $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isw/instr -Isw/rewrite -g -O1 $(SAN) $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
@@ -677,7 +684,7 @@ qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof dev
 
 # ---------------------------------------------------------------- the suites
 test: deps
-	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) workloads $(BUILD)/unit/hwprof-instr-asan \
+	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
 	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan $(VPEVAL_BIN) $(BUILD)/unit/hwprof-vpeval-asan
 	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)
 

@@ -22,7 +22,11 @@
  *   144       jalr ra,-16(ra)      ff0080e7
  *   148       auipc t1,0x0         00000317  ... and tail call)
  *   14c       jalr zero,-24(t1)    fe830067
- *   150       jal  zero,100        fb1ff06f */
+ *   150       jal  zero,100        fb1ff06f
+ *   154       slli zero,zero,0x1f  01f01013  (a semihosting call: ...
+ *   158       ebreak               00100073
+ *   15c       srai zero,zero,0x7   40705013  ... the host recognizes the three in place)
+ *   160       addi t0,t0,1         00128293 */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,7 +45,8 @@
 static const uint32_t kProgram[] = {
     0x00052703, 0x00070663, 0x00178793, 0x00c0006f, 0x00000697, 0x01c000ef, 0x00450513, 0xfeb512e3,
     0x00008067, 0x00000013, 0x00000013, 0x00000013, 0x00160613, 0x00008067, 0x00128293, 0x00000073,
-    0x00000097, 0xff0080e7, 0x00000317, 0xfe830067, 0xfb1ff06f,
+    0x00000097, 0xff0080e7, 0x00000317, 0xfe830067, 0xfb1ff06f, 0x01f01013, 0x00100073, 0x40705013,
+    0x00128293,
 };
 
 typedef struct {
@@ -354,6 +359,24 @@ static void test_cc_refusals_change_nothing(void **state) {
   assert_int_equal(f.cc.refused[kHwprofCcNotCode], 1);
 }
 
+/* A semihosting call runs in place: a trace may not start at any of its three words (a patch on
+ * the one after the ebreak would hide the call from the host; found by codecache-random), and one
+ * that reaches it leaves to the code before it. */
+static void test_cc_semihosting_call_stays_in_place(void **state) {
+  (void)state;
+  static fixture_t f;
+  setup_memory(&f, 0x100);
+  uint32_t e;
+  const uint32_t at_pre[] = {0x80000154, 0x80000158};
+  const uint32_t at_ebreak[] = {0x80000158, 0x8000015c};
+  const uint32_t at_post[] = {0x8000015c, 0x80000160};
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, at_pre, 2, &e), kHwprofCcFirstInsn);
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, at_ebreak, 2, &e), kHwprofCcFirstInsn);
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, at_post, 2, &e), kHwprofCcFirstInsn);
+  assert_int_equal(*at(&f, 0x8000015c), 0x40705013);
+  assert_int_equal(f.cc.placed, 0);
+}
+
 static void test_cc_init_rejects_overlap_and_misalignment(void **state) {
   (void)state;
   static fixture_t f;
@@ -496,6 +519,7 @@ int main(void) {
       cmocka_unit_test(test_cc_flush_restores_the_program),
       cmocka_unit_test(test_cc_exits_go_through_trampolines_until_linked),
       cmocka_unit_test(test_cc_refusals_change_nothing),
+      cmocka_unit_test(test_cc_semihosting_call_stays_in_place),
       cmocka_unit_test(test_cc_init_rejects_overlap_and_misalignment),
       cmocka_unit_test(test_trace_opt_places_a_hot_trace_and_releases_its_entry),
       cmocka_unit_test(test_trace_table_release_keeps_the_probe_runs_whole),

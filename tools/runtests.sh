@@ -270,6 +270,21 @@ tcache_end_to_end() {
 }
 check tcache-hot-traces-same-output tcache_end_to_end
 
+# ... and on random paths of real programs (tests/codecache_random.c, under ASan/UBSan): 1000 paths
+# cut at random from the retired stream of every plain workload and Embench program (all its option
+# builds too), starting anywhere, placed in a code cache, and the program run again: its output and
+# exit code must not change
+codecache_random() {
+  local progs=() p
+  for p in sort hashtab interp lz graph matrix phases stable; do progs+=("$build/workloads/$p.elf"); done
+  for p in "$build"/embench/*.elf "$build"/embench-*/*.elf; do
+    [ -f "$p" ] || continue
+    case $p in *-vp.elf | *-ss.elf) ;; *) progs+=("$p") ;; esac
+  done
+  "$build/unit/codecache-random" "${CODECACHE_SEED:-1}" 1000 "${progs[@]}"
+}
+check codecache-random-paths-same-output codecache_random
+
 # the C-only platform (sim/platform.c, hwprof-sim) and the SystemC platform with the RTL alone give
 # the same cycles, stalls and interrupts: the two platforms implement one timing
 c_platform_matches_systemc() {

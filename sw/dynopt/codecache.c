@@ -348,6 +348,11 @@ hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, s
     for (size_t i = 0; i < n && st == kHwprofCcPlaced; i++)
       if (!is_code(cc, pcs[i])) st = kHwprofCcNotCode;
   }
+  /* the host recognizes a semihosting call by the words around its ebreak: the one after it must
+     stay (the ebreak and the one before cannot start a copy anyway) */
+  if (st == kHwprofCcPlaced && pcs[0] - 8u >= cc->c.code_lo && *word_at(cc, pcs[0] - 4u) == RV32_INSN_EBREAK &&
+      *word_at(cc, pcs[0] - 8u) == RV32_INSN_SEMIHOST_PRE)
+    st = kHwprofCcFirstInsn;
   if (st != kHwprofCcPlaced) {
     cc->refused[st]++;
     return st;
