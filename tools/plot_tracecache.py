@@ -2,9 +2,10 @@
 """make plots: the code cache's figures (docs/dynopt.md, "Hot traces into the code cache"), from
 what tools/tracecache_bench.sh measured (BUILD/bench/tracecache.tsv).
 
-Left: each program's own cycles (outside the trap handler) with the compiler's layout (-fw, 1.0),
-the program alone (plain) and with hot traces in the code cache (-tc), and the share of its
-instructions the cache ran. Right: the whole run's cycles, handler included, -tc against -fw.
+Left: what layout does to each program's own cycles (outside the trap handler): hot traces in the
+code cache against the compiler's layout (-tc / -fw), with the share of its instructions the cache
+ran, and the offline bound, the program laid out from its whole run's profile against the program
+alone (static / plain). Right: the whole run's cycles, handler included, -tc against -fw.
 
 usage: plot_tracecache.py TSV OUT.png
 """
@@ -23,13 +24,15 @@ def main(argv):
     except OSError as e:
         sys.stderr.write("plot_tracecache: error: %s: %s (tools/tracecache_bench.sh makes it)\n" % (tsv, e.strerror))
         return 2
-    need = ("program", "plain_prog_cycles", "fw_prog_cycles", "fw_all_cycles", "tc_prog_cycles", "tc_all_cycles", "cached")
+    need = ("program", "plain_prog_cycles", "static_prog_cycles", "fw_prog_cycles", "fw_all_cycles", "tc_prog_cycles",
+            "tc_all_cycles", "cached")
     if not rows or any(k not in rows[0] for k in need):
         sys.stderr.write("plot_tracecache: error: %s: no programs, or not the bench's columns\n" % tsv)
         return 2
     try:
         data = [(r["program"], int(r["plain_prog_cycles"]), int(r["fw_prog_cycles"]), int(r["fw_all_cycles"]),
-                 int(r["tc_prog_cycles"]), int(r["tc_all_cycles"]), float(r["cached"])) for r in rows]
+                 int(r["tc_prog_cycles"]), int(r["tc_all_cycles"]), float(r["cached"]), int(r["static_prog_cycles"]))
+                for r in rows]
     except ValueError as e:
         sys.stderr.write("plot_tracecache: error: %s: %s\n" % (tsv, e))
         return 2
@@ -45,13 +48,15 @@ def main(argv):
     y = list(range(len(data)))
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 0.42 * len(data) + 1.8), sharey=True)
     h = 0.38
-    ax1.barh([i - h / 2 for i in y], [d[1] / d[2] for d in data], h, label="plain (no firmware)", color="#999999")
-    ax1.barh([i + h / 2 for i in y], [d[4] / d[2] for d in data], h, label="hot traces in the code cache", color="#1f77b4")
+    ax1.barh([i - h / 2 for i in y], [d[7] / d[1] for d in data], h, label="offline bound: static layout / plain",
+             color="#999999")
+    ax1.barh([i + h / 2 for i in y], [d[4] / d[2] for d in data], h, label="hot traces in the code cache / -fw",
+             color="#1f77b4")
     ax1.axvline(1.0, color="black", linewidth=0.8)
     for i, d in enumerate(data):
         ax1.text(max(d[4] / d[2], 1.0) + 0.02, i + h / 2, "%.0f%% cached" % d[6], va="center", fontsize=7)
-    ax1.set_xlabel("program cycles / compiler's layout (-fw)")
-    ax1.set_title("the program's own cycles")
+    ax1.set_xlabel("program cycles / with the compiler's layout")
+    ax1.set_title("layout: the program's own cycles")
     ax1.legend(loc="upper center", bbox_to_anchor=(0.5, -0.07), ncol=2, fontsize=8)
     ax2.barh(y, [d[5] / d[3] for d in data], 0.6, color="#2ca02c")
     ax2.axvline(1.0, color="black", linewidth=0.8)

@@ -285,6 +285,24 @@ codecache_random() {
 }
 check codecache-random-paths-same-output codecache_random
 
+# the offline bound of layout (tools/static_layout.py, make bench section 9) counts with a model:
+# applied to the program as linked it must give exactly the instructions and taken transfers the
+# CPU model counted (the script refuses to answer otherwise; here both sides are compared)
+static_layout_model() {
+  local elf rc=0 err want got
+  for elf in "$build/workloads/sort.elf" "$build/workloads/hashtab.elf" "$build/embench/slre.elf"; do
+    [ -f "$elf" ] || continue
+    err=$("$build/sim/hwprof-sim" --pcs="$logdir/static-layout.pcs" "$elf" 2>&1 >/dev/null) || { echo "$elf: the run failed"; rc=1; continue; }
+    want=$(sed -n 's/.*program: \([0-9]*\) instructions outside trap handlers, \([0-9]*\) taken transfers.*/\1 \2/p' <<<"$err")
+    got=$(python3 tools/static_layout.py "$elf" "$logdir/static-layout.pcs") || { rc=1; continue; }
+    echo "$(basename "$elf"): CPU model $want, model as linked $(cut -d' ' -f1,2 <<<"$got"), laid out $(cut -d' ' -f3,4 <<<"$got")"
+    [ -n "$want" ] && [ "$want" = "$(cut -d' ' -f1,2 <<<"$got")" ] || rc=1
+  done
+  rm -f "$logdir/static-layout.pcs"
+  return $rc
+}
+check static-layout-model-reproduces-the-run static_layout_model
+
 # the C-only platform (sim/platform.c, hwprof-sim) and the SystemC platform with the RTL alone give
 # the same cycles, stalls and interrupts: the two platforms implement one timing
 c_platform_matches_systemc() {

@@ -13,7 +13,11 @@ set -euo pipefail
 build=${1:-build}
 mkdir -p "$build/bench"
 tsv="$build/bench/tracecache.tsv"
-printf 'program\tplain_prog_cycles\tfw_prog_cycles\tfw_all_cycles\ttc_prog_cycles\ttc_all_cycles\tfw_taken\ttc_taken\tcached\n' >"$tsv"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+printf 'program\tplain_prog_cycles\tstatic_prog_cycles\tfw_prog_cycles\tfw_all_cycles\ttc_prog_cycles\ttc_all_cycles\tfw_taken\ttc_taken\tcached\n' >"$tsv"
 penalty=${TC_TAKEN_PENALTY:-2}
 sim="$build/sim/hwprof-sim"
 cache=$(sed -n 's/^#define HWPROF_PLAT_RAM_BASE \(0x[0-9a-f]*\)u.*/\1/p' sw/include/hwprof_regs.h)
@@ -26,9 +30,9 @@ echo "== 9. Hot traces into the code cache (docs/dynopt.md): the trace firmware,
 echo "      1 in 2), hot at 64 samples, with and without placing hot traces; timing: 1 cycle per"
 echo "      instruction, $penalty idle cycles per taken transfer (--taken-penalty=$penalty). Program figures exclude the"
 echo "      trap handler; prog-cyc = program instructions + $penalty x its taken transfers"
-printf '%-21s| %8s %7s %8s | %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %6s %6s %5s | %7s %7s %7s\n' program \
-  plain-ins taken prog-cyc fw-ins taken prog-cyc handler all-cyc tc-ins taken prog-cyc handler all-cyc cached traces refus \
-  "vs-fw" "vs-plain" "all-vs-fw"
+printf '%-21s| %8s %7s %8s | %8s %7s %8s %6s | %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %6s %6s %5s | %7s %7s %7s\n' program \
+  plain-ins taken prog-cyc st-ins taken prog-cyc vs-pl fw-ins taken prog-cyc handler all-cyc tc-ins taken prog-cyc handler \
+  all-cyc cached traces refus "vs-fw" "vs-plain" "all-vs-fw"
 for tc in "$build"/tcache/*-tc.elf; do
   [ -f "$tc" ] || continue
   name=$(basename "$tc" -tc.elf)
@@ -42,7 +46,9 @@ for tc in "$build"/tcache/*-tc.elf; do
   for v in "" -fw -tc; do
     elf="$build/tcache/$name$v.elf"
     [ -n "$v" ] || elf=$plain
-    err=$("$sim" --taken-penalty="$penalty" --code-range="$cache:$cache_end" "$elf" 2>&1 >/tmp/tc-bench-out.$$) ||
+    pcs=()
+    [ -n "$v" ] || pcs=(--pcs="$tmp/pcs")
+    err=$("$sim" --taken-penalty="$penalty" --code-range="$cache:$cache_end" "${pcs[@]}" "$elf" 2>&1 >"$tmp/out") ||
       { echo "$name$v: the run failed"; echo "$err"; exit 1; }
     total=$(field '.* \([0-9]*\) instructions, exit code.*' "$err")
     cycles=$(field '.*timing: \([0-9]*\) cycles.*' "$err")
@@ -51,10 +57,17 @@ for tc in "$build"/tcache/*-tc.elf; do
     cached=$(field '.*retired in \[[^)]*) (\([0-9.]*%\)).*' "$err")
     pc=$((ins + penalty * taken))
     case $v in
-      "") row+=("$ins" "$taken" "$pc"); plain_pc=$pc ;;
+      "")
+        row+=("$ins" "$taken" "$pc")
+        plain_pc=$pc
+        read -r _ _ sins staken < <("$py" "$(dirname "$0")/static_layout.py" "$elf" "$tmp/pcs") ||
+          { echo "$name: the static layout failed"; exit 1; }
+        spc=$((sins + penalty * staken))
+        row+=("$sins" "$staken" "$spc" "$(pct "$spc" "$pc")")
+        ;;
       -fw) row+=("$ins" "$taken" "$pc" "$((total - ins))" "$cycles"); fw_pc=$pc; fw_cyc=$cycles ;;
       -tc)
-        out=$(cat /tmp/tc-bench-out.$$)
+        out=$(cat "$tmp/out")
         placed=$(field '.*: \([0-9]*\) traces placed.*' "$out")
         refused=$(( $(field '.*, \([0-9]*\) not rebuilt.*' "$out") + $(field '.*, \([0-9]*\) refused$' "$out") ))
         row+=("$ins" "$taken" "$pc" "$((total - ins))" "$cycles" "$cached" "${placed:-0}" "${refused:-0}" \
@@ -62,21 +75,22 @@ for tc in "$build"/tcache/*-tc.elf; do
         ;;
     esac
   done
-  printf '%-21s| %8s %7s %8s | %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %6s %6s %5s | %7s %7s %7s\n' "$name" "${row[@]}"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${row[2]}" "${row[5]}" "${row[7]}" "${row[10]}" "${row[12]}" \
-    "${row[4]}" "${row[9]}" "${row[13]%\%}" >>"$tsv"
+  printf '%-21s| %8s %7s %8s | %8s %7s %8s %6s | %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %6s %6s %5s | %7s %7s %7s\n' \
+    "$name" "${row[@]}"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${row[2]}" "${row[5]}" "${row[9]}" "${row[11]}" "${row[14]}" \
+    "${row[16]}" "${row[8]}" "${row[13]}" "${row[17]%\%}" >>"$tsv"
 done
 if [ -n "${PLOTS:-}" ]; then
-  py=/usr/bin/python3
-  [ -x "$py" ] || py=python3
   "$py" "$(dirname "$0")/plot_tracecache.py" "$tsv" "$PLOTS/tracecache.png"
 fi
-rm -f /tmp/tc-bench-out.$$
-echo "(plain: the program alone; fw: with the trace firmware, laid out as the compiler left it; tc: the same"
+echo "(plain: the program alone; st: the same program with its blocks laid out offline from its whole run's"
+echo " edge profile (tools/static_layout.py: Pettis-Hansen chains, counted by a model that reproduces the plain"
+echo " run's figures exactly), vs-pl its cycles against plain's: the offline bound of layout;"
+echo " fw: with the trace firmware, laid out as the compiler left it; tc: the same"
 echo " with hot traces placed in the code cache, the program linked 64 KiB higher; taken: the program's"
 echo " taken branches, jumps, calls and returns; handler: instructions of the trap handler (sampling,"
 echo " the table, rebuilding and placing traces); cached: the program's instructions retired in the code"
 echo " cache; traces: placed, refus: hot traces not placed (not rebuilt or refused by the cache);"
 echo " all-cyc: the whole run's cycles, handler included; vs-fw, vs-plain: the -tc program's own cycles"
 echo " against the -fw one's and the plain one's; all-vs-fw: the whole run's, -tc against -fw."
-echo " Not measured here: the edge-driven re-layout and the offline static layout (not built: issue 14))"
+echo " Not measured here: the edge-driven re-layout at run time (not built: issue 14))"
