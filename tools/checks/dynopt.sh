@@ -1,0 +1,105 @@
+# The dynamic optimizer's checks of make test (docs/dynopt.md), sourced by tools/runtests.sh, whose
+# check(), $build, $logdir, $par and $sc they use: scheme 5A's phase interrupts with an exact
+# profile, hot traces in the code cache (end to end and on random paths), the layout bound's model.
+
+# the dynamic optimizer's phase detection (docs/dynopt.md), scheme 5A, on the workloads, the two
+# phase programs and the Embench programs (when ../shared/embench is there; they check themselves
+# through their exit code): each instrumented (mode all) with its firmware, which arms the counters, takes the
+# phase interrupts and reconstructs the profile period by period. The program's output is unchanged
+# (its own check), and the whole run's profile the firmware writes back equals the exact one counted
+# from the retire stream (hwprof-sim --edge-map): every reconstruction of paragraph 59 was exact.
+# phases.c changes its hot set three times: at least three transitions must be taken.
+dynopt_end_to_end() {
+  local elf name out rc=0 tr
+  for elf in "$build"/dyn/*-prof.elf; do
+    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+    name=$(basename "$elf" -prof.elf)
+    ( "$build/sim/hwprof-sim" --edge-map="${elf%.elf}.map" "$elf" >"$logdir/dynopt-$name.out" 2>&1
+      echo $? >"$logdir/dynopt-$name.rc" ) &
+  done
+  wait
+  for elf in "$build"/dyn/*-prof.elf; do
+    name=$(basename "$elf" -prof.elf)
+    out=$(cat "$logdir/dynopt-$name.out")
+    tr=$(sed -n 's/^dynopt: scheme 5A.*; \([0-9]*\) transitions.*/\1/p' <<<"$out")
+    echo "$name: exit $(cat "$logdir/dynopt-$name.rc"); $(grep -o '[0-9]* transitions, [0-9]* skipped as false signals' <<<"$out"); $(grep -o 'handler retired [0-9]* instructions' <<<"$out"); $(grep -o 'profile from the hardware vs exact counts: [0-9]* differences' <<<"$out")"
+    [ "$(cat "$logdir/dynopt-$name.rc")" = 0 ] && { [[ $name == embench-* ]] || grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out"; } &&
+      grep -q 'exact counts: 0 differences' <<<"$out" && grep -q ' 0 error interrupts, 0 unexpected traps' <<<"$out" &&
+      { [ "$name" != phases ] || [ "${tr:-0}" -ge 3 ]; } || { grep -E 'error|edge check' <<<"$out" | head -5; rc=1; }
+  done
+  return $rc
+}
+check dynopt-5a-phase-interrupts-exact-profile dynopt_end_to_end
+
+# hot traces into the code cache (docs/dynopt.md): every program with the trace firmware, once as
+# the compiler laid it out (-fw) and once with hot traces placed in the code cache (-tc), on the
+# workloads, the two phase programs and the Embench programs (when ../shared/embench is there). The
+# program's own output (its results and checks, every line but the firmware's) must be the same in
+# both with its checksum check passed, its exit code 0 (Embench's own verification, which prints
+# nothing), the firmware must have placed traces and the
+# program run some of its instructions from the cache, with no unexpected trap; one program runs on
+# the SystemC platform with the RTL and the C model in lockstep while its code is rewritten.
+tcache_end_to_end() {
+  local elf name rc=0 v cached placed
+  for elf in "$build"/tcache/*-tc.elf "$build"/tcache/*-fw.elf; do
+    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+    name=$(basename "$elf" .elf)
+    ( "$build/sim/hwprof-sim" --code-range=0x80000000:0x80010000 "$elf" >"$logdir/tcache-$name.out" \
+        2>"$logdir/tcache-$name.err"
+      echo $? >"$logdir/tcache-$name.rc" ) &
+  done
+  wait
+  for elf in "$build"/tcache/*-tc.elf; do
+    name=$(basename "$elf" -tc.elf)
+    cached=$(sed -n 's/.*retired in \[[^)]*) (\([0-9.]*\)%).*/\1/p' "$logdir/tcache-$name-tc.err")
+    placed=$(sed -n 's/^firmware: code cache .*: \([0-9]*\) traces placed.*/\1/p' "$logdir/tcache-$name-tc.out")
+    echo "$name: exit $(cat "$logdir/tcache-$name-fw.rc") / $(cat "$logdir/tcache-$name-tc.rc"); ${placed:-?} traces placed, ${cached:-?}% of the program's instructions from the cache"
+    for v in fw tc; do grep -v '^firmware:' "$logdir/tcache-$name-$v.out" >"$logdir/tcache-$name-$v.prog"; done
+    [ "$(cat "$logdir/tcache-$name-fw.rc")" = 0 ] && [ "$(cat "$logdir/tcache-$name-tc.rc")" = 0 ] &&
+      { [[ $name == embench-* ]] || grep -q 'checksum 0x[0-9a-f]* ok' "$logdir/tcache-$name-tc.prog"; } &&
+      cmp -s "$logdir/tcache-$name-fw.prog" "$logdir/tcache-$name-tc.prog" &&
+      [ "${placed:-0}" -ge 1 ] && awk -v c="${cached:-0}" 'BEGIN { exit !(c > 0) }' ||
+      { echo "  the runs differ or failed:"; diff "$logdir/tcache-$name-fw.prog" "$logdir/tcache-$name-tc.prog" | head -5
+        grep -E 'error|unexpected' "$logdir/tcache-$name-tc.out" "$logdir/tcache-$name-tc.err" | head -3; rc=1; }
+  done
+  local out
+  out=$("$sc" --engine=lockstep "$build/tcache/lz-tc.elf" 2>&1)
+  echo "lz-tc on the SystemC platform: $(grep -o 'traces placed[^;]*' <<<"$out" | head -1); $(grep -o 'lockstep:.*' <<<"$out")"
+  grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out" && grep -q ' 0 mismatches' <<<"$out" && grep -q '[1-9][0-9]* traces placed' <<<"$out" ||
+    { grep -A12 -E 'MISMATCH|error' <<<"$out" | head -20; rc=1; }
+  return $rc
+}
+check tcache-hot-traces-same-output tcache_end_to_end
+
+# ... and on random paths of real programs (tests/codecache_random.c, under ASan/UBSan): 1000 paths
+# cut at random from the retired stream of every plain workload and Embench program (all its option
+# builds too), starting anywhere, placed in a code cache, and the program run again: its output and
+# exit code must not change
+codecache_random() {
+  local progs=() p
+  for p in sort hashtab interp lz graph matrix phases stable; do progs+=("$build/workloads/$p.elf"); done
+  for p in "$build"/embench/*.elf "$build"/embench-*/*.elf; do
+    [ -f "$p" ] || continue
+    case $p in *-vp.elf | *-ss.elf) ;; *) progs+=("$p") ;; esac
+  done
+  "$build/unit/codecache-random" "${CODECACHE_SEED:-1}" 1000 "${progs[@]}"
+}
+check codecache-random-paths-same-output codecache_random
+
+# the offline bound of layout (tools/static_layout.py, make bench section 9) counts with a model:
+# applied to the program as linked it must give exactly the instructions and taken transfers the
+# CPU model counted (the script refuses to answer otherwise; here both sides are compared)
+static_layout_model() {
+  local elf rc=0 err want got
+  for elf in "$build/workloads/sort.elf" "$build/workloads/hashtab.elf" "$build/embench/slre.elf"; do
+    [ -f "$elf" ] || continue
+    err=$("$build/sim/hwprof-sim" --pcs="$logdir/static-layout.pcs" "$elf" 2>&1 >/dev/null) || { echo "$elf: the run failed"; rc=1; continue; }
+    want=$(sed -n 's/.*program: \([0-9]*\) instructions outside trap handlers, \([0-9]*\) taken transfers.*/\1 \2/p' <<<"$err")
+    got=$(python3 tools/static_layout.py "$elf" "$logdir/static-layout.pcs") || { rc=1; continue; }
+    echo "$(basename "$elf"): CPU model $want, model as linked $(cut -d' ' -f1,2 <<<"$got"), laid out $(cut -d' ' -f3,4 <<<"$got")"
+    [ -n "$want" ] && [ "$want" = "$(cut -d' ' -f1,2 <<<"$got")" ] || rc=1
+  done
+  rm -f "$logdir/static-layout.pcs"
+  return $rc
+}
+check static-layout-model-reproduces-the-run static_layout_model
