@@ -25,8 +25,10 @@ static blob_t good(void) {
   memset(&x, 0, sizeof x);
   x.h = (hwprof_meta_header_t){HWPROF_META_MAGIC, HWPROF_META_VERSION, 1, 2, 3, 0x80c00000u, 3, 4, 6, 1, 1};
   x.f = (hwprof_meta_func_t){0x80000100u, 0x80000120u, 0x80800100u, 0x80c00000u, 3, 1, 0, 2, 0, 3};
-  x.b[0] = (hwprof_meta_block_t){0x80000100u, 0x80000110u, 0x80800100u, 0, HWPROF_META_NONE, HWPROF_META_NONE};
-  x.b[1] = (hwprof_meta_block_t){0x80000110u, 0x80000120u, 0x80800114u, 0, HWPROF_META_NONE, HWPROF_META_NONE};
+  x.b[0] = (hwprof_meta_block_t){0x80000100u, 0x80000110u, 0x80800100u, 0x80800114u, 0, HWPROF_META_NONE,
+                                  HWPROF_META_NONE};
+  x.b[1] = (hwprof_meta_block_t){0x80000110u, 0x80000120u, 0x80800114u, 0x80800124u, 0, HWPROF_META_NONE,
+                                  HWPROF_META_NONE};
   x.e[0] = (hwprof_meta_edge_t){0, 0, 1, 0x80800110u, 0x80800118u, 0};  /* taken, counter 0 */
   x.e[1] = (hwprof_meta_edge_t){1, 0, 1, 0x80800110u, 0x80800114u, 1};  /* not taken, counter 1 */
   x.e[2] = (hwprof_meta_edge_t){5, 1, HWPROF_META_NONE, 0x8080011cu, 0, 2}; /* return to EXIT */
@@ -53,10 +55,13 @@ static void test_meta_open_refuses_malformed_blobs(void **state) {
   x.h.magic ^= 1;
   assert_int_equal(hwprof_meta_open(&m, &x, sizeof x), kHwprofBadArg);
   x = good();
-  x.h.version = 2;
+  x.h.version = 1; /* blocks without new_end */
   assert_int_equal(hwprof_meta_open(&m, &x, sizeof x), kHwprofBadArg);
   x = good();
   x.f.nblocks = 3; /* past the block table */
+  assert_int_equal(hwprof_meta_open(&m, &x, sizeof x), kHwprofBadArg);
+  x = good();
+  x.b[1].new_end = 0x80800110u; /* ends before it starts */
   assert_int_equal(hwprof_meta_open(&m, &x, sizeof x), kHwprofBadArg);
   x = good();
   x.e[1].counter = 3; /* past the function's counters */

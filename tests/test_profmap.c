@@ -34,7 +34,7 @@ static pm_func_t fn;
 static int setup(void **state) {
   (void)state;
   memset(blk, 0, sizeof blk);
-  for (int b = 0; b < 5; b++) blk[b] = (pm_block_t){0x100u + 16u * (unsigned)b, 0x110u + 16u * (unsigned)b, 0x1000u + 32u * (unsigned)b, 0, PM_NONE, PM_NONE};
+  for (int b = 0; b < 5; b++) blk[b] = (pm_block_t){0x100u + 16u * (unsigned)b, 0x110u + 16u * (unsigned)b, 0x1000u + 32u * (unsigned)b, 0, 0, PM_NONE, PM_NONE};
   edge[E_VENTRY] = (pm_edge_t){HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0, 0, 0, PM_NONE};
   edge[E_FALL01] = (pm_edge_t){HWPROF_CFG_FALL, 0, 1, 0x100c, 0x1020, PM_NONE};
   edge[E_TK13] = (pm_edge_t){HWPROF_CFG_TAKEN, 1, 3, 0x102c, 0x1060, PM_NONE};

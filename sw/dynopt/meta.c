@@ -26,7 +26,8 @@ hwprof_result_t hwprof_meta_open(hwprof_meta_t *m, const void *blob, size_t byte
     for (uint32_t b = 0; b < x->nblocks; b++) {
       const hwprof_meta_block_t *y = &blk[x->first_block + b];
       if ((y->counter != HWPROF_META_NONE && y->counter >= x->ncounters) ||
-          (y->term_counter != HWPROF_META_NONE && y->term_counter >= x->ncounters) || y->start > y->end)
+          (y->term_counter != HWPROF_META_NONE && y->term_counter >= x->ncounters) || y->start > y->end ||
+          (y->new_end != 0 && y->new_end < y->new_start))
         return kHwprofBadArg;
     }
     for (uint32_t e = 0; e < x->nedges; e++) {

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #define HWPROF_META_MAGIC UINT32_C(0x444d5748) /* "HWMD" */
-#define HWPROF_META_VERSION 1u
+#define HWPROF_META_VERSION 2u /* 2: blocks carry new_end */
 #define HWPROF_META_NONE UINT32_C(0xffffffff) /* no counter; the EXIT block */
 #define HWPROF_META_SYMBOL "hwprof_meta"       /* the word the instrumenter fills with the blob's address */
 
@@ -42,7 +42,9 @@ typedef struct {
 } hwprof_meta_func_t;
 
 typedef struct {
-  uint32_t start, end, new_start; /* original [start, end), and where it is now */
+  uint32_t start, end, new_start; /* original [start, end), and where it is now ... */
+  uint32_t new_end;               /* ... up to here, what is inserted after its last instruction included
+                                     (0: not known; such a function is not re-laid at run time) */
   uint32_t region;
   uint32_t counter, term_counter; /* function-relative counter indexes, or HWPROF_META_NONE */
 } hwprof_meta_block_t;

@@ -100,7 +100,7 @@ static int analyse(ctx_t *c, unsigned i) {
   p->blk = calloc(g->nblk + 1, sizeof *p->blk);
   p->edge = calloc(g->nedge + 1, sizeof *p->edge);
   if (p->blk == NULL || p->edge == NULL) ERR("out of memory");
-  for (unsigned b = 0; b < g->nblk; b++) p->blk[b] = (pm_block_t){g->blk[b].start, g->blk[b].end, 0, 0, PM_NONE, PM_NONE};
+  for (unsigned b = 0; b < g->nblk; b++) p->blk[b] = (pm_block_t){g->blk[b].start, g->blk[b].end, 0, 0, 0, PM_NONE, PM_NONE};
   for (unsigned e = 0; e < g->nedge; e++)
     p->edge[e] = (pm_edge_t){g->edge[e].kind, g->edge[e].src, g->edge[e].dst, 0, 0, PM_NONE};
   p->nblk = g->nblk;
@@ -521,7 +521,11 @@ static int write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob
       p->ncounters = p->nregions = 0;
       p->base = 0;
     }
-    for (unsigned b = 0; b < p->nblk; b++) p->blk[b].new_start = hwprof_rw_entry(c->rw, p->blk[b].start);
+    for (unsigned b = 0; b < p->nblk; b++) {
+      pm_block_t *x = &p->blk[b];
+      x->new_start = hwprof_rw_entry(c->rw, x->start);
+      x->new_end = hwprof_rw_insn(c->rw, x->end - 4u) + 4u + 4u * hwprof_rw_after_count(c->rw, x->end - 4u);
+    }
     for (unsigned k = 0; k < p->nedge; k++) {
       pm_edge_t *x = &p->edge[k];
       if (hwprof_cfg_is_virtual(x->kind)) continue;

@@ -547,7 +547,7 @@ int pm_meta_blob(const pm_map_t *m, uint32_t **words, size_t *nwords) {
                                  p->nedge};
     for (unsigned b = 0; b < p->nblk; b++) {
       const pm_block_t *x = &p->blk[b];
-      blk[b0 + b] = (hwprof_meta_block_t){x->start, x->end, x->new_start, (uint32_t)x->region,
+      blk[b0 + b] = (hwprof_meta_block_t){x->start, x->end, x->new_start, x->new_end, (uint32_t)x->region,
                                           meta_index(x->counter), meta_index(x->term_counter)};
     }
     for (unsigned e = 0; e < p->nedge; e++) {

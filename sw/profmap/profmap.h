@@ -19,6 +19,8 @@
 typedef struct {
   uint32_t start, end; /* original addresses [start, end) */
   uint32_t new_start;  /* where the block (its inserted head included) is in the instrumented program */
+  uint32_t new_end;    /* its end there, the tail inserted after its last instruction included (0: not
+                          known, as in a map read from a file: the text format does not carry it) */
   int region;
   int counter;      /* block counter (prof.id with bhint ALL at the head): in-flow, or PM_NONE */
   int term_counter; /* counter carried by the block's last instruction (bhint ALL on an indirect
