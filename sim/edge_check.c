@@ -18,6 +18,30 @@ int edge_check_init(edge_check_t *c, const char *map_path, char *err, size_t err
   return 0;
 }
 
+void edge_check_set_cache(edge_check_t *c, uint32_t lo, uint32_t hi, const uint8_t *ram, uint32_t ram_base,
+                          uint32_t ram_size) {
+  c->cc = (cc_origin_t){.lo = lo, .hi = hi, .ram = ram, .ram_base = ram_base, .ram_size = ram_size};
+}
+
+/* The instruction before is counted now that the program's next one is known: a branch went the
+ * way its original would have taken to get there (its copy may be inverted), unless neither was in
+ * the cache and nothing was skipped between them, when the event's own outcome is exact. */
+void edge_check_event_cached(edge_check_t *c, const hwprof_retire_ev_t *ev) {
+  const uint32_t from = cc_origin_of(&c->cc, ev->pc);
+  if (from == 0) return;
+  if (c->pending) {
+    const bool direct = !c->p_cached && from == ev->pc && c->p_next == ev->pc;
+    pm_truth_feed(c->truth, c->p_from, from, direct ? c->p_taken : from != c->p_from + 4u, c->p_ret);
+  }
+  c->pending = true;
+  c->p_cached = from != ev->pc;
+  c->p_from = from;
+  c->p_pc = ev->pc;
+  c->p_next = ev->next_pc;
+  c->p_taken = ev->taken;
+  c->p_ret = ev->is_ret;
+}
+
 int edge_check_flush(const hwprof_bus_t *bus, void *ctx) {
   const hwprof_t hw = {.base = 0, .bus = bus, .bus_ctx = ctx};
   if (hwprof_edge_flush(&hw, false, 100000) != kHwprofOk) return -1;
@@ -36,6 +60,10 @@ static int write_file(const char *path, const pm_map_t *m, int64_t *const *count
 long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, uint32_t ram_size,
                        const char *profile_out, const char *truth_out, FILE *report) {
   const pm_map_t *m = &c->map;
+  if (c->pending) { /* the last instruction: where it went as it was (the program ended) */
+    pm_truth_feed(c->truth, c->p_from, c->p_next, c->p_taken, c->p_ret);
+    c->pending = false;
+  }
   int64_t **hw = calloc(m->nfn + 1, sizeof *hw), **truth = calloc(m->nfn + 1, sizeof *truth);
   long diff = 0, rc = 0;
   unsigned fns = 0, edges = 0, measured = 0, blocks = 0, skipped = 0;
@@ -90,6 +118,10 @@ long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, u
             "edge check: %u functions (%u left uninstrumented), %u edges (%u measured, %u block counters, the rest "
             "derived), %" PRIu64 " edge traversals; profile from the hardware vs exact counts: %ld differences\n",
             fns, skipped, edges, measured, blocks, events, diff);
+    if (c->cc.hi)
+      fprintf(report, "edge check: code cache [0x%08" PRIx32 ", 0x%08" PRIx32 "): %" PRIu64
+                      " instructions retired from copies, %" PRIu64 " of its own or patches (not the program's)\n",
+              c->cc.lo, c->cc.hi, c->cc.copies, c->cc.own);
     if (profile_out && write_file(profile_out, m, hw, report)) rc = -1;
     if (truth_out && write_file(truth_out, m, truth, report)) rc = -1;
   }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cc_origin.h"
 #include "hwprof_mmio.h"
 #include "ports.h"
 #include "profmap.h"
@@ -20,14 +21,27 @@ typedef struct {
   pm_truth_t *truth;
   bool trapped;         /* the last program instruction trapped (ENTRY) ... */
   uint32_t trapped_pc;  /* ... here: its successor is where the handler resumes the program */
+  /* with a code cache (edge_check_set_cache): each instruction is counted once the program's next
+     one is known, as the original of what it is a copy of (cc_origin.h) */
+  cc_origin_t cc;
+  bool pending, p_cached, p_taken, p_ret;
+  uint32_t p_from, p_pc, p_next;
 } edge_check_t;
 
 /* Returns 0, or -1 with a one-line reason (naming the file) in err. */
 int edge_check_init(edge_check_t *c, const char *map_path, char *err, size_t errlen);
+/* The program runs partly from the code cache [lo, hi) (its origin table below lo, in ram). */
+void edge_check_set_cache(edge_check_t *c, uint32_t lo, uint32_t hi, const uint8_t *ram, uint32_t ram_base,
+                          uint32_t ram_size);
+void edge_check_event_cached(edge_check_t *c, const hwprof_retire_ev_t *ev);
 /* The program's profile: a trap handler's instructions are not counted (the pir ignores them too,
  * docs/pir.md), and an instruction that trapped is followed by wherever the handler resumed. */
 static inline void edge_check_event(edge_check_t *c, const hwprof_retire_ev_t *ev) {
   if (!ev->valid || ev->trap == HWPROF_TRAP_HANDLER || ev->trap == 3u) return;
+  if (c->cc.hi) {
+    edge_check_event_cached(c, ev);
+    return;
+  }
   if (c->trapped) {
     pm_truth_feed(c->truth, c->trapped_pc, ev->pc, true, false);
     c->trapped = false;

@@ -56,6 +56,9 @@ static void usage(FILE *to) {
           "                  the windows where its hot set changed (docs/dynopt.md)\n"
           "  --code-range=LO:HI  report how many of the program's instructions retired at addresses in\n"
           "                  [LO, HI) (a code cache: docs/dynopt.md)\n"
+          "  --code-cache=LO:HI  the program copies its code into a code cache at [LO, HI) with the\n"
+          "                  origin of each word in the HI - LO bytes below LO (docs/dynopt.md): the edge\n"
+          "                  check and the phase truth count each copy as its original\n"
           "  --quiet         no report at the end\n"
           "  --help          this text\n"
           "Exit status: the program's; 2 bad arguments or ELF file; 3 the program ran away; 4 a trace\n"
@@ -72,6 +75,23 @@ static int parse_u64(const char *s, uint64_t *out) {
   return 0;
 }
 
+/* LO:HI of an argument (arg, for the error) into lo < hi <= 2^32; prints the error and returns -1. */
+static int parse_range(const char *arg, const char *s, uint64_t *lo, uint64_t *hi) {
+  char first[32];
+  const char *colon = strchr(s, ':');
+  if (colon == NULL || (size_t)(colon - s) >= sizeof first) {
+    fprintf(stderr, "hwprof-sim: error: argument '%s': expects LO:HI\n", arg);
+    return -1;
+  }
+  memcpy(first, s, (size_t)(colon - s));
+  first[colon - s] = '\0';
+  if (parse_u64(first, lo) || parse_u64(colon + 1, hi) || *lo >= *hi || *hi > 0x100000000u) {
+    fprintf(stderr, "hwprof-sim: error: argument '%s': expects LO:HI with LO < HI <= 0x100000000\n", arg);
+    return -1;
+  }
+  return 0;
+}
+
 static uint32_t bus_read(void *ctx, uint16_t addr) { return platform_apb(ctx, false, addr, 0); }
 static void bus_write(void *ctx, uint16_t addr, uint32_t v) { platform_apb(ctx, true, addr, v); }
 static const hwprof_bus_t kBus = {bus_read, bus_write}; /* host-side register access for the drivers */
@@ -85,6 +105,7 @@ int main(int argc, char **argv) {
   uint64_t taken_penalty = 0, phase_window = 100000, icache = 0, icache_miss = 10;
   const char *phase_truth_path = NULL;
   uint64_t range_lo = 0, range_hi = 0; /* --code-range */
+  uint64_t cache_lo = 0, cache_hi = 0;  /* --code-cache */
   bool range = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -127,19 +148,14 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--pcs=", 6) && a[6]) {
       pcs_path = a + 6;
     } else if (!strncmp(a, "--code-range=", 13)) {
-      char lo[32];
-      const char *colon = strchr(a + 13, ':');
-      if (colon == NULL || (size_t)(colon - (a + 13)) >= sizeof lo) {
-        fprintf(stderr, "hwprof-sim: error: argument '%s': expects LO:HI\n", a);
-        return 2;
-      }
-      memcpy(lo, a + 13, (size_t)(colon - (a + 13)));
-      lo[colon - (a + 13)] = '\0';
-      if (parse_u64(lo, &range_lo) || parse_u64(colon + 1, &range_hi) || range_lo >= range_hi || range_hi > 0x100000000u) {
-        fprintf(stderr, "hwprof-sim: error: argument '%s': expects LO:HI with LO < HI <= 0x100000000\n", a);
-        return 2;
-      }
+      if (parse_range(a, a + 13, &range_lo, &range_hi)) return 2;
       range = true;
+    } else if (!strncmp(a, "--code-cache=", 13)) {
+      if (parse_range(a, a + 13, &cache_lo, &cache_hi)) return 2;
+      if ((cache_lo | cache_hi) & 3u || cache_hi - cache_lo > cache_lo) {
+        fprintf(stderr, "hwprof-sim: error: argument '%s': expects word-aligned LO:HI with room for the origin table below LO\n", a);
+        return 2;
+      }
     } else if (!strncmp(a, "--taken-penalty=", 16)) {
       if (parse_u64(a + 16, &taken_penalty) || taken_penalty > 1000) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects 0..1000\n", a);
@@ -232,6 +248,7 @@ int main(int argc, char **argv) {
       platform_free(&plat);
       return 2;
     }
+    if (cache_hi) edge_check_set_cache(&ec, (uint32_t)cache_lo, (uint32_t)cache_hi, cpu->ram, RV_RAM_BASE, cpu->ram_size);
   }
 
   static phase_truth_t pt;
@@ -244,6 +261,8 @@ int main(int argc, char **argv) {
     platform_free(&plat);
     return 2;
   }
+  if (phase_truth_path && cache_hi)
+    phase_truth_set_cache(&pt, (uint32_t)cache_lo, (uint32_t)cache_hi, cpu->ram, RV_RAM_BASE, cpu->ram_size);
 
   static cop_check_t cc;
   if (cop_profile) cop_check_init(&cc, HWPROF_PLAT_REG_BASE, plat.cfg.vpf.bitmask_bits);

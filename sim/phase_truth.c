@@ -70,23 +70,39 @@ static void close_window(phase_truth_t *t, uint64_t end) {
   t->windows++;
 }
 
+void phase_truth_set_cache(phase_truth_t *t, uint32_t lo, uint32_t hi, const uint8_t *ram, uint32_t ram_base,
+                           uint32_t ram_size) {
+  t->cc = (cc_origin_t){.lo = lo, .hi = hi, .ram = ram, .ram_base = ram_base, .ram_size = ram_size};
+}
+
+static void count_branch(phase_truth_t *t, uint32_t pc, bool taken) {
+  if (4u * (t->n + 1u) > 3u * t->cap && !grow(t)) {
+    t->failed = true;
+    fprintf(t->out, "error out of memory\n");
+    return;
+  }
+  phase_truth_branch_t *b = &t->br[slot(t, pc)];
+  if (b->pc == 0) {
+    b->pc = pc;
+    b->hot = -1;
+    t->n++;
+  }
+  if (taken) b->taken++;
+  else b->not_taken++;
+}
+
 void phase_truth_event(phase_truth_t *t, const hwprof_retire_ev_t *ev, uint64_t instret) {
   if (t->failed || !ev->valid || (ev->trap & 1u)) return;
+  uint32_t pc = ev->pc;
+  if (t->cc.hi) { /* a copy's branch went the way its original would have gone to get to the next */
+    if ((pc = cc_origin_of(&t->cc, ev->pc)) == 0) return;
+    if (t->pending) count_branch(t, t->pending, pc != t->pending + 4u);
+    t->pending = 0;
+  }
   if (t->in_window == 0) t->start = instret - 1u;
   if (ev->kind == HWPROF_KIND_BRANCH) {
-    if (4u * (t->n + 1u) > 3u * t->cap && !grow(t)) {
-      t->failed = true;
-      fprintf(t->out, "error out of memory\n");
-      return;
-    }
-    phase_truth_branch_t *b = &t->br[slot(t, ev->pc)];
-    if (b->pc == 0) {
-      b->pc = ev->pc;
-      b->hot = -1;
-      t->n++;
-    }
-    if (ev->taken) b->taken++;
-    else b->not_taken++;
+    if (pc != ev->pc) t->pending = pc;
+    else count_branch(t, pc, ev->taken);
   }
   if (++t->in_window == t->window) {
     close_window(t, instret);

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cc_origin.h"
+
 #include "ports.h"
 
 #define PHASE_TRUTH_MIN 64u
@@ -35,10 +37,15 @@ typedef struct {
   phase_truth_branch_t *br; /* open addressing on pc */
   uint32_t cap, n;
   bool failed;         /* out of memory: the file says so */
+  cc_origin_t cc;      /* a code cache (phase_truth_set_cache): its copies count as their originals */
+  uint32_t pending;    /* a copied branch's original, its way known at the program's next instruction */
 } phase_truth_t;
 
 /* Writes the header to out. Returns 0, or -1 (bad window or out of memory). */
 int phase_truth_init(phase_truth_t *t, FILE *out, uint64_t window);
+/* The program runs partly from the code cache [lo, hi) (its origin table below lo, in ram). */
+void phase_truth_set_cache(phase_truth_t *t, uint32_t lo, uint32_t hi, const uint8_t *ram, uint32_t ram_base,
+                           uint32_t ram_size);
 /* One retired instruction; instret: the CPU's count after it. */
 void phase_truth_event(phase_truth_t *t, const hwprof_retire_ev_t *ev, uint64_t instret);
 /* Closes the last (partial) window. */

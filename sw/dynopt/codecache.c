@@ -10,6 +10,10 @@ static uint32_t *shadow_at(const hwprof_cc_t *cc, uint32_t a) {
   return cc->c.shadow ? &cc->c.shadow[(a - cc->c.mem_base) / 4u] : NULL;
 }
 
+void hwprof_cc_set_origin(hwprof_cc_t *cc, uint32_t a, uint32_t origin) {
+  if (cc->c.origin && a >= cc->c.lo && a < cc->c.hi) cc->c.origin[(a - cc->c.lo) / 4u] = origin;
+}
+
 static bool apart(uint32_t a_lo, uint32_t a_hi, uint32_t b_lo, uint32_t b_hi) {
   return a_lo == a_hi || b_lo == b_hi || a_hi <= b_lo || b_hi <= a_lo;
 }
@@ -54,6 +58,7 @@ hwprof_result_t hwprof_cc_flush(hwprof_cc_t *cc) {
 typedef struct {
   hwprof_cc_t *cc;
   uint32_t start, entry, cur, tramp;
+  uint32_t org; /* the origin of the next word put (then 0: the rest of an expansion has none) */
   struct {
     uint32_t at, to;
     bool cached; /* `to` is an address in the cache (an appended copy's branch) */
@@ -87,6 +92,8 @@ static void put(emit_t *e, uint32_t word, uint32_t shadow) {
   *word_at(e->cc, e->cur) = word;
   uint32_t *sh = shadow_at(e->cc, e->cur);
   if (sh) *sh = shadow;
+  hwprof_cc_set_origin(e->cc, e->cur, e->org);
+  e->org = 0;
   e->cur += 4u;
 }
 
@@ -173,6 +180,7 @@ static void append_copy(emit_t *e, const hwprof_cc_patch_t *p) {
     int32_t off;
     const rv32_cf_t k = rv32_control_flow(insn, &off);
     const uint32_t target = w + (uint32_t)off;
+    e->org = cc->c.origin ? cc->c.origin[(w - cc->c.lo) / 4u] : 0u;
     if (k == RV32_CF_BRANCH) {
       put_exit_branch_to(e, insn, sh, target, true);
     } else if (k == RV32_CF_JAL && rv32_rd(insn) == 0) {
@@ -232,12 +240,14 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
   const uint32_t pc = pcs[i], insn = orig_word(cc, pc), sh = orig_shadow(cc, pc);
   const bool last = i + 1u == n;
   const uint32_t next = last ? 0u : pcs[i + 1u];
+  e->org = pc;
   const unsigned rd = rv32_rd(insn);
   int32_t off;
   rv32_cf_t k = rv32_control_flow(insn, &off);
   const uint32_t target = pc + (uint32_t)off;
   const hwprof_cc_patch_t *placed = i > 0 ? hwprof_cc_patch_at(cc, pc) : NULL;
   if (placed) { /* another trace's start: its copy appended, or a jump to it */
+    e->org = 0;
     if ((placed->end - placed->entry) / 4u <= HWPROF_CC_APPEND_MAX) append_copy(e, placed);
     else put_jump(e, pc);
     return false;
@@ -256,6 +266,7 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
   }
   if (semihost || k == RV32_CF_SYSTEM || (k == RV32_CF_JALR && rd != 0 && (rd == rv32_rs1(insn) || sh != 0))) {
     if (i == 0) fail(e, kHwprofCcFirstInsn);
+    e->org = 0;
     put_jump(e, pc); /* left to the original code */
     return false;
   }
@@ -362,6 +373,7 @@ hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, s
   for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++)
     if (!copy_insn(&e, pcs, n, i)) break;
   const uint32_t body_end = e.cur;
+  e.org = 0;
   put_stubs(&e);
   if (!rv32_fits_j((int64_t)e.entry - (int64_t)e.start)) fail(&e, kHwprofCcTooFar);
   if (e.st == kHwprofCcPlaced && cc->nexit + e.nexit > cc->c.exit_cap) fail(&e, kHwprofCcNoRoom);
@@ -397,6 +409,7 @@ const char *hwprof_cc_status_str(hwprof_cc_status_t s) {
     case kHwprofCcFirstInsn: return "its first instruction cannot run from the cache";
     case kHwprofCcProfiled: return "a changed instruction carries profiling bits";
     case kHwprofCcBadTrace: return "not a path of the code";
+    case kHwprofCcCannotMove: return "a block the copy cannot reproduce";
     default: return "unknown";
   }
 }

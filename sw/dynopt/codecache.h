@@ -85,6 +85,7 @@ typedef enum {
   kHwprofCcFirstInsn,     /* the first instruction cannot run from the cache (the copy would only jump back) */
   kHwprofCcProfiled,      /* an instruction the copy changes carries profiling bits in its shadow word */
   kHwprofCcBadTrace,      /* the listed addresses are not a path of the code */
+  kHwprofCcCannotMove,    /* re-layout: a block the copy cannot reproduce (docs/dynopt.md) */
   kHwprofCcReasons
 } hwprof_cc_status_t;
 
@@ -101,6 +102,10 @@ typedef struct {
   size_t patch_cap;
   hwprof_cc_exit_t *exit;     /* ... and the exits */
   size_t exit_cap;
+  uint32_t *origin;           /* one word per cache word, or NULL: the program address whose instruction the
+                                 word is a copy of (the first word of an instruction's expansion), 0 for a
+                                 word of the cache's own (a stub, a jump between blocks, a patched-over start);
+                                 the simulator's exact profile reads it (docs/dynopt.md) */
 } hwprof_cc_config_t;
 
 typedef struct {
@@ -120,6 +125,9 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_cc_init(hwprof_cc_t *cc, hwprof_cc_con
  * patches its start; *entry gets the copy's address. Any other status counts the refusal and leaves
  * the program and the placed traces as they were (the cache's free space may have been written). */
 hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, size_t n, uint32_t *entry);
+
+/* Sets the origin of the cache word at a (no origin table: nothing). */
+void hwprof_cc_set_origin(hwprof_cc_t *cc, uint32_t a, uint32_t origin);
 
 /* The patch at addr, or NULL: whether a trace starts there. */
 const hwprof_cc_patch_t *hwprof_cc_patch_at(const hwprof_cc_t *cc, uint32_t addr);
