@@ -50,8 +50,10 @@ VP_HDR   := sw/vp/vp_estimate.h sw/vp/vp_fw.h
 # the dynamic optimizer (docs/dynopt.md): portable firmware, built for the host tests and for RV32
 DYNOPT_SRC := sw/dynopt/phase.c sw/dynopt/meta.c sw/dynopt/dynopt.c
 # the code cache and the trace-driven optimizer (firmware of the -tc programs)
-CCACHE_SRC := sw/dynopt/codecache.c sw/dynopt/trace_opt.c
-DYNOPT_HDR := sw/dynopt/phase.h sw/dynopt/meta.h sw/dynopt/dynopt.h sw/include/hwprof_meta.h sw/dynopt/codecache.h sw/dynopt/trace_opt.h
+CCACHE_SRC := sw/dynopt/codecache.c sw/dynopt/trace_opt.c sw/dynopt/relayout.c
+RELAYOUT_SRC := sw/dynopt/codecache.c sw/dynopt/relayout.c
+DYNOPT_HDR := sw/dynopt/phase.h sw/dynopt/meta.h sw/dynopt/dynopt.h sw/include/hwprof_meta.h sw/dynopt/codecache.h sw/dynopt/trace_opt.h \
+              sw/dynopt/relayout.h
 RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 
@@ -313,7 +315,7 @@ bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS) $(VPF_BINS)
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
               test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw test_phase test_phase_truth test_meta \
-              test_codecache
+              test_codecache test_relayout
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c sim/phase_truth.c \
             $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC)
 $(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h sim/phase_truth.h \
@@ -359,7 +361,7 @@ INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instr
 INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h sw/instr/linkage.h
 SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h tb/apb_master.h sim/trace_check.h sim/edge_check.h sim/cop_check.h sim/value_truth.h sim/phase_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/cc_origin.h tb/apb_master.h sim/trace_check.h sim/edge_check.h sim/cop_check.h sim/value_truth.h sim/phase_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 $(SIM_SRC) -o $@ -lelf
 
@@ -376,7 +378,7 @@ SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h tb/top_ports
 SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/edge_check.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
               $(ELF_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
-SIMC_HDR   := $(ELF_HDR) tb/apb_master.h sim/rv32.h sim/trace_check.h sim/edge_check.h $(PROFMAP_HDR) tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
+SIMC_HDR   := $(ELF_HDR) tb/apb_master.h sim/rv32.h sim/trace_check.h sim/edge_check.h sim/cc_origin.h $(PROFMAP_HDR) tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
 $(BUILD)/simc/%.o: %.c $(SIMC_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 -c $< -o $@
@@ -512,6 +514,15 @@ $(BUILD)/unit/codecache-random: tests/codecache_random.c sim/rv32.c sim/rv32.h s
 	$(CC) $(CFLAGS_COMMON) -Isim -Isw/dynopt -g -O1 $(SAN) tests/codecache_random.c sim/rv32.c sw/dynopt/codecache.c \
 	  $(ELF_SRC) -o $@ -lelf
 
+# block re-layout at random moments in random orders (tests/relayout_random.c), on the whole platform,
+# under ASan/UBSan: the program's output and its exact edge profile through the code cache
+RL_RANDOM_SRC := $(filter-out sim/hwprof_sim.c,$(SIM_SRC)) sw/dynopt/codecache.c sw/dynopt/relayout.c sw/dynopt/meta.c
+$(BUILD)/unit/relayout-random: tests/relayout_random.c $(RL_RANDOM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/edge_check.h \
+                               sim/cc_origin.h $(PROFMAP_HDR) $(MODEL_HDR) $(DYNOPT_HDR) $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/dynopt -Isw/profmap -Isw/elf -Isw/cfg -Icmodel -g -O1 $(SAN) tests/relayout_random.c \
+	  $(RL_RANDOM_SRC) -o $@ -lelf
+
 $(BUILD)/unit/hwprof-instr-asan: $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isw/instr -Isw/rewrite -g -O1 $(SAN) $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
@@ -530,14 +541,14 @@ $(BUILD)/instr/%-prof.elf: $(BUILD)/instr/%.elf $(INSTR_BIN)
 PHASE_WORKLOADS := phases stable
 DYN_PROGRAMS := $(WORKLOADS) $(PHASE_WORKLOADS)
 DYN_ELFS := $(addprefix $(BUILD)/dyn/,$(addsuffix -prof.elf,$(DYN_PROGRAMS)))
-DYN_FW := sw/rt/dynopt_rt.c $(DYNOPT_SRC) sw/hwprof_edge.c
+DYN_FW := sw/rt/dynopt_rt.c $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/hwprof_edge.c
 .SECONDARY: $(addprefix $(BUILD)/dyn/,$(addsuffix .elf,$(DYN_PROGRAMS)))
 $(BUILD)/dyn/%.elf: sim/workloads/%.c sim/workloads/common.h $(DYN_FW) $(DYNOPT_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt -c sw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/dynopt -Wl,--emit-relocs -Wl,--no-relax $(@:.elf=.o) $(@:.elf=-rt.o) \
-	  $(DYNOPT_SRC) sw/hwprof_edge.c -o $@
+	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/hwprof_edge.c -o $@
 $(BUILD)/dyn/%-prof.elf: $(BUILD)/dyn/%.elf $(INSTR_BIN)
 	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
 $(BUILD)/workloads/phases.elf $(BUILD)/workloads/stable.elf: $(BUILD)/workloads/%.elf: sim/workloads/%.c sim/workloads/common.h
@@ -672,12 +683,37 @@ $(BUILD)/dyn-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/e
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt -c sw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
 	$(RV32_CC) $(EMBENCH_FLAGS) -Isw/include -Isw/dynopt -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
 	  $(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $(@:.elf=-main.o) $(@:.elf=-rt.o) \
-	  $(DYNOPT_SRC) sw/hwprof_edge.c -Wl,--emit-relocs -Wl,--no-relax -lm -o $@
-dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(SIM_BIN)
+	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/hwprof_edge.c -Wl,--emit-relocs -Wl,--no-relax -lm -o $@
+
+# ... and the same with the edge-driven re-layout (docs/dynopt.md, "Re-laying functions out while they
+# run"): build/dynrl/NAME-prof.elf; the simulator's exact profiles need --code-cache=$(DYNRL_CACHE)
+DYNRL_CACHE := 0x80780000:0x80800000
+DYNRL_ELFS := $(addprefix $(BUILD)/dynrl/,$(addsuffix -prof.elf,$(DYN_PROGRAMS))) \
+              $(foreach p,$(EMBENCH_PROGS),$(BUILD)/dynrl/embench-$(p)-prof.elf)
+.SECONDARY: $(addprefix $(BUILD)/dynrl/,$(addsuffix .elf,$(DYN_PROGRAMS))) $(foreach p,$(EMBENCH_PROGS),$(BUILD)/dynrl-embench/$(p).elf)
+$(BUILD)/dynrl/%.elf: sim/workloads/%.c sim/workloads/common.h $(DYN_FW) $(RELAYOUT_SRC) $(DYNOPT_HDR) $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt -DDYNOPT_RELAYOUT -c sw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/dynopt -Wl,--emit-relocs -Wl,--no-relax $(@:.elf=.o) $(@:.elf=-rt.o) \
+	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/hwprof_edge.c -o $@
+$(BUILD)/dynrl/embench-%-prof.elf: $(BUILD)/dynrl-embench/%.elf $(INSTR_BIN)
+	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
+$(BUILD)/dynrl/%-prof.elf: $(BUILD)/dynrl/%.elf $(INSTR_BIN)
+	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
+$(BUILD)/dynrl-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $(DYN_FW) $(RELAYOUT_SRC) $(DYNOPT_HDR) $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $(@:.elf=-main.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt -DDYNOPT_RELAYOUT -c sw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(EMBENCH_FLAGS) -Isw/include -Isw/dynopt -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
+	  $(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $(@:.elf=-main.o) $(@:.elf=-rt.o) \
+	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/hwprof_edge.c -Wl,--emit-relocs -Wl,--no-relax -lm -o $@
+
+dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(SIM_BIN)
 
 workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
            $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) $(EMBENCH_DYN) \
-           $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE)
+           $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE) $(DYNRL_ELFS)
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)

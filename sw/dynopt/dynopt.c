@@ -32,11 +32,11 @@ void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p) {
 }
 
 static void log_event(hwprof_dynopt_t *d, uint64_t instret, hwprof_dynopt_event_kind_t kind,
-                      const hwprof_phase_summary_t *s, unsigned flipped, unsigned oab, unsigned funcs) {
+                      const hwprof_phase_summary_t *s, unsigned flipped, unsigned oab, unsigned funcs, unsigned laid) {
   if (d->nlog == HWPROF_DYNOPT_LOG) return; /* the first ones are kept; the counts go on */
   d->log[d->nlog++] = (hwprof_dynopt_event_t){instret, (uint8_t)kind, (uint16_t)(s ? s->crossed : 0),
                                               (uint16_t)(s ? s->fts : 0), (uint16_t)flipped, (uint16_t)oab,
-                                              (uint16_t)funcs};
+                                              (uint16_t)funcs, (uint16_t)laid};
 }
 
 static size_t nfuncs(const hwprof_dynopt_t *d) {
@@ -118,9 +118,70 @@ static hwprof_result_t work_func(hwprof_dynopt_t *d, size_t f, bool relayout, hw
     }
   }
   *flipped += flips;
+  d->func_flips[f] += flips;
   if (s.crossed && flips == 0) d->func_fts[f] = true; /* crossings that changed nothing: raise the threshold */
   set_threshold(d, f);
   return kHwprofOk;
+}
+
+/* Lays f out again (paragraph 17): from its entry, each block followed by its hot successor (the hot
+ * edge of its branch, its jump or fall edge), a chain ending at a block already placed; the next
+ * chain starts at the first block by address not placed yet, so that what no hot edge reaches moves
+ * behind the chains it left. Returns whether the copy was placed. */
+static bool relayout(hwprof_dynopt_t *d, size_t f) {
+  const hwprof_meta_func_t *fn = &d->meta.fn[f];
+  const uint32_t n = fn->nblocks, none = 0x7fffffffu; /* no successor (not a block index) */
+  if (n == 0 || n > HWPROF_DYNOPT_MAX_BLOCKS) return false;
+  for (uint32_t b = 0; b < n; b++) {
+    const hwprof_meta_block_t *x = &d->meta.blk[fn->first_block + b];
+    if (x->new_end == 0) return false;
+    d->rl_blk[b] = (hwprof_rl_block_t){x->new_start, x->new_end};
+    d->rl_succ[b] = none;
+  }
+  for (uint32_t e = 0; e < fn->nedges; e++) { /* a jump or a fall edge is its block's only successor */
+    const hwprof_meta_edge_t *x = &d->meta.edge[fn->first_edge + e];
+    if ((x->kind == 2u || x->kind == 3u) && x->src < n && x->dst < n) d->rl_succ[x->src] = x->dst;
+  }
+  for (uint32_t k = 0; k < d->func_np[f]; k++) { /* a branch: its hot edge */
+    const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
+    const hwprof_meta_edge_t *tk = &d->meta.edge[fn->first_edge + br->taken];
+    const hwprof_meta_edge_t *nt = &d->meta.edge[fn->first_edge + br->not_taken];
+    if (tk->src < n) d->rl_succ[tk->src] = d->pair[d->func_first[f] + k].taken_hot ? tk->dst : nt->dst;
+  }
+  /* chains: a placed block's successor gets the top bit (block indexes are below 2^31) */
+  const uint32_t kPlaced = 0x80000000u;
+  uint32_t placed = 0, seed = 0;
+  while (placed < n) {
+    while (seed < n && (d->rl_succ[seed] & kPlaced)) seed++;
+    for (uint32_t b = seed; b < n && !(d->rl_succ[b] & kPlaced);) {
+      const uint32_t next = d->rl_succ[b];
+      d->rl_succ[b] = next | kPlaced;
+      d->rl_order[placed++] = b;
+      b = next; /* none (all ones) ends the chain too */
+    }
+  }
+  /* the calls to re-aim are looked for where the program runs: the armed functions and the cache */
+  size_t nc = 0;
+  for (size_t g = 0; g < nfuncs(d); g++) {
+    const hwprof_meta_func_t *gn = &d->meta.fn[g];
+    if (!d->func_armed[g] || gn->nblocks == 0) continue;
+    const hwprof_meta_block_t *b0 = &d->meta.blk[gn->first_block], *b1 = b0 + gn->nblocks - 1u;
+    if (b1->new_end > b0->new_start) d->rl_callers[nc++] = (hwprof_rl_block_t){b0->new_start, b1->new_end};
+  }
+  d->rl_callers[nc++] = (hwprof_rl_block_t){d->rl->cc->c.lo, d->rl->cc->c.hi}; /* up to the new copy's end */
+  uint32_t entry;
+  const hwprof_cc_status_t st = hwprof_rl_place(d->rl, d->rl_blk, n, d->rl_order, d->rl_callers, nc, &entry);
+  if (st != kHwprofCcPlaced) {
+    d->layout_refused++;
+    d->layout_last_refusal = (uint32_t)st;
+    return false;
+  }
+  d->layouts++;
+  return true;
+}
+
+void hwprof_dynopt_set_relayout(hwprof_dynopt_t *d, hwprof_rl_t *rl) {
+  if (d) d->rl = rl;
 }
 
 /* The function whose counter area holds addr, or SIZE_MAX. */
@@ -159,12 +220,16 @@ static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool int
   hwprof_result_t r = hwprof_edge_flush(&d->hw, true, d->p.max_polls);
   const unsigned oab = mark_funcs(d, !interrupt);
   hwprof_phase_summary_t s = {0, 0, false};
-  unsigned flipped = 0, funcs = 0;
+  unsigned flipped = 0, funcs = 0, laid = 0;
   const size_t n = d->ntodo == SIZE_MAX ? nfuncs(d) : d->ntodo;
   for (size_t k = 0; k < n && r == kHwprofOk; k++) {
     const size_t f = d->ntodo == SIZE_MAX ? k : d->todo[k];
     if (!d->func_armed[f]) continue;
     if ((r = work_func(d, f, true, &s, &flipped)) == kHwprofOk) r = arm_func(d, f);
+    if (r == kHwprofOk && d->rl && d->func_flips[f]) {
+      laid += relayout(d, f);
+      d->func_flips[f] = 0;
+    }
     funcs++;
   }
   if (r != kHwprofOk) {
@@ -181,7 +246,7 @@ static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool int
   } else {
     d->transitions++;
   }
-  log_event(d, instret, kind, &s, flipped, oab, funcs);
+  log_event(d, instret, kind, &s, flipped, oab, funcs, laid);
   if (d->npairs) r = hwprof_edge_arm_trigger(&d->hw, d->p.trigger);
   hwprof_mmio_write32(&d->hw, HWPROF_TOP_IRQ_PENDING_ADDR, 1u << HWPROF_TOP_IRQ_PENDING_PHASE_LSB);
   return r;
@@ -206,7 +271,10 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
     d->func_max[f] = d->func_thr[f] = 0;
     d->func_first[f] = d->func_np[f] = 0;
     d->func_fts[f] = false;
+    d->func_flips[f] = 0;
   }
+  d->rl = NULL;
+  d->layouts = d->layout_refused = d->layout_last_refusal = 0;
   /* each function's branches (the metadata lists them by function); their pairs are built when
      the function is armed */
   for (uint32_t i = 0; i < m->hdr->nbranch; i++) {
@@ -235,7 +303,7 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
   size_t n;
   bool overrun;
   if ((r = hwprof_edge_read_oab(&d->hw, none, 0, &n, &overrun)) != kHwprofOk) return r; /* empties it */
-  log_event(d, instret, kHwprofDynoptStart, NULL, 0, 0, 0);
+  log_event(d, instret, kHwprofDynoptStart, NULL, 0, 0, 0, 0);
   return kHwprofOk;
 }
 
@@ -301,7 +369,7 @@ hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret, bo
   if ((r = hwprof_edge_flush(&d->hw, true, d->p.max_polls)) != kHwprofOk) return r;
   unsigned armed;
   if ((r = arm_new(d, &armed)) != kHwprofOk) return r;
-  log_event(d, instret, kHwprofDynoptScan, NULL, 0, 0, armed);
+  log_event(d, instret, kHwprofDynoptScan, NULL, 0, 0, armed, 0);
   return armed ? hwprof_edge_arm_trigger(&d->hw, d->p.trigger) : kHwprofOk;
 }
 
@@ -326,6 +394,6 @@ hwprof_result_t hwprof_dynopt_finish(hwprof_dynopt_t *d, uint64_t instret) {
       counter_write(d, d->pair[i].fall, d->total[2 * i + 1] & mask);
     }
   }
-  log_event(d, instret, kHwprofDynoptFinish, &s, 0, oab, funcs);
+  log_event(d, instret, kHwprofDynoptFinish, &s, 0, oab, funcs, 0);
   return kHwprofOk;
 }

@@ -22,10 +22,12 @@
 #include "hwprof.h"
 #include "meta.h"
 #include "phase.h"
+#include "relayout.h"
 
 #define HWPROF_DYNOPT_MAX_PAIRS 1024u
 #define HWPROF_DYNOPT_MAX_FUNCS 512u
 #define HWPROF_DYNOPT_LOG 512u
+#define HWPROF_DYNOPT_MAX_BLOCKS 2048u /* the largest function re-laid (blocks) */
 
 typedef struct {
   uint16_t trigger;      /* cnt: crossings that make a transition (1..32767) */
@@ -50,6 +52,7 @@ typedef struct {
   uint8_t kind;     /* hwprof_dynopt_event_kind_t */
   uint16_t crossed, fts, flipped, oab; /* crossings, FTS, pairs whose hot edge changed, OAB entries */
   uint16_t funcs;                      /* functions worked on (re-armed) */
+  uint16_t laid;                       /* functions re-laid out (with hwprof_dynopt_set_relayout) */
 } hwprof_dynopt_event_t;
 
 typedef struct {
@@ -86,6 +89,14 @@ typedef struct {
   hwprof_dynopt_event_t log[HWPROF_DYNOPT_LOG];
   size_t nlog;
   uint32_t transitions, fts_skips, periods, scans, armed_funcs, errors, dropped_pairs;
+  /* the edge-driven re-layout (item 4 of issue 14): a function whose hot set changed is laid out
+     again, its hot edges falling through (NULL: the decision only) */
+  hwprof_rl_t *rl;
+  uint32_t func_flips[HWPROF_DYNOPT_MAX_FUNCS];          /* pairs whose hot edge changed since f's last layout */
+  hwprof_rl_block_t rl_blk[HWPROF_DYNOPT_MAX_BLOCKS];    /* scratch of a layout */
+  uint32_t rl_order[HWPROF_DYNOPT_MAX_BLOCKS], rl_succ[HWPROF_DYNOPT_MAX_BLOCKS];
+  hwprof_rl_block_t rl_callers[HWPROF_DYNOPT_MAX_FUNCS + 1u]; /* where calls are re-aimed: what runs */
+  uint32_t layouts, layout_refused, layout_last_refusal;
 } hwprof_dynopt_t;
 
 void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p);
@@ -94,6 +105,8 @@ void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p);
  * left unwatched (counted in dropped_pairs). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const hwprof_meta_t *m,
                                                       const hwprof_dynopt_params_t *p, uint64_t instret);
+/* Re-lay functions out at transitions from now on, in rl's code cache (after hwprof_dynopt_init). */
+void hwprof_dynopt_set_relayout(hwprof_dynopt_t *d, hwprof_rl_t *rl);
 /* The phase-transition interrupt (call it from the handler; it acknowledges the cause). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_phase(hwprof_dynopt_t *d, uint64_t instret);
 /* The period timer: arms the functions that started running since the last scan; with full, also

@@ -30,6 +30,8 @@
 
 int workload_main(void);
 
+
+
 /* Filled by the instrumenter with the metadata's address (an initialized word, so it is in .data). */
 volatile uint32_t hwprof_meta = 0xffffffffu;
 
@@ -38,6 +40,42 @@ static const hwprof_t hw = {.base = HWPROF_PLAT_REG_BASE};
  * hwprof_dynopt_init sets every field it later reads */
 __attribute__((noinit)) static hwprof_dynopt_t opt;
 static hwprof_meta_t meta;
+
+#ifdef DYNOPT_RELAYOUT
+/* The edge-driven re-layout (docs/dynopt.md, "Re-laying functions out while they run"): the code
+ * cache is the 512 KiB below the instrumented program's code (INSTR_TEXT_AT, 0x80800000), within a
+ * jump's reach of all of it, and its origin table the 512 KiB below that; the simulator is told
+ * both with --code-cache=DYNOPT_CACHE_LO:DYNOPT_CACHE_HI. The loader zero-fills the RAM. */
+#ifndef DYNOPT_CACHE_LO
+#define DYNOPT_CACHE_LO 0x80780000u
+#endif
+#ifndef DYNOPT_CACHE_HI
+#define DYNOPT_CACHE_HI 0x80800000u
+#endif
+#define DYNOPT_RAM_BYTES (16u << 20)
+__attribute__((noinit)) static hwprof_cc_t cc;
+__attribute__((noinit)) static hwprof_cc_patch_t cc_patches[1];
+__attribute__((noinit)) static hwprof_cc_exit_t cc_exits[1];
+__attribute__((noinit)) static hwprof_rl_t rl;
+__attribute__((noinit)) static hwprof_rl_patch_t rl_patches[8192];
+__attribute__((noinit)) static hwprof_rl_func_t rl_funcs[512];
+__attribute__((noinit)) static uint32_t rl_copy[HWPROF_DYNOPT_MAX_BLOCKS];
+
+static hwprof_result_t relayout_init(const hwprof_meta_t *m) {
+  const hwprof_cc_config_t c = {
+      .mem_base = HWPROF_PLAT_RAM_BASE, .mem = (uint32_t *)(uintptr_t)HWPROF_PLAT_RAM_BASE,
+      .mem_words = DYNOPT_RAM_BYTES / 4u, .shadow = (uint32_t *)(uintptr_t)HWPROF_PLAT_SHADOW_BASE,
+      .code_lo = DYNOPT_CACHE_HI, .code_hi = m->hdr->counters_at, .lo = DYNOPT_CACHE_LO, .hi = DYNOPT_CACHE_HI,
+      .patch = cc_patches, .patch_cap = 1, .exit = cc_exits, .exit_cap = 1,
+      .origin = (uint32_t *)(uintptr_t)(DYNOPT_CACHE_LO - (DYNOPT_CACHE_HI - DYNOPT_CACHE_LO))};
+  hwprof_result_t r = hwprof_cc_init(&cc, c);
+  if (r == kHwprofOk)
+    r = hwprof_rl_init(&rl, &cc, rl_patches, sizeof rl_patches / sizeof rl_patches[0], rl_funcs,
+                       sizeof rl_funcs / sizeof rl_funcs[0], rl_copy, sizeof rl_copy / sizeof rl_copy[0]);
+  if (r == kHwprofOk) hwprof_dynopt_set_relayout(&opt, &rl);
+  return r;
+}
+#endif
 static volatile int32_t status = 1; /* of the last request to the handler */
 static volatile uint32_t unexpected_traps, error_irqs;
 static uint64_t period, full_at, scan_at, scan = DYNOPT_SCAN;
@@ -84,6 +122,9 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
       /* the metadata is checked here, so that its cost counts as the optimizer's */
       status = hwprof_meta_open(&meta, (const void *)(uintptr_t)hwprof_meta, 1u << 24);
       if (status == kHwprofOk) status = hwprof_dynopt_init(&opt, &hw, &meta, &p, now);
+#ifdef DYNOPT_RELAYOUT
+      if (status == kHwprofOk) status = relayout_init(&meta);
+#endif
     } else if (a7 == kRequestFinish) {
       status = hwprof_dynopt_finish(&opt, now);
     } else {
@@ -164,10 +205,19 @@ int main(void) {
          (unsigned long)error_irqs, (unsigned long)unexpected_traps);
   printf("dynopt: the handler retired %llu instructions in %lu entries\n", (unsigned long long)handler_insns,
          (unsigned long)handler_entries);
+#ifdef DYNOPT_RELAYOUT
+  printf("dynopt: re-layout: %lu layouts of %lu functions (%lu refused, the last: %s), %lu words in the code cache "
+         "[0x%08lx, 0x%08lx), %lu stubs, %lu patched words\n",
+         (unsigned long)opt.layouts, (unsigned long)rl.nfunc, (unsigned long)opt.layout_refused,
+         opt.layout_refused ? hwprof_cc_status_str((hwprof_cc_status_t)opt.layout_last_refusal) : "none",
+         (unsigned long)rl.words_out, (unsigned long)DYNOPT_CACHE_LO, (unsigned long)DYNOPT_CACHE_HI,
+         (unsigned long)rl.stubs, (unsigned long)rl.npatch);
+#endif
   for (size_t i = 0; i < opt.nlog; i++) {
     const hwprof_dynopt_event_t *e = &opt.log[i];
-    printf("dynopt: event %llu %s crossed %u fts %u flipped %u oab %u functions %u\n",
-           (unsigned long long)e->instret, kind_name(e->kind), e->crossed, e->fts, e->flipped, e->oab, e->funcs);
+    printf("dynopt: event %llu %s crossed %u fts %u flipped %u oab %u functions %u laid %u\n",
+           (unsigned long long)e->instret, kind_name(e->kind), e->crossed, e->fts, e->flipped, e->oab, e->funcs,
+           e->laid);
   }
   if (run_status != kHwprofOk || fin != kHwprofOk) {
     printf("dynopt: error: the optimizer failed (%ld, %ld)\n", (long)run_status, (long)fin);

@@ -1,0 +1,446 @@
+/* Block re-layout at run time; see relayout.h and docs/dynopt.md. */
+#include "relayout.h"
+
+#include "rv32_isa.h"
+
+#define RL_MAX_STUBS 128u /* stubs waiting for the end of a chain of fall-throughs */
+
+static uint32_t *word_at(const hwprof_cc_t *cc, uint32_t a) { return &cc->c.mem[(a - cc->c.mem_base) / 4u]; }
+static uint32_t *shadow_at(const hwprof_cc_t *cc, uint32_t a) {
+  return cc->c.shadow ? &cc->c.shadow[(a - cc->c.mem_base) / 4u] : NULL;
+}
+static bool is_code(const hwprof_cc_t *cc, uint32_t a) {
+  return (a & 3u) == 0 && a >= cc->c.code_lo && a < cc->c.code_hi;
+}
+
+hwprof_result_t hwprof_rl_init(hwprof_rl_t *rl, hwprof_cc_t *cc, hwprof_rl_patch_t *patch, size_t patch_cap,
+                               hwprof_rl_func_t *func, size_t func_cap, uint32_t *copy, size_t copy_cap) {
+  if (rl == NULL || cc == NULL || patch == NULL || patch_cap == 0 || func == NULL || func_cap == 0 || copy == NULL ||
+      copy_cap == 0)
+    return kHwprofBadArg;
+  *rl = (hwprof_rl_t){.cc = cc, .patch = patch, .patch_cap = patch_cap, .func = func, .func_cap = func_cap,
+                      .copy = copy, .copy_cap = copy_cap};
+  return kHwprofOk;
+}
+
+const hwprof_rl_func_t *hwprof_rl_func_at(const hwprof_rl_t *rl, uint32_t lo) {
+  for (size_t i = 0; i < rl->nfunc; i++)
+    if (rl->func[i].lo == lo) return &rl->func[i];
+  return NULL;
+}
+
+/* ---- the copy */
+
+typedef struct {
+  uint32_t at;     /* the inverted branch whose taken way the stub is */
+  uint32_t pid;    /* prof.id of the not-taken edge (0: none) ... */
+  uint32_t ihint;  /* ... with this increment hint */
+  uint32_t setoff; /* prof.setoff operand + 1 (0: none) */
+  uint32_t to;     /* then a jump to this program address (its copy if it is a block) */
+} stub_t;
+
+typedef struct {
+  hwprof_rl_t *rl;
+  const hwprof_rl_block_t *blk;
+  size_t n;
+  const hwprof_rl_func_t *prev; /* the function's patches from an earlier layout, or NULL */
+  bool dry;                     /* the first pass only measures (the copy addresses) */
+  uint32_t cur;
+  stub_t stub[RL_MAX_STUBS];
+  unsigned nstub;
+  hwprof_cc_status_t st;
+} emit_t;
+
+static void fail(emit_t *e, hwprof_cc_status_t st) {
+  if (e->st == kHwprofCcPlaced) e->st = st;
+}
+
+/* The block starting at a (binary search: blk is by address), or SIZE_MAX. */
+static size_t block_at(const emit_t *e, uint32_t a) {
+  size_t lo = 0, hi = e->n;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2u;
+    if (e->blk[mid].lo < a) lo = mid + 1u;
+    else hi = mid;
+  }
+  return lo < e->n && e->blk[lo].lo == a ? lo : SIZE_MAX;
+}
+
+/* An earlier layout's patch at a, or NULL (binary search: a function's patches are by address). */
+static const hwprof_rl_patch_t *old_patch(const emit_t *e, uint32_t a) {
+  if (e->prev == NULL) return NULL;
+  const hwprof_rl_patch_t *p = &e->rl->patch[e->prev->first];
+  size_t lo = 0, hi = e->prev->n;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2u;
+    if (p[mid].addr < a) lo = mid + 1u;
+    else hi = mid;
+  }
+  return lo < e->prev->n && p[lo].addr == a ? &p[lo] : NULL;
+}
+
+/* The program's instruction and shadow word at a, as they were before any patch. */
+static uint32_t orig_word(const emit_t *e, uint32_t a) {
+  const hwprof_rl_patch_t *p = old_patch(e, a);
+  return p ? p->word : *word_at(e->rl->cc, a);
+}
+static uint32_t orig_shadow(const emit_t *e, uint32_t a) {
+  const hwprof_rl_patch_t *p = old_patch(e, a);
+  return p ? p->shadow : (e->rl->cc->c.shadow ? *shadow_at(e->rl->cc, a) : 0u);
+}
+
+static void put(emit_t *e, uint32_t word, uint32_t shadow, uint32_t origin) {
+  if (e->st != kHwprofCcPlaced) return;
+  hwprof_cc_t *cc = e->rl->cc;
+  if (e->cur >= cc->c.hi) {
+    fail(e, kHwprofCcNoRoom);
+    return;
+  }
+  if (!e->dry) {
+    *word_at(cc, e->cur) = word;
+    uint32_t *sh = shadow_at(cc, e->cur);
+    if (sh) *sh = shadow;
+    hwprof_cc_set_origin(cc, e->cur, origin);
+  }
+  e->cur += 4u;
+}
+
+/* Where a transfer to program address a goes in the copy: the copy of the block there, else a. */
+static uint32_t dest(const emit_t *e, uint32_t a) {
+  const size_t b = block_at(e, a);
+  return b == SIZE_MAX ? a : e->rl->copy[b];
+}
+
+/* The words a layout patches: every block start and, after a prof.init at a block start, the word
+ * where direct calls land. */
+static bool lands_after(const emit_t *e, uint32_t lo, uint32_t hi) {
+  const uint32_t w = orig_word(e, lo);
+  return hi > lo + 4u && rv32_opcode(w) == RV32_OP_CUSTOM0 && rv32_funct3(w) == HWPROF_PROF_OP_INIT;
+}
+
+/* Where a call to program address a goes: the current copy of a function laid out whose entry (or
+ * landing) is a, else a. */
+static uint32_t call_dest(const hwprof_rl_t *rl, uint32_t a) {
+  for (size_t i = 0; i < rl->nfunc; i++) {
+    const hwprof_rl_patch_t *p = &rl->patch[rl->func[i].first];
+    if (p[0].addr == a) return p[0].to;
+    if (rl->func[i].n > 1u && p[1].landing && p[1].addr == a) return p[1].to;
+  }
+  return a;
+}
+
+/* ... and from the function being copied: its own entry and landing go to this copy (recursion) */
+static uint32_t call_dest_from(const emit_t *e, uint32_t a) {
+  if (a == e->blk[0].lo) return e->rl->copy[0];
+  if (a == e->blk[0].lo + 4u && e->blk[0].hi > a && lands_after(e, e->blk[0].lo, e->blk[0].hi)) return e->rl->copy[0] + 4u;
+  return call_dest(e->rl, a);
+}
+
+/* jal rd to program address a (its copy if a block starts there) */
+static void put_jal(emit_t *e, unsigned rd, uint32_t a, uint32_t shadow, uint32_t origin) {
+  const uint32_t to = dest(e, a);
+  if (!e->dry && !rv32_fits_j((int64_t)to - (int64_t)e->cur)) fail(e, kHwprofCcTooFar);
+  put(e, rv32_jal(rd, (int32_t)(to - e->cur)), shadow, origin);
+}
+
+/* a conditional branch (word w without its offset) to program address a, or to the cache address
+ * a with to_cache */
+static void put_branch(emit_t *e, uint32_t w, uint32_t shadow, uint32_t origin, uint32_t a, bool to_cache) {
+  const uint32_t to = to_cache ? a : dest(e, a);
+  if (!e->dry && !rv32_fits_b((int64_t)to - (int64_t)e->cur)) fail(e, kHwprofCcTooFar);
+  put(e, rv32_set_b(w, (int32_t)(to - e->cur)), shadow, origin);
+}
+
+/* The stubs waiting since the last unconditional transfer: each inverted branch is aimed at its
+ * own (in the dry pass, at nothing). */
+static void put_stubs(emit_t *e) {
+  for (unsigned i = 0; i < e->nstub && e->st == kHwprofCcPlaced; i++) {
+    const stub_t *s = &e->stub[i];
+    if (!e->dry) {
+      const uint32_t *w = word_at(e->rl->cc, s->at);
+      if (!rv32_fits_b((int64_t)e->cur - (int64_t)s->at)) fail(e, kHwprofCcTooFar);
+      else *word_at(e->rl->cc, s->at) = rv32_set_b(*w, (int32_t)(e->cur - s->at));
+    }
+    if (s->pid) put(e, rv32_prof(HWPROF_PROF_OP_ID, s->ihint, s->pid), 0, 0);
+    if (s->setoff) put(e, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), s->setoff - 1u, 0);
+    put_jal(e, 0, s->to, 0, 0);
+    e->rl->stubs += !e->dry;
+  }
+  e->nstub = 0;
+}
+
+/* Block b's branch at pc (its last instruction) to t, falling into f; next: the program address of
+ * the block copied after b (0: none). Returns whether the copy ends in an unconditional transfer. */
+static bool copy_branch(emit_t *e, uint32_t pc, uint32_t w, uint32_t sh, uint32_t t, uint32_t f, uint32_t next) {
+  if (next != t || t == f) { /* kept: taken to t, then f by falling through or a jump */
+    put_branch(e, w, sh, pc, t, false);
+    if (f == next) return false;
+    put_jal(e, 0, f, 0, 0);
+    return true;
+  }
+  /* inverted: taken now leaves for f, the fall-through is t; the hints follow the edges */
+  uint32_t s = sh, pid = 0, setoff = 0;
+  const uint32_t bh = rv32_shadow_bhint(sh), p = rv32_shadow_pid(sh);
+  const uint32_t bh_mask = 3u << HWPROF_SHADOW_BHINT_LSB;
+  if (p != 0) {
+    if (bh == HWPROF_BHINT_TK) s = (s & ~bh_mask) | HWPROF_BHINT_NT << HWPROF_SHADOW_BHINT_LSB;
+    else if (bh == HWPROF_BHINT_NT) s = (s & ~bh_mask) | HWPROF_BHINT_TK << HWPROF_SHADOW_BHINT_LSB;
+    else if (bh == HWPROF_BHINT_EITHER) { /* taken edge: p, on the fall-through now; not-taken: p + 1, in the stub */
+      s = (s & ~bh_mask) | HWPROF_BHINT_NT << HWPROF_SHADOW_BHINT_LSB;
+      pid = p + 1u;
+    }
+  }
+  if (rv32_shadow_has_setoff(sh)) {
+    const uint32_t nt_bit = UINT32_C(1) << HWPROF_SHADOW_SETOFF_NT_LSB;
+    if (!rv32_shadow_setoff_nt(sh)) { /* on the taken edge: now the fall-through */
+      s |= nt_bit;
+    } else { /* on the not-taken edge: now the stub's way, where prof.setoff runs after the prof.id */
+      setoff = rv32_shadow_setoff_value(sh) + 1u;
+      s &= ~(UINT32_C(0xfff) << HWPROF_SHADOW_SETOFF_LSB); /* bits 31:20: enable, direction, offset */
+    }
+  }
+  if (pid == 0 && setoff == 0) { /* nothing to do on the way out: straight there */
+    put_branch(e, w ^ (1u << 12), s, pc, f, false);
+    return false;
+  }
+  if (e->nstub == RL_MAX_STUBS) {
+    fail(e, kHwprofCcNoRoom);
+    return false;
+  }
+  e->stub[e->nstub++] = (stub_t){e->cur, pid, rv32_shadow_ihint(sh), setoff, f};
+  put_branch(e, w ^ (1u << 12), s, pc, e->cur, true); /* aimed at its stub later */
+  return false;
+}
+
+/* auipc w and the next instruction w1 compute one address that only w1's result holds: a call
+ * through the link register the auipc set (jalr r, imm(r), r = ra or t0), or addi r, r, imm. */
+static bool auipc_pair(uint32_t w, uint32_t w1) {
+  const unsigned r = rv32_rd(w);
+  if (r == 0 || rv32_rs1(w1) != r || rv32_rd(w1) != r || rv32_funct3(w1) != 0) return false;
+  return (rv32_opcode(w1) == RV32_OP_JALR && rv32_is_link_reg(r)) || rv32_opcode(w1) == RV32_OP_IMM;
+}
+
+/* Copies block b; next is the program address of the block copied after it (0: none). */
+static void copy_block(emit_t *e, size_t b, uint32_t next) {
+  const hwprof_cc_t *cc = e->rl->cc;
+  const uint32_t lo = e->blk[b].lo, hi = e->blk[b].hi;
+  bool uncond = false; /* the copy ends in an unconditional transfer */
+  e->rl->copy[b] = e->cur;
+  for (uint32_t pc = lo; pc < hi && e->st == kHwprofCcPlaced; pc += 4u) {
+    const uint32_t w = orig_word(e, pc), sh = orig_shadow(e, pc);
+    const bool last = pc + 4u == hi;
+    int32_t off;
+    const rv32_cf_t k = rv32_control_flow(w, &off);
+    const uint32_t target = pc + (uint32_t)off;
+    uncond = false;
+    switch (k) {
+      case RV32_CF_BRANCH: {
+        uint32_t t = target;
+        if (block_at(e, t) == SIZE_MAX && is_code(cc, t)) { /* a relaxed branch's island: jal x0 to a block */
+          const uint32_t iw = orig_word(e, t);
+          int32_t ioff;
+          if (rv32_control_flow(iw, &ioff) == RV32_CF_JAL && rv32_rd(iw) == 0 &&
+              block_at(e, t + (uint32_t)ioff) != SIZE_MAX && orig_shadow(e, t) == 0)
+            t += (uint32_t)ioff;
+        }
+        if (last) uncond = copy_branch(e, pc, w, sh, t, hi, next);
+        else put_branch(e, w, sh, pc, t, false); /* what follows it in its block (a region switch of its
+                                                    not-taken edge) runs on the way it falls through */
+        break;
+      }
+      case RV32_CF_JAL: /* a jump (kept, with its hint: it may count its edge) or a call */
+        put_jal(e, rv32_rd(w), rv32_rd(w) ? call_dest_from(e, target) : target, sh, pc);
+        uncond = rv32_rd(w) == 0;
+        break;
+      case RV32_CF_JALR:
+        put(e, w, sh, pc);
+        uncond = rv32_rd(w) == 0;
+        break;
+      default:
+        if (rv32_opcode(w) == RV32_OP_AUIPC && pc + 4u < hi && auipc_pair(w, orig_word(e, pc + 4u))) {
+          /* auipc and the instruction that completes its address (a call through the link register,
+             or addi into the same register): the pair re-encoded relative to where it is now */
+          const uint32_t w1 = orig_word(e, pc + 4u), sh1 = orig_shadow(e, pc + 4u);
+          uint32_t v = pc + rv32_imm_u(w) + (uint32_t)rv32_imm_i(w1);
+          if (rv32_opcode(w1) == RV32_OP_JALR) v = call_dest_from(e, v);
+          const uint32_t off = v - e->cur;
+          put(e, rv32_set_u(w, rv32_hi20(off)), sh, pc);
+          put(e, rv32_set_i(w1, rv32_lo12(off)), sh1, pc + 4u);
+          pc += 4u;
+          uncond = rv32_opcode(w1) == RV32_OP_JALR && rv32_rd(w1) == 0;
+        } else if (rv32_opcode(w) == RV32_OP_AUIPC) {
+          const uint32_t v = pc + rv32_imm_u(w);
+          const unsigned rd = rv32_rd(w);
+          put(e, rv32_lui(rd, v), 0, pc);
+          if (rv32_lo12(v) != 0) put(e, rv32_addi(rd, rd, rv32_lo12(v)), 0, 0);
+        } else {
+          put(e, w, sh, pc);
+        }
+        break;
+    }
+  }
+  const uint32_t lw = orig_word(e, hi - 4u);
+  if (rv32_opcode(lw) != RV32_OP_BRANCH && !uncond && hi != next) { /* falls into a block not copied next */
+    put_jal(e, 0, hi, 0, 0);
+    uncond = true;
+  }
+  if (uncond) put_stubs(e);
+}
+
+static void emit(emit_t *e, const uint32_t *order) {
+  for (size_t i = 0; i < e->n && e->st == kHwprofCcPlaced; i++)
+    copy_block(e, order[i], i + 1u < e->n ? e->blk[order[i + 1u]].lo : 0u);
+  put_stubs(e);
+}
+
+static bool after_semihost_ebreak(const emit_t *e, uint32_t a) {
+  const hwprof_cc_t *cc = e->rl->cc;
+  return a - 8u >= cc->c.code_lo && a - 8u < a && orig_word(e, a - 4u) == RV32_INSN_EBREAK &&
+         orig_word(e, a - 8u) == RV32_INSN_SEMIHOST_PRE;
+}
+
+static void set_jump(hwprof_cc_t *cc, uint32_t at, uint32_t to, bool in_cache) {
+  *word_at(cc, at) = rv32_jal(0, (int32_t)(to - at));
+  uint32_t *sh = shadow_at(cc, at);
+  if (sh) *sh = 0; /* the jump must not count as a profiled transfer */
+  if (in_cache) hwprof_cc_set_origin(cc, at, 0);
+}
+
+/* ---- direct calls re-aimed at a new copy */
+
+typedef struct {
+  uint32_t from[4], to[4]; /* old call targets and their new ones */
+  unsigned n;
+} retarget_t;
+
+static bool new_target(const retarget_t *t, uint32_t a, uint32_t *to) {
+  for (unsigned k = 0; k < t->n; k++)
+    if (t->from[k] == a) {
+      *to = t->to[k];
+      return true;
+    }
+  return false;
+}
+
+static bool is_call_through(uint32_t jalr, unsigned r) {
+  return rv32_opcode(jalr) == RV32_OP_JALR && rv32_funct3(jalr) == 0 && rv32_rd(jalr) == r && rv32_rs1(jalr) == r &&
+         rv32_is_link_reg(r);
+}
+
+/* The direct call at a, if it goes to an old target: re-aimed (the registers it sets stay the same:
+ * its base register is its link register, which the call overwrites). */
+static void retarget_call(hwprof_rl_t *rl, uint32_t a, uint32_t hi, const retarget_t *t) {
+  const hwprof_cc_t *cc = rl->cc;
+  uint32_t *w = word_at(cc, a), to;
+  int32_t off;
+  if (rv32_control_flow(*w, &off) == RV32_CF_JAL && rv32_rd(*w) != 0) {
+    if (new_target(t, a + (uint32_t)off, &to) && rv32_fits_j((int64_t)to - (int64_t)a)) {
+      *w = rv32_set_j(*w, (int32_t)(to - a));
+      rl->calls++;
+    }
+    return;
+  }
+  const unsigned r = rv32_rd(*w);
+  if (a + 4u >= hi || r == 0) return;
+  uint32_t *w1 = word_at(cc, a + 4u);
+  if (rv32_opcode(*w) == RV32_OP_AUIPC && is_call_through(*w1, r)) { /* pc-relative: a program's call */
+    if (!new_target(t, a + rv32_imm_u(*w) + (uint32_t)rv32_imm_i(*w1), &to)) return;
+    *w = rv32_set_u(*w, rv32_hi20(to - a));
+    *w1 = rv32_set_i(*w1, rv32_lo12(to - a));
+    rl->calls++;
+  } else if (rv32_opcode(*w) == RV32_OP_LUI && is_call_through(*w1, r)) { /* absolute: a copy's call */
+    if (!new_target(t, rv32_imm_u(*w) + (uint32_t)rv32_imm_i(*w1), &to)) return;
+    *w = rv32_set_u(*w, rv32_hi20(to));
+    *w1 = rv32_set_i(*w1, rv32_lo12(to));
+    rl->calls++;
+  } else if (rv32_opcode(*w) == RV32_OP_LUI && a + 8u < hi && rv32_opcode(*w1) == RV32_OP_IMM && rv32_funct3(*w1) == 0 &&
+             rv32_rd(*w1) == r && rv32_rs1(*w1) == r && is_call_through(*word_at(cc, a + 8u), r)) {
+    const int32_t k = rv32_imm_i(*word_at(cc, a + 8u));
+    if (!new_target(t, rv32_imm_u(*w) + (uint32_t)rv32_imm_i(*w1) + (uint32_t)k, &to)) return;
+    *w = rv32_set_u(*w, rv32_hi20(to - (uint32_t)k));
+    *w1 = rv32_set_i(*w1, rv32_lo12(to - (uint32_t)k));
+    rl->calls++;
+  }
+}
+
+hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk, size_t n, const uint32_t *order,
+                                   const hwprof_rl_block_t *callers, size_t ncallers, uint32_t *entry) {
+  if (rl == NULL || blk == NULL || order == NULL || entry == NULL || n == 0) return kHwprofCcBadTrace;
+  hwprof_cc_t *cc = rl->cc;
+  emit_t e = {.rl = rl, .blk = blk, .n = n, .prev = hwprof_rl_func_at(rl, blk[0].lo), .dry = true, .cur = cc->next,
+              .st = kHwprofCcPlaced};
+  /* the blocks: code, by address, apart; the order a permutation (rl->copy marks the indexes seen) */
+  size_t npatch = 0;
+  if (n > rl->copy_cap) e.st = kHwprofCcNoRoom;
+  for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++) {
+    if (!is_code(cc, blk[i].lo) || blk[i].hi <= blk[i].lo || !is_code(cc, blk[i].hi - 4u) || (blk[i].hi & 3u) ||
+        (i > 0 && blk[i].lo < blk[i - 1].hi))
+      e.st = kHwprofCcNotCode;
+    else if (after_semihost_ebreak(&e, blk[i].lo))
+      e.st = kHwprofCcCannotMove;
+    npatch += 1u + lands_after(&e, blk[i].lo, blk[i].hi);
+    rl->copy[i] = 0;
+  }
+  for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++) {
+    if (order[i] >= n || rl->copy[order[i]]) e.st = kHwprofCcBadTrace;
+    else rl->copy[order[i]] = 1;
+  }
+  if (e.st == kHwprofCcPlaced && e.prev == NULL && (rl->npatch + npatch > rl->patch_cap || rl->nfunc == rl->func_cap))
+    e.st = kHwprofCcNoRoom;
+  if (e.st == kHwprofCcPlaced && e.prev != NULL && e.prev->n != npatch) e.st = kHwprofCcBadTrace; /* other blocks */
+  if (e.st == kHwprofCcPlaced) emit(&e, order); /* measures: the copy addresses */
+  if (e.st == kHwprofCcPlaced) {
+    e.dry = false;
+    e.cur = cc->next;
+    emit(&e, order);
+  }
+  for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++) /* every block start reaches its copy */
+    if (!rv32_fits_j((int64_t)rl->copy[i] - (int64_t)blk[i].lo)) e.st = kHwprofCcTooFar;
+  if (e.st != kHwprofCcPlaced) {
+    rl->refused[e.st]++;
+    return e.st;
+  }
+  /* send execution to the copy: the program's block starts, and the earlier copy's */
+  hwprof_rl_func_t *f = (hwprof_rl_func_t *)e.prev;
+  if (f == NULL) {
+    f = &rl->func[rl->nfunc++];
+    *f = (hwprof_rl_func_t){blk[0].lo, (uint32_t)rl->npatch, (uint32_t)npatch, 0};
+    for (size_t i = 0; i < n; i++) {
+      const uint32_t at[2] = {blk[i].lo, blk[i].lo + 4u};
+      const unsigned words = 1u + lands_after(&e, blk[i].lo, blk[i].hi);
+      for (unsigned k = 0; k < words; k++)
+        rl->patch[rl->npatch++] = (hwprof_rl_patch_t){at[k], *word_at(cc, at[k]),
+                                                      cc->c.shadow ? *shadow_at(cc, at[k]) : 0u, 0, k};
+    }
+  }
+  hwprof_rl_patch_t *p = &rl->patch[f->first];
+  /* the calls to re-aim: to the program's entry (and landing), and to the previous copy's */
+  retarget_t t = {.n = 0};
+  const bool landing = f->n > 1u && p[1].landing;
+  for (unsigned k = 0; k < 1u + landing; k++) {
+    t.from[t.n] = p[k].addr, t.to[t.n++] = rl->copy[0] + 4u * k;
+    if (p[k].to) t.from[t.n] = p[k].to, t.to[t.n++] = rl->copy[0] + 4u * k;
+  }
+  for (size_t i = 0, j = 0; i < n; i++) {
+    const uint32_t to[2] = {rl->copy[i], rl->copy[i] + 4u};
+    const unsigned words = 1u + (j + 1u < f->n && p[j + 1u].landing); /* as decided at the first layout */
+    for (unsigned k = 0; k < words; k++, j++) {
+      if (p[j].to) set_jump(cc, p[j].to, to[k], true); /* the earlier copy */
+      p[j].to = to[k];
+      set_jump(cc, p[j].addr, to[k], false);
+    }
+  }
+  for (size_t r = 0; r < ncallers && callers; r++) { /* code, or the cache up to the new copy's end */
+    const uint32_t lo = callers[r].lo, hi = callers[r].hi;
+    const bool code = lo < hi && is_code(cc, lo) && is_code(cc, hi - 4u), cache = lo >= cc->c.lo && lo < cc->c.hi;
+    const uint32_t end = cache ? (hi < e.cur ? hi : e.cur) : hi;
+    if (code || cache)
+      for (uint32_t a = lo; a + 4u <= end; a += 4u) retarget_call(rl, a, end, &t);
+  }
+  f->layouts++;
+  rl->placed++;
+  rl->words_out += (e.cur - cc->next) / 4u;
+  *entry = rl->copy[0];
+  cc->next = e.cur;
+  return kHwprofCcPlaced;
+}
