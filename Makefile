@@ -721,6 +721,7 @@ qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof dev
 # ---------------------------------------------------------------- the suites
 test: deps
 	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
+	  $(BUILD)/unit/relayout-random \
 	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan $(VPEVAL_BIN) $(BUILD)/unit/hwprof-vpeval-asan
 	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)
 

@@ -144,3 +144,6 @@ echo
 
 echo
 "$(dirname "$0")/tracecache_bench.sh" "$build"
+
+echo
+"$(dirname "$0")/relayout_bench.sh" "$build"

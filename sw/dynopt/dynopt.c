@@ -28,6 +28,7 @@ void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p) {
   p->min_threshold = 64;
   p->ratio_log2 = 3; /* an eighth */
   p->fts_ratio = 1;
+  p->invert_ratio = 3;
   p->max_polls = 100000;
 }
 
@@ -81,6 +82,24 @@ static hwprof_result_t arm_func(hwprof_dynopt_t *d, size_t f) {
   return kHwprofOk;
 }
 
+/* The pairs of f whose layout should change after the period just worked out (d->out): a branch
+ * is laid out taken-first once its taken edge ran invert_ratio times as often as the other, and
+ * back once less than invert_ratio - 1 times (an inverted branch's other way costs a stub: a
+ * taken branch, a prof.id and a jump). With commit, the layout's decisions are updated. */
+static unsigned layout_changes(hwprof_dynopt_t *d, size_t f) {
+  unsigned n = 0;
+  const uint64_t r = d->p.invert_ratio;
+  for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f]; i++) {
+    const uint64_t t = d->out[2 * i].profile, fl = d->out[2 * i + 1].profile;
+    bool want = d->pair[i].want_taken;
+    if (!want && t >= r * fl && t > 0) want = true;
+    if (want && t < (r - 1u) * fl) want = false;
+    d->pair[i].want_taken = want;
+    n += want != d->pair[i].laid_taken;
+  }
+  return n;
+}
+
 /* Reads f's counters (the cache flushed and invalidated) and works out f's period since its last
  * arming: profiles folded into the totals, f's hottest edge and FTS for its next threshold. With
  * relayout, the more frequent edge of each branch becomes its hot one (paragraph 17: it falls
@@ -106,7 +125,15 @@ static hwprof_result_t work_func(hwprof_dynopt_t *d, size_t f, bool relayout, hw
   sum->crossed += s.crossed;
   sum->fts += s.fts;
   unsigned flips = 0;
-  if (relayout && !s.skip) {
+  if (relayout && !s.skip && d->rl) {
+    /* with re-layout, H_i is what the layout makes fall through (its own, stronger hysteresis: what
+       an inverted branch's stub costs), so that a cold edge of the layout that turns hot interrupts */
+    (void)layout_changes(d, f);
+    for (uint32_t i = first; i < first + np; i++) {
+      flips += d->pair[i].want_taken != d->pair[i].taken_hot;
+      d->pair[i].taken_hot = d->pair[i].want_taken;
+    }
+  } else if (relayout && !s.skip) {
     /* hysteresis: an edge takes over only when it is a quarter more frequent than the current hot
        one, so that a branch going both ways about equally does not flip at every crossing */
     for (uint32_t i = first; i < first + np; i++) {
@@ -118,7 +145,6 @@ static hwprof_result_t work_func(hwprof_dynopt_t *d, size_t f, bool relayout, hw
     }
   }
   *flipped += flips;
-  d->func_flips[f] += flips;
   if (s.crossed && flips == 0) d->func_fts[f] = true; /* crossings that changed nothing: raise the threshold */
   set_threshold(d, f);
   return kHwprofOk;
@@ -138,26 +164,37 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
     d->rl_blk[b] = (hwprof_rl_block_t){x->new_start, x->new_end};
     d->rl_succ[b] = none;
   }
-  for (uint32_t e = 0; e < fn->nedges; e++) { /* a jump or a fall edge is its block's only successor */
+  for (uint32_t b = 0; b < n; b++) d->rl_alt[b] = none;
+  for (uint32_t e = 0; e < fn->nedges; e++) {
     const hwprof_meta_edge_t *x = &d->meta.edge[fn->first_edge + e];
+    /* an indirect jump's targets (a switch table) hold the program's addresses: every dispatch would
+       pay the patch's jump into the copy, so such a function keeps its layout */
+    if (x->kind == 4u) return false;
+    /* a jump or a fall edge is its block's only successor */
     if ((x->kind == 2u || x->kind == 3u) && x->src < n && x->dst < n) d->rl_succ[x->src] = x->dst;
   }
-  for (uint32_t k = 0; k < d->func_np[f]; k++) { /* a branch: its hot edge */
+  for (uint32_t k = 0; k < d->func_np[f]; k++) { /* a branch: its hot edge first, the other one next */
     const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
     const hwprof_meta_edge_t *tk = &d->meta.edge[fn->first_edge + br->taken];
     const hwprof_meta_edge_t *nt = &d->meta.edge[fn->first_edge + br->not_taken];
-    if (tk->src < n) d->rl_succ[tk->src] = d->pair[d->func_first[f] + k].taken_hot ? tk->dst : nt->dst;
+    if (tk->src >= n || tk->dst >= n || nt->dst >= n) continue;
+    const bool th = d->pair[d->func_first[f] + k].want_taken;
+    d->rl_succ[tk->src] = th ? tk->dst : nt->dst;
+    d->rl_alt[tk->src] = th ? nt->dst : tk->dst;
   }
-  /* chains: a placed block's successor gets the top bit (block indexes are below 2^31) */
+  /* chains: a placed block's successor gets the top bit (block indexes are below 2^31); a chain whose
+     hot successor is placed already goes on with the other one (a loop's exit after its latch, as
+     the compiler had it), so that leaving a loop does not cost a jump */
   const uint32_t kPlaced = 0x80000000u;
   uint32_t placed = 0, seed = 0;
   while (placed < n) {
     while (seed < n && (d->rl_succ[seed] & kPlaced)) seed++;
     for (uint32_t b = seed; b < n && !(d->rl_succ[b] & kPlaced);) {
-      const uint32_t next = d->rl_succ[b];
+      uint32_t next = d->rl_succ[b];
       d->rl_succ[b] = next | kPlaced;
       d->rl_order[placed++] = b;
-      b = next; /* none (all ones) ends the chain too */
+      if (next >= n || (d->rl_succ[next] & kPlaced)) next = d->rl_alt[b];
+      b = next; /* none ends the chain */
     }
   }
   /* the calls to re-aim are looked for where the program runs: the armed functions and the cache */
@@ -178,6 +215,13 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   }
   d->layouts++;
   return true;
+}
+
+/* Whether f's layout lags its decisions. */
+static bool layout_pending(const hwprof_dynopt_t *d, size_t f) {
+  for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f]; i++)
+    if (d->pair[i].want_taken != d->pair[i].laid_taken) return true;
+  return false;
 }
 
 void hwprof_dynopt_set_relayout(hwprof_dynopt_t *d, hwprof_rl_t *rl) {
@@ -226,9 +270,10 @@ static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool int
     const size_t f = d->ntodo == SIZE_MAX ? k : d->todo[k];
     if (!d->func_armed[f]) continue;
     if ((r = work_func(d, f, true, &s, &flipped)) == kHwprofOk) r = arm_func(d, f);
-    if (r == kHwprofOk && d->rl && d->func_flips[f]) {
-      laid += relayout(d, f);
-      d->func_flips[f] = 0;
+    if (r == kHwprofOk && d->rl && layout_pending(d, f) && relayout(d, f)) {
+      for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f]; i++)
+        d->pair[i].laid_taken = d->pair[i].want_taken;
+      laid++;
     }
     funcs++;
   }
@@ -255,7 +300,8 @@ static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool int
 hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const hwprof_meta_t *m,
                                    const hwprof_dynopt_params_t *p, uint64_t instret) {
   if (d == NULL || hw == NULL || m == NULL || m->hdr == NULL || p == NULL || p->trigger == 0 ||
-      p->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK || p->min_threshold == 0 || p->ratio_log2 > 32 || p->max_polls == 0)
+      p->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK || p->min_threshold == 0 || p->ratio_log2 > 32 || p->max_polls == 0 ||
+      p->invert_ratio < 2)
     return kHwprofBadArg;
   hwprof_config_t cfg;
   hwprof_result_t r = hwprof_read_config(hw, &cfg);
@@ -271,7 +317,6 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
     d->func_max[f] = d->func_thr[f] = 0;
     d->func_first[f] = d->func_np[f] = 0;
     d->func_fts[f] = false;
-    d->func_flips[f] = 0;
   }
   d->rl = NULL;
   d->layouts = d->layout_refused = d->layout_last_refusal = 0;
@@ -332,7 +377,7 @@ static hwprof_result_t arm_new(hwprof_dynopt_t *d, unsigned *armed) {
       q->fall = hwprof_meta_counter_addr(&d->meta, f, nt->counter);
       q->func = (uint16_t)f;
       q->branch_new = nt->term_new;
-      q->taken_hot = false;
+      q->taken_hot = q->want_taken = q->laid_taken = false;
     }
     for (uint32_t i = first; i < first + d->func_np[f]; i++) {
       d->total[2 * i] = counter_read(d, d->pair[i].taken);

@@ -35,6 +35,9 @@ typedef struct {
   uint32_t ratio_log2;   /* HOT_THRESHOLD(f) = max(min_threshold, hottest pair edge of f last period >> ratio_log2),
                             doubled after each false transition signal in f (docs/dynopt.md) */
   unsigned fts_ratio;    /* a crossing whose hot mate is at least fts_ratio times as frequent is an FTS */
+  unsigned invert_ratio; /* re-layout: a branch is inverted when its taken edge ran at least this many times
+                            as often as its other edge in the period (docs/dynopt.md: what the copy's stub
+                            costs), and back when less than invert_ratio - 1 times */
   uint32_t max_polls;    /* bound of each flush */
 } hwprof_dynopt_params_t;
 
@@ -60,6 +63,8 @@ typedef struct {
   uint16_t func;        /* index into the metadata's functions */
   uint32_t branch_new;  /* the branch instruction in the instrumented program */
   bool taken_hot;       /* the taken edge is in H_i (the layout would make it fall through) */
+  bool want_taken;      /* the layout should make the taken edge fall through ... */
+  bool laid_taken;      /* ... and its function's current layout does */
 } hwprof_dynopt_pair_t;
 
 typedef struct {
@@ -92,9 +97,8 @@ typedef struct {
   /* the edge-driven re-layout (item 4 of issue 14): a function whose hot set changed is laid out
      again, its hot edges falling through (NULL: the decision only) */
   hwprof_rl_t *rl;
-  uint32_t func_flips[HWPROF_DYNOPT_MAX_FUNCS];          /* pairs whose hot edge changed since f's last layout */
   hwprof_rl_block_t rl_blk[HWPROF_DYNOPT_MAX_BLOCKS];    /* scratch of a layout */
-  uint32_t rl_order[HWPROF_DYNOPT_MAX_BLOCKS], rl_succ[HWPROF_DYNOPT_MAX_BLOCKS];
+  uint32_t rl_order[HWPROF_DYNOPT_MAX_BLOCKS], rl_succ[HWPROF_DYNOPT_MAX_BLOCKS], rl_alt[HWPROF_DYNOPT_MAX_BLOCKS];
   hwprof_rl_block_t rl_callers[HWPROF_DYNOPT_MAX_FUNCS + 1u]; /* where calls are re-aimed: what runs */
   uint32_t layouts, layout_refused, layout_last_refusal;
 } hwprof_dynopt_t;

@@ -1,6 +1,7 @@
 # The dynamic optimizer's checks of make test (docs/dynopt.md), sourced by tools/runtests.sh, whose
 # check(), $build, $logdir, $par and $sc they use: scheme 5A's phase interrupts with an exact
-# profile, hot traces in the code cache (end to end and on random paths), the layout bound's model.
+# profile, hot traces in the code cache (end to end and on random paths), the layout bound's model,
+# the edge-driven re-layout (end to end and at random moments).
 
 # the dynamic optimizer's phase detection (docs/dynopt.md), scheme 5A, on the workloads, the two
 # phase programs and the Embench programs (when ../shared/embench is there; they check themselves
@@ -103,3 +104,58 @@ static_layout_model() {
   return $rc
 }
 check static-layout-model-reproduces-the-run static_layout_model
+
+# the edge-driven re-layout (docs/dynopt.md, "Re-laying functions out while they run"): the same
+# programs with the firmware laying out again each function whose hot set flipped (build/dynrl/).
+# The program's output is unchanged (its own check; Embench's through its exit code), and its edge
+# profile, read back from the counters, equals the exact one counted from the retire stream with
+# every copy in the code cache counted as its original (hwprof-sim --code-cache): the inverted
+# branches' hints, their stubs and the moved region switches counted every edge of the program.
+# phases.c must have been laid out at least three times and run most of its instructions from
+# copies; one program runs on the SystemC platform with the RTL and the C model in lockstep while
+# its code moves.
+relayout_end_to_end() {
+  local elf name out err rc=0 cache
+  cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile)
+  for elf in "$build"/dynrl/*-prof.elf; do
+    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+    name=$(basename "$elf" -prof.elf)
+    ( "$build/sim/hwprof-sim" --edge-map="${elf%.elf}.map" --code-cache="$cache" "$elf" >"$logdir/dynrl-$name.out" \
+        2>"$logdir/dynrl-$name.err"
+      echo $? >"$logdir/dynrl-$name.rc" ) &
+  done
+  wait
+  for elf in "$build"/dynrl/*-prof.elf; do
+    name=$(basename "$elf" -prof.elf)
+    out=$(cat "$logdir/dynrl-$name.out")
+    err=$(cat "$logdir/dynrl-$name.err")
+    local layouts copies ins
+    layouts=$(sed -n 's/^dynopt: re-layout: \([0-9]*\) layouts.*/\1/p' <<<"$out")
+    copies=$(sed -n 's/.*: \([0-9]*\) instructions retired from copies.*/\1/p' <<<"$err")
+    ins=$(sed -n 's/.*program: \([0-9]*\) instructions outside.*/\1/p' <<<"$err")
+    echo "$name: exit $(cat "$logdir/dynrl-$name.rc"); ${layouts:-?} layouts, ${copies:-?} of ${ins:-?} program instructions from copies; $(grep -o 'exact counts: [0-9]* differences' <<<"$err")"
+    [ "$(cat "$logdir/dynrl-$name.rc")" = 0 ] && { [[ $name == embench-* ]] || grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out"; } &&
+      grep -q 'exact counts: 0 differences' <<<"$err" && grep -q ' 0 error interrupts, 0 unexpected traps' <<<"$out" &&
+      { [ "$name" != phases ] || { [ "${layouts:-0}" -ge 3 ] && [ $((2 * ${copies:-0})) -gt "${ins:-0}" ]; }; } ||
+      { grep -E 'error|edge check' <<<"$out$err" | head -5; rc=1; }
+  done
+  out=$("$sc" --engine=lockstep "$build/dynrl/graph-prof.elf" 2>&1)
+  echo "dynrl/graph on the SystemC platform: $(grep -o 're-layout: [0-9]* layouts' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out")"
+  grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out" && grep -q ' 0 mismatches' <<<"$out" && grep -q 're-layout: [1-9][0-9]* layouts' <<<"$out" ||
+    { grep -A12 -E 'MISMATCH|error' <<<"$out" | head -20; rc=1; }
+  return $rc
+}
+check dynopt-relayout-same-output-exact-profile relayout_end_to_end
+
+# ... and at random moments in random orders (tests/relayout_random.c, under ASan/UBSan): 100
+# functions laid out in random block orders while each program runs (the firmware's handler, a
+# callee or the middle of a block running then), on workloads, the phase programs and Embench
+# programs: the same output and an exact edge profile through the code cache
+relayout_random() {
+  local progs=() p
+  for p in sort interp lz phases embench-crc32 embench-nsichneu embench-slre embench-xgboost; do
+    [ -f "$build/dyn/$p-prof.elf" ] && progs+=("$build/dyn/$p-prof.elf")
+  done
+  "$build/unit/relayout-random" "${RELAYOUT_SEED:-1}" 100 "${progs[@]}"
+}
+check relayout-random-same-output-exact-profile relayout_random
