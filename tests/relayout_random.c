@@ -97,7 +97,7 @@ static hwprof_cc_status_t random_layout(world_t *w, uint32_t f, uint64_t *s) {
   const uint32_t from = w->cc.next;
   /* calls re-aimed anywhere in the program's code and the cache */
   const hwprof_rl_block_t callers[2] = {{w->cc.c.code_lo, w->cc.c.code_hi}, {w->cc.c.lo, w->cc.c.hi}};
-  const hwprof_cc_status_t st = hwprof_rl_place(&w->rl, w->blk, n, w->order, callers, 2, &entry);
+  const hwprof_cc_status_t st = hwprof_rl_place(&w->rl, w->blk, n, w->order, NULL, callers, 2, &entry);
   const char *dump = getenv("RELAYOUT_DUMP"); /* the copy's words, to disassemble (objdump -b binary) */
   FILE *d = st == kHwprofCcPlaced && dump ? fopen(dump, "wb") : NULL;
   if (d) {

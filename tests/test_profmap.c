@@ -133,7 +133,7 @@ static void test_profmap_redundant_counters_must_agree(void **state) {
  * returns into the next block (term_new PM_ANY), never by the call itself or a jump there. */
 static void test_profmap_truth_fall_after_call_counts_returns(void **state) {
   (void)state;
-  pm_block_t b[2] = {{0x2000, 0x2010, 0x8000, 0, PM_NONE, PM_NONE}, {0x2010, 0x2014, 0x8010, 0, PM_NONE, PM_NONE}};
+  pm_block_t b[2] = {{0x2000, 0x2010, 0x8000, 0, 0, PM_NONE, PM_NONE}, {0x2010, 0x2014, 0x8010, 0, 0, PM_NONE, PM_NONE}};
   pm_edge_t e[2] = {{HWPROF_CFG_FALL, 0, 1, PM_ANY, 0x8010, PM_NONE},
                     {HWPROF_CFG_RETURN, 1, HWPROF_CFG_EXIT, 0x8010, PM_ANY, PM_NONE}};
   pm_func_t f = {.name = "g", .lo = 0x2000, .hi = 0x2014, .instrumented = true, .blk = b, .nblk = 2, .edge = e, .nedge = 2};

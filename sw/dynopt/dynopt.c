@@ -85,7 +85,8 @@ static hwprof_result_t arm_func(hwprof_dynopt_t *d, size_t f) {
 /* The pairs of f whose layout should change after the period just worked out (d->out): a branch
  * is laid out taken-first once its taken edge ran invert_ratio times as often as the other, and
  * back once less than invert_ratio - 1 times (an inverted branch's other way costs a stub: a
- * taken branch, a prof.id and a jump). With commit, the layout's decisions are updated. */
+ * taken branch, a prof.id and a jump). A backward branch (a loop's) never is: its loop needs one
+ * taken transfer per iteration however it is laid out, and the compiler's rotated loop has it. */
 static unsigned layout_changes(hwprof_dynopt_t *d, size_t f) {
   unsigned n = 0;
   const uint64_t r = d->p.invert_ratio;
@@ -94,6 +95,7 @@ static unsigned layout_changes(hwprof_dynopt_t *d, size_t f) {
     bool want = d->pair[i].want_taken;
     if (!want && t >= r * fl && t > 0) want = true;
     if (want && t < (r - 1u) * fl) want = false;
+    if (d->pair[i].backward) want = false; /* a loop's branch: it closes the loop either way */
     d->pair[i].want_taken = want;
     n += want != d->pair[i].laid_taken;
   }
@@ -125,21 +127,18 @@ static hwprof_result_t work_func(hwprof_dynopt_t *d, size_t f, bool relayout, hw
   sum->crossed += s.crossed;
   sum->fts += s.fts;
   unsigned flips = 0;
-  if (relayout && !s.skip && d->rl) {
-    /* with re-layout, H_i is what the layout makes fall through (its own, stronger hysteresis: what
-       an inverted branch's stub costs), so that a cold edge of the layout that turns hot interrupts */
-    (void)layout_changes(d, f);
-    for (uint32_t i = first; i < first + np; i++) {
-      flips += d->pair[i].want_taken != d->pair[i].taken_hot;
-      d->pair[i].taken_hot = d->pair[i].want_taken;
-    }
-  } else if (relayout && !s.skip) {
-    /* hysteresis: an edge takes over only when it is a quarter more frequent than the current hot
-       one, so that a branch going both ways about equally does not flip at every crossing */
+  if (relayout && !s.skip) {
+    if (d->rl) (void)layout_changes(d, f);
     for (uint32_t i = first; i < first + np; i++) {
       const uint64_t t = d->out[2 * i].profile, fl = d->out[2 * i + 1].profile;
       const bool th = d->pair[i].taken_hot;
-      const bool taken_hot = th ? !(fl > t + t / 4) : t > fl + fl / 4;
+      /* hysteresis: an edge takes over only when it is a quarter more frequent than the current hot
+         one, so that a branch going both ways about equally does not flip at every crossing; with
+         re-layout, a forward branch's H_i is what the layout makes fall through (its own, stronger
+         hysteresis: what an inverted branch's stub costs), so that a cold edge of the layout that
+         turns hot interrupts */
+      bool taken_hot = th ? !(fl > t + t / 4) : t > fl + fl / 4;
+      if (d->rl && !d->pair[i].backward) taken_hot = d->pair[i].want_taken;
       flips += taken_hot != th;
       d->pair[i].taken_hot = taken_hot;
     }
@@ -164,7 +163,7 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
     d->rl_blk[b] = (hwprof_rl_block_t){x->new_start, x->new_end};
     d->rl_succ[b] = none;
   }
-  for (uint32_t b = 0; b < n; b++) d->rl_alt[b] = none;
+  for (uint32_t b = 0; b < n; b++) d->rl_alt[b] = none, d->rl_taken_first[b] = 0;
   for (uint32_t e = 0; e < fn->nedges; e++) {
     const hwprof_meta_edge_t *x = &d->meta.edge[fn->first_edge + e];
     /* an indirect jump's targets (a switch table) hold the program's addresses: every dispatch would
@@ -180,7 +179,8 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
     if (tk->src >= n || tk->dst >= n || nt->dst >= n) continue;
     const bool th = d->pair[d->func_first[f] + k].want_taken;
     d->rl_succ[tk->src] = th ? tk->dst : nt->dst;
-    d->rl_alt[tk->src] = th ? nt->dst : tk->dst;
+    d->rl_alt[tk->src] = th ? nt->dst : none; /* a latch whose back edge is hot: its exit next */
+    d->rl_taken_first[tk->src] = th;
   }
   /* chains: a placed block's successor gets the top bit (block indexes are below 2^31); a chain whose
      hot successor is placed already goes on with the other one (a loop's exit after its latch, as
@@ -207,7 +207,8 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   }
   d->rl_callers[nc++] = (hwprof_rl_block_t){d->rl->cc->c.lo, d->rl->cc->c.hi}; /* up to the new copy's end */
   uint32_t entry;
-  const hwprof_cc_status_t st = hwprof_rl_place(d->rl, d->rl_blk, n, d->rl_order, d->rl_callers, nc, &entry);
+  const hwprof_cc_status_t st = hwprof_rl_place(d->rl, d->rl_blk, n, d->rl_order, d->rl_taken_first, d->rl_callers, nc,
+                                                  &entry);
   if (st != kHwprofCcPlaced) {
     d->layout_refused++;
     d->layout_last_refusal = (uint32_t)st;
@@ -378,6 +379,7 @@ static hwprof_result_t arm_new(hwprof_dynopt_t *d, unsigned *armed) {
       q->func = (uint16_t)f;
       q->branch_new = nt->term_new;
       q->taken_hot = q->want_taken = q->laid_taken = false;
+      q->backward = tk->dst <= tk->src; /* blocks are by address */
     }
     for (uint32_t i = first; i < first + d->func_np[f]; i++) {
       d->total[2 * i] = counter_read(d, d->pair[i].taken);

@@ -63,6 +63,7 @@ typedef struct {
   uint16_t func;        /* index into the metadata's functions */
   uint32_t branch_new;  /* the branch instruction in the instrumented program */
   bool taken_hot;       /* the taken edge is in H_i (the layout would make it fall through) */
+  bool backward;        /* its taken edge goes back (a loop's): the layout never inverts it */
   bool want_taken;      /* the layout should make the taken edge fall through ... */
   bool laid_taken;      /* ... and its function's current layout does */
 } hwprof_dynopt_pair_t;
@@ -99,6 +100,7 @@ typedef struct {
   hwprof_rl_t *rl;
   hwprof_rl_block_t rl_blk[HWPROF_DYNOPT_MAX_BLOCKS];    /* scratch of a layout */
   uint32_t rl_order[HWPROF_DYNOPT_MAX_BLOCKS], rl_succ[HWPROF_DYNOPT_MAX_BLOCKS], rl_alt[HWPROF_DYNOPT_MAX_BLOCKS];
+  uint8_t rl_taken_first[HWPROF_DYNOPT_MAX_BLOCKS];
   hwprof_rl_block_t rl_callers[HWPROF_DYNOPT_MAX_FUNCS + 1u]; /* where calls are re-aimed: what runs */
   uint32_t layouts, layout_refused, layout_last_refusal;
 } hwprof_dynopt_t;

@@ -44,6 +44,7 @@ typedef struct {
   const hwprof_rl_block_t *blk;
   size_t n;
   const hwprof_rl_func_t *prev; /* the function's patches from an earlier layout, or NULL */
+  const uint8_t *taken_first;   /* per block: its branch may be inverted (NULL: any) */
   bool dry;                     /* the first pass only measures (the copy addresses) */
   uint32_t cur;
   stub_t stub[RL_MAX_STUBS];
@@ -171,8 +172,9 @@ static void put_stubs(emit_t *e) {
 
 /* Block b's branch at pc (its last instruction) to t, falling into f; next: the program address of
  * the block copied after b (0: none). Returns whether the copy ends in an unconditional transfer. */
-static bool copy_branch(emit_t *e, uint32_t pc, uint32_t w, uint32_t sh, uint32_t t, uint32_t f, uint32_t next) {
-  if (next != t || t == f) { /* kept: taken to t, then f by falling through or a jump */
+static bool copy_branch(emit_t *e, uint32_t pc, uint32_t w, uint32_t sh, uint32_t t, uint32_t f, uint32_t next,
+                        bool may_invert) {
+  if (next != t || t == f || !may_invert) { /* kept: taken to t, then f by falling through or a jump */
     put_branch(e, w, sh, pc, t, false);
     if (f == next) return false;
     put_jal(e, 0, f, 0, 0);
@@ -243,7 +245,7 @@ static void copy_block(emit_t *e, size_t b, uint32_t next) {
               block_at(e, t + (uint32_t)ioff) != SIZE_MAX && orig_shadow(e, t) == 0)
             t += (uint32_t)ioff;
         }
-        if (last) uncond = copy_branch(e, pc, w, sh, t, hi, next);
+        if (last) uncond = copy_branch(e, pc, w, sh, t, hi, next, e->taken_first == NULL || e->taken_first[b]);
         else put_branch(e, w, sh, pc, t, false); /* what follows it in its block (a region switch of its
                                                     not-taken edge) runs on the way it falls through */
         break;
@@ -364,10 +366,12 @@ static void retarget_call(hwprof_rl_t *rl, uint32_t a, uint32_t hi, const retarg
 }
 
 hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk, size_t n, const uint32_t *order,
-                                   const hwprof_rl_block_t *callers, size_t ncallers, uint32_t *entry) {
+                                   const uint8_t *taken_first, const hwprof_rl_block_t *callers, size_t ncallers,
+                                   uint32_t *entry) {
   if (rl == NULL || blk == NULL || order == NULL || entry == NULL || n == 0) return kHwprofCcBadTrace;
   hwprof_cc_t *cc = rl->cc;
-  emit_t e = {.rl = rl, .blk = blk, .n = n, .prev = hwprof_rl_func_at(rl, blk[0].lo), .dry = true, .cur = cc->next,
+  emit_t e = {.rl = rl, .blk = blk, .n = n, .prev = hwprof_rl_func_at(rl, blk[0].lo), .taken_first = taken_first,
+              .dry = true, .cur = cc->next,
               .st = kHwprofCcPlaced};
   /* the blocks: code, by address, apart; the order a permutation (rl->copy marks the indexes seen) */
   size_t npatch = 0;

@@ -4,7 +4,8 @@
  * function's copy in that order into the code cache (codecache.h) and sends execution there.
  *
  * The copy, block by block in the new order, instruction by instruction:
- *   - a conditional branch whose taken block comes next is inverted, so that it falls through; one
+ *   - a conditional branch whose taken block comes next is inverted (if the caller wants its taken
+ *     edge to fall through), so that it falls through; one
  *     whose not-taken block comes next is kept; one whose neither comes next is kept and followed
  *     by a jal to its not-taken block. The profile stays that of the program's edges: an inverted
  *     branch counts with the other hint (TK and NT swapped; EITHER becomes NT with the taken edge's
@@ -83,13 +84,16 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_rl_init(hwprof_rl_t *rl, hwprof_cc_t *
 
 /* Lays out the function whose blocks are blk[0..n) (by address, blk[0] its entry) in the order
  * order[0..n) (indexes into blk, each once) and sends execution to the copy; *entry gets the copy
- * of blk[0]. Then the direct calls found in callers[0..ncallers) (code ranges, the cache's included
+ * of blk[0]. A block's branch is inverted when its taken block comes next and taken_first (NULL:
+ * every block) says so for the block; otherwise it is kept, with a jump to its not-taken block if
+ * that does not come next (an inverted branch's other way pays a stub). Then the direct calls found in callers[0..ncallers) (code ranges, the cache's included
  * if given) that go to the function's entry (or to the word after its prof.init, or to an earlier
  * copy's) are re-aimed at the copy, so that a call does not pay the patch's jump: jal, auipc+jalr
  * and, in the cache, lui(+addi)+jalr through the link register. Any status other than placed is
  * counted and leaves the program as it was. */
 hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk, size_t n, const uint32_t *order,
-                                   const hwprof_rl_block_t *callers, size_t ncallers, uint32_t *entry);
+                                   const uint8_t *taken_first, const hwprof_rl_block_t *callers, size_t ncallers,
+                                   uint32_t *entry);
 
 /* The function laid out with blk[0].lo == lo, or NULL. */
 const hwprof_rl_func_t *hwprof_rl_func_at(const hwprof_rl_t *rl, uint32_t lo);
