@@ -149,66 +149,100 @@ static hwprof_result_t work_func(hwprof_dynopt_t *d, size_t f, bool relayout, hw
   return kHwprofOk;
 }
 
-/* Lays f out again (paragraph 17): from its entry, each block followed by its hot successor (the hot
- * edge of its branch, its jump or fall edge), a chain ending at a block already placed; the next
- * chain starts at the first block by address not placed yet, so that what no hot edge reaches moves
- * behind the chains it left. Returns whether the copy was placed. */
+/* Lays f out again (paragraph 17), Pettis and Hansen's way: every edge that could fall through is a
+ * candidate (a fall edge, a branch's not-taken edge, and its taken edge when the branch is to be
+ * laid out taken-first), heaviest first; one joins two chains when its source ends a chain and its
+ * destination starts another. Weights are the run's counts so far: a fall edge's counter (plain,
+ * never armed), a branch edge's total; the edge a branch should fall through now weighs the
+ * branch's every execution, so that the period's decision wins over the history. The chains are
+ * then laid out from the one holding the entry, the others by their first block's address. A
+ * function with a switch table keeps its layout. Returns whether the copy was placed. */
 static bool relayout(hwprof_dynopt_t *d, size_t f) {
   const hwprof_meta_func_t *fn = &d->meta.fn[f];
-  const uint32_t n = fn->nblocks, none = 0x7fffffffu; /* no successor (not a block index) */
+  const uint32_t n = fn->nblocks, none = 0x7fffffffu; /* not a block index */
   if (n == 0 || n > HWPROF_DYNOPT_MAX_BLOCKS) return false;
   for (uint32_t b = 0; b < n; b++) {
     const hwprof_meta_block_t *x = &d->meta.blk[fn->first_block + b];
     if (x->new_end == 0) return false;
     d->rl_blk[b] = (hwprof_rl_block_t){x->new_start, x->new_end};
-    d->rl_succ[b] = none;
+    d->rl_succ[b] = none; /* the next block in its chain */
+    d->rl_alt[b] = b;     /* its chain's first block */
+    d->rl_taken_first[b] = 0;
   }
-  for (uint32_t b = 0; b < n; b++) d->rl_alt[b] = none, d->rl_taken_first[b] = 0;
+  size_t nc = 0;
   for (uint32_t e = 0; e < fn->nedges; e++) {
     const hwprof_meta_edge_t *x = &d->meta.edge[fn->first_edge + e];
     /* an indirect jump's targets (a switch table) hold the program's addresses: every dispatch would
-       pay the patch's jump into the copy, so such a function keeps its layout */
+       pay the patch's jump into the copy */
     if (x->kind == 4u) return false;
-    /* a jump or a fall edge is its block's only successor */
-    if ((x->kind == 2u || x->kind == 3u) && x->src < n && x->dst < n) d->rl_succ[x->src] = x->dst;
+    if (x->kind == 3u && x->src < n && x->dst < n && nc < 2u * HWPROF_DYNOPT_MAX_BLOCKS) /* a fall edge */
+      d->rl_cand[nc++] = (hwprof_dynopt_cand_t){x->src, x->dst,
+                                                x->counter == HWPROF_META_NONE
+                                                    ? 0
+                                                    : counter_read(d, hwprof_meta_counter_addr(&d->meta, f, x->counter))};
   }
-  for (uint32_t k = 0; k < d->func_np[f]; k++) { /* a branch: its hot edge first, the other one next */
+  for (uint32_t k = 0; k < d->func_np[f] && nc + 2u <= 2u * HWPROF_DYNOPT_MAX_BLOCKS; k++) {
+    const uint32_t i = d->func_first[f] + k;
     const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
     const hwprof_meta_edge_t *tk = &d->meta.edge[fn->first_edge + br->taken];
     const hwprof_meta_edge_t *nt = &d->meta.edge[fn->first_edge + br->not_taken];
     if (tk->src >= n || tk->dst >= n || nt->dst >= n) continue;
-    const bool th = d->pair[d->func_first[f] + k].want_taken;
-    d->rl_succ[tk->src] = th ? tk->dst : nt->dst;
-    d->rl_alt[tk->src] = th ? nt->dst : none; /* a latch whose back edge is hot: its exit next */
-    d->rl_taken_first[tk->src] = th;
+    const uint64_t wt = d->total[2 * i], wf = d->total[2 * i + 1];
+    const bool th = d->pair[i].want_taken;
+    d->rl_cand[nc++] = (hwprof_dynopt_cand_t){tk->src, nt->dst, th ? wf : wt + wf};
+    if (th) d->rl_cand[nc++] = (hwprof_dynopt_cand_t){tk->src, tk->dst, wt + wf};
   }
-  /* chains: a placed block's successor gets the top bit (block indexes are below 2^31); a chain whose
-     hot successor is placed already goes on with the other one (a loop's exit after its latch, as
-     the compiler had it), so that leaving a loop does not cost a jump */
-  const uint32_t kPlaced = 0x80000000u;
-  uint32_t placed = 0, seed = 0;
-  while (placed < n) {
-    while (seed < n && (d->rl_succ[seed] & kPlaced)) seed++;
-    for (uint32_t b = seed; b < n && !(d->rl_succ[b] & kPlaced);) {
-      uint32_t next = d->rl_succ[b];
-      d->rl_succ[b] = next | kPlaced;
+  /* heaviest first (Shell sort: in place, no recursion) */
+  for (size_t gap = nc / 2u; gap > 0; gap /= 2u)
+    for (size_t a = gap; a < nc; a++)
+      for (size_t b = a; b >= gap && d->rl_cand[b - gap].w < d->rl_cand[b].w; b -= gap) {
+        const hwprof_dynopt_cand_t t = d->rl_cand[b];
+        d->rl_cand[b] = d->rl_cand[b - gap];
+        d->rl_cand[b - gap] = t;
+      }
+  /* chains: a block with a successor ends no chain; one with a predecessor (rl_taken_first's bit 1)
+     starts none */
+  for (size_t c = 0; c < nc; c++) {
+    const uint32_t a = d->rl_cand[c].src, b = d->rl_cand[c].dst;
+    if (d->rl_succ[a] != none || (d->rl_taken_first[b] & 2u) || d->rl_alt[a] == d->rl_alt[b]) continue;
+    d->rl_succ[a] = b;
+    d->rl_taken_first[b] |= 2u;
+    const uint32_t from = d->rl_alt[b], to = d->rl_alt[a];
+    for (uint32_t x = 0; x < n; x++)
+      if (d->rl_alt[x] == from) d->rl_alt[x] = to;
+  }
+  /* a branch is inverted where its taken block follows it */
+  for (uint32_t k = 0; k < d->func_np[f]; k++) {
+    const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
+    const hwprof_meta_edge_t *tk = &d->meta.edge[fn->first_edge + br->taken];
+    if (tk->src < n && d->pair[d->func_first[f] + k].want_taken && d->rl_succ[tk->src] == tk->dst)
+      d->rl_taken_first[tk->src] |= 1u;
+  }
+  /* the order: the entry's chain, then the others by their first block; rl_alt marks what is out */
+  uint32_t placed = 0;
+  const uint32_t kOut = 0xffffffffu;
+  for (uint32_t s = 0, first = 1; s < n || first; first = 0) {
+    uint32_t h = first ? d->rl_alt[0] : s++;
+    if (!first && (d->rl_alt[h] == kOut || (d->rl_taken_first[h] & 2u))) continue;
+    for (uint32_t b = h; b < n && d->rl_alt[b] != kOut; b = d->rl_succ[b]) {
       d->rl_order[placed++] = b;
-      if (next >= n || (d->rl_succ[next] & kPlaced)) next = d->rl_alt[b];
-      b = next; /* none ends the chain */
+      d->rl_alt[b] = kOut;
     }
   }
+  for (uint32_t b = 0; b < n; b++) d->rl_taken_first[b] &= 1u;
+  if (placed != n) return false; /* cannot happen: every block is in one chain */
   /* the calls to re-aim are looked for where the program runs: the armed functions and the cache */
-  size_t nc = 0;
+  size_t ncall = 0;
   for (size_t g = 0; g < nfuncs(d); g++) {
     const hwprof_meta_func_t *gn = &d->meta.fn[g];
     if (!d->func_armed[g] || gn->nblocks == 0) continue;
     const hwprof_meta_block_t *b0 = &d->meta.blk[gn->first_block], *b1 = b0 + gn->nblocks - 1u;
-    if (b1->new_end > b0->new_start) d->rl_callers[nc++] = (hwprof_rl_block_t){b0->new_start, b1->new_end};
+    if (b1->new_end > b0->new_start) d->rl_callers[ncall++] = (hwprof_rl_block_t){b0->new_start, b1->new_end};
   }
-  d->rl_callers[nc++] = (hwprof_rl_block_t){d->rl->cc->c.lo, d->rl->cc->c.hi}; /* up to the new copy's end */
+  d->rl_callers[ncall++] = (hwprof_rl_block_t){d->rl->cc->c.lo, d->rl->cc->c.hi}; /* up to the new copy's end */
   uint32_t entry;
-  const hwprof_cc_status_t st = hwprof_rl_place(d->rl, d->rl_blk, n, d->rl_order, d->rl_taken_first, d->rl_callers, nc,
-                                                  &entry);
+  const hwprof_cc_status_t st = hwprof_rl_place(d->rl, d->rl_blk, n, d->rl_order, d->rl_taken_first, d->rl_callers,
+                                                  ncall, &entry);
   if (st != kHwprofCcPlaced) {
     d->layout_refused++;
     d->layout_last_refusal = (uint32_t)st;

@@ -69,6 +69,11 @@ typedef struct {
 } hwprof_dynopt_pair_t;
 
 typedef struct {
+  uint32_t src, dst; /* blocks of the function being laid out */
+  uint64_t w;
+} hwprof_dynopt_cand_t; /* an edge that could fall through */
+
+typedef struct {
   hwprof_t hw;
   hwprof_meta_t meta;
   hwprof_dynopt_params_t p;
@@ -101,6 +106,7 @@ typedef struct {
   hwprof_rl_block_t rl_blk[HWPROF_DYNOPT_MAX_BLOCKS];    /* scratch of a layout */
   uint32_t rl_order[HWPROF_DYNOPT_MAX_BLOCKS], rl_succ[HWPROF_DYNOPT_MAX_BLOCKS], rl_alt[HWPROF_DYNOPT_MAX_BLOCKS];
   uint8_t rl_taken_first[HWPROF_DYNOPT_MAX_BLOCKS];
+  hwprof_dynopt_cand_t rl_cand[2u * HWPROF_DYNOPT_MAX_BLOCKS];
   hwprof_rl_block_t rl_callers[HWPROF_DYNOPT_MAX_FUNCS + 1u]; /* where calls are re-aimed: what runs */
   uint32_t layouts, layout_refused, layout_last_refusal;
 } hwprof_dynopt_t;
