@@ -770,7 +770,8 @@ plots: deps $(SIM_BIN) workloads $(VPEVAL_BIN) $(EMBENCH_VP)
 	@mkdir -p "$(BUILD)/plots"
 	@PLOTS="$(BUILD)/plots" tools/dynopt_bench.sh "$(BUILD)"
 	@PLOTS="$(BUILD)/plots" tools/tracecache_bench.sh "$(BUILD)"
-	@echo "plots: the phase timelines in $(BUILD)/plots/dynopt-*.png, the code cache in $(BUILD)/plots/tracecache.png"
+	@PLOTS="$(BUILD)/plots" tools/relayout_bench.sh "$(BUILD)"
+	@echo "plots: the phase timelines in $(BUILD)/plots/dynopt-*.png (with re-layout: dynopt-rl-*.png), the code cache in $(BUILD)/plots/tracecache.png"
 
 synth: deps
 	@RTL_SRC="$(RTL_SRC)" synth/run.sh "$(BUILD)/synth"

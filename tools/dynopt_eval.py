@@ -156,6 +156,10 @@ def main(argv):
         other = [e for e in events if e["kind"] == "phase" and e.get("flipped", 0) == 0]
         if other:
             ax.vlines([e["at"] / 1e6 for e in other], 0.3, 0.7, color="tab:red", label="transition, nothing re-laid")
+        laid = [e for e in events if e.get("laid", 0) > 0]
+        if laid:
+            ax.plot([e["at"] / 1e6 for e in laid], [1.08] * len(laid), "v", color="black", ms=5,
+                    label="functions laid out again")
         ax.axvspan(0, 0, color="tab:orange", alpha=0.35, label="a branch flipped (truth window)")
         ax.axvspan(0, 0, color="tab:green", alpha=0.25, label="new hot code (truth window)")
         ax.set_yticks([])

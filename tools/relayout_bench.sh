@@ -6,7 +6,8 @@
 # again whenever its hot set flipped). Program figures exclude the trap handler; the handler's
 # instructions are the optimizer's cost; both runs must keep the program's output and an exact edge
 # profile (the simulator counts the code cache's copies as their originals, --code-cache).
-# The figures also go to BUILD_DIR/bench/relayout.tsv.
+# The figures also go to BUILD_DIR/bench/relayout.tsv; with PLOTS=DIR set, each program's phase
+# timeline with its layouts marked goes to DIR/dynopt-rl-NAME.png (tools/dynopt_eval.py).
 # usage: tools/relayout_bench.sh BUILD_DIR
 set -euo pipefail
 build=${1:-build}
@@ -14,6 +15,8 @@ mkdir -p "$build/bench"
 tsv="$build/bench/relayout.tsv"
 penalty=${RL_TAKEN_PENALTY:-2}
 sim="$build/sim/hwprof-sim"
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
 cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile)
 printf 'program\tnone_prog_cycles\trl_prog_cycles\tnone_all_cycles\trl_all_cycles\tnone_taken\trl_taken\tlayouts\tcopies\n' >"$tsv"
 
@@ -32,7 +35,9 @@ for rl in "$build"/dynrl/*-prof.elf; do
   [ -f "$none" ] || continue
   vals=()
   for elf in "$none" "$rl"; do
-    err=$("$sim" --taken-penalty="$penalty" --edge-map="${elf%.elf}.map" --code-cache="$cache" "$elf" 2>&1 >"$build/bench/relayout-run.out") ||
+    truth=()
+    [ -n "${PLOTS:-}" ] && [ "$elf" = "$rl" ] && truth=(--phase-truth="$build/bench/relayout-$name.truth" --phase-window=200000)
+    err=$("$sim" --taken-penalty="$penalty" --edge-map="${elf%.elf}.map" --code-cache="$cache" "${truth[@]}" "$elf" 2>&1 >"$build/bench/relayout-run.out") ||
       { echo "$name: the run failed ($elf)"; echo "$err" | tail -3; exit 1; }
     out=$(cat "$build/bench/relayout-run.out")
     grep -q 'exact counts: 0 differences' <<<"$err" || { echo "$name: the edge profile is not exact ($elf)"; exit 1; }
@@ -43,6 +48,11 @@ for rl in "$build"/dynrl/*-prof.elf; do
     layouts=$(field '.*re-layout: \([0-9]*\) layouts.*' "$out")
     copies=$(field '.*: \([0-9]*\) instructions retired from copies.*' "$err")
     vals+=("$ins" "$taken" $((ins + penalty * taken)) "${handler:-0}" "$cycles" "${layouts:-0}" "${copies:-0}")
+    if [ ${#truth[@]} -gt 0 ]; then # the timeline with the layouts marked (PLOTS=DIR)
+      "$py" "$(dirname "$0")/dynopt_eval.py" --plot="$PLOTS/dynopt-rl-$name.png" --title="$name: scheme 5A with re-layout" \
+        "$build/bench/relayout-run.out" "$build/bench/relayout-$name.truth" >/dev/null
+      rm -f "$build/bench/relayout-$name.truth"
+    fi
   done
   frac=$(awk -v c="${vals[13]}" -v i="${vals[7]}" 'BEGIN { printf "%.0f%%", (i > 0 ? 100 * c / i : 0) }')
   printf '%-21s| %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %7s %6s | %7s %7s %7s\n' "$name" "${vals[0]}" "${vals[1]}" "${vals[2]}" \
