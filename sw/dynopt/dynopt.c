@@ -138,7 +138,7 @@ static hwprof_result_t work_func(hwprof_dynopt_t *d, size_t f, bool relayout, hw
          hysteresis: what an inverted branch's stub costs), so that a cold edge of the layout that
          turns hot interrupts */
       bool taken_hot = th ? !(fl > t + t / 4) : t > fl + fl / 4;
-      if (d->rl && !d->pair[i].backward) taken_hot = d->pair[i].want_taken;
+      if (d->rl && !d->pair[i].backward && !d->func_fixed[f]) taken_hot = d->pair[i].want_taken;
       flips += taken_hot != th;
       d->pair[i].taken_hot = taken_hot;
     }
@@ -147,6 +147,15 @@ static hwprof_result_t work_func(hwprof_dynopt_t *d, size_t f, bool relayout, hw
   if (s.crossed && flips == 0) d->func_fts[f] = true; /* crossings that changed nothing: raise the threshold */
   set_threshold(d, f);
   return kHwprofOk;
+}
+
+/* The chain block b is in (union-find over parent, with path halving). */
+static uint32_t chain_of(uint32_t *parent, uint32_t b) {
+  while (parent[b] != b) {
+    parent[b] = parent[parent[b]];
+    b = parent[b];
+  }
+  return b;
 }
 
 /* Lays f out again (paragraph 17), Pettis and Hansen's way: every edge that could fall through is a
@@ -161,14 +170,19 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   const hwprof_meta_func_t *fn = &d->meta.fn[f];
   const uint32_t n = fn->nblocks, none = 0x7fffffffu; /* not a block index */
   if (n == 0 || n > HWPROF_DYNOPT_MAX_BLOCKS) return false;
+  uint32_t bytes = 0;
   for (uint32_t b = 0; b < n; b++) {
     const hwprof_meta_block_t *x = &d->meta.blk[fn->first_block + b];
     if (x->new_end == 0) return false;
     d->rl_blk[b] = (hwprof_rl_block_t){x->new_start, x->new_end};
     d->rl_succ[b] = none; /* the next block in its chain */
-    d->rl_alt[b] = b;     /* its chain's first block */
+    d->rl_alt[b] = b;     /* union-find of the chains: b's parent */
     d->rl_taken_first[b] = 0;
+    bytes += x->new_end - x->new_start;
   }
+  /* a branch reaches 4 KiB: in a much larger function some would not reach their blocks (Embench's
+     nsichneu), and finding that out costs the whole attempt */
+  if (bytes > HWPROF_DYNOPT_MAX_LAYOUT_BYTES) return false;
   size_t nc = 0;
   for (uint32_t e = 0; e < fn->nedges; e++) {
     const hwprof_meta_edge_t *x = &d->meta.edge[fn->first_edge + e];
@@ -204,12 +218,12 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
      starts none */
   for (size_t c = 0; c < nc; c++) {
     const uint32_t a = d->rl_cand[c].src, b = d->rl_cand[c].dst;
-    if (d->rl_succ[a] != none || (d->rl_taken_first[b] & 2u) || d->rl_alt[a] == d->rl_alt[b]) continue;
+    if (d->rl_succ[a] != none || (d->rl_taken_first[b] & 2u)) continue;
+    const uint32_t ra = chain_of(d->rl_alt, a), rb = chain_of(d->rl_alt, b);
+    if (ra == rb) continue; /* a cycle */
     d->rl_succ[a] = b;
     d->rl_taken_first[b] |= 2u;
-    const uint32_t from = d->rl_alt[b], to = d->rl_alt[a];
-    for (uint32_t x = 0; x < n; x++)
-      if (d->rl_alt[x] == from) d->rl_alt[x] = to;
+    d->rl_alt[rb] = ra;
   }
   /* a branch is inverted where its taken block follows it */
   for (uint32_t k = 0; k < d->func_np[f]; k++) {
@@ -219,10 +233,13 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
       d->rl_taken_first[tk->src] |= 1u;
   }
   /* the order: the entry's chain, then the others by their first block; rl_alt marks what is out */
-  uint32_t placed = 0;
+  uint32_t placed = 0, entry_head = 0;
+  const uint32_t entry_chain = chain_of(d->rl_alt, 0);
+  for (uint32_t h = 0; h < n; h++)
+    if (!(d->rl_taken_first[h] & 2u) && chain_of(d->rl_alt, h) == entry_chain) entry_head = h;
   const uint32_t kOut = 0xffffffffu;
   for (uint32_t s = 0, first = 1; s < n || first; first = 0) {
-    uint32_t h = first ? d->rl_alt[0] : s++;
+    uint32_t h = first ? entry_head : s++;
     if (!first && (d->rl_alt[h] == kOut || (d->rl_taken_first[h] & 2u))) continue;
     for (uint32_t b = h; b < n && d->rl_alt[b] != kOut; b = d->rl_succ[b]) {
       d->rl_order[placed++] = b;
@@ -305,10 +322,14 @@ static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool int
     const size_t f = d->ntodo == SIZE_MAX ? k : d->todo[k];
     if (!d->func_armed[f]) continue;
     if ((r = work_func(d, f, true, &s, &flipped)) == kHwprofOk) r = arm_func(d, f);
-    if (r == kHwprofOk && d->rl && layout_pending(d, f) && relayout(d, f)) {
-      for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f]; i++)
-        d->pair[i].laid_taken = d->pair[i].want_taken;
-      laid++;
+    if (r == kHwprofOk && d->rl && !d->func_fixed[f] && layout_pending(d, f)) {
+      if (relayout(d, f)) {
+        for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f]; i++)
+          d->pair[i].laid_taken = d->pair[i].want_taken;
+        laid++;
+      } else { /* it keeps its layout: 5A goes back to its own hot set for it */
+        d->func_fixed[f] = true;
+      }
     }
     funcs++;
   }
@@ -352,6 +373,7 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
     d->func_max[f] = d->func_thr[f] = 0;
     d->func_first[f] = d->func_np[f] = 0;
     d->func_fts[f] = false;
+    d->func_fixed[f] = false;
   }
   d->rl = NULL;
   d->layouts = d->layout_refused = d->layout_last_refusal = 0;

@@ -27,7 +27,8 @@
 #define HWPROF_DYNOPT_MAX_PAIRS 1024u
 #define HWPROF_DYNOPT_MAX_FUNCS 512u
 #define HWPROF_DYNOPT_LOG 512u
-#define HWPROF_DYNOPT_MAX_BLOCKS 2048u /* the largest function re-laid (blocks) */
+#define HWPROF_DYNOPT_MAX_BLOCKS 2048u /* the largest function re-laid (blocks) ... */
+#define HWPROF_DYNOPT_MAX_LAYOUT_BYTES 16384u /* ... and (its instrumented code) */
 
 typedef struct {
   uint16_t trigger;      /* cnt: crossings that make a transition (1..32767) */
@@ -97,6 +98,8 @@ typedef struct {
                                                             every run moves one (0: none) */
   uint64_t func_probe_at[HWPROF_DYNOPT_MAX_FUNCS];       /* its value when last looked at */
   bool func_fts[HWPROF_DYNOPT_MAX_FUNCS];                /* f had a false transition signal in the period */
+  bool func_fixed[HWPROF_DYNOPT_MAX_FUNCS];              /* f cannot be laid out again (too large, a switch
+                                                            table, refused): 5A keeps its own hot set for it */
   hwprof_dynopt_event_t log[HWPROF_DYNOPT_LOG];
   size_t nlog;
   uint32_t transitions, fts_skips, periods, scans, armed_funcs, errors, dropped_pairs;
