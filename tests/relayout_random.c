@@ -11,7 +11,12 @@
  * not what an optimizer would choose; that is the point (the oracles are the program's own output
  * and the exact profile).
  *
- * usage: relayout-random SEED LAYOUTS ELF...     (exit 0: every program the same and exact) */
+ * usage: relayout-random SEED LAYOUTS ELF...     (exit 0: every program the same and exact)
+ * To find what broke a program: RELAYOUT_LIMIT=K makes only the first K layouts (bisect on it),
+ * RELAYOUT_VERBOSE=1 lists each layout, RELAYOUT_DIFF=1 lists the words a layout changed outside
+ * its copy, RELAYOUT_DUMP=FILE writes each copy's words (objdump -b binary), RELAYOUT_DUMP_CACHE=FILE
+ * the origin table and the cache at the end. (A seed of 8 on crc32 found a call re-aimed while the
+ * program was stopped between its auipc and its jalr.) */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
@@ -95,9 +100,20 @@ static hwprof_cc_status_t random_layout(world_t *w, uint32_t f, uint64_t *s) {
   }
   uint32_t entry;
   const uint32_t from = w->cc.next;
+  static uint8_t snap[0x480000];
+  const uint32_t SNAP_LO = 0x80780000u;
+  if (getenv("RELAYOUT_DIFF")) memcpy(snap, w->plat.cpu.ram + (SNAP_LO - RV_RAM_BASE), sizeof snap);
   /* calls re-aimed anywhere in the program's code and the cache */
   const hwprof_rl_block_t callers[2] = {{w->cc.c.code_lo, w->cc.c.code_hi}, {w->cc.c.lo, w->cc.c.hi}};
-  const hwprof_cc_status_t st = hwprof_rl_place(&w->rl, w->blk, n, w->order, NULL, callers, 2, &entry);
+  const hwprof_cc_status_t st = hwprof_rl_place(&w->rl, w->blk, n, w->order, NULL, callers, 2, w->plat.cpu.pc,
+                                                &entry);
+  if (getenv("RELAYOUT_DIFF"))
+    for (uint32_t a = SNAP_LO; a < SNAP_LO + sizeof snap; a += 4u) {
+      uint32_t x, y;
+      memcpy(&x, snap + (a - SNAP_LO), 4);
+      memcpy(&y, w->plat.cpu.ram + (a - RV_RAM_BASE), 4);
+      if (x != y && (a < from || a >= w->cc.next)) fprintf(stderr, "  changed %08x: %08x -> %08x\n", a, x, y);
+    }
   const char *dump = getenv("RELAYOUT_DUMP"); /* the copy's words, to disassemble (objdump -b binary) */
   FILE *d = st == kHwprofCcPlaced && dump ? fopen(dump, "wb") : NULL;
   if (d) {
@@ -148,7 +164,7 @@ static int run(world_t *w, run_t *r, const uint64_t *at, size_t nat, uint64_t *s
     if (ev.valid && getenv("RELAYOUT_WHERE") && w->plat.cpu.mcause == 1u && !w->told) {
       w->told = true;
       fprintf(stderr, "  first fault; before it:");
-      for (unsigned i = 1; i <= 4096u; i++) fprintf(stderr, " %08" PRIx32, w->ring[(w->plat.cpu.instret + i) % 4096u]);
+      for (unsigned i = 4096u - 16u; i < 4096u; i++) fprintf(stderr, " %08" PRIx32, w->ring[(w->plat.cpu.instret + 1u + i) % 4096u]);
       fprintf(stderr, "\n");
     }
     if (ev.valid) w->ring[w->plat.cpu.instret % 4096u] = ev.pc;
@@ -159,9 +175,17 @@ static int run(world_t *w, run_t *r, const uint64_t *at, size_t nat, uint64_t *s
     r->in_cache += ev.pc >= CACHE_LO && ev.pc < CACHE_HI;
   }
   fclose(con);
+  const char *dump_all = getenv("RELAYOUT_DUMP_CACHE"); /* the cache and its origins at the end */
+  if (dump_all && nat) {
+    FILE *d = fopen(dump_all, "wb");
+    if (d) {
+      fwrite(w->plat.cpu.ram + (CACHE_LO - (CACHE_HI - CACHE_LO) - RV_RAM_BASE), 1, 2u * (CACHE_HI - CACHE_LO), d);
+      fclose(d);
+    }
+  }
   if (st == RV_RUNNING) { /* ran away: where */
     fprintf(stderr, "  ran away; the last instructions:");
-    for (unsigned i = 1; i <= 4096u; i++) fprintf(stderr, " %08" PRIx32, w->ring[(w->plat.cpu.instret + i) % 4096u]);
+    for (unsigned i = 4096u - 16u; i < 4096u; i++) fprintf(stderr, " %08" PRIx32, w->ring[(w->plat.cpu.instret + 1u + i) % 4096u]);
     fprintf(stderr, "; the program's last: %08" PRIx32 " (mcause %08" PRIx32 ", mepc %08" PRIx32 ")\n", w->last_prog,
             w->plat.cpu.mcause, w->plat.cpu.mepc);
   }

@@ -102,7 +102,7 @@ static void test_rl_inverts_a_branch_and_keeps_every_edge_count(void **state) {
   setup(&f);
   const hwprof_rl_block_t callers[] = {{0x80000140, 0x8000014c}};
   uint32_t entry = 0;
-  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, NULL, callers, 1, &entry), kHwprofCcPlaced);
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, NULL, callers, 1, 0, &entry), kHwprofCcPlaced);
   assert_int_equal(entry, BASE);
   assert_int_equal(f.cc.next, BASE + sizeof kCopy);
   for (unsigned i = 0; i < sizeof kCopy / 4; i++) {
@@ -146,7 +146,7 @@ static void test_rl_keeps_a_branch_the_caller_does_not_want_inverted(void **stat
   setup(&f);
   const uint8_t keep[4] = {0, 0, 0, 0};
   uint32_t entry = 0;
-  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, keep, NULL, 0, &entry), kHwprofCcPlaced);
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, keep, NULL, 0, 0, &entry), kHwprofCcPlaced);
   const uint32_t copy[] = {0x0000100b, 0x00052703, 0x00070463, 0x0100006f, 0xfff78793, 0x00450513,
                            0x00008067, 0x00178793, 0x800006b7, 0x11068693, 0xfedff06f};
   for (unsigned i = 0; i < sizeof copy / 4; i++) assert_int_equal(f.mem[i], copy[i]);
@@ -154,6 +154,21 @@ static void test_rl_keeps_a_branch_the_caller_does_not_want_inverted(void **stat
   assert_int_equal(f.origin[3], 0);       /* the jump is the cache's own */
   assert_int_equal(f.rl.stubs, 0);
   assert_int_equal(f.cc.next, BASE + sizeof copy);
+}
+
+/* The stopped program resumes at the caller's jalr (its auipc has run and set ra): the call is left
+ * as it is, the rest is laid out as before. */
+static void test_rl_leaves_a_call_the_program_is_inside(void **state) {
+  (void)state;
+  static fixture_t f;
+  setup(&f);
+  const hwprof_rl_block_t callers[] = {{0x80000140, 0x8000014c}};
+  uint32_t entry = 0;
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, NULL, callers, 1, 0x80000144, &entry), kHwprofCcPlaced);
+  assert_int_equal(*at(&f, 0x80000140), kProgram[16]);
+  assert_int_equal(*at(&f, 0x80000144), kProgram[17]);
+  assert_int_equal(f.rl.calls, 0);
+  assert_int_equal(*at(&f, 0x80000104), 0xf01ff06f); /* it still reaches the copy, through the landing */
 }
 
 /* Laid out again in the program's order: a second copy behind the first, read from the program as
@@ -166,8 +181,8 @@ static void test_rl_second_layout_supersedes_the_first(void **state) {
   const hwprof_rl_block_t callers[] = {{0x80000140, 0x8000014c}, {BASE, BASE + 0x100u}};
   const uint32_t identity[] = {0, 1, 2, 3};
   uint32_t e1 = 0, e2 = 0;
-  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, NULL, callers, 2, &e1), kHwprofCcPlaced);
-  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, identity, NULL, callers, 2, &e2), kHwprofCcPlaced);
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, NULL, callers, 2, 0, &e1), kHwprofCcPlaced);
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, identity, NULL, callers, 2, 0, &e2), kHwprofCcPlaced);
   assert_int_equal(e2, BASE + sizeof kCopy);
   /* the second copy is the function as it was (the beq kept, pointing at B2's copy 5 words on:
      beq a4,zero,.+20 = 00070a63), its auipc as lui/addi, B1's jump to B3's copy (jal zero,.+8 =
@@ -201,13 +216,13 @@ static void test_rl_refuses_what_it_cannot_do(void **state) {
   setup(&f);
   uint32_t entry = 0;
   const uint32_t twice[] = {0, 1, 1, 3};
-  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, twice, NULL, NULL, 0, &entry), kHwprofCcBadTrace);
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, twice, NULL, NULL, 0, 0, &entry), kHwprofCcBadTrace);
   const hwprof_rl_block_t outside[] = {{0x80000100, 0x8000010c}, {0x80000300, 0x80000310}};
   const uint32_t two[] = {0, 1};
-  assert_int_equal(hwprof_rl_place(&f.rl, outside, 2, two, NULL, NULL, 0, &entry), kHwprofCcNotCode);
+  assert_int_equal(hwprof_rl_place(&f.rl, outside, 2, two, NULL, NULL, 0, 0, &entry), kHwprofCcNotCode);
   setup(&f);
   f.cc.c.hi = BASE + 0x20u; /* too small for the copy */
-  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, NULL, NULL, 0, &entry), kHwprofCcNoRoom);
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, NULL, NULL, 0, 0, &entry), kHwprofCcNoRoom);
   assert_int_equal(*at(&f, 0x80000100), kProgram[0]);
   assert_int_equal(f.cc.next, BASE);
   assert_int_equal(f.rl.refused[kHwprofCcNoRoom], 1);
@@ -219,6 +234,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rl_inverts_a_branch_and_keeps_every_edge_count),
       cmocka_unit_test(test_rl_keeps_a_branch_the_caller_does_not_want_inverted),
+      cmocka_unit_test(test_rl_leaves_a_call_the_program_is_inside),
       cmocka_unit_test(test_rl_second_layout_supersedes_the_first),
       cmocka_unit_test(test_rl_refuses_what_it_cannot_do),
   };

@@ -259,7 +259,7 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   d->rl_callers[ncall++] = (hwprof_rl_block_t){d->rl->cc->c.lo, d->rl->cc->c.hi}; /* up to the new copy's end */
   uint32_t entry;
   const hwprof_cc_status_t st = hwprof_rl_place(d->rl, d->rl_blk, n, d->rl_order, d->rl_taken_first, d->rl_callers,
-                                                  ncall, &entry);
+                                                  ncall, d->resume_pc, &entry);
   if (st != kHwprofCcPlaced) {
     d->layout_refused++;
     d->layout_last_refusal = (uint32_t)st;
@@ -376,6 +376,7 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
     d->func_fixed[f] = false;
   }
   d->rl = NULL;
+  d->resume_pc = 0;
   d->layouts = d->layout_refused = d->layout_last_refusal = 0;
   /* each function's branches (the metadata lists them by function); their pairs are built when
      the function is armed */

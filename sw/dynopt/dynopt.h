@@ -106,6 +106,8 @@ typedef struct {
   /* the edge-driven re-layout (item 4 of issue 14): a function whose hot set changed is laid out
      again, its hot edges falling through (NULL: the decision only) */
   hwprof_rl_t *rl;
+  uint32_t resume_pc; /* where the interrupted program resumes (mepc): set by the caller before each
+                         on_phase / on_period; a call the program is inside is not re-aimed (0: none) */
   hwprof_rl_block_t rl_blk[HWPROF_DYNOPT_MAX_BLOCKS];    /* scratch of a layout */
   uint32_t rl_order[HWPROF_DYNOPT_MAX_BLOCKS], rl_succ[HWPROF_DYNOPT_MAX_BLOCKS], rl_alt[HWPROF_DYNOPT_MAX_BLOCKS];
   uint8_t rl_taken_first[HWPROF_DYNOPT_MAX_BLOCKS];

@@ -313,6 +313,7 @@ static void set_jump(hwprof_cc_t *cc, uint32_t at, uint32_t to, bool in_cache) {
 typedef struct {
   uint32_t from[4], to[4]; /* old call targets and their new ones */
   unsigned n;
+  uint32_t resume; /* where the stopped program resumes (a call it is inside is not changed) */
 } retarget_t;
 
 static bool new_target(const retarget_t *t, uint32_t a, uint32_t *to) {
@@ -343,7 +344,7 @@ static void retarget_call(hwprof_rl_t *rl, uint32_t a, uint32_t hi, const retarg
     return;
   }
   const unsigned r = rv32_rd(*w);
-  if (a + 4u >= hi || r == 0) return;
+  if (a + 4u >= hi || r == 0 || t->resume == a + 4u || t->resume == a + 8u) return; /* inside it */
   uint32_t *w1 = word_at(cc, a + 4u);
   if (rv32_opcode(*w) == RV32_OP_AUIPC && is_call_through(*w1, r)) { /* pc-relative: a program's call */
     if (!new_target(t, a + rv32_imm_u(*w) + (uint32_t)rv32_imm_i(*w1), &to)) return;
@@ -367,7 +368,7 @@ static void retarget_call(hwprof_rl_t *rl, uint32_t a, uint32_t hi, const retarg
 
 hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk, size_t n, const uint32_t *order,
                                    const uint8_t *taken_first, const hwprof_rl_block_t *callers, size_t ncallers,
-                                   uint32_t *entry) {
+                                   uint32_t resume, uint32_t *entry) {
   if (rl == NULL || blk == NULL || order == NULL || entry == NULL || n == 0) return kHwprofCcBadTrace;
   hwprof_cc_t *cc = rl->cc;
   emit_t e = {.rl = rl, .blk = blk, .n = n, .prev = hwprof_rl_func_at(rl, blk[0].lo), .taken_first = taken_first,
@@ -419,7 +420,7 @@ hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk
   }
   hwprof_rl_patch_t *p = &rl->patch[f->first];
   /* the calls to re-aim: to the program's entry (and landing), and to the previous copy's */
-  retarget_t t = {.n = 0};
+  retarget_t t = {.n = 0, .resume = resume};
   const bool landing = f->n > 1u && p[1].landing;
   for (unsigned k = 0; k < 1u + landing; k++) {
     t.from[t.n] = p[k].addr, t.to[t.n++] = rl->copy[0] + 4u * k;

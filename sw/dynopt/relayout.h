@@ -86,14 +86,17 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_rl_init(hwprof_rl_t *rl, hwprof_cc_t *
  * order[0..n) (indexes into blk, each once) and sends execution to the copy; *entry gets the copy
  * of blk[0]. A block's branch is inverted when its taken block comes next and taken_first (NULL:
  * every block) says so for the block; otherwise it is kept, with a jump to its not-taken block if
- * that does not come next (an inverted branch's other way pays a stub). Then the direct calls found in callers[0..ncallers) (code ranges, the cache's included
- * if given) that go to the function's entry (or to the word after its prof.init, or to an earlier
- * copy's) are re-aimed at the copy, so that a call does not pay the patch's jump: jal, auipc+jalr
- * and, in the cache, lui(+addi)+jalr through the link register. Any status other than placed is
- * counted and leaves the program as it was. */
+ * that does not come next (an inverted branch's other way pays a stub). Then the direct calls
+ * found in callers[0..ncallers) (code ranges, the cache's included if given) that go to the
+ * function's entry (or to the word after its prof.init, or to an earlier copy's) are re-aimed at
+ * the copy, so that a call does not pay the patch's jump: jal, auipc+jalr and lui(+addi)+jalr
+ * through the link register. A call whose first instruction has run but not its last (the stopped
+ * program resumes at `resume` inside it: its auipc or lui has set the register its jalr reads) is
+ * left as it is (0: no such place). Any status other than placed is counted and leaves the program
+ * as it was. */
 hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk, size_t n, const uint32_t *order,
                                    const uint8_t *taken_first, const hwprof_rl_block_t *callers, size_t ncallers,
-                                   uint32_t *entry);
+                                   uint32_t resume, uint32_t *entry);
 
 /* The function laid out with blk[0].lo == lo, or NULL. */
 const hwprof_rl_func_t *hwprof_rl_func_at(const hwprof_rl_t *rl, uint32_t lo);

@@ -113,6 +113,8 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
   __asm__ volatile("csrr %0, mcause" : "=r"(cause));
   const uint64_t now = instret();
   handler_entries++;
+  __asm__ volatile("csrr %0, mepc" : "=r"(epc));
+  opt.resume_pc = epc; /* an interrupt resumes there: a call being made there is not re-aimed */
   if (cause == 11u) { /* ecall: a request of main */
     if (a7 == kRequestInit) {
       hwprof_dynopt_params_t p;
