@@ -5,11 +5,13 @@
 
 #define CC_MAX_EXITS 48u /* a trace holds at most one conditional branch per history bit, plus its end */
 
-static uint32_t *word_at(const hwprof_cc_t *cc, uint32_t a) { return &cc->c.mem[(a - cc->c.mem_base) / 4u]; }
-static uint32_t *shadow_at(const hwprof_cc_t *cc, uint32_t a) {
+uint32_t *hwprof_cc_word(const hwprof_cc_t *cc, uint32_t a) { return &cc->c.mem[(a - cc->c.mem_base) / 4u]; }
+uint32_t *hwprof_cc_shadow(const hwprof_cc_t *cc, uint32_t a) {
   return cc->c.shadow ? &cc->c.shadow[(a - cc->c.mem_base) / 4u] : NULL;
 }
-
+bool hwprof_cc_is_code(const hwprof_cc_t *cc, uint32_t a) {
+  return (a & 3u) == 0 && a >= cc->c.code_lo && a < cc->c.code_hi;
+}
 void hwprof_cc_set_origin(hwprof_cc_t *cc, uint32_t a, uint32_t origin) {
   if (cc->c.origin && a >= cc->c.lo && a < cc->c.hi) cc->c.origin[(a - cc->c.lo) / 4u] = origin;
 }
@@ -41,8 +43,8 @@ const hwprof_cc_patch_t *hwprof_cc_patch_at(const hwprof_cc_t *cc, uint32_t addr
 static uint32_t jump_word(uint32_t from, uint32_t to) { return rv32_jal(0, (int32_t)(to - from)); }
 
 static void set_patch(hwprof_cc_t *cc, const hwprof_cc_patch_t *p, bool on) {
-  *word_at(cc, p->addr) = on ? jump_word(p->addr, p->entry) : p->word;
-  uint32_t *sh = shadow_at(cc, p->addr);
+  *hwprof_cc_word(cc, p->addr) = on ? jump_word(p->addr, p->entry) : p->word;
+  uint32_t *sh = hwprof_cc_shadow(cc, p->addr);
   if (sh) *sh = on ? 0u : p->shadow; /* the jump must not count as a profiled transfer */
 }
 
@@ -76,11 +78,11 @@ static void fail(emit_t *e, hwprof_cc_status_t st) {
 /* The instruction and shadow word the program has at a (a patched start reads as it was). */
 static uint32_t orig_word(const hwprof_cc_t *cc, uint32_t a) {
   const hwprof_cc_patch_t *p = hwprof_cc_patch_at(cc, a);
-  return p ? p->word : *word_at(cc, a);
+  return p ? p->word : *hwprof_cc_word(cc, a);
 }
 static uint32_t orig_shadow(const hwprof_cc_t *cc, uint32_t a) {
   const hwprof_cc_patch_t *p = hwprof_cc_patch_at(cc, a);
-  return p ? p->shadow : (cc->c.shadow ? *shadow_at(cc, a) : 0u);
+  return p ? p->shadow : (cc->c.shadow ? *hwprof_cc_shadow(cc, a) : 0u);
 }
 
 static void put(emit_t *e, uint32_t word, uint32_t shadow) {
@@ -89,8 +91,8 @@ static void put(emit_t *e, uint32_t word, uint32_t shadow) {
     fail(e, kHwprofCcNoRoom);
     return;
   }
-  *word_at(e->cc, e->cur) = word;
-  uint32_t *sh = shadow_at(e->cc, e->cur);
+  *hwprof_cc_word(e->cc, e->cur) = word;
+  uint32_t *sh = hwprof_cc_shadow(e->cc, e->cur);
   if (sh) *sh = shadow;
   hwprof_cc_set_origin(e->cc, e->cur, e->org);
   e->org = 0;
@@ -123,7 +125,7 @@ static uint32_t return_to(const emit_t *e, uint32_t r) {
 static uint32_t trampoline(emit_t *e, uint32_t a) {
   const hwprof_cc_t *cc = e->cc;
   for (uint32_t t = cc->c.tramp_lo; t < e->tramp; t += 4u)
-    if (*word_at(cc, t) == jump_word(t, a)) return t;
+    if (*hwprof_cc_word(cc, t) == jump_word(t, a)) return t;
   if (e->tramp >= cc->c.tramp_hi) {
     fail(e, kHwprofCcNoRoom);
     return 0;
@@ -132,7 +134,7 @@ static uint32_t trampoline(emit_t *e, uint32_t a) {
     fail(e, kHwprofCcTooFar);
     return 0;
   }
-  *word_at(cc, e->tramp) = jump_word(e->tramp, a);
+  *hwprof_cc_word(cc, e->tramp) = jump_word(e->tramp, a);
   e->tramp += 4u;
   return e->tramp - 4u;
 }
@@ -176,7 +178,7 @@ static void put_exit_branch(emit_t *e, uint32_t word, uint32_t shadow, uint32_t 
 static void append_copy(emit_t *e, const hwprof_cc_patch_t *p) {
   const hwprof_cc_t *cc = e->cc;
   for (uint32_t w = p->entry; w < p->end && e->st == kHwprofCcPlaced; w += 4u) {
-    const uint32_t insn = *word_at(cc, w), sh = cc->c.shadow ? *shadow_at(cc, w) : 0u;
+    const uint32_t insn = *hwprof_cc_word(cc, w), sh = cc->c.shadow ? *hwprof_cc_shadow(cc, w) : 0u;
     int32_t off;
     const rv32_cf_t k = rv32_control_flow(insn, &off);
     const uint32_t target = w + (uint32_t)off;
@@ -198,7 +200,7 @@ static void append_copy(emit_t *e, const hwprof_cc_patch_t *p) {
   }
   /* a copy's body ends with a jump, unless that jump was linked to the copy right behind it and
      became a nop (link_exits): then the appended body goes on there */
-  const uint32_t last = p->end > p->entry ? *word_at(cc, p->end - 4u) : 0u;
+  const uint32_t last = p->end > p->entry ? *hwprof_cc_word(cc, p->end - 4u) : 0u;
   if (rv32_opcode(last) != RV32_OP_JAL && rv32_opcode(last) != RV32_OP_JALR) {
     if (!rv32_fits_j((int64_t)p->end - (int64_t)e->cur)) fail(e, kHwprofCcTooFar);
     put(e, jump_word(e->cur, p->end), 0);
@@ -225,14 +227,11 @@ static void put_stubs(emit_t *e) {
       fail(e, kHwprofCcTooFar);
       return;
     }
-    uint32_t *w = word_at(e->cc, at);
+    uint32_t *w = hwprof_cc_word(e->cc, at);
     *w = rv32_set_b(*w, (int32_t)(target - at));
   }
 }
 
-static bool is_code(const hwprof_cc_t *cc, uint32_t a) {
-  return (a & 3u) == 0 && a >= cc->c.code_lo && a < cc->c.code_hi;
-}
 
 /* Copies instruction i of the trace; returns false when the copy ends there. */
 static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
@@ -254,7 +253,7 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
   }
   /* a semihosting call is three instructions the host recognizes in place: it runs there */
   const bool semihost =
-      insn == RV32_INSN_SEMIHOST_PRE && is_code(cc, pc + 4u) && orig_word(cc, pc + 4u) == RV32_INSN_EBREAK;
+      insn == RV32_INSN_SEMIHOST_PRE && hwprof_cc_is_code(cc, pc + 4u) && orig_word(cc, pc + 4u) == RV32_INSN_EBREAK;
   /* auipc rs1 then jalr through rs1 (a call or tail call unrelaxed): its target is known */
   const uint32_t before = i > 0 && pcs[i - 1u] == pc - 4u ? orig_word(cc, pc - 4u) : 0u;
   const bool pair = k == RV32_CF_JALR && sh == 0 && rv32_opcode(before) == RV32_OP_AUIPC &&
@@ -335,9 +334,9 @@ static void link_exits(hwprof_cc_t *cc, uint32_t start, uint32_t entry) {
     const hwprof_cc_exit_t x = cc->c.exit[i];
     if (x.to == start && rv32_fits_j((int64_t)entry - (int64_t)x.at)) {
       /* a jump to the next word is a nop: no taken transfer (the copy was placed right behind) */
-      *word_at(cc, x.at) = entry == x.at + 4u ? rv32_addi(0, 0, 0) : jump_word(x.at, entry);
+      *hwprof_cc_word(cc, x.at) = entry == x.at + 4u ? rv32_addi(0, 0, 0) : jump_word(x.at, entry);
       if (x.branch && rv32_fits_b((int64_t)entry - (int64_t)x.branch)) { /* the stub is left unused */
-        uint32_t *w = word_at(cc, x.branch);
+        uint32_t *w = hwprof_cc_word(cc, x.branch);
         *w = rv32_set_b(*w, (int32_t)(entry - x.branch));
       }
       cc->c.exit[i] = cc->c.exit[--cc->nexit];
@@ -357,12 +356,12 @@ hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, s
     st = kHwprofCcNoRoom;
   } else {
     for (size_t i = 0; i < n && st == kHwprofCcPlaced; i++)
-      if (!is_code(cc, pcs[i])) st = kHwprofCcNotCode;
+      if (!hwprof_cc_is_code(cc, pcs[i])) st = kHwprofCcNotCode;
   }
   /* the host recognizes a semihosting call by the words around its ebreak: the one after it must
      stay (the ebreak and the one before cannot start a copy anyway) */
-  if (st == kHwprofCcPlaced && pcs[0] - 8u >= cc->c.code_lo && *word_at(cc, pcs[0] - 4u) == RV32_INSN_EBREAK &&
-      *word_at(cc, pcs[0] - 8u) == RV32_INSN_SEMIHOST_PRE)
+  if (st == kHwprofCcPlaced && pcs[0] - 8u >= cc->c.code_lo && *hwprof_cc_word(cc, pcs[0] - 4u) == RV32_INSN_EBREAK &&
+      *hwprof_cc_word(cc, pcs[0] - 8u) == RV32_INSN_SEMIHOST_PRE)
     st = kHwprofCcFirstInsn;
   if (st != kHwprofCcPlaced) {
     cc->refused[st]++;
@@ -385,8 +384,8 @@ hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, s
   for (unsigned i = 0; i < e.nexit; i++) cc->c.exit[cc->nexit++] = e.exit[i];
   hwprof_cc_patch_t *p = &cc->c.patch[cc->npatch++];
   p->addr = e.start;
-  p->word = *word_at(cc, e.start);
-  p->shadow = cc->c.shadow ? *shadow_at(cc, e.start) : 0u;
+  p->word = *hwprof_cc_word(cc, e.start);
+  p->shadow = cc->c.shadow ? *hwprof_cc_shadow(cc, e.start) : 0u;
   p->entry = e.entry;
   p->end = body_end;
   set_patch(cc, p, true);

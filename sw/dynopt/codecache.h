@@ -126,6 +126,12 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_cc_init(hwprof_cc_t *cc, hwprof_cc_con
  * the program and the placed traces as they were (the cache's free space may have been written). */
 hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, size_t n, uint32_t *entry);
 
+/* The memory word at program address a, its shadow word (NULL without shadow words), and whether a
+ * is a word of the program's code: what the cache's users (the re-layout) read and write through. */
+uint32_t *hwprof_cc_word(const hwprof_cc_t *cc, uint32_t a);
+uint32_t *hwprof_cc_shadow(const hwprof_cc_t *cc, uint32_t a);
+bool hwprof_cc_is_code(const hwprof_cc_t *cc, uint32_t a);
+
 /* Sets the origin of the cache word at a (no origin table: nothing). */
 void hwprof_cc_set_origin(hwprof_cc_t *cc, uint32_t a, uint32_t origin);
 

@@ -176,7 +176,7 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
     if (x->new_end == 0) return false;
     d->rl_blk[b] = (hwprof_rl_block_t){x->new_start, x->new_end};
     d->rl_succ[b] = none; /* the next block in its chain */
-    d->rl_alt[b] = b;     /* union-find of the chains: b's parent */
+    d->rl_chain[b] = b;     /* union-find of the chains: b's parent */
     d->rl_taken_first[b] = 0;
     bytes += x->new_end - x->new_start;
   }
@@ -219,11 +219,11 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   for (size_t c = 0; c < nc; c++) {
     const uint32_t a = d->rl_cand[c].src, b = d->rl_cand[c].dst;
     if (d->rl_succ[a] != none || (d->rl_taken_first[b] & 2u)) continue;
-    const uint32_t ra = chain_of(d->rl_alt, a), rb = chain_of(d->rl_alt, b);
+    const uint32_t ra = chain_of(d->rl_chain, a), rb = chain_of(d->rl_chain, b);
     if (ra == rb) continue; /* a cycle */
     d->rl_succ[a] = b;
     d->rl_taken_first[b] |= 2u;
-    d->rl_alt[rb] = ra;
+    d->rl_chain[rb] = ra;
   }
   /* a branch is inverted where its taken block follows it */
   for (uint32_t k = 0; k < d->func_np[f]; k++) {
@@ -232,18 +232,18 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
     if (tk->src < n && d->pair[d->func_first[f] + k].want_taken && d->rl_succ[tk->src] == tk->dst)
       d->rl_taken_first[tk->src] |= 1u;
   }
-  /* the order: the entry's chain, then the others by their first block; rl_alt marks what is out */
+  /* the order: the entry's chain, then the others by their first block; rl_chain marks what is out */
   uint32_t placed = 0, entry_head = 0;
-  const uint32_t entry_chain = chain_of(d->rl_alt, 0);
+  const uint32_t entry_chain = chain_of(d->rl_chain, 0);
   for (uint32_t h = 0; h < n; h++)
-    if (!(d->rl_taken_first[h] & 2u) && chain_of(d->rl_alt, h) == entry_chain) entry_head = h;
+    if (!(d->rl_taken_first[h] & 2u) && chain_of(d->rl_chain, h) == entry_chain) entry_head = h;
   const uint32_t kOut = 0xffffffffu;
   for (uint32_t s = 0, first = 1; s < n || first; first = 0) {
     uint32_t h = first ? entry_head : s++;
-    if (!first && (d->rl_alt[h] == kOut || (d->rl_taken_first[h] & 2u))) continue;
-    for (uint32_t b = h; b < n && d->rl_alt[b] != kOut; b = d->rl_succ[b]) {
+    if (!first && (d->rl_chain[h] == kOut || (d->rl_taken_first[h] & 2u))) continue;
+    for (uint32_t b = h; b < n && d->rl_chain[b] != kOut; b = d->rl_succ[b]) {
       d->rl_order[placed++] = b;
-      d->rl_alt[b] = kOut;
+      d->rl_chain[b] = kOut;
     }
   }
   for (uint32_t b = 0; b < n; b++) d->rl_taken_first[b] &= 1u;

@@ -109,7 +109,7 @@ typedef struct {
   uint32_t resume_pc; /* where the interrupted program resumes (mepc): set by the caller before each
                          on_phase / on_period; a call the program is inside is not re-aimed (0: none) */
   hwprof_rl_block_t rl_blk[HWPROF_DYNOPT_MAX_BLOCKS];    /* scratch of a layout */
-  uint32_t rl_order[HWPROF_DYNOPT_MAX_BLOCKS], rl_succ[HWPROF_DYNOPT_MAX_BLOCKS], rl_alt[HWPROF_DYNOPT_MAX_BLOCKS];
+  uint32_t rl_order[HWPROF_DYNOPT_MAX_BLOCKS], rl_succ[HWPROF_DYNOPT_MAX_BLOCKS], rl_chain[HWPROF_DYNOPT_MAX_BLOCKS];
   uint8_t rl_taken_first[HWPROF_DYNOPT_MAX_BLOCKS];
   hwprof_dynopt_cand_t rl_cand[2u * HWPROF_DYNOPT_MAX_BLOCKS];
   hwprof_rl_block_t rl_callers[HWPROF_DYNOPT_MAX_FUNCS + 1u]; /* where calls are re-aimed: what runs */

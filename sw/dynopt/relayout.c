@@ -5,14 +5,6 @@
 
 #define RL_MAX_STUBS 128u /* stubs waiting for the end of a chain of fall-throughs */
 
-static uint32_t *word_at(const hwprof_cc_t *cc, uint32_t a) { return &cc->c.mem[(a - cc->c.mem_base) / 4u]; }
-static uint32_t *shadow_at(const hwprof_cc_t *cc, uint32_t a) {
-  return cc->c.shadow ? &cc->c.shadow[(a - cc->c.mem_base) / 4u] : NULL;
-}
-static bool is_code(const hwprof_cc_t *cc, uint32_t a) {
-  return (a & 3u) == 0 && a >= cc->c.code_lo && a < cc->c.code_hi;
-}
-
 hwprof_result_t hwprof_rl_init(hwprof_rl_t *rl, hwprof_cc_t *cc, hwprof_rl_patch_t *patch, size_t patch_cap,
                                hwprof_rl_func_t *func, size_t func_cap, uint32_t *copy, size_t copy_cap) {
   if (rl == NULL || cc == NULL || patch == NULL || patch_cap == 0 || func == NULL || func_cap == 0 || copy == NULL ||
@@ -83,11 +75,11 @@ static const hwprof_rl_patch_t *old_patch(const emit_t *e, uint32_t a) {
 /* The program's instruction and shadow word at a, as they were before any patch. */
 static uint32_t orig_word(const emit_t *e, uint32_t a) {
   const hwprof_rl_patch_t *p = old_patch(e, a);
-  return p ? p->word : *word_at(e->rl->cc, a);
+  return p ? p->word : *hwprof_cc_word(e->rl->cc, a);
 }
 static uint32_t orig_shadow(const emit_t *e, uint32_t a) {
   const hwprof_rl_patch_t *p = old_patch(e, a);
-  return p ? p->shadow : (e->rl->cc->c.shadow ? *shadow_at(e->rl->cc, a) : 0u);
+  return p ? p->shadow : (e->rl->cc->c.shadow ? *hwprof_cc_shadow(e->rl->cc, a) : 0u);
 }
 
 static void put(emit_t *e, uint32_t word, uint32_t shadow, uint32_t origin) {
@@ -98,8 +90,8 @@ static void put(emit_t *e, uint32_t word, uint32_t shadow, uint32_t origin) {
     return;
   }
   if (!e->dry) {
-    *word_at(cc, e->cur) = word;
-    uint32_t *sh = shadow_at(cc, e->cur);
+    *hwprof_cc_word(cc, e->cur) = word;
+    uint32_t *sh = hwprof_cc_shadow(cc, e->cur);
     if (sh) *sh = shadow;
     hwprof_cc_set_origin(cc, e->cur, origin);
   }
@@ -158,9 +150,9 @@ static void put_stubs(emit_t *e) {
   for (unsigned i = 0; i < e->nstub && e->st == kHwprofCcPlaced; i++) {
     const stub_t *s = &e->stub[i];
     if (!e->dry) {
-      const uint32_t *w = word_at(e->rl->cc, s->at);
+      const uint32_t *w = hwprof_cc_word(e->rl->cc, s->at);
       if (!rv32_fits_b((int64_t)e->cur - (int64_t)s->at)) fail(e, kHwprofCcTooFar);
-      else *word_at(e->rl->cc, s->at) = rv32_set_b(*w, (int32_t)(e->cur - s->at));
+      else *hwprof_cc_word(e->rl->cc, s->at) = rv32_set_b(*w, (int32_t)(e->cur - s->at));
     }
     if (s->pid) put(e, rv32_prof(HWPROF_PROF_OP_ID, s->ihint, s->pid), 0, 0);
     if (s->setoff) put(e, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), s->setoff - 1u, 0);
@@ -238,7 +230,7 @@ static void copy_block(emit_t *e, size_t b, uint32_t next) {
     switch (k) {
       case RV32_CF_BRANCH: {
         uint32_t t = target;
-        if (block_at(e, t) == SIZE_MAX && is_code(cc, t)) { /* a relaxed branch's island: jal x0 to a block */
+        if (block_at(e, t) == SIZE_MAX && hwprof_cc_is_code(cc, t)) { /* a relaxed branch's island: jal x0 to a block */
           const uint32_t iw = orig_word(e, t);
           int32_t ioff;
           if (rv32_control_flow(iw, &ioff) == RV32_CF_JAL && rv32_rd(iw) == 0 &&
@@ -302,8 +294,8 @@ static bool after_semihost_ebreak(const emit_t *e, uint32_t a) {
 }
 
 static void set_jump(hwprof_cc_t *cc, uint32_t at, uint32_t to, bool in_cache) {
-  *word_at(cc, at) = rv32_jal(0, (int32_t)(to - at));
-  uint32_t *sh = shadow_at(cc, at);
+  *hwprof_cc_word(cc, at) = rv32_jal(0, (int32_t)(to - at));
+  uint32_t *sh = hwprof_cc_shadow(cc, at);
   if (sh) *sh = 0; /* the jump must not count as a profiled transfer */
   if (in_cache) hwprof_cc_set_origin(cc, at, 0);
 }
@@ -334,7 +326,7 @@ static bool is_call_through(uint32_t jalr, unsigned r) {
  * its base register is its link register, which the call overwrites). */
 static void retarget_call(hwprof_rl_t *rl, uint32_t a, uint32_t hi, const retarget_t *t) {
   const hwprof_cc_t *cc = rl->cc;
-  uint32_t *w = word_at(cc, a), to;
+  uint32_t *w = hwprof_cc_word(cc, a), to;
   int32_t off;
   if (rv32_control_flow(*w, &off) == RV32_CF_JAL && rv32_rd(*w) != 0) {
     if (new_target(t, a + (uint32_t)off, &to) && rv32_fits_j((int64_t)to - (int64_t)a)) {
@@ -345,7 +337,7 @@ static void retarget_call(hwprof_rl_t *rl, uint32_t a, uint32_t hi, const retarg
   }
   const unsigned r = rv32_rd(*w);
   if (a + 4u >= hi || r == 0 || t->resume == a + 4u || t->resume == a + 8u) return; /* inside it */
-  uint32_t *w1 = word_at(cc, a + 4u);
+  uint32_t *w1 = hwprof_cc_word(cc, a + 4u);
   if (rv32_opcode(*w) == RV32_OP_AUIPC && is_call_through(*w1, r)) { /* pc-relative: a program's call */
     if (!new_target(t, a + rv32_imm_u(*w) + (uint32_t)rv32_imm_i(*w1), &to)) return;
     *w = rv32_set_u(*w, rv32_hi20(to - a));
@@ -357,8 +349,8 @@ static void retarget_call(hwprof_rl_t *rl, uint32_t a, uint32_t hi, const retarg
     *w1 = rv32_set_i(*w1, rv32_lo12(to));
     rl->calls++;
   } else if (rv32_opcode(*w) == RV32_OP_LUI && a + 8u < hi && rv32_opcode(*w1) == RV32_OP_IMM && rv32_funct3(*w1) == 0 &&
-             rv32_rd(*w1) == r && rv32_rs1(*w1) == r && is_call_through(*word_at(cc, a + 8u), r)) {
-    const int32_t k = rv32_imm_i(*word_at(cc, a + 8u));
+             rv32_rd(*w1) == r && rv32_rs1(*w1) == r && is_call_through(*hwprof_cc_word(cc, a + 8u), r)) {
+    const int32_t k = rv32_imm_i(*hwprof_cc_word(cc, a + 8u));
     if (!new_target(t, rv32_imm_u(*w) + (uint32_t)rv32_imm_i(*w1) + (uint32_t)k, &to)) return;
     *w = rv32_set_u(*w, rv32_hi20(to - (uint32_t)k));
     *w1 = rv32_set_i(*w1, rv32_lo12(to - (uint32_t)k));
@@ -378,7 +370,8 @@ hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk
   size_t npatch = 0;
   if (n > rl->copy_cap) e.st = kHwprofCcNoRoom;
   for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++) {
-    if (!is_code(cc, blk[i].lo) || blk[i].hi <= blk[i].lo || !is_code(cc, blk[i].hi - 4u) || (blk[i].hi & 3u) ||
+    if (!hwprof_cc_is_code(cc, blk[i].lo) || blk[i].hi <= blk[i].lo || !hwprof_cc_is_code(cc, blk[i].hi - 4u) ||
+        (blk[i].hi & 3u) ||
         (i > 0 && blk[i].lo < blk[i - 1].hi))
       e.st = kHwprofCcNotCode;
     else if (after_semihost_ebreak(&e, blk[i].lo))
@@ -414,8 +407,8 @@ hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk
       const uint32_t at[2] = {blk[i].lo, blk[i].lo + 4u};
       const unsigned words = 1u + lands_after(&e, blk[i].lo, blk[i].hi);
       for (unsigned k = 0; k < words; k++)
-        rl->patch[rl->npatch++] = (hwprof_rl_patch_t){at[k], *word_at(cc, at[k]),
-                                                      cc->c.shadow ? *shadow_at(cc, at[k]) : 0u, 0, k};
+        rl->patch[rl->npatch++] = (hwprof_rl_patch_t){at[k], *hwprof_cc_word(cc, at[k]),
+                                                      cc->c.shadow ? *hwprof_cc_shadow(cc, at[k]) : 0u, 0, k};
     }
   }
   hwprof_rl_patch_t *p = &rl->patch[f->first];
@@ -437,7 +430,8 @@ hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk
   }
   for (size_t r = 0; r < ncallers && callers; r++) { /* code, or the cache up to the new copy's end */
     const uint32_t lo = callers[r].lo, hi = callers[r].hi;
-    const bool code = lo < hi && is_code(cc, lo) && is_code(cc, hi - 4u), cache = lo >= cc->c.lo && lo < cc->c.hi;
+    const bool code = lo < hi && hwprof_cc_is_code(cc, lo) && hwprof_cc_is_code(cc, hi - 4u);
+    const bool cache = lo >= cc->c.lo && lo < cc->c.hi;
     const uint32_t end = cache ? (hi < e.cur ? hi : e.cur) : hi;
     if (code || cache)
       for (uint32_t a = lo; a + 4u <= end; a += 4u) retarget_call(rl, a, end, &t);
