@@ -686,28 +686,34 @@ $(BUILD)/dyn-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/e
 	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/hwprof_edge.c -Wl,--emit-relocs -Wl,--no-relax -lm -o $@
 
 # ... and the same with the edge-driven re-layout (docs/dynopt.md, "Re-laying functions out while they
-# run"): build/dynrl/NAME-prof.elf; the simulator's exact profiles need --code-cache=$(DYNRL_CACHE)
+# run"): build/dynrl/NAME-prof.elf with scheme 5A, build/dyn5b/NAME-prof.elf with scheme 5B for the
+# re-laid functions; the simulator's exact profiles need --code-cache=$(DYNRL_CACHE)
 DYNRL_CACHE := 0x80780000:0x80800000
-DYNRL_ELFS := $(addprefix $(BUILD)/dynrl/,$(addsuffix -prof.elf,$(DYN_PROGRAMS))) \
-              $(foreach p,$(EMBENCH_PROGS),$(BUILD)/dynrl/embench-$(p)-prof.elf)
-.SECONDARY: $(addprefix $(BUILD)/dynrl/,$(addsuffix .elf,$(DYN_PROGRAMS))) $(foreach p,$(EMBENCH_PROGS),$(BUILD)/dynrl-embench/$(p).elf)
-$(BUILD)/dynrl/%.elf: sim/workloads/%.c sim/workloads/common.h $(DYN_FW) $(RELAYOUT_SRC) $(DYNOPT_HDR) $(SW_HDR)
-	@mkdir -p $(dir $@)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt -DDYNOPT_RELAYOUT -c sw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/dynopt -Wl,--emit-relocs -Wl,--no-relax $(@:.elf=.o) $(@:.elf=-rt.o) \
-	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/hwprof_edge.c -o $@
-$(BUILD)/dynrl/embench-%-prof.elf: $(BUILD)/dynrl-embench/%.elf $(INSTR_BIN)
-	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
-$(BUILD)/dynrl/%-prof.elf: $(BUILD)/dynrl/%.elf $(INSTR_BIN)
-	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
-$(BUILD)/dynrl-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $(DYN_FW) $(RELAYOUT_SRC) $(DYNOPT_HDR) $(SW_HDR)
-	@mkdir -p $(dir $@)
-	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $(@:.elf=-main.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt -DDYNOPT_RELAYOUT -c sw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
-	$(RV32_CC) $(EMBENCH_FLAGS) -Isw/include -Isw/dynopt -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
-	  $(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $(@:.elf=-main.o) $(@:.elf=-rt.o) \
-	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/hwprof_edge.c -Wl,--emit-relocs -Wl,--no-relax -lm -o $@
+define DYNRL_RULES
+$(1)_ELFS := $$(addprefix $(BUILD)/$(1)/,$$(addsuffix -prof.elf,$$(DYN_PROGRAMS))) \
+              $$(foreach p,$$(EMBENCH_PROGS),$(BUILD)/$(1)/embench-$$(p)-prof.elf)
+.SECONDARY: $$(addprefix $(BUILD)/$(1)/,$$(addsuffix .elf,$$(DYN_PROGRAMS))) $$(foreach p,$$(EMBENCH_PROGS),$(BUILD)/$(1)-embench/$$(p).elf)
+$(BUILD)/$(1)/%.elf: sim/workloads/%.c sim/workloads/common.h $$(DYN_FW) $$(RELAYOUT_SRC) $$(DYNOPT_HDR) $$(SW_HDR)
+	@mkdir -p $$(dir $$@)
+	$$(RV32_CC) $$(WL_FLAGS) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
+	$$(RV32_CC) $$(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt $(2) -c sw/rt/dynopt_rt.c -o $$(@:.elf=-rt.o)
+	$$(RV32_CC) $$(WL_FLAGS) -Isw/include -Isw/dynopt -Wl,--emit-relocs -Wl,--no-relax $$(@:.elf=.o) $$(@:.elf=-rt.o) \
+	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/hwprof_edge.c -o $$@
+$(BUILD)/$(1)/embench-%-prof.elf: $(BUILD)/$(1)-embench/%.elf $$(INSTR_BIN)
+	$$(INSTR_BIN) instrument --quiet --mode=all $$< -o $$@
+$(BUILD)/$(1)/%-prof.elf: $(BUILD)/$(1)/%.elf $$(INSTR_BIN)
+	$$(INSTR_BIN) instrument --quiet --mode=all $$< -o $$@
+$(BUILD)/$(1)-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $$(DYN_FW) $$(RELAYOUT_SRC) $$(DYNOPT_HDR) $$(SW_HDR)
+	@mkdir -p $$(dir $$@)
+	$$(RV32_CC) $$(EMBENCH_FLAGS) -I$$(EMBENCH)/support -Dmain=embench_main -c $$(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
+	$$(RV32_CC) $$(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt $(2) -c sw/rt/dynopt_rt.c -o $$(@:.elf=-rt.o)
+	$$(RV32_CC) $$(EMBENCH_FLAGS) -Isw/include -Isw/dynopt -I$$(EMBENCH)/support -I$$(EMBENCH)/src/$$* $$(EMBENCH)/src/$$*/*.c \
+	  $$(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $$(@:.elf=-rt.o) \
+	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/hwprof_edge.c -Wl,--emit-relocs -Wl,--no-relax -lm -o $$@
+endef
+$(eval $(call DYNRL_RULES,dynrl,-DDYNOPT_RELAYOUT))
+$(eval $(call DYNRL_RULES,dyn5b,-DDYNOPT_RELAYOUT -DDYNOPT_SCHEME_5B))
+DYNRL_ELFS := $(dynrl_ELFS) $(dyn5b_ELFS)
 
 dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(SIM_BIN)
 

@@ -144,7 +144,7 @@ static void test_rl_keeps_a_branch_the_caller_does_not_want_inverted(void **stat
   (void)state;
   static fixture_t f;
   setup(&f);
-  const uint8_t keep[4] = {0, 0, 0, 0};
+  uint8_t keep[4] = {0, 0, 0, 0};
   uint32_t entry = 0;
   assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, keep, NULL, 0, 0, &entry), kHwprofCcPlaced);
   const uint32_t copy[] = {0x0000100b, 0x00052703, 0x00070463, 0x0100006f, 0xfff78793, 0x00450513,

@@ -16,6 +16,11 @@ void hwprof_cc_set_origin(hwprof_cc_t *cc, uint32_t a, uint32_t origin) {
   if (cc->c.origin && a >= cc->c.lo && a < cc->c.hi) cc->c.origin[(a - cc->c.lo) / 4u] = origin;
 }
 
+uint32_t hwprof_cc_origin(const hwprof_cc_t *cc, uint32_t a) {
+  if (a < cc->c.lo || a >= cc->c.hi) return a;
+  return cc->c.origin ? cc->c.origin[(a - cc->c.lo) / 4u] : 0u;
+}
+
 static bool apart(uint32_t a_lo, uint32_t a_hi, uint32_t b_lo, uint32_t b_hi) {
   return a_lo == a_hi || b_lo == b_hi || a_hi <= b_lo || b_hi <= a_lo;
 }

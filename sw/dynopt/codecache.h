@@ -134,6 +134,9 @@ bool hwprof_cc_is_code(const hwprof_cc_t *cc, uint32_t a);
 
 /* Sets the origin of the cache word at a (no origin table: nothing). */
 void hwprof_cc_set_origin(hwprof_cc_t *cc, uint32_t a, uint32_t origin);
+/* The program address whose instruction runs at a: a itself outside the cache, the origin of a
+ * cache word (0: the cache's own word, or no origin table). */
+uint32_t hwprof_cc_origin(const hwprof_cc_t *cc, uint32_t a);
 
 /* The patch at addr, or NULL: whether a trace starts there. */
 const hwprof_cc_patch_t *hwprof_cc_patch_at(const hwprof_cc_t *cc, uint32_t addr);

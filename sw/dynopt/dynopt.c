@@ -2,6 +2,9 @@
 #include "dynopt.h"
 
 #include "hwprof_edge.h"
+#include "rv32_isa.h"
+
+#define kHasPred 0x80u /* rl_flags while the chains are built: a block has a predecessor */
 
 /* The counters are ordinary memory (docs/edge-prof.md): after a flush with invalidate the cache holds
  * nothing, so the firmware reads and writes them directly, before any further update. */
@@ -30,6 +33,7 @@ void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p) {
   p->fts_ratio = 1;
   p->invert_ratio = 3;
   p->max_polls = 100000;
+  p->scheme = kHwprofScheme5A;
 }
 
 static void log_event(hwprof_dynopt_t *d, uint64_t instret, hwprof_dynopt_event_kind_t kind,
@@ -64,7 +68,8 @@ static hwprof_result_t arm_func(hwprof_dynopt_t *d, size_t f) {
   if (np == 0) return kHwprofOk;
   const uint64_t t = d->func_thr[f];
   for (uint32_t k = 0; k < np; k++) { /* field by field: a compound literal with padding becomes a memset call */
-    const bool th = d->pair[first + k].taken_hot;
+    const hwprof_dynopt_pair_t *q = &d->pair[first + k];
+    const bool th = q->b5 ? q->laid_taken : q->taken_hot; /* a 5B pair's h is what its copy makes it */
     hwprof_phase_edge_t *tk = &d->edge[2 * (first + k)], *fl = tk + 1;
     tk->role = th ? kHwprofPhaseHot : kHwprofPhaseCold;
     fl->role = th ? kHwprofPhaseCold : kHwprofPhaseHot;
@@ -72,6 +77,8 @@ static hwprof_result_t arm_func(hwprof_dynopt_t *d, size_t f) {
     tk->mate = 2 * k + 1;
     fl->mate = 2 * k;
   }
+  /* 5A and 5B arm alike: hot at 0, cold at MAX_VALUE - threshold (5B: DIFF_THRESHOLD(c), the same
+     function-scope threshold) */
   hwprof_result_t r =
       hwprof_phase_presets(kHwprofScheme5A, &d->edge[2 * first], 2 * np, d->cnt_w, &d->counter[2 * first]);
   if (r != kHwprofOk) return r;
@@ -79,6 +86,41 @@ static hwprof_result_t arm_func(hwprof_dynopt_t *d, size_t f) {
     counter_write(d, d->pair[i].taken, d->counter[2 * i]);
     counter_write(d, d->pair[i].fall, d->counter[2 * i + 1]);
   }
+  return kHwprofOk;
+}
+
+/* With 5B, pair i keeps its copy's way of counting while the stopped program may still run an old
+ * version of its block (the interrupted instruction is in it, before its branch): 5A and 5B count
+ * differently, and an old version keeps its own hints. */
+static bool pinned(const hwprof_dynopt_t *d, uint32_t i) {
+  const hwprof_dynopt_pair_t *q = &d->pair[i];
+  return d->p.scheme == kHwprofScheme5B && d->resume_orig >= q->block_new && d->resume_orig <= q->branch_new;
+}
+
+/* Evaluates f's period: one call for 5A; pair by pair where some are 5B pairs (the arithmetic takes
+ * one scheme per call). */
+static hwprof_result_t evaluate(hwprof_dynopt_t *d, size_t f, hwprof_phase_summary_t *s) {
+  const uint32_t first = d->func_first[f], np = d->func_np[f];
+  if (d->func_b5[f] == 0)
+    return hwprof_phase_evaluate(kHwprofScheme5A, &d->edge[2 * first], &d->counter[2 * first], 2 * np, d->cnt_w,
+                                 d->p.fts_ratio, &d->out[2 * first], s);
+  s->crossed = s->fts = 0;
+  for (uint32_t i = first; i < first + np; i++) {
+    hwprof_phase_edge_t e[2];
+    for (unsigned k = 0; k < 2u; k++) {
+      e[k].role = d->edge[2 * i + k].role;
+      e[k].threshold = d->edge[2 * i + k].threshold;
+      e[k].mate = 1u - k;
+    }
+    hwprof_phase_summary_t one;
+    const hwprof_result_t r =
+        hwprof_phase_evaluate(d->pair[i].b5 ? kHwprofScheme5B : kHwprofScheme5A, e, &d->counter[2 * i], 2, d->cnt_w,
+                              d->p.fts_ratio, &d->out[2 * i], &one);
+    if (r != kHwprofOk) return r;
+    s->crossed += one.crossed;
+    s->fts += one.fts;
+  }
+  s->skip = s->crossed > 0 && 2u * s->fts > s->crossed;
   return kHwprofOk;
 }
 
@@ -96,6 +138,11 @@ static unsigned layout_changes(hwprof_dynopt_t *d, size_t f) {
     if (!want && t >= r * fl && t > 0) want = true;
     if (want && t < (r - 1u) * fl) want = false;
     if (d->pair[i].backward) want = false; /* a loop's branch: it closes the loop either way */
+    if (pinned(d, i) && want != d->pair[i].laid_taken) { /* its old block may still run its branch, counting
+                                                            as the current copy says: the next period decides */
+      want = d->pair[i].laid_taken;
+      d->pinned++;
+    }
     d->pair[i].want_taken = want;
     n += want != d->pair[i].laid_taken;
   }
@@ -115,8 +162,7 @@ static hwprof_result_t work_func(hwprof_dynopt_t *d, size_t f, bool relayout, hw
     d->counter[2 * i + 1] = counter_read(d, d->pair[i].fall);
   }
   hwprof_phase_summary_t s;
-  hwprof_result_t r = hwprof_phase_evaluate(kHwprofScheme5A, &d->edge[2 * first], &d->counter[2 * first], 2 * np,
-                                            d->cnt_w, d->p.fts_ratio, &d->out[2 * first], &s);
+  hwprof_result_t r = evaluate(d, f, &s);
   if (r != kHwprofOk) return r;
   d->func_max[f] = 0;
   for (uint32_t i = 2 * first; i < 2 * (first + np); i++) {
@@ -177,7 +223,7 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
     d->rl_blk[b] = (hwprof_rl_block_t){x->new_start, x->new_end};
     d->rl_succ[b] = none; /* the next block in its chain */
     d->rl_chain[b] = b;     /* union-find of the chains: b's parent */
-    d->rl_taken_first[b] = 0;
+    d->rl_flags[b] = 0;     /* while the chains are built: kHasPred */
     bytes += x->new_end - x->new_start;
   }
   /* a branch reaches 4 KiB: in a much larger function some would not reach their blocks (Embench's
@@ -214,15 +260,14 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
         d->rl_cand[b] = d->rl_cand[b - gap];
         d->rl_cand[b - gap] = t;
       }
-  /* chains: a block with a successor ends no chain; one with a predecessor (rl_taken_first's bit 1)
-     starts none */
+  /* chains: a block with a successor ends no chain; one with a predecessor (kHasPred) starts none */
   for (size_t c = 0; c < nc; c++) {
     const uint32_t a = d->rl_cand[c].src, b = d->rl_cand[c].dst;
-    if (d->rl_succ[a] != none || (d->rl_taken_first[b] & 2u)) continue;
+    if (d->rl_succ[a] != none || (d->rl_flags[b] & kHasPred)) continue;
     const uint32_t ra = chain_of(d->rl_chain, a), rb = chain_of(d->rl_chain, b);
     if (ra == rb) continue; /* a cycle */
     d->rl_succ[a] = b;
-    d->rl_taken_first[b] |= 2u;
+    d->rl_flags[b] |= kHasPred;
     d->rl_chain[rb] = ra;
   }
   /* a branch is inverted where its taken block follows it */
@@ -230,23 +275,30 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
     const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
     const hwprof_meta_edge_t *tk = &d->meta.edge[fn->first_edge + br->taken];
     if (tk->src < n && d->pair[d->func_first[f] + k].want_taken && d->rl_succ[tk->src] == tk->dst)
-      d->rl_taken_first[tk->src] |= 1u;
+      d->rl_flags[tk->src] |= HWPROF_RL_INVERT;
   }
   /* the order: the entry's chain, then the others by their first block; rl_chain marks what is out */
   uint32_t placed = 0, entry_head = 0;
   const uint32_t entry_chain = chain_of(d->rl_chain, 0);
   for (uint32_t h = 0; h < n; h++)
-    if (!(d->rl_taken_first[h] & 2u) && chain_of(d->rl_chain, h) == entry_chain) entry_head = h;
+    if (!(d->rl_flags[h] & kHasPred) && chain_of(d->rl_chain, h) == entry_chain) entry_head = h;
   const uint32_t kOut = 0xffffffffu;
   for (uint32_t s = 0, first = 1; s < n || first; first = 0) {
     uint32_t h = first ? entry_head : s++;
-    if (!first && (d->rl_chain[h] == kOut || (d->rl_taken_first[h] & 2u))) continue;
+    if (!first && (d->rl_chain[h] == kOut || (d->rl_flags[h] & kHasPred))) continue;
     for (uint32_t b = h; b < n && d->rl_chain[b] != kOut; b = d->rl_succ[b]) {
       d->rl_order[placed++] = b;
       d->rl_chain[b] = kOut;
     }
   }
-  for (uint32_t b = 0; b < n; b++) d->rl_taken_first[b] &= 1u;
+  for (uint32_t b = 0; b < n; b++) d->rl_flags[b] &= HWPROF_RL_INVERT;
+  /* with 5B, each forward branch counts as a 5B pair, h the edge it should fall through; one whose old
+     block may still run keeps its copy's way */
+  for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f] && d->p.scheme == kHwprofScheme5B; i++) {
+    const hwprof_dynopt_pair_t *q = &d->pair[i];
+    if (q->backward || q->src >= n || (pinned(d, i) && !q->b5)) continue;
+    d->rl_flags[q->src] |= (uint8_t)(HWPROF_RL_5B | (q->want_taken ? HWPROF_RL_5B_H_TAKEN : 0u));
+  }
   if (placed != n) return false; /* cannot happen: every block is in one chain */
   /* the calls to re-aim are looked for where the program runs: the armed functions and the cache */
   size_t ncall = 0;
@@ -258,7 +310,7 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   }
   d->rl_callers[ncall++] = (hwprof_rl_block_t){d->rl->cc->c.lo, d->rl->cc->c.hi}; /* up to the new copy's end */
   uint32_t entry;
-  const hwprof_cc_status_t st = hwprof_rl_place(d->rl, d->rl_blk, n, d->rl_order, d->rl_taken_first, d->rl_callers,
+  const hwprof_cc_status_t st = hwprof_rl_place(d->rl, d->rl_blk, n, d->rl_order, d->rl_flags, d->rl_callers,
                                                   ncall, d->resume_pc, &entry);
   if (st != kHwprofCcPlaced) {
     d->layout_refused++;
@@ -311,9 +363,34 @@ static unsigned mark_funcs(hwprof_dynopt_t *d, bool all) {
   return (unsigned)n;
 }
 
+/* With 5B, a copy's stub stopped between its prof.id (the interrupt comes while c's increment
+ * overflows): its pair's counters would hold half an execution of c when the period ends, and a
+ * reconstruction out of range. The firmware does what the rest of the stub would (the pir's rule:
+ * the counter at base + (offset + pid - 1) x size, docs/pir.md) and the program resumes after it.
+ * The counters are in memory (flushed and invalidated). */
+static void complete_stub(hwprof_dynopt_t *d) {
+  d->resume_orig = d->rl ? hwprof_cc_origin(d->rl->cc, d->resume_pc) : d->resume_pc;
+  if (d->p.scheme != kHwprofScheme5B || d->rl == NULL || d->resume_orig != 0 ||
+      !(hwprof_mmio_read32(&d->hw, HWPROF_PIR_CTRL_ADDR) & 1u))
+    return;
+  const uint32_t base = hwprof_mmio_read32(&d->hw, HWPROF_PIR_BASE_LO_ADDR);
+  const uint32_t offset = hwprof_mmio_read32(&d->hw, HWPROF_PIR_OFFSET_ADDR);
+  for (unsigned k = 0; k < 2u; k++) {
+    const uint32_t w = *hwprof_cc_word(d->rl->cc, d->resume_pc);
+    if (rv32_opcode(w) != RV32_OP_CUSTOM0 || rv32_funct3(w) != HWPROF_PROF_OP_ID) return;
+    const uint32_t pid = w >> 20, addr = base + (offset + pid - 1u) * d->meta.hdr->cnt_bytes;
+    if (pid == 0 || func_of(d, addr) == SIZE_MAX) return; /* not a watched counter: left to the program */
+    const uint64_t v = counter_read(d, addr);
+    counter_write(d, addr, ((rv32_rd(w) & 1u) == HWPROF_IHINT_DEC ? v - 1u : v + 1u) & mask_of(d->cnt_w));
+    d->resume_pc += 4u;
+    d->stub_completions++;
+  }
+}
+
 /* The end of a period for the listed functions: flush, work out, re-arm, the trigger set again. */
 static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool interrupt) {
   hwprof_result_t r = hwprof_edge_flush(&d->hw, true, d->p.max_polls);
+  if (r == kHwprofOk) complete_stub(d);
   const unsigned oab = mark_funcs(d, !interrupt);
   hwprof_phase_summary_t s = {0, 0, false};
   unsigned flipped = 0, funcs = 0, laid = 0;
@@ -321,16 +398,24 @@ static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool int
   for (size_t k = 0; k < n && r == kHwprofOk; k++) {
     const size_t f = d->ntodo == SIZE_MAX ? k : d->todo[k];
     if (!d->func_armed[f]) continue;
-    if ((r = work_func(d, f, true, &s, &flipped)) == kHwprofOk) r = arm_func(d, f);
+    r = work_func(d, f, true, &s, &flipped);
     if (r == kHwprofOk && d->rl && !d->func_fixed[f] && layout_pending(d, f)) {
       if (relayout(d, f)) {
-        for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f]; i++)
-          d->pair[i].laid_taken = d->pair[i].want_taken;
+        d->b5_pairs -= d->func_b5[f];
+        d->func_b5[f] = 0;
+        for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f]; i++) {
+          hwprof_dynopt_pair_t *q = &d->pair[i];
+          q->laid_taken = q->want_taken;
+          q->b5 = q->src < d->meta.fn[f].nblocks && (d->rl_flags[q->src] & HWPROF_RL_5B_DONE);
+          d->func_b5[f] += q->b5;
+        }
+        d->b5_pairs += d->func_b5[f];
         laid++;
-      } else { /* it keeps its layout: 5A goes back to its own hot set for it */
+      } else { /* it keeps its layout: 5A goes back to its own hot set for it (a 5B pair stays one) */
         d->func_fixed[f] = true;
       }
     }
+    if (r == kHwprofOk) r = arm_func(d, f); /* as the code now counts */
     funcs++;
   }
   if (r != kHwprofOk) {
@@ -357,7 +442,7 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
                                    const hwprof_dynopt_params_t *p, uint64_t instret) {
   if (d == NULL || hw == NULL || m == NULL || m->hdr == NULL || p == NULL || p->trigger == 0 ||
       p->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK || p->min_threshold == 0 || p->ratio_log2 > 32 || p->max_polls == 0 ||
-      p->invert_ratio < 2)
+      p->invert_ratio < 2 || (p->scheme != kHwprofScheme5A && p->scheme != kHwprofScheme5B))
     return kHwprofBadArg;
   hwprof_config_t cfg;
   hwprof_result_t r = hwprof_read_config(hw, &cfg);
@@ -374,10 +459,13 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
     d->func_first[f] = d->func_np[f] = 0;
     d->func_fts[f] = false;
     d->func_fixed[f] = false;
+    d->func_b5[f] = 0;
   }
   d->rl = NULL;
   d->resume_pc = 0;
   d->layouts = d->layout_refused = d->layout_last_refusal = 0;
+  d->b5_pairs = d->pinned = d->stub_completions = 0;
+  d->resume_orig = 0;
   /* each function's branches (the metadata lists them by function); their pairs are built when
      the function is armed */
   for (uint32_t i = 0; i < m->hdr->nbranch; i++) {
@@ -434,7 +522,10 @@ static hwprof_result_t arm_new(hwprof_dynopt_t *d, unsigned *armed) {
       q->taken = hwprof_meta_counter_addr(&d->meta, f, tk->counter);
       q->fall = hwprof_meta_counter_addr(&d->meta, f, nt->counter);
       q->func = (uint16_t)f;
+      q->src = (uint16_t)tk->src;
+      q->block_new = tk->src < fn->nblocks ? d->meta.blk[fn->first_block + tk->src].new_start : 0;
       q->branch_new = nt->term_new;
+      q->b5 = false;
       q->taken_hot = q->want_taken = q->laid_taken = false;
       q->backward = tk->dst <= tk->src; /* blocks are by address */
     }

@@ -40,6 +40,9 @@ typedef struct {
                             as often as its other edge in the period (docs/dynopt.md: what the copy's stub
                             costs), and back when less than invert_ratio - 1 times */
   uint32_t max_polls;    /* bound of each flush */
+  uint8_t scheme;        /* hwprof_phase_scheme_t: with 5B, each forward branch of a re-laid function counts
+                            as a Figure 5B pair where the copy allows (docs/dynopt.md); every other pair, and
+                            every pair of a function not laid out, as 5A */
 } hwprof_dynopt_params_t;
 
 typedef enum {
@@ -62,11 +65,14 @@ typedef struct {
 typedef struct {
   uint32_t taken, fall; /* counter addresses of the two edges */
   uint16_t func;        /* index into the metadata's functions */
-  uint32_t branch_new;  /* the branch instruction in the instrumented program */
+  uint16_t src;         /* its block, in the function */
+  uint32_t block_new;   /* its block's start in the instrumented program ... */
+  uint32_t branch_new;  /* ... and the branch instruction, its last */
   bool taken_hot;       /* the taken edge is in H_i (the layout would make it fall through) */
   bool backward;        /* its taken edge goes back (a loop's): the layout never inverts it */
   bool want_taken;      /* the layout should make the taken edge fall through ... */
   bool laid_taken;      /* ... and its function's current layout does */
+  bool b5;              /* the current copy counts it as a 5B pair, h the edge laid_taken names */
 } hwprof_dynopt_pair_t;
 
 typedef struct {
@@ -100,6 +106,7 @@ typedef struct {
   bool func_fts[HWPROF_DYNOPT_MAX_FUNCS];                /* f had a false transition signal in the period */
   bool func_fixed[HWPROF_DYNOPT_MAX_FUNCS];              /* f cannot be laid out again (too large, a switch
                                                             table, refused): 5A keeps its own hot set for it */
+  uint32_t func_b5[HWPROF_DYNOPT_MAX_FUNCS];             /* f's pairs counted as 5B pairs */
   hwprof_dynopt_event_t log[HWPROF_DYNOPT_LOG];
   size_t nlog;
   uint32_t transitions, fts_skips, periods, scans, armed_funcs, errors, dropped_pairs;
@@ -107,13 +114,19 @@ typedef struct {
      again, its hot edges falling through (NULL: the decision only) */
   hwprof_rl_t *rl;
   uint32_t resume_pc; /* where the interrupted program resumes (mepc): set by the caller before each
-                         on_phase / on_period; a call the program is inside is not re-aimed (0: none) */
+                         on_phase / on_period; a call the program is inside is not re-aimed (0: none).
+                         With 5B, a copy's stub stopped between its prof.id is completed by the firmware,
+                         which moves resume_pc past them: the caller writes it back to mepc */
+  uint32_t resume_orig; /* the program address of the instruction at resume_pc (0: a cache's own word) */
   hwprof_rl_block_t rl_blk[HWPROF_DYNOPT_MAX_BLOCKS];    /* scratch of a layout */
   uint32_t rl_order[HWPROF_DYNOPT_MAX_BLOCKS], rl_succ[HWPROF_DYNOPT_MAX_BLOCKS], rl_chain[HWPROF_DYNOPT_MAX_BLOCKS];
-  uint8_t rl_taken_first[HWPROF_DYNOPT_MAX_BLOCKS];
+  uint8_t rl_flags[HWPROF_DYNOPT_MAX_BLOCKS];
   hwprof_dynopt_cand_t rl_cand[2u * HWPROF_DYNOPT_MAX_BLOCKS];
   hwprof_rl_block_t rl_callers[HWPROF_DYNOPT_MAX_FUNCS + 1u]; /* where calls are re-aimed: what runs */
   uint32_t layouts, layout_refused, layout_last_refusal;
+  uint32_t b5_pairs;        /* pairs counted as 5B pairs now */
+  uint32_t pinned;          /* pairs whose layout waited: the program was stopped in an old copy of their block */
+  uint32_t stub_completions; /* prof.id of a stub the firmware completed */
 } hwprof_dynopt_t;
 
 void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p);

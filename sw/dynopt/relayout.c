@@ -24,9 +24,10 @@ const hwprof_rl_func_t *hwprof_rl_func_at(const hwprof_rl_t *rl, uint32_t lo) {
 /* ---- the copy */
 
 typedef struct {
-  uint32_t at;     /* the inverted branch whose taken way the stub is */
-  uint32_t pid;    /* prof.id of the not-taken edge (0: none) ... */
+  uint32_t at;     /* the branch whose taken way the stub is */
+  uint32_t pid;    /* prof.id of the edge it counts (0: none) ... */
   uint32_t ihint;  /* ... with this increment hint */
+  uint32_t pid2;   /* 5B: then prof.id (INC) of the other edge (0: none) */
   uint32_t setoff; /* prof.setoff operand + 1 (0: none) */
   uint32_t to;     /* then a jump to this program address (its copy if it is a block) */
 } stub_t;
@@ -36,7 +37,9 @@ typedef struct {
   const hwprof_rl_block_t *blk;
   size_t n;
   const hwprof_rl_func_t *prev; /* the function's patches from an earlier layout, or NULL */
-  const uint8_t *taken_first;   /* per block: its branch may be inverted (NULL: any) */
+  hwprof_rl_patch_t *fpatch;    /* the function's patches (an earlier layout's, or new ones) ... */
+  size_t fnpatch;               /* ... by address */
+  uint8_t *flags;               /* per block: HWPROF_RL_* (NULL: HWPROF_RL_INVERT) */
   bool dry;                     /* the first pass only measures (the copy addresses) */
   uint32_t cur;
   stub_t stub[RL_MAX_STUBS];
@@ -59,17 +62,20 @@ static size_t block_at(const emit_t *e, uint32_t a) {
   return lo < e->n && e->blk[lo].lo == a ? lo : SIZE_MAX;
 }
 
-/* An earlier layout's patch at a, or NULL (binary search: a function's patches are by address). */
-static const hwprof_rl_patch_t *old_patch(const emit_t *e, uint32_t a) {
-  if (e->prev == NULL) return NULL;
-  const hwprof_rl_patch_t *p = &e->rl->patch[e->prev->first];
-  size_t lo = 0, hi = e->prev->n;
+/* The patch at a among p[0..n) (by address), or NULL. */
+static hwprof_rl_patch_t *patch_in(hwprof_rl_patch_t *p, size_t n, uint32_t a) {
+  size_t lo = 0, hi = n;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2u;
     if (p[mid].addr < a) lo = mid + 1u;
     else hi = mid;
   }
-  return lo < e->prev->n && p[lo].addr == a ? &p[lo] : NULL;
+  return lo < n && p[lo].addr == a ? &p[lo] : NULL;
+}
+
+/* An earlier layout's patch at a, or NULL. */
+static const hwprof_rl_patch_t *old_patch(const emit_t *e, uint32_t a) {
+  return e->prev ? patch_in(&e->rl->patch[e->prev->first], e->prev->n, a) : NULL;
 }
 
 /* The program's instruction and shadow word at a, as they were before any patch. */
@@ -117,7 +123,7 @@ static uint32_t call_dest(const hwprof_rl_t *rl, uint32_t a) {
   for (size_t i = 0; i < rl->nfunc; i++) {
     const hwprof_rl_patch_t *p = &rl->patch[rl->func[i].first];
     if (p[0].addr == a) return p[0].to;
-    if (rl->func[i].n > 1u && p[1].landing && p[1].addr == a) return p[1].to;
+    if (rl->func[i].n > 1u && p[1].landing == kHwprofRlInitLanding && p[1].addr == a) return p[1].to;
   }
   return a;
 }
@@ -127,6 +133,35 @@ static uint32_t call_dest_from(const emit_t *e, uint32_t a) {
   if (a == e->blk[0].lo) return e->rl->copy[0];
   if (a == e->blk[0].lo + 4u && e->blk[0].hi > a && lands_after(e, e->blk[0].lo, e->blk[0].hi)) return e->rl->copy[0] + 4u;
   return call_dest(e->rl, a);
+}
+
+/* A call: its return address is the next word. */
+static bool is_call(uint32_t w) {
+  const uint32_t op = rv32_opcode(w);
+  return (op == RV32_OP_JAL || op == RV32_OP_JALR) && rv32_rd(w) != 0;
+}
+
+/* The words of block b that a layout patches (docs/dynopt.md): its start, the word after its
+ * prof.init, the word after each call inside it; into out[] if not NULL. Returns how many. *safe
+ * (if not NULL) is cleared when a call's return cannot be patched (a semihosting sequence follows:
+ * the host reads those words in place), so that the old block could run its branch again. */
+static size_t block_patches(const emit_t *e, size_t b, hwprof_rl_patch_t *out, bool *safe) {
+  const uint32_t lo = e->blk[b].lo, hi = e->blk[b].hi;
+  size_t n = 0;
+  const bool init = lands_after(e, lo, hi);
+  for (uint32_t a = lo; a < hi; a += 4u) {
+    uint32_t kind;
+    if (a == lo) kind = kHwprofRlBlockStart;
+    else if (a == lo + 4u && init) kind = kHwprofRlInitLanding;
+    else if (is_call(orig_word(e, a - 4u)) && orig_word(e, a) != RV32_INSN_SEMIHOST_PRE) kind = kHwprofRlReturn;
+    else {
+      if (is_call(orig_word(e, a - 4u)) && safe) *safe = false;
+      continue;
+    }
+    if (out) out[n] = (hwprof_rl_patch_t){a, orig_word(e, a), orig_shadow(e, a), 0, kind, 0};
+    n++;
+  }
+  return n;
 }
 
 /* jal rd to program address a (its copy if a block starts there) */
@@ -155,6 +190,7 @@ static void put_stubs(emit_t *e) {
       else *hwprof_cc_word(e->rl->cc, s->at) = rv32_set_b(*w, (int32_t)(e->cur - s->at));
     }
     if (s->pid) put(e, rv32_prof(HWPROF_PROF_OP_ID, s->ihint, s->pid), 0, 0);
+    if (s->pid2) put(e, rv32_prof(HWPROF_PROF_OP_ID, HWPROF_IHINT_INC, s->pid2), 0, 0);
     if (s->setoff) put(e, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), s->setoff - 1u, 0);
     put_jal(e, 0, s->to, 0, 0);
     e->rl->stubs += !e->dry;
@@ -162,11 +198,57 @@ static void put_stubs(emit_t *e) {
   e->nstub = 0;
 }
 
+static bool add_stub(emit_t *e, stub_t st) {
+  if (e->nstub == RL_MAX_STUBS) {
+    fail(e, kHwprofCcNoRoom);
+    return false;
+  }
+  e->stub[e->nstub++] = st;
+  return true;
+}
+
+/* Block b's branch as a scheme 5B pair (docs/dynopt.md): w (inverted or not) taken to c's stub, h
+ * falling through; sh its shadow word (EITHER, pid p: the program's taken edge p, not-taken p + 1),
+ * c_taken whether c is the program's taken edge, c_to where c leads. */
+static void copy_branch_5b(emit_t *e, uint32_t pc, uint32_t w, uint32_t sh, bool c_taken, uint32_t c_to) {
+  const uint32_t p = rv32_shadow_pid(sh), pc_ = c_taken ? p : p + 1u, ph = c_taken ? p + 1u : p;
+  const uint32_t hint_mask = (3u << HWPROF_SHADOW_BHINT_LSB) | (1u << HWPROF_SHADOW_IHINT_LSB) |
+                             (((UINT32_C(1) << HWPROF_SHADOW_PID_W) - 1u) << HWPROF_SHADOW_PID_LSB);
+  uint32_t s = (sh & ~hint_mask) | rv32_shadow(pc_, HWPROF_BHINT_NT, HWPROF_IHINT_DEC), setoff = 0;
+  if (rv32_shadow_has_setoff(sh)) {
+    if (rv32_shadow_setoff_nt(sh) == c_taken) { /* on h's way: it stays on the branch, h now not taken */
+      s |= UINT32_C(1) << HWPROF_SHADOW_SETOFF_NT_LSB;
+    } else { /* on c's way: after the stub's prof.id, which count in the branch's region */
+      setoff = rv32_shadow_setoff_value(sh) + 1u;
+      s &= ~(UINT32_C(0xfff) << HWPROF_SHADOW_SETOFF_LSB);
+    }
+  }
+  if (add_stub(e, (stub_t){e->cur, pc_, HWPROF_IHINT_INC, ph, setoff, c_to}))
+    put_branch(e, w, s, pc, e->cur, true); /* aimed at its stub later */
+}
+
 /* Block b's branch at pc (its last instruction) to t, falling into f; next: the program address of
  * the block copied after b (0: none). Returns whether the copy ends in an unconditional transfer. */
-static bool copy_branch(emit_t *e, uint32_t pc, uint32_t w, uint32_t sh, uint32_t t, uint32_t f, uint32_t next,
-                        bool may_invert) {
-  if (next != t || t == f || !may_invert) { /* kept: taken to t, then f by falling through or a jump */
+static bool copy_branch(emit_t *e, size_t b, uint32_t pc, uint32_t w, uint32_t sh, uint32_t t, uint32_t f,
+                        uint32_t next) {
+  const uint8_t fl = e->flags ? e->flags[b] : HWPROF_RL_INVERT;
+  const bool invert = next == t && t != f && (fl & HWPROF_RL_INVERT);
+  /* 5B where the hints count both edges and no old version of the block can run its branch again */
+  bool safe = true;
+  if ((fl & HWPROF_RL_5B) && t != f && rv32_shadow_bhint(sh) == HWPROF_BHINT_EITHER && rv32_shadow_pid(sh) != 0)
+    (void)block_patches(e, b, NULL, &safe);
+  else
+    safe = false;
+  if (e->flags) e->flags[b] = (uint8_t)((fl & ~HWPROF_RL_5B_DONE) | (safe ? HWPROF_RL_5B_DONE : 0u));
+  if (safe) { /* h, the edge the caller names, falls through (to a jump if its block does not come next) */
+    const bool h_taken = fl & HWPROF_RL_5B_H_TAKEN;
+    const uint32_t h_to = h_taken ? t : f;
+    copy_branch_5b(e, pc, h_taken ? w ^ (1u << 12) : w, sh, !h_taken, h_taken ? f : t);
+    if (h_to == next) return false;
+    put_jal(e, 0, h_to, 0, 0);
+    return true;
+  }
+  if (!invert) { /* kept: taken to t, then f by falling through or a jump */
     put_branch(e, w, sh, pc, t, false);
     if (f == next) return false;
     put_jal(e, 0, f, 0, 0);
@@ -197,12 +279,8 @@ static bool copy_branch(emit_t *e, uint32_t pc, uint32_t w, uint32_t sh, uint32_
     put_branch(e, w ^ (1u << 12), s, pc, f, false);
     return false;
   }
-  if (e->nstub == RL_MAX_STUBS) {
-    fail(e, kHwprofCcNoRoom);
-    return false;
-  }
-  e->stub[e->nstub++] = (stub_t){e->cur, pid, rv32_shadow_ihint(sh), setoff, f};
-  put_branch(e, w ^ (1u << 12), s, pc, e->cur, true); /* aimed at its stub later */
+  if (add_stub(e, (stub_t){e->cur, pid, rv32_shadow_ihint(sh), 0, setoff, f}))
+    put_branch(e, w ^ (1u << 12), s, pc, e->cur, true); /* aimed at its stub later */
   return false;
 }
 
@@ -219,9 +297,15 @@ static void copy_block(emit_t *e, size_t b, uint32_t next) {
   const hwprof_cc_t *cc = e->rl->cc;
   const uint32_t lo = e->blk[b].lo, hi = e->blk[b].hi;
   bool uncond = false; /* the copy ends in an unconditional transfer */
+  bool after_call = false;
   e->rl->copy[b] = e->cur;
   for (uint32_t pc = lo; pc < hi && e->st == kHwprofCcPlaced; pc += 4u) {
     const uint32_t w = orig_word(e, pc), sh = orig_shadow(e, pc);
+    if (after_call && !e->dry) { /* a call returns here: where it lands in this copy */
+      hwprof_rl_patch_t *p = patch_in(e->fpatch, e->fnpatch, pc);
+      if (p && p->landing == kHwprofRlReturn) p->next = e->cur;
+    }
+    after_call = is_call(w);
     const bool last = pc + 4u == hi;
     int32_t off;
     const rv32_cf_t k = rv32_control_flow(w, &off);
@@ -237,7 +321,7 @@ static void copy_block(emit_t *e, size_t b, uint32_t next) {
               block_at(e, t + (uint32_t)ioff) != SIZE_MAX && orig_shadow(e, t) == 0)
             t += (uint32_t)ioff;
         }
-        if (last) uncond = copy_branch(e, pc, w, sh, t, hi, next, e->taken_first == NULL || e->taken_first[b]);
+        if (last) uncond = copy_branch(e, b, pc, w, sh, t, hi, next);
         else put_branch(e, w, sh, pc, t, false); /* what follows it in its block (a region switch of its
                                                     not-taken edge) runs on the way it falls through */
         break;
@@ -261,6 +345,7 @@ static void copy_block(emit_t *e, size_t b, uint32_t next) {
           put(e, rv32_set_u(w, rv32_hi20(off)), sh, pc);
           put(e, rv32_set_i(w1, rv32_lo12(off)), sh1, pc + 4u);
           pc += 4u;
+          after_call = is_call(w1);
           uncond = rv32_opcode(w1) == RV32_OP_JALR && rv32_rd(w1) == 0;
         } else if (rv32_opcode(w) == RV32_OP_AUIPC) {
           const uint32_t v = pc + rv32_imm_u(w);
@@ -359,15 +444,14 @@ static void retarget_call(hwprof_rl_t *rl, uint32_t a, uint32_t hi, const retarg
 }
 
 hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk, size_t n, const uint32_t *order,
-                                   const uint8_t *taken_first, const hwprof_rl_block_t *callers, size_t ncallers,
+                                   uint8_t *flags, const hwprof_rl_block_t *callers, size_t ncallers,
                                    uint32_t resume, uint32_t *entry) {
   if (rl == NULL || blk == NULL || order == NULL || entry == NULL || n == 0) return kHwprofCcBadTrace;
   hwprof_cc_t *cc = rl->cc;
-  emit_t e = {.rl = rl, .blk = blk, .n = n, .prev = hwprof_rl_func_at(rl, blk[0].lo), .taken_first = taken_first,
+  emit_t e = {.rl = rl, .blk = blk, .n = n, .prev = hwprof_rl_func_at(rl, blk[0].lo), .flags = flags,
               .dry = true, .cur = cc->next,
               .st = kHwprofCcPlaced};
   /* the blocks: code, by address, apart; the order a permutation (rl->copy marks the indexes seen) */
-  size_t npatch = 0;
   if (n > rl->copy_cap) e.st = kHwprofCcNoRoom;
   for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++) {
     if (!hwprof_cc_is_code(cc, blk[i].lo) || blk[i].hi <= blk[i].lo || !hwprof_cc_is_code(cc, blk[i].hi - 4u) ||
@@ -376,17 +460,25 @@ hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk
       e.st = kHwprofCcNotCode;
     else if (after_semihost_ebreak(&e, blk[i].lo))
       e.st = kHwprofCcCannotMove;
-    npatch += 1u + lands_after(&e, blk[i].lo, blk[i].hi);
     rl->copy[i] = 0;
   }
   for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++) {
     if (order[i] >= n || rl->copy[order[i]]) e.st = kHwprofCcBadTrace;
     else rl->copy[order[i]] = 1;
   }
+  /* the words to patch: an earlier layout's, or new ones (kept only if this one is placed) */
+  size_t npatch = 0;
+  for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++) npatch += block_patches(&e, i, NULL, NULL);
   if (e.st == kHwprofCcPlaced && e.prev == NULL && (rl->npatch + npatch > rl->patch_cap || rl->nfunc == rl->func_cap))
     e.st = kHwprofCcNoRoom;
   if (e.st == kHwprofCcPlaced && e.prev != NULL && e.prev->n != npatch) e.st = kHwprofCcBadTrace; /* other blocks */
-  if (e.st == kHwprofCcPlaced) emit(&e, order); /* measures: the copy addresses */
+  if (e.st == kHwprofCcPlaced) {
+    e.fpatch = &rl->patch[e.prev ? e.prev->first : rl->npatch];
+    e.fnpatch = npatch;
+    for (size_t i = 0, j = 0; i < n && e.prev == NULL; i++) j += block_patches(&e, i, &e.fpatch[j], NULL);
+    for (size_t j = 0; j < npatch; j++) e.fpatch[j].next = 0;
+    emit(&e, order); /* measures: the copy addresses */
+  }
   if (e.st == kHwprofCcPlaced) {
     e.dry = false;
     e.cur = cc->next;
@@ -394,39 +486,37 @@ hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk
   }
   for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++) /* every block start reaches its copy */
     if (!rv32_fits_j((int64_t)rl->copy[i] - (int64_t)blk[i].lo)) e.st = kHwprofCcTooFar;
+  /* ... and every return landing its copy (the copy of the word after each call: found unless the
+     blocks are not what the patches were made from) */
+  for (size_t j = 0; j < npatch && e.st == kHwprofCcPlaced; j++)
+    if (e.fpatch[j].landing == kHwprofRlReturn &&
+        (e.fpatch[j].next == 0 || !rv32_fits_j((int64_t)e.fpatch[j].next - (int64_t)e.fpatch[j].addr)))
+      e.st = e.fpatch[j].next == 0 ? kHwprofCcBadTrace : kHwprofCcTooFar;
   if (e.st != kHwprofCcPlaced) {
     rl->refused[e.st]++;
     return e.st;
   }
-  /* send execution to the copy: the program's block starts, and the earlier copy's */
+  /* send execution to the copy: the program's patched words, and the earlier copy's */
   hwprof_rl_func_t *f = (hwprof_rl_func_t *)e.prev;
   if (f == NULL) {
     f = &rl->func[rl->nfunc++];
     *f = (hwprof_rl_func_t){blk[0].lo, (uint32_t)rl->npatch, (uint32_t)npatch, 0};
-    for (size_t i = 0; i < n; i++) {
-      const uint32_t at[2] = {blk[i].lo, blk[i].lo + 4u};
-      const unsigned words = 1u + lands_after(&e, blk[i].lo, blk[i].hi);
-      for (unsigned k = 0; k < words; k++)
-        rl->patch[rl->npatch++] = (hwprof_rl_patch_t){at[k], *hwprof_cc_word(cc, at[k]),
-                                                      cc->c.shadow ? *hwprof_cc_shadow(cc, at[k]) : 0u, 0, k};
-    }
+    rl->npatch += npatch;
   }
   hwprof_rl_patch_t *p = &rl->patch[f->first];
   /* the calls to re-aim: to the program's entry (and landing), and to the previous copy's */
   retarget_t t = {.n = 0, .resume = resume};
-  const bool landing = f->n > 1u && p[1].landing;
+  const bool landing = f->n > 1u && p[1].landing == kHwprofRlInitLanding;
   for (unsigned k = 0; k < 1u + landing; k++) {
     t.from[t.n] = p[k].addr, t.to[t.n++] = rl->copy[0] + 4u * k;
     if (p[k].to) t.from[t.n] = p[k].to, t.to[t.n++] = rl->copy[0] + 4u * k;
   }
-  for (size_t i = 0, j = 0; i < n; i++) {
-    const uint32_t to[2] = {rl->copy[i], rl->copy[i] + 4u};
-    const unsigned words = 1u + (j + 1u < f->n && p[j + 1u].landing); /* as decided at the first layout */
-    for (unsigned k = 0; k < words; k++, j++) {
-      if (p[j].to) set_jump(cc, p[j].to, to[k], true); /* the earlier copy */
-      p[j].to = to[k];
-      set_jump(cc, p[j].addr, to[k], false);
-    }
+  for (size_t j = 0, b = 0; j < f->n; j++) {
+    b += j > 0 && p[j].landing == kHwprofRlBlockStart; /* patches are by address: block b's start comes first */
+    const uint32_t to = p[j].landing == kHwprofRlReturn ? p[j].next : rl->copy[b] + 4u * p[j].landing;
+    if (p[j].to) set_jump(cc, p[j].to, to, true); /* the earlier copy */
+    p[j].to = to;
+    set_jump(cc, p[j].addr, to, false);
   }
   for (size_t r = 0; r < ncallers && callers; r++) { /* code, or the cache up to the new copy's end */
     const uint32_t lo = callers[r].lo, hi = callers[r].hi;

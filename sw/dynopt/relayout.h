@@ -22,11 +22,21 @@
  *     goes straight to the island's target);
  *     everything else is copied as it is (indirect jumps, returns, ecall, semihosting calls, the
  *     inserted profiling instructions with their shadow words).
+ * Scheme 5B (HWPROF_RL_5B, docs/dynopt.md): a block's branch whose hints count its two edges
+ * (EITHER) may instead carry the pair of Figure 5B: h, the edge the caller names hot, falls through
+ * (followed by a jump if its block is not next), c is taken; the branch decrements c's counter when
+ * it goes h's way (NT, c's ID, DEC), and c's way runs a stub that increments c's counter and then
+ * h's (two prof.id) before its jump. Only where
+ * no old version of the branch can run again: a block with a call whose return landing cannot be
+ * patched (a semihosting sequence after it) keeps 5A's hints.
+ *
  * Then every block start of the program's function becomes a jal x0 to the block's copy (and, in an
- * entry block whose first instruction is prof.init, the word after it, where direct calls land), so
- * that whatever runs the old code (the interrupted instruction, a return into the middle of a
- * block, a jump table) reaches the copy at the next block boundary. The old code stays valid: its
- * blocks count the same edges the same way. A function laid out again gets a new copy; the
+ * entry block whose first instruction is prof.init, the word after it, where direct calls land; and
+ * the word after each call inside a block, where it returns), so that whatever runs the old code
+ * (the interrupted instruction, a return from a call made before the layout, a jump table) reaches
+ * the copy at the next block boundary or return. The old code stays valid: its blocks count the
+ * same edges the same way (5A); a 5B branch's old versions run only from the interrupted
+ * instruction on, up to their block's end, which the firmware accounts for. A function laid out again gets a new copy; the
  * previous copy's block starts are patched to the new one the same way (cache space is never used
  * again: return addresses may point into a copy).
  *
@@ -52,10 +62,22 @@ typedef struct {
 } hwprof_rl_block_t;
 
 /* A patched word of the program: its instruction and shadow word, and the copy it jumps to. */
+typedef enum {
+  kHwprofRlBlockStart = 0, /* a block's first word */
+  kHwprofRlInitLanding = 1, /* the word after a block's prof.init (where direct calls land) */
+  kHwprofRlReturn = 2,     /* the word after a call inside a block (where it returns) */
+} hwprof_rl_landing_t;
 typedef struct {
   uint32_t addr, word, shadow, to;
-  uint32_t landing; /* 1: the word after a block's prof.init (where direct calls land), 0: a block start */
+  uint32_t landing; /* hwprof_rl_landing_t */
+  uint32_t next;    /* scratch: where a return lands in the copy being placed */
 } hwprof_rl_patch_t;
+
+/* Per block, what the caller asks of its branch (in) and what the copy did (out). */
+#define HWPROF_RL_INVERT 1u  /* it may be inverted so that its taken edge falls through */
+#define HWPROF_RL_5B 2u         /* it should count as a scheme 5B pair ... */
+#define HWPROF_RL_5B_H_TAKEN 8u /* ... whose hot edge h is its taken edge (else its not-taken edge) */
+#define HWPROF_RL_5B_DONE 4u    /* out: it does */
 
 /* A function laid out at least once: its patches are patch[first .. first + n), by address. */
 typedef struct {
@@ -84,9 +106,10 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_rl_init(hwprof_rl_t *rl, hwprof_cc_t *
 
 /* Lays out the function whose blocks are blk[0..n) (by address, blk[0] its entry) in the order
  * order[0..n) (indexes into blk, each once) and sends execution to the copy; *entry gets the copy
- * of blk[0]. A block's branch is inverted when its taken block comes next and taken_first (NULL:
- * every block) says so for the block; otherwise it is kept, with a jump to its not-taken block if
- * that does not come next (an inverted branch's other way pays a stub). Then the direct calls
+ * of blk[0]. A block's branch is inverted when its taken block comes next and flags (NULL: every
+ * block HWPROF_RL_INVERT) says so for the block; otherwise it is kept, with a jump to its not-taken
+ * block if that does not come next (an inverted branch's other way pays a stub). With HWPROF_RL_5B
+ * it counts as a 5B pair where it can, and HWPROF_RL_5B_DONE says where it does. Then the direct calls
  * found in callers[0..ncallers) (code ranges, the cache's included if given) that go to the
  * function's entry (or to the word after its prof.init, or to an earlier copy's) are re-aimed at
  * the copy, so that a call does not pay the patch's jump: jal, auipc+jalr and lui(+addi)+jalr
@@ -95,7 +118,7 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_rl_init(hwprof_rl_t *rl, hwprof_cc_t *
  * left as it is (0: no such place). Any status other than placed is counted and leaves the program
  * as it was. */
 hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk, size_t n, const uint32_t *order,
-                                   const uint8_t *taken_first, const hwprof_rl_block_t *callers, size_t ncallers,
+                                   uint8_t *flags, const hwprof_rl_block_t *callers, size_t ncallers,
                                    uint32_t resume, uint32_t *entry);
 
 /* The function laid out with blk[0].lo == lo, or NULL. */

@@ -121,6 +121,9 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
       hwprof_dynopt_params_default(&p);
       p.trigger = DYNOPT_TRIGGER;
       p.min_threshold = DYNOPT_MIN_THRESHOLD;
+#ifdef DYNOPT_SCHEME_5B
+      p.scheme = kHwprofScheme5B;
+#endif
       /* the metadata is checked here, so that its cost counts as the optimizer's */
       status = hwprof_meta_open(&meta, (const void *)(uintptr_t)hwprof_meta, 1u << 24);
       if (status == kHwprofOk) status = hwprof_dynopt_init(&opt, &hw, &meta, &p, now);
@@ -143,10 +146,12 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
     if (pending & (1u << HWPROF_TOP_IRQ_PENDING_PHASE_LSB)) {
       if (hwprof_dynopt_on_phase(&opt, now) != kHwprofOk) status = kHwprofBadState;
     }
+    if (opt.resume_pc != epc) __asm__ volatile("csrw mepc, %0" ::"r"(opt.resume_pc)); /* a stub completed */
   } else if (cause == 0x80000007u) {
     /* a scan for functions that started running, and at the bound of paragraph 53 a full period */
     const bool full = now >= full_at;
     if (hwprof_dynopt_on_period(&opt, now, full) != kHwprofOk) status = kHwprofBadState;
+    if (opt.resume_pc != epc) __asm__ volatile("csrw mepc, %0" ::"r"(opt.resume_pc)); /* a stub completed */
     const uint64_t after = instret();
     if (full) full_at = after + period;
     if (now >= scan_at) {
@@ -199,9 +204,9 @@ int main(void) {
   __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
   const int32_t run_status = status;
   const int32_t fin = request(kRequestFinish);
-  printf("dynopt: scheme 5A, %lu of %lu branches watched (%lu left out: no room), trigger %u, threshold >= %u; %lu transitions, "
+  printf("dynopt: scheme %s, %lu of %lu branches watched (%lu left out: no room), trigger %u, threshold >= %u; %lu transitions, "
          "%lu skipped as false signals, %lu periods; %lu scans armed %lu functions; %lu error interrupts, %lu unexpected traps\n",
-         (unsigned long)opt.npairs, (unsigned long)meta.hdr->nbranch, (unsigned long)opt.dropped_pairs, (unsigned)DYNOPT_TRIGGER,
+         opt.p.scheme == kHwprofScheme5B ? "5B" : "5A", (unsigned long)opt.npairs, (unsigned long)meta.hdr->nbranch, (unsigned long)opt.dropped_pairs, (unsigned)DYNOPT_TRIGGER,
          (unsigned)DYNOPT_MIN_THRESHOLD, (unsigned long)opt.transitions, (unsigned long)opt.fts_skips,
          (unsigned long)opt.periods, (unsigned long)opt.scans, (unsigned long)opt.armed_funcs,
          (unsigned long)error_irqs, (unsigned long)unexpected_traps);
@@ -214,6 +219,10 @@ int main(void) {
          opt.layout_refused ? hwprof_cc_status_str((hwprof_cc_status_t)opt.layout_last_refusal) : "none",
          (unsigned long)rl.words_out, (unsigned long)DYNOPT_CACHE_LO, (unsigned long)DYNOPT_CACHE_HI,
          (unsigned long)rl.stubs, (unsigned long)rl.npatch);
+  if (opt.p.scheme == kHwprofScheme5B)
+    printf("dynopt: 5B: %lu pairs counted as 5B pairs at the end, %lu layout decisions waited for an old block, "
+           "%lu stub prof.id completed by the handler\n",
+           (unsigned long)opt.b5_pairs, (unsigned long)opt.pinned, (unsigned long)opt.stub_completions);
 #endif
   for (size_t i = 0; i < opt.nlog; i++) {
     const hwprof_dynopt_event_t *e = &opt.log[i];
