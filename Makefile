@@ -712,7 +712,9 @@ $(BUILD)/$(1)-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/
 	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/hwprof_edge.c -Wl,--emit-relocs -Wl,--no-relax -lm -o $$@
 endef
 $(eval $(call DYNRL_RULES,dynrl,-DDYNOPT_RELAYOUT))
-$(eval $(call DYNRL_RULES,dyn5b,-DDYNOPT_RELAYOUT -DDYNOPT_SCHEME_5B))
+# 5B's counters hold a difference since their last arming: its periods are short (docs/dynopt.md)
+DYN5B_PERIOD := 500000
+$(eval $(call DYNRL_RULES,dyn5b,-DDYNOPT_RELAYOUT -DDYNOPT_SCHEME_5B -DDYNOPT_PERIOD_5B=$(DYN5B_PERIOD)))
 DYNRL_ELFS := $(dynrl_ELFS) $(dyn5b_ELFS)
 
 dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(SIM_BIN)

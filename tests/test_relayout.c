@@ -209,6 +209,95 @@ static void test_rl_second_layout_supersedes_the_first(void **state) {
   assert_int_equal(hwprof_rl_func_at(&f.rl, 0x80000100)->layouts, 2);
 }
 
+/* Scheme 5B (docs/dynopt.md), h the beq's taken edge (B2, which comes next): the beq is inverted,
+ * decrements c's counter (the program's not-taken edge, counter 2) on h's way, and c's way runs a
+ * stub that increments c's counter, then h's, then switches the region (c's region switch):
+ *   8  bne  a4,zero,18        00071863  shadow NT, DEC, pid 2 (no region switch: it moved to the stub)
+ *   c  addi a5,a5,-1 ... 14 jalr zero,0(ra)   B2, B3 as in kCopy
+ *  18  prof.id 2              0020000b  counter(c) + 1
+ *  1c  prof.id 1              0010000b  counter(h) + 1 (it counts profile(c), paragraph 68)
+ *  20  prof.setoff x0         0000200b  shadow 5
+ *  24  jal  zero,28           0040006f  on to B1
+ *  28  addi a5,a5,1 ... 30 addi a3,a3,0x110   B1
+ *  34  jal  zero,10           fddff06f */
+static void test_rl_counts_a_branch_as_a_5b_pair_h_taken(void **state) {
+  (void)state;
+  static fixture_t f;
+  setup(&f);
+  uint8_t flags[4] = {HWPROF_RL_INVERT | HWPROF_RL_5B | HWPROF_RL_5B_H_TAKEN, 0, 0, 0};
+  uint32_t entry = 0;
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, flags, NULL, 0, 0, &entry), kHwprofCcPlaced);
+  const uint32_t copy[] = {0x0000100b, 0x00052703, 0x00071863, 0xfff78793, 0x00450513, 0x00008067, 0x0020000b,
+                           0x0010000b, 0x0000200b, 0x0040006f, 0x00178793, 0x800006b7, 0x11068693, 0xfddff06f};
+  const uint32_t shadow[] = {SH_INIT, 0, 0x00050002, 0, 0, SH_RET, 0, 0, 5, 0, 0, 0, 0, SH_JAL};
+  for (unsigned i = 0; i < sizeof copy / 4; i++) {
+    assert_int_equal(f.mem[i], copy[i]);
+    assert_int_equal(f.shadow[i], shadow[i]);
+  }
+  assert_int_equal(f.origin[2], 0x80000108);
+  assert_int_equal(f.origin[6], 0); /* the stub is the cache's own */
+  assert_int_equal(flags[0], HWPROF_RL_INVERT | HWPROF_RL_5B | HWPROF_RL_5B_H_TAKEN | HWPROF_RL_5B_DONE);
+  assert_int_equal(f.cc.next, BASE + sizeof copy);
+}
+
+/* ... h the not-taken edge (B1), in the program's order: the beq is kept, aimed at c's stub, which
+ * comes after B1's jump (the first unconditional end); the region switch, on h's way, stays on it:
+ *   8  beq  a4,zero,1c        00070a63  shadow NT, DEC, pid 1, region switch to 5 when not taken
+ *   c  addi a5,a5,1 ... 18 jal zero,2c (0140006f)   B1, its jump to B3's copy
+ *  1c  prof.id 1              0010000b  counter(c) + 1
+ *  20  prof.id 2              0020000b  counter(h) + 1
+ *  24  jal  zero,28           0040006f  on to B2
+ *  28  addi a5,a5,-1 ... 30 jalr zero,0(ra)   B2, B3 */
+static void test_rl_counts_a_branch_as_a_5b_pair_h_not_taken(void **state) {
+  (void)state;
+  static fixture_t f;
+  setup(&f);
+  uint8_t flags[4] = {HWPROF_RL_5B, 0, 0, 0};
+  const uint32_t identity[] = {0, 1, 2, 3};
+  uint32_t entry = 0;
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, identity, flags, NULL, 0, 0, &entry), kHwprofCcPlaced);
+  const uint32_t copy[] = {0x0000100b, 0x00052703, 0x00070a63, 0x00178793, 0x800006b7, 0x11068693, 0x0140006f,
+                           0x0010000b, 0x0020000b, 0x0040006f, 0xfff78793, 0x00450513, 0x00008067};
+  for (unsigned i = 0; i < sizeof copy / 4; i++) assert_int_equal(f.mem[i], copy[i]);
+  assert_int_equal(f.shadow[2], 0xc0550001);
+  assert_int_equal(f.shadow[7], 0);
+  assert_int_equal(flags[0], HWPROF_RL_5B | HWPROF_RL_5B_DONE);
+  /* a block whose branch is not EITHER (B1 ends in a jump) is not a 5B pair, and a 5B request on a
+     kept TK branch changes nothing: the same function with the beq's hint TK */
+  setup(&f);
+  *sh(&f, 0x80000108) = 0x00000001; /* TK pid 1 */
+  flags[0] = HWPROF_RL_5B;
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, identity, flags, NULL, 0, 0, &entry), kHwprofCcPlaced);
+  assert_int_equal(flags[0], HWPROF_RL_5B);
+  assert_int_equal(f.shadow[2], 0x00000001);
+}
+
+/* A call inside a block (B1's auipc replaced by jal ra,140): the word after it, where the call
+ * returns, is patched like a block start, so that a call made before the layout returns into the
+ * copy (jal zero from 114 to the copy's +14: f01ff06f). The copy in the program's order:
+ *   8  beq  a4,zero,18 (00070863)   c  addi a5,a5,1   10  jal ra,140 (130000ef)
+ *  14  jal  zero,1c (0080006f)      18 B2             1c  B3 */
+static void test_rl_patches_where_a_call_returns(void **state) {
+  (void)state;
+  static fixture_t f;
+  setup(&f);
+  *at(&f, 0x80000110) = 0x030000ef; /* jal ra,.+0x30 */
+  const uint32_t identity[] = {0, 1, 2, 3};
+  uint32_t entry = 0;
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, identity, NULL, NULL, 0, 0, &entry), kHwprofCcPlaced);
+  const uint32_t copy[] = {0x0000100b, 0x00052703, 0x00070863, 0x00178793, 0x130000ef,
+                           0x0080006f, 0xfff78793, 0x00450513, 0x00008067};
+  for (unsigned i = 0; i < sizeof copy / 4; i++) assert_int_equal(f.mem[i], copy[i]);
+  assert_int_equal(f.origin[5], 0x80000114);
+  assert_int_equal(*at(&f, 0x80000114), 0xf01ff06f);
+  assert_int_equal(*at(&f, 0x80000110), 0x030000ef); /* the call itself stays */
+  const hwprof_rl_func_t *fn = hwprof_rl_func_at(&f.rl, 0x80000100);
+  assert_int_equal(fn->n, 6);
+  assert_int_equal(f.rl.patch[fn->first + 3].addr, 0x80000114);
+  assert_int_equal(f.rl.patch[fn->first + 3].landing, kHwprofRlReturn);
+  assert_int_equal(f.rl.patch[fn->first + 3].word, kProgram[5]);
+}
+
 /* Refusals leave everything as it was. */
 static void test_rl_refuses_what_it_cannot_do(void **state) {
   (void)state;
@@ -236,6 +325,9 @@ int main(void) {
       cmocka_unit_test(test_rl_keeps_a_branch_the_caller_does_not_want_inverted),
       cmocka_unit_test(test_rl_leaves_a_call_the_program_is_inside),
       cmocka_unit_test(test_rl_second_layout_supersedes_the_first),
+      cmocka_unit_test(test_rl_counts_a_branch_as_a_5b_pair_h_taken),
+      cmocka_unit_test(test_rl_counts_a_branch_as_a_5b_pair_h_not_taken),
+      cmocka_unit_test(test_rl_patches_where_a_call_returns),
       cmocka_unit_test(test_rl_refuses_what_it_cannot_do),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

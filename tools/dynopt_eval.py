@@ -97,11 +97,13 @@ def main(argv):
         fail("expects OUTPUT.txt TRUTH.txt (see --help)")
     events = read_events(files[0])
     # the firmware keeps the first HWPROF_DYNOPT_LOG events; its summary counts them all
-    summary = [l for l in open(files[0]).read().splitlines() if l.startswith("dynopt: scheme")]
+    lines = open(files[0]).read().splitlines()
+    summary = [l for l in lines if l.startswith("dynopt: scheme")]
+    quiet = [int(l.split()[1]) for l in lines if l.startswith("dynopt: ") and l.endswith("changed nothing are not listed")]
     if summary:
         f = summary[0].replace(",", "").replace(";", "").split()
         counted = sum(int(f[i - 1]) for i, w in enumerate(f) if w in ("transitions", "periods")) + \
-            int(f[f.index("skipped") - 1]) + 2
+            int(f[f.index("skipped") - 1]) + 2 - sum(quiet)
         if counted > len(events):
             fail(f"{files[0]}: the firmware's log holds {len(events)} of {counted} events (raise HWPROF_DYNOPT_LOG)")
     window, windows = read_truth(files[1])

@@ -1,66 +1,103 @@
 #!/usr/bin/env bash
 # make bench, section 10: the edge-driven re-layout (docs/dynopt.md, "Re-laying functions out while
-# they run"), on the workloads, the two phase programs and the Embench programs (when built). Each
-# program runs twice on hwprof-sim (the C model of hwprof_top) with the timing in the header:
-# build/dyn (scheme 5A decides, nothing moves) and build/dynrl (the same firmware lays a function out
-# again whenever its hot set flipped). Program figures exclude the trap handler; the handler's
-# instructions are the optimizer's cost; both runs must keep the program's output and an exact edge
-# profile (the simulator counts the code cache's copies as their originals, --code-cache).
+# they run") with both schemes side by side, on the workloads, the two phase programs and the
+# Embench programs (when built). Each program runs three times on hwprof-sim (the C model of
+# hwprof_top) with the timing in the header: build/dyn (scheme 5A decides, nothing moves),
+# build/dynrl (the same firmware lays a function out again whenever its hot set flipped) and
+# build/dyn5b (the same with the re-laid functions' forward branches counted as Figure 5B pairs).
+# Program figures exclude the trap handler; the handler's instructions are the optimizer's cost;
+# every run must keep the program's output and an exact edge profile (the simulator counts the code
+# cache's copies as their originals, --code-cache). The two re-layout runs are also scored against
+# the ground truth of the program's phases (hwprof-sim --phase-truth, tools/dynopt_eval.py).
 # The figures also go to BUILD_DIR/bench/relayout.tsv; with PLOTS=DIR set, each program's phase
-# timeline with its layouts marked goes to DIR/dynopt-rl-NAME.png (tools/dynopt_eval.py).
+# timelines with the layouts marked go to DIR/dynopt-rl-NAME.png and DIR/dynopt-5b-NAME.png.
 # usage: tools/relayout_bench.sh BUILD_DIR
 set -euo pipefail
 build=${1:-build}
 mkdir -p "$build/bench"
 tsv="$build/bench/relayout.tsv"
 penalty=${RL_TAKEN_PENALTY:-2}
+window=${DYNOPT_WINDOW:-200000}
 sim="$build/sim/hwprof-sim"
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile)
-printf 'program\tnone_prog_cycles\trl_prog_cycles\tnone_all_cycles\trl_all_cycles\tnone_taken\trl_taken\tlayouts\tcopies\n' >"$tsv"
+period5b=$(sed -n 's/^DYN5B_PERIOD := \(.*\)/\1/p' Makefile)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'program\tnone_prog_cycles\trl_prog_cycles\tb5_prog_cycles\tnone_all_cycles\trl_all_cycles\tb5_all_cycles\tnone_taken\trl_taken\tb5_taken\trl_handler\tb5_handler\trl_layouts\tb5_layouts\trl_copies\tb5_copies\trl_found\trl_missed\trl_false\trl_delay\tb5_found\tb5_missed\tb5_false\tb5_delay\tb5_pairs\tb5_crossed\n' >"$tsv"
 
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else printf "-" }'; }
+share() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f%%", 100 * a / b; else printf "-" }'; }
 field() { sed -n "s/$1/\\1/p" <<<"$2" | head -1; }
+get() { sed -n "s/.*\\b$1=\\([0-9]*\\).*/\\1/p" <<<"$2"; }
 
-echo "== 10. Edge-driven re-layout at run time (docs/dynopt.md): scheme 5A's firmware (mode all), without and with"
-echo "      laying out again each function whose hot set flipped; timing: 1 cycle per instruction, $penalty idle cycles"
-echo "      per taken transfer (--taken-penalty=$penalty). prog-cyc = program instructions + $penalty x its taken transfers"
-printf '%-21s| %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %7s %6s | %7s %7s %7s\n' program \
-  ins taken prog-cyc handler all-cyc ins taken prog-cyc handler all-cyc layouts copies vs-none taken all-vs
+# run NAME ELF TAG: one run; sets ins taken pcyc handler cycles layouts copies ev (the phase score)
+run() {
+  local name=$1 elf=$2 tag=$3 err out truth=()
+  [ "$tag" != none ] && truth=(--phase-truth="$tmp/$name.truth" --phase-window="$window")
+  err=$("$sim" --taken-penalty="$penalty" --edge-map="${elf%.elf}.map" --code-cache="$cache" "${truth[@]}" "$elf" 2>&1 >"$tmp/run.out") ||
+    { echo "$name: the run failed ($elf)"; echo "$err" | tail -3; exit 1; }
+  out=$(cat "$tmp/run.out")
+  grep -q 'exact counts: 0 differences' <<<"$err" || { echo "$name: the edge profile is not exact ($elf)"; exit 1; }
+  ins=$(field '.*program: \([0-9]*\) instructions outside.*' "$err")
+  taken=$(field '.*instructions outside trap handlers, \([0-9]*\) taken.*' "$err")
+  pcyc=$((ins + penalty * taken))
+  cycles=$(field '.*timing: \([0-9]*\) cycles.*' "$err")
+  handler=$(field '.*handler retired \([0-9]*\) instructions.*' "$out")
+  handler=${handler:-0}
+  layouts=$(field '.*re-layout: \([0-9]*\) layouts.*' "$out")
+  layouts=${layouts:-0}
+  copies=$(field '.*: \([0-9]*\) instructions retired from copies.*' "$err")
+  copies=${copies:-0}
+  b5pairs=$(field '^dynopt: 5B: \([0-9]*\) pairs.*' "$out")
+  b5crossed=$(field '^dynopt: 5B: .*, \([0-9]*\) crossings of 5B pairs.*' "$out")
+  ev=""
+  if [ ${#truth[@]} -gt 0 ]; then
+    local title="$name: scheme 5A with re-layout" plot=dynopt-rl
+    [ "$tag" = 5b ] && title="$name: scheme 5B with re-layout" plot=dynopt-5b
+    ev=$("$py" "$(dirname "$0")/dynopt_eval.py" ${PLOTS:+--plot="$PLOTS/$plot-$name.png"} --title="$title" \
+      "$tmp/run.out" "$tmp/$name.truth")
+  fi
+}
+
+echo "== 10. Edge-driven re-layout at run time (docs/dynopt.md), both schemes side by side: the firmware (mode all)"
+echo "      without re-layout (none: scheme 5A decides, nothing moves), with re-layout and scheme 5A (5A), and with"
+echo "      re-layout and scheme 5B for the re-laid functions' forward branches (5B: periods of ${period5b:-?} instructions)."
+echo "      Timing: 1 cycle per instruction, $penalty idle cycles per taken transfer (--taken-penalty=$penalty);"
+echo "      prog-cyc = program instructions + $penalty x its taken transfers. Phases against the ground truth"
+echo "      (windows of $window program instructions, tools/dynopt_eval.py)"
+printf '%-21s| %8s %8s | %8s %7s %7s %6s %4s %9s | %8s %7s %7s %6s %4s %9s\n' "" none "" "5A" "" "" "" "" "" "5B" "" "" "" "" ""
+printf '%-21s| %8s %8s | %8s %7s %7s %6s %4s %9s | %8s %7s %7s %6s %4s %9s\n' program \
+  prog-cyc handler prog-cyc vs-none handler copies lay f/m/x,dly prog-cyc vs-none handler copies lay f/m/x,dly
+sums=""
 for rl in "$build"/dynrl/*-prof.elf; do
   [ -f "$rl" ] || continue
   name=$(basename "$rl" -prof.elf)
   none="$build/dyn/$name-prof.elf"
-  [ -f "$none" ] || continue
-  vals=()
-  for elf in "$none" "$rl"; do
-    truth=()
-    [ -n "${PLOTS:-}" ] && [ "$elf" = "$rl" ] && truth=(--phase-truth="$build/bench/relayout-$name.truth" --phase-window=200000)
-    err=$("$sim" --taken-penalty="$penalty" --edge-map="${elf%.elf}.map" --code-cache="$cache" "${truth[@]}" "$elf" 2>&1 >"$build/bench/relayout-run.out") ||
-      { echo "$name: the run failed ($elf)"; echo "$err" | tail -3; exit 1; }
-    out=$(cat "$build/bench/relayout-run.out")
-    grep -q 'exact counts: 0 differences' <<<"$err" || { echo "$name: the edge profile is not exact ($elf)"; exit 1; }
-    ins=$(field '.*program: \([0-9]*\) instructions outside.*' "$err")
-    taken=$(field '.*instructions outside trap handlers, \([0-9]*\) taken.*' "$err")
-    cycles=$(field '.*timing: \([0-9]*\) cycles.*' "$err")
-    handler=$(field '.*handler retired \([0-9]*\) instructions.*' "$out")
-    layouts=$(field '.*re-layout: \([0-9]*\) layouts.*' "$out")
-    copies=$(field '.*: \([0-9]*\) instructions retired from copies.*' "$err")
-    vals+=("$ins" "$taken" $((ins + penalty * taken)) "${handler:-0}" "$cycles" "${layouts:-0}" "${copies:-0}")
-    if [ ${#truth[@]} -gt 0 ]; then # the timeline with the layouts marked (PLOTS=DIR)
-      "$py" "$(dirname "$0")/dynopt_eval.py" --plot="$PLOTS/dynopt-rl-$name.png" --title="$name: scheme 5A with re-layout" \
-        "$build/bench/relayout-run.out" "$build/bench/relayout-$name.truth" >/dev/null
-      rm -f "$build/bench/relayout-$name.truth"
-    fi
-  done
-  frac=$(awk -v c="${vals[13]}" -v i="${vals[7]}" 'BEGIN { printf "%.0f%%", (i > 0 ? 100 * c / i : 0) }')
-  printf '%-21s| %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %7s %6s | %7s %7s %7s\n' "$name" "${vals[0]}" "${vals[1]}" "${vals[2]}" \
-    "${vals[3]}" "${vals[4]}" "${vals[7]}" "${vals[8]}" "${vals[9]}" "${vals[10]}" "${vals[11]}" "${vals[12]}" "$frac" \
-    "$(pct "${vals[9]}" "${vals[2]}")" "$(pct "${vals[8]}" "${vals[1]}")" "$(pct "${vals[11]}" "${vals[4]}")"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${vals[2]}" "${vals[9]}" "${vals[4]}" "${vals[11]}" "${vals[1]}" \
-    "${vals[8]}" "${vals[12]}" "${vals[13]}" >>"$tsv"
+  b5="$build/dyn5b/$name-prof.elf"
+  [ -f "$none" ] && [ -f "$b5" ] || continue
+  run "$name" "$none" none
+  n_pcyc=$pcyc n_cyc=$cycles n_taken=$taken n_handler=$handler
+  run "$name" "$rl" rl
+  r_pcyc=$pcyc r_cyc=$cycles r_taken=$taken r_handler=$handler r_lay=$layouts r_copies=$copies r_ins=$ins r_ev=$ev
+  run "$name" "$b5" 5b
+  b_pcyc=$pcyc b_cyc=$cycles b_taken=$taken b_handler=$handler b_lay=$layouts b_copies=$copies b_ins=$ins b_ev=$ev
+  score() { local d; d=$(get mean_delay "$1"); echo "$(get detected "$1")/$(get missed "$1")/$(get false "$1"),$((d / 1000))k"; }
+  printf '%-21s| %8s %8s | %8s %7s %7s %6s %4s %9s | %8s %7s %7s %6s %4s %9s\n' "$name" "$n_pcyc" "$n_handler" \
+    "$r_pcyc" "$(pct "$r_pcyc" "$n_pcyc")" "$r_handler" "$(share "$r_copies" "$r_ins")" "$r_lay" "$(score "$r_ev")" \
+    "$b_pcyc" "$(pct "$b_pcyc" "$n_pcyc")" "$b_handler" "$(share "$b_copies" "$b_ins")" "$b_lay" "$(score "$b_ev")"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" \
+    "$n_pcyc" "$r_pcyc" "$b_pcyc" "$n_cyc" "$r_cyc" "$b_cyc" "$n_taken" "$r_taken" "$b_taken" "$r_handler" "$b_handler" \
+    "$r_lay" "$b_lay" "$r_copies" "$b_copies" "$(get detected "$r_ev")" "$(get missed "$r_ev")" "$(get false "$r_ev")" \
+    "$(get mean_delay "$r_ev")" "$(get detected "$b_ev")" "$(get missed "$b_ev")" "$(get false "$b_ev")" \
+    "$(get mean_delay "$b_ev")" "${b5pairs:-0}" "${b5crossed:-0}" >>"$tsv"
 done
-rm -f "$build/bench/relayout-run.out"
-echo "(copies: the program's instructions retired from the code cache; vs-none: program cycles with re-layout against"
-echo " without; all-vs: every cycle, the handler's included. Both runs keep the output and an exact edge profile.)"
+awk -F'\t' 'NR > 1 { rf += $17; rm += $18; rx += $19; bf += $21; bm += $22; bx += $23; rh += $11; bh += $12; rp += $3; bp += $4; np += $2 }
+  END { if (NR > 1) printf "all programs: prog-cyc 5A %+.1f%%, 5B %+.1f%% against none; handler 5A %d, 5B %d instructions; true changes found/missed/false: 5A %d/%d/%d, 5B %d/%d/%d\n",
+          100 * (rp - np) / np, 100 * (bp - np) / np, rh, bh, rf, rm, rx, bf, bm, bx }' "$tsv"
+echo "(vs-none: program cycles against the run without re-layout; handler: the optimizer's own instructions; copies:"
+echo " the program's instructions retired from the code cache; lay: layouts placed; f/m/x,dly: the ground truth's"
+echo " branch flips found / missed / false transitions, and the mean delay from the start of a change's window."
+echo " Every run keeps the output and an exact edge profile. 5B: a pair's cold edge c runs a stub of two prof.id,"
+echo " its hot edge decrements c's counter; its counter holds a difference since the last arming, hence the periods.)"

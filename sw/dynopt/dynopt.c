@@ -34,6 +34,7 @@ void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p) {
   p->invert_ratio = 3;
   p->max_polls = 100000;
   p->scheme = kHwprofScheme5A;
+  p->b5_ratio = 8;
 }
 
 static void log_event(hwprof_dynopt_t *d, uint64_t instret, hwprof_dynopt_event_kind_t kind,
@@ -117,6 +118,7 @@ static hwprof_result_t evaluate(hwprof_dynopt_t *d, size_t f, hwprof_phase_summa
         hwprof_phase_evaluate(d->pair[i].b5 ? kHwprofScheme5B : kHwprofScheme5A, e, &d->counter[2 * i], 2, d->cnt_w,
                               d->p.fts_ratio, &d->out[2 * i], &one);
     if (r != kHwprofOk) return r;
+    if (d->pair[i].b5) d->b5_crossed += (uint32_t)one.crossed;
     s->crossed += one.crossed;
     s->fts += one.fts;
   }
@@ -190,7 +192,9 @@ static hwprof_result_t work_func(hwprof_dynopt_t *d, size_t f, bool relayout, hw
     }
   }
   *flipped += flips;
-  if (s.crossed && flips == 0) d->func_fts[f] = true; /* crossings that changed nothing: raise the threshold */
+  /* crossings that changed nothing raise the threshold; a fold only (the end of the run, a 5B period)
+     decided nothing */
+  if (relayout && s.crossed && flips == 0) d->func_fts[f] = true;
   set_threshold(d, f);
   return kHwprofOk;
 }
@@ -296,7 +300,10 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
      block may still run keeps its copy's way */
   for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f] && d->p.scheme == kHwprofScheme5B; i++) {
     const hwprof_dynopt_pair_t *q = &d->pair[i];
-    if (q->backward || q->src >= n || (pinned(d, i) && !q->b5)) continue;
+    const uint64_t h = d->out[2 * i + !q->want_taken].profile, c = d->out[2 * i + q->want_taken].profile;
+    if (q->backward || q->src >= n) continue;
+    if (pinned(d, i) ? !q->b5 : h < (uint64_t)d->p.b5_ratio * c) continue; /* a pinned pair keeps its way; a
+                                                                              new one needs a clear hot edge */
     d->rl_flags[q->src] |= (uint8_t)(HWPROF_RL_5B | (q->want_taken ? HWPROF_RL_5B_H_TAKEN : 0u));
   }
   if (placed != n) return false; /* cannot happen: every block is in one chain */
@@ -388,7 +395,7 @@ static void complete_stub(hwprof_dynopt_t *d) {
 }
 
 /* The end of a period for the listed functions: flush, work out, re-arm, the trigger set again. */
-static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool interrupt) {
+static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool interrupt, bool only_b5) {
   hwprof_result_t r = hwprof_edge_flush(&d->hw, true, d->p.max_polls);
   if (r == kHwprofOk) complete_stub(d);
   const unsigned oab = mark_funcs(d, !interrupt);
@@ -397,8 +404,8 @@ static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool int
   const size_t n = d->ntodo == SIZE_MAX ? nfuncs(d) : d->ntodo;
   for (size_t k = 0; k < n && r == kHwprofOk; k++) {
     const size_t f = d->ntodo == SIZE_MAX ? k : d->todo[k];
-    if (!d->func_armed[f]) continue;
-    r = work_func(d, f, true, &s, &flipped);
+    if (!d->func_armed[f] || (only_b5 && d->func_b5[f] == 0)) continue;
+    r = work_func(d, f, !only_b5, &s, &flipped); /* a 5B period end only folds and re-arms */
     if (r == kHwprofOk && d->rl && !d->func_fixed[f] && layout_pending(d, f)) {
       if (relayout(d, f)) {
         d->b5_pairs -= d->func_b5[f];
@@ -442,7 +449,7 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
                                    const hwprof_dynopt_params_t *p, uint64_t instret) {
   if (d == NULL || hw == NULL || m == NULL || m->hdr == NULL || p == NULL || p->trigger == 0 ||
       p->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK || p->min_threshold == 0 || p->ratio_log2 > 32 || p->max_polls == 0 ||
-      p->invert_ratio < 2 || (p->scheme != kHwprofScheme5A && p->scheme != kHwprofScheme5B))
+      p->invert_ratio < 2 || (p->scheme != kHwprofScheme5A && p->scheme != kHwprofScheme5B) || p->b5_ratio == 0)
     return kHwprofBadArg;
   hwprof_config_t cfg;
   hwprof_result_t r = hwprof_read_config(hw, &cfg);
@@ -464,7 +471,7 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
   d->rl = NULL;
   d->resume_pc = 0;
   d->layouts = d->layout_refused = d->layout_last_refusal = 0;
-  d->b5_pairs = d->pinned = d->stub_completions = 0;
+  d->b5_pairs = d->b5_crossed = d->pinned = d->stub_completions = 0;
   d->resume_orig = 0;
   /* each function's branches (the metadata lists them by function); their pairs are built when
      the function is armed */
@@ -544,13 +551,13 @@ static hwprof_result_t arm_new(hwprof_dynopt_t *d, unsigned *armed) {
 }
 
 hwprof_result_t hwprof_dynopt_on_phase(hwprof_dynopt_t *d, uint64_t instret) {
-  return d ? end_period(d, instret, true) : kHwprofBadArg;
+  return d ? end_period(d, instret, true, false) : kHwprofBadArg;
 }
 
 hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret, bool full) {
   if (d == NULL) return kHwprofBadArg;
   if (full) { /* every armed function's period ends (it flushes and invalidates) */
-    hwprof_result_t r = end_period(d, instret, false);
+    hwprof_result_t r = end_period(d, instret, false, false);
     if (r != kHwprofOk) return r;
   }
   /* a scan: one counter per function not armed yet; the cache is invalidated only to arm some */
@@ -566,6 +573,11 @@ hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret, bo
   if ((r = arm_new(d, &armed)) != kHwprofOk) return r;
   log_event(d, instret, kHwprofDynoptScan, NULL, 0, 0, armed, 0);
   return armed ? hwprof_edge_arm_trigger(&d->hw, d->p.trigger) : kHwprofOk;
+}
+
+hwprof_result_t hwprof_dynopt_on_5b_period(hwprof_dynopt_t *d, uint64_t instret) {
+  if (d == NULL) return kHwprofBadArg;
+  return d->b5_pairs ? end_period(d, instret, false, true) : kHwprofOk;
 }
 
 hwprof_result_t hwprof_dynopt_finish(hwprof_dynopt_t *d, uint64_t instret) {

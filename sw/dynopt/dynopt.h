@@ -40,9 +40,11 @@ typedef struct {
                             as often as its other edge in the period (docs/dynopt.md: what the copy's stub
                             costs), and back when less than invert_ratio - 1 times */
   uint32_t max_polls;    /* bound of each flush */
-  uint8_t scheme;        /* hwprof_phase_scheme_t: with 5B, each forward branch of a re-laid function counts
-                            as a Figure 5B pair where the copy allows (docs/dynopt.md); every other pair, and
-                            every pair of a function not laid out, as 5A */
+  uint8_t scheme;        /* hwprof_phase_scheme_t: with 5B, a forward branch of a re-laid function whose hot
+                            edge ran at least b5_ratio times as often as the other in the period counts as a
+                            Figure 5B pair where the copy allows (docs/dynopt.md); every other pair, and every
+                            pair of a function not laid out, as 5A */
+  unsigned b5_ratio;     /* (a 5B pair's cold edge pays a stub of two prof.id and a jump on every execution) */
 } hwprof_dynopt_params_t;
 
 typedef enum {
@@ -125,6 +127,7 @@ typedef struct {
   hwprof_rl_block_t rl_callers[HWPROF_DYNOPT_MAX_FUNCS + 1u]; /* where calls are re-aimed: what runs */
   uint32_t layouts, layout_refused, layout_last_refusal;
   uint32_t b5_pairs;        /* pairs counted as 5B pairs now */
+  uint32_t b5_crossed;      /* crossings of 5B pairs (paragraph 66, not undone) */
   uint32_t pinned;          /* pairs whose layout waited: the program was stopped in an old copy of their block */
   uint32_t stub_completions; /* prof.id of a stub the firmware completed */
 } hwprof_dynopt_t;
@@ -142,6 +145,10 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_phase(hwprof_dynopt_t *d, ui
 /* The period timer: arms the functions that started running since the last scan; with full, also
  * ends the period of every armed function (fold, re-optimize, re-arm: paragraph 53's bound). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret, bool full);
+/* With 5B: ends the period of the functions that have 5B pairs (fold, re-optimize, re-arm): their
+ * cold counters hold a difference since the last arming, which a long earlier phase would keep far
+ * from the threshold (docs/dynopt.md). From the period timer. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_5b_period(hwprof_dynopt_t *d, uint64_t instret);
 /* The run ends: fold the last period and write each watched counter's total back (modulo 2^CntW),
  * so the counters read as a plain edge profile again; the trigger is disarmed. From a handler. */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_finish(hwprof_dynopt_t *d, uint64_t instret);

@@ -21,6 +21,9 @@
 #ifndef DYNOPT_PERIOD
 #define DYNOPT_PERIOD 0 /* instructions per period; 0: the longest the counters allow (paragraph 53) */
 #endif
+#ifndef DYNOPT_PERIOD_5B
+#define DYNOPT_PERIOD_5B 500000 /* with 5B: instructions per period of the functions with 5B pairs */
+#endif
 #ifndef DYNOPT_SCAN
 #define DYNOPT_SCAN 50000 /* instructions to the first scan for functions that run; doubled each time ... */
 #endif
@@ -78,7 +81,7 @@ static hwprof_result_t relayout_init(const hwprof_meta_t *m) {
 #endif
 static volatile int32_t status = 1; /* of the last request to the handler */
 static volatile uint32_t unexpected_traps, error_irqs;
-static uint64_t period, full_at, scan_at, scan = DYNOPT_SCAN;
+static uint64_t period, full_at, scan_at, scan = DYNOPT_SCAN, b5_at = UINT64_MAX;
 static uint64_t handler_insns;
 static uint32_t handler_entries;
 
@@ -150,15 +153,18 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
   } else if (cause == 0x80000007u) {
     /* a scan for functions that started running, and at the bound of paragraph 53 a full period */
     const bool full = now >= full_at;
+    if (!full && now >= b5_at && hwprof_dynopt_on_5b_period(&opt, now) != kHwprofOk) status = kHwprofBadState;
     if (hwprof_dynopt_on_period(&opt, now, full) != kHwprofOk) status = kHwprofBadState;
     if (opt.resume_pc != epc) __asm__ volatile("csrw mepc, %0" ::"r"(opt.resume_pc)); /* a stub completed */
     const uint64_t after = instret();
     if (full) full_at = after + period;
+    if (opt.p.scheme == kHwprofScheme5B && (full || now >= b5_at)) b5_at = after + DYNOPT_PERIOD_5B;
     if (now >= scan_at) {
       scan_at = after + scan;
       scan = 2 * scan > DYNOPT_SCAN_MAX ? DYNOPT_SCAN_MAX : 2 * scan;
     }
-    set_timer(scan_at < full_at ? scan_at : full_at);
+    const uint64_t next = scan_at < full_at ? scan_at : full_at;
+    set_timer(next < b5_at ? next : b5_at);
   } else {
     unexpected_traps++; /* an exception in the program: skip the instruction */
     __asm__ volatile("csrr %0, mepc" : "=r"(epc));
@@ -194,7 +200,9 @@ int main(void) {
   period = DYNOPT_PERIOD && DYNOPT_PERIOD < max ? DYNOPT_PERIOD : max;
   full_at = instret() + period;
   scan_at = instret() + scan;
-  set_timer(scan_at < full_at ? scan_at : full_at);
+  if (opt.p.scheme == kHwprofScheme5B) b5_at = instret() + DYNOPT_PERIOD_5B;
+  const uint64_t next = scan_at < full_at ? scan_at : full_at;
+  set_timer(next < b5_at ? next : b5_at);
   __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
   __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));           /* MIE */
   status = kHwprofOk;
@@ -220,12 +228,18 @@ int main(void) {
          (unsigned long)rl.words_out, (unsigned long)DYNOPT_CACHE_LO, (unsigned long)DYNOPT_CACHE_HI,
          (unsigned long)rl.stubs, (unsigned long)rl.npatch);
   if (opt.p.scheme == kHwprofScheme5B)
-    printf("dynopt: 5B: %lu pairs counted as 5B pairs at the end, %lu layout decisions waited for an old block, "
-           "%lu stub prof.id completed by the handler\n",
-           (unsigned long)opt.b5_pairs, (unsigned long)opt.pinned, (unsigned long)opt.stub_completions);
+    printf("dynopt: 5B: %lu pairs counted as 5B pairs at the end, %lu crossings of 5B pairs, %lu layout decisions "
+           "waited for an old block, %lu stub prof.id completed by the handler\n",
+           (unsigned long)opt.b5_pairs, (unsigned long)opt.b5_crossed, (unsigned long)opt.pinned,
+           (unsigned long)opt.stub_completions);
 #endif
+  unsigned long quiet = 0; /* period ends that changed nothing: counted above, not listed */
+  for (size_t i = 0; i < opt.nlog; i++)
+    quiet += opt.log[i].kind == kHwprofDynoptPeriod && opt.log[i].flipped == 0 && opt.log[i].laid == 0;
+  if (quiet) printf("dynopt: %lu period ends that changed nothing are not listed\n", quiet);
   for (size_t i = 0; i < opt.nlog; i++) {
     const hwprof_dynopt_event_t *e = &opt.log[i];
+    if (e->kind == kHwprofDynoptPeriod && e->flipped == 0 && e->laid == 0) continue;
     printf("dynopt: event %llu %s crossed %u fts %u flipped %u oab %u functions %u laid %u\n",
            (unsigned long long)e->instret, kind_name(e->kind), e->crossed, e->fts, e->flipped, e->oab, e->funcs,
            e->laid);

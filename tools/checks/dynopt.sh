@@ -106,43 +106,50 @@ static_layout_model() {
 check static-layout-model-reproduces-the-run static_layout_model
 
 # the edge-driven re-layout (docs/dynopt.md, "Re-laying functions out while they run"): the same
-# programs with the firmware laying out again each function whose hot set flipped (build/dynrl/).
+# programs with the firmware laying out again each function whose hot set flipped, with scheme 5A
+# (build/dynrl/) and with scheme 5B for the re-laid functions' forward branches (build/dyn5b/).
 # The program's output is unchanged (its own check; Embench's through its exit code), and its edge
 # profile, read back from the counters, equals the exact one counted from the retire stream with
 # every copy in the code cache counted as its original (hwprof-sim --code-cache): the inverted
-# branches' hints, their stubs and the moved region switches counted every edge of the program.
+# branches' hints, their stubs and the moved region switches counted every edge of the program, and
+# with 5B the firmware's reconstruction (paragraph 71) gave back every period's profile.
 # phases.c must have been laid out at least three times and run most of its instructions from
-# copies; one program runs on the SystemC platform with the RTL and the C model in lockstep while
-# its code moves.
+# copies, and with 5B have had 5B pairs cross; one program runs on the SystemC platform with the RTL
+# and the C model in lockstep while its code moves, with each scheme.
 relayout_end_to_end() {
-  local elf name out err rc=0 cache
+  local elf name out err rc=0 cache dir
   cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile)
-  for elf in "$build"/dynrl/*-prof.elf; do
+  for elf in "$build"/dynrl/*-prof.elf "$build"/dyn5b/*-prof.elf; do
     while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
-    name=$(basename "$elf" -prof.elf)
-    ( "$build/sim/hwprof-sim" --edge-map="${elf%.elf}.map" --code-cache="$cache" "$elf" >"$logdir/dynrl-$name.out" \
-        2>"$logdir/dynrl-$name.err"
-      echo $? >"$logdir/dynrl-$name.rc" ) &
+    name=$(basename "$(dirname "$elf")")-$(basename "$elf" -prof.elf)
+    ( "$build/sim/hwprof-sim" --edge-map="${elf%.elf}.map" --code-cache="$cache" "$elf" >"$logdir/$name.out" \
+        2>"$logdir/$name.err"
+      echo $? >"$logdir/$name.rc" ) &
   done
   wait
-  for elf in "$build"/dynrl/*-prof.elf; do
-    name=$(basename "$elf" -prof.elf)
-    out=$(cat "$logdir/dynrl-$name.out")
-    err=$(cat "$logdir/dynrl-$name.err")
-    local layouts copies ins
+  for elf in "$build"/dynrl/*-prof.elf "$build"/dyn5b/*-prof.elf; do
+    dir=$(basename "$(dirname "$elf")")
+    name=$dir-$(basename "$elf" -prof.elf)
+    out=$(cat "$logdir/$name.out")
+    err=$(cat "$logdir/$name.err")
+    local layouts copies ins crossed
     layouts=$(sed -n 's/^dynopt: re-layout: \([0-9]*\) layouts.*/\1/p' <<<"$out")
     copies=$(sed -n 's/.*: \([0-9]*\) instructions retired from copies.*/\1/p' <<<"$err")
     ins=$(sed -n 's/.*program: \([0-9]*\) instructions outside.*/\1/p' <<<"$err")
-    echo "$name: exit $(cat "$logdir/dynrl-$name.rc"); ${layouts:-?} layouts, ${copies:-?} of ${ins:-?} program instructions from copies; $(grep -o 'exact counts: [0-9]* differences' <<<"$err")"
-    [ "$(cat "$logdir/dynrl-$name.rc")" = 0 ] && { [[ $name == embench-* ]] || grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out"; } &&
+    crossed=$(sed -n 's/^dynopt: 5B: .*, \([0-9]*\) crossings of 5B pairs.*/\1/p' <<<"$out")
+    echo "$name: exit $(cat "$logdir/$name.rc"); ${layouts:-?} layouts, ${copies:-?} of ${ins:-?} program instructions from copies;${crossed:+ $crossed crossings of 5B pairs;} $(grep -o 'exact counts: [0-9]* differences' <<<"$err")"
+    [ "$(cat "$logdir/$name.rc")" = 0 ] && { [[ $name == *-embench-* ]] || grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out"; } &&
       grep -q 'exact counts: 0 differences' <<<"$err" && grep -q ' 0 error interrupts, 0 unexpected traps' <<<"$out" &&
-      { [ "$name" != phases ] || { [ "${layouts:-0}" -ge 3 ] && [ $((2 * ${copies:-0})) -gt "${ins:-0}" ]; }; } ||
+      { [[ $name != *-phases ]] || { [ "${layouts:-0}" -ge 3 ] && [ $((2 * ${copies:-0})) -gt "${ins:-0}" ]; }; } &&
+      { [ "$name" != dyn5b-phases ] || [ "${crossed:-0}" -ge 1 ]; } ||
       { grep -E 'error|edge check' <<<"$out$err" | head -5; rc=1; }
   done
-  out=$("$sc" --engine=lockstep "$build/dynrl/graph-prof.elf" 2>&1)
-  echo "dynrl/graph on the SystemC platform: $(grep -o 're-layout: [0-9]* layouts' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out")"
-  grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out" && grep -q ' 0 mismatches' <<<"$out" && grep -q 're-layout: [1-9][0-9]* layouts' <<<"$out" ||
-    { grep -A12 -E 'MISMATCH|error' <<<"$out" | head -20; rc=1; }
+  for dir in dynrl dyn5b; do
+    out=$("$sc" --engine=lockstep "$build/$dir/graph-prof.elf" 2>&1)
+    echo "$dir/graph on the SystemC platform: $(grep -o 're-layout: [0-9]* layouts' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out")"
+    grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out" && grep -q ' 0 mismatches' <<<"$out" && grep -q 're-layout: [1-9][0-9]* layouts' <<<"$out" ||
+      { grep -A12 -E 'MISMATCH|error' <<<"$out" | head -20; rc=1; }
+  done
   return $rc
 }
 check dynopt-relayout-same-output-exact-profile relayout_end_to_end
