@@ -270,6 +270,7 @@ int main(int argc, char **argv) {
   if (value_truth) value_truth_init(&vt, HWPROF_PLAT_REG_BASE);
 
   uint64_t prog_insns = 0, prog_taken = 0, in_range = 0;
+  uint64_t ecalls = 0, ecall_insns = 0, ecall_taken = 0; /* the program's figures at its last ecall */
   clock_t t0 = clock();
   rv_status_t st = RV_RUNNING;
   hwprof_retire_ev_t ev;
@@ -290,6 +291,10 @@ int main(int argc, char **argv) {
       prog_insns++;
       prog_taken += rv_taken_transfer(&ev);
       in_range += range && ev.pc >= range_lo && ev.pc < range_hi;
+    } else if (ev.valid && ev.trap == HWPROF_TRAP_ENTRY && cpu->mcause == 11u) { /* an ecall: a firmware request */
+      ecalls++;
+      ecall_insns = prog_insns;
+      ecall_taken = prog_taken;
     }
     if (phase_truth_path) phase_truth_event(&pt, &ev, cpu->instret);
     if (pcs && ev.valid) fprintf(pcs, "%08" PRIx32 "\n", ev.pc);
@@ -325,6 +330,10 @@ int main(int argc, char **argv) {
     if (range)
       fprintf(stderr, "; %" PRIu64 " retired in [0x%08" PRIx64 ", 0x%08" PRIx64 ") (%.1f%%)", in_range, range_lo, range_hi,
               prog_insns ? 100.0 * (double)in_range / (double)prog_insns : 0.0);
+    if (ecalls) /* the firmware runtimes' last request is the finish after the program's main: what follows is
+                   their report (docs/cpu-model.md) */
+      fprintf(stderr, "; up to its last ecall: %" PRIu64 " instructions, %" PRIu64 " taken transfers", ecall_insns,
+              ecall_taken);
     fputc('\n', stderr);
     if (with_model) {
       const hwprof_top_state_t *hw = &plat.hw;

@@ -298,6 +298,28 @@ static void test_rl_patches_where_a_call_returns(void **state) {
   assert_int_equal(f.rl.patch[fn->first + 3].word, kProgram[5]);
 }
 
+/* A call that still goes to an earlier copy (it was re-aimed at the first copy, and the second
+ * layout did not look where it is) is found through the chain of patched entries by the third
+ * layout and re-aimed at the third copy's landing: copies at +0 (13 words), +34 and +5c (10 words
+ * each, the program's order), so the call at 140 goes to 80000060: auipc ra,0x0; jalr ra,-224(ra)
+ * (f20080e7). */
+static void test_rl_reaims_a_call_to_an_older_copy(void **state) {
+  (void)state;
+  static fixture_t f;
+  setup(&f);
+  const hwprof_rl_block_t callers[] = {{0x80000140, 0x8000014c}};
+  const uint32_t identity[] = {0, 1, 2, 3};
+  uint32_t e1 = 0, e2 = 0, e3 = 0;
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, NULL, callers, 1, 0, &e1), kHwprofCcPlaced);
+  assert_int_equal(*at(&f, 0x80000144), 0xec4080e7); /* to the first copy's landing, as above */
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, identity, NULL, NULL, 0, 0, &e2), kHwprofCcPlaced);
+  assert_int_equal(*at(&f, 0x80000144), 0xec4080e7); /* not looked at */
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, identity, NULL, callers, 1, 0, &e3), kHwprofCcPlaced);
+  assert_int_equal(e3, BASE + 0x5cu);
+  assert_int_equal(*at(&f, 0x80000140), 0x00000097);
+  assert_int_equal(*at(&f, 0x80000144), 0xf20080e7);
+}
+
 /* Refusals leave everything as it was. */
 static void test_rl_refuses_what_it_cannot_do(void **state) {
   (void)state;
@@ -328,6 +350,7 @@ int main(void) {
       cmocka_unit_test(test_rl_counts_a_branch_as_a_5b_pair_h_taken),
       cmocka_unit_test(test_rl_counts_a_branch_as_a_5b_pair_h_not_taken),
       cmocka_unit_test(test_rl_patches_where_a_call_returns),
+      cmocka_unit_test(test_rl_reaims_a_call_to_an_older_copy),
       cmocka_unit_test(test_rl_refuses_what_it_cannot_do),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

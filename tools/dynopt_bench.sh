@@ -53,5 +53,5 @@ echo " them / all (5A needs none where the new code's hot edges already fall thr
 echo " rep: further transitions within a change's window (one per function a change spans, or churn),"
 echo " init: transitions that corrected the compiler's layout at the start (tools/dynopt_eval.py),"
 echo " delay: mean instructions from the start of the truth window of a change to its transition."
-echo " Not yet measured: cycles with a dynamic layout (the re-layout is not built), the offline static"
-echo " layout, scheme 5B at run time, trace-driven code caching: issue 14)"
+echo " Cycles with hot traces in the code cache: section 9; with the edge-driven re-layout, and scheme 5B"
+echo " beside 5A: section 10)"

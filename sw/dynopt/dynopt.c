@@ -298,12 +298,16 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   for (uint32_t b = 0; b < n; b++) d->rl_flags[b] &= HWPROF_RL_INVERT;
   /* with 5B, each forward branch counts as a 5B pair, h the edge it should fall through; one whose old
      block may still run keeps its copy's way */
-  for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f] && d->p.scheme == kHwprofScheme5B; i++) {
+  for (uint32_t k = 0; k < d->func_np[f] && d->p.scheme == kHwprofScheme5B; k++) {
+    const uint32_t i = d->func_first[f] + k;
     const hwprof_dynopt_pair_t *q = &d->pair[i];
+    const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
+    const hwprof_meta_edge_t *hx = &d->meta.edge[fn->first_edge + (q->want_taken ? br->taken : br->not_taken)];
     const uint64_t h = d->out[2 * i + !q->want_taken].profile, c = d->out[2 * i + q->want_taken].profile;
     if (q->backward || q->src >= n) continue;
-    if (pinned(d, i) ? !q->b5 : h < (uint64_t)d->p.b5_ratio * c) continue; /* a pinned pair keeps its way; a
-                                                                              new one needs a clear hot edge */
+    /* a pinned pair keeps its way; a new one needs a clear hot edge, and h's block right behind its
+       branch (else h, not c, would pay a jump) */
+    if (pinned(d, i) ? !q->b5 : h < (uint64_t)d->p.b5_ratio * c || d->rl_succ[q->src] != hx->dst) continue;
     d->rl_flags[q->src] |= (uint8_t)(HWPROF_RL_5B | (q->want_taken ? HWPROF_RL_5B_H_TAKEN : 0u));
   }
   if (placed != n) return false; /* cannot happen: every block is in one chain */
@@ -328,10 +332,18 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   return true;
 }
 
-/* Whether f's layout lags its decisions. */
+/* Whether f's layout lags its decisions, or counts a 5B pair whose cold edge no longer is: it ran
+ * more than a quarter as often as h in the period (half b5_ratio, the hysteresis of the choice), and
+ * c's stub costs on every execution (a 5B period end finds it: c need not cross to be that frequent).
+ * Not a pinned one: it keeps its way. */
 static bool layout_pending(const hwprof_dynopt_t *d, size_t f) {
-  for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f]; i++)
-    if (d->pair[i].want_taken != d->pair[i].laid_taken) return true;
+  for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f]; i++) {
+    const hwprof_dynopt_pair_t *q = &d->pair[i];
+    if (q->want_taken != q->laid_taken) return true;
+    if (!q->b5 || pinned(d, i)) continue;
+    const uint64_t h = d->out[2 * i + !q->laid_taken].profile, c = d->out[2 * i + q->laid_taken].profile;
+    if (2u * h < (uint64_t)d->p.b5_ratio * c) return true;
+  }
   return false;
 }
 

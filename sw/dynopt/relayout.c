@@ -117,15 +117,34 @@ static bool lands_after(const emit_t *e, uint32_t lo, uint32_t hi) {
   return hi > lo + 4u && rv32_opcode(w) == RV32_OP_CUSTOM0 && rv32_funct3(w) == HWPROF_PROF_OP_INIT;
 }
 
-/* Where a call to program address a goes: the current copy of a function laid out whose entry (or
- * landing) is a, else a. */
+/* Where a transfer to a ends up through the jumps layouts wrote: a patched word of the program, an
+ * earlier copy's patched entry (a jal x0 into the cache that is the cache's own word, origin 0),
+ * followed to the end of the chain. A copied instruction is not (its origin says so; without an
+ * origin table nothing in the cache is followed). */
+static uint32_t resolve(const hwprof_cc_t *cc, uint32_t a) {
+  for (unsigned k = 0; k < 8u; k++) {
+    const bool in_cache = a >= cc->c.lo && a < cc->c.hi;
+    if (in_cache ? cc->c.origin == NULL || hwprof_cc_origin(cc, a) != 0 : !hwprof_cc_is_code(cc, a)) break;
+    const uint32_t w = *hwprof_cc_word(cc, a);
+    int32_t off;
+    if (rv32_control_flow(w, &off) != RV32_CF_JAL || rv32_rd(w) != 0) break;
+    const uint32_t to = a + (uint32_t)off;
+    if (to < cc->c.lo || to >= cc->c.hi) break; /* a layout's jumps lead into the cache */
+    a = to;
+  }
+  return a;
+}
+
+/* Where a call to address a goes: the current copy of a function laid out whose entry (or landing)
+ * is a, directly or through an earlier copy's (a copy made before the callee's latest layout calls
+ * an earlier copy), else a. */
 static uint32_t call_dest(const hwprof_rl_t *rl, uint32_t a) {
   for (size_t i = 0; i < rl->nfunc; i++) {
     const hwprof_rl_patch_t *p = &rl->patch[rl->func[i].first];
     if (p[0].addr == a) return p[0].to;
     if (rl->func[i].n > 1u && p[1].landing == kHwprofRlInitLanding && p[1].addr == a) return p[1].to;
   }
-  return a;
+  return resolve(rl->cc, a);
 }
 
 /* ... and from the function being copied: its own entry and landing go to this copy (recursion) */
@@ -388,8 +407,10 @@ static void set_jump(hwprof_cc_t *cc, uint32_t at, uint32_t to, bool in_cache) {
 /* ---- direct calls re-aimed at a new copy */
 
 typedef struct {
-  uint32_t from[4], to[4]; /* old call targets and their new ones */
+  const hwprof_cc_t *cc;
+  uint32_t from[4], to[4]; /* old call targets and their new ones ... */
   unsigned n;
+  uint32_t entry, landing; /* ... and any that leads to the new copy's entry (or landing, if not 0) */
   uint32_t resume; /* where the stopped program resumes (a call it is inside is not changed) */
 } retarget_t;
 
@@ -399,7 +420,10 @@ static bool new_target(const retarget_t *t, uint32_t a, uint32_t *to) {
       *to = t->to[k];
       return true;
     }
-  return false;
+  const uint32_t r = resolve(t->cc, a); /* an earlier copy's entry: through the chain of patches */
+  if (r == a || (r != t->entry && (t->landing == 0 || r != t->landing))) return false;
+  *to = r;
+  return true;
 }
 
 static bool is_call_through(uint32_t jalr, unsigned r) {
@@ -505,8 +529,8 @@ hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk
   }
   hwprof_rl_patch_t *p = &rl->patch[f->first];
   /* the calls to re-aim: to the program's entry (and landing), and to the previous copy's */
-  retarget_t t = {.n = 0, .resume = resume};
   const bool landing = f->n > 1u && p[1].landing == kHwprofRlInitLanding;
+  retarget_t t = {.cc = cc, .n = 0, .entry = rl->copy[0], .landing = landing ? rl->copy[0] + 4u : 0u, .resume = resume};
   for (unsigned k = 0; k < 1u + landing; k++) {
     t.from[t.n] = p[k].addr, t.to[t.n++] = rl->copy[0] + 4u * k;
     if (p[k].to) t.from[t.n] = p[k].to, t.to[t.n++] = rl->copy[0] + 4u * k;
