@@ -85,6 +85,8 @@ help:
 	@echo "  make dynopt     the workloads with the dynamic optimizer's firmware (build/dyn/*-prof.elf)"
 	@echo "  make inject     run the bench with a deliberate C-model fault; shows the mismatch report"
 	@echo "  make qemu-check the CPU model's retired-PC stream against QEMU's, on every workload"
+	@echo "  make fuzz       libFuzzer (clang, installed by it) on every input parser, FUZZ_SECONDS per target;"
+	@echo "                  crashes go to $(BUILD)/fuzz/crashes/TARGET/ (docs/verification.md)"
 	@echo "  make workloads  build the RV32 workloads (build/workloads/*.elf), instrumented (build/instr/*-prof.elf)"
 	@echo "                  and with -fprofile-arcs (build/gcov/*.elf); run one with"
 	@echo "                  build/sim/hwprof-sim build/workloads/sort.elf"
@@ -725,6 +727,33 @@ workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)
+
+# ---------------------------------------------------------------- fuzzing (docs/verification.md, "Fuzzing")
+# libFuzzer (Debian's clang) with ASan and UBSan on every parser of input; not part of make test:
+# make fuzz [FUZZ_SECONDS=N per target] [FUZZ_TARGETS="elf map ..."]. Seeds are the project's own files.
+FUZZ_PKGS := clang libclang-rt-14-dev
+FUZZ_CC := clang
+FUZZ_SECONDS ?= 120
+FUZZ_TARGETS ?= elf instr map profile meta cop_asm cop_image
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+              -Isw/include -Isw/elf \
+              -Isw/cfg -Isw/profmap -Isw/instr -Isw/rewrite -Isw/cop -Isw/dynopt -Ifuzz
+FUZZ_SRC_elf := $(ELF_SRC) sw/image.c
+FUZZ_SRC_instr := $(INSTR_SRC) sw/image.c
+FUZZ_SRC_map := $(PROFMAP_SRC)
+FUZZ_SRC_profile := $(PROFMAP_SRC)
+FUZZ_SRC_meta := sw/dynopt/meta.c
+FUZZ_SRC_cop_asm := $(COP_SRC)
+FUZZ_SRC_cop_image := $(COP_SRC)
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_file.h $(INSTR_SRC) $(PROFMAP_SRC) $(COP_SRC) sw/dynopt/meta.c sw/image.c \
+                     $(SW_HDR) $(ELF_HDR) $(PROFMAP_HDR) $(COP_HDR) | fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_SRC_$*) -o $@ -lelf
+fuzz-deps:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
+fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS)) workloads $(CPASM_BIN)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tools/fuzz.sh "$(BUILD)" $(FUZZ_TARGETS)
+.PHONY: fuzz fuzz-deps
 
 # ---------------------------------------------------------------- the suites
 test: deps

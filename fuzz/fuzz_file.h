@@ -1,9 +1,8 @@
 /* The fuzz targets' one helper (docs/verification.md, "Fuzzing"): the parsers that take a path read
- * the input from a memory file, so that an execution costs no disk I/O. */
+ * the input from a memory file, so that an execution costs no disk I/O (built with _GNU_SOURCE). */
 #ifndef HWPROF_FUZZ_FILE_H
 #define HWPROF_FUZZ_FILE_H
 
-#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -322,6 +322,24 @@ instr_bad_input_rejected() {
 }
 check instr-rejects-bad-input instr_bad_input_rejected
 
+# what the fuzzers found (make fuzz, tests/fuzz/TARGET/): each input, given to the tool that reads
+# such files in its ASan/UBSan build, gets one error naming it and exit 2, no sanitizer report
+fuzz_regressions() {
+  local f out rc asan="$build/unit/hwprof-instr-asan"
+  for f in tests/fuzz/elf/* tests/fuzz/instr/* tests/fuzz/profile/*; do
+    [ -f "$f" ] || continue
+    case $f in
+      *.prof) out=$("$asan" compare "$f" "$f" 2>&1) ;;
+      *) out=$("$asan" instrument "$f" -o "$logdir/fuzz-out.elf" 2>&1) ;;
+    esac
+    rc=$?
+    echo "$f -> $rc: $out"
+    [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "error: $f" <<<"$out" && [ ! -e "$logdir/fuzz-out.elf" ] ||
+      return 1
+  done
+}
+check fuzz-regressions-clean-errors fuzz_regressions
+
 # the instrumenter under ASan/UBSan gives the same outputs as the optimised build
 instr_asan_same_output() {
   local w

@@ -132,6 +132,11 @@ static int parse(hwprof_elf_t *e, const char *name, unsigned need, char *err, si
   if (eh->e_type != ET_EXEC) FAIL("not an executable (type %u)", (unsigned)eh->e_type);
   if (eh->e_machine != EM_RISCV) FAIL("not a RISC-V file (machine %u)", (unsigned)eh->e_machine);
   e->entry = eh->e_entry;
+  /* libelf hands out the tables in place: at a misaligned offset (no linker writes one) their fields
+     would be read misaligned */
+  if (eh->e_phoff % 4u || eh->e_shoff % 4u)
+    FAIL("%s headers at a misaligned file offset (0x%x)", eh->e_phoff % 4u ? "program" : "section",
+         (unsigned)(eh->e_phoff % 4u ? eh->e_phoff : eh->e_shoff));
   size_t phnum = 0;
   if (elf_getphdrnum(elf, &phnum) != 0 || phnum == 0) FAIL("no program headers");
   Elf32_Phdr *ph = elf32_getphdr(elf);

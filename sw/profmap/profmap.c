@@ -467,6 +467,7 @@ static int read_profile(const char *path, prof_line_t **out, unsigned *n, char *
     snprintf(err, errlen, "%s:%u: malformed line", path, line);
     break;
   }
+  if (line == 0 && !err[0]) snprintf(err, errlen, "%s: empty (expected 'hwprof-profile 1')", path);
   bool bad = err[0] != 0;
   fclose(in);
   if (bad) {
@@ -488,12 +489,12 @@ long pm_compare_profiles(const char *a, const char *b, FILE *to, long *edges, ch
     free(pa);
     return -1;
   }
-  qsort(pa, na, sizeof *pa, cmp_key);
-  qsort(pb, nb, sizeof *pb, cmp_key);
+  if (na) qsort(pa, na, sizeof *pa, cmp_key);
+  if (nb) qsort(pb, nb, sizeof *pb, cmp_key);
   long diff = 0;
   unsigned shown = 0;
   for (unsigned i = 0; i < na; i++) {
-    prof_line_t *m = bsearch(&pa[i], pb, nb, sizeof *pb, cmp_key);
+    prof_line_t *m = nb ? bsearch(&pa[i], pb, nb, sizeof *pb, cmp_key) : NULL;
     if (m) m->seen = true;
     if (m == NULL || m->count != pa[i].count) {
       diff++;

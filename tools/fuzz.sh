@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# make fuzz: libFuzzer on every parser of input (docs/verification.md, "Fuzzing"), each target for
+# FUZZ_SECONDS seconds from a seed corpus of the project's own files, then a table: executions,
+# coverage (libFuzzer's edges), corpus size, crashes. Each target keeps its corpus in
+# BUILD/fuzz/corpus/TARGET (a rerun goes on from there) and writes what crashes it to
+# BUILD/fuzz/crashes/TARGET/; every file in tests/fuzz/TARGET/ (a crash found earlier, kept as a
+# regression input) runs first and must not crash. Exit 1 if anything crashed.
+# usage: tools/fuzz.sh BUILD_DIR TARGET...   (targets: elf instr map profile meta cop_asm cop_image)
+set -uo pipefail
+build=${1:?usage: tools/fuzz.sh BUILD_DIR TARGET...}
+shift
+[ $# -gt 0 ] || { echo "fuzz: no targets" >&2; exit 2; }
+secs=${FUZZ_SECONDS:-120}
+case $secs in '' | *[!0-9]*) echo "fuzz: FUZZ_SECONDS must be a number of seconds, not '$secs'" >&2; exit 2 ;; esac
+dir="$build/fuzz"
+seeds="$dir/seeds"
+mkdir -p "$seeds"
+
+# the seeds: the project's own files of each kind (built by make workloads)
+strip_debug() { riscv64-unknown-elf-strip --strip-debug "$1" -o "$2" 2>/dev/null || cp "$1" "$2"; }
+seed() {
+  local t=$1 d="$seeds/$1" f
+  rm -rf "$d"
+  mkdir -p "$d"
+  case $t in
+    elf | instr)
+      for f in sort matrix; do [ -f "$build/workloads/$f.elf" ] && strip_debug "$build/workloads/$f.elf" "$d/$f.elf"; done
+      [ $t = elf ] && [ -f "$build/instr/sort-prof.elf" ] && strip_debug "$build/instr/sort-prof.elf" "$d/sort-prof.elf" ;;
+    map) for f in sort matrix; do [ -f "$build/instr/$f-prof.map" ] && cp "$build/instr/$f-prof.map" "$d/"; done ;;
+    profile)
+      [ -f "$build/instr/sort-prof.elf" ] && "$build/sim/hwprof-sim" --edge-map="$build/instr/sort-prof.map" \
+        --edge-profile="$d/sort.prof" "$build/instr/sort-prof.elf" >/dev/null 2>&1 ;;
+    meta) # the run-time metadata blob of an instrumented program, cut out of its image
+      for f in sort matrix; do
+        [ -f "$build/dyn/$f-prof.elf" ] && python3 "$(dirname "$0")/meta_blob.py" "$build/dyn/$f-prof.elf" "$d/$f.meta"
+      done ;;
+    cop_asm) cp sw/cop/*.s sw/cop/examples/*.s "$d/" ;;
+    cop_image)
+      for f in sw/cop/*.s sw/cop/examples/*.s; do
+        "$build/cop/hwprof-cpasm" "$f" -o "$d/$(basename "$f" .s).cop" >/dev/null 2>&1
+      done ;;
+  esac
+  [ -n "$(ls -A "$d")" ] || { echo "fuzz: $t: no seed files (run make workloads first)" >&2; return 1; }
+}
+
+rc=0
+printf '%-10s %8s %12s %10s %8s %8s %7s  %s\n' target seconds executions exec/s cov corpus crashes regression
+for t in "$@"; do
+  bin="$dir/fuzz_$t"
+  [ -x "$bin" ] || { echo "fuzz: $bin is not built (make fuzz builds it)" >&2; rc=1; continue; }
+  seed "$t" || { rc=1; continue; }
+  corpus="$dir/corpus/$t"
+  crashes="$dir/crashes/$t"
+  mkdir -p "$corpus" "$crashes"
+  # regression inputs first: each runs once and must not crash
+  reg="-"
+  if [ -d "tests/fuzz/$t" ] && [ -n "$(ls -A "tests/fuzz/$t")" ]; then
+    if "$bin" tests/fuzz/"$t"/* >"$dir/$t-regression.log" 2>&1; then reg="$(ls "tests/fuzz/$t" | wc -l) ok"
+    else reg="FAILED ($dir/$t-regression.log)"; rc=1; fi
+  fi
+  log="$dir/$t.log"
+  echo "fuzz: $t: $secs s from $(ls "$seeds/$t" | wc -l) seeds (log: $log)" >&2
+  "$bin" "$corpus" "$seeds/$t" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$crashes/" \
+    -rss_limit_mb=4096 -timeout=20 >"$log" 2>&1
+  execs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$log" | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  ncrash=$(find "$crashes" -type f | wc -l)
+  [ "$ncrash" -eq 0 ] || rc=1
+  grep -q 'ERROR: \(libFuzzer\|AddressSanitizer\|UndefinedBehaviorSanitizer\)\|runtime error:' "$log" && { [ "$ncrash" -gt 0 ] || ncrash="?"; rc=1; }
+  printf '%-10s %8s %12s %10s %8s %8s %7s  %s\n' "$t" "$secs" "${execs:-?}" "$(( ${execs:-0} / (secs > 0 ? secs : 1) ))" \
+    "${cov:-?}" "$(ls "$corpus" | wc -l)" "$ncrash" "$reg"
+done
+[ $rc = 0 ] || echo "fuzz: crashes or sanitizer reports: see $dir/crashes/ and the logs; each becomes a test in tests/fuzz/TARGET/" >&2
+exit $rc
