@@ -187,14 +187,18 @@ TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/top_compare.h tb/progen.
 # configuration, read from regs/encodings.json (the parameters' one source)
 DEFAULT_CFG := $(shell python3 -c 'import json; print(":".join(str(c["default"]) for c in \
                  json.load(open("regs/encodings.json"))["config"]))')
-TB_CONFIGS := top:$(DEFAULT_CFG) small:32:2:2:1:2:4:8:2 large:32:8:16:4:4:16:16:32
+TB_CONFIGS := top:$(DEFAULT_CFG) small:32:2:2:1:2:4:8:2 large:32:8:16:4:4:16:16:32 xinit:$(DEFAULT_CFG)
+# xinit: the default configuration with every variable's initial value drawn at run time (zeros, or
+# random with HWPROF_RAND_RESET=SEED, tb/verilated_top.h): a register the reset misses shows
+VFLAGS_xinit := -Wall --assert --trace-fst -O3 --x-assign unique --x-initial unique
 tb_field = $(word $(2),$(subst :, ,$(1)))
 
 define TB_RULE
 $(BUILD)/tb_$(call tb_field,$(1),1)/Vhwprof_top: $(TB_DEPS)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module hwprof_top \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(or $(VFLAGS_$(call tb_field,$(1),1)),$(VFLAGS)) --Mdir $$(dir $$@)obj \
+	  --top-module hwprof_top \
 	  -GCntW=$(call tb_field,$(1),2) -GUpdDepth=$(call tb_field,$(1),3) -GSets=$(call tb_field,$(1),4) \
 	  -GWays=$(call tb_field,$(1),5) -GLineWords=$(call tb_field,$(1),6) -GOabDepth=$(call tb_field,$(1),7) \
 	  -GHistW=$(call tb_field,$(1),8) -GTraceFifoDepth=$(call tb_field,$(1),9) \

@@ -22,6 +22,11 @@ class VerilatedTop {
   explicit VerilatedTop(const char* name) : ctx_(new VerilatedContext) {
     ctx_->traceEverOn(true);
     ctx_->randReset(0);
+    if (const char* seed = std::getenv("HWPROF_RAND_RESET")) {
+      ctx_->randReset(2);
+      ctx_->randSeed(static_cast<int>(std::strtol(seed, nullptr, 10)));
+    }
+    Verilated::threadContextp(ctx_.get()); /* the initial values are drawn from the thread's context */
     top_.reset(new V(ctx_.get(), name));
   }
   ~VerilatedTop() {
