@@ -62,7 +62,7 @@ const char* op_name(unsigned o) {
 
 class TopBench : public lockstep::Bench {
  public:
-  explicit TopBench(const Options& o) : o_(o), rng_(o.seed) {
+  explicit TopBench(const Options& o) : o_(o), rng_(o.seed), junk_(o.seed ^ 0x6a756e6bu) {
     hwprof_top_cfg_default(&cfg_);
     cfg_.pir.cnt_w = HWPROF_CFG_CNTW;
     cfg_.edge_prof = hwprof_edge_prof_cfg_t{HWPROF_CFG_CNTW, HWPROF_CFG_UPDDEPTH, HWPROF_CFG_SETS,
@@ -120,6 +120,12 @@ class TopBench : public lockstep::Bench {
     now_ = t;
     bool more = drive();
     in_.apb = apb_.req;
+    if (!in_.apb.psel) { /* an idle bus carries junk, not zeros: the RTL and the model must ignore it */
+      in_.apb.penable = junk_.chance(50);
+      in_.apb.pwrite = junk_.chance(50);
+      in_.apb.paddr = static_cast<uint16_t>(junk_.next());
+      in_.apb.pwdata = static_cast<uint32_t>(junk_.next());
+    }
     if (more && t + 1 == o_.cycles + extra_cycles() && step_ < steps_.size())
       chk.expect("scripted steps finished in time (steps completed)", steps_.size(), step_);
     const bool run_rtl = o_.engine != "model";
@@ -127,6 +133,8 @@ class TopBench : public lockstep::Bench {
     hwprof_mem_rsp_t mr_rtl, mr_model;
     hwprof_mem_model_comb(&mem_rtl_, &mr_rtl);
     hwprof_mem_model_comb(&mem_model_, &mr_model);
+    if (!mr_rtl.rsp_valid && !mr_model.rsp_valid) /* no response: junk on the data lines, the same for both */
+      for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++) mr_rtl.rdata.w[w] = mr_model.rdata.w[w] = junk_.next();
     hwprof_top_out_t m{};
     if (run_rtl) {
       apply_rtl(mr_rtl);
@@ -603,6 +611,7 @@ class TopBench : public lockstep::Bench {
 
   Options o_;
   Rng rng_;
+  Rng junk_; /* what idle buses carry (its own stream: the stimulus stays that of the seed) */
   lockstep::VerilatedTop<Vhwprof_top> rtl_{"hwprof_top"};
   hwprof_top_cfg_t cfg_;
   hwprof_top_state_t model_;
