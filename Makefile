@@ -61,7 +61,7 @@ RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -W
 DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev pkg-config \
             gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc python3-matplotlib
 
-.PHONY: dynopt help deps lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
+.PHONY: campaign mutate mutate-deep FORCE gls dynopt help deps lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
 
 help:
 	@echo "hwprof make targets"
@@ -77,6 +77,12 @@ help:
 	@echo "  make regs       regenerate from regs/*.json: rtl/hwprof_pkg.sv, the register blocks rtl/reg/ and"
 	@echo "                  cmodel/reg/, sw/include/hwprof_regs.h, docs/registers.md"
 	@echo "  make synth      Yosys cell/transistor estimates and iCE40 LUTs/fmax per block"
+	@echo "  make mutate     mutants of every RTL module (Yosys mutate) against a fast lockstep subset;"
+	@echo "                  MUTANTS_PER_MODULE (40) per module, resumable (docs/verification.md);"
+	@echo "                  make mutate-deep: then its survivors through the long suite"
+	@echo "  make campaign   10^9 lockstep cycles over every bench, configuration and program (resumable;"
+	@echo "                  CAMPAIGN_CYCLES, CAMPAIGN_SEED, JOBS)"
+	@echo "  make gls        hwprof_top's Yosys gate netlist in lockstep with the C model (bench and SystemC)"
 	@echo "  make cov        RTL line and toggle coverage of the benches, gcov of the C model"
 	@echo "  make bench      in one run: simulation speed (RTL, C model, lockstep, whole system), stall cycles,"
 	@echo "                  profiling overhead per workload (collaborative vs gcc -fprofile-arcs), value"
@@ -193,25 +199,29 @@ TB_CONFIGS := top:$(DEFAULT_CFG) small:32:2:2:1:2:4:8:2 large:32:8:16:4:4:16:16:
 VFLAGS_xinit := -Wall --assert --trace-fst -O3 --x-assign unique --x-initial unique
 tb_field = $(word $(2),$(subst :, ,$(1)))
 
+# the RTL's parameters of a configuration, as Verilator's -G options
+tb_gflags = -GCntW=$(call tb_field,$(1),2) -GUpdDepth=$(call tb_field,$(1),3) -GSets=$(call tb_field,$(1),4) \
+  -GWays=$(call tb_field,$(1),5) -GLineWords=$(call tb_field,$(1),6) -GOabDepth=$(call tb_field,$(1),7) \
+  -GHistW=$(call tb_field,$(1),8) -GTraceFifoDepth=$(call tb_field,$(1),9)
+# TB_RULE: $(1) NAME:CntW:..., $(2) the bench's directory, $(3) the hardware's sources (RTL or a
+# netlist), $(4) Verilator's flags (with the RTL's -G parameters), $(5) further prerequisites
 define TB_RULE
-$(BUILD)/tb_$(call tb_field,$(1),1)/Vhwprof_top: $(TB_DEPS)
+$(2)/Vhwprof_top: $(TB_DEPS) $(5)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(or $(VFLAGS_$(call tb_field,$(1),1)),$(VFLAGS)) --Mdir $$(dir $$@)obj \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(4) --Mdir $$(dir $$@)obj \
 	  --top-module hwprof_top \
-	  -GCntW=$(call tb_field,$(1),2) -GUpdDepth=$(call tb_field,$(1),3) -GSets=$(call tb_field,$(1),4) \
-	  -GWays=$(call tb_field,$(1),5) -GLineWords=$(call tb_field,$(1),6) -GOabDepth=$(call tb_field,$(1),7) \
-	  -GHistW=$(call tb_field,$(1),8) -GTraceFifoDepth=$(call tb_field,$(1),9) \
 	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
 	    -DHWPROF_CFG_CNTW=$(call tb_field,$(1),2) -DHWPROF_CFG_UPDDEPTH=$(call tb_field,$(1),3) \
 	    -DHWPROF_CFG_SETS=$(call tb_field,$(1),4) -DHWPROF_CFG_WAYS=$(call tb_field,$(1),5) \
 	    -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(1),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(1),7) \
 	    -DHWPROF_CFG_HISTW=$(call tb_field,$(1),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(1),9)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/tbc/libhwprof_tbc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
-	  -o $(CURDIR)/$$@ $(VLT) $(RTL_SRC) $(addprefix $(CURDIR)/,$(TB_SRC)) >$$(dir $$@)build.log 2>&1 \
+	  -o $(CURDIR)/$$@ $(3) $(addprefix $(CURDIR)/,$(TB_SRC)) >$$(dir $$@)build.log 2>&1 \
 	  || { cat $$(dir $$@)build.log; exit 1; }
 endef
-$(foreach c,$(TB_CONFIGS),$(eval $(call TB_RULE,$(c))))
+$(foreach c,$(TB_CONFIGS),$(eval $(call TB_RULE,$(c),$(BUILD)/tb_$(call tb_field,$(c),1),$(VLT) $(RTL_SRC),\
+  $(or $(VFLAGS_$(call tb_field,$(c),1)),$(VFLAGS)) $(call tb_gflags,$(c)))))
 TB_BINS := $(foreach c,$(TB_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_top)
 
 # Lockstep unit benches of the primitives (rtl/prim/ against cmodel/prim/), one per configuration.
@@ -252,40 +262,46 @@ $(foreach c,$(PRIM_REGFILE_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c)
 # The co-processor engine's lockstep bench (tb/tb_cop.cpp: the RTL against the C model every cycle,
 # and the architectural state against the instruction-level interpreter), NAME:UcDepth:CamEntries:DataBytes
 COP_CONFIGS := cop:64:256:2048 cop_small:8:4:32
+# COP_RULE: $(1) NAME:UcDepth:CamEntries:DataBytes, $(2) the bench's directory, $(3) the hardware's
+# sources, $(4) Verilator's flags (with the RTL's -G parameters), $(5) further prerequisites
+cop_gflags = -GUcDepth=$(call tb_field,$(1),2) -GCamEntries=$(call tb_field,$(1),3) -GDataBytes=$(call tb_field,$(1),4)
 define COP_RULE
-$(BUILD)/tb_$(call tb_field,$(1),1)/Vhwprof_cop: $(RTL_COP) $(VLT) tb/tb_cop.cpp tb/lockstep.cpp tb/lockstep.h tb/verilated_top.h \
-    $(BUILD)/model/libhwprof_model.a $(BUILD)/cop/libhwprof_cop.a
+$(2)/Vhwprof_cop: $(RTL_COP) $(VLT) tb/tb_cop.cpp tb/lockstep.cpp tb/lockstep.h tb/verilated_top.h \
+    $(BUILD)/model/libhwprof_model.a $(BUILD)/cop/libhwprof_cop.a $(5)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module hwprof_cop \
-	  -GUcDepth=$(call tb_field,$(1),2) -GCamEntries=$(call tb_field,$(1),3) -GDataBytes=$(call tb_field,$(1),4) \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(4) --Mdir $$(dir $$@)obj --top-module hwprof_cop \
 	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/cop \
 	    -DCOP_UC=$(call tb_field,$(1),2) -DCOP_CAM=$(call tb_field,$(1),3) -DCOP_DATA=$(call tb_field,$(1),4)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a $(CURDIR)/$(BUILD)/cop/libhwprof_cop.a" \
-	  -o $(CURDIR)/$$@ $(VLT) $(RTL_COP) $(CURDIR)/tb/tb_cop.cpp $(CURDIR)/tb/lockstep.cpp \
+	  -o $(CURDIR)/$$@ $(3) $(CURDIR)/tb/tb_cop.cpp $(CURDIR)/tb/lockstep.cpp \
 	  >$$(dir $$@)build.log 2>&1 || { cat $$(dir $$@)build.log; exit 1; }
 endef
-$(foreach c,$(COP_CONFIGS),$(eval $(call COP_RULE,$(c))))
+$(foreach c,$(COP_CONFIGS),$(eval $(call COP_RULE,$(c),$(BUILD)/tb_$(call tb_field,$(c),1),$(VLT) $(RTL_COP),\
+  $(VFLAGS) $(call cop_gflags,$(c)))))
 COP_BINS := $(foreach c,$(COP_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_cop)
 
 # The value-profiling front end's lockstep bench (tb/tb_vpf.cpp: filters, prescaler and sample buffer,
 # the RTL against the C model every cycle and against the bench's record-level reference),
 # NAME:SbufWords:BitmaskBits
 VPF_CONFIGS := vpf:256:4096 vpf_small:8:32
+# VPF_RULE: $(1) NAME:SbufWords:BitmaskBits, $(2) the bench's directory, $(3) the hardware's sources,
+# $(4) Verilator's flags (with the RTL's -G parameters), $(5) further prerequisites
+vpf_gflags = -GSbufWords=$(call tb_field,$(1),2) -GBitmaskBits=$(call tb_field,$(1),3)
 define VPF_RULE
-$(BUILD)/tb_$(call tb_field,$(1),1)/Vhwprof_vpf: $(RTL_VPF) $(VLT) tb/tb_vpf.cpp tb/lockstep.cpp tb/lockstep.h tb/verilated_top.h \
-    $(BUILD)/model/libhwprof_model.a
+$(2)/Vhwprof_vpf: $(RTL_VPF) $(VLT) tb/tb_vpf.cpp tb/lockstep.cpp tb/lockstep.h tb/verilated_top.h \
+    $(BUILD)/model/libhwprof_model.a $(5)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module hwprof_vpf \
-	  -GSbufWords=$(call tb_field,$(1),2) -GBitmaskBits=$(call tb_field,$(1),3) \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(4) --Mdir $$(dir $$@)obj --top-module hwprof_vpf \
 	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
 	    -DVPF_WORDS=$(call tb_field,$(1),2) -DVPF_BITS=$(call tb_field,$(1),3)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
-	  -o $(CURDIR)/$$@ $(VLT) $(RTL_VPF) $(CURDIR)/tb/tb_vpf.cpp $(CURDIR)/tb/lockstep.cpp \
+	  -o $(CURDIR)/$$@ $(3) $(CURDIR)/tb/tb_vpf.cpp $(CURDIR)/tb/lockstep.cpp \
 	  >$$(dir $$@)build.log 2>&1 || { cat $$(dir $$@)build.log; exit 1; }
 endef
-$(foreach c,$(VPF_CONFIGS),$(eval $(call VPF_RULE,$(c))))
+$(foreach c,$(VPF_CONFIGS),$(eval $(call VPF_RULE,$(c),$(BUILD)/tb_$(call tb_field,$(c),1),$(VLT) $(RTL_VPF),\
+  $(VFLAGS) $(call vpf_gflags,$(c)))))
 VPF_BINS := $(foreach c,$(VPF_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_vpf)
 
 PRIM_BINS := $(foreach c,$(PRIM_FIFO_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_fifo) \
@@ -390,18 +406,20 @@ $(BUILD)/simc/%.o: %.c $(SIMC_HDR)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 -c $< -o $@
 $(BUILD)/simc/libhwprof_simc.a: $(patsubst %.c,$(BUILD)/simc/%.o,$(SIMC_SRC))
 	ar rcs $@ $^
-$(SC_BIN): $(RTL_SRC) $(VLT) $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/edge_check.h \
-           $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a
-	@mkdir -p $(dir $@)
-	@rm -f $@  # relink: Verilator's own make does not see the libraries change
-	$(VERILATOR) --sc --exe --build -j $(JOBS) $(VFLAGS) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $(dir $@)obj --top-module hwprof_top \
-	  -GCntW=$(call tb_field,$(SC_CFG),2) -GUpdDepth=$(call tb_field,$(SC_CFG),3) -GSets=$(call tb_field,$(SC_CFG),4) \
-	  -GWays=$(call tb_field,$(SC_CFG),5) -GLineWords=$(call tb_field,$(SC_CFG),6) -GOabDepth=$(call tb_field,$(SC_CFG),7) \
-	  -GHistW=$(call tb_field,$(SC_CFG),8) -GTraceFifoDepth=$(call tb_field,$(SC_CFG),9) \
+# SC_RULE: $(1) the binary, $(2) the hardware's sources (RTL or a netlist), $(3) Verilator's flags
+# (with the RTL's -G parameters), $(4) further prerequisites
+define SC_RULE
+$(1): $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/edge_check.h \
+           $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a $(4)
+	@mkdir -p $$(dir $$@)
+	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
+	$(VERILATOR) --sc --exe --build -j $(JOBS) $(3) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $$(dir $$@)obj --top-module hwprof_top \
 	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/profmap -I$(CURDIR)/sw/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf $(SC_CFLAGS)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc -lelf" \
-	  -o $(CURDIR)/$@ $(VLT) $(RTL_SRC) $(addprefix $(CURDIR)/,$(SC_SRC)) >$(dir $@)build.log 2>&1 \
-	  || { cat $(dir $@)build.log; exit 1; }
+	  -o $(CURDIR)/$$@ $(2) $(addprefix $(CURDIR)/,$(SC_SRC)) >$$(dir $$@)build.log 2>&1 \
+	  || { cat $$(dir $$@)build.log; exit 1; }
+endef
+$(eval $(call SC_RULE,$(SC_BIN),$(VLT) $(RTL_SRC),$(VFLAGS) $(call tb_gflags,$(SC_CFG)),$(RTL_SRC) $(VLT)))
 
 # Workloads: real C programs, picolibc with semihosting, linked at the platform's RAM base
 # (regs/encodings.json PLAT_RAM_BASE, 0x80000000 as QEMU virt's RAM): 2 MiB of code, then 2 MiB of data
@@ -816,6 +834,92 @@ plots: deps $(SIM_BIN) workloads $(VPEVAL_BIN) $(EMBENCH_VP)
 
 synth: deps
 	@RTL_SRC="$(RTL_SRC)" synth/run.sh "$(BUILD)/synth"
+
+# ---------------------------------------------------------------- gate-level lockstep (make gls)
+# hwprof_top as the netlist Yosys makes of it (synth/gls.sh: generic gates, the value profiler's
+# large arrays kept as memories), built into the same lockstep bench and SystemC platform as the RTL
+# and compared with the C model cycle for cycle (tools/gls.sh, docs/verification.md). The netlist is
+# not lint-clean Verilog by the RTL's rules (unused gate outputs, flat names), hence no -Wall; its
+# flops start random with HWPROF_RAND_RESET, as the xinit bench's do.
+GLS_CONFIGS := top:$(DEFAULT_CFG) small:32:2:2:1:2:4:8:2
+VFLAGS_GLS  := -Wno-fatal -Wno-lint -Wno-style --trace-fst -O3 --x-assign unique --x-initial unique
+gls_params = CntW=$(call tb_field,$(1),2) UpdDepth=$(call tb_field,$(1),3) Sets=$(call tb_field,$(1),4) \
+  Ways=$(call tb_field,$(1),5) LineWords=$(call tb_field,$(1),6) OabDepth=$(call tb_field,$(1),7) \
+  HistW=$(call tb_field,$(1),8) TraceFifoDepth=$(call tb_field,$(1),9)
+define GLS_RULE
+$(BUILD)/gls/hwprof_top-$(call tb_field,$(1),1).v: $(RTL_SRC) synth/gls.sh
+	@RTL_SRC="$(RTL_SRC)" synth/gls.sh hwprof_top $$@ $(call gls_params,$(1))
+$(call TB_RULE,$(1),$(BUILD)/gls/tb_$(call tb_field,$(1),1),$(CURDIR)/$(BUILD)/gls/hwprof_top-$(call tb_field,$(1),1).v,\
+  $(VFLAGS_GLS),$(BUILD)/gls/hwprof_top-$(call tb_field,$(1),1).v)
+endef
+$(foreach c,$(GLS_CONFIGS),$(eval $(call GLS_RULE,$(c))))
+GLS_SC_BIN := $(BUILD)/gls/sc/hwprof-sc
+$(eval $(call SC_RULE,$(GLS_SC_BIN),$(CURDIR)/$(BUILD)/gls/hwprof_top-top.v,$(VFLAGS_GLS),$(BUILD)/gls/hwprof_top-top.v))
+# the value profiler's blocks alone, in their own benches (their stimulus reaches what hwprof_top's
+# random stream does not: microcode, the CAM, the bit-mask table)
+$(BUILD)/gls/hwprof_cop.v: $(RTL_SRC) synth/gls.sh
+	@RTL_SRC="$(RTL_SRC)" synth/gls.sh hwprof_cop $@ $(subst -G,,$(call cop_gflags,$(word 1,$(COP_CONFIGS))))
+$(BUILD)/gls/hwprof_vpf.v: $(RTL_SRC) synth/gls.sh
+	@RTL_SRC="$(RTL_SRC)" synth/gls.sh hwprof_vpf $@ $(subst -G,,$(call vpf_gflags,$(word 1,$(VPF_CONFIGS))))
+$(eval $(call COP_RULE,$(word 1,$(COP_CONFIGS)),$(BUILD)/gls/cop,$(CURDIR)/$(BUILD)/gls/hwprof_cop.v,$(VFLAGS_GLS),\
+  $(BUILD)/gls/hwprof_cop.v))
+$(eval $(call VPF_RULE,$(word 1,$(VPF_CONFIGS)),$(BUILD)/gls/vpf,$(CURDIR)/$(BUILD)/gls/hwprof_vpf.v,$(VFLAGS_GLS),\
+  $(BUILD)/gls/hwprof_vpf.v))
+GLS_BINS := $(foreach c,$(GLS_CONFIGS),$(BUILD)/gls/tb_$(call tb_field,$(c),1)/Vhwprof_top) $(GLS_SC_BIN) \
+            $(BUILD)/gls/cop/Vhwprof_cop $(BUILD)/gls/vpf/Vhwprof_vpf
+
+gls: deps
+	@$(MAKE) --no-print-directory $(GLS_BINS) workloads
+	@tools/gls.sh "$(BUILD)"
+
+# ---------------------------------------------------------------- mutation testing (make mutate)
+# Mutants of every RTL module from Yosys' mutate pass, all in one design behind the input mutsel,
+# each run on a fast lockstep subset against the unmutated C model (tools/mutate.py,
+# docs/verification.md). MUTANTS_PER_MODULE and MUTATE_SEED choose the sample; the runs resume.
+MUTATE_DIR := $(BUILD)/mutate
+MUTANTS_PER_MODULE ?= 40
+MUTATE_SEED ?= 1
+$(MUTATE_DIR)/params: FORCE
+	@mkdir -p $(dir $@)
+	@echo "per_module=$(MUTANTS_PER_MODULE) seed=$(MUTATE_SEED)" | cmp -s - $@ || \
+	  echo "per_module=$(MUTANTS_PER_MODULE) seed=$(MUTATE_SEED)" >$@
+# the units: each bench's design with its own mutants (tools/mutate.py), built in its bench's
+# default configuration
+mutate_gen = @RTL_SRC="$(RTL_SRC)" MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) \
+  python3 tools/mutate.py gen $(BUILD) $(1) $(2)
+$(MUTATE_DIR)/top/mutants.v: $(RTL_SRC) tools/mutate.py $(MUTATE_DIR)/params
+	$(call mutate_gen,top,$(call gls_params,$(word 1,$(TB_CONFIGS))))
+$(MUTATE_DIR)/cop/mutants.v: $(RTL_SRC) tools/mutate.py $(MUTATE_DIR)/params
+	$(call mutate_gen,cop,$(subst -G,,$(call cop_gflags,$(word 1,$(COP_CONFIGS)))))
+$(MUTATE_DIR)/vpf/mutants.v: $(RTL_SRC) tools/mutate.py $(MUTATE_DIR)/params
+	$(call mutate_gen,vpf,$(subst -G,,$(call vpf_gflags,$(word 1,$(VPF_CONFIGS)))))
+VFLAGS_MUTANT := $(VFLAGS_GLS) -CFLAGS -DHWPROF_MUTANT_SELECT
+$(eval $(call TB_RULE,$(word 1,$(TB_CONFIGS)),$(MUTATE_DIR)/top,$(CURDIR)/$(MUTATE_DIR)/top/mutants.v,\
+  $(VFLAGS_MUTANT),$(MUTATE_DIR)/top/mutants.v))
+$(eval $(call COP_RULE,$(word 1,$(COP_CONFIGS)),$(MUTATE_DIR)/cop,$(CURDIR)/$(MUTATE_DIR)/cop/mutants.v,\
+  $(VFLAGS_MUTANT),$(MUTATE_DIR)/cop/mutants.v))
+$(eval $(call VPF_RULE,$(word 1,$(VPF_CONFIGS)),$(MUTATE_DIR)/vpf,$(CURDIR)/$(MUTATE_DIR)/vpf/mutants.v,\
+  $(VFLAGS_MUTANT),$(MUTATE_DIR)/vpf/mutants.v))
+MUTATE_BINS := $(MUTATE_DIR)/top/Vhwprof_top $(MUTATE_DIR)/cop/Vhwprof_cop $(MUTATE_DIR)/vpf/Vhwprof_vpf
+mutate: deps
+	@$(MAKE) --no-print-directory $(MUTATE_BINS)
+	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) python3 tools/mutate.py run $(BUILD)
+	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) python3 tools/mutate.py report $(BUILD) \
+	  | tee $(MUTATE_DIR)/report.txt
+# the fast subset's survivors through the long suite (about make test's lengths), then the report
+mutate-deep: mutate
+	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) python3 tools/mutate.py run --deep $(BUILD)
+	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) python3 tools/mutate.py report $(BUILD) \
+	  | tee $(MUTATE_DIR)/report.txt
+FORCE:
+
+# ---------------------------------------------------------------- the long campaign (make campaign)
+# Random lockstep on every bench and configuration over many seeds, and the whole system in lockstep
+# on every program, CAMPAIGN_CYCLES (10^9) compared cycles, JOBS at a time, resumable
+# (tools/campaign.py, docs/verification.md); make test keeps its shorter suite.
+campaign: deps
+	@$(MAKE) --no-print-directory bench-bin $(SC_BIN) workloads
+	@tools/campaign.py "$(BUILD)"
 
 cov: deps
 	@RTL_SRC="$(RTL_SRC)" UNIT_SRC="$(UNIT_SRC)" MODEL_SRC="$(MODEL_SRC)" TB_SRC="$(TB_SRC)" tools/coverage.sh "$(BUILD)"

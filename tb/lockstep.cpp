@@ -87,6 +87,7 @@ static void usage(FILE* to, const char* name, const char* tests) {
                "  --fst=FILE      waveform of the cycles before a mismatch (default build/<bench>-mismatch.fst)\n"
                "  --window=N      cycles of waveform before the mismatch (default 200)\n"
                "  --waves-all     trace the whole run into the --fst file\n"
+               "  --no-replay     on a mismatch, no replay for a waveform (many short runs: make mutate)\n"
                "  --progress=N    print progress every N cycles\n"
                "  --engine=E      lockstep (default), or rtl / model alone, for speed figures (nothing compared)\n"
                "  --mem-latency=MIN:MAX  memory read latency range in cycles (default 1:8)\n"
@@ -168,6 +169,8 @@ static int parse(int argc, char** argv, const char* name, const char* tests, Opt
       o->quiet = true;
     } else if (a == "--waves-all") {
       o->waves_all = true;
+    } else if (a == "--no-replay") {
+      o->no_replay = true;
     } else {
       return bad("unknown option");
     }
@@ -233,6 +236,8 @@ int main(int argc, char** argv, const char* name, const char* tests, const Facto
     std::printf("%s\n", chk.report().c_str());
     std::printf("last transactions before the mismatch (cycle, event):\n");
     log.dump_tail(stdout);
+  }
+  if (!ok && !o.no_replay) {
     // Replay the same run (same seed, so the same stimulus) with a waveform of the last cycles.
     // Only one Verilated model lives at a time (two contexts with the same scope names deadlock
     // Verilator's scope registry on teardown).

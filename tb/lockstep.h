@@ -28,6 +28,7 @@ struct Options {
   uint64_t progress = 0;         // print progress every N cycles (0 = never)
   bool quiet = false;
   bool waves_all = false;        // trace the whole run (debugging), not only a window on mismatch
+  bool no_replay = false;        // on a mismatch, report it without the replay that writes a waveform
   std::string engine = "lockstep";  // "lockstep", or "rtl" / "model" alone (speed measurement)
   // benches with a memory port: read latency range (cycles) and grant probability (percent)
   unsigned mem_lat_min = 1;

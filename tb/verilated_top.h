@@ -28,6 +28,11 @@ class VerilatedTop {
     }
     Verilated::threadContextp(ctx_.get()); /* the initial values are drawn from the thread's context */
     top_.reset(new V(ctx_.get(), name));
+#ifdef HWPROF_MUTANT_SELECT
+    // a mutant design (make mutate, tools/mutate.py): HWPROF_MUTANT=N switches mutant N on, 0 none
+    const char* mutant = std::getenv("HWPROF_MUTANT");
+    top_->mutsel = mutant ? static_cast<uint32_t>(std::strtoul(mutant, nullptr, 10)) : 0u;
+#endif
   }
   ~VerilatedTop() {
     close_waves();

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Gate-level lockstep (make gls): Yosys netlists (synth/gls.sh) against the C model,
+#   hwprof_top in its lockstep bench: the random stream from several seeds with random initial flop
+#                          values, and the directed scenarios, in the default and the small
+#                          configuration;
+#   hwprof_cop, hwprof_vpf in theirs: every test the RTL runs in make test, shorter;
+#   on the SystemC platform: real programs with each engine busy (traces with the sampling
+#                          firmware, edge profiling of an instrumented program, the value-profiling
+#                          co-processor, phase interrupts driving the dynamic optimizer).
+# Every run must end with 0 mismatches (and the program's own checks passing); a table at the end.
+# usage: tools/gls.sh BUILD_DIR   (run through make gls; GLS_SEEDS, GLS_CYCLES to change the stream)
+set -uo pipefail
+case "${1:-}" in -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+build=${1:?usage: tools/gls.sh BUILD_DIR}
+seeds=${GLS_SEEDS:-1 2 3 4}
+cycles=${GLS_CYCLES:-300000}
+par=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+logdir="$build/gls/logs"
+mkdir -p "$logdir"
+
+tb_top="$build/gls/tb_top/Vhwprof_top"
+tb_small="$build/gls/tb_small/Vhwprof_top"
+tb_cop="$build/gls/cop/Vhwprof_cop"
+tb_vpf="$build/gls/vpf/Vhwprof_vpf"
+sc="$build/gls/sc/hwprof-sc"
+for b in "$tb_top" "$tb_small" "$tb_cop" "$tb_vpf" "$sc"; do
+  [ -x "$b" ] || { echo "gls: error: $b is missing (run: make gls)" >&2; exit 2; }
+done
+
+# the programs on the SystemC platform: NAME ELF [hwprof-sc options...]
+sc_runs=(
+  "lz-fw|$build/workloads/lz-fw.elf"
+  "lz-edge|$build/instr/lz-prof.elf|--edge-map=$build/instr/lz-prof.map"
+  "hashtab-cop|$build/workloads/hashtab-cop.elf"
+  "sort-dynopt|$build/dyn/sort-prof.elf"
+)
+
+# one line per run in $logdir/results: NAME CYCLES MISMATCHES SECONDS VERDICT
+results="$logdir/results"
+: >"$results"
+run() {  # run NAME LOG COMMAND...
+  local name=$1 log=$2 t0=$SECONDS rc n m verdict
+  shift 2
+  "$@" >"$log" 2>&1
+  rc=$?
+  n=$(grep -o '[0-9]* \(lockstep \)\{0,1\}cycles compared\|[0-9]* lockstep cycles' "$log" | tail -1 | cut -d' ' -f1)
+  m=$(grep -o '[0-9]* mismatches' "$log" | tail -1 | cut -d' ' -f1)
+  if [ "$rc" = 0 ] && [ "${m:-x}" = 0 ]; then verdict=PASS; else verdict="FAIL(exit $rc)"; fi
+  printf '%s %s %s %s %s\n' "$name" "${n:-?}" "${m:-?}" $((SECONDS - t0)) "$verdict" >>"$results"
+  printf 'gls: %-34s %-10s %12s cycles, %s mismatches, %ds\n' "$name" "$verdict" "${n:-?}" "${m:-?}" $((SECONDS - t0)) >&2
+  [ "$verdict" = PASS ] || tail -n 20 "$log" | sed 's/^/      /' >&2
+}
+
+t_start=$SECONDS
+jobs_run() {  # queue a run, $par at a time
+  while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+  run "$@" &
+}
+for s in $seeds; do
+  jobs_run "top-random-seed$s" "$logdir/top-random-seed$s.log" \
+    env HWPROF_RAND_RESET="$s" "$tb_top" --seed="$s" --cycles="$cycles" --quiet
+done
+jobs_run top-directed "$logdir/top-directed.log" env HWPROF_RAND_RESET=7 "$tb_top" --test=directed --cycles=20000
+jobs_run small-random-seed1 "$logdir/small-random-seed1.log" \
+  env HWPROF_RAND_RESET=1 "$tb_small" --seed=1 --cycles="$cycles" --quiet
+jobs_run small-directed "$logdir/small-directed.log" env HWPROF_RAND_RESET=9 "$tb_small" --test=directed --cycles=20000
+for t in timing host; do
+  jobs_run "cop-$t" "$logdir/cop-$t.log" env HWPROF_RAND_RESET=3 "$tb_cop" --test=$t --cycles=10000
+done
+for t in busy random valueprof; do
+  jobs_run "cop-$t" "$logdir/cop-$t.log" env HWPROF_RAND_RESET=4 "$tb_cop" --test=$t --seed=1 --cycles="$cycles" --quiet
+done
+jobs_run vpf-directed "$logdir/vpf-directed.log" env HWPROF_RAND_RESET=5 "$tb_vpf" --test=directed --cycles=10000
+jobs_run vpf-random "$logdir/vpf-random.log" env HWPROF_RAND_RESET=6 "$tb_vpf" --test=random --seed=1 --cycles="$cycles" --quiet
+for r in "${sc_runs[@]}"; do
+  IFS='|' read -r name elf opts <<<"$r"
+  if [ ! -f "$elf" ]; then
+    echo "gls: error: $elf is missing (make workloads builds it)" >&2
+    printf '%s ? ? 0 FAIL(missing)\n' "sc-$name" >>"$results"
+    continue
+  fi
+  # shellcheck disable=SC2086
+  jobs_run "sc-$name" "$logdir/sc-$name.log" "$sc" --engine=lockstep $opts "$elf"
+done
+wait
+
+echo
+echo "Gate-level lockstep against the C model; netlists (synth/gls.sh):"
+for f in hwprof_top-top hwprof_top-small hwprof_cop hwprof_vpf; do
+  echo "  $f: $(sed 's/^[a-z_]*: //' "$build/gls/$f.summary" 2>/dev/null || echo '?')"
+done
+printf '%-28s %14s %11s %8s  %s\n' run "cycles compared" mismatches seconds verdict
+sort "$results" | while read -r name n m t v; do
+  printf '%-28s %14s %11s %8s  %s\n' "$name" "$n" "$m" "$t" "$v"
+done
+total=$(awk '$2 ~ /^[0-9]+$/ {s += $2} END {print s+0}' "$results")
+fails=$(grep -vc ' PASS$' "$results")
+echo "total: $total cycles compared in $((SECONDS - t_start)) s; $fails failing run(s) (logs: $logdir)"
+[ "$fails" = 0 ]
