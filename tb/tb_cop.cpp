@@ -501,8 +501,10 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
 
   void random_host_reads() {
     // reads anywhere in the block (registers, arrays, holes), answered while the engine runs
+    // and now and then with one address bit flipped: a decoder that ignores a bit answers it
     const uint16_t base = static_cast<uint16_t>(HWPROF_COP_WINDOW << HWPROF_WINDOW_SHIFT);
-    rd(static_cast<uint16_t>(base + 4 * rng_.below(HWPROF_COP_WINDOWS * 64)));
+    const uint16_t a = static_cast<uint16_t>(base + 4 * rng_.below(HWPROF_COP_WINDOWS * 64));
+    rd(rng_.chance(80) ? a : static_cast<uint16_t>(a ^ (1u << rng_.below(16))));
   }
 
   // ---------------------------------------------------------------- busy test

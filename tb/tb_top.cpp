@@ -7,8 +7,10 @@
 //   directed  the update-operation table, pir instructions, register access and misuse, and the
 //             edge-profiling scenarios of docs/edge-prof.md; every outcome is also checked against
 //             a value worked out by hand here
-//   counts    random profiled events only, then a flush: every counter in both memories must equal
-//             the count computed independently from the accepted events (docs/pir.md rules)
+//   counts    random profiled events with register traffic (reads, flushes, trace-controller and
+//             interrupt writes: nothing that changes what is counted), then a flush: every counter
+//             in both memories must equal the count computed independently from the accepted
+//             events (docs/pir.md rules)
 //   program   the retire stream of a generated RV32 program with a consistent control flow
 //             (tb/progen.c), with random register traffic: realistic traces through both sides
 //
@@ -38,6 +40,7 @@ extern "C" {
 #include "apb_master.h"
 #include "bench_cfg.h"
 #include "pir_shadow.h"
+#include "port_protocol.h"
 #include "top_steps.h"
 #include "wide_port.h"
 
@@ -62,7 +65,7 @@ const char* op_name(unsigned o) {
 
 class TopBench : public lockstep::Bench {
  public:
-  explicit TopBench(const Options& o) : o_(o), rng_(o.seed), junk_(o.seed ^ 0x6a756e6bu) {
+  explicit TopBench(const Options& o) : o_(o), rng_(o.seed), junk_(o.seed ^ 0x6a756e6bu), traffic_(o.seed ^ 0x74726166u) {
     hwprof_top_cfg_default(&cfg_);
     cfg_.pir.cnt_w = HWPROF_CFG_CNTW;
     cfg_.edge_prof = hwprof_edge_prof_cfg_t{HWPROF_CFG_CNTW, HWPROF_CFG_UPDDEPTH, HWPROF_CFG_SETS,
@@ -151,6 +154,7 @@ class TopBench : public lockstep::Bench {
     hwprof_top_out_t r = run_rtl ? rtl_outputs() : m;
     if (run_rtl && run_model) compare(m, r, chk);
     if (!run_model) m = r;
+    if (run_rtl) proto_.cycle(r, mr_rtl.ready, mr_rtl.rsp_valid, chk);
     check_step(r, chk);
     observe(m, log);
     // rising edge
@@ -203,12 +207,15 @@ class TopBench : public lockstep::Bench {
                      ", error %" PRIu64 "\n",
                  mem_model_.reads, mem_model_.writes, irq_rises_[0], irq_rises_[1]);
     std::fprintf(to, "  trace interrupts raised: %" PRIu64 "\n", irq_rises_[2]);
+    std::fprintf(to, "  port protocol: %" PRIu64 " cycles a request was held for ready, %" PRIu64
+                     " line reads answered\n", proto_.held_cycles(), proto_.reads_answered());
     std::fprintf(to, "  APB reads %" PRIu64 ", writes %" PRIu64 ", pslverr %" PRIu64 "\n", apb_reads_,
                  apb_writes_, apb_errors_);
     if (!steps_.empty()) std::fprintf(to, "  scripted steps completed %zu of %zu\n", step_, steps_.size());
     if (o_.test == "counts")
-      std::fprintf(to, "  counters checked against the independent count: %" PRIu64 " (%" PRIu64 " nonzero updates)\n",
-                   counters_checked_, expected_updates_);
+      std::fprintf(to, "  counters checked against the independent count: %" PRIu64 " (%" PRIu64 " nonzero updates); "
+                       "%" PRIu64 " flush commands written during the stream\n",
+                   counters_checked_, expected_updates_, apb_cmds_);
   }
 
  private:
@@ -226,6 +233,8 @@ class TopBench : public lockstep::Bench {
   void drive_random() {
     if (!in_.ev.valid) new_event();
     if (!hwprof_apb_master_busy(&apb_) && o_.test != "counts" && rng_.chance(10)) random_apb();
+    // the counts test's register traffic, from a stream of its own: a seed's events stay the same
+    if (o_.test == "counts" && !hwprof_apb_master_busy(&apb_) && traffic_.chance(2)) random_apb_counts(traffic_);
   }
 
   uint64_t operand() {
@@ -291,8 +300,9 @@ class TopBench : public lockstep::Bench {
                          : (rng_.chance(3) ? HWPROF_TRAP_ENTRY : HWPROF_TRAP_NONE);
   }
 
-  void random_apb() {
-    static const uint16_t regs[] = {
+  // the registers the random streams address
+  static const std::vector<uint16_t>& regs() {
+    static const std::vector<uint16_t> r = {
         HWPROF_TOP_ID_ADDR, HWPROF_TOP_VERSION_ADDR, HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_TOP_IRQ_ENABLE_ADDR,
         HWPROF_PIR_BASE_LO_ADDR, HWPROF_PIR_BASE_HI_ADDR, HWPROF_PIR_OFFSET_ADDR, HWPROF_PIR_TRIGGER_ADDR,
         HWPROF_PIR_CTRL_ADDR, HWPROF_PIR_STAT_EVENTS_ADDR, HWPROF_PIR_STAT_UPDATES_ADDR, HWPROF_PIR_LINK_ADDR,
@@ -307,11 +317,45 @@ class TopBench : public lockstep::Bench {
         HWPROF_TRACE_CTRL_RANGE_LO_ADDR, HWPROF_TRACE_CTRL_RANGE_HI_ADDR, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR,
         HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR, HWPROF_TRACE_CTRL_FIFO_START_ADDR, HWPROF_TRACE_CTRL_FIFO_HIST_ADDR,
         HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, HWPROF_TRACE_CTRL_STAT_END_FULL_ADDR, HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR};
+    return r;
+  }
+
+  // The counts test's register traffic: reads of every register, flushes (with or without
+  // invalidation) while updates are in flight, writes to the trace controller and the interrupt
+  // registers. Nothing that changes what is counted (the pir, the bounds, INVALIDATE alone): the
+  // independent count must stay exact through all of it.
+  void random_apb_counts(lockstep::Rng& rng) {
+    static const uint16_t writable[] = {HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_TOP_IRQ_ENABLE_ADDR,
+                                        HWPROF_TRACE_CTRL_CTRL_ADDR, HWPROF_TRACE_CTRL_RANGE_LO_ADDR,
+                                        HWPROF_TRACE_CTRL_RANGE_HI_ADDR, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR,
+                                        HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, HWPROF_EDGE_PROF_OAB_CTRL_ADDR,
+                                        HWPROF_EDGE_PROF_OAB_INDEX_ADDR};
+    const auto& r = regs();
+    switch (rng.pick({70, 8, 22})) {
+      case 0:
+        hwprof_apb_master_start(&apb_, false, r[rng.below(r.size())], 0);
+        break;
+      case 1:
+        hwprof_apb_master_start(&apb_, true, HWPROF_EDGE_PROF_CMD_ADDR, rng.chance(70) ? 1u : 3u);
+        apb_cmds_++;
+        break;
+      default:
+        hwprof_apb_master_start(&apb_, true, writable[rng.below(sizeof writable / sizeof writable[0])],
+                                static_cast<uint32_t>(rng.next()) & 0xffu);
+        break;
+    }
+  }
+
+  void random_apb() {
+    const auto& regs = this->regs();
     hwprof_apb_req_t a{};
-    switch (rng_.pick({75, 12, 13})) {
-      case 0: a.paddr = regs[rng_.below(sizeof regs / sizeof regs[0])]; break;
+    switch (rng_.pick({67, 12, 13, 8})) {
+      case 0: a.paddr = regs[rng_.below(regs.size())]; break;
       case 1: a.paddr = static_cast<uint16_t>((rng_.below(4) << 8) | (rng_.below(32) * 4)); break;
-      default: a.paddr = static_cast<uint16_t>(rng_.next()); break;
+      case 2: a.paddr = static_cast<uint16_t>(rng_.next()); break;
+      default:  // a register's address with one bit flipped: a decoder that ignores a bit answers it
+        a.paddr = static_cast<uint16_t>(regs[rng_.below(regs.size())] ^ (1u << rng_.below(16)));
+        break;
     }
     a.pwrite = rng_.chance(40);
     uint32_t v = rng_.chance(20) ? 0xffffffffu : static_cast<uint32_t>(rng_.next());
@@ -612,6 +656,9 @@ class TopBench : public lockstep::Bench {
   Options o_;
   Rng rng_;
   Rng junk_; /* what idle buses carry (its own stream: the stimulus stays that of the seed) */
+  lockstep::PortProtocol proto_; /* the ports' protocol rules, on the RTL's outputs */
+  Rng traffic_;                  /* the counts test's register traffic (its own stream) */
+  uint64_t apb_cmds_ = 0;        /* cache commands the counts test's traffic wrote */
   lockstep::VerilatedTop<Vhwprof_top> rtl_{"hwprof_top"};
   hwprof_top_cfg_t cfg_;
   hwprof_top_state_t model_;

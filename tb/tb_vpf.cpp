@@ -276,7 +276,9 @@ class VpfBench : public lockstep::BlockBench<Vhwprof_vpf> {
     Ev e{};
     e.fire = rng_.chance(70);
     e.kind = static_cast<uint8_t>(rng_.below(8));
-    e.pc = rng_.chance(85) ? kPcs[rng_.below(8)] : static_cast<uint32_t>(rng_.next()) & ~3u;
+    // a few PCs that recur (the prescaler, the records), and PCs from anywhere, whose hashes reach
+    // every bit of a filter word and every word of the bit-mask table
+    e.pc = rng_.chance(60) ? kPcs[rng_.below(8)] : static_cast<uint32_t>(rng_.next()) & ~3u;
     e.npc = e.pc + 4;
     e.insn = static_cast<uint32_t>(rng_.next());
     e.addr = static_cast<uint32_t>(rng_.next());
@@ -307,8 +309,10 @@ class VpfBench : public lockstep::BlockBench<Vhwprof_vpf> {
         s.h.addr = HWPROF_VPF_KINDS_ADDR;
         s.h.wdata = static_cast<uint32_t>(rng_.next());
       } else if (r < 20) {
+        // small values (a few low bits decide), or one or two bits anywhere in the hash
         s.h.addr = rng_.chance(50) ? HWPROF_VPF_MASK_ADDR : HWPROF_VPF_MATCH_ADDR;
-        s.h.wdata = static_cast<uint32_t>(rng_.below(8));
+        s.h.wdata = rng_.chance(50) ? static_cast<uint32_t>(rng_.below(8))
+                                    : (1u << rng_.below(32)) | (rng_.chance(50) ? 1u << rng_.below(32) : 0u);
       } else if (r < 26) {
         s.h.addr = rng_.chance(70) ? HWPROF_VPF_PRESCALE_ADDR : HWPROF_VPF_PRESCALE_COUNT_ADDR;
         s.h.wdata = static_cast<uint32_t>(rng_.below(6));
@@ -321,6 +325,12 @@ class VpfBench : public lockstep::BlockBench<Vhwprof_vpf> {
       } else if (r < 60) {
         s.h.addr = static_cast<uint16_t>(HWPROF_VPF_BITMASK_ADDR + 4 * rng_.below(HWPROF_VPF_BITMASK_ENTRIES));
         s.h.wdata = rng_.chance(50) ? 0u : static_cast<uint32_t>(rng_.next() & rng_.next());
+      } else if (r < 68) {  // a register's address with one bit flipped: a decoder ignoring it answers
+        static const uint16_t regs[] = {HWPROF_VPF_CTRL_ADDR, HWPROF_VPF_KINDS_ADDR, HWPROF_VPF_MASK_ADDR,
+                                        HWPROF_VPF_MATCH_ADDR, HWPROF_VPF_PRESCALE_ADDR, HWPROF_VPF_FIELDS_ADDR,
+                                        HWPROF_VPF_ACTION_ADDR, HWPROF_VPF_SB_STATUS_ADDR, HWPROF_VPF_STAT_PASSED_ADDR};
+        s.h.addr = static_cast<uint16_t>(regs[rng_.below(sizeof regs / sizeof regs[0])] ^ (1u << rng_.below(16)));
+        s.h.wdata = static_cast<uint32_t>(rng_.next()) & 0xfffu;  // small: an alias may be a real register
       } else {
         s.h.addr = static_cast<uint16_t>(base + 4 * rng_.below(HWPROF_VPF_WINDOWS * 64));
         s.h.wdata = static_cast<uint32_t>(rng_.next());
