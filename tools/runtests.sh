@@ -277,11 +277,12 @@ gcov_oracle() {
     w=$(basename "$elf" -prof.elf)
     mkdir -p "$logdir/gcov"
     cp "$build/gcov/$w.gcno" "$logdir/gcov/"
+    rm -f "$logdir/gcov/$w.gcda"  # a run that writes none must not be judged on an earlier one's
     "$build/sim/hwprof-sim" --engine=none --out-dir="$logdir/gcov" "$build/gcov/$w.elf" >/dev/null 2>&1 || { echo "$w: gcov build failed"; rc=1; continue; }
     [ -s "$logdir/gcov/$w.gcda" ] || { echo "$w: no .gcda written"; rc=1; continue; }
     riscv64-unknown-elf-gcov --json-format --stdout -o "$logdir/gcov" "sim/workloads/$w.c" >"$logdir/gcov/$w.json" 2>/dev/null || { rc=1; continue; }
     "$build/sim/hwprof-sim" --edge-map="${elf%.elf}.map" --edge-profile="$logdir/gcov/$w.prof" "$elf" >/dev/null 2>&1 || { rc=1; continue; }
-    out=$(python3 tools/gcov_oracle.py "$logdir/gcov/$w.json" "$logdir/gcov/$w.prof") || rc=1
+    out=$(python3 tools/gcov_oracle.py "$logdir/gcov/$w.json" "$logdir/gcov/$w.prof" "${elf%.elf}.map" "$elf") || rc=1
     echo "$w: $out"
   done
   return $rc
@@ -480,7 +481,7 @@ embench_gcov_oracle() {
     grep -q 'exit code 0' <<<"$out" && grep -q 'edge check: .* 0 differences' <<<"$out" || {
       echo "$w: $(grep -o 'exit code [0-9]*' <<<"$out"); $(grep 'edge check' <<<"$out")"; rc=1; continue; }
     (cd "$d" && riscv64-unknown-elf-gcov --json-format --stdout ./*.gcda >gcov.json 2>/dev/null) || { echo "$w: gcov failed"; rc=1; continue; }
-    out=$(python3 tools/gcov_oracle.py "$d/gcov.json" "$d/prof.prof") || rc=1
+    out=$(python3 tools/gcov_oracle.py "$d/gcov.json" "$d/prof.prof" "$d/prof.map" "$d/prof.elf") || rc=1
     echo "$w: $out"
   done
   return $rc
