@@ -415,6 +415,9 @@ class TopBench : public lockstep::Bench {
     if (!flush_queued_) {
       flush_queued_ = true;
       in_.ev.valid = false;
+      // a command of the traffic may still be running: wait for it (a flush of its own, refused or
+      // not, then STATUS polled), so that the final flush is never refused as busy
+      steps_.push_back(sync("wait for the traffic's last command"));
       steps_.push_back(wr(HWPROF_EDGE_PROF_CMD_ADDR, 1, false, "final flush"));
       steps_.push_back(sync("wait for the final flush"));
       return drive_steps();

@@ -337,6 +337,14 @@ def run_deep(build, units, jobs, timeout):
         res = load_results(build, unit)
         deep = load_results(build, unit, "deep.tsv")
         tb = os.path.join(build, "mutate", unit, UNITS[unit][1])
+        if 0 not in deep:
+            # the design with no mutant switched on must pass the long suite too
+            verdict, why, secs = run_one(unit, tb, 0, timeout, True)
+            if verdict != "survived":
+                die(f"{unit}: the mutant design with no mutant switched on fails the long suite ({why}): "
+                    f"the flow is broken")
+            with open(os.path.join(build, "mutate", unit, "deep.tsv"), "a") as f:
+                f.write(f"0\tnone\tpasses\t{secs:.1f}\n")
         surv = [r for r in load_mutants(build, unit) if r["id"] in res and res[r["id"]][1] == "survived"]
         left = [r for r in surv if r["id"] not in deep]
         print(f"mutate: {unit}: {len(surv)} survivors of the fast subset, {len(left)} to run through the long suite",
