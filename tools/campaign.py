@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The long lockstep campaign (make campaign): random lockstep on every bench and configuration over
-many seeds, and the whole system (SystemC platform, RTL and C model in lockstep) on every program,
-until CAMPAIGN_CYCLES compared cycles (default 10^9) are planned. Jobs run JOBS at a time; every
-finished job is recorded in BUILD/campaign/results.tsv, so a stopped campaign resumes where it
+many seeds, at least CAMPAIGN_CYCLES (default 10^9) bench cycles planned, and the whole system
+(SystemC platform, RTL and C model in lockstep) on every program on top. Jobs run JOBS at a time;
+every finished job is recorded in BUILD/campaign/results.tsv, so a stopped campaign resumes where it
 stopped (the same CAMPAIGN_SEED and CAMPAIGN_CYCLES give the same plan). A failing job keeps its
 log, and its bench's waveform of the cycles before the mismatch, in BUILD/campaign/logs/.
 
@@ -15,6 +15,7 @@ CAMPAIGN_JOB_CYCLES (cycles per random job, 4 M), CAMPAIGN_SYSTEM (1: the whole-
 JOBS (cores).
 """
 import glob
+import math
 import os
 import re
 import subprocess
@@ -91,7 +92,7 @@ def plan(build):
     # the random jobs: each stream gets its weight's share of the goal, in jobs of JOB_CYCLES
     for name, binary, args, xinit, w in streams:
         share = GOAL * w / total_w
-        n = max(1, int(round(share / JOB_CYCLES)))
+        n = max(1, math.ceil(share / JOB_CYCLES))  # at least the share: the plan reaches the goal
         for i in range(n):
             seed = SEED0 + i
             env = {"HWPROF_RAND_RESET": str(seed)} if xinit else {}

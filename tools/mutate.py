@@ -228,8 +228,9 @@ def gen(build, unit, params):
         die(f"Yosys failed applying the mutants (log: {out}/apply.log)")
     os.replace(f"{out}/mutants.v.tmp", f"{out}/mutants.v")
     # a new set of mutants: earlier results no longer apply
-    if os.path.exists(f"{out}/results.tsv"):
-        os.remove(f"{out}/results.tsv")
+    for name in ("results.tsv", "deep.tsv"):
+        if os.path.exists(f"{out}/{name}"):
+            os.remove(f"{out}/{name}")
 
 
 def load_mutants(build, unit):
@@ -275,8 +276,45 @@ def load_results(build, unit, name="results.tsv"):
     return res
 
 
-def run(build, units, deep=False):
+def check_no_mutant(build, unit, tb, timeout, deep):
+    """the design with no mutant switched on must pass the subset (or the long suite): else the flow
+    itself is broken and no kill means anything"""
+    verdict, why, secs = run_one(unit, tb, 0, timeout, deep)
+    if verdict != "survived":
+        die(f"{unit}: the mutant design with no mutant switched on fails the "
+            f"{'long suite' if deep else 'subset'} ({why}): the flow is broken")
+    with open(os.path.join(build, "mutate", unit, "deep.tsv" if deep else "results.tsv"), "a") as f:
+        f.write(f"0\tnone\tpasses\t{secs:.1f}\n")
+
+
+def run_pool(build, todo, jobs, timeout, deep):
+    """run (unit, bench, mutant) triples, jobs at a time, appending each verdict to the unit's
+    results (deep.tsv for the long suite) as it comes"""
     from concurrent.futures import ThreadPoolExecutor, as_completed
+    name = "deep.tsv" if deep else "results.tsv"
+    files = {u: open(os.path.join(build, "mutate", u, name), "a") for u in {t[0] for t in todo}}
+    t0 = time.time()
+    n = killed = 0
+    every = 10 if deep else 20
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        futs = {ex.submit(run_one, unit, tb, r["id"], timeout, deep): r for unit, tb, r in todo}
+        for fut in as_completed(futs):
+            r = futs[fut]
+            verdict, why, secs = fut.result()
+            f = files[r["unit"]]
+            f.write(f"{r['id']}\t{verdict}\t{why}\t{secs:.1f}\n")
+            f.flush()
+            n += 1
+            killed += verdict == "killed"
+            if n % every == 0 or n == len(todo):
+                el = time.time() - t0
+                print(f"mutate: {'long suite ' if deep else ''}{n}/{len(todo)} run, {killed} killed, {el:.0f} s, "
+                      f"about {el / n * (len(todo) - n):.0f} s to go", file=sys.stderr)
+    for f in files.values():
+        f.close()
+
+
+def run(build, units, deep=False):
     jobs = int(os.environ.get("JOBS") or os.cpu_count() or 2)
     timeout = int(os.environ.get("MUTATE_TIMEOUT", "120"))
     if deep:
@@ -297,78 +335,30 @@ def run(build, units, deep=False):
         done = load_results(build, unit)
         # mutant 0 (none) must pass: the mutant design with every mutant off is the RTL
         if 0 not in done:
-            verdict, why, secs = run_one(unit, tb, 0, 600)
-            if verdict != "survived":
-                die(f"{unit}: the mutant design with no mutant switched on fails the subset ({why}): "
-                    f"the flow is broken")
-            with open(os.path.join(build, "mutate", unit, "results.tsv"), "a") as f:
-                f.write(f"0\tnone\tpasses\t{secs:.1f}\n")
+            check_no_mutant(build, unit, tb, 600, False)
         left = [r for r in rows if r["id"] not in done]
         print(f"mutate: {unit}: {len(rows)} mutants, {len(rows) - len(left)} already run, {len(left)} to run",
               file=sys.stderr)
         todo += [(unit, tb, r) for r in left]
     print(f"mutate: {len(todo)} mutants to run, {jobs} at a time", file=sys.stderr)
-    t0 = time.time()
-    n = killed = 0
-    files = {u: open(os.path.join(build, "mutate", u, "results.tsv"), "a") for u in units}
-    with ThreadPoolExecutor(max_workers=jobs) as ex:
-        futs = {ex.submit(run_one, unit, tb, r["id"], timeout): r for unit, tb, r in todo}
-        for fut in as_completed(futs):
-            r = futs[fut]
-            verdict, why, secs = fut.result()
-            f = files[r["unit"]]
-            f.write(f"{r['id']}\t{verdict}\t{why}\t{secs:.1f}\n")
-            f.flush()
-            n += 1
-            killed += verdict == "killed"
-            if n % 20 == 0 or n == len(todo):
-                el = time.time() - t0
-                print(f"mutate: {n}/{len(todo)} run, {killed} killed, {el:.0f} s, about "
-                      f"{el / n * (len(todo) - n):.0f} s to go", file=sys.stderr)
-    for f in files.values():
-        f.close()
+    run_pool(build, todo, jobs, timeout, False)
 
 
 def run_deep(build, units, jobs, timeout):
     """the fast subset's survivors through the long suite; results in UNIT/deep.tsv"""
-    from concurrent.futures import ThreadPoolExecutor, as_completed
-    todo, files = [], {}
+    todo = []
     for unit in units:
         res = load_results(build, unit)
         deep = load_results(build, unit, "deep.tsv")
         tb = os.path.join(build, "mutate", unit, UNITS[unit][1])
         if 0 not in deep:
-            # the design with no mutant switched on must pass the long suite too
-            verdict, why, secs = run_one(unit, tb, 0, timeout, True)
-            if verdict != "survived":
-                die(f"{unit}: the mutant design with no mutant switched on fails the long suite ({why}): "
-                    f"the flow is broken")
-            with open(os.path.join(build, "mutate", unit, "deep.tsv"), "a") as f:
-                f.write(f"0\tnone\tpasses\t{secs:.1f}\n")
+            check_no_mutant(build, unit, tb, timeout, True)
         surv = [r for r in load_mutants(build, unit) if r["id"] in res and res[r["id"]][1] == "survived"]
         left = [r for r in surv if r["id"] not in deep]
         print(f"mutate: {unit}: {len(surv)} survivors of the fast subset, {len(left)} to run through the long suite",
               file=sys.stderr)
         todo += [(unit, tb, r) for r in left]
-        files[unit] = open(os.path.join(build, "mutate", unit, "deep.tsv"), "a")
-    t0 = time.time()
-    n = killed = 0
-    with ThreadPoolExecutor(max_workers=jobs) as ex:
-        futs = {ex.submit(run_one, unit, tb, r["id"], timeout, True): r for unit, tb, r in todo}
-        for fut in as_completed(futs):
-            r = futs[fut]
-            verdict, why, secs = fut.result()
-            f = files[r["unit"]]
-            f.write(f"{r['id']}\t{verdict}\t{why}\t{secs:.1f}\n")
-            f.flush()
-            n += 1
-            killed += verdict == "killed"
-            if n % 10 == 0 or n == len(todo):
-                el = time.time() - t0
-                print(f"mutate: long suite {n}/{len(todo)}, {killed} killed, {el:.0f} s, about "
-                      f"{el / n * (len(todo) - n):.0f} s to go", file=sys.stderr)
-    for f in files.values():
-        f.close()
+    run_pool(build, todo, jobs, timeout, True)
 
 
 def wilson(k, n, z=1.96):
