@@ -170,7 +170,8 @@ def main():
     if not args or args[0] in ("-h", "--help"):
         print(__doc__)
         sys.exit(0 if args else 2)
-    build = args[0]
+    # absolute: the whole-system runs start in the log directory (their waveforms land there)
+    build = os.path.abspath(args[0])
     mode = args[1] if len(args) > 1 else ""
     if mode not in ("", "--plan", "--report"):
         die(f"unknown option '{mode}' (see --help)")
