@@ -843,9 +843,8 @@ synth: deps
 # flops start random with HWPROF_RAND_RESET, as the xinit bench's do.
 GLS_CONFIGS := top:$(DEFAULT_CFG) small:32:2:2:1:2:4:8:2
 VFLAGS_GLS  := -Wno-fatal -Wno-lint -Wno-style --trace-fst -O3 --x-assign unique --x-initial unique
-gls_params = CntW=$(call tb_field,$(1),2) UpdDepth=$(call tb_field,$(1),3) Sets=$(call tb_field,$(1),4) \
-  Ways=$(call tb_field,$(1),5) LineWords=$(call tb_field,$(1),6) OabDepth=$(call tb_field,$(1),7) \
-  HistW=$(call tb_field,$(1),8) TraceFifoDepth=$(call tb_field,$(1),9)
+# the same parameters as NAME=VALUE for Yosys (synth/gls.sh, tools/mutate.py)
+gls_params = $(subst -G,,$(call tb_gflags,$(1)))
 define GLS_RULE
 $(BUILD)/gls/hwprof_top-$(call tb_field,$(1),1).v: $(RTL_SRC) synth/gls.sh
 	@RTL_SRC="$(RTL_SRC)" synth/gls.sh hwprof_top $$@ $(call gls_params,$(1))
