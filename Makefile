@@ -46,6 +46,11 @@ PROFMAP_HDR := sw/profmap/profmap.h sw/cfg/hwprof_cfg.h
 COP_SRC  := sw/cop/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/cop_interp.c
 COP_HDR  := sw/cop/cop_image.h sw/cop/cop_asm.h sw/cop/cop_interp.h
 VP_SRC   := sw/vp/vp_estimate.c sw/vp/vp_fw.c
+# whole-program path analysis (docs/wpp.md): the file formats (also in the simulator), the analysis
+WPP_FILE_SRC := sw/wpp/trace_file.c
+WPP_SRC  := $(WPP_FILE_SRC) sw/wpp/block_stream.c sw/wpp/chain_table.c sw/wpp/cycles.c sw/wpp/wpp_index.c sw/wpp/wpp_tables.c \
+            sw/trace_recon.c sw/image.c $(ELF_SRC)
+WPP_HDR  := $(wildcard sw/wpp/*.h) $(ELF_HDR) $(SW_HDR)
 VP_HDR   := sw/vp/vp_estimate.h sw/vp/vp_fw.h
 # the dynamic optimizer (docs/dynopt.md): portable firmware, built for the host tests and for RV32
 DYNOPT_SRC := sw/dynopt/phase.c sw/dynopt/meta.c sw/dynopt/dynopt.c
@@ -337,13 +342,13 @@ bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS) $(VPF_BINS)
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
               test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw test_phase test_phase_truth test_meta \
-              test_codecache test_relayout
+              test_codecache test_relayout test_wpp
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c sim/phase_truth.c \
-            $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC)
+            $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC) $(filter sw/wpp/%,$(WPP_SRC))
 $(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h sim/phase_truth.h \
-                $(PROFMAP_HDR) $(COP_HDR) $(VP_HDR) $(DYNOPT_HDR)
+                $(PROFMAP_HDR) $(COP_HDR) $(VP_HDR) $(DYNOPT_HDR) $(wildcard sw/wpp/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -Isw/cop -Isw/vp -Isw/dynopt -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
+	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -Isw/cop -Isw/vp -Isw/dynopt -Isw/wpp -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
 
 # the same as a library for the benches (Verilator builds C++; these are C)
 $(BUILD)/cop/libhwprof_cop.a: $(COP_SRC) $(COP_HDR) $(SW_HDR)
@@ -381,11 +386,11 @@ unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/
 # ---------------------------------------------------------------- CPU model and workloads
 INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c sw/instr/linkage.c
 INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h sw/instr/linkage.h
-SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/edge_check.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/cc_origin.h tb/apb_master.h sim/trace_check.h sim/edge_check.h sim/cop_check.h sim/value_truth.h sim/phase_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/cc_origin.h tb/apb_master.h sim/trace_check.h sim/trace_drain.h sim/block_truth.h sw/wpp/trace_file.h sim/edge_check.h sim/cop_check.h sim/value_truth.h sim/phase_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 $(SIM_SRC) -o $@ -lelf
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/wpp -O2 $(SIM_SRC) -o $@ -lelf
 
 # The SystemC platform (sim/sc/): the CPU model, APB, the profile memory and hwprof_top as the
 # Verilated RTL (verilator --sc), the C model, or both in lockstep, chosen at run time. Built for the
@@ -397,24 +402,24 @@ SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEP
               -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
 SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lockstep.cpp
 SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h tb/top_ports.h
-SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/edge_check.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
+SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
               $(ELF_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
-SIMC_HDR   := $(ELF_HDR) tb/apb_master.h sim/rv32.h sim/trace_check.h sim/edge_check.h sim/cc_origin.h $(PROFMAP_HDR) tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
+SIMC_HDR   := $(ELF_HDR) tb/apb_master.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sw/wpp/trace_file.h sim/edge_check.h sim/cc_origin.h $(PROFMAP_HDR) tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
 $(BUILD)/simc/%.o: %.c $(SIMC_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -O2 -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/wpp -O2 -c $< -o $@
 $(BUILD)/simc/libhwprof_simc.a: $(patsubst %.c,$(BUILD)/simc/%.o,$(SIMC_SRC))
 	ar rcs $@ $^
 # SC_RULE: $(1) the binary, $(2) the hardware's sources (RTL or a netlist), $(3) Verilator's flags
 # (with the RTL's -G parameters), $(4) further prerequisites
 define SC_RULE
-$(1): $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/edge_check.h \
+$(1): $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sim/edge_check.h \
            $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a $(4)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --sc --exe --build -j $(JOBS) $(3) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $$(dir $$@)obj --top-module hwprof_top \
-	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/profmap -I$(CURDIR)/sw/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf $(SC_CFLAGS)" \
+	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/profmap -I$(CURDIR)/sw/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf -I$(CURDIR)/sw/wpp $(SC_CFLAGS)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc -lelf" \
 	  -o $(CURDIR)/$$@ $(2) $(addprefix $(CURDIR)/,$(SC_SRC)) >$$(dir $$@)build.log 2>&1 \
 	  || { cat $$(dir $$@)build.log; exit 1; }
@@ -522,6 +527,16 @@ $(BUILD)/workloads/%-ss.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/ss_r
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/ss_rt.c -o $(@:.elf=-rt.o)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) sw/hwprof_cop.c $(BUILD)/fw/ss_image.c -o $@
+
+# Whole-program paths and strata (docs/wpp.md, seed 003): hwprof-wpp on the trace files the platforms
+# drain (hwprof-sim --trace-out) and the block files of the retire stream (--blocks-out)
+WPP_BIN  := $(BUILD)/wpp/hwprof-wpp
+$(WPP_BIN): $(WPP_SRC) $(WPP_HDR) sw/wpp/hwprof_wpp.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Isw/wpp -O2 $(WPP_SRC) sw/wpp/hwprof_wpp.c -o $@ -lelf
+$(BUILD)/unit/hwprof-wpp-asan: $(WPP_SRC) $(WPP_HDR) sw/wpp/hwprof_wpp.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Isw/wpp -g -O1 $(SAN) $(WPP_SRC) sw/wpp/hwprof_wpp.c -o $@ -lelf
 
 # The instrumenter (sw/instr/, issue 6) and the workloads it instruments: built again with the
 # relocations kept (-Wl,--emit-relocs) and without linker relaxation, then instrumented

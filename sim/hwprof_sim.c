@@ -22,6 +22,8 @@
 #include "cop_check.h"
 #include "edge_check.h"
 #include "trace_check.h"
+#include "trace_drain.h"
+#include "block_truth.h"
 #include "phase_truth.h"
 #include "value_truth.h"
 
@@ -35,6 +37,11 @@ static void usage(FILE *to) {
           "  --engine=E      none: the CPU alone; model: with the C model of hwprof_top (default)\n"
           "  --trace-check   model engine: check every trace record against the executed instructions\n"
           "                  and its reconstruction from the ELF image\n"
+          "  --trace-out=FILE  model engine: drain every trace record from the controller's FIFO over APB\n"
+          "                  into FILE, a trace file for hwprof-wpp (docs/wpp.md); the program must leave\n"
+          "                  the trace controller alone\n"
+          "  --blocks-out=FILE  write the exact basic-block stream of the run, cut from the retire\n"
+          "                  stream (the oracle of the one hwprof-wpp rebuilds from --trace-out)\n"
           "  --mem-latency=N model engine: cycles from a counter-line read to its data (default 4)\n"
           "  --edge-map=MAP  model engine, a program instrumented by hwprof-instr: after it ends, flush\n"
           "                  the profile cache, derive the edge profile from the counters and compare it\n"
@@ -99,6 +106,7 @@ static const hwprof_bus_t kBus = {bus_read, bus_write}; /* host-side register ac
 int main(int argc, char **argv) {
   uint64_t max_insns = 200000000, ram = 16u << 20, mem_latency = 4;
   const char *pcs_path = NULL, *elf = NULL, *engine = "model";
+  const char *trace_out = NULL, *blocks_out = NULL;
   const char *cop_profile = NULL, *value_truth = NULL;
   const char *edge_map = NULL, *edge_profile = NULL, *edge_truth = NULL, *out_dir = NULL;
   int quiet = 0, trace_check = 0;
@@ -145,6 +153,10 @@ int main(int argc, char **argv) {
       edge_profile = a + 15;
     } else if (!strncmp(a, "--edge-truth=", 13) && a[13]) {
       edge_truth = a + 13;
+    } else if (!strncmp(a, "--trace-out=", 12) && a[12]) {
+      trace_out = a + 12;
+    } else if (!strncmp(a, "--blocks-out=", 13) && a[13]) {
+      blocks_out = a + 13;
     } else if (!strncmp(a, "--pcs=", 6) && a[6]) {
       pcs_path = a + 6;
     } else if (!strncmp(a, "--code-range=", 13)) {
@@ -197,8 +209,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   const bool with_model = !strcmp(engine, "model");
-  if ((trace_check || edge_map || cop_profile || value_truth) && !with_model) {
-    fprintf(stderr, "hwprof-sim: error: --trace-check, --edge-map, --cop-check and --value-truth need --engine=model\n");
+  if ((trace_check || edge_map || cop_profile || value_truth || trace_out) && !with_model) {
+    fprintf(stderr, "hwprof-sim: error: --trace-check, --trace-out, --edge-map, --cop-check and --value-truth need --engine=model\n");
+    return 2;
+  }
+  if (trace_check && trace_out) {
+    fprintf(stderr, "hwprof-sim: error: --trace-check and --trace-out both configure the trace controller: give one\n");
     return 2;
   }
   if ((edge_profile || edge_truth) && !edge_map) {
@@ -238,6 +254,25 @@ int main(int argc, char **argv) {
     trace_check_setup_t setup[TRACE_CHECK_SETUP_N];
     trace_check_setup(cpu->pc, setup);
     for (unsigned i = 0; i < TRACE_CHECK_SETUP_N; i++) platform_apb(&plat, true, setup[i].addr, setup[i].data);
+  }
+
+  static trace_drain_t drain;
+  if (trace_out) {
+    char err[300];
+    if (trace_drain_init(&drain, trace_out, &kBus, &plat, cpu->pc, err, sizeof err) != 0) {
+      fprintf(stderr, "hwprof-sim: error: %s\n", err);
+      platform_free(&plat);
+      return 2;
+    }
+  }
+  static block_truth_t bt;
+  if (blocks_out) {
+    char err[300];
+    if (block_truth_init(&bt, blocks_out, err, sizeof err) != 0) {
+      fprintf(stderr, "hwprof-sim: error: %s\n", err);
+      platform_free(&plat);
+      return 2;
+    }
   }
 
   static edge_check_t ec;
@@ -299,6 +334,11 @@ int main(int argc, char **argv) {
     if (phase_truth_path) phase_truth_event(&pt, &ev, cpu->instret);
     if (pcs && ev.valid) fprintf(pcs, "%08" PRIx32 "\n", ev.pc);
     if (trace_check && ev.valid) trace_check_event(&tc, &plat.hw.trace_ctrl, &ev);
+    if (trace_out) {
+      trace_drain_event(&drain, &ev);
+      trace_drain_poll(&drain, plat.out.irq_trace);
+    }
+    if (blocks_out) block_truth_event(&bt, &ev);
     if (edge_map) edge_check_event(&ec, &ev);
     if (cop_profile) cop_check_event(&cc, &ev);
     if (value_truth) value_truth_event(&vt, &ev);
@@ -353,6 +393,28 @@ int main(int argc, char **argv) {
     if (trace_check) trace_check_report(&tc, stderr);
   }
   if (trace_check && tc.failed && rc == 0) rc = 4;
+  if (trace_out) {
+    char err[300];
+    if (trace_drain_finish(&drain, err, sizeof err) != 0) {
+      fprintf(stderr, "hwprof-sim: error: %s\n", err);
+      if (rc == 0) rc = 4;
+    } else if (plat.interrupts != 0) {
+      fprintf(stderr, "hwprof-sim: error: %s: the program took %" PRIu64 " interrupts: its handlers may have used the "
+                      "trace controller (--trace-out wants a program without firmware)\n", trace_out, plat.interrupts);
+      if (rc == 0) rc = 4;
+    } else if (!quiet) {
+      fprintf(stderr, "  trace drain: %" PRIu64 " records in %s (%" PRIu64 " drains, %" PRIu64 " program instructions)\n",
+              drain.w.records, trace_out, drain.drains, drain.insns);
+    }
+  }
+  if (blocks_out) {
+    if (block_truth_finish(&bt) != 0) {
+      fprintf(stderr, "hwprof-sim: error: %s: write error\n", blocks_out);
+      if (rc == 0) rc = 2;
+    } else if (!quiet) {
+      fprintf(stderr, "  blocks: %" PRIu64 " blocks, %" PRIu64 " instructions in %s\n", bt.w.blocks, bt.w.insns, blocks_out);
+    }
+  }
   if (phase_truth_path) {
     phase_truth_finish(&pt, cpu->instret);
     phase_truth_free(&pt);

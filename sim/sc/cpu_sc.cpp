@@ -76,6 +76,7 @@ void CpuSc::run() {
       break;
     }
     ev_valid_o.write(false);       // the previous event was accepted: not valid during any APB transfer
+    if (between) between(*this);
     status_ = rv_step(cpu_, &ev);  // may make APB transfers (and so wait for clock edges)
     drive_event(ev);
     if (!ev.valid) stats_.interrupts += status_ == RV_RUNNING;

@@ -62,6 +62,10 @@ SC_MODULE(CpuSc) {
   // Called on every accepted retire event (the trace checker), in the CPU's thread at the falling
   // edge after the acceptance, when the engines have taken the event.
   std::function<void(const hwprof_retire_ev_t&)> on_retire;
+  // Runs in the CPU's thread between two instructions, at the falling edge before the next one, with
+  // no event valid (it may use apb(): the trace drain empties the FIFO here).
+  std::function<void(CpuSc&)> between;
+  bool irq_trace() const { return irq_trace_i.read(); }
 
   rv_status_t status() const { return status_; }
   bool ran_away() const { return ran_away_; }

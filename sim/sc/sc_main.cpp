@@ -34,6 +34,7 @@
 extern "C" {
 #include "edge_check.h"
 #include "trace_check.h"
+#include "trace_drain.h"
 }
 
 extern char** environ;
@@ -55,6 +56,7 @@ struct Options {
   uint64_t fst_from = 0;
   int64_t inject = -1;
   bool trace_check = false;
+  std::string trace_out;
   std::string edge_map, edge_profile, edge_truth;
   bool quiet = false;
   bool replay = false;  // internal: the waveform re-run after a mismatch
@@ -73,6 +75,9 @@ void usage(FILE* to) {
                "  --mem-latency=N  cycles from a counter-line read to its data (default 4)\n"
                "  --trace-check    model and lockstep: enable the trace controller (every trace) and check\n"
                "                   each record against the executed instructions and its reconstruction\n"
+               "  --trace-out=FILE drain every trace record from the controller's FIFO over APB into FILE\n"
+               "                   between instructions (the records of the engine the CPU sees: the RTL in\n"
+               "                   lockstep), a trace file for hwprof-wpp (docs/wpp.md); a program without firmware\n"
                "  --edge-map=MAP   a program instrumented by hwprof-instr: after it ends, flush the profile\n"
                "                   cache over APB, derive the edge profile from the counters and compare it\n"
                "                   with the exact edge counts of the run (--edge-profile=FILE,\n"
@@ -134,6 +139,8 @@ int parse(int argc, char** argv, Options* o) {
       o->edge_profile = a + 15;
     } else if (!std::strncmp(a, "--edge-truth=", 13) && a[13]) {
       o->edge_truth = a + 13;
+    } else if (!std::strncmp(a, "--trace-out=", 12) && a[12]) {
+      o->trace_out = a + 12;
     } else if (!std::strcmp(a, "--trace-check")) {
       o->trace_check = true;
     } else if (!std::strcmp(a, "--quiet")) {
@@ -156,6 +163,10 @@ int parse(int argc, char** argv, Options* o) {
   }
   if (o->trace_check && o->engine == "rtl") {
     std::fprintf(stderr, "hwprof-sc: error: --trace-check observes the C model: use --engine=model or lockstep\n");
+    return 2;
+  }
+  if (o->trace_check && !o->trace_out.empty()) {
+    std::fprintf(stderr, "hwprof-sc: error: --trace-check and --trace-out both configure the trace controller: give one\n");
     return 2;
   }
   if (!o->fst.empty() && o->engine == "model") {
@@ -361,6 +372,18 @@ int sc_main(int argc, char** argv) {
       for (const auto& s : setup) c.apb(true, s.addr, s.data);
     };
   }
+  // the trace drain: configured by the CPU before the program, emptied between instructions
+  static trace_drain_t drain;
+  static char drain_err[300];
+  static bool drain_ok = false;
+  if (!o.trace_out.empty()) {
+    cpu_sc.before_run = [&o](CpuSc& c) {
+      drain_ok = trace_drain_init(&drain, o.trace_out.c_str(), &kCpuBus, &c, cpu.pc, drain_err, sizeof drain_err) == 0;
+    };
+    cpu_sc.between = [](CpuSc& c) {
+      if (drain_ok) trace_drain_poll(&drain, c.irq_trace());
+    };
+  }
   static edge_check_t ec;
   if (!o.edge_map.empty()) {
     char err[300];
@@ -370,14 +393,17 @@ int sc_main(int argc, char** argv) {
     }
   }
   // called after the rising edge that accepted the event: the model has taken it
-  if (o.trace_check || !o.edge_map.empty())
+  if (o.trace_check || !o.edge_map.empty() || !o.trace_out.empty())
     cpu_sc.on_retire = [observed, &o](const hwprof_retire_ev_t& ev) {
+      if (drain_ok) trace_drain_event(&drain, &ev);
       if (o.trace_check) trace_check_event(&tc, &observed->state().trace_ctrl, &ev);
       if (!o.edge_map.empty()) edge_check_event(&ec, &ev);
     };
   HwStats hw{};
   int flushed = -1;
-  cpu_sc.after_exit = [&hw, &o, &flushed](CpuSc& c) {
+  int drained = -1;
+  cpu_sc.after_exit = [&hw, &o, &flushed, &drained](CpuSc& c) {
+    if (drain_ok) drained = trace_drain_finish(&drain, drain_err, sizeof drain_err);
     read_stats(c, &hw);
     if (!o.edge_map.empty() && c.status() == RV_EXITED)
       flushed = edge_check_flush(&kCpuBus, &c);
@@ -451,6 +477,19 @@ int sc_main(int argc, char** argv) {
   if (o.trace_check) {
     if (tc.failed && rc == 0) rc = 4;
     trace_check_free(&tc);
+  }
+  if (!o.trace_out.empty() && !mismatch) {
+    if (!drain_ok || drained != 0) {
+      std::fprintf(stderr, "hwprof-sc: error: %s\n", drain_ok && drained < 0 && !drain_err[0] ? "trace drain failed" : drain_err);
+      if (rc == 0) rc = 4;
+    } else if (s.interrupts != 0) {
+      std::fprintf(stderr, "hwprof-sc: error: %s: the program took %" PRIu64 " interrupts: its handlers may have used the "
+                   "trace controller (--trace-out wants a program without firmware)\n", o.trace_out.c_str(), s.interrupts);
+      if (rc == 0) rc = 4;
+    } else if (!o.quiet) {
+      std::fprintf(stderr, "  trace drain: %" PRIu64 " records in %s (%" PRIu64 " drains, %" PRIu64 " program instructions)\n",
+                   drain.w.records, o.trace_out.c_str(), drain.drains, drain.insns);
+    }
   }
   if (!o.edge_map.empty()) {
     long d = -1;

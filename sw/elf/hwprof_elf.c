@@ -156,9 +156,8 @@ static int parse(hwprof_elf_t *e, const char *name, unsigned need, char *err, si
       FAIL("segment %zu: wraps the 32-bit address space", i);
   }
   if ((need & HWPROF_ELF_SECTIONS) && sections(e, elf, name, err, errlen)) return -1;
-  if ((need & HWPROF_ELF_RELOCATABLE) == HWPROF_ELF_RELOCATABLE) {
-    if (symbols(e, elf, name, err, errlen) || relocations(e, elf, name, err, errlen)) return -1;
-  }
+  if ((need & HWPROF_ELF_SYMBOLS) == HWPROF_ELF_SYMBOLS && symbols(e, elf, name, err, errlen)) return -1;
+  if ((need & HWPROF_ELF_RELOCATABLE) == HWPROF_ELF_RELOCATABLE && relocations(e, elf, name, err, errlen)) return -1;
   elf_end(elf);
   return 0;
 }

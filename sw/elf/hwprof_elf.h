@@ -54,7 +54,8 @@ typedef struct {
 /* What the caller needs beyond the program headers. */
 enum {
   HWPROF_ELF_SECTIONS = 1u,       /* section headers and names */
-  HWPROF_ELF_RELOCATABLE = 3u,    /* sections, the symbol table and relocations (-Wl,--emit-relocs) */
+  HWPROF_ELF_SYMBOLS = 5u,        /* sections and the symbol table */
+  HWPROF_ELF_RELOCATABLE = 7u,    /* sections, the symbol table and relocations (-Wl,--emit-relocs) */
 };
 
 /* Reads path. Returns 0, or -1 with a one-line reason naming the file in err. */

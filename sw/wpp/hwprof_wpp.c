@@ -1,0 +1,474 @@
+/* hwprof-wpp: whole-program paths and strata (seed 003) from the trace controller's records.
+ *
+ *   hwprof-wpp analyze  the hierarchy of cycles of a run: tables, summary, indexed file
+ *   hwprof-wpp blocks   the basic-block stream rebuilt from a trace file (binary or text)
+ *   hwprof-wpp query    records of an indexed file by instruction, path number or unit
+ *   hwprof-wpp probes   the hash tables' cost with no sorting, bounded sorting and full sorting
+ *
+ * docs/wpp.md describes the files, the method and the figures. Exit status: 0; 1 the input is
+ * malformed or incomplete; 2 bad arguments. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "block_stream.h"
+#include "cycles.h"
+#include "hwprof_elf.h"
+#include "trace_file.h"
+#include "wpp_index.h"
+#include "wpp_tables.h"
+
+static void usage(FILE *to) {
+  fprintf(to,
+          "usage: hwprof-wpp COMMAND [options]\n"
+          "Whole-program paths and strata (seed 003) from the hwprof trace controller's records (docs/wpp.md).\n\n"
+          "commands:\n"
+          "  analyze (--trace=FILE --elf=ELF | --blocks=FILE [--elf=ELF]) [--out=PREFIX] [table options]\n"
+          "      builds paths, repeated paths, strata and stratum layers from the block stream and writes\n"
+          "      PREFIX.blocks.txt, PREFIX.paths.txt, PREFIX.strata.txt, PREFIX.layer0.txt, ... (hottest\n"
+          "      first), PREFIX.log (the summary, also printed) and PREFIX.idx (the indexed run file)\n"
+          "  blocks --trace=FILE --elf=ELF (--out=FILE | --text)\n"
+          "      the block stream rebuilt from a trace file: a block file, or one 'address instructions'\n"
+          "      line per block\n"
+          "  query FILE.idx (--insn=N | --path-number=N | --unit=LEVEL:ID)\n"
+          "      the runs covering instruction N, the run holding path traversal N (1-based), or every run\n"
+          "      of a unit (LEVEL: paths, strata, layer0, ...)\n"
+          "  probes (--trace=FILE --elf=ELF | --blocks=FILE) [table options]\n"
+          "      the same analysis with chains kept in insertion order (new entries last, then first),\n"
+          "      with bounded sorting and with every bucket sorted every period: probes per lookup and\n"
+          "      sorting work, one line each\n\n"
+          "table options:\n"
+          "  --levels=N        1 paths, 2 + strata, 3 + stratum layer 0, ... up to %u (default 4)\n"
+          "  --sort=S          none, bounded (default) or full\n"
+          "  --buckets=N       buckets per hash table, a power of two (default 256)\n"
+          "  --period=N        lookups of a table between its sorts (default 16384)\n"
+          "  --depth=N         bounded: sort only buckets of more than N entries (default 4)\n"
+          "  --freq=N          bounded: move only entries accessed more than N times in the period (default 16)\n"
+          "  --phase-factor=F  report a phase change when a sort puts an entry with F times the accesses\n"
+          "                    ahead of one that was hot at the previous sort (default 10)\n"
+          "  --insert=head|tail  where a chain takes a new entry (default tail)\n"
+          "  --progress        progress on stderr (default: when stderr is a terminal)\n"
+          "  --quiet           no summary on stdout\n"
+          "  --help            this text\n"
+          "Exit status: 0; 1 malformed or incomplete input; 2 bad arguments.\n",
+          WPP_MAX_LEVELS);
+}
+
+typedef struct {
+  const char *trace, *elf, *blocks, *out, *index;
+  bool text, quiet, progress;
+  wpp_cfg_t cfg;
+  uint64_t q_insn, q_path;
+  const char *q_unit;
+  int query;
+} opts_t;
+
+static int parse_u32(const char *arg, const char *s, uint64_t min, uint64_t max, uint32_t *out) {
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = *s && *s != '-' ? strtoull(s, &end, 0) : 0;
+  if (!*s || *s == '-' || errno || *end || v < min || v > max) {
+    fprintf(stderr, "hwprof-wpp: error: argument '%s': expects an integer in %" PRIu64 "..%" PRIu64 "\n", arg, min, max);
+    return -1;
+  }
+  *out = (uint32_t)v;
+  return 0;
+}
+
+static int parse_u64(const char *arg, const char *s, uint64_t *out) {
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = *s && *s != '-' ? strtoull(s, &end, 0) : 0;
+  if (!*s || *s == '-' || errno || *end) {
+    fprintf(stderr, "hwprof-wpp: error: argument '%s': expects a non-negative integer\n", arg);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+static int parse_opts(int argc, char **argv, int first, opts_t *o) {
+  for (int i = first; i < argc; i++) {
+    const char *a = argv[i];
+    uint32_t v;
+#define VALUE(opt) (!strncmp(a, opt "=", sizeof opt) ? a + sizeof opt : NULL)
+    const char *s;
+    if ((s = VALUE("--trace")) && *s) o->trace = s;
+    else if ((s = VALUE("--elf")) && *s) o->elf = s;
+    else if ((s = VALUE("--blocks")) && *s) o->blocks = s;
+    else if ((s = VALUE("--out")) && *s) o->out = s;
+    else if ((s = VALUE("--levels"))) {
+      if (parse_u32(a, s, 1, WPP_MAX_LEVELS, &o->cfg.levels)) return -1;
+    } else if ((s = VALUE("--sort"))) {
+      if (!strcmp(s, "none")) o->cfg.table.sort = kWppSortNone;
+      else if (!strcmp(s, "bounded")) o->cfg.table.sort = kWppSortBounded;
+      else if (!strcmp(s, "full")) o->cfg.table.sort = kWppSortFull;
+      else {
+        fprintf(stderr, "hwprof-wpp: error: argument '%s': expects none, bounded or full\n", a);
+        return -1;
+      }
+    } else if ((s = VALUE("--buckets"))) {
+      if (parse_u32(a, s, 1, 1u << 24, &v)) return -1;
+      if (v & (v - 1u)) {
+        fprintf(stderr, "hwprof-wpp: error: argument '%s': expects a power of two\n", a);
+        return -1;
+      }
+      o->cfg.table.buckets = v;
+    } else if ((s = VALUE("--period"))) {
+      if (parse_u32(a, s, 1, UINT32_MAX, &o->cfg.table.period)) return -1;
+    } else if ((s = VALUE("--depth"))) {
+      if (parse_u32(a, s, 0, UINT32_MAX, &o->cfg.table.depth_threshold)) return -1;
+    } else if ((s = VALUE("--freq"))) {
+      if (parse_u32(a, s, 0, UINT32_MAX, &o->cfg.table.freq_threshold)) return -1;
+    } else if ((s = VALUE("--phase-factor"))) {
+      if (parse_u32(a, s, 1, 1u << 20, &o->cfg.table.phase_factor)) return -1;
+    } else if ((s = VALUE("--insert"))) {
+      if (strcmp(s, "head") && strcmp(s, "tail")) {
+        fprintf(stderr, "hwprof-wpp: error: argument '%s': expects head or tail\n", a);
+        return -1;
+      }
+      o->cfg.table.insert_head = !strcmp(s, "head");
+    } else if ((s = VALUE("--insn"))) {
+      if (parse_u64(a, s, &o->q_insn)) return -1;
+      o->query = 1;
+    } else if ((s = VALUE("--path-number"))) {
+      if (parse_u64(a, s, &o->q_path)) return -1;
+      o->query = 2;
+    } else if ((s = VALUE("--unit")) && *s) {
+      o->q_unit = s;
+      o->query = 3;
+    } else if (!strcmp(a, "--text")) o->text = true;
+    else if (!strcmp(a, "--quiet")) o->quiet = true;
+    else if (!strcmp(a, "--progress")) o->progress = true;
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      exit(0);
+    } else if (a[0] != '-' && o->index == NULL) o->index = a;
+    else {
+      fprintf(stderr, "hwprof-wpp: error: %s argument '%s' (see --help)\n", a[0] == '-' ? "unknown" : "unexpected", a);
+      return -1;
+    }
+#undef VALUE
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the block stream */
+
+typedef struct {
+  hwprof_elf_t elf;
+  bool have_elf;
+  wpp_symtab_t syms;
+  hwprof_bkf_t blocks;
+} input_t;
+
+static void progress_cb(void *ctx, uint64_t done, uint64_t total) {
+  fprintf(stderr, "\rhwprof-wpp: %s: %" PRIu64 "/%" PRIu64 " (%.0f%%)%s", (const char *)ctx, done, total,
+          total ? 100.0 * (double)done / (double)total : 100.0, done == total ? "\n" : "");
+}
+
+static int by_addr(const void *a, const void *b) {
+  const wpp_sym_t *x = a, *y = b;
+  return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int load_symbols(input_t *in) {
+  size_t n = 0;
+  for (unsigned i = 0; i < in->elf.nsym; i++) n += in->elf.sym[i].type == 2 && in->elf.sym[i].name[0];
+  in->syms.sym = malloc((n ? n : 1) * sizeof *in->syms.sym);
+  if (in->syms.sym == NULL) return -1;
+  for (unsigned i = 0; i < in->elf.nsym; i++)
+    if (in->elf.sym[i].type == 2 && in->elf.sym[i].name[0])
+      in->syms.sym[in->syms.n++] = (wpp_sym_t){in->elf.sym[i].value, in->elf.sym[i].size, in->elf.sym[i].name};
+  qsort(in->syms.sym, in->syms.n, sizeof *in->syms.sym, by_addr);
+  return 0;
+}
+
+static void free_input(input_t *in) {
+  free(in->syms.sym);
+  hwprof_bkf_free(&in->blocks);
+  if (in->have_elf) hwprof_elf_free(&in->elf);
+}
+
+/* The block stream of a trace file (with its program) or of a block file. 0, 1 (bad input), 2. */
+static int load_input(const opts_t *o, input_t *in) {
+  memset(in, 0, sizeof *in);
+  char err[600];
+  if (!o->trace == !o->blocks) {
+    fprintf(stderr, "hwprof-wpp: error: give --trace=FILE with --elf=ELF, or --blocks=FILE (see --help)\n");
+    return 2;
+  }
+  if (o->trace && !o->elf) {
+    fprintf(stderr, "hwprof-wpp: error: --trace needs --elf: the program whose records they are\n");
+    return 2;
+  }
+  if (o->elf) {
+    if (hwprof_elf_read(&in->elf, o->elf, HWPROF_ELF_SYMBOLS, err, sizeof err) != 0) {
+      fprintf(stderr, "hwprof-wpp: error: %s\n", err);
+      return 1;
+    }
+    in->have_elf = true;
+    if (load_symbols(in) != 0) {
+      fprintf(stderr, "hwprof-wpp: error: out of memory\n");
+      return 1;
+    }
+  }
+  if (o->blocks) {
+    if (hwprof_bkf_load(&in->blocks, o->blocks, err, sizeof err) != 0) {
+      fprintf(stderr, "hwprof-wpp: error: %s\n", err);
+      return 1;
+    }
+    return 0;
+  }
+  hwprof_image_t img;
+  hwprof_trf_t t;
+  if (hwprof_elf_image(&in->elf, &img, err, sizeof err) != 0) {
+    fprintf(stderr, "hwprof-wpp: error: %s: %s\n", o->elf, err);
+    return 1;
+  }
+  if (hwprof_trf_load(&t, o->trace, err, sizeof err) != 0) {
+    fprintf(stderr, "hwprof-wpp: error: %s\n", err);
+    return 1;
+  }
+  if (t.entry_pc != img.entry) {
+    fprintf(stderr, "hwprof-wpp: error: %s: recorded from a program entered at 0x%08" PRIx32 ", but %s is entered at 0x%08" PRIx32 "\n",
+            o->trace, t.entry_pc, o->elf, img.entry);
+    hwprof_trf_free(&t);
+    return 1;
+  }
+  const int rc = wpp_blocks_from_traces(&t, o->trace, &img, &in->blocks, o->progress ? progress_cb : NULL,
+                                        (void *)"rebuilding blocks from traces", err, sizeof err);
+  hwprof_trf_free(&t);
+  if (rc != 0) {
+    fprintf(stderr, "hwprof-wpp: error: %s\n", err);
+    return 1;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- commands */
+
+static int run_analysis(const opts_t *o, const input_t *in, wpp_t *w, bool keep_runs, const char *what) {
+  wpp_cfg_t cfg = o->cfg;
+  cfg.keep_runs = keep_runs;
+  if (wpp_init(w, &cfg) != 0) {
+    fprintf(stderr, "hwprof-wpp: error: out of memory\n");
+    return 1;
+  }
+  for (uint64_t i = 0; i < in->blocks.n; i++) {
+    if (o->progress && (i & 0xfffffu) == 0) progress_cb((void *)what, i, in->blocks.n);
+    wpp_block(w, in->blocks.ev[i].start, in->blocks.ev[i].insns);
+  }
+  if (o->progress) progress_cb((void *)what, in->blocks.n, in->blocks.n);
+  if (wpp_finish(w) != 0) {
+    fprintf(stderr, "hwprof-wpp: error: out of memory during the analysis: no result\n");
+    wpp_free(w);
+    return 1;
+  }
+  return 0;
+}
+
+static int cmd_analyze(const opts_t *o) {
+  input_t in;
+  int rc = load_input(o, &in);
+  if (rc) {
+    free_input(&in);
+    return rc;
+  }
+  const char *prefix = o->out ? o->out : "wpp";
+  static wpp_t w;
+  const clock_t t0 = clock();
+  if ((rc = run_analysis(o, &in, &w, true, "analysing blocks")) != 0) {
+    free_input(&in);
+    return rc;
+  }
+  const double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  char err[600], path[4096];
+  snprintf(path, sizeof path, "%s.idx", prefix);
+  if (wpp_write_tables(&w, prefix, &in.syms, err, sizeof err) != 0 || wpp_index_write(&w, path, err, sizeof err) != 0) {
+    fprintf(stderr, "hwprof-wpp: error: %s\n", err);
+    rc = 2;
+  } else {
+    snprintf(path, sizeof path, "%s.log", prefix);
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+      fprintf(stderr, "hwprof-wpp: error: %s: cannot write: %s\n", path, strerror(errno));
+      rc = 2;
+    } else {
+      fprintf(f, "# hwprof-wpp analyze: %s%s%s\n", o->trace ? o->trace : o->blocks, o->elf ? " of " : "", o->elf ? o->elf : "");
+      wpp_write_summary(&w, f, &in.syms);
+      if (fclose(f) != 0) rc = 2;
+    }
+    if (!o->quiet) {
+      wpp_write_summary(&w, stdout, &in.syms);
+      printf("analysis: %.2f s, %.1f M blocks/s; tables %s.*.txt, summary %s.log, index %s.idx\n", secs,
+             secs > 0 ? (double)w.block_events / secs / 1e6 : 0.0, prefix, prefix, prefix);
+    }
+  }
+  wpp_free(&w);
+  free_input(&in);
+  return rc;
+}
+
+static int cmd_blocks(const opts_t *o) {
+  if (!o->trace || (!o->out && !o->text)) {
+    fprintf(stderr, "hwprof-wpp: error: blocks needs --trace=FILE --elf=ELF and --out=FILE or --text\n");
+    return 2;
+  }
+  input_t in;
+  int rc = load_input(o, &in);
+  if (rc == 0 && o->out) {
+    hwprof_bkf_writer_t bw;
+    char err[600];
+    if (hwprof_bkf_create(&bw, o->out, err, sizeof err) != 0) {
+      fprintf(stderr, "hwprof-wpp: error: %s\n", err);
+      rc = 2;
+    } else {
+      int bad = 0;
+      for (uint64_t i = 0; i < in.blocks.n; i++) bad |= hwprof_bkf_put(&bw, in.blocks.ev[i].start, in.blocks.ev[i].insns);
+      if (hwprof_bkf_finish(&bw) != 0 || bad) {
+        fprintf(stderr, "hwprof-wpp: error: %s: write error\n", o->out);
+        rc = 2;
+      } else if (!o->quiet) {
+        printf("%" PRIu64 " blocks, %" PRIu64 " instructions in %s\n", in.blocks.n, in.blocks.insns, o->out);
+      }
+    }
+  } else if (rc == 0) {
+    char where[96];
+    for (uint64_t i = 0; i < in.blocks.n; i++)
+      printf("0x%08" PRIx32 " %" PRIu32 " %s\n", in.blocks.ev[i].start, in.blocks.ev[i].insns,
+             wpp_sym_name(&in.syms, in.blocks.ev[i].start, where, sizeof where));
+  }
+  free_input(&in);
+  return rc;
+}
+
+static void print_run(const wpp_index_t *x, unsigned k, uint64_t r) {
+  char name[16];
+  const wpp_run_t *p = &x->level[k].run[r];
+  printf("%s\trecord %" PRIu64 "\tunit %" PRIu32 "\ttrips %" PRIu32 "\tinstructions [%" PRIu64 ", %" PRIu64
+         ")\tpath traversals to its end %" PRIu64 "\n",
+         wpp_level_name(k, name, sizeof name), r, p->unit, p->trips, p->start, p->end, p->path_end);
+}
+
+static int cmd_query(const opts_t *o) {
+  if (!o->index || !o->query) {
+    fprintf(stderr, "hwprof-wpp: error: query needs FILE.idx and one of --insn, --path-number, --unit (see --help)\n");
+    return 2;
+  }
+  wpp_index_t x;
+  char err[600];
+  if (wpp_index_load(&x, o->index, err, sizeof err) != 0) {
+    fprintf(stderr, "hwprof-wpp: error: %s\n", err);
+    return 1;
+  }
+  int rc = 0;
+  if (o->query == 1 || o->query == 2) {
+    uint64_t insn = o->q_insn;
+    if (o->query == 2) {
+      int64_t r = wpp_index_at_path(&x, o->q_path);
+      if (r < 0) {
+        fprintf(stderr, "hwprof-wpp: error: %s: no path traversal %" PRIu64 " (the run has %" PRIu64 ")\n", o->index,
+                o->q_path, x.paths);
+        wpp_index_free(&x);
+        return 2;
+      }
+      insn = x.level[0].run[r].start;
+    }
+    if (insn >= x.insns) {
+      fprintf(stderr, "hwprof-wpp: error: %s: no instruction %" PRIu64 " (the run has %" PRIu64 ")\n", o->index, insn,
+              x.insns);
+      rc = 2;
+    }
+    for (unsigned k = 0; k < x.levels && rc == 0; k++) {
+      int64_t r = wpp_index_at_insn(&x, k, insn);
+      if (r >= 0) print_run(&x, k, (uint64_t)r);
+    }
+  } else {
+    char level[16];
+    uint32_t id;
+    const char *colon = strchr(o->q_unit, ':');
+    unsigned k = WPP_MAX_LEVELS;
+    if (colon && (size_t)(colon - o->q_unit) < sizeof level) {
+      memcpy(level, o->q_unit, (size_t)(colon - o->q_unit));
+      level[colon - o->q_unit] = '\0';
+      for (unsigned j = 0; j < x.levels; j++) {
+        char name[16];
+        if (!strcmp(level, wpp_level_name(j, name, sizeof name))) k = j;
+      }
+    }
+    if (k == WPP_MAX_LEVELS || parse_u32("--unit", colon + 1, 0, UINT32_MAX, &id) != 0) {
+      fprintf(stderr, "hwprof-wpp: error: argument '--unit=%s': expects LEVEL:ID with a level of the file\n", o->q_unit);
+      rc = 2;
+    } else {
+      uint64_t first, n = wpp_index_of_unit(&x, k, id, &first);
+      for (uint64_t i = 0; i < n; i++) print_run(&x, k, x.level[k].by_unit[first + i]);
+      if (n == 0) printf("no runs of %s %" PRIu32 "\n", level, id);
+    }
+  }
+  wpp_index_free(&x);
+  return rc;
+}
+
+static int cmd_probes(const opts_t *o) {
+  input_t in;
+  int rc = load_input(o, &in);
+  if (rc) {
+    free_input(&in);
+    return rc;
+  }
+  static const struct {
+    const char *name;
+    wpp_sort_t sort;
+    bool head;
+  } kModes[] = {{"none-tail", kWppSortNone, false}, {"none-head", kWppSortNone, true},
+                {"bounded", kWppSortBounded, false}, {"full", kWppSortFull, false}};
+  printf("# mode\ttable\tentries\tmax_depth\tlookups\tprobes\tprobes_per_lookup\tsorts\tbuckets_sorted\tsort_work\tphase_changes\tseconds\n");
+  for (unsigned m = 0; m < sizeof kModes / sizeof kModes[0] && rc == 0; m++) {
+    opts_t mo = *o;
+    mo.cfg.table.sort = kModes[m].sort;
+    mo.cfg.table.insert_head = kModes[m].head;
+    static wpp_t w;
+    const clock_t t0 = clock();
+    if ((rc = run_analysis(&mo, &in, &w, false, kModes[m].name)) != 0) break;
+    const double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    const wpp_table_t *ts[1 + WPP_MAX_LEVELS] = {&w.blocks};
+    for (unsigned k = 0; k < w.cfg.levels; k++) ts[1 + k] = &w.level[k].table;
+    for (unsigned i = 0; i <= w.cfg.levels; i++)
+      printf("%s\t%s\t%" PRIu32 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%.3f\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
+             "\t%.3f\n",
+             kModes[m].name, ts[i]->name, ts[i]->n, ts[i]->max_depth, ts[i]->lookups, ts[i]->probes,
+             wpp_table_probes_per_lookup(ts[i]), ts[i]->sorts, ts[i]->buckets_sorted, ts[i]->sort_work,
+             ts[i]->phase_changes, secs);
+    wpp_free(&w);
+  }
+  free_input(&in);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  opts_t o = {0};
+  o.cfg = (wpp_cfg_t){4, {kWppSortBounded, 256, 16384, 4, 16, 10, false}, false};
+  o.progress = isatty(2);
+  if (parse_opts(argc, argv, 2, &o) != 0) return 2;
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "query") && o.index) {
+    fprintf(stderr, "hwprof-wpp: error: unexpected argument '%s' (see --help)\n", o.index);
+    return 2;
+  }
+  if (!strcmp(cmd, "analyze")) return cmd_analyze(&o);
+  if (!strcmp(cmd, "blocks")) return cmd_blocks(&o);
+  if (!strcmp(cmd, "query")) return cmd_query(&o);
+  if (!strcmp(cmd, "probes")) return cmd_probes(&o);
+  fprintf(stderr, "hwprof-wpp: error: unknown command '%s' (analyze, blocks, query, probes; see --help)\n", cmd);
+  return 2;
+}
