@@ -796,7 +796,8 @@ fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS)) workloads $(CPASM_BIN)
 test: deps
 	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
 	  $(BUILD)/unit/relayout-random \
-	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan $(VPEVAL_BIN) $(BUILD)/unit/hwprof-vpeval-asan
+	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan $(VPEVAL_BIN) $(BUILD)/unit/hwprof-vpeval-asan $(BUILD)/unit/hwprof-wpp-asan \
+	  $(WPP_BIN)
 	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)
 
 WORKLOAD ?= interp
