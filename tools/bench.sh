@@ -147,3 +147,6 @@ echo
 
 echo
 "$(dirname "$0")/relayout_bench.sh" "$build"
+
+echo
+"$(dirname "$0")/wpp_bench.sh" "$build"

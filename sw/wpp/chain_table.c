@@ -29,7 +29,9 @@ int wpp_table_init(wpp_table_t *t, const char *name, const wpp_table_cfg_t *cfg,
   t->clock = clock;
   t->head = malloc(cfg->buckets * sizeof *t->head);
   t->depth = calloc(cfg->buckets, sizeof *t->depth);
-  if (t->head == NULL || t->depth == NULL) {
+  t->bucket_period = calloc(cfg->buckets, sizeof *t->bucket_period);
+  t->bucket_count = calloc(cfg->buckets, sizeof *t->bucket_count);
+  if (t->head == NULL || t->depth == NULL || t->bucket_period == NULL || t->bucket_count == NULL) {
     wpp_table_free(t);
     return -1;
   }
@@ -40,6 +42,8 @@ int wpp_table_init(wpp_table_t *t, const char *name, const wpp_table_cfg_t *cfg,
 void wpp_table_free(wpp_table_t *t) {
   free(t->head);
   free(t->depth);
+  free(t->bucket_period);
+  free(t->bucket_count);
   free(t->link);
   free(t->scratch);
   free(t->phase);
@@ -51,6 +55,12 @@ static uint32_t period_count(const wpp_table_t *t, uint32_t i) {
 }
 
 static void touch(wpp_table_t *t, uint32_t i) {
+  const uint32_t b = t->link[i].hash & (t->cfg.buckets - 1u);
+  if (t->bucket_period[b] != t->period_id) {
+    t->bucket_period[b] = t->period_id;
+    t->bucket_count[b] = 0;
+  }
+  t->bucket_count[b]++;
   wpp_link_t *l = &t->link[i];
   if (l->period_id != t->period_id) {
     l->period_id = t->period_id;
@@ -133,7 +143,8 @@ static void end_period(wpp_table_t *t) {
     const uint32_t min_depth = t->cfg.sort == kWppSortFull ? 1u : t->cfg.depth_threshold;
     for (uint32_t b = 0; b < t->cfg.buckets; b++) {
       t->sort_work++; /* the bucket's depth is looked at */
-      if (t->depth[b] > min_depth) sort_bucket(t, b);
+      const uint32_t accesses = t->bucket_period[b] == t->period_id ? t->bucket_count[b] : 0;
+      if (t->depth[b] > min_depth && (t->cfg.sort == kWppSortFull || accesses > t->cfg.freq_threshold)) sort_bucket(t, b);
     }
   }
   t->period_id++;

@@ -1,7 +1,9 @@
 /* A chained hash table with the bounded sorting of seed 003's last part (docs/wpp.md, "The hash
  * table"): every period (a number of lookups) only buckets deeper than a depth threshold are looked
  * at, and in them only the entries accessed more than a frequency threshold in the period move to the
- * front, hottest first; the others stay behind them in their order. A sort that puts an entry ahead
+ * front, hottest first; the others stay behind them in their order (a bucket with no more accesses
+ * in the period than the frequency threshold holds no such entry: it is skipped unread, on the
+ * per-bucket count the seed also allows). A sort that puts an entry ahead
  * of one that was hot at the bucket's previous sort, with at least `phase_factor` times its accesses,
  * is reported as a phase change. The table holds no keys: the caller keeps its entries in arrays
  * indexed by entry number and answers the key comparison; the table counts what a lookup costs
@@ -53,6 +55,7 @@ typedef struct {
   const uint64_t *clock; /* the caller's notion of time, for phase events (may be NULL) */
   uint32_t *head;        /* per bucket, first entry (UINT32_MAX: empty) */
   uint32_t *depth;       /* per bucket */
+  uint32_t *bucket_period, *bucket_count; /* per bucket: accesses in period bucket_period */
   wpp_link_t *link;      /* per entry */
   uint32_t n, cap;
   uint32_t period_id, in_period;

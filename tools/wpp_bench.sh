@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# make bench, section 11: whole-program paths (docs/wpp.md, seed 003) on every program without
+# firmware and on Embench (when built). Each program runs once on hwprof-sim with the trace
+# controller drained into a trace file (--trace-out); hwprof-wpp rebuilds its blocks and builds the
+# hierarchy. Then the seed's claim about bounded sorting: the same analysis with the hash tables'
+# chains in insertion order (new entries last: the order bounded sorting starts from; new entries
+# first: the usual cheap alternative), with bounded sorting, and with every bucket sorted every period,
+# at WPP_BUCKETS buckets per table (default 16: deep chains, as a table holding millions of paths
+# in bounded width has; at 256 the chains here are short and nothing needs sorting). Probes: chain
+# entries visited per lookup; sort work: buckets inspected + entries visited + comparisons + links
+# rewritten by the sorts. Last, the phase changes the sorts reported on the phases program against
+# its ground truth (hwprof-sim --phase-truth). Figures also go to BUILD_DIR/bench/wpp.tsv.
+# usage: tools/wpp_bench.sh BUILD_DIR
+set -euo pipefail
+build=${1:-build}
+buckets=${WPP_BUCKETS:-16}
+sim="$build/sim/hwprof-sim"
+wpp="$build/wpp/hwprof-wpp"
+mkdir -p "$build/bench"
+tsv="$build/bench/wpp.tsv"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+progs=()
+for elf in "$build"/workloads/*.elf "$build"/embench/*.elf; do
+  case $elf in *-fw.elf | *-cop*.elf | *-vp.elf | *-ss.elf | */vp_*.elf) ;; *) [ -f "$elf" ] && progs+=("$elf") ;; esac
+done
+
+echo "== 11. Whole-program paths (seed 003) from the trace controller's records (docs/wpp.md): per program,"
+echo "      the blocks rebuilt from the drained records, the hierarchy (distinct units; runs = repeated"
+echo "      units), analysis speed; then probes per lookup of the block table (every block looks it up) and"
+echo "      the path table at $buckets buckets: chains in insertion order (new last / new first), bounded"
+echo "      sorting (depth > 4, > 16 accesses in the period of 16384 lookups), every bucket sorted every"
+echo "      period; and the sorting work of bounded against full"
+printf 'program\tinsns\trecords\tblocks\tdistinct_blocks\tpaths\tpath_runs\tstrata\tstratum_runs\tlayer0\tlayer1\tblocks_per_s\tblk_tail\tblk_head\tblk_bounded\tblk_full\tpth_tail\tpth_head\tpth_bounded\tpth_full\twork_bounded\twork_full\n' >"$tsv"
+printf '%-14s %9s %8s %8s %6s %6s %7s %6s %6s %6s | %-27s | %-27s | %s\n' program insns records blocks paths runs strata layer0 layer1 "Mblk/s" \
+  "block table: tail head bnd full" "path table: tail head bnd full" "sort work bnd/full"
+sum_tail=0 sum_bnd=0 sum_head=0 sum_full=0 nprog=0
+for elf in "${progs[@]}"; do
+  name=$(basename "$elf" .elf)
+  out=$("$sim" --trace-out="$tmp/$name.htr" "$elf" 2>&1 >/dev/null) || { echo "$name: the run failed"; echo "$out" | tail -3; exit 1; }
+  insns=$(sed -n 's/.*trace drain: [0-9]* records.* \([0-9]*\) program instructions.*/\1/p' <<<"$out")
+  records=$(sed -n 's/.*trace drain: \([0-9]*\) records.*/\1/p' <<<"$out")
+  an=$("$wpp" analyze --trace="$tmp/$name.htr" --elf="$elf" --out="$tmp/$name") || { echo "$name: hwprof-wpp failed"; exit 1; }
+  blocks=$(sed -n 's/^blocks: \([0-9]*\) executed, \([0-9]*\) distinct.*/\1/p' <<<"$an")
+  dblocks=$(sed -n 's/^blocks: \([0-9]*\) executed, \([0-9]*\) distinct.*/\2/p' <<<"$an")
+  lvl() { sed -n "s/^$1: \\([0-9]*\\) distinct, [0-9]* traversals, \\([0-9]*\\) runs.*/\\$2/p" <<<"$an"; }
+  speed=$(sed -n 's/^analysis: .* \([0-9.]*\) M blocks\/s.*/\1/p' <<<"$an")
+  pr=$("$wpp" probes --trace="$tmp/$name.htr" --elf="$elf" --buckets="$buckets")
+  ppl() { awk -F'\t' -v m="$1" -v t="$2" '$1 == m && $2 == t { printf "%.2f", $7 }' <<<"$pr"; }
+  work() { awk -F'\t' -v m="$1" '$1 == m { w += $10 } END { printf "%d", w }' <<<"$pr"; }
+  bt=$(ppl none-tail blocks) bh=$(ppl none-head blocks) bb=$(ppl bounded blocks) bf=$(ppl full blocks)
+  pt=$(ppl none-tail paths) ph=$(ppl none-head paths) pb=$(ppl bounded paths) pf=$(ppl full paths)
+  wb=$(work bounded) wf=$(work full)
+  printf '%-14s %9s %8s %8s %6s %6s %7s %6s %6s %6s | %6s %6s %6s %6s | %6s %6s %6s %6s | %s / %s\n' "$name" "$insns" "$records" "$blocks" \
+    "$(lvl paths 1)" "$(lvl paths 2)" "$(lvl strata 1)" "$(lvl layer0 1)" "$(lvl layer1 1)" "$speed" "$bt" "$bh" "$bb" "$bf" "$pt" "$ph" "$pb" "$pf" "$wb" "$wf"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$insns" "$records" "$blocks" "$dblocks" \
+    "$(lvl paths 1)" "$(lvl paths 2)" "$(lvl strata 1)" "$(lvl strata 2)" "$(lvl layer0 1)" "$(lvl layer1 1)" "$speed" \
+    "$bt" "$bh" "$bb" "$bf" "$pt" "$ph" "$pb" "$pf" "$wb" "$wf" >>"$tsv"
+  [ "$name" = phases ] && cp "$tmp/$name.log" "$tmp/phases-wpp.log" && "$wpp" analyze --quiet --trace="$tmp/$name.htr" --elf="$elf" \
+    --buckets="$buckets" --out="$tmp/phases-deep"
+done
+awk -F'\t' 'NR > 1 { bt += $13 * $4; bh += $14 * $4; bb += $15 * $4; bf += $16 * $4; n += $4; wb += $21; wf += $22 }
+  END { if (n) printf "all programs, weighted by blocks: block table %.2f (new last) / %.2f (new first) / %.2f (bounded) / %.2f (full) probes per lookup; bounded sorting %.1fx fewer than new-last, %.1fx than new-first; its sort work %.0f%% of the full sort'"'"'s\n", bt / n, bh / n, bb / n, bf / n, bt / bb, bh / bb, 100 * wb / (wf ? wf : 1) }' "$tsv"
+echo "(probes: chain entries visited per lookup at $buckets buckets; runs: repeated paths; layer0/1: stratum layers;"
+echo " Mblk/s: blocks analysed per second by hwprof-wpp, all levels, with the timeline kept)"
+if [ -f "$tmp/phases-deep.log" ]; then
+  "$sim" --quiet --phase-truth="$tmp/phases.truth" --phase-window=100000 "$build/workloads/phases.elf" >/dev/null 2>&1 || true
+  echo "phases program: changes of its hot branch set (hwprof-sim --phase-truth, windows of 100,000 instructions):"
+  awk '$1 == "window" && $NF != 0 { printf "  truth: window [%d, %d) change %d\n", $2, $3, $NF }' "$tmp/phases.truth"
+  echo "  reported by the bounded sorting at $buckets buckets (a sort putting an entry with 10x the accesses ahead of one hot"
+  echo "  at the previous sort; first per period):"
+  grep '^phase change' "$tmp/phases-deep.log" | awk '{ split($4, a, ","); if (a[1] != last) print "  wpp: " $0; last = a[1] }' | sed 's/phase change: //'
+fi
