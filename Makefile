@@ -49,7 +49,7 @@ VP_SRC   := sw/vp/vp_estimate.c sw/vp/vp_fw.c
 # whole-program path analysis (docs/wpp.md): the file formats (also in the simulator), the analysis
 WPP_FILE_SRC := sw/wpp/trace_file.c
 WPP_SRC  := $(WPP_FILE_SRC) sw/wpp/block_stream.c sw/wpp/chain_table.c sw/wpp/cycles.c sw/wpp/wpp_index.c sw/wpp/wpp_tables.c \
-            sw/trace_recon.c sw/image.c $(ELF_SRC)
+            sw/trace_recon.c sw/image.c sw/rv32_disasm.c $(ELF_SRC)
 WPP_HDR  := $(wildcard sw/wpp/*.h) $(ELF_HDR) $(SW_HDR)
 VP_HDR   := sw/vp/vp_estimate.h sw/vp/vp_fw.h
 # the dynamic optimizer (docs/dynopt.md): portable firmware, built for the host tests and for RV32
@@ -559,7 +559,7 @@ RL_RANDOM_SRC := $(filter-out sim/hwprof_sim.c,$(SIM_SRC)) sw/dynopt/codecache.c
 $(BUILD)/unit/relayout-random: tests/relayout_random.c $(RL_RANDOM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/edge_check.h \
                                sim/cc_origin.h $(PROFMAP_HDR) $(MODEL_HDR) $(DYNOPT_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/dynopt -Isw/profmap -Isw/elf -Isw/cfg -Icmodel -g -O1 $(SAN) tests/relayout_random.c \
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/dynopt -Isw/profmap -Isw/elf -Isw/cfg -Isw/wpp -Icmodel -g -O1 $(SAN) tests/relayout_random.c \
 	  $(RL_RANDOM_SRC) -o $@ -lelf
 
 $(BUILD)/unit/hwprof-instr-asan: $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
@@ -771,10 +771,10 @@ qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof dev
 FUZZ_PKGS := clang libclang-rt-14-dev
 FUZZ_CC := clang
 FUZZ_SECONDS ?= 120
-FUZZ_TARGETS ?= elf instr map profile meta cop_asm cop_image
+FUZZ_TARGETS ?= elf instr map profile meta cop_asm cop_image wpp_trace wpp_index
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
               -Isw/include -Isw/elf \
-              -Isw/cfg -Isw/profmap -Isw/instr -Isw/rewrite -Isw/cop -Isw/dynopt -Ifuzz
+              -Isw/cfg -Isw/profmap -Isw/instr -Isw/rewrite -Isw/cop -Isw/dynopt -Isw/wpp -Ifuzz
 FUZZ_SRC_elf := $(ELF_SRC) sw/image.c
 FUZZ_SRC_instr := $(INSTR_SRC) sw/image.c
 FUZZ_SRC_map := $(PROFMAP_SRC)
@@ -782,13 +782,15 @@ FUZZ_SRC_profile := $(PROFMAP_SRC)
 FUZZ_SRC_meta := sw/dynopt/meta.c
 FUZZ_SRC_cop_asm := $(COP_SRC)
 FUZZ_SRC_cop_image := $(COP_SRC)
+FUZZ_SRC_wpp_trace := sw/wpp/trace_file.c sw/wpp/block_stream.c sw/wpp/chain_table.c sw/wpp/cycles.c sw/trace_recon.c sw/image.c
+FUZZ_SRC_wpp_index := sw/wpp/wpp_index.c sw/wpp/trace_file.c
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_file.h $(INSTR_SRC) $(PROFMAP_SRC) $(COP_SRC) sw/dynopt/meta.c sw/image.c \
-                     $(SW_HDR) $(ELF_HDR) $(PROFMAP_HDR) $(COP_HDR) | fuzz-deps
+                     $(SW_HDR) $(ELF_HDR) $(PROFMAP_HDR) $(COP_HDR) $(WPP_SRC) $(WPP_HDR) | fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_SRC_$*) -o $@ -lelf
 fuzz-deps:
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
-fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS)) workloads $(CPASM_BIN)
+fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS)) workloads $(CPASM_BIN) $(WPP_BIN)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) tools/fuzz.sh "$(BUILD)" $(FUZZ_TARGETS)
 .PHONY: fuzz fuzz-deps
 
@@ -839,14 +841,17 @@ bench: bench-bin $(SIM_BIN) $(SC_BIN) $(WPP_BIN) workloads $(COP_FW_ELFS:-cop.el
 # The load-value profiling figures (docs/valueprof.md): measured as in make bench's section 7, drawn
 # with Debian's matplotlib (the system Python, where python3-matplotlib installs it)
 PLOT_PY ?= /usr/bin/python3
-plots: deps $(SIM_BIN) workloads $(VPEVAL_BIN) $(EMBENCH_VP)
+plots: deps $(SIM_BIN) $(WPP_BIN) workloads $(VPEVAL_BIN) $(EMBENCH_VP)
 	@tools/valueprof_eval.sh "$(BUILD)"
 	@$(PLOT_PY) tools/plot_valueprof.py "$(BUILD)" "$(BUILD)/plots"
 	@mkdir -p "$(BUILD)/plots"
 	@PLOTS="$(BUILD)/plots" tools/dynopt_bench.sh "$(BUILD)"
 	@PLOTS="$(BUILD)/plots" tools/tracecache_bench.sh "$(BUILD)"
 	@PLOTS="$(BUILD)/plots" tools/relayout_bench.sh "$(BUILD)"
-	@echo "plots: the phase timelines in $(BUILD)/plots/dynopt-*.png (with re-layout: dynopt-rl-*.png), the code cache in $(BUILD)/plots/tracecache.png"
+	@$(SIM_BIN) --quiet --trace-out="$(BUILD)/plots/phases.htr" "$(BUILD)/workloads/phases.elf" >/dev/null && \
+	  $(WPP_BIN) analyze --quiet --buckets=16 --trace="$(BUILD)/plots/phases.htr" --elf="$(BUILD)/workloads/phases.elf" \
+	    --out="$(BUILD)/plots/wpp-phases" && $(PLOT_PY) tools/plot_wpp.py "$(BUILD)/plots/wpp-phases" "$(BUILD)/plots/wpp-phases.png"
+	@echo "plots: the phase timelines in $(BUILD)/plots/dynopt-*.png (with re-layout: dynopt-rl-*.png), the code cache in $(BUILD)/plots/tracecache.png, whole-program paths of phases.c in $(BUILD)/plots/wpp-phases.png"
 
 synth: deps
 	@RTL_SRC="$(RTL_SRC)" synth/run.sh "$(BUILD)/synth"

@@ -35,6 +35,27 @@ seed() {
         [ -f "$build/dyn/$f-prof.elf" ] && python3 "$(dirname "$0")/meta_blob.py" "$build/dyn/$f-prof.elf" "$d/$f.meta"
       done ;;
     cop_asm) cp sw/cop/*.s sw/cop/examples/*.s "$d/" ;;
+    wpp_trace) # trace files of fuzz/fuzz_wpp_trace.c's fixed program, worked by hand (docs/wpp.md, "Files")
+      python3 - "$d" <<'PY'
+import struct, sys
+def trf(recs, tail, insns, last, dropped=0):
+    b = b"HWPTRACE" + struct.pack("<IIII", 1, 32, 0x80000000, 0) + bytes(8)
+    for s, h in recs: b += struct.pack("<II", s, h)
+    if tail: b += struct.pack("<IIII", 1, 0, *tail)
+    return b + struct.pack("<IIIIII", 2, 0, insns & 0xffffffff, insns >> 32, dropped, last)
+B = 0x80000000
+recs = [(B, 0b11), (B, 0b10), (B + 0x20, 0b10), (B + 0x10, 0b10)]  # 3 + 6 + 3 + 3 instructions
+open(sys.argv[1] + "/loops.htr", "wb").write(trf(recs, (B, 1), 16, B))
+open(sys.argv[1] + "/whole.htr", "wb").write(trf(recs * 3, None, 45, B + 0x18))
+PY
+      ;;
+    wpp_index) # the indexed file of a small analysis
+      python3 -c 'import struct, sys
+b = b"HWPBLOCK" + struct.pack("<II", 1, 0); n = 0
+for i in range(400):
+    a = 0x80000000 + 4 * [0, 1, 2, 0, 1, 3][i % 6] + (64 if i > 200 else 0); b += struct.pack("<II", a, 3); n += 3
+open(sys.argv[1], "wb").write(b + struct.pack("<IIII", 0, 0, n, 0))' "$d/small.blk" &&
+        "$build/wpp/hwprof-wpp" analyze --quiet --blocks="$d/small.blk" --out="$d/small" && rm -f "$d"/small.blk "$d"/small.*.txt "$d"/small.log ;;
     cop_image)
       for f in sw/cop/*.s sw/cop/examples/*.s; do
         "$build/cop/hwprof-cpasm" "$f" -o "$d/$(basename "$f" .s).cop" >/dev/null 2>&1

@@ -32,9 +32,9 @@ echo "      units), analysis speed; then probes per lookup of the block table (e
 echo "      the path table at $buckets buckets: chains in insertion order (new last / new first), bounded"
 echo "      sorting (depth > 4, > 16 accesses in the period of 16384 lookups), every bucket sorted every"
 echo "      period; and the sorting work of bounded against full"
-printf 'program\tinsns\trecords\tblocks\tdistinct_blocks\tpaths\tpath_runs\tstrata\tstratum_runs\tlayer0\tlayer1\tblocks_per_s\tblk_tail\tblk_head\tblk_bounded\tblk_full\tpth_tail\tpth_head\tpth_bounded\tpth_full\twork_bounded\twork_full\n' >"$tsv"
-printf '%-14s %9s %8s %8s %6s %6s %7s %6s %6s %6s | %-27s | %-27s | %s\n' program insns records blocks paths runs strata layer0 layer1 "Mblk/s" \
-  "block table: tail head bnd full" "path table: tail head bnd full" "sort work bnd/full"
+printf 'program\tinsns\trecords\tblocks\tdistinct_blocks\tpaths\tpath_runs\tstrata\tstratum_runs\tlayer0\tlayer1\tblocks_per_s\tblk_tail\tblk_head\tblk_bounded\tblk_full\tpth_tail\tpth_head\tpth_bounded\tpth_full\twork_bounded\twork_full\ttr_tail\ttr_head\ttr_bounded\ttr_full\ttr_open\n' >"$tsv"
+printf '%-14s %9s %8s %8s %6s %6s %7s %6s %6s %6s | %-27s | %-27s | %-20s | %s\n' program insns records blocks paths runs strata layer0 layer1 "Mblk/s" \
+  "block table: tail head bnd full" "path table: tail head bnd full" "sort work bnd/full" "Figure 8 table: tail head bnd full open"
 sum_tail=0 sum_bnd=0 sum_head=0 sum_full=0 nprog=0
 for elf in "${progs[@]}"; do
   name=$(basename "$elf" .elf)
@@ -52,16 +52,20 @@ for elf in "${progs[@]}"; do
   bt=$(ppl none-tail blocks) bh=$(ppl none-head blocks) bb=$(ppl bounded blocks) bf=$(ppl full blocks)
   pt=$(ppl none-tail paths) ph=$(ppl none-head paths) pb=$(ppl bounded paths) pf=$(ppl full paths)
   wb=$(work bounded) wf=$(work full)
-  printf '%-14s %9s %8s %8s %6s %6s %7s %6s %6s %6s | %6s %6s %6s %6s | %6s %6s %6s %6s | %s / %s\n' "$name" "$insns" "$records" "$blocks" \
-    "$(lvl paths 1)" "$(lvl paths 2)" "$(lvl strata 1)" "$(lvl layer0 1)" "$(lvl layer1 1)" "$speed" "$bt" "$bh" "$bb" "$bf" "$pt" "$ph" "$pb" "$pf" "$wb" "$wf"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$insns" "$records" "$blocks" "$dblocks" \
+  tt=$(ppl none-tail traces) th=$(ppl none-head traces) tb=$(ppl bounded traces) tf=$(ppl full traces) to=$(ppl open-addr traces)
+  printf '%-14s %9s %8s %8s %6s %6s %7s %6s %6s %6s | %6s %6s %6s %6s | %6s %6s %6s %6s | %20s | %5s %5s %5s %5s %5s\n' "$name" "$insns" "$records" "$blocks" \
+    "$(lvl paths 1)" "$(lvl paths 2)" "$(lvl strata 1)" "$(lvl layer0 1)" "$(lvl layer1 1)" "$speed" "$bt" "$bh" "$bb" "$bf" "$pt" "$ph" "$pb" "$pf" "$wb / $wf" \
+    "$tt" "$th" "$tb" "$tf" "$to"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$insns" "$records" "$blocks" "$dblocks" \
     "$(lvl paths 1)" "$(lvl paths 2)" "$(lvl strata 1)" "$(lvl strata 2)" "$(lvl layer0 1)" "$(lvl layer1 1)" "$speed" \
-    "$bt" "$bh" "$bb" "$bf" "$pt" "$ph" "$pb" "$pf" "$wb" "$wf" >>"$tsv"
+    "$bt" "$bh" "$bb" "$bf" "$pt" "$ph" "$pb" "$pf" "$wb" "$wf" "$tt" "$th" "$tb" "$tf" "$to" >>"$tsv"
   [ "$name" = phases ] && cp "$tmp/$name.log" "$tmp/phases-wpp.log" && "$wpp" analyze --quiet --trace="$tmp/$name.htr" --elf="$elf" \
     --buckets="$buckets" --out="$tmp/phases-deep"
 done
-awk -F'\t' 'NR > 1 { bt += $13 * $4; bh += $14 * $4; bb += $15 * $4; bf += $16 * $4; n += $4; wb += $21; wf += $22 }
-  END { if (n) printf "all programs, weighted by blocks: block table %.2f (new last) / %.2f (new first) / %.2f (bounded) / %.2f (full) probes per lookup; bounded sorting %.1fx fewer than new-last, %.1fx than new-first; its sort work %.0f%% of the full sort'"'"'s\n", bt / n, bh / n, bb / n, bf / n, bt / bb, bh / bb, 100 * wb / (wf ? wf : 1) }' "$tsv"
+awk -F'\t' 'NR > 1 { bt += $13 * $4; bh += $14 * $4; bb += $15 * $4; bf += $16 * $4; n += $4; wb += $21; wf += $22
+                     tt += $23 * $3; th += $24 * $3; tb += $25 * $3; tf += $26 * $3; to += $27 * $3; r += $3 }
+  END { if (n) printf "all programs, weighted by blocks: block table %.2f (new last) / %.2f (new first) / %.2f (bounded) / %.2f (full) probes per lookup; bounded sorting %.1fx fewer than new-last, %.1fx than new-first; its sort work %.0f%% of the full sort'"'"'s\n", bt / n, bh / n, bb / n, bf / n, bt / bb, bh / bb, 100 * wb / (wf ? wf : 1)
+        if (r) printf "Figure 8 table, weighted by records: %.2f (new last) / %.2f (new first) / %.2f (bounded) / %.2f (full) chained, %.2f open addressing at most half full\n", tt / r, th / r, tb / r, tf / r, to / r }' "$tsv"
 echo "(probes: chain entries visited per lookup at $buckets buckets; runs: repeated paths; layer0/1: stratum layers;"
 echo " Mblk/s: blocks analysed per second by hwprof-wpp, all levels, with the timeline kept)"
 if [ -f "$tmp/phases-deep.log" ]; then

@@ -19,6 +19,7 @@
 #include "block_stream.h"
 #include "cycles.h"
 #include "hwprof_elf.h"
+#include "rv32_disasm.h"
 #include "trace_file.h"
 #include "wpp_index.h"
 #include "wpp_tables.h"
@@ -32,16 +33,19 @@ static void usage(FILE *to) {
           "      builds paths, repeated paths, strata and stratum layers from the block stream and writes\n"
           "      PREFIX.blocks.txt, PREFIX.paths.txt, PREFIX.strata.txt, PREFIX.layer0.txt, ... (hottest\n"
           "      first), PREFIX.log (the summary, also printed) and PREFIX.idx (the indexed run file)\n"
-          "  blocks --trace=FILE --elf=ELF (--out=FILE | --text)\n"
-          "      the block stream rebuilt from a trace file: a block file, or one 'address instructions'\n"
-          "      line per block\n"
+          "  blocks --trace=FILE --elf=ELF (--out=FILE | --text [--disasm])\n"
+          "      the block stream rebuilt from a trace file: a block file, or one 'address instructions\n"
+          "      function+offset' line per block (with --disasm, followed by its instructions)\n"
           "  query FILE.idx (--insn=N | --path-number=N | --unit=LEVEL:ID)\n"
           "      the runs covering instruction N, the run holding path traversal N (1-based), or every run\n"
-          "      of a unit (LEVEL: paths, strata, layer0, ...)\n"
+          "      of a unit (LEVEL: paths, strata, layer0, ...); tools/plot_wpp.py PREFIX OUT.png draws the\n"
+          "      phase timeline of an analysis\n"
           "  probes (--trace=FILE --elf=ELF | --blocks=FILE) [table options]\n"
           "      the same analysis with chains kept in insertion order (new entries last, then first),\n"
           "      with bounded sorting and with every bucket sorted every period: probes per lookup and\n"
-          "      sorting work, one line each\n\n"
+          "      sorting work, one line per table; with --trace also the table of seed 002's Figure 8\n"
+          "      handler (one lookup per record, keyed by start and history), and the open addressing its\n"
+          "      firmware uses (linear probing, at most half full) as 'open-addr'\n\n"
           "table options:\n"
           "  --levels=N        1 paths, 2 + strata, 3 + stratum layer 0, ... up to %u (default 4)\n"
           "  --sort=S          none, bounded (default) or full\n"
@@ -61,7 +65,7 @@ static void usage(FILE *to) {
 
 typedef struct {
   const char *trace, *elf, *blocks, *out, *index;
-  bool text, quiet, progress;
+  bool text, quiet, progress, disasm;
   wpp_cfg_t cfg;
   uint64_t q_insn, q_path;
   const char *q_unit;
@@ -143,6 +147,7 @@ static int parse_opts(int argc, char **argv, int first, opts_t *o) {
       o->q_unit = s;
       o->query = 3;
     } else if (!strcmp(a, "--text")) o->text = true;
+    else if (!strcmp(a, "--disasm")) o->disasm = true;
     else if (!strcmp(a, "--quiet")) o->quiet = true;
     else if (!strcmp(a, "--progress")) o->progress = true;
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -165,6 +170,7 @@ typedef struct {
   bool have_elf;
   wpp_symtab_t syms;
   hwprof_bkf_t blocks;
+  hwprof_trf_t trf; /* the records, when the input is a trace file */
 } input_t;
 
 static void progress_cb(void *ctx, uint64_t done, uint64_t total) {
@@ -192,6 +198,7 @@ static int load_symbols(input_t *in) {
 static void free_input(input_t *in) {
   free(in->syms.sym);
   hwprof_bkf_free(&in->blocks);
+  hwprof_trf_free(&in->trf);
   if (in->have_elf) hwprof_elf_free(&in->elf);
 }
 
@@ -226,24 +233,22 @@ static int load_input(const opts_t *o, input_t *in) {
     return 0;
   }
   hwprof_image_t img;
-  hwprof_trf_t t;
+  hwprof_trf_t *t = &in->trf;
   if (hwprof_elf_image(&in->elf, &img, err, sizeof err) != 0) {
     fprintf(stderr, "hwprof-wpp: error: %s: %s\n", o->elf, err);
     return 1;
   }
-  if (hwprof_trf_load(&t, o->trace, err, sizeof err) != 0) {
+  if (hwprof_trf_load(t, o->trace, err, sizeof err) != 0) {
     fprintf(stderr, "hwprof-wpp: error: %s\n", err);
     return 1;
   }
-  if (t.entry_pc != img.entry) {
+  if (t->entry_pc != img.entry) {
     fprintf(stderr, "hwprof-wpp: error: %s: recorded from a program entered at 0x%08" PRIx32 ", but %s is entered at 0x%08" PRIx32 "\n",
-            o->trace, t.entry_pc, o->elf, img.entry);
-    hwprof_trf_free(&t);
+            o->trace, t->entry_pc, o->elf, img.entry);
     return 1;
   }
-  const int rc = wpp_blocks_from_traces(&t, o->trace, &img, &in->blocks, o->progress ? progress_cb : NULL,
+  const int rc = wpp_blocks_from_traces(t, o->trace, &img, &in->blocks, o->progress ? progress_cb : NULL,
                                         (void *)"rebuilding blocks from traces", err, sizeof err);
-  hwprof_trf_free(&t);
   if (rc != 0) {
     fprintf(stderr, "hwprof-wpp: error: %s\n", err);
     return 1;
@@ -339,10 +344,17 @@ static int cmd_blocks(const opts_t *o) {
       }
     }
   } else if (rc == 0) {
-    char where[96];
-    for (uint64_t i = 0; i < in.blocks.n; i++)
-      printf("0x%08" PRIx32 " %" PRIu32 " %s\n", in.blocks.ev[i].start, in.blocks.ev[i].insns,
-             wpp_sym_name(&in.syms, in.blocks.ev[i].start, where, sizeof where));
+    char where[96], text[64];
+    hwprof_image_t img;
+    if (o->disasm && hwprof_elf_image(&in.elf, &img, text, sizeof text) != 0) img.nseg = 0;
+    for (uint64_t i = 0; i < in.blocks.n; i++) {
+      const hwprof_block_ev_t *b = &in.blocks.ev[i];
+      printf("0x%08" PRIx32 " %" PRIu32 " %s\n", b->start, b->insns, wpp_sym_name(&in.syms, b->start, where, sizeof where));
+      for (uint32_t k = 0; o->disasm && k < b->insns; k++) {
+        uint32_t pc = b->start + 4u * k, insn;
+        if (hwprof_image_fetch(&img, pc, &insn)) printf("    %08" PRIx32 ":  %08" PRIx32 "  %s\n", pc, insn, rv32_disasm(pc, insn, text, sizeof text));
+      }
+    }
   }
   free_input(&in);
   return rc;
@@ -415,6 +427,67 @@ static int cmd_query(const opts_t *o) {
   return rc;
 }
 
+/* Seed 002's Figure 8 handler counts every record in a table keyed by (start, history); the same
+ * stream of records through a chained table with each strategy, and through the open addressing
+ * the firmware uses (linear probing, at most half full, as hwprof_trace_table_init sizes it). */
+typedef struct {
+  const hwprof_trf_rec_t *keys; /* per entry */
+  hwprof_trf_rec_t want;
+} rec_key_t;
+static bool rec_eq(const void *ctx, uint32_t idx) {
+  const rec_key_t *k = ctx;
+  return k->keys[idx].start == k->want.start && k->keys[idx].hist == k->want.hist;
+}
+static uint32_t rec_hash(const hwprof_trf_rec_t *r) { return wpp_hash_u32(r->start ^ wpp_hash_u32(r->hist)); }
+
+static int probe_records(const hwprof_trf_t *t, const wpp_table_cfg_t *cfg, const char *mode, uint32_t *distinct) {
+  wpp_table_t tb;
+  hwprof_trf_rec_t *keys = malloc((t->nrec ? t->nrec : 1) * sizeof *keys);
+  if (keys == NULL || wpp_table_init(&tb, "traces", cfg, NULL) != 0) {
+    free(keys);
+    return 1;
+  }
+  const clock_t t0 = clock();
+  for (uint64_t i = 0; i < t->nrec; i++) {
+    rec_key_t k = {keys, t->rec[i]};
+    const uint32_t h = rec_hash(&t->rec[i]);
+    if (wpp_table_find(&tb, h, rec_eq, &k) == UINT32_MAX) {
+      const uint32_t e = wpp_table_insert(&tb, h);
+      if (e == UINT32_MAX) break;
+      keys[e] = t->rec[i];
+    }
+  }
+  printf("%s\ttraces\t%" PRIu32 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%.3f\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
+         "\t%.3f\n",
+         mode, tb.n, tb.max_depth, tb.lookups, tb.probes, wpp_table_probes_per_lookup(&tb), tb.sorts, tb.buckets_sorted,
+         tb.sort_work, tb.phase_changes, (double)(clock() - t0) / CLOCKS_PER_SEC);
+  *distinct = tb.n;
+  wpp_table_free(&tb);
+  free(keys);
+  return 0;
+}
+
+static int probe_records_open(const hwprof_trf_t *t, uint32_t distinct) {
+  uint64_t cap = 16;
+  while (cap < 2u * (uint64_t)distinct) cap *= 2;
+  hwprof_trf_rec_t *slot = calloc(cap, sizeof *slot); /* hist 0: free */
+  if (slot == NULL) return 1;
+  uint64_t probes = 0;
+  for (uint64_t i = 0; i < t->nrec; i++)
+    for (uint64_t j = rec_hash(&t->rec[i]) & (cap - 1);; j = (j + 1) & (cap - 1)) {
+      probes++;
+      if (slot[j].hist == 0) {
+        slot[j] = t->rec[i];
+        break;
+      }
+      if (slot[j].start == t->rec[i].start && slot[j].hist == t->rec[i].hist) break;
+    }
+  printf("open-addr\ttraces\t%" PRIu32 "\t0\t%" PRIu64 "\t%" PRIu64 "\t%.3f\t0\t0\t0\t0\t0\n", distinct, t->nrec, probes,
+         t->nrec ? (double)probes / (double)t->nrec : 0.0);
+  free(slot);
+  return 0;
+}
+
 static int cmd_probes(const opts_t *o) {
   input_t in;
   int rc = load_input(o, &in);
@@ -428,6 +501,7 @@ static int cmd_probes(const opts_t *o) {
     bool head;
   } kModes[] = {{"none-tail", kWppSortNone, false}, {"none-head", kWppSortNone, true},
                 {"bounded", kWppSortBounded, false}, {"full", kWppSortFull, false}};
+  uint32_t distinct = 0;
   printf("# mode\ttable\tentries\tmax_depth\tlookups\tprobes\tprobes_per_lookup\tsorts\tbuckets_sorted\tsort_work\tphase_changes\tseconds\n");
   for (unsigned m = 0; m < sizeof kModes / sizeof kModes[0] && rc == 0; m++) {
     opts_t mo = *o;
@@ -446,7 +520,9 @@ static int cmd_probes(const opts_t *o) {
              wpp_table_probes_per_lookup(ts[i]), ts[i]->sorts, ts[i]->buckets_sorted, ts[i]->sort_work,
              ts[i]->phase_changes, secs);
     wpp_free(&w);
+    if (o->trace) rc = probe_records(&in.trf, &mo.cfg.table, kModes[m].name, &distinct);
   }
+  if (rc == 0 && o->trace) rc = probe_records_open(&in.trf, distinct); /* the firmware's own table */
   free_input(&in);
   return rc;
 }
