@@ -550,6 +550,24 @@ wpp_sc_rtl() {
   return $rc
 }
 check wpp-rtl-records-over-apb-sc-lockstep wpp_sc_rtl
+# the block listing's disassembly (sw/rv32_disasm.c) against binutils' objdump: the mnemonic of
+# every instruction the programs executed
+wpp_disasm_objdump() {
+  local w elf d n bad rc=0
+  for w in sort interp; do
+    elf="$build/workloads/$w.elf" d="$logdir/wpp/$w"
+    "$wpp" blocks --text --disasm --trace="$d/run.htr" --elf="$elf" | awk '/^    [0-9a-f]+:/ { sub(":", "", $1); print $1, $3 }' |
+      sort -u >"$d/ours.dis" || return 1
+    riscv64-unknown-elf-objdump -d -M no-aliases "$elf" | awk -F'\t' '/^[0-9a-f]+:\t/ { a = $1; sub(":", "", a); print a, $3 }' |
+      sort -u >"$d/objdump.dis"
+    n=$(join "$d/ours.dis" "$d/objdump.dis" | wc -l)
+    bad=$(join "$d/ours.dis" "$d/objdump.dis" | awk '$2 != $3' | head -5)
+    [ "$n" -gt 100 ] && [ "$n" = "$(wc -l <"$d/ours.dis")" ] && [ -z "$bad" ] &&
+      echo "$w: $n executed instructions, the same mnemonics as objdump's" || { echo "$w: $n compared; differ: $bad"; rc=1; }
+  done
+  return $rc
+}
+check wpp-disasm-matches-objdump wpp_disasm_objdump
 # bad input: one line naming the file (and the offset), a non-zero exit, nothing written as if whole
 wpp_rejects_bad_input() {
   local d="$logdir/wpp/bad" src="$logdir/wpp/sort/run.htr" elf="$build/workloads/sort.elf" out rc=0
@@ -567,10 +585,13 @@ wpp_rejects_bad_input() {
   { head -c 40 "$src"; printf '\x10\x00\x00\x80\x02\x00\x00\x00'; tail -c +49 "$src"; } >"$d/wrong.htr"
   expect_err "a record that contradicts the code" "wrong.htr: offset 40: trace 0x80000010/0x00000002: history contradicts the code" "$wpp" analyze --trace="$d/wrong.htr" --elf="$elf" --out="$d/x"
   expect_err "records of another program" "run.htr" "$wpp" analyze --trace="$src" --elf="$build/workloads/interp.elf" --out="$d/x"
+  { head -c $(($(stat -c %s "$src") - 4)) "$src"; printf '\x00\x00\x00\x00'; } >"$d/tail.htr"  # last pc 0
   expect_err "not a trace file" "sort.elf: not a hwprof trace file" "$wpp" analyze --trace="$elf" --elf="$elf" --out="$d/x"
   expect_err "no program" "needs --elf" "$wpp" analyze --trace="$src"
   expect_err "unknown option" "unknown argument '--bogus'" "$wpp" analyze --bogus
   expect_err "bad bucket count" "expects a power of two" "$wpp" analyze --blocks=x --buckets=3
+  expect_err "unfinished trace that leads elsewhere" "does not lead to the program's last instruction" \
+    "$wpp" blocks --text --trace="$d/tail.htr" --elf="$elf"
   expect_err "index query out of range" "no instruction" "$wpp" query "$logdir/wpp/sort/hw.idx" --insn=999999999
   head -c 100 "$logdir/wpp/sort/hw.idx" >"$d/cut.idx"
   expect_err "truncated index" "cut.idx: truncated at offset" "$wpp" query "$d/cut.idx" --insn=1
