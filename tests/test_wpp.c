@@ -249,11 +249,12 @@ static void test_wpp_table_bounded_sort_moves_only_hot_entries(void **state) {
   wpp_table_free(&t);
 }
 
-/* A bucket no deeper than the threshold is left alone; a full sort orders every bucket. */
+/* A bucket no deeper than the threshold (here exactly as deep) is left alone; a full sort orders
+ * every bucket. */
 static void test_wpp_table_depth_threshold_and_full_sort(void **state) {
   (void)state;
   for (int full = 0; full < 2; full++) {
-    const wpp_table_cfg_t cfg = {full ? kWppSortFull : kWppSortBounded, 1, 3 + 1 + 5 + 9, 4, 0, 10, false};
+    const wpp_table_cfg_t cfg = {full ? kWppSortFull : kWppSortBounded, 1, 3 + 1 + 5 + 9, 3, 0, 10, false};
     wpp_table_t t;
     assert_int_equal(wpp_table_init(&t, "t", &cfg, NULL), 0);
     for (unsigned i = 0; i < 3; i++) {
@@ -266,7 +267,7 @@ static void test_wpp_table_depth_threshold_and_full_sort(void **state) {
     access(&t, 1, 5);
     access(&t, 2, 9);
     assert_int_equal(t.sorts, 1);
-    assert_int_equal(t.head[0], full ? 2u : 0u); /* depth 3 <= 4: bounded leaves it */
+    assert_int_equal(t.head[0], full ? 2u : 0u); /* depth 3, not more than 3: bounded leaves it */
     if (full) {
       assert_int_equal(t.link[2].next, 1);
       assert_int_equal(t.link[1].next, 0);
@@ -312,6 +313,82 @@ static void test_wpp_table_phase_change_needs_the_factor(void **state) {
     }
     wpp_table_free(&t);
   }
+}
+
+/* Bounded sorting on a random stream, against the rule computed here from counts kept here: at each
+ * period's end every bucket deeper than the threshold must hold its entries that were accessed more
+ * than the frequency threshold in the period first (most accessed first, ties in their previous
+ * order), then the others in their previous order; the chains stay whole in both directions. */
+enum { RK = 64, RB = 4, RP = 200, RT = 3, RD = 5 };
+static uint32_t rnd_key_of[RK];
+static uint32_t rnd_want;
+static bool rnd_eq(const void *ctx, uint32_t idx) {
+  (void)ctx;
+  return rnd_key_of[idx] == rnd_want;
+}
+static unsigned chain_of(const wpp_table_t *t, uint32_t b, uint32_t *out) {
+  unsigned n = 0;
+  uint32_t prev = UINT32_MAX;
+  for (uint32_t i = t->head[b]; i != UINT32_MAX; prev = i, i = t->link[i].next) {
+    assert_int_equal(t->link[i].prev, prev);
+    out[n++] = i;
+  }
+  return n;
+}
+static void test_wpp_table_bounded_sort_random_stream_follows_the_rule(void **state) {
+  (void)state;
+  const wpp_table_cfg_t cfg = {kWppSortBounded, RB, RP, RD, RT, 10, false};
+  wpp_table_t t;
+  assert_int_equal(wpp_table_init(&t, "t", &cfg, NULL), 0);
+  uint32_t x = 99, count[RK] = {0}, before[RB][RK], nb[RB], key_entry[RK];
+  memset(key_entry, 0xff, sizeof key_entry);
+  for (unsigned period = 0; period < 300; period++) {
+    memset(count, 0, sizeof count);
+    for (unsigned l = 0; l < RP; l++) {
+      x = x * 1103515245u + 12345u;
+      /* a few hot keys that change every 40 periods, and noise; every fifth period they take turns,
+         so their counts tie */
+      const uint32_t pick = period % 5 == 0 ? (period / 5 + l) % 3 : (x >> 20) % 3;
+      uint32_t key = (x >> 16) % 4 ? ((period / 40) * 7 + pick) % RK : (x >> 8) % RK;
+      if (l == RP - 1)
+        for (uint32_t b = 0; b < RB; b++) nb[b] = chain_of(&t, b, before[b]);
+      rnd_want = key;
+      const uint32_t h = wpp_hash_u32(key);
+      uint32_t e = wpp_table_find(&t, h, rnd_eq, NULL);
+      if (e == UINT32_MAX) {
+        e = wpp_table_insert(&t, h);
+        rnd_key_of[e] = key;
+        key_entry[key] = e;
+        if (l == RP - 1) before[h & (RB - 1)][nb[h & (RB - 1)]++] = e; /* it joins at the tail */
+      }
+      count[e]++;
+    }
+    assert_int_equal(t.sorts, period + 1);
+    for (uint32_t b = 0; b < RB; b++) {
+      uint32_t after[RK], expect[RK], n = chain_of(&t, b, after), m = 0;
+      assert_int_equal(n, nb[b]);
+      assert_int_equal(n, t.depth[b]);
+      if (n > RD) {
+        for (uint32_t i = 0; i < n; i++) /* hot ones, most accessed first, stable */
+          if (count[before[b][i]] > RT) {
+            uint32_t j = m++;
+            while (j > 0 && count[expect[j - 1]] < count[before[b][i]]) {
+              expect[j] = expect[j - 1];
+              j--;
+            }
+            expect[j] = before[b][i];
+          }
+        for (uint32_t i = 0; i < n; i++)
+          if (count[before[b][i]] <= RT) expect[m++] = before[b][i];
+      } else {
+        memcpy(expect, before[b], n * sizeof *expect);
+      }
+      for (uint32_t i = 0; i < n; i++)
+        if (after[i] != expect[i]) fail_msg("period %u bucket %u place %u: entry %u, expected %u", period, b, i, after[i], expect[i]);
+    }
+  }
+  assert_true(t.phase_changes > 0); /* the hot keys changed every 40 periods */
+  wpp_table_free(&t);
 }
 
 /* ---------------------------------------------------------------- files and the rebuilt stream */
@@ -418,6 +495,7 @@ int main(void) {
       cmocka_unit_test(test_wpp_table_bounded_sort_moves_only_hot_entries),
       cmocka_unit_test(test_wpp_table_depth_threshold_and_full_sort),
       cmocka_unit_test(test_wpp_table_phase_change_needs_the_factor),
+      cmocka_unit_test(test_wpp_table_bounded_sort_random_stream_follows_the_rule),
       cmocka_unit_test(test_wpp_trace_file_rejects_malformed_input),
       cmocka_unit_test(test_wpp_blocks_rebuilt_with_unfinished_trace),
   };

@@ -30,7 +30,7 @@ echo "== 11. Whole-program paths (seed 003) from the trace controller's records 
 echo "      the blocks rebuilt from the drained records, the hierarchy (distinct units; runs = repeated"
 echo "      units), analysis speed; then probes per lookup of the block table (every block looks it up) and"
 echo "      the path table at $buckets buckets: chains in insertion order (new last / new first), bounded"
-echo "      sorting (depth > 4, > 16 accesses in the period of 16384 lookups), every bucket sorted every"
+echo "      sorting (depth > 4, > 64 accesses in the period of 16384 lookups), every bucket sorted every"
 echo "      period; and the sorting work of bounded against full"
 printf 'program\tinsns\trecords\tblocks\tdistinct_blocks\tpaths\tpath_runs\tstrata\tstratum_runs\tlayer0\tlayer1\tblocks_per_s\tblk_tail\tblk_head\tblk_bounded\tblk_full\tpth_tail\tpth_head\tpth_bounded\tpth_full\twork_bounded\twork_full\ttr_tail\ttr_head\ttr_bounded\ttr_full\ttr_open\n' >"$tsv"
 printf '%-14s %9s %8s %8s %6s %6s %7s %6s %6s %6s | %-27s | %-27s | %-20s | %s\n' program insns records blocks paths runs strata layer0 layer1 "Mblk/s" \
@@ -62,16 +62,23 @@ for elf in "${progs[@]}"; do
   [ "$name" = phases ] && cp "$tmp/$name.log" "$tmp/phases-wpp.log" && "$wpp" analyze --quiet --trace="$tmp/$name.htr" --elf="$elf" \
     --buckets="$buckets" --out="$tmp/phases-deep"
 done
-awk -F'\t' 'NR > 1 { bt += $13 * $4; bh += $14 * $4; bb += $15 * $4; bf += $16 * $4; n += $4; wb += $21; wf += $22
-                     tt += $23 * $3; th += $24 * $3; tb += $25 * $3; tf += $26 * $3; to += $27 * $3; r += $3 }
+awk -F'\t' 'NR > 1 { bt += $13 * $4; bh += $14 * $4; bb += $15 * $4; bf += $16 * $4; n += $4; wb += $21; wf += $22 }
   END { if (n) printf "all programs, weighted by blocks: block table %.2f (new last) / %.2f (new first) / %.2f (bounded) / %.2f (full) probes per lookup; bounded sorting %.1fx fewer than new-last, %.1fx than new-first; its sort work %.0f%% of the full sort'"'"'s\n", bt / n, bh / n, bb / n, bf / n, bt / bb, bh / bb, 100 * wb / (wf ? wf : 1)
-        if (r) printf "Figure 8 table, weighted by records: %.2f (new last) / %.2f (new first) / %.2f (bounded) / %.2f (full) chained, %.2f open addressing at most half full\n", tt / r, th / r, tb / r, tf / r, to / r }' "$tsv"
+        }' "$tsv"
+ratios=$(awk -F'\t' 'NR > 1 { printf "%.3f %.4f\n", $13 / $15, $22 ? $21 / $22 : 0 }' "$tsv")
+n=$(wc -l <<<"$ratios")
+med() { sort -g | sed -n "$(((n + 1) / 2))p"; }
+printf 'per program (block table): bounded sorting >= 2x fewer probes than new-last on %s of %s (median %.1fx); its sort work < 10%% of the full sort'"'"'s on %s (median %.0f%%); both on %s\n' \
+  "$(awk '$1 >= 2' <<<"$ratios" | wc -l)" "$n" "$(cut -d' ' -f1 <<<"$ratios" | med)" "$(awk '$2 < 0.1' <<<"$ratios" | wc -l)" \
+  "$(cut -d' ' -f2 <<<"$ratios" | med | awk '{ print 100 * $1 }')" "$(awk '$1 >= 2 && $2 < 0.1' <<<"$ratios" | wc -l)"
+awk -F'\t' 'NR > 1 { tt += $23 * $3; th += $24 * $3; tb += $25 * $3; tf += $26 * $3; to += $27 * $3; r += $3 }
+  END { if (r) printf "Figure 8 table, weighted by records: %.2f (new last) / %.2f (new first) / %.2f (bounded) / %.2f (full) chained, %.2f open addressing at most half full\n", tt / r, th / r, tb / r, tf / r, to / r }' "$tsv"
 echo "(probes: chain entries visited per lookup at $buckets buckets; runs: repeated paths; layer0/1: stratum layers;"
 echo " Mblk/s: blocks analysed per second by hwprof-wpp, all levels, with the timeline kept)"
 if [ -f "$tmp/phases-deep.log" ]; then
   "$sim" --quiet --phase-truth="$tmp/phases.truth" --phase-window=100000 "$build/workloads/phases.elf" >/dev/null 2>&1 || true
   echo "phases program: changes of its hot branch set (hwprof-sim --phase-truth, windows of 100,000 instructions):"
-  awk '$1 == "window" && $NF != 0 { printf "  truth: window [%d, %d) change %d\n", $2, $3, $NF }' "$tmp/phases.truth"
+  awk '$1 == "window" && $(NF - 1) == "change" && $NF != 0 { printf "  truth: window [%d, %d) change %d\n", $2, $3, $NF }' "$tmp/phases.truth"
   echo "  reported by the bounded sorting at $buckets buckets (a sort putting an entry with 10x the accesses ahead of one hot"
   echo "  at the previous sort; first per period):"
   grep '^phase change' "$tmp/phases-deep.log" | awk '{ split($4, a, ","); if (a[1] != last) print "  wpp: " $0; last = a[1] }' | sed 's/phase change: //'

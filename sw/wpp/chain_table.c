@@ -29,9 +29,9 @@ int wpp_table_init(wpp_table_t *t, const char *name, const wpp_table_cfg_t *cfg,
   t->clock = clock;
   t->head = malloc(cfg->buckets * sizeof *t->head);
   t->depth = calloc(cfg->buckets, sizeof *t->depth);
-  t->bucket_period = calloc(cfg->buckets, sizeof *t->bucket_period);
-  t->bucket_count = calloc(cfg->buckets, sizeof *t->bucket_count);
-  if (t->head == NULL || t->depth == NULL || t->bucket_period == NULL || t->bucket_count == NULL) {
+  t->bstamp = calloc(cfg->buckets, sizeof *t->bstamp);
+  t->bcount = calloc(cfg->buckets, sizeof *t->bcount);
+  if (t->head == NULL || t->depth == NULL || t->bstamp == NULL || t->bcount == NULL) {
     wpp_table_free(t);
     return -1;
   }
@@ -42,10 +42,14 @@ int wpp_table_init(wpp_table_t *t, const char *name, const wpp_table_cfg_t *cfg,
 void wpp_table_free(wpp_table_t *t) {
   free(t->head);
   free(t->depth);
-  free(t->bucket_period);
-  free(t->bucket_count);
+  free(t->hot);
+  free(t->prev_hot);
   free(t->link);
   free(t->scratch);
+  free(t->walked);
+  free(t->bstamp);
+  free(t->bcount);
+  free(t->touched);
   free(t->phase);
   memset(t, 0, sizeof *t);
 }
@@ -54,13 +58,19 @@ static uint32_t period_count(const wpp_table_t *t, uint32_t i) {
   return t->link[i].period_id == t->period_id ? t->link[i].period_count : 0;
 }
 
-static void touch(wpp_table_t *t, uint32_t i) {
-  const uint32_t b = t->link[i].hash & (t->cfg.buckets - 1u);
-  if (t->bucket_period[b] != t->period_id) {
-    t->bucket_period[b] = t->period_id;
-    t->bucket_count[b] = 0;
+static bool push(uint32_t **a, uint32_t *n, uint32_t *cap, uint32_t v) {
+  if (*n == *cap) {
+    uint32_t c = *cap ? 2 * *cap : 64;
+    uint32_t *p = realloc(*a, c * sizeof *p);
+    if (p == NULL) return false;
+    *a = p;
+    *cap = c;
   }
-  t->bucket_count[b]++;
+  (*a)[(*n)++] = v;
+  return true;
+}
+
+static void touch(wpp_table_t *t, uint32_t i) {
   wpp_link_t *l = &t->link[i];
   if (l->period_id != t->period_id) {
     l->period_id = t->period_id;
@@ -68,6 +78,12 @@ static void touch(wpp_table_t *t, uint32_t i) {
   }
   l->period_count++;
   l->count++;
+  /* bounded sorting lists an entry when it crosses the frequency threshold, so the sort reads no
+     cold entry to find the hot ones */
+  if (t->cfg.sort == kWppSortBounded && l->period_count == t->cfg.freq_threshold + 1u) {
+    if (!push(&t->hot, &t->nhot, &t->hot_cap, i)) t->hot_lost++;
+    t->sort_work++;
+  }
 }
 
 static void note_phase(wpp_table_t *t, uint32_t up, uint32_t down) {
@@ -83,8 +99,8 @@ static void note_phase(wpp_table_t *t, uint32_t up, uint32_t down) {
                                                period_count(t, up), period_count(t, down)};
 }
 
-/* Sorts one bucket: the entries that qualify (all of them for a full sort) move to the front by
- * accesses in the period, hottest first and stable among equals; the rest follow in their order. */
+/* The full sort of one bucket: every entry by accesses in the period, hottest first, stable among
+ * equals. */
 static void sort_bucket(wpp_table_t *t, uint32_t b) {
   const uint32_t d = t->depth[b];
   if (d > t->scratch_cap) {
@@ -97,7 +113,7 @@ static void sort_bucket(wpp_table_t *t, uint32_t b) {
   uint32_t n = 0, hot = 0;
   for (uint32_t i = t->head[b]; i != NONE; i = t->link[i].next) old[n++] = i;
   t->sort_work += n;
-  const bool full = t->cfg.sort == kWppSortFull;
+  const bool full = true;
   for (uint32_t k = 0; k < n; k++) /* the first group, in chain order */
     if (full || period_count(t, old[k]) > t->cfg.freq_threshold) neu[hot++] = old[k];
   /* insertion sort of the first group, descending; stable */
@@ -128,8 +144,10 @@ static void sort_bucket(wpp_table_t *t, uint32_t b) {
       }
     }
     t->head[b] = neu[0];
-    for (uint32_t k = 0; k + 1 < n; k++) t->link[neu[k]].next = neu[k + 1];
-    t->link[neu[n - 1]].next = NONE;
+    for (uint32_t k = 0; k < n; k++) {
+      t->link[neu[k]].next = k + 1 < n ? neu[k + 1] : NONE;
+      t->link[neu[k]].prev = k ? neu[k - 1] : NONE;
+    }
     t->sort_work += n;
     t->moved += n;
   }
@@ -137,14 +155,141 @@ static void sort_bucket(wpp_table_t *t, uint32_t b) {
   t->buckets_sorted++;
 }
 
+static void unlink_entry(wpp_table_t *t, uint32_t b, uint32_t i) {
+  wpp_link_t *l = &t->link[i];
+  if (l->prev == NONE) t->head[b] = l->next;
+  else t->link[l->prev].next = l->next;
+  if (l->next != NONE) t->link[l->next].prev = l->prev;
+}
+
+static void push_front(wpp_table_t *t, uint32_t b, uint32_t i) {
+  wpp_link_t *l = &t->link[i];
+  l->prev = NONE;
+  l->next = t->head[b];
+  if (l->next != NONE) t->link[l->next].prev = i;
+  t->head[b] = i;
+}
+
+/* Bounded sorting (the seed's): in each bucket deeper than the depth threshold, the entries listed
+ * this period (accessed more than the frequency threshold) move to the front, most accessed first
+ * (ties in chain order); the others keep their order behind them. The chain is read only down to
+ * its deepest listed entry. */
+/* The hot list grouped by bucket (a counting sort over the buckets it touches, stamped so that no
+ * per-bucket array is swept): t->hot holds each bucket's entries together, in listing order. */
+static bool group_by_bucket(wpp_table_t *t) {
+  const uint32_t m = t->cfg.buckets - 1u, stamp = t->period_id + 1u;
+  uint32_t ntouched = 0;
+  for (uint32_t k = 0; k < t->nhot; k++) {
+    const uint32_t b = t->link[t->hot[k]].hash & m;
+    if (t->bstamp[b] != stamp) {
+      t->bstamp[b] = stamp;
+      t->bcount[b] = 0;
+      if (!push(&t->touched, &ntouched, &t->touched_cap, b)) return false;
+    }
+    t->bcount[b]++;
+  }
+  uint32_t at = 0;
+  for (uint32_t k = 0; k < ntouched; k++) { /* counts become offsets */
+    const uint32_t b = t->touched[k], n = t->bcount[b];
+    t->bcount[b] = at;
+    at += n;
+  }
+  if (t->nhot > t->walked_cap) {
+    uint32_t *w = realloc(t->walked, t->nhot * sizeof *w);
+    if (w == NULL) return false;
+    t->walked = w;
+    t->walked_cap = t->nhot;
+  }
+  for (uint32_t k = 0; k < t->nhot; k++) t->walked[t->bcount[t->link[t->hot[k]].hash & m]++] = t->hot[k];
+  memcpy(t->hot, t->walked, t->nhot * sizeof *t->hot);
+  t->sort_work += 2u * t->nhot + ntouched;
+  return true;
+}
+
+static void sort_bounded(wpp_table_t *t) {
+  if (!group_by_bucket(t)) {
+    t->hot_lost += t->nhot;
+    t->nhot = 0;
+  }
+  uint32_t nmoved = 0;
+  for (uint32_t g = 0; g < t->nhot;) {
+    const uint32_t b = t->link[t->hot[g]].hash & (t->cfg.buckets - 1u);
+    uint32_t end = g;
+    while (end < t->nhot && (t->link[t->hot[end]].hash & (t->cfg.buckets - 1u)) == b) end++;
+    uint32_t *grp = t->hot + g;
+    const uint32_t h = end - g;
+    g = end;
+    t->sort_work++; /* the bucket's depth is looked at */
+    if (t->depth[b] <= t->cfg.depth_threshold) continue;
+    t->buckets_sorted++;
+    /* the chain down to its deepest listed entry: positions, and the entries hot at the last sort */
+    for (uint32_t k = 0; k < h; k++) t->link[grp[k]].listed = t->period_id + 1u;
+    uint32_t seen = 0, k = 0, nwas = 0;
+    for (uint32_t i = t->head[b]; i != NONE && seen < h; i = t->link[i].next, k++) {
+      t->link[i].pos = k;
+      if (t->link[i].listed == t->period_id + 1u) seen++;
+      else if (t->link[i].was_hot && !push(&t->walked, &nwas, &t->walked_cap, i)) t->hot_lost++;
+    }
+    t->sort_work += k;
+    for (uint32_t a = 1; a < h; a++) { /* insertion sort, most accessed first, ties by position */
+      const uint32_t e = grp[a], c = period_count(t, e);
+      uint32_t j = a;
+      for (; j > 0; j--) {
+        t->sort_work++;
+        const uint32_t o = grp[j - 1], co = period_count(t, o);
+        if (co > c || (co == c && t->link[o].pos < t->link[e].pos)) break;
+        grp[j] = o;
+      }
+      grp[j] = e;
+    }
+    bool in_place = true;
+    for (uint32_t a = 0; a < h; a++) in_place &= t->link[grp[a]].pos == a;
+    if (in_place) continue;
+    /* phase changes: y moved ahead of x, x hot at the last sort, y with phase_factor times x's accesses */
+    for (uint32_t a = 0; a < h; a++) {
+      const uint32_t y = grp[a], cy = period_count(t, y), py = t->link[y].pos;
+      for (uint32_t j = 0; j < nwas; j++) { /* ahead of y, now behind every listed entry */
+        const uint32_t x = t->walked[j], cx = period_count(t, x);
+        if (t->link[x].pos < py && (uint64_t)cy >= (uint64_t)t->cfg.phase_factor * (cx ? cx : 1u)) note_phase(t, y, x);
+      }
+      for (uint32_t j = a + 1; j < h; j++) { /* listed too, ahead of y before, behind it now */
+        const uint32_t x = grp[j], cx = period_count(t, x);
+        if (t->link[x].was_hot && t->link[x].pos < py && (uint64_t)cy >= (uint64_t)t->cfg.phase_factor * (cx ? cx : 1u))
+          note_phase(t, y, x);
+      }
+    }
+    for (uint32_t a = h; a-- > 0;) {
+      unlink_entry(t, b, grp[a]);
+      push_front(t, b, grp[a]);
+    }
+    t->sort_work += h;
+    t->moved += h;
+    nmoved += h;
+  }
+  /* hot at this sort: the listed entries of the buckets that were sorted */
+  for (uint32_t k = 0; k < t->nprev_hot; k++) t->link[t->prev_hot[k]].was_hot = false;
+  t->sort_work += t->nprev_hot;
+  t->nprev_hot = 0;
+  for (uint32_t k = 0; k < t->nhot; k++) {
+    const uint32_t i = t->hot[k];
+    if (t->depth[t->link[i].hash & (t->cfg.buckets - 1u)] <= t->cfg.depth_threshold) continue;
+    t->link[i].was_hot = true;
+    if (!push(&t->prev_hot, &t->nprev_hot, &t->prev_hot_cap, i)) t->hot_lost++;
+  }
+  t->sort_work += t->nhot;
+  t->nhot = 0;
+  (void)nmoved;
+}
+
 static void end_period(wpp_table_t *t) {
-  if (t->cfg.sort != kWppSortNone) {
+  if (t->cfg.sort == kWppSortBounded) {
     t->sorts++;
-    const uint32_t min_depth = t->cfg.sort == kWppSortFull ? 1u : t->cfg.depth_threshold;
+    sort_bounded(t);
+  } else if (t->cfg.sort == kWppSortFull) {
+    t->sorts++;
     for (uint32_t b = 0; b < t->cfg.buckets; b++) {
       t->sort_work++; /* the bucket's depth is looked at */
-      const uint32_t accesses = t->bucket_period[b] == t->period_id ? t->bucket_count[b] : 0;
-      if (t->depth[b] > min_depth && (t->cfg.sort == kWppSortFull || accesses > t->cfg.freq_threshold)) sort_bucket(t, b);
+      if (t->depth[b] > 1u) sort_bucket(t, b);
     }
   }
   t->period_id++;
@@ -175,14 +320,14 @@ uint32_t wpp_table_insert(wpp_table_t *t, uint32_t hash) {
     t->cap = cap;
   }
   const uint32_t i = t->n++, b = hash & (t->cfg.buckets - 1u);
-  t->link[i] = (wpp_link_t){NONE, hash, t->period_id, 0, 0, 0, false};
+  t->link[i] = (wpp_link_t){NONE, NONE, hash, t->period_id, 0, 0, 0, 0, false};
   if (t->cfg.insert_head || t->head[b] == NONE) {
-    t->link[i].next = t->head[b];
-    t->head[b] = i;
+    push_front(t, b, i);
   } else {
     uint32_t j = t->head[b];
     while (t->link[j].next != NONE) j = t->link[j].next; /* the walk the failed lookup just made */
     t->link[j].next = i;
+    t->link[i].prev = j;
   }
   if (++t->depth[b] > t->max_depth) t->max_depth = t->depth[b];
   t->inserts++;

@@ -1,9 +1,10 @@
 /* A chained hash table with the bounded sorting of seed 003's last part (docs/wpp.md, "The hash
  * table"): every period (a number of lookups) only buckets deeper than a depth threshold are looked
  * at, and in them only the entries accessed more than a frequency threshold in the period move to the
- * front, hottest first; the others stay behind them in their order (a bucket with no more accesses
- * in the period than the frequency threshold holds no such entry: it is skipped unread, on the
- * per-bucket count the seed also allows). A sort that puts an entry ahead
+ * front, hottest first; the others stay behind them in their order. An entry is listed as it
+ * crosses the frequency threshold, and chains are doubly linked, so the sort reads a chain only down
+ * to its deepest listed entry and moves those entries alone: its cost follows the hot entries, not
+ * the table. A sort that puts an entry ahead
  * of one that was hot at the bucket's previous sort, with at least `phase_factor` times its accesses,
  * is reported as a phase change. The table holds no keys: the caller keeps its entries in arrays
  * indexed by entry number and answers the key comparison; the table counts what a lookup costs
@@ -41,10 +42,11 @@ typedef struct {
 } wpp_phase_event_t;
 
 typedef struct {
-  uint32_t next;  /* next entry in the chain (UINT32_MAX: none) */
+  uint32_t next, prev; /* neighbours in the chain (UINT32_MAX: none) */
   uint32_t hash;
   uint32_t period_id, period_count; /* accesses in period period_id */
   uint32_t pos;                     /* its place in the chain before a sort (scratch) */
+  uint32_t listed;                  /* bounded: period_id + 1 while it is in the hot list being sorted */
   uint64_t count;                   /* accesses in all */
   bool was_hot;                     /* moved to the front at its bucket's last sort */
 } wpp_link_t;
@@ -55,12 +57,17 @@ typedef struct {
   const uint64_t *clock; /* the caller's notion of time, for phase events (may be NULL) */
   uint32_t *head;        /* per bucket, first entry (UINT32_MAX: empty) */
   uint32_t *depth;       /* per bucket */
-  uint32_t *bucket_period, *bucket_count; /* per bucket: accesses in period bucket_period */
   wpp_link_t *link;      /* per entry */
   uint32_t n, cap;
   uint32_t period_id, in_period;
   uint32_t *scratch; /* a bucket's entries while it is sorted */
   uint32_t scratch_cap;
+  uint32_t *hot, nhot, hot_cap;                /* bounded: entries past the frequency threshold this period */
+  uint32_t *prev_hot, nprev_hot, prev_hot_cap; /* ... and those moved at the last sort (was_hot) */
+  uint32_t *walked, walked_cap;                /* scratch of the bounded sort */
+  uint32_t *bstamp, *bcount;                   /* per bucket, the bounded sort's grouping (stamped) */
+  uint32_t *touched, touched_cap;              /* the buckets the hot list touches */
+  uint64_t hot_lost;                           /* list entries lost to memory: the sort is then partial */
   wpp_phase_event_t *phase;
   uint32_t nphase, phase_cap;
   /* statistics */

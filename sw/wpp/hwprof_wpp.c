@@ -52,7 +52,7 @@ static void usage(FILE *to) {
           "  --buckets=N       buckets per hash table, a power of two (default 256)\n"
           "  --period=N        lookups of a table between its sorts (default 16384)\n"
           "  --depth=N         bounded: sort only buckets of more than N entries (default 4)\n"
-          "  --freq=N          bounded: move only entries accessed more than N times in the period (default 16)\n"
+          "  --freq=N          bounded: move only entries accessed more than N times in the period (default 64)\n"
           "  --phase-factor=F  report a phase change when a sort puts an entry with F times the accesses\n"
           "                    ahead of one that was hot at the previous sort (default 10)\n"
           "  --insert=head|tail  where a chain takes a new entry (default tail)\n"
@@ -533,7 +533,7 @@ int main(int argc, char **argv) {
     return argc < 2 ? 2 : 0;
   }
   opts_t o = {0};
-  o.cfg = (wpp_cfg_t){4, {kWppSortBounded, 256, 16384, 4, 16, 10, false}, false};
+  o.cfg = (wpp_cfg_t){4, {kWppSortBounded, 256, 16384, 4, 64, 10, false}, false};
   o.progress = isatty(2);
   if (parse_opts(argc, argv, 2, &o) != 0) return 2;
   const char *cmd = argv[1];
