@@ -198,7 +198,8 @@ TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/top_compare.h tb/progen.
 # configuration, read from regs/encodings.json (the parameters' one source)
 DEFAULT_CFG := $(shell python3 -c 'import json; print(":".join(str(c["default"]) for c in \
                  json.load(open("regs/encodings.json"))["config"]))')
-TB_CONFIGS := top:$(DEFAULT_CFG) small:32:2:2:1:2:4:8:2 large:32:8:16:4:4:16:16:32 xinit:$(DEFAULT_CFG)
+TB_CONFIGS := top:$(DEFAULT_CFG) small:32:2:2:1:2:4:8:2 large:32:8:16:4:4:16:16:32 xinit:$(DEFAULT_CFG) \
+              c8:8:4:4:2:4:8:32:8 c16:16:2:8:8:8:4:16:4 c64:64:4:4:4:8:8:32:8
 # xinit: the default configuration with every variable's initial value drawn at run time (zeros, or
 # random with HWPROF_RAND_RESET=SEED, tb/verilated_top.h): a register the reset misses shows
 VFLAGS_xinit := -Wall --assert --trace-fst -O3 --x-assign unique --x-initial unique

@@ -3,11 +3,13 @@
 
 namespace hwprof_tb {
 
-// Edge-profiling scenarios (docs/edge-prof.md); written for the default configuration (32-bit
-// counters). Memory offsets are relative to kMemBase; expected values worked out by hand.
+// Edge-profiling scenarios (docs/edge-prof.md), in every configuration: addresses follow the
+// counter width (cnt()), the overrun the OAB's depth, values fit 8-bit counters. Memory offsets are
+// relative to kMemBase; expected values worked out by hand.
 void edge_steps(std::vector<Step>* s) {
   const uint16_t B = HWPROF_KIND_BRANCH;
-  const uint64_t M = 0xffffffffull;  // the largest counter value; MAX_VALUE = M + 1 = 2^32 (docs/dynopt.md)
+  const uint64_t M = kCntMax;  // the largest counter value; MAX_VALUE = M + 1 = 2^CntW (docs/dynopt.md)
+  const uint16_t K = kCntBytes;
   const uint64_t base = kMemBase;
   auto inc = [&](uint16_t pid) { return br(B, pid, HWPROF_BHINT_ALL, true); };
   auto dec = [&](uint16_t pid) { return br(B, pid, HWPROF_BHINT_ALL, true, true); };
@@ -38,7 +40,7 @@ void edge_steps(std::vector<Step>* s) {
   s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, 0, false, "OAB index 0"));
   s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR, base & 0xffffffff, false, "OAB entry 0: counter[0]"));
   s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_HI_ADDR, 0, false, "OAB entry 0 is an overflow"));
-  s->push_back(preload(0x80, M, "counter[32] = MAX"));
+  s->push_back(preload(32 * K, M, "counter[32] = MAX"));
   s->push_back(go(inc(33), "another overflow, with the trigger at zero"));
   s->push_back(sync("flush"));
   s->push_back(rd(HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR, 2, false, "two overflows"));
@@ -48,51 +50,57 @@ void edge_steps(std::vector<Step>* s) {
 
   // 2. scheme 5B: an overflow later undone by an underflow restores the trigger counter
   s->push_back(wr(HWPROF_EDGE_PROF_OAB_CTRL_ADDR, 1, false, "clear the OAB"));
-  s->push_back(preload(0x40, M + 1 - 2, "counter[16] = MAX_VALUE - 2 (difference threshold 2)"));
+  s->push_back(preload(16 * K, M + 1 - 2, "counter[16] = MAX_VALUE - 2 (difference threshold 2)"));
   s->push_back(go(prof(HWPROF_PROF_OP_TRIGGER, 2), "trigger 2"));
   repeat(s, 2, go(inc(17), "cold edge: increment counter[16]"));
   s->push_back(sync("flush"));
   s->push_back(rd(HWPROF_PIR_TRIGGER_ADDR, 1, false, "the cold edge leads by 2: overflow, trigger 2 -> 1"));
   s->push_back(go(dec(17), "hot edge: decrement counter[16]"));
   s->push_back(sync("flush"));
-  s->push_back(mem_is(0x40, M, "counter[16] underflowed back to MAX_VALUE - 1: the cold edge leads by 1"));
+  s->push_back(mem_is(16 * K, M, "counter[16] underflowed back to MAX_VALUE - 1: the cold edge leads by 1"));
   s->push_back(rd(HWPROF_PIR_TRIGGER_ADDR, 2, false, "underflow: trigger restored to 2"));
   s->push_back(rd(HWPROF_EDGE_PROF_OAB_STATUS_ADDR, 2, false, "OAB: two entries"));
   s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, 1, false, "OAB index 1"));
-  s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR, (base + 0x40) & 0xffffffff, false, "entry 1: counter[16]"));
+  s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR, cnt(base, 16) & 0xffffffff, false, "entry 1: counter[16]"));
   s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_HI_ADDR, 0x80000000u, false, "entry 1 is tagged underflow"));
   s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 0, false, "no phase transition"));
 
-  // 3. overflowed-address buffer overrun: 10 overflows into 8 entries keep the last 8
+  // 3. overflowed-address buffer overrun: OabDepth + 2 overflows keep the last OabDepth
+  const uint16_t n = HWPROF_CFG_OABDEPTH + 2;
   s->push_back(wr(HWPROF_EDGE_PROF_OAB_CTRL_ADDR, 1, false, "clear the OAB"));
   s->push_back(go(prof(HWPROF_PROF_OP_TRIGGER, 0), "trigger 0 (disarmed)"));
-  for (uint16_t i = 0; i < 10; i++) s->push_back(preload(0x100 + 4 * i, M, "counter at MAX"));
-  s->push_back(go(prof(HWPROF_PROF_OP_INIT, base + 0x100), "initprof at 0x100"));
-  for (uint16_t i = 1; i <= 10; i++) s->push_back(go(inc(i), "overflow a counter"));
+  // (at 0x400: the lines of 1 and 2, up to counter[32] of 64-bit counters, stay cached)
+  for (uint16_t i = 0; i < n; i++) s->push_back(preload(0x400 + K * i, M, "counter at MAX"));
+  s->push_back(go(prof(HWPROF_PROF_OP_INIT, base + 0x400), "initprof at 0x400"));
+  for (uint16_t i = 1; i <= n; i++) s->push_back(go(inc(i), "overflow a counter"));
   s->push_back(sync("flush"));
-  s->push_back(rd(HWPROF_EDGE_PROF_OAB_STATUS_ADDR, 0x80000008u, false, "8 entries, overrun"));
+  s->push_back(rd(HWPROF_EDGE_PROF_OAB_STATUS_ADDR, 0x80000000u | HWPROF_CFG_OABDEPTH, false, "OabDepth entries, overrun"));
   s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, 0, false, "OAB index 0"));
-  s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR, (base + 0x108) & 0xffffffff, false, "oldest kept: the 3rd"));
-  s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, 7, false, "OAB index 7"));
-  s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR, (base + 0x124) & 0xffffffff, false, "newest: the 10th"));
-  s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, 8, false, "OAB index 8"));
+  s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR, cnt(base + 0x400, 2) & 0xffffffff, false, "oldest kept: the 3rd"));
+  s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, HWPROF_CFG_OABDEPTH - 1, false, "the last OAB index"));
+  s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR, cnt(base + 0x400, n - 1) & 0xffffffff, false, "newest: the last"));
+  s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, HWPROF_CFG_OABDEPTH, false, "one past the last index"));
   s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR, 0, false, "beyond the count reads 0"));
-  s->push_back(rd(HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR, 13, false, "13 overflows in all"));
+  s->push_back(rd(HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR, 3 + n, false, "3 + OabDepth + 2 overflows in all"));
   s->push_back(rd(HWPROF_PIR_TRIGGER_ADDR, 0, false, "trigger disarmed: unchanged"));
 
-  // 4. out-of-bounds and misaligned updates are dropped, counted and flagged
+  // 4. out-of-bounds and misaligned updates are dropped, counted and flagged (a byte-wide counter
+  //    cannot be misaligned)
+  const unsigned misaligned = K > 1 ? 1 : 0;
   s->push_back(wr(HWPROF_EDGE_PROF_OAB_CTRL_ADDR, 1, false, "clear the OAB"));
-  s->push_back(preload(kMemSize - 4, 41, "last counter of the window = 41"));
-  s->push_back(go(prof(HWPROF_PROF_OP_INIT, base + kMemSize - 4), "initprof at the last counter"));
+  s->push_back(preload(kMemSize - K, 41, "last counter of the window = 41"));
+  s->push_back(go(prof(HWPROF_PROF_OP_INIT, base + kMemSize - K), "initprof at the last counter"));
   s->push_back(go(inc(1), "inside the window"));
   s->push_back(go(inc(2), "first byte above the window"));
-  s->push_back(go(prof(HWPROF_PROF_OP_INIT, base - 4), "initprof below the window"));
+  s->push_back(go(prof(HWPROF_PROF_OP_INIT, base - K), "initprof below the window"));
   s->push_back(go(inc(1), "below the window"));
-  s->push_back(go(prof(HWPROF_PROF_OP_INIT, base + 2), "initprof misaligned"));
-  s->push_back(go(inc(1), "misaligned counter"));
+  if (misaligned) {
+    s->push_back(go(prof(HWPROF_PROF_OP_INIT, base + K / 2), "initprof misaligned"));
+    s->push_back(go(inc(1), "misaligned counter"));
+  }
   s->push_back(sync("flush"));
-  s->push_back(mem_is(kMemSize - 4, 42, "the counter inside was updated"));
-  s->push_back(rd(HWPROF_EDGE_PROF_STAT_DROPPED_ADDR, 17 + 3, false, "3 more dropped"));
+  s->push_back(mem_is(kMemSize - K, 42, "the counter inside was updated"));
+  s->push_back(rd(HWPROF_EDGE_PROF_STAT_DROPPED_ADDR, 17 + 2 + misaligned, false, "2 or 3 more dropped"));
   s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 8, false, "error cause pending"));
   s->push_back(irq_is(8, "irq_error_o high"));
   s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 8, false, "acknowledge"));
@@ -100,7 +108,7 @@ void edge_steps(std::vector<Step>* s) {
   // 5. cache conflicts and evictions: five lines of one set, each incremented twice
   const uint16_t line = kCntBytes * HWPROF_CFG_LINEWORDS;
   const uint16_t stride = line * HWPROF_CFG_SETS;  // same set, next tag
-  for (uint16_t i = 0; i < 5; i++) s->push_back(preload(0x1000 + i * stride, 100 * (i + 1), "conflict line"));
+  for (uint16_t i = 0; i < 5; i++) s->push_back(preload(0x1000 + i * stride, 10 * (i + 1), "conflict line"));
   for (int round = 0; round < 2; round++) {
     for (uint16_t i = 0; i < 5; i++) {
       s->push_back(go(prof(HWPROF_PROF_OP_INIT, base + 0x1000 + i * stride), "initprof at a conflicting line"));
@@ -108,28 +116,30 @@ void edge_steps(std::vector<Step>* s) {
     }
   }
   s->push_back(sync("flush"));
-  for (uint16_t i = 0; i < 5; i++) s->push_back(mem_is(0x1000 + i * stride, 100 * (i + 1) + 2, "two increments each"));
+  for (uint16_t i = 0; i < 5; i++) s->push_back(mem_is(0x1000 + i * stride, 10 * (i + 1) + 2, "two increments each"));
+  const uint16_t after = 0x1000 + 5 * stride;  // the areas of 6 and 7 lie past the conflicting lines
 
   // 6. flush issued while updates are still in the update buffer
-  s->push_back(go(prof(HWPROF_PROF_OP_INIT, base + 0x2000), "initprof at 0x2000"));
+  s->push_back(go(prof(HWPROF_PROF_OP_INIT, base + after), "initprof past the lines of 5"));
   for (uint16_t p = 1; p <= 4; p++) s->push_back(go(inc(p), "increment"));
   s->push_back(wr(HWPROF_EDGE_PROF_CMD_ADDR, 1, false, "flush right away"));
   s->push_back(sync("wait for the flush"));
-  for (uint16_t p = 0; p < 4; p++) s->push_back(mem_is(0x2000 + 4 * p, 1, "each pending update reached memory"));
+  for (uint16_t p = 0; p < 4; p++) s->push_back(mem_is(after + K * p, 1, "each pending update reached memory"));
 
   // 7. invalidate discards cached counts; the next update refills from memory
-  s->push_back(preload(0x3000, 7, "counter = 7"));
-  s->push_back(go(prof(HWPROF_PROF_OP_INIT, base + 0x3000), "initprof at 0x3000"));
+  const uint16_t inv = after + 0x1000;
+  s->push_back(preload(inv, 7, "counter = 7"));
+  s->push_back(go(prof(HWPROF_PROF_OP_INIT, base + inv), "initprof 4 KiB further"));
   s->push_back(go(inc(1), "increment (cached: 8)"));
   s->push_back(sync("flush"));
-  s->push_back(mem_is(0x3000, 8, "flushed: 8"));
+  s->push_back(mem_is(inv, 8, "flushed: 8"));
   s->push_back(go(inc(1), "increment (cached: 9, dirty)"));
   s->push_back(wr(HWPROF_EDGE_PROF_CMD_ADDR, 2, false, "invalidate without flush"));
   s->push_back(sync("wait"));
-  s->push_back(mem_is(0x3000, 8, "the cached 9 was discarded"));
+  s->push_back(mem_is(inv, 8, "the cached 9 was discarded"));
   s->push_back(go(inc(1), "increment again: refill from 8"));
   s->push_back(sync("flush"));
-  s->push_back(mem_is(0x3000, 9, "9"));
+  s->push_back(mem_is(inv, 9, "9"));
   s->push_back(wr(HWPROF_EDGE_PROF_CMD_ADDR, 0, false, "a command of no bits does nothing"));
   s->push_back(rd(HWPROF_EDGE_PROF_STATUS_ADDR, 0, false, "idle"));
   s->push_back(wr(HWPROF_EDGE_PROF_STATUS_ADDR, 0, true, "STATUS is read-only"));

@@ -31,16 +31,16 @@ void link_steps(std::vector<Step>* out) {
       evs(call_ev(0x5000), "linked call to the area at 0x5000 (no update: pid 0)"),
       rd(HWPROF_PIR_LINK_ADDR, 1, false, "link depth 1"),
       rd(HWPROF_PIR_OFFSET_ADDR, 0, false, "the callee starts at offset 0"),
-      upd(br(B, 1, HWPROF_BHINT_TK, true), 0x5000, false, "callee's counter[0]"),
+      upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(0x5000, 0), false, "callee's counter[0]"),
       evs(prof(HWPROF_PROF_OP_SETOFF, 4), "callee setoffset 4"),
-      upd(br(B, 1, HWPROF_BHINT_TK, true), 0x5010, false, "callee's counter[4]"),
+      upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(0x5000, 4), false, "callee's counter[4]"),
       evs(call_ev(0x6000), "nested linked call to 0x6000"),
-      upd(br(B, 2, HWPROF_BHINT_TK, true), 0x6004, false, "inner callee's counter[1]"),
+      upd(br(B, 2, HWPROF_BHINT_TK, true), cnt(0x6000, 1), false, "inner callee's counter[1]"),
       upd(ret_ev(1), 0x6000, false, "linked return counted with the inner callee's pir"),
       rd(HWPROF_PIR_LINK_ADDR, 1, false, "link depth 1 after the return"),
-      upd(br(B, 1, HWPROF_BHINT_TK, true), 0x5010, false, "base 0x5000 and offset 4 restored"),
+      upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(0x5000, 4), false, "base 0x5000 and offset 4 restored"),
       evs(ret_ev(0), "linked return to the caller"),
-      upd(br(B, 1, HWPROF_BHINT_TK, true), caller + 8, false, "caller's base and offset 2 restored"),
+      upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(caller, 2), false, "caller's base and offset 2 restored"),
       rd(HWPROF_PIR_LINK_ADDR, 0, false, "link depth 0"),
   };
   hwprof_retire_ev_t plain_call = call_ev(0x7000);
@@ -50,7 +50,7 @@ void link_steps(std::vector<Step>* out) {
   not_call.is_call = false;
   s.push_back(evs(not_call, "PUSH on a jump that is not a call does nothing"));
   s.push_back(evs(prof(HWPROF_PROF_OP_POP, 0x7000), "POP on a profiling instruction is reserved"));
-  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), caller + 8, false, "pir unchanged by all three"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(caller, 2), false, "pir unchanged by all three"));
   s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0, false, "link depth still 0"));
   // a trap handler's events change nothing (docs/pir.md, "Trap handlers"): its instructions may
   // even be instrumented code the handler calls
@@ -64,11 +64,11 @@ void link_steps(std::vector<Step>* out) {
   s.push_back(evs(in_handler(br(B, 1, HWPROF_BHINT_TK, true), HWPROF_TRAP_HANDLER), "handler: a counted branch, no update"));
   s.push_back(evs(in_handler(ret_ev(0), HWPROF_TRAP_HANDLER), "handler: a linked return"));
   s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0, false, "link depth still 0, no error"));
-  s.push_back(upd(in_handler(br(B, 1, HWPROF_BHINT_TK, true), HWPROF_TRAP_ENTRY), caller + 8, false,
+  s.push_back(upd(in_handler(br(B, 1, HWPROF_BHINT_TK, true), HWPROF_TRAP_ENTRY), cnt(caller, 2), false,
                   "base, offset unchanged; an instruction that traps is the program's: counted"));
   s.push_back(evs(ret_ev(0), "linked return on an empty stack"));
   s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0x100, false, "LINK.ERR set, depth 0"));
-  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), caller + 8, false, "the pir stays"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(caller, 2), false, "the pir stays"));
   s.push_back(wr(HWPROF_PIR_LINK_ADDR, 0, false, "clear LINK"));
   for (uint64_t i = 0; i <= HWPROF_PIR_LINK_ENTRIES; ++i)
     s.push_back(evs(call_ev(0x10000 + i * 0x100), "linked calls one past the stack's entries"));
@@ -92,12 +92,12 @@ void link_steps(std::vector<Step>* out) {
   init_call.op = HWPROF_PROF_OP_INIT;
   s.push_back(evs(init_call, "a call that starts the area at 0x7000 without saving"));
   s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0, false, "nothing pushed"));
-  s.push_back(upd(br(B, 2, HWPROF_BHINT_TK, true), 0x7004, false, "the callee's counter[1]"));
+  s.push_back(upd(br(B, 2, HWPROF_BHINT_TK, true), cnt(0x7000, 1), false, "the callee's counter[1]"));
   hwprof_retire_ev_t sw = br(B, 1, HWPROF_BHINT_TK, true);
   sw.op = HWPROF_PROF_OP_SETOFF;
   sw.operand = 3;
   s.push_back(upd(sw, 0x7000, false, "a branch switching to offset 3 counts at the old offset"));
-  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), 0x700c, false, "offset 3 from the next event"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(0x7000, 3), false, "offset 3 from the next event"));
   hwprof_retire_ev_t swj = br(HWPROF_KIND_JUMP, 0, HWPROF_BHINT_TK, true);
   swj.op = HWPROF_PROF_OP_SETOFF;
   swj.operand = 0x1000005;
@@ -107,7 +107,7 @@ void link_steps(std::vector<Step>* out) {
   ld.op = HWPROF_PROF_OP_SETOFF;
   ld.operand = 9;
   s.push_back(evs(ld, "SETOFF on a load does nothing"));
-  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), 0x7014, false, "offset still 5"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(0x7000, 5), false, "offset still 5"));
   s.push_back(wr(HWPROF_PIR_CTRL_ADDR, 0, false, "link: profiling off again"));
   s.push_back(sync("link: drain"));
   s.push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 0xf, false, "clear the error cause (the updates fell outside the bounds)"));
@@ -115,7 +115,7 @@ void link_steps(std::vector<Step>* out) {
 }
 
 // The update-operation table of docs/pir.md, with every address worked out by hand:
-// counter byte address = base + (offset + pid - 1 [+1 for the not-taken edge of either]) * 4.
+// counter byte address = base + (offset + pid - 1 [+1 for the not-taken edge of either]) * CntW / 8.
 void pir_steps(std::vector<Step>* out) {
   const uint16_t B = HWPROF_KIND_BRANCH;
   std::vector<Step> s = {
@@ -124,17 +124,17 @@ void pir_steps(std::vector<Step>* out) {
       evs(prof(HWPROF_PROF_OP_INIT, 0x1000), "initprof 0x1000"),
       evs(br(B, 1, HWPROF_BHINT_TK, true), "flag still 0: no update"),
       evs(prof(HWPROF_PROF_OP_START, 0), "startprof"),
-      upd(br(B, 3, HWPROF_BHINT_TK, true), 0x1008, false, "tk, taken -> counter[2]"),
+      upd(br(B, 3, HWPROF_BHINT_TK, true), cnt(0x1000, 2), false, "tk, taken -> counter[2]"),
       evs(br(B, 3, HWPROF_BHINT_TK, false), "tk, not taken: no update"),
-      upd(br(B, 3, HWPROF_BHINT_NT, false), 0x1008, false, "nt, not taken -> counter[2]"),
+      upd(br(B, 3, HWPROF_BHINT_NT, false), cnt(0x1000, 2), false, "nt, not taken -> counter[2]"),
       evs(br(B, 3, HWPROF_BHINT_NT, true), "nt, taken: no update"),
-      upd(br(B, 5, HWPROF_BHINT_EITHER, true), 0x1010, false, "either, taken -> counter[4]"),
-      upd(br(B, 5, HWPROF_BHINT_EITHER, false), 0x1014, false, "either, not taken -> counter[5]"),
-      upd(br(B, 6, HWPROF_BHINT_ALL, true), 0x1014, false, "all, taken -> counter[5]"),
-      upd(br(B, 6, HWPROF_BHINT_ALL, false), 0x1014, false, "all, not taken -> counter[5]"),
-      upd(br(HWPROF_KIND_IJUMP, 2, HWPROF_BHINT_ALL, true), 0x1004, false, "indirect jump, all -> counter[1]"),
+      upd(br(B, 5, HWPROF_BHINT_EITHER, true), cnt(0x1000, 4), false, "either, taken -> counter[4]"),
+      upd(br(B, 5, HWPROF_BHINT_EITHER, false), cnt(0x1000, 5), false, "either, not taken -> counter[5]"),
+      upd(br(B, 6, HWPROF_BHINT_ALL, true), cnt(0x1000, 5), false, "all, taken -> counter[5]"),
+      upd(br(B, 6, HWPROF_BHINT_ALL, false), cnt(0x1000, 5), false, "all, not taken -> counter[5]"),
+      upd(br(HWPROF_KIND_IJUMP, 2, HWPROF_BHINT_ALL, true), cnt(0x1000, 1), false, "indirect jump, all -> counter[1]"),
       upd(br(HWPROF_KIND_JUMP, 1, HWPROF_BHINT_TK, true), 0x1000, false, "direct jump, tk -> counter[0]"),
-      upd(br(B, 4, HWPROF_BHINT_TK, true, true), 0x100c, true, "tk.dec, taken -> decrement counter[3]"),
+      upd(br(B, 4, HWPROF_BHINT_TK, true, true), cnt(0x1000, 3), true, "tk.dec, taken -> decrement counter[3]"),
       evs(br(B, 0, HWPROF_BHINT_ALL, true), "pid 0: no update"),
       evs(br(HWPROF_KIND_LOAD, 3, HWPROF_BHINT_ALL, true), "load carrying a pid: no update"),
       evs(br(HWPROF_KIND_OTHER, 3, HWPROF_BHINT_ALL, true), "other instruction carrying a pid: no update"),
@@ -143,19 +143,19 @@ void pir_steps(std::vector<Step>* out) {
   id.pid = 7;
   id.bhint = HWPROF_BHINT_NT;  // ignored by prof.id
   id.taken = false;
-  s.push_back(upd(id, 0x1018, false, "prof.id 7 -> counter[6] (hint ignored)"));
+  s.push_back(upd(id, cnt(0x1000, 6), false, "prof.id 7 -> counter[6] (hint ignored)"));
   id.ihint = true;
-  s.push_back(upd(id, 0x1018, true, "prof.id.dec 7 -> decrement counter[6]"));
+  s.push_back(upd(id, cnt(0x1000, 6), true, "prof.id.dec 7 -> decrement counter[6]"));
   hwprof_retire_ev_t id0 = id;
   id0.pid = 0;
   s.push_back(evs(id0, "prof.id 0: no update"));
   s.push_back(evs(prof(HWPROF_PROF_OP_SETOFF, 16), "setoffset 16"));
-  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), 0x1040, false, "offset 16, pid 1 -> counter[16]"));
-  s.push_back(upd(br(B, 0xffff, HWPROF_BHINT_EITHER, false), 0x1000 + (16 + 0xffffull) * 4, false,
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(0x1000, 16), false, "offset 16, pid 1 -> counter[16]"));
+  s.push_back(upd(br(B, 0xffff, HWPROF_BHINT_EITHER, false), cnt(0x1000, 16 + 0xffffull), false,
                   "largest pid, either not taken -> counter[16+65535]"));
   s.push_back(evs(prof(HWPROF_PROF_OP_SETOFF, 0x1ffffff), "setoffset keeps 24 bits"));
   s.push_back(rd(HWPROF_PIR_OFFSET_ADDR, 0xffffff, false, "offset reads 0xffffff"));
-  s.push_back(upd(br(B, 0xffff, HWPROF_BHINT_EITHER, false), 0x1000 + (0xffffffull + 0xffff) * 4, false,
+  s.push_back(upd(br(B, 0xffff, HWPROF_BHINT_EITHER, false), cnt(0x1000, 0xffffffull + 0xffff), false,
                   "largest offset + largest pid"));
   s.push_back(evs(prof(HWPROF_PROF_OP_INIT, 0x2000), "initprof 0x2000 clears offset"));
   s.push_back(rd(HWPROF_PIR_OFFSET_ADDR, 0, false, "offset reads 0 after initprof"));
@@ -166,18 +166,19 @@ void pir_steps(std::vector<Step>* out) {
   s.push_back(evs(prof(HWPROF_PROF_OP_START, 0), "startprof resumes"));
   s.push_back(evs(prof(HWPROF_PROF_OP_TRIGGER, 0x18005), "trigger keeps 15 bits"));
   s.push_back(rd(HWPROF_PIR_TRIGGER_ADDR, 0x0005, false, "trigger reads 5"));
-  s.push_back(evs(prof(HWPROF_PROF_OP_INIT, 0xfffffffffcull), "initprof at the top of the 40-bit space"));
+  const uint64_t top = (1ull << 40) - kCntBytes;  // the last counter of the 40-bit space
+  s.push_back(evs(prof(HWPROF_PROF_OP_INIT, top), "initprof at the top of the 40-bit space"));
   s.push_back(rd(HWPROF_PIR_BASE_HI_ADDR, 0xff, false, "base[39:32]"));
-  s.push_back(rd(HWPROF_PIR_BASE_LO_ADDR, 0xfffffffc, false, "base[31:0]"));
+  s.push_back(rd(HWPROF_PIR_BASE_LO_ADDR, top & 0xffffffffu, false, "base[31:0]"));
   s.push_back(upd(br(B, 2, HWPROF_BHINT_TK, true), 0x0, false, "address wraps at 40 bits"));
   s.push_back(evs(prof(6, 0x123), "reserved prof op does nothing"));
-  s.push_back(rd(HWPROF_PIR_BASE_LO_ADDR, 0xfffffffc, false, "base unchanged by reserved op"));
+  s.push_back(rd(HWPROF_PIR_BASE_LO_ADDR, top & 0xffffffffu, false, "base unchanged by reserved op"));
   // context switch through registers
   s.push_back(wr(HWPROF_PIR_BASE_LO_ADDR, 0x00003000, false, "write base[31:0]"));
   s.push_back(wr(HWPROF_PIR_BASE_HI_ADDR, 0xffffff01, false, "write base[39:32] (upper bits ignored)"));
   s.push_back(rd(HWPROF_PIR_BASE_HI_ADDR, 0x01, false, "base[39:32] reads 1"));
   s.push_back(wr(HWPROF_PIR_OFFSET_ADDR, 2, false, "write offset"));
-  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), 0x0100003008ull, false, "restored pir -> counter[2]"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(0x0100003000ull, 2), false, "restored pir -> counter[2]"));
   s.push_back(wr(HWPROF_PIR_CTRL_ADDR, 0, false, "write flag 0"));
   s.push_back(evs(br(B, 1, HWPROF_BHINT_TK, true), "flag written 0: no update"));
   // misuse: nothing changes, pslverr answers

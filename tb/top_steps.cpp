@@ -6,7 +6,7 @@ namespace hwprof_tb {
 std::vector<Step> directed_steps() {
   std::vector<Step> s;
   pir_steps(&s);
-  if (HWPROF_CFG_CNTW == 32 && HWPROF_CFG_OABDEPTH == 8) edge_steps(&s);
+  edge_steps(&s);
   trace_steps(&s);
   link_steps(&s);
   return s;

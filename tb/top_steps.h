@@ -30,6 +30,10 @@ struct Step {
   bool ignore_upd;    // EVENT: its update operation is checked by later steps, not here
 };
 
+// The byte address of counter idx of the area at base (40-bit addresses wrap): counters are
+// kCntBytes wide, so every expected address follows the configuration.
+inline uint64_t cnt(uint64_t base, uint64_t idx) { return (base + idx * kCntBytes) & ((1ull << 40) - 1); }
+
 inline hwprof_retire_ev_t ev_of(uint8_t kind) {
   hwprof_retire_ev_t e{};
   e.valid = true;

@@ -3,6 +3,7 @@
 #ifndef HWPROF_TB_WIDE_PORT_H
 #define HWPROF_TB_WIDE_PORT_H
 
+#include <algorithm>
 #include <cstddef>
 
 #include "bench_cfg.h"
@@ -20,13 +21,16 @@ void line_from(const T& v, hwprof_line_t* l) {
   for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
     l->w[w] = HWPROF_CFG_CNTW >= 64 ? x : (x >> (w * HWPROF_CFG_CNTW)) & kCntMax;
 }
+// A counter of a wide line may start inside a 32-bit word (CntW 8 or 16) or span two (CntW 64):
+// each piece is the bits of one word, shifted to its place in the counter.
 template <std::size_t N>
 void line_from(const VlWide<N>& v, hwprof_line_t* l) {
   for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++) {
     uint64_t x = 0;
-    for (unsigned b = 0; b < HWPROF_CFG_CNTW; b += 32) {
-      unsigned bit = w * HWPROF_CFG_CNTW + b;
-      x |= static_cast<uint64_t>(v[bit / 32]) << b;
+    for (unsigned b = 0; b < HWPROF_CFG_CNTW;) {
+      const unsigned bit = w * HWPROF_CFG_CNTW + b, sh = bit % 32, take = std::min(32u - sh, HWPROF_CFG_CNTW - b);
+      x |= ((static_cast<uint64_t>(v[bit / 32]) >> sh) & ((1ull << take) - 1)) << b;
+      b += take;
     }
     l->w[w] = x & kCntMax;
   }
@@ -42,9 +46,10 @@ template <std::size_t N>
 void line_to(const hwprof_line_t& l, VlWide<N>* v) {
   for (std::size_t i = 0; i < N; i++) (*v)[i] = 0;
   for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
-    for (unsigned b = 0; b < HWPROF_CFG_CNTW; b += 32) {
-      unsigned bit = w * HWPROF_CFG_CNTW + b;
-      (*v)[bit / 32] |= static_cast<uint32_t>((l.w[w] & kCntMax) >> b);
+    for (unsigned b = 0; b < HWPROF_CFG_CNTW;) {
+      const unsigned bit = w * HWPROF_CFG_CNTW + b, sh = bit % 32, take = std::min(32u - sh, HWPROF_CFG_CNTW - b);
+      (*v)[bit / 32] |= static_cast<uint32_t>((((l.w[w] & kCntMax) >> b) & ((1ull << take) - 1)) << sh);
+      b += take;
     }
 }
 

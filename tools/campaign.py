@@ -37,7 +37,7 @@ def die(msg):
 def bench_streams(build):
     """the random streams: (name, binary, args before the seed, env per seed, weight)"""
     s = []
-    for cfg in ("top", "small", "large"):
+    for cfg in ("top", "small", "large", "c8", "c16", "c64"):
         s.append((f"tb_{cfg}-random", f"{build}/tb_{cfg}/Vhwprof_top", ["--quiet"], False, 3))
         s.append((f"tb_{cfg}-program", f"{build}/tb_{cfg}/Vhwprof_top", ["--test=program", "--quiet"], False, 1))
         s.append((f"tb_{cfg}-counts", f"{build}/tb_{cfg}/Vhwprof_top", ["--test=counts", "--quiet"], False, 1))

@@ -838,6 +838,15 @@ done
 check lockstep-directed "$tb" --test=directed --cycles=20000
 check lockstep-directed-small-cache "$tb_small" --test=directed --cycles=20000
 check lockstep-directed-large-cache "$tb_large" --test=directed --cycles=20000
+# the counter widths and cache shapes the other benches do not cover: CntW 8 (c8), 16 with 8 ways
+# and 8-counter lines (c16), 64 with 8-counter lines (c64); the same directed scenarios (their
+# addresses, values and OAB overrun follow the configuration) and 1 M random cycles each
+for c in c8 c16 c64; do
+  check "lockstep-directed-$c" "$build/tb_$c/Vhwprof_top" --test=directed --cycles=20000
+done
+check lockstep-random-c8 "$build/tb_c8/Vhwprof_top" --seed=31 --cycles=1000000 --mem-latency=1:12 --quiet
+check lockstep-random-c16 "$build/tb_c16/Vhwprof_top" --seed=32 --cycles=1000000 --mem-latency=1:4 --mem-grant=50 --quiet
+check lockstep-random-c64 "$build/tb_c64/Vhwprof_top" --seed=33 --cycles=1000000 --quiet
 
 total_cycles=0
 lockstep_random() {
