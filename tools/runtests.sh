@@ -124,7 +124,8 @@ check qemu-check-workloads tools/qemu_check.sh "$build/sim/hwprof-sim" "${plain_
 sc=$(realpath "$build/sc/hwprof-sc")
 par=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # sc_runs TAG ARGS... -- ELF...: runs hwprof-sc on each ELF, $par at a time; output and exit code
-# of each in $logdir/TAG-NAME.{out,rc}. In ARGS, @MAP@ stands for the ELF's map (X.elf -> X.map).
+# of each in $logdir/TAG-NAME.{out,rc}. In ARGS, @MAP@ stands for the ELF's map (X.elf -> X.map),
+# @TRACE@ for $logdir/wpp/NAME/sc.htr.
 sc_runs() {
   local tag=$1 args=() elf name a
   shift
@@ -134,7 +135,7 @@ sc_runs() {
     while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
     name=$(basename "$elf" .elf)
     local run=()
-    for a in "${args[@]}"; do run+=("${a//@MAP@/${elf%.elf}.map}"); done
+    for a in "${args[@]}"; do a=${a//@MAP@/${elf%.elf}.map}; run+=("${a//@TRACE@/$logdir/wpp/$name/sc.htr}"); done
     ( "$sc" "${run[@]}" "$elf" >"$logdir/$tag-$name.out" 2>&1; echo $? >"$logdir/$tag-$name.rc" ) &
   done
   wait
@@ -255,10 +256,18 @@ edge_profiles_c_model() {
 }
 check instr-edge-profiles-exact-c-model edge_profiles_c_model
 
+# ... and with the RTL in lockstep, in both instrumentation modes (minimal at K = 4, and all: every
+# branch's two edges counted, which exercises the either/all hints and their counters)
 edge_profiles_rtl() {
-  local elf name rc=0
-  sc_runs sc-edge "--engine=lockstep" "--edge-map=@MAP@" -- "${prof_workloads[@]}"
+  local elf name rc=0 all=()
   for elf in "${prof_workloads[@]}"; do
+    name=$(basename "$elf" -prof.elf)
+    [ -f "$logdir/$name-all.elf" ] ||
+      "$instr" instrument --quiet --mode=all --k=4 "$build/instr/$name.elf" -o "$logdir/$name-all.elf" || return 1
+    all+=("$logdir/$name-all.elf")
+  done
+  sc_runs sc-edge "--engine=lockstep" "--edge-map=@MAP@" -- "${prof_workloads[@]}" "${all[@]}"
+  for elf in "${prof_workloads[@]}" "${all[@]}"; do
     name=$(basename "$elf" .elf)
     out=$(cat "$logdir/sc-edge-$name.out")
     echo "$name: exit $(cat "$logdir/sc-edge-$name.rc"); $(grep -o 'edge check:.*' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out")"
@@ -513,7 +522,8 @@ fi
 # with the exact block stream cut from the retire port; hwprof-wpp (ASan/UBSan) rebuilds the blocks
 # from the records and the program image: the two block files must be byte-equal, and the tables
 # and indexed file of the hierarchy (paths, strata, stratum layers) built from either must be too.
-# On the SystemC platform with the RTL in lockstep, the drained records equal the C platform's.
+# On the SystemC platform with the RTL in lockstep, the records read from the RTL over APB after
+# every trace end equal the C platform's, on every one of those programs.
 wpp="$build/unit/hwprof-wpp-asan"
 wpp_one() { # ELF TAG: one program, one line
   local elf=$1 d="$logdir/wpp/$2" out
@@ -541,11 +551,14 @@ wpp_programs() {
 }
 check wpp-hardware-blocks-equal-retire-stream wpp_programs
 wpp_sc_rtl() {
-  local rc=0 w d out
-  for w in sort interp; do
-    d="$logdir/wpp/$w"
-    out=$("$sc" --engine=lockstep --trace-out="$d/sc.htr" "$build/workloads/$w.elf" 2>&1 >/dev/null) || { echo "$out"; rc=1; continue; }
-    cmp "$d/sc.htr" "$d/run.htr" && echo "$w: $(grep -o 'trace drain:.*' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out"); the same file as hwprof-sim's" || rc=1
+  local rc=0 elf w d out
+  sc_runs sc-wpp --engine=lockstep --trace-out=@TRACE@ -- "${plain_workloads[@]}"
+  for elf in "${plain_workloads[@]}"; do
+    w=$(basename "$elf" .elf) d="$logdir/wpp/$(basename "$elf" .elf)"
+    out=$(cat "$logdir/sc-wpp-$w.out")
+    [ "$(cat "$logdir/sc-wpp-$w.rc")" = 0 ] && grep -q ' 0 mismatches' <<<"$out" && cmp "$d/sc.htr" "$d/run.htr" &&
+      echo "$w: $(grep -o 'trace drain: [0-9]* records' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out"); the same file as hwprof-sim's" ||
+      { echo "$w: $(grep -E 'error|MISMATCH' <<<"$out" | head -3)"; rc=1; }
   done
   return $rc
 }
