@@ -84,6 +84,11 @@ void hwprof_mem_model_comb(const hwprof_mem_model_t *m, hwprof_mem_rsp_t *out) {
       (void)hwprof_mem_model_peek(m, m->rd_addr + (uint64_t)w * word_bytes(m), &out->rdata.w[w]);
 }
 
+void hwprof_mem_model_reset_port(hwprof_mem_model_t *m) {
+  m->rd_pending = false;
+  m->rd_wait = 0;
+}
+
 void hwprof_mem_model_step(hwprof_mem_model_t *m, const hwprof_mem_req_t *req) {
   /* this cycle's ready and response valid, as comb() gives them (without building the line) */
   const bool rsp_valid = m->rd_pending && m->rd_wait == 0;

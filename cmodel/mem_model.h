@@ -55,6 +55,9 @@ hwprof_result_t hwprof_mem_model_init_over(hwprof_mem_model_t *m, const hwprof_m
 void hwprof_mem_model_free(hwprof_mem_model_t *m);
 void hwprof_mem_model_comb(const hwprof_mem_model_t *m, hwprof_mem_rsp_t *out);
 void hwprof_mem_model_step(hwprof_mem_model_t *m, const hwprof_mem_req_t *req);
+/* The memory side of a system reset: the read in flight is dropped (the requester forgets it);
+ * the contents stay. */
+void hwprof_mem_model_reset_port(hwprof_mem_model_t *m);
 /* Backdoor access to one word (for preloading and checking); false if out of range. */
 bool hwprof_mem_model_peek(const hwprof_mem_model_t *m, uint64_t addr, uint64_t *value);
 bool hwprof_mem_model_poke(hwprof_mem_model_t *m, uint64_t addr, uint64_t value);

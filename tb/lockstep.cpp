@@ -92,6 +92,8 @@ static void usage(FILE* to, const char* name, const char* tests) {
                "  --engine=E      lockstep (default), or rtl / model alone, for speed figures (nothing compared)\n"
                "  --mem-latency=MIN:MAX  memory read latency range in cycles (default 1:8)\n"
                "  --mem-grant=PCT chance in percent that memory accepts a request in a cycle (default 70)\n"
+               "  --reset-every=N assert the reset for two cycles about every N cycles, in the middle of traffic\n"
+               "                  (benches and tests that support it)\n"
                "  --quiet         print only the summary line\n"
                "  --help          this text\n"
                "Exit status: 0 no mismatch, 1 mismatch, 2 bad arguments.\n",
@@ -162,6 +164,9 @@ static int parse(int argc, char** argv, const char* name, const char* tests, Opt
     } else if (key == "--mem-grant") {
       if (!num_ok || n < 1 || n > 100) return bad("expects a percentage 1..100");
       o->mem_grant = static_cast<unsigned>(n);
+    } else if (key == "--reset-every") {
+      if (!num_ok || n < 100) return bad("expects an integer of at least 100");
+      o->reset_every = n;
     } else if (key == "--engine") {
       if (val != "lockstep" && val != "rtl" && val != "model") return bad("expects lockstep, rtl or model");
       o->engine = val;

@@ -34,6 +34,8 @@ struct Options {
   unsigned mem_lat_min = 1;
   unsigned mem_lat_max = 8;
   unsigned mem_grant = 70;
+  // benches that support it: assert the reset every N cycles (jittered) in the middle of traffic
+  uint64_t reset_every = 0;
 };
 
 // Small deterministic generator (splitmix64): the same seed gives the same stimulus everywhere.

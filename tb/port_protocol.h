@@ -53,6 +53,11 @@ class PortProtocol {
     }
     chk.expect("protocol: pready is always 1", 1, r.apb.pready);
   }
+  // a system reset: the RTL drops a held request and forgets its read in flight
+  void reset() {
+    waiting_ = false;
+    read_out_ = false;
+  }
   // cycles a request waited for ready, and reads answered: that the rules were exercised
   uint64_t held_cycles() const { return held_cycles_; }
   uint64_t reads_answered() const { return reads_answered_; }

@@ -65,7 +65,13 @@ const char* op_name(unsigned o) {
 
 class TopBench : public lockstep::Bench {
  public:
-  explicit TopBench(const Options& o) : o_(o), rng_(o.seed), junk_(o.seed ^ 0x6a756e6bu), traffic_(o.seed ^ 0x74726166u) {
+  explicit TopBench(const Options& o)
+      : o_(o), rng_(o.seed), junk_(o.seed ^ 0x6a756e6bu), traffic_(o.seed ^ 0x74726166u), resets_rng_(o.seed ^ 0x72737475u) {
+    if (o.reset_every && o.test != "random" && o.test != "program") {
+      std::fprintf(stderr, "tb_top: error: --reset-every works with the random and program tests\n");
+      std::exit(2);
+    }
+    next_reset_ = o.reset_every ? o.reset_every / 2 + resets_rng_.below(o.reset_every) : 0;
     hwprof_top_cfg_default(&cfg_);
     cfg_.pir.cnt_w = HWPROF_CFG_CNTW;
     cfg_.edge_prof = hwprof_edge_prof_cfg_t{HWPROF_CFG_CNTW, HWPROF_CFG_UPDDEPTH, HWPROF_CFG_SETS,
@@ -121,6 +127,15 @@ class TopBench : public lockstep::Bench {
 
   bool cycle(uint64_t t, Checker& chk, TxLog& log) override {
     now_ = t;
+    // a reset in the middle of traffic (--reset-every): two cycles with rst_ni low while events,
+    // register traffic and memory responses go on; between scripted steps, so the setup can follow
+    if (o_.reset_every && !in_reset_ && t >= next_reset_ && phase_ == IDLE && step_ >= steps_.size() &&
+        !hwprof_apb_master_busy(&apb_)) {
+      in_reset_ = 2;
+      resets_++;
+      log.add(t, "RESET asserted for two cycles");
+    }
+    rtl_->rst_ni = in_reset_ ? 0 : 1;
     bool more = drive();
     in_.apb = apb_.req;
     if (!in_.apb.psel) { /* an idle bus carries junk, not zeros: the RTL and the model must ignore it */
@@ -150,6 +165,7 @@ class TopBench : public lockstep::Bench {
       // outputs and clock edge in one evaluation; nothing below reads or changes the model's
       // state or inputs before the edge, so stepping it here is equivalent
       hwprof_top_cycle(&model_, &cfg_, &in_, &m);
+      if (in_reset_) hwprof_top_reset(&model_);  // a synchronous reset: the edge loads the reset values
     }
     hwprof_top_out_t r = run_rtl ? rtl_outputs() : m;
     if (run_rtl && run_model) compare(m, r, chk);
@@ -168,6 +184,17 @@ class TopBench : public lockstep::Bench {
     if (run_model) {
       hwprof_mem_req_t q{m.mem_req_valid, m.mem_req_write, m.mem_req_addr, m.mem_req_wdata};
       hwprof_mem_model_step(&mem_model_, &q);
+    }
+    if (in_reset_) {  // the memory side forgets the read in flight, as the requester does
+      hwprof_mem_model_reset_port(&mem_rtl_);
+      hwprof_mem_model_reset_port(&mem_model_);
+      proto_.reset();
+      if (--in_reset_ == 0) {  // the configuration is gone with the reset: set it up again
+        steps_.clear();
+        step_ = 0;
+        setup_steps();
+        next_reset_ = t + o_.reset_every / 2 + resets_rng_.below(o_.reset_every);
+      }
     }
     rtl_.dump(2 * t + 1);
     rtl_->clk_i = 0;
@@ -212,6 +239,7 @@ class TopBench : public lockstep::Bench {
     std::fprintf(to, "  APB reads %" PRIu64 ", writes %" PRIu64 ", pslverr %" PRIu64 "\n", apb_reads_,
                  apb_writes_, apb_errors_);
     if (!steps_.empty()) std::fprintf(to, "  scripted steps completed %zu of %zu\n", step_, steps_.size());
+    if (o_.reset_every) std::fprintf(to, "  resets in the middle of traffic: %" PRIu64 "\n", resets_);
     if (o_.test == "counts")
       std::fprintf(to, "  counters checked against the independent count: %" PRIu64 " (%" PRIu64 " nonzero updates); "
                        "%" PRIu64 " flush commands written during the stream\n",
@@ -661,6 +689,9 @@ class TopBench : public lockstep::Bench {
   Rng junk_; /* what idle buses carry (its own stream: the stimulus stays that of the seed) */
   lockstep::PortProtocol proto_; /* the ports' protocol rules, on the RTL's outputs */
   Rng traffic_;                  /* the counts test's register traffic (its own stream) */
+  Rng resets_rng_;               /* when --reset-every resets (its own stream) */
+  uint64_t next_reset_ = 0, resets_ = 0;
+  unsigned in_reset_ = 0; /* cycles of reset still to go */
   uint64_t apb_cmds_ = 0;        /* cache commands the counts test's traffic wrote */
   lockstep::VerilatedTop<Vhwprof_top> rtl_{"hwprof_top"};
   hwprof_top_cfg_t cfg_;

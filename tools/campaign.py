@@ -41,6 +41,8 @@ def bench_streams(build):
         s.append((f"tb_{cfg}-random", f"{build}/tb_{cfg}/Vhwprof_top", ["--quiet"], False, 3))
         s.append((f"tb_{cfg}-program", f"{build}/tb_{cfg}/Vhwprof_top", ["--test=program", "--quiet"], False, 1))
         s.append((f"tb_{cfg}-counts", f"{build}/tb_{cfg}/Vhwprof_top", ["--test=counts", "--quiet"], False, 1))
+    # resets in the middle of traffic
+    s.append(("tb_top-resets", f"{build}/tb_top/Vhwprof_top", ["--reset-every=20000", "--quiet"], False, 1))
     # random initial values: the seed also draws every RTL variable's initial value
     s.append(("tb_xinit-random", f"{build}/tb_xinit/Vhwprof_top", ["--quiet"], True, 1))
     for cfg in ("cop", "cop_small"):
