@@ -594,6 +594,12 @@ $(BUILD)/dyn/%-prof.elf: $(BUILD)/dyn/%.elf $(INSTR_BIN)
 $(BUILD)/workloads/phases.elf $(BUILD)/workloads/stable.elf: $(BUILD)/workloads/%.elf: sim/workloads/%.c sim/workloads/common.h
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) $< -o $@
+# a program that takes ecall and ebreak traps into its own handler (compared with QEMU too)
+TRAPS_ELF := $(BUILD)/workloads/traps.elf
+$(TRAPS_ELF): sim/workloads/traps.c sim/workloads/common.h
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -c $< -o $(@:.elf=.o)
+	$(RV32_CC) $(WL_FLAGS) $(@:.elf=.o) -o $@
 
 # The software-instrumentation baseline: the same workloads with GCC's -fprofile-arcs (and
 # -ftest-coverage for gcov's notes), the freestanding gcov runtime of sw/rt/gcov_rt.c writing the
@@ -761,7 +767,8 @@ dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(SIM_BIN)
 
 workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
            $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) $(EMBENCH_DYN) \
-           $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE) $(DYNRL_ELFS)
+           $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE) $(DYNRL_ELFS) \
+           $(TRAPS_ELF)
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# make qemu-check: the CPU model's retired-PC stream must equal QEMU's on every workload.
+# make qemu-check: the CPU model's retired-PC stream, console output and exit code must equal QEMU's
+# on every workload (a program that takes traps, sim/workloads/traps.c, compares trap entries,
+# handlers and mret too).
 # QEMU (qemu-system-riscv32 -M virt, single-stepped, -d exec,nochain) logs one "Trace" line per
 # executed instruction; the stream is compared from the program's entry (0x80000000) on, after
 # QEMU's boot ROM. usage: tools/qemu_check.sh SIM ELF...   (QEMU_KEEP=DIR keeps QEMU's stream of
@@ -25,12 +27,13 @@ for elf in "$@"; do
   [ -n "${QEMU_KEEP:-}" ] && cp "$tmp/$name.qemu" "$QEMU_KEEP/$name.pcs"
   n=$(wc -l <"$tmp/$name.ours")
   total=$((total + n))
-  if cmp -s "$tmp/$name.ours" "$tmp/$name.qemu" && [ "$ours_rc" = "$qemu_rc" ]; then
-    echo "qemu-check: $name: $n instructions, 0 differing PCs, exit code $ours_rc in both"
+  if cmp -s "$tmp/$name.ours" "$tmp/$name.qemu" && [ "$ours_rc" = "$qemu_rc" ] && cmp -s "$tmp/$name.out" "$tmp/$name.qout"; then
+    echo "qemu-check: $name: $n instructions, 0 differing PCs, the same output ($(wc -l <"$tmp/$name.out") lines), exit code $ours_rc in both"
   else
     failed=$((failed + 1))
     line=$(cmp "$tmp/$name.ours" "$tmp/$name.qemu" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p')
     echo "qemu-check: $name: DIFFERS (ours $n instructions, exit $ours_rc; QEMU $(wc -l <"$tmp/$name.qemu"), exit $qemu_rc)"
+    cmp -s "$tmp/$name.out" "$tmp/$name.qout" || { echo "  the console output differs (ours | QEMU):"; diff "$tmp/$name.out" "$tmp/$name.qout" | head -6 | sed 's/^/    /'; }
     if [ -n "$line" ]; then
       from=$((line > 3 ? line - 3 : 1))
       echo "  first difference at retired instruction $line; ours | QEMU:"
