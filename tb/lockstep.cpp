@@ -94,6 +94,7 @@ static void usage(FILE* to, const char* name, const char* tests) {
                "  --mem-grant=PCT chance in percent that memory accepts a request in a cycle (default 70)\n"
                "  --reset-every=N assert the reset for two cycles about every N cycles, in the middle of traffic\n"
                "                  (benches and tests that support it)\n"
+               "  --require-coverage  fail if a functional coverage point of the bench was never reached\n"
                "  --quiet         print only the summary line\n"
                "  --help          this text\n"
                "Exit status: 0 no mismatch, 1 mismatch, 2 bad arguments.\n",
@@ -174,6 +175,8 @@ static int parse(int argc, char** argv, const char* name, const char* tests, Opt
       o->quiet = true;
     } else if (a == "--waves-all") {
       o->waves_all = true;
+    } else if (a == "--require-coverage") {
+      o->require_coverage = true;
     } else if (a == "--no-replay") {
       o->no_replay = true;
     } else {

@@ -36,6 +36,8 @@ struct Options {
   unsigned mem_grant = 70;
   // benches that support it: assert the reset every N cycles (jittered) in the middle of traffic
   uint64_t reset_every = 0;
+  // benches that collect functional coverage: a point never reached fails the run
+  bool require_coverage = false;
 };
 
 // Small deterministic generator (splitmix64): the same seed gives the same stimulus everywhere.

@@ -43,6 +43,7 @@ extern "C" {
 #include "port_protocol.h"
 #include "top_steps.h"
 #include "wide_port.h"
+#include "func_cover.h"
 
 namespace {
 
@@ -158,7 +159,9 @@ class TopBench : public lockstep::Bench {
       apply_rtl(mr_rtl);
       rtl_->eval();
     }
+    const bool read_pending = mem_model_.rd_pending;  // a line read outstanding as the cycle begins
     if (run_model) {
+      cover_.before(model_);
       in_.mem_req_ready = mr_model.ready;
       in_.mem_rsp_valid = mr_model.rsp_valid;
       in_.mem_rsp_rdata = mr_model.rdata;
@@ -184,6 +187,7 @@ class TopBench : public lockstep::Bench {
     if (run_model) {
       hwprof_mem_req_t q{m.mem_req_valid, m.mem_req_write, m.mem_req_addr, m.mem_req_wdata};
       hwprof_mem_model_step(&mem_model_, &q);
+      if (!in_reset_) cover_.after(model_, m, in_, read_pending);  // a reset zeroes the statistics
     }
     if (in_reset_) {  // the memory side forgets the read in flight, as the requester does
       hwprof_mem_model_reset_port(&mem_rtl_);
@@ -204,6 +208,10 @@ class TopBench : public lockstep::Bench {
     if (mem_rtl_.errors || mem_model_.errors)
       chk.expect(mem_rtl_.errors ? mem_rtl_.error : mem_model_.error, 0, 1);
     if (!more && o_.test == "counts") check_counts(chk);
+    if (!more && o_.require_coverage && cover_.covered() < FuncCover::kN) {
+      cover_missed_ = "functional coverage: points never reached (" + cover_.missed() + ")";
+      chk.expect(cover_missed_.c_str(), FuncCover::kN, cover_.covered());
+    }
     return more;
   }
 
@@ -240,6 +248,7 @@ class TopBench : public lockstep::Bench {
                  apb_writes_, apb_errors_);
     if (!steps_.empty()) std::fprintf(to, "  scripted steps completed %zu of %zu\n", step_, steps_.size());
     if (o_.reset_every) std::fprintf(to, "  resets in the middle of traffic: %" PRIu64 "\n", resets_);
+    if (o_.engine != "rtl") cover_.print(to);
     if (o_.test == "counts")
       std::fprintf(to, "  counters checked against the independent count: %" PRIu64 " (%" PRIu64 " nonzero updates); "
                        "%" PRIu64 " flush commands written during the stream\n",
@@ -690,6 +699,8 @@ class TopBench : public lockstep::Bench {
   lockstep::PortProtocol proto_; /* the ports' protocol rules, on the RTL's outputs */
   Rng traffic_;                  /* the counts test's register traffic (its own stream) */
   Rng resets_rng_;               /* when --reset-every resets (its own stream) */
+  FuncCover cover_;              /* functional coverage, from the model's state */
+  std::string cover_missed_;
   uint64_t next_reset_ = 0, resets_ = 0;
   unsigned in_reset_ = 0; /* cycles of reset still to go */
   uint64_t apb_cmds_ = 0;        /* cache commands the counts test's traffic wrote */

@@ -851,6 +851,8 @@ done
 check lockstep-directed "$tb" --test=directed --cycles=20000
 check lockstep-directed-small-cache "$tb_small" --test=directed --cycles=20000
 check lockstep-directed-large-cache "$tb_large" --test=directed --cycles=20000
+# (the random runs below and above give --require-coverage: each of the bench's 16 functional
+# coverage points, tb/func_cover.h, must be reached, or the run fails)
 # the counter widths and cache shapes the other benches do not cover: CntW 8 (c8), 16 with 8 ways
 # and 8-counter lines (c16), 64 with 8-counter lines (c64); the same directed scenarios (their
 # addresses, values and OAB overrun follow the configuration) and 1 M random cycles each
@@ -863,14 +865,14 @@ done
 # the stream they run 300 k cycles clean)
 check lockstep-reset-mid-traffic "$tb" --seed=41 --cycles=1000000 --reset-every=20000 --quiet
 check lockstep-reset-mid-traffic-program-small "$tb_small" --test=program --seed=42 --cycles=500000 --reset-every=7000 --quiet
-check lockstep-random-c8 "$build/tb_c8/Vhwprof_top" --seed=31 --cycles=1000000 --mem-latency=1:12 --quiet
-check lockstep-random-c16 "$build/tb_c16/Vhwprof_top" --seed=32 --cycles=1000000 --mem-latency=1:4 --mem-grant=50 --quiet
-check lockstep-random-c64 "$build/tb_c64/Vhwprof_top" --seed=33 --cycles=1000000 --quiet
+check lockstep-random-c8 "$build/tb_c8/Vhwprof_top" --seed=31 --cycles=1000000 --mem-latency=1:12 --require-coverage --quiet
+check lockstep-random-c16 "$build/tb_c16/Vhwprof_top" --seed=32 --cycles=1000000 --mem-latency=1:4 --mem-grant=50 --require-coverage --quiet
+check lockstep-random-c64 "$build/tb_c64/Vhwprof_top" --seed=33 --cycles=1000000 --require-coverage --quiet
 
 total_cycles=0
 lockstep_random() {
   local seed=$1 out
-  out=$("$tb" --seed="$seed" --cycles="$per_seed" --quiet)
+  out=$("$tb" --seed="$seed" --cycles="$per_seed" --require-coverage --quiet)
   local rc=$?
   echo "$out"
   [ "$rc" = 0 ] && grep -q " 0 mismatches" <<<"$out"
@@ -885,7 +887,7 @@ done
 for c in top small large; do
   check "lockstep-program-$c" "$build/tb_$c/Vhwprof_top" --test=program --seed=31 --cycles=1000000 --quiet
 done
-check lockstep-random-small-cache "$tb_small" --seed=11 --cycles=2000000 --mem-latency=1:20 --mem-grant=40 --quiet
+check lockstep-random-small-cache "$tb_small" --seed=11 --cycles=2000000 --mem-latency=1:20 --mem-grant=40 --require-coverage --quiet
 
 # random initial values (the xinit bench, built with --x-initial unique): from several seeds every
 # register and array of the RTL starts random, the C model at zero; the reset must make them agree
@@ -903,7 +905,7 @@ random_initial_values() {
   return $rc
 }
 check lockstep-random-initial-values random_initial_values
-check lockstep-random-large-cache "$tb_large" --seed=12 --cycles=2000000 --mem-latency=1:3 --mem-grant=100 --quiet
+check lockstep-random-large-cache "$tb_large" --seed=12 --cycles=2000000 --mem-latency=1:3 --mem-grant=100 --require-coverage --quiet
 
 # --- after a flush every counter in memory equals the count computed independently from the
 #     event stream, for at least COUNTS_EVENTS events on a small cache (many evictions)

@@ -55,6 +55,29 @@ int hwprof_wpp_slurp(const char *path, uint8_t **buf, size_t *len, char *err, si
   return 0;
 }
 
+int hwprof_wpp_check_header(const uint8_t *buf, size_t len, size_t min, const char *magic, const char *kind,
+                            const char *name, char *err, size_t errlen) {
+  if (len < min || len < 12 || memcmp(buf, magic, 8) != 0) {
+    snprintf(err, errlen, "%s: not a hwprof %s file (no '%.8s' header)", name, kind, magic);
+    return -1;
+  }
+  if (get32(buf + 8) != HWPROF_WPP_FILE_VERSION) {
+    snprintf(err, errlen, "%s: %s file version %" PRIu32 " (this tool reads version %u)", name, kind, get32(buf + 8),
+             HWPROF_WPP_FILE_VERSION);
+    return -1;
+  }
+  return 0;
+}
+
+int hwprof_wpp_load(const char *path, hwprof_wpp_parse_fn parse, void *obj, char *err, size_t errlen) {
+  uint8_t *buf;
+  size_t len;
+  if (hwprof_wpp_slurp(path, &buf, &len, err, errlen)) return -1;
+  const int rc = parse(obj, buf, len, path, err, errlen);
+  free(buf);
+  return rc;
+}
+
 /* ---------------------------------------------------------------- trace files */
 
 int hwprof_trf_create(hwprof_trf_writer_t *w, const char *path, unsigned hist_w, uint32_t entry_pc, char *err,
@@ -98,15 +121,7 @@ static bool marker_fits(uint32_t hist, unsigned hist_w) { return hist != 0 && (h
 
 int hwprof_trf_parse(hwprof_trf_t *t, const uint8_t *buf, size_t len, const char *name, char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
-  if (len < HWPROF_TRF_HEADER_BYTES || memcmp(buf, HWPROF_TRF_MAGIC, 8) != 0) {
-    snprintf(err, errlen, "%s: not a hwprof trace file (no '%s' header)", name, HWPROF_TRF_MAGIC);
-    return -1;
-  }
-  if (get32(buf + 8) != HWPROF_WPP_FILE_VERSION) {
-    snprintf(err, errlen, "%s: trace file version %" PRIu32 " (this tool reads version %u)", name, get32(buf + 8),
-             HWPROF_WPP_FILE_VERSION);
-    return -1;
-  }
+  if (hwprof_wpp_check_header(buf, len, HWPROF_TRF_HEADER_BYTES, HWPROF_TRF_MAGIC, "trace", name, err, errlen)) return -1;
   t->hist_w = get32(buf + 12);
   t->entry_pc = get32(buf + 16);
   if (t->hist_w < 2 || t->hist_w > 32) {
@@ -171,14 +186,12 @@ fail:
   return -1;
 }
 
+static int trf_parse(void *t, const uint8_t *buf, size_t len, const char *name, char *err, size_t errlen) {
+  return hwprof_trf_parse(t, buf, len, name, err, errlen);
+}
 int hwprof_trf_load(hwprof_trf_t *t, const char *path, char *err, size_t errlen) {
-  uint8_t *buf;
-  size_t len;
   memset(t, 0, sizeof *t);
-  if (hwprof_wpp_slurp(path, &buf, &len, err, errlen)) return -1;
-  const int rc = hwprof_trf_parse(t, buf, len, path, err, errlen);
-  free(buf);
-  return rc;
+  return hwprof_wpp_load(path, trf_parse, t, err, errlen);
 }
 
 void hwprof_trf_free(hwprof_trf_t *t) {
@@ -221,15 +234,7 @@ int hwprof_bkf_finish(hwprof_bkf_writer_t *w) {
 
 int hwprof_bkf_parse(hwprof_bkf_t *b, const uint8_t *buf, size_t len, const char *name, char *err, size_t errlen) {
   memset(b, 0, sizeof *b);
-  if (len < HWPROF_BKF_HEADER_BYTES || memcmp(buf, HWPROF_BKF_MAGIC, 8) != 0) {
-    snprintf(err, errlen, "%s: not a hwprof block file (no '%s' header)", name, HWPROF_BKF_MAGIC);
-    return -1;
-  }
-  if (get32(buf + 8) != HWPROF_WPP_FILE_VERSION) {
-    snprintf(err, errlen, "%s: block file version %" PRIu32 " (this tool reads version %u)", name, get32(buf + 8),
-             HWPROF_WPP_FILE_VERSION);
-    return -1;
-  }
+  if (hwprof_wpp_check_header(buf, len, HWPROF_BKF_HEADER_BYTES, HWPROF_BKF_MAGIC, "block", name, err, errlen)) return -1;
   const size_t body = len - HWPROF_BKF_HEADER_BYTES;
   const uint8_t *p = buf + HWPROF_BKF_HEADER_BYTES;
   if (body % 8u) {
@@ -275,14 +280,12 @@ fail:
   return -1;
 }
 
+static int bkf_parse(void *b, const uint8_t *buf, size_t len, const char *name, char *err, size_t errlen) {
+  return hwprof_bkf_parse(b, buf, len, name, err, errlen);
+}
 int hwprof_bkf_load(hwprof_bkf_t *b, const char *path, char *err, size_t errlen) {
-  uint8_t *buf;
-  size_t len;
   memset(b, 0, sizeof *b);
-  if (hwprof_wpp_slurp(path, &buf, &len, err, errlen)) return -1;
-  const int rc = hwprof_bkf_parse(b, buf, len, path, err, errlen);
-  free(buf);
-  return rc;
+  return hwprof_wpp_load(path, bkf_parse, b, err, errlen);
 }
 
 void hwprof_bkf_free(hwprof_bkf_t *b) {

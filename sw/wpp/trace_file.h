@@ -91,5 +91,12 @@ void hwprof_bkf_free(hwprof_bkf_t *b);
 
 /* Reads a whole file into a malloc'd buffer; 0, or -1 with a reason naming path. */
 int hwprof_wpp_slurp(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen);
+/* Every hwprof-wpp file starts with 8 bytes of magic and a 32-bit version: 0 if buf has them (and at
+ * least min bytes), or -1 with the reason ("not a KIND file", a version this tool does not read). */
+int hwprof_wpp_check_header(const uint8_t *buf, size_t len, size_t min, const char *magic, const char *kind,
+                            const char *name, char *err, size_t errlen);
+/* Reads path whole and hands it to parse(obj, buf, len, path, err, errlen); parse's result. */
+typedef int (*hwprof_wpp_parse_fn)(void *obj, const uint8_t *buf, size_t len, const char *name, char *err, size_t errlen);
+int hwprof_wpp_load(const char *path, hwprof_wpp_parse_fn parse, void *obj, char *err, size_t errlen);
 
 #endif /* HWPROF_WPP_TRACE_FILE_H */

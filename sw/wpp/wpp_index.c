@@ -83,15 +83,7 @@ int wpp_index_write(const wpp_t *w, const char *path, char *err, size_t errlen) 
 
 int wpp_index_parse(wpp_index_t *x, const uint8_t *buf, size_t len, const char *name, char *err, size_t errlen) {
   memset(x, 0, sizeof *x);
-  if (len < 32 || memcmp(buf, HWPROF_WPX_MAGIC, 8) != 0) {
-    snprintf(err, errlen, "%s: not a hwprof-wpp index file (no '%s' header)", name, HWPROF_WPX_MAGIC);
-    return -1;
-  }
-  if (get32(buf + 8) != HWPROF_WPP_FILE_VERSION) {
-    snprintf(err, errlen, "%s: index file version %" PRIu32 " (this tool reads version %u)", name, get32(buf + 8),
-             HWPROF_WPP_FILE_VERSION);
-    return -1;
-  }
+  if (hwprof_wpp_check_header(buf, len, 32, HWPROF_WPX_MAGIC, "wpp index", name, err, errlen)) return -1;
   x->levels = get32(buf + 12);
   x->insns = get64(buf + 16);
   x->paths = get64(buf + 24);
@@ -148,14 +140,12 @@ truncated:
   return -1;
 }
 
+static int index_parse(void *x, const uint8_t *buf, size_t len, const char *name, char *err, size_t errlen) {
+  return wpp_index_parse(x, buf, len, name, err, errlen);
+}
 int wpp_index_load(wpp_index_t *x, const char *path, char *err, size_t errlen) {
-  uint8_t *buf;
-  size_t len;
   memset(x, 0, sizeof *x);
-  if (hwprof_wpp_slurp(path, &buf, &len, err, errlen)) return -1;
-  const int rc = wpp_index_parse(x, buf, len, path, err, errlen);
-  free(buf);
-  return rc;
+  return hwprof_wpp_load(path, index_parse, x, err, errlen);
 }
 
 void wpp_index_free(wpp_index_t *x) {
