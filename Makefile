@@ -949,8 +949,12 @@ campaign: deps
 	@$(MAKE) --no-print-directory bench-bin $(SC_BIN) workloads
 	@tools/campaign.py "$(BUILD)"
 
+COV_PKGS := lcov
 cov: deps
-	@RTL_SRC="$(RTL_SRC)" UNIT_SRC="$(UNIT_SRC)" MODEL_SRC="$(MODEL_SRC)" TB_SRC="$(TB_SRC)" tools/coverage.sh "$(BUILD)"
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(COV_PKGS)"
+	@$(MAKE) --no-print-directory $(SIM_BIN) workloads
+	@RTL_SRC="$(RTL_SRC)" UNIT_SRC="$(UNIT_SRC)" MODEL_SRC="$(MODEL_SRC)" TB_SRC="$(TB_SRC)" INSTR_SRC="$(INSTR_SRC)" \
+	  WPP_SRC="$(WPP_SRC)" tools/coverage.sh "$(BUILD)"
 
 clean:
 	rm -rf $(BUILD)
