@@ -400,12 +400,12 @@ class TopBench : public lockstep::Bench {
       case HWPROF_PIR_CTRL_ADDR: v = rng_.chance(85) ? 1u : 0u; break;  // keep profiling mostly on
       case HWPROF_EDGE_PROF_CMD_ADDR: v = static_cast<uint32_t>(rng_.pick({1, 60, 10, 10})); break;
       case HWPROF_EDGE_PROF_OAB_INDEX_ADDR: v = static_cast<uint32_t>(rng_.below(12)); break;
-      case HWPROF_TRACE_CTRL_CTRL_ADDR:  // mostly enabled; watermark small
+      case HWPROF_TRACE_CTRL_CTRL_ADDR:  // mostly enabled; watermark small, now and then any
         v = (rng_.chance(85) ? 1u : 0u) | (static_cast<uint32_t>(rng_.below(8)) << 1) |
-            (static_cast<uint32_t>(rng_.below(6)) << HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB);
+            (static_cast<uint32_t>(rng_.chance(10) ? rng_.below(256) : rng_.below(6)) << HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB);
         break;
-      case HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR:
-      case HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR: v = static_cast<uint32_t>(rng_.below(6)); break;
+      case HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR:  // short periods, now and then any (the next write shortens it)
+      case HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR: v = static_cast<uint32_t>(rng_.chance(10) ? rng_.below(65536) : rng_.below(6)); break;
       case HWPROF_TRACE_CTRL_CUR_HIST_ADDR: v = rng_.chance(50) ? 1u : v; break;
       case HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR:  // rarely move the window, mostly keep it sane
         v = rng_.chance(70) ? static_cast<uint32_t>(kMemBase) : static_cast<uint32_t>(kMemBase + rng_.below(kMemSize));
