@@ -839,7 +839,7 @@ sim-blocks: deps
 	$(TB_TOP) --seed=$(SEED) --cycles=$(CYCLES) --progress=1000000
 
 inject: bench-bin
-	@echo "inject: flipping one bit of the C model's pir.offset at cycle 1000; the bench must report it"
+	@echo "inject: flipping one bit of the C model's pir update counter at cycle 1000; the bench must report it"
 	-$(TB_TOP) --seed=$(SEED) --cycles=200000 --inject=1000
 
 bench: bench-bin $(SIM_BIN) $(SC_BIN) $(WPP_BIN) workloads $(COP_FW_ELFS:-cop.elf=-cop4.elf) $(COP_FW_ELFS:-cop.elf=-cop16.elf) $(VPEVAL_BIN) \

@@ -121,9 +121,11 @@ class TopBench : public lockstep::Bench {
   }
 
   void inject_fault(TxLog& log) override {
-    // flip offset bit 0 in the model only: the next update or register read that uses it differs
-    model_.pir.offset ^= 1u;
-    log.add(now_, "INJECT: C model pir.offset bit 0 flipped");
+    // flip bit 0 of the model's pir update counter only: state that nothing overwrites (the pir's
+    // offset, flipped by a first version, is rewritten so often by the random stream that a seed
+    // could mask it), so the next read of STAT_UPDATES differs
+    model_.pir.stats.count[HWPROF_PIR_ST_UPDATES] ^= 1u;
+    log.add(now_, "INJECT: C model pir STAT_UPDATES bit 0 flipped");
   }
 
   bool cycle(uint64_t t, Checker& chk, TxLog& log) override {
