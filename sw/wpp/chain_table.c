@@ -211,7 +211,6 @@ static void sort_bounded(wpp_table_t *t) {
     t->hot_lost += t->nhot;
     t->nhot = 0;
   }
-  uint32_t nmoved = 0;
   for (uint32_t g = 0; g < t->nhot;) {
     const uint32_t b = t->link[t->hot[g]].hash & (t->cfg.buckets - 1u);
     uint32_t end = g;
@@ -264,7 +263,6 @@ static void sort_bounded(wpp_table_t *t) {
     }
     t->sort_work += h;
     t->moved += h;
-    nmoved += h;
   }
   /* hot at this sort: the listed entries of the buckets that were sorted */
   for (uint32_t k = 0; k < t->nprev_hot; k++) t->link[t->prev_hot[k]].was_hot = false;
@@ -278,7 +276,6 @@ static void sort_bounded(wpp_table_t *t) {
   }
   t->sort_work += t->nhot;
   t->nhot = 0;
-  (void)nmoved;
 }
 
 static void end_period(wpp_table_t *t) {

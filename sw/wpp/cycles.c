@@ -176,8 +176,7 @@ static void feed(wpp_t *w, unsigned k, uint32_t sym, uint64_t insns, uint64_t st
   l->np[l->np_len++] = sym;
   l->np_insns += insns;
   l->stamp[sym] = l->gen;
-  (void)path_end;
-  if (k > 0) l->np_path_end = path_end;
+  if (k > 0) l->np_path_end = path_end; /* level 0 counts its own traversals in close_unit */
 }
 
 /* ---------------------------------------------------------------- blocks */
