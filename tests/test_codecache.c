@@ -132,6 +132,81 @@ static void test_cc_loop_trace_branches_back_to_its_entry(void **state) {
   assert_int_equal(*at(&f, 0x80000100), PATCH_TO_BASE_FROM_100);
 }
 
+/* An instrumented program keeps its profile in the cache (docs/dynopt.md, "One code cache for both
+ * optimizers"): every edge the original counts, its copy counts the same way.
+ * Trace A with the beq at 104 counting both its edges (EITHER, pid 5: taken 5, not taken 6; shadow
+ * 0x00020005): the inverted bne counts the old taken edge as its fall-through (NT, pid 5: 0x00010005)
+ * and its stub counts the old not-taken edge before it leaves:
+ *   0..1c  as kCopyA     (the bne at 4 still aimed at the stub at 20)
+ *  20  prof.id 6        0060000b  (.insn i CUSTOM_0, 0, x0, x0, 6)
+ *  24  jal  zero,108    0e40006f
+ * Trace B with the jump at 10c counting its edge (TK, pid 7) and switching the region offset to 9
+ * (shadow 0x80900007): the dropped jump leaves its two operations in its place:
+ *   0  lw   a4,0(a0)      00052703
+ *   4  beq  a4,zero,20    00070e63
+ *   8  addi a5,a5,1       00178793
+ *   c  prof.id 7          0070000b  (its origin: the jump at 10c)
+ *  10  prof.setoff        0000200b  (shadow word 9)
+ *  14  addi a0,a0,4       00450513
+ *  18  bne  a0,a1,0       feb514e3
+ *  1c  jal  zero,120      1040006f
+ *  20  jal  zero,110      0f00006f  (the stub) */
+static void test_cc_profiled_trace_counts_what_the_original_counts(void **state) {
+  (void)state;
+  static fixture_t f;
+  static uint32_t origin[64];
+  setup_memory(&f, 0x100);
+  f.shadow[(0x80000104 - BASE) / 4] = 0x00020005u;
+  uint32_t entry;
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceA, 6, &entry), kHwprofCcPlaced);
+  for (unsigned i = 0; i < 8; i++) assert_int_equal(f.mem[i], kCopyA[i]);
+  assert_int_equal(f.shadow[1], 0x00010005u);
+  assert_int_equal(f.mem[8], 0x0060000bu);
+  assert_int_equal(f.shadow[8], 0);
+  assert_int_equal(f.mem[9], 0x0e40006fu);
+  /* a branch whose way out counts is not re-aimed when its exit is linked: the stub's jump is */
+  const uint32_t t108[] = {0x80000108, 0x8000010c};
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, t108, 2, &entry), kHwprofCcPlaced);
+  assert_int_equal(f.mem[1], kCopyA[1]);
+  assert_int_equal(f.mem[9], 0x00000013u); /* the copy of 108 is right behind the stub: its jump became a nop */
+  assert_int_equal(entry, BASE + 0x28);
+
+  memset(origin, 0, sizeof origin);
+  hwprof_cc_config_t c = config(&f, 0x100);
+  setup_memory(&f, 0x100);
+  c.origin = origin;
+  assert_int_equal(hwprof_cc_init(&f.cc, c), kHwprofOk);
+  f.shadow[(0x8000010c - BASE) / 4] = 0x80900007u;
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceB, 6, &entry), kHwprofCcPlaced);
+  const uint32_t want[] = {0x00052703, 0x00070e63, 0x00178793, 0x0070000b, 0x0000200b,
+                           0x00450513, 0xfeb514e3, 0x1040006f, 0x0f00006f};
+  for (unsigned i = 0; i < 9; i++) assert_int_equal(f.mem[i], want[i]);
+  assert_int_equal(f.shadow[3], 0);
+  assert_int_equal(f.shadow[4], 9);
+  const uint32_t want_origin[] = {0x80000100, 0x80000104, 0x80000108, 0x8000010c, 0,
+                                  0x80000118, 0x8000011c, 0, 0};
+  for (unsigned i = 0; i < 9; i++) assert_int_equal(origin[i], want_origin[i]);
+  /* without profiling bits, the origin table keeps a nop in the jump's place: its edge is seen */
+  setup_memory(&f, 0x100);
+  assert_int_equal(hwprof_cc_init(&f.cc, c), kHwprofOk);
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceB, 6, &entry), kHwprofCcPlaced);
+  assert_int_equal(f.mem[3], 0x00000013u);
+  assert_int_equal(origin[3], 0x8000010cu);
+  /* with min_gain 1, a trace with no taken transfer inside (118, then the loop's branch at its end)
+     is not worth its patch: refused; trace B (its jump dropped) is placed */
+  setup_memory(&f, 0x100);
+  c.min_gain = 1;
+  assert_int_equal(hwprof_cc_init(&f.cc, c), kHwprofOk);
+  const uint32_t straight[] = {0x80000118, 0x8000011c};
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, straight, 2, &entry), kHwprofCcNoGain);
+  assert_int_equal(*at(&f, 0x80000118), kProgram[6]);
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceB, 6, &entry), kHwprofCcPlaced);
+  /* a word the re-layout sends into the cache (a jal there) does not start a trace */
+  *at(&f, 0x80000118) = 0xee9ff06fu; /* jal zero,.-0x118: to BASE */
+  const uint32_t sent[] = {0x80000118, 0x8000011c};
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, sent, 2, &entry), kHwprofCcAlreadyPlaced);
+}
+
 /* A trace ending in ecall: the copy leaves it to the original code. 138 addi t0; 13c ecall:
  *   0  addi t0,t0,1         00128293
  *   4  jal  zero,13c        1380006f
@@ -335,13 +410,16 @@ static void test_cc_refusals_change_nothing(void **state) {
   (void)state;
   static fixture_t f;
   uint32_t entry;
-  /* the inverted beq would carry profiling bits (a pid on the branch) */
+  /* the dropped call at 114 would carry profiling bits (a linked call's) */
   setup_memory(&f, 0x100);
-  f.shadow[(0x80000104 - BASE) / 4] = 0x3u;
+  f.shadow[(0x80000114 - BASE) / 4] = 0x80000201u;
   assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceA, 6, &entry), kHwprofCcProfiled);
-  /* ... but the path where it falls through keeps it as it is, with its shadow word */
-  assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceB, 6, &entry), kHwprofCcPlaced);
-  assert_int_equal(f.shadow[1], 0x3u);
+  assert_int_equal(*at(&f, 0x80000100), kProgram[0]);
+  /* ... and so would a dropped jump whose shadow word holds a return's pop bit */
+  f.shadow[(0x8000010c - BASE) / 4] = 1u << 19;
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceB, 6, &entry), kHwprofCcProfiled);
+  assert_int_equal(f.cc.placed, 0);
+  assert_int_equal(f.cc.refused[kHwprofCcProfiled], 2);
   /* a cache of 8 words cannot hold the 9 of trace A */
   setup_memory(&f, 0x20);
   assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceA, 6, &entry), kHwprofCcNoRoom);
@@ -451,6 +529,51 @@ static void test_cc_exits_go_through_trampolines_until_linked(void **state) {
 /* The hot callback: record (start 100, history 0b11: marker, then the beq taken) rebuilds trace A
  * from the program, places it and releases its table entry; a record at the patched start is left
  * alone. */
+/* The cost model of the trace side (docs/dynopt.md, "One code cache for both optimizers"). Trace A
+ * ({100, 0x3}: the beq taken, the call inlined) straightens two taken transfers, trace B ({100, 0x2}:
+ * the beq falls through, the jump at 10c dropped) one.
+ * - min_gain 2: B turns hot first and is refused (nothing worth its patch); its start is then left
+ *   alone, so A, hot later, is not placed either (its patch would send B's way through an exit).
+ * - min_share_pct 80: A holds 4 of the start's 5 samples (80%, not more): not placed; alone at the
+ *   start it is. */
+static void test_trace_opt_places_only_traces_worth_their_patch(void **state) {
+  (void)state;
+  static fixture_t f;
+  static hwprof_trace_entry_t slots[16];
+  static hwprof_trace_table_t table;
+  static hwprof_trace_opt_t o;
+  const hwprof_trace_rec_t a = {0x80000100, 0x3}, b = {0x80000100, 0x2};
+  setup_memory(&f, 0x100);
+  hwprof_cc_config_t c = config(&f, 0x100);
+  c.min_gain = 2;
+  assert_int_equal(hwprof_cc_init(&f.cc, c), kHwprofOk);
+  assert_int_equal(hwprof_trace_table_init(&table, slots, 16, 2, hwprof_trace_opt_on_hot, &o), kHwprofOk);
+  assert_int_equal(hwprof_trace_opt_init(&o, &f.cc, &table, 32), kHwprofOk);
+  (void)hwprof_trace_table_add(&table, &b);
+  (void)hwprof_trace_table_add(&table, &b);
+  assert_int_equal(f.cc.refused[kHwprofCcNoGain], 1);
+  assert_int_equal(o.nleft, 1);
+  (void)hwprof_trace_table_add(&table, &a);
+  (void)hwprof_trace_table_add(&table, &a);
+  assert_int_equal(o.left_alone, 1);
+  assert_int_equal(f.cc.placed, 0);
+  assert_int_equal(*at(&f, 0x80000100), kProgram[0]);
+
+  setup_memory(&f, 0x100);
+  assert_int_equal(hwprof_trace_table_init(&table, slots, 16, 4, hwprof_trace_opt_on_hot, &o), kHwprofOk);
+  assert_int_equal(hwprof_trace_opt_init(&o, &f.cc, &table, 32), kHwprofOk);
+  o.min_share_pct = 80;
+  (void)hwprof_trace_table_add(&table, &b);
+  for (unsigned i = 0; i < 4; i++) (void)hwprof_trace_table_add(&table, &a);
+  assert_int_equal(o.minority, 1);
+  assert_int_equal(f.cc.placed, 0);
+  assert_non_null(hwprof_trace_table_find(&table, &a)); /* it stays, hot: not handed over again */
+  assert_int_equal(hwprof_trace_table_init(&table, slots, 16, 4, hwprof_trace_opt_on_hot, &o), kHwprofOk);
+  for (unsigned i = 0; i < 4; i++) (void)hwprof_trace_table_add(&table, &a);
+  assert_int_equal(f.cc.placed, 1);
+  for (unsigned i = 0; i < sizeof kCopyA / 4; i++) assert_int_equal(f.mem[i], kCopyA[i]);
+}
+
 static void test_trace_opt_places_a_hot_trace_and_releases_its_entry(void **state) {
   (void)state;
   static fixture_t f;
@@ -509,6 +632,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cc_trace_with_taken_branch_auipc_and_call_is_laid_straight),
       cmocka_unit_test(test_cc_loop_trace_branches_back_to_its_entry),
+      cmocka_unit_test(test_cc_profiled_trace_counts_what_the_original_counts),
       cmocka_unit_test(test_cc_trap_is_left_to_the_original_code),
       cmocka_unit_test(test_cc_exit_to_a_placed_start_goes_to_its_copy),
       cmocka_unit_test(test_cc_trace_reaching_a_placed_start_appends_its_copy),
@@ -522,6 +646,7 @@ int main(void) {
       cmocka_unit_test(test_cc_semihosting_call_stays_in_place),
       cmocka_unit_test(test_cc_init_rejects_overlap_and_misalignment),
       cmocka_unit_test(test_trace_opt_places_a_hot_trace_and_releases_its_entry),
+      cmocka_unit_test(test_trace_opt_places_only_traces_worth_their_patch),
       cmocka_unit_test(test_trace_table_release_keeps_the_probe_runs_whole),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -171,6 +171,34 @@ static void test_rl_leaves_a_call_the_program_is_inside(void **state) {
   assert_int_equal(*at(&f, 0x80000104), 0xf01ff06f); /* it still reaches the copy, through the landing */
 }
 
+/* One code cache for both optimizers: a hot trace placed first at B1 (10c, 110, 114 the jump, 11c,
+ * 120 the return), its copy 6 words (addi; lui/addi of the auipc's value; prof.id 3 where the
+ * counting jump was; addi; jalr) and 10c patched to it. Laying the function out flushes the trace
+ * (10c is the program's word again when the copy reads it), the copy goes behind the trace's (its
+ * words are kCopy's: every jump in it is relative to itself), and 10c now jumps to B1's copy at
+ * 0x18 + 0x24 (jal zero,.-0xd0: f31ff06f). */
+static void test_rl_flushes_a_trace_that_starts_in_the_function(void **state) {
+  (void)state;
+  static fixture_t f;
+  setup(&f);
+  const uint32_t trace[] = {0x8000010c, 0x80000110, 0x80000114, 0x8000011c, 0x80000120};
+  uint32_t entry = 0;
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, trace, 5, &entry), kHwprofCcPlaced);
+  assert_int_equal(f.cc.next, BASE + 0x18);
+  assert_int_equal(f.mem[3], 0x0030000b); /* prof.id 3 (.insn i CUSTOM_0, 0, x0, x0, 3) */
+  assert_int_equal(*at(&f, 0x8000010c), 0xef5ff06f); /* jal zero,.-0x10c: the trace's copy */
+  assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, NULL, NULL, 0, 0, &entry), kHwprofCcPlaced);
+  assert_int_equal(f.rl.trace_flushes, 1);
+  assert_int_equal(f.cc.npatch, 0);
+  assert_int_equal(entry, BASE + 0x18);
+  for (unsigned i = 0; i < sizeof kCopy / 4; i++) {
+    assert_int_equal(f.mem[6 + i], kCopy[i]);
+    assert_int_equal(f.shadow[6 + i], kCopyShadow[i]);
+  }
+  assert_int_equal(*at(&f, 0x8000010c), 0xf31ff06f);
+  assert_int_equal(f.rl.patch[2].word, kProgram[3]); /* 10c's saved word: the program's, not the trace's jump */
+}
+
 /* Laid out again in the program's order: a second copy behind the first, read from the program as
  * it was (the patches' saved words); the first copy's block starts now jump on to the second, the
  * program's patches are re-aimed, and so is the call (it went to the first copy). */
@@ -346,6 +374,7 @@ int main(void) {
       cmocka_unit_test(test_rl_inverts_a_branch_and_keeps_every_edge_count),
       cmocka_unit_test(test_rl_keeps_a_branch_the_caller_does_not_want_inverted),
       cmocka_unit_test(test_rl_leaves_a_call_the_program_is_inside),
+      cmocka_unit_test(test_rl_flushes_a_trace_that_starts_in_the_function),
       cmocka_unit_test(test_rl_second_layout_supersedes_the_first),
       cmocka_unit_test(test_rl_counts_a_branch_as_a_5b_pair_h_taken),
       cmocka_unit_test(test_rl_counts_a_branch_as_a_5b_pair_h_not_taken),

@@ -21,6 +21,30 @@ uint32_t hwprof_cc_origin(const hwprof_cc_t *cc, uint32_t a) {
   return cc->c.origin ? cc->c.origin[(a - cc->c.lo) / 4u] : 0u;
 }
 
+uint32_t hwprof_cc_invert_hints(uint32_t sh, uint32_t *pid, uint32_t *ihint, uint32_t *setoff) {
+  uint32_t s = sh;
+  const uint32_t bh = rv32_shadow_bhint(sh), p = rv32_shadow_pid(sh), bh_mask = 3u << HWPROF_SHADOW_BHINT_LSB;
+  *pid = *setoff = 0;
+  *ihint = rv32_shadow_ihint(sh);
+  if (p != 0) {
+    if (bh == HWPROF_BHINT_TK) s = (s & ~bh_mask) | HWPROF_BHINT_NT << HWPROF_SHADOW_BHINT_LSB;
+    else if (bh == HWPROF_BHINT_NT) s = (s & ~bh_mask) | HWPROF_BHINT_TK << HWPROF_SHADOW_BHINT_LSB;
+    else if (bh == HWPROF_BHINT_EITHER) { /* taken edge p: on the fall-through now; not taken p + 1: the new taken way */
+      s = (s & ~bh_mask) | HWPROF_BHINT_NT << HWPROF_SHADOW_BHINT_LSB;
+      *pid = p + 1u;
+    }
+  }
+  if (rv32_shadow_has_setoff(sh)) {
+    if (!rv32_shadow_setoff_nt(sh)) { /* on the taken edge: now the fall-through */
+      s |= UINT32_C(1) << HWPROF_SHADOW_SETOFF_NT_LSB;
+    } else { /* on the not-taken edge: now the new taken way, where prof.setoff runs after the prof.id */
+      *setoff = rv32_shadow_setoff_value(sh) + 1u;
+      s &= ~(UINT32_C(0xfff) << HWPROF_SHADOW_SETOFF_LSB); /* bits 31:20: enable, direction, offset */
+    }
+  }
+  return s;
+}
+
 static bool apart(uint32_t a_lo, uint32_t a_hi, uint32_t b_lo, uint32_t b_hi) {
   return a_lo == a_hi || b_lo == b_hi || a_hi <= b_lo || b_hi <= a_lo;
 }
@@ -69,10 +93,12 @@ typedef struct {
   struct {
     uint32_t at, to;
     bool cached; /* `to` is an address in the cache (an appended copy's branch) */
+    uint32_t pid, ihint, setoff; /* an inverted branch's profiling on its way out (hwprof_cc_invert_hints) */
   } branch[CC_MAX_EXITS]; /* branches in the copy that leave it: aimed once the stubs are placed */
   unsigned nbranch;
   hwprof_cc_exit_t exit[CC_MAX_EXITS + 2u]; /* jumps that leave for original code: recorded if placed */
   unsigned nexit;
+  uint32_t gain; /* taken transfers the copy removes from the recorded path */
   hwprof_cc_status_t st;
 } emit_t;
 
@@ -171,6 +197,7 @@ static void put_exit_branch_to(emit_t *e, uint32_t word, uint32_t shadow, uint32
   e->branch[e->nbranch].at = e->cur;
   e->branch[e->nbranch].to = a;
   e->branch[e->nbranch].cached = cached;
+  e->branch[e->nbranch].pid = e->branch[e->nbranch].setoff = 0;
   e->nbranch++;
   put(e, word, shadow);
 }
@@ -213,10 +240,23 @@ static void append_copy(emit_t *e, const hwprof_cc_patch_t *p) {
 }
 
 /* the exit stubs after the body, one per branch (so that linking can re-aim the branch itself), and
- * every exit branch aimed at its stub (or straight at a copy in reach) */
+ * every exit branch aimed at its stub (or straight at a copy in reach). An inverted branch whose
+ * way out counts an edge or switches region always has its stub (prof.id, prof.setoff, then the
+ * jump), and linking re-aims only that jump. */
 static void put_stubs(emit_t *e) {
   for (unsigned i = 0; i < e->nbranch && e->st == kHwprofCcPlaced; i++) {
     const uint32_t at = e->branch[i].at, to = e->branch[i].to;
+    if (e->branch[i].pid || e->branch[i].setoff) {
+      const uint32_t stub = e->cur;
+      if (e->branch[i].pid) put(e, rv32_prof(HWPROF_PROF_OP_ID, e->branch[i].ihint, e->branch[i].pid), 0);
+      if (e->branch[i].setoff) put(e, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), e->branch[i].setoff - 1u);
+      put_jump_from(e, to, 0);
+      if (!rv32_fits_b((int64_t)stub - (int64_t)at)) fail(e, kHwprofCcTooFar);
+      if (e->st != kHwprofCcPlaced) return;
+      uint32_t *w = hwprof_cc_word(e->cc, at);
+      *w = rv32_set_b(*w, (int32_t)(stub - at));
+      continue;
+    }
     uint32_t target = e->branch[i].cached ? to : copy_of(e, to); /* the own entry or a placed trace's */
     if (target == 0 || !rv32_fits_b((int64_t)target - (int64_t)at)) {
       if (e->branch[i].cached) {
@@ -238,6 +278,27 @@ static void put_stubs(emit_t *e) {
 }
 
 
+/* A jump inside the trace is dropped (its target is copied next); what its shadow word does is kept:
+ * a prof.id of the edge it counts (TK or EITHER: a jump is always taken), then a prof.setoff of the
+ * region switch it carries. With an origin table and nothing to count, a nop stands in for it, so
+ * that the exact profile sees the jump's edge (its origin is the jump). Other profiling bits (a call
+ * or return's) cannot be kept: refused. */
+static void drop_jump(emit_t *e, uint32_t sh) {
+  const uint32_t bh = rv32_shadow_bhint(sh), p = rv32_shadow_pid(sh);
+  const bool count = p != 0 && (bh == HWPROF_BHINT_TK || bh == HWPROF_BHINT_EITHER);
+  const bool setoff = rv32_shadow_has_setoff(sh) && !rv32_shadow_setoff_nt(sh);
+  uint32_t known = 0;
+  if (p != 0) known |= rv32_shadow(p, bh, rv32_shadow_ihint(sh));
+  if (rv32_shadow_has_setoff(sh)) known |= rv32_shadow_setoff(rv32_shadow_setoff_value(sh), rv32_shadow_setoff_nt(sh));
+  if (sh != known) {
+    fail(e, kHwprofCcProfiled);
+    return;
+  }
+  if (count) put(e, rv32_prof(HWPROF_PROF_OP_ID, rv32_shadow_ihint(sh), p), 0);
+  if (setoff) put(e, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), rv32_shadow_setoff_value(sh));
+  if (!count && !setoff && e->cc->c.origin) put(e, rv32_addi(0, 0, 0), 0);
+}
+
 /* Copies instruction i of the trace; returns false when the copy ends there. */
 static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
   hwprof_cc_t *cc = e->cc;
@@ -252,8 +313,12 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
   const hwprof_cc_patch_t *placed = i > 0 ? hwprof_cc_patch_at(cc, pc) : NULL;
   if (placed) { /* another trace's start: its copy appended, or a jump to it */
     e->org = 0;
-    if ((placed->end - placed->entry) / 4u <= HWPROF_CC_APPEND_MAX) append_copy(e, placed);
-    else put_jump(e, pc);
+    if ((placed->end - placed->entry) / 4u <= HWPROF_CC_APPEND_MAX) {
+      append_copy(e, placed);
+      e->gain++; /* the patch's jump */
+    } else {
+      put_jump(e, pc);
+    }
     return false;
   }
   /* a semihosting call is three instructions the host recognizes in place: it runs there */
@@ -279,8 +344,9 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
       if (rv32_opcode(insn) == RV32_OP_AUIPC && rd != 0) {
         /* an unrelaxed call's auipc ra: the jalr after it overwrites ra (and needs no base, above) */
         const uint32_t after = !last && next == pc + 4u ? orig_word(cc, next) : 0u;
+        /* (kept with an origin table: the exact profile must see every instruction's origin) */
         const bool dead = rv32_opcode(after) == RV32_OP_JALR && rv32_rs1(after) == rd && rv32_rd(after) == rd &&
-                          (!cc->c.shadow || orig_shadow(cc, next) == 0);
+                          (!cc->c.shadow || orig_shadow(cc, next) == 0) && cc->c.origin == NULL;
         if (!dead) put_const(e, rd, pc + rv32_imm_u(insn));
       } else {
         put(e, insn, sh);
@@ -298,8 +364,15 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
         return false;
       }
       if (next == target && target != pc + 4u) { /* taken: inverted, so that the trace falls through */
-        if (sh != 0) fail(e, kHwprofCcProfiled);
-        put_exit_branch(e, insn ^ (1u << 12), 0, pc + 4u); /* beq/bne, blt/bge, bltu/bgeu differ in funct3[0] */
+        uint32_t pid, ihint, setoff;
+        const uint32_t s = hwprof_cc_invert_hints(sh, &pid, &ihint, &setoff);
+        put_exit_branch(e, insn ^ (1u << 12), s, pc + 4u); /* beq/bne, blt/bge, bltu/bgeu differ in funct3[0] */
+        e->gain++;
+        if (e->st == kHwprofCcPlaced) {
+          e->branch[e->nbranch - 1u].pid = pid;
+          e->branch[e->nbranch - 1u].ihint = ihint;
+          e->branch[e->nbranch - 1u].setoff = setoff;
+        }
       } else if (next == pc + 4u) {
         put_exit_branch(e, insn, sh, target);
       } else {
@@ -307,14 +380,17 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
       }
       return true;
     case RV32_CF_JAL:
-      if (sh != 0) fail(e, kHwprofCcProfiled);
+      if (rd != 0 && sh != 0) fail(e, kHwprofCcProfiled);
       if (rd != 0) put_const(e, rd, return_to(e, pc + 4u)); /* a call */
-      if (last) {
+      if (last) { /* the jump's word carries its origin, or the profiling it does goes first */
+        if (rd == 0 && sh != 0) drop_jump(e, sh);
         put_jump(e, target);
         return false;
       }
       if (next != target) fail(e, kHwprofCcBadTrace);
-      return true; /* the jump itself is dropped */
+      if (rd == 0) drop_jump(e, sh);
+      e->gain++;
+      return true;
     case RV32_CF_JALR:
       if (!last) {
         fail(e, kHwprofCcBadTrace);
@@ -355,7 +431,11 @@ static void link_exits(hwprof_cc_t *cc, uint32_t start, uint32_t entry) {
 hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, size_t n, uint32_t *entry) {
   if (cc == NULL || pcs == NULL || entry == NULL || n == 0) return kHwprofCcBadTrace;
   hwprof_cc_status_t st = kHwprofCcPlaced;
-  if (hwprof_cc_patch_at(cc, pcs[0])) {
+  int32_t off0;
+  const uint32_t w0 = hwprof_cc_is_code(cc, pcs[0]) ? *hwprof_cc_word(cc, pcs[0]) : 0u;
+  const bool sent = rv32_control_flow(w0, &off0) == RV32_CF_JAL && rv32_rd(w0) == 0 &&
+                    pcs[0] + (uint32_t)off0 >= cc->c.lo && pcs[0] + (uint32_t)off0 < cc->c.hi;
+  if (hwprof_cc_patch_at(cc, pcs[0]) || sent) { /* a trace's start, or a word the re-layout sends to the cache */
     st = kHwprofCcAlreadyPlaced;
   } else if (cc->npatch == cc->c.patch_cap) {
     st = kHwprofCcNoRoom;
@@ -377,6 +457,7 @@ hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, s
   for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++)
     if (!copy_insn(&e, pcs, n, i)) break;
   const uint32_t body_end = e.cur;
+  if (e.gain < cc->c.min_gain) fail(&e, kHwprofCcNoGain);
   e.org = 0;
   put_stubs(&e);
   if (!rv32_fits_j((int64_t)e.entry - (int64_t)e.start)) fail(&e, kHwprofCcTooFar);
@@ -414,6 +495,7 @@ const char *hwprof_cc_status_str(hwprof_cc_status_t s) {
     case kHwprofCcProfiled: return "a changed instruction carries profiling bits";
     case kHwprofCcBadTrace: return "not a path of the code";
     case kHwprofCcCannotMove: return "a block the copy cannot reproduce";
+    case kHwprofCcNoGain: return "the copy would straighten too few taken transfers";
     default: return "unknown";
   }
 }

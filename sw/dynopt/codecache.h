@@ -86,6 +86,7 @@ typedef enum {
   kHwprofCcProfiled,      /* an instruction the copy changes carries profiling bits in its shadow word */
   kHwprofCcBadTrace,      /* the listed addresses are not a path of the code */
   kHwprofCcCannotMove,    /* re-layout: a block the copy cannot reproduce (docs/dynopt.md) */
+  kHwprofCcNoGain,        /* the copy would remove fewer taken transfers than min_gain */
   kHwprofCcReasons
 } hwprof_cc_status_t;
 
@@ -102,6 +103,10 @@ typedef struct {
   size_t patch_cap;
   hwprof_cc_exit_t *exit;     /* ... and the exits */
   size_t exit_cap;
+  uint32_t min_gain;          /* a trace is placed only if its copy removes at least this many taken transfers
+                                 (taken branches inverted, jumps and calls dropped, a placed trace appended):
+                                 the patch's jump and the exits cost taken transfers of their own; 0: every
+                                 trace is placed */
   uint32_t *origin;           /* one word per cache word, or NULL: the program address whose instruction the
                                  word is a copy of (the first word of an instruction's expansion), 0 for a
                                  word of the cache's own (a stub, a jump between blocks, a patched-over start);
@@ -149,5 +154,13 @@ const hwprof_cc_patch_t *hwprof_cc_patch_at(const hwprof_cc_t *cc, uint32_t addr
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_cc_flush(hwprof_cc_t *cc);
 
 const char *hwprof_cc_status_str(hwprof_cc_status_t s);
+
+/* The shadow word of a conditional branch inverted so that its taken way falls through, the hints
+ * following their edges: TK and NT swap; EITHER (taken edge p, not taken p + 1) becomes NT with p,
+ * and p + 1 moves to the new taken way as *pid (prof.id with *ihint); a region switch on the old
+ * taken edge stays on the branch (now not taken), one on the old not-taken edge moves to the new
+ * taken way as *setoff (prof.setoff's operand + 1). *pid and *setoff are 0 when the new taken way
+ * has nothing to do before it leaves. Both optimizers' copies invert branches this way. */
+uint32_t hwprof_cc_invert_hints(uint32_t sh, uint32_t *pid, uint32_t *ihint, uint32_t *setoff);
 
 #endif /* HWPROF_DYNOPT_CODECACHE_H */

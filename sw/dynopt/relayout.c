@@ -274,31 +274,13 @@ static bool copy_branch(emit_t *e, size_t b, uint32_t pc, uint32_t w, uint32_t s
     return true;
   }
   /* inverted: taken now leaves for f, the fall-through is t; the hints follow the edges */
-  uint32_t s = sh, pid = 0, setoff = 0;
-  const uint32_t bh = rv32_shadow_bhint(sh), p = rv32_shadow_pid(sh);
-  const uint32_t bh_mask = 3u << HWPROF_SHADOW_BHINT_LSB;
-  if (p != 0) {
-    if (bh == HWPROF_BHINT_TK) s = (s & ~bh_mask) | HWPROF_BHINT_NT << HWPROF_SHADOW_BHINT_LSB;
-    else if (bh == HWPROF_BHINT_NT) s = (s & ~bh_mask) | HWPROF_BHINT_TK << HWPROF_SHADOW_BHINT_LSB;
-    else if (bh == HWPROF_BHINT_EITHER) { /* taken edge: p, on the fall-through now; not-taken: p + 1, in the stub */
-      s = (s & ~bh_mask) | HWPROF_BHINT_NT << HWPROF_SHADOW_BHINT_LSB;
-      pid = p + 1u;
-    }
-  }
-  if (rv32_shadow_has_setoff(sh)) {
-    const uint32_t nt_bit = UINT32_C(1) << HWPROF_SHADOW_SETOFF_NT_LSB;
-    if (!rv32_shadow_setoff_nt(sh)) { /* on the taken edge: now the fall-through */
-      s |= nt_bit;
-    } else { /* on the not-taken edge: now the stub's way, where prof.setoff runs after the prof.id */
-      setoff = rv32_shadow_setoff_value(sh) + 1u;
-      s &= ~(UINT32_C(0xfff) << HWPROF_SHADOW_SETOFF_LSB); /* bits 31:20: enable, direction, offset */
-    }
-  }
+  uint32_t pid, ihint, setoff;
+  const uint32_t s = hwprof_cc_invert_hints(sh, &pid, &ihint, &setoff);
   if (pid == 0 && setoff == 0) { /* nothing to do on the way out: straight there */
     put_branch(e, w ^ (1u << 12), s, pc, f, false);
     return false;
   }
-  if (add_stub(e, (stub_t){e->cur, pid, rv32_shadow_ihint(sh), 0, setoff, f}))
+  if (add_stub(e, (stub_t){e->cur, pid, ihint, 0, setoff, f}))
     put_branch(e, w ^ (1u << 12), s, pc, e->cur, true); /* aimed at its stub later */
   return false;
 }
@@ -490,6 +472,15 @@ hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk
     if (order[i] >= n || rl->copy[order[i]]) e.st = kHwprofCcBadTrace;
     else rl->copy[order[i]] = 1;
   }
+  /* a trace of the code cache that starts inside the function (its start patched with a jump): the
+     traces are flushed first, so that the copy is made of the program's own words and no trace
+     patch is left over a word the layout patches (one code cache for both optimizers) */
+  for (size_t i = 0; i < cc->npatch && e.st == kHwprofCcPlaced; i++)
+    if (cc->c.patch[i].addr >= blk[0].lo && cc->c.patch[i].addr < blk[n - 1u].hi) {
+      if (hwprof_cc_flush(cc) != kHwprofOk) e.st = kHwprofCcBadTrace;
+      rl->trace_flushes++;
+      break;
+    }
   /* the words to patch: an earlier layout's, or new ones (kept only if this one is placed) */
   size_t npatch = 0;
   for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++) npatch += block_patches(&e, i, NULL, NULL);

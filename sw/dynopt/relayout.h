@@ -40,6 +40,11 @@
  * previous copy's block starts are patched to the new one the same way (cache space is never used
  * again: return addresses may point into a copy).
  *
+ * Traces the trace-driven optimizer placed in the same code cache: if one starts inside the
+ * function (its start patched), every trace is flushed first (hwprof_cc_flush), so that the copy is
+ * made of the program's own words; the traces' copies stay valid code (they count what the
+ * program's code counts) and turn hot again if they still are.
+ *
  * A branch followed by more of its block (a region switch inserted on its not-taken edge) is kept
  * as it is, and what follows it is copied behind it.
  *
@@ -96,6 +101,7 @@ typedef struct {
   size_t copy_cap;
   /* statistics */
   uint32_t placed, words_out, stubs, calls;
+  uint32_t trace_flushes; /* the code cache's traces flushed because one started in a function laid out */
   uint32_t refused[kHwprofCcReasons];
 } hwprof_rl_t;
 
