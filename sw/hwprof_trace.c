@@ -160,6 +160,15 @@ bool hwprof_trace_table_release(hwprof_trace_table_t *t, const hwprof_trace_rec_
 }
 
 /* Paragraph 75: once a trace is hot, sample more often (halve the period, not below min_period). */
+static void lengthen_period(const hwprof_t *h, hwprof_trace_table_t *t) {
+  const uint32_t period = t->lfsr ? t->period : rd(h, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR);
+  uint32_t longer = period + period / 8u + 1u;
+  if (longer > t->max_period) longer = t->max_period;
+  if (longer <= period) return;
+  if (t->lfsr) t->period = (uint16_t)longer;
+  else wr(h, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR, longer);
+}
+
 static void shorten_period(const hwprof_t *h, hwprof_trace_table_t *t) {
   uint32_t period = t->lfsr ? t->period : rd(h, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR);
   uint32_t shorter = period / 2u;
@@ -209,7 +218,13 @@ hwprof_result_t hwprof_trace_irq_handler(const hwprof_t *h, hwprof_trace_table_t
     if (r != kHwprofOk) return r;
     (void)hwprof_trace_table_add(t, &rec);
   }
-  if (t->hot_traces != hot_before) shorten_period(h, t);
+  if (t->hot_traces != hot_before) {
+    shorten_period(h, t);
+    t->quiet = 0;
+  } else if (t->max_period && ++t->quiet == 16u) {
+    lengthen_period(h, t);
+    t->quiet = 0;
+  }
   if (t->lfsr) jitter_period(h, t);
   t->interrupts++;
   wr(h, HWPROF_TOP_IRQ_PENDING_ADDR, BIT(HWPROF_TOP_IRQ_PENDING_TRACE_LSB));

@@ -307,6 +307,33 @@ static void test_trace_handler_jitters_the_sampling_period(void **state) {
   assert_in_range(apb(&y, false, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR, 0), 3, 6);
 }
 
+/* Back-off: with max_period set, every 16th quiet batch in a row lengthens the period by an eighth
+ * (at least 1) up to max_period: 8 -> 10 (8 + 1 + 1) after 16 batches, 12 after 32, then 14, 16, 19,
+ * 22, 25, 29, 30 (the cap); a new hot trace halves it (30 -> 15) and starts the count again. */
+static void test_trace_handler_backs_off_while_nothing_turns_hot(void **state) {
+  (void)state;
+  static sys_t y;
+  static hwprof_trace_entry_t slots[1024];
+  hwprof_trace_table_t t;
+  sys_init(&y, 32, 8);
+  assert_int_equal(hwprof_trace_table_init(&t, slots, 1024, 2, NULL, NULL), kHwprofOk);
+  t.max_period = 30;
+  hwprof_trace_config_t tc = {.mode = kHwprofTraceEveryTrace, .sample_period = 8};
+  assert_int_equal(hwprof_trace_configure(&y.h, &tc), kHwprofOk);
+  const uint32_t want[] = {10, 12, 14, 16, 19, 22, 25, 29, 30, 30};
+  for (unsigned i = 0; i < 160; i++) {
+    apb(&y, true, HWPROF_TRACE_CTRL_LAST_START_ADDR, 0x1000 + 4 * i); /* a new trace each time: none hot */
+    apb(&y, true, HWPROF_TRACE_CTRL_LAST_HIST_ADDR, 0x5);
+    assert_int_equal(hwprof_trace_irq_handler(&y.h, &t), kHwprofOk);
+    const uint32_t r = apb(&y, false, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR, 0);
+    assert_int_equal(r, i < 15 ? 8u : want[(i + 1) / 16 - 1]);
+  }
+  apb(&y, true, HWPROF_TRACE_CTRL_LAST_START_ADDR, 0x1000); /* its second sample: hot */
+  assert_int_equal(hwprof_trace_irq_handler(&y.h, &t), kHwprofOk);
+  assert_int_equal(apb(&y, false, HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR, 0), 15);
+  assert_int_equal(t.quiet, 0);
+}
+
 static void test_trace_driver_bad_arguments(void **state) {
   (void)state;
   static sys_t y;
@@ -428,6 +455,7 @@ int main(void) {
       cmocka_unit_test(test_trace_handler_counts_equal_the_truth),
       cmocka_unit_test(test_trace_handler_shortens_the_sampling_period),
       cmocka_unit_test(test_trace_handler_jitters_the_sampling_period),
+      cmocka_unit_test(test_trace_handler_backs_off_while_nothing_turns_hot),
       cmocka_unit_test(test_trace_driver_bad_arguments),
       cmocka_unit_test(test_driver_reads_build_parameters),
       cmocka_unit_test(test_trace_reconstruct_rejects_malformed_records),

@@ -13,12 +13,20 @@ hwprof_result_t hwprof_trace_opt_init(hwprof_trace_opt_t *o, hwprof_cc_t *cc, hw
   o->img.seg[0].size = cc->c.code_hi - cc->c.code_lo;
   o->img.seg[0].bytes = (const uint8_t *)&cc->c.mem[(cc->c.code_lo - cc->c.mem_base) / 4u];
   o->img.seg[0].exec = true;
-  o->hot = o->cached_start = o->recon_failed = o->refused = 0;
+  o->hot = o->cached_start = o->recon_failed = o->refused = o->left_alone = o->minority = 0;
+  o->nleft = o->min_share_pct = 0;
   return kHwprofOk;
 }
 
+/* The samples the table holds for traces that start at `start`. */
+static uint64_t samples_from(const hwprof_trace_table_t *t, uint32_t start) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < t->cap; i++)
+    if (t->slots[i].count && t->slots[i].rec.start == start) n += t->slots[i].count;
+  return n;
+}
+
 void hwprof_trace_opt_on_hot(void *ctx, const hwprof_trace_rec_t *rec, uint32_t count) {
-  (void)count;
   hwprof_trace_opt_t *o = ctx;
   hwprof_cc_t *cc = o->cc;
   o->hot++;
@@ -29,6 +37,15 @@ void hwprof_trace_opt_on_hot(void *ctx, const hwprof_trace_rec_t *rec, uint32_t 
     o->cached_start++;
     return;
   }
+  for (uint32_t i = 0; i < o->nleft; i++)
+    if (o->left[i] == rec->start) {
+      o->left_alone++;
+      return;
+    }
+  if (o->min_share_pct && 100u * (uint64_t)count <= o->min_share_pct * samples_from(o->table, rec->start)) {
+    o->minority++;
+    return;
+  }
   /* rebuilt from the program as it runs: a trace ends at a placed trace's patch, a backward jump */
   hwprof_recon_t r = {.pcs = o->pcs, .cap = HWPROF_TRACE_OPT_MAX_INSNS};
   const hwprof_recon_status_t rs = hwprof_trace_reconstruct(&o->img, rec, o->hist_w, &r);
@@ -37,8 +54,10 @@ void hwprof_trace_opt_on_hot(void *ctx, const hwprof_trace_rec_t *rec, uint32_t 
     return;
   }
   uint32_t entry;
-  if (hwprof_cc_place_trace(cc, o->pcs, r.n, &entry) != kHwprofCcPlaced) {
+  const hwprof_cc_status_t st = hwprof_cc_place_trace(cc, o->pcs, r.n, &entry);
+  if (st != kHwprofCcPlaced) {
     o->refused++;
+    if (st == kHwprofCcNoGain && o->nleft < HWPROF_TRACE_OPT_MAX_LEFT) o->left[o->nleft++] = rec->start;
     return;
   }
   (void)hwprof_trace_table_release(o->table, rec); /* step 858 */

@@ -47,6 +47,11 @@ typedef struct {
   hwprof_trace_hot_fn on_hot;
   void *hot_ctx;
   uint16_t min_period; /* the sampling period is never shortened below this */
+  /* Back-off (0: off): every 16th batch in a row that makes no trace hot lengthens the sampling
+     period by an eighth (at least 1), up to max_period, so that a program whose hot traces are all
+     known stops paying for samples; a new hot trace halves it again (as paragraph 75 does). */
+  uint16_t max_period;
+  uint16_t quiet; /* batches in a row that made no trace hot, up to 16 */
   /* Jitter (off while lfsr is 0, see hwprof_trace_table_jitter): a 1-in-N counter aliases with a
      program whose traces come round in a cycle sharing a factor with N and samples one phase of it
      only; with jitter each interrupt draws the next reload from [period/2 + 1, period/2 + period]. */
