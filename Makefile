@@ -735,33 +735,47 @@ $(BUILD)/dyn-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/e
 # run"): build/dynrl/NAME-prof.elf with scheme 5A, build/dyn5b/NAME-prof.elf with scheme 5B for the
 # re-laid functions; the simulator's exact profiles need --code-cache=$(DYNRL_CACHE)
 DYNRL_CACHE := 0x80780000:0x80800000
+# ... and with both optimizers, the trampolines the cache's exits leave through (above the code)
+DYNRL_TRAMP_LO := 0x80870000
+DYNRL_TRAMP_HI := 0x80880000
+DYNRL_TRAMPOLINES := $(DYNRL_TRAMP_LO):$(DYNRL_TRAMP_HI)
 define DYNRL_RULES
 $(1)_ELFS := $$(addprefix $(BUILD)/$(1)/,$$(addsuffix -prof.elf,$$(DYN_PROGRAMS))) \
               $$(foreach p,$$(EMBENCH_PROGS),$(BUILD)/$(1)/embench-$$(p)-prof.elf)
 .SECONDARY: $$(addprefix $(BUILD)/$(1)/,$$(addsuffix .elf,$$(DYN_PROGRAMS))) $$(foreach p,$$(EMBENCH_PROGS),$(BUILD)/$(1)-embench/$$(p).elf)
-$(BUILD)/$(1)/%.elf: sim/workloads/%.c sim/workloads/common.h $$(DYN_FW) $$(RELAYOUT_SRC) $$(DYNOPT_HDR) $$(SW_HDR)
+$(BUILD)/$(1)/%.elf: sim/workloads/%.c sim/workloads/common.h $$(DYN_FW) $$(RELAYOUT_SRC) $(3) $$(DYNOPT_HDR) $$(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$$(RV32_CC) $$(WL_FLAGS) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
 	$$(RV32_CC) $$(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt $(2) -c sw/rt/dynopt_rt.c -o $$(@:.elf=-rt.o)
 	$$(RV32_CC) $$(WL_FLAGS) -Isw/include -Isw/dynopt -Wl,--emit-relocs -Wl,--no-relax $$(@:.elf=.o) $$(@:.elf=-rt.o) \
-	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/hwprof_edge.c -o $$@
+	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/hwprof_edge.c $(3) -o $$@
 $(BUILD)/$(1)/embench-%-prof.elf: $(BUILD)/$(1)-embench/%.elf $$(INSTR_BIN)
 	$$(INSTR_BIN) instrument --quiet --mode=all $$< -o $$@
 $(BUILD)/$(1)/%-prof.elf: $(BUILD)/$(1)/%.elf $$(INSTR_BIN)
 	$$(INSTR_BIN) instrument --quiet --mode=all $$< -o $$@
-$(BUILD)/$(1)-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $$(DYN_FW) $$(RELAYOUT_SRC) $$(DYNOPT_HDR) $$(SW_HDR)
+$(BUILD)/$(1)-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $$(DYN_FW) $$(RELAYOUT_SRC) $(3) $$(DYNOPT_HDR) $$(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$$(RV32_CC) $$(EMBENCH_FLAGS) -I$$(EMBENCH)/support -Dmain=embench_main -c $$(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
 	$$(RV32_CC) $$(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt $(2) -c sw/rt/dynopt_rt.c -o $$(@:.elf=-rt.o)
 	$$(RV32_CC) $$(EMBENCH_FLAGS) -Isw/include -Isw/dynopt -I$$(EMBENCH)/support -I$$(EMBENCH)/src/$$* $$(EMBENCH)/src/$$*/*.c \
 	  $$(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $$(@:.elf=-rt.o) \
-	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/hwprof_edge.c -Wl,--emit-relocs -Wl,--no-relax -lm -o $$@
+	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/hwprof_edge.c $(3) -Wl,--emit-relocs -Wl,--no-relax -lm -o $$@
 endef
 $(eval $(call DYNRL_RULES,dynrl,-DDYNOPT_RELAYOUT))
 # 5B's counters hold a difference since their last arming: its periods are short (docs/dynopt.md)
 DYN5B_PERIOD := 500000
 $(eval $(call DYNRL_RULES,dyn5b,-DDYNOPT_RELAYOUT -DDYNOPT_SCHEME_5B -DDYNOPT_PERIOD_5B=$(DYN5B_PERIOD)))
-DYNRL_ELFS := $(dynrl_ELFS) $(dyn5b_ELFS)
+# ... and both optimizers in one program (docs/dynopt.md, "One code cache for both optimizers"): the
+# edge-driven re-layout with scheme 5A and the trace-driven one, sharing the code cache
+DYNBOTH_SRC := sw/dynopt/trace_opt.c sw/trace_recon.c sw/image.c sw/hwprof_trace.c
+DYNBOTH_FLAGS := -DDYNOPT_RELAYOUT -DDYNOPT_TRACES -DDYNOPT_TRAMP_LO=$(DYNRL_TRAMP_LO)u -DDYNOPT_TRAMP_HI=$(DYNRL_TRAMP_HI)u
+$(eval $(call DYNRL_RULES,dynboth,$(DYNBOTH_FLAGS),$(DYNBOTH_SRC)))
+# ... and the same placing every hot trace (no cost model, dense sampling, no back-off): the check that
+# traces and layouts share the cache exactly (make test), and the bench's "without the cost model"
+DYNBOTH_EVERY := -DDYNOPT_TRACE_SHARE=0 -DDYNOPT_TRACE_MIN_GAIN=0 -DDYNOPT_TRACE_SAMPLE=8 -DDYNOPT_TRACE_MIN_SAMPLE=2 \
+                 -DDYNOPT_TRACE_MAX_SAMPLE=0
+$(eval $(call DYNRL_RULES,dynevery,$(DYNBOTH_FLAGS) $(DYNBOTH_EVERY),$(DYNBOTH_SRC)))
+DYNRL_ELFS := $(dynrl_ELFS) $(dyn5b_ELFS) $(dynboth_ELFS) $(dynevery_ELFS)
 
 dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(SIM_BIN)
 

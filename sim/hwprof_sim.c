@@ -66,6 +66,8 @@ static void usage(FILE *to) {
           "  --code-cache=LO:HI  the program copies its code into a code cache at [LO, HI) with the\n"
           "                  origin of each word in the HI - LO bytes below LO (docs/dynopt.md): the edge\n"
           "                  check and the phase truth count each copy as its original\n"
+          "  --trampolines=LO:HI  the code cache's exits leave through jumps at [LO, HI): not the\n"
+          "                  program's instructions either (with --code-cache)\n"
           "  --quiet         no report at the end\n"
           "  --help          this text\n"
           "Exit status: the program's; 2 bad arguments or ELF file; 3 the program ran away; 4 a trace\n"
@@ -114,6 +116,7 @@ int main(int argc, char **argv) {
   const char *phase_truth_path = NULL;
   uint64_t range_lo = 0, range_hi = 0; /* --code-range */
   uint64_t cache_lo = 0, cache_hi = 0;  /* --code-cache */
+  uint64_t tramp_lo = 0, tramp_hi = 0;  /* --trampolines */
   bool range = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -168,6 +171,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects word-aligned LO:HI with room for the origin table below LO\n", a);
         return 2;
       }
+    } else if (!strncmp(a, "--trampolines=", 14)) {
+      if (parse_range(a, a + 14, &tramp_lo, &tramp_hi)) return 2;
+      if ((tramp_lo | tramp_hi) & 3u) {
+        fprintf(stderr, "hwprof-sim: error: argument '%s': expects word-aligned LO:HI\n", a);
+        return 2;
+      }
     } else if (!strncmp(a, "--taken-penalty=", 16)) {
       if (parse_u64(a + 16, &taken_penalty) || taken_penalty > 1000) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects 0..1000\n", a);
@@ -206,6 +215,10 @@ int main(int argc, char **argv) {
   }
   if (elf == NULL) {
     fprintf(stderr, "hwprof-sim: error: no program given (see --help)\n");
+    return 2;
+  }
+  if (tramp_hi && !cache_hi) {
+    fprintf(stderr, "hwprof-sim: error: --trampolines needs --code-cache\n");
     return 2;
   }
   const bool with_model = !strcmp(engine, "model");
@@ -283,7 +296,10 @@ int main(int argc, char **argv) {
       platform_free(&plat);
       return 2;
     }
-    if (cache_hi) edge_check_set_cache(&ec, (uint32_t)cache_lo, (uint32_t)cache_hi, cpu->ram, RV_RAM_BASE, cpu->ram_size);
+    if (cache_hi) {
+      edge_check_set_cache(&ec, (uint32_t)cache_lo, (uint32_t)cache_hi, cpu->ram, RV_RAM_BASE, cpu->ram_size);
+      cc_origin_set_trampolines(&ec.cc, (uint32_t)tramp_lo, (uint32_t)tramp_hi);
+    }
   }
 
   static phase_truth_t pt;
@@ -296,8 +312,10 @@ int main(int argc, char **argv) {
     platform_free(&plat);
     return 2;
   }
-  if (phase_truth_path && cache_hi)
+  if (phase_truth_path && cache_hi) {
     phase_truth_set_cache(&pt, (uint32_t)cache_lo, (uint32_t)cache_hi, cpu->ram, RV_RAM_BASE, cpu->ram_size);
+    cc_origin_set_trampolines(&pt.cc, (uint32_t)tramp_lo, (uint32_t)tramp_hi);
+  }
 
   static cop_check_t cc;
   if (cop_profile) cop_check_init(&cc, HWPROF_PLAT_REG_BASE, plat.cfg.vpf.bitmask_bits);

@@ -44,6 +44,10 @@ static void test_meta_open_reads_a_consistent_blob(void **state) {
   assert_int_equal(m.hdr->nbranch, 1);
   assert_int_equal(m.branch[0].not_taken, 1);
   assert_int_equal(hwprof_meta_counter_addr(&m, 0, 2), 0x80c00008u);
+  /* the code ends after block 1's inserted instructions (0x80800124), past new_entry + 0x20 */
+  assert_int_equal(hwprof_meta_code_end(&m), 0x80800124u);
+  x.b[1].new_end = 0x80800118u; /* shorter than the function was: its moved size bounds it */
+  assert_int_equal(hwprof_meta_code_end(&m), 0x80800120u);
 }
 
 static void test_meta_open_refuses_malformed_blobs(void **state) {

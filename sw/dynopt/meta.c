@@ -50,3 +50,15 @@ hwprof_result_t hwprof_meta_open(hwprof_meta_t *m, const void *blob, size_t byte
   *m = (hwprof_meta_t){h, fn, blk, edge, branch};
   return kHwprofOk;
 }
+
+uint32_t hwprof_meta_code_end(const hwprof_meta_t *m) {
+  uint32_t end = 0;
+  for (uint32_t f = 0; f < m->hdr->nfunc; f++) {
+    const hwprof_meta_func_t *x = &m->fn[f];
+    const uint32_t moved = x->new_entry + (x->hi - x->lo);
+    if (moved > end) end = moved;
+    for (uint32_t b = 0; b < x->nblocks; b++)
+      if (m->blk[x->first_block + b].new_end > end) end = m->blk[x->first_block + b].new_end;
+  }
+  return end;
+}

@@ -24,6 +24,10 @@ typedef struct {
  * blob is NULL (the program was not instrumented with metadata). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_meta_open(hwprof_meta_t *m, const void *blob, size_t bytes);
 
+/* Where the instrumented program's code ends: past every function's last block (new_end), and past
+ * new_entry + its original size for a function without blocks (not instrumented: moved as it is). */
+uint32_t hwprof_meta_code_end(const hwprof_meta_t *m);
+
 /* The counter's address in memory (function f's counter index i). */
 static inline uint32_t hwprof_meta_counter_addr(const hwprof_meta_t *m, uint32_t f, uint32_t i) {
   return m->fn[f].base + i * m->hdr->cnt_bytes;

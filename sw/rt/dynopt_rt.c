@@ -11,6 +11,10 @@
 
 #include "dynopt.h"
 #include "hwprof_regs.h"
+#ifdef DYNOPT_TRACES
+#include "hwprof_trace.h"
+#include "trace_opt.h"
+#endif
 
 #ifndef DYNOPT_TRIGGER
 #define DYNOPT_TRIGGER 1
@@ -57,19 +61,78 @@ static hwprof_meta_t meta;
 #endif
 #define DYNOPT_RAM_BYTES (16u << 20)
 __attribute__((noinit)) static hwprof_cc_t cc;
+#ifdef DYNOPT_TRACES
+/* Both optimizers (docs/dynopt.md, "One code cache for both optimizers"): the trace handler's hot
+ * traces go into the same cache, straight-line; the trace controller samples the program's code only
+ * (its address filter leaves the cache out), and its interrupt shares the line with the phase
+ * interrupt. A layout of a function a trace starts in flushes the traces (relayout.h). */
+#ifndef DYNOPT_TRACE_SLOTS
+#define DYNOPT_TRACE_SLOTS 2048u
+#endif
+#ifndef DYNOPT_TRACE_HOT
+#define DYNOPT_TRACE_HOT 32u /* samples that make a trace hot */
+#endif
+#ifndef DYNOPT_TRACE_SAMPLE
+#define DYNOPT_TRACE_SAMPLE 64u /* 1 trace in 64 sampled, at first, with jitter ... */
+#endif
+#ifndef DYNOPT_TRACE_MIN_SAMPLE
+#define DYNOPT_TRACE_MIN_SAMPLE 16u /* ... never more than 1 in 16 ... */
+#endif
+#ifndef DYNOPT_TRACE_MAX_SAMPLE
+#define DYNOPT_TRACE_MAX_SAMPLE 4096u /* ... and, backing off while nothing new turns hot, 1 in 4096 at least (0: no back-off) */
+#endif
+#ifndef DYNOPT_TRACE_MIN_GAIN
+#define DYNOPT_TRACE_MIN_GAIN 1u /* taken transfers a copy must straighten (hwprof_cc_config_t.min_gain) */
+#endif
+#ifndef DYNOPT_TRACE_SHARE
+#define DYNOPT_TRACE_SHARE 80u /* percent of its start's samples a hot trace must hold to be placed */
+#endif
+#define DYNOPT_TRACE_JITTER 0x1d872b41u
+/* The cache's exits leave through trampolines above the code (hwprof-sim --trampolines=LO:HI), so
+ * that they reach it by a backward jump, which ends a trace: a trace that leaves a copy starts where
+ * it lands, and the ways off a placed trace become traces of their own. They must lie within a
+ * jump's reach (1 MiB) of the whole cache: the program's code must end below them. */
+#ifndef DYNOPT_TRAMP_LO
+#define DYNOPT_TRAMP_LO 0x80870000u
+#endif
+#ifndef DYNOPT_TRAMP_HI
+#define DYNOPT_TRAMP_HI 0x80880000u
+#endif
+__attribute__((noinit)) static hwprof_cc_patch_t cc_patches[512];
+__attribute__((noinit)) static hwprof_cc_exit_t cc_exits[2048];
+__attribute__((noinit)) static hwprof_trace_entry_t trace_slots[DYNOPT_TRACE_SLOTS];
+__attribute__((noinit)) static hwprof_trace_table_t trace_table;
+__attribute__((noinit)) static hwprof_trace_opt_t topt;
+#else
 __attribute__((noinit)) static hwprof_cc_patch_t cc_patches[1];
 __attribute__((noinit)) static hwprof_cc_exit_t cc_exits[1];
+#endif
 __attribute__((noinit)) static hwprof_rl_t rl;
 __attribute__((noinit)) static hwprof_rl_patch_t rl_patches[8192];
 __attribute__((noinit)) static hwprof_rl_func_t rl_funcs[512];
 __attribute__((noinit)) static uint32_t rl_copy[HWPROF_DYNOPT_MAX_BLOCKS];
 
 static hwprof_result_t relayout_init(const hwprof_meta_t *m) {
+  const uint32_t code_hi = (hwprof_meta_code_end(m) + 3u) & ~3u;
+#ifdef DYNOPT_TRACES
+  if (code_hi > DYNOPT_TRAMP_LO) {
+    printf("dynopt: error: the program's code [0x%08lx, 0x%08lx) reaches the trampolines at 0x%08lx\n",
+           (unsigned long)DYNOPT_CACHE_HI, (unsigned long)code_hi, (unsigned long)DYNOPT_TRAMP_LO);
+    return kHwprofBadArg;
+  }
+#endif
   const hwprof_cc_config_t c = {
       .mem_base = HWPROF_PLAT_RAM_BASE, .mem = (uint32_t *)(uintptr_t)HWPROF_PLAT_RAM_BASE,
       .mem_words = DYNOPT_RAM_BYTES / 4u, .shadow = (uint32_t *)(uintptr_t)HWPROF_PLAT_SHADOW_BASE,
-      .code_lo = DYNOPT_CACHE_HI, .code_hi = m->hdr->counters_at, .lo = DYNOPT_CACHE_LO, .hi = DYNOPT_CACHE_HI,
-      .patch = cc_patches, .patch_cap = 1, .exit = cc_exits, .exit_cap = 1,
+      .code_lo = DYNOPT_CACHE_HI, .code_hi = code_hi, .lo = DYNOPT_CACHE_LO, .hi = DYNOPT_CACHE_HI,
+#ifdef DYNOPT_TRACES
+      .tramp_lo = DYNOPT_TRAMP_LO, .tramp_hi = DYNOPT_TRAMP_HI,
+#endif
+      .patch = cc_patches, .patch_cap = sizeof cc_patches / sizeof cc_patches[0], .exit = cc_exits,
+      .exit_cap = sizeof cc_exits / sizeof cc_exits[0],
+#ifdef DYNOPT_TRACES
+      .min_gain = DYNOPT_TRACE_MIN_GAIN, /* a trace with nothing to straighten costs the patch's jump and exits */
+#endif
       .origin = (uint32_t *)(uintptr_t)(DYNOPT_CACHE_LO - (DYNOPT_CACHE_HI - DYNOPT_CACHE_LO))};
   hwprof_result_t r = hwprof_cc_init(&cc, c);
   if (r == kHwprofOk)
@@ -79,8 +142,36 @@ static hwprof_result_t relayout_init(const hwprof_meta_t *m) {
   return r;
 }
 #endif
+#ifdef DYNOPT_TRACES
+#ifndef DYNOPT_RELAYOUT
+#error "DYNOPT_TRACES needs DYNOPT_RELAYOUT: the traces go into the re-layout's code cache"
+#endif
+/* the trace controller in FIFO mode, sampling the program's code; hot traces into the cache */
+static hwprof_result_t traces_init(void) {
+  hwprof_config_t hc;
+  hwprof_result_t r = hwprof_read_config(&hw, &hc);
+  if (r == kHwprofOk)
+    r = hwprof_trace_table_init(&trace_table, trace_slots, DYNOPT_TRACE_SLOTS, DYNOPT_TRACE_HOT,
+                                hwprof_trace_opt_on_hot, &topt);
+  if (r == kHwprofOk) r = hwprof_trace_opt_init(&topt, &cc, &trace_table, hc.hist_w);
+  /* a way from the start off the trace pays the stub, the exit's jump and the patch's jump when it comes
+     round again (some 3 instructions and 3 taken transfers) where the trace's way saves one taken
+     transfer per branch it straightens: at 2 cycles per taken transfer the trace must hold some 80%
+     of its start's samples to gain (docs/dynopt.md) */
+  topt.min_share_pct = DYNOPT_TRACE_SHARE;
+  const hwprof_trace_config_t tc = {.mode = kHwprofTraceFifo, .watermark = 8u, .sample_period = DYNOPT_TRACE_SAMPLE,
+                                    .range_lo = cc.c.code_lo, .range_hi = cc.c.code_hi};
+  trace_table.min_period = DYNOPT_TRACE_MIN_SAMPLE;
+  trace_table.max_period = DYNOPT_TRACE_MAX_SAMPLE;
+  if (r == kHwprofOk) r = hwprof_trace_configure(&hw, &tc);
+  if (r == kHwprofOk) r = hwprof_trace_table_jitter(&hw, &trace_table, DYNOPT_TRACE_JITTER);
+  if (r == kHwprofOk) r = hwprof_trace_enable(&hw, true);
+  return r;
+}
+#endif
 static volatile int32_t status = 1; /* of the last request to the handler */
 static volatile uint32_t unexpected_traps, error_irqs;
+static uint32_t trace_errors; /* the trace handler's (with DYNOPT_TRACES) */
 static uint64_t period, full_at, scan_at, scan = DYNOPT_SCAN, b5_at = UINT64_MAX;
 static uint64_t handler_insns;
 static uint32_t handler_entries;
@@ -133,7 +224,13 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
 #ifdef DYNOPT_RELAYOUT
       if (status == kHwprofOk) status = relayout_init(&meta);
 #endif
+#ifdef DYNOPT_TRACES
+      if (status == kHwprofOk) status = traces_init();
+#endif
     } else if (a7 == kRequestFinish) {
+#ifdef DYNOPT_TRACES
+      if (hwprof_trace_enable(&hw, false) != kHwprofOk) trace_errors++;
+#endif
       status = hwprof_dynopt_finish(&opt, now);
     } else {
       status = kHwprofBadArg;
@@ -146,6 +243,10 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
       error_irqs++;
       hwprof_mmio_write32(&hw, HWPROF_TOP_IRQ_PENDING_ADDR, 1u << HWPROF_TOP_IRQ_PENDING_ERROR_LSB);
     }
+#ifdef DYNOPT_TRACES
+    if ((pending & (1u << HWPROF_TOP_IRQ_PENDING_TRACE_LSB)) && hwprof_trace_irq_handler(&hw, &trace_table) != kHwprofOk)
+      trace_errors++;
+#endif
     if (pending & (1u << HWPROF_TOP_IRQ_PENDING_PHASE_LSB)) {
       if (hwprof_dynopt_on_phase(&opt, now) != kHwprofOk) status = kHwprofBadState;
     }
@@ -227,6 +328,18 @@ int main(void) {
          opt.layout_refused ? hwprof_cc_status_str((hwprof_cc_status_t)opt.layout_last_refusal) : "none",
          (unsigned long)rl.words_out, (unsigned long)DYNOPT_CACHE_LO, (unsigned long)DYNOPT_CACHE_HI,
          (unsigned long)rl.stubs, (unsigned long)rl.npatch);
+#ifdef DYNOPT_TRACES
+  printf("dynopt: traces: %lu trace interrupts, %lu records, %lu hot; %lu placed in the code cache (%lu instructions, "
+         "%lu words), %lu exits linked; hot traces %lu at a placed start or in the cache, %lu not rebuilt, %lu refused, "
+         "%lu left alone, %lu minority; "
+         "%lu flushes by a layout; %lu handler errors\n",
+         (unsigned long)trace_table.interrupts, (unsigned long)trace_table.records, (unsigned long)trace_table.hot_traces,
+         (unsigned long)cc.placed, (unsigned long)cc.insns_in, (unsigned long)cc.words_out, (unsigned long)cc.linked,
+         (unsigned long)topt.cached_start, (unsigned long)topt.recon_failed, (unsigned long)topt.refused,
+         (unsigned long)topt.left_alone, (unsigned long)topt.minority, (unsigned long)rl.trace_flushes, (unsigned long)trace_errors);
+  for (unsigned k = 1; k < kHwprofCcReasons; k++)
+    if (cc.refused[k]) printf("dynopt:   trace refused %lu: %s\n", (unsigned long)cc.refused[k], hwprof_cc_status_str(k));
+#endif
   if (opt.p.scheme == kHwprofScheme5B)
     printf("dynopt: 5B: %lu pairs counted as 5B pairs at the end, %lu crossings of 5B pairs, %lu layout decisions "
            "waited for an old block, %lu stub prof.id completed by the handler\n",
@@ -248,5 +361,5 @@ int main(void) {
     printf("dynopt: error: the optimizer failed (%ld, %ld)\n", (long)run_status, (long)fin);
     return rc ? rc : 97;
   }
-  return rc ? rc : (unexpected_traps ? 93 : 0);
+  return rc ? rc : (unexpected_traps || trace_errors ? 93 : 0);
 }

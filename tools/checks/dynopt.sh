@@ -116,18 +116,24 @@ check static-layout-model-reproduces-the-run static_layout_model
 # phases.c must have been laid out at least three times and run most of its instructions from
 # copies, and with 5B have had 5B pairs cross; one program runs on the SystemC platform with the RTL
 # and the C model in lockstep while its code moves, with each scheme.
+# Both optimizers in one program (docs/dynopt.md, "One code cache for both optimizers"): the same
+# with the trace-driven optimizer placing hot traces in the same cache, with its cost model
+# (build/dynboth/) and placing every hot trace (build/dynevery/): every copy, stub and flush must
+# keep the output and the exact profile; build/dynevery must have placed at least 100 traces over
+# all programs and flushed them by a layout in phases.c, and runs graph.c in RTL lockstep too.
 relayout_end_to_end() {
-  local elf name out err rc=0 cache dir
+  local elf name out err rc=0 cache tramp dir placed_all=0
   cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile)
-  for elf in "$build"/dynrl/*-prof.elf "$build"/dyn5b/*-prof.elf; do
+  tramp=$(sed -n 's/^DYNRL_TRAMP_LO := \(.*\)/\1/p' Makefile):$(sed -n 's/^DYNRL_TRAMP_HI := \(.*\)/\1/p' Makefile)
+  for elf in "$build"/dynrl/*-prof.elf "$build"/dyn5b/*-prof.elf "$build"/dynboth/*-prof.elf "$build"/dynevery/*-prof.elf; do
     while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
     name=$(basename "$(dirname "$elf")")-$(basename "$elf" -prof.elf)
-    ( "$build/sim/hwprof-sim" --edge-map="${elf%.elf}.map" --code-cache="$cache" "$elf" >"$logdir/$name.out" \
+    ( "$build/sim/hwprof-sim" --edge-map="${elf%.elf}.map" --code-cache="$cache" --trampolines="$tramp" "$elf" >"$logdir/$name.out" \
         2>"$logdir/$name.err"
       echo $? >"$logdir/$name.rc" ) &
   done
   wait
-  for elf in "$build"/dynrl/*-prof.elf "$build"/dyn5b/*-prof.elf; do
+  for elf in "$build"/dynrl/*-prof.elf "$build"/dyn5b/*-prof.elf "$build"/dynboth/*-prof.elf "$build"/dynevery/*-prof.elf; do
     dir=$(basename "$(dirname "$elf")")
     name=$dir-$(basename "$elf" -prof.elf)
     out=$(cat "$logdir/$name.out")
@@ -137,17 +143,26 @@ relayout_end_to_end() {
     copies=$(sed -n 's/.*: \([0-9]*\) instructions retired from copies.*/\1/p' <<<"$err")
     ins=$(sed -n 's/.*program: \([0-9]*\) instructions outside.*/\1/p' <<<"$err")
     crossed=$(sed -n 's/^dynopt: 5B: .*, \([0-9]*\) crossings of 5B pairs.*/\1/p' <<<"$out")
-    echo "$name: exit $(cat "$logdir/$name.rc"); ${layouts:-?} layouts, ${copies:-?} of ${ins:-?} program instructions from copies;${crossed:+ $crossed crossings of 5B pairs;} $(grep -o 'exact counts: [0-9]* differences' <<<"$err")"
+    local placed flushes
+    placed=$(sed -n 's/^dynopt: traces: .* \([0-9]*\) placed in the code cache.*/\1/p' <<<"$out")
+    flushes=$(sed -n 's/^dynopt: traces: .* \([0-9]*\) flushes by a layout.*/\1/p' <<<"$out")
+    [ "$dir" = dynevery ] && placed_all=$((placed_all + ${placed:-0}))
+    echo "$name: exit $(cat "$logdir/$name.rc"); ${layouts:-?} layouts, ${copies:-?} of ${ins:-?} program instructions from copies;${crossed:+ $crossed crossings of 5B pairs;}${placed:+ $placed traces placed, $flushes flushed by a layout;} $(grep -o 'exact counts: [0-9]* differences' <<<"$err")"
     [ "$(cat "$logdir/$name.rc")" = 0 ] && { [[ $name == *-embench-* ]] || grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out"; } &&
+      { [[ $dir != dynboth && $dir != dynevery ]] || grep -q ' 0 handler errors$' <<<"$out"; } &&
+      { [ "$name" != dynevery-phases ] || { [ "${placed:-0}" -ge 1 ] && [ "${flushes:-0}" -ge 1 ]; }; } &&
       grep -q 'exact counts: 0 differences' <<<"$err" && grep -q ' 0 error interrupts, 0 unexpected traps' <<<"$out" &&
       { [[ $name != *-phases ]] || { [ "${layouts:-0}" -ge 3 ] && [ $((2 * ${copies:-0})) -gt "${ins:-0}" ]; }; } &&
       { [ "$name" != dyn5b-phases ] || [ "${crossed:-0}" -ge 1 ]; } ||
       { grep -E 'error|edge check' <<<"$out$err" | head -5; rc=1; }
   done
-  for dir in dynrl dyn5b; do
+  echo "dynevery: $placed_all traces placed over all programs (at least 100)"
+  [ "$placed_all" -ge 100 ] || rc=1
+  for dir in dynrl dyn5b dynevery; do
     out=$("$sc" --engine=lockstep "$build/$dir/graph-prof.elf" 2>&1)
-    echo "$dir/graph on the SystemC platform: $(grep -o 're-layout: [0-9]* layouts' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out")"
-    grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out" && grep -q ' 0 mismatches' <<<"$out" && grep -q 're-layout: [1-9][0-9]* layouts' <<<"$out" ||
+    echo "$dir/graph on the SystemC platform: $(grep -o 're-layout: [0-9]* layouts' <<<"$out");$(grep -o ' [0-9]* placed in the code cache' <<<"$out") $(grep -o 'lockstep:.*' <<<"$out")"
+    grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out" && grep -q ' 0 mismatches' <<<"$out" && grep -q 're-layout: [1-9][0-9]* layouts' <<<"$out" &&
+      { [ "$dir" != dynevery ] || grep -q ' [1-9][0-9]* placed in the code cache' <<<"$out"; } ||
       { grep -A12 -E 'MISMATCH|error' <<<"$out" | head -20; rc=1; }
   done
   return $rc
