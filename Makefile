@@ -775,7 +775,11 @@ $(eval $(call DYNRL_RULES,dynboth,$(DYNBOTH_FLAGS),$(DYNBOTH_SRC)))
 DYNBOTH_EVERY := -DDYNOPT_TRACE_SHARE=0 -DDYNOPT_TRACE_MIN_GAIN=0 -DDYNOPT_TRACE_SAMPLE=8 -DDYNOPT_TRACE_MIN_SAMPLE=2 \
                  -DDYNOPT_TRACE_MAX_SAMPLE=0
 $(eval $(call DYNRL_RULES,dynevery,$(DYNBOTH_FLAGS) $(DYNBOTH_EVERY),$(DYNBOTH_SRC)))
-DYNRL_ELFS := $(dynrl_ELFS) $(dyn5b_ELFS) $(dynboth_ELFS) $(dynevery_ELFS)
+# ... and the offline bound, run (docs/dynopt.md, "The static layout, run"): every function laid out
+# once at start from a whole earlier run's counters, loaded at DYNSTATIC_PROFILE_AT (make bench)
+DYNSTATIC_PROFILE_AT := 0x80f00000
+$(eval $(call DYNRL_RULES,dynstatic,-DDYNOPT_RELAYOUT -DDYNOPT_STATIC -DDYNOPT_PROFILE_AT=$(DYNSTATIC_PROFILE_AT)u))
+DYNRL_ELFS := $(dynrl_ELFS) $(dyn5b_ELFS) $(dynboth_ELFS) $(dynevery_ELFS) $(dynstatic_ELFS)
 
 dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(SIM_BIN)
 

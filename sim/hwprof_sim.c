@@ -66,6 +66,9 @@ static void usage(FILE *to) {
           "  --code-cache=LO:HI  the program copies its code into a code cache at [LO, HI) with the\n"
           "                  origin of each word in the HI - LO bytes below LO (docs/dynopt.md): the edge\n"
           "                  check and the phase truth count each copy as its original\n"
+          "  --load=ADDR:FILE  copy FILE's bytes into memory at ADDR before the program starts\n"
+          "  --dump=ADDR:LEN:FILE  write LEN bytes of memory from ADDR to FILE when the program ends\n"
+          "                  (the static layout's profile, docs/dynopt.md)\n"
           "  --trampolines=LO:HI  the code cache's exits leave through jumps at [LO, HI): not the\n"
           "                  program's instructions either (with --code-cache)\n"
           "  --quiet         no report at the end\n"
@@ -82,6 +85,47 @@ static int parse_u64(const char *s, uint64_t *out) {
   if (errno || *end) return -1;
   *out = v;
   return 0;
+}
+
+/* Memory [addr, addr + len) as an offset into the platform's RAM, or -1 (with the error printed). */
+static int64_t ram_span(const char *arg, uint64_t addr, uint64_t len, uint64_t ram_size) {
+  if (addr < RV_RAM_BASE || len > ram_size || addr - RV_RAM_BASE > ram_size - len) {
+    fprintf(stderr, "hwprof-sim: error: argument '%s': [0x%08" PRIx64 ", +0x%" PRIx64 ") is not inside the RAM\n", arg, addr,
+            len);
+    return -1;
+  }
+  return (int64_t)(addr - RV_RAM_BASE);
+}
+
+/* --load=ADDR:FILE into the RAM; prints the error and returns -1. */
+static int load_file(const char *arg, uint8_t *ram, uint64_t ram_size) {
+  const char *s = arg + 7, *colon = strchr(s, ':');
+  char num[32];
+  uint64_t addr;
+  if (colon == NULL || (size_t)(colon - s) >= sizeof num || colon[1] == '\0') {
+    fprintf(stderr, "hwprof-sim: error: argument '%s': expects ADDR:FILE\n", arg);
+    return -1;
+  }
+  memcpy(num, s, (size_t)(colon - s));
+  num[colon - s] = '\0';
+  if (parse_u64(num, &addr)) {
+    fprintf(stderr, "hwprof-sim: error: argument '%s': expects ADDR:FILE\n", arg);
+    return -1;
+  }
+  FILE *f = fopen(colon + 1, "rb");
+  if (f == NULL) {
+    fprintf(stderr, "hwprof-sim: error: cannot read '%s': %s\n", colon + 1, strerror(errno));
+    return -1;
+  }
+  long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  int64_t off = len < 0 ? -1 : ram_span(arg, addr, (uint64_t)len, ram_size);
+  int rc = 0;
+  if (len < 0 || off < 0 || fseek(f, 0, SEEK_SET) != 0 || fread(ram + off, 1, (size_t)len, f) != (size_t)len) {
+    if (len < 0 || off >= 0) fprintf(stderr, "hwprof-sim: error: cannot read '%s'\n", colon + 1);
+    rc = -1;
+  }
+  fclose(f);
+  return rc;
 }
 
 /* LO:HI of an argument (arg, for the error) into lo < hi <= 2^32; prints the error and returns -1. */
@@ -117,6 +161,9 @@ int main(int argc, char **argv) {
   uint64_t range_lo = 0, range_hi = 0; /* --code-range */
   uint64_t cache_lo = 0, cache_hi = 0;  /* --code-cache */
   uint64_t tramp_lo = 0, tramp_hi = 0;  /* --trampolines */
+  const char *load_arg = NULL;           /* --load */
+  const char *dump_arg = NULL, *dump_path = NULL; /* --dump */
+  uint64_t dump_addr = 0, dump_len = 0;
   bool range = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -171,6 +218,26 @@ int main(int argc, char **argv) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects word-aligned LO:HI with room for the origin table below LO\n", a);
         return 2;
       }
+    } else if (!strncmp(a, "--load=", 7)) {
+      load_arg = a;
+    } else if (!strncmp(a, "--dump=", 7)) {
+      char num[2][32];
+      const char *c1 = strchr(a + 7, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+      if (c1 == NULL || c2 == NULL || c2[1] == '\0' || (size_t)(c1 - a - 7) >= sizeof num[0] ||
+          (size_t)(c2 - c1 - 1) >= sizeof num[1]) {
+        fprintf(stderr, "hwprof-sim: error: argument '%s': expects ADDR:LEN:FILE\n", a);
+        return 2;
+      }
+      memcpy(num[0], a + 7, (size_t)(c1 - a - 7));
+      num[0][c1 - a - 7] = '\0';
+      memcpy(num[1], c1 + 1, (size_t)(c2 - c1 - 1));
+      num[1][c2 - c1 - 1] = '\0';
+      if (parse_u64(num[0], &dump_addr) || parse_u64(num[1], &dump_len) || dump_len == 0) {
+        fprintf(stderr, "hwprof-sim: error: argument '%s': expects ADDR:LEN:FILE\n", a);
+        return 2;
+      }
+      dump_arg = a;
+      dump_path = c2 + 1;
     } else if (!strncmp(a, "--trampolines=", 14)) {
       if (parse_range(a, a + 14, &tramp_lo, &tramp_hi)) return 2;
       if ((tramp_lo | tramp_hi) & 3u) {
@@ -242,6 +309,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   rv_cpu_t *cpu = &plat.cpu;
+  if ((load_arg && load_file(load_arg, cpu->ram, cpu->ram_size) != 0) ||
+      (dump_arg && ram_span(dump_arg, dump_addr, dump_len, cpu->ram_size) < 0)) {
+    platform_free(&plat);
+    return 2;
+  }
   plat.taken_penalty = (unsigned)taken_penalty;
   if (platform_icache(&plat, (unsigned)icache, (unsigned)icache_miss) != 0) {
     fprintf(stderr, "hwprof-sim: error: out of memory for the instruction cache\n");
@@ -449,6 +521,16 @@ int main(int argc, char **argv) {
     else d = edge_check_finish(&ec, cpu->ram, RV_RAM_BASE, cpu->ram_size, edge_profile, edge_truth, stderr);
     if (d != 0 && rc == 0) rc = 4;
     edge_check_free(&ec);
+  }
+  if (dump_arg) { /* the profile cache written back first: memory holds every counter */
+    if (with_model) (void)edge_check_flush(&kBus, &plat);
+    FILE *f = fopen(dump_path, "wb");
+    bool ok = f != NULL && fwrite(cpu->ram + (dump_addr - RV_RAM_BASE), 1, (size_t)dump_len, f) == (size_t)dump_len;
+    if (f != NULL && fclose(f) != 0) ok = false;
+    if (!ok) {
+      fprintf(stderr, "hwprof-sim: error: cannot write '%s'\n", dump_path);
+      if (rc == 0) rc = 2;
+    }
   }
   if (cop_profile) {
     long d = -1;

@@ -77,7 +77,7 @@ def system_runs(build):
         runs.append((f"sc-{n}", e, ["--trace-check"] if plain else []))
     add("instr/*-prof.elf", lambda e: [f"--edge-map={e[:-4]}.map"], "edge-")
     add("embench/*.elf", lambda e: ["--trace-check"], "embench-")
-    for d in ("dyn", "dynrl", "dyn5b", "dynboth", "dynevery"):
+    for d in ("dyn", "dynrl", "dyn5b", "dynboth", "dynevery", "dynstatic"):
         add(f"{d}/*-prof.elf", tag=f"{d}-")
     add("tcache/*-tc.elf", tag="tcache-")
     return runs

@@ -6,7 +6,9 @@
 # build/dynrl (the same firmware lays a function out again whenever its hot set flipped) and
 # build/dyn5b (the same with the re-laid functions' forward branches counted as Figure 5B pairs);
 # then both optimizers in one program: build/dynboth (5A re-layout and hot traces in the same code
-# cache, the trace side with its cost model) and build/dynevery (every hot trace placed).
+# cache, the trace side with its cost model) and build/dynevery (every hot trace placed); and the
+# offline bound, run: build/dynstatic once to record the whole run's counters (hwprof-sim --dump),
+# once more with them loaded (--load): every function laid out at start by the whole run's profile.
 # Program figures exclude the trap handler; the handler's instructions are the optimizer's cost;
 # every run must keep the program's output and an exact edge profile (the simulator counts the code
 # cache's copies as their originals, --code-cache). The two re-layout runs are also scored against
@@ -28,7 +30,7 @@ tramp=$(sed -n 's/^DYNRL_TRAMP_LO := \(.*\)/\1/p' Makefile):$(sed -n 's/^DYNRL_T
 period5b=$(sed -n 's/^DYN5B_PERIOD := \(.*\)/\1/p' Makefile)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf 'program\tnone_prog_cycles\trl_prog_cycles\tb5_prog_cycles\tnone_all_cycles\trl_all_cycles\tb5_all_cycles\tnone_taken\trl_taken\tb5_taken\trl_handler\tb5_handler\trl_layouts\tb5_layouts\trl_copies\tb5_copies\trl_found\trl_missed\trl_false\trl_delay\tb5_found\tb5_missed\tb5_false\tb5_delay\tb5_pairs\tb5_crossed\tboth_prog_cycles\tboth_taken\tboth_handler\tboth_traces\tevery_prog_cycles\tevery_taken\tevery_handler\tevery_traces\n' >"$tsv"
+printf 'program\tnone_prog_cycles\trl_prog_cycles\tb5_prog_cycles\tnone_all_cycles\trl_all_cycles\tb5_all_cycles\tnone_taken\trl_taken\tb5_taken\trl_handler\tb5_handler\trl_layouts\tb5_layouts\trl_copies\tb5_copies\trl_found\trl_missed\trl_false\trl_delay\tb5_found\tb5_missed\tb5_false\tb5_delay\tb5_pairs\tb5_crossed\tboth_prog_cycles\tboth_taken\tboth_handler\tboth_traces\tevery_prog_cycles\tevery_taken\tevery_handler\tevery_traces\tstatic_prog_cycles\tstatic_taken\tstatic_layouts\n' >"$tsv"
 
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else printf "-" }'; }
 share() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f%%", 100 * a / b; else printf "-" }'; }
@@ -39,7 +41,8 @@ get() { sed -n "s/.*\\b$1=\\([0-9]*\\).*/\\1/p" <<<"$2"; }
 run() {
   local name=$1 elf=$2 tag=$3 err out truth=()
   [ "$tag" != none ] && truth=(--phase-truth="$tmp/$name.truth" --phase-window="$window")
-  err=$("$sim" --taken-penalty="$penalty" --edge-map="${elf%.elf}.map" --code-cache="$cache" --trampolines="$tramp" "${truth[@]}" "$elf" 2>&1 >"$tmp/run.out") ||
+  err=$("$sim" --taken-penalty="$penalty" --edge-map="${elf%.elf}.map" --code-cache="$cache" --trampolines="$tramp" "${truth[@]}" \
+    "${extra[@]}" "$elf" 2>&1 >"$tmp/run.out") ||
     { echo "$name: the run failed ($elf)"; echo "$err" | tail -3; exit 1; }
   out=$(cat "$tmp/run.out")
   grep -q 'exact counts: 0 differences' <<<"$err" || { echo "$name: the edge profile is not exact ($elf)"; exit 1; }
@@ -81,6 +84,10 @@ printf '%-21s| %8s %8s | %8s %7s %7s %6s %4s %9s | %8s %7s %7s %6s %4s %9s\n' pr
   prog-cyc handler prog-cyc vs-none handler copies lay f/m/x,dly prog-cyc vs-none handler copies lay f/m/x,dly
 sums=""
 both_table=""
+extra=()
+profile_at=$(sed -n 's/^DYNSTATIC_PROFILE_AT := \(.*\)/\1/p' Makefile)
+counters_at=$(sed -n 's/^#define INSTR_COUNTERS_AT (HWPROF_PLAT_RAM_BASE + \(0x[0-9a-f]*\)u).*/\1/p' sw/instr/instrument.h)
+counters_at=$(printf "0x%x" $((0x80000000 + counters_at))) # HWPROF_PLAT_RAM_BASE + the offset
 for rl in "$build"/dynrl/*-prof.elf; do
   [ -f "$rl" ] || continue
   name=$(basename "$rl" -prof.elf)
@@ -88,30 +95,39 @@ for rl in "$build"/dynrl/*-prof.elf; do
   b5="$build/dyn5b/$name-prof.elf"
   both="$build/dynboth/$name-prof.elf"
   every="$build/dynevery/$name-prof.elf"
-  [ -f "$none" ] && [ -f "$b5" ] && [ -f "$both" ] && [ -f "$every" ] || continue
+  static="$build/dynstatic/$name-prof.elf"
+  [ -f "$none" ] && [ -f "$b5" ] && [ -f "$both" ] && [ -f "$every" ] && [ -f "$static" ] || continue
   run "$name" "$none" none
   n_pcyc=$pcyc n_cyc=$cycles n_taken=$taken n_handler=$handler
   run "$name" "$rl" rl
   r_pcyc=$pcyc r_cyc=$cycles r_taken=$taken r_handler=$handler r_lay=$layouts r_copies=$copies r_ins=$ins r_ev=$ev
   run "$name" "$b5" 5b
   b_pcyc=$pcyc b_cyc=$cycles b_taken=$taken b_handler=$handler b_lay=$layouts b_copies=$copies b_ins=$ins b_ev=$ev
+  extra=(--dump="$counters_at:0x40000:$tmp/$name.prof") # the counters (and what follows them)
+  run "$name" "$static" none
+  grep -q 'static layout: no profile' "$tmp/run.out" || { echo "$name: the static build's first run laid something out"; exit 1; }
+  extra=(--load="$profile_at:$tmp/$name.prof")
+  run "$name" "$static" none
+  extra=()
+  s_pcyc=$pcyc s_taken=$taken s_lay=$layouts
   run "$name" "$both" none
   o_pcyc=$pcyc o_taken=$taken o_handler=$handler o_traces=$traces
   run "$name" "$every" none
   e_pcyc=$pcyc e_taken=$taken e_handler=$handler e_traces=$traces
-  both_table+=$(printf '%-21s| %8s %8s | %8s %7s %7s %8s %6s | %8s %7s %7s %8s %6s' "$name" "$r_pcyc" "$r_handler" \
+  both_table+=$(printf '%-21s| %8s %8s | %8s %7s %7s %4s | %8s %7s %7s %8s %6s | %8s %7s %7s %8s %6s' "$name" "$r_pcyc" "$r_handler" \
+    "$s_pcyc" "$(pct "$s_pcyc" "$n_pcyc")" "$(pct "$s_pcyc" "$r_pcyc")" "$s_lay" \
     "$o_pcyc" "$(pct "$o_pcyc" "$n_pcyc")" "$(pct "$o_pcyc" "$r_pcyc")" "$o_handler" "$o_traces" \
     "$e_pcyc" "$(pct "$e_pcyc" "$n_pcyc")" "$(pct "$e_pcyc" "$r_pcyc")" "$e_handler" "$e_traces")$'\n'
   score() { local d; d=$(get mean_delay "$1"); echo "$(get detected "$1")/$(get missed "$1")/$(get false "$1"),$((d / 1000))k"; }
   printf '%-21s| %8s %8s | %8s %7s %7s %6s %4s %9s | %8s %7s %7s %6s %4s %9s\n' "$name" "$n_pcyc" "$n_handler" \
     "$r_pcyc" "$(pct "$r_pcyc" "$n_pcyc")" "$r_handler" "$(share "$r_copies" "$r_ins")" "$r_lay" "$(score "$r_ev")" \
     "$b_pcyc" "$(pct "$b_pcyc" "$n_pcyc")" "$b_handler" "$(share "$b_copies" "$b_ins")" "$b_lay" "$(score "$b_ev")"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" \
     "$n_pcyc" "$r_pcyc" "$b_pcyc" "$n_cyc" "$r_cyc" "$b_cyc" "$n_taken" "$r_taken" "$b_taken" "$r_handler" "$b_handler" \
     "$r_lay" "$b_lay" "$r_copies" "$b_copies" "$(get detected "$r_ev")" "$(get missed "$r_ev")" "$(get false "$r_ev")" \
     "$(get mean_delay "$r_ev")" "$(get detected "$b_ev")" "$(get missed "$b_ev")" "$(get false "$b_ev")" \
     "$(get mean_delay "$b_ev")" "${b5pairs:-0}" "${b5crossed:-0}" "$o_pcyc" "$o_taken" "$o_handler" "$o_traces" \
-    "$e_pcyc" "$e_taken" "$e_handler" "$e_traces" >>"$tsv"
+    "$e_pcyc" "$e_taken" "$e_handler" "$e_traces" "$s_pcyc" "$s_taken" "$s_lay" >>"$tsv"
 done
 awk -F'\t' 'NR > 1 { rf += $17; rm += $18; rx += $19; bf += $21; bm += $22; bx += $23; rh += $11; bh += $12; rp += $3; bp += $4; np += $2 }
   END { if (NR > 1) printf "all programs: prog-cyc 5A %+.1f%%, 5B %+.1f%% against none; handler 5A %d, 5B %d instructions; true changes found/missed/false: 5A %d/%d/%d, 5B %d/%d/%d\n",
@@ -122,13 +138,16 @@ echo " branch flips found / missed / false transitions, and the mean delay from 
 echo " Every run keeps the output and an exact edge profile. 5B: a pair's cold edge c runs a stub of two prof.id,"
 echo " its hot edge decrements c's counter; its counter holds a difference since the last arming, hence the periods.)"
 echo
-echo "   Both optimizers in one program (docs/dynopt.md, \"One code cache for both optimizers\"): 5A with re-layout and"
-echo "   the trace-driven optimizer sharing the code cache; with its cost model (both) and placing every hot trace"
-echo "   (every). vs-none / vs-5A: program cycles against the runs above; traces: hot traces placed in the cache."
-printf '%-21s| %8s %8s | %8s %7s %7s %8s %6s | %8s %7s %7s %8s %6s\n' "" "5A" "" both "" "" "" "" every "" "" "" ""
-printf '%-21s| %8s %8s | %8s %7s %7s %8s %6s | %8s %7s %7s %8s %6s\n' program prog-cyc handler prog-cyc vs-none vs-5A \
-  handler traces prog-cyc vs-none vs-5A handler traces
+echo "   The offline bound, run (static: every function laid out once at start by the whole run's profile, recorded"
+echo "   by an earlier run of the same program; docs/dynopt.md, \"The static layout, run\"), and both optimizers in one"
+echo "   program (\"One code cache for both optimizers\"): 5A with re-layout and the trace-driven optimizer sharing"
+echo "   the code cache, with its cost model (both) and placing every hot trace (every). vs-none / vs-5A: program"
+echo "   cycles against the runs above; lay: functions laid out; traces: hot traces placed in the cache."
+printf '%-21s| %8s %8s | %8s %7s %7s %4s | %8s %7s %7s %8s %6s | %8s %7s %7s %8s %6s\n' "" "5A" "" static "" "" "" both "" "" "" "" \
+  every "" "" "" ""
+printf '%-21s| %8s %8s | %8s %7s %7s %4s | %8s %7s %7s %8s %6s | %8s %7s %7s %8s %6s\n' program prog-cyc handler prog-cyc \
+  vs-none vs-5A lay prog-cyc vs-none vs-5A handler traces prog-cyc vs-none vs-5A handler traces
 printf '%s' "$both_table"
-awk -F'\t' 'NR > 1 { np += $2; rp += $3; op += $27; ep += $31; rh += $11; oh += $29; eh += $33; ot += $30; et += $34 }
-  END { if (NR > 1) printf "all programs: prog-cyc both %+.1f%% (every %+.1f%%) against none, %+.1f%% (every %+.1f%%) against 5A; handler 5A %d, both %d, every %d instructions; traces placed: both %d, every %d\n",
-          100 * (op - np) / np, 100 * (ep - np) / np, 100 * (op - rp) / rp, 100 * (ep - rp) / rp, rh, oh, eh, ot, et }' "$tsv"
+awk -F'\t' 'NR > 1 { np += $2; rp += $3; op += $27; ep += $31; sp += $35; rh += $11; oh += $29; eh += $33; ot += $30; et += $34 }
+  END { if (NR > 1) printf "all programs: prog-cyc against none: 5A %+.1f%%, static %+.1f%%, both %+.1f%%, every %+.1f%%; against 5A: static %+.1f%%, both %+.1f%%, every %+.1f%%; handler 5A %d, both %d, every %d instructions; traces placed: both %d, every %d\n",
+          100 * (rp - np) / np, 100 * (sp - np) / np, 100 * (op - np) / np, 100 * (ep - np) / np, 100 * (sp - rp) / rp, 100 * (op - rp) / rp, 100 * (ep - rp) / rp, rh, oh, eh, ot, et }' "$tsv"

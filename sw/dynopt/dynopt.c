@@ -208,6 +208,31 @@ static uint32_t chain_of(uint32_t *parent, uint32_t b) {
   return b;
 }
 
+/* The weight of a counter in the layout: its value now, or with static_at its value at the end of
+ * the whole earlier run whose counters were copied there. */
+static uint64_t weight_of(const hwprof_dynopt_t *d, uint32_t addr) {
+  return counter_read(d, d->static_at ? addr - d->meta.hdr->counters_at + d->static_at : addr);
+}
+
+/* Branch k of f: its two edges' weights and whether the layout should make its taken edge fall
+ * through (the pair's decision, or with static_at the whole run's: a forward branch taken
+ * invert_ratio times as often as not). */
+static bool branch_weights(const hwprof_dynopt_t *d, size_t f, uint32_t k, uint64_t *wt, uint64_t *wf) {
+  if (!d->static_at) {
+    const uint32_t i = d->func_first[f] + k;
+    *wt = d->total[2 * i];
+    *wf = d->total[2 * i + 1];
+    return d->pair[i].want_taken;
+  }
+  const hwprof_meta_func_t *fn = &d->meta.fn[f];
+  const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
+  const hwprof_meta_edge_t *tk = &d->meta.edge[fn->first_edge + br->taken];
+  const hwprof_meta_edge_t *nt = &d->meta.edge[fn->first_edge + br->not_taken];
+  *wt = weight_of(d, hwprof_meta_counter_addr(&d->meta, (uint32_t)f, tk->counter));
+  *wf = weight_of(d, hwprof_meta_counter_addr(&d->meta, (uint32_t)f, nt->counter));
+  return tk->dst > tk->src && *wt > 0 && *wt >= (uint64_t)d->p.invert_ratio * *wf;
+}
+
 /* Lays f out again (paragraph 17), Pettis and Hansen's way: every edge that could fall through is a
  * candidate (a fall edge, a branch's not-taken edge, and its taken edge when the branch is to be
  * laid out taken-first), heaviest first; one joins two chains when its source ends a chain and its
@@ -243,16 +268,15 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
       d->rl_cand[nc++] = (hwprof_dynopt_cand_t){x->src, x->dst,
                                                 x->counter == HWPROF_META_NONE
                                                     ? 0
-                                                    : counter_read(d, hwprof_meta_counter_addr(&d->meta, f, x->counter))};
+                                                    : weight_of(d, hwprof_meta_counter_addr(&d->meta, f, x->counter))};
   }
   for (uint32_t k = 0; k < d->func_np[f] && nc + 2u <= 2u * HWPROF_DYNOPT_MAX_BLOCKS; k++) {
-    const uint32_t i = d->func_first[f] + k;
     const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
     const hwprof_meta_edge_t *tk = &d->meta.edge[fn->first_edge + br->taken];
     const hwprof_meta_edge_t *nt = &d->meta.edge[fn->first_edge + br->not_taken];
     if (tk->src >= n || tk->dst >= n || nt->dst >= n) continue;
-    const uint64_t wt = d->total[2 * i], wf = d->total[2 * i + 1];
-    const bool th = d->pair[i].want_taken;
+    uint64_t wt, wf;
+    const bool th = branch_weights(d, f, k, &wt, &wf);
     d->rl_cand[nc++] = (hwprof_dynopt_cand_t){tk->src, nt->dst, th ? wf : wt + wf};
     if (th) d->rl_cand[nc++] = (hwprof_dynopt_cand_t){tk->src, tk->dst, wt + wf};
   }
@@ -278,7 +302,8 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   for (uint32_t k = 0; k < d->func_np[f]; k++) {
     const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
     const hwprof_meta_edge_t *tk = &d->meta.edge[fn->first_edge + br->taken];
-    if (tk->src < n && d->pair[d->func_first[f] + k].want_taken && d->rl_succ[tk->src] == tk->dst)
+    uint64_t wt, wf;
+    if (tk->src < n && branch_weights(d, f, k, &wt, &wf) && d->rl_succ[tk->src] == tk->dst)
       d->rl_flags[tk->src] |= HWPROF_RL_INVERT;
   }
   /* the order: the entry's chain, then the others by their first block; rl_chain marks what is out */
@@ -298,7 +323,7 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   for (uint32_t b = 0; b < n; b++) d->rl_flags[b] &= HWPROF_RL_INVERT;
   /* with 5B, each forward branch counts as a 5B pair, h the edge it should fall through; one whose old
      block may still run keeps its copy's way */
-  for (uint32_t k = 0; k < d->func_np[f] && d->p.scheme == kHwprofScheme5B; k++) {
+  for (uint32_t k = 0; k < d->func_np[f] && d->p.scheme == kHwprofScheme5B && !d->static_at; k++) {
     const uint32_t i = d->func_first[f] + k;
     const hwprof_dynopt_pair_t *q = &d->pair[i];
     const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
@@ -315,7 +340,7 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   size_t ncall = 0;
   for (size_t g = 0; g < nfuncs(d); g++) {
     const hwprof_meta_func_t *gn = &d->meta.fn[g];
-    if (!d->func_armed[g] || gn->nblocks == 0) continue;
+    if ((!d->func_armed[g] && !d->static_at) || gn->nblocks == 0) continue;
     const hwprof_meta_block_t *b0 = &d->meta.blk[gn->first_block], *b1 = b0 + gn->nblocks - 1u;
     if (b1->new_end > b0->new_start) d->rl_callers[ncall++] = (hwprof_rl_block_t){b0->new_start, b1->new_end};
   }
@@ -349,6 +374,25 @@ static bool layout_pending(const hwprof_dynopt_t *d, size_t f) {
 
 void hwprof_dynopt_set_relayout(hwprof_dynopt_t *d, hwprof_rl_t *rl) {
   if (d) d->rl = rl;
+}
+
+hwprof_result_t hwprof_dynopt_layout_static(hwprof_dynopt_t *d, uint32_t profile_at) {
+  if (d == NULL || d->rl == NULL || profile_at == 0 || (profile_at & 3u)) return kHwprofBadArg;
+  const hwprof_meta_header_t *h = d->meta.hdr;
+  uint64_t any = 0;
+  for (uint32_t c = 0; c < h->total_counters && any == 0; c++)
+    any |= counter_read(d, profile_at + c * h->cnt_bytes);
+  if (any == 0) return kHwprofNoDevice; /* no profile there */
+  d->static_at = profile_at;
+  for (size_t f = 0; f < nfuncs(d); f++) {
+    const hwprof_meta_func_t *fn = &d->meta.fn[f];
+    uint64_t ran = 0;
+    for (uint32_t c = 0; c < fn->ncounters && fn->base && ran == 0; c++) ran |= weight_of(d, hwprof_meta_counter_addr(&d->meta, (uint32_t)f, c));
+    if (ran && !d->func_fixed[f]) (void)relayout(d, f);
+  }
+  d->static_at = 0;
+  d->rl = NULL; /* laid out once: nothing moves afterwards */
+  return kHwprofOk;
 }
 
 /* The function whose counter area holds addr, or SIZE_MAX. */
@@ -481,6 +525,7 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
     d->func_b5[f] = 0;
   }
   d->rl = NULL;
+  d->static_at = 0;
   d->resume_pc = 0;
   d->layouts = d->layout_refused = d->layout_last_refusal = 0;
   d->b5_pairs = d->b5_crossed = d->pinned = d->stub_completions = 0;

@@ -115,6 +115,7 @@ typedef struct {
   /* the edge-driven re-layout (item 4 of issue 14): a function whose hot set changed is laid out
      again, its hot edges falling through (NULL: the decision only) */
   hwprof_rl_t *rl;
+  uint32_t static_at; /* while hwprof_dynopt_layout_static works: where the whole run's counters are */
   uint32_t resume_pc; /* where the interrupted program resumes (mepc): set by the caller before each
                          on_phase / on_period; a call the program is inside is not re-aimed (0: none).
                          With 5B, a copy's stub stopped between its prof.id is completed by the firmware,
@@ -140,6 +141,13 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const 
                                                       const hwprof_dynopt_params_t *p, uint64_t instret);
 /* Re-lay functions out at transitions from now on, in rl's code cache (after hwprof_dynopt_init). */
 void hwprof_dynopt_set_relayout(hwprof_dynopt_t *d, hwprof_rl_t *rl);
+/* The offline bound, run (docs/dynopt.md, "The static layout, run"): the counters of a whole earlier
+ * run of the same program, copied to profile_at as they were at its end, give every function that
+ * ran there one layout now, by the same chaining as the dynamic one (every branch taken-first that
+ * ran invert_ratio times as often taken, calls re-aimed from every function); then the re-layout is
+ * detached, so nothing moves afterwards. After hwprof_dynopt_set_relayout. kHwprofNoDevice: the
+ * counters at profile_at are all 0 (no profile was loaded). */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_layout_static(hwprof_dynopt_t *d, uint32_t profile_at);
 /* The phase-transition interrupt (call it from the handler; it acknowledges the cause). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_phase(hwprof_dynopt_t *d, uint64_t instret);
 /* The period timer: arms the functions that started running since the last scan; with full, also

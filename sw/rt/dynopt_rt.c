@@ -169,6 +169,19 @@ static hwprof_result_t traces_init(void) {
   return r;
 }
 #endif
+#ifdef DYNOPT_STATIC
+#ifndef DYNOPT_RELAYOUT
+#error "DYNOPT_STATIC needs DYNOPT_RELAYOUT: the static layout is placed by the re-layout"
+#endif
+/* The offline bound, run (docs/dynopt.md, "The static layout, run"): the counters of a whole earlier
+ * run of this program, as they were at its end, loaded at DYNOPT_PROFILE_AT (hwprof-sim --load), lay
+ * every function that ran out once at start; nothing moves afterwards. Without them the run lays
+ * nothing out and its counters at the end are that profile (hwprof-sim --dump). */
+#ifndef DYNOPT_PROFILE_AT
+#define DYNOPT_PROFILE_AT 0x80f00000u
+#endif
+static bool static_recording; /* no profile loaded: this run records one */
+#endif
 static volatile int32_t status = 1; /* of the last request to the handler */
 static volatile uint32_t unexpected_traps, error_irqs;
 static uint32_t trace_errors; /* the trace handler's (with DYNOPT_TRACES) */
@@ -226,6 +239,14 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
 #endif
 #ifdef DYNOPT_TRACES
       if (status == kHwprofOk) status = traces_init();
+#endif
+#ifdef DYNOPT_STATIC
+      if (status == kHwprofOk) {
+        const hwprof_result_t s = hwprof_dynopt_layout_static(&opt, DYNOPT_PROFILE_AT);
+        static_recording = s == kHwprofNoDevice;
+        if (static_recording) hwprof_dynopt_set_relayout(&opt, NULL); /* nothing moves in this run */
+        else status = s;
+      }
 #endif
     } else if (a7 == kRequestFinish) {
 #ifdef DYNOPT_TRACES
@@ -339,6 +360,16 @@ int main(void) {
          (unsigned long)topt.left_alone, (unsigned long)topt.minority, (unsigned long)rl.trace_flushes, (unsigned long)trace_errors);
   for (unsigned k = 1; k < kHwprofCcReasons; k++)
     if (cc.refused[k]) printf("dynopt:   trace refused %lu: %s\n", (unsigned long)cc.refused[k], hwprof_cc_status_str(k));
+#endif
+#ifdef DYNOPT_STATIC
+  if (static_recording)
+    printf("dynopt: static layout: no profile at 0x%08lx, nothing laid out; this run's counters at its end are the "
+           "profile: hwprof-sim --dump=0x%08lx:0x%lx:FILE, then --load=0x%08lx:FILE\n",
+           (unsigned long)DYNOPT_PROFILE_AT, (unsigned long)meta.hdr->counters_at,
+           (unsigned long)(meta.hdr->total_counters * meta.hdr->cnt_bytes), (unsigned long)DYNOPT_PROFILE_AT);
+  else
+    printf("dynopt: static layout: %lu functions laid out at start from the profile at 0x%08lx\n",
+           (unsigned long)opt.layouts, (unsigned long)DYNOPT_PROFILE_AT);
 #endif
   if (opt.p.scheme == kHwprofScheme5B)
     printf("dynopt: 5B: %lu pairs counted as 5B pairs at the end, %lu crossings of 5B pairs, %lu layout decisions "

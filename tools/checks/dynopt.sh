@@ -169,6 +169,42 @@ relayout_end_to_end() {
 }
 check dynopt-relayout-same-output-exact-profile relayout_end_to_end
 
+# the offline bound, run (docs/dynopt.md, "The static layout, run"): build/dynstatic records a whole
+# run's counters (hwprof-sim --dump: its first run lays nothing out and says so), and with them loaded
+# (--load) lays every function that ran out once at start. The loaded run keeps the program's output
+# and its exact edge profile through the code cache, and laid functions out; a missing or misplaced
+# profile file is one clear error naming it.
+static_layout_run() {
+  local cache rc=0 name elf out err prof lay counters_at profile_at
+  cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile)
+  profile_at=$(sed -n 's/^DYNSTATIC_PROFILE_AT := \(.*\)/\1/p' Makefile)
+  counters_at=0x80c00000 # the instrumenter's counter area (INSTR_COUNTERS_AT)
+  for name in phases graph sort embench-depthconv embench-slre; do
+    elf="$build/dynstatic/$name-prof.elf"
+    [ -f "$elf" ] || continue
+    prof="$logdir/static-$name.prof"
+    out=$("$build/sim/hwprof-sim" --dump="$counters_at:0x40000:$prof" "$elf" 2>&1)
+    grep -q 'static layout: no profile at' <<<"$out" || { echo "$name: the recording run laid something out"; rc=1; }
+    "$build/sim/hwprof-sim" --load="$profile_at:$prof" --edge-map="${elf%.elf}.map" --code-cache="$cache" "$elf" \
+      >"$prof.out" 2>"$prof.err"
+    out=$(cat "$prof.out")
+    err=$(cat "$prof.err")
+    lay=$(sed -n 's/^dynopt: static layout: \([0-9]*\) functions laid out.*/\1/p' <<<"$out")
+    echo "$name: ${lay:-?} functions laid out from the whole run's profile; $(grep -o 'exact counts: [0-9]* differences' <<<"$err")"
+    [ "${lay:-0}" -ge 1 ] && grep -q 'exact counts: 0 differences' <<<"$err" &&
+      { [[ $name == embench-* ]] || grep -q 'checksum 0x[0-9a-f]* ok' <<<"$out"; } || rc=1
+    rm -f "$prof" "$prof.out" "$prof.err"
+  done
+  out=$("$build/sim/hwprof-sim" --load="$profile_at:$logdir/no-such.prof" "$build/dynstatic/sort-prof.elf" 2>&1)
+  echo "missing file: exit $?: $out"
+  grep -q "cannot read '$logdir/no-such.prof'" <<<"$out" || rc=1
+  out=$("$build/sim/hwprof-sim" --load="0x90000000:$build/dynstatic/sort-prof.map" "$build/dynstatic/sort-prof.elf" 2>&1)
+  echo "outside the RAM: exit $?: $out"
+  grep -q "is not inside the RAM" <<<"$out" || rc=1
+  return $rc
+}
+check dynopt-static-layout-run-same-output-exact-profile static_layout_run
+
 # ... and at random moments in random orders (tests/relayout_random.c, under ASan/UBSan): 100
 # functions laid out in random block orders while each program runs (the firmware's handler, a
 # callee or the middle of a block running then), on workloads, the phase programs and Embench
