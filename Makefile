@@ -402,7 +402,7 @@ SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEP
               -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(SC_CFG),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(SC_CFG),7) \
               -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
 SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lockstep.cpp
-SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h tb/top_ports.h
+SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h tb/top_ports.h tb/port_protocol.h
 SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
               $(ELF_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
@@ -413,19 +413,31 @@ $(BUILD)/simc/%.o: %.c $(SIMC_HDR)
 $(BUILD)/simc/libhwprof_simc.a: $(patsubst %.c,$(BUILD)/simc/%.o,$(SIMC_SRC))
 	ar rcs $@ $^
 # SC_RULE: $(1) the binary, $(2) the hardware's sources (RTL or a netlist), $(3) Verilator's flags
-# (with the RTL's -G parameters), $(4) further prerequisites
+# (with the RTL's -G parameters), $(4) further prerequisites, $(5) the C side's configuration flags
+# (default SC_CFLAGS)
 define SC_RULE
 $(1): $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sim/edge_check.h \
            $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a $(4)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --sc --exe --build -j $(JOBS) $(3) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $$(dir $$@)obj --top-module hwprof_top \
-	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/profmap -I$(CURDIR)/sw/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf -I$(CURDIR)/sw/wpp $(SC_CFLAGS)" \
+	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/profmap -I$(CURDIR)/sw/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf -I$(CURDIR)/sw/wpp $(if $(5),$(5),$(SC_CFLAGS))" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc -lelf" \
 	  -o $(CURDIR)/$$@ $(2) $(addprefix $(CURDIR)/,$(SC_SRC)) >$$(dir $$@)build.log 2>&1 \
 	  || { cat $$(dir $$@)build.log; exit 1; }
 endef
 $(eval $(call SC_RULE,$(SC_BIN),$(VLT) $(RTL_SRC),$(VFLAGS) $(call tb_gflags,$(SC_CFG)),$(RTL_SRC) $(VLT)))
+# ... and in the swept configurations of counter width, ways and line size (issue 17, item 6):
+# build/sc_NAME/hwprof-sc, the RTL and the C model both in configuration NAME (make campaign and
+# make test run programs on them)
+SC_CONFIGS := c8 c16 c64
+sc_cfg_of = $(filter $(1):%,$(TB_CONFIGS))
+sc_cflags = -DHWPROF_CFG_CNTW=$(call tb_field,$(1),2) -DHWPROF_CFG_UPDDEPTH=$(call tb_field,$(1),3) \
+            -DHWPROF_CFG_SETS=$(call tb_field,$(1),4) -DHWPROF_CFG_WAYS=$(call tb_field,$(1),5) \
+            -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(1),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(1),7) \
+            -DHWPROF_CFG_HISTW=$(call tb_field,$(1),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(1),9)
+SC_CONFIG_BINS := $(foreach c,$(SC_CONFIGS),$(BUILD)/sc_$(c)/hwprof-sc)
+$(foreach c,$(SC_CONFIGS),$(eval $(call SC_RULE,$(BUILD)/sc_$(c)/hwprof-sc,$(VLT) $(RTL_SRC),$(VFLAGS) $(call tb_gflags,$(call sc_cfg_of,$(c))),$(RTL_SRC) $(VLT),$(call sc_cflags,$(call sc_cfg_of,$(c))))))
 
 # Workloads: real C programs, picolibc with semihosting, linked at the platform's RAM base
 # (regs/encodings.json PLAT_RAM_BASE, 0x80000000 as QEMU virt's RAM): 2 MiB of code, then 2 MiB of data
@@ -797,7 +809,7 @@ qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof dev
 FUZZ_PKGS := clang libclang-rt-14-dev
 FUZZ_CC := clang
 FUZZ_SECONDS ?= 120
-FUZZ_TARGETS ?= elf instr map profile meta cop_asm cop_image wpp_trace wpp_index
+FUZZ_TARGETS ?= elf instr map profile meta cop_asm cop_image wpp_trace wpp_index regtool
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
               -Isw/include -Isw/elf \
               -Isw/cfg -Isw/profmap -Isw/instr -Isw/rewrite -Isw/cop -Isw/dynopt -Isw/wpp -Ifuzz
@@ -816,13 +828,14 @@ $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_file.h $(INSTR_SRC) $(PROFMAP_SRC)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_SRC_$*) -o $@ -lelf
 fuzz-deps:
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
-fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS)) workloads $(CPASM_BIN) $(WPP_BIN)
+# (regtool: the register generator, in Python, by tools/fuzz_regtool.py: no binary)
+fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(filter-out regtool,$(FUZZ_TARGETS))) workloads $(CPASM_BIN) $(WPP_BIN)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) tools/fuzz.sh "$(BUILD)" $(FUZZ_TARGETS)
 .PHONY: fuzz fuzz-deps
 
 # ---------------------------------------------------------------- the suites
 test: deps
-	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
+	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) $(SC_CONFIG_BINS) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
 	  $(BUILD)/unit/relayout-random \
 	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan $(VPEVAL_BIN) $(BUILD)/unit/hwprof-vpeval-asan $(BUILD)/unit/hwprof-wpp-asan \
 	  $(WPP_BIN)
@@ -964,7 +977,7 @@ FORCE:
 # on every program, CAMPAIGN_CYCLES (10^9) compared cycles, JOBS at a time, resumable
 # (tools/campaign.py, docs/verification.md); make test keeps its shorter suite.
 campaign: deps
-	@$(MAKE) --no-print-directory bench-bin $(SC_BIN) workloads
+	@$(MAKE) --no-print-directory bench-bin $(SC_BIN) $(SC_CONFIG_BINS) workloads
 	@tools/campaign.py "$(BUILD)"
 
 COV_PKGS := lcov

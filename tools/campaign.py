@@ -62,32 +62,43 @@ def bench_streams(build):
 
 
 def system_runs(build):
-    """the whole-system runs: (name, ELF, extra hwprof-sc options)"""
+    """the whole-system runs: (name, ELF, extra hwprof-sc options, the platform binary)"""
     runs = []
+    sc0 = f"{build}/sc/hwprof-sc"
 
     def add(pattern, opts_of=lambda e: [], tag=""):
         for e in sorted(glob.glob(f"{build}/{pattern}")):
             n = os.path.basename(e)[:-4]
-            runs.append((f"sc-{tag}{n}", e, opts_of(e)))
+            runs.append((f"sc-{tag}{n}", e, opts_of(e), sc0))
 
     # plain programs: every trace checked end to end
     for e in sorted(glob.glob(f"{build}/workloads/*.elf")):
         n = os.path.basename(e)[:-4]
         plain = "-" not in n
-        runs.append((f"sc-{n}", e, ["--trace-check"] if plain else []))
+        runs.append((f"sc-{n}", e, ["--trace-check"] if plain else [], sc0))
     add("instr/*-prof.elf", lambda e: [f"--edge-map={e[:-4]}.map"], "edge-")
     add("embench/*.elf", lambda e: ["--trace-check"], "embench-")
     for d in ("dyn", "dynrl", "dyn5b", "dynboth", "dynevery", "dynstatic"):
         add(f"{d}/*-prof.elf", tag=f"{d}-")
     add("tcache/*-tc.elf", tag="tcache-")
+    # the swept configurations' platforms (build/sc_CONFIG): the plain programs with every trace checked
+    # and the instrumented ones, in lockstep (no edge check: the programs count in 32 bits)
+    for sc in sorted(glob.glob(f"{build}/sc_*/hwprof-sc")):
+        cfg = os.path.basename(os.path.dirname(sc))[3:]
+        for e in sorted(glob.glob(f"{build}/workloads/*.elf")):
+            n = os.path.basename(e)[:-4]
+            if "-" not in n:
+                runs.append((f"sc_{cfg}-{n}", e, ["--trace-check"], sc))
+        for e in sorted(glob.glob(f"{build}/instr/*-prof.elf")):
+            runs.append((f"sc_{cfg}-{os.path.basename(e)[:-4]}", e, [], sc))
     return runs
 
 
 def plan(build):
     jobs = []
     if SYSTEM:
-        for name, elf, opts in system_runs(build):
-            jobs.append({"name": name, "cmd": [f"{build}/sc/hwprof-sc", "--engine=lockstep"] + opts + [elf],
+        for name, elf, opts, sc in system_runs(build):
+            jobs.append({"name": name, "cmd": [sc, "--engine=lockstep"] + opts + [elf],
                          "env": {}, "planned": 0, "kind": "system"})
     streams = bench_streams(build)
     total_w = sum(w for *_, w in streams)

@@ -5,7 +5,8 @@
 # BUILD/fuzz/corpus/TARGET (a rerun goes on from there) and writes what crashes it to
 # BUILD/fuzz/crashes/TARGET/; every file in tests/fuzz/TARGET/ (a crash found earlier, kept as a
 # regression input) runs first and must not crash. Exit 1 if anything crashed.
-# usage: tools/fuzz.sh BUILD_DIR TARGET...   (targets: elf instr map profile meta cop_asm cop_image)
+# usage: tools/fuzz.sh BUILD_DIR TARGET...   (targets: elf instr map profile meta cop_asm cop_image
+#        wpp_trace wpp_index regtool; regtool is the register generator, fuzzed by tools/fuzz_regtool.py)
 set -uo pipefail
 build=${1:?usage: tools/fuzz.sh BUILD_DIR TARGET...}
 shift
@@ -67,6 +68,16 @@ open(sys.argv[1], "wb").write(b + struct.pack("<IIII", 0, 0, n, 0))' "$d/small.b
 rc=0
 printf '%-10s %8s %12s %10s %8s %8s %7s  %s\n' target seconds executions exec/s cov corpus crashes regression
 for t in "$@"; do
+  if [ "$t" = regtool ]; then # Python: mutated descriptions through the generator, its regressions first
+    log="$dir/regtool.log"
+    echo "fuzz: regtool: $secs s (log: $log)" >&2
+    python3 tools/fuzz_regtool.py --seconds "$secs" --out "$dir/crashes/regtool" >"$log" 2>&1 || rc=1
+    rounds=$(sed -n 's/^fuzz_regtool: \([0-9]*\) rounds in.*/\1/p' "$log")
+    ndef=$(sed -n 's/.*, \([0-9]*\) defects$/\1/p' "$log" | tail -1)
+    printf '%-10s %8s %12s %10s %8s %8s %7s  %s\n' regtool "$secs" "${rounds:-?}" "$(( ${rounds:-0} / (secs > 0 ? secs : 1) ))" \
+      - - "${ndef:-?}" "$(ls tests/fuzz/regtool 2>/dev/null | wc -l) in the rounds"
+    continue
+  fi
   bin="$dir/fuzz_$t"
   [ -x "$bin" ] || { echo "fuzz: $bin is not built (make fuzz builds it)" >&2; rc=1; continue; }
   seed "$t" || { rc=1; continue; }

@@ -157,6 +157,31 @@ sc_trace_check_workloads() {
 }
 check sc-lockstep-trace-roundtrip-workloads sc_trace_check_workloads
 
+# the whole system in the swept configurations (build/sc_c8, sc_c16, sc_c64: counters of 8, 16 and 64
+# bits, 8 ways, lines of 8 counters): a plain program with every trace checked, and two instrumented
+# programs (their counters overflow often at 8 bits) with a profile memory that accepts a request in
+# 60% of the cycles (--mem-grant: the cache's requests wait for ready), RTL and C model in lockstep
+# with the port rules checked. (The programs are instrumented for 32-bit counters: the edge check's
+# reading of the counters applies to those; the lockstep compares the hardware itself.)
+sc_swept_configs() {
+  local c e o rc=0 opts
+  for c in c8 c16 c64; do
+    for e in workloads/sort.elf instr/sort-prof.elf instr/lz-prof.elf; do
+      opts=(--mem-grant=60)
+      [[ $e == workloads/* ]] && opts=(--trace-check)
+      o=$("$build/sc_$c/hwprof-sc" --engine=lockstep "${opts[@]}" "$build/$e" 2>&1)
+      echo "$c $(basename "$e"): exit $?; $(grep -o 'checksum 0x[0-9a-f]* ok' <<<"$o") $(grep -o 'trace check: .* failed' <<<"$o")$(grep -o ', [0-9]* overflows' <<<"$o"); $(grep -o 'port protocol:.*' <<<"$o"); $(grep -o 'lockstep:.*' <<<"$o")"
+      grep -q 'checksum 0x[0-9a-f]* ok' <<<"$o" && grep -q ' 0 mismatches' <<<"$o" &&
+        { [[ $e != workloads/* ]] || grep -q ' 0 failed' <<<"$o"; } &&
+        { [ "$c$e" != c8instr/sort-prof.elf ] ||
+          { grep -q ', [1-9][0-9]* overflows' <<<"$o" && grep -q 'port protocol: [1-9]' <<<"$o"; }; } ||
+        { grep -A12 -E 'MISMATCH|error' <<<"$o" | head -20; rc=1; }
+    done
+  done
+  return $rc
+}
+check sc-lockstep-swept-configurations sc_swept_configs
+
 # firmware on the simulated CPU: the runtime's interrupt handler collects every record the hardware
 # sampled (records counted by the firmware == STAT_SAMPLED, none lost or dropped), RTL == model
 fw_workloads=("$build"/workloads/*-fw.elf)
@@ -349,6 +374,10 @@ fuzz_regressions() {
   done
 }
 check fuzz-regressions-clean-errors fuzz_regressions
+# the register generator, fuzzed (make fuzz: tools/fuzz_regtool.py): its regression inputs
+# (tests/fuzz/regtool/) and 3000 mutated descriptions, each ending in the outputs or one error
+# naming the file
+check regtool-mutated-descriptions-clean-errors python3 tools/fuzz_regtool.py --rounds 3000 --seed 7 --out "$logdir/regtool-fuzz"
 
 # the instrumenter under ASan/UBSan gives the same outputs as the optimised build
 instr_asan_same_output() {

@@ -33,7 +33,9 @@ void LockstepSc::check() {
   const hwprof_top_out_t m = read_outputs(model);
   chk_.begin_cycle(cycle_);
   lockstep::compare_top_outputs(m, r, HWPROF_CFG_LINEWORDS, chk_);
-  log_transactions(read_inputs(*this), r);
+  const hwprof_top_in_t in = read_inputs(*this);
+  proto_.cycle(r, in.mem_req_ready, in.mem_rsp_valid, chk_);
+  log_transactions(in, r);
   if (chk_.failed()) {
     sc_stop();
     return;

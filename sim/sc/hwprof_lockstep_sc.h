@@ -1,8 +1,9 @@
 // hwprof_top as the RTL and the C model in lockstep: both see the same pins; the RTL's outputs drive
 // the platform, the model's go to a comparator that checks every output on every rising clock edge
 // (the values the cycle settled on) with the same signal list as the block bench
-// (tb/top_compare.h). The first mismatch stops the simulation with a report naming the cycle and
-// the signal, and the last transactions on the pins.
+// (tb/top_compare.h), and the rules of the memory and APB ports on the RTL's outputs every cycle
+// (tb/port_protocol.h, as the block bench checks them). The first mismatch or broken rule stops the
+// simulation with a report naming the cycle and the signal, and the last transactions on the pins.
 #ifndef HWPROF_SC_LOCKSTEP_SC_H
 #define HWPROF_SC_LOCKSTEP_SC_H
 
@@ -13,6 +14,7 @@
 #include "hwprof_model_sc.h"
 #include "hwprof_pins.h"
 #include "lockstep.h"
+#include "port_protocol.h"
 
 namespace hwprof_sc {
 
@@ -30,6 +32,9 @@ SC_MODULE(LockstepSc) {
   uint64_t fail_cycle() const { return chk_.fail_cycle(); }
   uint64_t cycles_compared() const { return cycle_; }
   uint64_t compares() const { return chk_.compares(); }
+  // that the port rules were exercised: cycles a request waited for ready, line reads answered
+  uint64_t held_cycles() const { return proto_.held_cycles(); }
+  uint64_t reads_answered() const { return proto_.reads_answered(); }
   // The mismatch report and the last transactions (empty when none failed).
   void report(FILE* to) const;
 
@@ -61,6 +66,7 @@ SC_MODULE(LockstepSc) {
   }
 
   lockstep::Checker chk_;
+  lockstep::PortProtocol proto_;
   uint64_t cycle_ = 0;
   int64_t inject_cycle_;
 };

@@ -11,7 +11,9 @@
 
 #include <systemc.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 extern "C" {
 #include "top.h"
@@ -28,8 +30,9 @@ extern "C" {
 namespace hwprof_sc {
 
 constexpr unsigned kLineBits = HWPROF_CFG_CNTW * HWPROF_CFG_LINEWORDS;
-static_assert(kLineBits > 64, "a counter line of 64 bits or fewer is a uint64_t port in Verilator; not supported here");
-using line_bv = sc_bv<kLineBits>;
+// The type Verilator gives the counter-line ports: an integer up to 64 bits, a bit vector beyond.
+using line_bv = std::conditional_t<(kLineBits <= 32), uint32_t,
+                                   std::conditional_t<(kLineBits <= 64), uint64_t, sc_bv<kLineBits>>>;
 
 // The configuration of the C model that matches the RTL built into the platform.
 inline hwprof_top_cfg_t model_cfg() {
@@ -42,24 +45,58 @@ inline hwprof_top_cfg_t model_cfg() {
   return c;
 }
 
-// Whole 32-bit words of the vector (sc_bv's word access; its bit and range access is far slower).
-static_assert(HWPROF_CFG_CNTW % 32 == 0, "the line conversions move whole 32-bit words");
-constexpr unsigned kCntWords32 = HWPROF_CFG_CNTW / 32;
+// The line through its 32-bit words (sc_bv's word access; its bit and range access is far slower).
+// Counter w sits at bits [w * CntW +: CntW]: with CntW 8 or 16 several share a word, with 64 one
+// spans two, so each counter is put together from the pieces of the words it touches.
+constexpr unsigned kLineWords32 = (kLineBits + 31) / 32;
+constexpr uint64_t kCntMask = HWPROF_CFG_CNTW >= 64 ? ~0ull : (1ull << HWPROF_CFG_CNTW) - 1;
+
+template <class T = line_bv>  // a template, so that the branch for the other kind of port is discarded
+void line_words(const T& v, uint32_t* w) {
+  if constexpr (std::is_integral_v<T>) {
+    const uint64_t x = v;
+    for (unsigned i = 0; i < kLineWords32; i++) w[i] = static_cast<uint32_t>(x >> (32 * i));
+  } else {
+    for (unsigned i = 0; i < kLineWords32; i++) w[i] = v.get_word(i);
+  }
+}
+
+template <class T = line_bv>
+T line_of_words(const uint32_t* w) {
+  if constexpr (std::is_integral_v<T>) {
+    uint64_t x = 0;
+    for (unsigned i = 0; i < kLineWords32; i++) x |= static_cast<uint64_t>(w[i]) << (32 * i);
+    return static_cast<T>(x);
+  } else {
+    T v;
+    for (unsigned i = 0; i < kLineWords32; i++) v.set_word(i, static_cast<sc_dt::sc_digit>(w[i]));
+    return v;
+  }
+}
 
 inline void line_from_bv(const line_bv& v, hwprof_line_t* l) {
-  for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++) {
+  uint32_t words[kLineWords32];
+  line_words(v, words);
+  for (unsigned c = 0; c < HWPROF_CFG_LINEWORDS; c++) {
     uint64_t x = 0;
-    for (unsigned k = 0; k < kCntWords32; k++) x |= static_cast<uint64_t>(v.get_word(w * kCntWords32 + k)) << (32 * k);
-    l->w[w] = x;
+    for (unsigned b = 0; b < HWPROF_CFG_CNTW;) {
+      const unsigned bit = c * HWPROF_CFG_CNTW + b, sh = bit % 32, take = std::min(32u - sh, HWPROF_CFG_CNTW - b);
+      x |= ((static_cast<uint64_t>(words[bit / 32]) >> sh) & ((1ull << take) - 1)) << b;
+      b += take;
+    }
+    l->w[c] = x & kCntMask;
   }
 }
 
 inline line_bv line_to_bv(const hwprof_line_t& l) {
-  line_bv v;
-  for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
-    for (unsigned k = 0; k < kCntWords32; k++)
-      v.set_word(w * kCntWords32 + k, static_cast<sc_dt::sc_digit>(l.w[w] >> (32 * k)));
-  return v;
+  uint32_t words[kLineWords32] = {};
+  for (unsigned c = 0; c < HWPROF_CFG_LINEWORDS; c++)
+    for (unsigned b = 0; b < HWPROF_CFG_CNTW;) {
+      const unsigned bit = c * HWPROF_CFG_CNTW + b, sh = bit % 32, take = std::min(32u - sh, HWPROF_CFG_CNTW - b);
+      words[bit / 32] |= static_cast<uint32_t>((((l.w[c] & kCntMask) >> b) & ((1ull << take) - 1)) << sh);
+      b += take;
+    }
+  return line_of_words(words);
 }
 
 // The ports of hwprof_top, with Verilator's names and types (for the modules standing in for it),

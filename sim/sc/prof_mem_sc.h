@@ -27,7 +27,8 @@ SC_MODULE(ProfMemSc) {
   sc_out<bool> rsp_valid_o{"rsp_valid_o"};
   sc_out<line_bv> rsp_rdata_o{"rsp_rdata_o"};
 
-  ProfMemSc(sc_module_name name, rv_cpu_t* cpu, unsigned latency);
+  // grant_pct: the chance, in percent, that the port accepts a request in a cycle (100: always)
+  ProfMemSc(sc_module_name name, rv_cpu_t* cpu, unsigned latency, unsigned grant_pct = 100);
   SC_HAS_PROCESS(ProfMemSc);
 
   ~ProfMemSc() override { hwprof_mem_model_free(&mem_); }

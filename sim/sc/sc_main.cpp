@@ -51,6 +51,7 @@ struct Options {
   uint64_t max_insns = 200000000;
   uint64_t ram = 16u << 20;
   uint64_t mem_latency = 4;
+  uint64_t mem_grant = 100;
   uint64_t progress = 0;
   std::string fst;
   uint64_t fst_from = 0;
@@ -73,6 +74,8 @@ void usage(FILE* to) {
                "  --max-insns=N    stop with an error after N instructions (default 200000000)\n"
                "  --ram=BYTES      RAM size at 0x80000000 (default 16777216)\n"
                "  --mem-latency=N  cycles from a counter-line read to its data (default 4)\n"
+               "  --mem-grant=P    the profile memory accepts a request in a cycle with chance P%% (1..100,\n"
+               "                   default 100): below 100 the cache's requests wait for ready\n"
                "  --trace-check    model and lockstep: enable the trace controller (every trace) and check\n"
                "                   each record against the executed instructions and its reconstruction\n"
                "  --trace-out=FILE drain every trace record from the controller's FIFO over APB into FILE\n"
@@ -121,7 +124,8 @@ int parse(int argc, char** argv, Options* o) {
       usage(stdout);
       std::exit(0);
     } else if (num("--max-insns", 1, UINT64_MAX, &o->max_insns) || num("--ram", 4096, UINT64_C(1) << 31, &o->ram) ||
-               num("--mem-latency", 1, 1000, &o->mem_latency) || num("--progress", 1, UINT64_MAX, &o->progress) ||
+               num("--mem-latency", 1, 1000, &o->mem_latency) || num("--mem-grant", 1, 100, &o->mem_grant) ||
+               num("--progress", 1, UINT64_MAX, &o->progress) ||
                num("--fst-from", 0, UINT64_MAX, &o->fst_from)) {
     } else if (num("--inject", 0, INT64_MAX, &v)) {
       o->inject = static_cast<int64_t>(v);
@@ -324,7 +328,7 @@ int sc_main(int argc, char** argv) {
   cpu_sc.irq_coproc_i(w.irq_coproc);
   cpu_sc.irq_error_i(w.irq_error);
 
-  ProfMemSc mem("mem", &cpu, static_cast<unsigned>(o.mem_latency));
+  ProfMemSc mem("mem", &cpu, static_cast<unsigned>(o.mem_latency), static_cast<unsigned>(o.mem_grant));
   mem.clk_i(clk);
   mem.rst_ni(w.rst_n);
   mem.req_valid_i(w.mem_req_valid);
@@ -468,9 +472,12 @@ int sc_main(int argc, char** argv) {
                  "  traces: ended backward %u, indirect %u, full %u; filtered %u, sampled %u, dropped %u\n",
                  hw.tc_back, hw.tc_ind, hw.tc_full, hw.tc_filt, hw.tc_samp, hw.tc_drop);
     if (o.trace_check) trace_check_report(&tc, stderr);
-    if (both)
+    if (both) {
+      std::fprintf(stderr, "  port protocol: %" PRIu64 " cycles a request was held for ready, %" PRIu64
+                           " line reads answered\n", both->held_cycles(), both->reads_answered());
       std::fprintf(stderr, "  lockstep: %" PRIu64 " cycles compared (%" PRIu64 " signal comparisons), 0 mismatches\n",
                    both->cycles_compared(), both->compares());
+    }
     std::fprintf(stderr, "  speed: %.2f s, %.2f M instructions/s, %.2f M cycles/s\n", secs,
                  secs > 0 ? cpu.instret / secs / 1e6 : 0.0, secs > 0 ? s.cycles / secs / 1e6 : 0.0);
   }

@@ -55,6 +55,8 @@ def load(path, shown=None):
         raise DescError(f"{shown}: cannot read: {e.strerror}")
     except json.JSONDecodeError as e:
         raise DescError(f"{shown}:{e.lineno}:{e.colno}: malformed JSON: {e.msg}")
+    except UnicodeDecodeError as e:
+        raise DescError(f"{shown}: byte {e.start}: not UTF-8 text")
 
 
 def need(obj, key, kind, where):
@@ -96,6 +98,8 @@ def validate_encodings(enc, path):
         check_ident(need(e, "name", str, where), where)
         need(e, "desc", str, where)
         width = need(e, "width", int, where)
+        if not 1 <= width <= 32:
+            raise DescError(f"{where}: width must be 1..32")
         vals = set()
         for v in need(e, "values", list, where):
             vw = f"{where}.{v.get('name', '?') if isinstance(v, dict) else '?'}"
@@ -143,8 +147,8 @@ def validate_block(blk, path, windows):
     blk["windows"] = nwin
     for w in range(window, window + nwin):
         if w in windows:
-            raise DescError(f"{path}: window {w} already used by block '{windows[w]}'")
-        windows[w] = name
+            raise DescError(f"{path}: window {w} already used by block '{windows[w][0]}' ({windows[w][1]})")
+        windows[w] = (name, path)
     span = 256 * nwin
     offsets = {}
     names = set()

@@ -27,6 +27,8 @@ def validate(d, path):
         need(e, "desc", str, where)
         opt(e, "reserved", str, "", where)
         ew = need(e, "width", int, where)
+        if not 1 <= ew <= width:
+            raise DescError(f"{where}: width must be 1..{width} (the microinstruction's)")
         seen_v, seen_n, seen_a = set(), set(), set()
         for v in need(e, "values", list, where):
             vw = f"{where}.{v.get('name', '?') if isinstance(v, dict) else '?'}"
@@ -75,13 +77,13 @@ def validate(d, path):
             raise DescError(f"{where}: duplicate field")
         names.add(f["name"])
         if "enum" in f:
-            e = enums.get(f["enum"])
+            e = enums.get(need(f, "enum", str, where))
             if e is None:
                 raise DescError(f"{where}: unknown enum '{f['enum']}'")
             if e["width"] != fw:
                 raise DescError(f"{where}: enum '{f['enum']}' is {e['width']} bits, the field {fw}")
         if "regfile" in f:
-            r = regfiles.get(f["regfile"])
+            r = regfiles.get(need(f, "regfile", str, where))
             if r is None:
                 raise DescError(f"{where}: unknown register file '{f['regfile']}'")
             if r["count"] > (1 << fw):
