@@ -36,6 +36,9 @@ ELF_HDR  := sw/elf/hwprof_elf.h
 # The host software's layers (docs/architecture.md): the CFG layer (its core also builds for the
 # RV32 target), the rewriting layer, the map library shared by the instrumenter and the platforms.
 CFG_SRC  := sw/cfg/hwprof_cfg.c sw/cfg/hwprof_cfg_prog.c
+# path profiling (issue 15, docs/path-prof.md): Ball-Larus numbering
+PATH_SRC := sw/path/bl.c
+PATH_HDR := sw/path/bl.h
 CFG_HDR  := sw/cfg/hwprof_cfg.h sw/cfg/hwprof_cfg_prog.h
 RW_SRC   := sw/rewrite/hwprof_rewrite.c
 RW_HDR   := sw/rewrite/hwprof_rewrite.h
@@ -343,13 +346,13 @@ bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS) $(VPF_BINS)
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
               test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw test_phase test_phase_truth test_meta \
-              test_codecache test_relayout test_wpp
+              test_codecache test_relayout test_wpp test_path
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c sim/phase_truth.c \
-            $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC) $(filter sw/wpp/%,$(WPP_SRC))
+            $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC) $(filter sw/wpp/%,$(WPP_SRC)) $(PATH_SRC)
 $(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h sim/phase_truth.h \
-                $(PROFMAP_HDR) $(COP_HDR) $(VP_HDR) $(DYNOPT_HDR) $(wildcard sw/wpp/*.h)
+                $(PROFMAP_HDR) $(COP_HDR) $(VP_HDR) $(DYNOPT_HDR) $(wildcard sw/wpp/*.h) $(PATH_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -Isw/cop -Isw/vp -Isw/dynopt -Isw/wpp -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
+	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -Isw/cop -Isw/vp -Isw/dynopt -Isw/wpp -Isw/path -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
 
 # the same as a library for the benches (Verilator builds C++; these are C)
 $(BUILD)/cop/libhwprof_cop.a: $(COP_SRC) $(COP_HDR) $(SW_HDR)

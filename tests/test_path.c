@@ -1,0 +1,279 @@
+/* Tests of Ball-Larus path numbering (sw/path/bl.c): the seed's own examples rebuilt from its text
+ * (seed 004; its figures are not in the file, so the graphs below are what the text says of them,
+ * and the successor orders are the ones the values it gives fix), and random graphs against an
+ * independent oracle (every path enumerated by brute force, sharing no code with the numbering). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bl.h"
+
+static uint8_t arena_mem[1u << 22];
+
+static hwprof_arena_t fresh_arena(void) { return (hwprof_arena_t){arena_mem, sizeof arena_mem, 0}; }
+
+/* the DAG edge from s to d of kind k (the first one) */
+static uint32_t dag_edge(const pp_numbering_t *n, uint32_t s, uint32_t d, pp_kind_t k) {
+  for (uint32_t e = 0; e < n->nedge; e++)
+    if (n->edge[e].src == s && n->edge[e].dst == d && n->kind[e] == k) return e;
+  fail_msg("no DAG edge %u -> %u", s, d);
+  return PP_NONE;
+}
+
+/* the sum along a path given as nodes (real edges), with vals */
+static uint64_t sum_of(const pp_numbering_t *n, const uint64_t *val, const uint32_t *nodes, unsigned len) {
+  uint64_t s = 0;
+  for (unsigned i = 0; i + 1 < len; i++) s += val[dag_edge(n, nodes[i], nodes[i + 1], kPpReal)];
+  return s;
+}
+
+/* Figure 4A: region R1 (C, D, E, F; back edge F->C removed) with its source Re and sink Rx. Entries
+ * C and E, exits D and F; paths CD, CDF, CEF, EF. The text: Re->C = 0, Re->E = 3, ReEFRx = 3,
+ * ReCDFRx = 1, C->E = 2 (Figure 5's walk-through), and Figure 6A addresses CD, CDF, CEF, EF by 0, 1,
+ * 2, 3. That fixes the order: Re: C before E; C: D before E; D: Rx before F. */
+enum { kRe = 0, kC, kD, kE, kF, kRx };
+static const pp_edge_t kFig4a[] = {{kRe, kC}, {kRe, kE}, {kC, kD}, {kC, kE}, {kD, kRx}, {kD, kF}, {kE, kF}, {kF, kRx}};
+
+static void test_bl_figure_4a_region_r1(void **state) {
+  (void)state;
+  hwprof_arena_t a = fresh_arena();
+  const pp_graph_t g = {6, kRe, kRx, kFig4a, 8};
+  pp_numbering_t n;
+  assert_int_equal(pp_number(&g, NULL, 1000, &a, &n), kPpOk);
+  assert_int_equal(n.paths, 4);
+  assert_int_equal(n.val[dag_edge(&n, kRe, kC, kPpReal)], 0);
+  assert_int_equal(n.val[dag_edge(&n, kRe, kE, kPpReal)], 3);
+  assert_int_equal(n.val[dag_edge(&n, kC, kE, kPpReal)], 2);
+  const uint32_t cd[] = {kRe, kC, kD, kRx}, cdf[] = {kRe, kC, kD, kF, kRx}, cef[] = {kRe, kC, kE, kF, kRx},
+                 ef[] = {kRe, kE, kF, kRx};
+  assert_int_equal(sum_of(&n, n.val, cd, 4), 0);
+  assert_int_equal(sum_of(&n, n.val, cdf, 5), 1);
+  assert_int_equal(sum_of(&n, n.val, cef, 5), 2);
+  assert_int_equal(sum_of(&n, n.val, ef, 4), 3);
+  /* decoding gives the paths back */
+  uint32_t edges[8], len;
+  assert_int_equal(pp_decode(&n, 2, edges, 8, &len), kPpOk);
+  assert_int_equal(len, 4);
+  assert_int_equal(n.edge[edges[1]].dst, kE);
+  assert_int_equal(n.edge[edges[2]].dst, kF);
+  assert_int_equal(pp_decode(&n, 4, edges, 8, &len), kPpBadGraph);
+}
+
+/* Figure 3A: region R2 (A, B, G, H) with inner region R1 replaced by its representative entry C,
+ * Re and Rx; edges A->C, B->C (added, 5b), C->H, C->G (added, 5c). The text: Re->A = 0, Re->B = 2,
+ * ReBCGRx = 3; Figure 6B: AR1H, AR1G, BR1H, BR1G = 0, 1, 2, 3 (C: H before G). */
+enum { kRe3 = 0, kA3, kB3, kC3, kH3, kG3, kRx3 };
+static const pp_edge_t kFig3a[] = {{kRe3, kA3}, {kRe3, kB3}, {kA3, kC3}, {kB3, kC3},
+                                   {kC3, kH3},  {kC3, kG3},  {kH3, kRx3}, {kG3, kRx3}};
+
+static void test_bl_figure_3a_region_r2(void **state) {
+  (void)state;
+  hwprof_arena_t a = fresh_arena();
+  const pp_graph_t g = {7, kRe3, kRx3, kFig3a, 8};
+  pp_numbering_t n;
+  assert_int_equal(pp_number(&g, NULL, 1000, &a, &n), kPpOk);
+  assert_int_equal(n.paths, 4);
+  assert_int_equal(n.val[dag_edge(&n, kRe3, kA3, kPpReal)], 0);
+  assert_int_equal(n.val[dag_edge(&n, kRe3, kB3, kPpReal)], 2);
+  const uint32_t ah[] = {kRe3, kA3, kC3, kH3, kRx3}, ag[] = {kRe3, kA3, kC3, kG3, kRx3}, bh[] = {kRe3, kB3, kC3, kH3, kRx3},
+                 bg[] = {kRe3, kB3, kC3, kG3, kRx3};
+  assert_int_equal(sum_of(&n, n.val, ah, 5), 0);
+  assert_int_equal(sum_of(&n, n.val, ag, 5), 1);
+  assert_int_equal(sum_of(&n, n.val, bh, 5), 2);
+  assert_int_equal(sum_of(&n, n.val, bg, 5), 3);
+}
+
+/* Figure 8A: the global embodiment's augmented graph of Figure 7A (A .. I; R1 = C, D, E, F with
+ * entry C and exits D, F; R2 = B, R1, G with entry B and exits D, G and back edge G->B removed;
+ * added: A->C, D->I, F->I, G->I (4a, 4b), D->G (4d: R1's representative exit D to its epilog G)).
+ * The text's values: A->B = 10, C->E = 7, F->I = 2, G->I = 1, D->G = 2 (ABCDGI = 13 through A->B,
+ * D->G, G->I); after the reassignment F->G = D->G = 2 and G->H = D->H = 1 (Figure 9's walk-through),
+ * CEF = 9, AR2HI = ABCDHI = 11. They fix the order: A: C before B; C: D before E; D: I, H, G, F;
+ * F: G before I; G: H before I. */
+enum { kA = 0, kB8, kC8, kD8, kE8, kF8, kG8, kH8, kI8 };
+static const pp_edge_t kFig8a[] = {{kA, kC8},  {kA, kB8},  {kB8, kC8}, {kC8, kD8}, {kC8, kE8}, {kD8, kI8},
+                                   {kD8, kH8}, {kD8, kG8}, {kD8, kF8}, {kE8, kF8}, {kF8, kG8}, {kF8, kI8},
+                                   {kG8, kH8}, {kG8, kI8}, {kH8, kI8}};
+
+static void test_bl_figure_8a_global(void **state) {
+  (void)state;
+  hwprof_arena_t a = fresh_arena();
+  const pp_graph_t g = {9, kA, kI8, kFig8a, 15};
+  pp_numbering_t n;
+  assert_int_equal(pp_number(&g, NULL, 1000, &a, &n), kPpOk);
+  assert_int_equal(n.paths, 20);
+  assert_int_equal(n.val[dag_edge(&n, kA, kB8, kPpReal)], 10);
+  assert_int_equal(n.val[dag_edge(&n, kC8, kE8, kPpReal)], 7);
+  assert_int_equal(n.val[dag_edge(&n, kF8, kI8, kPpReal)], 2);
+  assert_int_equal(n.val[dag_edge(&n, kG8, kI8, kPpReal)], 1);
+  assert_int_equal(n.val[dag_edge(&n, kD8, kG8, kPpReal)], 2);
+  assert_int_equal(n.val[dag_edge(&n, kD8, kH8, kPpReal)], 1);
+  /* the reassignment (by hand here): an inner region's exit edge to an epilog takes the value of the
+     representative exit's edge to it */
+  n.val[dag_edge(&n, kF8, kG8, kPpReal)] = n.val[dag_edge(&n, kD8, kG8, kPpReal)];
+  n.val[dag_edge(&n, kG8, kH8, kPpReal)] = n.val[dag_edge(&n, kD8, kH8, kPpReal)];
+  const uint32_t abcdgi[] = {kA, kB8, kC8, kD8, kG8, kI8}, cef[] = {kA, kC8, kE8, kF8, kI8},
+                 abcdhi[] = {kA, kB8, kC8, kD8, kH8, kI8};
+  assert_int_equal(sum_of(&n, n.val, abcdgi, 6), 13);
+  assert_int_equal(sum_of(&n, n.val, cef, 5), 9);
+  assert_int_equal(sum_of(&n, n.val, abcdhi, 6), 11);
+}
+
+/* A loop: entry -> h, h -> b, b -> h (back), h -> exit. The back edge becomes entry->h and b->exit:
+ * four paths (h exit; h b, ending at the back edge; from the loop head: h exit; h b). */
+static void test_bl_back_edge_dummies(void **state) {
+  (void)state;
+  hwprof_arena_t a = fresh_arena();
+  const pp_edge_t edges[] = {{0, 1}, {1, 2}, {2, 1}, {1, 3}};
+  const pp_graph_t g = {4, 0, 3, edges, 4};
+  pp_numbering_t n;
+  assert_int_equal(pp_number(&g, NULL, 1000, &a, &n), kPpOk);
+  assert_true(n.back[2]);
+  assert_false(n.back[0] || n.back[1] || n.back[3]);
+  assert_int_equal(n.paths, 4);
+  assert_int_equal(n.kind[n.dummy_entry[2]], kPpDummyEntry);
+  assert_int_equal(n.edge[n.dummy_entry[2]].src, 0);
+  assert_int_equal(n.edge[n.dummy_exit[2]].dst, 3);
+  /* a path that ends by taking the back edge: entry h b then b->exit */
+  uint32_t e[8], len;
+  bool found = false;
+  for (uint64_t s = 0; s < n.paths; s++) {
+    assert_int_equal(pp_decode(&n, s, e, 8, &len), kPpOk);
+    if (len == 3 && n.kind[e[0]] == kPpReal && n.kind[e[2]] == kPpDummyExit) found = true;
+  }
+  assert_true(found);
+}
+
+static void test_bl_refuses_what_it_cannot_number(void **state) {
+  (void)state;
+  hwprof_arena_t a = fresh_arena();
+  /* 70 diamonds in a row: 2^70 paths */
+  static pp_edge_t chain[70 * 4];
+  for (uint32_t i = 0; i < 70; i++) {
+    const uint32_t s = 3 * i;
+    chain[4 * i] = (pp_edge_t){s, s + 1};
+    chain[4 * i + 1] = (pp_edge_t){s, s + 2};
+    chain[4 * i + 2] = (pp_edge_t){s + 1, s + 3};
+    chain[4 * i + 3] = (pp_edge_t){s + 2, s + 3};
+  }
+  const pp_graph_t big = {211, 0, 210, chain, 280};
+  pp_numbering_t n;
+  assert_int_equal(pp_number(&big, NULL, UINT64_C(1) << 40, &a, &n), kPpTooManyPaths);
+  assert_int_equal(pp_number(&big, NULL, UINT64_MAX, &a, &n), kPpTooManyPaths); /* 2^70 > 2^64 - 1 */
+  /* a node from which the exit cannot be reached */
+  const pp_edge_t dead[] = {{0, 1}, {0, 2}, {1, 3}};
+  const pp_graph_t gd = {4, 0, 3, dead, 3};
+  a = fresh_arena();
+  assert_int_equal(pp_number(&gd, NULL, 100, &a, &n), kPpUnreachable);
+  /* an edge out of the exit, an edge out of range */
+  const pp_edge_t out[] = {{0, 1}, {1, 0}, {1, 2}};
+  const pp_graph_t go = {3, 0, 1, out, 3};
+  assert_int_equal(pp_number(&go, (const bool[]){false, false, false}, 100, &a, &n), kPpBadGraph);
+  const pp_edge_t range[] = {{0, 7}};
+  const pp_graph_t gr = {2, 0, 1, range, 1};
+  assert_int_equal(pp_number(&gr, NULL, 100, &a, &n), kPpBadGraph);
+}
+
+/* ---- random graphs against brute force */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+static uint32_t rnd(uint32_t n) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return (uint32_t)(rng_state % n);
+}
+
+/* every DAG path from v to the exit, its sums by val and by inc, recorded by the edges' DAG indexes
+ * (the oracle walks n->edge with its own loops, not through first/next) */
+typedef struct {
+  const pp_numbering_t *n;
+  const int64_t *inc;
+  uint32_t path[64];
+  unsigned len;
+  uint8_t *seen; /* per sum */
+  unsigned count;
+} brute_t;
+
+static void brute(brute_t *b, uint32_t v, uint64_t s, int64_t t) {
+  const pp_numbering_t *n = b->n;
+  if (v == n->g->exit) {
+    assert_true(s < n->paths);
+    assert_false(b->seen[s]); /* unique */
+    b->seen[s] = 1;
+    assert_int_equal((int64_t)s, t); /* the increments add up to the path sum */
+    uint32_t e[64], len;
+    assert_int_equal(pp_decode(n, s, e, 64, &len), kPpOk); /* and the sum decodes to the path */
+    assert_int_equal(len, b->len);
+    for (unsigned i = 0; i < len; i++) assert_int_equal(e[i], b->path[i]);
+    b->count++;
+    return;
+  }
+  for (uint32_t e = 0; e < n->nedge; e++) {
+    if (n->edge[e].src != v) continue;
+    assert_true(b->len < 64);
+    b->path[b->len++] = e;
+    brute(b, n->edge[e].dst, s + n->val[e], t + b->inc[e]);
+    b->len--;
+  }
+}
+
+static void test_bl_random_graphs_number_every_path_once(void **state) {
+  (void)state;
+  static pp_edge_t edges[64];
+  static uint8_t seen[1u << 16];
+  static int64_t inc[256];
+  static bool tree[256];
+  static uint64_t weight[256];
+  unsigned graphs = 0, with_loops = 0;
+  for (unsigned round = 0; round < 400; round++) {
+    /* nodes 0..k-1 in a row (each falls to the next), forward jumps and branches, some loops back */
+    const uint32_t k = 3 + rnd(12);
+    uint32_t m = 0;
+    for (uint32_t v = 0; v + 1 < k; v++) {
+      edges[m++] = (pp_edge_t){v, v + 1};
+      if (rnd(3) == 0 && v + 2 < k) edges[m++] = (pp_edge_t){v, v + 2 + rnd(k - v - 2)};
+      else if (rnd(5) == 0 && v > 0) edges[m++] = (pp_edge_t){v, rnd(v + 1)}; /* back to itself or before */
+    }
+    const pp_graph_t g = {k, 0, k - 1, edges, m};
+    hwprof_arena_t a = fresh_arena();
+    pp_numbering_t n;
+    const pp_status_t st = pp_number(&g, NULL, 1u << 16, &a, &n);
+    if (st != kPpOk) {
+      assert_int_equal(st, kPpTooManyPaths);
+      continue;
+    }
+    for (uint32_t e = 0; e < n.nedge; e++) weight[e] = rnd(100);
+    assert_int_equal(pp_chords(&n, round % 2 ? weight : NULL, &a, inc, tree), kPpOk);
+    memset(seen, 0, n.paths);
+    brute_t b = {.n = &n, .inc = inc, .seen = seen};
+    brute(&b, g.entry, 0, 0); /* from the entry, through the ENTRY->w dummies too: every path */
+    assert_int_equal(b.count, n.paths);
+    unsigned chords = 0;
+    for (uint32_t e = 0; e < n.nedge; e++) chords += !tree[e];
+    /* the k nodes are connected (each falls to the next): a spanning tree of k - 1 edges, one of them
+       EXIT->ENTRY, so k - 2 DAG edges on it and the rest chords */
+    assert_int_equal(chords + (k - 2u), n.nedge);
+    graphs++;
+    for (uint32_t e = 0; e < m; e++) with_loops += n.back[e];
+  }
+  assert_true(graphs > 300);
+  assert_true(with_loops > 50);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_bl_figure_4a_region_r1),
+      cmocka_unit_test(test_bl_figure_3a_region_r2),
+      cmocka_unit_test(test_bl_figure_8a_global),
+      cmocka_unit_test(test_bl_back_edge_dummies),
+      cmocka_unit_test(test_bl_refuses_what_it_cannot_number),
+      cmocka_unit_test(test_bl_random_graphs_number_every_path_once),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
