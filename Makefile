@@ -37,8 +37,8 @@ ELF_HDR  := sw/elf/hwprof_elf.h
 # RV32 target), the rewriting layer, the map library shared by the instrumenter and the platforms.
 CFG_SRC  := sw/cfg/hwprof_cfg.c sw/cfg/hwprof_cfg_prog.c
 # path profiling (issue 15, docs/path-prof.md): Ball-Larus numbering
-PATH_SRC := sw/path/bl.c
-PATH_HDR := sw/path/bl.h
+PATH_SRC := sw/path/bl.c sw/path/regions.c
+PATH_HDR := sw/path/bl.h sw/path/regions.h
 CFG_HDR  := sw/cfg/hwprof_cfg.h sw/cfg/hwprof_cfg_prog.h
 RW_SRC   := sw/rewrite/hwprof_rewrite.c
 RW_HDR   := sw/rewrite/hwprof_rewrite.h

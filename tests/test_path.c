@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "bl.h"
+#include "regions.h"
 
 static uint8_t arena_mem[1u << 22];
 
@@ -179,6 +180,198 @@ static void test_bl_refuses_what_it_cannot_number(void **state) {
   assert_int_equal(pp_number(&gr, NULL, 100, &a, &n), kPpBadGraph);
 }
 
+/* ---- the augmentations, from the seed's original graphs */
+
+/* out's edges as a set equal the expected ones (order aside); returns the permutation that puts
+ * them in the expected order (the order the seed's values fix) into ordered */
+static void same_edges(const pp_graph_t *out, const uint32_t *node_of, const pp_edge_t *want, uint32_t nwant,
+                       pp_edge_t *ordered) {
+  assert_int_equal(out->nedge, nwant);
+  for (uint32_t i = 0; i < nwant; i++) {
+    bool found = false;
+    for (uint32_t e = 0; e < out->nedge && !found; e++) {
+      const uint32_t s = node_of ? node_of[out->edge[e].src] : out->edge[e].src;
+      const uint32_t d = node_of ? node_of[out->edge[e].dst] : out->edge[e].dst;
+      if (s == want[i].src && d == want[i].dst) {
+        found = true;
+        ordered[i] = out->edge[e];
+      }
+    }
+    if (!found) fail_msg("expected edge %u -> %u is missing", want[i].src, want[i].dst);
+  }
+}
+
+/* Figure 2A (as the text describes it): outer region R2 = A, B, G, H and inner region R1 = C, D, E, F
+ * with back edge F->C; R1's entries C and E (from A and B), its exits D (to H) and F (to G); R2's
+ * entries A and B, exits H and G. The function around it: S -> A, S -> B, H -> T, G -> T (S and T
+ * in the outermost region R0). Function nodes are named by letter; Re and Rx are PP_NONE in node_of
+ * (written RE and RX below). */
+enum { nA = 0, nB, nC, nD, nE, nF, nG, nH, nS, nT };
+#define RE 100u
+#define RX 101u
+static const pp_edge_t kFig2a[] = {{nS, nA}, {nS, nB}, {nA, nC}, {nB, nE}, {nC, nD}, {nC, nE}, {nD, nH},
+                                   {nD, nF}, {nE, nF}, {nF, nG}, {nF, nC}, {nH, nT}, {nG, nT}};
+static const bool kFig2aBack[] = {false, false, false, false, false, false, false,
+                                  false, false, false, true,  false, false};
+static const uint32_t kFig2aRegion[] = {2, 2, 1, 1, 1, 1, 2, 2, 0, 0}; /* A..H, S, T */
+static const uint32_t kFig2aParent[] = {PP_NONE, 2, 0};                /* R0, R1 in R2, R2 in R0 */
+static const uint32_t kFig2aRepEntry[] = {nS, nC, nA};                  /* R1: C, as in the text */
+
+static void rename_local(pp_edge_t *e, uint32_t n, const uint32_t *node_of, uint32_t re, uint32_t rx) {
+  for (uint32_t i = 0; i < n; i++) {
+    e[i].src = e[i].src == re ? RE : e[i].src == rx ? RX : node_of[e[i].src];
+    e[i].dst = e[i].dst == re ? RE : e[i].dst == rx ? RX : node_of[e[i].dst];
+  }
+}
+
+/* The hierarchical path of sum s in a region's graph, as Figure 2B writes it: node letters, an inner
+ * region (its representative entry) as "R1", without Re and Rx. */
+static void path_name(const pp_numbering_t *n, const uint32_t *node_of, uint32_t inner_rep, uint64_t s, char *buf) {
+  uint32_t e[16], len;
+  assert_int_equal(pp_decode(n, s, e, 16, &len), kPpOk);
+  size_t k = 0;
+  for (uint32_t i = 0; i + 1 < len; i++) { /* the nodes after Re, up to the one before Rx */
+    const uint32_t v = node_of[n->edge[e[i]].dst];
+    if (v == inner_rep) {
+      buf[k++] = 'R';
+      buf[k++] = '1';
+    } else {
+      buf[k++] = (char)('A' + v);
+    }
+  }
+  buf[k] = '\0';
+}
+
+static void test_rb_augment_figures_3a_and_4a(void **state) {
+  (void)state;
+  hwprof_arena_t a = fresh_arena();
+  const pp_graph_t g = {10, nS, nT, kFig2a, 13};
+  const pp_regions_t h = {&g, kFig2aBack, kFig2aRegion, kFig2aParent, kFig2aRepEntry, NULL, 3};
+  pp_graph_t out;
+  uint32_t *node_of, *local_of;
+  /* R1 (Figure 4A): Re->C, Re->E, C->D, C->E, D->Rx, D->F, E->F, F->Rx, in the order the text fixes */
+  assert_int_equal(pp_rb_augment(&h, 1, &a, &out, &node_of, &local_of), kPpOk);
+  assert_int_equal(out.nnodes, 6);
+  pp_edge_t got[16];
+  for (uint32_t e = 0; e < out.nedge; e++) got[e] = out.edge[e];
+  rename_local(got, out.nedge, node_of, out.entry, out.exit);
+  const pp_edge_t want4[] = {{RE, nC}, {RE, nE}, {nC, nD}, {nC, nE}, {nD, RX}, {nD, nF}, {nE, nF}, {nF, RX}};
+  assert_int_equal(out.nedge, 8);
+  for (uint32_t i = 0; i < 8; i++) { /* the default order is already the one the text fixes */
+    assert_int_equal(got[i].src, want4[i].src);
+    assert_int_equal(got[i].dst, want4[i].dst);
+  }
+  pp_numbering_t n;
+  assert_int_equal(pp_number(&out, NULL, 1000, &a, &n), kPpOk);
+  assert_int_equal(n.paths, 4);
+  assert_int_equal(n.val[dag_edge(&n, out.entry, local_of[nE], kPpReal)], 3);
+  /* its paths are Figure 2B's for R1, at Figure 6A's indexes */
+  const char *const r1_paths[] = {"CD", "CDF", "CEF", "EF"};
+  char name[32];
+  for (uint64_t k = 0; k < 4; k++) {
+    path_name(&n, node_of, PP_NONE, k, name);
+    assert_string_equal(name, r1_paths[k]);
+  }
+  /* R2 (Figure 3A): Re->A, Re->B, A->C, B->C (5b), C->H, C->G (5c), H->Rx, G->Rx */
+  a = fresh_arena();
+  assert_int_equal(pp_rb_augment(&h, 2, &a, &out, &node_of, &local_of), kPpOk);
+  assert_int_equal(out.nnodes, 7);
+  for (uint32_t e = 0; e < out.nedge; e++) got[e] = out.edge[e];
+  rename_local(got, out.nedge, node_of, out.entry, out.exit);
+  const pp_edge_t want3[] = {{RE, nA}, {RE, nB}, {nA, nC}, {nB, nC}, {nC, nH}, {nC, nG}, {nG, RX}, {nH, RX}};
+  assert_int_equal(out.nedge, 8);
+  for (uint32_t i = 0; i < 8; i++) {
+    bool found = false;
+    for (uint32_t e = 0; e < 8; e++) found |= got[e].src == want3[i].src && got[e].dst == want3[i].dst;
+    assert_true(found);
+  }
+  /* every node of R1 maps to its representative entry C */
+  assert_int_equal(local_of[nE], local_of[nC]);
+  assert_int_equal(local_of[nF], local_of[nC]);
+  assert_int_equal(local_of[nS], PP_NONE);
+  assert_int_equal(pp_number(&out, NULL, 1000, &a, &n), kPpOk);
+  assert_int_equal(n.val[dag_edge(&n, out.entry, local_of[nB], kPpReal)], 2);
+  const uint32_t bg[] = {out.entry, local_of[nB], local_of[nC], local_of[nG], out.exit};
+  assert_int_equal(sum_of(&n, n.val, bg, 5), 3); /* ReBCGRx */
+  const char *const r2_paths[] = {"AR1H", "AR1G", "BR1H", "BR1G"}; /* Figure 2B's for R2, Figure 6B's indexes */
+  for (uint64_t k = 0; k < 4; k++) {
+    path_name(&n, node_of, nC, k, name);
+    assert_string_equal(name, r2_paths[k]);
+  }
+}
+
+/* Figure 7A (as the text describes it): A -> B, B -> C, C -> D, C -> E, D -> F, D -> H, E -> F,
+ * F -> G, G -> B (back), G -> H, H -> I; R1 = C, D, E, F (representative path CD), R2 = B, R1, G
+ * (BCD), R3 the function. */
+static const pp_edge_t kFig7a[] = {{kA, kB8}, {kB8, kC8}, {kC8, kD8}, {kC8, kE8}, {kD8, kF8}, {kD8, kH8},
+                                   {kE8, kF8}, {kF8, kG8}, {kG8, kB8}, {kG8, kH8}, {kH8, kI8}};
+static const bool kFig7aBack[] = {false, false, false, false, false, false, false, false, true, false, false};
+static const uint32_t kFig7aRegion[] = {2, 1, 0, 0, 0, 0, 1, 2, 2}; /* A..I: regions 0 = R1, 1 = R2, 2 = R3 */
+static const uint32_t kFig7aParent[] = {1, 2, PP_NONE};              /* R1 in R2 in R3 */
+static const uint32_t kFig7aRepEntry[] = {kC8, kB8, kA};
+static const uint32_t kFig7aRepExit[] = {kD8, kD8, kI8};
+
+static void test_gp_augment_figure_8a(void **state) {
+  (void)state;
+  hwprof_arena_t a = fresh_arena();
+  const pp_graph_t g = {9, kA, kI8, kFig7a, 11};
+  const pp_regions_t h = {&g, kFig7aBack, kFig7aRegion, kFig7aParent, kFig7aRepEntry, kFig7aRepExit, 3};
+  pp_graph_t out;
+  bool *added;
+  assert_int_equal(pp_gp_augment(&h, &a, &out, &added), kPpOk);
+  /* the edge set of Figure 8A (the back edge G->B removed; A->C, D->I, F->I, G->I, D->G added) */
+  pp_edge_t ordered[15];
+  same_edges(&out, NULL, kFig8a, 15, ordered);
+  unsigned nadded = 0;
+  for (uint32_t e = 0; e < out.nedge; e++) nadded += added[e];
+  assert_int_equal(nadded, 5);
+  /* numbered in the order the text fixes (kFig8a's), then reassigned */
+  const pp_graph_t og = {9, kA, kI8, ordered, 15};
+  bool oadded[15];
+  for (uint32_t i = 0; i < 15; i++) {
+    oadded[i] = false;
+    for (uint32_t e = 0; e < out.nedge; e++)
+      if (out.edge[e].src == ordered[i].src && out.edge[e].dst == ordered[i].dst) oadded[i] = added[e];
+  }
+  pp_numbering_t n;
+  assert_int_equal(pp_number(&og, NULL, 1000, &a, &n), kPpOk);
+  pp_gp_reassign(&h, oadded, &n);
+  assert_int_equal(n.val[dag_edge(&n, kF8, kG8, kPpReal)], 2); /* = D->G */
+  assert_int_equal(n.val[dag_edge(&n, kG8, kH8, kPpReal)], 1); /* = D->H */
+  assert_int_equal(n.val[dag_edge(&n, kF8, kI8, kPpReal)], 2); /* an added edge keeps its value */
+  const uint32_t abcdgi[] = {kA, kB8, kC8, kD8, kG8, kI8}, cef[] = {kA, kC8, kE8, kF8, kI8},
+                 abcdhi[] = {kA, kB8, kC8, kD8, kH8, kI8};
+  assert_int_equal(sum_of(&n, n.val, abcdgi, 6), 13);
+  assert_int_equal(sum_of(&n, n.val, cef, 5), 9);
+  assert_int_equal(sum_of(&n, n.val, abcdhi, 6), 11);
+  /* Figure 9's walk-through of ABCEFGHI: R1's path CEF counts 9 at F->G, R2's path (its sum 10 from
+     A->B, then B->C 0, then F->G 2, then G->I 1 at its exit) 13, R3's (A->B 10, G->H 1) 11 */
+  const uint64_t r2 = n.val[dag_edge(&n, kA, kB8, kPpReal)] + n.val[dag_edge(&n, kB8, kC8, kPpReal)] +
+                      n.val[dag_edge(&n, kF8, kG8, kPpReal)] + n.val[dag_edge(&n, kG8, kI8, kPpReal)];
+  assert_int_equal(r2, 13);
+  const uint64_t r3 = n.val[dag_edge(&n, kA, kB8, kPpReal)] + n.val[dag_edge(&n, kG8, kH8, kPpReal)] +
+                      n.val[dag_edge(&n, kH8, kI8, kPpReal)];
+  assert_int_equal(r3, 11);
+}
+
+static void test_regions_refuse_malformed_nesting(void **state) {
+  (void)state;
+  hwprof_arena_t a = fresh_arena();
+  const pp_graph_t g = {9, kA, kI8, kFig7a, 11};
+  const uint32_t loop_parent[] = {1, 0, PP_NONE}; /* R1 in R2 in R1 */
+  pp_regions_t h = {&g, kFig7aBack, kFig7aRegion, loop_parent, kFig7aRepEntry, kFig7aRepExit, 3};
+  pp_graph_t out;
+  bool *added;
+  uint32_t *node_of, *local_of;
+  assert_int_equal(pp_gp_augment(&h, &a, &out, &added), kPpBadGraph);
+  const uint32_t bad_rep[] = {kH8, kB8, kA}; /* R1's representative entry outside R1 */
+  h = (pp_regions_t){&g, kFig7aBack, kFig7aRegion, kFig7aParent, bad_rep, kFig7aRepExit, 3};
+  assert_int_equal(pp_rb_augment(&h, 0, &a, &out, &node_of, &local_of), kPpBadGraph);
+  h.rep_entry = kFig7aRepEntry;
+  assert_int_equal(pp_rb_augment(&h, 3, &a, &out, &node_of, &local_of), kPpBadGraph); /* no region 3 */
+  assert_int_equal(pp_rb_augment(&h, 0, &a, &out, &node_of, &local_of), kPpOk);
+}
+
 /* ---- random graphs against brute force */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
@@ -273,6 +466,9 @@ int main(void) {
       cmocka_unit_test(test_bl_figure_8a_global),
       cmocka_unit_test(test_bl_back_edge_dummies),
       cmocka_unit_test(test_bl_refuses_what_it_cannot_number),
+      cmocka_unit_test(test_rb_augment_figures_3a_and_4a),
+      cmocka_unit_test(test_gp_augment_figure_8a),
+      cmocka_unit_test(test_regions_refuse_malformed_nesting),
       cmocka_unit_test(test_bl_random_graphs_number_every_path_once),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,175 @@
+/* Regions and the two augmentations of seed 004; see regions.h and docs/path-prof.md. */
+#include "regions.h"
+
+#define ALLOC(a, type, count) ((type *)hwprof_arena_alloc((a), sizeof(type) * ((size_t)(count) + 1u)))
+
+bool pp_in_region(const pp_regions_t *h, uint32_t v, uint32_t r) {
+  for (uint32_t x = h->region_of[v]; x != PP_NONE; x = h->parent[x])
+    if (x == r) return true;
+  return false;
+}
+
+/* The child region of r that holds v (v in r but not directly), or PP_NONE. */
+static uint32_t child_of(const pp_regions_t *h, uint32_t v, uint32_t r) {
+  for (uint32_t x = h->region_of[v]; x != PP_NONE; x = h->parent[x])
+    if (h->parent[x] == r) return x;
+  return PP_NONE;
+}
+
+static bool has_edge(const pp_edge_t *e, uint32_t n, uint32_t s, uint32_t d) {
+  for (uint32_t i = 0; i < n; i++)
+    if (e[i].src == s && e[i].dst == d) return true;
+  return false;
+}
+
+static bool valid(const pp_regions_t *h) {
+  const pp_graph_t *g = h->g;
+  if (g == NULL || h->region_of == NULL || h->parent == NULL || h->rep_entry == NULL || h->nregion == 0) return false;
+  for (uint32_t v = 0; v < g->nnodes; v++)
+    if (h->region_of[v] >= h->nregion) return false;
+  for (uint32_t r = 0; r < h->nregion; r++) {
+    if (h->parent[r] != PP_NONE && h->parent[r] >= h->nregion) return false;
+    if (h->rep_entry[r] >= g->nnodes || !pp_in_region(h, h->rep_entry[r], r)) return false;
+    if (h->rep_exit && (h->rep_exit[r] >= g->nnodes || !pp_in_region(h, h->rep_exit[r], r))) return false;
+    unsigned depth = 0; /* no cycle among the parents */
+    for (uint32_t x = r; x != PP_NONE; x = h->parent[x])
+      if (++depth > h->nregion) return false;
+  }
+  for (uint32_t e = 0; e < g->nedge; e++)
+    if (g->edge[e].src >= g->nnodes || g->edge[e].dst >= g->nnodes) return false;
+  return true;
+}
+
+pp_status_t pp_rb_augment(const pp_regions_t *h, uint32_t r, hwprof_arena_t *a, pp_graph_t *out, uint32_t **node_of,
+                          uint32_t **local_of) {
+  if (h == NULL || a == NULL || out == NULL || node_of == NULL || local_of == NULL || !valid(h) || r >= h->nregion)
+    return kPpBadGraph;
+  const pp_graph_t *g = h->g;
+  uint32_t *loc = ALLOC(a, uint32_t, g->nnodes), *of = ALLOC(a, uint32_t, g->nnodes + 2u);
+  bool *entry = ALLOC(a, bool, g->nnodes + 2u), *exit = ALLOC(a, bool, g->nnodes + 2u);
+  pp_edge_t *edge = ALLOC(a, pp_edge_t, 2u * g->nnodes + g->nedge + 2u);
+  if (loc == NULL || of == NULL || entry == NULL || exit == NULL || edge == NULL) return kPpNoMemory;
+  /* local nodes: r's own, and each child region as its representative entry (step 5a) */
+  uint32_t nloc = 0;
+  for (uint32_t v = 0; v < g->nnodes; v++) {
+    loc[v] = PP_NONE;
+    const uint32_t c = h->region_of[v] == r ? PP_NONE : child_of(h, v, r);
+    if (h->region_of[v] == r || (c != PP_NONE && h->rep_entry[c] == v)) {
+      of[nloc] = v;
+      loc[v] = nloc++;
+    }
+  }
+  for (uint32_t v = 0; v < g->nnodes; v++) {
+    const uint32_t c = h->region_of[v] == r ? PP_NONE : child_of(h, v, r);
+    if (c != PP_NONE) loc[v] = loc[h->rep_entry[c]];
+  }
+  const uint32_t re = nloc, rx = nloc + 1u;
+  of[re] = of[rx] = PP_NONE;
+  /* entries and exits (steps 1-3): edges across r's border, the function's entry and exit, back edges */
+  for (uint32_t e = 0; e < g->nedge; e++) {
+    const uint32_t u = g->edge[e].src, v = g->edge[e].dst, lu = loc[u], lv = loc[v];
+    if (lv != PP_NONE && lu == PP_NONE) entry[lv] = true;
+    if (lu != PP_NONE && lv == PP_NONE) exit[lu] = true;
+    if (h->back[e] && lu != PP_NONE && lv != PP_NONE && lu != lv) {
+      exit[lu] = true;
+      entry[lv] = true;
+    } else if (h->back[e] && lu != PP_NONE && lu == lv && h->region_of[u] == r) { /* a loop on one node of r */
+      exit[lu] = entry[lv] = true;
+    }
+  }
+  if (loc[g->entry] != PP_NONE) entry[loc[g->entry]] = true;
+  if (loc[g->exit] != PP_NONE) exit[loc[g->exit]] = true;
+  uint32_t m = 0;
+  for (uint32_t l = 0; l < nloc; l++)
+    if (entry[l]) edge[m++] = (pp_edge_t){re, l};
+  for (uint32_t l = 0; l < nloc; l++) {
+    if (exit[l]) edge[m++] = (pp_edge_t){l, rx};
+    const uint32_t first = m;
+    for (uint32_t e = 0; e < g->nedge; e++) { /* edges mapped onto the local nodes (steps 5b, 5c) */
+      const uint32_t lu = loc[g->edge[e].src], lv = loc[g->edge[e].dst];
+      if (lu != l || lv == PP_NONE || lu == lv || h->back[e]) continue;
+      if (!has_edge(edge + first, m - first, lu, lv)) edge[m++] = (pp_edge_t){lu, lv};
+    }
+  }
+  *out = (pp_graph_t){nloc + 2u, re, rx, edge, m};
+  *node_of = of;
+  *local_of = loc;
+  return kPpOk;
+}
+
+/* Entry and exit of region r in the global embodiment (edges across its border, back edges inside
+ * it, the function's entry and exit). */
+static void border(const pp_regions_t *h, uint32_t r, bool *entry, bool *exit) {
+  const pp_graph_t *g = h->g;
+  for (uint32_t v = 0; v < g->nnodes; v++) entry[v] = exit[v] = false;
+  for (uint32_t e = 0; e < g->nedge; e++) {
+    const uint32_t u = g->edge[e].src, v = g->edge[e].dst;
+    const bool iu = pp_in_region(h, u, r), iv = pp_in_region(h, v, r);
+    if (iv && !iu) entry[v] = true;
+    if (iu && !iv) exit[u] = true;
+    if (h->back[e] && iu && iv) exit[u] = entry[v] = true;
+  }
+  if (pp_in_region(h, g->entry, r)) entry[g->entry] = true;
+  if (pp_in_region(h, g->exit, r)) exit[g->exit] = true;
+}
+
+pp_status_t pp_gp_augment(const pp_regions_t *h, hwprof_arena_t *a, pp_graph_t *out, bool **added) {
+  if (h == NULL || a == NULL || out == NULL || added == NULL || h->rep_exit == NULL || !valid(h)) return kPpBadGraph;
+  const pp_graph_t *g = h->g;
+  const uint32_t cap = g->nedge + h->nregion * 4u * g->nnodes;
+  pp_edge_t *edge = ALLOC(a, pp_edge_t, cap);
+  bool *add = ALLOC(a, bool, cap), *entry = ALLOC(a, bool, g->nnodes), *exit = ALLOC(a, bool, g->nnodes);
+  if (edge == NULL || add == NULL || entry == NULL || exit == NULL) return kPpNoMemory;
+  uint32_t m = 0;
+  for (uint32_t e = 0; e < g->nedge; e++) /* step 2: back edges removed */
+    if (!h->back[e]) edge[m++] = g->edge[e];
+#define ADD(s, d)                                                   \
+  do {                                                              \
+    if ((s) != (d) && !has_edge(edge, m, (s), (d))) {               \
+      add[m] = true;                                                \
+      edge[m++] = (pp_edge_t){(s), (d)};                            \
+    }                                                               \
+  } while (0)
+  for (uint32_t r = 0; r < h->nregion; r++) {
+    if (h->parent[r] == PP_NONE) continue; /* the outermost: the function's own entry and exit */
+    border(h, r, entry, exit);
+    for (uint32_t v = 0; v < g->nnodes; v++) /* 4a */
+      if (entry[v]) ADD(g->entry, v);
+    for (uint32_t v = 0; v < g->nnodes; v++) /* 4b */
+      if (exit[v]) ADD(v, g->exit);
+    for (uint32_t e = 0; e < g->nedge; e++) { /* 4c, 4d */
+      const uint32_t u = g->edge[e].src, v = g->edge[e].dst;
+      const bool iu = pp_in_region(h, u, r), iv = pp_in_region(h, v, r);
+      if (!h->back[e] && iv && !iu && entry[v]) ADD(u, h->rep_entry[r]);
+      if (!h->back[e] && iu && !iv && exit[u]) ADD(h->rep_exit[r], v);
+    }
+  }
+#undef ADD
+  *out = (pp_graph_t){g->nnodes, g->entry, g->exit, edge, m};
+  *added = add;
+  return kPpOk;
+}
+
+/* the real DAG edge s->d, or PP_NONE */
+static uint32_t dag_edge(const pp_numbering_t *n, uint32_t s, uint32_t d) {
+  for (uint32_t e = n->first[s]; e != PP_NONE; e = n->next[e])
+    if (n->kind[e] == kPpReal && n->edge[e].dst == d) return e;
+  return PP_NONE;
+}
+
+void pp_gp_reassign(const pp_regions_t *h, const bool *added, pp_numbering_t *n) {
+  for (uint32_t e = 0; e < n->nedge; e++) {
+    if (n->kind[e] != kPpReal || added[n->orig[e]]) continue; /* the augmentation's own edges keep their values */
+    const uint32_t u = n->edge[e].src, v = n->edge[e].dst;
+    /* the outermost region the edge leaves: its representative exit's edge to v */
+    uint32_t left = PP_NONE, entered = PP_NONE;
+    for (uint32_t x = h->region_of[u]; x != PP_NONE && h->parent[x] != PP_NONE && !pp_in_region(h, v, x); x = h->parent[x])
+      left = x;
+    for (uint32_t x = h->region_of[v]; x != PP_NONE && h->parent[x] != PP_NONE && !pp_in_region(h, u, x); x = h->parent[x])
+      entered = x;
+    uint32_t from = PP_NONE;
+    if (left != PP_NONE) from = dag_edge(n, h->rep_exit[left], v);
+    else if (entered != PP_NONE) from = dag_edge(n, u, h->rep_entry[entered]);
+    if (from != PP_NONE) n->val[e] = n->val[from];
+  }
+}
