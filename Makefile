@@ -388,8 +388,9 @@ $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
 unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC))
 
 # ---------------------------------------------------------------- CPU model and workloads
-INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c sw/instr/linkage.c
-INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h sw/instr/linkage.h
+INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c sw/instr/linkage.c $(PATH_SRC) \
+             sw/path/func_paths.c
+INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h sw/instr/linkage.h $(PATH_HDR) sw/path/func_paths.h
 SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
 $(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/cc_origin.h tb/apb_master.h sim/trace_check.h sim/trace_drain.h sim/block_truth.h sw/wpp/trace_file.h sim/edge_check.h sim/cop_check.h sim/value_truth.h sim/phase_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
@@ -561,7 +562,7 @@ INSTR_BIN := $(BUILD)/instr/hwprof-instr
 INSTR_K   ?= 4
 $(INSTR_BIN): $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/instr -Isw/rewrite -O2 $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
+	$(CC) $(CFLAGS_COMMON) -Isw/instr -Isw/rewrite -Isw/path -O2 $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
 # the code cache on random paths of real programs (tests/codecache_random.c), under ASan/UBSan
 $(BUILD)/unit/codecache-random: tests/codecache_random.c sim/rv32.c sim/rv32.h sw/dynopt/codecache.c sw/dynopt/codecache.h \
                                 $(ELF_SRC) $(ELF_HDR) $(SW_HDR)
@@ -580,7 +581,7 @@ $(BUILD)/unit/relayout-random: tests/relayout_random.c $(RL_RANDOM_SRC) $(ELF_HD
 
 $(BUILD)/unit/hwprof-instr-asan: $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/instr -Isw/rewrite -g -O1 $(SAN) $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
+	$(CC) $(CFLAGS_COMMON) -Isw/instr -Isw/rewrite -Isw/path -g -O1 $(SAN) $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
 WL_RELOC := $(addprefix $(BUILD)/instr/,$(addsuffix .elf,$(WORKLOADS)))
 WL_PROF  := $(addprefix $(BUILD)/instr/,$(addsuffix -prof.elf,$(WORKLOADS)))
 .SECONDARY: $(WL_RELOC)  # the inputs stay: the maps name them, users compare against them
@@ -815,7 +816,7 @@ FUZZ_SECONDS ?= 120
 FUZZ_TARGETS ?= elf instr map profile meta cop_asm cop_image wpp_trace wpp_index regtool
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
               -Isw/include -Isw/elf \
-              -Isw/cfg -Isw/profmap -Isw/instr -Isw/rewrite -Isw/cop -Isw/dynopt -Isw/wpp -Ifuzz
+              -Isw/cfg -Isw/profmap -Isw/instr -Isw/rewrite -Isw/path -Isw/cop -Isw/dynopt -Isw/wpp -Ifuzz
 FUZZ_SRC_elf := $(ELF_SRC) sw/image.c
 FUZZ_SRC_instr := $(INSTR_SRC) sw/image.c
 FUZZ_SRC_map := $(PROFMAP_SRC)

@@ -390,6 +390,23 @@ instr_asan_same_output() {
 }
 check instr-asan-same-output instr_asan_same_output
 
+# path numbering on real code (docs/path-prof.md; `hwprof-instr paths`, under ASan/UBSan): every
+# function of the workloads and the Embench programs that has a CFG is numbered, or refused only for
+# having more paths than the limit, with its region-based and global counters; none is refused for
+# a graph the numbering cannot take (a dead end, a cycle left by the back edges)
+paths_on_real_code() {
+  local f out rc=0
+  for f in "$build"/instr/{graph,hashtab,interp,lz,matrix,sort}.elf "$build"/embench/*.elf; do
+    [ -f "$f" ] || continue
+    [[ $(basename "$f") == *-* ]] && continue
+    out=$("$build/unit/hwprof-instr-asan" paths "$f" 2>&1) || { echo "$f: exit $?"; echo "$out" | tail -3; rc=1; continue; }
+    echo "$(basename "$f"): $(tail -1 <<<"$out")"
+    grep -q '^paths: [0-9]* functions: [1-9][0-9]* numbered.*, 0 refused otherwise' <<<"$out" || rc=1
+  done
+  return $rc
+}
+check paths-numbered-in-every-function paths_on_real_code
+
 # branch relaxation in the rewriting layer (sw/rewrite/): Embench's nsichneu (one very large
 # function) has conditional branches that the inserted profiling instructions put out of reach;
 # instrumented, it must report relaxed branches, still pass its own self-check, and give the exact

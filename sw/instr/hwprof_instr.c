@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "func_paths.h"
 #include "hwprof_cfg_prog.h"
 #include "hwprof_meta.h"
 #include "instrument.h"
@@ -15,7 +16,8 @@ static void usage(FILE *to) {
   fprintf(to,
           "usage: hwprof-instr instrument [options] PROGRAM.elf -o OUT.elf [--map=OUT.map]\n"
           "       hwprof-instr compare A.prof B.prof\n"
-          "       hwprof-instr cfg PROGRAM.elf [--function=NAME]\n\n"
+          "       hwprof-instr cfg PROGRAM.elf [--function=NAME]\n"
+          "       hwprof-instr paths PROGRAM.elf [--function=NAME] [--max-paths=N]\n\n"
           "instrument: builds each function's CFG, chooses the profiled edges, assigns profile IDs,\n"
           "partitions functions into regions, inserts the profiling instructions and writes the\n"
           "instrumented program (run it on hwprof-sim or hwprof-sc) and the map (OUT.map by default).\n"
@@ -35,6 +37,10 @@ static void usage(FILE *to) {
           "cfg: prints what the CFG layer sees in each function (or one): blocks with their immediate\n"
           "dominator and innermost loop, edges, natural loops with their nesting, or why there is no\n"
           "CFG. The program must be linked with -Wl,--emit-relocs.\n"
+          "paths: Ball-Larus path numbering of each function (docs/path-prof.md): its plain paths,\n"
+          "and the counters its hierarchical path profile needs, region-based (one array per region:\n"
+          "the function and each natural loop) and global (one array, the global path sums' range);\n"
+          "--max-paths=N (default 1048576): a function or region with more is reported, not numbered.\n"
           "Exit status: 0 done; 1 profiles differ; 2 bad arguments or input.\n",
           (uint32_t)INSTR_TEXT_AT, (uint32_t)INSTR_COUNTERS_AT, (uint32_t)HWPROF_PLAT_REG_BASE);
 }
@@ -232,6 +238,133 @@ static int cmd_cfg(int argc, char **argv) {
   return rc;
 }
 
+/* hwprof-instr paths: what numbering each function's paths gives (docs/path-prof.md). */
+static int cmd_paths(int argc, char **argv) {
+  const char *in = NULL, *only = NULL;
+  uint64_t max_paths = 1u << 20;
+  for (int i = 0; i < argc; i++) {
+    char *end;
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strncmp(argv[i], "--function=", 11)) {
+      only = argv[i] + 11;
+    } else if (!strncmp(argv[i], "--max-paths=", 12)) {
+      errno = 0;
+      max_paths = strtoull(argv[i] + 12, &end, 0);
+      if (argv[i][12] == 0 || *end || errno || max_paths == 0) {
+        fprintf(stderr, "hwprof-instr: error: argument '%s': expects a positive number\n", argv[i]);
+        return 2;
+      }
+    } else if (argv[i][0] == '-') {
+      fprintf(stderr, "hwprof-instr: error: unknown option '%s' (see --help)\n", argv[i]);
+      return 2;
+    } else if (in == NULL) {
+      in = argv[i];
+    } else {
+      fprintf(stderr, "hwprof-instr: error: argument '%s': one program only\n", argv[i]);
+      return 2;
+    }
+  }
+  if (in == NULL) {
+    fprintf(stderr, "hwprof-instr: error: paths needs a program (see --help)\n");
+    return 2;
+  }
+  char err[400];
+  hwprof_elf_t e;
+  hwprof_cfg_prog_t p;
+  if (hwprof_elf_read(&e, in, HWPROF_ELF_RELOCATABLE, err, sizeof err) ||
+      (hwprof_cfg_prog_read(&p, &e, err, sizeof err) && (hwprof_elf_free(&e), 1))) {
+    fprintf(stderr, "hwprof-instr: error: %s\n", err);
+    return 2;
+  }
+  const size_t arena_bytes = (size_t)64 << 20;
+  uint8_t *mem = malloc(arena_bytes);
+  if (mem == NULL) {
+    fprintf(stderr, "hwprof-instr: error: out of memory\n");
+    hwprof_cfg_prog_free(&p);
+    hwprof_elf_free(&e);
+    return 2;
+  }
+  printf("%-32s %6s %5s %12s %12s %12s  %s\n", "function", "blocks", "loops", "paths", "rb-counters", "gp-counters",
+         "note");
+  unsigned nfn = 0, numbered = 0, too_many = 0, other = 0, no_cfg = 0, irreducible = 0;
+  uint64_t sum_paths = 0, sum_rb = 0, sum_gp = 0;
+  int rc = 0, found = 0;
+  for (unsigned i = 0; i < p.nfn && rc == 0; i++) {
+    if (only && strcmp(p.fn[i].name, only)) continue;
+    found = 1;
+    nfn++;
+    if (p.fn[i].multi || hwprof_cfg_prog_build(&p, i) || p.fn[i].cfg.why != HWPROF_CFG_OK) {
+      printf("%-32s %6s %5s %12s %12s %12s  no CFG\n", p.fn[i].name, "-", "-", "-", "-", "-");
+      no_cfg++;
+      continue;
+    }
+    const hwprof_cfg_func_t *f = &p.fn[i].cfg;
+    hwprof_arena_t a = {mem, arena_bytes, 0};
+    pp_func_t pf;
+    pp_numbering_t n;
+    pp_status_t st = pp_func_from_cfg(f, &a, &pf);
+    if (st == kPpOk) st = pp_number(&pf.g, pf.reducible ? pf.back : NULL, max_paths, &a, &n);
+    if (st != kPpOk) {
+      printf("%-32s %6u %5u %12s %12s %12s  %s\n", p.fn[i].name, f->nblk, f->nloop, "-", "-", "-", pp_status_str(st));
+      too_many += st == kPpTooManyPaths;
+      other += st != kPpTooManyPaths;
+      continue;
+    }
+    numbered++;
+    sum_paths += n.paths;
+    /* the hierarchical profile's counters: per region (region-based), one range (global) */
+    char rb[24] = "-", gp[24] = "-";
+    const char *note = "";
+    if (!pf.reducible) {
+      note = "irreducible: no regions";
+      irreducible++;
+    } else {
+      uint64_t total = 0;
+      pp_status_t rs = kPpOk;
+      for (uint32_t r = 0; r < pf.h.nregion && rs == kPpOk; r++) {
+        pp_graph_t rg;
+        uint32_t *node_of, *local_of;
+        pp_numbering_t rn;
+        rs = pp_rb_augment(&pf.h, r, &a, &rg, &node_of, &local_of);
+        if (rs == kPpOk) rs = pp_number(&rg, NULL, max_paths, &a, &rn);
+        if (rs == kPpOk) total += rn.paths;
+      }
+      if (rs == kPpOk) {
+        snprintf(rb, sizeof rb, "%" PRIu64, total);
+        sum_rb += total;
+      } else {
+        note = pp_status_str(rs);
+      }
+      pp_graph_t gg;
+      bool *added;
+      pp_numbering_t gn;
+      pp_status_t gs = pp_gp_augment(&pf.h, &a, &gg, &added);
+      if (gs == kPpOk) gs = pp_number(&gg, NULL, max_paths, &a, &gn);
+      if (gs == kPpOk) {
+        snprintf(gp, sizeof gp, "%" PRIu64, gn.paths);
+        sum_gp += gn.paths;
+      } else if (*note == 0) {
+        note = pp_status_str(gs);
+      }
+    }
+    printf("%-32s %6u %5u %12" PRIu64 " %12s %12s  %s\n", p.fn[i].name, f->nblk, f->nloop, n.paths, rb, gp, note);
+  }
+  if (only && !found) {
+    fprintf(stderr, "hwprof-instr: error: %s: no function '%s'\n", in, only);
+    rc = 2;
+  }
+  if (rc == 0)
+    printf("paths: %u functions: %u numbered (%" PRIu64 " paths; counters: region-based %" PRIu64 ", global %" PRIu64
+           "), %u with more than %" PRIu64 " paths, %u refused otherwise, %u without a CFG, %u irreducible\n",
+           nfn, numbered, sum_paths, sum_rb, sum_gp, too_many, max_paths, other, no_cfg, irreducible);
+  free(mem);
+  hwprof_cfg_prog_free(&p);
+  hwprof_elf_free(&e);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
     usage(argc < 2 ? stderr : stdout);
@@ -240,6 +373,7 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "instrument")) return cmd_instrument(argc - 2, argv + 2);
   if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 2, argv + 2);
   if (!strcmp(argv[1], "cfg")) return cmd_cfg(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "paths")) return cmd_paths(argc - 2, argv + 2);
   fprintf(stderr, "hwprof-instr: error: unknown command '%s' (instrument, compare or cfg; see --help)\n", argv[1]);
   return 2;
 }

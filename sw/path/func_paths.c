@@ -1,0 +1,47 @@
+/* A real function's path graph and regions; see func_paths.h. */
+#include "func_paths.h"
+
+#define ALLOC(a, type, count) ((type *)hwprof_arena_alloc((a), sizeof(type) * ((size_t)(count) + 1u)))
+
+pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_func_t *out) {
+  if (f == NULL || a == NULL || out == NULL || f->why != HWPROF_CFG_OK || f->nblk == 0 || f->idom == NULL)
+    return kPpBadGraph;
+  const uint32_t nblk = f->nblk, exit = nblk;
+  pp_edge_t *edge = ALLOC(a, pp_edge_t, f->nedge);
+  bool *back = ALLOC(a, bool, f->nedge), *has_out = ALLOC(a, bool, nblk);
+  if (edge == NULL || back == NULL || has_out == NULL) return kPpNoMemory;
+  for (unsigned e = 0; e < f->nedge; e++)
+    if (!hwprof_cfg_is_virtual(f->edge[e].kind) && f->edge[e].src >= 0) has_out[f->edge[e].src] = true;
+  uint32_t m = 0;
+  for (unsigned e = 0; e < f->nedge; e++) {
+    const hwprof_cfg_edge_t *x = &f->edge[e];
+    if (x->kind == HWPROF_CFG_VIRTUAL_ENTRY || x->src < 0) continue;
+    if (x->kind == HWPROF_CFG_VIRTUAL_EXIT && has_out[x->src]) continue; /* only a dead end's */
+    const uint32_t s = (uint32_t)x->src, d = x->dst < 0 ? exit : (uint32_t)x->dst;
+    back[m] = x->dst >= 0 && f->idom[x->src] >= 0 && f->idom[x->dst] >= 0 && hwprof_cfg_dominates(f, x->dst, x->src);
+    edge[m++] = (pp_edge_t){s, d};
+  }
+  const uint32_t nregion = f->nloop + 1u;
+  uint32_t *region_of = ALLOC(a, uint32_t, nblk + 1u), *parent = ALLOC(a, uint32_t, nregion);
+  uint32_t *rep_entry = ALLOC(a, uint32_t, nregion), *rep_exit = ALLOC(a, uint32_t, nregion);
+  if (region_of == NULL || parent == NULL || rep_entry == NULL || rep_exit == NULL) return kPpNoMemory;
+  for (uint32_t b = 0; b < nblk; b++) region_of[b] = f->loop_of && f->loop_of[b] >= 0 ? (uint32_t)f->loop_of[b] + 1u : 0u;
+  region_of[exit] = 0;
+  parent[0] = PP_NONE;
+  rep_entry[0] = 0;
+  rep_exit[0] = exit;
+  for (unsigned l = 0; l < f->nloop; l++) {
+    parent[l + 1u] = f->loop[l].parent >= 0 ? (uint32_t)f->loop[l].parent + 1u : 0u;
+    rep_entry[l + 1u] = (uint32_t)f->loop[l].header;
+    rep_exit[l + 1u] = PP_NONE;
+    for (uint32_t e = 0; e < m && rep_exit[l + 1u] == PP_NONE; e++) /* edges by source block: by address */
+      if (edge[e].src < nblk && hwprof_cfg_in_loop(f, l, (int)edge[e].src) &&
+          (edge[e].dst == exit || !hwprof_cfg_in_loop(f, l, (int)edge[e].dst)))
+        rep_exit[l + 1u] = edge[e].src;
+    if (rep_exit[l + 1u] == PP_NONE) rep_exit[l + 1u] = (uint32_t)f->loop[l].header;
+  }
+  *out = (pp_func_t){.g = {nblk + 1u, 0, exit, edge, m}, .back = back, .region_of = region_of, .parent = parent,
+                     .rep_entry = rep_entry, .rep_exit = rep_exit, .reducible = f->irreducible == 0};
+  out->h = (pp_regions_t){&out->g, back, region_of, parent, rep_entry, rep_exit, nregion};
+  return kPpOk;
+}

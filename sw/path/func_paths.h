@@ -1,0 +1,31 @@
+/* A real function's path graph and regions, from the CFG layer (hwprof_cfg.h), for Ball-Larus
+ * numbering (bl.h) and the two hierarchical embodiments (regions.h); docs/path-prof.md.
+ *
+ * Nodes: the function's blocks and one EXIT node (index nblk) that returns, tail calls and the
+ * fall past the end lead to; a block with no edge at all out of it (a call that never returns at
+ * the end of a path) gets its virtual edge to EXIT, so that every block can reach the exit. The
+ * entry is block 0. Back edges: an edge whose target dominates its source (the natural loops'); a
+ * function with an irreducible loop has no hierarchical profile here (its regions are not loops).
+ * Regions: the function (region 0) and its natural loops (loop l is region l + 1, nested as the
+ * CFG layer nests them); a loop's representative entry is its header, its representative exit the
+ * first of its blocks (by address) with an edge out of the loop (the header if none).
+ *
+ * Host code (allocation from the caller's arena), portable C11, no stdio. */
+#ifndef HWPROF_PATH_FUNC_PATHS_H
+#define HWPROF_PATH_FUNC_PATHS_H
+
+#include "bl.h"
+#include "regions.h"
+
+typedef struct {
+  pp_graph_t g;
+  bool *back;
+  pp_regions_t h;
+  uint32_t *region_of, *parent, *rep_entry, *rep_exit;
+  bool reducible;
+} pp_func_t;
+
+/* The graph and regions of f (built, with loops). kPpBadGraph if f has no CFG. */
+pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_func_t *out);
+
+#endif /* HWPROF_PATH_FUNC_PATHS_H */
