@@ -391,9 +391,9 @@ unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/
 INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c sw/instr/linkage.c $(PATH_SRC) \
              sw/path/func_paths.c
 INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h sw/instr/linkage.h $(PATH_HDR) sw/path/func_paths.h
-SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c sim/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/cc_origin.h tb/apb_master.h sim/trace_check.h sim/trace_drain.h sim/block_truth.h sw/wpp/trace_file.h sim/edge_check.h sim/cop_check.h sim/value_truth.h sim/phase_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/cc_origin.h tb/apb_master.h sim/trace_check.h sim/trace_drain.h sim/block_truth.h sw/wpp/trace_file.h sim/edge_check.h sim/cop_check.h sim/value_truth.h sim/phase_truth.h sim/path_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/wpp -O2 $(SIM_SRC) -o $@ -lelf
 

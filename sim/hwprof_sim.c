@@ -24,6 +24,7 @@
 #include "trace_check.h"
 #include "trace_drain.h"
 #include "block_truth.h"
+#include "path_truth.h"
 #include "phase_truth.h"
 #include "value_truth.h"
 
@@ -61,6 +62,9 @@ static void usage(FILE *to) {
           "  --phase-truth=FILE  write the ground truth of the program's phases: its exact branch profile\n"
           "                  over windows of --phase-window=N program instructions (default 100000) and\n"
           "                  the windows where its hot set changed (docs/dynopt.md)\n"
+          "  --path-truth=FILE  write the path profile's oracle: the executed blocks cut into Ball-Larus\n"
+          "                  paths per function activation, each distinct path counted (docs/path-prof.md;\n"
+          "                  the program must be linked with -Wl,--emit-relocs)\n"
           "  --code-range=LO:HI  report how many of the program's instructions retired at addresses in\n"
           "                  [LO, HI) (a code cache: docs/dynopt.md)\n"
           "  --code-cache=LO:HI  the program copies its code into a code cache at [LO, HI) with the\n"
@@ -158,6 +162,7 @@ int main(int argc, char **argv) {
   int quiet = 0, trace_check = 0;
   uint64_t taken_penalty = 0, phase_window = 100000, icache = 0, icache_miss = 10;
   const char *phase_truth_path = NULL;
+  const char *path_truth_path = NULL;
   uint64_t range_lo = 0, range_hi = 0; /* --code-range */
   uint64_t cache_lo = 0, cache_hi = 0;  /* --code-cache */
   uint64_t tramp_lo = 0, tramp_hi = 0;  /* --trampolines */
@@ -266,6 +271,8 @@ int main(int argc, char **argv) {
       }
     } else if (!strncmp(a, "--phase-truth=", 14) && a[14]) {
       phase_truth_path = a + 14;
+    } else if (!strncmp(a, "--path-truth=", 13) && a[13]) {
+      path_truth_path = a + 13;
     } else if (!strcmp(a, "--trace-check")) {
       trace_check = 1;
     } else if (!strcmp(a, "--quiet")) {
@@ -374,6 +381,15 @@ int main(int argc, char **argv) {
     }
   }
 
+  static path_truth_t pth;
+  if (path_truth_path) {
+    char perr[400];
+    if (path_truth_init(&pth, elf, perr, sizeof perr) != 0) {
+      fprintf(stderr, "hwprof-sim: error: --path-truth: %s\n", perr);
+      platform_free(&plat);
+      return 2;
+    }
+  }
   static phase_truth_t pt;
   FILE *pt_file = NULL;
   if (phase_truth_path &&
@@ -422,6 +438,7 @@ int main(int argc, char **argv) {
       ecall_taken = prog_taken;
     }
     if (phase_truth_path) phase_truth_event(&pt, &ev, cpu->instret);
+    if (path_truth_path) path_truth_event(&pth, &ev);
     if (pcs && ev.valid) fprintf(pcs, "%08" PRIx32 "\n", ev.pc);
     if (trace_check && ev.valid) trace_check_event(&tc, &plat.hw.trace_ctrl, &ev);
     if (trace_out) {
@@ -504,6 +521,20 @@ int main(int argc, char **argv) {
     } else if (!quiet) {
       fprintf(stderr, "  blocks: %" PRIu64 " blocks, %" PRIu64 " instructions in %s\n", bt.w.blocks, bt.w.insns, blocks_out);
     }
+  }
+  if (path_truth_path) {
+    FILE *pf = fopen(path_truth_path, "w");
+    const bool ok = pf != NULL && path_truth_finish(&pth, pf, elf) == 0;
+    if (pf != NULL && fclose(pf) != 0) pf = NULL;
+    if (!ok || pf == NULL) {
+      fprintf(stderr, "hwprof-sim: error: cannot write '%s'\n", path_truth_path);
+      if (rc == 0) rc = 2;
+    } else if (!quiet) {
+      fprintf(stderr, "  path truth: %" PRIu64 " activations, %" PRIu64 " paths (%zu distinct), %" PRIu64
+                      " block entries%s in %s\n", pth.activations, pth.cut, pth.used, pth.block_entries,
+              pth.failed ? " (out of memory: incomplete)" : "", path_truth_path);
+    }
+    path_truth_free(&pth);
   }
   if (phase_truth_path) {
     phase_truth_finish(&pt, cpu->instret);

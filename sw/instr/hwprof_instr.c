@@ -17,7 +17,7 @@ static void usage(FILE *to) {
           "usage: hwprof-instr instrument [options] PROGRAM.elf -o OUT.elf [--map=OUT.map]\n"
           "       hwprof-instr compare A.prof B.prof\n"
           "       hwprof-instr cfg PROGRAM.elf [--function=NAME]\n"
-          "       hwprof-instr paths PROGRAM.elf [--function=NAME] [--max-paths=N]\n\n"
+          "       hwprof-instr paths PROGRAM.elf [--function=NAME] [--max-paths=N] [--truth=FILE]\n\n"
           "instrument: builds each function's CFG, chooses the profiled edges, assigns profile IDs,\n"
           "partitions functions into regions, inserts the profiling instructions and writes the\n"
           "instrumented program (run it on hwprof-sim or hwprof-sc) and the map (OUT.map by default).\n"
@@ -41,6 +41,9 @@ static void usage(FILE *to) {
           "and the counters its hierarchical path profile needs, region-based (one array per region:\n"
           "the function and each natural loop) and global (one array, the global path sums' range);\n"
           "--max-paths=N (default 1048576): a function or region with more is reported, not numbered.\n"
+          "--truth=FILE: instead, number each path of a path-truth file (hwprof-sim --path-truth) with\n"
+          "the function's Ball-Larus numbering and list them by number; exit 1 if one is not a path of\n"
+          "the numbered graph or two get the same number.\n"
           "Exit status: 0 done; 1 profiles differ; 2 bad arguments or input.\n",
           (uint32_t)INSTR_TEXT_AT, (uint32_t)INSTR_COUNTERS_AT, (uint32_t)HWPROF_PLAT_REG_BASE);
 }
@@ -238,9 +241,122 @@ static int cmd_cfg(int argc, char **argv) {
   return rc;
 }
 
+/* The Ball-Larus number of a path-truth path (blocks blk[0 .. len), ended as end: "exit", "back"):
+ * the DAG edges it takes, from the entry (or the dummy into a loop head) to the exit (by a real edge,
+ * or the dummy of the back edge it takes). 0 if it is not a path of n's DAG (why says why). */
+static int number_truth_path(const pp_numbering_t *n, const uint32_t *blk, uint32_t len, bool back, uint64_t *sum,
+                             const char **why) {
+  uint64_t s = 0;
+  uint32_t v = n->g->entry;
+  if (blk[0] != n->g->entry) { /* a path that starts at a loop head: the dummy ENTRY->head */
+    uint32_t d = PP_NONE;
+    for (uint32_t e = n->first[v]; e != PP_NONE && d == PP_NONE; e = n->next[e])
+      if (n->kind[e] == kPpDummyEntry && n->edge[e].dst == blk[0]) d = e;
+    if (d == PP_NONE) return *why = "it starts at a block that is neither the entry nor a loop head", 0;
+    s += n->val[d];
+  }
+  v = blk[0];
+  for (uint32_t i = 1; i < len; i++) {
+    uint32_t d = PP_NONE;
+    for (uint32_t e = n->first[v]; e != PP_NONE && d == PP_NONE; e = n->next[e])
+      if (n->kind[e] == kPpReal && n->edge[e].dst == blk[i]) d = e;
+    if (d == PP_NONE) return *why = "two of its blocks in a row are not joined by an edge of the DAG", 0;
+    s += n->val[d];
+    v = blk[i];
+  }
+  uint32_t d = PP_NONE;
+  for (uint32_t e = n->first[v]; e != PP_NONE && d == PP_NONE; e = n->next[e])
+    if (n->edge[e].dst == n->g->exit && n->kind[e] == (back ? kPpDummyExit : kPpReal)) d = e;
+  if (d == PP_NONE) return *why = back ? "its last block takes no back edge" : "its last block does not leave the function", 0;
+  *sum = s + n->val[d];
+  return 1;
+}
+
+/* hwprof-instr paths --truth: each path of the oracle's file numbered (docs/path-prof.md). */
+static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_paths, uint8_t *mem, size_t arena_bytes) {
+  FILE *f = fopen(truth, "r");
+  if (f == NULL) {
+    fprintf(stderr, "hwprof-instr: error: cannot read '%s': %s\n", truth, strerror(errno));
+    return 2;
+  }
+  char line[1u << 16], name[128];
+  unsigned lineno = 0, numbered = 0, skipped = 0, bad = 0, clashes = 0;
+  int fn = -1, rc = 0;
+  hwprof_arena_t a = {mem, arena_bytes, 0};
+  pp_func_t pf;
+  pp_numbering_t n;
+  bool have = false;
+  uint64_t *sums = NULL;
+  size_t nsums = 0;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    unsigned long long lo, count;
+    char end[8];
+    int off;
+    if (lineno == 1) {
+      if (strcmp(line, "hwprof-path-truth 1\n")) {
+        fprintf(stderr, "hwprof-instr: error: %s:1: not a path-truth file\n", truth);
+        rc = 2;
+        break;
+      }
+    } else if (sscanf(line, "function %127s %llx", name, &lo) == 2) {
+      fn = hwprof_cfg_prog_fn_at(p, (uint32_t)lo);
+      have = false;
+      nsums = 0;
+      a.used = 0;
+      if (fn >= 0 && !p->fn[fn].multi && !hwprof_cfg_prog_build(p, (unsigned)fn) && p->fn[fn].cfg.why == HWPROF_CFG_OK &&
+          pp_func_from_cfg(&p->fn[fn].cfg, &a, &pf) == kPpOk && pf.reducible && /* the oracle's back edges are the
+                                                                                     natural loops' */
+          pp_number(&pf.g, pf.back, max_paths, &a, &n) == kPpOk) {
+        have = true;
+        sums = hwprof_arena_alloc(&a, sizeof *sums * 65536u);
+        if (sums == NULL) have = false;
+        printf("function %s 0x%08llx: %" PRIu64 " paths\n", name, lo, n.paths);
+      }
+    } else if (sscanf(line, "path %llu %7s %n", &count, end, &off) == 2) {
+      if (!have || !strcmp(end, "open")) { /* no numbering, or cut by the end of the run */
+        skipped++;
+        continue;
+      }
+      const hwprof_cfg_func_t *cf = &p->fn[fn].cfg;
+      uint32_t blk[4096], len = 0;
+      const char *q = line + off;
+      unsigned long long at;
+      int used;
+      while (len < 4096 && sscanf(q, "%llx%n", &at, &used) == 1) {
+        if (at < cf->lo || at >= cf->hi || cf->blk_of[(at - cf->lo) / 4u] < 0) {
+          fprintf(stderr, "hwprof-instr: error: %s:%u: 0x%llx is not a block of %s\n", truth, lineno, at, name);
+          rc = 2;
+          break;
+        }
+        blk[len++] = (uint32_t)cf->blk_of[(at - cf->lo) / 4u];
+        q += used;
+      }
+      if (rc) break;
+      uint64_t sum;
+      const char *why = "";
+      if (len == 0 || !number_truth_path(&n, blk, len, !strcmp(end, "back"), &sum, &why)) {
+        printf("  NOT A PATH (%s): %s", why, line);
+        bad++;
+        continue;
+      }
+      for (size_t k = 0; k < nsums; k++) clashes += sums[k] == sum;
+      if (nsums < 65536u) sums[nsums++] = sum;
+      numbered++;
+      printf("  path %" PRIu64 " count %llu: %s", sum, count, line + off);
+    }
+  }
+  fclose(f);
+  if (rc) return rc;
+  printf("paths --truth: %u paths numbered, %u skipped (open at the end of the run, or no numbering: no CFG, too many "
+         "paths, an irreducible loop), %u not paths of "
+         "the numbered graph, %u numbers shared\n", numbered, skipped, bad, clashes);
+  return bad || clashes ? 1 : 0;
+}
+
 /* hwprof-instr paths: what numbering each function's paths gives (docs/path-prof.md). */
 static int cmd_paths(int argc, char **argv) {
-  const char *in = NULL, *only = NULL;
+  const char *in = NULL, *only = NULL, *truth = NULL;
   uint64_t max_paths = 1u << 20;
   for (int i = 0; i < argc; i++) {
     char *end;
@@ -249,6 +365,8 @@ static int cmd_paths(int argc, char **argv) {
       return 0;
     } else if (!strncmp(argv[i], "--function=", 11)) {
       only = argv[i] + 11;
+    } else if (!strncmp(argv[i], "--truth=", 8) && argv[i][8]) {
+      truth = argv[i] + 8;
     } else if (!strncmp(argv[i], "--max-paths=", 12)) {
       errno = 0;
       max_paths = strtoull(argv[i] + 12, &end, 0);
@@ -285,6 +403,13 @@ static int cmd_paths(int argc, char **argv) {
     hwprof_cfg_prog_free(&p);
     hwprof_elf_free(&e);
     return 2;
+  }
+  if (truth) {
+    const int trc = paths_truth(&p, truth, max_paths, mem, arena_bytes);
+    free(mem);
+    hwprof_cfg_prog_free(&p);
+    hwprof_elf_free(&e);
+    return trc;
   }
   printf("%-32s %6s %5s %12s %12s %12s  %s\n", "function", "blocks", "loops", "paths", "rb-counters", "gp-counters",
          "note");

@@ -1,0 +1,60 @@
+/* The path profile's oracle (issue 15, docs/path-prof.md): the executed block sequence, cut from the
+ * retire stream and the program's CFGs alone (no edge values, no numbering), into Ball-Larus paths
+ * per function activation: a path starts where an activation starts or where a back edge (an edge
+ * to a block that dominates its source) lands, and ends at the function's return or tail call, at
+ * the back edge it takes, or at the end of the run. Calls do not end a path: the callee's own
+ * activation has its own, and the caller's goes on where the call returns. Each distinct path of
+ * each function is counted; the file lists them (docs/path-prof.md, "Files").
+ * The program's instructions only: a trap handler's are not followed (ev->trap). The program must
+ * be linked with -Wl,--emit-relocs (the CFG layer needs its relocations). */
+#ifndef HWPROF_SIM_PATH_TRUTH_H
+#define HWPROF_SIM_PATH_TRUTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwprof_cfg_prog.h"
+#include "hwprof_elf.h"
+#include "ports.h"
+
+typedef enum { kPathEndExit = 0, kPathEndBack = 1, kPathEndOpen = 2 } path_end_t;
+
+typedef struct {
+  int fn;              /* the function, or -1 (code the CFG layer has no function for) */
+  uint32_t *blk;       /* the current path's blocks */
+  uint32_t len, cap;
+  int last;            /* the block of the last instruction, or -1 */
+} path_act_t;
+
+typedef struct {
+  uint64_t hash, count;
+  int fn;
+  uint32_t off, len; /* its blocks in pool[off .. off + len) */
+  uint8_t end;       /* path_end_t */
+} path_entry_t;
+
+typedef struct {
+  hwprof_elf_t elf;
+  hwprof_cfg_prog_t prog;
+  path_act_t *stack;
+  unsigned depth, stack_cap;
+  bool call_pending;   /* the last program instruction was a call: the next one starts an activation */
+  bool tail_pending;   /* ... a jump out of its function: the next one replaces the activation */
+  path_entry_t *tab;
+  size_t cap, used;
+  uint32_t *pool;
+  size_t pool_len, pool_cap;
+  uint64_t activations, cut, block_entries, untracked;
+  bool failed; /* out of memory: the file says so */
+} path_truth_t;
+
+/* Reads the program's functions and builds their CFGs; -1 with the reason in err. */
+int path_truth_init(path_truth_t *t, const char *elf_path, char *err, size_t errlen);
+void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev);
+/* Ends the open paths (kPathEndOpen) and writes the file; -1 if it cannot be written. */
+int path_truth_finish(path_truth_t *t, FILE *out, const char *program);
+void path_truth_free(path_truth_t *t);
+
+#endif /* HWPROF_SIM_PATH_TRUTH_H */
