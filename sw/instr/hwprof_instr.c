@@ -191,6 +191,21 @@ static void print_cfg(const hwprof_cfg_fn_t *f) {
            g->loop[l].depth, g->loop[l].nblocks);
 }
 
+/* The program of a subcommand that reads CFGs (in may be NULL: none given); -1 after the error. */
+static int open_program(const char *cmd, const char *in, hwprof_elf_t *e, hwprof_cfg_prog_t *p) {
+  if (in == NULL) {
+    fprintf(stderr, "hwprof-instr: error: %s needs a program (see --help)\n", cmd);
+    return -1;
+  }
+  char err[400];
+  if (hwprof_elf_read(e, in, HWPROF_ELF_RELOCATABLE, err, sizeof err) ||
+      (hwprof_cfg_prog_read(p, e, err, sizeof err) && (hwprof_elf_free(e), 1))) {
+    fprintf(stderr, "hwprof-instr: error: %s\n", err);
+    return -1;
+  }
+  return 0;
+}
+
 static int cmd_cfg(int argc, char **argv) {
   const char *in = NULL, *only = NULL;
   for (int i = 0; i < argc; i++) {
@@ -209,18 +224,9 @@ static int cmd_cfg(int argc, char **argv) {
       return 2;
     }
   }
-  if (in == NULL) {
-    fprintf(stderr, "hwprof-instr: error: cfg needs a program (see --help)\n");
-    return 2;
-  }
-  char err[400];
   hwprof_elf_t e;
   hwprof_cfg_prog_t p;
-  if (hwprof_elf_read(&e, in, HWPROF_ELF_RELOCATABLE, err, sizeof err) ||
-      (hwprof_cfg_prog_read(&p, &e, err, sizeof err) && (hwprof_elf_free(&e), 1))) {
-    fprintf(stderr, "hwprof-instr: error: %s\n", err);
-    return 2;
-  }
+  if (open_program("cfg", in, &e, &p)) return 2;
   int rc = 0, found = 0;
   for (unsigned i = 0; i < p.nfn && rc == 0; i++) {
     if (only && strcmp(p.fn[i].name, only)) continue;
@@ -384,18 +390,9 @@ static int cmd_paths(int argc, char **argv) {
       return 2;
     }
   }
-  if (in == NULL) {
-    fprintf(stderr, "hwprof-instr: error: paths needs a program (see --help)\n");
-    return 2;
-  }
-  char err[400];
   hwprof_elf_t e;
   hwprof_cfg_prog_t p;
-  if (hwprof_elf_read(&e, in, HWPROF_ELF_RELOCATABLE, err, sizeof err) ||
-      (hwprof_cfg_prog_read(&p, &e, err, sizeof err) && (hwprof_elf_free(&e), 1))) {
-    fprintf(stderr, "hwprof-instr: error: %s\n", err);
-    return 2;
-  }
+  if (open_program("paths", in, &e, &p)) return 2;
   const size_t arena_bytes = (size_t)64 << 20;
   uint8_t *mem = malloc(arena_bytes);
   if (mem == NULL) {
