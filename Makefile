@@ -796,6 +796,9 @@ $(eval $(call DYNRL_RULES,dynevery,$(DYNBOTH_FLAGS) $(DYNBOTH_EVERY),$(DYNBOTH_S
 DYNSTATIC_PROFILE_AT := 0x80f00000
 $(eval $(call DYNRL_RULES,dynstatic,-DDYNOPT_RELAYOUT -DDYNOPT_STATIC -DDYNOPT_PROFILE_AT=$(DYNSTATIC_PROFILE_AT)u))
 DYNRL_ELFS := $(dynrl_ELFS) $(dyn5b_ELFS) $(dynboth_ELFS) $(dynevery_ELFS) $(dynstatic_ELFS)
+# ... and the trace-driven optimizer alone on the same instrumented programs, with its cost model
+# (make bench only: the cache and the traces as in build/dynboth, no layouts)
+$(eval $(call DYNRL_RULES,dyntrace,$(DYNBOTH_FLAGS) -DDYNOPT_TRACES_ONLY,$(DYNBOTH_SRC)))
 
 dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(SIM_BIN)
 
@@ -878,7 +881,7 @@ inject: bench-bin
 	-$(TB_TOP) --seed=$(SEED) --cycles=200000 --inject=1000
 
 bench: bench-bin $(SIM_BIN) $(SC_BIN) $(WPP_BIN) workloads $(COP_FW_ELFS:-cop.elf=-cop4.elf) $(COP_FW_ELFS:-cop.elf=-cop16.elf) $(VPEVAL_BIN) \
-       $(EMBENCH_VP) $(EMBENCH_GCOV)
+       $(EMBENCH_VP) $(EMBENCH_GCOV) $(dyntrace_ELFS)
 	@tools/bench.sh "$(BUILD)"
 
 # The load-value profiling figures (docs/valueprof.md): measured as in make bench's section 7, drawn

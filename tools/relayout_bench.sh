@@ -6,7 +6,8 @@
 # build/dynrl (the same firmware lays a function out again whenever its hot set flipped) and
 # build/dyn5b (the same with the re-laid functions' forward branches counted as Figure 5B pairs);
 # then both optimizers in one program: build/dynboth (5A re-layout and hot traces in the same code
-# cache, the trace side with its cost model) and build/dynevery (every hot trace placed); and the
+# cache, the trace side with its cost model), build/dynevery (every hot trace placed) and
+# build/dyntrace (the trace side alone, with its cost model, no layouts); and the
 # offline bound, run: build/dynstatic once to record the whole run's counters (hwprof-sim --dump),
 # once more with them loaded (--load): every function laid out at start by the whole run's profile.
 # Program figures exclude the trap handler; the handler's instructions are the optimizer's cost;
@@ -30,7 +31,7 @@ tramp=$(sed -n 's/^DYNRL_TRAMP_LO := \(.*\)/\1/p' Makefile):$(sed -n 's/^DYNRL_T
 period5b=$(sed -n 's/^DYN5B_PERIOD := \(.*\)/\1/p' Makefile)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf 'program\tnone_prog_cycles\trl_prog_cycles\tb5_prog_cycles\tnone_all_cycles\trl_all_cycles\tb5_all_cycles\tnone_taken\trl_taken\tb5_taken\trl_handler\tb5_handler\trl_layouts\tb5_layouts\trl_copies\tb5_copies\trl_found\trl_missed\trl_false\trl_delay\tb5_found\tb5_missed\tb5_false\tb5_delay\tb5_pairs\tb5_crossed\tboth_prog_cycles\tboth_taken\tboth_handler\tboth_traces\tevery_prog_cycles\tevery_taken\tevery_handler\tevery_traces\tstatic_prog_cycles\tstatic_taken\tstatic_layouts\n' >"$tsv"
+printf 'program\tnone_prog_cycles\trl_prog_cycles\tb5_prog_cycles\tnone_all_cycles\trl_all_cycles\tb5_all_cycles\tnone_taken\trl_taken\tb5_taken\trl_handler\tb5_handler\trl_layouts\tb5_layouts\trl_copies\tb5_copies\trl_found\trl_missed\trl_false\trl_delay\tb5_found\tb5_missed\tb5_false\tb5_delay\tb5_pairs\tb5_crossed\tboth_prog_cycles\tboth_taken\tboth_handler\tboth_traces\tevery_prog_cycles\tevery_taken\tevery_handler\tevery_traces\tstatic_prog_cycles\tstatic_taken\tstatic_layouts\ttrace_prog_cycles\ttrace_taken\ttrace_handler\ttrace_traces\n' >"$tsv"
 
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else printf "-" }'; }
 share() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f%%", 100 * a / b; else printf "-" }'; }
@@ -96,7 +97,8 @@ for rl in "$build"/dynrl/*-prof.elf; do
   both="$build/dynboth/$name-prof.elf"
   every="$build/dynevery/$name-prof.elf"
   static="$build/dynstatic/$name-prof.elf"
-  [ -f "$none" ] && [ -f "$b5" ] && [ -f "$both" ] && [ -f "$every" ] && [ -f "$static" ] || continue
+  tronly="$build/dyntrace/$name-prof.elf"
+  [ -f "$none" ] && [ -f "$b5" ] && [ -f "$both" ] && [ -f "$every" ] && [ -f "$static" ] && [ -f "$tronly" ] || continue
   run "$name" "$none" none
   n_pcyc=$pcyc n_cyc=$cycles n_taken=$taken n_handler=$handler
   run "$name" "$rl" rl
@@ -110,24 +112,28 @@ for rl in "$build"/dynrl/*-prof.elf; do
   run "$name" "$static" none
   extra=()
   s_pcyc=$pcyc s_taken=$taken s_lay=$layouts
+  run "$name" "$tronly" none
+  t_pcyc=$pcyc t_taken=$taken t_handler=$handler t_traces=$traces
   run "$name" "$both" none
   o_pcyc=$pcyc o_taken=$taken o_handler=$handler o_traces=$traces
   run "$name" "$every" none
   e_pcyc=$pcyc e_taken=$taken e_handler=$handler e_traces=$traces
-  both_table+=$(printf '%-21s| %8s %8s | %8s %7s %7s %4s | %8s %7s %7s %8s %6s | %8s %7s %7s %8s %6s' "$name" "$r_pcyc" "$r_handler" \
+  both_table+=$(printf '%-21s| %8s %8s | %8s %7s %7s %4s | %8s %7s %8s %6s | %8s %7s %7s %8s %6s | %8s %7s %7s %8s %6s' "$name" "$r_pcyc" "$r_handler" \
     "$s_pcyc" "$(pct "$s_pcyc" "$n_pcyc")" "$(pct "$s_pcyc" "$r_pcyc")" "$s_lay" \
+    "$t_pcyc" "$(pct "$t_pcyc" "$n_pcyc")" "$t_handler" "$t_traces" \
     "$o_pcyc" "$(pct "$o_pcyc" "$n_pcyc")" "$(pct "$o_pcyc" "$r_pcyc")" "$o_handler" "$o_traces" \
     "$e_pcyc" "$(pct "$e_pcyc" "$n_pcyc")" "$(pct "$e_pcyc" "$r_pcyc")" "$e_handler" "$e_traces")$'\n'
   score() { local d; d=$(get mean_delay "$1"); echo "$(get detected "$1")/$(get missed "$1")/$(get false "$1"),$((d / 1000))k"; }
   printf '%-21s| %8s %8s | %8s %7s %7s %6s %4s %9s | %8s %7s %7s %6s %4s %9s\n' "$name" "$n_pcyc" "$n_handler" \
     "$r_pcyc" "$(pct "$r_pcyc" "$n_pcyc")" "$r_handler" "$(share "$r_copies" "$r_ins")" "$r_lay" "$(score "$r_ev")" \
     "$b_pcyc" "$(pct "$b_pcyc" "$n_pcyc")" "$b_handler" "$(share "$b_copies" "$b_ins")" "$b_lay" "$(score "$b_ev")"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" \
     "$n_pcyc" "$r_pcyc" "$b_pcyc" "$n_cyc" "$r_cyc" "$b_cyc" "$n_taken" "$r_taken" "$b_taken" "$r_handler" "$b_handler" \
     "$r_lay" "$b_lay" "$r_copies" "$b_copies" "$(get detected "$r_ev")" "$(get missed "$r_ev")" "$(get false "$r_ev")" \
     "$(get mean_delay "$r_ev")" "$(get detected "$b_ev")" "$(get missed "$b_ev")" "$(get false "$b_ev")" \
     "$(get mean_delay "$b_ev")" "${b5pairs:-0}" "${b5crossed:-0}" "$o_pcyc" "$o_taken" "$o_handler" "$o_traces" \
-    "$e_pcyc" "$e_taken" "$e_handler" "$e_traces" "$s_pcyc" "$s_taken" "$s_lay" >>"$tsv"
+    "$e_pcyc" "$e_taken" "$e_handler" "$e_traces" "$s_pcyc" "$s_taken" "$s_lay" "$t_pcyc" "$t_taken" "$t_handler" \
+    "$t_traces" >>"$tsv"
 done
 awk -F'\t' 'NR > 1 { rf += $17; rm += $18; rx += $19; bf += $21; bm += $22; bx += $23; rh += $11; bh += $12; rp += $3; bp += $4; np += $2 }
   END { if (NR > 1) printf "all programs: prog-cyc 5A %+.1f%%, 5B %+.1f%% against none; handler 5A %d, 5B %d instructions; true changes found/missed/false: 5A %d/%d/%d, 5B %d/%d/%d\n",
@@ -139,15 +145,17 @@ echo " Every run keeps the output and an exact edge profile. 5B: a pair's cold e
 echo " its hot edge decrements c's counter; its counter holds a difference since the last arming, hence the periods.)"
 echo
 echo "   The offline bound, run (static: every function laid out once at start by the whole run's profile, recorded"
-echo "   by an earlier run of the same program; docs/dynopt.md, \"The static layout, run\"), and both optimizers in one"
-echo "   program (\"One code cache for both optimizers\"): 5A with re-layout and the trace-driven optimizer sharing"
-echo "   the code cache, with its cost model (both) and placing every hot trace (every). vs-none / vs-5A: program"
-echo "   cycles against the runs above; lay: functions laid out; traces: hot traces placed in the cache."
-printf '%-21s| %8s %8s | %8s %7s %7s %4s | %8s %7s %7s %8s %6s | %8s %7s %7s %8s %6s\n' "" "5A" "" static "" "" "" both "" "" "" "" \
-  every "" "" "" ""
-printf '%-21s| %8s %8s | %8s %7s %7s %4s | %8s %7s %7s %8s %6s | %8s %7s %7s %8s %6s\n' program prog-cyc handler prog-cyc \
-  vs-none vs-5A lay prog-cyc vs-none vs-5A handler traces prog-cyc vs-none vs-5A handler traces
+echo "   by an earlier run of the same program; docs/dynopt.md, \"The static layout, run\"), the trace-driven optimizer"
+echo "   alone with its cost model (traces), and both optimizers in one program (\"One code cache for both"
+echo "   optimizers\"): 5A with re-layout and the trace-driven optimizer sharing the code cache, with its cost model"
+echo "   (both) and placing every hot trace (every). vs-none / vs-5A: program cycles against the runs above; lay:"
+echo "   functions laid out; traces: hot traces placed in the cache."
+printf '%-21s| %8s %8s | %8s %7s %7s %4s | %8s %7s %8s %6s | %8s %7s %7s %8s %6s | %8s %7s %7s %8s %6s\n' "" "5A" "" static \
+  "" "" "" traces "" "" "" both "" "" "" "" every "" "" "" ""
+printf '%-21s| %8s %8s | %8s %7s %7s %4s | %8s %7s %8s %6s | %8s %7s %7s %8s %6s | %8s %7s %7s %8s %6s\n' program prog-cyc \
+  handler prog-cyc vs-none vs-5A lay prog-cyc vs-none handler traces prog-cyc vs-none vs-5A handler traces prog-cyc \
+  vs-none vs-5A handler traces
 printf '%s' "$both_table"
-awk -F'\t' 'NR > 1 { np += $2; rp += $3; op += $27; ep += $31; sp += $35; rh += $11; oh += $29; eh += $33; ot += $30; et += $34 }
-  END { if (NR > 1) printf "all programs: prog-cyc against none: 5A %+.1f%%, static %+.1f%%, both %+.1f%%, every %+.1f%%; against 5A: static %+.1f%%, both %+.1f%%, every %+.1f%%; handler 5A %d, both %d, every %d instructions; traces placed: both %d, every %d\n",
-          100 * (rp - np) / np, 100 * (sp - np) / np, 100 * (op - np) / np, 100 * (ep - np) / np, 100 * (sp - rp) / rp, 100 * (op - rp) / rp, 100 * (ep - rp) / rp, rh, oh, eh, ot, et }' "$tsv"
+awk -F'\t' 'NR > 1 { np += $2; rp += $3; op += $27; ep += $31; sp += $35; tp += $38; rh += $11; oh += $29; eh += $33; th += $40; ot += $30; et += $34; tt += $41 }
+  END { if (NR > 1) printf "all programs: prog-cyc against none: 5A %+.1f%%, static %+.1f%%, traces %+.1f%%, both %+.1f%%, every %+.1f%%; against 5A: static %+.1f%%, both %+.1f%%, every %+.1f%%; handler 5A %d, traces %d, both %d, every %d instructions; traces placed: traces %d, both %d, every %d\n",
+          100 * (rp - np) / np, 100 * (sp - np) / np, 100 * (tp - np) / np, 100 * (op - np) / np, 100 * (ep - np) / np, 100 * (sp - rp) / rp, 100 * (op - rp) / rp, 100 * (ep - rp) / rp, rh, th, oh, eh, tt, ot, et }' "$tsv"

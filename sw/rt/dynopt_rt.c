@@ -103,6 +103,7 @@ __attribute__((noinit)) static hwprof_cc_exit_t cc_exits[2048];
 __attribute__((noinit)) static hwprof_trace_entry_t trace_slots[DYNOPT_TRACE_SLOTS];
 __attribute__((noinit)) static hwprof_trace_table_t trace_table;
 __attribute__((noinit)) static hwprof_trace_opt_t topt;
+static uint32_t transition_flushes; /* the traces flushed at a phase transition */
 #else
 __attribute__((noinit)) static hwprof_cc_patch_t cc_patches[1];
 __attribute__((noinit)) static hwprof_cc_exit_t cc_exits[1];
@@ -138,7 +139,9 @@ static hwprof_result_t relayout_init(const hwprof_meta_t *m) {
   if (r == kHwprofOk)
     r = hwprof_rl_init(&rl, &cc, rl_patches, sizeof rl_patches / sizeof rl_patches[0], rl_funcs,
                        sizeof rl_funcs / sizeof rl_funcs[0], rl_copy, sizeof rl_copy / sizeof rl_copy[0]);
+#ifndef DYNOPT_TRACES_ONLY /* the trace-driven optimizer alone: the cache, no layouts */
   if (r == kHwprofOk) hwprof_dynopt_set_relayout(&opt, &rl);
+#endif
   return r;
 }
 #endif
@@ -269,7 +272,18 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
       trace_errors++;
 #endif
     if (pending & (1u << HWPROF_TOP_IRQ_PENDING_PHASE_LSB)) {
+#ifdef DYNOPT_TRACES
+      const uint32_t transitions = opt.transitions;
+#endif
       if (hwprof_dynopt_on_phase(&opt, now) != kHwprofOk) status = kHwprofBadState;
+#ifdef DYNOPT_TRACES
+      /* a phase transition (a hot edge changed, not a false signal): the traces placed for the old
+         phase go, the new phase's turn hot and are placed again (seed 002's cache, seed 000's signal) */
+      if (opt.transitions != transitions && cc.npatch > 0) {
+        if (hwprof_cc_flush(&cc) != kHwprofOk) trace_errors++;
+        transition_flushes++;
+      }
+#endif
     }
     if (opt.resume_pc != epc) __asm__ volatile("csrw mepc, %0" ::"r"(opt.resume_pc)); /* a stub completed */
   } else if (cause == 0x80000007u) {
@@ -353,11 +367,12 @@ int main(void) {
   printf("dynopt: traces: %lu trace interrupts, %lu records, %lu hot; %lu placed in the code cache (%lu instructions, "
          "%lu words), %lu exits linked; hot traces %lu at a placed start or in the cache, %lu not rebuilt, %lu refused, "
          "%lu left alone, %lu minority; "
-         "%lu flushes by a layout; %lu handler errors\n",
+         "%lu flushes by a layout, %lu at a phase transition; %lu handler errors\n",
          (unsigned long)trace_table.interrupts, (unsigned long)trace_table.records, (unsigned long)trace_table.hot_traces,
          (unsigned long)cc.placed, (unsigned long)cc.insns_in, (unsigned long)cc.words_out, (unsigned long)cc.linked,
          (unsigned long)topt.cached_start, (unsigned long)topt.recon_failed, (unsigned long)topt.refused,
-         (unsigned long)topt.left_alone, (unsigned long)topt.minority, (unsigned long)rl.trace_flushes, (unsigned long)trace_errors);
+         (unsigned long)topt.left_alone, (unsigned long)topt.minority, (unsigned long)rl.trace_flushes,
+         (unsigned long)transition_flushes, (unsigned long)trace_errors);
   for (unsigned k = 1; k < kHwprofCcReasons; k++)
     if (cc.refused[k]) printf("dynopt:   trace refused %lu: %s\n", (unsigned long)cc.refused[k], hwprof_cc_status_str(k));
 #endif
