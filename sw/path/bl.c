@@ -1,7 +1,6 @@
 /* Ball-Larus path numbering; see bl.h and docs/path-prof.md. */
 #include "bl.h"
 
-#define ALLOC(a, type, count) ((type *)hwprof_arena_alloc((a), sizeof(type) * ((size_t)(count) + 1u)))
 
 const char *pp_status_str(pp_status_t s) {
   switch (s) {
@@ -18,8 +17,8 @@ const char *pp_status_str(pp_status_t s) {
  * node still on the search's path. gfirst/gnext: g's outgoing edges per node. */
 static pp_status_t find_back_edges(const pp_graph_t *g, const uint32_t *gfirst, const uint32_t *gnext, hwprof_arena_t *a,
                                    bool *back) {
-  uint8_t *color = ALLOC(a, uint8_t, g->nnodes); /* 0 new, 1 on the path, 2 done */
-  uint32_t *stack = ALLOC(a, uint32_t, g->nnodes), *cursor = ALLOC(a, uint32_t, g->nnodes);
+  uint8_t *color = PP_ALLOC(a, uint8_t, g->nnodes); /* 0 new, 1 on the path, 2 done */
+  uint32_t *stack = PP_ALLOC(a, uint32_t, g->nnodes), *cursor = PP_ALLOC(a, uint32_t, g->nnodes);
   if (color == NULL || stack == NULL || cursor == NULL) return kPpNoMemory;
   uint32_t sp = 0;
   stack[sp++] = g->entry;
@@ -62,10 +61,10 @@ pp_status_t pp_number(const pp_graph_t *g, const bool *back, uint64_t max_paths,
   for (uint32_t e = 0; e < g->nedge; e++)
     if (g->edge[e].src >= g->nnodes || g->edge[e].dst >= g->nnodes) return kPpBadGraph;
   *n = (pp_numbering_t){.g = g};
-  uint32_t *gfirst = ALLOC(a, uint32_t, g->nnodes), *gnext = ALLOC(a, uint32_t, g->nedge), *glast = ALLOC(a, uint32_t, g->nnodes);
-  n->back = ALLOC(a, bool, g->nedge);
-  n->dummy_entry = ALLOC(a, uint32_t, g->nedge);
-  n->dummy_exit = ALLOC(a, uint32_t, g->nedge);
+  uint32_t *gfirst = PP_ALLOC(a, uint32_t, g->nnodes), *gnext = PP_ALLOC(a, uint32_t, g->nedge), *glast = PP_ALLOC(a, uint32_t, g->nnodes);
+  n->back = PP_ALLOC(a, bool, g->nedge);
+  n->dummy_entry = PP_ALLOC(a, uint32_t, g->nedge);
+  n->dummy_exit = PP_ALLOC(a, uint32_t, g->nedge);
   if (gfirst == NULL || gnext == NULL || glast == NULL || n->back == NULL || n->dummy_entry == NULL || n->dummy_exit == NULL)
     return kPpNoMemory;
   for (uint32_t v = 0; v < g->nnodes; v++) gfirst[v] = PP_NONE;
@@ -89,14 +88,14 @@ pp_status_t pp_number(const pp_graph_t *g, const bool *back, uint64_t max_paths,
   }
   /* the DAG: real edges in order, then each back edge's two dummies at the end of their sources' lists */
   const uint32_t cap = g->nedge - nback + 2u * nback;
-  n->edge = ALLOC(a, pp_edge_t, cap);
-  n->kind = ALLOC(a, uint8_t, cap);
-  n->orig = ALLOC(a, uint32_t, cap);
-  n->val = ALLOC(a, uint64_t, cap);
-  n->next = ALLOC(a, uint32_t, cap);
-  n->first = ALLOC(a, uint32_t, g->nnodes);
-  n->npaths = ALLOC(a, uint64_t, g->nnodes);
-  uint32_t *last = ALLOC(a, uint32_t, g->nnodes);
+  n->edge = PP_ALLOC(a, pp_edge_t, cap);
+  n->kind = PP_ALLOC(a, uint8_t, cap);
+  n->orig = PP_ALLOC(a, uint32_t, cap);
+  n->val = PP_ALLOC(a, uint64_t, cap);
+  n->next = PP_ALLOC(a, uint32_t, cap);
+  n->first = PP_ALLOC(a, uint32_t, g->nnodes);
+  n->npaths = PP_ALLOC(a, uint64_t, g->nnodes);
+  uint32_t *last = PP_ALLOC(a, uint32_t, g->nnodes);
   if (n->edge == NULL || n->kind == NULL || n->orig == NULL || n->val == NULL || n->next == NULL || n->first == NULL ||
       n->npaths == NULL || last == NULL)
     return kPpNoMemory;
@@ -115,8 +114,8 @@ pp_status_t pp_number(const pp_graph_t *g, const bool *back, uint64_t max_paths,
     append(n, last, (pp_edge_t){g->edge[e].src, g->exit}, kPpDummyExit, e);
   }
   /* NumPaths in post-order of a depth-first search of the DAG from the entry */
-  uint8_t *color = ALLOC(a, uint8_t, g->nnodes);
-  uint32_t *stack = ALLOC(a, uint32_t, g->nnodes), *cursor = ALLOC(a, uint32_t, g->nnodes);
+  uint8_t *color = PP_ALLOC(a, uint8_t, g->nnodes);
+  uint32_t *stack = PP_ALLOC(a, uint32_t, g->nnodes), *cursor = PP_ALLOC(a, uint32_t, g->nnodes);
   if (color == NULL || stack == NULL || cursor == NULL) return kPpNoMemory;
   uint32_t sp = 0;
   stack[sp++] = g->entry;
@@ -182,7 +181,7 @@ pp_status_t pp_chords(const pp_numbering_t *n, const uint64_t *weight, hwprof_ar
   if (n == NULL || a == NULL || inc == NULL || on_tree == NULL) return kPpBadGraph;
   const pp_graph_t *g = n->g;
   const uint32_t m = n->nedge;
-  uint32_t *order = ALLOC(a, uint32_t, m), *parent = ALLOC(a, uint32_t, g->nnodes);
+  uint32_t *order = PP_ALLOC(a, uint32_t, m), *parent = PP_ALLOC(a, uint32_t, g->nnodes);
   if (order == NULL || parent == NULL) return kPpNoMemory;
   for (uint32_t e = 0; e < m; e++) order[e] = e;
   /* heaviest first, ties by DAG order (insertion sort: stable; graphs are small) */
@@ -204,9 +203,9 @@ pp_status_t pp_chords(const pp_numbering_t *n, const uint64_t *weight, hwprof_ar
     if (ra != rb) parent[rb] = ra;
   }
   /* potentials over the tree from the entry: pot(dst) = pot(src) + val along a tree edge */
-  int64_t *pot = ALLOC(a, int64_t, g->nnodes);
-  bool *known = ALLOC(a, bool, g->nnodes);
-  uint32_t *queue = ALLOC(a, uint32_t, g->nnodes);
+  int64_t *pot = PP_ALLOC(a, int64_t, g->nnodes);
+  bool *known = PP_ALLOC(a, bool, g->nnodes);
+  uint32_t *queue = PP_ALLOC(a, uint32_t, g->nnodes);
   if (pot == NULL || known == NULL || queue == NULL) return kPpNoMemory;
   uint32_t qh = 0, qt = 0;
   known[g->entry] = known[g->exit] = true; /* pot(ENTRY) = pot(EXIT) = 0: the tree edge EXIT->ENTRY */

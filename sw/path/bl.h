@@ -31,6 +31,8 @@
 #include "hwprof_cfg.h"
 
 #define PP_NONE 0xffffffffu
+/* count objects of type from arena a (one more, so that a count of 0 still gets memory), or NULL */
+#define PP_ALLOC(a, type, count) ((type *)hwprof_arena_alloc((a), sizeof(type) * ((size_t)(count) + 1u)))
 
 typedef struct {
   uint32_t src, dst;

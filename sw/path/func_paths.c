@@ -1,14 +1,13 @@
 /* A real function's path graph and regions; see func_paths.h. */
 #include "func_paths.h"
 
-#define ALLOC(a, type, count) ((type *)hwprof_arena_alloc((a), sizeof(type) * ((size_t)(count) + 1u)))
 
 pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_func_t *out) {
   if (f == NULL || a == NULL || out == NULL || f->why != HWPROF_CFG_OK || f->nblk == 0 || f->idom == NULL)
     return kPpBadGraph;
   const uint32_t nblk = f->nblk, exit = nblk;
-  pp_edge_t *edge = ALLOC(a, pp_edge_t, f->nedge);
-  bool *back = ALLOC(a, bool, f->nedge), *has_out = ALLOC(a, bool, nblk);
+  pp_edge_t *edge = PP_ALLOC(a, pp_edge_t, f->nedge);
+  bool *back = PP_ALLOC(a, bool, f->nedge), *has_out = PP_ALLOC(a, bool, nblk);
   if (edge == NULL || back == NULL || has_out == NULL) return kPpNoMemory;
   for (unsigned e = 0; e < f->nedge; e++)
     if (!hwprof_cfg_is_virtual(f->edge[e].kind) && f->edge[e].src >= 0) has_out[f->edge[e].src] = true;
@@ -22,8 +21,8 @@ pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_f
     edge[m++] = (pp_edge_t){s, d};
   }
   const uint32_t nregion = f->nloop + 1u;
-  uint32_t *region_of = ALLOC(a, uint32_t, nblk + 1u), *parent = ALLOC(a, uint32_t, nregion);
-  uint32_t *rep_entry = ALLOC(a, uint32_t, nregion), *rep_exit = ALLOC(a, uint32_t, nregion);
+  uint32_t *region_of = PP_ALLOC(a, uint32_t, nblk + 1u), *parent = PP_ALLOC(a, uint32_t, nregion);
+  uint32_t *rep_entry = PP_ALLOC(a, uint32_t, nregion), *rep_exit = PP_ALLOC(a, uint32_t, nregion);
   if (region_of == NULL || parent == NULL || rep_entry == NULL || rep_exit == NULL) return kPpNoMemory;
   for (uint32_t b = 0; b < nblk; b++) region_of[b] = f->loop_of && f->loop_of[b] >= 0 ? (uint32_t)f->loop_of[b] + 1u : 0u;
   region_of[exit] = 0;

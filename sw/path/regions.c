@@ -1,7 +1,6 @@
 /* Regions and the two augmentations of seed 004; see regions.h and docs/path-prof.md. */
 #include "regions.h"
 
-#define ALLOC(a, type, count) ((type *)hwprof_arena_alloc((a), sizeof(type) * ((size_t)(count) + 1u)))
 
 bool pp_in_region(const pp_regions_t *h, uint32_t v, uint32_t r) {
   for (uint32_t x = h->region_of[v]; x != PP_NONE; x = h->parent[x])
@@ -45,9 +44,9 @@ pp_status_t pp_rb_augment(const pp_regions_t *h, uint32_t r, hwprof_arena_t *a, 
   if (h == NULL || a == NULL || out == NULL || node_of == NULL || local_of == NULL || !valid(h) || r >= h->nregion)
     return kPpBadGraph;
   const pp_graph_t *g = h->g;
-  uint32_t *loc = ALLOC(a, uint32_t, g->nnodes), *of = ALLOC(a, uint32_t, g->nnodes + 2u);
-  bool *entry = ALLOC(a, bool, g->nnodes + 2u), *exit = ALLOC(a, bool, g->nnodes + 2u);
-  pp_edge_t *edge = ALLOC(a, pp_edge_t, 2u * g->nnodes + g->nedge + 2u);
+  uint32_t *loc = PP_ALLOC(a, uint32_t, g->nnodes), *of = PP_ALLOC(a, uint32_t, g->nnodes + 2u);
+  bool *entry = PP_ALLOC(a, bool, g->nnodes + 2u), *exit = PP_ALLOC(a, bool, g->nnodes + 2u);
+  pp_edge_t *edge = PP_ALLOC(a, pp_edge_t, 2u * g->nnodes + g->nedge + 2u);
   if (loc == NULL || of == NULL || entry == NULL || exit == NULL || edge == NULL) return kPpNoMemory;
   /* local nodes: r's own, and each child region as its representative entry (step 5a) */
   uint32_t nloc = 0;
@@ -117,8 +116,8 @@ pp_status_t pp_gp_augment(const pp_regions_t *h, hwprof_arena_t *a, pp_graph_t *
   if (h == NULL || a == NULL || out == NULL || added == NULL || h->rep_exit == NULL || !valid(h)) return kPpBadGraph;
   const pp_graph_t *g = h->g;
   const uint32_t cap = g->nedge + h->nregion * 4u * g->nnodes;
-  pp_edge_t *edge = ALLOC(a, pp_edge_t, cap);
-  bool *add = ALLOC(a, bool, cap), *entry = ALLOC(a, bool, g->nnodes), *exit = ALLOC(a, bool, g->nnodes);
+  pp_edge_t *edge = PP_ALLOC(a, pp_edge_t, cap);
+  bool *add = PP_ALLOC(a, bool, cap), *entry = PP_ALLOC(a, bool, g->nnodes), *exit = PP_ALLOC(a, bool, g->nnodes);
   if (edge == NULL || add == NULL || entry == NULL || exit == NULL) return kPpNoMemory;
   uint32_t m = 0;
   for (uint32_t e = 0; e < g->nedge; e++) /* step 2: back edges removed */
