@@ -70,7 +70,7 @@ verilator_coverage --annotate "$cov/annotated" "$cov/merged.dat" >/dev/null
 echo "cov: unit tests with gcov" >&2
 # every source of the unit tests (the Makefile's UNIT_SRC), compiled once with gcov; the C model's
 # objects keep their basenames, which the per-file report below asks gcov for
-inc="-Itb -Itests -Isim -Isw/instr -Isw/cop -Isw/vp -Isw/dynopt -Isw/wpp -Isw/profmap -Isw/cfg -Isw/elf"
+inc="-Itb -Itests -Isim -Isw/instr -Isw/cop -Isw/vp -Isw/dynopt -Isw/wpp -Isw/path -Isw/profmap -Isw/cfg -Isw/elf"
 for c in $unit_src; do
   cc $CFLAGS $inc -c "$c" -o "$cov/unit/$(basename "${c%.c}").o"
 done
@@ -85,7 +85,7 @@ done
 # drained trace (every command), each built with gcov
 echo "cov: the host tools with gcov" >&2
 mkdir -p "$cov/tools"
-tools_inc="-Isw/instr -Isw/rewrite -Isw/wpp -Isw/profmap -Isw/cfg -Isw/elf"
+tools_inc="-Isw/instr -Isw/rewrite -Isw/path -Isw/wpp -Isw/profmap -Isw/cfg -Isw/elf"
 cc $CFLAGS $tools_inc ${INSTR_SRC:?INSTR_SRC must list the instrumenter sources (run through make cov)} sw/instr/hwprof_instr.c -o "$cov/tools/hwprof-instr" -lelf
 "$cov/tools/hwprof-instr" instrument --quiet --k=4 "$build/instr/sort.elf" -o "$cov/tools/sort-min.elf"
 "$cov/tools/hwprof-instr" instrument --quiet --mode=all "$build/instr/interp.elf" -o "$cov/tools/interp-all.elf"
