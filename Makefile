@@ -22,11 +22,11 @@ RTL_COP  := $(RTL_PKG) rtl/prim/hwprof_prim_counters.sv rtl/reg/hwprof_cop_reg.s
 RTL_VPF  := $(RTL_PKG) rtl/prim/hwprof_prim_counters.sv rtl/reg/hwprof_vpf_reg.sv rtl/hwprof_sbuf.sv rtl/hwprof_vpf.sv
 RTL_PRIM := rtl/prim/hwprof_prim_fifo.sv rtl/prim/hwprof_prim_counters.sv rtl/prim/hwprof_prim_cam.sv \
             rtl/prim/hwprof_prim_regfile.sv
-RTL_SRC  := $(RTL_PKG) $(RTL_PRIM) $(RTL_REG) rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv \
+RTL_SRC  := $(RTL_PKG) $(RTL_PRIM) $(RTL_REG) rtl/hwprof_path.sv rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv \
             rtl/hwprof_sbuf.sv rtl/hwprof_vpf.sv rtl/hwprof_cop.sv rtl/hwprof_top.sv
 VLT      := rtl/hwprof.vlt
 MODEL_SRC := cmodel/reg/top_reg.c cmodel/reg/pir_reg.c cmodel/reg/edge_prof_reg.c cmodel/reg/trace_ctrl_reg.c cmodel/reg/cop_reg.c cmodel/reg/vpf_reg.c \
-             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/cam.c cmodel/prim/regfile.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/cop.c cmodel/sbuf.c cmodel/vpf.c cmodel/top.c cmodel/mem_model.c
+             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/cam.c cmodel/prim/regfile.c cmodel/path.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/cop.c cmodel/sbuf.c cmodel/vpf.c cmodel/top.c cmodel/mem_model.c
 MODEL_HDR := $(wildcard cmodel/*.h cmodel/reg/*.h cmodel/prim/*.h) sw/include/hwprof_regs.h
 SW_SRC   := sw/hwprof_edge.c sw/hwprof_trace.c sw/hwprof_cop.c sw/trace_recon.c sw/image.c
 SW_HDR   := $(wildcard sw/include/*.h)
@@ -146,7 +146,7 @@ print-rtl-src:
 # ---------------------------------------------------------------- lint
 lint:
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_SRC) --top-module hwprof_top
-	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) $(RTL_PRIM) rtl/reg/hwprof_pir_reg.sv rtl/hwprof_pir.sv --top-module hwprof_pir
+	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_PKG) $(RTL_PRIM) rtl/reg/hwprof_pir_reg.sv rtl/hwprof_path.sv rtl/hwprof_pir.sv --top-module hwprof_pir
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_COP) --top-module hwprof_cop
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_COP) --top-module hwprof_cop -GUcDepth=2 -GCamEntries=2 -GDataBytes=8
 	$(VERILATOR) --lint-only -Wall $(VLT) $(RTL_VPF) --top-module hwprof_vpf

@@ -21,6 +21,7 @@ void hwprof_pir_reset(hwprof_pir_state_t *s) {
   memset(s, 0, sizeof *s);
   hwprof_prim_regfile_reset(&s->link);
   hwprof_pir_reg_reset(&s->regs);
+  hwprof_path_reset(&s->path);
 }
 
 static unsigned cnt_shift(const hwprof_pir_cfg_t *cfg) {
@@ -32,10 +33,15 @@ static unsigned cnt_shift(const hwprof_pir_cfg_t *cfg) {
   }
 }
 
-/* Would the presented event update a counter, and is it the not-taken counter of an either branch? */
-static bool update_of(const hwprof_pir_state_t *s, const hwprof_retire_ev_t *ev, bool *second) {
+/* Would the presented event update a counter, and is it the not-taken counter of an either branch,
+ * or a path's (u_path: its count takes the update, the pid is not looked at)? */
+static bool update_of(const hwprof_pir_state_t *s, const hwprof_retire_ev_t *ev, bool *second,
+                      hwprof_path_out_t *path) {
   *second = false;
-  if (!s->flag || (ev->pid & PID_MASK) == 0 || (ev->trap & 1u)) return false; /* a trap handler's: not profiled */
+  hwprof_path_comb(&s->path, ev, path);
+  if (!s->flag || (ev->trap & 1u)) return false; /* a trap handler's: not profiled */
+  if (path->cnt) return true;
+  if ((ev->pid & PID_MASK) == 0) return false;
   switch (ev->kind) {
     case HWPROF_KIND_BRANCH:
     case HWPROF_KIND_JUMP:
@@ -63,6 +69,9 @@ static void hw2reg_of(const hwprof_pir_state_t *s, hwprof_pir_hw2reg_t *hw) {
   hw->stat_updates_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_PIR_ST_UPDATES);
   hw->link_depth = s->sp;
   hw->link_err = s->lerr;
+  hw->path_sum_value = s->path.sum;
+  hw->path_stack_depth = s->path.psp;
+  hw->path_stack_err = s->path.perr;
 }
 
 /* The register block's response and strobes of this cycle. */
@@ -78,7 +87,8 @@ void hwprof_pir_comb(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, c
   hwprof_pir_reg2hw_t r2h;
   regs_of(s, &in->reg, &r2h, &out->reg);
   bool second;
-  out->upd_req = update_of(s, in->ev, &second);
+  hwprof_path_out_t path;
+  out->upd_req = update_of(s, in->ev, &second, &path);
   out->phase = in->ovf && s->trigger == 1u;
   out->upd = s->upd;
 }
@@ -87,8 +97,9 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   const hwprof_retire_ev_t *ev = in->ev;
   hwprof_pir_state_t n = *s;
   bool second;
+  hwprof_path_out_t path;
   const bool fire = in->ev_fire && !(ev->trap & 1u); /* the program's event (a trap handler's changes nothing) */
-  bool hit = fire && update_of(s, ev, &second);
+  bool hit = fire && update_of(s, ev, &second, &path);
   hwprof_pir_reg2hw_t r2h;
   hwprof_reg_rsp_t rsp;
   regs_of(s, &in->reg, &r2h, &rsp);
@@ -102,7 +113,8 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   n.upd.addr = 0;
   if (hit) {
     /* index = offset + pid - 1 (+1): never negative because pid >= 1 */
-    uint64_t idx = (uint64_t)s->offset + (ev->pid & PID_MASK) - 1u + (second ? 1u : 0u);
+    uint64_t idx = path.cnt ? (uint64_t)s->offset + path.cnt_idx
+                            : (uint64_t)s->offset + (ev->pid & PID_MASK) - 1u + (second ? 1u : 0u);
     n.upd.addr = (s->base + (idx << cnt_shift(cfg))) & BASE_MASK;
   }
 
@@ -164,6 +176,16 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
       }
     }
   }
+
+  /* the path sum and its stack; a linked call saves the sum beside {base, offset}, a linked return
+   * that finds its frame restores it */
+  const hwprof_path_in_t path_in = {
+      .take = fire, .ev = ev,
+      .link_we = push && !full, .link_waddr = s->sp,
+      .link_restore = pop && s->sp != 0 && s->sp <= HWPROF_PIR_LINK_ENTRIES, .link_raddr = s->sp - 1u,
+      .sum_we = r2h.path_sum_qe, .sum_wdata = r2h.path_sum_value,
+      .stack_we = r2h.path_stack_qe, .stack_depth = r2h.path_stack_depth, .stack_err = r2h.path_stack_err};
+  hwprof_path_step(&n.path, &path_in);
 
   /* register writes (context switch) */
   if (r2h.base_lo_qe) n.base = (n.base & ~(uint64_t)0xffffffffu) | r2h.base_lo_value;

@@ -4,6 +4,7 @@
 #ifndef HWPROF_PIR_H
 #define HWPROF_PIR_H
 
+#include "path.h"
 #include "ports.h"
 #include "prim/counters.h"
 #include "prim/regfile.h"
@@ -26,6 +27,7 @@ typedef struct {
   uint32_t sp;   /* PIR_LINK_SP_W bits: linked calls not yet returned */
   bool lerr;     /* sticky link-stack error */
   hwprof_prim_counters_state_t stats; /* u_stats: HWPROF_PIR_ST_* */
+  hwprof_path_state_t path; /* u_path: the path sum and its stack */
   hwprof_upd_op_t upd; /* registered update operation */
   hwprof_pir_reg_state_t regs; /* the register block (no flops: the pir holds every register) */
 } hwprof_pir_state_t;

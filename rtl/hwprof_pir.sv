@@ -21,6 +21,11 @@
 // counter goes on counting past them (pushes lost, pops that restore nothing) and a push on a full
 // stack or a pop on an empty one sets the sticky LINK.ERR: never silently wrong.
 //
+// Path profiling (seed 004, docs/path-prof.md): the path sum and its stack of outer sums live in
+// u_path (rtl/hwprof_path.sv); an event whose path word counts a path generates the update
+// operation on counter[offset + sum + a] instead of its pid's (the instrumenter never gives an
+// event both), and a linked call saves the sum beside {base, offset}.
+//
 // Trap handlers (docs/pir.md): an event retired inside a trap handler (ev_trap_i HANDLER) is not the
 // profiled program's and changes nothing, so a handler may call instrumented code without moving
 // the interrupted program's pir or link stack; firmware in a handler uses the register window.
@@ -77,9 +82,11 @@ module hwprof_pir #(
   localparam int unsigned OffsetW  = hwprof_pkg::PIR_OFFSET_W;
   localparam int unsigned TriggerW = hwprof_pkg::PIR_TRIGGER_W;
   localparam int unsigned PidW     = hwprof_pkg::EV_PID_W;
-  // counter index = offset + pid - 1 (+1 for the not-taken edge of an either branch): one bit wider
-  // than the wider of the two operands
-  localparam int unsigned IdxW     = ((OffsetW > PidW) ? OffsetW : PidW) + 1;
+  localparam int unsigned SumW     = hwprof_pkg::PATH_SUM_W;
+  // counter index = offset + pid - 1 (+1 for the not-taken edge of an either branch), or offset +
+  // sum + a for a path: one bit wider than the widest sum of two operands
+  localparam int unsigned IdxW     = ((OffsetW > PidW) ? ((OffsetW > SumW + 1) ? OffsetW : SumW + 1)
+                                                       : ((PidW > SumW + 1) ? PidW : SumW + 1)) + 1;
   localparam int unsigned CntShift = $clog2(CntW / 8);
   localparam int unsigned LinkN    = hwprof_pkg::PIR_LINK_ENTRIES;
   localparam int unsigned SpW      = hwprof_pkg::PIR_LINK_SP_W;
@@ -102,6 +109,8 @@ module hwprof_pir #(
   logic           upd_hit;     // ... and it is accepted
   logic           upd_second;  // ... the one after counter[idx] (not-taken edge of an either branch)
   logic [IdxW-1:0] upd_idx;
+  logic           path_cnt;    // the presented event counts a path (u_path)
+  logic [SumW:0]  path_idx;    // ... at sum + a
 
   // the program's events; a trap handler's are not profiled (the reserved trap value 3 acts as HANDLER)
   logic prog, take;
@@ -113,7 +122,9 @@ module hwprof_pir #(
   always_comb begin
     upd_req    = 1'b0;
     upd_second = 1'b0;
-    if (flag_q && (ev_pid_i != '0) && prog) begin
+    if (flag_q && path_cnt && prog) begin
+      upd_req = 1'b1;
+    end else if (flag_q && (ev_pid_i != '0) && prog) begin
       unique case (ev_kind_i)
         hwprof_pkg::KIND_BRANCH, hwprof_pkg::KIND_JUMP, hwprof_pkg::KIND_IJUMP: begin
           unique case (ev_bhint_i)
@@ -136,12 +147,16 @@ module hwprof_pir #(
   assign upd_hit   = take && upd_req;
   assign upd_req_o = upd_req;
 
-  assign upd_idx = IdxW'(offset_q) + IdxW'(ev_pid_i) - IdxW'(1) + IdxW'(upd_second);
+  assign upd_idx = path_cnt ? IdxW'(offset_q) + IdxW'(path_idx)
+                            : IdxW'(offset_q) + IdxW'(ev_pid_i) - IdxW'(1) + IdxW'(upd_second);
 
   // ---- register block (rtl/reg/hwprof_pir_reg.sv, generated from regs/pir.json): every pir
   // register is held here, since the profiling instructions write them too
   hwprof_pkg::pir_hw2reg_t hw2reg;
   hwprof_pkg::pir_reg2hw_t reg2hw;
+  logic [SumW-1:0] path_sum;
+  logic [7:0]      path_depth;
+  logic            path_err;
 
   always_comb begin
     hw2reg = '0;
@@ -154,6 +169,9 @@ module hwprof_pir #(
     hw2reg.stat_updates_value = stat_count[63:32];
     hw2reg.link_depth         = sp_q;
     hw2reg.link_err           = lerr_q;
+    hw2reg.path_sum_value     = path_sum;
+    hw2reg.path_stack_depth   = path_depth;
+    hw2reg.path_stack_err     = path_err;
   end
 
   hwprof_pir_reg u_reg (
@@ -172,7 +190,7 @@ module hwprof_pir #(
   // ---- next state
   logic reg_we;
   assign reg_we = reg2hw.base_lo_qe || reg2hw.base_hi_qe || reg2hw.offset_qe || reg2hw.trigger_qe ||
-                  reg2hw.ctrl_qe || reg2hw.link_qe;
+                  reg2hw.ctrl_qe || reg2hw.link_qe || reg2hw.path_sum_qe || reg2hw.path_stack_qe;
 
   // ---- link stack operations of the accepted event
   logic link_ev, push, pop, sp_full, sp_top, call_init, br_setoff;
@@ -299,6 +317,32 @@ module hwprof_pir #(
   );
   logic unused_link;
   assign unused_link = ^link_unused;
+
+  // the path sum and its stack (path profiling)
+  hwprof_path u_path (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .take_i         (take),
+    .ev_kind_i      (ev_kind_i),
+    .ev_is_call_i   (ev_is_call_i),
+    .ev_is_ret_i    (ev_is_ret_i),
+    .ev_op_i        (ev_op_i),
+    .ev_operand_i   (ev_operand_i),
+    .cnt_o          (path_cnt),
+    .cnt_idx_o      (path_idx),
+    .link_we_i      (push && !sp_full),
+    .link_waddr_i   (8'(sp_q)),
+    .link_restore_i (pop && (sp_q != '0) && (sp_q <= SpW'(LinkN))),
+    .link_raddr_i   (8'(sp_q - SpW'(1))),
+    .sum_we_i       (reg2hw.path_sum_qe),
+    .sum_wdata_i    (reg2hw.path_sum_value),
+    .stack_we_i     (reg2hw.path_stack_qe),
+    .stack_depth_i  (reg2hw.path_stack_depth),
+    .stack_err_i    (reg2hw.path_stack_err),
+    .sum_o          (path_sum),
+    .stack_depth_o  (path_depth),
+    .stack_err_o    (path_err)
+  );
 
   // statistics: the program's accepted events, and those that generated an update operation
   hwprof_prim_counters #(

@@ -10,6 +10,13 @@ package hwprof_pkg;
   localparam int unsigned PIR_TRIGGER_W = 15;  // pir.trigger_counter width
   localparam int unsigned PIR_LINK_ENTRIES = 8;  // entries of the pir's link stack: the base and offset saved by linked calls (docs/pir.md)
   localparam int unsigned PIR_LINK_SP_W = 8;  // width of the link stack's depth counter (counts past PIR_LINK_ENTRIES, saturating)
+  localparam int unsigned PATH_STACK_ENTRIES = 8;  // entries of the pir's path stack: the outer path sums saved at region entries (docs/path-prof.md)
+  localparam int unsigned PATH_SUM_W = 16;  // width of the path sum and of its stack's entries (path profiling, docs/path-prof.md)
+  localparam int unsigned PATH_VAL_W = 13;  // width of each of the two values (a, b) of a path word
+  localparam int unsigned PATH_KIND_LSB = 0;  // path word: the operation (3 bits, path_op encoding)
+  localparam int unsigned PATH_A_LSB = 3;  // path word: value a (PATH_VAL_W bits)
+  localparam int unsigned PATH_B_LSB = 16;  // path word: value b (PATH_VAL_W bits); a return's path word has b = 0 (its shadow bit 19 is SHADOW_POP)
+  localparam int unsigned PROF_OP_PATH = 6;  // op of an event carrying a path word in its operand: kind PROF (prof.path, funct3 6), or a branch or jump that is not a call (the value calls use for PUSH)
   localparam int unsigned EV_PID_W = 16;  // width of the pid field on the retire-event port (branch shadow words use only the low K bits)
   localparam int unsigned EV_OPERAND_W = 40;  // width of the operand field of a profiling instruction on the retire-event port
   localparam int unsigned APB_ADDR_W = 16;  // APB address width
@@ -30,6 +37,8 @@ package hwprof_pkg;
   localparam int unsigned SHADOW_SETOFF_W = 10;  // width of that offset
   localparam int unsigned SHADOW_SETOFF_NT_LSB = 30;  // shadow word of a branch: 1 = switch the offset when not taken, 0 = when taken
   localparam int unsigned SHADOW_SETOFF_EN_LSB = 31;  // shadow word of a branch or jump: 1 = it switches the region offset (op SETOFF) when it goes the chosen way
+  localparam int unsigned SHADOW_PATH_LSB = 30;  // shadow word of a branch or jump (bit 31 clear): 1 = bits 28:0 are a path word (no pid, no hints), carried as op PATH when it goes the chosen way
+  localparam int unsigned SHADOW_PATH_NT_LSB = 29;  // shadow word carrying a path word: 1 = when a branch is not taken, 0 = when taken (a jump always is)
   localparam int unsigned OPCODE_CUSTOM0 = 11;  // major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op
 
   // ---- build parameters of hwprof_top: defaults (the RTL's parameter defaults)
@@ -99,6 +108,18 @@ package hwprof_pkg;
     PROF_OP_PUSH = 3'd6,
     PROF_OP_POP = 3'd7
   } prof_op_e;
+
+  // ---- operation of a path word (path profiling, docs/path-prof.md): sum is the path sum, a and b the word's values; a count updates counter[offset + sum + a]
+  typedef enum logic [2:0] {
+    PATH_OP_NONE = 3'd0,
+    PATH_OP_ADD = 3'd1,
+    PATH_OP_SET = 3'd2,
+    PATH_OP_COUNT = 3'd3,
+    PATH_OP_ENTER = 3'd4,
+    PATH_OP_LEAVE = 3'd5,
+    PATH_OP_POP = 3'd6,
+    PATH_OP_RSVD = 3'd7
+  } path_op_e;
 
   // ---- register window 'top': Identification and interrupts of the hwprof subsystem.
   localparam logic [7:0] TOP_WINDOW = 8'd0;
@@ -256,6 +277,20 @@ package hwprof_pkg;
   localparam int unsigned PIR_LINK_DEPTH_WIDTH = 8;
   localparam int unsigned PIR_LINK_ERR_LSB = 8;
   localparam int unsigned PIR_LINK_ERR_WIDTH = 1;
+  localparam logic [15:0] PIR_PATH_SUM_ADDR = 16'h0120;
+  localparam logic [31:0] PIR_PATH_SUM_WMASK = 32'h0000ffff;
+  localparam logic [31:0] PIR_PATH_SUM_RMASK = 32'h0000ffff;
+  localparam logic [31:0] PIR_PATH_SUM_RESVAL = 32'h00000000;
+  localparam int unsigned PIR_PATH_SUM_VALUE_LSB = 0;
+  localparam int unsigned PIR_PATH_SUM_VALUE_WIDTH = 16;
+  localparam logic [15:0] PIR_PATH_STACK_ADDR = 16'h0124;
+  localparam logic [31:0] PIR_PATH_STACK_WMASK = 32'h000001ff;
+  localparam logic [31:0] PIR_PATH_STACK_RMASK = 32'h000001ff;
+  localparam logic [31:0] PIR_PATH_STACK_RESVAL = 32'h00000000;
+  localparam int unsigned PIR_PATH_STACK_DEPTH_LSB = 0;
+  localparam int unsigned PIR_PATH_STACK_DEPTH_WIDTH = 8;
+  localparam int unsigned PIR_PATH_STACK_ERR_LSB = 8;
+  localparam int unsigned PIR_PATH_STACK_ERR_WIDTH = 1;
 
   // what the engine gives its register block (hwprof_pir_reg)
   typedef struct packed {
@@ -268,6 +303,9 @@ package hwprof_pkg;
     logic [31:0] stat_updates_value;
     logic [7:0] link_depth;
     logic link_err;
+    logic [15:0] path_sum_value;
+    logic [7:0] path_stack_depth;
+    logic path_stack_err;
   } pir_hw2reg_t;
   // what the register block gives its engine
   typedef struct packed {
@@ -284,6 +322,11 @@ package hwprof_pkg;
     logic link_qe;
     logic [7:0] link_depth;
     logic link_err;
+    logic path_sum_qe;
+    logic [15:0] path_sum_value;
+    logic path_stack_qe;
+    logic [7:0] path_stack_depth;
+    logic path_stack_err;
   } pir_reg2hw_t;
 
   // ---- register window 'edge_prof': Edge-profiling unit (seed 000, section 7): profile update buffer, profile cache, bounds window, overflowed-address buffer and statistics.

@@ -36,6 +36,9 @@ class FuncCover {
     kFifoWatermarkIrq,   // the trace interrupt rose in FIFO mode (watermark)
     kLinkOverflow,       // a linked call past the link stack's entries
     kLinkUnderflow,      // a linked return on an empty link stack
+    kPathCount,          // a path word counted a path (an update at offset + sum + a)
+    kPathOverflow,       // an ENTER past the path stack's entries
+    kPathUnderflow,      // a pop on an empty path stack
     kN
   };
   static const char* name(unsigned p) {
@@ -43,7 +46,8 @@ class FuncCover {
                                       "flush during a refill", "flush with updates pending", "OAB overrun",
                                       "trigger -1 by overflow", "trigger +1 by underflow", "phase interrupt",
                                       "update dropped (bounds)", "event stalled (buffer full)", "trace FIFO full",
-                                      "trace FIFO watermark interrupt", "link stack overflow", "link stack underflow"};
+                                      "trace FIFO watermark interrupt", "link stack overflow", "link stack underflow", "path counted", "path stack overflow",
+                                      "path stack underflow"};
     return n[p];
   }
 
@@ -73,6 +77,10 @@ class FuncCover {
     hit_[kFifoWatermarkIrq] += out.irq_trace && !irq_trace_ && b_.fifo_mode;
     hit_[kLinkOverflow] += a.lerr && !b_.lerr && a.sp > HWPROF_PIR_LINK_ENTRIES;
     hit_[kLinkUnderflow] += a.lerr && !b_.lerr && a.sp == 0;
+    hit_[kPathCount] += in.ev.valid && out.ev_ready && !(in.ev.trap & 1u) && b_.flag &&
+                        ((hwprof_path_word_of(&in.ev) >> HWPROF_PATH_KIND_LSB) & 7u) == HWPROF_PATH_OP_COUNT;
+    hit_[kPathOverflow] += a.perr && !b_.perr && a.psp > HWPROF_PATH_STACK_ENTRIES;
+    hit_[kPathUnderflow] += a.perr && !b_.perr && a.psp == 0;
     irq_phase_ = out.irq_phase;
     irq_trace_ = out.irq_trace;
   }
@@ -97,8 +105,8 @@ class FuncCover {
  private:
   struct Snap {
     uint32_t hits, misses, wbs, dropped, ovf, unf, fifo_drops;
-    bool flushing, upd_pending, oab_overrun, fifo_mode, lerr;
-    uint32_t trigger, sp;
+    bool flushing, upd_pending, oab_overrun, fifo_mode, lerr, perr, flag;
+    uint32_t trigger, sp, psp;
   };
   static Snap s_of(const hwprof_top_state_t& s) {
     auto g = [](const hwprof_prim_counters_state_t& c, unsigned i) { return static_cast<uint32_t>(hwprof_prim_counters_get(&c, i)); };
@@ -106,7 +114,8 @@ class FuncCover {
     return Snap{g(e.stats, HWPROF_EP_ST_HITS), g(e.stats, HWPROF_EP_ST_MISSES), g(e.stats, HWPROF_EP_ST_WBS),
                 g(e.stats, HWPROF_EP_ST_DROPPED), g(e.stats, HWPROF_EP_ST_OVF), g(e.stats, HWPROF_EP_ST_UNF),
                 g(s.trace_ctrl.stats, HWPROF_TC_ST_DROP), e.cmd_busy && e.cmd_flush, e.upd_buf.count != 0,
-                e.oab_overrun, s.trace_ctrl.regs.ctrl_fifo_mode, s.pir.lerr, s.pir.trigger, s.pir.sp};
+                e.oab_overrun, s.trace_ctrl.regs.ctrl_fifo_mode, s.pir.lerr, s.pir.path.perr, s.pir.flag,
+                s.pir.trigger, s.pir.sp, s.pir.path.psp};
   }
   Snap b_{};
   uint64_t hit_[kN] = {};

@@ -48,7 +48,7 @@ void link_steps(std::vector<Step>* out) {
   s.push_back(evs(plain_call, "a call without PUSH leaves the pir"));
   hwprof_retire_ev_t not_call = call_ev(0x7000);
   not_call.is_call = false;
-  s.push_back(evs(not_call, "PUSH on a jump that is not a call does nothing"));
+  s.push_back(evs(not_call, "op 6 on a jump that is not a call is a path word: 0x7000's kind is NONE"));
   s.push_back(evs(prof(HWPROF_PROF_OP_POP, 0x7000), "POP on a profiling instruction is reserved"));
   s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(caller, 2), false, "pir unchanged by all three"));
   s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0, false, "link depth still 0"));
@@ -114,6 +114,89 @@ void link_steps(std::vector<Step>* out) {
   out->insert(out->end(), s.begin(), s.end());
 }
 
+// Path words (docs/path-prof.md, "In the hardware"), every sum and address worked by hand from
+// base 0x4000, offset 3; run last (its updates add to the dropped count).
+static uint64_t pw(unsigned kind, unsigned a, unsigned b) {
+  return (uint64_t)kind << HWPROF_PATH_KIND_LSB | (uint64_t)a << HWPROF_PATH_A_LSB | (uint64_t)b << HWPROF_PATH_B_LSB;
+}
+static hwprof_retire_ev_t path_ev(uint8_t kind, unsigned op, unsigned a, unsigned b) {
+  hwprof_retire_ev_t e = kind == HWPROF_KIND_PROF ? prof(HWPROF_PROF_OP_PATH, 0) : ev_of(kind);
+  e.taken = kind != HWPROF_KIND_BRANCH;
+  e.op = HWPROF_PROF_OP_PATH;
+  e.operand = pw(op, a, b);
+  return e;
+}
+void path_steps(std::vector<Step>* out) {
+  const uint8_t P = HWPROF_KIND_PROF, B = HWPROF_KIND_BRANCH, J = HWPROF_KIND_JUMP;
+  const uint64_t base = 0x4000;
+  std::vector<Step> s = {
+      wr(HWPROF_PIR_BASE_LO_ADDR, base, false, "path: base 0x4000"),
+      wr(HWPROF_PIR_BASE_HI_ADDR, 0, false, "base[39:32]"),
+      wr(HWPROF_PIR_OFFSET_ADDR, 3, false, "offset 3"),
+      wr(HWPROF_PIR_LINK_ADDR, 0, false, "an empty link stack"),
+      wr(HWPROF_PIR_PATH_STACK_ADDR, 0, false, "an empty path stack"),
+      wr(HWPROF_PIR_CTRL_ADDR, 1, false, "profiling on"),
+      evs(path_ev(P, HWPROF_PATH_OP_SET, 5, 0), "prof.path SET 5"),
+      rd(HWPROF_PIR_PATH_SUM_ADDR, 5, false, "sum 5"),
+      evs(path_ev(B, HWPROF_PATH_OP_ADD, 3, 0), "branch ADD 3"),
+      evs(path_ev(J, HWPROF_PATH_OP_NONE, 3, 9), "jump with a word of kind NONE"),
+      rd(HWPROF_PIR_PATH_SUM_ADDR, 8, false, "sum 8"),
+      upd(path_ev(B, HWPROF_PATH_OP_COUNT, 2, 1), cnt(base, 3 + 8 + 2), false, "COUNT 2, 1 -> counter[offset 3 + sum 8 + 2]"),
+      rd(HWPROF_PIR_PATH_SUM_ADDR, 1, false, "sum reset to b = 1"),
+      evs(path_ev(J, HWPROF_PATH_OP_ENTER, 4, 7), "ENTER 4, 7: push 1 + 4"),
+      rd(HWPROF_PIR_PATH_STACK_ADDR, 1, false, "depth 1"),
+      rd(HWPROF_PIR_PATH_SUM_ADDR, 7, false, "sum 7"),
+      upd(path_ev(P, HWPROF_PATH_OP_LEAVE, 1, 2), cnt(base, 3 + 7 + 1), false, "LEAVE 1, 2 -> counter[3 + 7 + 1]"),
+      rd(HWPROF_PIR_PATH_SUM_ADDR, 7, false, "sum = popped 5 + 2"),
+      rd(HWPROF_PIR_PATH_STACK_ADDR, 0, false, "depth 0"),
+  };
+  // a branch's pid is not looked at when its word counts; a prof.id is not a path word
+  hwprof_retire_ev_t both = path_ev(B, HWPROF_PATH_OP_COUNT, 0, 0);
+  both.pid = 9;
+  both.bhint = HWPROF_BHINT_ALL;
+  s.push_back(upd(both, cnt(base, 3 + 7), false, "COUNT on a branch with pid 9: the path's counter"));
+  hwprof_retire_ev_t id = prof(HWPROF_PROF_OP_ID, pw(HWPROF_PATH_OP_SET, 100, 0));
+  id.pid = 1;
+  s.push_back(upd(id, cnt(base, 3), false, "prof.id: counter[offset + pid - 1], its operand no word"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 0, false, "sum 0 (COUNT's b)"));
+  // a linked call saves the sum, the callee's own run, the linked return counts then restores
+  s.push_back(evs(path_ev(P, HWPROF_PATH_OP_SET, 9, 0), "SET 9"));
+  s.push_back(evs(call_ev(0x6000), "linked call to 0x6000"));
+  s.push_back(evs(path_ev(P, HWPROF_PATH_OP_SET, 4, 0), "callee: SET 4"));
+  hwprof_retire_ev_t ret = ret_ev(0);
+  ret.operand = pw(HWPROF_PATH_OP_COUNT, 1, 0);
+  s.push_back(upd(ret, cnt(0x6000, 5), false, "linked return counts the callee's counter[0 + 4 + 1]"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 9, false, "the caller's sum 9 is back"));
+  hwprof_retire_ev_t branch_pop = ret_ev(0);
+  branch_pop.kind = B;
+  branch_pop.operand = pw(HWPROF_PATH_OP_SET, 2, 0);
+  s.push_back(evs(branch_pop, "op POP on a branch: no word"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 9, false, "sum still 9"));
+  // the stack's limits: a pop on empty, pushes past the entries, pops that restore nothing
+  s.push_back(evs(path_ev(P, HWPROF_PATH_OP_POP, 0, 6), "POP on an empty stack"));
+  s.push_back(rd(HWPROF_PIR_PATH_STACK_ADDR, 0x100, false, "ERR, depth 0"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 6, false, "sum = b"));
+  s.push_back(wr(HWPROF_PIR_PATH_STACK_ADDR, 0, false, "clear ERR"));
+  for (unsigned i = 0; i <= HWPROF_PATH_STACK_ENTRIES; i++)
+    s.push_back(evs(path_ev(P, HWPROF_PATH_OP_ENTER, 0, 20 + i), "ENTER 0, 20 + i"));
+  s.push_back(rd(HWPROF_PIR_PATH_STACK_ADDR, 0x100 | (HWPROF_PATH_STACK_ENTRIES + 1), false, "one past the entries: ERR"));
+  s.push_back(evs(path_ev(P, HWPROF_PATH_OP_POP, 0, 1), "a pop above the entries"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 1, false, "restores nothing: sum = b"));
+  s.push_back(evs(path_ev(P, HWPROF_PATH_OP_POP, 0, 1), "a pop of the last entry"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 20 + (HWPROF_PATH_STACK_ENTRIES - 2) + 1, false, "its sum (pushed by the 8th ENTER: 20 + 6) + b"));
+  s.push_back(wr(HWPROF_PIR_PATH_SUM_ADDR, 0x1ffff, false, "write the sum (upper bits ignored)"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 0xffff, false, "16 bits"));
+  s.push_back(evs(path_ev(P, HWPROF_PATH_OP_ADD, 2, 0), "ADD 2 wraps"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 1, false, "sum 1"));
+  s.push_back(wr(HWPROF_PIR_PATH_STACK_ADDR, 0, false, "empty the stack"));
+  s.push_back(wr(HWPROF_PIR_CTRL_ADDR, 0, false, "path: profiling off"));
+  s.push_back(evs(path_ev(P, HWPROF_PATH_OP_COUNT, 0, 3), "COUNT with flag 0: no update"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 3, false, "the sum moves all the same"));
+  s.push_back(sync("path: drain"));
+  s.push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 0xf, false, "clear the error cause"));
+  out->insert(out->end(), s.begin(), s.end());
+}
+
 // The update-operation table of docs/pir.md, with every address worked out by hand:
 // counter byte address = base + (offset + pid - 1 [+1 for the not-taken edge of either]) * CntW / 8.
 void pir_steps(std::vector<Step>* out) {
@@ -171,7 +254,7 @@ void pir_steps(std::vector<Step>* out) {
   s.push_back(rd(HWPROF_PIR_BASE_HI_ADDR, 0xff, false, "base[39:32]"));
   s.push_back(rd(HWPROF_PIR_BASE_LO_ADDR, top & 0xffffffffu, false, "base[31:0]"));
   s.push_back(upd(br(B, 2, HWPROF_BHINT_TK, true), 0x0, false, "address wraps at 40 bits"));
-  s.push_back(evs(prof(6, 0x123), "reserved prof op does nothing"));
+  s.push_back(evs(prof(7, 0x123), "reserved prof op does nothing"));
   s.push_back(rd(HWPROF_PIR_BASE_LO_ADDR, top & 0xffffffffu, false, "base unchanged by reserved op"));
   // context switch through registers
   s.push_back(wr(HWPROF_PIR_BASE_LO_ADDR, 0x00003000, false, "write base[31:0]"));

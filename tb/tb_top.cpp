@@ -332,6 +332,23 @@ class TopBench : public lockstep::Bench {
       e.op = static_cast<uint8_t>(rng_.chance(90) == call ? HWPROF_PROF_OP_PUSH : HWPROF_PROF_OP_POP);
       if (rng_.chance(20)) e.pid = 0;
     }
+    // path words (docs/path-prof.md): prof.path, branches and jumps with op PATH, linked returns;
+    // small values so that sums and counters stay near the counter area, ENTERs and pops in
+    // bursts so that the path stack fills past its entries and empties below zero
+    const bool xfer = e.kind == HWPROF_KIND_BRANCH || e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP;
+    if (!counts && xfer && !e.is_call && rng_.chance(15)) e.op = HWPROF_PROF_OP_PATH;
+    const bool word = (e.op == HWPROF_PROF_OP_PATH && (e.kind == HWPROF_KIND_PROF || (xfer && !e.is_call))) ||
+                      (e.op == HWPROF_PROF_OP_POP && e.is_ret);
+    if (word && rng_.chance(90)) {
+      if (rng_.chance(3)) path_bias_ = !path_bias_;
+      static const std::vector<unsigned> pk_up = {3, 20, 10, 20, 30, 10, 5, 2};
+      static const std::vector<unsigned> pk_down = {3, 20, 10, 20, 10, 20, 15, 2};
+      const unsigned k = rng_.pick(path_bias_ ? pk_up : pk_down);
+      const unsigned vmax = rng_.chance(5) ? (1u << HWPROF_PATH_VAL_W) : 32u;
+      e.operand = (uint64_t)k << HWPROF_PATH_KIND_LSB | (uint64_t)rng_.below(vmax) << HWPROF_PATH_A_LSB |
+                  (uint64_t)rng_.below(vmax) << HWPROF_PATH_B_LSB;
+      if (rng_.chance(3)) e.operand |= (rng_.next() & 0x7full) << 29;  // bits above the word: ignored
+    }
     // traps: runs of handler events (an interrupt's handler, up to its mret), now and then an
     // instruction that traps; the reserved value 3 sometimes
     if (in_handler_ ? rng_.chance(15) : rng_.chance(3)) in_handler_ = !in_handler_;
@@ -345,6 +362,7 @@ class TopBench : public lockstep::Bench {
         HWPROF_TOP_ID_ADDR, HWPROF_TOP_VERSION_ADDR, HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_TOP_IRQ_ENABLE_ADDR,
         HWPROF_PIR_BASE_LO_ADDR, HWPROF_PIR_BASE_HI_ADDR, HWPROF_PIR_OFFSET_ADDR, HWPROF_PIR_TRIGGER_ADDR,
         HWPROF_PIR_CTRL_ADDR, HWPROF_PIR_STAT_EVENTS_ADDR, HWPROF_PIR_STAT_UPDATES_ADDR, HWPROF_PIR_LINK_ADDR,
+        HWPROF_PIR_PATH_SUM_ADDR, HWPROF_PIR_PATH_STACK_ADDR,
         HWPROF_EDGE_PROF_CMD_ADDR, HWPROF_EDGE_PROF_STATUS_ADDR, HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR,
         HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR, HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR, HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR,
         HWPROF_EDGE_PROF_OAB_STATUS_ADDR, HWPROF_EDGE_PROF_OAB_CTRL_ADDR, HWPROF_EDGE_PROF_OAB_INDEX_ADDR,
@@ -728,7 +746,8 @@ class TopBench : public lockstep::Bench {
   progen_run_t run_{};
   // counts test: the independent count of every counter
   PirShadow shadow_;
-  bool link_bias_ = false;  // random linked calls: a phase of mostly calls, or mostly returns
+  bool link_bias_ = false;
+  bool path_bias_ = false;  // random path words: a phase of mostly ENTERs, or mostly pops  // random linked calls: a phase of mostly calls, or mostly returns
   bool in_handler_ = false;  // random traps: inside a handler's run of events
   std::unordered_map<uint64_t, uint64_t> expected_;
   uint64_t counters_checked_ = 0;

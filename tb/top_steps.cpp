@@ -9,6 +9,7 @@ std::vector<Step> directed_steps() {
   edge_steps(&s);
   trace_steps(&s);
   link_steps(&s);
+  path_steps(&s);
   return s;
 }
 

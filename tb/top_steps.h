@@ -88,6 +88,7 @@ void pir_steps(std::vector<Step>* s);
 void edge_steps(std::vector<Step>* s);
 void trace_steps(std::vector<Step>* s);
 void link_steps(std::vector<Step>* s);
+void path_steps(std::vector<Step>* s);
 // every scenario that applies to this bench's configuration
 std::vector<Step> directed_steps();
 

@@ -321,7 +321,7 @@ static void test_rv32_profiling_instructions_become_prof_events(void **state) {
       prof(HWPROF_PROF_OP_SETOFF, 2, 0, 0),   /* prof.setoff x2 */
       prof(HWPROF_PROF_OP_START, 0, 0, 0),    /* prof.start */
       prof(HWPROF_PROF_OP_ID, 0, 0x5, 0x123), /* prof.id 0x123, dec, bhint 2 */
-      prof(6, 0, 0, 0),                        /* reserved: illegal */
+      prof(7, 0, 0, 0),                        /* reserved: illegal */
   };
   program(code, 5);
   cpu.x[1] = 0x80001000u;
@@ -370,6 +370,55 @@ static void test_rv32_profiling_operand_from_shadow_word_when_rs1_is_x0(void **s
   assert_int_equal(ev.operand, 17);
   ev = step();
   assert_int_equal(ev.pid, 5);
+}
+
+/* Path words (docs/path-prof.md), with the bits written out by hand: prof.path (funct3 6) takes
+ * its word from its shadow word; a branch's shadow word with bit 30 set (bit 31 clear) carries
+ * bits 28:0 as op PATH when it goes the way bit 29 names, and no pid; a return carries bits 15:0
+ * (kind, a) and, with bit 19, is a linked return (op POP). */
+static void test_rv32_path_words_ride_on_prof_path_branches_and_returns(void **state) {
+  (void)state;
+  const uint32_t code[] = {
+      prof(6, 0, 0, 0),           /* 0: prof.path, word from the shadow */
+      b_type(8, 0, 0, 0),         /* 4: beq x0, x0, +8: taken */
+      ADDI(0, 0, 0),              /* 8 */
+      b_type(8, 0, 0, 1),         /* 12: bne x0, x0, +8: not taken */
+      i_type(0, 1, 0, 0, 0x67),   /* 16: ret */
+      i_type(0, 1, 0, 0, 0x67),   /* 20: ret */
+  };
+  program(code, 6);
+  cpu.shadow[0] = 0x00123456u;
+  cpu.shadow[1] = 0x40000000u | (3u << 16) | (5u << 3) | 3u;             /* when taken: COUNT 5, 3 */
+  cpu.shadow[3] = 0x40000000u | (1u << 29) | (0x1fffu << 16) | (2u << 3) | 1u; /* when not taken: ADD 2 */
+  cpu.shadow[4] = 0x40000000u | (1u << 19) | (7u << 3) | 3u;             /* linked return, COUNT 7 */
+  cpu.shadow[5] = 0x40000000u | (9u << 3) | 3u;                          /* return, COUNT 9 */
+  cpu.x[1] = RV_RAM_BASE + 20;
+  hwprof_retire_ev_t ev = step();
+  assert_int_equal(ev.kind, HWPROF_KIND_PROF);
+  assert_int_equal(ev.op, 6);
+  assert_int_equal(ev.operand, 0x00123456u);
+  ev = step();
+  assert_int_equal(ev.op, 6);
+  assert_int_equal(ev.operand, (3u << 16) | (5u << 3) | 3u);
+  assert_int_equal(ev.pid, 0);
+  cpu.pc = RV_RAM_BASE + 12;
+  ev = step();
+  assert_false(ev.taken);
+  assert_int_equal(ev.op, 6);
+  assert_int_equal(ev.operand, 0x1fff0000u | (2u << 3) | 1u); /* b's 13 bits and the rest of 28:0 */
+  ev = step();
+  assert_true(ev.is_ret);
+  assert_int_equal(ev.op, HWPROF_PROF_OP_POP);
+  assert_int_equal(ev.operand, (7u << 3) | 3u);
+  ev = step();
+  assert_int_equal(ev.op, 6);
+  assert_int_equal(ev.operand, (9u << 3) | 3u);
+  /* the taken branch with its word for the not-taken way: nothing */
+  cpu.shadow[1] |= 1u << 29;
+  cpu.pc = RV_RAM_BASE + 4;
+  ev = step();
+  assert_int_equal(ev.op, 0);
+  assert_int_equal(ev.pid, 0);
 }
 
 static void test_rv32_shadow_words_annotate_branches_and_can_be_patched(void **state) {
@@ -500,6 +549,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_rv32_ecall_traps_and_mret_returns, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_misaligned_load_traps_with_the_address, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_illegal_instruction_without_handler_is_an_error, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_path_words_ride_on_prof_path_branches_and_returns, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_external_interrupt_taken_only_when_enabled, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_machine_timer_interrupts_at_mtimecmp, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_semihosting_write_and_extended_exit, setup, teardown),

@@ -22,6 +22,9 @@ typedef struct {
   uint32_t stat_updates_value;
   uint32_t link_depth;
   bool link_err;
+  uint32_t path_sum_value;
+  uint32_t path_stack_depth;
+  bool path_stack_err;
 } hwprof_pir_hw2reg_t;
 
 /* Strobes and written values for the engine (valid in the cycle of the access). */
@@ -39,6 +42,11 @@ typedef struct {
   bool link_qe;
   uint32_t link_depth;
   bool link_err;
+  bool path_sum_qe;
+  uint32_t path_sum_value;
+  bool path_stack_qe;
+  uint32_t path_stack_depth;
+  bool path_stack_err;
 } hwprof_pir_reg2hw_t;
 
 void hwprof_pir_reg_reset(hwprof_pir_reg_state_t *s);

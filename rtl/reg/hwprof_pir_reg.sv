@@ -30,6 +30,8 @@ module hwprof_pir_reg (
   logic sel_stat_events;
   logic sel_stat_updates;
   logic sel_link;
+  logic sel_path_sum;
+  logic sel_path_stack;
   assign sel_base_lo = reg_addr_i == hwprof_pkg::PIR_BASE_LO_ADDR;
   assign sel_base_hi = reg_addr_i == hwprof_pkg::PIR_BASE_HI_ADDR;
   assign sel_offset = reg_addr_i == hwprof_pkg::PIR_OFFSET_ADDR;
@@ -38,9 +40,11 @@ module hwprof_pir_reg (
   assign sel_stat_events = reg_addr_i == hwprof_pkg::PIR_STAT_EVENTS_ADDR;
   assign sel_stat_updates = reg_addr_i == hwprof_pkg::PIR_STAT_UPDATES_ADDR;
   assign sel_link = reg_addr_i == hwprof_pkg::PIR_LINK_ADDR;
+  assign sel_path_sum = reg_addr_i == hwprof_pkg::PIR_PATH_SUM_ADDR;
+  assign sel_path_stack = reg_addr_i == hwprof_pkg::PIR_PATH_STACK_ADDR;
 
   logic reg_hit, reg_ro, reg_refused;
-  assign reg_hit     = sel_base_lo | sel_base_hi | sel_offset | sel_trigger | sel_ctrl | sel_stat_events | sel_stat_updates | sel_link;
+  assign reg_hit     = sel_base_lo | sel_base_hi | sel_offset | sel_trigger | sel_ctrl | sel_stat_events | sel_stat_updates | sel_link | sel_path_sum | sel_path_stack;
   assign reg_ro      = sel_stat_events | sel_stat_updates;
   assign reg_refused = 1'b0;
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
@@ -59,6 +63,10 @@ module hwprof_pir_reg (
   assign we_ctrl = reg_access_i && reg_write_i && sel_ctrl;
   logic we_link;
   assign we_link = reg_access_i && reg_write_i && sel_link;
+  logic we_path_sum;
+  assign we_path_sum = reg_access_i && reg_write_i && sel_path_sum;
+  logic we_path_stack;
+  assign we_path_stack = reg_access_i && reg_write_i && sel_path_stack;
 
   // this block holds no flops
   logic unused_clk;
@@ -78,6 +86,8 @@ module hwprof_pir_reg (
       hwprof_pkg::PIR_STAT_EVENTS_ADDR: rdata = hw2reg_i.stat_events_value;
       hwprof_pkg::PIR_STAT_UPDATES_ADDR: rdata = hw2reg_i.stat_updates_value;
       hwprof_pkg::PIR_LINK_ADDR: rdata = {23'd0, hw2reg_i.link_err, hw2reg_i.link_depth};
+      hwprof_pkg::PIR_PATH_SUM_ADDR: rdata = {16'd0, hw2reg_i.path_sum_value};
+      hwprof_pkg::PIR_PATH_STACK_ADDR: rdata = {23'd0, hw2reg_i.path_stack_err, hw2reg_i.path_stack_depth};
       default: rdata = '0;
     endcase
   end
@@ -97,6 +107,11 @@ module hwprof_pir_reg (
   assign reg2hw_o.link_qe = we_link;
   assign reg2hw_o.link_depth = reg_wdata_i[7:0];
   assign reg2hw_o.link_err = reg_wdata_i[8];
+  assign reg2hw_o.path_sum_qe = we_path_sum;
+  assign reg2hw_o.path_sum_value = reg_wdata_i[15:0];
+  assign reg2hw_o.path_stack_qe = we_path_stack;
+  assign reg2hw_o.path_stack_depth = reg_wdata_i[7:0];
+  assign reg2hw_o.path_stack_err = reg_wdata_i[8];
 
   // write-data bits outside every writable field are ignored
   logic unused_wdata;

@@ -8,6 +8,13 @@
 #define HWPROF_PIR_TRIGGER_W 15u /* pir.trigger_counter width */
 #define HWPROF_PIR_LINK_ENTRIES 8u /* entries of the pir's link stack: the base and offset saved by linked calls (docs/pir.md) */
 #define HWPROF_PIR_LINK_SP_W 8u /* width of the link stack's depth counter (counts past PIR_LINK_ENTRIES, saturating) */
+#define HWPROF_PATH_STACK_ENTRIES 8u /* entries of the pir's path stack: the outer path sums saved at region entries (docs/path-prof.md) */
+#define HWPROF_PATH_SUM_W 16u /* width of the path sum and of its stack's entries (path profiling, docs/path-prof.md) */
+#define HWPROF_PATH_VAL_W 13u /* width of each of the two values (a, b) of a path word */
+#define HWPROF_PATH_KIND_LSB 0u /* path word: the operation (3 bits, path_op encoding) */
+#define HWPROF_PATH_A_LSB 3u /* path word: value a (PATH_VAL_W bits) */
+#define HWPROF_PATH_B_LSB 16u /* path word: value b (PATH_VAL_W bits); a return's path word has b = 0 (its shadow bit 19 is SHADOW_POP) */
+#define HWPROF_PROF_OP_PATH 6u /* op of an event carrying a path word in its operand: kind PROF (prof.path, funct3 6), or a branch or jump that is not a call (the value calls use for PUSH) */
 #define HWPROF_EV_PID_W 16u /* width of the pid field on the retire-event port (branch shadow words use only the low K bits) */
 #define HWPROF_EV_OPERAND_W 40u /* width of the operand field of a profiling instruction on the retire-event port */
 #define HWPROF_APB_ADDR_W 16u /* APB address width */
@@ -28,6 +35,8 @@
 #define HWPROF_SHADOW_SETOFF_W 10u /* width of that offset */
 #define HWPROF_SHADOW_SETOFF_NT_LSB 30u /* shadow word of a branch: 1 = switch the offset when not taken, 0 = when taken */
 #define HWPROF_SHADOW_SETOFF_EN_LSB 31u /* shadow word of a branch or jump: 1 = it switches the region offset (op SETOFF) when it goes the chosen way */
+#define HWPROF_SHADOW_PATH_LSB 30u /* shadow word of a branch or jump (bit 31 clear): 1 = bits 28:0 are a path word (no pid, no hints), carried as op PATH when it goes the chosen way */
+#define HWPROF_SHADOW_PATH_NT_LSB 29u /* shadow word carrying a path word: 1 = when a branch is not taken, 0 = when taken (a jump always is) */
 #define HWPROF_OPCODE_CUSTOM0 11u /* major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op */
 
 /* ---- build parameters of hwprof_top: default, smallest and largest value the RTL and the C model
@@ -115,9 +124,20 @@
 #define HWPROF_PROF_OP_START 3u /* prof.start: flag = 1 */
 #define HWPROF_PROF_OP_STOP 4u /* prof.stop: flag = 0 */
 #define HWPROF_PROF_OP_TRIGGER 5u /* prof.trigger: trigger_counter = operand */
-#define HWPROF_PROF_OP_PUSH 6u /* linked call (kind JUMP or IJUMP with is_call): push base and offset on the link stack, base = operand, offset = 0; reserved for kind PROF */
-#define HWPROF_PROF_OP_POP 7u /* linked return (kind JUMP or IJUMP with is_ret): pop base and offset from the link stack; reserved for kind PROF */
+#define HWPROF_PROF_OP_PUSH 6u /* linked call (kind JUMP or IJUMP with is_call): push base and offset on the link stack, base = operand, offset = 0; on kind PROF (prof.path) or a branch or jump that is not a call, the same value is PROF_OP_PATH: the operand is a path word */
+#define HWPROF_PROF_OP_POP 7u /* linked return (kind JUMP or IJUMP with is_ret): pop base, offset and the path sum from the link stack, after the return's own update; its operand is a path word (0 = none); reserved for kind PROF */
 #define HWPROF_PROF_OP_WIDTH 3u
+
+/* ---- operation of a path word (path profiling, docs/path-prof.md): sum is the path sum, a and b the word's values; a count updates counter[offset + sum + a] */
+#define HWPROF_PATH_OP_NONE 0u /* nothing */
+#define HWPROF_PATH_OP_ADD 1u /* sum = sum + a (an edge's increment) */
+#define HWPROF_PATH_OP_SET 2u /* sum = a (a function's entry) */
+#define HWPROF_PATH_OP_COUNT 3u /* count sum + a, then sum = b (a path ends: a back edge, a return) */
+#define HWPROF_PATH_OP_ENTER 4u /* push sum + a on the path stack, then sum = b (a region's entry) */
+#define HWPROF_PATH_OP_LEAVE 5u /* count sum + a, then sum = pop + b (a region's exit) */
+#define HWPROF_PATH_OP_POP 6u /* sum = pop + b (after an unlinked call) */
+#define HWPROF_PATH_OP_RSVD 7u /* reserved: nothing */
+#define HWPROF_PATH_OP_WIDTH 3u
 
 /* ---- register window 'top': Identification and interrupts of the hwprof subsystem. */
 #define HWPROF_TOP_WINDOW 0u
@@ -280,6 +300,23 @@
 #define HWPROF_PIR_LINK_ERR_LSB 8u
 #define HWPROF_PIR_LINK_ERR_WIDTH 1u
 #define HWPROF_PIR_LINK_ERR_MASK 0x1u
+#define HWPROF_PIR_PATH_SUM_ADDR 0x0120u /* The path sum (path profiling, docs/path-prof.md). */
+#define HWPROF_PIR_PATH_SUM_WMASK 0x0000ffffu
+#define HWPROF_PIR_PATH_SUM_RMASK 0x0000ffffu
+#define HWPROF_PIR_PATH_SUM_RESVAL 0x00000000u
+#define HWPROF_PIR_PATH_SUM_VALUE_LSB 0u
+#define HWPROF_PIR_PATH_SUM_VALUE_WIDTH 16u
+#define HWPROF_PIR_PATH_SUM_VALUE_MASK 0xffffu
+#define HWPROF_PIR_PATH_STACK_ADDR 0x0124u /* The path stack (outer path sums saved at region entries, docs/path-prof.md): its depth and the sticky error. The saved sums are not in the window. */
+#define HWPROF_PIR_PATH_STACK_WMASK 0x000001ffu
+#define HWPROF_PIR_PATH_STACK_RMASK 0x000001ffu
+#define HWPROF_PIR_PATH_STACK_RESVAL 0x00000000u
+#define HWPROF_PIR_PATH_STACK_DEPTH_LSB 0u
+#define HWPROF_PIR_PATH_STACK_DEPTH_WIDTH 8u
+#define HWPROF_PIR_PATH_STACK_DEPTH_MASK 0xffu
+#define HWPROF_PIR_PATH_STACK_ERR_LSB 8u
+#define HWPROF_PIR_PATH_STACK_ERR_WIDTH 1u
+#define HWPROF_PIR_PATH_STACK_ERR_MASK 0x1u
 
 /* ---- register window 'edge_prof': Edge-profiling unit (seed 000, section 7): profile update buffer, profile cache, bounds window, overflowed-address buffer and statistics. */
 #define HWPROF_EDGE_PROF_WINDOW 2u

@@ -167,4 +167,34 @@ static inline uint32_t rv32_shadow_setoff_value(uint32_t s) {
 }
 static inline uint32_t rv32_shadow_link_base(uint32_t s) { return s & ~UINT32_C(3); }
 
+/* ---- path words (docs/path-prof.md): an operation (HWPROF_PATH_OP_*) and two values below
+ * 2^PATH_VAL_W, in bits 28:0; prof.path (op HWPROF_PROF_OP_PATH, rs1 = x0) takes one from its
+ * shadow word, a branch or jump carries one in its shadow word (bit 30 set, bit 31 clear) when it
+ * goes the chosen way, a return carries the kind and a only (b reads 0: bit 19 stays its POP bit) */
+#define RV32_PATH_VAL_MAX ((UINT32_C(1) << HWPROF_PATH_VAL_W) - 1u)
+static inline uint32_t rv32_path_word(uint32_t kind, uint32_t a, uint32_t b) {
+  return (kind & 7u) << HWPROF_PATH_KIND_LSB | (a & RV32_PATH_VAL_MAX) << HWPROF_PATH_A_LSB |
+         (b & RV32_PATH_VAL_MAX) << HWPROF_PATH_B_LSB;
+}
+static inline uint32_t rv32_path_kind(uint32_t w) { return (w >> HWPROF_PATH_KIND_LSB) & 7u; }
+static inline uint32_t rv32_path_a(uint32_t w) { return (w >> HWPROF_PATH_A_LSB) & RV32_PATH_VAL_MAX; }
+static inline uint32_t rv32_path_b(uint32_t w) { return (w >> HWPROF_PATH_B_LSB) & RV32_PATH_VAL_MAX; }
+static inline uint32_t rv32_shadow_path(uint32_t word, bool not_taken) {
+  return UINT32_C(1) << HWPROF_SHADOW_PATH_LSB | (uint32_t)not_taken << HWPROF_SHADOW_PATH_NT_LSB |
+         (word & ((UINT32_C(1) << HWPROF_SHADOW_PATH_NT_LSB) - 1u));
+}
+static inline bool rv32_shadow_has_path(uint32_t s) {
+  return !rv32_shadow_has_setoff(s) && ((s >> HWPROF_SHADOW_PATH_LSB) & 1u);
+}
+static inline bool rv32_shadow_path_nt(uint32_t s) { return (s >> HWPROF_SHADOW_PATH_NT_LSB) & 1u; }
+static inline uint32_t rv32_shadow_path_word(uint32_t s) {
+  return s & ((UINT32_C(1) << HWPROF_SHADOW_PATH_NT_LSB) - 1u);
+}
+/* a return's: the word's kind and a (b must be 0), and the POP bit of a linked return */
+static inline uint32_t rv32_shadow_ret_path(uint32_t word, bool linked) {
+  return UINT32_C(1) << HWPROF_SHADOW_PATH_LSB | (word & ((UINT32_C(1) << HWPROF_PATH_B_LSB) - 1u)) |
+         (uint32_t)linked << HWPROF_SHADOW_POP_LSB;
+}
+static inline uint32_t rv32_shadow_ret_path_word(uint32_t s) { return s & ((UINT32_C(1) << HWPROF_PATH_B_LSB) - 1u); }
+
 #endif /* HWPROF_RV32_ISA_H */
