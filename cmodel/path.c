@@ -31,7 +31,7 @@ void hwprof_path_comb(const hwprof_path_state_t *s, const hwprof_retire_ev_t *ev
   const uint32_t w = hwprof_path_word_of(ev);
   const unsigned k = kind_of(w);
   out->cnt = k == HWPROF_PATH_OP_COUNT || k == HWPROF_PATH_OP_LEAVE;
-  out->cnt_idx = s->sum + a_of(w);
+  out->cnt_idx = (s->sum + a_of(w)) & SUM_MASK;
 }
 
 void hwprof_path_step(hwprof_path_state_t *s, const hwprof_path_in_t *in) {
@@ -66,6 +66,7 @@ void hwprof_path_step(hwprof_path_state_t *s, const hwprof_path_in_t *in) {
     if (s->psp == 0) n.perr = true; /* nothing to restore */
     else n.psp = s->psp - 1u;
   }
+  if (in->call) n.sum = 0;
   if (in->link_restore)
     n.sum = (uint32_t)hwprof_prim_regfile_read(&s->link_sum, &ln_cfg, in->link_raddr);
   if (in->sum_we) n.sum = in->sum_wdata & SUM_MASK;

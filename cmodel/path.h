@@ -19,6 +19,7 @@ typedef struct {
 typedef struct {
   bool take; /* the event is accepted, and the program's */
   const hwprof_retire_ev_t *ev;
+  bool call;         /* a linked or starting call: the sum becomes 0 */
   bool link_we;      /* a linked call saves the sum in entry link_waddr */
   unsigned link_waddr;
   bool link_restore; /* a linked return restores it from entry link_raddr */
@@ -32,7 +33,7 @@ typedef struct {
 
 typedef struct {
   bool cnt;         /* the presented event counts a path */
-  uint32_t cnt_idx; /* ... at sum + a (PATH_SUM_W + 1 bits) */
+  uint32_t cnt_idx; /* ... at (sum + a) mod 2^PATH_SUM_W */
 } hwprof_path_out_t;
 
 void hwprof_path_reset(hwprof_path_state_t *s);

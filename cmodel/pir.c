@@ -181,6 +181,7 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
    * that finds its frame restores it */
   const hwprof_path_in_t path_in = {
       .take = fire, .ev = ev,
+      .call = push || (link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_INIT),
       .link_we = push && !full, .link_waddr = s->sp,
       .link_restore = pop && s->sp != 0 && s->sp <= HWPROF_PIR_LINK_ENTRIES, .link_raddr = s->sp - 1u,
       .sum_we = r2h.path_sum_qe, .sum_wdata = r2h.path_sum_value,

@@ -13,8 +13,10 @@
 //                                             the caller's sum comes back from the link stack
 //
 // A linked call (the pir pushes {base, offset}) saves the sum beside them (u_link_sum), so a
-// profiled callee's paths never disturb its caller's; an unlinked call is bracketed by the
-// instrumenter (ENTER 0 before, POP after).
+// profiled callee's paths never disturb its caller's; a linked or starting call sets the sum to 0,
+// where every path of the callee begins; another call is bracketed by the instrumenter (ENTER 0,
+// 0 before, POP after). The sum, a counted index and the stack's entries are PATH_SUM_W bits:
+// the arithmetic is modulo 2^PATH_SUM_W, so a negative increment is its value modulo that.
 //
 // Overflow and underflow of the path stack are never silent: PATH_STACK.DEPTH counts past the
 // entries (saturating at 255), a push that finds all PATH_STACK_ENTRIES in use loses its sum and
@@ -40,10 +42,12 @@ module hwprof_path (
   input  logic [2:0]                             ev_op_i,
   input  logic [hwprof_pkg::EV_OPERAND_W-1:0]    ev_operand_i,
   output logic                                   cnt_o,       // it counts a path (if profiling is on)
-  output logic [hwprof_pkg::PATH_SUM_W:0]        cnt_idx_o,   // sum + a
+  output logic [hwprof_pkg::PATH_SUM_W-1:0]      cnt_idx_o,   // sum + a (modulo 2^PATH_SUM_W)
 
   // the pir's link stack: a linked call saves the sum in entry link_waddr_i, a linked return that
-  // finds its frame restores it from entry link_raddr_i
+  // finds its frame restores it from entry link_raddr_i; a linked or starting call (call_i) sets
+  // the sum to 0, where its callee's paths begin
+  input  logic                                   call_i,
   input  logic                                   link_we_i,
   input  logic [7:0]                             link_waddr_i,
   input  logic                                   link_restore_i,
@@ -85,7 +89,7 @@ module hwprof_path (
   assign b    = SumW'(ev_operand_i[hwprof_pkg::PATH_B_LSB +: ValW]);
 
   assign cnt_o     = (kind == hwprof_pkg::PATH_OP_COUNT) || (kind == hwprof_pkg::PATH_OP_LEAVE);
-  assign cnt_idx_o = (SumW + 1)'(sum_q) + (SumW + 1)'(a);
+  assign cnt_idx_o = sum_q + a;
 
   // ---- the stack of outer sums
   logic            push, pop, full, has_top;
@@ -117,7 +121,9 @@ module hwprof_path (
       if (psp_q == '0) perr_d = 1'b1;  // nothing to restore
       else psp_d = psp_q - 8'd1;
     end
-    // a linked return: the caller's sum, after the return's own count
+    // a linked or starting call: the callee's paths begin at 0; a linked return: the caller's sum,
+    // after the return's own count
+    if (call_i) sum_d = '0;
     if (link_restore_i) sum_d = link_sum;
     if (sum_we_i) sum_d = sum_wdata_i;
     if (stack_we_i) begin
@@ -189,8 +195,8 @@ module hwprof_path (
   if (N < 1 || N >= 255) begin : g_entries_check
     $error("PATH_STACK_ENTRIES must be at least 1 and below 255");
   end
-  if (ValW > SumW || hwprof_pkg::PATH_B_LSB + ValW > 29 || hwprof_pkg::PATH_A_LSB + ValW > hwprof_pkg::PATH_B_LSB) begin : g_word_check
-    $error("a path word's fields must fit in bits 28:0 and a value in the sum");
+  if (ValW != SumW || hwprof_pkg::PATH_B_LSB + ValW > 29 || hwprof_pkg::PATH_A_LSB + ValW > hwprof_pkg::PATH_B_LSB) begin : g_word_check
+    $error("a path word's fields must fit in bits 28:0, its values as wide as the sum");
   end
 
 endmodule

@@ -85,8 +85,8 @@ module hwprof_pir #(
   localparam int unsigned SumW     = hwprof_pkg::PATH_SUM_W;
   // counter index = offset + pid - 1 (+1 for the not-taken edge of an either branch), or offset +
   // sum + a for a path: one bit wider than the widest sum of two operands
-  localparam int unsigned IdxW     = ((OffsetW > PidW) ? ((OffsetW > SumW + 1) ? OffsetW : SumW + 1)
-                                                       : ((PidW > SumW + 1) ? PidW : SumW + 1)) + 1;
+  localparam int unsigned IdxW     = ((OffsetW > PidW) ? ((OffsetW > SumW) ? OffsetW : SumW)
+                                                       : ((PidW > SumW) ? PidW : SumW)) + 1;
   localparam int unsigned CntShift = $clog2(CntW / 8);
   localparam int unsigned LinkN    = hwprof_pkg::PIR_LINK_ENTRIES;
   localparam int unsigned SpW      = hwprof_pkg::PIR_LINK_SP_W;
@@ -110,7 +110,7 @@ module hwprof_pir #(
   logic           upd_second;  // ... the one after counter[idx] (not-taken edge of an either branch)
   logic [IdxW-1:0] upd_idx;
   logic           path_cnt;    // the presented event counts a path (u_path)
-  logic [SumW:0]  path_idx;    // ... at sum + a
+  logic [SumW-1:0] path_idx;   // ... at sum + a
 
   // the program's events; a trap handler's are not profiled (the reserved trap value 3 acts as HANDLER)
   logic prog, take;
@@ -330,6 +330,7 @@ module hwprof_pir #(
     .ev_operand_i   (ev_operand_i),
     .cnt_o          (path_cnt),
     .cnt_idx_o      (path_idx),
+    .call_i         (push || call_init),
     .link_we_i      (push && !sp_full),
     .link_waddr_i   (8'(sp_q)),
     .link_restore_i (pop && (sp_q != '0) && (sp_q <= SpW'(LinkN))),

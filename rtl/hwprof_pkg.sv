@@ -11,8 +11,8 @@ package hwprof_pkg;
   localparam int unsigned PIR_LINK_ENTRIES = 8;  // entries of the pir's link stack: the base and offset saved by linked calls (docs/pir.md)
   localparam int unsigned PIR_LINK_SP_W = 8;  // width of the link stack's depth counter (counts past PIR_LINK_ENTRIES, saturating)
   localparam int unsigned PATH_STACK_ENTRIES = 8;  // entries of the pir's path stack: the outer path sums saved at region entries (docs/path-prof.md)
-  localparam int unsigned PATH_SUM_W = 16;  // width of the path sum and of its stack's entries (path profiling, docs/path-prof.md)
-  localparam int unsigned PATH_VAL_W = 13;  // width of each of the two values (a, b) of a path word
+  localparam int unsigned PATH_SUM_W = 13;  // width of the path sum, of its stack's entries and of a counted index: path arithmetic is modulo 2^PATH_SUM_W (docs/path-prof.md)
+  localparam int unsigned PATH_VAL_W = 13;  // width of each of the two values (a, b) of a path word (= PATH_SUM_W: a negative increment is its value modulo 2^PATH_SUM_W)
   localparam int unsigned PATH_KIND_LSB = 0;  // path word: the operation (3 bits, path_op encoding)
   localparam int unsigned PATH_A_LSB = 3;  // path word: value a (PATH_VAL_W bits)
   localparam int unsigned PATH_B_LSB = 16;  // path word: value b (PATH_VAL_W bits); a return's path word has b = 0 (its shadow bit 19 is SHADOW_POP)
@@ -278,11 +278,11 @@ package hwprof_pkg;
   localparam int unsigned PIR_LINK_ERR_LSB = 8;
   localparam int unsigned PIR_LINK_ERR_WIDTH = 1;
   localparam logic [15:0] PIR_PATH_SUM_ADDR = 16'h0120;
-  localparam logic [31:0] PIR_PATH_SUM_WMASK = 32'h0000ffff;
-  localparam logic [31:0] PIR_PATH_SUM_RMASK = 32'h0000ffff;
+  localparam logic [31:0] PIR_PATH_SUM_WMASK = 32'h00001fff;
+  localparam logic [31:0] PIR_PATH_SUM_RMASK = 32'h00001fff;
   localparam logic [31:0] PIR_PATH_SUM_RESVAL = 32'h00000000;
   localparam int unsigned PIR_PATH_SUM_VALUE_LSB = 0;
-  localparam int unsigned PIR_PATH_SUM_VALUE_WIDTH = 16;
+  localparam int unsigned PIR_PATH_SUM_VALUE_WIDTH = 13;
   localparam logic [15:0] PIR_PATH_STACK_ADDR = 16'h0124;
   localparam logic [31:0] PIR_PATH_STACK_WMASK = 32'h000001ff;
   localparam logic [31:0] PIR_PATH_STACK_RMASK = 32'h000001ff;
@@ -303,7 +303,7 @@ package hwprof_pkg;
     logic [31:0] stat_updates_value;
     logic [7:0] link_depth;
     logic link_err;
-    logic [15:0] path_sum_value;
+    logic [12:0] path_sum_value;
     logic [7:0] path_stack_depth;
     logic path_stack_err;
   } pir_hw2reg_t;
@@ -323,7 +323,7 @@ package hwprof_pkg;
     logic [7:0] link_depth;
     logic link_err;
     logic path_sum_qe;
-    logic [15:0] path_sum_value;
+    logic [12:0] path_sum_value;
     logic path_stack_qe;
     logic [7:0] path_stack_depth;
     logic path_stack_err;

@@ -577,7 +577,7 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
       break;
     case RV32_OP_MISC_MEM: break;                                                          /* FENCE, FENCE.I */
     case RV32_OP_CUSTOM0:                                                    /* prof.* */
-      if (f3 > HWPROF_PROF_OP_TRIGGER) return exception(c, CAUSE_ILLEGAL, insn, ev);
+      if (f3 > HWPROF_PROF_OP_PATH) return exception(c, CAUSE_ILLEGAL, insn, ev); /* funct3 7 */
       ev->kind = HWPROF_KIND_PROF;
       ev->op = (uint8_t)f3;
       /* rs1 = x0: the operand is the instruction's shadow word (inserted code needs no register) */
@@ -635,6 +635,14 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
       if (rv32_shadow_linked(sh) || rv32_shadow_is_callinit(sh)) {
         ev->op = rv32_shadow_linked(sh) ? HWPROF_PROF_OP_PUSH : HWPROF_PROF_OP_INIT;
         ev->operand = rv32_shadow_link_base(sh);
+      }
+    } else if (rv32_shadow_has_path(sh)) { /* a path word (docs/path-prof.md): no pid, no hints */
+      if (ev->is_ret) {
+        ev->op = rv32_shadow_pop(sh) ? HWPROF_PROF_OP_POP : HWPROF_PROF_OP_PATH;
+        ev->operand = rv32_shadow_ret_path_word(sh);
+      } else if (rv32_shadow_path_nt(sh) != ev->taken) {
+        ev->op = HWPROF_PROF_OP_PATH;
+        ev->operand = rv32_shadow_path_word(sh);
       }
     } else {
       ev->pid = (uint16_t)rv32_shadow_pid(sh);

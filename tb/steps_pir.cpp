@@ -162,6 +162,7 @@ void path_steps(std::vector<Step>* out) {
   // a linked call saves the sum, the callee's own run, the linked return counts then restores
   s.push_back(evs(path_ev(P, HWPROF_PATH_OP_SET, 9, 0), "SET 9"));
   s.push_back(evs(call_ev(0x6000), "linked call to 0x6000"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 0, false, "the callee's paths begin at sum 0"));
   s.push_back(evs(path_ev(P, HWPROF_PATH_OP_SET, 4, 0), "callee: SET 4"));
   hwprof_retire_ev_t ret = ret_ev(0);
   ret.operand = pw(HWPROF_PATH_OP_COUNT, 1, 0);
@@ -172,6 +173,17 @@ void path_steps(std::vector<Step>* out) {
   branch_pop.operand = pw(HWPROF_PATH_OP_SET, 2, 0);
   s.push_back(evs(branch_pop, "op POP on a branch: no word"));
   s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 9, false, "sum still 9"));
+  hwprof_retire_ev_t start_call = call_ev(0x4000);
+  start_call.op = HWPROF_PROF_OP_INIT;
+  s.push_back(evs(start_call, "a starting call (op INIT) to 0x4000"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 0, false, "sets the sum to 0 too"));
+  s.push_back(evs(path_ev(P, HWPROF_PATH_OP_SET, 9, 0), "SET 9 again"));
+  hwprof_retire_ev_t plain = call_ev(0x5000);
+  plain.op = 0;
+  s.push_back(evs(plain, "a call that neither links nor starts"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 9, false, "leaves the sum"));
+  s.push_back(upd(path_ev(B, HWPROF_PATH_OP_COUNT, 0x1ffe, 0), cnt(base, 7), false,
+                  "COUNT a = -2 (mod 2^13): counter[offset 0 (the starting call) + (9 - 2)]"));
   // the stack's limits: a pop on empty, pushes past the entries, pops that restore nothing
   s.push_back(evs(path_ev(P, HWPROF_PATH_OP_POP, 0, 6), "POP on an empty stack"));
   s.push_back(rd(HWPROF_PIR_PATH_STACK_ADDR, 0x100, false, "ERR, depth 0"));
@@ -185,7 +197,7 @@ void path_steps(std::vector<Step>* out) {
   s.push_back(evs(path_ev(P, HWPROF_PATH_OP_POP, 0, 1), "a pop of the last entry"));
   s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 20 + (HWPROF_PATH_STACK_ENTRIES - 2) + 1, false, "its sum (pushed by the 8th ENTER: 20 + 6) + b"));
   s.push_back(wr(HWPROF_PIR_PATH_SUM_ADDR, 0x1ffff, false, "write the sum (upper bits ignored)"));
-  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 0xffff, false, "16 bits"));
+  s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 0x1fff, false, "13 bits"));
   s.push_back(evs(path_ev(P, HWPROF_PATH_OP_ADD, 2, 0), "ADD 2 wraps"));
   s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, 1, false, "sum 1"));
   s.push_back(wr(HWPROF_PIR_PATH_STACK_ADDR, 0, false, "empty the stack"));

@@ -22,7 +22,7 @@ static decode_t decode(const hwprof_pir_reg_state_t *s, uint16_t addr, const hwp
     case HWPROF_PIR_STAT_EVENTS_ADDR: d.rdata = ((uint32_t)hw->stat_events_value & 0xffffffffu); d.ro = true; break;
     case HWPROF_PIR_STAT_UPDATES_ADDR: d.rdata = ((uint32_t)hw->stat_updates_value & 0xffffffffu); d.ro = true; break;
     case HWPROF_PIR_LINK_ADDR: d.rdata = ((uint32_t)hw->link_depth & 0xffu) | (((uint32_t)hw->link_err & 0x1u) << 8); break;
-    case HWPROF_PIR_PATH_SUM_ADDR: d.rdata = ((uint32_t)hw->path_sum_value & 0xffffu); break;
+    case HWPROF_PIR_PATH_SUM_ADDR: d.rdata = ((uint32_t)hw->path_sum_value & 0x1fffu); break;
     case HWPROF_PIR_PATH_STACK_ADDR: d.rdata = ((uint32_t)hw->path_stack_depth & 0xffu) | (((uint32_t)hw->path_stack_err & 0x1u) << 8); break;
     default: d.hit = false; break;
   }
@@ -74,7 +74,7 @@ void hwprof_pir_reg_comb(const hwprof_pir_reg_state_t *s, const hwprof_reg_req_t
       break;
     case HWPROF_PIR_PATH_SUM_ADDR:
       r2h->path_sum_qe = true;
-      r2h->path_sum_value = (req->wdata) & 0xffffu;
+      r2h->path_sum_value = (req->wdata) & 0x1fffu;
       break;
     case HWPROF_PIR_PATH_STACK_ADDR:
       r2h->path_stack_qe = true;

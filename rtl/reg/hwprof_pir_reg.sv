@@ -86,7 +86,7 @@ module hwprof_pir_reg (
       hwprof_pkg::PIR_STAT_EVENTS_ADDR: rdata = hw2reg_i.stat_events_value;
       hwprof_pkg::PIR_STAT_UPDATES_ADDR: rdata = hw2reg_i.stat_updates_value;
       hwprof_pkg::PIR_LINK_ADDR: rdata = {23'd0, hw2reg_i.link_err, hw2reg_i.link_depth};
-      hwprof_pkg::PIR_PATH_SUM_ADDR: rdata = {16'd0, hw2reg_i.path_sum_value};
+      hwprof_pkg::PIR_PATH_SUM_ADDR: rdata = {19'd0, hw2reg_i.path_sum_value};
       hwprof_pkg::PIR_PATH_STACK_ADDR: rdata = {23'd0, hw2reg_i.path_stack_err, hw2reg_i.path_stack_depth};
       default: rdata = '0;
     endcase
@@ -108,7 +108,7 @@ module hwprof_pir_reg (
   assign reg2hw_o.link_depth = reg_wdata_i[7:0];
   assign reg2hw_o.link_err = reg_wdata_i[8];
   assign reg2hw_o.path_sum_qe = we_path_sum;
-  assign reg2hw_o.path_sum_value = reg_wdata_i[15:0];
+  assign reg2hw_o.path_sum_value = reg_wdata_i[12:0];
   assign reg2hw_o.path_stack_qe = we_path_stack;
   assign reg2hw_o.path_stack_depth = reg_wdata_i[7:0];
   assign reg2hw_o.path_stack_err = reg_wdata_i[8];

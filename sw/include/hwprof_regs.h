@@ -9,8 +9,8 @@
 #define HWPROF_PIR_LINK_ENTRIES 8u /* entries of the pir's link stack: the base and offset saved by linked calls (docs/pir.md) */
 #define HWPROF_PIR_LINK_SP_W 8u /* width of the link stack's depth counter (counts past PIR_LINK_ENTRIES, saturating) */
 #define HWPROF_PATH_STACK_ENTRIES 8u /* entries of the pir's path stack: the outer path sums saved at region entries (docs/path-prof.md) */
-#define HWPROF_PATH_SUM_W 16u /* width of the path sum and of its stack's entries (path profiling, docs/path-prof.md) */
-#define HWPROF_PATH_VAL_W 13u /* width of each of the two values (a, b) of a path word */
+#define HWPROF_PATH_SUM_W 13u /* width of the path sum, of its stack's entries and of a counted index: path arithmetic is modulo 2^PATH_SUM_W (docs/path-prof.md) */
+#define HWPROF_PATH_VAL_W 13u /* width of each of the two values (a, b) of a path word (= PATH_SUM_W: a negative increment is its value modulo 2^PATH_SUM_W) */
 #define HWPROF_PATH_KIND_LSB 0u /* path word: the operation (3 bits, path_op encoding) */
 #define HWPROF_PATH_A_LSB 3u /* path word: value a (PATH_VAL_W bits) */
 #define HWPROF_PATH_B_LSB 16u /* path word: value b (PATH_VAL_W bits); a return's path word has b = 0 (its shadow bit 19 is SHADOW_POP) */
@@ -119,12 +119,12 @@
 
 /* ---- operation of a profiling instruction (kind PROF) */
 #define HWPROF_PROF_OP_ID 0u /* prof.id: update counter[idx] (if flag = 1 and pid != 0) */
-#define HWPROF_PROF_OP_INIT 1u /* prof.init: base_address = operand, offset = 0; the same on a call (kind JUMP or IJUMP with is_call) */
+#define HWPROF_PROF_OP_INIT 1u /* prof.init: base_address = operand, offset = 0; the same on a call (kind JUMP or IJUMP with is_call), which also sets the path sum to 0 */
 #define HWPROF_PROF_OP_SETOFF 2u /* prof.setoff: offset = operand; on kind BRANCH, JUMP or IJUMP: the same after the event's own update (a region switch its shadow word carries) */
 #define HWPROF_PROF_OP_START 3u /* prof.start: flag = 1 */
 #define HWPROF_PROF_OP_STOP 4u /* prof.stop: flag = 0 */
 #define HWPROF_PROF_OP_TRIGGER 5u /* prof.trigger: trigger_counter = operand */
-#define HWPROF_PROF_OP_PUSH 6u /* linked call (kind JUMP or IJUMP with is_call): push base and offset on the link stack, base = operand, offset = 0; on kind PROF (prof.path) or a branch or jump that is not a call, the same value is PROF_OP_PATH: the operand is a path word */
+#define HWPROF_PROF_OP_PUSH 6u /* linked call (kind JUMP or IJUMP with is_call): push base, offset and the path sum on the link stack, base = operand, offset = 0, sum = 0; on kind PROF (prof.path) or a branch or jump that is not a call, the same value is PROF_OP_PATH: the operand is a path word */
 #define HWPROF_PROF_OP_POP 7u /* linked return (kind JUMP or IJUMP with is_ret): pop base, offset and the path sum from the link stack, after the return's own update; its operand is a path word (0 = none); reserved for kind PROF */
 #define HWPROF_PROF_OP_WIDTH 3u
 
@@ -132,7 +132,7 @@
 #define HWPROF_PATH_OP_NONE 0u /* nothing */
 #define HWPROF_PATH_OP_ADD 1u /* sum = sum + a (an edge's increment) */
 #define HWPROF_PATH_OP_SET 2u /* sum = a (a function's entry) */
-#define HWPROF_PATH_OP_COUNT 3u /* count sum + a, then sum = b (a path ends: a back edge, a return) */
+#define HWPROF_PATH_OP_COUNT 3u /* count (sum + a) mod 2^PATH_SUM_W, then sum = b (a path ends: a back edge, a return) */
 #define HWPROF_PATH_OP_ENTER 4u /* push sum + a on the path stack, then sum = b (a region's entry) */
 #define HWPROF_PATH_OP_LEAVE 5u /* count sum + a, then sum = pop + b (a region's exit) */
 #define HWPROF_PATH_OP_POP 6u /* sum = pop + b (after an unlinked call) */
@@ -301,12 +301,12 @@
 #define HWPROF_PIR_LINK_ERR_WIDTH 1u
 #define HWPROF_PIR_LINK_ERR_MASK 0x1u
 #define HWPROF_PIR_PATH_SUM_ADDR 0x0120u /* The path sum (path profiling, docs/path-prof.md). */
-#define HWPROF_PIR_PATH_SUM_WMASK 0x0000ffffu
-#define HWPROF_PIR_PATH_SUM_RMASK 0x0000ffffu
+#define HWPROF_PIR_PATH_SUM_WMASK 0x00001fffu
+#define HWPROF_PIR_PATH_SUM_RMASK 0x00001fffu
 #define HWPROF_PIR_PATH_SUM_RESVAL 0x00000000u
 #define HWPROF_PIR_PATH_SUM_VALUE_LSB 0u
-#define HWPROF_PIR_PATH_SUM_VALUE_WIDTH 16u
-#define HWPROF_PIR_PATH_SUM_VALUE_MASK 0xffffu
+#define HWPROF_PIR_PATH_SUM_VALUE_WIDTH 13u
+#define HWPROF_PIR_PATH_SUM_VALUE_MASK 0x1fffu
 #define HWPROF_PIR_PATH_STACK_ADDR 0x0124u /* The path stack (outer path sums saved at region entries, docs/path-prof.md): its depth and the sticky error. The saved sums are not in the window. */
 #define HWPROF_PIR_PATH_STACK_WMASK 0x000001ffu
 #define HWPROF_PIR_PATH_STACK_RMASK 0x000001ffu
