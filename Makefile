@@ -37,8 +37,11 @@ ELF_HDR  := sw/elf/hwprof_elf.h
 # RV32 target), the rewriting layer, the map library shared by the instrumenter and the platforms.
 CFG_SRC  := sw/cfg/hwprof_cfg.c sw/cfg/hwprof_cfg_prog.c
 # path profiling (issue 15, docs/path-prof.md): Ball-Larus numbering
-PATH_SRC := sw/path/bl.c sw/path/regions.c
-PATH_HDR := sw/path/bl.h sw/path/regions.h
+PATH_SRC := sw/path/bl.c sw/path/regions.c sw/path/func_paths.c sw/path/pp_plan.c
+PATH_HDR := sw/path/bl.h sw/path/regions.h sw/path/func_paths.h sw/path/pp_plan.h
+# host only (files, the ELF and map layers): reading a path profile back, comparing it with the oracle
+PATH_HOST_SRC := sw/path/pp_readback.c sw/path/pp_compare.c
+PATH_HOST_HDR := sw/path/pp_readback.h sw/path/pp_compare.h
 CFG_HDR  := sw/cfg/hwprof_cfg.h sw/cfg/hwprof_cfg_prog.h
 RW_SRC   := sw/rewrite/hwprof_rewrite.c
 RW_HDR   := sw/rewrite/hwprof_rewrite.h
@@ -388,14 +391,16 @@ $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
 unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC))
 
 # ---------------------------------------------------------------- CPU model and workloads
-INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c sw/instr/linkage.c $(PATH_SRC) \
-             sw/path/func_paths.c
-INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h sw/instr/linkage.h $(PATH_HDR) sw/path/func_paths.h
-SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c sim/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC)
+INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c sw/instr/path_instr.c sw/instr/linkage.c \
+             $(PATH_SRC) $(PATH_HOST_SRC)
+INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h sw/instr/instr_ctx.h sw/instr/linkage.h \
+             $(PATH_HDR) $(PATH_HOST_HDR)
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c sim/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC) \
+            $(PATH_SRC) $(PATH_HOST_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/cc_origin.h tb/apb_master.h sim/trace_check.h sim/trace_drain.h sim/block_truth.h sw/wpp/trace_file.h sim/edge_check.h sim/cop_check.h sim/value_truth.h sim/phase_truth.h sim/path_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(SIM_SRC) $(PATH_HDR) $(PATH_HOST_HDR) $(ELF_HDR) sim/rv32.h sim/platform.h sim/cc_origin.h tb/apb_master.h sim/trace_check.h sim/trace_drain.h sim/block_truth.h sw/wpp/trace_file.h sim/edge_check.h sim/cop_check.h sim/value_truth.h sim/phase_truth.h sim/path_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/wpp -O2 $(SIM_SRC) -o $@ -lelf
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/wpp -Isw/path -O2 $(SIM_SRC) -o $@ -lelf
 
 # The SystemC platform (sim/sc/): the CPU model, APB, the profile memory and hwprof_top as the
 # Verilated RTL (verilator --sc), the C model, or both in lockstep, chosen at run time. Built for the

@@ -21,6 +21,8 @@
 #include "rv32.h"
 #include "cop_check.h"
 #include "edge_check.h"
+#include "hwprof_edge.h"
+#include "pp_readback.h"
 #include "trace_check.h"
 #include "trace_drain.h"
 #include "block_truth.h"
@@ -65,6 +67,9 @@ static void usage(FILE *to) {
           "  --path-truth=FILE  write the path profile's oracle: the executed blocks cut into Ball-Larus\n"
           "                  paths per function activation, each distinct path counted (docs/path-prof.md;\n"
           "                  the program must be linked with -Wl,--emit-relocs)\n"
+          "  --path-map=MAP  model engine, a program instrumented for paths (hwprof-instr --paths): after\n"
+          "                  it ends, flush the profile cache, check the pir's path and link stacks,\n"
+          "                  and decode every path counter into --path-profile=FILE (docs/path-prof.md)\n"
           "  --code-range=LO:HI  report how many of the program's instructions retired at addresses in\n"
           "                  [LO, HI) (a code cache: docs/dynopt.md)\n"
           "  --code-cache=LO:HI  the program copies its code into a code cache at [LO, HI) with the\n"
@@ -153,12 +158,25 @@ static uint32_t bus_read(void *ctx, uint16_t addr) { return platform_apb(ctx, fa
 static void bus_write(void *ctx, uint16_t addr, uint32_t v) { platform_apb(ctx, true, addr, v); }
 static const hwprof_bus_t kBus = {bus_read, bus_write}; /* host-side register access for the drivers */
 
+/* The program's memory, for reading counters back (0 outside RAM: not a counter of the program) */
+typedef struct {
+  const uint8_t *ram;
+  uint32_t base, size;
+} ram_view_t;
+static uint32_t ram_read32(void *ctx, uint32_t addr) {
+  const ram_view_t *v = ctx;
+  if (addr < v->base || addr - v->base > v->size - 4u || (addr & 3u)) return 0;
+  const uint8_t *p = v->ram + (addr - v->base);
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 int main(int argc, char **argv) {
   uint64_t max_insns = 200000000, ram = 16u << 20, mem_latency = 4;
   const char *pcs_path = NULL, *elf = NULL, *engine = "model";
   const char *trace_out = NULL, *blocks_out = NULL;
   const char *cop_profile = NULL, *value_truth = NULL;
   const char *edge_map = NULL, *edge_profile = NULL, *edge_truth = NULL, *out_dir = NULL;
+  const char *path_map = NULL, *path_profile = NULL;
   int quiet = 0, trace_check = 0;
   uint64_t taken_penalty = 0, phase_window = 100000, icache = 0, icache_miss = 10;
   const char *phase_truth_path = NULL;
@@ -202,6 +220,10 @@ int main(int argc, char **argv) {
       value_truth = a + 14;
     } else if (!strncmp(a, "--cop-check=", 12) && a[12]) {
       cop_profile = a + 12;
+    } else if (!strncmp(a, "--path-map=", 11) && a[11]) {
+      path_map = a + 11;
+    } else if (!strncmp(a, "--path-profile=", 15) && a[15]) {
+      path_profile = a + 15;
     } else if (!strncmp(a, "--edge-map=", 11) && a[11]) {
       edge_map = a + 11;
     } else if (!strncmp(a, "--edge-profile=", 15) && a[15]) {
@@ -302,6 +324,14 @@ int main(int argc, char **argv) {
   }
   if (trace_check && trace_out) {
     fprintf(stderr, "hwprof-sim: error: --trace-check and --trace-out both configure the trace controller: give one\n");
+    return 2;
+  }
+  if ((path_map != NULL) != (path_profile != NULL)) {
+    fprintf(stderr, "hwprof-sim: error: --path-map and --path-profile go together\n");
+    return 2;
+  }
+  if (path_map && !with_model) {
+    fprintf(stderr, "hwprof-sim: error: --path-map needs --engine=model\n");
     return 2;
   }
   if ((edge_profile || edge_truth) && !edge_map) {
@@ -552,6 +582,37 @@ int main(int argc, char **argv) {
     else d = edge_check_finish(&ec, cpu->ram, RV_RAM_BASE, cpu->ram_size, edge_profile, edge_truth, stderr);
     if (d != 0 && rc == 0) rc = 4;
     edge_check_free(&ec);
+  }
+  if (path_map) {
+    int frc = -3;
+    const hwprof_t hw = {.base = 0, .bus = &kBus, .bus_ctx = &plat};
+    if (st != RV_EXITED) fprintf(stderr, "hwprof-sim: path profile: skipped, the program did not finish\n");
+    else if ((frc = edge_check_flush(&kBus, &plat)) != 0) fprintf(stderr, "hwprof-sim: path profile: %s\n", edge_check_flush_why(frc));
+    else if ((frc = hwprof_pir_path_check(&hw)) != kHwprofOk)
+      fprintf(stderr, "hwprof-sim: path profile: the pir's path stack overflowed or underflowed (PATH_STACK.ERR): "
+                      "the path counts are not exact\n");
+    if (frc == 0) {
+      FILE *pf = fopen(path_profile, "w");
+      pp_readback_stats_t ps;
+      char perr[400];
+      ram_view_t view = {cpu->ram, RV_RAM_BASE, cpu->ram_size};
+      if (pf == NULL) {
+        fprintf(stderr, "hwprof-sim: error: cannot write '%s'\n", path_profile);
+        frc = -1;
+      } else if (pp_readback(path_map, NULL, ram_read32, &view, pf, &ps, perr, sizeof perr) != 0) {
+        fprintf(stderr, "hwprof-sim: path profile: %s\n", perr);
+        frc = -1;
+      } else if (!quiet) {
+        fprintf(stderr, "  path profile: %u functions, %" PRIu64 " counters, %" PRIu64 " paths counted %" PRIu64
+                        " times, in %s\n", ps.functions, ps.counters, ps.paths, ps.count, path_profile);
+      }
+      if (pf != NULL && fclose(pf) != 0 && frc == 0) {
+        fprintf(stderr, "hwprof-sim: error: cannot write '%s'\n", path_profile);
+        frc = -1;
+      }
+      if (frc != 0) remove(path_profile); /* nothing half written */
+    }
+    if (frc != 0 && rc == 0) rc = 4;
   }
   if (dump_arg) { /* the profile cache written back first: memory holds every counter */
     if (with_model) (void)edge_check_flush(&kBus, &plat);

@@ -109,6 +109,8 @@ hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx) {
   ctx->trigger = (uint16_t)rd(h, HWPROF_PIR_TRIGGER_ADDR);
   ctx->flag = (rd(h, HWPROF_PIR_CTRL_ADDR) >> HWPROF_PIR_CTRL_FLAG_LSB) & 1u;
   ctx->link = rd(h, HWPROF_PIR_LINK_ADDR);
+  ctx->path_sum = rd(h, HWPROF_PIR_PATH_SUM_ADDR);
+  ctx->path_stack = rd(h, HWPROF_PIR_PATH_STACK_ADDR);
   return kHwprofOk;
 }
 
@@ -117,9 +119,15 @@ hwprof_result_t hwprof_pir_link_check(const hwprof_t *h) {
   return (rd(h, HWPROF_PIR_LINK_ADDR) >> HWPROF_PIR_LINK_ERR_LSB) & 1u ? kHwprofLinkLost : kHwprofOk;
 }
 
+hwprof_result_t hwprof_pir_path_check(const hwprof_t *h) {
+  if (h == NULL) return kHwprofBadArg;
+  return (rd(h, HWPROF_PIR_PATH_STACK_ADDR) >> HWPROF_PIR_PATH_STACK_ERR_LSB) & 1u ? kHwprofPathLost : kHwprofOk;
+}
+
 hwprof_result_t hwprof_pir_restore(const hwprof_t *h, const hwprof_pir_ctx_t *ctx) {
   if (h == NULL || ctx == NULL || ctx->base >= ADDR_LIMIT || ctx->offset > HWPROF_PIR_OFFSET_VALUE_MASK ||
-      ctx->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK || (ctx->link & ~HWPROF_PIR_LINK_WMASK))
+      ctx->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK || (ctx->link & ~HWPROF_PIR_LINK_WMASK) ||
+      (ctx->path_sum & ~HWPROF_PIR_PATH_SUM_WMASK) || (ctx->path_stack & ~HWPROF_PIR_PATH_STACK_WMASK))
     return kHwprofBadArg;
   wr(h, HWPROF_PIR_CTRL_ADDR, 0); /* no update with a half-restored pir */
   wr(h, HWPROF_PIR_BASE_LO_ADDR, (uint32_t)ctx->base);
@@ -127,6 +135,8 @@ hwprof_result_t hwprof_pir_restore(const hwprof_t *h, const hwprof_pir_ctx_t *ct
   wr(h, HWPROF_PIR_OFFSET_ADDR, ctx->offset);
   wr(h, HWPROF_PIR_TRIGGER_ADDR, ctx->trigger);
   wr(h, HWPROF_PIR_LINK_ADDR, ctx->link);
+  wr(h, HWPROF_PIR_PATH_SUM_ADDR, ctx->path_sum);
+  wr(h, HWPROF_PIR_PATH_STACK_ADDR, ctx->path_stack);
   wr(h, HWPROF_PIR_CTRL_ADDR, ctx->flag ? BIT(HWPROF_PIR_CTRL_FLAG_LSB) : 0u);
   return kHwprofOk;
 }

@@ -83,7 +83,8 @@ static void test_edge_driver_bad_arguments_touch_nothing(void **state) {
   hwprof_edge_oab_entry_t e[2];
   size_t n;
   bool ov;
-  hwprof_pir_ctx_t ctx = {.base = UINT64_C(1) << 40}, bad_link = {.link = 1u << 9};
+  hwprof_pir_ctx_t ctx = {.base = UINT64_C(1) << 40}, bad_link = {.link = 1u << 9}, bad_sum = {.path_sum = 1u << 13},
+                   bad_stack = {.path_stack = 1u << 9};
   assert_int_equal(hwprof_edge_set_bounds(&fx->h, (hwprof_edge_bounds_t){.lo = 8, .hi = 8}), kHwprofBadArg);
   assert_int_equal(hwprof_edge_set_bounds(&fx->h, (hwprof_edge_bounds_t){.lo = 0, .hi = (UINT64_C(1) << 40) + 1}),
                    kHwprofBadArg);
@@ -94,6 +95,8 @@ static void test_edge_driver_bad_arguments_touch_nothing(void **state) {
   assert_int_equal(hwprof_edge_read_oab(&fx->h, e, 2, NULL, &ov), kHwprofBadArg);
   assert_int_equal(hwprof_pir_restore(&fx->h, &ctx), kHwprofBadArg);
   assert_int_equal(hwprof_pir_restore(&fx->h, &bad_link), kHwprofBadArg);
+  assert_int_equal(hwprof_pir_restore(&fx->h, &bad_sum), kHwprofBadArg);
+  assert_int_equal(hwprof_pir_restore(&fx->h, &bad_stack), kHwprofBadArg);
   assert_int_equal(hwprof_edge_irq_handler(&fx->h, NULL), kHwprofBadArg);
   assert_int_equal(hwprof_edge_start(NULL), kHwprofBadArg);
   assert_int_equal(fx->f.reads + fx->f.writes, 0);
@@ -178,7 +181,8 @@ static void test_edge_driver_arm_trigger_enables_phase_and_error(void **state) {
 
 static void test_edge_driver_pir_save_restore_round_trip(void **state) {
   fixture_t *fx = *state;
-  hwprof_pir_ctx_t in = {.base = 0x7f12345678ull, .offset = 0xabcdef, .trigger = 0x1234, .flag = true, .link = 0x105},
+  hwprof_pir_ctx_t in = {.base = 0x7f12345678ull, .offset = 0xabcdef, .trigger = 0x1234, .flag = true, .link = 0x105,
+                         .path_sum = 0x1abc, .path_stack = 0x103},
                    out;
   assert_int_equal(hwprof_pir_restore(&fx->h, &in), kHwprofOk);
   assert_int_equal(hwprof_pir_save(&fx->h, &out), kHwprofOk);
@@ -187,6 +191,8 @@ static void test_edge_driver_pir_save_restore_round_trip(void **state) {
   assert_int_equal(out.offset, in.offset);
   assert_int_equal(out.trigger, in.trigger);
   assert_int_equal(out.flag, in.flag);
+  assert_int_equal(out.path_sum, 0x1abc);
+  assert_int_equal(out.path_stack, 0x103);
 }
 
 static void test_edge_driver_link_check_reads_the_sticky_error(void **state) {
@@ -196,6 +202,11 @@ static void test_edge_driver_link_check_reads_the_sticky_error(void **state) {
   fx->f.reg[HWPROF_PIR_LINK_ADDR / 4] = 1u << HWPROF_PIR_LINK_ERR_LSB;
   assert_int_equal(hwprof_pir_link_check(&fx->h), kHwprofLinkLost);
   assert_int_equal(hwprof_pir_link_check(NULL), kHwprofBadArg);
+  fx->f.reg[HWPROF_PIR_PATH_STACK_ADDR / 4] = 8; /* eight sums saved, no error */
+  assert_int_equal(hwprof_pir_path_check(&fx->h), kHwprofOk);
+  fx->f.reg[HWPROF_PIR_PATH_STACK_ADDR / 4] = 1u << 8; /* ERR is bit 8 (regs/pir.json) */
+  assert_int_equal(hwprof_pir_path_check(&fx->h), kHwprofPathLost);
+  assert_int_equal(hwprof_pir_path_check(NULL), kHwprofBadArg);
 }
 
 static void test_edge_driver_handler_records_and_acknowledges(void **state) {

@@ -29,6 +29,8 @@ typedef struct {
   uint16_t trigger;
   bool flag;
   uint32_t link; /* the LINK register: the link stack's depth and error (its entries are not saved) */
+  uint32_t path_sum;   /* PATH_SUM */
+  uint32_t path_stack; /* PATH_STACK: the path stack's depth and error (its entries are not saved) */
 } hwprof_pir_ctx_t;
 
 #define HWPROF_EDGE_LOG_ENTRIES 16u
@@ -61,6 +63,9 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_read_stats(const hwprof_t *h, hwp
 /* kHwprofOk, or kHwprofLinkLost when a linked call found the pir's link stack full or a linked
  * return found it empty since reset (or since LINK was last written): the profile is not exact. */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_link_check(const hwprof_t *h);
+/* kHwprofOk, or kHwprofPathLost when a path operation found the path stack full or empty since
+ * reset (or since PATH_STACK was last written): the path profile is not exact (docs/path-prof.md). */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_path_check(const hwprof_t *h);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_restore(const hwprof_t *h, const hwprof_pir_ctx_t *ctx);
 /* The interrupt handler: records a phase transition (the OAB's entries) and dropped updates in

@@ -10,6 +10,7 @@
 #include "hwprof_cfg_prog.h"
 #include "hwprof_meta.h"
 #include "instrument.h"
+#include "pp_compare.h"
 #include "profmap.h"
 
 static void usage(FILE *to) {
@@ -17,7 +18,8 @@ static void usage(FILE *to) {
           "usage: hwprof-instr instrument [options] PROGRAM.elf -o OUT.elf [--map=OUT.map]\n"
           "       hwprof-instr compare A.prof B.prof\n"
           "       hwprof-instr cfg PROGRAM.elf [--function=NAME]\n"
-          "       hwprof-instr paths PROGRAM.elf [--function=NAME] [--max-paths=N] [--truth=FILE]\n\n"
+          "       hwprof-instr paths PROGRAM.elf [--function=NAME] [--max-paths=N] [--truth=FILE]\n"
+          "       hwprof-instr paths-check PROFILE TRUTH\n\n"
           "instrument: builds each function's CFG, chooses the profiled edges, assigns profile IDs,\n"
           "partitions functions into regions, inserts the profiling instructions and writes the\n"
           "instrumented program (run it on hwprof-sim or hwprof-sc) and the map (OUT.map by default).\n"
@@ -30,6 +32,9 @@ static void usage(FILE *to) {
           "  --counters-at=ADDR  where the counter areas go (default 0x%08" PRIx32 ")\n"
           "  --hwprof-base=ADDR  the hwprof registers (default 0x%08" PRIx32 ")\n"
           "  --skip=F1,F2     leave these functions uninstrumented\n"
+          "  --paths=P        path profiles instead of edge profiles (docs/path-prof.md): plain\n"
+          "                   (Ball-Larus paths of each function) or rb (seed 004's region-based\n"
+          "                   hierarchical paths: the function and its natural loops); none: edges\n"
           "  --no-linked-calls  set and restore the pir around every call in software (prof.init in\n"
           "                   the callee and after the call): no linked or starting calls\n"
           "  --quiet          no summary\n"
@@ -44,6 +49,9 @@ static void usage(FILE *to) {
           "--truth=FILE: instead, number each path of a path-truth file (hwprof-sim --path-truth) with\n"
           "the function's Ball-Larus numbering and list them by number; exit 1 if one is not a path of\n"
           "the numbered graph or two get the same number.\n"
+          "paths-check: compares a path profile read back from the hardware (hwprof-sim --path-map\n"
+          "--path-profile) with the oracle's paths (hwprof-sim --path-truth on the original program),\n"
+          "path for path, in every function the profile covers; exit 1 if they differ.\n"
           "Exit status: 0 done; 1 profiles differ; 2 bad arguments or input.\n",
           (uint32_t)INSTR_TEXT_AT, (uint32_t)INSTR_COUNTERS_AT, (uint32_t)HWPROF_PLAT_REG_BASE);
 }
@@ -88,6 +96,14 @@ static int cmd_instrument(int argc, char **argv) {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects a word-aligned 32-bit address\n", a);
         return 2;
       }
+    } else if (!strncmp(a, "--paths=", 8)) {
+      if (!strcmp(a + 8, "plain")) o.paths = kPathsPlain;
+      else if (!strcmp(a + 8, "rb")) o.paths = kPathsRegions;
+      else if (!strcmp(a + 8, "none")) o.paths = kPathsNone;
+      else {
+        fprintf(stderr, "hwprof-instr: error: argument '%s': expects plain, rb or none\n", a);
+        return 2;
+      }
     } else if (!strcmp(a, "--no-linked-calls")) {
       o.linked_calls = false;
     } else if (!strncmp(a, "--skip=", 7)) {
@@ -126,7 +142,14 @@ static int cmd_instrument(int argc, char **argv) {
     fprintf(stderr, "hwprof-instr: error: %s\n", err);
     return 2;
   }
-  if (!quiet)
+  if (!quiet && o.paths != kPathsNone)
+    fprintf(stderr,
+            "hwprof-instr: %s -> %s, %s (%s paths): %u functions, %u instrumented, %u left uninstrumented; "
+            "%u path operations carried by branches, jumps and returns, %u prof.path inserted; %u instructions "
+            "inserted in all\n",
+            in, out, map, o.paths == kPathsPlain ? "plain" : "region-based", st.functions, st.instrumented, st.skipped,
+            st.path_carried, st.path_inserted, st.inserted);
+  else if (!quiet)
     fprintf(stderr,
             "hwprof-instr: %s -> %s, %s (mode %s, K = %u): %u functions, %u instrumented, %u left uninstrumented; "
             "%u edges, %u measured, %u block counters, %u regions; %u profiling instructions inserted\n",
@@ -158,6 +181,24 @@ static int cmd_compare(int argc, char **argv) {
     return 2;
   }
   printf("compare: %ld edges, %ld differences\n", edges, d);
+  return d ? 1 : 0;
+}
+
+static int cmd_paths_check(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "hwprof-instr: error: paths-check needs a path profile and a path-truth file (see --help)\n");
+    return 2;
+  }
+  char err[400];
+  pp_compare_stats_t st;
+  const long d = pp_compare_files(argv[0], argv[1], stdout, &st, err, sizeof err);
+  if (d < 0) {
+    fprintf(stderr, "hwprof-instr: error: %s\n", err);
+    return 2;
+  }
+  printf("paths-check: %u functions, %" PRIu64 " paths counted %" PRIu64 " times by the oracle, %ld differences; "
+         "%u functions the oracle saw run have no path profile, %" PRIu64 " paths were open at the end\n",
+         st.functions, st.paths, st.count, d, st.not_profiled, st.open);
   return d ? 1 : 0;
 }
 
@@ -496,6 +537,8 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "compare")) return cmd_compare(argc - 2, argv + 2);
   if (!strcmp(argv[1], "cfg")) return cmd_cfg(argc - 2, argv + 2);
   if (!strcmp(argv[1], "paths")) return cmd_paths(argc - 2, argv + 2);
-  fprintf(stderr, "hwprof-instr: error: unknown command '%s' (instrument, compare or cfg; see --help)\n", argv[1]);
+  if (!strcmp(argv[1], "paths-check")) return cmd_paths_check(argc - 2, argv + 2);
+  fprintf(stderr, "hwprof-instr: error: unknown command '%s' (instrument, compare, cfg, paths or paths-check; see --help)\n",
+          argv[1]);
   return 2;
 }

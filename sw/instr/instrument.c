@@ -12,51 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof_cfg_prog.h"
-#include "hwprof_elf.h"
 #include "hwprof_meta.h"
 #include "hwprof_regs.h"
-#include "hwprof_rewrite.h"
+#include "instr_ctx.h"
 #include "linkage.h"
-#include "profmap.h"
 #include "rv32_isa.h"
 
 #define STUB_WORDS 14
-
-/* ---------------------------------------------------------------- state */
-
-typedef struct {
-  bool skip;          /* --skip */
-  bool ok;            /* analysed and instrumented */
-  char why[160];
-  bool neutral;       /* never changes the pir (uninstrumented, calls only such functions) */
-  bool linked;        /* entered by linked calls only (linkage.h): the hardware saves the caller's pir */
-  bool call_started;  /* instrumented, not linked: its direct calls start its area (op INIT, no save) and
-                         skip the prof.init at its entry, which the other ways in still run */
-  pm_func_t pm;
-  unsigned *region_off;
-} fn_t;
-
-typedef struct {
-  const instr_opts_t *o;
-  hwprof_elf_t elf;
-  hwprof_cfg_prog_t prog;
-  fn_t *fn; /* one per prog.fn */
-  hwprof_rw_t *rw;
-  uint32_t next_counter;
-  uint32_t *meta; /* run-time metadata words (hwprof_meta.h), and their little-endian bytes */
-  size_t nmeta;
-  uint8_t *meta_le;
-  instr_stats_t st;
-  char *err;
-  size_t errlen;
-} ctx_t;
-
-#define ERR(...)                                        \
-  do {                                                  \
-    snprintf(c->err, c->errlen, __VA_ARGS__);           \
-    return -1;                                          \
-  } while (0)
 
 static bool in_list(const char *list, const char *name) {
   if (list == NULL) return false;
@@ -278,7 +240,7 @@ static int rel_id(const fn_t *f, int block, int counter) {
   return counter - (int)f->region_off[f->pm.blk[block].region] + 1;
 }
 
-static bool callee_neutral(ctx_t *c, uint32_t target) {
+bool instr_callee_neutral(ctx_t *c, uint32_t target) {
   const int i = target ? hwprof_cfg_prog_fn_at(&c->prog, target) : -1;
   return i >= 0 && c->fn[i].neutral && c->prog.fn[i].code.lo == target;
 }
@@ -290,7 +252,7 @@ static int callee_entered(ctx_t *c, uint32_t target, bool started) {
   if (i < 0 || c->prog.fn[i].code.lo != target) return -1;
   return (started ? c->fn[i].call_started : c->fn[i].linked) ? i : -1;
 }
-static int callee_linked(ctx_t *c, uint32_t target) { return callee_entered(c, target, false); }
+int instr_callee_linked(ctx_t *c, uint32_t target) { return callee_entered(c, target, false); }
 static int callee_started(ctx_t *c, uint32_t target) { return callee_entered(c, target, true); }
 
 /* Calls to linked and call-started functions, from any moved code: the call's shadow word names
@@ -301,7 +263,7 @@ static void plan_linked_calls(ctx_t *c, unsigned i) {
     uint32_t t;
     const uint32_t x = hwprof_cfg_word(code, a);
     if (hwprof_cfg_classify(code, a, x, &t) != HWPROF_CF_CALL || !rv32_is_link_reg(rv32_rd(x))) continue;
-    int j = callee_linked(c, t);
+    int j = instr_callee_linked(c, t);
     if (j >= 0) {
       hwprof_rw_shadow(c->rw, a, rv32_shadow_link(c->fn[j].pm.base));
       c->st.linked_calls++;
@@ -352,7 +314,7 @@ static int plan_insns(ctx_t *c, unsigned i, bool entry_init, unsigned off0, cons
 /* A function's own recursive call returns with its base when the function leaves only by its
  * returns (a tail call would return with another function's base), and with the offset of the
  * region of the block that returned: returns_in_region() says whether that is always region. */
-static bool self_return_keeps_base(const pm_func_t *p) {
+bool instr_self_return_keeps_base(const pm_func_t *p) {
   for (unsigned e = 0; e < p->nedge; e++)
     if (p->edge[e].kind == HWPROF_CFG_TAIL) return false;
   return true;
@@ -410,12 +372,12 @@ static int plan_insns(ctx_t *c, unsigned i, bool entry_init, unsigned off0, cons
   /* calls: put the pir back when the callee may have changed it */
   for (uint32_t a = pf->code.lo; a < pf->code.hi; a += 4) {
     uint32_t t;
-    if (hwprof_cfg_classify(&pf->code, a, hwprof_cfg_word(&pf->code, a), &t) != HWPROF_CF_CALL || callee_neutral(c, t) ||
-        callee_linked(c, t) >= 0)
+    if (hwprof_cfg_classify(&pf->code, a, hwprof_cfg_word(&pf->code, a), &t) != HWPROF_CF_CALL || instr_callee_neutral(c, t) ||
+        instr_callee_linked(c, t) >= 0)
       continue;
     const int region = p->blk[pf->cfg.blk_of[(a - pf->code.lo) / 4u]].region;
     const unsigned off = f->region_off[region];
-    if (t == pf->code.lo && self_return_keeps_base(p)) { /* direct recursion: the base is this function's */
+    if (t == pf->code.lo && instr_self_return_keeps_base(p)) { /* direct recursion: the base is this function's */
       if (!returns_in_region(p, region) && push_tail(c, a, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), off)) return -1;
       continue;
     }
@@ -498,7 +460,9 @@ static int emit_stub(ctx_t *c) {
 static int write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob, size_t *nblob) {
   pm_map_t m = {0};
   snprintf(m.program, sizeof m.program, "%s", in);
-  snprintf(m.mode, sizeof m.mode, "%s", c->o->mode == kModeAll ? "all" : "minimal");
+  snprintf(m.mode, sizeof m.mode, "%s",
+           c->o->paths == kPathsPlain ? "paths-plain" : c->o->paths == kPathsRegions ? "paths-rb"
+                                      : c->o->mode == kModeAll ? "all" : "minimal");
   m.k = c->o->k;
   m.cnt_bytes = 4;
   m.counters_at = c->o->counters_at;
@@ -571,6 +535,7 @@ static void free_ctx(ctx_t *c) {
     free(c->fn[i].pm.blk);
     free(c->fn[i].pm.edge);
     free(c->fn[i].region_off);
+    instr_path_free(&c->fn[i]);
   }
   free(c->fn);
   free(c->meta);
@@ -660,6 +625,10 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
     fn_t *f = &c->fn[i];
     if (analyse(c, i)) goto out;
     if (!f->ok) continue;
+    if (o->paths != kPathsNone) { /* path profiles: path_instr.c */
+      if (instr_path_prepare(c, i)) goto out;
+      continue;
+    }
     pm_func_t *p = &f->pm;
     if (select_edges(p, o->mode)) {
       snprintf(err, errlen, "out of memory");
@@ -684,7 +653,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
                 c->prog.fn[i].code.lo, f->why);
       continue;
     }
-    if (plan(c, i)) goto out;
+    if (o->paths != kPathsNone ? instr_path_place(c, i) : plan(c, i)) goto out;
     c->st.instrumented++;
     c->st.linked += f->linked;
     c->st.started += f->call_started;

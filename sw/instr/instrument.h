@@ -15,6 +15,9 @@
 #include "hwprof_regs.h"
 
 typedef enum { kModeAll = 0, kModeMinimal = 1 } instr_mode_t;
+/* Path profiles instead of edge profiles (docs/path-prof.md): none (edges), plain Ball-Larus paths,
+ * or seed 004's region-based hierarchical paths (the function and its natural loops). */
+typedef enum { kPathsNone = 0, kPathsPlain = 1, kPathsRegions = 2 } instr_paths_t;
 
 /* Default places in the platform's RAM (regs/encodings.json): the moved code 8 MiB above the RAM
  * base, the counter areas 12 MiB above it (the programs' own code and data stay below 4 MiB). */
@@ -29,6 +32,7 @@ typedef struct {
   uint32_t hwprof_base;  /* the hwprof register window (the start-up code sets the bounds there) */
   const char *skip;      /* comma-separated function names left uninstrumented (moved only) */
   bool linked_calls;     /* use the pir's link stack for calls where linkage.h allows (default) */
+  instr_paths_t paths;   /* path profiles instead of edge profiles */
   FILE *report;          /* one line per function that is left uninstrumented, with the reason */
 } instr_opts_t;
 
@@ -40,6 +44,8 @@ typedef struct {
   unsigned relaxed; /* conditional branches relaxed (their target went out of reach) */
   unsigned linked, linked_calls; /* functions entered by linked calls, and those calls */
   unsigned started, started_calls; /* functions whose calls start their area (no save), and those calls */
+  unsigned path_carried, path_inserted; /* path operations carried by branches, jumps and returns, and
+                                           prof.path instructions inserted (calls' brackets included) */
   uint32_t meta_at, meta_bytes; /* run-time metadata (the program defines hwprof_meta), or 0 */
 } instr_stats_t;
 

@@ -8,7 +8,11 @@ pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_f
   const uint32_t nblk = f->nblk, exit = nblk;
   pp_edge_t *edge = PP_ALLOC(a, pp_edge_t, f->nedge);
   bool *back = PP_ALLOC(a, bool, f->nedge), *has_out = PP_ALLOC(a, bool, nblk);
-  if (edge == NULL || back == NULL || has_out == NULL) return kPpNoMemory;
+  uint32_t *cfg_edge = PP_ALLOC(a, uint32_t, f->nedge);
+  bool *reach = PP_ALLOC(a, bool, nblk + 1u);
+  if (edge == NULL || back == NULL || has_out == NULL || cfg_edge == NULL || reach == NULL) return kPpNoMemory;
+  for (uint32_t b = 0; b < nblk; b++) reach[b] = f->idom[b] >= 0;
+  reach[exit] = true;
   for (unsigned e = 0; e < f->nedge; e++)
     if (!hwprof_cfg_is_virtual(f->edge[e].kind) && f->edge[e].src >= 0) has_out[f->edge[e].src] = true;
   uint32_t m = 0;
@@ -18,6 +22,7 @@ pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_f
     if (x->kind == HWPROF_CFG_VIRTUAL_EXIT && has_out[x->src]) continue; /* only a dead end's */
     const uint32_t s = (uint32_t)x->src, d = x->dst < 0 ? exit : (uint32_t)x->dst;
     back[m] = x->dst >= 0 && f->idom[x->src] >= 0 && f->idom[x->dst] >= 0 && hwprof_cfg_dominates(f, x->dst, x->src);
+    cfg_edge[m] = e;
     edge[m++] = (pp_edge_t){s, d};
   }
   const uint32_t nregion = f->nloop + 1u;
@@ -39,7 +44,7 @@ pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_f
         rep_exit[l + 1u] = edge[e].src;
     if (rep_exit[l + 1u] == PP_NONE) rep_exit[l + 1u] = (uint32_t)f->loop[l].header;
   }
-  *out = (pp_func_t){.g = {nblk + 1u, 0, exit, edge, m}, .back = back, .region_of = region_of, .parent = parent,
+  *out = (pp_func_t){.g = {nblk + 1u, 0, exit, edge, m}, .back = back, .cfg_edge = cfg_edge, .reach = reach, .region_of = region_of, .parent = parent,
                      .rep_entry = rep_entry, .rep_exit = rep_exit, .reducible = f->irreducible == 0};
   out->h = (pp_regions_t){&out->g, back, region_of, parent, rep_entry, rep_exit, nregion};
   return kPpOk;

@@ -20,6 +20,8 @@
 typedef struct {
   pp_graph_t g;
   bool *back;
+  uint32_t *cfg_edge; /* per edge of g: the CFG edge it is */
+  bool *reach;        /* per node: reached from the entry (the exit: always) */
   pp_regions_t h;
   uint32_t *region_of, *parent, *rep_entry, *rep_exit;
   bool reducible;

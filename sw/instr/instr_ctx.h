@@ -1,0 +1,65 @@
+/* The instrumenter's state, shared by its two policies: edge profiles (instrument.c, seed 000) and
+ * path profiles (path_instr.c, seed 004). Host only; not an interface for anything else. */
+#ifndef HWPROF_INSTR_CTX_H
+#define HWPROF_INSTR_CTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwprof_cfg_prog.h"
+#include "hwprof_elf.h"
+#include "hwprof_rewrite.h"
+#include "instrument.h"
+#include "profmap.h"
+
+typedef struct instr_path instr_path_t; /* a function's path plan (path_instr.c) */
+
+typedef struct {
+  bool skip;          /* --skip */
+  bool ok;            /* analysed and instrumented */
+  char why[160];
+  bool neutral;       /* never changes the pir (uninstrumented, calls only such functions) */
+  bool linked;        /* entered by linked calls only (linkage.h): the hardware saves the caller's pir */
+  bool call_started;  /* instrumented, not linked: its direct calls start its area (op INIT, no save) and
+                         skip the prof.init at its entry, which the other ways in still run */
+  pm_func_t pm;
+  unsigned *region_off;
+  instr_path_t *path;
+} fn_t;
+
+typedef struct {
+  const instr_opts_t *o;
+  hwprof_elf_t elf;
+  hwprof_cfg_prog_t prog;
+  fn_t *fn; /* one per prog.fn */
+  hwprof_rw_t *rw;
+  uint32_t next_counter;
+  uint32_t *meta; /* run-time metadata words (hwprof_meta.h), and their little-endian bytes */
+  size_t nmeta;
+  uint8_t *meta_le;
+  instr_stats_t st;
+  char *err;
+  size_t errlen;
+} ctx_t;
+
+#define ERR(...)                                        \
+  do {                                                  \
+    snprintf(c->err, c->errlen, __VA_ARGS__);           \
+    return -1;                                          \
+  } while (0)
+
+/* instrument.c: whether a call to target never changes the pir, or enters a linked function (its
+ * index, or -1); whether a function's recursive calls return with its own base */
+bool instr_callee_neutral(ctx_t *c, uint32_t target);
+int instr_callee_linked(ctx_t *c, uint32_t target);
+bool instr_self_return_keeps_base(const pm_func_t *p);
+
+/* path_instr.c: plan function i's path profile (counters allocated; f->ok cleared with the reason
+ * when it cannot have one), then place its operations; -1 only for a hard error (c->err) */
+int instr_path_prepare(ctx_t *c, unsigned i);
+int instr_path_place(ctx_t *c, unsigned i);
+void instr_path_free(fn_t *f);
+
+#endif /* HWPROF_INSTR_CTX_H */

@@ -1,0 +1,212 @@
+/* The instrumenter's path policy (issue 15, seed 004; docs/path-prof.md): per function, plan the
+ * path profile (sw/path/pp_plan.h: regions, numbered graphs, counters, the path operations of
+ * every edge) and place the operations where they cost least:
+ *
+ *  - on the branch, jump or return that takes the edge (its shadow word carries one path word: no
+ *    instruction), a branch's taken edge first;
+ *  - a prof.path behind a branch (its not-taken edge) or behind a block that falls into the next;
+ *  - a prof.path before a jump, a tail call or a return (the edge is the block's only way out), for
+ *    every operation of the edge but the last, which the instruction itself carries;
+ *  - a prof.path at the head of the block an edge enters when no other way leads there (a taken
+ *    edge with several operations, an indirect edge); anything else has no place and the function
+ *    keeps no path profile (the reason is reported).
+ *
+ * Calls: a linked or starting call saves (linked) and zeroes the path sum in the hardware; any
+ * other call that may reach profiled code is bracketed: ENTER 0, 0 before it (the sum saved on the
+ * path stack, the callee's paths begin at 0), POP after it (with prof.init when the callee may have
+ * moved the base). The function's entry runs prof.init and SET 0 for the ways in that are not such
+ * calls (indirect calls, uninstrumented callers); direct calls land behind both. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof_regs.h"
+#include "instr_ctx.h"
+#include "pp_plan.h"
+#include "rv32_isa.h"
+#include "rv32_reloc.h"
+
+struct instr_path {
+  uint8_t *mem;
+  hwprof_arena_t arena;
+  pp_func_t f;
+  pp_plan_t plan;
+};
+
+void instr_path_free(fn_t *f) {
+  if (f->path) free(f->path->mem);
+  free(f->path);
+  f->path = NULL;
+}
+
+static uint32_t path_word(const pp_op_t *op) { return rv32_path_word(op->kind, op->a, op->b); }
+
+int instr_path_prepare(ctx_t *c, unsigned i) {
+  fn_t *f = &c->fn[i];
+  const hwprof_cfg_func_t *g = &c->prog.fn[i].cfg;
+  instr_path_t *ip = calloc(1, sizeof *ip);
+  if (ip == NULL) ERR("out of memory");
+  f->path = ip;
+  size_t bytes = ((size_t)64 << 10) + ((size_t)g->nblk + g->nedge + 8u) * (g->nloop + 2u) * 256u;
+  pp_status_t st = kPpNoMemory;
+  for (int tries = 0; tries < 6 && st == kPpNoMemory; tries++, bytes *= 2) {
+    free(ip->mem);
+    if ((ip->mem = malloc(bytes)) == NULL) ERR("out of memory");
+    ip->arena = (hwprof_arena_t){ip->mem, bytes, 0};
+    st = pp_plan_cfg(g, c->o->paths == kPathsPlain ? kPpPlain : kPpRegionBased, &ip->arena, &ip->f, &ip->plan);
+  }
+  if (st != kPpOk) {
+    if (st == kPpNoMemory) ERR("out of memory planning the paths of %s", c->prog.fn[i].name);
+    if (!ip->f.reducible)
+      snprintf(f->why, sizeof f->why, "an irreducible loop: no path profile");
+    else if (st == kPpTooManyPaths)
+      snprintf(f->why, sizeof f->why, "more path counters than a path sum can index (%u)", (unsigned)PP_MAX_COUNTERS);
+    else
+      snprintf(f->why, sizeof f->why, "no path numbering: %s", pp_status_str(st));
+    f->ok = false;
+    instr_path_free(f);
+    return 0;
+  }
+  /* every operation must have a place (see the top of this file) */
+  unsigned *indeg = calloc(g->nblk + 1, sizeof *indeg);
+  if (indeg == NULL) ERR("out of memory");
+  for (unsigned e = 0; e < g->nedge; e++)
+    if (g->edge[e].dst >= 0) indeg[g->edge[e].dst]++;
+  const pp_plan_t *p = &ip->plan;
+  for (uint32_t e = 0; e < ip->f.g.nedge && f->ok; e++) {
+    const hwprof_cfg_edge_t *x = &g->edge[ip->f.cfg_edge[e]];
+    const uint32_t n = p->op_n[e];
+    const bool alone = x->dst > 0 && indeg[x->dst] == 1;
+    if (n == 0 || hwprof_cfg_is_virtual(x->kind)) continue;
+    if ((x->kind == HWPROF_CFG_TAKEN && n > 1 && !alone) || (x->kind == HWPROF_CFG_INDIRECT && !alone)) {
+      snprintf(f->why, sizeof f->why, "%s edge 0x%08" PRIx32 " -> 0x%08" PRIx32 " needs %u path operations and its "
+               "target has other ways in: no path profile", hwprof_cfg_kind_names[x->kind], g->blk[x->src].end - 4u,
+               g->blk[x->dst].start, n);
+      f->ok = false;
+    }
+    if (x->kind == HWPROF_CFG_RETURN && (p->op[p->op_first[e] + n - 1u].kind != HWPROF_PATH_OP_COUNT ||
+                                         p->op[p->op_first[e] + n - 1u].b != 0)) {
+      snprintf(f->why, sizeof f->why, "internal: a return that does not end with a count");
+      f->ok = false;
+    }
+  }
+  free(indeg);
+  if (!f->ok) {
+    instr_path_free(f);
+    return 0;
+  }
+  pm_func_t *pm = &f->pm;
+  pm->ncounters = p->ncounters;
+  pm->nregions = p->h.nregion;
+  pm->base = c->o->counters_at + 4u * c->next_counter;
+  c->next_counter += p->ncounters;
+  return 0;
+}
+
+/* Where code "before" the transfer at a goes: before its auipc when it is the second half of a call
+ * pair (the pair must stay whole). */
+static uint32_t before_transfer(const hwprof_cfg_code_t *code, uint32_t a) {
+  uint32_t t;
+  const uint32_t x = hwprof_cfg_word(code, a);
+  if (rv32_opcode(x) == RV32_OP_JALR && a >= code->lo + 4u && rv32_reloc_call_at(code->rel, code->nrel, a - 4u, &t))
+    return a - 4u;
+  return a;
+}
+
+/* prof.path with its word from its own shadow word */
+static int insert(ctx_t *c, bool before, uint32_t at, const pp_op_t *op) {
+  c->st.path_inserted++;
+  const uint32_t w = rv32_prof(HWPROF_PROF_OP_PATH, 0, 0), sh = path_word(op);
+  return before ? hwprof_rw_before(c->rw, at, w, sh) : hwprof_rw_after(c->rw, at, w, sh);
+}
+
+int instr_path_place(ctx_t *c, unsigned i) {
+  fn_t *f = &c->fn[i];
+  const hwprof_cfg_fn_t *pf = &c->prog.fn[i];
+  const hwprof_cfg_func_t *g = &pf->cfg;
+  const pp_plan_t *p = &f->path->plan;
+  const pp_func_t *pfn = &f->path->f;
+  const pm_func_t *pm = &f->pm;
+  /* the entry, for the ways in that neither link nor start (direct calls land behind) */
+  if (!f->linked) {
+    const pp_op_t set0 = {HWPROF_PATH_OP_SET, 0, 0};
+    if (hwprof_rw_before(c->rw, pf->code.lo, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), pm->base) ||
+        insert(c, true, pf->code.lo, &set0))
+      return -1;
+    if (f->call_started && hwprof_rw_call_skip(c->rw, pf->code.lo, 2)) ERR("internal: %s: no entry code to skip", pf->name);
+  }
+  /* operations at the head of the block an edge enters alone */
+  for (uint32_t e = 0; e < pfn->g.nedge; e++) {
+    const hwprof_cfg_edge_t *x = &g->edge[pfn->cfg_edge[e]];
+    if (p->op_n[e] == 0 || hwprof_cfg_is_virtual(x->kind)) continue;
+    if (x->kind == HWPROF_CFG_INDIRECT || (x->kind == HWPROF_CFG_TAKEN && p->op_n[e] > 1))
+      for (uint32_t k = 0; k < p->op_n[e]; k++)
+        if (insert(c, true, g->blk[x->dst].start, &p->op[p->op_first[e] + k])) return -1;
+  }
+  /* calls that may reach profiled code without the hardware saving the sum */
+  const pp_op_t enter0 = {HWPROF_PATH_OP_ENTER, 0, 0}, pop0 = {HWPROF_PATH_OP_POP, 0, 0};
+  for (uint32_t a = pf->code.lo; a < pf->code.hi; a += 4) {
+    uint32_t t;
+    if (hwprof_cfg_classify(&pf->code, a, hwprof_cfg_word(&pf->code, a), &t) != HWPROF_CF_CALL ||
+        instr_callee_neutral(c, t) || instr_callee_linked(c, t) >= 0)
+      continue;
+    if (insert(c, true, before_transfer(&pf->code, a), &enter0)) return -1;
+    if (!(t == pf->code.lo && instr_self_return_keeps_base(pm)) &&
+        hwprof_rw_after(c->rw, a, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), pm->base))
+      return -1;
+    if (insert(c, false, a, &pop0)) return -1;
+  }
+  /* each block's way out */
+  const uint32_t linked_pop = f->linked ? UINT32_C(1) << HWPROF_SHADOW_POP_LSB : 0;
+  for (unsigned b = 0; b < g->nblk; b++) {
+    const uint32_t term = g->blk[b].end - 4u;
+    int tk = -1, nt = -1;
+    bool ret = false;
+    for (uint32_t e = 0; e < pfn->g.nedge; e++) {
+      const hwprof_cfg_edge_t *x = &g->edge[pfn->cfg_edge[e]];
+      if (x->src != (int)b || hwprof_cfg_is_virtual(x->kind)) continue;
+      if (x->kind == HWPROF_CFG_TAKEN) tk = (int)e;
+      else if (x->kind == HWPROF_CFG_NOT_TAKEN) nt = (int)e;
+      ret |= x->kind == HWPROF_CFG_RETURN;
+      const uint32_t n = p->op_n[e];
+      const pp_op_t *op = &p->op[p->op_first[e]];
+      switch (x->kind) {
+        case HWPROF_CFG_JUMP:
+        case HWPROF_CFG_TAIL:
+        case HWPROF_CFG_RETURN:
+          if (n == 0) break;
+          for (uint32_t k = 0; k + 1 < n; k++)
+            if (insert(c, true, before_transfer(&pf->code, term), &op[k])) return -1;
+          hwprof_rw_shadow(c->rw, term, x->kind == HWPROF_CFG_RETURN ? rv32_shadow_ret_path(path_word(&op[n - 1]), f->linked)
+                                                                     : rv32_shadow_path(path_word(&op[n - 1]), false));
+          c->st.path_carried++;
+          break;
+        case HWPROF_CFG_FALL:
+        case HWPROF_CFG_FALL_OUT:
+          for (uint32_t k = 0; k < n; k++)
+            if (insert(c, false, term, &op[k])) return -1;
+          break;
+        default: break; /* branches below; indirect edges at their targets' heads */
+      }
+    }
+    if (ret && hwprof_rw_get_shadow(c->rw, term) == 0) hwprof_rw_shadow(c->rw, term, linked_pop);
+    /* a branch: its shadow word carries the taken edge's one operation, else the not-taken edge's */
+    bool used = false;
+    if (tk >= 0 && p->op_n[tk] == 1) {
+      hwprof_rw_shadow(c->rw, term, rv32_shadow_path(path_word(&p->op[p->op_first[tk]]), false));
+      c->st.path_carried++;
+      used = true;
+    }
+    if (nt >= 0 && p->op_n[nt] > 0) {
+      const pp_op_t *op = &p->op[p->op_first[nt]];
+      if (!used && p->op_n[nt] == 1) {
+        hwprof_rw_shadow(c->rw, term, rv32_shadow_path(path_word(op), true));
+        c->st.path_carried++;
+      } else {
+        for (uint32_t k = 0; k < p->op_n[nt]; k++)
+          if (insert(c, false, term, &op[k])) return -1;
+      }
+    }
+  }
+  return 0;
+}

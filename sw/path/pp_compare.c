@@ -1,0 +1,232 @@
+/* Comparing a path profile with the oracle's paths; see pp_compare.h and docs/path-prof.md. */
+#include "pp_compare.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  char *key; /* "FUNC HEAD END ITEMS" */
+  uint64_t count;
+} entry_t;
+
+typedef struct {
+  entry_t *e;
+  size_t n, cap;
+  uint32_t *fn; /* the functions seen */
+  size_t nfn, capfn;
+} set_t;
+
+static int add_fn(set_t *s, uint32_t addr) {
+  if (s->nfn == s->capfn) {
+    s->capfn = s->capfn ? 2 * s->capfn : 64;
+    uint32_t *f = realloc(s->fn, s->capfn * sizeof *f);
+    if (f == NULL) return -1;
+    s->fn = f;
+  }
+  s->fn[s->nfn++] = addr;
+  return 0;
+}
+
+static int add(set_t *s, uint32_t fn, uint32_t head, const char *end, const char *items, uint64_t count) {
+  if (s->n == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 256;
+    entry_t *e = realloc(s->e, s->cap * sizeof *e);
+    if (e == NULL) return -1;
+    s->e = e;
+  }
+  const size_t len = strlen(end) + strlen(items) + 32;
+  char *k = malloc(len);
+  if (k == NULL) return -1;
+  snprintf(k, len, "%08" PRIx32 " %08" PRIx32 " %s%s", fn, head, end, items);
+  s->e[s->n++] = (entry_t){k, count};
+  return 0;
+}
+
+static void free_set(set_t *s) {
+  for (size_t i = 0; i < s->n; i++) free(s->e[i].key);
+  free(s->e);
+  free(s->fn);
+}
+
+static int by_key(const void *a, const void *b) { return strcmp(((const entry_t *)a)->key, ((const entry_t *)b)->key); }
+
+static bool has_fn(const set_t *s, uint32_t addr) {
+  for (size_t i = 0; i < s->nfn; i++)
+    if (s->fn[i] == addr) return true;
+  return false;
+}
+
+/* "path COUNT END ITEMS": the count, END, and ITEMS with a leading space ("" when none) in items */
+static int path_line(char *line, uint64_t *count, char **end, char *items, size_t cap) {
+  char *p = line + 5, *q;
+  *count = strtoull(p, &q, 10);
+  if (q == p || *q != ' ' || *count == 0) return -1;
+  *end = q + 1;
+  char *nl = strchr(*end, '\n');
+  if (nl) *nl = 0;
+  char *sp = strchr(*end, ' ');
+  items[0] = 0;
+  if (sp) {
+    *sp = 0;
+    snprintf(items, cap, " %s", sp + 1);
+  }
+  return **end ? 0 : -1;
+}
+
+#define BAD(...)                                                        \
+  do {                                                                  \
+    snprintf(err, errlen, "%s:%u: " "%s", path, lineno, __VA_ARGS__);   \
+    goto out;                                                           \
+  } while (0)
+
+/* The profile: functions, regions, paths. */
+static int read_profile(const char *path, set_t *s, bool *plain, char *err, size_t errlen) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) {
+    snprintf(err, errlen, "%s: cannot open", path);
+    return -1;
+  }
+  char line[65536];
+  unsigned lineno = 0;
+  int rc = -1;
+  uint32_t fn = 0, head = 0;
+  bool in_fn = false, in_region = false, ended = false;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    if (strchr(line, '\n') == NULL && !feof(f)) BAD("line too long");
+    if (lineno == 1) {
+      if (strcmp(line, "hwprof-path-profile 1\n")) BAD("not a path-profile file (hwprof-path-profile 1)");
+      continue;
+    }
+    char name[256], word[32];
+    if (!strncmp(line, "embodiment ", 11)) {
+      if (sscanf(line, "embodiment %31s", word) != 1 || (strcmp(word, "plain") && strcmp(word, "rb"))) BAD("bad embodiment");
+      *plain = !strcmp(word, "plain");
+    } else if (!strncmp(line, "function ", 9)) {
+      if (sscanf(line, "function %255s 0x%" SCNx32, name, &fn) != 2) BAD("malformed function line");
+      if (add_fn(s, fn)) BAD("out of memory");
+      in_fn = true;
+      in_region = false;
+    } else if (!strncmp(line, "region ", 7)) {
+      unsigned r;
+      if (!in_fn || sscanf(line, "region %u head %" SCNx32, &r, &head) != 2) BAD("malformed region line");
+      in_region = true;
+    } else if (!strncmp(line, "path ", 5)) {
+      uint64_t count;
+      char *end, it[65536];
+      if (!in_region || path_line(line, &count, &end, it, sizeof it)) BAD("malformed path line");
+      if (add(s, fn, head, end, it, count)) BAD("out of memory");
+    } else if (!strncmp(line, "program ", 8)) {
+    } else if (!strncmp(line, "end ", 4)) {
+      ended = true;
+    } else {
+      BAD("unknown line");
+    }
+  }
+  if (lineno == 0) BAD("empty");
+  if (!ended) BAD("no end line: the file is cut short");
+  rc = 0;
+out:
+  fclose(f);
+  return rc;
+}
+
+/* The oracle: plain paths (function ... / path ...) and, when present, hierarchical ones
+ * (region HEAD / rpath ...); the ones open at the end of the run are counted apart. */
+static int read_truth(const char *path, set_t *s, bool plain, uint64_t *open, char *err, size_t errlen) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) {
+    snprintf(err, errlen, "%s: cannot open", path);
+    return -1;
+  }
+  char line[65536];
+  unsigned lineno = 0;
+  int rc = -1;
+  uint32_t fn = 0, head = 0;
+  bool in_fn = false, ended = false, hier = false;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    if (strchr(line, '\n') == NULL && !feof(f)) BAD("line too long");
+    if (lineno == 1) {
+      if (strcmp(line, "hwprof-path-truth 1\n")) BAD("not a path-truth file (hwprof-path-truth 1)");
+      continue;
+    }
+    char name[256];
+    const bool is_path = !strncmp(line, "path ", 5), is_rpath = !strncmp(line, "rpath ", 6);
+    if (!strncmp(line, "function ", 9)) {
+      if (sscanf(line, "function %255s 0x%" SCNx32, name, &fn) != 2) BAD("malformed function line");
+      if (add_fn(s, fn)) BAD("out of memory");
+      in_fn = true;
+      head = fn;
+    } else if (!strncmp(line, "region ", 7)) {
+      if (!in_fn || sscanf(line, "region %" SCNx32, &head) != 1) BAD("malformed region line");
+      hier = true;
+    } else if (is_path || is_rpath) {
+      uint64_t count;
+      char *end, it[65536];
+      if (!in_fn || path_line(line + (is_rpath ? 1 : 0), &count, &end, it, sizeof it)) BAD("malformed path line");
+      if (is_path != plain) continue; /* the other embodiment's paths */
+      if (!strcmp(end, "open")) {
+        *open += count;
+        continue;
+      }
+      if (add(s, fn, is_path ? fn : head, end, it, count)) BAD("out of memory");
+    } else if (!strncmp(line, "program ", 8)) {
+    } else if (!strncmp(line, "end ", 4)) {
+      ended = true;
+    } else {
+      BAD("unknown line");
+    }
+  }
+  if (lineno == 0) BAD("empty");
+  if (!ended) BAD("no end line: the file is cut short");
+  if (!plain && !hier) BAD("no hierarchical paths (region lines): a truth file for region-based profiles needs them");
+  rc = 0;
+out:
+  fclose(f);
+  return rc;
+}
+
+long pp_compare_files(const char *profile, const char *truth, FILE *report, pp_compare_stats_t *st, char *err,
+                      size_t errlen) {
+  set_t p = {0}, t = {0};
+  long diff = -1;
+  bool plain = true;
+  pp_compare_stats_t s = {0};
+  if (read_profile(profile, &p, &plain, err, errlen) || read_truth(truth, &t, plain, &s.open, err, errlen)) goto out;
+  /* only the functions the profile covers */
+  size_t k = 0;
+  for (size_t i = 0; i < t.n; i++) {
+    uint32_t fn = (uint32_t)strtoul(t.e[i].key, NULL, 16);
+    if (has_fn(&p, fn)) t.e[k++] = t.e[i];
+    else free(t.e[i].key);
+  }
+  t.n = k;
+  for (size_t i = 0; i < t.nfn; i++) s.not_profiled += !has_fn(&p, t.fn[i]);
+  s.functions = (unsigned)p.nfn;
+  qsort(p.e, p.n, sizeof *p.e, by_key);
+  qsort(t.e, t.n, sizeof *t.e, by_key);
+  diff = 0;
+  size_t i = 0, j = 0;
+  while (i < p.n || j < t.n) {
+    const int c = i == p.n ? 1 : j == t.n ? -1 : strcmp(p.e[i].key, t.e[j].key);
+    const uint64_t pc = c <= 0 ? p.e[i].count : 0, tc = c >= 0 ? t.e[j].count : 0;
+    const char *key = c <= 0 ? p.e[i].key : t.e[j].key;
+    if (pc != tc) {
+      if (diff < 20) fprintf(report, "  differs: function/region %.17s path%s: profile %" PRIu64 ", oracle %" PRIu64 "\n",
+                             key, key + 17, pc, tc);
+      diff++;
+    }
+    s.paths++;
+    s.count += tc;
+    if (c <= 0) i++;
+    if (c >= 0) j++;
+  }
+  if (st) *st = s;
+out:
+  free_set(&p);
+  free_set(&t);
+  return diff;
+}

@@ -1,0 +1,235 @@
+/* A function's path profile, planned; see pp_plan.h and docs/path-prof.md. */
+#include "pp_plan.h"
+
+static uint16_t mod(int64_t v) {
+  const int64_t m = (int64_t)PP_VAL_MOD;
+  return (uint16_t)(((v % m) + m) % m);
+}
+
+/* The regions used: the function alone (plain), or its loops but one headed by the entry block
+ * (merged into its parent, as are the loops nested in it). */
+static pp_status_t choose_regions(const pp_func_t *f, pp_embodiment_t emb, hwprof_arena_t *a, pp_plan_t *p) {
+  const pp_regions_t *fh = &f->h;
+  const uint32_t nn = f->g.nnodes;
+  uint32_t *keep = PP_ALLOC(a, uint32_t, fh->nregion); /* new index, or PP_NONE: merged away */
+  uint32_t *region_of = PP_ALLOC(a, uint32_t, nn), *parent = PP_ALLOC(a, uint32_t, fh->nregion);
+  uint32_t *rep_entry = PP_ALLOC(a, uint32_t, fh->nregion), *rep_exit = PP_ALLOC(a, uint32_t, fh->nregion);
+  p->func_region = PP_ALLOC(a, uint32_t, fh->nregion);
+  if (keep == NULL || region_of == NULL || parent == NULL || rep_entry == NULL || rep_exit == NULL || p->func_region == NULL)
+    return kPpNoMemory;
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < fh->nregion; r++) {
+    const bool use = r == 0 || (emb == kPpRegionBased && fh->rep_entry[r] != f->g.entry);
+    keep[r] = use ? n++ : PP_NONE;
+  }
+  /* the used region a function region stands in: itself, or its nearest kept ancestor */
+  for (uint32_t r = 0; r < fh->nregion; r++) {
+    if (keep[r] == PP_NONE) continue;
+    const uint32_t k = keep[r];
+    p->func_region[k] = r;
+    rep_entry[k] = fh->rep_entry[r];
+    rep_exit[k] = fh->rep_exit[r];
+    uint32_t up = fh->parent[r];
+    while (up != PP_NONE && keep[up] == PP_NONE) up = fh->parent[up];
+    parent[k] = up == PP_NONE ? PP_NONE : keep[up];
+  }
+  for (uint32_t v = 0; v < nn; v++) {
+    uint32_t r = fh->region_of[v];
+    while (keep[r] == PP_NONE) r = fh->parent[r];
+    region_of[v] = keep[r];
+  }
+  p->h = (pp_regions_t){&f->g, f->back, region_of, parent, rep_entry, rep_exit, n};
+  return kPpOk;
+}
+
+/* The increment of region r's real DAG edge s->d (local nodes), or false if there is none. */
+static bool local_inc(const pp_plan_t *p, uint32_t r, uint32_t s, uint32_t d, int64_t *inc) {
+  const pp_numbering_t *n = &p->rn[r];
+  for (uint32_t e = n->first[s]; e != PP_NONE; e = n->next[e])
+    if (n->kind[e] == kPpReal && n->edge[e].dst == d) {
+      *inc = p->inc[r][e];
+      return true;
+    }
+  return false;
+}
+
+static uint32_t re_of(const pp_plan_t *p, uint32_t r) { return p->rg[r].nnodes - 2u; }
+static uint32_t rx_of(const pp_plan_t *p, uint32_t r) { return p->rg[r].nnodes - 1u; }
+
+unsigned pp_plan_depth(const pp_plan_t *p, uint32_t r) {
+  unsigned d = 0;
+  for (uint32_t x = p->h.parent[r]; x != PP_NONE; x = p->h.parent[x]) d++;
+  return d;
+}
+
+/* the innermost region used that holds both u and v */
+static uint32_t common_region(const pp_plan_t *p, uint32_t u, uint32_t v) {
+  for (uint32_t r = p->h.region_of[u]; r != PP_NONE; r = p->h.parent[r])
+    if (pp_in_region(&p->h, v, r)) return r;
+  return 0;
+}
+
+static pp_status_t number_regions(pp_plan_t *p, const uint64_t *weight, uint32_t max_counters, hwprof_arena_t *a) {
+  const pp_func_t *f = p->f;
+  const uint32_t nr = p->h.nregion;
+  p->rg = PP_ALLOC(a, pp_graph_t, nr);
+  p->node_of = PP_ALLOC(a, uint32_t *, nr);
+  p->local_of = PP_ALLOC(a, uint32_t *, nr);
+  p->rn = PP_ALLOC(a, pp_numbering_t, nr);
+  p->inc = PP_ALLOC(a, int64_t *, nr);
+  p->start = PP_ALLOC(a, uint32_t, nr);
+  if (p->rg == NULL || p->node_of == NULL || p->local_of == NULL || p->rn == NULL || p->inc == NULL || p->start == NULL)
+    return kPpNoMemory;
+  uint64_t total = 0;
+  for (uint32_t r = 0; r < nr; r++) {
+    pp_status_t st = pp_rb_augment(&p->h, r, a, &p->rg[r], &p->node_of[r], &p->local_of[r]);
+    if (st != kPpOk) return st;
+    const pp_graph_t *g = &p->rg[r];
+    bool *none = PP_ALLOC(a, bool, g->nedge); /* the augmented graph has no back edge: a cycle is an error */
+    if (none == NULL) return kPpNoMemory;
+    if ((st = pp_number(g, none, max_counters, a, &p->rn[r])) != kPpOk) return st;
+    p->start[r] = (uint32_t)total;
+    total += p->rn[r].paths;
+    if (total > max_counters) return kPpTooManyPaths;
+    /* chords: weights of the DAG edges; the edges from Re and to Rx ride on operations that exist
+     * anyway (weight 0), the function's own Re->entry must be on the tree (its increment 0) */
+    const pp_numbering_t *n = &p->rn[r];
+    uint64_t *w = PP_ALLOC(a, uint64_t, n->nedge);
+    bool *on_tree = PP_ALLOC(a, bool, n->nedge);
+    if ((p->inc[r] = PP_ALLOC(a, int64_t, n->nedge)) == NULL || w == NULL || on_tree == NULL) return kPpNoMemory;
+    const uint32_t *loc = p->local_of[r];
+    for (uint32_t e = 0; e < f->g.nedge; e++) {
+      const uint32_t lu = loc[f->g.edge[e].src], lv = loc[f->g.edge[e].dst];
+      if (lu == PP_NONE || lv == PP_NONE || lu == lv || f->back[e]) continue;
+      for (uint32_t d = n->first[lu]; d != PP_NONE; d = n->next[d])
+        if (n->kind[d] == kPpReal && n->edge[d].dst == lv) w[d] += weight ? weight[e] : 1u;
+    }
+    if (r == 0)
+      for (uint32_t d = n->first[re_of(p, 0)]; d != PP_NONE; d = n->next[d])
+        if (n->edge[d].dst == loc[f->g.entry]) w[d] = UINT64_MAX / 2u;
+    if ((st = pp_chords(n, w, a, p->inc[r], on_tree)) != kPpOk) return st;
+  }
+  p->ncounters = (uint32_t)total;
+  return kPpOk;
+}
+
+static pp_status_t push_op(pp_plan_t *p, uint32_t cap, uint8_t kind, int64_t a, int64_t b) {
+  if (p->nop >= cap) return kPpNoMemory;
+  p->op[p->nop++] = (pp_op_t){kind, mod(a), mod(b)};
+  return kPpOk;
+}
+
+/* The operations of edge e of the function. */
+static pp_status_t edge_ops(pp_plan_t *p, uint32_t e, uint32_t cap) {
+  const pp_func_t *f = p->f;
+  const uint32_t u = f->g.edge[e].src, v = f->g.edge[e].dst;
+  const bool back = f->back[e];
+  const uint32_t c = back ? p->h.region_of[v] : common_region(p, u, v);
+  if (back && !pp_in_region(&p->h, u, c)) return kPpBadGraph; /* a back edge into a loop it is not in */
+  int64_t inc;
+  /* the regions left, innermost first: each counts its path at its exit */
+  uint32_t left = 0;
+  for (uint32_t r = p->h.region_of[u]; r != c; r = p->h.parent[r], left++) {
+    if (r == PP_NONE || !local_inc(p, r, p->local_of[r][u], rx_of(p, r), &inc)) return kPpBadGraph;
+    const pp_status_t st = push_op(p, cap, HWPROF_PATH_OP_LEAVE, inc, 0);
+    if (st != kPpOk) return st;
+  }
+  const uint32_t lu = p->local_of[c][u], lv = p->local_of[c][v];
+  if (back) { /* the path ends at the back edge, the next one starts at the loop head */
+    int64_t start_inc;
+    if (!local_inc(p, c, lu, rx_of(p, c), &inc) || !local_inc(p, c, re_of(p, c), lv, &start_inc)) return kPpBadGraph;
+    return push_op(p, cap, HWPROF_PATH_OP_COUNT, inc, (int64_t)p->start[c] + start_inc);
+  }
+  if (!local_inc(p, c, lu, lv, &inc)) return kPpBadGraph;
+  if (v == f->g.exit) { /* the function's exit: its path ends */
+    int64_t out;
+    if (!local_inc(p, c, lv, rx_of(p, c), &out)) return kPpBadGraph;
+    return push_op(p, cap, HWPROF_PATH_OP_COUNT, inc + out, 0);
+  }
+  /* the regions entered, outermost first */
+  uint32_t chain[64], m = 0;
+  for (uint32_t r = p->h.region_of[v]; r != c; r = p->h.parent[r]) {
+    if (r == PP_NONE || m == 64) return kPpBadGraph;
+    chain[m++] = r;
+  }
+  if (left) p->op[p->nop - 1].b = mod(inc); /* the increment, after the outer sum comes back */
+  else if (m == 0 && mod(inc) != 0) return push_op(p, cap, HWPROF_PATH_OP_ADD, inc, 0);
+  for (uint32_t i = m; i-- > 0;) {
+    const uint32_t q = chain[i];
+    int64_t start_inc;
+    if (!local_inc(p, q, re_of(p, q), p->local_of[q][v], &start_inc)) return kPpBadGraph;
+    const pp_status_t st =
+        push_op(p, cap, HWPROF_PATH_OP_ENTER, i == m - 1u && !left ? inc : 0, (int64_t)p->start[q] + start_inc);
+    if (st != kPpOk) return st;
+  }
+  return kPpOk;
+}
+
+pp_status_t pp_plan_make(const pp_func_t *f, pp_embodiment_t emb, const uint64_t *weight, uint32_t max_counters,
+                         hwprof_arena_t *a, pp_plan_t *p) {
+  if (f == NULL || a == NULL || p == NULL || max_counters > PP_MAX_COUNTERS) return kPpBadGraph;
+  *p = (pp_plan_t){.emb = emb, .f = f};
+  if (!f->reducible) return kPpBadGraph;
+  pp_status_t st = choose_regions(f, emb, a, p);
+  if (st != kPpOk || (st = number_regions(p, weight, max_counters, a)) != kPpOk) return st;
+  uint32_t depth = 0;
+  for (uint32_t r = 0; r < p->h.nregion; r++) {
+    const unsigned d = pp_plan_depth(p, r);
+    if (d > depth) depth = d;
+  }
+  const uint32_t cap = f->g.nedge * (2u * depth + 2u) + 1u;
+  p->op = PP_ALLOC(a, pp_op_t, cap);
+  p->op_first = PP_ALLOC(a, uint32_t, f->g.nedge);
+  p->op_n = PP_ALLOC(a, uint32_t, f->g.nedge);
+  if (p->op == NULL || p->op_first == NULL || p->op_n == NULL) return kPpNoMemory;
+  for (uint32_t e = 0; e < f->g.nedge; e++) {
+    p->op_first[e] = p->nop;
+    if (!f->reach[f->g.edge[e].src]) continue; /* never runs */
+    if ((st = edge_ops(p, e, cap)) != kPpOk) return st;
+    p->op_n[e] = p->nop - p->op_first[e];
+  }
+  return kPpOk;
+}
+
+static bool carried_free(hwprof_cfg_kind_t k) {
+  return k == HWPROF_CFG_TAKEN || k == HWPROF_CFG_JUMP || k == HWPROF_CFG_RETURN || k == HWPROF_CFG_TAIL;
+}
+
+pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, hwprof_arena_t *a, pp_func_t *f, pp_plan_t *p) {
+  pp_status_t st = pp_func_from_cfg(cfg, a, f);
+  if (st != kPpOk) return st;
+  uint64_t *w = PP_ALLOC(a, uint64_t, f->g.nedge);
+  if (w == NULL) return kPpNoMemory;
+  for (uint32_t e = 0; e < f->g.nedge; e++) {
+    const hwprof_cfg_edge_t *x = &cfg->edge[f->cfg_edge[e]];
+    w[e] = x->kind == HWPROF_CFG_INDIRECT ? 1000u : carried_free(x->kind) ? 1u : 3u;
+    const int l = x->src >= 0 && cfg->loop_of ? cfg->loop_of[x->src] : -1;
+    for (unsigned d = 0; l >= 0 && d < cfg->loop[l].depth && d < 6; d++) w[e] *= 10u;
+  }
+  return pp_plan_make(f, emb, w, PP_MAX_COUNTERS, a, p);
+}
+
+pp_status_t pp_plan_decode(const pp_plan_t *p, uint32_t idx, uint32_t *items, uint32_t cap, uint32_t *scratch,
+                           uint32_t scratch_cap, pp_path_t *path) {
+  uint32_t r = 0;
+  while (r < p->h.nregion && !(idx >= p->start[r] && idx - p->start[r] < p->rn[r].paths)) r++;
+  if (r == p->h.nregion) return kPpBadGraph;
+  uint32_t n;
+  pp_status_t st = pp_decode(&p->rn[r], idx - p->start[r], scratch, scratch_cap, &n);
+  if (st != kPpOk) return st;
+  *path = (pp_path_t){.region = r};
+  /* the DAG path Re -> x1 -> ... -> xk -> Rx: its nodes, each as the function's node or child region */
+  for (uint32_t i = 0; i + 1 < n; i++) {
+    const uint32_t node = p->node_of[r][p->rn[r].edge[scratch[i]].dst];
+    if (node == p->f->g.exit) {
+      path->exit = true;
+      continue;
+    }
+    if (path->len == cap) return kPpBadGraph;
+    uint32_t child = p->h.region_of[node];
+    while (child != r && child != PP_NONE && p->h.parent[child] != r) child = p->h.parent[child];
+    if (child == PP_NONE) return kPpBadGraph;
+    items[path->len++] = child == r ? node : (PP_CHILD | child);
+  }
+  return kPpOk;
+}
