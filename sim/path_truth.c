@@ -24,7 +24,11 @@ int path_truth_init(path_truth_t *t, const char *elf_path, char *err, size_t err
 }
 
 void path_truth_free(path_truth_t *t) {
-  for (unsigned d = 0; d < t->stack_cap; d++) free(t->stack[d].blk);
+  for (unsigned d = 0; d < t->stack_cap; d++) {
+    free(t->stack[d].blk);
+    for (unsigned k = 0; k < t->stack[d].capfr; k++) free(t->stack[d].fr[k].it);
+    free(t->stack[d].fr);
+  }
   free(t->stack);
   free(t->tab);
   free(t->pool);
@@ -39,8 +43,8 @@ static const hwprof_cfg_func_t *cfg_of(const path_truth_t *t, int fn) {
   return &t->prog.fn[fn].cfg;
 }
 
-static uint64_t hash_path(int fn, const uint32_t *b, uint32_t len, uint8_t end) {
-  uint64_t h = 0xcbf29ce484222325u ^ (uint64_t)(uint32_t)fn ^ ((uint64_t)end << 40);
+static uint64_t hash_path(int fn, int region, const uint32_t *b, uint32_t len, uint8_t end) {
+  uint64_t h = 0xcbf29ce484222325u ^ (uint64_t)(uint32_t)fn ^ ((uint64_t)end << 40) ^ ((uint64_t)(uint32_t)region << 44);
   for (uint32_t i = 0; i < len; i++) {
     h ^= b[i];
     h *= 0x100000001b3u;
@@ -64,27 +68,29 @@ static bool grow_table(path_truth_t *t) {
   return true;
 }
 
-/* counts activation a's current path, which ended as end */
-static void record(path_truth_t *t, const path_act_t *a, path_end_t end) {
-  if (a->fn < 0 || a->len == 0 || cfg_of(t, a->fn) == NULL || t->failed) return;
-  t->cut++;
+/* counts one path of function fn (region: -1 plain, else the head block of its region), which
+ * ended as end */
+static void record_items(path_truth_t *t, int fn, int region, const uint32_t *it, uint32_t len, path_end_t end) {
+  if (fn < 0 || len == 0 || cfg_of(t, fn) == NULL || t->failed) return;
+  if (region < 0) t->cut++;
+  else t->hcut++;
   if (4 * (t->used + 1) > 3 * t->cap && !grow_table(t)) {
     t->failed = true;
     return;
   }
-  const uint64_t h = hash_path(a->fn, a->blk, a->len, (uint8_t)end);
+  const uint64_t h = hash_path(fn, region, it, len, (uint8_t)end);
   size_t j = h & (t->cap - 1);
   for (; t->tab[j].count; j = (j + 1) & (t->cap - 1)) {
     const path_entry_t *e = &t->tab[j];
-    if (e->hash == h && e->fn == a->fn && e->len == a->len && e->end == end &&
-        !memcmp(t->pool + e->off, a->blk, a->len * sizeof *a->blk)) {
+    if (e->hash == h && e->fn == fn && e->region == region && e->len == len && e->end == end &&
+        !memcmp(t->pool + e->off, it, len * sizeof *it)) {
       t->tab[j].count++;
       return;
     }
   }
-  if (t->pool_len + a->len > t->pool_cap) {
+  if (t->pool_len + len > t->pool_cap) {
     size_t cap = t->pool_cap ? 2 * t->pool_cap : 4096;
-    while (cap < t->pool_len + a->len) cap *= 2;
+    while (cap < t->pool_len + len) cap *= 2;
     uint32_t *p = realloc(t->pool, cap * sizeof *p);
     if (p == NULL) {
       t->failed = true;
@@ -93,10 +99,119 @@ static void record(path_truth_t *t, const path_act_t *a, path_end_t end) {
     t->pool = p;
     t->pool_cap = cap;
   }
-  memcpy(t->pool + t->pool_len, a->blk, a->len * sizeof *a->blk);
-  t->tab[j] = (path_entry_t){h, 1, a->fn, (uint32_t)t->pool_len, a->len, (uint8_t)end};
-  t->pool_len += a->len;
+  memcpy(t->pool + t->pool_len, it, len * sizeof *it);
+  t->tab[j] = (path_entry_t){h, 1, fn, region, (uint32_t)t->pool_len, len, (uint8_t)end};
+  t->pool_len += len;
   t->used++;
+}
+
+/* counts activation a's current path, which ended as end */
+static void record(path_truth_t *t, const path_act_t *a, path_end_t end) { record_items(t, a->fn, -1, a->blk, a->len, end); }
+
+/* ---- hierarchical paths (seed 004's region-based embodiment; the regions the instrumenter uses:
+ * the function and its natural loops, but a loop headed by the entry block stays in the function's
+ * region) */
+
+static int eff_loop(const hwprof_cfg_func_t *f, int l) {
+  while (l >= 0 && f->loop[l].header == 0) l = f->loop[l].parent;
+  return l;
+}
+static int region_of(const hwprof_cfg_func_t *f, int b) { return eff_loop(f, f->loop_of ? f->loop_of[b] : -1); }
+static int region_parent(const hwprof_cfg_func_t *f, int l) { return eff_loop(f, f->loop[l].parent); }
+/* whether region l (-1: the function) holds block b */
+static bool region_holds(const hwprof_cfg_func_t *f, int l, int b) {
+  for (int r = region_of(f, b);; r = region_parent(f, r)) {
+    if (r == l) return true;
+    if (r < 0) return false;
+  }
+}
+
+static bool frame_add(path_frame_t *fr, uint32_t item) {
+  if (fr->len == fr->cap) {
+    const uint32_t cap = fr->cap ? 2 * fr->cap : 16;
+    uint32_t *it = realloc(fr->it, cap * sizeof *it);
+    if (it == NULL) return false;
+    fr->it = it;
+    fr->cap = cap;
+  }
+  fr->it[fr->len++] = item;
+  return true;
+}
+
+static path_frame_t *frame_push(path_act_t *a, int loop) {
+  if (a->nfr == a->capfr) {
+    const unsigned cap = a->capfr ? 2 * a->capfr : 8;
+    path_frame_t *fr = realloc(a->fr, cap * sizeof *fr);
+    if (fr == NULL) return NULL;
+    memset(fr + a->capfr, 0, (cap - a->capfr) * sizeof *fr);
+    a->fr = fr;
+    a->capfr = cap;
+  }
+  path_frame_t *fr = &a->fr[a->nfr++];
+  fr->loop = loop;
+  fr->len = 0;
+  return fr;
+}
+
+/* the top frame's path ends (a region left, its back edge taken, the function left) */
+static void frame_end(path_truth_t *t, path_act_t *a, const hwprof_cfg_func_t *f, path_end_t end) {
+  const path_frame_t *fr = &a->fr[a->nfr - 1];
+  record_items(t, a->fn, fr->loop < 0 ? 0 : f->loop[fr->loop].header, fr->it, fr->len, end);
+}
+
+/* block b entered from the top frame's region (which holds it): the regions entered on the way */
+static bool frame_enter(path_act_t *a, const hwprof_cfg_func_t *f, int b) {
+  int chain[64], m = 0;
+  const int top = a->fr[a->nfr - 1].loop;
+  for (int r = region_of(f, b); r != top; r = region_parent(f, r)) {
+    if (r < 0 || m == 64) return false;
+    chain[m++] = r;
+  }
+  for (int i = m - 1; i >= -1; i--) {
+    const uint32_t item = i >= 0 ? PATH_TRUTH_CHILD | (uint32_t)f->loop[chain[i]].header : (uint32_t)b;
+    if (!frame_add(&a->fr[a->nfr - 1], item)) return false;
+    if (i >= 0 && frame_push(a, chain[i]) == NULL) return false;
+  }
+  return true;
+}
+
+/* the activation enters block b (from its last block, or at its start) */
+static void hier_block(path_truth_t *t, path_act_t *a, const hwprof_cfg_func_t *f, int b) {
+  if (f->irreducible) return;
+  if (a->nfr == 0) { /* the activation's start: the function's region */
+    if (frame_push(a, -1) == NULL || !frame_enter(a, f, b)) t->failed = true;
+    return;
+  }
+  const int u = a->last;
+  if (u >= 0 && f->idom[b] >= 0 && f->idom[u] >= 0 && hwprof_cfg_dominates(f, b, u)) {
+    /* a back edge of the region headed by b: the regions inside it are left, its path ends, the
+     * next one starts at b */
+    const int c = region_of(f, b);
+    while (a->nfr > 1 && a->fr[a->nfr - 1].loop != c) {
+      frame_end(t, a, f, kPathEndBack);
+      a->nfr--;
+    }
+    if (a->fr[a->nfr - 1].loop != c) {
+      t->failed = true;
+      return;
+    }
+    frame_end(t, a, f, kPathEndBack);
+    a->fr[a->nfr - 1].len = 0;
+    if (!frame_add(&a->fr[a->nfr - 1], (uint32_t)b)) t->failed = true;
+    return;
+  }
+  while (a->nfr > 1 && !region_holds(f, a->fr[a->nfr - 1].loop, b)) { /* the regions left */
+    frame_end(t, a, f, kPathEndBack);
+    a->nfr--;
+  }
+  if (!frame_enter(a, f, b)) t->failed = true;
+}
+
+/* the activation ends (a return, a tail call: every region's path ends; open: the run ended) */
+static void hier_end(path_truth_t *t, path_act_t *a, path_end_t end) {
+  const hwprof_cfg_func_t *f = a->fn >= 0 ? cfg_of(t, a->fn) : NULL;
+  for (; a->nfr > 0; a->nfr--)
+    if (f != NULL) frame_end(t, a, f, end == kPathEndOpen ? kPathEndOpen : a->nfr > 1 ? kPathEndBack : kPathEndExit);
 }
 
 static path_act_t *push(path_truth_t *t, int fn) {
@@ -112,6 +227,7 @@ static path_act_t *push(path_truth_t *t, int fn) {
   a->fn = fn;
   a->len = 0;
   a->last = -1;
+  a->nfr = 0;
   t->activations++;
   return a;
 }
@@ -134,6 +250,7 @@ void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev) {
   const int fn = hwprof_cfg_prog_fn_at(&t->prog, pc);
   if (t->tail_pending && t->depth > 0) { /* a tail call: the activation is the new function's now */
     record(t, &t->stack[t->depth - 1], kPathEndExit);
+    hier_end(t, &t->stack[t->depth - 1], kPathEndExit);
     t->depth--;
   }
   if (t->depth == 0 || t->call_pending || t->tail_pending) {
@@ -157,6 +274,7 @@ void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev) {
         a->len = 0;
       }
       if (!append(a, (uint32_t)blk)) t->failed = true;
+      hier_block(t, a, f, blk);
     }
     a->last = blk;
   }
@@ -164,6 +282,7 @@ void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev) {
     t->call_pending = true;
   } else if (ev->is_ret) {
     record(t, a, kPathEndExit);
+    hier_end(t, a, kPathEndExit);
     t->depth--;
   } else if ((ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP) && f != NULL &&
              (ev->next_pc < f->lo || ev->next_pc >= f->hi)) {
@@ -174,7 +293,10 @@ void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev) {
 static const char *const kEndName[] = {"exit", "back", "open"};
 
 int path_truth_finish(path_truth_t *t, FILE *out, const char *program) {
-  for (unsigned d = t->depth; d > 0; d--) record(t, &t->stack[d - 1], kPathEndOpen);
+  for (unsigned d = t->depth; d > 0; d--) {
+    record(t, &t->stack[d - 1], kPathEndOpen);
+    hier_end(t, &t->stack[d - 1], kPathEndOpen);
+  }
   t->depth = 0;
   fprintf(out, "hwprof-path-truth 1\nprogram %s\n", program);
   if (t->failed) fprintf(out, "error out of memory: the paths below are not all\n");
@@ -182,7 +304,7 @@ int path_truth_finish(path_truth_t *t, FILE *out, const char *program) {
     unsigned n = 0;
     uint64_t runs = 0;
     for (size_t j = 0; j < t->cap; j++)
-      if (t->tab[j].count && t->tab[j].fn == (int)fn) {
+      if (t->tab[j].count && t->tab[j].fn == (int)fn && t->tab[j].region < 0) {
         n++;
         runs += t->tab[j].count;
       }
@@ -191,13 +313,38 @@ int path_truth_finish(path_truth_t *t, FILE *out, const char *program) {
     fprintf(out, "function %s 0x%08" PRIx32 " paths %u executions %" PRIu64 "\n", t->prog.fn[fn].name, f->lo, n, runs);
     for (size_t j = 0; j < t->cap; j++) {
       const path_entry_t *e = &t->tab[j];
-      if (e->count == 0 || e->fn != (int)fn) continue;
+      if (e->count == 0 || e->fn != (int)fn || e->region >= 0) continue;
       fprintf(out, "path %" PRIu64 " %s", e->count, kEndName[e->end]);
       for (uint32_t k = 0; k < e->len; k++) fprintf(out, " %08" PRIx32, f->blk[t->pool[e->off + k]].start);
       fputc('\n', out);
     }
+    /* hierarchical paths, region by region (the function's first: its head is the entry block) */
+    for (uint32_t b = 0; b < f->nblk; b++) {
+      unsigned rn = 0;
+      uint64_t rruns = 0;
+      for (size_t j = 0; j < t->cap; j++)
+        if (t->tab[j].count && t->tab[j].fn == (int)fn && t->tab[j].region == (int)b) {
+          rn++;
+          rruns += t->tab[j].count;
+        }
+      if (rn == 0) continue;
+      fprintf(out, "region %08" PRIx32 " paths %u executions %" PRIu64 "\n", f->blk[b].start, rn, rruns);
+      for (size_t j = 0; j < t->cap; j++) {
+        const path_entry_t *e = &t->tab[j];
+        if (e->count == 0 || e->fn != (int)fn || e->region != (int)b) continue;
+        /* the function's region ends at its exit; a loop's by leaving or by its back edge: "end" */
+        const char *end = e->end == kPathEndOpen ? "open" : e->end == kPathEndExit ? "exit" : "end";
+        fprintf(out, "rpath %" PRIu64 " %s", e->count, end);
+        for (uint32_t k = 0; k < e->len; k++) {
+          const uint32_t x = t->pool[e->off + k];
+          if (x & PATH_TRUTH_CHILD) fprintf(out, " L%08" PRIx32, f->blk[x & ~PATH_TRUTH_CHILD].start);
+          else fprintf(out, " %08" PRIx32, f->blk[x].start);
+        }
+        fputc('\n', out);
+      }
+    }
   }
-  fprintf(out, "end activations %" PRIu64 " paths %" PRIu64 " distinct %zu block-entries %" PRIu64 "\n", t->activations,
-          t->cut, t->used, t->block_entries);
+  fprintf(out, "end activations %" PRIu64 " paths %" PRIu64 " hierarchical %" PRIu64 " distinct %zu block-entries %" PRIu64
+               "\n", t->activations, t->cut, t->hcut, t->used, t->block_entries);
   return ferror(out) ? -1 : 0;
 }

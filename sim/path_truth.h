@@ -21,16 +21,28 @@
 
 typedef enum { kPathEndExit = 0, kPathEndBack = 1, kPathEndOpen = 2 } path_end_t;
 
+/* A region's current hierarchical path: its items are blocks, or PATH_TRUTH_CHILD | the header
+ * block of a nested region passed through as one node. */
+#define PATH_TRUTH_CHILD 0x80000000u
+typedef struct {
+  int loop;            /* the region: a natural loop, or -1 for the function */
+  uint32_t *it;
+  uint32_t len, cap;
+} path_frame_t;
+
 typedef struct {
   int fn;              /* the function, or -1 (code the CFG layer has no function for) */
   uint32_t *blk;       /* the current path's blocks */
   uint32_t len, cap;
   int last;            /* the block of the last instruction, or -1 */
+  path_frame_t *fr;    /* hierarchical paths: the regions the activation is in, outermost first */
+  unsigned nfr, capfr;
 } path_act_t;
 
 typedef struct {
   uint64_t hash, count;
   int fn;
+  int region;        /* -1: a plain path; else a hierarchical path of the region headed by this block */
   uint32_t off, len; /* its blocks in pool[off .. off + len) */
   uint8_t end;       /* path_end_t */
 } path_entry_t;
@@ -46,7 +58,7 @@ typedef struct {
   size_t cap, used;
   uint32_t *pool;
   size_t pool_len, pool_cap;
-  uint64_t activations, cut, block_entries, untracked;
+  uint64_t activations, cut, hcut, block_entries, untracked; /* cut: plain paths; hcut: hierarchical ones */
   bool failed; /* out of memory: the file says so */
 } path_truth_t;
 

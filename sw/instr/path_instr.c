@@ -41,6 +41,15 @@ void instr_path_free(fn_t *f) {
 
 static uint32_t path_word(const pp_op_t *op) { return rv32_path_word(op->kind, op->a, op->b); }
 
+/* The edges into each block (the entry's calls count: a virtual edge). */
+static unsigned *in_degrees(const hwprof_cfg_func_t *g) {
+  unsigned *indeg = calloc(g->nblk + 1, sizeof *indeg);
+  if (indeg == NULL) return NULL;
+  for (unsigned e = 0; e < g->nedge; e++)
+    if (g->edge[e].dst >= 0) indeg[g->edge[e].dst]++;
+  return indeg;
+}
+
 int instr_path_prepare(ctx_t *c, unsigned i) {
   fn_t *f = &c->fn[i];
   const hwprof_cfg_func_t *g = &c->prog.fn[i].cfg;
@@ -68,17 +77,15 @@ int instr_path_prepare(ctx_t *c, unsigned i) {
     return 0;
   }
   /* every operation must have a place (see the top of this file) */
-  unsigned *indeg = calloc(g->nblk + 1, sizeof *indeg);
+  unsigned *indeg = in_degrees(g);
   if (indeg == NULL) ERR("out of memory");
-  for (unsigned e = 0; e < g->nedge; e++)
-    if (g->edge[e].dst >= 0) indeg[g->edge[e].dst]++;
   const pp_plan_t *p = &ip->plan;
   for (uint32_t e = 0; e < ip->f.g.nedge && f->ok; e++) {
     const hwprof_cfg_edge_t *x = &g->edge[ip->f.cfg_edge[e]];
     const uint32_t n = p->op_n[e];
     const bool alone = x->dst > 0 && indeg[x->dst] == 1;
     if (n == 0 || hwprof_cfg_is_virtual(x->kind)) continue;
-    if ((x->kind == HWPROF_CFG_TAKEN && n > 1 && !alone) || (x->kind == HWPROF_CFG_INDIRECT && !alone)) {
+    if (x->kind == HWPROF_CFG_INDIRECT && !alone) {
       snprintf(f->why, sizeof f->why, "%s edge 0x%08" PRIx32 " -> 0x%08" PRIx32 " needs %u path operations and its "
                "target has other ways in: no path profile", hwprof_cfg_kind_names[x->kind], g->blk[x->src].end - 4u,
                g->blk[x->dst].start, n);
@@ -113,6 +120,12 @@ static uint32_t before_transfer(const hwprof_cfg_code_t *code, uint32_t a) {
   return a;
 }
 
+/* prof.path on the taken edge of the branch at a (an island behind the function) */
+static int on_taken(ctx_t *c, uint32_t a, const pp_op_t *op) {
+  c->st.path_inserted++;
+  return hwprof_rw_on_taken(c->rw, a, rv32_prof(HWPROF_PROF_OP_PATH, 0, 0), rv32_path_word(op->kind, op->a, op->b));
+}
+
 /* prof.path with its word from its own shadow word */
 static int insert(ctx_t *c, bool before, uint32_t at, const pp_op_t *op) {
   c->st.path_inserted++;
@@ -135,14 +148,23 @@ int instr_path_place(ctx_t *c, unsigned i) {
       return -1;
     if (f->call_started && hwprof_rw_call_skip(c->rw, pf->code.lo, 2)) ERR("internal: %s: no entry code to skip", pf->name);
   }
-  /* operations at the head of the block an edge enters alone */
+  /* operations at the head of the block an edge enters alone, or on a taken edge's island */
+  unsigned *indeg = in_degrees(g);
+  if (indeg == NULL) ERR("out of memory");
   for (uint32_t e = 0; e < pfn->g.nedge; e++) {
     const hwprof_cfg_edge_t *x = &g->edge[pfn->cfg_edge[e]];
     if (p->op_n[e] == 0 || hwprof_cfg_is_virtual(x->kind)) continue;
+    const bool alone = x->dst > 0 && indeg[x->dst] == 1;
     if (x->kind == HWPROF_CFG_INDIRECT || (x->kind == HWPROF_CFG_TAKEN && p->op_n[e] > 1))
-      for (uint32_t k = 0; k < p->op_n[e]; k++)
-        if (insert(c, true, g->blk[x->dst].start, &p->op[p->op_first[e] + k])) return -1;
+      for (uint32_t k = 0; k < p->op_n[e]; k++) {
+        const pp_op_t *op = &p->op[p->op_first[e] + k];
+        if (alone ? insert(c, true, g->blk[x->dst].start, op) : on_taken(c, g->blk[x->src].end - 4u, op)) {
+          free(indeg);
+          return -1;
+        }
+      }
   }
+  free(indeg);
   /* calls that may reach profiled code without the hardware saving the sum */
   const pp_op_t enter0 = {HWPROF_PATH_OP_ENTER, 0, 0}, pop0 = {HWPROF_PATH_OP_POP, 0, 0};
   for (uint32_t a = pf->code.lo; a < pf->code.hi; a += 4) {

@@ -46,7 +46,7 @@ pp_status_t pp_rb_augment(const pp_regions_t *h, uint32_t r, hwprof_arena_t *a, 
   const pp_graph_t *g = h->g;
   uint32_t *loc = PP_ALLOC(a, uint32_t, g->nnodes), *of = PP_ALLOC(a, uint32_t, g->nnodes + 2u);
   bool *entry = PP_ALLOC(a, bool, g->nnodes + 2u), *exit = PP_ALLOC(a, bool, g->nnodes + 2u);
-  pp_edge_t *edge = PP_ALLOC(a, pp_edge_t, 2u * g->nnodes + g->nedge + 2u);
+  pp_edge_t *edge = PP_ALLOC(a, pp_edge_t, 3u * g->nnodes + g->nedge + 2u);
   if (loc == NULL || of == NULL || entry == NULL || exit == NULL || edge == NULL) return kPpNoMemory;
   /* local nodes: r's own, and each child region as its representative entry (step 5a) */
   uint32_t nloc = 0;
@@ -89,6 +89,13 @@ pp_status_t pp_rb_augment(const pp_regions_t *h, uint32_t r, hwprof_arena_t *a, 
       if (lu != l || lv == PP_NONE || lu == lv || h->back[e]) continue;
       if (!has_edge(edge + first, m - first, lu, lv)) edge[m++] = (pp_edge_t){lu, lv};
     }
+  }
+  /* a child region that is never left (an endless loop, a halt) leaves its node without a way on:
+   * an edge to Rx keeps the graph numberable (no run ever takes it) */
+  for (uint32_t l = 0; l < nloc; l++) {
+    bool out_edge = false;
+    for (uint32_t e = 0; e < m && !out_edge; e++) out_edge = edge[e].src == l;
+    if (!out_edge) edge[m++] = (pp_edge_t){l, rx};
   }
   *out = (pp_graph_t){nloc + 2u, re, rx, edge, m};
   *node_of = of;

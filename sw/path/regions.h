@@ -13,6 +13,7 @@
  * nodes (which adds the edges from r's prologs to Er(r) and from Er(r) to r's epilogs, steps 5b and
  * 5c, an edge already there not added twice); a source Re with an edge to every entry and a sink Rx
  * with an edge from every exit (steps 2 and 3; Rx->Re, step 4, is the numbering's own EXIT->ENTRY).
+ * A child region that is never left (an endless loop) gets an edge to Rx too, which no run takes.
  *
  * Global (pp_gp_augment, steps 1-4): the whole function's graph, back edges removed, with, for every
  * region R but the outermost, an edge from the function's entry to each entry of R, from each exit

@@ -11,14 +11,16 @@
 
 #define MAX_BEFORE 4
 #define MAX_AFTER 4
+#define MAX_TAKEN 8
 
 typedef struct {
   uint32_t word, shadow;
 } ins_t;
 
 typedef struct {
-  ins_t before[MAX_BEFORE], after[MAX_AFTER];
-  uint8_t nbefore, nafter;
+  ins_t before[MAX_BEFORE], after[MAX_AFTER], taken[MAX_TAKEN];
+  uint8_t nbefore, nafter, ntaken;
+  uint32_t island;   /* a branch with code on its taken edge: where that code is (behind its function) */
   uint32_t shadow;   /* the instruction's own */
   uint32_t new_addr; /* the instruction in the new text */
   uint32_t entry;    /* the first instruction inserted before it (== new_addr without any) */
@@ -109,6 +111,16 @@ static int insert(hwprof_rw_t *rw, uint32_t addr, bool after, uint32_t word, uin
   return 0;
 }
 
+int hwprof_rw_on_taken(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow) {
+  slot_t *s = slot_at(rw, addr);
+  if (s == NULL || rv32_opcode(word_at(rw, addr)) != RV32_OP_BRANCH)
+    ERR("internal: 0x%08" PRIx32 " is not a conditional branch of moved code", addr);
+  if (s->ntaken == MAX_TAKEN) ERR("internal: too many instructions on the taken edge of 0x%08" PRIx32, addr);
+  s->taken[s->ntaken++] = (ins_t){word, shadow};
+  rw->st.inserted++;
+  return 0;
+}
+
 int hwprof_rw_before(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow) {
   return insert(rw, addr, false, word, shadow);
 }
@@ -141,7 +153,9 @@ uint32_t hwprof_rw_get_shadow(const hwprof_rw_t *rw, uint32_t addr) {
   return s ? s->shadow : 0;
 }
 
-/* Places every moved instruction from cur on; returns the end. */
+/* Places every moved instruction from cur on; returns the end. Behind each function's last
+ * instruction, the islands of its branches with code on their taken edge (that code, then a jump
+ * to the target). */
 static uint32_t place(hwprof_rw_t *rw, uint32_t cur) {
   const hwprof_cfg_prog_t *p = rw->p;
   for (uint32_t a = p->code_lo; a < p->code_hi; a += 4) {
@@ -151,8 +165,21 @@ static uint32_t place(hwprof_rw_t *rw, uint32_t cur) {
     cur += 4u * s->nbefore;
     s->new_addr = cur;
     cur += 4u * (1u + s->nafter + (s->relaxed ? 2u : 0u));
+    const int f = hwprof_cfg_prog_fn_at(p, a);
+    if (a + 4u != p->fn[f].code.hi) continue;
+    for (uint32_t b = p->fn[f].code.lo; b < p->fn[f].code.hi; b += 4) {
+      slot_t *t = slot_at(rw, b);
+      if (t->ntaken == 0) continue;
+      t->island = cur;
+      cur += 4u * (t->ntaken + 1u);
+    }
   }
   return cur;
+}
+
+/* Where the conditional branch of slot s at a goes when taken: its island, or its target. */
+static uint32_t taken_dest(const hwprof_rw_t *rw, const slot_t *s, uint32_t a) {
+  return s->ntaken ? s->island : hwprof_rw_entry(rw, a + (uint32_t)rv32_imm_b(word_at(rw, a)));
 }
 
 /* Branch relaxation: a conditional branch whose target is out of its +-4 KiB reach after the
@@ -173,7 +200,7 @@ static unsigned relax_branches(hwprof_rw_t *rw) {
     if (rv32_opcode(x) != RV32_OP_BRANCH) continue;
     const uint32_t t = a + (uint32_t)rv32_imm_b(x);
     if (slot_at(rw, t) == NULL) continue; /* an error for relocate to report */
-    if (!rv32_fits_b((int64_t)hwprof_rw_entry(rw, t) - s->new_addr)) {
+    if (!rv32_fits_b((int64_t)taken_dest(rw, s, a) - s->new_addr)) {
       s->relaxed = true;
       n++;
     }
@@ -210,8 +237,7 @@ uint32_t hwprof_rw_taken_to(const hwprof_rw_t *rw, uint32_t addr) {
   const slot_t *s = slot_at(rw, addr);
   if (s == NULL) return 0;
   if (s->relaxed) return s->new_addr + 8u;
-  const uint32_t x = word_at(rw, addr);
-  return hwprof_rw_entry(rw, addr + (uint32_t)rv32_imm_b(x));
+  return taken_dest(rw, s, addr);
 }
 
 unsigned hwprof_rw_after_count(const hwprof_rw_t *rw, uint32_t addr) {
@@ -249,14 +275,15 @@ static int relocate_insn(hwprof_rw_t *rw, uint32_t a, uint32_t *xp, const pcrel_
   if (is_branch || rv32_opcode(x) == RV32_OP_JAL) {
     t = a + (uint32_t)(is_branch ? rv32_imm_b(x) : rv32_imm_j(x));
     if (slot_at(rw, t) == NULL) ERR("0x%08" PRIx32 ": jump to 0x%08" PRIx32 ", which is not in a function", a, t);
+    const uint32_t dest = is_branch ? taken_dest(rw, s, a) : hwprof_rw_entry(rw, t);
     if (s->relaxed) { /* to the island; the jump over it and the island's jump are emitted by the caller */
-      const int64_t far = (int64_t)hwprof_rw_entry(rw, t) - (pc + 8u);
+      const int64_t far = (int64_t)dest - (pc + 8u);
       if (!rv32_fits_j(far))
         ERR("0x%08" PRIx32 " (%s): the branch to 0x%08" PRIx32 " is out of reach even for a jump after instrumentation",
             a, fname, t);
       x = rv32_set_b(x, 8);
     } else {
-      const int64_t off = (int64_t)landing(rw, t, !is_branch && rv32_is_link_reg(rv32_rd(x))) - pc;
+      const int64_t off = (int64_t)(is_branch ? dest : landing(rw, t, rv32_is_link_reg(rv32_rd(x)))) - pc;
       if (is_branch ? !rv32_fits_b(off) : !rv32_fits_j(off))
         ERR("0x%08" PRIx32 " (%s): the %s to 0x%08" PRIx32 " is out of range after instrumentation", a, fname,
             is_branch ? "branch" : "jump", t);
@@ -333,10 +360,20 @@ int hwprof_rw_relocate(hwprof_rw_t *rw) {
     rc = relocate_insn(rw, a, &x, hi, nhi);
     hwprof_rw_put(rw, s->new_addr, x, s->shadow);
     if (rc == 0 && s->relaxed) {
-      const uint32_t t = a + (uint32_t)rv32_imm_b(word_at(rw, a));
       const uint32_t island = s->new_addr + 8u;
       hwprof_rw_put(rw, s->new_addr + 4u, rv32_jal(0, 8), 0); /* not taken: over the island */
-      hwprof_rw_put(rw, island, rv32_jal(0, (int32_t)(hwprof_rw_entry(rw, t) - island)), 0);
+      hwprof_rw_put(rw, island, rv32_jal(0, (int32_t)(taken_dest(rw, s, a) - island)), 0);
+    }
+    if (rc == 0 && s->ntaken) { /* the taken edge's code behind the function, then on to the target */
+      const uint32_t t = a + (uint32_t)rv32_imm_b(word_at(rw, a)), back = s->island + 4u * s->ntaken;
+      for (unsigned i = 0; i < s->ntaken; i++) hwprof_rw_put(rw, s->island + 4u * i, s->taken[i].word, s->taken[i].shadow);
+      const int64_t off = (int64_t)hwprof_rw_entry(rw, t) - back;
+      if (!rv32_fits_j(off)) {
+        rc = -1;
+        snprintf(rw->err, rw->errlen, "0x%08" PRIx32 ": the taken edge's code is out of reach of 0x%08" PRIx32, a, t);
+      } else {
+        hwprof_rw_put(rw, back, rv32_jal(0, (int32_t)off), 0);
+      }
     }
     rw->st.moved++;
   }

@@ -44,6 +44,10 @@ void hwprof_rw_free(hwprof_rw_t *rw);
 int hwprof_rw_before(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow);
 int hwprof_rw_after(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow);
 void hwprof_rw_shadow(hwprof_rw_t *rw, uint32_t addr, uint32_t shadow);
+/* ... and on the taken edge of the conditional branch at addr: in an island behind its function
+ * (the branch goes there; the island runs the code and jumps to the target: one jump more on the
+ * taken path only). */
+int hwprof_rw_on_taken(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow);
 uint32_t hwprof_rw_get_shadow(const hwprof_rw_t *rw, uint32_t addr);
 /* Before layout, after the insertions at addr: direct calls (jal, auipc/jalr with rd = ra or t0) to addr
  * land words into what is inserted before it (the first words are for the other ways in); jumps,
