@@ -33,8 +33,9 @@ static void usage(FILE *to) {
           "  --hwprof-base=ADDR  the hwprof registers (default 0x%08" PRIx32 ")\n"
           "  --skip=F1,F2     leave these functions uninstrumented\n"
           "  --paths=P        path profiles instead of edge profiles (docs/path-prof.md): plain\n"
-          "                   (Ball-Larus paths of each function) or rb (seed 004's region-based\n"
-          "                   hierarchical paths: the function and its natural loops); none: edges\n"
+          "                   (Ball-Larus paths of each function), rb or gp (seed 004's hierarchical\n"
+          "                   paths of the function and its natural loops, region-based: one array\n"
+          "                   per region, or global: one sparse array); none: edges\n"
           "  --no-linked-calls  set and restore the pir around every call in software (prof.init in\n"
           "                   the callee and after the call): no linked or starting calls\n"
           "  --quiet          no summary\n"
@@ -99,9 +100,10 @@ static int cmd_instrument(int argc, char **argv) {
     } else if (!strncmp(a, "--paths=", 8)) {
       if (!strcmp(a + 8, "plain")) o.paths = kPathsPlain;
       else if (!strcmp(a + 8, "rb")) o.paths = kPathsRegions;
+      else if (!strcmp(a + 8, "gp")) o.paths = kPathsGlobal;
       else if (!strcmp(a + 8, "none")) o.paths = kPathsNone;
       else {
-        fprintf(stderr, "hwprof-instr: error: argument '%s': expects plain, rb or none\n", a);
+        fprintf(stderr, "hwprof-instr: error: argument '%s': expects plain, rb, gp or none\n", a);
         return 2;
       }
     } else if (!strcmp(a, "--no-linked-calls")) {
@@ -147,7 +149,7 @@ static int cmd_instrument(int argc, char **argv) {
             "hwprof-instr: %s -> %s, %s (%s paths): %u functions, %u instrumented, %u left uninstrumented; "
             "%u path operations carried by branches, jumps and returns, %u prof.path inserted; %u instructions "
             "inserted in all\n",
-            in, out, map, o.paths == kPathsPlain ? "plain" : "region-based", st.functions, st.instrumented, st.skipped,
+            in, out, map, o.paths == kPathsPlain ? "plain" : o.paths == kPathsGlobal ? "global" : "region-based", st.functions, st.instrumented, st.skipped,
             st.path_carried, st.path_inserted, st.inserted);
   else if (!quiet)
     fprintf(stderr,

@@ -461,8 +461,11 @@ static int write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob
   pm_map_t m = {0};
   snprintf(m.program, sizeof m.program, "%s", in);
   snprintf(m.mode, sizeof m.mode, "%s",
-           c->o->paths == kPathsPlain ? "paths-plain" : c->o->paths == kPathsRegions ? "paths-rb"
-                                      : c->o->mode == kModeAll ? "all" : "minimal");
+           c->o->paths == kPathsPlain     ? "paths-plain"
+           : c->o->paths == kPathsRegions ? "paths-rb"
+           : c->o->paths == kPathsGlobal  ? "paths-gp"
+           : c->o->mode == kModeAll       ? "all"
+                                          : "minimal");
   m.k = c->o->k;
   m.cnt_bytes = 4;
   m.counters_at = c->o->counters_at;

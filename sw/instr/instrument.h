@@ -16,8 +16,8 @@
 
 typedef enum { kModeAll = 0, kModeMinimal = 1 } instr_mode_t;
 /* Path profiles instead of edge profiles (docs/path-prof.md): none (edges), plain Ball-Larus paths,
- * or seed 004's region-based hierarchical paths (the function and its natural loops). */
-typedef enum { kPathsNone = 0, kPathsPlain = 1, kPathsRegions = 2 } instr_paths_t;
+ * or seed 004's hierarchical paths (the function and its natural loops), region-based or global. */
+typedef enum { kPathsNone = 0, kPathsPlain = 1, kPathsRegions = 2, kPathsGlobal = 3 } instr_paths_t;
 
 /* Default places in the platform's RAM (regs/encodings.json): the moved code 8 MiB above the RAM
  * base, the counter areas 12 MiB above it (the programs' own code and data stay below 4 MiB). */

@@ -62,7 +62,10 @@ int instr_path_prepare(ctx_t *c, unsigned i) {
     free(ip->mem);
     if ((ip->mem = malloc(bytes)) == NULL) ERR("out of memory");
     ip->arena = (hwprof_arena_t){ip->mem, bytes, 0};
-    st = pp_plan_cfg(g, c->o->paths == kPathsPlain ? kPpPlain : kPpRegionBased, &ip->arena, &ip->f, &ip->plan);
+    const pp_embodiment_t emb = c->o->paths == kPathsPlain     ? kPpPlain
+                                : c->o->paths == kPathsGlobal ? kPpGlobal
+                                                              : kPpRegionBased;
+    st = pp_plan_cfg(g, emb, &ip->arena, &ip->f, &ip->plan);
   }
   if (st != kPpOk) {
     if (st == kPpNoMemory) ERR("out of memory planning the paths of %s", c->prog.fn[i].name);

@@ -102,7 +102,8 @@ static int read_profile(const char *path, set_t *s, bool *plain, char *err, size
     }
     char name[256], word[32];
     if (!strncmp(line, "embodiment ", 11)) {
-      if (sscanf(line, "embodiment %31s", word) != 1 || (strcmp(word, "plain") && strcmp(word, "rb"))) BAD("bad embodiment");
+      if (sscanf(line, "embodiment %31s", word) != 1 || (strcmp(word, "plain") && strcmp(word, "rb") && strcmp(word, "gp")))
+        BAD("bad embodiment");
       *plain = !strcmp(word, "plain");
     } else if (!strncmp(line, "function ", 9)) {
       if (sscanf(line, "function %255s 0x%" SCNx32, name, &fn) != 2) BAD("malformed function line");

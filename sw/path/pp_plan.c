@@ -19,7 +19,7 @@ static pp_status_t choose_regions(const pp_func_t *f, pp_embodiment_t emb, hwpro
     return kPpNoMemory;
   uint32_t n = 0;
   for (uint32_t r = 0; r < fh->nregion; r++) {
-    const bool use = r == 0 || (emb == kPpRegionBased && fh->rep_entry[r] != f->g.entry);
+    const bool use = r == 0 || (emb != kPpPlain && fh->rep_entry[r] != f->g.entry);
     keep[r] = use ? n++ : PP_NONE;
   }
   /* the used region a function region stands in: itself, or its nearest kept ancestor */
@@ -113,14 +113,158 @@ static pp_status_t number_regions(pp_plan_t *p, const uint64_t *weight, uint32_t
   return kPpOk;
 }
 
+/* ---- the global embodiment */
+
+/* The increment of the global DAG's edge s->d: added (the augmentation's) or the function's own. */
+static bool g_inc(const pp_plan_t *p, uint32_t s, uint32_t d, bool added, int64_t *inc, uint32_t *edge) {
+  const pp_numbering_t *n = &p->gn;
+  for (uint32_t e = n->first[s]; e != PP_NONE; e = n->next[e])
+    if (n->kind[e] == kPpReal && n->edge[e].dst == d && p->gadded[n->orig[e]] == added) {
+      *inc = p->ginc[e];
+      if (edge) *edge = e;
+      return true;
+    }
+  return false;
+}
+/* ... either kind (an edge to the exit: a region's end) */
+static bool g_inc_any(const pp_plan_t *p, uint32_t s, uint32_t d, int64_t *inc) {
+  return g_inc(p, s, d, true, inc, NULL) || g_inc(p, s, d, false, inc, NULL);
+}
+
+static pp_status_t number_global(pp_plan_t *p, const uint64_t *weight, uint32_t max_counters, hwprof_arena_t *a) {
+  const pp_func_t *f = p->f;
+  const uint32_t fe = f->g.entry, fx = f->g.exit, nr = p->h.nregion;
+  pp_graph_t g0;
+  bool *added0;
+  pp_status_t st = pp_gp_augment(&p->h, a, &g0, &added0);
+  if (st != kPpOk) return st;
+  /* a loop's paths start on an edge of their own from the function's entry (a real edge from the
+   * entry to the head would give the loop's path and the function's path through it one sum), and
+   * the back edges of the function's own region end its paths at the exit */
+  const uint32_t cap = g0.nedge + nr + f->g.nedge + 1u;
+  pp_edge_t *edge = PP_ALLOC(a, pp_edge_t, cap);
+  bool *added = PP_ALLOC(a, bool, cap);
+  if (edge == NULL || added == NULL) return kPpNoMemory;
+  uint32_t m = 0;
+  for (uint32_t e = 0; e < g0.nedge; e++) {
+    edge[m] = g0.edge[e];
+    added[m++] = added0[e];
+  }
+  for (uint32_t r = 1; r < nr; r++) {
+    bool own = false;
+    for (uint32_t e = 0; e < m && !own; e++) own = added[e] && edge[e].src == fe && edge[e].dst == p->h.rep_entry[r];
+    if (!own) {
+      edge[m] = (pp_edge_t){fe, p->h.rep_entry[r]};
+      added[m++] = true;
+    }
+  }
+  for (uint32_t e = 0; e < f->g.nedge; e++) {
+    if (!f->back[e] || p->h.region_of[f->g.edge[e].dst] != 0) continue;
+    const uint32_t u = f->g.edge[e].src;
+    bool there = false;
+    for (uint32_t d = 0; d < m && !there; d++) there = edge[d].src == u && edge[d].dst == fx;
+    if (!there) {
+      edge[m] = (pp_edge_t){u, fx};
+      added[m++] = true;
+    }
+  }
+  p->gg = (pp_graph_t){g0.nnodes, fe, fx, edge, m};
+  p->gadded = added;
+  bool *none = PP_ALLOC(a, bool, m);
+  if (none == NULL) return kPpNoMemory;
+  if ((st = pp_number(&p->gg, none, max_counters, a, &p->gn)) != kPpOk) return st;
+  if (p->gn.paths > max_counters) return kPpTooManyPaths;
+  /* chords: the function's own edges weigh what an operation on them would cost */
+  const pp_numbering_t *n = &p->gn;
+  uint64_t *w = PP_ALLOC(a, uint64_t, n->nedge);
+  bool *on_tree = PP_ALLOC(a, bool, n->nedge);
+  p->ginc = PP_ALLOC(a, int64_t, n->nedge);
+  p->pr_inc = PP_ALLOC(a, int64_t, nr);
+  p->start = PP_ALLOC(a, uint32_t, nr);
+  uint32_t *stack = PP_ALLOC(a, uint32_t, f->g.nnodes), *via = PP_ALLOC(a, uint32_t, f->g.nnodes);
+  bool *seen = PP_ALLOC(a, bool, f->g.nnodes);
+  if (w == NULL || on_tree == NULL || p->ginc == NULL || p->pr_inc == NULL || p->start == NULL || stack == NULL ||
+      via == NULL || seen == NULL)
+    return kPpNoMemory;
+  for (uint32_t d = 0; d < n->nedge; d++) {
+    if (n->kind[d] != kPpReal || added[n->orig[d]]) continue;
+    for (uint32_t e = 0; e < f->g.nedge; e++)
+      if (!f->back[e] && f->g.edge[e].src == n->edge[d].src && f->g.edge[e].dst == n->edge[d].dst)
+        w[d] += weight ? weight[e] : 1u;
+  }
+  if ((st = pp_chords(n, w, a, p->ginc, on_tree)) != kPpOk) return st;
+  /* Pr: the first path from Er to Xr inside the region (a depth-first search in edge order) */
+  for (uint32_t r = 0; r < nr; r++) {
+    p->start[r] = 0;
+    p->pr_inc[r] = 0;
+    if (r == 0 || p->h.rep_entry[r] == p->h.rep_exit[r]) continue;
+    for (uint32_t v = 0; v < f->g.nnodes; v++) seen[v] = false;
+    uint32_t sp = 0;
+    stack[sp++] = p->h.rep_entry[r];
+    seen[p->h.rep_entry[r]] = true;
+    while (sp && !seen[p->h.rep_exit[r]]) {
+      const uint32_t v = stack[--sp];
+      for (uint32_t d = n->first[v]; d != PP_NONE; d = n->next[d]) {
+        const uint32_t x = n->edge[d].dst;
+        if (n->kind[d] != kPpReal || added[n->orig[d]] || seen[x] || x == fx || !pp_in_region(&p->h, x, r)) continue;
+        seen[x] = true;
+        via[x] = d;
+        stack[sp++] = x;
+      }
+    }
+    if (!seen[p->h.rep_exit[r]]) return kPpBadGraph; /* no path from Er to Xr inside the region */
+    for (uint32_t x = p->h.rep_exit[r]; x != p->h.rep_entry[r]; x = n->edge[via[x]].src) p->pr_inc[r] += p->ginc[via[x]];
+  }
+  p->ncounters = (uint32_t)p->gn.paths;
+  return kPpOk;
+}
+
 static pp_status_t push_op(pp_plan_t *p, uint32_t cap, uint8_t kind, int64_t a, int64_t b) {
   if (p->nop >= cap) return kPpNoMemory;
   p->op[p->nop++] = (pp_op_t){kind, mod(a), mod(b)};
   return kPpOk;
 }
 
+/* The operations of edge e of the function, global embodiment. */
+static pp_status_t edge_ops_global(pp_plan_t *p, uint32_t e, uint32_t cap) {
+  const pp_func_t *f = p->f;
+  const uint32_t u = f->g.edge[e].src, v = f->g.edge[e].dst, fe = f->g.entry, fx = f->g.exit;
+  const bool back = f->back[e];
+  const uint32_t c = back ? p->h.region_of[v] : common_region(p, u, v);
+  if (back && !pp_in_region(&p->h, u, c)) return kPpBadGraph;
+  int64_t inc;
+  uint32_t left = 0, x = u; /* x: where the region being left was left from */
+  for (uint32_t r = p->h.region_of[u]; r != c; r = p->h.parent[r], left++) {
+    if (r == PP_NONE || !g_inc_any(p, x, fx, &inc)) return kPpBadGraph;
+    const pp_status_t st = push_op(p, cap, HWPROF_PATH_OP_LEAVE, inc, 0);
+    if (st != kPpOk) return st;
+    x = p->h.rep_exit[r];
+  }
+  if (back) {
+    int64_t start = 0;
+    if (!g_inc_any(p, x, fx, &inc) || (v != fe && !g_inc(p, fe, v, true, &start, NULL))) return kPpBadGraph;
+    return push_op(p, cap, HWPROF_PATH_OP_COUNT, inc, start);
+  }
+  uint32_t d;
+  if (!g_inc(p, u, v, false, &inc, &d)) return kPpBadGraph;
+  inc = p->ginc[pp_gp_canonical(&p->h, p->gadded, &p->gn, d)];
+  if (v == fx) return push_op(p, cap, HWPROF_PATH_OP_COUNT, inc, 0);
+  uint32_t q = PP_NONE, m = 0;
+  for (uint32_t r = p->h.region_of[v]; r != c; r = p->h.parent[r], m++) q = r;
+  if (m > 1 || (m == 1 && p->h.rep_entry[q] != v)) return kPpBadGraph; /* a loop entered other than at its head */
+  if (m == 1) {
+    int64_t start;
+    if (!g_inc(p, fe, v, true, &start, NULL)) return kPpBadGraph;
+    return push_op(p, cap, HWPROF_PATH_OP_ENTER, inc + p->pr_inc[q], start);
+  }
+  if (left) p->op[p->nop - 1].b = mod(inc);
+  else if (mod(inc) != 0) return push_op(p, cap, HWPROF_PATH_OP_ADD, inc, 0);
+  return kPpOk;
+}
+
 /* The operations of edge e of the function. */
 static pp_status_t edge_ops(pp_plan_t *p, uint32_t e, uint32_t cap) {
+  if (p->emb == kPpGlobal) return edge_ops_global(p, e, cap);
   const pp_func_t *f = p->f;
   const uint32_t u = f->g.edge[e].src, v = f->g.edge[e].dst;
   const bool back = f->back[e];
@@ -171,7 +315,9 @@ pp_status_t pp_plan_make(const pp_func_t *f, pp_embodiment_t emb, const uint64_t
   *p = (pp_plan_t){.emb = emb, .f = f};
   if (!f->reducible) return kPpBadGraph;
   pp_status_t st = choose_regions(f, emb, a, p);
-  if (st != kPpOk || (st = number_regions(p, weight, max_counters, a)) != kPpOk) return st;
+  if (st != kPpOk) return st;
+  st = emb == kPpGlobal ? number_global(p, weight, max_counters, a) : number_regions(p, weight, max_counters, a);
+  if (st != kPpOk) return st;
   uint32_t depth = 0;
   for (uint32_t r = 0; r < p->h.nregion; r++) {
     const unsigned d = pp_plan_depth(p, r);
@@ -209,8 +355,58 @@ pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, hwpro
   return pp_plan_make(f, emb, w, PP_MAX_COUNTERS, a, p);
 }
 
+/* The child region of r that holds node v (v in r), or r itself when v is directly in it. */
+static uint32_t child_in(const pp_plan_t *p, uint32_t v, uint32_t r) {
+  uint32_t x = p->h.region_of[v];
+  while (x != r && x != PP_NONE && p->h.parent[x] != r) x = p->h.parent[x];
+  return x;
+}
+
+/* Global: the canonical plain path of the sum; its first edge says whose path (a loop's start edge,
+ * or the function's), its nodes in a child region are that child as one item. */
+static pp_status_t decode_global(const pp_plan_t *p, uint32_t idx, uint32_t *items, uint32_t cap, uint32_t *scratch,
+                                 uint32_t scratch_cap, pp_path_t *path) {
+  const pp_numbering_t *n = &p->gn;
+  const uint32_t fe = p->f->g.entry, fx = p->f->g.exit;
+  uint32_t len;
+  if (idx >= n->paths) return kPpBadGraph;
+  const pp_status_t st = pp_decode(n, idx, scratch, scratch_cap, &len);
+  if (st != kPpOk || len == 0) return kPpBadGraph;
+  const uint32_t e0 = scratch[0];
+  uint32_t r = 0, i0 = 0;
+  *path = (pp_path_t){0};
+  if (p->gadded[n->orig[e0]]) { /* a loop's start */
+    const uint32_t h = n->edge[e0].dst;
+    for (r = 1; r < p->h.nregion && p->h.rep_entry[r] != h; r++) {}
+    if (r == p->h.nregion) return kPpBadGraph;
+  } else {
+    items[path->len++] = fe;
+  }
+  path->region = r;
+  uint32_t last_child = PP_NONE;
+  for (uint32_t i = i0; i < len; i++) {
+    const uint32_t e = scratch[i], v = n->edge[e].dst;
+    if (v == fx) {
+      path->exit = r == 0 && !p->gadded[n->orig[e]];
+      break;
+    }
+    const uint32_t ch = child_in(p, v, r);
+    if (ch == PP_NONE) return kPpBadGraph; /* the path left its region */
+    if (path->len == cap) return kPpBadGraph;
+    if (ch == r) {
+      items[path->len++] = v;
+      last_child = PP_NONE;
+    } else if (ch != last_child) {
+      items[path->len++] = PP_CHILD | ch;
+      last_child = ch;
+    }
+  }
+  return kPpOk;
+}
+
 pp_status_t pp_plan_decode(const pp_plan_t *p, uint32_t idx, uint32_t *items, uint32_t cap, uint32_t *scratch,
                            uint32_t scratch_cap, pp_path_t *path) {
+  if (p->emb == kPpGlobal) return decode_global(p, idx, items, cap, scratch, scratch_cap, path);
   uint32_t r = 0;
   while (r < p->h.nregion && !(idx >= p->start[r] && idx - p->start[r] < p->rn[r].paths)) r++;
   if (r == p->h.nregion) return kPpBadGraph;

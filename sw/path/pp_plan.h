@@ -8,7 +8,13 @@
  *  - region-based (seed 004's RB_PProf): the function and its natural loops as regions (but a loop
  *    headed by the entry block, which no call could enter once: it stays in the function's region),
  *    one numbered graph per region (pp_rb_augment), one counter array per region, placed one after
- *    another: region r's paths are counters start[r] .. start[r] + paths - 1.
+ *    another: region r's paths are counters start[r] .. start[r] + paths - 1;
+ *  - global (seed 004's GPProf): the same regions, one numbered graph for the whole function
+ *    (pp_gp_augment, plus an edge to the exit from the source of each back edge of the function's
+ *    own region), one counter array indexed by the sum of the canonical plain path a hierarchical
+ *    path stands for (pp_gp_canonical: a child region crossed along its representative path Pr from
+ *    Er to Xr, the first path from Er to Xr inside it in edge order). Sparse: most sums are plain
+ *    paths no hierarchical path stands for.
  *
  * The values are Ball-Larus increments on chords (pp_chords) rather than the plain edge values:
  * tree edges need nothing; the caller's weight per edge keeps operations off the edges where they
@@ -16,11 +22,15 @@
  * tree, so every path of a function begins at sum 0 (where a call leaves it). The arithmetic is
  * modulo 2^PATH_SUM_W, as the hardware's.
  *
- * The operations of one edge, in order (seed 004's RB_PProf with k regions left and m entered):
- * LEAVE (count the inner region's path, pop the outer sum) once per region left, then the edge's
- * own: COUNT at a back edge (the path ends, the next starts at the loop head) or at the function's
- * exit, else an increment (folded into the last LEAVE's b or the first ENTER's a when there is
- * one), then ENTER (push, start the inner sum) once per region entered.
+ * The operations of one edge, in order (seed 004's RB_PProf and GPProf with k regions left and m
+ * entered): LEAVE (count the inner region's path, pop the outer sum) once per region left, then the
+ * edge's own: COUNT at a back edge (the path ends, the next starts at the loop head) or at the
+ * function's exit, else an increment (folded into the last LEAVE's b or the first ENTER's a when
+ * there is one), then ENTER (push, start the inner sum) once per region entered. In the global
+ * embodiment a region's count is its sum plus the increment of the edge from where it was left
+ * (the block, or the representative exit of the child it left with) to the function's exit, the
+ * push adds the entry edge's and Pr's increments, the inner sum starts at the increment of the
+ * edge from the function's entry to the loop head, and a real edge adds its canonical edge's.
  *
  * Portable C11, no heap, no stdio: memory from the caller's arena. */
 #ifndef HWPROF_PATH_PLAN_H
@@ -29,7 +39,7 @@
 #include "func_paths.h"
 #include "hwprof_regs.h"
 
-typedef enum { kPpPlain = 0, kPpRegionBased = 1 } pp_embodiment_t;
+typedef enum { kPpPlain = 0, kPpRegionBased = 1, kPpGlobal = 2 } pp_embodiment_t;
 
 #define PP_VAL_MOD (UINT32_C(1) << HWPROF_PATH_SUM_W)
 #define PP_MAX_COUNTERS PP_VAL_MOD /* a function's counters: what a path sum can index */
@@ -48,7 +58,12 @@ typedef struct {
   uint32_t **node_of, **local_of;
   pp_numbering_t *rn;
   int64_t **inc;         /* per region, per DAG edge: its increment */
-  uint32_t *start;       /* per region: its first counter */
+  uint32_t *start;       /* per region: its first counter (global: all 0) */
+  /* global: the one graph, its numbering and increments, and per region Pr's increments */
+  pp_graph_t gg;
+  bool *gadded;
+  pp_numbering_t gn;
+  int64_t *ginc, *pr_inc;
   uint32_t ncounters;
   uint32_t *op_first, *op_n; /* per edge of f->g: its operations op[op_first .. + op_n) */
   pp_op_t *op;

@@ -11,22 +11,16 @@
 #include "profmap.h"
 
 typedef struct {
-  uint32_t idx, count;
+  uint32_t idx, count, region;
 } counted_t;
 
-static int by_region_then_count(const void *x, const void *y, const pp_plan_t *p) {
+/* by region, then hottest first */
+static int cmp_counted(const void *x, const void *y) {
   const counted_t *a = x, *b = y;
-  uint32_t ra = 0, rb = 0;
-  while (ra + 1 < p->h.nregion && a->idx >= p->start[ra + 1]) ra++;
-  while (rb + 1 < p->h.nregion && b->idx >= p->start[rb + 1]) rb++;
-  if (ra != rb) return ra < rb ? -1 : 1;
+  if (a->region != b->region) return a->region < b->region ? -1 : 1;
   if (a->count != b->count) return a->count > b->count ? -1 : 1;
   return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
-
-/* qsort has no context argument: the plan being sorted */
-static const pp_plan_t *g_sort_plan;
-static int cmp_counted(const void *x, const void *y) { return by_region_then_count(x, y, g_sort_plan); }
 
 /* The plan of function fi, remade as the instrumenter made it (an arena grown until it fits). */
 static pp_status_t remake(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, uint8_t **mem, pp_func_t *f, pp_plan_t *p) {
@@ -71,6 +65,7 @@ int pp_readback(const char *map_path, const char *program, pp_read32_fn read32, 
   pp_embodiment_t emb;
   if (!strcmp(m.mode, "paths-plain")) emb = kPpPlain;
   else if (!strcmp(m.mode, "paths-rb")) emb = kPpRegionBased;
+  else if (!strcmp(m.mode, "paths-gp")) emb = kPpGlobal;
   else FAIL("%s: mode %s: not a map of path profiles (hwprof-instr --paths)", map_path, m.mode);
   if (m.cnt_bytes != 4) FAIL("%s: %u-byte counters: path profiles have 4-byte counters", map_path, m.cnt_bytes);
   if (program == NULL) program = m.program;
@@ -78,7 +73,8 @@ int pp_readback(const char *map_path, const char *program, pp_read32_fn read32, 
   have_elf = true;
   if (hwprof_cfg_prog_read(&prog, &elf, err, errlen)) goto out;
   have_prog = true;
-  fprintf(out, "hwprof-path-profile 1\nprogram %s\nembodiment %s\n", program, emb == kPpPlain ? "plain" : "rb");
+  fprintf(out, "hwprof-path-profile 1\nprogram %s\nembodiment %s\n", program,
+          emb == kPpPlain ? "plain" : emb == kPpRegionBased ? "rb" : "gp");
   for (unsigned i = 0; i < m.nfn; i++) {
     const pm_func_t *mf = &m.fn[i];
     if (!mf->instrumented) continue;
@@ -96,8 +92,8 @@ int pp_readback(const char *map_path, const char *program, pp_read32_fn read32, 
     free(nz);
     free(items);
     free(scratch);
-    uint32_t maxe = 0;
-    for (uint32_t r = 0; r < p.h.nregion; r++)
+    uint32_t maxe = emb == kPpGlobal ? p.gn.nedge : 0;
+    for (uint32_t r = 0; emb != kPpGlobal && r < p.h.nregion; r++)
       if (p.rn[r].nedge > maxe) maxe = p.rn[r].nedge;
     nz = malloc(sizeof *nz * (mf->ncounters + 1u));
     items = malloc(sizeof *items * (maxe + 2u));
@@ -106,11 +102,15 @@ int pp_readback(const char *map_path, const char *program, pp_read32_fn read32, 
     uint32_t n = 0;
     for (uint32_t k = 0; k < mf->ncounters; k++) {
       const uint32_t v = read32(ctx, mf->base + 4u * k);
-      if (v) nz[n++] = (counted_t){k, v};
+      pp_path_t path;
+      if (v == 0) continue;
+      if (pp_plan_decode(&p, k, items, maxe + 2u, scratch, maxe + 2u, &path) != kPpOk)
+        FAIL("%s: %s: counter %" PRIu32 " (0x%08" PRIx32 ") holds %" PRIu32 " but is not a path of the function",
+             map_path, mf->name, k, mf->base + 4u * k, v);
+      nz[n++] = (counted_t){k, v, path.region};
     }
     s.functions++;
     s.counters += mf->ncounters;
-    g_sort_plan = &p;
     qsort(nz, n, sizeof *nz, cmp_counted);
     uint64_t total = 0;
     for (uint32_t k = 0; k < n; k++) total += nz[k].count;
@@ -119,9 +119,7 @@ int pp_readback(const char *map_path, const char *program, pp_read32_fn read32, 
     uint32_t region = UINT32_MAX;
     for (uint32_t k = 0; k < n; k++) {
       pp_path_t path;
-      if (pp_plan_decode(&p, nz[k].idx, items, maxe + 2u, scratch, maxe + 2u, &path) != kPpOk)
-        FAIL("%s: %s: counter %" PRIu32 " (0x%08" PRIx32 ") holds %" PRIu32 " but is not a path of the function",
-             map_path, mf->name, nz[k].idx, mf->base + 4u * nz[k].idx, nz[k].count);
+      if (pp_plan_decode(&p, nz[k].idx, items, maxe + 2u, scratch, maxe + 2u, &path) != kPpOk) FAIL("internal: decode");
       if (path.region != region) {
         region = path.region;
         const uint32_t up = p.h.parent[region];
@@ -129,7 +127,8 @@ int pp_readback(const char *map_path, const char *program, pp_read32_fn read32, 
                 pp_plan_depth(&p, region));
         if (up == PP_NONE) fputc('-', out);
         else fprintf(out, "%08" PRIx32, cfg->blk[p.h.rep_entry[up]].start);
-        fprintf(out, " first %" PRIu32 " counters %" PRIu64 "\n", p.start[region], p.rn[region].paths);
+        if (emb == kPpGlobal) fprintf(out, " first 0 counters %" PRIu64 " (shared)\n", p.gn.paths);
+        else fprintf(out, " first %" PRIu32 " counters %" PRIu64 "\n", p.start[region], p.rn[region].paths);
       }
       const char *end = path.exit ? "exit" : emb == kPpPlain ? "back" : "end";
       fprintf(out, "path %" PRIu32 " %s", nz[k].count, end);

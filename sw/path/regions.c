@@ -163,19 +163,24 @@ static uint32_t dag_edge(const pp_numbering_t *n, uint32_t s, uint32_t d) {
   return PP_NONE;
 }
 
+uint32_t pp_gp_canonical(const pp_regions_t *h, const bool *added, const pp_numbering_t *n, uint32_t e) {
+  if (n->kind[e] != kPpReal || added[n->orig[e]]) return e; /* the augmentation's own edges stand for themselves */
+  const uint32_t u = n->edge[e].src, v = n->edge[e].dst;
+  /* the outermost region the edge leaves: its representative exit's edge to v */
+  uint32_t left = PP_NONE, entered = PP_NONE;
+  for (uint32_t x = h->region_of[u]; x != PP_NONE && h->parent[x] != PP_NONE && !pp_in_region(h, v, x); x = h->parent[x])
+    left = x;
+  for (uint32_t x = h->region_of[v]; x != PP_NONE && h->parent[x] != PP_NONE && !pp_in_region(h, u, x); x = h->parent[x])
+    entered = x;
+  uint32_t from = PP_NONE;
+  if (left != PP_NONE) from = dag_edge(n, h->rep_exit[left], v);
+  else if (entered != PP_NONE) from = dag_edge(n, u, h->rep_entry[entered]);
+  return from != PP_NONE ? from : e;
+}
+
 void pp_gp_reassign(const pp_regions_t *h, const bool *added, pp_numbering_t *n) {
   for (uint32_t e = 0; e < n->nedge; e++) {
-    if (n->kind[e] != kPpReal || added[n->orig[e]]) continue; /* the augmentation's own edges keep their values */
-    const uint32_t u = n->edge[e].src, v = n->edge[e].dst;
-    /* the outermost region the edge leaves: its representative exit's edge to v */
-    uint32_t left = PP_NONE, entered = PP_NONE;
-    for (uint32_t x = h->region_of[u]; x != PP_NONE && h->parent[x] != PP_NONE && !pp_in_region(h, v, x); x = h->parent[x])
-      left = x;
-    for (uint32_t x = h->region_of[v]; x != PP_NONE && h->parent[x] != PP_NONE && !pp_in_region(h, u, x); x = h->parent[x])
-      entered = x;
-    uint32_t from = PP_NONE;
-    if (left != PP_NONE) from = dag_edge(n, h->rep_exit[left], v);
-    else if (entered != PP_NONE) from = dag_edge(n, u, h->rep_entry[entered]);
-    if (from != PP_NONE) n->val[e] = n->val[from];
+    const uint32_t from = pp_gp_canonical(h, added, n, e);
+    if (from != e) n->val[e] = n->val[from];
   }
 }

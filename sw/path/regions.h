@@ -64,5 +64,8 @@ pp_status_t pp_gp_augment(const pp_regions_t *h, hwprof_arena_t *a, pp_graph_t *
  * entry of the outermost region it enters. The added edges keep theirs (they count a region's paths
  * at its exit: the value from an exit to the function's exit). */
 void pp_gp_reassign(const pp_regions_t *h, const bool *added, pp_numbering_t *n);
+/* The DAG edge whose value pp_gp_reassign gives DAG edge e (e itself when it keeps its own): the edge
+ * of the canonical plain path that e stands for. */
+uint32_t pp_gp_canonical(const pp_regions_t *h, const bool *added, const pp_numbering_t *n, uint32_t e);
 
 #endif /* HWPROF_PATH_REGIONS_H */
