@@ -413,12 +413,13 @@ SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEP
 SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lockstep.cpp
 SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h tb/top_ports.h tb/port_protocol.h
 SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
-              $(ELF_SRC)
+              $(ELF_SRC) sw/cfg/hwprof_cfg_prog.c $(PATH_SRC) $(PATH_HOST_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
-SIMC_HDR   := $(ELF_HDR) tb/apb_master.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sw/wpp/trace_file.h sim/edge_check.h sim/cc_origin.h $(PROFMAP_HDR) tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR)
+SIMC_HDR   := $(ELF_HDR) tb/apb_master.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sw/wpp/trace_file.h sim/edge_check.h sim/cc_origin.h $(PROFMAP_HDR) tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR) \
+              $(PATH_HDR) $(PATH_HOST_HDR)
 $(BUILD)/simc/%.o: %.c $(SIMC_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/wpp -O2 -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/wpp -Isw/path -O2 -c $< -o $@
 $(BUILD)/simc/libhwprof_simc.a: $(patsubst %.c,$(BUILD)/simc/%.o,$(SIMC_SRC))
 	ar rcs $@ $^
 # SC_RULE: $(1) the binary, $(2) the hardware's sources (RTL or a netlist), $(3) Verilator's flags
@@ -430,7 +431,7 @@ $(1): $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_ch
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --sc --exe --build -j $(JOBS) $(3) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $$(dir $$@)obj --top-module hwprof_top \
-	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/profmap -I$(CURDIR)/sw/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf -I$(CURDIR)/sw/wpp $(if $(5),$(5),$(SC_CFLAGS))" \
+	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/profmap -I$(CURDIR)/sw/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf -I$(CURDIR)/sw/wpp -I$(CURDIR)/sw/path $(if $(5),$(5),$(SC_CFLAGS))" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc -lelf" \
 	  -o $(CURDIR)/$$@ $(2) $(addprefix $(CURDIR)/,$(SC_SRC)) >$$(dir $$@)build.log 2>&1 \
 	  || { cat $$(dir $$@)build.log; exit 1; }
@@ -684,6 +685,11 @@ $(BUILD)/instr/switch_table.elf: tests/programs/switch_table.c
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -fPIC -Wl,--emit-relocs -Wl,--no-relax $< -o $@
 
+# Recursion deeper than the pir's path stack: a path profile of it must be refused (make test)
+$(BUILD)/instr/deep_recursion.elf: tests/programs/deep_recursion.c
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -Wl,--emit-relocs -Wl,--no-relax $< -o $@
+
 # ... and with GCC's -fprofile-arcs (the software baseline of make bench's section 4; the gcov
 # runtime of sw/rt/gcov_rt.c writes the .gcda files at exit)
 EMBENCH_GCOV := $(foreach p,$(notdir $(wildcard $(EMBENCH)/src/*)),$(BUILD)/gcov/embench/$(p).elf)
@@ -808,7 +814,7 @@ $(eval $(call DYNRL_RULES,dyntrace,$(DYNBOTH_FLAGS) -DDYNOPT_TRACES_ONLY,$(DYNBO
 dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(SIM_BIN)
 
 workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
-           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) $(EMBENCH_DYN) \
+           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(BUILD)/instr/deep_recursion.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) $(EMBENCH_DYN) \
            $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE) $(DYNRL_ELFS) \
            $(TRAPS_ELF)
 

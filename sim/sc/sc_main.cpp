@@ -33,6 +33,8 @@
 
 extern "C" {
 #include "edge_check.h"
+#include "hwprof_edge.h"
+#include "pp_readback.h"
 #include "trace_check.h"
 #include "trace_drain.h"
 }
@@ -59,6 +61,7 @@ struct Options {
   bool trace_check = false;
   std::string trace_out;
   std::string edge_map, edge_profile, edge_truth;
+  std::string path_map, path_profile;
   bool quiet = false;
   bool replay = false;  // internal: the waveform re-run after a mismatch
 };
@@ -85,6 +88,9 @@ void usage(FILE* to) {
                "                   cache over APB, derive the edge profile from the counters and compare it\n"
                "                   with the exact edge counts of the run (--edge-profile=FILE,\n"
                "                   --edge-truth=FILE write the two)\n"
+               "  --path-map=MAP   a program instrumented for paths (hwprof-instr --paths): after it ends,\n"
+               "                   flush the profile cache over APB, check the pir's stacks and decode the\n"
+               "                   counters (the RTL's, in lockstep) into --path-profile=FILE\n"
                "  --progress=N     print progress every N instructions\n"
                "  --fst=FILE       rtl and lockstep: write the RTL's waveform (from --fst-from=CYCLE on)\n"
                "  --inject=CYCLE   lockstep: corrupt the C model's state at CYCLE (shows the mismatch report)\n"
@@ -137,6 +143,10 @@ int parse(int argc, char** argv, Options* o) {
       }
     } else if (!std::strncmp(a, "--fst=", 6) && a[6]) {
       o->fst = a + 6;
+    } else if (!std::strncmp(a, "--path-map=", 11) && a[11]) {
+      o->path_map = a + 11;
+    } else if (!std::strncmp(a, "--path-profile=", 15) && a[15]) {
+      o->path_profile = a + 15;
     } else if (!std::strncmp(a, "--edge-map=", 11) && a[11]) {
       o->edge_map = a + 11;
     } else if (!std::strncmp(a, "--edge-profile=", 15) && a[15]) {
@@ -175,6 +185,10 @@ int parse(int argc, char** argv, Options* o) {
   }
   if (!o->fst.empty() && o->engine == "model") {
     std::fprintf(stderr, "hwprof-sc: error: --fst records the RTL: use --engine=rtl or lockstep\n");
+    return 2;
+  }
+  if (o->path_map.empty() != o->path_profile.empty()) {
+    std::fprintf(stderr, "hwprof-sc: error: --path-map and --path-profile go together\n");
     return 2;
   }
   if ((!o->edge_profile.empty() || !o->edge_truth.empty()) && o->edge_map.empty()) {
@@ -406,11 +420,17 @@ int sc_main(int argc, char** argv) {
   HwStats hw{};
   int flushed = -1;
   int drained = -1;
-  cpu_sc.after_exit = [&hw, &o, &flushed, &drained](CpuSc& c) {
+  int path_flushed = -1;
+  cpu_sc.after_exit = [&hw, &o, &flushed, &drained, &path_flushed](CpuSc& c) {
     if (drain_ok) drained = trace_drain_finish(&drain, drain_err, sizeof drain_err);
     read_stats(c, &hw);
     if (!o.edge_map.empty() && c.status() == RV_EXITED)
       flushed = edge_check_flush(&kCpuBus, &c);
+    if (!o.path_map.empty() && c.status() == RV_EXITED) {
+      const hwprof_t h = {0, &kCpuBus, &c};
+      path_flushed = edge_check_flush(&kCpuBus, &c);
+      if (path_flushed == 0 && hwprof_pir_path_check(&h) != kHwprofOk) path_flushed = -3;
+    }
   };
 
   sc_start(SC_ZERO_TIME);
@@ -511,6 +531,44 @@ int sc_main(int argc, char** argv) {
     }
     if (d != 0 && rc == 0) rc = 4;
     edge_check_free(&ec);
+  }
+  if (!o.path_map.empty()) { /* the counters the hardware (the RTL in lockstep) wrote, decoded */
+    int prc = -1;
+    if (mismatch) {
+    } else if (st != RV_EXITED) {
+      std::fprintf(stderr, "hwprof-sc: path profile: skipped, the program did not finish\n");
+    } else if (path_flushed != 0) {
+      std::fprintf(stderr, "hwprof-sc: path profile: %s\n",
+                   path_flushed == -3 ? "the pir's path stack overflowed or underflowed (PATH_STACK.ERR): not exact"
+                                      : edge_check_flush_why(path_flushed));
+    } else {
+      FILE* pf = std::fopen(o.path_profile.c_str(), "w");
+      pp_readback_stats_t ps;
+      char perr[400];
+      struct View {
+        const uint8_t* ram;
+        uint32_t base, size;
+      } view{cpu.ram, RV_RAM_BASE, cpu.ram_size};
+      auto read32 = [](void* ctx, uint32_t addr) -> uint32_t {
+        const View* v = static_cast<const View*>(ctx);
+        if (addr < v->base || addr - v->base > v->size - 4u || (addr & 3u)) return 0;
+        const uint8_t* b = v->ram + (addr - v->base);
+        return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+      };
+      if (pf == nullptr) {
+        std::fprintf(stderr, "hwprof-sc: error: cannot write '%s'\n", o.path_profile.c_str());
+      } else if (pp_readback(o.path_map.c_str(), nullptr, read32, &view, pf, &ps, perr, sizeof perr) != 0) {
+        std::fprintf(stderr, "hwprof-sc: path profile: %s\n", perr);
+      } else {
+        prc = 0;
+        if (!o.quiet)
+          std::fprintf(stderr, "  path profile: %u functions, %" PRIu64 " paths counted %" PRIu64 " times, in %s\n",
+                       ps.functions, ps.paths, ps.count, o.path_profile.c_str());
+      }
+      if (pf != nullptr && std::fclose(pf) != 0) prc = -1;
+      if (prc != 0) std::remove(o.path_profile.c_str());
+    }
+    if (prc != 0 && rc == 0) rc = 4;
   }
   rv_free(&cpu);
   return rc;

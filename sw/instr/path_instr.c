@@ -41,6 +41,26 @@ void instr_path_free(fn_t *f) {
 
 static uint32_t path_word(const pp_op_t *op) { return rv32_path_word(op->kind, op->a, op->b); }
 
+/* Whether the address of block t of function i is taken only from data (a jump table): the
+ * rewriting layer can then send the tables to an island. */
+static bool tables_only(const ctx_t *c, unsigned i, uint32_t t) {
+  const hwprof_cfg_code_t *code = &c->prog.fn[i].code;
+  for (unsigned k = 0; k < code->nrel; k++) {
+    const rv32_reloc_t *r = &code->rel[k];
+    if (r->target != t || r->where < c->prog.code_lo || r->where >= c->prog.code_hi) continue;
+    switch (r->type) { /* a transfer's own field takes no address */
+      case R_RISCV_BRANCH:
+      case R_RISCV_JAL:
+      case R_RISCV_CALL:
+      case R_RISCV_CALL_PLT:
+      case R_RISCV_PCREL_LO12_I:
+      case R_RISCV_PCREL_LO12_S: continue;
+      default: return false;
+    }
+  }
+  return true;
+}
+
 /* The edges into each block (the entry's calls count: a virtual edge). */
 static unsigned *in_degrees(const hwprof_cfg_func_t *g) {
   unsigned *indeg = calloc(g->nblk + 1, sizeof *indeg);
@@ -88,10 +108,10 @@ int instr_path_prepare(ctx_t *c, unsigned i) {
     const uint32_t n = p->op_n[e];
     const bool alone = x->dst > 0 && indeg[x->dst] == 1;
     if (n == 0 || hwprof_cfg_is_virtual(x->kind)) continue;
-    if (x->kind == HWPROF_CFG_INDIRECT && !alone) {
-      snprintf(f->why, sizeof f->why, "%s edge 0x%08" PRIx32 " -> 0x%08" PRIx32 " needs %u path operations and its "
-               "target has other ways in: no path profile", hwprof_cfg_kind_names[x->kind], g->blk[x->src].end - 4u,
-               g->blk[x->dst].start, n);
+    if (x->kind == HWPROF_CFG_INDIRECT && !alone && !tables_only(c, i, g->blk[x->dst].start)) {
+      snprintf(f->why, sizeof f->why, "indirect edge 0x%08" PRIx32 " -> 0x%08" PRIx32 " needs %u path operations, "
+               "its target has other ways in and its address is taken by code: no path profile",
+               g->blk[x->src].end - 4u, g->blk[x->dst].start, n);
       f->ok = false;
     }
     if (x->kind == HWPROF_CFG_RETURN && (p->op[p->op_first[e] + n - 1u].kind != HWPROF_PATH_OP_COUNT ||
@@ -129,6 +149,12 @@ static int on_taken(ctx_t *c, uint32_t a, const pp_op_t *op) {
   return hwprof_rw_on_taken(c->rw, a, rv32_prof(HWPROF_PROF_OP_PATH, 0, 0), rv32_path_word(op->kind, op->a, op->b));
 }
 
+/* prof.path on the way into the indirect jump's target t from its tables */
+static int on_indirect(ctx_t *c, uint32_t t, const pp_op_t *op) {
+  c->st.path_inserted++;
+  return hwprof_rw_on_indirect(c->rw, t, rv32_prof(HWPROF_PROF_OP_PATH, 0, 0), rv32_path_word(op->kind, op->a, op->b));
+}
+
 /* prof.path with its word from its own shadow word */
 static int insert(ctx_t *c, bool before, uint32_t at, const pp_op_t *op) {
   c->st.path_inserted++;
@@ -161,7 +187,11 @@ int instr_path_place(ctx_t *c, unsigned i) {
     if (x->kind == HWPROF_CFG_INDIRECT || (x->kind == HWPROF_CFG_TAKEN && p->op_n[e] > 1))
       for (uint32_t k = 0; k < p->op_n[e]; k++) {
         const pp_op_t *op = &p->op[p->op_first[e] + k];
-        if (alone ? insert(c, true, g->blk[x->dst].start, op) : on_taken(c, g->blk[x->src].end - 4u, op)) {
+        const uint32_t to = g->blk[x->dst].start;
+        const int rc = alone                               ? insert(c, true, to, op)
+                       : x->kind == HWPROF_CFG_INDIRECT ? on_indirect(c, to, op)
+                                                        : on_taken(c, g->blk[x->src].end - 4u, op);
+        if (rc) {
           free(indeg);
           return -1;
         }

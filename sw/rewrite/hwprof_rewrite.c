@@ -18,9 +18,10 @@ typedef struct {
 } ins_t;
 
 typedef struct {
-  ins_t before[MAX_BEFORE], after[MAX_AFTER], taken[MAX_TAKEN];
-  uint8_t nbefore, nafter, ntaken;
-  uint32_t island;   /* a branch with code on its taken edge: where that code is (behind its function) */
+  ins_t before[MAX_BEFORE], after[MAX_AFTER], taken[MAX_TAKEN], ind[MAX_TAKEN];
+  uint8_t nbefore, nafter, ntaken, nind;
+  uint32_t island;     /* a branch with code on its taken edge: where that code is (behind its function) */
+  uint32_t ind_island; /* an indirect jump's target with code on the way in from the jump's tables */
   uint32_t shadow;   /* the instruction's own */
   uint32_t new_addr; /* the instruction in the new text */
   uint32_t entry;    /* the first instruction inserted before it (== new_addr without any) */
@@ -121,6 +122,22 @@ int hwprof_rw_on_taken(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t s
   return 0;
 }
 
+int hwprof_rw_on_indirect(hwprof_rw_t *rw, uint32_t target, uint32_t word, uint32_t shadow) {
+  slot_t *s = slot_at(rw, target);
+  if (s == NULL) ERR("internal: 0x%08" PRIx32 " is not moved code", target);
+  if (s->nind == MAX_TAKEN) ERR("internal: too many instructions on the indirect way into 0x%08" PRIx32, target);
+  s->ind[s->nind++] = (ins_t){word, shadow};
+  rw->st.inserted++;
+  return 0;
+}
+
+/* Where a code address in data (a jump table's entry) that names t goes: the island of code on
+ * the indirect way into t, or t's entry. */
+static uint32_t data_target(const hwprof_rw_t *rw, uint32_t t) {
+  const slot_t *s = slot_at(rw, t);
+  return s && s->nind ? s->ind_island : hwprof_rw_entry(rw, t);
+}
+
 int hwprof_rw_before(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow) {
   return insert(rw, addr, false, word, shadow);
 }
@@ -169,9 +186,14 @@ static uint32_t place(hwprof_rw_t *rw, uint32_t cur) {
     if (a + 4u != p->fn[f].code.hi) continue;
     for (uint32_t b = p->fn[f].code.lo; b < p->fn[f].code.hi; b += 4) {
       slot_t *t = slot_at(rw, b);
-      if (t->ntaken == 0) continue;
-      t->island = cur;
-      cur += 4u * (t->ntaken + 1u);
+      if (t->ntaken) {
+        t->island = cur;
+        cur += 4u * (t->ntaken + 1u);
+      }
+      if (t->nind) {
+        t->ind_island = cur;
+        cur += 4u * (t->nind + 1u);
+      }
     }
   }
   return cur;
@@ -364,6 +386,11 @@ int hwprof_rw_relocate(hwprof_rw_t *rw) {
       hwprof_rw_put(rw, s->new_addr + 4u, rv32_jal(0, 8), 0); /* not taken: over the island */
       hwprof_rw_put(rw, island, rv32_jal(0, (int32_t)(taken_dest(rw, s, a) - island)), 0);
     }
+    if (rc == 0 && s->nind) { /* the indirect way in: its code behind the function, then on to this block */
+      const uint32_t back = s->ind_island + 4u * s->nind;
+      for (unsigned i = 0; i < s->nind; i++) hwprof_rw_put(rw, s->ind_island + 4u * i, s->ind[i].word, s->ind[i].shadow);
+      hwprof_rw_put(rw, back, rv32_jal(0, (int32_t)((int64_t)s->entry - back)), 0);
+    }
     if (rc == 0 && s->ntaken) { /* the taken edge's code behind the function, then on to the target */
       const uint32_t t = a + (uint32_t)rv32_imm_b(word_at(rw, a)), back = s->island + 4u * s->ntaken;
       for (unsigned i = 0; i < s->ntaken; i++) hwprof_rw_put(rw, s->island + 4u * i, s->taken[i].word, s->taken[i].shadow);
@@ -397,7 +424,7 @@ int hwprof_rw_relocate(hwprof_rw_t *rw) {
     if (slot_at(rw, r->where) || slot_at(rw, r->target) == NULL) continue;
     uint8_t *b = hwprof_elf_bytes(e, r->where, 4);
     if (r->type == R_RISCV_32) {
-      if (b) put_word(b, hwprof_rw_entry(rw, r->target)); /* NULL: NOBITS */
+      if (b) put_word(b, data_target(rw, r->target)); /* NULL: NOBITS */
       continue;
     }
     if (r->type == R_RISCV_ADD32 || r->type == R_RISCV_SUB32) {
@@ -415,7 +442,7 @@ int hwprof_rw_relocate(hwprof_rw_t *rw) {
       if (b == NULL || old != add->target - sub->target)
         ERR("0x%08" PRIx32 ": the label difference 0x%08" PRIx32 " - 0x%08" PRIx32 " is not what the word holds", r->where,
             add->target, sub->target);
-      const uint32_t na = slot_at(rw, add->target) ? hwprof_rw_entry(rw, add->target) : add->target;
+      const uint32_t na = slot_at(rw, add->target) ? data_target(rw, add->target) : add->target;
       const uint32_t ns = slot_at(rw, sub->target) ? hwprof_rw_entry(rw, sub->target) : sub->target;
       put_word(b, na - ns);
       continue;

@@ -48,6 +48,10 @@ void hwprof_rw_shadow(hwprof_rw_t *rw, uint32_t addr, uint32_t shadow);
  * (the branch goes there; the island runs the code and jumps to the target: one jump more on the
  * taken path only). */
 int hwprof_rw_on_taken(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow);
+/* ... and on the way into target from the jump tables: the code addresses in data that name target
+ * (the entries of the tables of an indirect jump) name an island behind its function instead, which
+ * runs the code and jumps to target; other ways into target do not run it. */
+int hwprof_rw_on_indirect(hwprof_rw_t *rw, uint32_t target, uint32_t word, uint32_t shadow);
 uint32_t hwprof_rw_get_shadow(const hwprof_rw_t *rw, uint32_t addr);
 /* Before layout, after the insertions at addr: direct calls (jal, auipc/jalr with rd = ra or t0) to addr
  * land words into what is inserted before it (the first words are for the other ways in); jumps,

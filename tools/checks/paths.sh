@@ -47,3 +47,89 @@ paths_truth_numbered() {
   return $rc
 }
 check paths-truth-are-numbered-paths paths_truth_numbered
+
+# path profiles collected through the hardware (docs/path-prof.md, issue 15): each workload, the
+# switch table of label differences (tests/programs/switch_table.c) and each Embench program
+# instrumented by hwprof-instr --paths (under ASan/UBSan) for plain Ball-Larus paths,
+# region-based and global hierarchical paths; run on hwprof-sim with the C model, its output the
+# uninstrumented program's; after the run the profile cache is flushed, the pir's path and link
+# stacks checked, every counter decoded (--path-map); the decoded profile must equal the oracle's
+# paths of the uninstrumented run (hwprof-sim --path-truth: the retire stream and the CFGs, no
+# numbering), path for path and count for count (hwprof-instr paths-check), in every function it
+# covers. The reasons functions were left without a profile are counted.
+paths_hw_equal_oracle() {
+  local f out rc=0 name emb want got
+  for f in "$build"/instr/{graph,hashtab,interp,lz,matrix,sort,switch_table}.elf "$build"/embench/*.elf; do
+    [ -f "$f" ] || continue
+    name=$(basename "$f" .elf)
+    [[ $name == *-* ]] && continue
+    [ -f "$logdir/$name.paths" ] || "$build/sim/hwprof-sim" --quiet --path-truth="$logdir/$name.paths" "$f" >/dev/null 2>&1
+    want=$("$build/sim/hwprof-sim" --quiet "$f" 2>&1)
+    for emb in plain rb gp; do
+      "$build/unit/hwprof-instr-asan" instrument --paths=$emb "$f" -o "$logdir/$name-$emb.elf" \
+        --map="$logdir/$name-$emb.map" >"$logdir/$name-$emb.instr" 2>&1 || { echo "$name $emb: instrument failed"; tail -2 "$logdir/$name-$emb.instr"; rc=1; continue; }
+      got=$("$build/sim/hwprof-sim" --quiet --path-map="$logdir/$name-$emb.map" --path-profile="$logdir/$name-$emb.pprof" \
+        "$logdir/$name-$emb.elf" 2>&1) || { echo "$name $emb: the run failed: $got" | tail -3; rc=1; continue; }
+      [ "$got" = "$want" ] || { echo "$name $emb: output differs from the uninstrumented program's"; rc=1; }
+      out=$("$build/unit/hwprof-instr-asan" paths-check "$logdir/$name-$emb.pprof" "$logdir/$name.paths" 2>&1)
+      echo "$name $emb: $(tail -1 <<<"$out")"
+      grep -q '^paths-check: [1-9][0-9]* functions, [1-9][0-9]* paths .* 0 differences' <<<"$out" || { echo "$out" | head -5; rc=1; }
+    done
+  done
+  echo "functions left without a path profile, by reason (all programs, all three embodiments):"
+  sed -n 's/^left uninstrumented: [^:]*: //p' "$logdir"/*-{plain,rb,gp}.instr 2>/dev/null | sed 's/0x[0-9a-f]*/ADDR/g' |
+    sort | uniq -c | sort -rn
+  return $rc
+}
+check paths-hardware-equal-oracle paths_hw_equal_oracle
+
+# the same on the SystemC platform with the RTL and the C model in lockstep: the counters the RTL
+# wrote decode to the same file as hwprof-sim's (sort region-based, matrix plain, and one Embench
+# program global), 0 mismatches
+paths_rtl_lockstep() {
+  local rc=0 name emb out
+  for run in sort:rb matrix:plain crc32:gp; do
+    name=${run%%:*} emb=${run##*:}
+    [ -f "$logdir/$name-$emb.elf" ] || continue
+    out=$("$sc" --engine=lockstep --path-map="$logdir/$name-$emb.map" --path-profile="$logdir/$name-$emb-sc.pprof" \
+      "$logdir/$name-$emb.elf" 2>&1) || { echo "$name $emb: exit $?"; echo "$out" | tail -3; rc=1; continue; }
+    echo "$name $emb: $(grep -o 'lockstep:.*' <<<"$out"); $(grep -o 'path profile:.*' <<<"$out" | sed 's/, in .*//')"
+    grep -q 'lockstep: .* 0 mismatches' <<<"$out" || rc=1
+    cmp -s "$logdir/$name-$emb.pprof" "$logdir/$name-$emb-sc.pprof" && echo "  the same file as hwprof-sim's" ||
+      { echo "  differs from hwprof-sim's"; rc=1; }
+  done
+  return $rc
+}
+check paths-rtl-lockstep-same-profile paths_rtl_lockstep
+
+# bad input and limits (docs/path-prof.md): recursion deeper than the path stack is refused after
+# the run (PATH_STACK.ERR: exit 4, no file), never counted wrong; an edge map given as a path map,
+# a program that is not the map's, a cut or malformed profile each get one error naming the file
+paths_bad_input() {
+  local rc=0 out d="$logdir/bad-paths"
+  mkdir -p "$d"
+  "$build/unit/hwprof-instr-asan" instrument --quiet --paths=rb "$build/instr/deep_recursion.elf" -o "$d/deep.elf" --map="$d/deep.map" || rc=1
+  out=$("$build/sim/hwprof-sim" --quiet --path-map="$d/deep.map" --path-profile="$d/deep.pprof" "$d/deep.elf" 2>&1)
+  echo "deep recursion: exit $?: $(tail -1 <<<"$out")"
+  grep -q "path stack overflowed or underflowed (PATH_STACK.ERR)" <<<"$out" && [ ! -e "$d/deep.pprof" ] || rc=1
+  out=$("$build/sim/hwprof-sim" --quiet --path-map="$build/instr/sort-prof.map" --path-profile="$d/x.pprof" "$build/instr/sort-prof.elf" 2>&1)
+  echo "an edge map: exit $?: $(tail -1 <<<"$out")"
+  grep -q "sort-prof.map: mode minimal: not a map of path profiles" <<<"$out" || rc=1
+  sed 's#^program .*#program '"$build"'/instr/lz.elf#' "$logdir/sort-rb.map" >"$d/other.map"
+  out=$("$build/sim/hwprof-sim" --quiet --path-map="$d/other.map" --path-profile="$d/x.pprof" "$logdir/sort-rb.elf" 2>&1)
+  echo "another program: exit $?: $(tail -1 <<<"$out")"
+  grep -q "is not in .*lz.elf\|not the program instrumented" <<<"$out" || rc=1
+  head -5 "$logdir/sort-rb.pprof" >"$d/cut.pprof"
+  out=$("$build/unit/hwprof-instr-asan" paths-check "$d/cut.pprof" "$logdir/sort.paths" 2>&1)
+  echo "a cut profile: exit $?: $out"
+  grep -q "cut.pprof:5: no end line: the file is cut short" <<<"$out" || rc=1
+  sed '4s/^function \([^ ]*\) 0x/function \1 zz/' "$logdir/sort-rb.pprof" >"$d/bad.pprof"
+  out=$("$build/unit/hwprof-instr-asan" paths-check "$d/bad.pprof" "$logdir/sort.paths" 2>&1)
+  echo "a malformed line: exit $?: $out"
+  grep -q "bad.pprof:4: malformed function line" <<<"$out" || rc=1
+  out=$("$build/unit/hwprof-instr-asan" paths-check "$logdir/sort-rb.pprof" "$logdir/sort-rb.map" 2>&1)
+  echo "not a truth file: exit $?: $out"
+  grep -q "sort-rb.map:1: not a path-truth file" <<<"$out" || rc=1
+  return $rc
+}
+check paths-refused-never-wrong-and-bad-input paths_bad_input
