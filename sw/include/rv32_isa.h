@@ -101,6 +101,18 @@ static inline uint32_t rv32_sw(unsigned rs2, unsigned rs1, int32_t off) {
   return rv32_set_s(RV32_OP_STORE | 2u << 12 | rs1 << 15 | rs2 << 20, off);
 }
 static inline uint32_t rv32_jal(unsigned rd, int32_t off) { return rv32_set_j(RV32_OP_JAL | rd << 7, off); }
+static inline uint32_t rv32_lw(unsigned rd, unsigned rs1, int32_t off) {
+  return rv32_set_i(RV32_OP_LOAD | 2u << 12 | rd << 7 | rs1 << 15, off);
+}
+static inline uint32_t rv32_add(unsigned rd, unsigned rs1, unsigned rs2) {
+  return RV32_OP_REG | rd << 7 | rs1 << 15 | rs2 << 20;
+}
+static inline uint32_t rv32_slli(unsigned rd, unsigned rs1, unsigned sh) {
+  return RV32_OP_IMM | 1u << 12 | rd << 7 | rs1 << 15 | (sh & 31u) << 20;
+}
+static inline uint32_t rv32_srli(unsigned rd, unsigned rs1, unsigned sh) {
+  return RV32_OP_IMM | 5u << 12 | rd << 7 | rs1 << 15 | (sh & 31u) << 20;
+}
 /* prof.<op> (op = HWPROF_PROF_OP_*) with rs1 = x0: the operand comes from the instruction's shadow
  * word; prof.id carries its pid in imm[11:0] and its hints in rd (ihint rd[0], bhint rd[2:1]). */
 static inline uint32_t rv32_prof(uint32_t op, uint32_t rd, uint32_t imm) {

@@ -36,6 +36,9 @@ static void usage(FILE *to) {
           "                   (Ball-Larus paths of each function), rb or gp (seed 004's hierarchical\n"
           "                   paths of the function and its natural loops, region-based: one array\n"
           "                   per region, or global: one sparse array); none: edges\n"
+          "  --paths-sw       with --paths: the software-only baseline: every path operation is\n"
+          "                   inserted code, the sum and its stack in memory at --path-state-at=ADDR\n"
+          "                   (default 0x%08" PRIx32 "); the same counters and map as the hardware's\n"
           "  --no-linked-calls  set and restore the pir around every call in software (prof.init in\n"
           "                   the callee and after the call): no linked or starting calls\n"
           "  --quiet          no summary\n"
@@ -54,7 +57,7 @@ static void usage(FILE *to) {
           "--path-profile) with the oracle's paths (hwprof-sim --path-truth on the original program),\n"
           "path for path, in every function the profile covers; exit 1 if they differ.\n"
           "Exit status: 0 done; 1 profiles differ; 2 bad arguments or input.\n",
-          (uint32_t)INSTR_TEXT_AT, (uint32_t)INSTR_COUNTERS_AT, (uint32_t)HWPROF_PLAT_REG_BASE);
+          (uint32_t)INSTR_TEXT_AT, (uint32_t)INSTR_COUNTERS_AT, (uint32_t)HWPROF_PLAT_REG_BASE, (uint32_t)INSTR_PATH_STATE_AT);
 }
 
 static int parse_addr(const char *s, uint32_t *v) {
@@ -104,6 +107,13 @@ static int cmd_instrument(int argc, char **argv) {
       else if (!strcmp(a + 8, "none")) o.paths = kPathsNone;
       else {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects plain, rb, gp or none\n", a);
+        return 2;
+      }
+    } else if (!strcmp(a, "--paths-sw")) {
+      o.paths_sw = true;
+    } else if (!strncmp(a, "--path-state-at=", 16)) {
+      if (parse_addr(a + 16, &o.path_state_at) || (o.path_state_at & 0xfffu)) {
+        fprintf(stderr, "hwprof-instr: error: argument '%s': expects a 4 KiB-aligned 32-bit address\n", a);
         return 2;
       }
     } else if (!strcmp(a, "--no-linked-calls")) {

@@ -531,6 +531,7 @@ void instr_opts_default(instr_opts_t *o) {
   o->counters_at = INSTR_COUNTERS_AT;
   o->hwprof_base = HWPROF_PLAT_REG_BASE;
   o->linked_calls = true;
+  o->path_state_at = INSTR_PATH_STATE_AT;
 }
 
 static void free_ctx(ctx_t *c) {
@@ -590,14 +591,15 @@ static int find_linked(ctx_t *c) {
     snprintf(c->err, c->errlen, "out of memory");
     goto out;
   }
-  for (unsigned i = 0; i < n; i++) ok[i] = c->fn[i].ok && c->o->linked_calls;
+  const bool link = c->o->linked_calls && !c->o->paths_sw; /* the software-only build uses no pir */
+  for (unsigned i = 0; i < n; i++) ok[i] = c->fn[i].ok && link;
   if (instr_linkage(&c->prog, &c->elf, ok, HWPROF_PIR_LINK_ENTRIES, linked)) {
     snprintf(c->err, c->errlen, "out of memory");
     goto out;
   }
   for (unsigned i = 0; i < n; i++) {
     c->fn[i].linked = linked[i];
-    c->fn[i].call_started = c->fn[i].ok && !linked[i] && c->o->linked_calls;
+    c->fn[i].call_started = c->fn[i].ok && !linked[i] && link;
   }
   rc = 0;
 out:
@@ -613,6 +615,10 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   c->err = err;
   c->errlen = errlen;
   int rc = -1;
+  if (o->paths_sw && (o->paths == kPathsNone || (o->path_state_at & 0xfffu))) {
+    snprintf(err, errlen, "a software-only path profile needs --paths and a 4 KiB-aligned path state address");
+    return -1;
+  }
   if (o->k < 2 || o->k > 12) {
     snprintf(err, errlen, "K = %u: the relative profile ID field must be 2..12 bits", o->k);
     return -1;
@@ -675,9 +681,22 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   for (unsigned i = 0; i < c->elf.nsym; i++)
     if (c->elf.sym[i].name && !strcmp(c->elf.sym[i].name, HWPROF_META_SYMBOL) && c->elf.sym[i].size == 4) meta_sym = &c->elf.sym[i];
   if (write_map(c, in_elf, map, meta_sym ? &c->meta : NULL, &c->nmeta)) goto out;
-  hwprof_rw_seg_t segs[2];
+  hwprof_rw_seg_t segs[3];
   unsigned nseg = 0;
   if (c->next_counter) segs[nseg++] = (hwprof_rw_seg_t){o->counters_at, 0, 4u * c->next_counter, 6u, NULL};
+  uint8_t state[8] = {0}; /* the software-only build's sum (0) and stack pointer (the stack's bottom) */
+  if (o->paths_sw) {
+    const uint32_t lo = o->path_state_at, hi = lo + 8u + 4u * INSTR_PATH_SW_STACK, sp = lo + 8u;
+    const uint32_t text_hi = hwprof_rw_text_end(c->rw);
+    if ((lo < o->counters_at + 4u * c->next_counter && hi > o->counters_at) || (lo < text_hi && hi > o->text_at)) {
+      snprintf(err, errlen, "the software path state [0x%08" PRIx32 ", 0x%08" PRIx32 ") overlaps the code or the counters",
+               lo, hi);
+      remove(map);
+      goto out;
+    }
+    for (unsigned b = 0; b < 4; b++) state[4 + b] = (uint8_t)(sp >> (8 * b));
+    segs[nseg++] = (hwprof_rw_seg_t){lo, 8u, hi - lo, 6u, state};
+  }
   if (meta_sym) {
     uint8_t *word = hwprof_elf_bytes(&c->elf, meta_sym->value, 4);
     if (word == NULL) {

@@ -23,6 +23,8 @@ typedef enum { kPathsNone = 0, kPathsPlain = 1, kPathsRegions = 2, kPathsGlobal 
  * base, the counter areas 12 MiB above it (the programs' own code and data stay below 4 MiB). */
 #define INSTR_TEXT_AT (HWPROF_PLAT_RAM_BASE + 0x800000u)
 #define INSTR_COUNTERS_AT (HWPROF_PLAT_RAM_BASE + 0xc00000u)
+#define INSTR_PATH_STATE_AT (INSTR_COUNTERS_AT - 0x80000u)
+#define INSTR_PATH_SW_STACK 65536u /* entries of the software-only build's path stack */
 
 typedef struct {
   instr_mode_t mode;
@@ -33,6 +35,9 @@ typedef struct {
   const char *skip;      /* comma-separated function names left uninstrumented (moved only) */
   bool linked_calls;     /* use the pir's link stack for calls where linkage.h allows (default) */
   instr_paths_t paths;   /* path profiles instead of edge profiles */
+  bool paths_sw;         /* ... collected by inserted code alone, the sum and its stack in memory (the
+                            software-only baseline; no profiling instruction, no linked call) */
+  uint32_t path_state_at; /* that build's sum, stack pointer and stack (4 KiB aligned) */
   FILE *report;          /* one line per function that is left uninstrumented, with the reason */
 } instr_opts_t;
 

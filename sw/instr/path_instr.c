@@ -143,23 +143,123 @@ static uint32_t before_transfer(const hwprof_cfg_code_t *code, uint32_t a) {
   return a;
 }
 
-/* prof.path on the taken edge of the branch at a (an island behind the function) */
-static int on_taken(ctx_t *c, uint32_t a, const pp_op_t *op) {
-  c->st.path_inserted++;
-  return hwprof_rw_on_taken(c->rw, a, rv32_prof(HWPROF_PROF_OP_PATH, 0, 0), rv32_path_word(op->kind, op->a, op->b));
+/* ---------------------------------------------------------------- emitting the operations */
+
+/* Where code goes: before an instruction (every way to it runs it), after it (its fall-through),
+ * on a branch's taken edge (an island), on the indirect way into a block (an island). */
+typedef enum { kBefore, kAfter, kTaken, kIndirect } place_t;
+
+typedef struct {
+  uint32_t w[512];
+  unsigned n;
+} seq_t;
+
+static void put(seq_t *q, uint32_t w) {
+  if (q->n < sizeof q->w / sizeof q->w[0]) q->w[q->n++] = w;
 }
 
-/* prof.path on the way into the indirect jump's target t from its tables */
-static int on_indirect(ctx_t *c, uint32_t t, const pp_op_t *op) {
-  c->st.path_inserted++;
-  return hwprof_rw_on_indirect(c->rw, t, rv32_prof(HWPROF_PROF_OP_PATH, 0, 0), rv32_path_word(op->kind, op->a, op->b));
+enum { T0 = 5, T1 = 6, T2 = 7, SP = 2 };
+
+/* rd += v (modulo 2^PATH_SUM_W: the sum's bits above do not matter, a count masks them) */
+static void add_imm(seq_t *q, unsigned rd, uint32_t v) {
+  int32_t x = (int32_t)(v & (PP_VAL_MOD - 1u));
+  if (x >= (int32_t)(PP_VAL_MOD / 2u)) x -= (int32_t)PP_VAL_MOD;
+  while (x != 0) {
+    const int32_t step = x > 2047 ? 2047 : x < -2048 ? -2048 : x;
+    put(q, rv32_addi(rd, rd, step));
+    x -= step;
+  }
 }
 
-/* prof.path with its word from its own shadow word */
-static int insert(ctx_t *c, bool before, uint32_t at, const pp_op_t *op) {
-  c->st.path_inserted++;
-  const uint32_t w = rv32_prof(HWPROF_PROF_OP_PATH, 0, 0), sh = path_word(op);
-  return before ? hwprof_rw_before(c->rw, at, w, sh) : hwprof_rw_after(c->rw, at, w, sh);
+/* The software-only build (--paths-sw): the same operations as code, the sum at S, the stack
+ * pointer at S + 4 and the stack above it, in memory; t0-t2 saved below sp (the psABI keeps no
+ * data there). t0 holds S throughout. */
+static void sw_count(seq_t *q, uint32_t base, uint32_t a) {
+  put(q, rv32_lw(T1, T0, 0));
+  add_imm(q, T1, a);
+  put(q, rv32_slli(T1, T1, 32u - HWPROF_PATH_SUM_W));
+  put(q, rv32_srli(T1, T1, 30u - HWPROF_PATH_SUM_W)); /* (sum + a) mod 2^13, times 4 */
+  put(q, rv32_lui(T2, base));
+  put(q, rv32_add(T1, T1, T2));
+  put(q, rv32_lw(T2, T1, rv32_lo12(base)));
+  put(q, rv32_addi(T2, T2, 1));
+  put(q, rv32_sw(T2, T1, rv32_lo12(base)));
+}
+static void sw_set(seq_t *q, uint32_t v) {
+  put(q, rv32_addi(T1, 0, 0));
+  add_imm(q, T1, v);
+  put(q, rv32_sw(T1, T0, 0));
+}
+static void sw_op(seq_t *q, uint32_t base, const pp_op_t *op) {
+  switch (op->kind) {
+    case HWPROF_PATH_OP_ADD:
+      put(q, rv32_lw(T1, T0, 0));
+      add_imm(q, T1, op->a);
+      put(q, rv32_sw(T1, T0, 0));
+      break;
+    case HWPROF_PATH_OP_SET: sw_set(q, op->a); break;
+    case HWPROF_PATH_OP_COUNT:
+      sw_count(q, base, op->a);
+      sw_set(q, op->b);
+      break;
+    case HWPROF_PATH_OP_ENTER:
+      put(q, rv32_lw(T1, T0, 0));
+      add_imm(q, T1, op->a);
+      put(q, rv32_lw(T2, T0, 4));
+      put(q, rv32_sw(T1, T2, 0));
+      put(q, rv32_addi(T2, T2, 4));
+      put(q, rv32_sw(T2, T0, 4));
+      sw_set(q, op->b);
+      break;
+    case HWPROF_PATH_OP_LEAVE:
+    case HWPROF_PATH_OP_POP:
+      if (op->kind == HWPROF_PATH_OP_LEAVE) sw_count(q, base, op->a);
+      put(q, rv32_lw(T2, T0, 4));
+      put(q, rv32_addi(T2, T2, -4));
+      put(q, rv32_sw(T2, T0, 4));
+      put(q, rv32_lw(T1, T2, 0));
+      add_imm(q, T1, op->b);
+      put(q, rv32_sw(T1, T0, 0));
+      break;
+    default: break;
+  }
+}
+
+static int put_words(ctx_t *c, place_t at, uint32_t addr, uint32_t word, uint32_t shadow) {
+  switch (at) {
+    case kBefore: return hwprof_rw_before(c->rw, addr, word, shadow);
+    case kAfter: return hwprof_rw_after(c->rw, addr, word, shadow);
+    case kTaken: return hwprof_rw_on_taken(c->rw, addr, word, shadow);
+    default: return hwprof_rw_on_indirect(c->rw, addr, word, shadow);
+  }
+}
+
+/* The operations ops[0 .. n) at a place: one prof.path each (the word in its shadow word), or in
+ * the software-only build one sequence of code. */
+static int emit(ctx_t *c, place_t at, uint32_t addr, uint32_t base, const pp_op_t *ops, uint32_t n) {
+  if (n == 0) return 0;
+  if (!c->o->paths_sw) {
+    for (uint32_t k = 0; k < n; k++) {
+      c->st.path_inserted++;
+      if (put_words(c, at, addr, rv32_prof(HWPROF_PROF_OP_PATH, 0, 0), rv32_path_word(ops[k].kind, ops[k].a, ops[k].b)))
+        return -1;
+    }
+    return 0;
+  }
+  seq_t q = {.n = 0};
+  put(&q, rv32_sw(T0, SP, -4));
+  put(&q, rv32_sw(T1, SP, -8));
+  put(&q, rv32_sw(T2, SP, -12));
+  put(&q, rv32_lui(T0, c->o->path_state_at));
+  for (uint32_t k = 0; k < n; k++) sw_op(&q, base, &ops[k]);
+  put(&q, rv32_lw(T2, SP, -12));
+  put(&q, rv32_lw(T1, SP, -8));
+  put(&q, rv32_lw(T0, SP, -4));
+  if (q.n == sizeof q.w / sizeof q.w[0]) ERR("internal: a software path sequence too long");
+  c->st.path_inserted += n;
+  for (unsigned k = 0; k < q.n; k++)
+    if (put_words(c, at, addr, q.w[k], 0)) return -1;
+  return 0;
 }
 
 int instr_path_place(ctx_t *c, unsigned i) {
@@ -169,33 +269,31 @@ int instr_path_place(ctx_t *c, unsigned i) {
   const pp_plan_t *p = &f->path->plan;
   const pp_func_t *pfn = &f->path->f;
   const pm_func_t *pm = &f->pm;
+  const bool hw = !c->o->paths_sw;
   /* the entry, for the ways in that neither link nor start (direct calls land behind) */
   if (!f->linked) {
     const pp_op_t set0 = {HWPROF_PATH_OP_SET, 0, 0};
-    if (hwprof_rw_before(c->rw, pf->code.lo, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), pm->base) ||
-        insert(c, true, pf->code.lo, &set0))
-      return -1;
-    if (f->call_started && hwprof_rw_call_skip(c->rw, pf->code.lo, 2)) ERR("internal: %s: no entry code to skip", pf->name);
+    if (hw && hwprof_rw_before(c->rw, pf->code.lo, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), pm->base)) return -1;
+    if (emit(c, kBefore, pf->code.lo, pm->base, &set0, 1)) return -1;
+    if (hw && f->call_started && hwprof_rw_call_skip(c->rw, pf->code.lo, 2))
+      ERR("internal: %s: no entry code to skip", pf->name);
   }
-  /* operations at the head of the block an edge enters alone, or on a taken edge's island */
+  /* operations at the head of the block an edge enters alone, or on a taken edge's or an indirect
+   * way's island */
   unsigned *indeg = in_degrees(g);
   if (indeg == NULL) ERR("out of memory");
   for (uint32_t e = 0; e < pfn->g.nedge; e++) {
     const hwprof_cfg_edge_t *x = &g->edge[pfn->cfg_edge[e]];
     if (p->op_n[e] == 0 || hwprof_cfg_is_virtual(x->kind)) continue;
     const bool alone = x->dst > 0 && indeg[x->dst] == 1;
-    if (x->kind == HWPROF_CFG_INDIRECT || (x->kind == HWPROF_CFG_TAKEN && p->op_n[e] > 1))
-      for (uint32_t k = 0; k < p->op_n[e]; k++) {
-        const pp_op_t *op = &p->op[p->op_first[e] + k];
-        const uint32_t to = g->blk[x->dst].start;
-        const int rc = alone                               ? insert(c, true, to, op)
-                       : x->kind == HWPROF_CFG_INDIRECT ? on_indirect(c, to, op)
-                                                        : on_taken(c, g->blk[x->src].end - 4u, op);
-        if (rc) {
-          free(indeg);
-          return -1;
-        }
+    if (x->kind == HWPROF_CFG_INDIRECT || (x->kind == HWPROF_CFG_TAKEN && (p->op_n[e] > 1 || !hw))) {
+      const uint32_t to = g->blk[x->dst].start;
+      const place_t at = alone ? kBefore : x->kind == HWPROF_CFG_INDIRECT ? kIndirect : kTaken;
+      if (emit(c, at, at == kTaken ? g->blk[x->src].end - 4u : to, pm->base, &p->op[p->op_first[e]], p->op_n[e])) {
+        free(indeg);
+        return -1;
       }
+    }
   }
   free(indeg);
   /* calls that may reach profiled code without the hardware saving the sum */
@@ -205,11 +303,11 @@ int instr_path_place(ctx_t *c, unsigned i) {
     if (hwprof_cfg_classify(&pf->code, a, hwprof_cfg_word(&pf->code, a), &t) != HWPROF_CF_CALL ||
         instr_callee_neutral(c, t) || instr_callee_linked(c, t) >= 0)
       continue;
-    if (insert(c, true, before_transfer(&pf->code, a), &enter0)) return -1;
-    if (!(t == pf->code.lo && instr_self_return_keeps_base(pm)) &&
+    if (emit(c, kBefore, before_transfer(&pf->code, a), pm->base, &enter0, 1)) return -1;
+    if (hw && !(t == pf->code.lo && instr_self_return_keeps_base(pm)) &&
         hwprof_rw_after(c->rw, a, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), pm->base))
       return -1;
-    if (insert(c, false, a, &pop0)) return -1;
+    if (emit(c, kAfter, a, pm->base, &pop0, 1)) return -1;
   }
   /* each block's way out */
   const uint32_t linked_pop = f->linked ? UINT32_C(1) << HWPROF_SHADOW_POP_LSB : 0;
@@ -228,38 +326,36 @@ int instr_path_place(ctx_t *c, unsigned i) {
       switch (x->kind) {
         case HWPROF_CFG_JUMP:
         case HWPROF_CFG_TAIL:
-        case HWPROF_CFG_RETURN:
+        case HWPROF_CFG_RETURN: /* the transfer carries the last operation */
           if (n == 0) break;
-          for (uint32_t k = 0; k + 1 < n; k++)
-            if (insert(c, true, before_transfer(&pf->code, term), &op[k])) return -1;
+          if (emit(c, kBefore, before_transfer(&pf->code, term), pm->base, op, hw ? n - 1u : n)) return -1;
+          if (!hw) break;
           hwprof_rw_shadow(c->rw, term, x->kind == HWPROF_CFG_RETURN ? rv32_shadow_ret_path(path_word(&op[n - 1]), f->linked)
                                                                      : rv32_shadow_path(path_word(&op[n - 1]), false));
           c->st.path_carried++;
           break;
         case HWPROF_CFG_FALL:
         case HWPROF_CFG_FALL_OUT:
-          for (uint32_t k = 0; k < n; k++)
-            if (insert(c, false, term, &op[k])) return -1;
+          if (emit(c, kAfter, term, pm->base, op, n)) return -1;
           break;
-        default: break; /* branches below; indirect edges at their targets' heads */
+        default: break; /* branches below; indirect edges above */
       }
     }
     if (ret && hwprof_rw_get_shadow(c->rw, term) == 0) hwprof_rw_shadow(c->rw, term, linked_pop);
     /* a branch: its shadow word carries the taken edge's one operation, else the not-taken edge's */
     bool used = false;
-    if (tk >= 0 && p->op_n[tk] == 1) {
+    if (hw && tk >= 0 && p->op_n[tk] == 1) {
       hwprof_rw_shadow(c->rw, term, rv32_shadow_path(path_word(&p->op[p->op_first[tk]]), false));
       c->st.path_carried++;
       used = true;
     }
     if (nt >= 0 && p->op_n[nt] > 0) {
       const pp_op_t *op = &p->op[p->op_first[nt]];
-      if (!used && p->op_n[nt] == 1) {
+      if (hw && !used && p->op_n[nt] == 1) {
         hwprof_rw_shadow(c->rw, term, rv32_shadow_path(path_word(op), true));
         c->st.path_carried++;
-      } else {
-        for (uint32_t k = 0; k < p->op_n[nt]; k++)
-          if (insert(c, false, term, &op[k])) return -1;
+      } else if (emit(c, kAfter, term, pm->base, op, p->op_n[nt])) {
+        return -1;
       }
     }
   }

@@ -9,17 +9,31 @@
 #include "hwprof_regs.h"
 #include "rv32_isa.h"
 
-#define MAX_BEFORE 4
-#define MAX_AFTER 4
-#define MAX_TAKEN 8
+/* inserted words at one place (any number: a software path profile inserts dozens) */
 
 typedef struct {
   uint32_t word, shadow;
 } ins_t;
 
 typedef struct {
-  ins_t before[MAX_BEFORE], after[MAX_AFTER], taken[MAX_TAKEN], ind[MAX_TAKEN];
-  uint8_t nbefore, nafter, ntaken, nind;
+  ins_t *w;
+  unsigned n, cap;
+} ins_list_t;
+
+static int ins_add(ins_list_t *l, uint32_t word, uint32_t shadow) {
+  if (l->n == l->cap) {
+    const unsigned cap = l->cap ? 2 * l->cap : 4;
+    ins_t *w = realloc(l->w, cap * sizeof *w);
+    if (w == NULL) return -1;
+    l->w = w;
+    l->cap = cap;
+  }
+  l->w[l->n++] = (ins_t){word, shadow};
+  return 0;
+}
+
+typedef struct {
+  ins_list_t before, after, taken, ind;
   uint32_t island;     /* a branch with code on its taken edge: where that code is (behind its function) */
   uint32_t ind_island; /* an indirect jump's target with code on the way in from the jump's tables */
   uint32_t shadow;   /* the instruction's own */
@@ -95,6 +109,13 @@ hwprof_rw_t *hwprof_rw_new(hwprof_elf_t *e, const hwprof_cfg_prog_t *p, char *er
 
 void hwprof_rw_free(hwprof_rw_t *rw) {
   if (rw == NULL) return;
+  for (uint32_t a = rw->p->code_lo; a < rw->p->code_hi; a += 4) {
+    slot_t *s = &rw->slot[(a - rw->p->code_lo) / 4u];
+    free(s->before.w);
+    free(s->after.w);
+    free(s->taken.w);
+    free(s->ind.w);
+  }
   free(rw->slot);
   free(rw->text);
   free(rw->text_shadow);
@@ -104,10 +125,7 @@ void hwprof_rw_free(hwprof_rw_t *rw) {
 static int insert(hwprof_rw_t *rw, uint32_t addr, bool after, uint32_t word, uint32_t shadow) {
   slot_t *s = slot_at(rw, addr);
   if (s == NULL) ERR("internal: 0x%08" PRIx32 " is not moved code", addr);
-  uint8_t *n = after ? &s->nafter : &s->nbefore;
-  if (*n == (after ? MAX_AFTER : MAX_BEFORE))
-    ERR("internal: too many instructions %s 0x%08" PRIx32, after ? "after" : "before", addr);
-  (after ? s->after : s->before)[(*n)++] = (ins_t){word, shadow};
+  if (ins_add(after ? &s->after : &s->before, word, shadow)) ERR("out of memory");
   rw->st.inserted++;
   return 0;
 }
@@ -116,8 +134,7 @@ int hwprof_rw_on_taken(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t s
   slot_t *s = slot_at(rw, addr);
   if (s == NULL || rv32_opcode(word_at(rw, addr)) != RV32_OP_BRANCH)
     ERR("internal: 0x%08" PRIx32 " is not a conditional branch of moved code", addr);
-  if (s->ntaken == MAX_TAKEN) ERR("internal: too many instructions on the taken edge of 0x%08" PRIx32, addr);
-  s->taken[s->ntaken++] = (ins_t){word, shadow};
+  if (ins_add(&s->taken, word, shadow)) ERR("out of memory");
   rw->st.inserted++;
   return 0;
 }
@@ -125,8 +142,7 @@ int hwprof_rw_on_taken(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t s
 int hwprof_rw_on_indirect(hwprof_rw_t *rw, uint32_t target, uint32_t word, uint32_t shadow) {
   slot_t *s = slot_at(rw, target);
   if (s == NULL) ERR("internal: 0x%08" PRIx32 " is not moved code", target);
-  if (s->nind == MAX_TAKEN) ERR("internal: too many instructions on the indirect way into 0x%08" PRIx32, target);
-  s->ind[s->nind++] = (ins_t){word, shadow};
+  if (ins_add(&s->ind, word, shadow)) ERR("out of memory");
   rw->st.inserted++;
   return 0;
 }
@@ -135,7 +151,7 @@ int hwprof_rw_on_indirect(hwprof_rw_t *rw, uint32_t target, uint32_t word, uint3
  * the indirect way into t, or t's entry. */
 static uint32_t data_target(const hwprof_rw_t *rw, uint32_t t) {
   const slot_t *s = slot_at(rw, t);
-  return s && s->nind ? s->ind_island : hwprof_rw_entry(rw, t);
+  return s && s->ind.n ? s->ind_island : hwprof_rw_entry(rw, t);
 }
 
 int hwprof_rw_before(hwprof_rw_t *rw, uint32_t addr, uint32_t word, uint32_t shadow) {
@@ -153,7 +169,7 @@ void hwprof_rw_shadow(hwprof_rw_t *rw, uint32_t addr, uint32_t shadow) {
 
 int hwprof_rw_call_skip(hwprof_rw_t *rw, uint32_t addr, unsigned words) {
   slot_t *s = slot_at(rw, addr);
-  if (s == NULL || words > s->nbefore) return -1;
+  if (s == NULL || words > s->before.n) return -1;
   s->call_skip = (uint8_t)words;
   return 0;
 }
@@ -179,20 +195,20 @@ static uint32_t place(hwprof_rw_t *rw, uint32_t cur) {
     slot_t *s = slot_at(rw, a);
     if (s == NULL) continue;
     s->entry = cur;
-    cur += 4u * s->nbefore;
+    cur += 4u * s->before.n;
     s->new_addr = cur;
-    cur += 4u * (1u + s->nafter + (s->relaxed ? 2u : 0u));
+    cur += 4u * (1u + s->after.n + (s->relaxed ? 2u : 0u));
     const int f = hwprof_cfg_prog_fn_at(p, a);
     if (a + 4u != p->fn[f].code.hi) continue;
     for (uint32_t b = p->fn[f].code.lo; b < p->fn[f].code.hi; b += 4) {
       slot_t *t = slot_at(rw, b);
-      if (t->ntaken) {
+      if (t->taken.n) {
         t->island = cur;
-        cur += 4u * (t->ntaken + 1u);
+        cur += 4u * (t->taken.n + 1u);
       }
-      if (t->nind) {
+      if (t->ind.n) {
         t->ind_island = cur;
-        cur += 4u * (t->nind + 1u);
+        cur += 4u * (t->ind.n + 1u);
       }
     }
   }
@@ -201,7 +217,7 @@ static uint32_t place(hwprof_rw_t *rw, uint32_t cur) {
 
 /* Where the conditional branch of slot s at a goes when taken: its island, or its target. */
 static uint32_t taken_dest(const hwprof_rw_t *rw, const slot_t *s, uint32_t a) {
-  return s->ntaken ? s->island : hwprof_rw_entry(rw, a + (uint32_t)rv32_imm_b(word_at(rw, a)));
+  return s->taken.n ? s->island : hwprof_rw_entry(rw, a + (uint32_t)rv32_imm_b(word_at(rw, a)));
 }
 
 /* Branch relaxation: a conditional branch whose target is out of its +-4 KiB reach after the
@@ -264,8 +280,10 @@ uint32_t hwprof_rw_taken_to(const hwprof_rw_t *rw, uint32_t addr) {
 
 unsigned hwprof_rw_after_count(const hwprof_rw_t *rw, uint32_t addr) {
   const slot_t *s = slot_at(rw, addr);
-  return s ? s->nafter : 0;
+  return s ? s->after.n : 0;
 }
+
+uint32_t hwprof_rw_text_end(const hwprof_rw_t *rw) { return rw->text_at + 4u * rw->ntext; }
 
 void hwprof_rw_put(hwprof_rw_t *rw, uint32_t new_addr, uint32_t word, uint32_t shadow) {
   const unsigned i = (new_addr - rw->text_at) / 4u;
@@ -320,7 +338,7 @@ static int relocate_insn(hwprof_rw_t *rw, uint32_t a, uint32_t *xp, const pcrel_
       case R_RISCV_CALL:
       case R_RISCV_CALL_PLT: {
         const slot_t *j = slot_at(rw, a + 4);
-        if (j == NULL || j->new_addr != pc + 4 || s->nafter) ERR("0x%08" PRIx32 ": call pair split by the layout", a);
+        if (j == NULL || j->new_addr != pc + 4 || s->after.n) ERR("0x%08" PRIx32 ": call pair split by the layout", a);
         x = rv32_set_u(x, rv32_hi20(landing(rw, r->target, rv32_is_link_reg(rv32_rd(word_at(rw, a + 4)))) - pc)); /* the jalr's part: below */
         break;
       }
@@ -375,9 +393,9 @@ int hwprof_rw_relocate(hwprof_rw_t *rw) {
   for (uint32_t a = p->code_lo; a < p->code_hi && rc == 0; a += 4) {
     const slot_t *s = slot_at(rw, a);
     if (s == NULL) continue;
-    for (unsigned i = 0; i < s->nbefore; i++) hwprof_rw_put(rw, s->entry + 4u * i, s->before[i].word, s->before[i].shadow);
-    for (unsigned i = 0; i < s->nafter; i++) /* behind the island of a relaxed branch: its not-taken path */
-      hwprof_rw_put(rw, s->new_addr + 4u * (1u + (s->relaxed ? 2u : 0u) + i), s->after[i].word, s->after[i].shadow);
+    for (unsigned i = 0; i < s->before.n; i++) hwprof_rw_put(rw, s->entry + 4u * i, s->before.w[i].word, s->before.w[i].shadow);
+    for (unsigned i = 0; i < s->after.n; i++) /* behind the island of a relaxed branch: its not-taken path */
+      hwprof_rw_put(rw, s->new_addr + 4u * (1u + (s->relaxed ? 2u : 0u) + i), s->after.w[i].word, s->after.w[i].shadow);
     uint32_t x = word_at(rw, a);
     rc = relocate_insn(rw, a, &x, hi, nhi);
     hwprof_rw_put(rw, s->new_addr, x, s->shadow);
@@ -386,14 +404,14 @@ int hwprof_rw_relocate(hwprof_rw_t *rw) {
       hwprof_rw_put(rw, s->new_addr + 4u, rv32_jal(0, 8), 0); /* not taken: over the island */
       hwprof_rw_put(rw, island, rv32_jal(0, (int32_t)(taken_dest(rw, s, a) - island)), 0);
     }
-    if (rc == 0 && s->nind) { /* the indirect way in: its code behind the function, then on to this block */
-      const uint32_t back = s->ind_island + 4u * s->nind;
-      for (unsigned i = 0; i < s->nind; i++) hwprof_rw_put(rw, s->ind_island + 4u * i, s->ind[i].word, s->ind[i].shadow);
+    if (rc == 0 && s->ind.n) { /* the indirect way in: its code behind the function, then on to this block */
+      const uint32_t back = s->ind_island + 4u * s->ind.n;
+      for (unsigned i = 0; i < s->ind.n; i++) hwprof_rw_put(rw, s->ind_island + 4u * i, s->ind.w[i].word, s->ind.w[i].shadow);
       hwprof_rw_put(rw, back, rv32_jal(0, (int32_t)((int64_t)s->entry - back)), 0);
     }
-    if (rc == 0 && s->ntaken) { /* the taken edge's code behind the function, then on to the target */
-      const uint32_t t = a + (uint32_t)rv32_imm_b(word_at(rw, a)), back = s->island + 4u * s->ntaken;
-      for (unsigned i = 0; i < s->ntaken; i++) hwprof_rw_put(rw, s->island + 4u * i, s->taken[i].word, s->taken[i].shadow);
+    if (rc == 0 && s->taken.n) { /* the taken edge's code behind the function, then on to the target */
+      const uint32_t t = a + (uint32_t)rv32_imm_b(word_at(rw, a)), back = s->island + 4u * s->taken.n;
+      for (unsigned i = 0; i < s->taken.n; i++) hwprof_rw_put(rw, s->island + 4u * i, s->taken.w[i].word, s->taken.w[i].shadow);
       const int64_t off = (int64_t)hwprof_rw_entry(rw, t) - back;
       if (!rv32_fits_j(off)) {
         rc = -1;

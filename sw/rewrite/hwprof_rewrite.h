@@ -72,6 +72,8 @@ unsigned hwprof_rw_after_count(const hwprof_rw_t *rw, uint32_t addr);
 /* Where the conditional branch at original address addr goes when taken, in the new code (its
  * island when relaxed). */
 uint32_t hwprof_rw_taken_to(const hwprof_rw_t *rw, uint32_t addr);
+/* After layout: the end of the new text (islands included). */
+uint32_t hwprof_rw_text_end(const hwprof_rw_t *rw);
 /* A word of the reserved area. */
 void hwprof_rw_put(hwprof_rw_t *rw, uint32_t new_addr, uint32_t word, uint32_t shadow);
 
