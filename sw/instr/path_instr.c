@@ -61,6 +61,96 @@ static bool tables_only(const ctx_t *c, unsigned i, uint32_t t) {
   return true;
 }
 
+/* How often edge e of the path graph runs, by the loops' guess: twice the loop depth of its
+ * target, plus one for a back edge. */
+static unsigned hotness(const hwprof_cfg_func_t *g, const pp_func_t *f, uint32_t e) {
+  const hwprof_cfg_edge_t *x = &g->edge[f->cfg_edge[e]];
+  const int l = x->dst >= 0 && g->loop_of ? g->loop_of[x->dst] : -1;
+  return 2u * (l >= 0 ? g->loop[l].depth : 0u) + (f->back[e] ? 1u : 0u);
+}
+
+/* Whether the indirect jump ending block b can carry its edges' operations itself: every edge it
+ * takes has the same one operation (a dispatch leaving a loop for every case). */
+static bool indirect_carried(const hwprof_cfg_func_t *g, const pp_func_t *f, const pp_plan_t *p, int b) {
+  const pp_op_t *one = NULL;
+  for (uint32_t e = 0; e < f->g.nedge; e++) {
+    const hwprof_cfg_edge_t *x = &g->edge[f->cfg_edge[e]];
+    if (x->src != b || x->kind != HWPROF_CFG_INDIRECT) continue;
+    if (p->op_n[e] != 1) return false;
+    const pp_op_t *op = &p->op[p->op_first[e]];
+    if (one && (one->kind != op->kind || one->a != op->a || one->b != op->b)) return false;
+    one = op;
+  }
+  return one != NULL;
+}
+
+/* The edges into block b. */
+static unsigned indeg_of(const hwprof_cfg_func_t *g, int b) {
+  unsigned n = 0;
+  for (unsigned e = 0; e < g->nedge; e++) n += g->edge[e].dst == b;
+  return n;
+}
+
+/* Operations on the fall edge out of a block with no other way out and no call move to every way
+ * into it, when each is a branch, jump or fall with no operation of its own or only an increment,
+ * which the first moved operation takes in (ADD x then COUNT/LEAVE/ENTER/ADD a: a + x; then SET or
+ * POP: the increment is overwritten). The block's instructions do not look at the path sum: a latch
+ * that falls into its loop's head then counts on the branches that lead to it, which can carry
+ * the count. Memory from a; false when it runs out. */
+static bool hoist_fall_ops(const hwprof_cfg_fn_t *pf, const pp_func_t *f, pp_plan_t *p, hwprof_arena_t *a) {
+  const hwprof_cfg_func_t *g = &pf->cfg;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (uint32_t e = 0; e < f->g.nedge; e++) {
+      const hwprof_cfg_edge_t *x = &g->edge[f->cfg_edge[e]];
+      if (x->kind != HWPROF_CFG_FALL || p->op_n[e] == 0 || x->src <= 0) continue;
+      unsigned out = 0, in = 0, ok = 0;
+      for (unsigned k = 0; k < g->nedge; k++) out += g->edge[k].src == x->src;
+      for (uint32_t pe = 0; pe < f->g.nedge; pe++) {
+        const hwprof_cfg_edge_t *y = &g->edge[f->cfg_edge[pe]];
+        if (y->dst != x->src) continue;
+        in++;
+        const bool plain = p->op_n[pe] == 0 || (p->op_n[pe] == 1 && p->op[p->op_first[pe]].kind == HWPROF_PATH_OP_ADD);
+        ok += (y->kind == HWPROF_CFG_TAKEN || y->kind == HWPROF_CFG_NOT_TAKEN || y->kind == HWPROF_CFG_JUMP ||
+               y->kind == HWPROF_CFG_FALL) && plain && !f->back[pe] && f->reach[y->src];
+      }
+      unsigned all_in = 0; /* the CFG's own count: no virtual or indirect way in either */
+      for (unsigned k = 0; k < g->nedge; k++) all_in += g->edge[k].dst == x->src;
+      if (out != 1 || in == 0 || ok != in || all_in != in) continue;
+      bool call = false;
+      for (uint32_t a = g->blk[x->src].start; a < g->blk[x->src].end && !call; a += 4) {
+        uint32_t t;
+        call = hwprof_cfg_classify(&pf->code, a, hwprof_cfg_word(&pf->code, a), &t) == HWPROF_CF_CALL;
+      }
+      if (call) continue;
+      for (uint32_t pe = 0; pe < f->g.nedge; pe++) {
+        if (g->edge[f->cfg_edge[pe]].dst != x->src) continue;
+        if (p->op_n[pe] == 0) {
+          p->op_first[pe] = p->op_first[e];
+          p->op_n[pe] = p->op_n[e];
+          continue;
+        }
+        /* its own increment, folded into the first moved operation: a new list at the end */
+        const uint32_t add = p->op[p->op_first[pe]].a, n = p->op_n[e];
+        pp_op_t *ops = PP_ALLOC(a, pp_op_t, p->nop + n);
+        if (ops == NULL) return false;
+        for (uint32_t k = 0; k < p->nop; k++) ops[k] = p->op[k];
+        for (uint32_t k = 0; k < n; k++) ops[p->nop + k] = p->op[p->op_first[e] + k];
+        pp_op_t *first = &ops[p->nop];
+        if (first->kind != HWPROF_PATH_OP_SET && first->kind != HWPROF_PATH_OP_POP)
+          first->a = (uint16_t)((first->a + add) & (PP_VAL_MOD - 1u));
+        p->op = ops;
+        p->op_first[pe] = p->nop;
+        p->op_n[pe] = n;
+        p->nop += n;
+      }
+      p->op_n[e] = 0;
+      moved = true;
+    }
+  }
+  return true;
+}
+
 /* The edges into each block (the entry's calls count: a virtual edge). */
 static unsigned *in_degrees(const hwprof_cfg_func_t *g) {
   unsigned *indeg = calloc(g->nblk + 1, sizeof *indeg);
@@ -99,6 +189,7 @@ int instr_path_prepare(ctx_t *c, unsigned i) {
     instr_path_free(f);
     return 0;
   }
+  if (!hoist_fall_ops(&c->prog.fn[i], &ip->f, &ip->plan, &ip->arena)) ERR("out of memory");
   /* every operation must have a place (see the top of this file) */
   unsigned *indeg = in_degrees(g);
   if (indeg == NULL) ERR("out of memory");
@@ -108,7 +199,8 @@ int instr_path_prepare(ctx_t *c, unsigned i) {
     const uint32_t n = p->op_n[e];
     const bool alone = x->dst > 0 && indeg[x->dst] == 1;
     if (n == 0 || hwprof_cfg_is_virtual(x->kind)) continue;
-    if (x->kind == HWPROF_CFG_INDIRECT && !alone && !tables_only(c, i, g->blk[x->dst].start)) {
+    if (x->kind == HWPROF_CFG_INDIRECT && !alone && !tables_only(c, i, g->blk[x->dst].start) &&
+        !(indirect_carried(g, &ip->f, p, x->src) && !c->o->paths_sw)) {
       snprintf(f->why, sizeof f->why, "indirect edge 0x%08" PRIx32 " -> 0x%08" PRIx32 " needs %u path operations, "
                "its target has other ways in and its address is taken by code: no path profile",
                g->blk[x->src].end - 4u, g->blk[x->dst].start, n);
@@ -286,6 +378,13 @@ int instr_path_place(ctx_t *c, unsigned i) {
     const hwprof_cfg_edge_t *x = &g->edge[pfn->cfg_edge[e]];
     if (p->op_n[e] == 0 || hwprof_cfg_is_virtual(x->kind)) continue;
     const bool alone = x->dst > 0 && indeg[x->dst] == 1;
+    if (x->kind == HWPROF_CFG_INDIRECT && hw && indirect_carried(g, pfn, p, x->src)) {
+      if (hwprof_rw_get_shadow(c->rw, g->blk[x->src].end - 4u) == 0) {
+        hwprof_rw_shadow(c->rw, g->blk[x->src].end - 4u, rv32_shadow_path(path_word(&p->op[p->op_first[e]]), false));
+        c->st.path_carried++;
+      }
+      continue;
+    }
     if (x->kind == HWPROF_CFG_INDIRECT || (x->kind == HWPROF_CFG_TAKEN && (p->op_n[e] > 1 || !hw))) {
       const uint32_t to = g->blk[x->dst].start;
       const place_t at = alone ? kBefore : x->kind == HWPROF_CFG_INDIRECT ? kIndirect : kTaken;
@@ -342,21 +441,23 @@ int instr_path_place(ctx_t *c, unsigned i) {
       }
     }
     if (ret && hwprof_rw_get_shadow(c->rw, term) == 0) hwprof_rw_shadow(c->rw, term, linked_pop);
-    /* a branch: its shadow word carries the taken edge's one operation, else the not-taken edge's */
-    bool used = false;
-    if (hw && tk >= 0 && p->op_n[tk] == 1) {
-      hwprof_rw_shadow(c->rw, term, rv32_shadow_path(path_word(&p->op[p->op_first[tk]]), false));
-      c->st.path_carried++;
-      used = true;
-    }
-    if (nt >= 0 && p->op_n[nt] > 0) {
-      const pp_op_t *op = &p->op[p->op_first[nt]];
-      if (hw && !used && p->op_n[nt] == 1) {
-        hwprof_rw_shadow(c->rw, term, rv32_shadow_path(path_word(op), true));
-        c->st.path_carried++;
-      } else if (emit(c, kAfter, term, pm->base, op, p->op_n[nt])) {
+    /* a branch: its shadow word carries one edge's operation when that edge has just one: the
+     * edge that runs more often by the loops' guess (into a deeper loop, or a back edge), else
+     * the taken one. The other's go behind the branch (not taken) or, taken, to the head of a
+     * target entered only from here or to an island. */
+    if (tk < 0 && nt < 0) continue;
+    const bool tk1 = hw && tk >= 0 && p->op_n[tk] == 1, nt1 = hw && nt >= 0 && p->op_n[nt] == 1;
+    const bool carry_nt = nt1 && (!tk1 || p->op_n[tk] == 0 || hotness(g, pfn, (uint32_t)nt) > hotness(g, pfn, (uint32_t)tk));
+    const bool carry_tk = tk1 && !carry_nt;
+    if (carry_tk) hwprof_rw_shadow(c->rw, term, rv32_shadow_path(path_word(&p->op[p->op_first[tk]]), false));
+    if (carry_nt) hwprof_rw_shadow(c->rw, term, rv32_shadow_path(path_word(&p->op[p->op_first[nt]]), true));
+    c->st.path_carried += carry_tk + carry_nt;
+    if (nt >= 0 && !carry_nt && emit(c, kAfter, term, pm->base, &p->op[p->op_first[nt]], p->op_n[nt])) return -1;
+    if (tk >= 0 && !carry_tk && p->op_n[tk] == 1 && hw) { /* (several: placed above) */
+      const hwprof_cfg_edge_t *x = &g->edge[pfn->cfg_edge[tk]];
+      const bool alone = x->dst > 0 && indeg_of(g, x->dst) == 1;
+      if (emit(c, alone ? kBefore : kTaken, alone ? g->blk[x->dst].start : term, pm->base, &p->op[p->op_first[tk]], 1))
         return -1;
-      }
     }
   }
   return 0;

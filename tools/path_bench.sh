@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# make bench, section 12: path profiling (seed 004, issue 15; docs/path-prof.md). On every program
+# (the six workloads, the switch table and the Embench programs when ../shared/embench is there):
+# extra retired instructions over the program uninstrumented for edge profiling (hwprof-instr, mode
+# minimal, K = 6: section 4's first column), for path profiles collected through the hardware
+# (plain Ball-Larus paths, seed 004's region-based and global hierarchical paths) and for the
+# software-only build of the same path profiles (--paths-sw: the sum and its stack in memory,
+# every operation inserted code); stall cycles of the region-based hardware build; the counters
+# each hierarchical embodiment allocates (region-based: one dense array per region; global: one
+# array per function, indexed by the global sums, sparse) and the distinct hierarchical paths
+# the run took. Every path run is checked against the oracle (hwprof-sim --path-truth): a
+# difference fails the bench. Last rows: geometric means of (instructions profiled) /
+# (instructions plain) per column, and the ratio of the region-based hardware build's extra
+# instructions to edge profiling's (the issue's goal: within 2x). The published anchor: Ball and
+# Larus report about 30% average overhead for software path profiling (MICRO-29, 1996).
+# usage: tools/path_bench.sh BUILD_DIR
+set -euo pipefail
+build=${1:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sim="$build/sim/hwprof-sim"
+instr="$build/instr/hwprof-instr"
+
+insns() { sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' <<<"$1" | head -1; }
+stalls() { sed -n 's/.*system: [0-9]* cycles, \([0-9]*\) stall.*/\1/p' <<<"$1" | head -1; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", 100 * (a - b) / b }'; }
+map_counters() { sed -n 's/^counters 0x[0-9a-f]* \([0-9]*\)$/\1/p' "$1"; }
+prof_paths() { sed -n 's/^end functions [0-9]* counters [0-9]* paths \([0-9]*\) .*/\1/p' "$1"; }
+
+progs=()
+for w in graph hashtab interp lz matrix sort switch_table; do progs+=("$build/instr/$w.elf"); done
+for elf in "$build"/embench/*.elf; do
+  case $(basename "$elf" .elf) in *-prof | *-vp | *-ss) continue ;; esac
+  progs+=("$elf")
+done
+[ -d "$build/embench" ] || echo "(../shared/embench is not there: the workloads only)"
+
+echo "== 12. Path profiling (tools/path_bench.sh): extra retired instructions over the program plain, edge"
+echo "      profiling (K = 6, minimal) against path profiles collected through the hardware (hw) and the"
+echo "      same path profiles in software alone (sw: sum and stack in memory); stall cycles of hw rb;"
+echo "      counters allocated (rb: dense per region; gp: global sums, sparse) and distinct hierarchical"
+echo "      paths run; every path profile equals the oracle's (checked). Anchor: ~30% for software path"
+echo "      profiling (Ball and Larus, MICRO-29)."
+printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s\n' program instrs edge "hw-bl" "hw-rb" "hw-gp" \
+  "stall" "sw-bl" "sw-rb" "sw-gp" "c-rb" "c-gp" paths
+cols=(edge hplain hrb hgp splain srb sgp)
+declare -A logsum
+n=0
+fail=0
+for elf in "${progs[@]}"; do
+  [ -f "$elf" ] || continue
+  w=$(basename "$elf" .elf)
+  base=$(insns "$("$sim" --engine=none "$elf" 2>&1 >/dev/null)")
+  "$sim" --quiet --path-truth="$tmp/$w.truth" "$elf" >/dev/null 2>&1
+  declare -A got=()
+  "$instr" instrument --quiet --k=6 "$elf" -o "$tmp/$w-edge.elf"
+  got[edge]=$(insns "$("$sim" "$tmp/$w-edge.elf" 2>&1 >/dev/null)")
+  st=0
+  for emb in plain rb gp; do
+    for how in h s; do
+      flag=""
+      [ $how = s ] && flag=--paths-sw
+      "$instr" instrument --quiet --paths=$emb $flag "$elf" -o "$tmp/$w-$how$emb.elf" --map="$tmp/$w-$how$emb.map"
+      out=$("$sim" --path-map="$tmp/$w-$how$emb.map" --path-profile="$tmp/$w-$how$emb.pprof" "$tmp/$w-$how$emb.elf" 2>&1 >/dev/null) ||
+        { echo "$w $how $emb: the run failed: $(tail -1 <<<"$out")"; fail=1; continue; }
+      chk=$("$instr" paths-check "$tmp/$w-$how$emb.pprof" "$tmp/$w.truth" | tail -1)
+      grep -q ' 0 differences' <<<"$chk" || { echo "$w $how $emb: $chk"; fail=1; }
+      got[$how$emb]=$(insns "$out")
+      [ $how$emb = hrb ] && st=$(stalls "$out")
+    done
+  done
+  printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s\n' "$w" "$base" "$(pct "${got[edge]}" "$base")" \
+    "$(pct "${got[hplain]}" "$base")" "$(pct "${got[hrb]}" "$base")" "$(pct "${got[hgp]}" "$base")" "$st" \
+    "$(pct "${got[splain]}" "$base")" "$(pct "${got[srb]}" "$base")" "$(pct "${got[sgp]}" "$base")" \
+    "$(map_counters "$tmp/$w-hrb.map")" "$(map_counters "$tmp/$w-hgp.map")" "$(prof_paths "$tmp/$w-hrb.pprof")"
+  for c in "${cols[@]}"; do
+    logsum[$c]=$(awk -v s="${logsum[$c]:-0}" -v a="${got[$c]}" -v b="$base" 'BEGIN { printf "%.12f", s + log(a / b) }')
+  done
+  n=$((n + 1))
+done
+gm() { awk -v s="${logsum[$1]}" -v n="$n" 'BEGIN { printf "%+.1f%%", 100 * (exp(s / n) - 1) }'; }
+printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s |\n' "geomean" "" "$(gm edge)" "$(gm hplain)" "$(gm hrb)" \
+  "$(gm hgp)" "" "$(gm splain)" "$(gm srb)" "$(gm sgp)"
+awk -v e="${logsum[edge]}" -v r="${logsum[hrb]}" -v g="${logsum[hgp]}" -v s="${logsum[srb]}" -v n="$n" 'BEGIN {
+  ex = exp(e / n) - 1; rb = exp(r / n) - 1; gp = exp(g / n) - 1; sw = exp(s / n) - 1
+  printf "hierarchical paths through the hardware: %.2fx (rb) and %.2fx (gp) the extra instructions of edge profiling (goal: within 2x); the software-only rb build: %.2fx\n", rb / ex, gp / ex, sw / ex }'
+exit $fail
