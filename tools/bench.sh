@@ -150,3 +150,6 @@ echo
 
 echo
 "$(dirname "$0")/wpp_bench.sh" "$build"
+
+echo
+"$(dirname "$0")/path_bench.sh" "$build"

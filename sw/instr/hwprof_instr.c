@@ -19,7 +19,8 @@ static void usage(FILE *to) {
           "       hwprof-instr compare A.prof B.prof\n"
           "       hwprof-instr cfg PROGRAM.elf [--function=NAME]\n"
           "       hwprof-instr paths PROGRAM.elf [--function=NAME] [--max-paths=N] [--truth=FILE]\n"
-          "       hwprof-instr paths-check PROFILE TRUTH\n\n"
+          "       hwprof-instr paths-check PROFILE TRUTH\n"
+          "       hwprof-instr paths-top PROFILE [--top=N] [--function=NAME]\n\n"
           "instrument: builds each function's CFG, chooses the profiled edges, assigns profile IDs,\n"
           "partitions functions into regions, inserts the profiling instructions and writes the\n"
           "instrumented program (run it on hwprof-sim or hwprof-sc) and the map (OUT.map by default).\n"
@@ -56,6 +57,8 @@ static void usage(FILE *to) {
           "paths-check: compares a path profile read back from the hardware (hwprof-sim --path-map\n"
           "--path-profile) with the oracle's paths (hwprof-sim --path-truth on the original program),\n"
           "path for path, in every function the profile covers; exit 1 if they differ.\n"
+          "paths-top: the N (default 5) hottest paths of each function and region of a path profile,\n"
+          "with their share of the function's counted paths.\n"
           "Exit status: 0 done; 1 profiles differ; 2 bad arguments or input.\n",
           (uint32_t)INSTR_TEXT_AT, (uint32_t)INSTR_COUNTERS_AT, (uint32_t)HWPROF_PLAT_REG_BASE, (uint32_t)INSTR_PATH_STATE_AT);
 }
@@ -212,6 +215,76 @@ static int cmd_paths_check(int argc, char **argv) {
          "%u functions the oracle saw run have no path profile, %" PRIu64 " paths were open at the end\n",
          st.functions, st.paths, st.count, d, st.not_profiled, st.open);
   return d ? 1 : 0;
+}
+
+/* The hottest paths of a path-profile file, per function and region: the file is already sorted
+ * hottest first within each region; this prints the first N of each with their share. */
+static int cmd_paths_top(int argc, char **argv) {
+  const char *file = NULL, *only = NULL;
+  long top = 5;
+  for (int i = 0; i < argc; i++) {
+    char *end;
+    if (!strncmp(argv[i], "--top=", 6)) {
+      top = strtol(argv[i] + 6, &end, 10);
+      if (argv[i][6] == 0 || *end || top < 1) {
+        fprintf(stderr, "hwprof-instr: error: argument '%s': expects a positive count\n", argv[i]);
+        return 2;
+      }
+    } else if (!strncmp(argv[i], "--function=", 11) && argv[i][11]) {
+      only = argv[i] + 11;
+    } else if (argv[i][0] == '-' || file) {
+      fprintf(stderr, "hwprof-instr: error: paths-top: unexpected argument '%s' (see --help)\n", argv[i]);
+      return 2;
+    } else {
+      file = argv[i];
+    }
+  }
+  FILE *f = file ? fopen(file, "r") : NULL;
+  if (f == NULL) {
+    fprintf(stderr, "hwprof-instr: error: %s\n", file ? "cannot open the path profile" : "paths-top needs a path profile");
+    if (file) fprintf(stderr, "hwprof-instr: error: %s: cannot open\n", file);
+    return 2;
+  }
+  static char line[65536];
+  char fn[256] = "", region[64] = "";
+  unsigned lineno = 0;
+  long shown = 0;
+  bool ended = false, show = false, header_done = false;
+  uint64_t fn_count = 0;
+  while (fgets(line, sizeof line, f)) {
+    lineno++;
+    if (lineno == 1 && strcmp(line, "hwprof-path-profile 1\n")) {
+      fprintf(stderr, "hwprof-instr: error: %s:1: not a path-profile file (hwprof-path-profile 1)\n", file);
+      fclose(f);
+      return 2;
+    }
+    unsigned long long cnt;
+    unsigned r;
+    char head[32], rest[16];
+    if (sscanf(line, "function %255s %*s counters %*u regions %*u paths %*u count %llu", fn, &cnt) == 2) {
+      fn_count = cnt;
+      show = only == NULL || !strcmp(only, fn);
+      header_done = false;
+      region[0] = 0;
+    } else if (sscanf(line, "region %u head %31s", &r, head) == 2) {
+      snprintf(region, sizeof region, "%u (head %s)", r, head);
+      shown = 0;
+    } else if (!strncmp(line, "path ", 5) && show && shown < top && sscanf(line, "path %llu %15s", &cnt, rest) == 2) {
+      if (!header_done) printf("%s: %" PRIu64 " paths counted\n", fn, fn_count);
+      header_done = true;
+      if (shown == 0) printf("  region %s\n", region);
+      printf("    %6.2f%%  %s", fn_count ? 100.0 * (double)cnt / (double)fn_count : 0.0, line + 5);
+      shown++;
+    } else if (!strncmp(line, "end ", 4)) {
+      ended = true;
+    }
+  }
+  fclose(f);
+  if (!ended) {
+    fprintf(stderr, "hwprof-instr: error: %s: no end line: the file is cut short\n", file);
+    return 2;
+  }
+  return 0;
 }
 
 static void print_cfg(const hwprof_cfg_fn_t *f) {
@@ -550,7 +623,8 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "cfg")) return cmd_cfg(argc - 2, argv + 2);
   if (!strcmp(argv[1], "paths")) return cmd_paths(argc - 2, argv + 2);
   if (!strcmp(argv[1], "paths-check")) return cmd_paths_check(argc - 2, argv + 2);
-  fprintf(stderr, "hwprof-instr: error: unknown command '%s' (instrument, compare, cfg, paths or paths-check; see --help)\n",
+  if (!strcmp(argv[1], "paths-top")) return cmd_paths_top(argc - 2, argv + 2);
+  fprintf(stderr, "hwprof-instr: error: unknown command '%s' (instrument, compare, cfg, paths, paths-check or paths-top; see --help)\n",
           argv[1]);
   return 2;
 }
