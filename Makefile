@@ -349,7 +349,7 @@ bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS) $(VPF_BINS)
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
               test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw test_phase test_phase_truth test_meta \
-              test_codecache test_relayout test_wpp test_path
+              test_codecache test_relayout test_wpp test_path test_path_plan
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c sim/phase_truth.c \
             $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC) $(filter sw/wpp/%,$(WPP_SRC)) $(PATH_SRC)
 $(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h sim/phase_truth.h \
@@ -827,7 +827,7 @@ qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof dev
 FUZZ_PKGS := clang libclang-rt-14-dev
 FUZZ_CC := clang
 FUZZ_SECONDS ?= 120
-FUZZ_TARGETS ?= elf instr map profile meta cop_asm cop_image wpp_trace wpp_index regtool
+FUZZ_TARGETS ?= elf instr map profile meta cop_asm cop_image wpp_trace wpp_index path_files regtool
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
               -Isw/include -Isw/elf \
               -Isw/cfg -Isw/profmap -Isw/instr -Isw/rewrite -Isw/path -Isw/cop -Isw/dynopt -Isw/wpp -Ifuzz
@@ -840,6 +840,7 @@ FUZZ_SRC_cop_asm := $(COP_SRC)
 FUZZ_SRC_cop_image := $(COP_SRC)
 FUZZ_SRC_wpp_trace := sw/wpp/trace_file.c sw/wpp/block_stream.c sw/wpp/chain_table.c sw/wpp/cycles.c sw/trace_recon.c sw/image.c
 FUZZ_SRC_wpp_index := sw/wpp/wpp_index.c sw/wpp/trace_file.c
+FUZZ_SRC_path_files := sw/path/pp_compare.c
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_file.h $(INSTR_SRC) $(PROFMAP_SRC) $(COP_SRC) sw/dynopt/meta.c sw/image.c \
                      $(SW_HDR) $(ELF_HDR) $(PROFMAP_HDR) $(COP_HDR) $(WPP_SRC) $(WPP_HDR) | fuzz-deps
 	@mkdir -p $(dir $@)

@@ -336,7 +336,7 @@ class TopBench : public lockstep::Bench {
     // small values so that sums and counters stay near the counter area, ENTERs and pops in
     // bursts so that the path stack fills past its entries and empties below zero
     const bool xfer = e.kind == HWPROF_KIND_BRANCH || e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP;
-    if (!counts && xfer && !e.is_call && rng_.chance(15)) e.op = HWPROF_PROF_OP_PATH;
+    if (xfer && !e.is_call && rng_.chance(counts ? 5 : 15)) e.op = HWPROF_PROF_OP_PATH;
     const bool word = (e.op == HWPROF_PROF_OP_PATH && (e.kind == HWPROF_KIND_PROF || (xfer && !e.is_call))) ||
                       (e.op == HWPROF_PROF_OP_POP && e.is_ret);
     if (word && rng_.chance(90)) {

@@ -36,6 +36,14 @@ seed() {
         [ -f "$build/dyn/$f-prof.elf" ] && python3 "$(dirname "$0")/meta_blob.py" "$build/dyn/$f-prof.elf" "$d/$f.meta"
       done ;;
     cop_asm) cp sw/cop/*.s sw/cop/examples/*.s "$d/" ;;
+    path_files) # a path profile (first byte odd) and a path-truth file (even) of sort, region-based
+      if [ -f "$build/instr/sort.elf" ]; then
+        "$build/instr/hwprof-instr" instrument --quiet --paths=rb "$build/instr/sort.elf" -o "$d/sort-rb.elf" --map="$d/sort-rb.map" &&
+          "$build/sim/hwprof-sim" --quiet --path-map="$d/sort-rb.map" --path-profile="$d/p" "$d/sort-rb.elf" >/dev/null 2>&1 &&
+          "$build/sim/hwprof-sim" --quiet --path-truth="$d/t" "$build/instr/sort.elf" >/dev/null 2>&1 &&
+          { printf '\001' | cat - "$d/p" >"$d/profile.seed"; printf '\000' | cat - "$d/t" >"$d/truth.seed"; }
+        rm -f "$d"/sort-rb.* "$d/p" "$d/t"
+      fi ;;
     wpp_trace) # trace files of fuzz/fuzz_wpp_trace.c's fixed program, worked by hand (docs/wpp.md, "Files")
       python3 - "$d" <<'PY'
 import struct, sys

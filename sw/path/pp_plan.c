@@ -144,7 +144,8 @@ static pp_status_t number_global(pp_plan_t *p, const uint64_t *weight, uint32_t 
   const uint32_t cap = g0.nedge + nr + f->g.nedge + 1u;
   pp_edge_t *edge = PP_ALLOC(a, pp_edge_t, cap);
   bool *added = PP_ALLOC(a, bool, cap);
-  if (edge == NULL || added == NULL) return kPpNoMemory;
+  p->gback_end = PP_ALLOC(a, bool, cap);
+  if (edge == NULL || added == NULL || p->gback_end == NULL) return kPpNoMemory;
   uint32_t m = 0;
   for (uint32_t e = 0; e < g0.nedge; e++) {
     edge[m] = g0.edge[e];
@@ -162,9 +163,14 @@ static pp_status_t number_global(pp_plan_t *p, const uint64_t *weight, uint32_t 
     if (!f->back[e] || p->h.region_of[f->g.edge[e].dst] != 0) continue;
     const uint32_t u = f->g.edge[e].src;
     bool there = false;
-    for (uint32_t d = 0; d < m && !there; d++) there = edge[d].src == u && edge[d].dst == fx;
+    for (uint32_t d = 0; d < m && !there; d++)
+      if (edge[d].src == u && edge[d].dst == fx) {
+        there = true;
+        if (added[d]) p->gback_end[d] = true; /* a loop's exit edge from u ends these paths too */
+      }
     if (!there) {
       edge[m] = (pp_edge_t){u, fx};
+      p->gback_end[m] = true;
       added[m++] = true;
     }
   }
@@ -172,8 +178,9 @@ static pp_status_t number_global(pp_plan_t *p, const uint64_t *weight, uint32_t 
   p->gadded = added;
   bool *none = PP_ALLOC(a, bool, m);
   if (none == NULL) return kPpNoMemory;
-  if ((st = pp_number(&p->gg, none, max_counters, a, &p->gn)) != kPpOk) return st;
-  if (p->gn.paths > max_counters) return kPpTooManyPaths;
+  /* more sums than counters: hashed (below), if the hierarchical paths' sums do not collide */
+  if ((st = pp_number(&p->gg, none, UINT64_C(1) << 40, a, &p->gn)) != kPpOk) return st;
+  if (p->gn.paths > max_counters && max_counters != PP_VAL_MOD) return kPpTooManyPaths;
   /* chords: the function's own edges weigh what an operation on them would cost */
   const pp_numbering_t *n = &p->gn;
   uint64_t *w = PP_ALLOC(a, uint64_t, n->nedge);
@@ -215,7 +222,7 @@ static pp_status_t number_global(pp_plan_t *p, const uint64_t *weight, uint32_t 
     if (!seen[p->h.rep_exit[r]]) return kPpBadGraph; /* no path from Er to Xr inside the region */
     for (uint32_t x = p->h.rep_exit[r]; x != p->h.rep_entry[r]; x = n->edge[via[x]].src) p->pr_inc[r] += p->ginc[via[x]];
   }
-  p->ncounters = (uint32_t)p->gn.paths;
+  p->ncounters = (uint32_t)(p->gn.paths > max_counters ? max_counters : p->gn.paths);
   return kPpOk;
 }
 
@@ -309,6 +316,72 @@ static pp_status_t edge_ops(pp_plan_t *p, uint32_t e, uint32_t cap) {
   return kPpOk;
 }
 
+static uint32_t child_in(const pp_plan_t *p, uint32_t v, uint32_t r);
+
+/* The global sum (the runtime's count index before the modulus) of region r's hierarchical path
+ * whose region-based DAG edges are e[0 .. n), Re -> x1 -> ... -> xm -> Rx: the canonical plain
+ * path's increments, as edge_ops_global's operations add them up. */
+static bool global_sum_of(const pp_plan_t *p, uint32_t r, const uint32_t *e, uint32_t n, int64_t *sum) {
+  const pp_func_t *f = p->f;
+  const uint32_t fe = f->g.entry, fx = f->g.exit, m = n - 1u;
+  const pp_numbering_t *ln = &p->rn[r];
+  int64_t s = 0, inc;
+  if (n < 2) return false;
+  const uint32_t x1 = p->node_of[r][ln->edge[e[0]].dst];
+  if (r == 0 ? x1 != fe : !g_inc(p, fe, x1, true, &inc, NULL)) return false; /* where the path starts */
+  if (r != 0) s += inc;
+  for (uint32_t i = 1; i <= m; i++) {
+    const uint32_t x = p->node_of[r][ln->edge[e[i - 1]].dst];
+    if (x == fx) break; /* the function's exit: the edge into it is counted */
+    uint32_t from = x;
+    if (p->h.region_of[x] != r) { /* a child region crossed along its representative path */
+      const uint32_t c = child_in(p, x, r);
+      if (c == PP_NONE) return false;
+      s += p->pr_inc[c];
+      from = p->h.rep_exit[c];
+    }
+    if (i < m) { /* on to the next node: the real edge, or the canonical one after a child */
+      const uint32_t y = p->node_of[r][ln->edge[e[i]].dst];
+      if (!g_inc(p, from, y, false, &inc, NULL) && !g_inc(p, from, y, true, &inc, NULL)) return false;
+    } else if (!g_inc_any(p, from, fx, &inc)) { /* the end: a region's exit, a back edge */
+      return false;
+    }
+    s += inc;
+  }
+  *sum = s;
+  return true;
+}
+
+/* Global sums beyond the counters: hashed into PP_VAL_MOD counters by the hardware's own modulus,
+ * which is exact when no two hierarchical paths' sums collide modulo PP_VAL_MOD (checked here by
+ * enumerating every hierarchical path: the region-based numbering's paths, region by region). */
+static pp_status_t hash_global(pp_plan_t *p, uint32_t max_counters, hwprof_arena_t *a) {
+  pp_status_t st = number_regions(p, NULL, max_counters, a);
+  if (st != kPpOk) return st;
+  uint32_t maxe = 0;
+  for (uint32_t r = 0; r < p->h.nregion; r++)
+    if (p->rn[r].nedge > maxe) maxe = p->rn[r].nedge;
+  p->hash_region = PP_ALLOC(a, uint32_t, PP_VAL_MOD);
+  p->hash_local = PP_ALLOC(a, uint32_t, PP_VAL_MOD);
+  uint32_t *scratch = PP_ALLOC(a, uint32_t, maxe + 2u);
+  if (p->hash_region == NULL || p->hash_local == NULL || scratch == NULL) return kPpNoMemory;
+  for (uint32_t h = 0; h < PP_VAL_MOD; h++) p->hash_region[h] = PP_NONE;
+  for (uint32_t r = 0; r < p->h.nregion; r++)
+    for (uint64_t k = 0; k < p->rn[r].paths; k++) {
+      uint32_t n;
+      int64_t sum;
+      if (pp_decode(&p->rn[r], k, scratch, maxe + 2u, &n) != kPpOk || !global_sum_of(p, r, scratch, n, &sum))
+        return kPpBadGraph;
+      const uint16_t h = mod(sum);
+      if (p->hash_region[h] != PP_NONE) return kPpTooManyPaths; /* two paths on one counter: not exact */
+      p->hash_region[h] = r;
+      p->hash_local[h] = (uint32_t)k;
+    }
+  p->hashed = true;
+  p->ncounters = PP_VAL_MOD;
+  return kPpOk;
+}
+
 pp_status_t pp_plan_make(const pp_func_t *f, pp_embodiment_t emb, const uint64_t *weight, uint32_t max_counters,
                          hwprof_arena_t *a, pp_plan_t *p) {
   if (f == NULL || a == NULL || p == NULL || max_counters > PP_MAX_COUNTERS) return kPpBadGraph;
@@ -317,6 +390,7 @@ pp_status_t pp_plan_make(const pp_func_t *f, pp_embodiment_t emb, const uint64_t
   pp_status_t st = choose_regions(f, emb, a, p);
   if (st != kPpOk) return st;
   st = emb == kPpGlobal ? number_global(p, weight, max_counters, a) : number_regions(p, weight, max_counters, a);
+  if (st == kPpOk && emb == kPpGlobal && p->gn.paths > max_counters) st = hash_global(p, max_counters, a);
   if (st != kPpOk) return st;
   uint32_t depth = 0;
   for (uint32_t r = 0; r < p->h.nregion; r++) {
@@ -386,8 +460,8 @@ static pp_status_t decode_global(const pp_plan_t *p, uint32_t idx, uint32_t *ite
   uint32_t last_child = PP_NONE;
   for (uint32_t i = i0; i < len; i++) {
     const uint32_t e = scratch[i], v = n->edge[e].dst;
-    if (v == fx) {
-      path->exit = r == 0 && !p->gadded[n->orig[e]];
+    if (v == fx) { /* the function's region ends at the exit but by its own back edges' */
+      path->exit = r == 0 && !p->gback_end[n->orig[e]];
       break;
     }
     const uint32_t ch = child_in(p, v, r);
@@ -404,14 +478,11 @@ static pp_status_t decode_global(const pp_plan_t *p, uint32_t idx, uint32_t *ite
   return kPpOk;
 }
 
-pp_status_t pp_plan_decode(const pp_plan_t *p, uint32_t idx, uint32_t *items, uint32_t cap, uint32_t *scratch,
-                           uint32_t scratch_cap, pp_path_t *path) {
-  if (p->emb == kPpGlobal) return decode_global(p, idx, items, cap, scratch, scratch_cap, path);
-  uint32_t r = 0;
-  while (r < p->h.nregion && !(idx >= p->start[r] && idx - p->start[r] < p->rn[r].paths)) r++;
-  if (r == p->h.nregion) return kPpBadGraph;
+/* Region r's path number k in its own numbering. */
+static pp_status_t decode_region(const pp_plan_t *p, uint32_t r, uint32_t k, uint32_t *items, uint32_t cap,
+                                 uint32_t *scratch, uint32_t scratch_cap, pp_path_t *path) {
   uint32_t n;
-  pp_status_t st = pp_decode(&p->rn[r], idx - p->start[r], scratch, scratch_cap, &n);
+  pp_status_t st = pp_decode(&p->rn[r], k, scratch, scratch_cap, &n);
   if (st != kPpOk) return st;
   *path = (pp_path_t){.region = r};
   /* the DAG path Re -> x1 -> ... -> xk -> Rx: its nodes, each as the function's node or child region */
@@ -428,4 +499,17 @@ pp_status_t pp_plan_decode(const pp_plan_t *p, uint32_t idx, uint32_t *items, ui
     items[path->len++] = child == r ? node : (PP_CHILD | child);
   }
   return kPpOk;
+}
+
+pp_status_t pp_plan_decode(const pp_plan_t *p, uint32_t idx, uint32_t *items, uint32_t cap, uint32_t *scratch,
+                           uint32_t scratch_cap, pp_path_t *path) {
+  if (p->hashed) { /* the table the plan built */
+    if (idx >= PP_VAL_MOD || p->hash_region[idx] == PP_NONE) return kPpBadGraph;
+    return decode_region(p, p->hash_region[idx], p->hash_local[idx], items, cap, scratch, scratch_cap, path);
+  }
+  if (p->emb == kPpGlobal) return decode_global(p, idx, items, cap, scratch, scratch_cap, path);
+  uint32_t r = 0;
+  while (r < p->h.nregion && !(idx >= p->start[r] && idx - p->start[r] < p->rn[r].paths)) r++;
+  if (r == p->h.nregion) return kPpBadGraph;
+  return decode_region(p, r, idx - p->start[r], items, cap, scratch, scratch_cap, path);
 }

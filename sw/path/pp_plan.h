@@ -62,8 +62,13 @@ typedef struct {
   /* global: the one graph, its numbering and increments, and per region Pr's increments */
   pp_graph_t gg;
   bool *gadded;
+  bool *gback_end; /* per edge of gg: the edge that ends a path of the function's region at its back edge */
   pp_numbering_t gn;
   int64_t *ginc, *pr_inc;
+  /* global sums beyond the counters, hashed by the modulus (no two hierarchical paths collide):
+   * counter h counts region hash_region[h]'s path hash_local[h] of its region-based numbering */
+  bool hashed;
+  uint32_t *hash_region, *hash_local;
   uint32_t ncounters;
   uint32_t *op_first, *op_n; /* per edge of f->g: its operations op[op_first .. + op_n) */
   pp_op_t *op;
