@@ -207,8 +207,8 @@ long pp_compare_files(const char *profile, const char *truth, FILE *report, pp_c
   t.n = k;
   for (size_t i = 0; i < t.nfn; i++) s.not_profiled += !has_fn(&p, t.fn[i]);
   s.functions = (unsigned)p.nfn;
-  qsort(p.e, p.n, sizeof *p.e, by_key);
-  qsort(t.e, t.n, sizeof *t.e, by_key);
+  if (p.n) qsort(p.e, p.n, sizeof *p.e, by_key); /* (no paths: no array, and qsort takes none) */
+  if (t.n) qsort(t.e, t.n, sizeof *t.e, by_key);
   diff = 0;
   size_t i = 0, j = 0;
   while (i < p.n || j < t.n) {

@@ -104,7 +104,8 @@ check paths-rtl-lockstep-same-profile paths_rtl_lockstep
 
 # bad input and limits (docs/path-prof.md): recursion deeper than the path stack is refused after
 # the run (PATH_STACK.ERR: exit 4, no file), never counted wrong; an edge map given as a path map,
-# a program that is not the map's, a cut or malformed profile each get one error naming the file
+# a program that is not the map's, a cut or malformed profile each get one error naming the file;
+# the fuzzer's finds stay fixed
 paths_bad_input() {
   local rc=0 out d="$logdir/bad-paths"
   mkdir -p "$d"
@@ -130,6 +131,19 @@ paths_bad_input() {
   out=$("$build/unit/hwprof-instr-asan" paths-check "$logdir/sort-rb.pprof" "$logdir/sort-rb.map" 2>&1)
   echo "not a truth file: exit $?: $out"
   grep -q "sort-rb.map:1: not a path-truth file" <<<"$out" || rc=1
+  # what the fuzzer found (make fuzz, target path_files; tests/fuzz/path_files/): each input read
+  # under ASan/UBSan against a valid file of the other kind ends in a result or one error, no report
+  local f e
+  for f in tests/fuzz/path_files/*; do
+    [ -f "$f" ] || continue
+    case $f in
+      *.truth) out=$("$build/unit/hwprof-instr-asan" paths-check "$logdir/sort-rb.pprof" "$f" 2>&1) ;;
+      *) out=$("$build/unit/hwprof-instr-asan" paths-check "$f" "$logdir/sort.paths" 2>&1) ;;
+    esac
+    e=$?
+    echo "$f: exit $e: $(tail -1 <<<"$out")"
+    [ "$e" -le 2 ] && ! grep -q "runtime error\|Sanitizer" <<<"$out" || rc=1
+  done
   return $rc
 }
 check paths-refused-never-wrong-and-bad-input paths_bad_input
