@@ -75,119 +75,109 @@ static int path_line(char *line, uint64_t *count, char **end, char *items, size_
   return **end ? 0 : -1;
 }
 
-#define BAD(...)                                                        \
-  do {                                                                  \
-    snprintf(err, errlen, "%s:%u: " "%s", path, lineno, __VA_ARGS__);   \
-    goto out;                                                           \
-  } while (0)
+/* What a reader knows so far of the file it reads. */
+typedef struct {
+  set_t *s;
+  bool plain;        /* the profile's embodiment (set by the profile, read by the truth) */
+  uint64_t open;     /* the truth's paths open at the end of the run */
+  uint32_t fn, head; /* the current function and region head */
+  bool in_fn, in_region, hier, ended;
+} rd_t;
 
-/* The profile: functions, regions, paths. */
-static int read_profile(const char *path, set_t *s, bool *plain, char *err, size_t errlen) {
+/* One line of a file (its newline dropped by the line itself where it matters): NULL, or what is
+ * wrong with it. */
+typedef const char *(*line_fn_t)(rd_t *r, char *line);
+
+/* Reads path line by line after its header line; one error naming the file and line. */
+static int read_file(const char *path, const char *header, line_fn_t line_fn, rd_t *r, char *err, size_t errlen) {
   FILE *f = fopen(path, "r");
-  if (f == NULL) {
-    snprintf(err, errlen, "%s: cannot open", path);
+  char *line = malloc(65536);
+  if (f == NULL || line == NULL) {
+    snprintf(err, errlen, f ? "out of memory" : "%s: cannot open", path);
+    if (f) fclose(f);
+    free(line);
     return -1;
   }
-  char line[65536];
   unsigned lineno = 0;
-  int rc = -1;
-  uint32_t fn = 0, head = 0;
-  bool in_fn = false, in_region = false, ended = false;
-  while (fgets(line, sizeof line, f)) {
+  const char *why = NULL;
+  while (why == NULL && fgets(line, 65536, f)) {
     lineno++;
-    if (strchr(line, '\n') == NULL && !feof(f)) BAD("line too long");
-    if (lineno == 1) {
-      if (strcmp(line, "hwprof-path-profile 1\n")) BAD("not a path-profile file (hwprof-path-profile 1)");
-      continue;
-    }
-    char name[256], word[32];
-    if (!strncmp(line, "embodiment ", 11)) {
-      if (sscanf(line, "embodiment %31s", word) != 1 || (strcmp(word, "plain") && strcmp(word, "rb") && strcmp(word, "gp")))
-        BAD("bad embodiment");
-      *plain = !strcmp(word, "plain");
-    } else if (!strncmp(line, "function ", 9)) {
-      if (sscanf(line, "function %255s 0x%" SCNx32, name, &fn) != 2) BAD("malformed function line");
-      if (add_fn(s, fn)) BAD("out of memory");
-      in_fn = true;
-      in_region = false;
-    } else if (!strncmp(line, "region ", 7)) {
-      unsigned r;
-      if (!in_fn || sscanf(line, "region %u head %" SCNx32, &r, &head) != 2) BAD("malformed region line");
-      in_region = true;
-    } else if (!strncmp(line, "path ", 5)) {
-      uint64_t count;
-      char *end, it[65536];
-      if (!in_region || path_line(line, &count, &end, it, sizeof it)) BAD("malformed path line");
-      if (add(s, fn, head, end, it, count)) BAD("out of memory");
-    } else if (!strncmp(line, "program ", 8)) {
-    } else if (!strncmp(line, "end ", 4)) {
-      ended = true;
-    } else {
-      BAD("unknown line");
-    }
+    if (strchr(line, '\n') == NULL && !feof(f)) why = "line too long";
+    else if (lineno == 1) why = strcmp(line, header) ? "not the file expected (its first line)" : NULL;
+    else why = line_fn(r, line);
   }
-  if (lineno == 0) BAD("empty");
-  if (!ended) BAD("no end line: the file is cut short");
-  rc = 0;
-out:
+  if (why == NULL && lineno == 0) why = "empty";
+  if (why == NULL && !r->ended) why = "no end line: the file is cut short";
+  if (why) {
+    if (lineno == 1 && !strcmp(why, "not the file expected (its first line)"))
+      snprintf(err, errlen, "%s:1: not a %s file (%.*s)", path, strstr(header, "truth") ? "path-truth" : "path-profile",
+               (int)strlen(header) - 1, header);
+    else
+      snprintf(err, errlen, "%s:%u: %s", path, lineno, why);
+  }
   fclose(f);
-  return rc;
+  free(line);
+  return why ? -1 : 0;
+}
+
+/* The profile: functions, regions, paths. */
+static const char *profile_line(rd_t *r, char *line) {
+  char name[256], word[32], it[65536];
+  if (!strncmp(line, "embodiment ", 11)) {
+    if (sscanf(line, "embodiment %31s", word) != 1 || (strcmp(word, "plain") && strcmp(word, "rb") && strcmp(word, "gp")))
+      return "bad embodiment";
+    r->plain = !strcmp(word, "plain");
+  } else if (!strncmp(line, "function ", 9)) {
+    if (sscanf(line, "function %255s 0x%" SCNx32, name, &r->fn) != 2) return "malformed function line";
+    if (add_fn(r->s, r->fn)) return "out of memory";
+    r->in_fn = true;
+    r->in_region = false;
+  } else if (!strncmp(line, "region ", 7)) {
+    unsigned n;
+    if (!r->in_fn || sscanf(line, "region %u head %" SCNx32, &n, &r->head) != 2) return "malformed region line";
+    r->in_region = true;
+  } else if (!strncmp(line, "path ", 5)) {
+    uint64_t count;
+    char *end;
+    if (!r->in_region || path_line(line, &count, &end, it, sizeof it)) return "malformed path line";
+    if (add(r->s, r->fn, r->head, end, it, count)) return "out of memory";
+  } else if (!strncmp(line, "end ", 4)) {
+    r->ended = true;
+  } else if (strncmp(line, "program ", 8)) {
+    return "unknown line";
+  }
+  return NULL;
 }
 
 /* The oracle: plain paths (function ... / path ...) and, when present, hierarchical ones
  * (region HEAD / rpath ...); the ones open at the end of the run are counted apart. */
-static int read_truth(const char *path, set_t *s, bool plain, uint64_t *open, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (f == NULL) {
-    snprintf(err, errlen, "%s: cannot open", path);
-    return -1;
-  }
-  char line[65536];
-  unsigned lineno = 0;
-  int rc = -1;
-  uint32_t fn = 0, head = 0;
-  bool in_fn = false, ended = false, hier = false;
-  while (fgets(line, sizeof line, f)) {
-    lineno++;
-    if (strchr(line, '\n') == NULL && !feof(f)) BAD("line too long");
-    if (lineno == 1) {
-      if (strcmp(line, "hwprof-path-truth 1\n")) BAD("not a path-truth file (hwprof-path-truth 1)");
-      continue;
+static const char *truth_line(rd_t *r, char *line) {
+  char name[256], it[65536];
+  const bool is_path = !strncmp(line, "path ", 5), is_rpath = !strncmp(line, "rpath ", 6);
+  if (!strncmp(line, "function ", 9)) {
+    if (sscanf(line, "function %255s 0x%" SCNx32, name, &r->fn) != 2) return "malformed function line";
+    if (add_fn(r->s, r->fn)) return "out of memory";
+    r->in_fn = true;
+    r->head = r->fn;
+  } else if (!strncmp(line, "region ", 7)) {
+    if (!r->in_fn || sscanf(line, "region %" SCNx32, &r->head) != 1) return "malformed region line";
+    r->hier = true;
+  } else if (is_path || is_rpath) {
+    uint64_t count;
+    char *end;
+    if (!r->in_fn || path_line(line + (is_rpath ? 1 : 0), &count, &end, it, sizeof it)) return "malformed path line";
+    if (is_path != r->plain) return NULL; /* the other embodiment's paths */
+    if (!strcmp(end, "open")) {
+      r->open += count;
+      return NULL;
     }
-    char name[256];
-    const bool is_path = !strncmp(line, "path ", 5), is_rpath = !strncmp(line, "rpath ", 6);
-    if (!strncmp(line, "function ", 9)) {
-      if (sscanf(line, "function %255s 0x%" SCNx32, name, &fn) != 2) BAD("malformed function line");
-      if (add_fn(s, fn)) BAD("out of memory");
-      in_fn = true;
-      head = fn;
-    } else if (!strncmp(line, "region ", 7)) {
-      if (!in_fn || sscanf(line, "region %" SCNx32, &head) != 1) BAD("malformed region line");
-      hier = true;
-    } else if (is_path || is_rpath) {
-      uint64_t count;
-      char *end, it[65536];
-      if (!in_fn || path_line(line + (is_rpath ? 1 : 0), &count, &end, it, sizeof it)) BAD("malformed path line");
-      if (is_path != plain) continue; /* the other embodiment's paths */
-      if (!strcmp(end, "open")) {
-        *open += count;
-        continue;
-      }
-      if (add(s, fn, is_path ? fn : head, end, it, count)) BAD("out of memory");
-    } else if (!strncmp(line, "program ", 8)) {
-    } else if (!strncmp(line, "end ", 4)) {
-      ended = true;
-    } else {
-      BAD("unknown line");
-    }
+    if (add(r->s, r->fn, is_path ? r->fn : r->head, end, it, count)) return "out of memory";
+  } else if (!strncmp(line, "end ", 4)) {
+    r->ended = true;
+  } else if (strncmp(line, "program ", 8)) {
+    return "unknown line";
   }
-  if (lineno == 0) BAD("empty");
-  if (!ended) BAD("no end line: the file is cut short");
-  if (!plain && !hier) BAD("no hierarchical paths (region lines): a truth file for region-based profiles needs them");
-  rc = 0;
-out:
-  fclose(f);
-  return rc;
+  return NULL;
 }
 
 long pp_compare_files(const char *profile, const char *truth, FILE *report, pp_compare_stats_t *st, char *err,
@@ -196,7 +186,16 @@ long pp_compare_files(const char *profile, const char *truth, FILE *report, pp_c
   long diff = -1;
   bool plain = true;
   pp_compare_stats_t s = {0};
-  if (read_profile(profile, &p, &plain, err, errlen) || read_truth(truth, &t, plain, &s.open, err, errlen)) goto out;
+  rd_t rp = {.s = &p, .plain = true}, rt = {.s = &t};
+  if (read_file(profile, "hwprof-path-profile 1\n", profile_line, &rp, err, errlen)) goto out;
+  plain = rp.plain;
+  rt.plain = plain;
+  if (read_file(truth, "hwprof-path-truth 1\n", truth_line, &rt, err, errlen)) goto out;
+  if (!plain && !rt.hier) {
+    snprintf(err, errlen, "%s: no hierarchical paths (region lines): a truth file for region-based profiles needs them", truth);
+    goto out;
+  }
+  s.open = rt.open;
   /* only the functions the profile covers */
   size_t k = 0;
   for (size_t i = 0; i < t.n; i++) {
