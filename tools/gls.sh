@@ -34,6 +34,12 @@ sc_runs=(
   "hashtab-cop|$build/workloads/hashtab-cop.elf"
   "sort-dynopt|$build/dyn/sort-prof.elf"
 )
+# and a program instrumented for region-based paths (docs/path-prof.md): the path sum and its stack
+# as gates, the counters decoded after the run (a path stack error or a bad counter fails the run)
+if "$build/instr/hwprof-instr" instrument --quiet --paths=rb "$build/instr/sort.elf" -o "$logdir/sort-rb.elf" \
+  --map="$logdir/sort-rb.map"; then
+  sc_runs+=("sort-paths-rb|$logdir/sort-rb.elf|--path-map=$logdir/sort-rb.map --path-profile=$logdir/sort-rb.pprof")
+fi
 
 # one line per run in $logdir/results: NAME CYCLES MISMATCHES SECONDS VERDICT
 results="$logdir/results"
