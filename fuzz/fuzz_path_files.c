@@ -4,8 +4,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "fuzz_file.h"
 #include "pp_compare.h"
@@ -22,25 +20,12 @@ static const char kTruth[] =
     "rpath 2 exit 80000000 L80000010 80000020\nregion 80000010 paths 1 executions 10\nrpath 10 end 80000010\n"
     "end activations 1 paths 11 hierarchical 12 distinct 3 block-entries 13\n";
 
-/* a second memory file for the fixed side */
-static const char *fixed_path(const char *text) {
-  static int fd = -1;
-  static char path[64];
-  if (fd < 0) {
-    fd = memfd_create("hwprof-fuzz-fixed", 0);
-    if (fd < 0) abort();
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-  }
-  const size_t n = strlen(text);
-  if (ftruncate(fd, 0) != 0 || pwrite(fd, text, n, 0) != (ssize_t)n) abort();
-  return path;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size == 0) return 0;
   const int as_profile = data[0] & 1;
   const char *in = fuzz_path_of(data + 1, size - 1);
-  const char *other = fixed_path(as_profile ? kTruth : kProfile);
+  const char *fixed = as_profile ? kTruth : kProfile;
+  const char *other = fuzz_path_in(1, (const uint8_t *)fixed, strlen(fixed));
   FILE *sink = fopen("/dev/null", "w");
   if (sink == NULL) return 0;
   pp_compare_stats_t st;

@@ -84,13 +84,6 @@ static bool indirect_carried(const hwprof_cfg_func_t *g, const pp_func_t *f, con
   return one != NULL;
 }
 
-/* The edges into block b. */
-static unsigned indeg_of(const hwprof_cfg_func_t *g, int b) {
-  unsigned n = 0;
-  for (unsigned e = 0; e < g->nedge; e++) n += g->edge[e].dst == b;
-  return n;
-}
-
 /* Operations on the fall edge out of a block with no other way out and no call move to every way
  * into it, when each is a branch, jump or fall with no operation of its own or only an increment,
  * which the first moved operation takes in (ADD x then COUNT/LEAVE/ENTER/ADD a: a + x; then SET or
@@ -354,7 +347,8 @@ static int emit(ctx_t *c, place_t at, uint32_t addr, uint32_t base, const pp_op_
   return 0;
 }
 
-int instr_path_place(ctx_t *c, unsigned i) {
+/* instr_path_place's work; indeg: the edges into each block */
+static int place(ctx_t *c, unsigned i, const unsigned *indeg) {
   fn_t *f = &c->fn[i];
   const hwprof_cfg_fn_t *pf = &c->prog.fn[i];
   const hwprof_cfg_func_t *g = &pf->cfg;
@@ -372,8 +366,6 @@ int instr_path_place(ctx_t *c, unsigned i) {
   }
   /* operations at the head of the block an edge enters alone, or on a taken edge's or an indirect
    * way's island */
-  unsigned *indeg = in_degrees(g);
-  if (indeg == NULL) ERR("out of memory");
   for (uint32_t e = 0; e < pfn->g.nedge; e++) {
     const hwprof_cfg_edge_t *x = &g->edge[pfn->cfg_edge[e]];
     if (p->op_n[e] == 0 || hwprof_cfg_is_virtual(x->kind)) continue;
@@ -388,13 +380,10 @@ int instr_path_place(ctx_t *c, unsigned i) {
     if (x->kind == HWPROF_CFG_INDIRECT || (x->kind == HWPROF_CFG_TAKEN && (p->op_n[e] > 1 || !hw))) {
       const uint32_t to = g->blk[x->dst].start;
       const place_t at = alone ? kBefore : x->kind == HWPROF_CFG_INDIRECT ? kIndirect : kTaken;
-      if (emit(c, at, at == kTaken ? g->blk[x->src].end - 4u : to, pm->base, &p->op[p->op_first[e]], p->op_n[e])) {
-        free(indeg);
+      if (emit(c, at, at == kTaken ? g->blk[x->src].end - 4u : to, pm->base, &p->op[p->op_first[e]], p->op_n[e]))
         return -1;
-      }
     }
   }
-  free(indeg);
   /* calls that may reach profiled code without the hardware saving the sum */
   const pp_op_t enter0 = {HWPROF_PATH_OP_ENTER, 0, 0}, pop0 = {HWPROF_PATH_OP_POP, 0, 0};
   for (uint32_t a = pf->code.lo; a < pf->code.hi; a += 4) {
@@ -455,10 +444,18 @@ int instr_path_place(ctx_t *c, unsigned i) {
     if (nt >= 0 && !carry_nt && emit(c, kAfter, term, pm->base, &p->op[p->op_first[nt]], p->op_n[nt])) return -1;
     if (tk >= 0 && !carry_tk && p->op_n[tk] == 1 && hw) { /* (several: placed above) */
       const hwprof_cfg_edge_t *x = &g->edge[pfn->cfg_edge[tk]];
-      const bool alone = x->dst > 0 && indeg_of(g, x->dst) == 1;
+      const bool alone = x->dst > 0 && indeg[x->dst] == 1;
       if (emit(c, alone ? kBefore : kTaken, alone ? g->blk[x->dst].start : term, pm->base, &p->op[p->op_first[tk]], 1))
         return -1;
     }
   }
   return 0;
+}
+
+int instr_path_place(ctx_t *c, unsigned i) {
+  unsigned *indeg = in_degrees(&c->prog.fn[i].cfg);
+  if (indeg == NULL) ERR("out of memory");
+  const int rc = place(c, i, indeg);
+  free(indeg);
+  return rc;
 }
