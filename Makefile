@@ -982,6 +982,7 @@ MUTATE_BINS := $(MUTATE_DIR)/top/Vhwprof_top $(MUTATE_DIR)/cop/Vhwprof_cop $(MUT
 mutate: deps
 	@$(MAKE) --no-print-directory $(MUTATE_BINS)
 	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) python3 tools/mutate.py run $(BUILD)
+	@python3 tools/mutate.py equiv $(BUILD)
 	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) python3 tools/mutate.py report $(BUILD) \
 	  | tee $(MUTATE_DIR)/report.txt
 # the fast subset's survivors through the long suite (about make test's lengths), then the report

@@ -15,8 +15,21 @@ design's hierarchy that no smaller unit holds.
 
   tools/mutate.py gen BUILD UNIT [PARAM=VALUE ...]  choose the unit's mutants, write its design
   tools/mutate.py run BUILD [UNIT ...]               run every mutant not yet run (resumable)
+  tools/mutate.py equiv BUILD [UNIT ...]             prove survivors equivalent (Yosys SAT), see below
   tools/mutate.py run --deep BUILD [UNIT ...]        the survivors through the long suite (resumable)
   tools/mutate.py report BUILD                       the table per module, the surviving mutants
+
+Equivalence (`equiv`): a survivor of the fast subset is proven equivalent when no state and no input
+make the mutated design's outputs or next state differ from the original's. Yosys builds a miter of
+the unit's design against the design holding every survivor (each behind its mutsel value), with
+every flip-flop cut into an input (its present value) and an output (its next value) shared by both
+sides, and every memory cut the same way (its read data an input, its addresses, write data and
+enables outputs); SAT then proves the miter's trigger 0 for each survivor's mutsel. The proof is
+sound (equal next-state and output functions over every state give equal behaviour from every
+reset), not complete: a mutant masked only in the states the design can reach is left "not proven"
+and stays a survivor. The design with no mutant switched on must prove equivalent first, and five
+mutants the benches killed must not (a proof of one would show a cut hiding a difference).
+Hand-argued equivalences go in tools/mutate-equivalent.txt.
 """
 import argparse
 import json
@@ -37,6 +50,8 @@ CTRL_WIDTH = 16
 # unit -> (design, bench binary, instance paths left to other units, the fast subset it runs)
 # The subset runs in order; the first failure kills the mutant.
 CYCLES = os.environ.get("MUTATE_CYCLES", "60000")
+SAT_TIMEOUT = int(os.environ.get("MUTATE_SAT_TIMEOUT", "60"))  # seconds per survivor's proof
+EQUIV_CONTROLS = 5    # killed mutants each unit's equivalence proof must not prove (a soundness check)
 UNITS = {
     "top": ("hwprof_top", "Vhwprof_top", ("u_cop", "u_vpf"), [
         ("directed", ["--test=directed", "--cycles=20000"]),
@@ -199,6 +214,10 @@ def gen(build, unit, params):
         chosen += [(module, len(pool), m) for m in pick]
     if len(chosen) >= 2 ** CTRL_WIDTH:
         die("too many mutants for the mutsel input")
+    before = {}
+    for name in ("mutants.tsv", "apply.ys"):
+        if os.path.exists(f"{out}/{name}"):
+            before[name] = open(f"{out}/{name}").read()
     with open(f"{out}/mutants.tsv", "w") as f:
         f.write("# id\tmodule\tinstance\tmode\tcell\tport[bit]\twhere (own file:line)\tpool size\n")
         script = []
@@ -227,8 +246,11 @@ def gen(build, unit, params):
     if r.returncode != 0:
         die(f"Yosys failed applying the mutants (log: {out}/apply.log)")
     os.replace(f"{out}/mutants.v.tmp", f"{out}/mutants.v")
-    # a new set of mutants: earlier results no longer apply
-    for name in ("results.tsv", "deep.tsv"):
+    # a new set of mutants: earlier results no longer apply. The same set again (this script
+    # changed, not the RTL or the sample): the proofs still hold; the runs start over when the bench
+    # is rebuilt (run)
+    same = all(before.get(n) == open(f"{out}/{n}").read() for n in ("mutants.tsv", "apply.ys"))
+    for name in ("results.tsv", "deep.tsv") if same else ("results.tsv", "deep.tsv", "equiv.tsv"):
         if os.path.exists(f"{out}/{name}"):
             os.remove(f"{out}/{name}")
 
@@ -344,6 +366,88 @@ def run(build, units, deep=False):
     run_pool(build, todo, jobs, timeout, False)
 
 
+def equiv(build, units):
+    """prove the fast subset's survivors equivalent (see the module's help); results in UNIT/equiv.tsv:
+    id, proven | differs (SAT found a state and input that tell them apart) | unknown (timeout)"""
+    for unit in units:
+        design = UNITS[unit][0]
+        out = os.path.join(build, "mutate", unit)
+        res = load_results(build, unit)
+        done = load_results(build, unit, "equiv.tsv")
+        # a mutated flip-flop port is left out: cut into an input and an output, the flip-flop would
+        # no longer match its twin in the unmutated design by name
+        surv = [r["id"] for r in load_mutants(build, unit)
+                if r["id"] in res and res[r["id"]][1] == "survived" and r["id"] not in done
+                and "dff$" not in r["cell"]]
+        print(f"mutate: {unit}: {len(surv)} survivors of the fast subset to prove equivalent", file=sys.stderr)
+        if not surv:
+            continue
+        # controls: mutants the benches killed can't be equivalent; a proof of one would show the
+        # miter unsound (a cut that hides a difference), so a few of them go through it first
+        controls = [r["id"] for r in load_mutants(build, unit)
+                    if r["id"] in res and res[r["id"]][1] == "killed" and "dff$" not in r["cell"]][:EQUIV_CONTROLS]
+        lines = {}
+        for line in open(f"{out}/apply.ys"):
+            if line.startswith("mutate "):
+                lines[int(line.split()[-1])] = line.strip().replace(f" -module {design} ", " -module gate ")
+        mem = "gold/t:$mem_v2"
+        script = [f"read_rtlil {out}/prep.il", f"rename {design} gold",
+                  # memories: read data an input shared by both sides; addresses, data, enables compared
+                  f"select -set mrd {mem} %co:+[RD_DATA] {mem} %d",
+                  f"select -set min {mem} %ci:+[RD_ADDR,RD_EN,WR_ADDR,WR_DATA,WR_EN] {mem} %d",
+                  "expose @min", "expose -input @mrd", f"delete {mem}", "setundef -undriven -zero gold",
+                  "design -save base", "rename gold gate"]
+        script += [lines[i] for i in controls + surv]
+        script += ["design -copy-from base -as gold gold", "cd gold", f"add -input mutsel {CTRL_WIDTH}", "cd ..",
+                   # flip-flops: present value an input, next value an output, both shared
+                   "expose -evert-dff t:$dff", "miter -equiv -make_outputs gold gate miter", "hierarchy -top miter",
+                   # gold and gate share all but the mutants' cones: merged once, here
+                   "flatten", "opt_clean", "opt_merge", "opt_expr", "opt_merge", "opt_clean", "design -save miter"]
+        for i in [0] + controls + surv:
+            # one mutant switched on: the others fold away, its cone is all that stays apart
+            script += ["design -load miter", "cd miter", "delete -port in_mutsel",
+                       f"connect -set in_mutsel {CTRL_WIDTH}'d{i}", "cd ..", "opt_expr", "opt_merge", "opt_clean",
+                       f"log EQUIV-MUTANT {i}", f"sat -prove trigger 0 -timeout {SAT_TIMEOUT}"]
+        with open(f"{out}/equiv.ys", "w") as f:
+            f.write("\n".join(script) + "\n")
+        t0 = time.time()
+        print(f"mutate: {unit}: Yosys builds the miter and proves {len(surv)} survivors "
+              f"(up to {SAT_TIMEOUT} s each; log: {out}/equiv.log)", file=sys.stderr)
+        r = subprocess.run(["yosys", "-q", "-l", f"{out}/equiv.log", "-s", f"{out}/equiv.ys"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0:
+            die(f"Yosys failed proving {unit}'s survivors (log: {out}/equiv.log): {r.stderr.strip()[-300:]}")
+        verdict, cur = {}, None
+        for line in open(f"{out}/equiv.log"):
+            m = re.search(r"EQUIV-MUTANT (\d+)", line)
+            if m:
+                cur = int(m.group(1))
+                verdict[cur] = "unknown"
+            elif cur is not None and "no model found: SUCCESS" in line:
+                verdict[cur] = "proven"
+            elif cur is not None and "model found: FAIL" in line:
+                verdict[cur] = "differs"
+        if verdict.get(0) != "proven":
+            die(f"{unit}: the design with no mutant switched on is not proven equal to itself "
+                f"({verdict.get(0, 'no verdict')}): the equivalence flow is broken (log: {out}/equiv.log)")
+        wrong = [i for i in controls if verdict.get(i) == "proven"]
+        if wrong:
+            die(f"{unit}: mutant(s) {', '.join(map(str, wrong))}, killed by the benches, proven equivalent: "
+                f"the miter is unsound (log: {out}/equiv.log)")
+        print(f"mutate: {unit}: controls: {sum(verdict.get(i) == 'differs' for i in controls)} of {len(controls)} "
+              f"killed mutants shown to differ", file=sys.stderr)
+        with open(f"{out}/equiv.tsv", "a") as f:
+            for i in surv:
+                f.write(f"{i}\t{verdict.get(i, 'unknown')}\tsat\n")
+        n = sum(verdict.get(i) == "proven" for i in surv)
+        print(f"mutate: {unit}: {n} of {len(surv)} survivors proven equivalent in {time.time() - t0:.0f} s",
+              file=sys.stderr)
+
+
+def proven_equivalent(build, unit):
+    return {k for k, v in load_results(build, unit, "equiv.tsv").items() if v[1] == "proven"}
+
+
 def run_deep(build, units, jobs, timeout):
     """the fast subset's survivors through the long suite; results in UNIT/deep.tsv"""
     todo = []
@@ -353,7 +457,9 @@ def run_deep(build, units, jobs, timeout):
         tb = os.path.join(build, "mutate", unit, UNITS[unit][1])
         if 0 not in deep:
             check_no_mutant(build, unit, tb, timeout, True)
-        surv = [r for r in load_mutants(build, unit) if r["id"] in res and res[r["id"]][1] == "survived"]
+        eq = proven_equivalent(build, unit)
+        surv = [r for r in load_mutants(build, unit) if r["id"] in res and res[r["id"]][1] == "survived"
+                and r["id"] not in eq]
         left = [r for r in surv if r["id"] not in deep]
         print(f"mutate: {unit}: {len(surv)} survivors of the fast subset, {len(left)} to run through the long suite",
               file=sys.stderr)
@@ -373,12 +479,13 @@ def wilson(k, n, z=1.96):
 
 
 def report(build):
-    rows, res, deep = [], {}, {}
+    rows, res, deep, sat = [], {}, {}, {}
     for unit in UNITS:
         if os.path.exists(os.path.join(build, "mutate", unit, "mutants.tsv")):
             rows += load_mutants(build, unit)
             res.update({(unit, k): v for k, v in load_results(build, unit).items()})
             deep.update({(unit, k): v for k, v in load_results(build, unit, "deep.tsv").items()})
+            sat.update({(unit, k): v[1] for k, v in load_results(build, unit, "equiv.tsv").items()})
     if not rows:
         die(f"no mutants in {build}/mutate (run: make mutate)")
     equiv = load_equivalent()
@@ -399,8 +506,8 @@ def report(build):
         ran = [r for r in rs if (r["unit"], r["id"]) in res]
         k = [r for r in ran if res[(r["unit"], r["id"])][1] == "killed"]
         surv = [r for r in ran if res[(r["unit"], r["id"])][1] == "survived"]
-        eq = [r for r in surv if mutation_key(r) in equiv]
-        surv = [r for r in surv if mutation_key(r) not in equiv]
+        eq = [r for r in surv if mutation_key(r) in equiv or sat.get((r["unit"], r["id"])) == "proven"]
+        surv = [r for r in surv if r not in eq]
         kl = [r for r in surv if deep.get((r["unit"], r["id"]), [0, ""])[1] == "killed"]
         left = [r for r in surv if r not in kl]
         survivors += left
@@ -422,13 +529,24 @@ def report(build):
     nodeep = sum(1 for r in survivors if (r["unit"], r["id"]) not in deep)
     if nodeep:
         print(f"({nodeep} survivors not yet through the long suite: make mutate-deep)")
+    flops = sum(1 for r in survivors if "dff$" in r["cell"])
+    unproven = sum(1 for r in survivors if (r["unit"], r["id"]) not in sat and "dff$" not in r["cell"])
+    if flops:
+        print(f"({flops} survivors mutate a flip-flop's port, which the equivalence proof leaves out)")
+    if unproven:
+        print(f"({unproven} survivors not yet through the equivalence proof: make mutate runs it)")
     if survivors:
-        print("\nsurviving mutants (not shown equivalent): unit/id module mode cell port[bit] where")
+        print("\nsurviving mutants (not shown equivalent): unit/id module proof mode cell port[bit] where")
+        print("  (proof: differs = SAT found a state and input that tell the mutant from the RTL, a state the "
+              "design may or may not reach; unknown = the proof timed out; - = not tried)")
         for r in survivors:
-            print(f"  {r['unit']}/{r['id']:<4} {r['module']:22} {r['mode']:6} {r['cell']} {r['port']} {r['where']}")
+            p = sat.get((r["unit"], r["id"]), "-")
+            print(f"  {r['unit']}/{r['id']:<4} {r['module']:22} {p:7} {r['mode']:6} {r['cell']} {r['port']} "
+                  f"{r['where']}")
     print("(fast: killed by the fast subset / (killed + survived), equivalent mutants left out, with Wilson's 95% "
           "interval for the module's sample; +long: killed by the fast subset or, after it, by the long suite. "
-          "Equivalent mutants are listed with the reason in tools/mutate-equivalent.txt; "
+          "equiv: proven equivalent by the SAT miter (tools/mutate.py --help) or argued by hand in "
+          "tools/mutate-equivalent.txt; "
           f"{build}/mutate/UNIT/ holds each unit's mutants, design and results)")
 
 
@@ -451,7 +569,7 @@ def mutation_key(r):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("step", choices=["gen", "run", "report"])
+    ap.add_argument("step", choices=["gen", "run", "equiv", "report"])
     ap.add_argument("build", help="the build directory (build)")
     ap.add_argument("rest", nargs="*", help="gen: UNIT [PARAM=VALUE ...]; run: UNIT ... (default all)")
     ap.add_argument("--deep", action="store_true", help="run: the fast subset's survivors through the long suite")
@@ -465,6 +583,11 @@ def main():
             if u not in UNITS:
                 die(f"unknown unit '{u}' (units: {', '.join(UNITS)})")
         run(a.build, a.rest or list(UNITS), a.deep)
+    elif a.step == "equiv":
+        for u in a.rest:
+            if u not in UNITS:
+                die(f"unknown unit '{u}' (units: {', '.join(UNITS)})")
+        equiv(a.build, a.rest or list(UNITS))
     else:
         report(a.build)
 
