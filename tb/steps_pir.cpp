@@ -209,6 +209,63 @@ void path_steps(std::vector<Step>* out) {
   out->insert(out->end(), s.begin(), s.end());
 }
 
+// A march through both stacks of the pir: every entry is written with a value of its own, read
+// back on the way down, then the same with every value complemented. Each bit of each entry is
+// so seen at 0 and at 1, and every entry is told from its neighbours (a read of the wrong entry,
+// a bit stuck or tied to another, shows). The random streams rarely push deep enough with values
+// wide enough to do this (a mutant that ties entry 6's bit 40 to 0 survived them).
+void stack_march_steps(std::vector<Step>* out) {
+  const uint8_t P = HWPROF_KIND_PROF;
+  const uint32_t m13 = (1u << HWPROF_PATH_SUM_W) - 1u;
+  std::vector<Step>& s = *out;
+  s.push_back(wr(HWPROF_PIR_PATH_STACK_ADDR, 0, false, "march: an empty path stack"));
+  s.push_back(wr(HWPROF_PIR_LINK_ADDR, 0, false, "march: an empty link stack"));
+  s.push_back(wr(HWPROF_PIR_CTRL_ADDR, 0, false, "march: profiling off (no updates)"));
+  // four passes: the values, then complemented, each twice, the second time with the entries held
+  // one cycle longer (a fault that makes a held bit toggle every cycle shows in one of the two:
+  // every other step takes two cycles, so without it the parity never changes)
+  for (uint32_t pass = 0; pass < 4; pass++) {
+    const uint32_t flip = (pass & 2u) ? 0xffffffffu : 0u;
+    const bool longer = pass & 1u;
+    // path stack: SET v then ENTER 0, 0 pushes v; POP 0, 0 brings it back as the sum
+    auto pv = [&](uint32_t i) { return ((0x0a5au + i * 0x0357u) ^ flip) & m13; };
+    for (uint32_t i = 0; i < HWPROF_PATH_STACK_ENTRIES; i++) {
+      s.push_back(evs(path_ev(P, HWPROF_PATH_OP_SET, pv(i), 0), "march: SET the entry's value"));
+      s.push_back(evs(path_ev(P, HWPROF_PATH_OP_ENTER, 0, 0), "march: ENTER pushes it"));
+    }
+    if (longer) s.push_back(go(path_ev(P, HWPROF_PATH_OP_NONE, 0, 0), "march: one cycle more"));
+    s.push_back(rd(HWPROF_PIR_PATH_STACK_ADDR, HWPROF_PATH_STACK_ENTRIES, false, "march: the path stack full"));
+    for (uint32_t i = HWPROF_PATH_STACK_ENTRIES; i-- > 0;) {
+      s.push_back(evs(path_ev(P, HWPROF_PATH_OP_POP, 0, 0), "march: POP"));
+      s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, pv(i), false, "march: the entry's value is the sum"));
+    }
+    s.push_back(rd(HWPROF_PIR_PATH_STACK_ADDR, 0, false, "march: the path stack empty, no error"));
+    // link stack: a linked call saves {base, offset} and the sum; the linked return restores them
+    auto base = [&](uint32_t i) {
+      return (((uint64_t)(0x5au + i * 0x27u) << 32) | (0x3c96a5f0u + i * 0x01234567u)) ^ ((uint64_t)flip << 8 | flip);
+    };
+    auto off = [&](uint32_t i) { return ((0x00a5c3u + i * 0x013579u) ^ flip) & 0xffffffu; };
+    auto sum = [&](uint32_t i) { return ((0x1234u + i * 0x0765u) ^ flip) & m13; };
+    for (uint32_t i = 0; i < HWPROF_PIR_LINK_ENTRIES; i++) {
+      s.push_back(wr(HWPROF_PIR_BASE_LO_ADDR, base(i) & 0xffffffffu, false, "march: base[31:0]"));
+      s.push_back(wr(HWPROF_PIR_BASE_HI_ADDR, (base(i) >> 32) & 0xffu, false, "march: base[39:32]"));
+      s.push_back(wr(HWPROF_PIR_OFFSET_ADDR, off(i), false, "march: offset"));
+      s.push_back(wr(HWPROF_PIR_PATH_SUM_ADDR, sum(i), false, "march: path sum"));
+      s.push_back(evs(call_ev(0x5000), "march: a linked call saves them"));
+    }
+    if (longer) s.push_back(go(path_ev(P, HWPROF_PATH_OP_NONE, 0, 0), "march: one cycle more"));
+    s.push_back(rd(HWPROF_PIR_LINK_ADDR, HWPROF_PIR_LINK_ENTRIES, false, "march: the link stack full"));
+    for (uint32_t i = HWPROF_PIR_LINK_ENTRIES; i-- > 0;) {
+      s.push_back(evs(ret_ev(0), "march: a linked return restores them"));
+      s.push_back(rd(HWPROF_PIR_BASE_LO_ADDR, base(i) & 0xffffffffu, false, "march: base[31:0] back"));
+      s.push_back(rd(HWPROF_PIR_BASE_HI_ADDR, (base(i) >> 32) & 0xffu, false, "march: base[39:32] back"));
+      s.push_back(rd(HWPROF_PIR_OFFSET_ADDR, off(i), false, "march: offset back"));
+      s.push_back(rd(HWPROF_PIR_PATH_SUM_ADDR, sum(i), false, "march: path sum back"));
+    }
+    s.push_back(rd(HWPROF_PIR_LINK_ADDR, 0, false, "march: the link stack empty, no error"));
+  }
+}
+
 // The update-operation table of docs/pir.md, with every address worked out by hand:
 // counter byte address = base + (offset + pid - 1 [+1 for the not-taken edge of either]) * CntW / 8.
 void pir_steps(std::vector<Step>* out) {

@@ -325,7 +325,7 @@ class TopBench : public lockstep::Bench {
     // linked calls and returns (docs/pir.md): jumps often carry them, calls a little more often
     // than returns in bursts, so the link stack fills past its entries and empties below zero
     if ((e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP) && rng_.chance(40)) {
-      if (rng_.chance(2)) link_bias_ = !link_bias_;
+      if (rng_.chance(1)) link_bias_ = !link_bias_;  // phases of ~100 linked events: deep stacks
       const bool call = rng_.chance(link_bias_ ? 70 : 35);
       e.is_call = call || rng_.chance(5);
       e.is_ret = !call || rng_.chance(5);
@@ -340,11 +340,15 @@ class TopBench : public lockstep::Bench {
     const bool word = (e.op == HWPROF_PROF_OP_PATH && (e.kind == HWPROF_KIND_PROF || (xfer && !e.is_call))) ||
                       (e.op == HWPROF_PROF_OP_POP && e.is_ret);
     if (word && rng_.chance(90)) {
-      if (rng_.chance(3)) path_bias_ = !path_bias_;
-      static const std::vector<unsigned> pk_up = {3, 20, 10, 20, 30, 10, 5, 2};
-      static const std::vector<unsigned> pk_down = {3, 20, 10, 20, 10, 20, 15, 2};
+      // phases of ~70 words that drift the depth by about a third of a level per word: the stack
+      // goes through every entry and past both ends
+      if (rng_.below(200) < 3) path_bias_ = !path_bias_;
+      static const std::vector<unsigned> pk_up = {3, 15, 10, 15, 45, 5, 5, 2};
+      static const std::vector<unsigned> pk_down = {3, 20, 10, 20, 5, 25, 15, 2};
       const unsigned k = rng_.pick(path_bias_ ? pk_up : pk_down);
-      const unsigned vmax = rng_.chance(5) ? (1u << HWPROF_PATH_VAL_W) : 32u;
+      // any value now and then (more often outside the counts test), so that sums and the saved
+      // sums on both stacks carry their upper bits too
+      const unsigned vmax = rng_.chance(counts ? 5 : 25) ? (1u << HWPROF_PATH_VAL_W) : 32u;
       e.operand = (uint64_t)k << HWPROF_PATH_KIND_LSB | (uint64_t)rng_.below(vmax) << HWPROF_PATH_A_LSB |
                   (uint64_t)rng_.below(vmax) << HWPROF_PATH_B_LSB;
       if (rng_.chance(3)) e.operand |= (rng_.next() & 0x7full) << 29;  // bits above the word: ignored
@@ -746,8 +750,8 @@ class TopBench : public lockstep::Bench {
   progen_run_t run_{};
   // counts test: the independent count of every counter
   PirShadow shadow_;
-  bool link_bias_ = false;
-  bool path_bias_ = false;  // random path words: a phase of mostly ENTERs, or mostly pops  // random linked calls: a phase of mostly calls, or mostly returns
+  bool link_bias_ = false;  // random linked calls: a phase of mostly calls, or mostly returns
+  bool path_bias_ = false;  // random path words: a phase of mostly ENTERs, or mostly pops
   bool in_handler_ = false;  // random traps: inside a handler's run of events
   std::unordered_map<uint64_t, uint64_t> expected_;
   uint64_t counters_checked_ = 0;

@@ -10,6 +10,7 @@ std::vector<Step> directed_steps() {
   trace_steps(&s);
   link_steps(&s);
   path_steps(&s);
+  stack_march_steps(&s);
   return s;
 }
 

@@ -89,6 +89,7 @@ void edge_steps(std::vector<Step>* s);
 void trace_steps(std::vector<Step>* s);
 void link_steps(std::vector<Step>* s);
 void path_steps(std::vector<Step>* s);
+void stack_march_steps(std::vector<Step>* s);
 // every scenario that applies to this bench's configuration
 std::vector<Step> directed_steps();
 
