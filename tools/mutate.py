@@ -86,6 +86,14 @@ def die(msg):
     sys.exit(2)
 
 
+def yosys_file(script_path, log, what):
+    """run a Yosys script file; die naming what failed and the log"""
+    r = subprocess.run(["yosys", "-q", "-l", log, "-s", script_path], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        die(f"Yosys failed {what} (log: {log}): {r.stderr.strip()[-300:]}")
+
+
 def yosys(script, log):
     r = subprocess.run(["yosys", "-q", "-l", log, "-p", script], stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE, text=True)
@@ -241,10 +249,7 @@ def gen(build, unit, params):
         f.write(f"opt_clean\nsplitnets -driver\nwrite_verilog -noattr {out}/mutants.v.tmp\n")
     print(f"mutate: {unit}: {len(chosen)} mutants over {len(by_module)} modules ({PER_MODULE} per module at most); "
           f"Yosys builds them into one design", file=sys.stderr)
-    r = subprocess.run(["yosys", "-q", "-l", f"{out}/apply.log", "-s", f"{out}/apply.ys"],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        die(f"Yosys failed applying the mutants (log: {out}/apply.log)")
+    yosys_file(f"{out}/apply.ys", f"{out}/apply.log", "applying the mutants")
     os.replace(f"{out}/mutants.v.tmp", f"{out}/mutants.v")
     # a new set of mutants: earlier results no longer apply. The same set again (this script
     # changed, not the RTL or the sample): the proofs still hold; the runs start over when the bench
@@ -413,10 +418,7 @@ def equiv(build, units):
         t0 = time.time()
         print(f"mutate: {unit}: Yosys builds the miter and proves {len(surv)} survivors "
               f"(up to {SAT_TIMEOUT} s each; log: {out}/equiv.log)", file=sys.stderr)
-        r = subprocess.run(["yosys", "-q", "-l", f"{out}/equiv.log", "-s", f"{out}/equiv.ys"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        if r.returncode != 0:
-            die(f"Yosys failed proving {unit}'s survivors (log: {out}/equiv.log): {r.stderr.strip()[-300:]}")
+        yosys_file(f"{out}/equiv.ys", f"{out}/equiv.log", f"proving {unit}'s survivors")
         verdict, cur = {}, None
         for line in open(f"{out}/equiv.log"):
             m = re.search(r"EQUIV-MUTANT (\d+)", line)
