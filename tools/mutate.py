@@ -26,7 +26,7 @@ every flip-flop cut into an input (its present value) and an output (its next va
 sides, and every memory cut the same way (its read data an input, its addresses, write data and
 enables outputs); SAT then proves the miter's trigger 0 for each survivor's mutsel. The proof is
 sound (equal next-state and output functions over every state give equal behaviour from every
-reset), not complete: a mutant masked only in the states the design can reach is left "not proven"
+reset), not complete: a mutant masked only in the states the design can reach comes out "differs"
 and stays a survivor. The design with no mutant switched on must prove equivalent first, and five
 mutants the benches killed must not (a proof of one would show a cut hiding a difference).
 Hand-argued equivalences go in tools/mutate-equivalent.txt.
@@ -86,19 +86,18 @@ def die(msg):
     sys.exit(2)
 
 
-def yosys_file(script_path, log, what):
-    """run a Yosys script file; die naming what failed and the log"""
-    r = subprocess.run(["yosys", "-q", "-l", log, "-s", script_path], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True)
+def yosys(args, log, what):
+    """run Yosys on a script (["-p", text] or ["-s", file]); die naming what failed and the log"""
+    r = subprocess.run(["yosys", "-q", "-l", log] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True)
     if r.returncode != 0:
-        die(f"Yosys failed {what} (log: {log}): {r.stderr.strip()[-300:]}")
+        die(f"Yosys failed {what} (log: {log}): {r.stderr.strip()[-400:]}")
 
 
-def yosys(script, log):
-    r = subprocess.run(["yosys", "-q", "-l", log, "-p", script], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        die(f"Yosys failed (log: {log}): {r.stderr.strip()[-400:]}")
+def is_flop_port(r):
+    """a mutant of a flip-flop's port: the equivalence proof leaves it out (cut into an input and an
+    output, the mutated flip-flop would no longer match its twin in the unmutated design by name)"""
+    return "dff$" in r["cell"]
 
 
 def read_sources():
@@ -190,10 +189,10 @@ def gen(build, unit, params):
         chparam += f"chparam -set {k} {v} {design}; "
     print(f"mutate: {unit}: Yosys prep -flatten of {design}{' (' + ' '.join(params) + ')' if params else ''}, "
           f"{POOL} candidate mutations (seed {SEED})", file=sys.stderr)
-    yosys(f"read_verilog -sv {srcs}; {chparam}hierarchy -top {design}; proc; write_json {out}/hier.json",
-          f"{out}/hier.log")
-    yosys(f"read_verilog -sv {srcs}; {chparam}prep -flatten -top {design}; write_rtlil {out}/prep.il; "
-          f"mutate -list {POOL} -seed {SEED} -o {out}/pool.txt", f"{out}/prep.log")
+    yosys(["-p", f"read_verilog -sv {srcs}; {chparam}hierarchy -top {design}; proc; write_json {out}/hier.json"],
+          f"{out}/hier.log", "reading the hierarchy")
+    yosys(["-p", f"read_verilog -sv {srcs}; {chparam}prep -flatten -top {design}; write_rtlil {out}/prep.il; "
+           f"mutate -list {POOL} -seed {SEED} -o {out}/pool.txt"], f"{out}/prep.log", "listing the candidates")
     inst = instance_modules(f"{out}/hier.json", design)
     by_module = {}
     for line in open(f"{out}/pool.txt"):
@@ -249,7 +248,7 @@ def gen(build, unit, params):
         f.write(f"opt_clean\nsplitnets -driver\nwrite_verilog -noattr {out}/mutants.v.tmp\n")
     print(f"mutate: {unit}: {len(chosen)} mutants over {len(by_module)} modules ({PER_MODULE} per module at most); "
           f"Yosys builds them into one design", file=sys.stderr)
-    yosys_file(f"{out}/apply.ys", f"{out}/apply.log", "applying the mutants")
+    yosys(["-s", f"{out}/apply.ys"], f"{out}/apply.log", "applying the mutants")
     os.replace(f"{out}/mutants.v.tmp", f"{out}/mutants.v")
     # a new set of mutants: earlier results no longer apply. The same set again (this script
     # changed, not the RTL or the sample): the proofs still hold; the runs start over when the bench
@@ -379,18 +378,14 @@ def equiv(build, units):
         out = os.path.join(build, "mutate", unit)
         res = load_results(build, unit)
         done = load_results(build, unit, "equiv.tsv")
-        # a mutated flip-flop port is left out: cut into an input and an output, the flip-flop would
-        # no longer match its twin in the unmutated design by name
-        surv = [r["id"] for r in load_mutants(build, unit)
-                if r["id"] in res and res[r["id"]][1] == "survived" and r["id"] not in done
-                and "dff$" not in r["cell"]]
+        rows = [r for r in load_mutants(build, unit) if r["id"] in res and not is_flop_port(r)]
+        surv = [r["id"] for r in rows if res[r["id"]][1] == "survived" and r["id"] not in done]
         print(f"mutate: {unit}: {len(surv)} survivors of the fast subset to prove equivalent", file=sys.stderr)
         if not surv:
             continue
         # controls: mutants the benches killed can't be equivalent; a proof of one would show the
         # miter unsound (a cut that hides a difference), so a few of them go through it first
-        controls = [r["id"] for r in load_mutants(build, unit)
-                    if r["id"] in res and res[r["id"]][1] == "killed" and "dff$" not in r["cell"]][:EQUIV_CONTROLS]
+        controls = [r["id"] for r in rows if res[r["id"]][1] == "killed"][:EQUIV_CONTROLS]
         lines = {}
         for line in open(f"{out}/apply.ys"):
             if line.startswith("mutate "):
@@ -418,7 +413,7 @@ def equiv(build, units):
         t0 = time.time()
         print(f"mutate: {unit}: Yosys builds the miter and proves {len(surv)} survivors "
               f"(up to {SAT_TIMEOUT} s each; log: {out}/equiv.log)", file=sys.stderr)
-        yosys_file(f"{out}/equiv.ys", f"{out}/equiv.log", f"proving {unit}'s survivors")
+        yosys(["-s", f"{out}/equiv.ys"], f"{out}/equiv.log", f"proving {unit}'s survivors")
         verdict, cur = {}, None
         for line in open(f"{out}/equiv.log"):
             m = re.search(r"EQUIV-MUTANT (\d+)", line)
@@ -531,8 +526,8 @@ def report(build):
     nodeep = sum(1 for r in survivors if (r["unit"], r["id"]) not in deep)
     if nodeep:
         print(f"({nodeep} survivors not yet through the long suite: make mutate-deep)")
-    flops = sum(1 for r in survivors if "dff$" in r["cell"])
-    unproven = sum(1 for r in survivors if (r["unit"], r["id"]) not in sat and "dff$" not in r["cell"])
+    flops = sum(1 for r in survivors if is_flop_port(r))
+    unproven = sum(1 for r in survivors if (r["unit"], r["id"]) not in sat and not is_flop_port(r))
     if flops:
         print(f"({flops} survivors mutate a flip-flop's port, which the equivalence proof leaves out)")
     if unproven:
