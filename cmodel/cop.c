@@ -305,7 +305,10 @@ void hwprof_cop_step(hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const h
   const hwprof_prim_counters_in_t st_in = {
       (uint32_t)(e.exec && e.finish) << HWPROF_COP_ST_SAMPLES | (uint32_t)e.exec << HWPROF_COP_ST_EXECUTED |
           (uint32_t)e.redirect << HWPROF_COP_ST_MISPREDICT | (uint32_t)(e.active && !dfe_was) << HWPROF_COP_ST_IDLE,
-      false};
+      false,
+      (uint32_t)r->stat_samples_qe << HWPROF_COP_ST_SAMPLES | (uint32_t)r->stat_executed_qe << HWPROF_COP_ST_EXECUTED |
+          (uint32_t)r->stat_mispredict_qe << HWPROF_COP_ST_MISPREDICT | (uint32_t)r->stat_idle_qe << HWPROF_COP_ST_IDLE,
+      in->reg.wdata}; /* the write data, as the RTL's register values all are */
   hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
 
   if (e.exec) {

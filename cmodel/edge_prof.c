@@ -319,7 +319,13 @@ void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_c
     st_inc |= 1u << HWPROF_EP_ST_WBS;
   }
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_EP_ST_N, 32};
-  const hwprof_prim_counters_in_t st_in = {st_inc, false};
+  const hwprof_prim_counters_in_t st_in = {
+      st_inc, false,
+      (uint32_t)e.r2h.stat_updates_qe << HWPROF_EP_ST_UPDATES | (uint32_t)e.r2h.stat_hits_qe << HWPROF_EP_ST_HITS |
+          (uint32_t)e.r2h.stat_misses_qe << HWPROF_EP_ST_MISSES | (uint32_t)e.r2h.stat_writebacks_qe << HWPROF_EP_ST_WBS |
+          (uint32_t)e.r2h.stat_stalls_qe << HWPROF_EP_ST_STALLS | (uint32_t)e.r2h.stat_dropped_qe << HWPROF_EP_ST_DROPPED |
+          (uint32_t)e.r2h.stat_overflows_qe << HWPROF_EP_ST_OVF | (uint32_t)e.r2h.stat_underflows_qe << HWPROF_EP_ST_UNF,
+      in->reg.wdata}; /* the write data, as the RTL's register values all are */
   hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
   bool cmd_busy_next = s->cmd_busy;
   if (e.walk_advance) {

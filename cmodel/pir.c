@@ -105,8 +105,10 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   regs_of(s, &in->reg, &r2h, &rsp);
 
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_PIR_ST_N, 32};
-  const hwprof_prim_counters_in_t st_in = {(fire ? 1u : 0u) << HWPROF_PIR_ST_EVENTS |
-                                               (hit ? 1u : 0u) << HWPROF_PIR_ST_UPDATES, false};
+  const hwprof_prim_counters_in_t st_in = {
+      (fire ? 1u : 0u) << HWPROF_PIR_ST_EVENTS | (hit ? 1u : 0u) << HWPROF_PIR_ST_UPDATES, false,
+      (uint32_t)r2h.stat_events_qe << HWPROF_PIR_ST_EVENTS | (uint32_t)r2h.stat_updates_qe << HWPROF_PIR_ST_UPDATES,
+      in->reg.wdata}; /* the write data, as the RTL's register values all are */
   hwprof_prim_counters_step(&n.stats, &st_cfg, &st_in); /* u_stats: reads nothing of the pir's state */
   n.upd.valid = hit;
   n.upd.dec = hit && ev->ihint;

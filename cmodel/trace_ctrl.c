@@ -115,7 +115,11 @@ void hwprof_trace_ctrl_step(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctr
       (uint32_t)(e.end_trace && e.backward) << HWPROF_TC_ST_BACK | (uint32_t)(e.end_trace && (e.ijump || e.entry)) << HWPROF_TC_ST_IND |
           (uint32_t)e.full << HWPROF_TC_ST_FULL | (uint32_t)(e.end_trace && !e.in_range) << HWPROF_TC_ST_FILT |
           (uint32_t)e.sampled << HWPROF_TC_ST_SAMP | (uint32_t)(e.push && !e.push_ok) << HWPROF_TC_ST_DROP,
-      false};
+      false,
+      (uint32_t)e.r2h.stat_end_backward_qe << HWPROF_TC_ST_BACK | (uint32_t)e.r2h.stat_end_indirect_qe << HWPROF_TC_ST_IND |
+          (uint32_t)e.r2h.stat_end_full_qe << HWPROF_TC_ST_FULL | (uint32_t)e.r2h.stat_filtered_qe << HWPROF_TC_ST_FILT |
+          (uint32_t)e.r2h.stat_sampled_qe << HWPROF_TC_ST_SAMP | (uint32_t)e.r2h.stat_dropped_qe << HWPROF_TC_ST_DROP,
+      in->reg.wdata}; /* the write data, as the RTL's register values all are */
   hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
 
   if (e.active) {

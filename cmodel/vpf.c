@@ -117,7 +117,10 @@ void hwprof_vpf_step(hwprof_vpf_state_t *s, const hwprof_vpf_cfg_t *cfg, const h
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_VPF_ST_N, 32};
   const hwprof_prim_counters_in_t st_in = {
       (uint32_t)e.passed << HWPROF_VPF_ST_PASSED | (uint32_t)e.pushed << HWPROF_VPF_ST_SAMPLED | (uint32_t)e.dropped << HWPROF_VPF_ST_DROPPED,
-      false};
+      false,
+      (uint32_t)e.r2h.stat_passed_qe << HWPROF_VPF_ST_PASSED | (uint32_t)e.r2h.stat_sampled_qe << HWPROF_VPF_ST_SAMPLED |
+          (uint32_t)e.r2h.stat_dropped_qe << HWPROF_VPF_ST_DROPPED,
+      in->reg.wdata}; /* the write data, as the RTL's register values all are */
   hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
 
   if (e.passed) s->count = (uint16_t)(s->count <= 1u ? s->regs.prescale_reload : s->count - 1u);

@@ -625,8 +625,13 @@ module hwprof_cop #(
     .rst_ni  (rst_ni),
     .inc_i   (st_inc),
     .clr_i   (1'b0),
+    .wr_i    ({reg2hw.stat_idle_qe, reg2hw.stat_mispredict_qe, reg2hw.stat_executed_qe, reg2hw.stat_samples_qe}),
+    .wdata_i (reg2hw.stat_samples_value),  // every register's value is the write data
     .count_o (st_count)
   );
+  // the other statistics registers' values are the same write data as STAT_SAMPLES's
+  logic unused_stat_wdata;
+  assign unused_stat_wdata = ^{reg2hw.stat_executed_value, reg2hw.stat_mispredict_value, reg2hw.stat_idle_value};
 
   // ---- what the engine shows its register block. The entry an array access names is worked out
   // here from the address (not taken from reg2hw, whose strobes depend on hw2reg's refusals)

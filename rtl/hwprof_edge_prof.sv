@@ -452,8 +452,17 @@ module hwprof_edge_prof #(
     .rst_ni  (rst_ni),
     .inc_i   (st_inc),
     .clr_i   (1'b0),
+    .wr_i    ({reg2hw.stat_underflows_qe, reg2hw.stat_overflows_qe, reg2hw.stat_dropped_qe,
+               reg2hw.stat_stalls_qe, reg2hw.stat_writebacks_qe, reg2hw.stat_misses_qe, reg2hw.stat_hits_qe,
+               reg2hw.stat_updates_qe}),
+    .wdata_i (reg2hw.stat_updates_value),  // every register's value is the write data
     .count_o (st_count)
   );
+  // the other statistics registers' values are the same write data as STAT_UPDATES's
+  logic unused_stat_wdata;
+  assign unused_stat_wdata = ^{reg2hw.stat_hits_value, reg2hw.stat_misses_value, reg2hw.stat_writebacks_value,
+                              reg2hw.stat_stalls_value, reg2hw.stat_dropped_value, reg2hw.stat_overflows_value,
+                              reg2hw.stat_underflows_value};
 
   assign ovf_o  = ovf;
   assign unf_o  = unf;

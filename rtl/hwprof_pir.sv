@@ -354,8 +354,13 @@ module hwprof_pir #(
     .rst_ni  (rst_ni),
     .inc_i   ({upd_hit, take}),
     .clr_i   (1'b0),
+    .wr_i    ({reg2hw.stat_updates_qe, reg2hw.stat_events_qe}),
+    .wdata_i (reg2hw.stat_events_value),  // every register's value is the write data
     .count_o (stat_count)
   );
+  // the other statistics registers' values are the same write data as STAT_EVENTS's
+  logic unused_stat_wdata;
+  assign unused_stat_wdata = ^{reg2hw.stat_updates_value};
 
   assign phase_o     = ovf_i && (trigger_q == TriggerW'(1));
   assign upd_valid_o = upd_valid_q;

@@ -230,8 +230,15 @@ module hwprof_trace_ctrl #(
     .rst_ni  (rst_ni),
     .inc_i   (st_inc),
     .clr_i   (1'b0),
+    .wr_i    ({reg2hw.stat_dropped_qe, reg2hw.stat_sampled_qe, reg2hw.stat_filtered_qe, reg2hw.stat_end_full_qe,
+               reg2hw.stat_end_indirect_qe, reg2hw.stat_end_backward_qe}),
+    .wdata_i (reg2hw.stat_end_backward_value),  // every register's value is the write data
     .count_o (st_count)
   );
+  // the other statistics registers' values are the same write data as STAT_END_BACKWARD's
+  logic unused_stat_wdata;
+  assign unused_stat_wdata = ^{reg2hw.stat_end_indirect_value, reg2hw.stat_end_full_value,
+                              reg2hw.stat_filtered_value, reg2hw.stat_sampled_value, reg2hw.stat_dropped_value};
 
   // FIFO mode: a level, asserted while the FIFO holds at least the watermark, so that an
   // acknowledgement only sticks once software has drained it below (a push-triggered pulse would

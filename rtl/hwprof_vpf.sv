@@ -197,8 +197,13 @@ module hwprof_vpf #(
     .rst_ni  (rst_ni),
     .inc_i   (st_inc),
     .clr_i   (1'b0),
+    .wr_i    ({reg2hw.stat_dropped_qe, reg2hw.stat_sampled_qe, reg2hw.stat_passed_qe}),
+    .wdata_i (reg2hw.stat_passed_value),  // every register's value is the write data
     .count_o (st_count)
   );
+  // the other statistics registers' values are the same write data as STAT_PASSED's
+  logic unused_stat_wdata;
+  assign unused_stat_wdata = ^{reg2hw.stat_sampled_value, reg2hw.stat_dropped_value};
 
   // ---- what the block shows its register block (the bit-mask word a read names is worked out
   // from the address: reg2hw's strobes depend on hw2reg's refusals)

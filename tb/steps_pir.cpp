@@ -333,10 +333,16 @@ void pir_steps(std::vector<Step>* out) {
   s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(0x0100003000ull, 2), false, "restored pir -> counter[2]"));
   s.push_back(wr(HWPROF_PIR_CTRL_ADDR, 0, false, "write flag 0"));
   s.push_back(evs(br(B, 1, HWPROF_BHINT_TK, true), "flag written 0: no update"));
-  // misuse: nothing changes, pslverr answers
   s.push_back(rd(HWPROF_PIR_STAT_UPDATES_ADDR, 17, false, "17 updates so far"));
-  s.push_back(wr(HWPROF_PIR_STAT_UPDATES_ADDR, 0, true, "write to a read-only register"));
-  s.push_back(rd(HWPROF_PIR_STAT_UPDATES_ADDR, 17, false, "read-only register unchanged"));
+  // statistics take a write (preset, context switch) and count on from it, wrapping at 2^32
+  s.push_back(wr(HWPROF_PIR_STAT_UPDATES_ADDR, 0xfffffffeu, false, "preset the update count"));
+  s.push_back(rd(HWPROF_PIR_STAT_UPDATES_ADDR, 0xfffffffeu, false, "the update count reads the value written"));
+  s.push_back(wr(HWPROF_PIR_STAT_EVENTS_ADDR, 0xffffffffu, false, "preset the event count one below the wrap"));
+  s.push_back(evs(br(B, 1, HWPROF_BHINT_TK, true), "one more event (flag 0: no update)"));
+  s.push_back(rd(HWPROF_PIR_STAT_EVENTS_ADDR, 0, false, "the event count wrapped around to 0"));
+  s.push_back(rd(HWPROF_PIR_STAT_UPDATES_ADDR, 0xfffffffeu, false, "no update: the update count as written"));
+  s.push_back(wr(HWPROF_PIR_STAT_UPDATES_ADDR, 17, false, "restore the update count"));
+  // misuse: nothing changes, pslverr answers
   s.push_back(wr(HWPROF_TOP_ID_ADDR, 0, true, "write to ID"));
   s.push_back(rd(HWPROF_TOP_ID_ADDR, 0x48575046u, false, "ID unchanged"));
   // the build parameters, as this bench was built (fields at bits 0, 8, 16 of each CFG register)

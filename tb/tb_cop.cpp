@@ -408,6 +408,9 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
         {HWPROF_COP_DATA_ADDR, "data refused while running"}};
     for (const auto& r : refused) wr(r.a, 0x5, r.what, 1);
     rd(HWPROF_COP_DATA_ADDR + 4 * 5, 0x12345678, "reads are answered while running, and the refused write changed nothing");
+    wr(HWPROF_COP_STAT_SAMPLES_ADDR, 0xfffffffe, "statistics take a write, even while the engine runs", 0);
+    rd(HWPROF_COP_STAT_SAMPLES_ADDR, 0xfffffffe, "and read it back (no record finishes in the loop)");
+    wr(HWPROF_COP_STAT_SAMPLES_ADDR, 0, "back to 0", 0);
     wr(HWPROF_COP_STOP_ADDR, 1, "stop", 0);
     rd(HWPROF_COP_STATUS_ADDR, 0, "stopped: not running, not halted, the record discarded");
     // clears without START: the engine stays stopped, the data array is cleared

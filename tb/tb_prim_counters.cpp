@@ -2,10 +2,13 @@
 // cmodel/prim/counters.c, every counter on every cycle (lockstep framework, tb/lockstep.h).
 //
 // Stimulus (--test=):
-//   random    random increments on every counter, an occasional clear
+//   random    random increments on every counter, an occasional clear, now and then a write of
+//             one or several counters (often a value just below the wrap)
 //   directed  outcomes worked out by hand here: every counter counts its own events only, a clear
-//             with an increment in the same cycle keeps that increment, and (when W <= 4) a counter
-//             wraps around to 0 after 2^W events
+//             with an increment in the same cycle keeps that increment, (when W <= 4) a counter
+//             wraps around to 0 after 2^W events, a write loads its counter only, an event in the
+//             write's cycle counts on top of the value written, a written 2^W - 2 wraps after two
+//             events, and a write in a clear's cycle keeps the value written
 //
 // The parameters are fixed when Verilator builds the bench: PRIM_COUNTERS_N, PRIM_COUNTERS_W.
 #include <cstdio>
@@ -58,6 +61,8 @@ struct Step {
   bool clr;
   uint64_t c0, c1, rest;
   const char* what;
+  uint32_t wr = 0;
+  uint64_t wdata = 0;
 };
 
 std::vector<Step> directed() {
@@ -72,6 +77,14 @@ std::vector<Step> directed() {
       s.push_back({1u, false, k, 1, 0, "counter 0 counts up to 2^W - 1"});
     s.push_back({0u, false, 0, 1, 0, "2^W events later counter 0 wrapped around to 0"});
   }
+  // writes: counter 0 is 0, counter 1 is 1, the rest 0 here
+  const uint64_t mask = kW >= 64 ? ~0ull : (1ull << kW) - 1u;
+  s.push_back({kAll & ~3u, false, 0, 1, 0, "write 5 to counter 1; one event on each counter from 2 on", 2u, 5u});
+  s.push_back({1u, false, 0, 5 & mask, 1, "counter 1 holds 5, the others are untouched; write 2^W - 2 to counter 0 "
+               "with an event on it in the same cycle", 1u, mask - 1u});
+  s.push_back({1u, false, mask, 5 & mask, 1, "the write and its cycle's event: 2^W - 1; one more event"});
+  s.push_back({0u, true, 0, 5 & mask, 1, "wrapped around to 0; clear, and write 3 to counter 1 in the same cycle", 2u, 3u});
+  s.push_back({0u, false, 0, 3 & mask, 0, "the clear zeroed the bank but counter 1, which holds the value written"});
   return s;
 }
 
@@ -89,8 +102,8 @@ class CountersBench : public lockstep::BlockBench<Vhwprof_prim_counters> {
     log.add(0, "inject: flipped bit 0 of the model's last counter");
   }
   void summary(FILE* to) const override {
-    std::fprintf(to, "  %u counters of %u bits: %llu events, %llu clears\n", kN, kW, (unsigned long long)events_,
-                 (unsigned long long)clears_);
+    std::fprintf(to, "  %u counters of %u bits: %llu events, %llu clears, %llu writes\n", kN, kW,
+                 (unsigned long long)events_, (unsigned long long)clears_, (unsigned long long)writes_);
     if (!steps_.empty()) std::fprintf(to, "  scripted steps completed %zu of %zu\n", step_, steps_.size());
   }
 
@@ -100,13 +113,21 @@ class CountersBench : public lockstep::BlockBench<Vhwprof_prim_counters> {
     if (!steps_.empty()) {
       if (step_ == steps_.size()) return false;
       st = &steps_[step_++];
-      in = hwprof_prim_counters_in_t{st->inc, st->clr};
+      in = hwprof_prim_counters_in_t{st->inc, st->clr, st->wr, st->wdata};
     } else {
       in.inc = static_cast<uint32_t>(rng_.next()) & kAll;
       in.clr = rng_.chance(1);
+      if (rng_.chance(2)) {  // one counter, now and then several; often a value about to wrap
+        in.wr = rng_.chance(80) ? 1u << rng_.below(kN) : static_cast<uint32_t>(rng_.next()) & kAll;
+        const uint64_t mask = kW >= 64 ? ~0ull : (1ull << kW) - 1u;
+        in.wdata = rng_.chance(50) ? mask - rng_.below(4) : rng_.next();
+        writes_++;
+      }
     }
     rtl_->inc_i = in.inc;
     rtl_->clr_i = in.clr;
+    rtl_->wr_i = in.wr;
+    rtl_->wdata_i = in.wdata;  // W bits of it: the model masks the same
     rtl_->eval();
     chk.begin_cycle(t);
     for (unsigned i = 0; i < kN; i++) {
@@ -117,8 +138,8 @@ class CountersBench : public lockstep::BlockBench<Vhwprof_prim_counters> {
       if (st) chk.expect(st->what, i == 0 ? st->c0 : i == 1 ? st->c1 : st->rest, rtl);
     }
     char line[120];
-    std::snprintf(line, sizeof line, "inc=0x%x clr=%d count0=%llu", in.inc, in.clr,
-                  (unsigned long long)hwprof_prim_counters_get(&model_, 0));
+    std::snprintf(line, sizeof line, "inc=0x%x clr=%d wr=0x%x wdata=0x%llx count0=%llu", in.inc, in.clr, in.wr,
+                  (unsigned long long)in.wdata, (unsigned long long)hwprof_prim_counters_get(&model_, 0));
     log.add(t, line);
     for (unsigned i = 0; i < kN; i++) events_ += (in.inc >> i) & 1u;
     clears_ += in.clr;
@@ -132,7 +153,7 @@ class CountersBench : public lockstep::BlockBench<Vhwprof_prim_counters> {
   hwprof_prim_counters_state_t model_{};
   std::vector<Step> steps_;
   size_t step_ = 0;
-  uint64_t events_ = 0, clears_ = 0;
+  uint64_t events_ = 0, clears_ = 0, writes_ = 0;
 };
 
 }  // namespace

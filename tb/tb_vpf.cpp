@@ -75,7 +75,7 @@ struct Ref {
   std::vector<uint32_t> bits = std::vector<uint32_t>(VPF_BITS / 32, 0);
   std::deque<Rec> recs;
   unsigned used = 0;
-  uint64_t passed = 0, sampled = 0, dropped = 0;
+  uint32_t passed = 0, sampled = 0, dropped = 0;  // the statistics registers: they wrap, software writes them
 
   static uint32_t hash(unsigned sel, uint32_t pc) {
     // the four hashes as docs/coproc.md writes them, of the word address
@@ -93,8 +93,7 @@ struct Ref {
     if (h.addr < base || off >= 256u * HWPROF_VPF_WINDOWS || (off & 3u)) return true;
     const bool in_array = h.addr >= HWPROF_VPF_BITMASK_ADDR && h.addr < HWPROF_VPF_BITMASK_ADDR + 4 * HWPROF_VPF_BITMASK_ENTRIES;
     if (!in_array && off > 0x30) return true;
-    const bool ro = h.addr == HWPROF_VPF_SB_STATUS_ADDR || h.addr == HWPROF_VPF_STAT_PASSED_ADDR || h.addr == HWPROF_VPF_STAT_SAMPLED_ADDR ||
-                    h.addr == HWPROF_VPF_STAT_DROPPED_ADDR || h.addr == HWPROF_VPF_CFG_ADDR;
+    const bool ro = h.addr == HWPROF_VPF_SB_STATUS_ADDR || h.addr == HWPROF_VPF_CFG_ADDR;
     if (h.write && ro) return true;
     return refuses(h);
   }
@@ -131,6 +130,10 @@ struct Ref {
         case HWPROF_VPF_PRESCALE_ADDR: reload = d & 0xffffu; break;
         case HWPROF_VPF_PRESCALE_COUNT_ADDR: count = d & 0xffffu; break;
         case HWPROF_VPF_FIELDS_ADDR: fields = d & 31u; break;
+        // a statistics write sets the count; the event of the write's cycle counts on top
+        case HWPROF_VPF_STAT_PASSED_ADDR: passed = d + pass; break;
+        case HWPROF_VPF_STAT_SAMPLED_ADDR: sampled = d + (chosen && room); break;
+        case HWPROF_VPF_STAT_DROPPED_ADDR: dropped = d + (chosen && !room); break;
         case HWPROF_VPF_ACTION_ADDR:
           if (d & 1u) std::fill(bits.begin(), bits.end(), 0u);
           clear = (d >> 1) & 1u;

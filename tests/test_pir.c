@@ -236,9 +236,8 @@ static void test_pir_misuse_answers_error_and_changes_nothing(void **state) {
   branch(f, HWPROF_KIND_BRANCH, 1, HWPROF_BHINT_ALL, true, false);
   hwprof_pir_state_t before = f->s;
   bool err = false;
-  assert_true(reg_write(f, HWPROF_PIR_STAT_UPDATES_ADDR, 0));     /* read-only */
-  assert_true(reg_write(f, HWPROF_PIR_STAT_EVENTS_ADDR, 0));      /* read-only */
   assert_true(reg_write(f, HWPROF_PIR_BASE_LO_ADDR + 0x80, 0x5)); /* unmapped */
+  assert_true(reg_write(f, HWPROF_PIR_STAT_EVENTS_ADDR + 0x40, 0)); /* unmapped */
   assert_int_equal(reg_read(f, HWPROF_PIR_BASE_LO_ADDR + 0x80, &err), 0);
   assert_true(err);
   assert_memory_equal(&f->s.stats, &before.stats, sizeof before.stats);
@@ -257,9 +256,24 @@ static void test_pir_statistics_count_events_and_updates(void **state) {
   assert_int_equal(reg_read(f, HWPROF_PIR_STAT_UPDATES_ADDR, NULL), 2);
 }
 
+/* A statistics register takes a write (a preset, or a value restored after a context switch); the
+ * counter goes on from the value written and wraps at 2^32. */
+static void test_pir_statistics_written_then_counted(void **state) {
+  fixture_t *f = *state;
+  prof_op(f, HWPROF_PROF_OP_START, 0);                                  /* event 1 */
+  assert_false(reg_write(f, HWPROF_PIR_STAT_EVENTS_ADDR, 0xffffffffu));
+  assert_false(reg_write(f, HWPROF_PIR_STAT_UPDATES_ADDR, 41));
+  assert_int_equal(reg_read(f, HWPROF_PIR_STAT_EVENTS_ADDR, NULL), 0xffffffffu);
+  assert_int_equal(reg_read(f, HWPROF_PIR_STAT_UPDATES_ADDR, NULL), 41);
+  branch(f, HWPROF_KIND_BRANCH, 1, HWPROF_BHINT_TK, true, false);       /* an event and an update */
+  assert_int_equal(reg_read(f, HWPROF_PIR_STAT_EVENTS_ADDR, NULL), 0);  /* wrapped */
+  assert_int_equal(reg_read(f, HWPROF_PIR_STAT_UPDATES_ADDR, NULL), 42);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_pir_reset_clears_every_field, setup),
+      cmocka_unit_test_setup(test_pir_statistics_written_then_counted, setup),
       cmocka_unit_test_setup(test_pir_initprof_sets_base_and_clears_offset, setup),
       cmocka_unit_test_setup(test_pir_field_widths_follow_the_seed, setup),
       cmocka_unit_test_setup(test_pir_update_table_every_row, setup),

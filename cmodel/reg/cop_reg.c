@@ -118,10 +118,10 @@ static decode_t decode(const hwprof_cop_reg_state_t *s, uint16_t addr, const hwp
     case HWPROF_COP_STATUS_ADDR: d.rdata = ((uint32_t)hw->status_running & 0x1u) | (((uint32_t)hw->status_halted & 0x1u) << 1) | (((uint32_t)hw->status_dfe_valid & 0x1u) << 2) | (((uint32_t)hw->status_fetch_pc & 0xffu) << 8) | (((uint32_t)hw->status_intr_pc & 0xffu) << 16); d.ro = true; break;
     case HWPROF_COP_LFSR_ADDR: d.rdata = ((uint32_t)hw->lfsr_value & 0xffffu); d.refused = hw->lfsr_refuse; break;
     case HWPROF_COP_IDXW_ADDR: d.rdata = ((uint32_t)hw->idxw_w0 & 0xfu) | (((uint32_t)hw->idxw_w1 & 0xfu) << 4) | (((uint32_t)hw->idxw_w2 & 0xfu) << 8) | (((uint32_t)hw->idxw_w3 & 0xfu) << 12) | (((uint32_t)hw->idxw_w4 & 0xfu) << 16) | (((uint32_t)hw->idxw_w5 & 0xfu) << 20) | (((uint32_t)hw->idxw_w6 & 0xfu) << 24) | (((uint32_t)hw->idxw_w7 & 0xfu) << 28); d.refused = hw->idxw_refuse; break;
-    case HWPROF_COP_STAT_SAMPLES_ADDR: d.rdata = ((uint32_t)hw->stat_samples_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_COP_STAT_EXECUTED_ADDR: d.rdata = ((uint32_t)hw->stat_executed_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_COP_STAT_MISPREDICT_ADDR: d.rdata = ((uint32_t)hw->stat_mispredict_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_COP_STAT_IDLE_ADDR: d.rdata = ((uint32_t)hw->stat_idle_value & 0xffffffffu); d.ro = true; break;
+    case HWPROF_COP_STAT_SAMPLES_ADDR: d.rdata = ((uint32_t)hw->stat_samples_value & 0xffffffffu); break;
+    case HWPROF_COP_STAT_EXECUTED_ADDR: d.rdata = ((uint32_t)hw->stat_executed_value & 0xffffffffu); break;
+    case HWPROF_COP_STAT_MISPREDICT_ADDR: d.rdata = ((uint32_t)hw->stat_mispredict_value & 0xffffffffu); break;
+    case HWPROF_COP_STAT_IDLE_ADDR: d.rdata = ((uint32_t)hw->stat_idle_value & 0xffffffffu); break;
     case HWPROF_COP_CFG_ADDR: d.rdata = ((uint32_t)hw->cfg_uc_log2 & 0xfu) | (((uint32_t)hw->cfg_cam_log2 & 0xfu) << 4) | (((uint32_t)hw->cfg_data_log2 & 0xfu) << 8); d.ro = true; break;
     default: d.hit = false; break;
   }
@@ -232,6 +232,22 @@ void hwprof_cop_reg_comb(const hwprof_cop_reg_state_t *s, const hwprof_reg_req_t
       r2h->idxw_w5 = (req->wdata >> 20) & 0xfu;
       r2h->idxw_w6 = (req->wdata >> 24) & 0xfu;
       r2h->idxw_w7 = (req->wdata >> 28) & 0xfu;
+      break;
+    case HWPROF_COP_STAT_SAMPLES_ADDR:
+      r2h->stat_samples_qe = true;
+      r2h->stat_samples_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_COP_STAT_EXECUTED_ADDR:
+      r2h->stat_executed_qe = true;
+      r2h->stat_executed_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_COP_STAT_MISPREDICT_ADDR:
+      r2h->stat_mispredict_qe = true;
+      r2h->stat_mispredict_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_COP_STAT_IDLE_ADDR:
+      r2h->stat_idle_qe = true;
+      r2h->stat_idle_value = (req->wdata) & 0xffffffffu;
       break;
     default: break;
   }

@@ -81,6 +81,14 @@ typedef struct {
   uint32_t idxw_w5;
   uint32_t idxw_w6;
   uint32_t idxw_w7;
+  bool stat_samples_qe;
+  uint32_t stat_samples_value;
+  bool stat_executed_qe;
+  uint32_t stat_executed_value;
+  bool stat_mispredict_qe;
+  uint32_t stat_mispredict_value;
+  bool stat_idle_qe;
+  uint32_t stat_idle_value;
   uint32_t v_index;
   bool v_we;
   uint32_t v_wdata;

@@ -24,14 +24,14 @@ static decode_t decode(const hwprof_edge_prof_reg_state_t *s, uint16_t addr, con
     case HWPROF_EDGE_PROF_OAB_INDEX_ADDR: d.rdata = (uint32_t)s->oab_index_value; break;
     case HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR: d.rdata = ((uint32_t)hw->oab_entry_lo_addr & 0xffffffffu); d.ro = true; break;
     case HWPROF_EDGE_PROF_OAB_ENTRY_HI_ADDR: d.rdata = ((uint32_t)hw->oab_entry_hi_addr & 0xffu) | (((uint32_t)hw->oab_entry_hi_underflow & 0x1u) << 31); d.ro = true; break;
-    case HWPROF_EDGE_PROF_STAT_UPDATES_ADDR: d.rdata = ((uint32_t)hw->stat_updates_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_EDGE_PROF_STAT_HITS_ADDR: d.rdata = ((uint32_t)hw->stat_hits_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_EDGE_PROF_STAT_MISSES_ADDR: d.rdata = ((uint32_t)hw->stat_misses_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_EDGE_PROF_STAT_WRITEBACKS_ADDR: d.rdata = ((uint32_t)hw->stat_writebacks_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_EDGE_PROF_STAT_STALLS_ADDR: d.rdata = ((uint32_t)hw->stat_stalls_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_EDGE_PROF_STAT_DROPPED_ADDR: d.rdata = ((uint32_t)hw->stat_dropped_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR: d.rdata = ((uint32_t)hw->stat_overflows_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_EDGE_PROF_STAT_UNDERFLOWS_ADDR: d.rdata = ((uint32_t)hw->stat_underflows_value & 0xffffffffu); d.ro = true; break;
+    case HWPROF_EDGE_PROF_STAT_UPDATES_ADDR: d.rdata = ((uint32_t)hw->stat_updates_value & 0xffffffffu); break;
+    case HWPROF_EDGE_PROF_STAT_HITS_ADDR: d.rdata = ((uint32_t)hw->stat_hits_value & 0xffffffffu); break;
+    case HWPROF_EDGE_PROF_STAT_MISSES_ADDR: d.rdata = ((uint32_t)hw->stat_misses_value & 0xffffffffu); break;
+    case HWPROF_EDGE_PROF_STAT_WRITEBACKS_ADDR: d.rdata = ((uint32_t)hw->stat_writebacks_value & 0xffffffffu); break;
+    case HWPROF_EDGE_PROF_STAT_STALLS_ADDR: d.rdata = ((uint32_t)hw->stat_stalls_value & 0xffffffffu); break;
+    case HWPROF_EDGE_PROF_STAT_DROPPED_ADDR: d.rdata = ((uint32_t)hw->stat_dropped_value & 0xffffffffu); break;
+    case HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR: d.rdata = ((uint32_t)hw->stat_overflows_value & 0xffffffffu); break;
+    case HWPROF_EDGE_PROF_STAT_UNDERFLOWS_ADDR: d.rdata = ((uint32_t)hw->stat_underflows_value & 0xffffffffu); break;
     default: d.hit = false; break;
   }
   return d;
@@ -63,6 +63,38 @@ void hwprof_edge_prof_reg_comb(const hwprof_edge_prof_reg_state_t *s, const hwpr
     case HWPROF_EDGE_PROF_OAB_CTRL_ADDR:
       r2h->oab_ctrl_qe = true;
       r2h->oab_ctrl_clear = (req->wdata) & 0x1u;
+      break;
+    case HWPROF_EDGE_PROF_STAT_UPDATES_ADDR:
+      r2h->stat_updates_qe = true;
+      r2h->stat_updates_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_EDGE_PROF_STAT_HITS_ADDR:
+      r2h->stat_hits_qe = true;
+      r2h->stat_hits_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_EDGE_PROF_STAT_MISSES_ADDR:
+      r2h->stat_misses_qe = true;
+      r2h->stat_misses_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_EDGE_PROF_STAT_WRITEBACKS_ADDR:
+      r2h->stat_writebacks_qe = true;
+      r2h->stat_writebacks_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_EDGE_PROF_STAT_STALLS_ADDR:
+      r2h->stat_stalls_qe = true;
+      r2h->stat_stalls_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_EDGE_PROF_STAT_DROPPED_ADDR:
+      r2h->stat_dropped_qe = true;
+      r2h->stat_dropped_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR:
+      r2h->stat_overflows_qe = true;
+      r2h->stat_overflows_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_EDGE_PROF_STAT_UNDERFLOWS_ADDR:
+      r2h->stat_underflows_qe = true;
+      r2h->stat_underflows_value = (req->wdata) & 0xffffffffu;
       break;
     default: break;
   }

@@ -42,6 +42,22 @@ typedef struct {
   bool cmd_invalidate;
   bool oab_ctrl_qe;
   bool oab_ctrl_clear;
+  bool stat_updates_qe;
+  uint32_t stat_updates_value;
+  bool stat_hits_qe;
+  uint32_t stat_hits_value;
+  bool stat_misses_qe;
+  uint32_t stat_misses_value;
+  bool stat_writebacks_qe;
+  uint32_t stat_writebacks_value;
+  bool stat_stalls_qe;
+  uint32_t stat_stalls_value;
+  bool stat_dropped_qe;
+  uint32_t stat_dropped_value;
+  bool stat_overflows_qe;
+  uint32_t stat_overflows_value;
+  bool stat_underflows_qe;
+  uint32_t stat_underflows_value;
 } hwprof_edge_prof_reg2hw_t;
 
 void hwprof_edge_prof_reg_reset(hwprof_edge_prof_reg_state_t *s);

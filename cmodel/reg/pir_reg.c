@@ -19,8 +19,8 @@ static decode_t decode(const hwprof_pir_reg_state_t *s, uint16_t addr, const hwp
     case HWPROF_PIR_OFFSET_ADDR: d.rdata = ((uint32_t)hw->offset_value & 0xffffffu); break;
     case HWPROF_PIR_TRIGGER_ADDR: d.rdata = ((uint32_t)hw->trigger_value & 0x7fffu); break;
     case HWPROF_PIR_CTRL_ADDR: d.rdata = ((uint32_t)hw->ctrl_flag & 0x1u); break;
-    case HWPROF_PIR_STAT_EVENTS_ADDR: d.rdata = ((uint32_t)hw->stat_events_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_PIR_STAT_UPDATES_ADDR: d.rdata = ((uint32_t)hw->stat_updates_value & 0xffffffffu); d.ro = true; break;
+    case HWPROF_PIR_STAT_EVENTS_ADDR: d.rdata = ((uint32_t)hw->stat_events_value & 0xffffffffu); break;
+    case HWPROF_PIR_STAT_UPDATES_ADDR: d.rdata = ((uint32_t)hw->stat_updates_value & 0xffffffffu); break;
     case HWPROF_PIR_LINK_ADDR: d.rdata = ((uint32_t)hw->link_depth & 0xffu) | (((uint32_t)hw->link_err & 0x1u) << 8); break;
     case HWPROF_PIR_PATH_SUM_ADDR: d.rdata = ((uint32_t)hw->path_sum_value & 0x1fffu); break;
     case HWPROF_PIR_PATH_STACK_ADDR: d.rdata = ((uint32_t)hw->path_stack_depth & 0xffu) | (((uint32_t)hw->path_stack_err & 0x1u) << 8); break;
@@ -66,6 +66,14 @@ void hwprof_pir_reg_comb(const hwprof_pir_reg_state_t *s, const hwprof_reg_req_t
     case HWPROF_PIR_CTRL_ADDR:
       r2h->ctrl_qe = true;
       r2h->ctrl_flag = (req->wdata) & 0x1u;
+      break;
+    case HWPROF_PIR_STAT_EVENTS_ADDR:
+      r2h->stat_events_qe = true;
+      r2h->stat_events_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_PIR_STAT_UPDATES_ADDR:
+      r2h->stat_updates_qe = true;
+      r2h->stat_updates_value = (req->wdata) & 0xffffffffu;
       break;
     case HWPROF_PIR_LINK_ADDR:
       r2h->link_qe = true;

@@ -39,6 +39,10 @@ typedef struct {
   uint32_t trigger_value;
   bool ctrl_qe;
   bool ctrl_flag;
+  bool stat_events_qe;
+  uint32_t stat_events_value;
+  bool stat_updates_qe;
+  uint32_t stat_updates_value;
   bool link_qe;
   uint32_t link_depth;
   bool link_err;

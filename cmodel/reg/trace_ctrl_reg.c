@@ -26,12 +26,12 @@ static decode_t decode(const hwprof_trace_ctrl_reg_state_t *s, uint16_t addr, co
     case HWPROF_TRACE_CTRL_FIFO_START_ADDR: d.rdata = ((uint32_t)hw->fifo_start_value & 0xffffffffu); d.ro = true; break;
     case HWPROF_TRACE_CTRL_FIFO_HIST_ADDR: d.rdata = ((uint32_t)hw->fifo_hist_value & 0xffffffffu); d.ro = true; break;
     case HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR: d.rdata = 0; break;
-    case HWPROF_TRACE_CTRL_STAT_END_BACKWARD_ADDR: d.rdata = ((uint32_t)hw->stat_end_backward_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_TRACE_CTRL_STAT_END_INDIRECT_ADDR: d.rdata = ((uint32_t)hw->stat_end_indirect_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_TRACE_CTRL_STAT_END_FULL_ADDR: d.rdata = ((uint32_t)hw->stat_end_full_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_TRACE_CTRL_STAT_FILTERED_ADDR: d.rdata = ((uint32_t)hw->stat_filtered_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_TRACE_CTRL_STAT_SAMPLED_ADDR: d.rdata = ((uint32_t)hw->stat_sampled_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR: d.rdata = ((uint32_t)hw->stat_dropped_value & 0xffffffffu); d.ro = true; break;
+    case HWPROF_TRACE_CTRL_STAT_END_BACKWARD_ADDR: d.rdata = ((uint32_t)hw->stat_end_backward_value & 0xffffffffu); break;
+    case HWPROF_TRACE_CTRL_STAT_END_INDIRECT_ADDR: d.rdata = ((uint32_t)hw->stat_end_indirect_value & 0xffffffffu); break;
+    case HWPROF_TRACE_CTRL_STAT_END_FULL_ADDR: d.rdata = ((uint32_t)hw->stat_end_full_value & 0xffffffffu); break;
+    case HWPROF_TRACE_CTRL_STAT_FILTERED_ADDR: d.rdata = ((uint32_t)hw->stat_filtered_value & 0xffffffffu); break;
+    case HWPROF_TRACE_CTRL_STAT_SAMPLED_ADDR: d.rdata = ((uint32_t)hw->stat_sampled_value & 0xffffffffu); break;
+    case HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR: d.rdata = ((uint32_t)hw->stat_dropped_value & 0xffffffffu); break;
     default: d.hit = false; break;
   }
   return d;
@@ -80,6 +80,30 @@ void hwprof_trace_ctrl_reg_comb(const hwprof_trace_ctrl_reg_state_t *s, const hw
       r2h->fifo_ctrl_qe = true;
       r2h->fifo_ctrl_pop = (req->wdata) & 0x1u;
       r2h->fifo_ctrl_clear = (req->wdata >> 1) & 0x1u;
+      break;
+    case HWPROF_TRACE_CTRL_STAT_END_BACKWARD_ADDR:
+      r2h->stat_end_backward_qe = true;
+      r2h->stat_end_backward_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_TRACE_CTRL_STAT_END_INDIRECT_ADDR:
+      r2h->stat_end_indirect_qe = true;
+      r2h->stat_end_indirect_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_TRACE_CTRL_STAT_END_FULL_ADDR:
+      r2h->stat_end_full_qe = true;
+      r2h->stat_end_full_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_TRACE_CTRL_STAT_FILTERED_ADDR:
+      r2h->stat_filtered_qe = true;
+      r2h->stat_filtered_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_TRACE_CTRL_STAT_SAMPLED_ADDR:
+      r2h->stat_sampled_qe = true;
+      r2h->stat_sampled_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR:
+      r2h->stat_dropped_qe = true;
+      r2h->stat_dropped_value = (req->wdata) & 0xffffffffu;
       break;
     default: break;
   }

@@ -52,6 +52,18 @@ typedef struct {
   bool fifo_ctrl_qe;
   bool fifo_ctrl_pop;
   bool fifo_ctrl_clear;
+  bool stat_end_backward_qe;
+  uint32_t stat_end_backward_value;
+  bool stat_end_indirect_qe;
+  uint32_t stat_end_indirect_value;
+  bool stat_end_full_qe;
+  uint32_t stat_end_full_value;
+  bool stat_filtered_qe;
+  uint32_t stat_filtered_value;
+  bool stat_sampled_qe;
+  uint32_t stat_sampled_value;
+  bool stat_dropped_qe;
+  uint32_t stat_dropped_value;
 } hwprof_trace_ctrl_reg2hw_t;
 
 void hwprof_trace_ctrl_reg_reset(hwprof_trace_ctrl_reg_state_t *s);

@@ -31,9 +31,9 @@ static decode_t decode(const hwprof_vpf_reg_state_t *s, uint16_t addr, const hwp
     case HWPROF_VPF_FIELDS_ADDR: d.rdata = (uint32_t)s->fields_sel; d.refused = hw->fields_refuse; break;
     case HWPROF_VPF_ACTION_ADDR: d.rdata = 0; break;
     case HWPROF_VPF_SB_STATUS_ADDR: d.rdata = ((uint32_t)hw->sb_status_records & 0xffffu) | (((uint32_t)hw->sb_status_words & 0xffffu) << 16); d.ro = true; break;
-    case HWPROF_VPF_STAT_PASSED_ADDR: d.rdata = ((uint32_t)hw->stat_passed_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_VPF_STAT_SAMPLED_ADDR: d.rdata = ((uint32_t)hw->stat_sampled_value & 0xffffffffu); d.ro = true; break;
-    case HWPROF_VPF_STAT_DROPPED_ADDR: d.rdata = ((uint32_t)hw->stat_dropped_value & 0xffffffffu); d.ro = true; break;
+    case HWPROF_VPF_STAT_PASSED_ADDR: d.rdata = ((uint32_t)hw->stat_passed_value & 0xffffffffu); break;
+    case HWPROF_VPF_STAT_SAMPLED_ADDR: d.rdata = ((uint32_t)hw->stat_sampled_value & 0xffffffffu); break;
+    case HWPROF_VPF_STAT_DROPPED_ADDR: d.rdata = ((uint32_t)hw->stat_dropped_value & 0xffffffffu); break;
     case HWPROF_VPF_CFG_ADDR: d.rdata = ((uint32_t)hw->cfg_sb_words_log2 & 0xfu) | (((uint32_t)hw->cfg_bitmask_log2 & 0xfu) << 4); d.ro = true; break;
     default: d.hit = false; break;
   }
@@ -79,6 +79,18 @@ void hwprof_vpf_reg_comb(const hwprof_vpf_reg_state_t *s, const hwprof_reg_req_t
       r2h->action_qe = true;
       r2h->action_bitmask_clear = (req->wdata) & 0x1u;
       r2h->action_sb_clear = (req->wdata >> 1) & 0x1u;
+      break;
+    case HWPROF_VPF_STAT_PASSED_ADDR:
+      r2h->stat_passed_qe = true;
+      r2h->stat_passed_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_VPF_STAT_SAMPLED_ADDR:
+      r2h->stat_sampled_qe = true;
+      r2h->stat_sampled_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_VPF_STAT_DROPPED_ADDR:
+      r2h->stat_dropped_qe = true;
+      r2h->stat_dropped_value = (req->wdata) & 0xffffffffu;
       break;
     default: break;
   }

@@ -45,6 +45,12 @@ typedef struct {
   bool action_qe;
   bool action_bitmask_clear;
   bool action_sb_clear;
+  bool stat_passed_qe;
+  uint32_t stat_passed_value;
+  bool stat_sampled_qe;
+  uint32_t stat_sampled_value;
+  bool stat_dropped_qe;
+  uint32_t stat_dropped_value;
   uint32_t bitmask_index;
   bool bitmask_we;
   uint32_t bitmask_wdata;

@@ -67,7 +67,7 @@ module hwprof_cop_reg (
 
   logic reg_hit, reg_ro, reg_refused;
   assign reg_hit     = sel_cmd | sel_stop | sel_status | sel_lfsr | sel_idxw | sel_stat_samples | sel_stat_executed | sel_stat_mispredict | sel_stat_idle | sel_cfg | sel_v | sel_i | sel_c | sel_b | sel_t | sel_dispatch | sel_uc_lo | sel_uc_hi | sel_cam_valid | sel_cam_key | sel_data;
-  assign reg_ro      = sel_status | sel_stat_samples | sel_stat_executed | sel_stat_mispredict | sel_stat_idle | sel_cfg | sel_cam_valid;
+  assign reg_ro      = sel_status | sel_cfg | sel_cam_valid;
   assign reg_refused = (sel_cmd & hw2reg_i.cmd_refuse) | (sel_lfsr & hw2reg_i.lfsr_refuse) | (sel_idxw & hw2reg_i.idxw_refuse) | (sel_v & hw2reg_i.v_refuse) | (sel_i & hw2reg_i.i_refuse) | (sel_c & hw2reg_i.c_refuse) | (sel_b & hw2reg_i.b_refuse) | (sel_t & hw2reg_i.t_refuse) | (sel_dispatch & hw2reg_i.dispatch_refuse) | (sel_uc_lo & hw2reg_i.uc_lo_refuse) | (sel_uc_hi & hw2reg_i.uc_hi_refuse) | (sel_cam_key & hw2reg_i.cam_key_refuse) | (sel_data & hw2reg_i.data_refuse);
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
 
@@ -81,6 +81,14 @@ module hwprof_cop_reg (
   assign we_lfsr = reg_access_i && reg_write_i && sel_lfsr && !hw2reg_i.lfsr_refuse;
   logic we_idxw;
   assign we_idxw = reg_access_i && reg_write_i && sel_idxw && !hw2reg_i.idxw_refuse;
+  logic we_stat_samples;
+  assign we_stat_samples = reg_access_i && reg_write_i && sel_stat_samples;
+  logic we_stat_executed;
+  assign we_stat_executed = reg_access_i && reg_write_i && sel_stat_executed;
+  logic we_stat_mispredict;
+  assign we_stat_mispredict = reg_access_i && reg_write_i && sel_stat_mispredict;
+  logic we_stat_idle;
+  assign we_stat_idle = reg_access_i && reg_write_i && sel_stat_idle;
   logic we_v;
   assign we_v = reg_access_i && reg_write_i && sel_v && !hw2reg_i.v_refuse;
   logic we_i;
@@ -168,6 +176,14 @@ module hwprof_cop_reg (
   assign reg2hw_o.idxw_w5 = reg_wdata_i[23:20];
   assign reg2hw_o.idxw_w6 = reg_wdata_i[27:24];
   assign reg2hw_o.idxw_w7 = reg_wdata_i[31:28];
+  assign reg2hw_o.stat_samples_qe = we_stat_samples;
+  assign reg2hw_o.stat_samples_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_executed_qe = we_stat_executed;
+  assign reg2hw_o.stat_executed_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_mispredict_qe = we_stat_mispredict;
+  assign reg2hw_o.stat_mispredict_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_idle_qe = we_stat_idle;
+  assign reg2hw_o.stat_idle_value = reg_wdata_i[31:0];
   assign reg2hw_o.v_index = 2'((reg_addr_i - hwprof_pkg::COP_V_ADDR) >> 2);
   assign reg2hw_o.v_we = we_v;
   assign reg2hw_o.v_wdata = reg_wdata_i;

@@ -63,7 +63,7 @@ module hwprof_edge_prof_reg (
 
   logic reg_hit, reg_ro, reg_refused;
   assign reg_hit     = sel_cmd | sel_status | sel_bound_lo_lo | sel_bound_lo_hi | sel_bound_hi_lo | sel_bound_hi_hi | sel_oab_status | sel_oab_ctrl | sel_oab_index | sel_oab_entry_lo | sel_oab_entry_hi | sel_stat_updates | sel_stat_hits | sel_stat_misses | sel_stat_writebacks | sel_stat_stalls | sel_stat_dropped | sel_stat_overflows | sel_stat_underflows;
-  assign reg_ro      = sel_status | sel_oab_status | sel_oab_entry_lo | sel_oab_entry_hi | sel_stat_updates | sel_stat_hits | sel_stat_misses | sel_stat_writebacks | sel_stat_stalls | sel_stat_dropped | sel_stat_overflows | sel_stat_underflows;
+  assign reg_ro      = sel_status | sel_oab_status | sel_oab_entry_lo | sel_oab_entry_hi;
   assign reg_refused = (sel_cmd & hw2reg_i.cmd_refuse);
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
 
@@ -83,6 +83,22 @@ module hwprof_edge_prof_reg (
   assign we_oab_ctrl = reg_access_i && reg_write_i && sel_oab_ctrl;
   logic we_oab_index;
   assign we_oab_index = reg_access_i && reg_write_i && sel_oab_index;
+  logic we_stat_updates;
+  assign we_stat_updates = reg_access_i && reg_write_i && sel_stat_updates;
+  logic we_stat_hits;
+  assign we_stat_hits = reg_access_i && reg_write_i && sel_stat_hits;
+  logic we_stat_misses;
+  assign we_stat_misses = reg_access_i && reg_write_i && sel_stat_misses;
+  logic we_stat_writebacks;
+  assign we_stat_writebacks = reg_access_i && reg_write_i && sel_stat_writebacks;
+  logic we_stat_stalls;
+  assign we_stat_stalls = reg_access_i && reg_write_i && sel_stat_stalls;
+  logic we_stat_dropped;
+  assign we_stat_dropped = reg_access_i && reg_write_i && sel_stat_dropped;
+  logic we_stat_overflows;
+  assign we_stat_overflows = reg_access_i && reg_write_i && sel_stat_overflows;
+  logic we_stat_underflows;
+  assign we_stat_underflows = reg_access_i && reg_write_i && sel_stat_underflows;
 
   // ---- the flops of the registers this block holds
   logic [31:0] bound_lo_lo_value_q, bound_lo_lo_value_d;
@@ -154,6 +170,22 @@ module hwprof_edge_prof_reg (
   assign reg2hw_o.oab_ctrl_qe = we_oab_ctrl;
   assign reg2hw_o.oab_ctrl_clear = reg_wdata_i[0];
   assign reg2hw_o.oab_index_value = oab_index_value_q;
+  assign reg2hw_o.stat_updates_qe = we_stat_updates;
+  assign reg2hw_o.stat_updates_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_hits_qe = we_stat_hits;
+  assign reg2hw_o.stat_hits_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_misses_qe = we_stat_misses;
+  assign reg2hw_o.stat_misses_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_writebacks_qe = we_stat_writebacks;
+  assign reg2hw_o.stat_writebacks_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_stalls_qe = we_stat_stalls;
+  assign reg2hw_o.stat_stalls_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_dropped_qe = we_stat_dropped;
+  assign reg2hw_o.stat_dropped_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_overflows_qe = we_stat_overflows;
+  assign reg2hw_o.stat_overflows_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_underflows_qe = we_stat_underflows;
+  assign reg2hw_o.stat_underflows_value = reg_wdata_i[31:0];
 
   // write-data bits outside every writable field are ignored
   logic unused_wdata;

@@ -45,7 +45,7 @@ module hwprof_pir_reg (
 
   logic reg_hit, reg_ro, reg_refused;
   assign reg_hit     = sel_base_lo | sel_base_hi | sel_offset | sel_trigger | sel_ctrl | sel_stat_events | sel_stat_updates | sel_link | sel_path_sum | sel_path_stack;
-  assign reg_ro      = sel_stat_events | sel_stat_updates;
+  assign reg_ro      = 1'b0;
   assign reg_refused = 1'b0;
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
 
@@ -61,6 +61,10 @@ module hwprof_pir_reg (
   assign we_trigger = reg_access_i && reg_write_i && sel_trigger;
   logic we_ctrl;
   assign we_ctrl = reg_access_i && reg_write_i && sel_ctrl;
+  logic we_stat_events;
+  assign we_stat_events = reg_access_i && reg_write_i && sel_stat_events;
+  logic we_stat_updates;
+  assign we_stat_updates = reg_access_i && reg_write_i && sel_stat_updates;
   logic we_link;
   assign we_link = reg_access_i && reg_write_i && sel_link;
   logic we_path_sum;
@@ -104,6 +108,10 @@ module hwprof_pir_reg (
   assign reg2hw_o.trigger_value = reg_wdata_i[14:0];
   assign reg2hw_o.ctrl_qe = we_ctrl;
   assign reg2hw_o.ctrl_flag = reg_wdata_i[0];
+  assign reg2hw_o.stat_events_qe = we_stat_events;
+  assign reg2hw_o.stat_events_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_updates_qe = we_stat_updates;
+  assign reg2hw_o.stat_updates_value = reg_wdata_i[31:0];
   assign reg2hw_o.link_qe = we_link;
   assign reg2hw_o.link_depth = reg_wdata_i[7:0];
   assign reg2hw_o.link_err = reg_wdata_i[8];

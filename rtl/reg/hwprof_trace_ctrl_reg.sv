@@ -63,7 +63,7 @@ module hwprof_trace_ctrl_reg (
 
   logic reg_hit, reg_ro, reg_refused;
   assign reg_hit     = sel_ctrl | sel_status | sel_cur_start | sel_cur_hist | sel_last_start | sel_last_hist | sel_range_lo | sel_range_hi | sel_sample_reload | sel_sample_count | sel_fifo_start | sel_fifo_hist | sel_fifo_ctrl | sel_stat_end_backward | sel_stat_end_indirect | sel_stat_end_full | sel_stat_filtered | sel_stat_sampled | sel_stat_dropped;
-  assign reg_ro      = sel_status | sel_fifo_start | sel_fifo_hist | sel_stat_end_backward | sel_stat_end_indirect | sel_stat_end_full | sel_stat_filtered | sel_stat_sampled | sel_stat_dropped;
+  assign reg_ro      = sel_status | sel_fifo_start | sel_fifo_hist;
   assign reg_refused = 1'b0;
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
 
@@ -89,6 +89,18 @@ module hwprof_trace_ctrl_reg (
   assign we_sample_count = reg_access_i && reg_write_i && sel_sample_count;
   logic we_fifo_ctrl;
   assign we_fifo_ctrl = reg_access_i && reg_write_i && sel_fifo_ctrl;
+  logic we_stat_end_backward;
+  assign we_stat_end_backward = reg_access_i && reg_write_i && sel_stat_end_backward;
+  logic we_stat_end_indirect;
+  assign we_stat_end_indirect = reg_access_i && reg_write_i && sel_stat_end_indirect;
+  logic we_stat_end_full;
+  assign we_stat_end_full = reg_access_i && reg_write_i && sel_stat_end_full;
+  logic we_stat_filtered;
+  assign we_stat_filtered = reg_access_i && reg_write_i && sel_stat_filtered;
+  logic we_stat_sampled;
+  assign we_stat_sampled = reg_access_i && reg_write_i && sel_stat_sampled;
+  logic we_stat_dropped;
+  assign we_stat_dropped = reg_access_i && reg_write_i && sel_stat_dropped;
 
   // ---- the flops of the registers this block holds
   logic ctrl_enable_q, ctrl_enable_d;
@@ -184,6 +196,18 @@ module hwprof_trace_ctrl_reg (
   assign reg2hw_o.fifo_ctrl_qe = we_fifo_ctrl;
   assign reg2hw_o.fifo_ctrl_pop = reg_wdata_i[0];
   assign reg2hw_o.fifo_ctrl_clear = reg_wdata_i[1];
+  assign reg2hw_o.stat_end_backward_qe = we_stat_end_backward;
+  assign reg2hw_o.stat_end_backward_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_end_indirect_qe = we_stat_end_indirect;
+  assign reg2hw_o.stat_end_indirect_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_end_full_qe = we_stat_end_full;
+  assign reg2hw_o.stat_end_full_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_filtered_qe = we_stat_filtered;
+  assign reg2hw_o.stat_filtered_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_sampled_qe = we_stat_sampled;
+  assign reg2hw_o.stat_sampled_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_dropped_qe = we_stat_dropped;
+  assign reg2hw_o.stat_dropped_value = reg_wdata_i[31:0];
 
   // write-data bits outside every writable field are ignored
   logic unused_wdata;

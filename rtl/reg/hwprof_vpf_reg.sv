@@ -53,7 +53,7 @@ module hwprof_vpf_reg (
 
   logic reg_hit, reg_ro, reg_refused;
   assign reg_hit     = sel_ctrl | sel_kinds | sel_mask | sel_match | sel_prescale | sel_prescale_count | sel_fields | sel_action | sel_sb_status | sel_stat_passed | sel_stat_sampled | sel_stat_dropped | sel_cfg | sel_bitmask;
-  assign reg_ro      = sel_sb_status | sel_stat_passed | sel_stat_sampled | sel_stat_dropped | sel_cfg;
+  assign reg_ro      = sel_sb_status | sel_cfg;
   assign reg_refused = (sel_fields & hw2reg_i.fields_refuse) | (sel_bitmask & hw2reg_i.bitmask_refuse);
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
 
@@ -75,6 +75,12 @@ module hwprof_vpf_reg (
   assign we_fields = reg_access_i && reg_write_i && sel_fields && !hw2reg_i.fields_refuse;
   logic we_action;
   assign we_action = reg_access_i && reg_write_i && sel_action;
+  logic we_stat_passed;
+  assign we_stat_passed = reg_access_i && reg_write_i && sel_stat_passed;
+  logic we_stat_sampled;
+  assign we_stat_sampled = reg_access_i && reg_write_i && sel_stat_sampled;
+  logic we_stat_dropped;
+  assign we_stat_dropped = reg_access_i && reg_write_i && sel_stat_dropped;
   logic we_bitmask;
   assign we_bitmask = reg_access_i && reg_write_i && sel_bitmask && !hw2reg_i.bitmask_refuse;
 
@@ -151,6 +157,12 @@ module hwprof_vpf_reg (
   assign reg2hw_o.action_qe = we_action;
   assign reg2hw_o.action_bitmask_clear = reg_wdata_i[0];
   assign reg2hw_o.action_sb_clear = reg_wdata_i[1];
+  assign reg2hw_o.stat_passed_qe = we_stat_passed;
+  assign reg2hw_o.stat_passed_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_sampled_qe = we_stat_sampled;
+  assign reg2hw_o.stat_sampled_value = reg_wdata_i[31:0];
+  assign reg2hw_o.stat_dropped_qe = we_stat_dropped;
+  assign reg2hw_o.stat_dropped_value = reg_wdata_i[31:0];
   assign reg2hw_o.bitmask_index = 7'((reg_addr_i - hwprof_pkg::VPF_BITMASK_ADDR) >> 2);
   assign reg2hw_o.bitmask_we = we_bitmask;
   assign reg2hw_o.bitmask_wdata = reg_wdata_i;
