@@ -194,7 +194,8 @@ $(BUILD)/tbc/%.o: tb/%.c tb/%.h $(MODEL_HDR)
 $(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/progen.o
 	ar rcs $@ $^
 
-TB_SRC := tb/tb_top.cpp tb/lockstep.cpp tb/top_steps.cpp tb/steps_pir.cpp tb/steps_edge_prof.cpp tb/steps_trace_ctrl.cpp
+TB_SRC := tb/tb_top.cpp tb/lockstep.cpp tb/top_steps.cpp tb/steps_pir.cpp tb/steps_edge_prof.cpp tb/steps_trace_ctrl.cpp \
+          tb/steps_cop.cpp
 TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/top_compare.h tb/progen.h tb/bench_cfg.h \
            tb/top_steps.h tb/wide_port.h tb/pir_shadow.h tb/verilated_top.h tb/apb_master.h tb/top_ports.h $(BUILD)/model/libhwprof_model.a \
            $(BUILD)/tbc/libhwprof_tbc.a

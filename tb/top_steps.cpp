@@ -11,6 +11,7 @@ std::vector<Step> directed_steps() {
   link_steps(&s);
   path_steps(&s);
   stack_march_steps(&s);
+  cop_steps(&s);
   return s;
 }
 

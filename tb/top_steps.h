@@ -1,8 +1,8 @@
 // The directed scenarios of the hwprof_top lockstep bench: a step is a retire event, a register
 // access, a memory preload or check, or an interrupt check, each with the outcome worked out by hand
 // (or by an independent computation in the scenario). One file of scenarios per block:
-// tb/steps_pir.cpp, tb/steps_edge_prof.cpp, tb/steps_trace_ctrl.cpp; the co-processor's scenarios
-// get a file of their own by the same pattern.
+// tb/steps_pir.cpp, tb/steps_edge_prof.cpp, tb/steps_trace_ctrl.cpp, tb/steps_cop.cpp (the value
+// profiler's path through the top: front end, engine, interrupt).
 #ifndef HWPROF_TB_TOP_STEPS_H
 #define HWPROF_TB_TOP_STEPS_H
 
@@ -90,6 +90,7 @@ void trace_steps(std::vector<Step>* s);
 void link_steps(std::vector<Step>* s);
 void path_steps(std::vector<Step>* s);
 void stack_march_steps(std::vector<Step>* s);
+void cop_steps(std::vector<Step>* s);
 // every scenario that applies to this bench's configuration
 std::vector<Step> directed_steps();
 
