@@ -28,8 +28,9 @@ typedef struct {
   uint32_t p_from, p_pc, p_next;
 } edge_check_t;
 
-/* Returns 0, or -1 with a one-line reason (naming the file) in err. */
-int edge_check_init(edge_check_t *c, const char *map_path, char *err, size_t errlen);
+/* cnt_w: the hardware's counter width in bits, which the map's counter size must match. Returns 0,
+ * or -1 with a one-line reason (naming the file) in err. */
+int edge_check_init(edge_check_t *c, const char *map_path, unsigned cnt_w, char *err, size_t errlen);
 /* The program runs partly from the code cache [lo, hi) (its origin table below lo, in ram). */
 void edge_check_set_cache(edge_check_t *c, uint32_t lo, uint32_t hi, const uint8_t *ram, uint32_t ram_base,
                           uint32_t ram_size);

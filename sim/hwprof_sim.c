@@ -400,7 +400,7 @@ int main(int argc, char **argv) {
   static edge_check_t ec;
   if (edge_map) {
     char err[300];
-    if (edge_check_init(&ec, edge_map, err, sizeof err)) {
+    if (edge_check_init(&ec, edge_map, plat.cfg.edge_prof.cnt_w, err, sizeof err)) {
       fprintf(stderr, "hwprof-sim: error: %s\n", err);
       platform_free(&plat);
       return 2;

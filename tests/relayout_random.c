@@ -232,7 +232,7 @@ static int check_program(const char *elf, uint64_t seed, unsigned nlayouts) {
     fprintf(stderr, "%s: %s%s\n", elf, a.plat.error, b.plat.error);
     goto out;
   }
-  if (edge_check_init(&b.ec, map_path, err, sizeof err)) {
+  if (edge_check_init(&b.ec, map_path, b.plat.cfg.edge_prof.cnt_w, err, sizeof err)) {
     fprintf(stderr, "%s\n", err);
     goto out;
   }

@@ -112,6 +112,29 @@ static void test_profmap_contradicting_counters_are_an_error(void **state) {
   assert_non_null(strstr(why, "contradict"));
 }
 
+/* 3-bit counters keep each count modulo 8: the derived edges are the counts modulo 8 (B1->B2's 7
+ * comes out of 1 + 1 - 3, negative as plain integers), and redundant counters are checked modulo 8 */
+static void test_profmap_derive_modulo_wrapped_counters(void **state) {
+  (void)state;
+  const int m[] = {E_TK13, E_TK31, E_RET4};
+  uint64_t ctr[4];
+  measure(m, 3, ctr);
+  for (int i = 0; i < 3; i++) ctr[i] %= 8; /* 3, 9 -> 1, 1 */
+  int64_t out[NE];
+  char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), -1); /* as exact counts they contradict */
+  assert_int_equal(pm_derive_mod(&fn, ctr, 3, out, why, sizeof why), 0);
+  for (int e = 0; e < NE; e++) assert_int_equal(out[e], kCounts[e] % 8);
+  blk[1].counter = 3;
+  ctr[3] = 10 % 8;
+  fn.ncounters = 4;
+  assert_int_equal(pm_derive_mod(&fn, ctr, 3, out, why, sizeof why), 0);
+  ctr[3] = 11 % 8; /* one update too many on B1's counter */
+  assert_int_equal(pm_derive_mod(&fn, ctr, 3, out, why, sizeof why), -1);
+  assert_non_null(strstr(why, "contradict"));
+  assert_int_equal(pm_derive_mod(&fn, ctr, 0, out, why, sizeof why), -1);
+}
+
 static void test_profmap_redundant_counters_must_agree(void **state) {
   (void)state;
   /* all three loop edges measured and B1 counted too: over-determined, consistent */
@@ -236,6 +259,7 @@ int main(void) {
       cmocka_unit_test_setup(test_profmap_block_counter_replaces_an_edge, setup),
       cmocka_unit_test_setup(test_profmap_contradicting_counters_are_an_error, setup),
       cmocka_unit_test_setup(test_profmap_redundant_counters_must_agree, setup),
+      cmocka_unit_test_setup(test_profmap_derive_modulo_wrapped_counters, setup),
       cmocka_unit_test_setup(test_profmap_truth_counts_edges_from_pc_pairs, setup),
       cmocka_unit_test(test_profmap_truth_fall_after_call_counts_returns),
       cmocka_unit_test_setup(test_profmap_map_file_round_trip_and_bad_line, setup),

@@ -405,7 +405,7 @@ int sc_main(int argc, char** argv) {
   static edge_check_t ec;
   if (!o.edge_map.empty()) {
     char err[300];
-    if (edge_check_init(&ec, o.edge_map.c_str(), err, sizeof err)) {
+    if (edge_check_init(&ec, o.edge_map.c_str(), HWPROF_CFG_CNTW, err, sizeof err)) {
       std::fprintf(stderr, "hwprof-sc: error: %s\n", err);
       return 2;
     }

@@ -31,6 +31,8 @@ static void usage(FILE *to) {
           "                   in a function split it into regions\n"
           "  --text-at=ADDR   where the instrumented code goes (default 0x%08" PRIx32 ")\n"
           "  --counters-at=ADDR  where the counter areas go (default 0x%08" PRIx32 ")\n"
+          "  --counter-bytes=N  bytes per counter: the hardware's CntW / 8, 1, 2, 4 or 8 (default 4;\n"
+          "                   edge profiles only)\n"
           "  --hwprof-base=ADDR  the hwprof registers (default 0x%08" PRIx32 ")\n"
           "  --skip=F1,F2     leave these functions uninstrumented\n"
           "  --paths=P        path profiles instead of edge profiles (docs/path-prof.md): plain\n"
@@ -103,6 +105,13 @@ static int cmd_instrument(int argc, char **argv) {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects a word-aligned 32-bit address\n", a);
         return 2;
       }
+    } else if (!strncmp(a, "--counter-bytes=", 16)) {
+      const char *v = a + 16;
+      if (strcmp(v, "1") && strcmp(v, "2") && strcmp(v, "4") && strcmp(v, "8")) {
+        fprintf(stderr, "hwprof-instr: error: argument '%s': expects 1, 2, 4 or 8\n", a);
+        return 2;
+      }
+      o.cnt_bytes = (unsigned)(*v - '0');
     } else if (!strncmp(a, "--paths=", 8)) {
       if (!strcmp(a + 8, "plain")) o.paths = kPathsPlain;
       else if (!strcmp(a + 8, "rb")) o.paths = kPathsRegions;

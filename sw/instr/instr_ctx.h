@@ -44,6 +44,21 @@ typedef struct {
   size_t errlen;
 } ctx_t;
 
+/* The end of the counter areas allocated so far. */
+static inline uint32_t counters_end(const ctx_t *c) { return c->o->counters_at + c->o->cnt_bytes * c->next_counter; }
+/* A function's area of n counters; returns its base. Areas start on a word (counters narrower than
+ * one are padded up to it): a linked call carries the callee's base in a shadow word whose two low
+ * bits are flags. */
+static inline uint32_t counters_alloc(ctx_t *c, unsigned n) {
+  if (c->o->cnt_bytes < 4u) {
+    const uint32_t per_word = 4u / c->o->cnt_bytes;
+    c->next_counter = (c->next_counter + per_word - 1u) / per_word * per_word;
+  }
+  const uint32_t base = counters_end(c);
+  c->next_counter += n;
+  return base;
+}
+
 #define ERR(...)                                        \
   do {                                                  \
     snprintf(c->err, c->errlen, __VA_ARGS__);           \

@@ -217,8 +217,7 @@ static int assign_ids(ctx_t *c, unsigned fi) {
   free(loop_cost);
   p->ncounters = total;
   p->nregions = region + 1;
-  p->base = c->o->counters_at + 4u * c->next_counter;
-  c->next_counter += total;
+  p->base = counters_alloc(c, total);
   return 0;
 }
 
@@ -432,7 +431,7 @@ static int plan_insns(ctx_t *c, unsigned i, bool entry_init, unsigned off0, cons
  * counter areas, profiling is started, and the program's own entry point runs. Registers t0/t1 are
  * free at the entry of a bare-metal program. */
 static int emit_stub(ctx_t *c) {
-  const uint32_t hw = c->o->hwprof_base, lo = c->o->counters_at, hi = lo + 4u * c->next_counter;
+  const uint32_t hw = c->o->hwprof_base, lo = c->o->counters_at, hi = counters_end(c);
   uint32_t w[STUB_WORDS], sh[STUB_WORDS] = {0};
   unsigned n = 0;
   w[n++] = rv32_lui(5, hw);
@@ -467,7 +466,7 @@ static int write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob
            : c->o->mode == kModeAll       ? "all"
                                           : "minimal");
   m.k = c->o->k;
-  m.cnt_bytes = 4;
+  m.cnt_bytes = c->o->cnt_bytes;
   m.counters_at = c->o->counters_at;
   m.total_counters = c->next_counter;
   m.nfn = c->prog.nfn;
@@ -529,6 +528,7 @@ void instr_opts_default(instr_opts_t *o) {
   o->k = 6;
   o->text_at = INSTR_TEXT_AT;
   o->counters_at = INSTR_COUNTERS_AT;
+  o->cnt_bytes = 4;
   o->hwprof_base = HWPROF_PLAT_REG_BASE;
   o->linked_calls = true;
   o->path_state_at = INSTR_PATH_STATE_AT;
@@ -619,6 +619,12 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
     snprintf(err, errlen, "a software-only path profile needs --paths and a 4 KiB-aligned path state address");
     return -1;
   }
+  if ((o->cnt_bytes != 1 && o->cnt_bytes != 2 && o->cnt_bytes != 4 && o->cnt_bytes != 8) ||
+      (o->cnt_bytes != 4 && o->paths != kPathsNone) || (o->counters_at % o->cnt_bytes)) {
+    snprintf(err, errlen, "%u-byte counters: edge profiles take 1, 2, 4 or 8 bytes at an address they divide, path "
+             "profiles 4", o->cnt_bytes);
+    return -1;
+  }
   if (o->k < 2 || o->k > 12) {
     snprintf(err, errlen, "K = %u: the relative profile ID field must be 2..12 bits", o->k);
     return -1;
@@ -683,12 +689,12 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   if (write_map(c, in_elf, map, meta_sym ? &c->meta : NULL, &c->nmeta)) goto out;
   hwprof_rw_seg_t segs[3];
   unsigned nseg = 0;
-  if (c->next_counter) segs[nseg++] = (hwprof_rw_seg_t){o->counters_at, 0, 4u * c->next_counter, 6u, NULL};
+  if (c->next_counter) segs[nseg++] = (hwprof_rw_seg_t){o->counters_at, 0, counters_end(c) - o->counters_at, 6u, NULL};
   uint8_t state[8] = {0}; /* the software-only build's sum (0) and stack pointer (the stack's bottom) */
   if (o->paths_sw) {
     const uint32_t lo = o->path_state_at, hi = lo + 8u + 4u * INSTR_PATH_SW_STACK, sp = lo + 8u;
     const uint32_t text_hi = hwprof_rw_text_end(c->rw);
-    if ((lo < o->counters_at + 4u * c->next_counter && hi > o->counters_at) || (lo < text_hi && hi > o->text_at)) {
+    if ((lo < counters_end(c) && hi > o->counters_at) || (lo < text_hi && hi > o->text_at)) {
       snprintf(err, errlen, "the software path state [0x%08" PRIx32 ", 0x%08" PRIx32 ") overlaps the code or the counters",
                lo, hi);
       remove(map);
@@ -696,6 +702,12 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
     }
     for (unsigned b = 0; b < 4; b++) state[4 + b] = (uint8_t)(sp >> (8 * b));
     segs[nseg++] = (hwprof_rw_seg_t){lo, 8u, hi - lo, 6u, state};
+  }
+  if (meta_sym && o->cnt_bytes != 4) {
+    snprintf(err, errlen, "%s defines '%s': its firmware reads 4-byte counters (not %u-byte)", in_elf, HWPROF_META_SYMBOL,
+             o->cnt_bytes);
+    remove(map);
+    goto out;
   }
   if (meta_sym) {
     uint8_t *word = hwprof_elf_bytes(&c->elf, meta_sym->value, 4);
@@ -705,7 +717,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
       remove(map);
       goto out;
     }
-    const uint32_t at = (o->counters_at + 4u * c->next_counter + 15u) & ~15u;
+    const uint32_t at = (counters_end(c) + 15u) & ~15u;
     for (unsigned b = 0; b < 4; b++) word[b] = (uint8_t)(at >> (8 * b));
     if ((c->meta_le = malloc(4 * c->nmeta + 1)) == NULL) {
       snprintf(err, errlen, "out of memory");

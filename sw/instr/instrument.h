@@ -31,6 +31,7 @@ typedef struct {
   unsigned k;            /* bits of a relative profile ID (2..12); regions hold at most 2^k - 1 IDs */
   uint32_t text_at;      /* where the moved code goes */
   uint32_t counters_at;  /* where the counter areas go */
+  unsigned cnt_bytes;    /* bytes per counter: the hardware's CntW / 8 (1, 2, 4 or 8; edge profiles) */
   uint32_t hwprof_base;  /* the hwprof register window (the start-up code sets the bounds there) */
   const char *skip;      /* comma-separated function names left uninstrumented (moved only) */
   bool linked_calls;     /* use the pir's link stack for calls where linkage.h allows (default) */

@@ -213,8 +213,7 @@ int instr_path_prepare(ctx_t *c, unsigned i) {
   pm_func_t *pm = &f->pm;
   pm->ncounters = p->ncounters;
   pm->nregions = p->h.nregion;
-  pm->base = c->o->counters_at + 4u * c->next_counter;
-  c->next_counter += p->ncounters;
+  pm->base = counters_alloc(c, p->ncounters);
   return 0;
 }
 

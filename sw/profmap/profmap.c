@@ -126,8 +126,9 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
     } else if (!strcmp(word, "k")) {
       if (sscanf(buf, "k %u", &m->k) != 1) BAD("malformed k line");
     } else if (!strcmp(word, "counter-bytes")) {
-      if (sscanf(buf, "counter-bytes %u", &m->cnt_bytes) != 1 || (m->cnt_bytes != 4 && m->cnt_bytes != 8))
-        BAD("malformed counter-bytes line (4 or 8)");
+      if (sscanf(buf, "counter-bytes %u", &m->cnt_bytes) != 1 ||
+          (m->cnt_bytes != 1 && m->cnt_bytes != 2 && m->cnt_bytes != 4 && m->cnt_bytes != 8))
+        BAD("malformed counter-bytes line (1, 2, 4 or 8)");
     } else if (!strcmp(word, "counters")) {
       if (sscanf(buf, "counters %" SCNx32 " %u", &m->counters_at, &m->total_counters) != 2)
         BAD("malformed counters line");
@@ -223,7 +224,9 @@ static int sign_in(const pm_edge_t *x, int v, int kind) {
 /* Repeatedly solves an equation with a single unknown edge; then checks every equation (more
  * counters than unknowns make the system over-determined: the counters must agree). Returns 0,
  * 1 if some edge stays unknown, 2 if an equation does not hold. */
-static int solve(const pm_func_t *f, bool *known, int64_t *val, const uint64_t *counters) {
+/* mask: the counters' values are counts modulo mask + 1 (all ones: exact counts); the redundant
+ * equations are checked modulo the same. */
+static int solve(const pm_func_t *f, bool *known, int64_t *val, const uint64_t *counters, uint64_t mask) {
   const int n = (int)f->nblk;
   bool progress = true;
   while (progress) {
@@ -260,7 +263,7 @@ static int solve(const pm_func_t *f, bool *known, int64_t *val, const uint64_t *
       int64_t rhs, sum = 0;
       if (!equation(f, v, kind, counters, &rhs)) continue;
       for (unsigned e = 0; e < f->nedge; e++) sum += sign_in(&f->edge[e], v, kind) * val[e];
-      if (sum != rhs) return 2;
+      if (((uint64_t)sum - (uint64_t)rhs) & mask) return 2;
     }
   return 0;
 }
@@ -271,14 +274,15 @@ bool pm_solvable(const pm_func_t *f) {
   bool ok = known && val;
   if (ok) {
     for (unsigned e = 0; e < f->nedge; e++) known[e] = f->edge[e].counter != PM_NONE;
-    ok = solve(f, known, val, NULL) == 0;
+    ok = solve(f, known, val, NULL, ~UINT64_C(0)) == 0;
   }
   free(known);
   free(val);
   return ok;
 }
 
-int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, char *why, size_t whylen) {
+static int derive(const pm_func_t *f, const uint64_t *counters, uint64_t mask, int64_t *counts, char *why,
+                  size_t whylen) {
   bool *known = calloc(f->nedge + 1, sizeof *known);
   if (known == NULL) {
     snprintf(why, whylen, "out of memory");
@@ -288,7 +292,7 @@ int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, cha
     known[e] = f->edge[e].counter != PM_NONE;
     counts[e] = known[e] ? (int64_t)counters[f->edge[e].counter] : 0;
   }
-  int st = solve(f, known, counts, counters);
+  int st = solve(f, known, counts, counters, mask);
   free(known);
   if (st == 1) {
     snprintf(why, whylen, "%s: the measured edges do not determine every edge", f->name);
@@ -297,6 +301,10 @@ int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, cha
   if (st == 2) {
     snprintf(why, whylen, "%s: the counters contradict each other (flow is not conserved)", f->name);
     return -1;
+  }
+  if (mask != ~UINT64_C(0)) { /* residues: every value in [0, mask] is one */
+    for (unsigned e = 0; e < f->nedge; e++) counts[e] = (int64_t)((uint64_t)counts[e] & mask);
+    return 0;
   }
   for (unsigned e = 0; e < f->nedge; e++)
     if (counts[e] < 0) {
@@ -308,6 +316,19 @@ int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, cha
       return -1;
     }
   return 0;
+}
+
+int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, char *why, size_t whylen) {
+  return derive(f, counters, ~UINT64_C(0), counts, why, whylen);
+}
+
+int pm_derive_mod(const pm_func_t *f, const uint64_t *counters, unsigned bits, int64_t *counts, char *why,
+                  size_t whylen) {
+  if (bits == 0 || bits > 63) {
+    snprintf(why, whylen, "%s: %u-bit counters: expects 1..63 bits", f->name, bits);
+    return -1;
+  }
+  return derive(f, counters, (UINT64_C(1) << bits) - 1u, counts, why, whylen);
 }
 
 /* ---------------------------------------------------------------- the truth */

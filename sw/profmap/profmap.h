@@ -75,6 +75,11 @@ bool pm_solvable(const pm_func_t *f);
 /* Edge counts (counts[f->nedge]) from the function's counters. Returns 0, or -1 with the reason in
  * why (unsolvable, or counters that contradict each other). */
 int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, char *why, size_t whylen);
+/* The same for counters that wrapped: each counter holds its count modulo 2^bits (1..63), and so do
+ * the edge counts derived (each in [0, 2^bits)); counters contradict each other when flow is not
+ * conserved modulo 2^bits. */
+int pm_derive_mod(const pm_func_t *f, const uint64_t *counters, unsigned bits, int64_t *counts, char *why,
+                  size_t whylen);
 
 /* Exact edge counts from the retire stream of the instrumented program. */
 typedef struct pm_truth pm_truth_t;
