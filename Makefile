@@ -598,6 +598,15 @@ $(BUILD)/instr/%.elf: sim/workloads/%.c sim/workloads/common.h
 	$(RV32_CC) $(WL_FLAGS) -Wl,--emit-relocs -Wl,--no-relax $< -o $@
 $(BUILD)/instr/%-prof.elf: $(BUILD)/instr/%.elf $(INSTR_BIN)
 	$(INSTR_BIN) instrument --quiet --k=$(INSTR_K) $< -o $@
+# two of them with counters of the swept configurations' widths (CntW 8, 16, 64: 1, 2 and 8 bytes),
+# run with their edge check on build/sc_c8, sc_c16, sc_c64 (make test)
+SWEPT_PROGRAMS := sort lz
+WL_PROF_SWEPT := $(foreach c,$(SC_CONFIGS),$(addprefix $(BUILD)/instr/,$(addsuffix -prof-$(c).elf,$(SWEPT_PROGRAMS))))
+define SWEPT_PROF_RULE
+$(BUILD)/instr/%-prof-$(1).elf: $(BUILD)/instr/%.elf $(INSTR_BIN)
+	$(INSTR_BIN) instrument --quiet --k=$(INSTR_K) --counter-bytes=$$$$(($(call tb_field,$(call sc_cfg_of,$(1)),2) / 8)) $$< -o $$@
+endef
+$(foreach c,$(SC_CONFIGS),$(eval $(call SWEPT_PROF_RULE,$(c))))
 
 # The dynamic optimizer (docs/dynopt.md): the workloads and two programs written with clear phases,
 # linked with its firmware runtime (sw/rt/dynopt_rt.c) and their relocations kept, then instrumented
@@ -815,7 +824,7 @@ $(eval $(call DYNRL_RULES,dyntrace,$(DYNBOTH_FLAGS) -DDYNOPT_TRACES_ONLY,$(DYNBO
 
 dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(SIM_BIN)
 
-workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
+workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_PROF_SWEPT) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
            $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(BUILD)/instr/deep_recursion.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) $(EMBENCH_DYN) \
            $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE) $(DYNRL_ELFS) \
            $(TRAPS_ELF)
@@ -922,7 +931,7 @@ synth: deps
 # and compared with the C model cycle for cycle (tools/gls.sh, docs/verification.md). The netlist is
 # not lint-clean Verilog by the RTL's rules (unused gate outputs, flat names), hence no -Wall; its
 # flops start random with HWPROF_RAND_RESET, as the xinit bench's do.
-GLS_CONFIGS := top:$(DEFAULT_CFG) small:32:2:2:1:2:4:8:2
+GLS_CONFIGS := top:$(DEFAULT_CFG) small:32:2:2:1:2:4:8:2 $(filter large:%,$(TB_CONFIGS))
 VFLAGS_GLS  := -Wno-fatal -Wno-lint -Wno-style --trace-fst -O3 --x-assign unique --x-initial unique
 # the same parameters as NAME=VALUE for Yosys (synth/gls.sh, tools/mutate.py)
 gls_params = $(subst -G,,$(call tb_gflags,$(1)))
@@ -945,8 +954,19 @@ $(eval $(call COP_RULE,$(word 1,$(COP_CONFIGS)),$(BUILD)/gls/cop,$(CURDIR)/$(BUI
   $(BUILD)/gls/hwprof_cop.v))
 $(eval $(call VPF_RULE,$(word 1,$(VPF_CONFIGS)),$(BUILD)/gls/vpf,$(CURDIR)/$(BUILD)/gls/hwprof_vpf.v,$(VFLAGS_GLS),\
   $(BUILD)/gls/hwprof_vpf.v))
+# ... and their small configurations with every memory as flops and gates too (GLS_MEM=flops): the
+# microcode, CAM, data array, sample buffer and bit-mask table's decoders and read multiplexers
+$(BUILD)/gls/hwprof_cop_small-flops.v: $(RTL_SRC) synth/gls.sh
+	@GLS_MEM=flops RTL_SRC="$(RTL_SRC)" synth/gls.sh hwprof_cop $@ $(subst -G,,$(call cop_gflags,$(word 2,$(COP_CONFIGS))))
+$(BUILD)/gls/hwprof_vpf_small-flops.v: $(RTL_SRC) synth/gls.sh
+	@GLS_MEM=flops RTL_SRC="$(RTL_SRC)" synth/gls.sh hwprof_vpf $@ $(subst -G,,$(call vpf_gflags,$(word 2,$(VPF_CONFIGS))))
+$(eval $(call COP_RULE,$(word 2,$(COP_CONFIGS)),$(BUILD)/gls/cop_small-flops,$(CURDIR)/$(BUILD)/gls/hwprof_cop_small-flops.v,\
+  $(VFLAGS_GLS),$(BUILD)/gls/hwprof_cop_small-flops.v))
+$(eval $(call VPF_RULE,$(word 2,$(VPF_CONFIGS)),$(BUILD)/gls/vpf_small-flops,$(CURDIR)/$(BUILD)/gls/hwprof_vpf_small-flops.v,\
+  $(VFLAGS_GLS),$(BUILD)/gls/hwprof_vpf_small-flops.v))
 GLS_BINS := $(foreach c,$(GLS_CONFIGS),$(BUILD)/gls/tb_$(call tb_field,$(c),1)/Vhwprof_top) $(GLS_SC_BIN) \
-            $(BUILD)/gls/cop/Vhwprof_cop $(BUILD)/gls/vpf/Vhwprof_vpf
+            $(BUILD)/gls/cop/Vhwprof_cop $(BUILD)/gls/vpf/Vhwprof_vpf \
+            $(BUILD)/gls/cop_small-flops/Vhwprof_cop $(BUILD)/gls/vpf_small-flops/Vhwprof_vpf
 
 gls: deps
 	@$(MAKE) --no-print-directory $(GLS_BINS) workloads

@@ -81,8 +81,9 @@ def system_runs(build):
     for d in ("dyn", "dynrl", "dyn5b", "dynboth", "dynevery", "dynstatic"):
         add(f"{d}/*-prof.elf", tag=f"{d}-")
     add("tcache/*-tc.elf", tag="tcache-")
-    # the swept configurations' platforms (build/sc_CONFIG): the plain programs with every trace checked
-    # and the instrumented ones, in lockstep (no edge check: the programs count in 32 bits)
+    # the swept configurations' platforms (build/sc_CONFIG): the plain programs with every trace checked,
+    # the instrumented ones in lockstep (no edge check: they count in 32 bits), and those instrumented
+    # for the configuration's counter width with their edge check
     for sc in sorted(glob.glob(f"{build}/sc_*/hwprof-sc")):
         cfg = os.path.basename(os.path.dirname(sc))[3:]
         for e in sorted(glob.glob(f"{build}/workloads/*.elf")):
@@ -91,6 +92,8 @@ def system_runs(build):
                 runs.append((f"sc_{cfg}-{n}", e, ["--trace-check"], sc))
         for e in sorted(glob.glob(f"{build}/instr/*-prof.elf")):
             runs.append((f"sc_{cfg}-{os.path.basename(e)[:-4]}", e, [], sc))
+        for e in sorted(glob.glob(f"{build}/instr/*-prof-{cfg}.elf")):
+            runs.append((f"sc_{cfg}-edge-{os.path.basename(e)[:-4]}", e, [f"--edge-map={e[:-4]}.map"], sc))
     return runs
 
 

@@ -158,26 +158,31 @@ sc_trace_check_workloads() {
 check sc-lockstep-trace-roundtrip-workloads sc_trace_check_workloads
 
 # the whole system in the swept configurations (build/sc_c8, sc_c16, sc_c64: counters of 8, 16 and 64
-# bits, 8 ways, lines of 8 counters): a plain program with every trace checked, and two instrumented
-# programs (their counters overflow often at 8 bits) with a profile memory that accepts a request in
-# 60% of the cycles (--mem-grant: the cache's requests wait for ready), RTL and C model in lockstep
-# with the port rules checked. (The programs are instrumented for 32-bit counters: the edge check's
-# reading of the counters applies to those; the lockstep compares the hardware itself.)
+# bits, 8 ways, lines of 8 counters): a plain program with every trace checked, and two programs
+# instrumented for that counter width (hwprof-instr --counter-bytes; their counters overflow often
+# at 8 bits) with a profile memory that accepts a request in 60% of the cycles (--mem-grant: the
+# cache's requests wait for ready), RTL and C model in lockstep with the port rules checked, and the
+# edge profile read back against the exact counts (modulo 2^CntW for 8 and 16 bits: the counters
+# wrap); a program instrumented for 32-bit counters is refused by the edge check
 sc_swept_configs() {
   local c e o rc=0 opts
   for c in c8 c16 c64; do
-    for e in workloads/sort.elf instr/sort-prof.elf instr/lz-prof.elf; do
-      opts=(--mem-grant=60)
+    for e in workloads/sort.elf instr/sort-prof-$c.elf instr/lz-prof-$c.elf; do
+      opts=(--mem-grant=60 "--edge-map=$build/${e%.elf}.map")
       [[ $e == workloads/* ]] && opts=(--trace-check)
       o=$("$build/sc_$c/hwprof-sc" --engine=lockstep "${opts[@]}" "$build/$e" 2>&1)
-      echo "$c $(basename "$e"): exit $?; $(grep -o 'checksum 0x[0-9a-f]* ok' <<<"$o") $(grep -o 'trace check: .* failed' <<<"$o")$(grep -o ', [0-9]* overflows' <<<"$o"); $(grep -o 'port protocol:.*' <<<"$o"); $(grep -o 'lockstep:.*' <<<"$o")"
+      echo "$c $(basename "$e"): exit $?; $(grep -o 'checksum 0x[0-9a-f]* ok' <<<"$o") $(grep -o 'trace check: .* failed' <<<"$o")$(grep -o ', [0-9]* overflows' <<<"$o")$(grep -o 'exact counts.*differences' <<<"$o"); $(grep -o 'port protocol:.*' <<<"$o"); $(grep -o 'lockstep:.*' <<<"$o")"
       grep -q 'checksum 0x[0-9a-f]* ok' <<<"$o" && grep -q ' 0 mismatches' <<<"$o" &&
         { [[ $e != workloads/* ]] || grep -q ' 0 failed' <<<"$o"; } &&
-        { [ "$c$e" != c8instr/sort-prof.elf ] ||
+        { [[ $e == workloads/* ]] || grep -q 'exact counts.*: 0 differences' <<<"$o"; } &&
+        { [ "$c$e" != c8instr/sort-prof-c8.elf ] ||
           { grep -q ', [1-9][0-9]* overflows' <<<"$o" && grep -q 'port protocol: [1-9]' <<<"$o"; }; } ||
-        { grep -A12 -E 'MISMATCH|error' <<<"$o" | head -20; rc=1; }
+        { grep -A12 -E 'MISMATCH|error|edge check' <<<"$o" | head -20; rc=1; }
     done
   done
+  o=$("$build/sc_c8/hwprof-sc" --engine=model "--edge-map=$build/instr/sort-prof.map" "$build/instr/sort-prof.elf" 2>&1)
+  echo "c8 sort-prof.elf (32-bit counters): exit $?; $o"
+  grep -q "counters are 32 bits wide, the hardware's 8" <<<"$o" || rc=1
   return $rc
 }
 check sc-lockstep-swept-configurations sc_swept_configs
