@@ -35,7 +35,9 @@
 
 namespace hwprof_tb {
 
-constexpr uint64_t kMemBase = 0x80000000ull;  // the counter memory and the bounds window
+// the counter memory and the bounds window over it: at --mem-base (set before the bench is built,
+// so that every address the stimulus and the directed steps compute follows it), kMemSize bytes
+inline uint64_t g_mem_base = 0x80000000ull;
 constexpr uint64_t kMemSize = 0x10000ull;
 constexpr unsigned kCntBytes = HWPROF_CFG_CNTW / 8;
 constexpr uint64_t kCntMax = HWPROF_CFG_CNTW >= 64 ? ~0ull : ((1ull << HWPROF_CFG_CNTW) - 1);

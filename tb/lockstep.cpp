@@ -92,6 +92,9 @@ static void usage(FILE* to, const char* name, const char* tests) {
                "  --engine=E      lockstep (default), or rtl / model alone, for speed figures (nothing compared)\n"
                "  --mem-latency=MIN:MAX  memory read latency range in cycles (default 1:8)\n"
                "  --mem-grant=PCT chance in percent that memory accepts a request in a cycle (default 70)\n"
+               "  --mem-base=ADDR where the 64 KiB counter memory and the bounds window sit, a 64 KiB-aligned\n"
+               "                  40-bit address (default 0x80000000; benches with a counter memory, random\n"
+               "                  streams: tb_top's directed scenarios are worked out at the default)\n"
                "  --reset-every=N assert the reset for two cycles about every N cycles, in the middle of traffic\n"
                "                  (benches and tests that support it)\n"
                "  --require-coverage  fail if a functional coverage point of the bench was never reached\n"
@@ -165,6 +168,9 @@ static int parse(int argc, char** argv, const char* name, const char* tests, Opt
     } else if (key == "--mem-grant") {
       if (!num_ok || n < 1 || n > 100) return bad("expects a percentage 1..100");
       o->mem_grant = static_cast<unsigned>(n);
+    } else if (key == "--mem-base") {
+      if (!num_ok || (n & 0xffffull) || n + 0x10000ull > (1ull << 40)) return bad("expects a 64 KiB-aligned address whose 64 KiB fit in 40 bits");
+      o->mem_base = n;
     } else if (key == "--reset-every") {
       if (!num_ok || n < 100) return bad("expects an integer of at least 100");
       o->reset_every = n;

@@ -34,6 +34,8 @@ struct Options {
   unsigned mem_lat_min = 1;
   unsigned mem_lat_max = 8;
   unsigned mem_grant = 70;
+  // benches with a counter memory: where it (and the bounds window over it) sits, 64 KiB aligned
+  uint64_t mem_base = 0x80000000ull;
   // benches that support it: assert the reset every N cycles (jittered) in the middle of traffic
   uint64_t reset_every = 0;
   // benches that collect functional coverage: a point never reached fails the run

@@ -5,12 +5,12 @@ namespace hwprof_tb {
 
 // Edge-profiling scenarios (docs/edge-prof.md), in every configuration: addresses follow the
 // counter width (cnt()), the overrun the OAB's depth, values fit 8-bit counters. Memory offsets are
-// relative to kMemBase; expected values worked out by hand.
+// relative to g_mem_base; expected values worked out by hand.
 void edge_steps(std::vector<Step>* s) {
   const uint16_t B = HWPROF_KIND_BRANCH;
   const uint64_t M = kCntMax;  // the largest counter value; MAX_VALUE = M + 1 = 2^CntW (docs/dynopt.md)
   const uint16_t K = kCntBytes;
-  const uint64_t base = kMemBase;
+  const uint64_t base = g_mem_base;
   auto inc = [&](uint16_t pid) { return br(B, pid, HWPROF_BHINT_ALL, true); };
   auto dec = [&](uint16_t pid) { return br(B, pid, HWPROF_BHINT_ALL, true, true); };
   s->push_back(wr(HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR, base & 0xffffffff, false, "bounds: low"));

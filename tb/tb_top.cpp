@@ -83,7 +83,7 @@ class TopBench : public lockstep::Bench {
       std::exit(2);
     }
     hwprof_top_reset(&model_);
-    hwprof_mem_model_cfg_t mc{kMemBase, kMemSize, HWPROF_CFG_CNTW, HWPROF_CFG_LINEWORDS,
+    hwprof_mem_model_cfg_t mc{g_mem_base, kMemSize, HWPROF_CFG_CNTW, HWPROF_CFG_LINEWORDS,
                        o.mem_lat_min, o.mem_lat_max, o.mem_grant, o.seed};
     if (hwprof_mem_model_init(&mem_rtl_, &mc) != kHwprofOk || hwprof_mem_model_init(&mem_model_, &mc) != kHwprofOk) {
       std::fprintf(stderr, "tb_top: error: bad memory model configuration\n");
@@ -278,10 +278,10 @@ class TopBench : public lockstep::Bench {
 
   uint64_t operand() {
     switch (rng_.pick({70, 10, 8, 6, 6})) {
-      case 0: return kMemBase + rng_.below(kMemSize / 2 / kCntBytes) * kCntBytes;      // counter area
-      case 1: return kMemBase + kMemSize - rng_.below(64) * 4;                          // near the top
+      case 0: return g_mem_base + rng_.below(kMemSize / 2 / kCntBytes) * kCntBytes;      // counter area
+      case 1: return g_mem_base + kMemSize - rng_.below(64) * 4;                          // near the top
       case 2: return rng_.next() & HWPROF_MASK(HWPROF_EV_OPERAND_W);                    // anywhere
-      case 3: return kMemBase + rng_.below(kMemSize / 2) * 2;                           // maybe misaligned
+      case 3: return g_mem_base + rng_.below(kMemSize / 2) * 2;                           // maybe misaligned
       default: return rng_.below(64);
     }
   }
@@ -435,14 +435,14 @@ class TopBench : public lockstep::Bench {
       case HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR: v = static_cast<uint32_t>(rng_.chance(10) ? rng_.below(65536) : rng_.below(6)); break;
       case HWPROF_TRACE_CTRL_CUR_HIST_ADDR: v = rng_.chance(50) ? 1u : v; break;
       case HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR:  // rarely move the window, mostly keep it sane
-        v = rng_.chance(70) ? static_cast<uint32_t>(kMemBase) : static_cast<uint32_t>(kMemBase + rng_.below(kMemSize));
+        v = rng_.chance(70) ? static_cast<uint32_t>(g_mem_base) : static_cast<uint32_t>(g_mem_base + rng_.below(kMemSize));
         break;
       case HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR:
-        v = rng_.chance(70) ? static_cast<uint32_t>(kMemBase + kMemSize)
-                            : static_cast<uint32_t>(kMemBase + rng_.below(kMemSize));
+        v = rng_.chance(70) ? static_cast<uint32_t>(g_mem_base + kMemSize)
+                            : static_cast<uint32_t>(g_mem_base + rng_.below(kMemSize));
         break;
       case HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR:  // the window stays inside the memory model
-      case HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR: v = static_cast<uint32_t>(kMemBase >> 32); break;
+      case HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR: v = static_cast<uint32_t>(g_mem_base >> 32); break;
       default: break;
     }
     hwprof_apb_master_start(&apb_, a.pwrite, a.paddr, v);
@@ -457,17 +457,17 @@ class TopBench : public lockstep::Bench {
         case 1: v = rng_.below(4); break;
         default: v = kCntMax - rng_.below(4); break;
       }
-      hwprof_mem_model_poke(&mem_rtl_, kMemBase + off, v);
-      hwprof_mem_model_poke(&mem_model_, kMemBase + off, v);
-      if (o_.test == "counts") expected_[kMemBase + off] = v;
+      hwprof_mem_model_poke(&mem_rtl_, g_mem_base + off, v);
+      hwprof_mem_model_poke(&mem_model_, g_mem_base + off, v);
+      if (o_.test == "counts") expected_[g_mem_base + off] = v;
     }
   }
 
   void setup_steps() {
-    steps_.push_back(wr(HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR, kMemBase & 0xffffffff, false, "bounds: low"));
-    steps_.push_back(wr(HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR, kMemBase >> 32, false, "bounds: low, high bits"));
-    steps_.push_back(wr(HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR, (kMemBase + kMemSize) & 0xffffffff, false, "bounds: high"));
-    steps_.push_back(wr(HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR, (kMemBase + kMemSize) >> 32, false, "bounds: high bits"));
+    steps_.push_back(wr(HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR, g_mem_base & 0xffffffff, false, "bounds: low"));
+    steps_.push_back(wr(HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR, g_mem_base >> 32, false, "bounds: low, high bits"));
+    steps_.push_back(wr(HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR, (g_mem_base + kMemSize) & 0xffffffff, false, "bounds: high"));
+    steps_.push_back(wr(HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR, (g_mem_base + kMemSize) >> 32, false, "bounds: high bits"));
     steps_.push_back(wr(HWPROF_TOP_IRQ_ENABLE_ADDR, 0xf, false, "enable every interrupt"));
     steps_.push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR, 0x0403, false, "traces into the FIFO, watermark 4"));
     // (the counts test leaves the flag to prof.start, which its independent shadow of the pir sees)
@@ -561,13 +561,13 @@ class TopBench : public lockstep::Bench {
     switch (phase_) {
       case IDLE:
         if (s.type == Step::PRELOAD) {
-          hwprof_mem_model_poke(&mem_rtl_, kMemBase + s.addr, s.data);
-          hwprof_mem_model_poke(&mem_model_, kMemBase + s.addr, s.data);
+          hwprof_mem_model_poke(&mem_rtl_, g_mem_base + s.addr, s.data);
+          hwprof_mem_model_poke(&mem_model_, g_mem_base + s.addr, s.data);
           step_++;
         } else if (s.type == Step::CHECK_MEM) {
           uint64_t a = 0, b = 0;
-          hwprof_mem_model_peek(&mem_rtl_, kMemBase + s.addr, &a);
-          hwprof_mem_model_peek(&mem_model_, kMemBase + s.addr, &b);
+          hwprof_mem_model_peek(&mem_rtl_, g_mem_base + s.addr, &a);
+          hwprof_mem_model_peek(&mem_model_, g_mem_base + s.addr, &b);
           chk.expect((what + " RTL memory").c_str(), s.data, a);
           chk.expect((what + " C model memory").c_str(), s.data, b);
           step_++;
@@ -668,7 +668,7 @@ class TopBench : public lockstep::Bench {
       if (o_.test == "counts") {
         uint64_t addr;
         bool dec;
-        if (shadow_.apply(e, &addr, &dec) && addr >= kMemBase && addr < kMemBase + kMemSize &&
+        if (shadow_.apply(e, &addr, &dec) && addr >= g_mem_base && addr < g_mem_base + kMemSize &&
             addr % kCntBytes == 0) {
           uint64_t& c = expected_[addr];
           c = (dec ? c - 1 : c + 1) & kCntMax;
@@ -771,6 +771,12 @@ class TopBench : public lockstep::Bench {
 
 int main(int argc, char** argv) {
   return lockstep::main(argc, argv, "tb_top", "random|directed|counts|program", [](const Options& o) {
+    if (o.test == "directed" && o.mem_base != hwprof_tb::g_mem_base) {  // their addresses are worked out by hand
+      std::fprintf(stderr, "tb_top: error: --mem-base: the directed scenarios run at 0x%llx only\n",
+                   static_cast<unsigned long long>(hwprof_tb::g_mem_base));
+      std::exit(2);
+    }
+    hwprof_tb::g_mem_base = o.mem_base;
     return std::unique_ptr<lockstep::Bench>(new TopBench(o));
   });
 }

@@ -33,11 +33,14 @@ verilator --cc --exe --build -j "$(nproc)" -Wall --assert --trace-fst --coverage
   -o "$root/$cov/Vhwprof_top" rtl/hwprof.vlt $rtl_src \
   $(for f in $tb_src; do echo "$root/$f"; done) >"$cov/build.log" 2>&1 || { cat "$cov/build.log"; exit 1; }
 
+# the second random seed and the counts test with the counter memory high in the 40-bit space (bits
+# 39:17 set, then bits 39:18 and 16), so that the addresses' and tags' upper bits toggle too
 echo "cov: running the directed test, two random seeds and the counts test" >&2
 HWPROF_COVERAGE_FILE="$cov/directed.dat" "$cov/Vhwprof_top" --test=directed --quiet
 HWPROF_COVERAGE_FILE="$cov/random1.dat" "$cov/Vhwprof_top" --seed=1 --cycles=500000 --quiet
-HWPROF_COVERAGE_FILE="$cov/random2.dat" "$cov/Vhwprof_top" --seed=2 --cycles=500000 --quiet
-HWPROF_COVERAGE_FILE="$cov/counts.dat" "$cov/Vhwprof_top" --test=counts --seed=3 --cycles=300000 --quiet
+HWPROF_COVERAGE_FILE="$cov/random2.dat" "$cov/Vhwprof_top" --seed=2 --cycles=500000 --quiet --mem-base=0xfffffe0000
+HWPROF_COVERAGE_FILE="$cov/counts.dat" "$cov/Vhwprof_top" --test=counts --seed=3 --cycles=300000 --quiet \
+  --mem-base=0xfffffd0000
 HWPROF_COVERAGE_FILE="$cov/program.dat" "$cov/Vhwprof_top" --test=program --seed=4 --cycles=300000 --quiet
 # the value profiler's blocks in their own benches (the top bench only pokes at them): the engine
 # with the format's random programs, the front end with its random stream
