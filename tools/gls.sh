@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Gate-level lockstep (make gls): Yosys netlists (synth/gls.sh) against the C model,
 #   hwprof_top in its lockstep bench: the random stream from several seeds with random initial flop
-#                          values, and the directed scenarios, in the default and the small
-#                          configuration;
-#   hwprof_cop, hwprof_vpf in theirs: every test the RTL runs in make test, shorter;
+#                          values, and the directed scenarios, in the default, the small and the
+#                          large configuration;
+#   hwprof_cop, hwprof_vpf in theirs: every test the RTL runs in make test, shorter; and their small
+#                          configurations with every memory as flops and gates too;
 #   on the SystemC platform: real programs with each engine busy (traces with the sampling
 #                          firmware, edge profiling of an instrumented program, the value-profiling
 #                          co-processor, phase interrupts driving the dynamic optimizer).
@@ -20,10 +21,13 @@ mkdir -p "$logdir"
 
 tb_top="$build/gls/tb_top/Vhwprof_top"
 tb_small="$build/gls/tb_small/Vhwprof_top"
+tb_large="$build/gls/tb_large/Vhwprof_top"
 tb_cop="$build/gls/cop/Vhwprof_cop"
 tb_vpf="$build/gls/vpf/Vhwprof_vpf"
+tb_cop_flops="$build/gls/cop_small-flops/Vhwprof_cop"
+tb_vpf_flops="$build/gls/vpf_small-flops/Vhwprof_vpf"
 sc="$build/gls/sc/hwprof-sc"
-for b in "$tb_top" "$tb_small" "$tb_cop" "$tb_vpf" "$sc"; do
+for b in "$tb_top" "$tb_small" "$tb_large" "$tb_cop" "$tb_vpf" "$tb_cop_flops" "$tb_vpf_flops" "$sc"; do
   [ -x "$b" ] || { echo "gls: error: $b is missing (run: make gls)" >&2; exit 2; }
 done
 
@@ -70,6 +74,10 @@ jobs_run top-directed "$logdir/top-directed.log" env HWPROF_RAND_RESET=7 "$tb_to
 jobs_run small-random-seed1 "$logdir/small-random-seed1.log" \
   env HWPROF_RAND_RESET=1 "$tb_small" --seed=1 --cycles="$cycles" --quiet
 jobs_run small-directed "$logdir/small-directed.log" env HWPROF_RAND_RESET=9 "$tb_small" --test=directed --cycles=20000
+jobs_run large-random-seed1 "$logdir/large-random-seed1.log" \
+  env HWPROF_RAND_RESET=1 "$tb_large" --seed=1 --cycles="$cycles" --quiet
+jobs_run large-directed "$logdir/large-directed.log" env HWPROF_RAND_RESET=8 "$tb_large" --test=directed --cycles=20000
+jobs_run large-counts "$logdir/large-counts.log" env HWPROF_RAND_RESET=2 "$tb_large" --test=counts --seed=2 --cycles=100000 --quiet
 for t in timing host; do
   jobs_run "cop-$t" "$logdir/cop-$t.log" env HWPROF_RAND_RESET=3 "$tb_cop" --test=$t --cycles=10000
 done
@@ -78,6 +86,18 @@ for t in busy random valueprof; do
 done
 jobs_run vpf-directed "$logdir/vpf-directed.log" env HWPROF_RAND_RESET=5 "$tb_vpf" --test=directed --cycles=10000
 jobs_run vpf-random "$logdir/vpf-random.log" env HWPROF_RAND_RESET=6 "$tb_vpf" --test=random --seed=1 --cycles="$cycles" --quiet
+# the small configurations with the memories as flops
+for t in timing host; do
+  jobs_run "cop_small-flops-$t" "$logdir/cop_small-flops-$t.log" env HWPROF_RAND_RESET=3 "$tb_cop_flops" --test=$t --cycles=10000
+done
+for t in busy random; do  # (valueprof.s needs Table 1's sizes)
+  jobs_run "cop_small-flops-$t" "$logdir/cop_small-flops-$t.log" \
+    env HWPROF_RAND_RESET=4 "$tb_cop_flops" --test=$t --seed=1 --cycles="$cycles" --quiet
+done
+jobs_run vpf_small-flops-directed "$logdir/vpf_small-flops-directed.log" \
+  env HWPROF_RAND_RESET=5 "$tb_vpf_flops" --test=directed --cycles=10000
+jobs_run vpf_small-flops-random "$logdir/vpf_small-flops-random.log" \
+  env HWPROF_RAND_RESET=6 "$tb_vpf_flops" --test=random --seed=1 --cycles="$cycles" --quiet
 for r in "${sc_runs[@]}"; do
   IFS='|' read -r name elf opts <<<"$r"
   if [ ! -f "$elf" ]; then
@@ -92,7 +112,7 @@ wait
 
 echo
 echo "Gate-level lockstep against the C model; netlists (synth/gls.sh):"
-for f in hwprof_top-top hwprof_top-small hwprof_cop hwprof_vpf; do
+for f in hwprof_top-top hwprof_top-small hwprof_top-large hwprof_cop hwprof_vpf hwprof_cop_small-flops hwprof_vpf_small-flops; do
   echo "  $f: $(sed 's/^[a-z_]*: //' "$build/gls/$f.summary" 2>/dev/null || echo '?')"
 done
 printf '%-28s %14s %11s %8s  %s\n' run "cycles compared" mismatches seconds verdict
