@@ -18,11 +18,19 @@ void cop_steps(std::vector<Step>* s) {
   // its branch slot always taken to intr
   const uint64_t intr = HWPROF_COP_UI_SET(HWPROF_COP_UI_SET(0ull, COND, HWPROF_COP_COND_ALWAYS), TARGET,
                                           HWPROF_COP_TARGET_INTR);
-  hwprof_retire_ev_t load = ev_of(HWPROF_KIND_LOAD);
-  load.pc = 0x80000100u;
-  load.next_pc = 0x80000104u;
-  load.addr = 0x80001000u;
-  load.value = 0x1234u;
+  // two loads whose fields are each other's complement (pc and next_pc word-aligned), so that every
+  // bit of the sample path from the front end through the buffer to the engine changes
+  hwprof_retire_ev_t load = ev_of(HWPROF_KIND_LOAD), load2 = load;
+  load.pc = 0xaaaaaaa8u;
+  load.next_pc = load.pc + 4u;
+  load.insn = 0x5555aaaau;
+  load.addr = 0xaaaa5555u;
+  load.value = 0x5555aaaau;
+  load2.pc = 0x55555554u;
+  load2.next_pc = load2.pc + 4u;
+  load2.insn = ~load.insn;
+  load2.addr = ~load.addr;
+  load2.value = ~load.value;
   // only the co-processor's interrupt, and nothing else pending: the trace controller stops
   // (its FIFO level would raise the trace interrupt), then every pending bit is cleared
   s->push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR, 0, false, "cop: trace controller off"));
@@ -33,6 +41,7 @@ void cop_steps(std::vector<Step>* s) {
   s->push_back(wr(HWPROF_COP_UC_LO_ADDR, static_cast<uint32_t>(intr), false, "cop: routine word 0, bits 31:0"));
   s->push_back(wr(HWPROF_COP_UC_HI_ADDR, static_cast<uint32_t>(intr >> 32), false, "cop: routine word 0, bits 47:32"));
   s->push_back(wr(HWPROF_COP_CMD_ADDR, HWPROF_COP_CMD_START_MASK, false, "cop: START"));
+  s->push_back(wr(HWPROF_VPF_FIELDS_ADDR, 0x1f, false, "cop: records hold all five fields"));
   s->push_back(wr(HWPROF_VPF_KINDS_ADDR, 1u << HWPROF_KIND_LOAD, false, "cop: the front end passes loads"));
   s->push_back(wr(HWPROF_VPF_CTRL_ADDR, 1, false, "cop: the front end samples (every passing instruction)"));
   s->push_back(evs(ev_of(HWPROF_KIND_OTHER), "cop: an instruction that is not a load: filtered"));
@@ -49,7 +58,7 @@ void cop_steps(std::vector<Step>* s) {
   s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 0, false, "cop: cleared"));
   s->push_back(irq_is(0, "cop: the line is low"));
   // halted at intr: a record waits until the next START
-  s->push_back(evs(load, "cop: another load while the engine is halted"));
+  s->push_back(evs(load2, "cop: another load while the engine is halted"));
   for (int i = 0; i < 4; i++) s->push_back(rd(HWPROF_TOP_ID_ADDR, 0x48575046u, false, "cop: wait"));
   s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 0, false, "cop: halted: the record waits, nothing pending"));
   s->push_back(rd(HWPROF_COP_STAT_SAMPLES_ADDR, 1, false, "cop: still one record finished"));

@@ -620,6 +620,13 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
                                             HWPROF_COP_CAM_KEY_ADDR, HWPROF_COP_DATA_ADDR};
         wr(kTargets[rng_.below(sizeof kTargets / sizeof kTargets[0])], static_cast<uint32_t>(rng_.next()) | 1u,
            "a write to engine state while it runs is refused", 1);
+      } else if (rng_.chance(1)) {
+        // a statistics register preset, accepted while the engine runs: often just below the wrap
+        static const uint16_t kStats[] = {HWPROF_COP_STAT_SAMPLES_ADDR, HWPROF_COP_STAT_EXECUTED_ADDR,
+                                          HWPROF_COP_STAT_MISPREDICT_ADDR, HWPROF_COP_STAT_IDLE_ADDR};
+        wr(kStats[rng_.below(sizeof kStats / sizeof kStats[0])],
+           rng_.chance(50) ? 0xffffffffu - static_cast<uint32_t>(rng_.below(64)) : static_cast<uint32_t>(rng_.next()),
+           "a statistics preset", 0);
       }
       if (rng_.below(20000) == 0) {
         wr(HWPROF_COP_STOP_ADDR, 1, "stop at random", 0);

@@ -328,7 +328,11 @@ class VpfBench : public lockstep::BlockBench<Vhwprof_vpf> {
       } else if (r < 60) {
         s.h.addr = static_cast<uint16_t>(HWPROF_VPF_BITMASK_ADDR + 4 * rng_.below(HWPROF_VPF_BITMASK_ENTRIES));
         s.h.wdata = rng_.chance(50) ? 0u : static_cast<uint32_t>(rng_.next() & rng_.next());
-      } else if (r < 68) {  // a register's address with one bit flipped: a decoder ignoring it answers
+      } else if (r < 64) {  // a statistics preset: often just below the wrap
+        static const uint16_t stats[] = {HWPROF_VPF_STAT_PASSED_ADDR, HWPROF_VPF_STAT_SAMPLED_ADDR, HWPROF_VPF_STAT_DROPPED_ADDR};
+        s.h.addr = stats[rng_.below(sizeof stats / sizeof stats[0])];
+        s.h.wdata = rng_.chance(50) ? 0xffffffffu - static_cast<uint32_t>(rng_.below(64)) : static_cast<uint32_t>(rng_.next());
+      } else if (r < 70) {  // a register's address with one bit flipped: a decoder ignoring it answers
         static const uint16_t regs[] = {HWPROF_VPF_CTRL_ADDR, HWPROF_VPF_KINDS_ADDR, HWPROF_VPF_MASK_ADDR,
                                         HWPROF_VPF_MATCH_ADDR, HWPROF_VPF_PRESCALE_ADDR, HWPROF_VPF_FIELDS_ADDR,
                                         HWPROF_VPF_ACTION_ADDR, HWPROF_VPF_SB_STATUS_ADDR, HWPROF_VPF_STAT_PASSED_ADDR};
