@@ -61,6 +61,31 @@ def bench_streams(build):
     return s
 
 
+def path_programs(build):
+    """the workloads instrumented for path profiles (docs/path-prof.md), plain, region-based and
+    global, made here once into BUILD/campaign/paths/: (name, ELF, map); deep_recursion is left out
+    (its path stack overflows by design, and the read-back refuses it)"""
+    instr = f"{build}/instr/hwprof-instr"
+    pdir = f"{build}/campaign/paths"
+    out = []
+    if not os.access(instr, os.X_OK):
+        return out
+    os.makedirs(pdir, exist_ok=True)
+    for e in sorted(glob.glob(f"{build}/instr/*.elf")):
+        n = os.path.basename(e)[:-4]
+        if "-" in n or n == "deep_recursion":
+            continue
+        for kind in ("plain", "rb", "gp"):
+            elf, m = f"{pdir}/{n}-{kind}.elf", f"{pdir}/{n}-{kind}.map"
+            if not (os.path.exists(elf) and os.path.getmtime(elf) >= os.path.getmtime(e)):
+                r = subprocess.run([instr, "instrument", "--quiet", f"--paths={kind}", e, "-o", elf, f"--map={m}"],
+                                   capture_output=True, text=True)
+                if r.returncode != 0:
+                    die(f"hwprof-instr --paths={kind} {e}: {r.stderr.strip()}")
+            out.append((f"{n}-{kind}", elf, m))
+    return out
+
+
 def system_runs(build):
     """the whole-system runs: (name, ELF, extra hwprof-sc options, the platform binary)"""
     runs = []
@@ -81,6 +106,9 @@ def system_runs(build):
     for d in ("dyn", "dynrl", "dyn5b", "dynboth", "dynevery", "dynstatic"):
         add(f"{d}/*-prof.elf", tag=f"{d}-")
     add("tcache/*-tc.elf", tag="tcache-")
+    # path profiles through the hardware: the stacks checked and every counter decoded after the run
+    for n, elf, m in path_programs(build):
+        runs.append((f"sc-paths-{n}", elf, [f"--path-map={m}", f"--path-profile={elf[:-4]}.pprof"], sc0))
     # the swept configurations' platforms (build/sc_CONFIG): the plain programs with every trace checked,
     # the instrumented ones in lockstep (no edge check: they count in 32 bits), and those instrumented
     # for the configuration's counter width with their edge check

@@ -56,7 +56,7 @@ UNITS = {
     "top": ("hwprof_top", "Vhwprof_top", ("u_cop", "u_vpf"), [
         ("directed", ["--test=directed", "--cycles=20000"]),
         ("random", ["--seed=1", "--cycles=" + CYCLES, "--quiet"]),
-        ("counts", ["--test=counts", "--seed=2", "--cycles=40000", "--quiet"]),
+        ("counts", ["--test=counts", "--seed=2", "--cycles=40000", "--quiet", "--mem-base=0xfffffd0000"]),
     ]),
     "cop": ("hwprof_cop", "Vhwprof_cop", (), [
         ("timing", ["--test=timing", "--cycles=10000"]),
@@ -73,7 +73,7 @@ UNITS = {
 # The long suite a survivor of the fast subset runs next (`run --deep`): other seeds, 25 to 50 times
 # the fast subset's cycles. A mutant it kills is a gap of the fast subset only.
 DEEP = {
-    "top": [("random-seed2", ["--seed=2", "--cycles=1000000", "--quiet"])]
+    "top": [("random-seed2", ["--seed=2", "--cycles=1000000", "--quiet", "--mem-base=0xfffffe0000"])]
     + [("counts", ["--test=counts", "--seed=22", "--cycles=1000000", "--quiet", "--mem-latency=2:30", "--mem-grant=50"])],
     "cop": [("random-seed2", ["--test=random", "--seed=2", "--cycles=1500000", "--quiet"]),
             ("busy", ["--test=busy", "--seed=1", "--cycles=500000", "--quiet"])],
