@@ -57,8 +57,9 @@ class FuncCover {
   // line read outstanding when the cycle began
   void after(const hwprof_top_state_t& s, const hwprof_top_out_t& out, const hwprof_top_in_t& in, bool read_pending) {
     const Snap a = s_of(s);
-    const uint32_t wbs = a.wbs - b_.wbs, misses = a.misses - b_.misses;
-    hit_[kHit] += a.hits - b_.hits;
+    const uint32_t wbs = events(a.wbs, b_.wbs, HWPROF_EDGE_PROF_STAT_WRITEBACKS_ADDR, in),
+                   misses = events(a.misses, b_.misses, HWPROF_EDGE_PROF_STAT_MISSES_ADDR, in);
+    hit_[kHit] += events(a.hits, b_.hits, HWPROF_EDGE_PROF_STAT_HITS_ADDR, in);
     misses_ += misses;
     if (b_.flushing) hit_[kFlushWriteBack] += wbs;
     else hit_[kMissDirtyVictim] += wbs;
@@ -68,12 +69,12 @@ class FuncCover {
     hit_[kFlushDuringRefill] += flush_cmd && read_pending;
     hit_[kFlushWithPending] += flush_cmd && b_.upd_pending;
     hit_[kOabOverrun] += a.oab_overrun && !b_.oab_overrun;
-    hit_[kTriggerDownOvf] += a.ovf != b_.ovf && a.trigger < b_.trigger;
-    hit_[kTriggerUpUnf] += a.unf != b_.unf && a.trigger > b_.trigger;
+    hit_[kTriggerDownOvf] += events(a.ovf, b_.ovf, HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR, in) && a.trigger < b_.trigger;
+    hit_[kTriggerUpUnf] += events(a.unf, b_.unf, HWPROF_EDGE_PROF_STAT_UNDERFLOWS_ADDR, in) && a.trigger > b_.trigger;
     hit_[kPhaseIrq] += out.irq_phase && !irq_phase_;
-    hit_[kDropped] += a.dropped - b_.dropped;
+    hit_[kDropped] += events(a.dropped, b_.dropped, HWPROF_EDGE_PROF_STAT_DROPPED_ADDR, in);
     hit_[kUpdStall] += in.ev.valid && !out.ev_ready;
-    hit_[kFifoDrop] += a.fifo_drops - b_.fifo_drops;
+    hit_[kFifoDrop] += events(a.fifo_drops, b_.fifo_drops, HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR, in);
     hit_[kFifoWatermarkIrq] += out.irq_trace && !irq_trace_ && b_.fifo_mode;
     hit_[kLinkOverflow] += a.lerr && !b_.lerr && a.sp > HWPROF_PIR_LINK_ENTRIES;
     hit_[kLinkUnderflow] += a.lerr && !b_.lerr && a.sp == 0;
@@ -103,6 +104,13 @@ class FuncCover {
   }
 
  private:
+  // a statistics counter's events in the cycle: its value after the edge less its value before, or
+  // less the value software wrote to it in the cycle (the write sets the count, the cycle's event
+  // counts on top; the random stream presets them)
+  static uint32_t events(uint32_t after, uint32_t before, uint16_t addr, const hwprof_top_in_t& in) {
+    const bool written = in.apb.psel && in.apb.penable && in.apb.pwrite && in.apb.paddr == addr;
+    return after - (written ? in.apb.pwdata : before);
+  }
   struct Snap {
     uint32_t hits, misses, wbs, dropped, ovf, unf, fifo_drops;
     bool flushing, upd_pending, oab_overrun, fifo_mode, lerr, perr, flag;

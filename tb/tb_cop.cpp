@@ -110,8 +110,8 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
                  "interpreter), %llu microinstructions, %llu mispredictions, %llu interrupts, %llu stops, %llu host accesses "
                  "(%llu refused)\n",
                  COP_UC, COP_CAM, COP_DATA, (unsigned long long)programs_, (unsigned long long)finished_,
-                 (unsigned long long)checked_, (unsigned long long)stat(HWPROF_COP_ST_EXECUTED),
-                 (unsigned long long)stat(HWPROF_COP_ST_MISPREDICT), (unsigned long long)intrs_,
+                 (unsigned long long)checked_, (unsigned long long)counted_[HWPROF_COP_ST_EXECUTED],
+                 (unsigned long long)counted_[HWPROF_COP_ST_MISPREDICT], (unsigned long long)intrs_,
                  (unsigned long long)stops_, (unsigned long long)host_ops_, (unsigned long long)refused_);
     if (test_ == "timing" || test_ == "host")
       std::fprintf(to, "  directed checks passed: %llu\n", (unsigned long long)directed_);
@@ -194,14 +194,22 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
                   in.reg.wdata, m.reg.rdata, m.reg.error);
     log.add(t, line);
 
-    // the record the model finishes this cycle is the one in its DFE now
-    const uint64_t samples_before = stat(HWPROF_COP_ST_SAMPLES);
+    // the record the model finishes this cycle is the one in its DFE now. The statistics count the
+    // events: each one's value after the edge is its value before (or the value a write gives it,
+    // which the random test does now and then) plus this cycle's event
+    uint64_t stat_from[HWPROF_COP_ST_N];
+    for (unsigned n = 0; n < HWPROF_COP_ST_N; n++) {
+      const bool written = in.reg.write && in.reg.addr == HWPROF_COP_STAT_SAMPLES_ADDR + 4u * n;
+      stat_from[n] = written ? in.reg.wdata : stat(n);
+    }
     const bool had_dfe = model_.dfe_valid;
     const hwprof_cop_record_t in_dfe = model_.dfe;
     if (use_rtl_) rtl_.rising_edge(t, [&] { if (use_model_) hwprof_cop_step(&model_, &cfg_, &in); });
     else hwprof_cop_step(&model_, &cfg_, &in);
     if (m.smp_pop) records_.pop_front();
-    if (stat(HWPROF_COP_ST_SAMPLES) != samples_before) {
+    uint64_t events[HWPROF_COP_ST_N];
+    for (unsigned n = 0; n < HWPROF_COP_ST_N; n++) counted_[n] += events[n] = (stat(n) - stat_from[n]) & 0xffffffffu;
+    if (events[HWPROF_COP_ST_SAMPLES]) {
       finished_++;
       since_finish_ = 0;
       if (had_dfe && checking_) check_against_interpreter(t, chk, in_dfe, m.irq);
@@ -656,6 +664,9 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
   bool use_rtl_ = true, use_model_ = true, busy_halted_ = false;
   uint64_t busy_pool_ = 0;
   uint64_t end_after_ = 0, since_finish_ = 0, program_start_ = 0;
+  static_assert(HWPROF_COP_STAT_IDLE_ADDR == HWPROF_COP_STAT_SAMPLES_ADDR + 4u * HWPROF_COP_ST_IDLE,
+                "the statistics registers follow the counter bank's order");
+  uint64_t counted_[HWPROF_COP_ST_N] = {};  // events the statistics counted, whatever was written to them
   uint64_t programs_ = 0, finished_ = 0, checked_ = 0, intrs_ = 0, stops_ = 0, host_ops_ = 0, refused_ = 0, directed_ = 0;
   size_t pops_ = 0;
 };

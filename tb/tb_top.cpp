@@ -230,6 +230,7 @@ class TopBench : public lockstep::Bench {
     auto st = [](const hwprof_prim_counters_state_t& s, unsigned i) {
       return static_cast<unsigned>(hwprof_prim_counters_get(&s, i));
     };
+    // (the statistics registers as they end: the random stream presets them now and then)
     const hwprof_edge_prof_state_t& ep = model_.edge_prof;
     std::fprintf(to, "\n  cache: performed %u, hits %u, misses %u, write-backs %u, dropped %u, "
                      "overflows %u, underflows %u\n",

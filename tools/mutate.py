@@ -371,15 +371,18 @@ def run(build, units, deep=False):
 
 
 def equiv(build, units):
-    """prove the fast subset's survivors equivalent (see the module's help); results in UNIT/equiv.tsv:
-    id, proven | differs (SAT found a state and input that tell them apart) | unknown (timeout)"""
+    """prove the fast subset's survivors equivalent (see the module's help), but those the long suite
+    killed if it ran first; results in UNIT/equiv.tsv: id, proven | differs (SAT found a state and
+    input that tell them apart) | unknown (timeout)"""
     for unit in units:
         design = UNITS[unit][0]
         out = os.path.join(build, "mutate", unit)
         res = load_results(build, unit)
         done = load_results(build, unit, "equiv.tsv")
+        deep = load_results(build, unit, "deep.tsv")
         rows = [r for r in load_mutants(build, unit) if r["id"] in res and not is_flop_port(r)]
-        surv = [r["id"] for r in rows if res[r["id"]][1] == "survived" and r["id"] not in done]
+        surv = [r["id"] for r in rows if res[r["id"]][1] == "survived" and r["id"] not in done
+                and deep.get(r["id"], (None, None))[1] != "killed"]
         print(f"mutate: {unit}: {len(surv)} survivors of the fast subset to prove equivalent", file=sys.stderr)
         if not surv:
             continue
