@@ -121,13 +121,12 @@ class CountersBench : public lockstep::BlockBench<Vhwprof_prim_counters> {
         in.wr = rng_.chance(80) ? 1u << rng_.below(kN) : static_cast<uint32_t>(rng_.next()) & kAll;
         const uint64_t mask = kW >= 64 ? ~0ull : (1ull << kW) - 1u;
         in.wdata = rng_.chance(50) ? mask - rng_.below(4) : rng_.next();
-        writes_++;
       }
     }
     rtl_->inc_i = in.inc;
     rtl_->clr_i = in.clr;
     rtl_->wr_i = in.wr;
-    rtl_->wdata_i = in.wdata;  // W bits of it: the model masks the same
+    rtl_->wdata_i = in.wdata & (kW >= 64 ? ~0ull : (1ull << kW) - 1u);  // a Verilated input holds W bits only
     rtl_->eval();
     chk.begin_cycle(t);
     for (unsigned i = 0; i < kN; i++) {
@@ -143,6 +142,7 @@ class CountersBench : public lockstep::BlockBench<Vhwprof_prim_counters> {
     log.add(t, line);
     for (unsigned i = 0; i < kN; i++) events_ += (in.inc >> i) & 1u;
     clears_ += in.clr;
+    writes_ += in.wr != 0;
     rtl_.rising_edge(t, [&] { hwprof_prim_counters_step(&model_, &cfg_, &in); });
     return true;
   }
