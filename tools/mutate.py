@@ -15,7 +15,8 @@ design's hierarchy that no smaller unit holds.
 
   tools/mutate.py gen BUILD UNIT [PARAM=VALUE ...]  choose the unit's mutants, write its design
   tools/mutate.py run BUILD [UNIT ...]               run every mutant not yet run (resumable)
-  tools/mutate.py equiv BUILD [UNIT ...]             prove survivors equivalent (Yosys SAT), see below
+  tools/mutate.py equiv BUILD [UNIT ...]             prove survivors equivalent (Yosys SAT), see below;
+                                                     a stopped run's verdicts are kept (--salvage: only that)
   tools/mutate.py run --deep BUILD [UNIT ...]        the survivors through the long suite (resumable)
   tools/mutate.py report BUILD                       the table per module, the surviving mutants
 
@@ -370,7 +371,7 @@ def run(build, units, deep=False):
     run_pool(build, todo, jobs, timeout, False)
 
 
-def equiv(build, units):
+def equiv(build, units, salvage_only=False):
     """prove the fast subset's survivors equivalent (see the module's help), but those the long suite
     killed if it ran first; results in UNIT/equiv.tsv: id, proven | differs (SAT found a state and
     input that tell them apart) | unknown (timeout)"""
@@ -389,6 +390,17 @@ def equiv(build, units):
         # controls: mutants the benches killed can't be equivalent; a proof of one would show the
         # miter unsound (a cut that hides a difference), so a few of them go through it first
         controls = [r["id"] for r in rows if res[r["id"]][1] == "killed"][:EQUIV_CONTROLS]
+        # an interrupted proof run: the verdicts it reached are kept, the rest proven now
+        salvaged = salvage_verdicts(out, unit, surv, controls)
+        if salvage_only:
+            print(f"mutate: {unit}: {len(salvaged)} verdicts kept from a stopped proof run", file=sys.stderr)
+            continue
+        if salvaged:
+            surv = [i for i in surv if i not in salvaged]
+            print(f"mutate: {unit}: {len(salvaged)} verdicts kept from the interrupted run, {len(surv)} to prove",
+                  file=sys.stderr)
+            if not surv:
+                continue
         lines = {}
         for line in open(f"{out}/apply.ys"):
             if line.startswith("mutate "):
@@ -417,16 +429,7 @@ def equiv(build, units):
         print(f"mutate: {unit}: Yosys builds the miter and proves {len(surv)} survivors "
               f"(up to {SAT_TIMEOUT} s each; log: {out}/equiv.log)", file=sys.stderr)
         yosys(["-s", f"{out}/equiv.ys"], f"{out}/equiv.log", f"proving {unit}'s survivors")
-        verdict, cur = {}, None
-        for line in open(f"{out}/equiv.log"):
-            m = re.search(r"EQUIV-MUTANT (\d+)", line)
-            if m:
-                cur = int(m.group(1))
-                verdict[cur] = "unknown"
-            elif cur is not None and "no model found: SUCCESS" in line:
-                verdict[cur] = "proven"
-            elif cur is not None and "model found: FAIL" in line:
-                verdict[cur] = "differs"
+        verdict = read_verdicts(f"{out}/equiv.log")
         if verdict.get(0) != "proven":
             die(f"{unit}: the design with no mutant switched on is not proven equal to itself "
                 f"({verdict.get(0, 'no verdict')}): the equivalence flow is broken (log: {out}/equiv.log)")
@@ -442,6 +445,39 @@ def equiv(build, units):
         n = sum(verdict.get(i) == "proven" for i in surv)
         print(f"mutate: {unit}: {n} of {len(surv)} survivors proven equivalent in {time.time() - t0:.0f} s",
               file=sys.stderr)
+
+
+def read_verdicts(log):
+    """each mutant's verdict in a proof log: proven, differs, or unknown (no answer: a timeout, or
+    the run stopped before it)"""
+    verdict, cur = {}, None
+    for line in open(log):
+        m = re.search(r"EQUIV-MUTANT (\d+)", line)
+        if m:
+            cur = int(m.group(1))
+            verdict[cur] = "unknown"
+        elif cur is not None and "no model found: SUCCESS" in line:
+            verdict[cur] = "proven"
+        elif cur is not None and "model found: FAIL" in line:
+            verdict[cur] = "differs"
+    return verdict
+
+
+def salvage_verdicts(out, unit, surv, controls):
+    """the answers a stopped proof run of this sample gave (its log newer than the sample's design):
+    kept in UNIT/equiv.tsv when that run's own checks had passed (no mutant: proven; the controls:
+    none proven); returns the ids kept"""
+    log, design = f"{out}/equiv.log", f"{out}/apply.ys"
+    if not (os.path.exists(log) and os.path.exists(design) and os.path.getmtime(log) > os.path.getmtime(design)):
+        return set()
+    verdict = read_verdicts(log)
+    if verdict.get(0) != "proven" or any(verdict.get(i) != "differs" for i in controls):
+        return set()
+    kept = [i for i in surv if verdict.get(i) in ("proven", "differs")]
+    with open(f"{out}/equiv.tsv", "a") as f:
+        for i in kept:
+            f.write(f"{i}\t{verdict[i]}\tsat\n")
+    return set(kept)
 
 
 def proven_equivalent(build, unit):
@@ -573,6 +609,8 @@ def main():
     ap.add_argument("build", help="the build directory (build)")
     ap.add_argument("rest", nargs="*", help="gen: UNIT [PARAM=VALUE ...]; run: UNIT ... (default all)")
     ap.add_argument("--deep", action="store_true", help="run: the fast subset's survivors through the long suite")
+    ap.add_argument("--salvage", action="store_true",
+                    help="equiv: only keep the verdicts a stopped proof run reached (equiv resumes from them anyway)")
     a = ap.parse_args()
     if a.step == "gen":
         if not a.rest:
@@ -587,7 +625,7 @@ def main():
         for u in a.rest:
             if u not in UNITS:
                 die(f"unknown unit '{u}' (units: {', '.join(UNITS)})")
-        equiv(a.build, a.rest or list(UNITS))
+        equiv(a.build, a.rest or list(UNITS), a.salvage)
     else:
         report(a.build)
 
