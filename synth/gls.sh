@@ -44,7 +44,11 @@ yosys -q -l "$log" -p "read_verilog -sv $srcs; $chparam synth -flatten -noshare 
   abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX; opt_clean; check -assert; splitnets; \
   tee -q -o ${out%.v}.stat stat; write_verilog -noattr $out.tmp" 2> >(grep -v "Replacing memory .* with list of registers" >&2) \
   || { echo "gls: error: Yosys failed on $block (log: $log)" >&2; rm -f "$out.tmp"; exit 1; }
-mv "$out.tmp" "$out"
+# a vector of thousands of single-bit nets is written as one concatenation on one line, past
+# Verilator's 40,000 tokens a line (the large configuration's 8,192-bit cache data): one net a line
+awk 'length > 20000 { gsub(/, /, ",\n") } { print }' "$out.tmp" >"$out.tmp2" && rm -f "$out.tmp" \
+  || { echo "gls: error: could not write $out" >&2; rm -f "$out.tmp" "$out.tmp2"; exit 1; }
+mv "$out.tmp2" "$out"
 awk '/Number of cells:/ {c=$4} /\$_(S?DFF|DFFE|SDFFE|SDFFCE)[A-Z0-9_]*/ {f+=$2} /\$mem_v2/ {m=$2}
      END {printf "%s: %d cells, %d flops, %d memories kept as arrays\n", b, c, f, m}' b="$block" "${out%.v}.stat" \
   | tee "${out%.v}.summary" | sed "s/^/gls: /" >&2
