@@ -465,13 +465,13 @@ def read_verdicts(log):
 
 def salvage_verdicts(out, unit, surv, controls):
     """the answers a stopped proof run of this sample gave (its log newer than the sample's design):
-    kept in UNIT/equiv.tsv when that run's own checks had passed (no mutant: proven; the controls:
-    none proven); returns the ids kept"""
+    kept in UNIT/equiv.tsv when that run's own checks had passed (no mutant: proven; every control
+    reached, none proven, as equiv requires); returns the ids kept"""
     log, design = f"{out}/equiv.log", f"{out}/apply.ys"
     if not (os.path.exists(log) and os.path.exists(design) and os.path.getmtime(log) > os.path.getmtime(design)):
         return set()
     verdict = read_verdicts(log)
-    if verdict.get(0) != "proven" or any(verdict.get(i) != "differs" for i in controls):
+    if verdict.get(0) != "proven" or any(i not in verdict or verdict[i] == "proven" for i in controls):
         return set()
     kept = [i for i in surv if verdict.get(i) in ("proven", "differs")]
     with open(f"{out}/equiv.tsv", "a") as f:
