@@ -28,8 +28,9 @@ sides, and every memory cut the same way (its read data an input, its addresses,
 enables outputs); SAT then proves the miter's trigger 0 for each survivor's mutsel. The proof is
 sound (equal next-state and output functions over every state give equal behaviour from every
 reset), not complete: a mutant masked only in the states the design can reach comes out "differs"
-and stays a survivor. The design with no mutant switched on must prove equivalent first, and five
-mutants the benches killed must not (a proof of one would show a cut hiding a difference).
+and stays a survivor. The design with no mutant switched on must prove equivalent first, and ten
+mutants the benches killed, drawn at random, must not (a proof of one would show a cut hiding a
+difference).
 Hand-argued equivalences go in tools/mutate-equivalent.txt.
 """
 import argparse
@@ -52,7 +53,7 @@ CTRL_WIDTH = 16
 # The subset runs in order; the first failure kills the mutant.
 CYCLES = os.environ.get("MUTATE_CYCLES", "60000")
 SAT_TIMEOUT = int(os.environ.get("MUTATE_SAT_TIMEOUT", "60"))  # seconds per survivor's proof
-EQUIV_CONTROLS = 5    # killed mutants each unit's equivalence proof must not prove (a soundness check)
+EQUIV_CONTROLS = 10   # killed mutants (drawn at random) each unit's equivalence proof must not prove (a soundness check)
 UNITS = {
     "top": ("hwprof_top", "Vhwprof_top", ("u_cop", "u_vpf"), [
         ("directed", ["--test=directed", "--cycles=20000"]),
@@ -379,17 +380,27 @@ def equiv(build, units, salvage_only=False):
         design = UNITS[unit][0]
         out = os.path.join(build, "mutate", unit)
         res = load_results(build, unit)
-        done = load_results(build, unit, "equiv.tsv")
+        # a proof that timed out is tried again (MUTATE_SAT_TIMEOUT longer, or a less loaded machine)
+        done = {k for k, v in load_results(build, unit, "equiv.tsv").items() if v[1] != "unknown"}
         deep = load_results(build, unit, "deep.tsv")
         rows = [r for r in load_mutants(build, unit) if r["id"] in res and not is_flop_port(r)]
         surv = [r["id"] for r in rows if res[r["id"]][1] == "survived" and r["id"] not in done
                 and deep.get(r["id"], (None, None))[1] != "killed"]
+        dc = dont_care_bits(f"{out}/prep.il", [r for r in rows if r["id"] in surv])
+        if dc:
+            with open(f"{out}/equiv.tsv", "a") as f:
+                for i in sorted(dc):
+                    f.write(f"{i}\tproven\tx: the mutated bit is a don't-care constant of the RTL\n")
+            print(f"mutate: {unit}: {len(dc)} survivors mutate a don't-care (x) bit: equivalent by definition",
+                  file=sys.stderr)
+            surv = [i for i in surv if i not in dc]
         print(f"mutate: {unit}: {len(surv)} survivors of the fast subset to prove equivalent", file=sys.stderr)
         if not surv:
             continue
         # controls: mutants the benches killed can't be equivalent; a proof of one would show the
         # miter unsound (a cut that hides a difference), so a few of them go through it first
-        controls = [r["id"] for r in rows if res[r["id"]][1] == "killed"][:EQUIV_CONTROLS]
+        killed = [r["id"] for r in rows if res[r["id"]][1] == "killed"]
+        controls = sorted(random.Random(SEED).sample(killed, min(EQUIV_CONTROLS, len(killed))))
         # an interrupted proof run: the verdicts it reached are kept, the rest proven now
         salvaged = salvage_verdicts(out, unit, surv, controls)
         if salvage_only:
@@ -407,17 +418,21 @@ def equiv(build, units, salvage_only=False):
                 lines[int(line.split()[-1])] = line.strip().replace(f" -module {design} ", " -module gate ")
         mem = "gold/t:$mem_v2"
         script = [f"read_rtlil {out}/prep.il", f"rename {design} gold",
-                  # memories: read data an input shared by both sides; addresses, data, enables compared
-                  f"select -set mrd {mem} %co:+[RD_DATA] {mem} %d",
-                  f"select -set min {mem} %ci:+[RD_ADDR,RD_EN,WR_ADDR,WR_DATA,WR_EN] {mem} %d",
-                  "expose @min", "expose -input @mrd", f"delete {mem}", "setundef -undriven -zero gold",
+                  # memories: each one's ports turned inside out (expose -evert): its read data an
+                  # input shared by both sides, its addresses, enables and write data outputs compared.
+                  # expose skips cells and wires with private names, so the memories (ROMs from case
+                  # tables among them) are named first, and none may be left over
+                  f"rename -enumerate -pattern mutate_mem% {mem}", f"expose -evert {mem}",
+                  f"select -assert-none {mem}", "setundef -undriven -zero gold",
                   "design -save base", "rename gold gate"]
         script += [lines[i] for i in controls + surv]
         script += ["design -copy-from base -as gold gold", "cd gold", f"add -input mutsel {CTRL_WIDTH}", "cd ..",
                    # flip-flops: present value an input, next value an output, both shared
                    "expose -evert-dff t:$dff", "miter -equiv -make_outputs gold gate miter", "hierarchy -top miter",
                    # gold and gate share all but the mutants' cones: merged once, here
-                   "flatten", "opt_clean", "opt_merge", "opt_expr", "opt_merge", "opt_clean", "design -save miter"]
+                   "flatten", "opt_clean", "opt_merge", "opt_expr", "opt_merge", "opt_clean",
+                   # every flip-flop cut: one whose output still drives logic here was left out
+                   "select -assert-none miter/t:$dff", "design -save miter"]
         for i in [0] + controls + surv:
             # one mutant switched on: the others fold away, its cone is all that stays apart
             script += ["design -load miter", "cd miter", "delete -port in_mutsel",
@@ -445,6 +460,32 @@ def equiv(build, units, salvage_only=False):
         n = sum(verdict.get(i) == "proven" for i in surv)
         print(f"mutate: {unit}: {n} of {len(surv)} survivors proven equivalent in {time.time() - t0:.0f} s",
               file=sys.stderr)
+
+
+def dont_care_bits(prep, rows):
+    """the mutants whose mutated input bit is an x constant in the design (a don't-care value, the
+    data of a memory write whose enable is off, for example): any value there is the RTL's, so such
+    a mutant is one implementation of the same RTL, equivalent by definition. Returns their ids."""
+    want = {}
+    for r in rows:
+        m = re.match(r"(\w+)\[(\d+)\]$", r["port"])
+        if m:
+            want.setdefault(r["cell"], []).append((m.group(1), int(m.group(2)), r["id"]))
+    found, cell = set(), None
+    for line in open(prep):
+        t = line.split()
+        if len(t) >= 3 and t[0] == "cell":
+            cell = t[2] if t[2] in want else None
+        elif cell and len(t) == 3 and t[0] == "connect":
+            c = re.match(r"(\d+)'([01xz]+)$", t[2])
+            # RTLIL writes a constant of one repeated digit short (32'x): its leftmost digit extends it
+            bits = c.group(2).rjust(int(c.group(1)), c.group(2)[0]) if c else ""
+            for port, bit, mid in want[cell]:
+                if t[1] == "\\" + port and bit < len(bits) and bits[-1 - bit] == "x":
+                    found.add(mid)
+        elif t[:1] == ["end"]:
+            cell = None
+    return found
 
 
 def read_verdicts(log):
@@ -600,7 +641,8 @@ def load_equivalent():
 
 def mutation_key(r):
     """a mutation's name that stays the same whichever sample it is drawn in"""
-    return f"{r['unit']}:{r['mode']}:{r['cell']}:{r['port']}"
+    cell = r["cell"].replace(ROOT + "/", "")  # the same in any clone of the repository
+    return f"{r['unit']}:{r['mode']}:{cell}:{r['port']}"
 
 
 def main():
