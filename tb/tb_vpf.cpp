@@ -431,6 +431,21 @@ class VpfBench : public lockstep::BlockBench<Vhwprof_vpf> {
     for (unsigned k = 0; k < 3; k++) push(none(), true, Host{});
     wr(HWPROF_VPF_ACTION_ADDR, 2);
     rd(HWPROF_VPF_SB_STATUS_ADDR, 0, "SB_CLEAR emptied it");
+    // 7. no field (the info tag alone, 0 words a record): the record count is the limit, Words
+    //    records fit, the next is dropped; the engine takes two (their info tags), two more fit
+    wr(HWPROF_VPF_FIELDS_ADDR, 0, 0, "FIELDS 0 taken while disabled and empty");
+    wr(HWPROF_VPF_CTRL_ADDR, kEnable);
+    for (unsigned k = 0; k <= VPF_WORDS; k++) push(load(0x800 + 4 * k, k), false, Host{});
+    rd(HWPROF_VPF_SB_STATUS_ADDR, VPF_WORDS, "Words records of 0 words held");
+    rd(HWPROF_VPF_STAT_DROPPED_ADDR, 2, "the one after them was dropped");
+    push(none(), true, Host{});
+    push(none(), true, Host{});
+    for (unsigned k = 0; k < 3; k++) push(load(0xc00 + 4 * k, k), false, Host{});
+    rd(HWPROF_VPF_SB_STATUS_ADDR, VPF_WORDS, "two taken, two more fit, the third is dropped");
+    rd(HWPROF_VPF_STAT_DROPPED_ADDR, 3, "three dropped in all");
+    wr(HWPROF_VPF_CTRL_ADDR, 0);
+    wr(HWPROF_VPF_ACTION_ADDR, 2);
+    rd(HWPROF_VPF_SB_STATUS_ADDR, 0, "SB_CLEAR emptied it");
     if (VPF_BITS < 32 * HWPROF_VPF_BITMASK_ENTRIES)
       wr(static_cast<uint16_t>(HWPROF_VPF_BITMASK_ADDR + VPF_BITS / 8), 1, 1, "a bit-mask word beyond BitmaskBits is refused");
   }
