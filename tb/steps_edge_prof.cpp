@@ -65,6 +65,21 @@ void edge_steps(std::vector<Step>* s) {
   s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_HI_ADDR, 0x80000000u, false, "entry 1 is tagged underflow"));
   s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 0, false, "no phase transition"));
 
+  //    the trigger counter saturates at its top: an underflow leaves all ones, and takes one below
+  //    it to all ones (counters 40 and 44: lines no step has cached yet)
+  const uint32_t tmax = static_cast<uint32_t>(HWPROF_MASK(HWPROF_PIR_TRIGGER_VALUE_WIDTH));
+  s->push_back(preload(40 * K, 0, "counter[40] = 0"));
+  s->push_back(preload(44 * K, 0, "counter[44] = 0"));
+  s->push_back(wr(HWPROF_PIR_TRIGGER_ADDR, tmax, false, "trigger all ones"));
+  s->push_back(go(dec(41), "decrement counter[40]: underflow"));
+  s->push_back(sync("flush"));
+  s->push_back(rd(HWPROF_PIR_TRIGGER_ADDR, tmax, false, "saturated: the underflow leaves it"));
+  s->push_back(wr(HWPROF_PIR_TRIGGER_ADDR, tmax - 1, false, "trigger one below all ones"));
+  s->push_back(go(dec(45), "decrement counter[44]: underflow"));
+  s->push_back(sync("flush"));
+  s->push_back(rd(HWPROF_PIR_TRIGGER_ADDR, tmax, false, "the underflow takes it to all ones"));
+  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 0, false, "still no phase transition"));
+
   // 3. overflowed-address buffer overrun: OabDepth + 2 overflows keep the last OabDepth
   const uint16_t n = HWPROF_CFG_OABDEPTH + 2;
   s->push_back(wr(HWPROF_EDGE_PROF_OAB_CTRL_ADDR, 1, false, "clear the OAB"));

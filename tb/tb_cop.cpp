@@ -213,6 +213,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
       finished_++;
       since_finish_ = 0;
       if (had_dfe && checking_) check_against_interpreter(t, chk, in_dfe, m.irq);
+      note_written();
     }
     if (m.irq) {
       intrs_++;
@@ -294,6 +295,33 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
       }
     }
     checked_++;
+  }
+
+  // What the routines write is compared with the RTL only when the host reads it: the data words
+  // and CAM keys a finished record changed (in the model) are queued for reads, which the busy and
+  // random tests interleave with the engine's work (a corrupted word is read back within a few
+  // records instead of by chance).
+  void note_written() {
+    if (shadow_data_.empty()) {
+      shadow_data_.assign(model_.data, model_.data + COP_DATA / 4);
+      shadow_key_.assign(model_.cam_key, model_.cam_key + COP_CAM);
+      return;
+    }
+    for (unsigned w = 0; w < COP_DATA / 4; w++) {
+      if (model_.data[w] != shadow_data_[w] && readback_.size() < 64)
+        readback_.push_back(static_cast<uint16_t>(HWPROF_COP_DATA_ADDR + 4 * w));
+      shadow_data_[w] = model_.data[w];
+    }
+    for (unsigned k = 0; k < COP_CAM; k++) {
+      if (model_.cam_key[k] != shadow_key_[k] && readback_.size() < 64)
+        readback_.push_back(static_cast<uint16_t>(HWPROF_COP_CAM_KEY_ADDR + 4 * k));
+      shadow_key_[k] = model_.cam_key[k];
+    }
+  }
+  void read_back() {
+    if (readback_.empty()) return;
+    rd(readback_.front(), -1, "read back a word a routine wrote");
+    readback_.pop_front();
   }
 
   // ---------------------------------------------------------------- host scripts
@@ -512,9 +540,14 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
 
   void random_host_reads() {
     // reads anywhere in the block (registers, arrays, holes), answered while the engine runs
-    // and now and then with one address bit flipped: a decoder that ignores a bit answers it
+    // and now and then with one address bit flipped: a decoder that ignores a bit answers it;
     const uint16_t base = static_cast<uint16_t>(HWPROF_COP_WINDOW << HWPROF_WINDOW_SHIFT);
     const uint16_t a = static_cast<uint16_t>(base + 4 * rng_.below(HWPROF_COP_WINDOWS * 64));
+    // and now and then anywhere in the 64 KB: the block answers only its own window's registers
+    if (rng_.chance(3)) {
+      rd(static_cast<uint16_t>(rng_.next()));
+      return;
+    }
     rd(rng_.chance(80) ? a : static_cast<uint16_t>(a ^ (1u << rng_.below(16))));
   }
 
@@ -578,6 +611,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
       }
       records_.push_back(r);
     }
+    if (script_.empty() && rng_.chance(10)) read_back();
     if (script_.empty() && busy_halted_) {
       // the firmware's re-arm: clear the table and start, one write
       wr(HWPROF_COP_CMD_ADDR, 0xfu, "re-arm", 0);
@@ -618,7 +652,9 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
       }
       // one access a cycle, decided on this cycle's state: an expected refusal must not meet a
       // halt that happened while it waited behind another access
-      if (rng_.chance(3)) {
+      if (!readback_.empty() && rng_.chance(10)) {
+        read_back();
+      } else if (rng_.chance(3)) {
         random_host_reads();
       } else if (rng_.chance(1)) {
         // a write to engine state while it runs: refused, nothing changes
@@ -658,6 +694,8 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
   hwprof_cop_state_t model_{};
   cop_interp_t ref_{};
   std::deque<hwprof_cop_record_t> records_;
+  std::vector<uint32_t> shadow_data_, shadow_key_;  // the model's data array and CAM keys at the last record
+  std::deque<uint16_t> readback_;                   // host reads of what the records since wrote
   std::deque<HostOp> script_;
   std::vector<uint64_t> expect_pops_;
   bool hold_records_ = false, checking_ = false, want_sync_ = false;

@@ -304,6 +304,15 @@ class TopBench : public lockstep::Bench {
     e.is_call = rng_.chance(5);
     e.is_ret = rng_.chance(5);
     e.taken = (e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP) ? rng_.chance(95) : rng_.chance(50);
+    // phases of ~300 events in which taken branches and jumps go forward and no indirect jump ends
+    // the trace: histories fill up to the marker's top bit, so the FIFO's records and the history
+    // registers carry every bit (outside them a quarter of the branches end the trace)
+    if (rng_.below(300) == 0) long_traces_ = !long_traces_;
+    if (long_traces_ && !counts) {
+      if (e.kind == HWPROF_KIND_IJUMP) e.kind = HWPROF_KIND_BRANCH;
+      if ((e.kind == HWPROF_KIND_BRANCH || e.kind == HWPROF_KIND_JUMP) && rng_.chance(97))
+        e.next_pc = e.pc + 4 * (1 + static_cast<uint32_t>(rng_.below(256)));
+    }
     e.addr = static_cast<uint32_t>(rng_.next());
     e.value = static_cast<uint32_t>(rng_.next());
     switch (rng_.pick({counts ? 5u : 20u, 70, 8, 2})) {
@@ -423,17 +432,29 @@ class TopBench : public lockstep::Bench {
         break;
     }
     a.pwrite = rng_.chance(40);
+    if (long_traces_ && rng_.chance(30)) {  // the long traces' records: read them, pop them
+      static const uint16_t fifo[] = {HWPROF_TRACE_CTRL_FIFO_START_ADDR, HWPROF_TRACE_CTRL_FIFO_HIST_ADDR,
+                                      HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, HWPROF_TRACE_CTRL_LAST_HIST_ADDR,
+                                      HWPROF_TRACE_CTRL_CUR_HIST_ADDR, HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR,
+                                      HWPROF_TRACE_CTRL_STATUS_ADDR, HWPROF_TOP_IRQ_PENDING_ADDR};
+      a.paddr = fifo[rng_.below(sizeof fifo / sizeof fifo[0])];
+      a.pwrite = a.paddr == HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR;
+    }
     uint32_t v = rng_.chance(20) ? 0xffffffffu : static_cast<uint32_t>(rng_.next());
     switch (a.paddr) {
       case HWPROF_PIR_CTRL_ADDR: v = rng_.chance(85) ? 1u : 0u; break;  // keep profiling mostly on
       case HWPROF_EDGE_PROF_CMD_ADDR: v = static_cast<uint32_t>(rng_.pick({1, 60, 10, 10})); break;
-      case HWPROF_EDGE_PROF_OAB_INDEX_ADDR: v = static_cast<uint32_t>(rng_.below(12)); break;
+      case HWPROF_EDGE_PROF_OAB_INDEX_ADDR: v = static_cast<uint32_t>(rng_.chance(95) ? rng_.below(12) : rng_.next() & 0xff); break;
+      case HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR: v = long_traces_ ? (rng_.chance(95) ? 1u : 2u) : v; break;  // pop, now and then clear
       case HWPROF_TRACE_CTRL_CTRL_ADDR:  // mostly enabled; watermark small, now and then any
         v = (rng_.chance(85) ? 1u : 0u) | (static_cast<uint32_t>(rng_.below(8)) << 1) |
-            (static_cast<uint32_t>(rng_.chance(10) ? rng_.below(256) : rng_.below(6)) << HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB);
+            (static_cast<uint32_t>(rng_.chance(10) ? rng_.below(256) : rng_.below(long_traces_ ? 2 * HWPROF_CFG_TFIFO + 1 : 6))
+             << HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB);
         break;
       case HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR:  // short periods, now and then any (the next write shortens it)
-      case HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR: v = static_cast<uint32_t>(rng_.chance(10) ? rng_.below(65536) : rng_.below(6)); break;
+      case HWPROF_TRACE_CTRL_SAMPLE_COUNT_ADDR:
+        v = static_cast<uint32_t>(rng_.chance(long_traces_ ? 30 : 10) ? rng_.below(65536) : rng_.below(6));
+        break;
       case HWPROF_TRACE_CTRL_CUR_HIST_ADDR: v = rng_.chance(50) ? 1u : v; break;
       case HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR:  // rarely move the window, mostly keep it sane
         v = rng_.chance(70) ? static_cast<uint32_t>(g_mem_base) : static_cast<uint32_t>(g_mem_base + rng_.below(kMemSize));
@@ -757,6 +778,7 @@ class TopBench : public lockstep::Bench {
   bool link_bias_ = false;  // random linked calls: a phase of mostly calls, or mostly returns
   bool path_bias_ = false;  // random path words: a phase of mostly ENTERs, or mostly pops
   bool in_handler_ = false;  // random traps: inside a handler's run of events
+  bool long_traces_ = false;  // random branches: a phase of forward branches only (long histories)
   std::unordered_map<uint64_t, uint64_t> expected_;
   uint64_t counters_checked_ = 0;
   uint64_t expected_updates_ = 0;
