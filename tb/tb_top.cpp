@@ -440,6 +440,12 @@ class TopBench : public lockstep::Bench {
       a.paddr = fifo[rng_.below(sizeof fifo / sizeof fifo[0])];
       a.pwrite = a.paddr == HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR;
     }
+    if (rng_.chance(8)) {  // the overflowed-address buffer's entries: an index, then its halves
+      static const uint16_t oab[] = {HWPROF_EDGE_PROF_OAB_INDEX_ADDR, HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR,
+                                     HWPROF_EDGE_PROF_OAB_ENTRY_HI_ADDR, HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR};
+      a.paddr = oab[rng_.below(sizeof oab / sizeof oab[0])];
+      a.pwrite = a.paddr == HWPROF_EDGE_PROF_OAB_INDEX_ADDR;
+    }
     uint32_t v = rng_.chance(20) ? 0xffffffffu : static_cast<uint32_t>(rng_.next());
     switch (a.paddr) {
       case HWPROF_PIR_CTRL_ADDR: v = rng_.chance(85) ? 1u : 0u; break;  // keep profiling mostly on
