@@ -401,6 +401,12 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
     rd(HWPROF_COP_CFG_ADDR, (uint32_t)(__builtin_ctz(COP_UC) | __builtin_ctz(COP_CAM) << 4 | __builtin_ctz(COP_DATA) << 8),
        "CFG shows the build's sizes as log2");
     rd(HWPROF_COP_LFSR_ADDR, 0xace1, "LFSR reset seed");
+    // the block answers only its window: the words just past its end and just before it are errors
+    const uint16_t win_end = static_cast<uint16_t>((HWPROF_COP_WINDOW + HWPROF_COP_WINDOWS) << HWPROF_WINDOW_SHIFT);
+    const uint16_t win_start = static_cast<uint16_t>(HWPROF_COP_WINDOW << HWPROF_WINDOW_SHIFT);
+    for (uint16_t a : {win_end, static_cast<uint16_t>(win_end + 4), static_cast<uint16_t>(win_end + 12),
+                       static_cast<uint16_t>(win_start - 4)})
+      rd(a, 0, "outside the window: an error reading 0", 1);
     rd(HWPROF_COP_IDXW_ADDR, 0xffffffff, "index widths reset to 16");
     wr(HWPROF_COP_LFSR_ADDR, 0, "a seed of 0 is refused", 1);
     rd(HWPROF_COP_LFSR_ADDR, 0xace1, "and changes nothing");
