@@ -271,7 +271,17 @@ def load_mutants(build, unit):
             continue
         f = line.rstrip("\n").split("\t")
         rows.append({"unit": unit, "id": int(f[0]), "module": f[1], "instance": f[2], "mode": f[3], "cell": f[4],
-                     "port": f[5], "where": f[6], "pool": int(f[7])})
+                     "port": f[5], "where": f[6], "pool": int(f[7]), "ctrlbit": None})
+    # a cnot mutant's other bit (which bit of the port it is combined with) is in the design's script
+    script = os.path.join(build, "mutate", unit, "apply.ys")
+    if os.path.exists(script):
+        ctrl = {}
+        for line in open(script):
+            m = re.search(r" -ctrlbit (\d+) .* -ctrl mutsel \d+ (\d+)$", line.strip())
+            if m:
+                ctrl[int(m.group(2))] = int(m.group(1))
+        for r in rows:
+            r["ctrlbit"] = ctrl.get(r["id"])
     return rows
 
 
@@ -640,9 +650,11 @@ def load_equivalent():
 
 
 def mutation_key(r):
-    """a mutation's name that stays the same whichever sample it is drawn in"""
+    """a mutation's name that stays the same whichever sample it is drawn in: unit, mode, cell, port
+    and bit, and for cnot0/cnot1 the other bit"""
     cell = r["cell"].replace(ROOT + "/", "")  # the same in any clone of the repository
-    return f"{r['unit']}:{r['mode']}:{cell}:{r['port']}"
+    other = f":{r['ctrlbit']}" if r.get("ctrlbit") is not None else ""  # cnot0/cnot1: the bit combined with
+    return f"{r['unit']}:{r['mode']}:{cell}:{r['port']}{other}"
 
 
 def main():
