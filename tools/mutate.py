@@ -30,8 +30,8 @@ sound (equal next-state and output functions over every state give equal behavio
 reset), not complete: a mutant masked only in the states the design can reach comes out "differs"
 and stays a survivor. The design with no mutant switched on must prove equivalent first, and ten
 mutants the benches killed, drawn at random, must not (a proof of one would show a cut hiding a
-difference).
-Hand-argued equivalences go in tools/mutate-equivalent.txt.
+difference). A survivor whose mutated bit is an x constant of the RTL (a don't-care) is equivalent
+by definition and skips the proof. Hand-argued equivalences go in tools/mutate-equivalent.txt.
 """
 import argparse
 import json
