@@ -142,6 +142,11 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
       if (sscanf(buf, "function %63s %" SCNx32 " %" SCNx32 " %" SCNx32 " %" SCNx32 " %u %u %31s %n", f->name, &f->lo,
                  &f->hi, &f->new_entry, &f->base, &f->ncounters, &f->nregions, status, &pos) < 8)
         BAD("malformed function line");
+      /* the program's counters line comes first and counts every function's counters (%u also
+       * takes "-3", as 4294967293) */
+      if (f->ncounters > m->total_counters)
+        BAD("function %s has %u counters, more than the program's %u (counters line)", f->name, f->ncounters,
+            m->total_counters);
       f->instrumented = !strcmp(status, "instrumented");
       if (!f->instrumented && strcmp(status, "skipped")) BAD("function status '%s' (instrumented or skipped)", status);
       if (!f->instrumented) {
