@@ -1,0 +1,148 @@
+# The instrumenter's checks of make test (docs/instrumenter.md), sourced by tools/runtests.sh, whose
+# check(), $build, $logdir, $par, $sc and $plain_workloads they use: exact edge profiles on the C
+# model and the RTL, the gcov oracle, refused and unanalysable input, the fuzzers' regression inputs,
+# the ASan build's output, the CFG layer. Sets $instr and $prof_workloads for the checks after it.
+
+# --- the instrumenter (issue 6): every workload instrumented (mode minimal from the build, mode all
+#     here; K = 4, so functions are split into regions), run on the C model alone (hwprof-sim) and
+#     on the RTL with the C model in lockstep (hwprof-sc); after each run the cache is flushed, the
+#     edge profile derived from the counters, and it must equal the exact edge counts of the run
+instr="$build/instr/hwprof-instr"
+prof_workloads=("$build"/instr/*-prof.elf)
+edge_profiles_c_model() {
+  local elf name out rc=0 m
+  for elf in "${prof_workloads[@]}"; do
+    name=$(basename "$elf" -prof.elf)
+    "$instr" instrument --quiet --mode=all --k=4 "$build/instr/$name.elf" -o "$logdir/$name-all.elf" || return 1
+    for m in "${elf%.elf}" "$logdir/$name-all"; do
+      out=$("$build/sim/hwprof-sim" --edge-map="$m.map" "$m.elf" 2>&1 >/dev/null) || { echo "$out"; rc=1; }
+      echo "$(basename "$m"): $(grep -o 'edge check:.*' <<<"$out" | head -1)"
+      grep -q 'edge check: .* 0 differences' <<<"$out" || rc=1
+    done
+  done
+  return $rc
+}
+check instr-edge-profiles-exact-c-model edge_profiles_c_model
+
+# ... and with the RTL in lockstep, in both instrumentation modes (minimal at K = 4, and all: every
+# branch's two edges counted, which exercises the either/all hints and their counters)
+edge_profiles_rtl() {
+  local elf name rc=0 all=()
+  for elf in "${prof_workloads[@]}"; do
+    name=$(basename "$elf" -prof.elf)
+    [ -f "$logdir/$name-all.elf" ] ||
+      "$instr" instrument --quiet --mode=all --k=4 "$build/instr/$name.elf" -o "$logdir/$name-all.elf" || return 1
+    all+=("$logdir/$name-all.elf")
+  done
+  sc_runs sc-edge "--engine=lockstep" "--edge-map=@MAP@" -- "${prof_workloads[@]}" "${all[@]}"
+  for elf in "${prof_workloads[@]}" "${all[@]}"; do
+    name=$(basename "$elf" .elf)
+    out=$(cat "$logdir/sc-edge-$name.out")
+    echo "$name: exit $(cat "$logdir/sc-edge-$name.rc"); $(grep -o 'edge check:.*' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out")"
+    [ "$(cat "$logdir/sc-edge-$name.rc")" = 0 ] && grep -q 'edge check: .* 0 differences' <<<"$out" &&
+      grep -q ' 0 mismatches' <<<"$out" || { grep -A12 'MISMATCH\|error' <<<"$out"; rc=1; }
+  done
+  return $rc
+}
+check instr-edge-profiles-exact-rtl-lockstep edge_profiles_rtl
+
+# gcov as a second oracle: each function's invocation count in the profile read back from the
+# hardware equals gcov's for the -fprofile-arcs build (the freestanding runtime writes the .gcda)
+gcov_oracle() {
+  local w rc=0 out
+  for elf in "${prof_workloads[@]}"; do
+    w=$(basename "$elf" -prof.elf)
+    mkdir -p "$logdir/gcov"
+    cp "$build/gcov/$w.gcno" "$logdir/gcov/"
+    rm -f "$logdir/gcov/$w.gcda"  # a run that writes none must not be judged on an earlier one's
+    "$build/sim/hwprof-sim" --engine=none --out-dir="$logdir/gcov" "$build/gcov/$w.elf" >/dev/null 2>&1 || { echo "$w: gcov build failed"; rc=1; continue; }
+    [ -s "$logdir/gcov/$w.gcda" ] || { echo "$w: no .gcda written"; rc=1; continue; }
+    riscv64-unknown-elf-gcov --json-format --stdout -o "$logdir/gcov" "sim/workloads/$w.c" >"$logdir/gcov/$w.json" 2>/dev/null || { rc=1; continue; }
+    "$build/sim/hwprof-sim" --edge-map="${elf%.elf}.map" --edge-profile="$logdir/gcov/$w.prof" "$elf" >/dev/null 2>&1 || { rc=1; continue; }
+    out=$(python3 tools/gcov_oracle.py "$logdir/gcov/$w.json" "$logdir/gcov/$w.prof" "${elf%.elf}.map" "$elf") || rc=1
+    echo "$w: $out"
+  done
+  return $rc
+}
+check gcov-oracle-function-counts gcov_oracle
+
+# a function the instrumenter cannot analyse is reported and left alone, never mis-instrumented
+instr_reports_unanalysable() {
+  local out
+  out=$("$instr" instrument "$build/instr/interp.elf" -o "$logdir/interp-report.elf" 2>&1) || { echo "$out"; return 1; }
+  echo "$out"
+  grep -q 'left uninstrumented: __d_vfprintf (0x[0-9a-f]*): 2 indirect jumps' <<<"$out" &&
+    grep -q '^function __d_vfprintf .* skipped 2 indirect jumps' "$logdir/interp-report.map" &&
+    ! grep -q '^function __d_vfprintf .* instrumented' "$logdir/interp-report.map"
+}
+check instr-reports-unanalysable-functions instr_reports_unanalysable
+
+# bad input: one error naming the input, exit 2, nothing written
+instr_bad_input_rejected() {
+  local a out rc bad
+  bad=$(mktemp)
+  printf 'not an ELF file' >"$bad"
+  for a in "$bad" /nonexistent.elf "$build/workloads/sort.elf" "$build/instr/sort-prof.elf"; do
+    rm -f "$logdir/bad-out.elf"
+    out=$("$instr" instrument "$a" -o "$logdir/bad-out.elf" 2>&1)
+    rc=$?
+    echo "$a -> $rc: $out"
+    [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "error: $a" <<<"$out" && [ ! -e "$logdir/bad-out.elf" ] ||
+      { rm -f "$bad"; return 1; }
+  done
+  rm -f "$bad"
+  for a in --k=1 --k=13 --mode=most --text-at=0x80000002 --frobnicate; do
+    out=$("$instr" instrument "$a" "$build/instr/sort.elf" -o "$logdir/bad-out.elf" 2>&1)
+    rc=$?
+    echo "$a -> $rc: $out"
+    [ "$rc" = 2 ] && grep -q "'$a'" <<<"$out" || return 1
+  done
+}
+check instr-rejects-bad-input instr_bad_input_rejected
+
+# what the fuzzers found (make fuzz, tests/fuzz/TARGET/): each input, given to the tool that reads
+# such files in its ASan/UBSan build, gets one error naming it and exit 2, no sanitizer report
+fuzz_regressions() {
+  local f out rc asan="$build/unit/hwprof-instr-asan"
+  for f in tests/fuzz/elf/* tests/fuzz/instr/* tests/fuzz/profile/*; do
+    [ -f "$f" ] || continue
+    case $f in
+      *.prof) out=$("$asan" compare "$f" "$f" 2>&1) ;;
+      *) out=$("$asan" instrument "$f" -o "$logdir/fuzz-out.elf" 2>&1) ;;
+    esac
+    rc=$?
+    echo "$f -> $rc: $out"
+    [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "error: $f" <<<"$out" && [ ! -e "$logdir/fuzz-out.elf" ] ||
+      return 1
+  done
+}
+check fuzz-regressions-clean-errors fuzz_regressions
+# the register generator, fuzzed (make fuzz: tools/fuzz_regtool.py): its regression inputs
+# (tests/fuzz/regtool/) and 3000 mutated descriptions, each ending in the outputs or one error
+# naming the file
+check regtool-mutated-descriptions-clean-errors python3 tools/fuzz_regtool.py --rounds 3000 --seed 7 --out "$logdir/regtool-fuzz"
+
+# the instrumenter under ASan/UBSan gives the same outputs as the optimised build
+instr_asan_same_output() {
+  local w
+  for w in sort interp; do
+    "$build/unit/hwprof-instr-asan" instrument --quiet --k=4 "$build/instr/$w.elf" -o "$logdir/$w-asan.elf" || return 1
+    cmp "$logdir/$w-asan.elf" "$build/instr/$w-prof.elf" && cmp "$logdir/$w-asan.map" "$build/instr/$w-prof.map" || return 1
+    echo "$w: identical"
+  done
+}
+check instr-asan-same-output instr_asan_same_output
+
+# the CFG layer (sw/cfg/) on every workload under ASan/UBSan: every function analysed, loops found
+# in every program
+cfg_layer_on_workloads() {
+  local elf w out
+  for elf in "${prof_workloads[@]}"; do
+    w=$(basename "$elf" -prof.elf)
+    out=$("$build/unit/hwprof-instr-asan" cfg "$build/instr/$w.elf") || return 1
+    echo "$w: $(grep -c '^function' <<<"$out") functions, $(grep -c '^  loop' <<<"$out") loops," \
+      "$(grep -c 'no CFG' <<<"$out") without a CFG"
+    grep -q '^  loop' <<<"$out" || return 1
+  done
+}
+check cfg-layer-on-workloads cfg_layer_on_workloads
