@@ -5,9 +5,10 @@ of another type or an edge value, a key dropped, added or duplicated into a sibl
 dropped or doubled; or, one round in eight, its text cut or a byte changed) and generates every
 output from it with the others as committed. A round must end in the outputs or in one DescError
 naming the file it comes from; anything else (a Python exception, an error naming another file or
-none) is a defect: its input goes to BUILD/fuzz/crashes/regtool/ with the traceback, and the
-exit status is 1. Every file in tests/fuzz/regtool/ (a defect found earlier, kept as a regression
-input: its name says which description it replaces) runs first.
+none, a round past the memory limit (2 GB) or the time limit (10 s)) is a defect: its input goes
+to BUILD/fuzz/crashes/regtool/ with the traceback, and the exit status is 1. Every file in
+tests/fuzz/regtool/ (a defect found earlier, kept as a regression input: its name says which
+description it replaces) runs first.
 
 usage: tools/fuzz_regtool.py [--seconds S | --rounds N] [--seed N] [--out DIR]
 """
@@ -17,7 +18,9 @@ import copy
 import json
 import os
 import random
+import resource
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -29,6 +32,20 @@ sys.path.insert(0, TOOLS)
 
 import regtool  # noqa: E402
 from reggen.desc import DescError  # noqa: E402
+
+# a round that asks for more memory than this (MemoryError) or runs longer (RoundTimeout) is a defect
+# (a description must not make the generator grow without bound), not the end of the fuzzer
+MEMORY_LIMIT = 2 << 30
+ROUND_SECONDS = 10
+
+
+class RoundTimeout(Exception):
+    pass
+
+
+def on_alarm(signum, frame):
+    raise RoundTimeout(f"one round ran longer than {ROUND_SECONDS} s")
+
 
 EDGE_INTS = (0, 1, -1, 2, 31, 32, 33, 63, 64, 255, 256, 1023, 1024, 65535, 65536, 2**31 - 1, 2**31, 2**32, 2**64, -2**63)
 EDGE_STRS = ("", "rw", "ro", "w1c", "wa", "QE", "X", "a" * 300, "0x10", "1e3", "true", "\u00e9", "x y", "7seg")
@@ -124,7 +141,11 @@ class Fuzz:
         self.rounds += 1
         problem = None
         try:
-            regtool.generate(self.tmp)
+            signal.alarm(ROUND_SECONDS)
+            try:
+                regtool.generate(self.tmp)
+            finally:
+                signal.alarm(0)
             self.generated += 1
         except DescError as e:
             self.refused += 1
@@ -171,6 +192,10 @@ def main():
     if args.rounds is not None and args.rounds < 1 or args.seconds is not None and args.seconds <= 0:
         ap.error("--rounds and --seconds must be positive")
     seconds = args.seconds if args.seconds is not None else (None if args.rounds else 60.0)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft > MEMORY_LIMIT:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, hard))
+    signal.signal(signal.SIGALRM, on_alarm)
     fz = Fuzz(args.out)
     try:
         regressions = os.path.join(ROOT, "tests", "fuzz", "regtool")

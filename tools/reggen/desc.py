@@ -131,8 +131,14 @@ def validate_encodings(enc, path):
             need(c, "max", int, where)
         if not c["min"] <= d <= c["max"] or not config_allows(c, d):
             raise DescError(f"{where}: default {d} is outside its allowed values")
-    for req in ("APB_ADDR_W", "WINDOW_SHIFT"):
-        param(enc, req)
+    # the register address: the engine window above WINDOW_SHIFT, the byte offset of 32-bit words
+    # below it; each must have at least one bit, and an address fits the 32-bit bus (the generator
+    # shifts by these: an unbounded shift made it build integers until memory ran out)
+    aw, shift = param(enc, "APB_ADDR_W"), param(enc, "WINDOW_SHIFT")
+    if not 3 <= aw <= 32:
+        raise DescError(f"{path}: param APB_ADDR_W: {aw} must be 3..32")
+    if not 2 <= shift <= aw - 1:
+        raise DescError(f"{path}: param WINDOW_SHIFT: {shift} must be 2..APB_ADDR_W - 1 ({aw - 1})")
     return enc
 
 
