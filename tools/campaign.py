@@ -184,10 +184,32 @@ def load_done(path):
     return done
 
 
+def stream_of(job):
+    return job["name"].rsplit("-seed", 1)[0] if job["kind"] == "bench" else "system (hwprof-sc, every program)"
+
+
+def time_to_go(jobs, done, par):
+    """Seconds until the plan's jobs not yet done are done, estimated from the core-seconds the
+    finished jobs of the same stream took (this run's or an earlier one's; a stream with none yet: the
+    mean of all finished jobs of its kind), over par cores. Better than extrapolating from the first
+    jobs of a run, which are the long whole-system runs."""
+    secs, kind_secs = {}, {}
+    for j in jobs:
+        if j["name"] in done:
+            secs.setdefault(stream_of(j), []).append(float(done[j["name"]][4]))
+            kind_secs.setdefault(j["kind"], []).append(float(done[j["name"]][4]))
+    mean = {k: sum(v) / len(v) for k, v in secs.items()}
+    kind_mean = {k: sum(v) / len(v) for k, v in kind_secs.items()}
+    overall = [x for v in kind_secs.values() for x in v]
+    fallback = sum(overall) / len(overall) if overall else 0.0
+    left = sum(mean.get(stream_of(j), kind_mean.get(j["kind"], fallback)) for j in jobs if j["name"] not in done)
+    return left / max(1, par)
+
+
 def report(jobs, done, elapsed=None):
     groups = {}
     for j in jobs:
-        key = j["name"].rsplit("-seed", 1)[0] if j["kind"] == "bench" else "system (hwprof-sc, every program)"
+        key = stream_of(j)
         g = groups.setdefault(key, [0, 0, 0, 0, 0.0, 0])
         g[0] += 1
         if j["name"] in done:
@@ -242,6 +264,9 @@ def main():
     # the long whole-system runs first, so that the end is not one core running one of them
     todo.sort(key=lambda j: j["kind"] != "system")
     par = int(os.environ.get("JOBS") or os.cpu_count() or 2)
+    if done:
+        print(f"campaign: {len(todo)} jobs to run on {par} cores, about {time_to_go(jobs, done, par):.0f} s",
+              file=sys.stderr)
     t0 = time.time()
     n = cyc = fails = 0
     with ThreadPoolExecutor(max_workers=par) as ex, open(res_path, "a") as f:
@@ -260,7 +285,7 @@ def main():
                       file=sys.stderr)
             el = time.time() - t0
             print(f"campaign: {n}/{len(todo)} jobs, {cyc:,} cycles compared, {fails} failed, {el:.0f} s, "
-                  f"about {el / n * (len(todo) - n):.0f} s to go", file=sys.stderr)
+                  f"about {time_to_go(jobs, done, par):.0f} s to go", file=sys.stderr)
     tot = report(jobs, done, time.time() - t0)
     sys.exit(1 if tot[3] else 0)
 
