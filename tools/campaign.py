@@ -2,8 +2,9 @@
 """The long lockstep campaign (make campaign): random lockstep on every bench and configuration over
 many seeds, at least CAMPAIGN_CYCLES (default 10^9) bench cycles planned, and the whole system
 (SystemC platform, RTL and C model in lockstep) on every program on top. Jobs run JOBS at a time;
-every finished job is recorded in BUILD/campaign/results.tsv, so a stopped campaign resumes where it
-stopped (the same CAMPAIGN_SEED and CAMPAIGN_CYCLES give the same plan). A failing job keeps its
+every finished job is recorded in BUILD/campaign/results-seedCAMPAIGN_SEED.tsv, so a stopped campaign
+resumes where it stopped (the same CAMPAIGN_SEED and CAMPAIGN_CYCLES give the same plan), and a new
+CAMPAIGN_SEED is a new campaign, the whole-system runs included. A failing job keeps its
 log, and its bench's waveform of the cycles before the mismatch, in BUILD/campaign/logs/.
 
   tools/campaign.py BUILD            plan, run what is not done yet, print the table
@@ -248,11 +249,12 @@ def main():
     missing = sorted({j["cmd"][0] for j in jobs if not os.access(j["cmd"][0], os.X_OK)})
     if missing:
         die("missing: " + ", ".join(missing) + " (make campaign builds them)")
-    res_path = os.path.join(out, "results.tsv")
+    # one file a campaign (its first seed): a new seed runs the whole plan again
+    res_path = os.path.join(out, f"results-seed{SEED0}.tsv")
     done = load_done(res_path)
     planned = sum(j["planned"] for j in jobs)
     print(f"campaign: {len(jobs)} jobs ({sum(j['kind'] == 'system' for j in jobs)} whole-system runs, "
-          f"{planned:,} bench cycles planned), seeds from {SEED0}; {len(done)} already done", file=sys.stderr)
+          f"{planned:,} bench cycles planned), seeds from {SEED0}; {sum(j['name'] in done for j in jobs)} already done", file=sys.stderr)
     if mode == "--plan":
         for j in jobs:
             print(("done  " if j["name"] in done else "      ") + " ".join(j["cmd"]))
@@ -265,7 +267,7 @@ def main():
     todo.sort(key=lambda j: j["kind"] != "system")
     par = int(os.environ.get("JOBS") or os.cpu_count() or 2)
     if done:
-        print(f"campaign: {len(todo)} jobs to run on {par} cores, about {time_to_go(jobs, done, par):.0f} s",
+        print(f"campaign: {len(todo)} jobs to run, {par} at a time, about {time_to_go(jobs, done, par):.0f} s",
               file=sys.stderr)
     t0 = time.time()
     n = cyc = fails = 0
