@@ -253,8 +253,9 @@ def main():
     res_path = os.path.join(out, f"results-seed{SEED0}.tsv")
     done = load_done(res_path)
     planned = sum(j["planned"] for j in jobs)
+    n_done = sum(j["name"] in done for j in jobs)
     print(f"campaign: {len(jobs)} jobs ({sum(j['kind'] == 'system' for j in jobs)} whole-system runs, "
-          f"{planned:,} bench cycles planned), seeds from {SEED0}; {sum(j['name'] in done for j in jobs)} already done", file=sys.stderr)
+          f"{planned:,} bench cycles planned), seeds from {SEED0}; {n_done} already done", file=sys.stderr)
     if mode == "--plan":
         for j in jobs:
             print(("done  " if j["name"] in done else "      ") + " ".join(j["cmd"]))

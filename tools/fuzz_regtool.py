@@ -127,7 +127,7 @@ def mutate_text(rng, text):
 class Fuzz:
     def __init__(self, out):
         # the copy lives in memory where it can (a round reads every description: a disk-backed
-        # /tmp made opening files a third of a round)
+        # /tmp made opening files a fifth of a round)
         shm = "/dev/shm"
         self.tmp = tempfile.mkdtemp(prefix="fuzz_regtool.", dir=shm if os.access(shm, os.W_OK) else None)
         shutil.copytree(os.path.join(ROOT, "regs"), os.path.join(self.tmp, "regs"))
