@@ -153,10 +153,16 @@ static void test_cfg_switch(void **state) {
   assert_int_equal(fn.nblk, 3);
   expect_edge(1, HWPROF_CFG_INDIRECT, 0, 1);
   expect_edge(2, HWPROF_CFG_INDIRECT, 0, 2);
-  /* the same jump without a table: no targets */
+  /* the same jump in a function that takes no address of its own: a tail call through t1, which
+   * leaves the function like a return; the code after it is unreachable, its blocks still there */
   build(w, 5, NULL, 0);
-  assert_int_equal(fn.why, HWPROF_CFG_NO_TARGETS);
-  assert_int_equal(fn.why_arg, LO);
+  assert_int_equal(fn.why, HWPROF_CFG_OK);
+  assert_int_equal(fn.nblk, 3);
+  assert_int_equal(fn.nedge, 4);
+  expect_edge(0, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0);
+  expect_edge(1, HWPROF_CFG_TAIL, 0, HWPROF_CFG_EXIT);
+  expect_edge(2, HWPROF_CFG_RETURN, 1, HWPROF_CFG_EXIT);
+  expect_edge(3, HWPROF_CFG_RETURN, 2, HWPROF_CFG_EXIT);
   /* a taken address without an indirect jump */
   const uint32_t w2[] = {ADDI_A1, ADDI_A1, RET};
   build(w2, 3, rel, 1);
@@ -174,10 +180,17 @@ static void test_cfg_refusals(void **state) {
   build(off_end, 2, NULL, 0);
   assert_int_equal(fn.why, HWPROF_CFG_FALLS_OFF);
   assert_int_equal(fn.why_arg, LO + 4);
-  const uint32_t two[] = {JR_T1, JR_T1};
-  build(two, 2, NULL, 0);
+  /* two indirect jumps and a code address taken: which jump goes where cannot be told */
+  const uint32_t two[] = {JR_T1, JR_T1, RET};
+  const rv32_reloc_t table[] = {{0x80200000u, R_RISCV_32, LO + 8, 0}};
+  build(two, 3, table, 1);
   assert_int_equal(fn.why, HWPROF_CFG_INDIRECTS);
   assert_int_equal(fn.why_arg, 2);
+  /* two indirect jumps and no address taken: two tail calls */
+  build(two, 3, NULL, 0);
+  assert_int_equal(fn.why, HWPROF_CFG_OK);
+  expect_edge(1, HWPROF_CFG_TAIL, 0, HWPROF_CFG_EXIT);
+  expect_edge(2, HWPROF_CFG_TAIL, 1, HWPROF_CFG_EXIT);
   const uint32_t prof[] = {PROF_INIT, RET};
   build(prof, 2, NULL, 0);
   assert_int_equal(fn.why, HWPROF_CFG_PROFILED);

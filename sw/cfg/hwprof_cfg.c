@@ -24,8 +24,7 @@ const char *const hwprof_cfg_why_text[HWPROF_CFG_NWHY] = {
     [HWPROF_CFG_OK] = "",
     [HWPROF_CFG_PROFILED] = "a profiling instruction at " X ": the program is already instrumented",
     [HWPROF_CFG_BRANCH_LEAVES] = "branch at " X " leaves the function",
-    [HWPROF_CFG_INDIRECTS] = "%" PRIu32 " indirect jumps (their targets cannot be told apart)",
-    [HWPROF_CFG_NO_TARGETS] = "indirect jump at " X " with no known targets",
+    [HWPROF_CFG_INDIRECTS] = "%" PRIu32 " indirect jumps share the function's code addresses (their targets cannot be told apart)",
     [HWPROF_CFG_TAKEN_ADDR] = "the address " X " inside the function is taken",
     [HWPROF_CFG_MISALIGNED] = "misaligned code address " X " taken",
     [HWPROF_CFG_FALLS_OFF] = "the branch at " X " falls off the end of the function",
@@ -138,7 +137,6 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
   bool *leader = ALLOC(a, bool, nw + 1);
   uint32_t *targets = ALLOC(a, uint32_t, ntaken + 1);
   unsigned ntargets = 0, nind = 0;
-  uint32_t ind_at = 0;
   if (leader == NULL || targets == NULL) return -1;
   f->nblk = f->nedge = 0;
   for (unsigned i = 0; i < c->nrel; i++) {
@@ -164,7 +162,6 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
         break;
       case HWPROF_CF_INDIRECT:
         nind++;
-        ind_at = pc;
         leader[w + 1] = true;
         break;
       case HWPROF_CF_RET:
@@ -173,8 +170,9 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
       default: break;
     }
   }
-  if (nind > 1) NO_CFG(HWPROF_CFG_INDIRECTS, nind);
-  if (nind == 1 && ntargets == 0) NO_CFG(HWPROF_CFG_NO_TARGETS, ind_at);
+  /* without a code address taken inside the function, an indirect jump can only leave it: a tail
+   * call through a register (GCC's `return f(...)` through a pointer), an exit like a return */
+  if (nind > 1 && ntargets) NO_CFG(HWPROF_CFG_INDIRECTS, nind);
   if (nind == 0 && ntargets) NO_CFG(HWPROF_CFG_TAKEN_ADDR, targets[0]);
   for (unsigned k = 0; k < ntargets; k++) {
     if (targets[k] & 3u) NO_CFG(HWPROF_CFG_MISALIGNED, targets[k]);
@@ -212,6 +210,7 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
         else bad |= add_edge(f, ecap, HWPROF_CFG_TAIL, (int)b, HWPROF_CFG_EXIT);
         break;
       case HWPROF_CF_INDIRECT:
+        if (ntargets == 0) bad |= add_edge(f, ecap, HWPROF_CFG_TAIL, (int)b, HWPROF_CFG_EXIT);
         for (unsigned k = 0; k < ntargets; k++)
           bad |= add_edge(f, ecap, HWPROF_CFG_INDIRECT, (int)b, f->blk_of[(targets[k] - c->lo) / 4u]);
         break;

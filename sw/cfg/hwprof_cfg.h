@@ -36,7 +36,7 @@ typedef enum {
   HWPROF_CF_CALL,     /* jal/jalr with a link register */
   HWPROF_CF_RET,      /* jalr x0, 0(ra|t0) */
   HWPROF_CF_TAIL,     /* jalr x0 of an auipc/jalr call pair (a tail call) */
-  HWPROF_CF_INDIRECT, /* any other jalr x0 (switch tables, computed gotos) */
+  HWPROF_CF_INDIRECT, /* any other jalr x0 (switch tables, computed gotos, tail calls through a register) */
   HWPROF_CF_ENV,      /* ecall, ebreak: may not come back */
   HWPROF_CF_MRET,     /* return from a trap */
   HWPROF_CF_PROF      /* a profiling instruction (custom-0) */
@@ -67,7 +67,8 @@ typedef enum {
   HWPROF_CFG_FALL,          /* a block without a transfer falling into the next block */
   HWPROF_CFG_INDIRECT,      /* an indirect jump (switch) to one of its targets */
   HWPROF_CFG_RETURN,        /* a return (ret, mret) to the caller: to EXIT */
-  HWPROF_CFG_TAIL,          /* a jump or indirect tail call to another function: to EXIT */
+  HWPROF_CFG_TAIL,          /* a jump or indirect tail call to another function (an auipc/jalr pair,
+                               or any jalr x0 of a function that takes no code address of its own): to EXIT */
   HWPROF_CFG_FALL_OUT,      /* the last block falling past the end of the function: to EXIT */
   HWPROF_CFG_VIRTUAL_EXIT,  /* a block with a call or an environment call may leave and never come back */
   HWPROF_CFG_VIRTUAL_ENTRY, /* EXIT -> entry block: the function's invocations */
@@ -95,8 +96,7 @@ typedef enum {
   HWPROF_CFG_OK = 0,
   HWPROF_CFG_PROFILED,        /* a profiling instruction: the program is already instrumented */
   HWPROF_CFG_BRANCH_LEAVES,   /* a conditional branch to another function */
-  HWPROF_CFG_INDIRECTS,       /* more than one indirect jump */
-  HWPROF_CFG_NO_TARGETS,      /* an indirect jump and no code address taken inside the function */
+  HWPROF_CFG_INDIRECTS,       /* several indirect jumps and code addresses taken inside the function */
   HWPROF_CFG_TAKEN_ADDR,      /* a code address taken inside a function without an indirect jump */
   HWPROF_CFG_MISALIGNED,      /* a misaligned code address taken */
   HWPROF_CFG_FALLS_OFF,       /* a branch whose fall-through is past the end */
@@ -143,7 +143,8 @@ size_t hwprof_cfg_need(const hwprof_cfg_code_t *c);
 int hwprof_cfg_scan(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_arena_t *a);
 /* Blocks and edges. Returns 0 (f->why says whether the CFG exists), -1 when the arena is too small.
  * Blocks start at the entry, at every branch or jump target, after every transfer, and at every
- * code address the program takes inside the function (the targets of its one indirect jump). */
+ * code address the program takes inside the function (the targets of its one indirect jump). In a
+ * function that takes no code address of its own, every indirect jump is a tail call (to EXIT). */
 int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_arena_t *a);
 /* Dominators (Cooper, Harvey and Kennedy's iteration over reverse postorder, real edges only) and
  * natural loops with their nesting. Needs a built CFG. Returns 0, -1 when the arena is too small. */
