@@ -7,6 +7,30 @@
 
 #include "hwprof_edge.h"
 
+/* Each function's copy in the instrumented program runs from its entry to the next function's
+ * (the rewriter lays them out in the map's order, islands behind their function); the last one to
+ * the end of the text. */
+static int coverage_init(edge_check_t *c) {
+  const pm_map_t *m = &c->map;
+  prof_cov_fn_t *fn = calloc(m->nfn + 1, sizeof *fn);
+  if (fn == NULL) return -1;
+  unsigned n = 0;
+  for (unsigned i = 0; i < m->nfn; i++) {
+    const pm_func_t *f = &m->fn[i];
+    if (f->new_entry == 0) continue;
+    fn[n++] = (prof_cov_fn_t){.lo = f->new_entry,
+                              .hi = f->new_entry + (f->hi - f->lo), /* at least; cut or grown below */
+                              .name = f->name,
+                              .why = f->instrumented ? NULL : f->why,
+                              .startup = !f->instrumented && !strcmp(f->why, PM_WHY_STARTUP)};
+  }
+  const int rc = prof_cov_init(&c->cov, fn, n); /* sorts them and cuts overlaps */
+  for (unsigned i = 0; rc == 0 && i < c->cov.nfn; i++) /* grown to the next function's copy */
+    c->cov.fn[i].hi = i + 1 < c->cov.nfn ? c->cov.fn[i + 1].lo : m->text_hi > c->cov.fn[i].lo ? m->text_hi : c->cov.fn[i].hi;
+  free(fn);
+  return rc;
+}
+
 int edge_check_init(edge_check_t *c, const char *map_path, unsigned cnt_w, char *err, size_t errlen) {
   memset(c, 0, sizeof *c);
   if (pm_read(&c->map, map_path, err, errlen)) return -1;
@@ -16,9 +40,9 @@ int edge_check_init(edge_check_t *c, const char *map_path, unsigned cnt_w, char 
     pm_free(&c->map);
     return -1;
   }
-  if ((c->truth = pm_truth_new(&c->map)) == NULL) {
+  if ((c->truth = pm_truth_new(&c->map)) == NULL || coverage_init(c)) {
     snprintf(err, errlen, "out of memory");
-    pm_free(&c->map);
+    edge_check_free(c);
     return -1;
   }
   return 0;
@@ -35,6 +59,7 @@ void edge_check_set_cache(edge_check_t *c, uint32_t lo, uint32_t hi, const uint8
 void edge_check_event_cached(edge_check_t *c, const hwprof_retire_ev_t *ev) {
   const uint32_t from = cc_origin_of(&c->cc, ev->pc);
   if (from == 0) return;
+  if (ev->kind != HWPROF_KIND_PROF) prof_cov_count(&c->cov, from, ev->kind == HWPROF_KIND_BRANCH);
   if (c->pending) {
     const bool direct = !c->p_cached && from == ev->pc && c->p_next == ev->pc;
     pm_truth_feed(c->truth, c->p_from, from, direct ? c->p_taken : from != c->p_from + 4u, c->p_ret);
@@ -130,6 +155,7 @@ long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, u
             "derived), %" PRIu64 " edge traversals; profile from the hardware vs exact counts%s: %ld differences\n",
             fns, skipped, edges, measured, blocks, events, mod_bits == 8 ? " (modulo 2^8)" : mod_bits == 16 ? " (modulo 2^16)" : "",
             diff);
+    prof_cov_report(&c->cov, "edge check:", 5, report);
     if (c->cc.hi)
       fprintf(report, "edge check: code cache [0x%08" PRIx32 ", 0x%08" PRIx32 "): %" PRIu64
                       " instructions retired from copies, %" PRIu64 " of its own or patches (not the program's)\n",
@@ -148,5 +174,7 @@ long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, u
 
 void edge_check_free(edge_check_t *c) {
   pm_truth_free(c->truth);
+  c->truth = NULL;
+  prof_cov_free(&c->cov);
   pm_free(&c->map);
 }

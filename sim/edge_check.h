@@ -14,11 +14,13 @@
 #include "cc_origin.h"
 #include "hwprof_mmio.h"
 #include "ports.h"
+#include "prof_coverage.h"
 #include "profmap.h"
 
 typedef struct {
   pm_map_t map;
   pm_truth_t *truth;
+  prof_cov_t cov;       /* the share of the run in instrumented functions (prof_coverage.h) */
   bool trapped;         /* the last program instruction trapped (ENTRY) ... */
   uint32_t trapped_pc;  /* ... here: its successor is where the handler resumes the program */
   /* with a code cache (edge_check_set_cache): each instruction is counted once the program's next
@@ -39,6 +41,7 @@ void edge_check_event_cached(edge_check_t *c, const hwprof_retire_ev_t *ev);
  * docs/pir.md), and an instruction that trapped is followed by wherever the handler resumed. */
 static inline void edge_check_event(edge_check_t *c, const hwprof_retire_ev_t *ev) {
   if (!ev->valid || ev->trap == HWPROF_TRAP_HANDLER || ev->trap == 3u) return;
+  if (ev->kind != HWPROF_KIND_PROF && !c->cc.hi) prof_cov_count(&c->cov, ev->pc, ev->kind == HWPROF_KIND_BRANCH);
   if (c->cc.hi) {
     edge_check_event_cached(c, ev);
     return;
@@ -59,7 +62,8 @@ static inline void edge_check_event(edge_check_t *c, const hwprof_retire_ev_t *e
  * -2 if the link stack lost a frame (edge_check_flush_why() says it in words). */
 int edge_check_flush(const hwprof_bus_t *bus, void *ctx);
 /* Derives the profile from the counters in ram, compares it with the exact one, prints one line
- * to report, writes the profile files when paths are given. Returns the number of differing edges,
+ * to report and the run's coverage (the share in instrumented functions, and the functions left
+ * out that ran most), writes the profile files when paths are given. Returns the number of differing edges,
  * or -1 on an error (printed). */
 static inline const char *edge_check_flush_why(int rc) {
   return rc == -2 ? "the pir's link stack overflowed or underflowed (LINK.ERR): the profile is not exact"

@@ -199,7 +199,7 @@ static void test_profmap_map_file_round_trip_and_bad_line(void **state) {
   edge[E_TK13].counter = 0;
   fn.ncounters = 1;
   pm_map_t m = {.program = "p.elf", .mode = "minimal", .k = 4, .cnt_bytes = 4, .counters_at = 0x2000,
-                .total_counters = 1, .nfn = 1, .fn = &fn};
+                .total_counters = 1, .text_lo = 0x1000, .text_hi = 0x10a0, .nfn = 1, .fn = &fn};
   char path[] = "/tmp/hwprof-map-XXXXXX";
   int fd = mkstemp(path);
   assert_true(fd >= 0);
@@ -217,7 +217,20 @@ static void test_profmap_map_file_round_trip_and_bad_line(void **state) {
   assert_int_equal(r.fn[0].edge[E_TK13].counter, 0);
   assert_int_equal(r.fn[0].edge[E_RET4].dst, HWPROF_CFG_EXIT);
   assert_int_equal(r.fn[0].blk[3].new_start, 0x1060);
+  assert_int_equal(r.text_lo, 0x1000);
+  assert_int_equal(r.text_hi, 0x10a0);
   pm_free(&r);
+  /* a text range that ends before it starts */
+  char bad[] = "/tmp/hwprof-map-XXXXXX";
+  fd = mkstemp(bad);
+  assert_true(fd >= 0);
+  f = fdopen(fd, "w");
+  fputs("hwprof-map 1\ntext 0x2000 0x1000\n", f);
+  fclose(f);
+  assert_int_equal(pm_read(&r, bad, err, sizeof err), -1);
+  assert_non_null(strstr(err, bad));
+  assert_non_null(strstr(err, "text line"));
+  remove(bad);
   f = fopen(path, "a");
   fputs("edge 99 sideways 0 1 0x0 0x0 -\n", f);
   fclose(f);

@@ -143,9 +143,9 @@ sc_runs() {
 
 # --- the rest, one subject a file in tools/checks/ (each sourced: check(), sc_runs() and the variables
 #     above are theirs too), in this order: the whole system on both platforms, the dynamic optimizer,
-#     the instrumenter, path profiling, Embench, whole-program paths, the co-processor and load-value
+#     the instrumenter, path profiling, Embench, the large programs, whole-program paths, the co-processor and load-value
 #     profiling, the block benches (whose random cycles the summary adds up)
-for c in system dynopt instr paths embench wpp valueprof lockstep; do
+for c in system dynopt instr paths embench bigprogs wpp valueprof lockstep; do
   source "$(dirname "$0")/checks/$c.sh"
 done
 
@@ -158,7 +158,7 @@ cat "$logdir"/sc-trace-*.out "$logdir"/sc-fw-*.out 2>/dev/null | awk '
   /program: / {i += $2} /lockstep: / {c += $2; m += $(NF-1); n++}
   END { if (n) printf "whole system in lockstep: %d runs, %d instructions, %d cycles compared, %d mismatches\n", n, i, c, m }'
 cat "$logdir/instr-edge-profiles-exact-c-model.log" "$logdir/instr-edge-profiles-exact-rtl-lockstep.log" 2>/dev/null |
-  awk '/edge check: / { for (i = 1; i <= NF; i++) { if ($(i) == "edges") e += $(i-1); if ($(i) == "differences") d += $(i-1) } n++ }
+  awk '/edge check: .*differences/ { for (i = 1; i <= NF; i++) { if ($(i) == "edges") e += $(i-1); if ($(i) == "differences") d += $(i-1) } n++ }
     END { if (n) printf "edge profiles read back from the hardware: %d runs, %d edges checked, %d differences\n", n, e, d }'
 echo "lockstep: $total_cycles random cycles across seeds ($seeds); runs with a mismatch: $lockstep_failed"
 if [ ${#failures[@]} -gt 0 ]; then

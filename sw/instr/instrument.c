@@ -45,7 +45,7 @@ static int analyse(ctx_t *c, unsigned i) {
     return 0;
   }
   if (!strcmp(pf->section, ".init")) {
-    snprintf(f->why, sizeof f->why, "start-up and trap code (.init)");
+    snprintf(f->why, sizeof f->why, "%s", PM_WHY_STARTUP);
     return 0;
   }
   if (f->skip) {
@@ -469,6 +469,8 @@ static int write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob
   m.cnt_bytes = c->o->cnt_bytes;
   m.counters_at = c->o->counters_at;
   m.total_counters = c->next_counter;
+  m.text_lo = c->o->text_at;
+  m.text_hi = hwprof_rw_text_end(c->rw);
   m.nfn = c->prog.nfn;
   m.fn = calloc(c->prog.nfn + 1, sizeof *m.fn);
   if (m.fn == NULL) ERR("out of memory");

@@ -25,6 +25,7 @@ int pm_write(const pm_map_t *m, FILE *to) {
   fprintf(to, "hwprof-map 1\n");
   fprintf(to, "program %s\nmode %s\nk %u\ncounter-bytes %u\ncounters 0x%08" PRIx32 " %u\n", m->program, m->mode, m->k,
           m->cnt_bytes, m->counters_at, m->total_counters);
+  if (m->text_hi) fprintf(to, "text 0x%08" PRIx32 " 0x%08" PRIx32 "\n", m->text_lo, m->text_hi);
   for (unsigned i = 0; i < m->nfn; i++) {
     const pm_func_t *f = &m->fn[i];
     fprintf(to, "function %s 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " %u %u %s%s%s\n", f->name,
@@ -132,6 +133,9 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
     } else if (!strcmp(word, "counters")) {
       if (sscanf(buf, "counters %" SCNx32 " %u", &m->counters_at, &m->total_counters) != 2)
         BAD("malformed counters line");
+    } else if (!strcmp(word, "text")) {
+      if (sscanf(buf, "text %" SCNx32 " %" SCNx32, &m->text_lo, &m->text_hi) != 2 || m->text_hi <= m->text_lo)
+        BAD("malformed text line (two addresses, the first below the second)");
     } else if (!strcmp(word, "function")) {
       if ((m->fn = grow(m->fn, m->nfn, &fcap, sizeof *m->fn)) == NULL) BAD("out of memory");
       f = &m->fn[m->nfn++];

@@ -15,6 +15,9 @@
 
 #define PM_NONE (-1)         /* no counter */
 #define PM_ANY UINT32_C(0)   /* dst_new of an edge to EXIT: any next pc */
+/* The reason a start-up or trap function (section .init) is left out: coverage figures leave that
+ * code out ("outside start-up code"). */
+#define PM_WHY_STARTUP "start-up and trap code (.init)"
 
 typedef struct {
   uint32_t start, end; /* original addresses [start, end) */
@@ -57,6 +60,8 @@ typedef struct {
   unsigned cnt_bytes;
   uint32_t counters_at;
   unsigned total_counters;
+  uint32_t text_lo, text_hi; /* the instrumented program's code [text_lo, text_hi): every function's
+                                copy, in the map's order (0, 0: not known, a map without a text line) */
   pm_func_t *fn;
   unsigned nfn;
 } pm_map_t;

@@ -82,7 +82,7 @@ instr_takes_every_build() {
     if [ "$plain" = "$prof" ] && grep -q 'exit code 0' <<<"$out" && grep -q 'edge check: .* 0 differences' <<<"$out"; then
       n=$((n + 1))
     else
-      echo "$v/$w: $(grep -o 'exit code [0-9]*' <<<"$out"); $(grep 'edge check' <<<"$out" | tail -1)"
+      echo "$v/$w: $(grep -o 'exit code [0-9]*' <<<"$out"); $(grep 'edge check: .*differences' <<<"$out")"
       [ "$plain" = "$prof" ] || echo "$v/$w: its output differs from the uninstrumented build's"
       rc=1
     fi

@@ -38,7 +38,7 @@ edge_profiles_rtl() {
   for elf in "${prof_workloads[@]}" "${all[@]}"; do
     name=$(basename "$elf" .elf)
     out=$(cat "$logdir/sc-edge-$name.out")
-    echo "$name: exit $(cat "$logdir/sc-edge-$name.rc"); $(grep -o 'edge check:.*' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out")"
+    echo "$name: exit $(cat "$logdir/sc-edge-$name.rc"); $(grep -o 'edge check:.*differences' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out")"
     [ "$(cat "$logdir/sc-edge-$name.rc")" = 0 ] && grep -q 'edge check: .* 0 differences' <<<"$out" &&
       grep -q ' 0 mismatches' <<<"$out" || { grep -A12 'MISMATCH\|error' <<<"$out"; rc=1; }
   done

@@ -1,0 +1,68 @@
+/* The share of a run that a profile covers: every retired instruction of the program (not a trap
+ * handler's, not an inserted profiling instruction) is attributed, from the retire stream alone, to
+ * the function whose code it lies in, and the function is either profiled or not (with the reason
+ * its profile left it out). The report says which share of the retired instructions and of the
+ * conditional-branch executions lie in profiled functions, over the whole run and outside the
+ * start-up code, and names the functions left out that ran most. A profile is only as exact as
+ * this share: "0 differences" on half of a program says nothing about the other half. */
+#ifndef HWPROF_SIM_PROF_COVERAGE_H
+#define HWPROF_SIM_PROF_COVERAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+  uint32_t lo, hi;   /* the function's code in the program that runs, [lo, hi) */
+  const char *name;
+  const char *why;   /* why the profile leaves it out; NULL: profiled */
+  bool startup;      /* start-up or trap code (runs once, before main, or is the trap vector) */
+  uint64_t insns, branches;
+} prof_cov_fn_t;
+
+typedef struct {
+  prof_cov_fn_t *fn; /* sorted by lo, ranges disjoint */
+  unsigned nfn;
+  unsigned last;     /* the function of the previous instruction: most instructions follow it */
+  uint64_t other_insns, other_branches; /* outside every function (start-up stubs) */
+} prof_cov_t;
+
+/* fn[nfn] are copied and sorted; overlapping ranges are cut at the next function's start. Returns
+ * 0, -1 when out of memory. */
+int prof_cov_init(prof_cov_t *c, const prof_cov_fn_t *fn, unsigned nfn);
+void prof_cov_free(prof_cov_t *c);
+
+static inline void prof_cov_count(prof_cov_t *c, uint32_t pc, bool branch) {
+  if (c->nfn == 0) return;
+  prof_cov_fn_t *f = &c->fn[c->last];
+  if (pc < f->lo || pc >= f->hi) {
+    unsigned lo = 0, hi = c->nfn; /* the last function with fn.lo <= pc */
+    while (hi - lo > 1) {
+      const unsigned mid = (lo + hi) / 2;
+      if (c->fn[mid].lo <= pc) lo = mid;
+      else hi = mid;
+    }
+    f = &c->fn[lo];
+    if (pc < f->lo || pc >= f->hi) {
+      c->other_insns++;
+      c->other_branches += branch;
+      return;
+    }
+    c->last = lo;
+  }
+  f->insns++;
+  f->branches += branch;
+}
+
+/* The totals: every attributed instruction, and those in profiled functions; outside_startup
+ * leaves the start-up functions and the code outside every function out of both. */
+typedef struct {
+  uint64_t insns, branches, covered_insns, covered_branches;
+} prof_cov_sum_t;
+prof_cov_sum_t prof_cov_sum(const prof_cov_t *c, bool outside_startup);
+
+/* One line, "PREFIX coverage: ...", then up to `top` lines naming the functions left out (start-up
+ * code aside) that ran most (the share of the run's instructions each holds, and why it is left out). */
+void prof_cov_report(const prof_cov_t *c, const char *prefix, unsigned top, FILE *to);
+
+#endif /* HWPROF_SIM_PROF_COVERAGE_H */
