@@ -351,10 +351,10 @@ bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS) $(VPF_BINS)
 # ---------------------------------------------------------------- unit tests (cmocka, ASan+UBSan)
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
               test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw test_phase test_phase_truth test_meta \
-              test_codecache test_relayout test_wpp test_path test_path_plan
-UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c sim/phase_truth.c \
+              test_codecache test_relayout test_wpp test_path test_path_plan test_prof_coverage
+UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c sim/phase_truth.c sim/prof_coverage.c \
             $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC) $(filter sw/wpp/%,$(WPP_SRC)) $(PATH_SRC)
-$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h sim/phase_truth.h \
+$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h sim/phase_truth.h sim/prof_coverage.h \
                 $(PROFMAP_HDR) $(COP_HDR) $(VP_HDR) $(DYNOPT_HDR) $(wildcard sw/wpp/*.h) $(PATH_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -Isw/cop -Isw/vp -Isw/dynopt -Isw/wpp -Isw/path -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
@@ -397,10 +397,10 @@ INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instr
              $(PATH_SRC) $(PATH_HOST_SRC)
 INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h sw/instr/instr_ctx.h sw/instr/linkage.h \
              $(PATH_HDR) $(PATH_HOST_HDR)
-SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c sim/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC) \
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/prof_coverage.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c sim/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC) \
             $(PATH_SRC) $(PATH_HOST_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) $(PATH_HDR) $(PATH_HOST_HDR) $(ELF_HDR) sim/rv32.h sim/platform.h sim/cc_origin.h tb/apb_master.h sim/trace_check.h sim/trace_drain.h sim/block_truth.h sw/wpp/trace_file.h sim/edge_check.h sim/cop_check.h sim/value_truth.h sim/phase_truth.h sim/path_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(SIM_SRC) $(PATH_HDR) $(PATH_HOST_HDR) $(ELF_HDR) sim/rv32.h sim/platform.h sim/cc_origin.h tb/apb_master.h sim/trace_check.h sim/trace_drain.h sim/block_truth.h sw/wpp/trace_file.h sim/edge_check.h sim/prof_coverage.h sim/cop_check.h sim/value_truth.h sim/phase_truth.h sim/path_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/wpp -Isw/path -O2 $(SIM_SRC) -o $@ -lelf
 
@@ -414,10 +414,10 @@ SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEP
               -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
 SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lockstep.cpp
 SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h tb/top_ports.h tb/port_protocol.h
-SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
+SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/prof_coverage.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
               $(ELF_SRC) sw/cfg/hwprof_cfg_prog.c $(PATH_SRC) $(PATH_HOST_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
-SIMC_HDR   := $(ELF_HDR) tb/apb_master.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sw/wpp/trace_file.h sim/edge_check.h sim/cc_origin.h $(PROFMAP_HDR) tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR) \
+SIMC_HDR   := $(ELF_HDR) tb/apb_master.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sw/wpp/trace_file.h sim/edge_check.h sim/prof_coverage.h sim/cc_origin.h $(PROFMAP_HDR) tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR) \
               $(PATH_HDR) $(PATH_HOST_HDR)
 $(BUILD)/simc/%.o: %.c $(SIMC_HDR)
 	@mkdir -p $(dir $@)
@@ -428,7 +428,7 @@ $(BUILD)/simc/libhwprof_simc.a: $(patsubst %.c,$(BUILD)/simc/%.o,$(SIMC_SRC))
 # (with the RTL's -G parameters), $(4) further prerequisites, $(5) the C side's configuration flags
 # (default SC_CFLAGS)
 define SC_RULE
-$(1): $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sim/edge_check.h \
+$(1): $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sim/edge_check.h sim/prof_coverage.h \
            $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a $(4)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
@@ -581,7 +581,7 @@ $(BUILD)/unit/codecache-random: tests/codecache_random.c sim/rv32.c sim/rv32.h s
 # block re-layout at random moments in random orders (tests/relayout_random.c), on the whole platform,
 # under ASan/UBSan: the program's output and its exact edge profile through the code cache
 RL_RANDOM_SRC := $(filter-out sim/hwprof_sim.c,$(SIM_SRC)) sw/dynopt/codecache.c sw/dynopt/relayout.c sw/dynopt/meta.c
-$(BUILD)/unit/relayout-random: tests/relayout_random.c $(RL_RANDOM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/edge_check.h \
+$(BUILD)/unit/relayout-random: tests/relayout_random.c $(RL_RANDOM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/edge_check.h sim/prof_coverage.h \
                                sim/cc_origin.h $(PROFMAP_HDR) $(MODEL_HDR) $(DYNOPT_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/dynopt -Isw/profmap -Isw/elf -Isw/cfg -Isw/wpp -Icmodel -g -O1 $(SAN) tests/relayout_random.c \
@@ -673,6 +673,25 @@ $(BUILD)/embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
 	  $(EMBENCH)/support/main.c $(EMBENCH)/support/beebsc.c sim/embench/board.c -lm -o $@
+
+# The large real programs (third-party test input, never project code) from BIGPROGS when that
+# folder is there: Lua and zstd with their drivers, built as its README says, on their own memory
+# map (4 MiB of code, then 4 MiB of RAM). make test instruments both (edge profile exact, coverage).
+BIGPROGS ?= ../shared/bigprogs
+BIG_RAM_BASE := $(shell printf '0x%x' $$(( $(PLAT_RAM_BASE) + 0x400000 )))
+BIG_FLAGS := --specs=picolibc.specs --oslib=semihost --crt0=semihost -march=rv32im -mabi=ilp32 -O2 -g \
+             -Wl,--defsym=__flash=$(PLAT_RAM_BASE) -Wl,--defsym=__flash_size=0x400000 \
+             -Wl,--defsym=__ram=$(BIG_RAM_BASE) -Wl,--defsym=__ram_size=0x400000 -Wl,--emit-relocs -Wl,--no-relax
+BIG_ELFS := $(if $(wildcard $(BIGPROGS)/lua/onelua.c),$(BUILD)/bigprogs/lua.elf) \
+            $(if $(wildcard $(BIGPROGS)/zstd/bench_main.c),$(BUILD)/bigprogs/zstd.elf)
+$(BUILD)/bigprogs/lua.elf: $(wildcard $(BIGPROGS)/lua/*.c $(BIGPROGS)/lua/*.h)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(BIG_FLAGS) -DMAKE_LIB -DLUA_USE_C89 $(BIGPROGS)/lua/onelua.c $(BIGPROGS)/lua/bench_main.c -lm -o $@
+$(BUILD)/bigprogs/zstd.elf: $(wildcard $(BIGPROGS)/zstd/*.c $(BIGPROGS)/zstd/*/*.c $(BIGPROGS)/zstd/*/*.h)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(BIG_FLAGS) -DZSTD_NO_INTRINSICS -DZSTD_DISABLE_ASM -DZSTD_LEGACY_SUPPORT=0 -I$(BIGPROGS)/zstd \
+	  -I$(BIGPROGS)/zstd/common $(BIGPROGS)/zstd/common/*.c $(BIGPROGS)/zstd/compress/*.c \
+	  $(BIGPROGS)/zstd/decompress/*.c $(BIGPROGS)/zstd/bench_main.c -o $@
 
 # ... and with other options (the relocation patterns they give, docs/instrumenter.md): make test
 # instruments each of these builds
@@ -827,7 +846,7 @@ dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(SIM_BIN)
 workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_PROF_SWEPT) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
            $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(BUILD)/instr/deep_recursion.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) $(EMBENCH_DYN) \
            $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE) $(DYNRL_ELFS) \
-           $(TRAPS_ELF)
+           $(TRAPS_ELF) $(BIG_ELFS)
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)

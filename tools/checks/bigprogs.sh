@@ -1,0 +1,61 @@
+# The checks of make test on the large real programs (third-party test input, ../shared/bigprogs:
+# Lua and zstd, 10^7-10^8 instructions a run; skipped with a note when the folder is not there),
+# sourced by tools/runtests.sh, whose check(), $build and $logdir they use.
+#
+# Each program instrumented at the default K (the ASan/UBSan instrumenter) runs on the C model: it
+# prints what the uninstrumented build prints (its own checksum included) and exits 0, the edge
+# profile read back from the hardware equals the exact counts of the run, and the run's coverage
+# (the share of branch executions and instructions in instrumented functions, from the retire
+# stream) is printed with the extra instructions the profiling costs. Coverage is not yet 100% (the
+# functions left out are listed with their reason: docs/instrumenter.md); each program must keep at
+# least the share it has today, so that a change that leaves more out fails.
+
+big_elfs=()
+for elf in "$build"/bigprogs/*.elf; do
+  [ -f "$elf" ] && big_elfs+=("$elf")
+done
+
+# bigprog_run NAME: instruments and runs one program, writing $logdir/big-NAME.{plain,prof,err,out}
+bigprog_run() {
+  local w=$1 elf="$build/bigprogs/$1.elf"
+  "$build/sim/hwprof-sim" --engine=none "$elf" >"$logdir/big-$w.plain" 2>"$logdir/big-$w.plain.err" &&
+    "$build/unit/hwprof-instr-asan" instrument "$elf" -o "$logdir/big-$w.elf" >"$logdir/big-$w.instr" 2>&1 &&
+    "$build/sim/hwprof-sim" --edge-map="$logdir/big-$w.map" --edge-profile="$logdir/big-$w.prof" \
+      "$logdir/big-$w.elf" >"$logdir/big-$w.out" 2>"$logdir/big-$w.err"
+}
+
+bigprogs_edge_profile() {
+  local elf w base prof pct cov floor rc=0
+  for elf in "${big_elfs[@]}"; do
+    bigprog_run "$(basename "$elf" .elf)" &
+  done
+  wait
+  for elf in "${big_elfs[@]}"; do
+    w=$(basename "$elf" .elf)
+    base=$(sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' "$logdir/big-$w.plain.err" 2>/dev/null)
+    prof=$(sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' "$logdir/big-$w.err" 2>/dev/null)
+    if [ -z "$base" ] || [ -z "$prof" ]; then
+      echo "$w: did not run to exit code 0"
+      tail -n 3 "$logdir/big-$w.instr" "$logdir/big-$w.err" 2>/dev/null
+      rc=1
+      continue
+    fi
+    cmp -s "$logdir/big-$w.plain" "$logdir/big-$w.out" || { echo "$w: its output differs from the uninstrumented build's"; rc=1; }
+    pct=$(awk -v a="$prof" -v b="$base" 'BEGIN { printf "%.2f", 100 * (a - b) / b }')
+    echo "$w: $base instructions, +$pct% instrumented; $(grep -o '[0-9]* left uninstrumented' "$logdir/big-$w.instr")"
+    grep 'edge check: ' "$logdir/big-$w.err"
+    grep -q 'edge check: .* 0 differences' "$logdir/big-$w.err" || rc=1
+    # the share of branch executions outside start-up code in instrumented functions, at least today's
+    cov=$(sed -n 's/.*edge check: coverage: \([0-9.]*\)%* of branch executions.*/\1/p' "$logdir/big-$w.err")
+    case $w in lua) floor=91.16 ;; zstd) floor=99.65 ;; *) floor=0 ;; esac
+    awk -v c="${cov:-0}" -v f="$floor" 'BEGIN { exit !(c >= f) }' ||
+      { echo "$w: coverage ${cov:-unknown}% of branch executions, below the $floor% it had"; rc=1; }
+  done
+  return $rc
+}
+
+if [ ${#big_elfs[@]} -gt 0 ]; then
+  check bigprogs-edge-profile-coverage bigprogs_edge_profile
+else
+  echo "note: ../shared/bigprogs is not there (BIGPROGS=...): the checks on Lua and zstd are skipped"
+fi
