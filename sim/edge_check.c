@@ -7,30 +7,6 @@
 
 #include "hwprof_edge.h"
 
-/* Each function's copy in the instrumented program runs from its entry to the next function's
- * (the rewriter lays them out in the map's order, islands behind their function); the last one to
- * the end of the text. */
-static int coverage_init(edge_check_t *c) {
-  const pm_map_t *m = &c->map;
-  prof_cov_fn_t *fn = calloc(m->nfn + 1, sizeof *fn);
-  if (fn == NULL) return -1;
-  unsigned n = 0;
-  for (unsigned i = 0; i < m->nfn; i++) {
-    const pm_func_t *f = &m->fn[i];
-    if (f->new_entry == 0) continue;
-    fn[n++] = (prof_cov_fn_t){.lo = f->new_entry,
-                              .hi = f->new_entry + (f->hi - f->lo), /* at least; cut or grown below */
-                              .name = f->name,
-                              .why = f->instrumented ? NULL : f->why,
-                              .startup = !f->instrumented && !strcmp(f->why, PM_WHY_STARTUP)};
-  }
-  const int rc = prof_cov_init(&c->cov, fn, n); /* sorts them and cuts overlaps */
-  for (unsigned i = 0; rc == 0 && i < c->cov.nfn; i++) /* grown to the next function's copy */
-    c->cov.fn[i].hi = i + 1 < c->cov.nfn ? c->cov.fn[i + 1].lo : m->text_hi > c->cov.fn[i].lo ? m->text_hi : c->cov.fn[i].hi;
-  free(fn);
-  return rc;
-}
-
 int edge_check_init(edge_check_t *c, const char *map_path, unsigned cnt_w, char *err, size_t errlen) {
   memset(c, 0, sizeof *c);
   if (pm_read(&c->map, map_path, err, errlen)) return -1;
@@ -40,7 +16,7 @@ int edge_check_init(edge_check_t *c, const char *map_path, unsigned cnt_w, char 
     pm_free(&c->map);
     return -1;
   }
-  if ((c->truth = pm_truth_new(&c->map)) == NULL || coverage_init(c)) {
+  if ((c->truth = pm_truth_new(&c->map)) == NULL || prof_cov_init_map(&c->cov, &c->map)) {
     snprintf(err, errlen, "out of memory");
     edge_check_free(c);
     return -1;

@@ -41,7 +41,6 @@ void edge_check_event_cached(edge_check_t *c, const hwprof_retire_ev_t *ev);
  * docs/pir.md), and an instruction that trapped is followed by wherever the handler resumed. */
 static inline void edge_check_event(edge_check_t *c, const hwprof_retire_ev_t *ev) {
   if (!ev->valid || ev->trap == HWPROF_TRAP_HANDLER || ev->trap == 3u) return;
-  if (ev->kind != HWPROF_KIND_PROF && !c->cc.hi) prof_cov_count(&c->cov, ev->pc, ev->kind == HWPROF_KIND_BRANCH);
   if (c->cc.hi) {
     edge_check_event_cached(c, ev);
     return;
@@ -50,6 +49,7 @@ static inline void edge_check_event(edge_check_t *c, const hwprof_retire_ev_t *e
     pm_truth_feed(c->truth, c->trapped_pc, ev->pc, true, false);
     c->trapped = false;
   }
+  prof_cov_retire(&c->cov, ev);
   if (ev->trap == HWPROF_TRAP_ENTRY) {
     c->trapped = true;
     c->trapped_pc = ev->pc;

@@ -411,6 +411,16 @@ int main(int argc, char **argv) {
     }
   }
 
+  static pm_map_t pcov_map; /* the path profile's coverage (prof_coverage.h) */
+  static prof_cov_t pcov;
+  if (path_map) {
+    char err[300];
+    if (pm_read(&pcov_map, path_map, err, sizeof err) || prof_cov_init_map(&pcov, &pcov_map)) {
+      fprintf(stderr, "hwprof-sim: error: %s\n", pcov_map.nfn ? "out of memory" : err);
+      platform_free(&plat);
+      return 2;
+    }
+  }
   static path_truth_t pth;
   if (path_truth_path) {
     char perr[400];
@@ -477,6 +487,7 @@ int main(int argc, char **argv) {
     }
     if (blocks_out) block_truth_event(&bt, &ev);
     if (edge_map) edge_check_event(&ec, &ev);
+    if (path_map) prof_cov_retire(&pcov, &ev);
     if (cop_profile) cop_check_event(&cc, &ev);
     if (value_truth) value_truth_event(&vt, &ev);
   }
@@ -613,6 +624,9 @@ int main(int argc, char **argv) {
       if (frc != 0) remove(path_profile); /* nothing half written */
     }
     if (frc != 0 && rc == 0) rc = 4;
+    if (!quiet && st == RV_EXITED) prof_cov_report(&pcov, "  path profile:", 5, stderr);
+    prof_cov_free(&pcov);
+    pm_free(&pcov_map);
   }
   if (dump_arg) { /* the profile cache written back first: memory holds every counter */
     if (with_model) (void)edge_check_flush(&kBus, &plat);

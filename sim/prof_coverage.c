@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profmap.h"
+
 static int by_lo(const void *a, const void *b) {
   const prof_cov_fn_t *x = a, *y = b;
   return x->lo < y->lo ? -1 : x->lo > y->lo;
@@ -22,6 +24,26 @@ int prof_cov_init(prof_cov_t *c, const prof_cov_fn_t *fn, unsigned nfn) {
   }
   c->nfn = nfn;
   return 0;
+}
+
+int prof_cov_init_map(prof_cov_t *c, const pm_map_t *m) {
+  prof_cov_fn_t *fn = calloc(m->nfn + 1, sizeof *fn);
+  if (fn == NULL) return -1;
+  unsigned n = 0;
+  for (unsigned i = 0; i < m->nfn; i++) {
+    const pm_func_t *f = &m->fn[i];
+    if (f->new_entry == 0) continue;
+    fn[n++] = (prof_cov_fn_t){.lo = f->new_entry,
+                              .hi = f->new_entry + (f->hi - f->lo), /* at least; cut or grown below */
+                              .name = f->name,
+                              .why = f->instrumented ? NULL : f->why,
+                              .startup = !f->instrumented && !strcmp(f->why, PM_WHY_STARTUP)};
+  }
+  const int rc = prof_cov_init(c, fn, n); /* sorts them and cuts overlaps */
+  for (unsigned i = 0; rc == 0 && i < c->nfn; i++) /* grown to the next function's copy */
+    c->fn[i].hi = i + 1 < c->nfn ? c->fn[i + 1].lo : m->text_hi > c->fn[i].lo ? m->text_hi : c->fn[i].hi;
+  free(fn);
+  return rc;
 }
 
 void prof_cov_free(prof_cov_t *c) {

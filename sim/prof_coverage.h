@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hwprof_regs.h"
+#include "ports.h"
+
 typedef struct {
   uint32_t lo, hi;   /* the function's code in the program that runs, [lo, hi) */
   const char *name;
@@ -30,6 +33,11 @@ typedef struct {
 /* fn[nfn] are copied and sorted; overlapping ranges are cut at the next function's start. Returns
  * 0, -1 when out of memory. */
 int prof_cov_init(prof_cov_t *c, const prof_cov_fn_t *fn, unsigned nfn);
+/* The functions of an instrumenter's map (edge or path profiles), as they lie in the instrumented
+ * program: each function's copy from its entry to the next one's, the last to the end of the map's
+ * text. The names and reasons stay the map's: m must outlive c. */
+struct pm_map;
+int prof_cov_init_map(prof_cov_t *c, const struct pm_map *m);
 void prof_cov_free(prof_cov_t *c);
 
 static inline void prof_cov_count(prof_cov_t *c, uint32_t pc, bool branch) {
@@ -52,6 +60,12 @@ static inline void prof_cov_count(prof_cov_t *c, uint32_t pc, bool branch) {
   }
   f->insns++;
   f->branches += branch;
+}
+
+/* A retired instruction of the program: not a trap handler's, not a profiling instruction. */
+static inline void prof_cov_retire(prof_cov_t *c, const hwprof_retire_ev_t *ev) {
+  if (ev->valid && ev->trap != HWPROF_TRAP_HANDLER && ev->trap != 3u && ev->kind != HWPROF_KIND_PROF)
+    prof_cov_count(c, ev->pc, ev->kind == HWPROF_KIND_BRANCH);
 }
 
 /* The totals: every attributed instruction, and those in profiled functions; outside_startup

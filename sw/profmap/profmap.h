@@ -53,7 +53,7 @@ typedef struct {
   unsigned nedge;
 } pm_func_t;
 
-typedef struct {
+typedef struct pm_map {
   char program[256];
   char mode[16];
   unsigned k;
