@@ -35,7 +35,7 @@ void edge_check_set_cache(edge_check_t *c, uint32_t lo, uint32_t hi, const uint8
 void edge_check_event_cached(edge_check_t *c, const hwprof_retire_ev_t *ev) {
   const uint32_t from = cc_origin_of(&c->cc, ev->pc);
   if (from == 0) return;
-  if (ev->kind != HWPROF_KIND_PROF) prof_cov_count(&c->cov, from, ev->kind == HWPROF_KIND_BRANCH);
+  prof_cov_count(&c->cov, from, ev->kind == HWPROF_KIND_BRANCH, ev->kind == HWPROF_KIND_PROF);
   if (c->pending) {
     const bool direct = !c->p_cached && from == ev->pc && c->p_next == ev->pc;
     pm_truth_feed(c->truth, c->p_from, from, direct ? c->p_taken : from != c->p_from + 4u, c->p_ret);

@@ -19,7 +19,7 @@ int prof_cov_init(prof_cov_t *c, const prof_cov_fn_t *fn, unsigned nfn) {
   memcpy(c->fn, fn, nfn * sizeof *fn);
   qsort(c->fn, nfn, sizeof *c->fn, by_lo);
   for (unsigned i = 0; i < nfn; i++) {
-    c->fn[i].insns = c->fn[i].branches = 0;
+    c->fn[i].insns = c->fn[i].branches = c->fn[i].prof = 0;
     if (i + 1 < nfn && c->fn[i].hi > c->fn[i + 1].lo) c->fn[i].hi = c->fn[i + 1].lo;
   }
   c->nfn = nfn;
@@ -103,6 +103,24 @@ void prof_cov_report(const prof_cov_t *c, const char *prefix, unsigned top, FILE
     fprintf(to, "%s coverage: left out %s: %s of instructions, %s of branch executions (%s)\n", prefix, f->name,
             pct(a, sizeof a, f->insns, run.insns ? run.insns : 1), pct(b, sizeof b, f->branches, run.branches ? run.branches : 1),
             f->why);
+  }
+  /* what the profile costs, and where: profiling instructions against the program's own */
+  uint64_t prof = c->other_prof;
+  for (unsigned i = 0; i < c->nfn; i++) prof += c->fn[i].prof;
+  if (prof) {
+    fprintf(to, "%s cost: %" PRIu64 " profiling instructions, %s of the program's instructions; most in", prefix, prof,
+            pct(a, sizeof a, prof, run.insns ? run.insns : 1));
+    memset(shown, 0, (c->nfn + 1) * sizeof *shown);
+    for (unsigned k = 0; k < top; k++) {
+      int best = -1;
+      for (unsigned i = 0; i < c->nfn; i++)
+        if (!shown[i] && c->fn[i].prof && (best < 0 || c->fn[i].prof > c->fn[best].prof)) best = (int)i;
+      if (best < 0) break;
+      shown[best] = true;
+      fprintf(to, "%s %s %" PRIu64 " (%s)", k ? "," : "", c->fn[best].name, c->fn[best].prof,
+              pct(b, sizeof b, c->fn[best].prof, run.insns ? run.insns : 1));
+    }
+    fprintf(to, "\n");
   }
   free(shown);
 }

@@ -21,13 +21,14 @@ typedef struct {
   const char *why;   /* why the profile leaves it out; NULL: profiled */
   bool startup;      /* start-up or trap code (runs once, before main, or is the trap vector) */
   uint64_t insns, branches;
+  uint64_t prof; /* profiling instructions retired in its code (what its profile costs) */
 } prof_cov_fn_t;
 
 typedef struct {
   prof_cov_fn_t *fn; /* sorted by lo, ranges disjoint */
   unsigned nfn;
   unsigned last;     /* the function of the previous instruction: most instructions follow it */
-  uint64_t other_insns, other_branches; /* outside every function (start-up stubs) */
+  uint64_t other_insns, other_branches, other_prof; /* outside every function (start-up stubs) */
 } prof_cov_t;
 
 /* fn[nfn] are copied and sorted; overlapping ranges are cut at the next function's start. Returns
@@ -40,7 +41,9 @@ struct pm_map;
 int prof_cov_init_map(prof_cov_t *c, const struct pm_map *m);
 void prof_cov_free(prof_cov_t *c);
 
-static inline void prof_cov_count(prof_cov_t *c, uint32_t pc, bool branch) {
+/* One retired instruction of the program at pc: a conditional branch, or a profiling instruction
+ * (counted apart: the cost, not the program). */
+static inline void prof_cov_count(prof_cov_t *c, uint32_t pc, bool branch, bool prof) {
   if (c->nfn == 0) return;
   prof_cov_fn_t *f = &c->fn[c->last];
   if (pc < f->lo || pc >= f->hi) {
@@ -52,20 +55,22 @@ static inline void prof_cov_count(prof_cov_t *c, uint32_t pc, bool branch) {
     }
     f = &c->fn[lo];
     if (pc < f->lo || pc >= f->hi) {
-      c->other_insns++;
+      c->other_prof += prof;
+      c->other_insns += !prof;
       c->other_branches += branch;
       return;
     }
     c->last = lo;
   }
-  f->insns++;
+  f->prof += prof;
+  f->insns += !prof;
   f->branches += branch;
 }
 
 /* A retired instruction of the program: not a trap handler's, not a profiling instruction. */
 static inline void prof_cov_retire(prof_cov_t *c, const hwprof_retire_ev_t *ev) {
-  if (ev->valid && ev->trap != HWPROF_TRAP_HANDLER && ev->trap != 3u && ev->kind != HWPROF_KIND_PROF)
-    prof_cov_count(c, ev->pc, ev->kind == HWPROF_KIND_BRANCH);
+  if (ev->valid && ev->trap != HWPROF_TRAP_HANDLER && ev->trap != 3u)
+    prof_cov_count(c, ev->pc, ev->kind == HWPROF_KIND_BRANCH, ev->kind == HWPROF_KIND_PROF);
 }
 
 /* The totals: every attributed instruction, and those in profiled functions; outside_startup
@@ -76,7 +81,8 @@ typedef struct {
 prof_cov_sum_t prof_cov_sum(const prof_cov_t *c, bool outside_startup);
 
 /* One line, "PREFIX coverage: ...", then up to `top` lines naming the functions left out (start-up
- * code aside) that ran most (the share of the run's instructions each holds, and why it is left out). */
+ * code aside) that ran most (the share of the run's instructions each holds, and why it is left out),
+ * then one line naming the `top` functions whose profiling instructions cost most. */
 void prof_cov_report(const prof_cov_t *c, const char *prefix, unsigned top, FILE *to);
 
 #endif /* HWPROF_SIM_PROF_COVERAGE_H */

@@ -33,7 +33,7 @@ static hwprof_cfg_func_t fn;
 static void build(const uint32_t *words, unsigned n, const rv32_reloc_t *rel, unsigned nrel) {
   for (unsigned i = 0; i < n; i++)
     for (unsigned b = 0; b < 4; b++) bytes[4 * i + b] = (uint8_t)(words[i] >> (8 * b));
-  code = (hwprof_cfg_code_t){LO, LO + 4u * n, bytes, rel, nrel};
+  code = (hwprof_cfg_code_t){LO, LO + 4u * n, bytes, rel, nrel, false};
   arena = (hwprof_arena_t){arena_mem, hwprof_cfg_need(&code), 0};
   assert_true(arena.size <= sizeof arena_mem);
   assert_int_equal(hwprof_cfg_scan(&fn, &code, &arena), 0);
@@ -170,6 +170,48 @@ static void test_cfg_switch(void **state) {
   assert_int_equal(fn.why_arg, LO + 4);
 }
 
+/* Two indirect jumps sharing the function's two taken addresses, with the dispatch node:
+ *   B0 0x00 jr t1
+ *   B1 0x04 addi; 0x08 jr t1      (0x04 taken)
+ *   B2 0x0c addi; 0x10 ret        (0x0c taken)
+ *   B3 [0x14, 0x14) the node: each jump to it; it to both taken addresses and to EXIT */
+static void test_cfg_shared_indirect_jumps_dispatch_node(void **state) {
+  (void)state;
+  const uint32_t w[] = {JR_T1, ADDI_A1, JR_T1, ADDI_A1, RET};
+  const rv32_reloc_t rel[] = {{0x80200000u, R_RISCV_32, LO + 4, 0}, {0x80200004u, R_RISCV_32, LO + 12, 0}};
+  build(w, 5, rel, 2);
+  assert_int_equal(fn.why, HWPROF_CFG_INDIRECTS); /* without the node */
+  assert_int_equal(fn.why_arg, 2);
+  for (unsigned i = 0; i < 5; i++)
+    for (unsigned b = 0; b < 4; b++) bytes[4 * i + b] = (uint8_t)(w[i] >> (8 * b));
+  code = (hwprof_cfg_code_t){LO, LO + 20u, bytes, rel, 2, true};
+  arena = (hwprof_arena_t){arena_mem, hwprof_cfg_need(&code), 0};
+  assert_int_equal(hwprof_cfg_scan(&fn, &code, &arena), 0);
+  assert_int_equal(hwprof_cfg_build(&fn, &code, &arena), 0);
+  assert_int_equal(fn.why, HWPROF_CFG_OK);
+  assert_int_equal(fn.nblk, 4);
+  assert_int_equal(fn.dispatch, 3);
+  assert_int_equal(fn.blk[3].start, LO + 20);
+  assert_int_equal(fn.blk[3].end, LO + 20);
+  assert_int_equal(fn.blk[2].end, LO + 20);
+  assert_int_equal(fn.nedge, 7);
+  expect_edge(0, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0);
+  expect_edge(1, HWPROF_CFG_INDIRECT, 0, 3);
+  expect_edge(2, HWPROF_CFG_INDIRECT, 1, 3);
+  expect_edge(3, HWPROF_CFG_RETURN, 2, HWPROF_CFG_EXIT);
+  expect_edge(4, HWPROF_CFG_DISPATCH, 3, 1);
+  expect_edge(5, HWPROF_CFG_DISPATCH, 3, 2);
+  expect_edge(6, HWPROF_CFG_DISPATCH, 3, HWPROF_CFG_EXIT);
+  /* the node dominates both targets; B1 -> node -> B1 is a loop headed by the node */
+  assert_int_equal(hwprof_cfg_loops(&fn, &arena), 0);
+  assert_int_equal(fn.idom[3], 0);
+  assert_int_equal(fn.idom[1], 3);
+  assert_int_equal(fn.idom[2], 3);
+  assert_int_equal(fn.nloop, 1);
+  assert_int_equal(fn.loop[0].header, 3);
+  assert_int_equal(fn.irreducible, 0);
+}
+
 static void test_cfg_refusals(void **state) {
   (void)state;
   const uint32_t leaves[] = {BLT_A1_A2(64), RET};
@@ -220,6 +262,7 @@ int main(void) {
       cmocka_unit_test(test_cfg_nested_loops),       cmocka_unit_test(test_cfg_irreducible),
       cmocka_unit_test(test_cfg_call_self_loop_unreachable), cmocka_unit_test(test_cfg_switch),
       cmocka_unit_test(test_cfg_refusals),           cmocka_unit_test(test_cfg_arena_too_small),
+      cmocka_unit_test(test_cfg_shared_indirect_jumps_dispatch_node),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

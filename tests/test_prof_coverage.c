@@ -17,25 +17,26 @@
  * (its range given too long: it is cut at 0x340, where the next one starts), a profiled one at
  * 0x340. Nothing at 0x180..0x200. */
 static const prof_cov_fn_t kFns[] = {
-    {0x300, 0x380, "dispatch", "14 indirect jumps", false, 0, 0},
-    {0x100, 0x180, "_start", "start-up", true, 0, 0},
-    {0x340, 0x400, "leaf", NULL, false, 0, 0},
-    {0x200, 0x300, "main", NULL, false, 0, 0},
+    {0x300, 0x380, "dispatch", "14 indirect jumps", false, 0, 0, 0},
+    {0x100, 0x180, "_start", "start-up", true, 0, 0, 0},
+    {0x340, 0x400, "leaf", NULL, false, 0, 0, 0},
+    {0x200, 0x300, "main", NULL, false, 0, 0, 0},
 };
 
 static prof_cov_t run(void) {
   prof_cov_t c;
   assert_int_equal(prof_cov_init(&c, kFns, 4), 0);
   /* 10 start-up instructions, 2 of them branches; 2 instructions outside every function */
-  for (int i = 0; i < 10; i++) prof_cov_count(&c, 0x100u + 4u * (unsigned)i, i < 2);
-  prof_cov_count(&c, 0x180, false);
-  prof_cov_count(&c, 0x1fc, true);
+  for (int i = 0; i < 10; i++) prof_cov_count(&c, 0x100u + 4u * (unsigned)i, i < 2, false);
+  prof_cov_count(&c, 0x180, false, false);
+  prof_cov_count(&c, 0x1fc, true, false);
   /* main: 40 instructions, 10 branches; dispatch: 30 instructions, 10 branches (its last word is
    * 0x33c); leaf at its first word: 30 instructions, 0 branches */
   for (int k = 0; k < 10; k++) {
-    for (int i = 0; i < 4; i++) prof_cov_count(&c, 0x200u + 4u * (unsigned)i, i == 3);
-    for (int i = 0; i < 3; i++) prof_cov_count(&c, 0x334u + 4u * (unsigned)i, i == 2);
-    for (int i = 0; i < 3; i++) prof_cov_count(&c, 0x340u + 4u * (unsigned)i, false);
+    for (int i = 0; i < 4; i++) prof_cov_count(&c, 0x200u + 4u * (unsigned)i, i == 3, false);
+    for (int i = 0; i < 3; i++) prof_cov_count(&c, 0x334u + 4u * (unsigned)i, i == 2, false);
+    for (int i = 0; i < 3; i++) prof_cov_count(&c, 0x340u + 4u * (unsigned)i, false, false);
+    prof_cov_count(&c, 0x34cu, false, true); /* a profiling instruction of leaf */
   }
   return c;
 }
@@ -70,22 +71,24 @@ static void test_prof_coverage_report_names_what_is_left_out(void **state) {
   /* dispatch: 30 of 112 instructions (26.78..%), 10 of 23 branches (43.47..%); start-up code is not listed */
   assert_non_null(strstr(buf, "left out dispatch: 26.78% of instructions, 43.47% of branch executions (14 indirect jumps)"));
   assert_null(strstr(buf, "_start"));
+  /* leaf's 10 profiling instructions are no program instruction: 10 of 112 is 8.92..% */
+  assert_non_null(strstr(buf, "edge check: cost: 10 profiling instructions, 8.92% of the program's instructions; most in leaf 10 (8.92%)"));
   prof_cov_free(&c);
 }
 
 static void test_prof_coverage_complete_is_exactly_100(void **state) {
   (void)state;
-  static const prof_cov_fn_t one[] = {{0x200, 0x300, "main", NULL, false, 0, 0}};
+  static const prof_cov_fn_t one[] = {{0x200, 0x300, "main", NULL, false, 0, 0, 0}};
   prof_cov_t c;
   assert_int_equal(prof_cov_init(&c, one, 1), 0);
-  for (int i = 0; i < 9999; i++) prof_cov_count(&c, 0x200, true);
+  for (int i = 0; i < 9999; i++) prof_cov_count(&c, 0x200, true, false);
   char buf[1024] = {0};
   FILE *f = fmemopen(buf, sizeof buf - 1, "w");
   prof_cov_report(&c, "x", 5, f);
   fclose(f);
   assert_non_null(strstr(buf, "x coverage: 100% of branch executions and 100% of instructions"));
   /* one instruction outside: 9999 of 10000 is 99.99%, never rounded up to 100 */
-  prof_cov_count(&c, 0x400, true);
+  prof_cov_count(&c, 0x400, true, false);
   f = fmemopen(buf, sizeof buf - 1, "w");
   prof_cov_report(&c, "x", 5, f);
   fclose(f);

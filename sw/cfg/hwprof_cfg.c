@@ -17,7 +17,8 @@ void *hwprof_arena_alloc(hwprof_arena_t *a, size_t n) {
 #define ALLOC(a, type, n) ((type *)hwprof_arena_alloc((a), (size_t)(n) * sizeof(type)))
 
 const char *const hwprof_cfg_kind_names[HWPROF_CFG_NKINDS] = {
-    "taken", "not-taken", "jump", "fall", "indirect", "return", "tail", "fall-out", "virtual-exit", "virtual-entry"};
+    "taken", "not-taken", "jump", "fall", "indirect", "return", "tail", "fall-out", "virtual-exit", "virtual-entry",
+    "dispatch"};
 
 #define X "0x%08" PRIx32
 const char *const hwprof_cfg_why_text[HWPROF_CFG_NWHY] = {
@@ -83,16 +84,17 @@ static unsigned count_taken(const hwprof_cfg_code_t *c) {
   return n;
 }
 
-static size_t max_edges(unsigned nw, unsigned ntaken) { return 1u + 3u * (size_t)nw + ntaken; }
+/* the entry, three a word, and a dispatch node's: one a taken address and one to EXIT */
+static size_t max_edges(unsigned nw, unsigned ntaken) { return 2u + 3u * (size_t)nw + ntaken; }
 
 size_t hwprof_cfg_need(const hwprof_cfg_code_t *c) {
   const unsigned ntaken = count_taken(c);
   const size_t nw = (c->hi - c->lo) / 4u, ne = max_edges((unsigned)nw, ntaken);
   size_t n = nw * sizeof(uint32_t);                                      /* callees */
   n += (nw + 1) + ntaken * sizeof(uint32_t);                             /* leaders, targets */
-  n += nw * (sizeof(hwprof_cfg_block_t) + sizeof(int)) + ne * sizeof(hwprof_cfg_edge_t);
+  n += (nw + 1) * sizeof(hwprof_cfg_block_t) + nw * sizeof(int) + ne * sizeof(hwprof_cfg_edge_t);
   n += 2 * (nw + 1 + ne) * sizeof(int);                                  /* successors, predecessors */
-  n += 6 * nw * sizeof(int) + nw * sizeof(hwprof_cfg_loop_t);            /* dominators, loops */
+  n += 6 * (nw + 1) * sizeof(int) + (nw + 1) * sizeof(hwprof_cfg_loop_t); /* dominators, loops */
   return n + 24 * 8;                                                     /* alignment */
 }
 
@@ -139,6 +141,7 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
   unsigned ntargets = 0, nind = 0;
   if (leader == NULL || targets == NULL) return -1;
   f->nblk = f->nedge = 0;
+  f->dispatch = -1;
   for (unsigned i = 0; i < c->nrel; i++) {
     const rv32_reloc_t *r = &c->rel[i];
     if (!takes_address(c, r)) continue;
@@ -172,14 +175,15 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
   }
   /* without a code address taken inside the function, an indirect jump can only leave it: a tail
    * call through a register (GCC's `return f(...)` through a pointer), an exit like a return */
-  if (nind > 1 && ntargets) NO_CFG(HWPROF_CFG_INDIRECTS, nind);
+  const bool dispatch = nind > 1 && ntargets;
+  if (dispatch && !c->dispatch) NO_CFG(HWPROF_CFG_INDIRECTS, nind);
   if (nind == 0 && ntargets) NO_CFG(HWPROF_CFG_TAKEN_ADDR, targets[0]);
   for (unsigned k = 0; k < ntargets; k++) {
     if (targets[k] & 3u) NO_CFG(HWPROF_CFG_MISALIGNED, targets[k]);
     leader[(targets[k] - c->lo) / 4u] = true;
   }
   /* blocks */
-  f->blk = ALLOC(a, hwprof_cfg_block_t, nw);
+  f->blk = ALLOC(a, hwprof_cfg_block_t, nw + 1);
   f->blk_of = ALLOC(a, int, nw);
   f->edge = ALLOC(a, hwprof_cfg_edge_t, ecap);
   if (f->blk == NULL || f->blk_of == NULL || f->edge == NULL) return -1;
@@ -188,11 +192,16 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
     f->blk_of[w] = (int)f->nblk - 1;
   }
   for (unsigned b = 0; b < f->nblk; b++) f->blk[b].end = b + 1 < f->nblk ? f->blk[b + 1].start : c->hi;
+  const unsigned ncode = f->nblk; /* the blocks of code; the dispatch node comes after them */
+  if (dispatch) {
+    f->dispatch = (int)f->nblk;
+    f->blk[f->nblk++] = (hwprof_cfg_block_t){c->hi, c->hi};
+  }
   /* edges, grouped by source block */
   int bad = add_edge(f, ecap, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0);
-  for (unsigned b = 0; b < f->nblk; b++) {
+  for (unsigned b = 0; b < ncode; b++) {
     const uint32_t term = f->blk[b].end - 4;
-    const int next = b + 1 < f->nblk ? (int)b + 1 : HWPROF_CFG_EXIT;
+    const int next = b + 1 < ncode ? (int)b + 1 : HWPROF_CFG_EXIT;
     bool may_leave = false;
     uint32_t t;
     for (uint32_t pc = f->blk[b].start; pc < f->blk[b].end; pc += 4) {
@@ -211,6 +220,10 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
         break;
       case HWPROF_CF_INDIRECT:
         if (ntargets == 0) bad |= add_edge(f, ecap, HWPROF_CFG_TAIL, (int)b, HWPROF_CFG_EXIT);
+        if (dispatch) {
+          bad |= add_edge(f, ecap, HWPROF_CFG_INDIRECT, (int)b, f->dispatch);
+          break;
+        }
         for (unsigned k = 0; k < ntargets; k++)
           bad |= add_edge(f, ecap, HWPROF_CFG_INDIRECT, (int)b, f->blk_of[(targets[k] - c->lo) / 4u]);
         break;
@@ -222,6 +235,11 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
         break;
     }
     if (may_leave) bad |= add_edge(f, ecap, HWPROF_CFG_VIRTUAL_EXIT, (int)b, HWPROF_CFG_EXIT);
+  }
+  if (dispatch) {
+    for (unsigned k = 0; k < ntargets; k++)
+      bad |= add_edge(f, ecap, HWPROF_CFG_DISPATCH, f->dispatch, f->blk_of[(targets[k] - c->lo) / 4u]);
+    bad |= add_edge(f, ecap, HWPROF_CFG_DISPATCH, f->dispatch, HWPROF_CFG_EXIT);
   }
   return bad ? -1 : 0;
 }

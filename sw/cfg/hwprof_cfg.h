@@ -50,6 +50,10 @@ typedef struct {
   const uint8_t *bytes;
   const rv32_reloc_t *rel;
   unsigned nrel;
+  /* Several indirect jumps sharing the function's code addresses (a computed-goto dispatch, merged
+   * switch tables): false, no CFG (HWPROF_CFG_INDIRECTS); true, a dispatch node (see
+   * hwprof_cfg_build()). */
+  bool dispatch;
 } hwprof_cfg_code_t;
 
 uint32_t hwprof_cfg_word(const hwprof_cfg_code_t *c, uint32_t addr);
@@ -72,6 +76,8 @@ typedef enum {
   HWPROF_CFG_FALL_OUT,      /* the last block falling past the end of the function: to EXIT */
   HWPROF_CFG_VIRTUAL_EXIT,  /* a block with a call or an environment call may leave and never come back */
   HWPROF_CFG_VIRTUAL_ENTRY, /* EXIT -> entry block: the function's invocations */
+  HWPROF_CFG_DISPATCH,      /* the dispatch node to one of the function's code addresses, or to EXIT (a
+                               real edge, numbered last so the kinds before it keep their numbers) */
   HWPROF_CFG_NKINDS
 } hwprof_cfg_kind_t;
 
@@ -125,6 +131,7 @@ typedef struct {
   uint32_t why_arg;
   hwprof_cfg_block_t *blk;
   unsigned nblk;
+  int dispatch; /* the dispatch node's block (the last, empty: [hi, hi)), or -1 */
   hwprof_cfg_edge_t *edge;
   unsigned nedge;
   int *blk_of; /* word index ((addr - lo) / 4) -> block */
@@ -144,7 +151,11 @@ int hwprof_cfg_scan(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_are
 /* Blocks and edges. Returns 0 (f->why says whether the CFG exists), -1 when the arena is too small.
  * Blocks start at the entry, at every branch or jump target, after every transfer, and at every
  * code address the program takes inside the function (the targets of its one indirect jump). In a
- * function that takes no code address of its own, every indirect jump is a tail call (to EXIT). */
+ * function that takes no code address of its own, every indirect jump is a tail call (to EXIT).
+ * Several indirect jumps in a function that takes code addresses (c->dispatch set) each go to one
+ * dispatch node, an empty block after the others, which goes to every taken address and to EXIT
+ * (any of them may be a tail call): a superset of the real edges, whose counts the jumps' and the
+ * targets' counts determine (the count of one jump to one target is a path through the node). */
 int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_arena_t *a);
 /* Dominators (Cooper, Harvey and Kennedy's iteration over reverse postorder, real edges only) and
  * natural loops with their nesting. Needs a built CFG. Returns 0, -1 when the arena is too small. */

@@ -67,6 +67,7 @@ static int analyse(ctx_t *c, unsigned i) {
     p->edge[e] = (pm_edge_t){g->edge[e].kind, g->edge[e].src, g->edge[e].dst, 0, 0, PM_NONE};
   p->nblk = g->nblk;
   p->nedge = g->nedge;
+  p->dispatch = g->dispatch;
   f->ok = true;
   return 0;
 }
@@ -78,7 +79,9 @@ static int uf_find(int *p, int x) {
   return x;
 }
 
-static bool measurable(hwprof_cfg_kind_t k) { return k != HWPROF_CFG_INDIRECT && !hwprof_cfg_is_virtual(k); }
+static bool measurable(hwprof_cfg_kind_t k) {
+  return k != HWPROF_CFG_INDIRECT && k != HWPROF_CFG_DISPATCH && !hwprof_cfg_is_virtual(k);
+}
 
 /* The edges that cannot be measured (the virtual ones, indirect jumps) must follow from the others.
  * They go into a spanning forest of the CFG (EXIT included, edges undirected); one that would close
@@ -96,24 +99,34 @@ static int select_edges(pm_func_t *p, instr_mode_t mode) {
   for (int i = 0; i < n; i++) uf[i] = i;
   for (unsigned e = 0; e < p->nedge; e++) p->edge[e].counter = PM_NONE;
   for (unsigned b = 0; b < p->nblk; b++) p->blk[b].counter = p->blk[b].term_counter = PM_NONE;
-  for (int pass = 0; pass < 3; pass++) {
+  /* a dispatch node has no code to count it: its edge to EXIT joins the forest first, so that it is
+   * always derived (the node's in-flow less its other out-flows) */
+  if (p->dispatch >= 0) uf[p->dispatch] = exit_node;
+  /* the order edges are offered to the forest: the node's edges to its targets first (one that
+   * closes a cycle costs a prof.id at the target's head on every dispatch), the other uncountable
+   * edges, the jumps into the node last (one that closes a cycle is counted by the jump itself, for
+   * free); then the fall-through edges, then the rest */
+  for (int pass = 0; pass < 5; pass++) {
     for (unsigned e = 0; e < p->nedge; e++) {
       pm_edge_t *x = &p->edge[e];
       const int cls = !measurable(x->kind) ? 0 : (x->kind == HWPROF_CFG_FALL || x->kind == HWPROF_CFG_FALL_OUT) ? 1 : 2;
-      if (cls != pass) continue;
+      const bool to_node = x->dst >= 0 && x->dst == p->dispatch, from_node = x->src >= 0 && x->src == p->dispatch;
+      const int rank = from_node ? 0 : to_node ? 2 : cls == 0 ? 1 : cls + 2;
+      if (rank != pass || (from_node && x->dst == HWPROF_CFG_EXIT)) continue;
       if (mode == kModeAll && cls) {
         x->counter = 0;
         continue;
       }
-      if (mode == kModeAll && x->kind == HWPROF_CFG_INDIRECT) {
-        p->blk[x->dst].counter = 0;     /* the targets ... */
-        p->blk[x->src].term_counter = 0; /* ... and the block with the indirect jump (paragraph 43) */
+      if (mode == kModeAll && (x->kind == HWPROF_CFG_INDIRECT || from_node)) {
+        if (!to_node) p->blk[x->dst].counter = 0;         /* the targets ... */
+        if (!from_node) p->blk[x->src].term_counter = 0;  /* ... and the block with the indirect jump (paragraph 43) */
         continue;
       }
       const int a = uf_find(uf, x->src == HWPROF_CFG_EXIT ? exit_node : x->src);
       const int b = uf_find(uf, x->dst == HWPROF_CFG_EXIT ? exit_node : x->dst);
       if (a != b) uf[a] = b;
       else if (cls) x->counter = 0;
+      else if (to_node) p->blk[x->src].term_counter = 0; /* the jump counts itself (bhint ALL) */
       else p->blk[x->kind == HWPROF_CFG_VIRTUAL_EXIT ? x->src : x->dst].counter = 0;
     }
   }
@@ -287,7 +300,14 @@ static void plan_switches(const fn_t *f, bool entry_init, uint32_t *sw, bool *he
   const unsigned wide = 1u << HWPROF_SHADOW_SETOFF_W;
   for (unsigned e = 0; e < p->nedge; e++) {
     const pm_edge_t *x = &p->edge[e];
-    if (hwprof_cfg_is_virtual(x->kind) || x->src < 0 || x->dst < 0) continue;
+    if (hwprof_cfg_is_virtual(x->kind) || x->src < 0 || x->dst < 0 || x->dst == p->dispatch) continue;
+    if (x->src == p->dispatch) { /* from every jump into the node: the head of the target sets its offset */
+      for (unsigned g = 0; g < p->nedge; g++)
+        if (p->edge[g].dst == p->dispatch && p->blk[p->edge[g].src].region != p->blk[x->dst].region &&
+            !(x->dst == 0 && entry_init && f->region_off[p->blk[0].region] == 0))
+          head[x->dst] = true;
+      continue;
+    }
     const int from = p->blk[x->src].region, to = p->blk[x->dst].region;
     const unsigned off = f->region_off[to];
     if (from == to || (x->dst == 0 && entry_init && off == 0)) continue;
@@ -315,7 +335,8 @@ static int plan_insns(ctx_t *c, unsigned i, bool entry_init, unsigned off0, cons
  * region of the block that returned: returns_in_region() says whether that is always region. */
 bool instr_self_return_keeps_base(const pm_func_t *p) {
   for (unsigned e = 0; e < p->nedge; e++)
-    if (p->edge[e].kind == HWPROF_CFG_TAIL) return false;
+    if (p->edge[e].kind == HWPROF_CFG_TAIL || (p->edge[e].kind == HWPROF_CFG_DISPATCH && p->edge[e].dst == HWPROF_CFG_EXIT))
+      return false;
   return true;
 }
 static bool returns_in_region(const pm_func_t *p, int region) {
@@ -491,12 +512,21 @@ static int write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob
     }
     for (unsigned b = 0; b < p->nblk; b++) {
       pm_block_t *x = &p->blk[b];
+      if ((int)b == p->dispatch) { /* no code */
+        x->new_start = x->new_end = 0;
+        continue;
+      }
       x->new_start = hwprof_rw_entry(c->rw, x->start);
       x->new_end = hwprof_rw_insn(c->rw, x->end - 4u) + 4u + 4u * hwprof_rw_after_count(c->rw, x->end - 4u);
     }
     for (unsigned k = 0; k < p->nedge; k++) {
       pm_edge_t *x = &p->edge[k];
       if (hwprof_cfg_is_virtual(x->kind)) continue;
+      if (x->src == p->dispatch) { /* taken by every jump into the node that goes to dst */
+        x->term_new = 0;
+        x->dst_new = x->dst == HWPROF_CFG_EXIT ? PM_ANY : p->blk[x->dst].new_start;
+        continue;
+      }
       const uint32_t term = p->blk[x->src].end - 4;
       x->term_new = hwprof_rw_insn(c->rw, term);
       if (x->kind == HWPROF_CFG_FALL || x->kind == HWPROF_CFG_FALL_OUT) x->term_new += 4u * hwprof_rw_after_count(c->rw, term);
@@ -633,6 +663,8 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   }
   if (hwprof_elf_read(&c->elf, in_elf, HWPROF_ELF_RELOCATABLE, err, errlen)) return -1;
   if (hwprof_cfg_prog_read(&c->prog, &c->elf, err, errlen)) goto out;
+  for (unsigned i = 0; i < c->prog.nfn; i++) /* edge profiles: shared indirect jumps through a dispatch node */
+    c->prog.fn[i].code.dispatch = o->paths == kPathsNone;
   if ((c->fn = calloc(c->prog.nfn, sizeof *c->fn)) == NULL) {
     snprintf(err, errlen, "out of memory");
     goto out;

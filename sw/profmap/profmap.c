@@ -140,6 +140,7 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
       if ((m->fn = grow(m->fn, m->nfn, &fcap, sizeof *m->fn)) == NULL) BAD("out of memory");
       f = &m->fn[m->nfn++];
       memset(f, 0, sizeof *f);
+      f->dispatch = -1;
       bcap = ecap = 0;
       char status[32];
       int pos = 0;
@@ -170,6 +171,10 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
       if ((x->counter != PM_NONE && (unsigned)x->counter >= f->ncounters) ||
           (x->term_counter != PM_NONE && (unsigned)x->term_counter >= f->ncounters))
         BAD("block counter out of range");
+      if (x->start == x->end) { /* the dispatch node: one, empty */
+        if (f->dispatch >= 0) BAD("a second empty block (a function has at most one dispatch node)");
+        f->dispatch = (int)f->nblk;
+      }
       f->nblk++;
     } else if (!strcmp(word, "edge")) {
       if (f == NULL) BAD("edge before any function");
@@ -358,6 +363,9 @@ struct pm_truth {
   int64_t **count; /* [f][e] */
 };
 
+/* Whether block b of fn is its dispatch node (the empty block). */
+static bool is_node(const pm_func_t *fn, int b) { return b >= 0 && fn->blk[b].start == fn->blk[b].end; }
+
 static unsigned hash_pc(uint32_t pc, unsigned mask) { return (unsigned)((pc >> 2) * 2654435761u) & mask; }
 
 pm_truth_t *pm_truth_new(const pm_map_t *m) {
@@ -365,7 +373,13 @@ pm_truth_t *pm_truth_new(const pm_map_t *m) {
   if (t == NULL) return NULL;
   t->m = m;
   unsigned n = 0;
-  for (unsigned f = 0; f < m->nfn; f++) n += m->fn[f].instrumented ? m->fn[f].nedge : 0;
+  for (unsigned f = 0; f < m->nfn; f++) {
+    const pm_func_t *fn = &m->fn[f];
+    if (!fn->instrumented) continue;
+    unsigned jumps = 0; /* into a dispatch node: each of its edges is taken from any of them */
+    for (unsigned e = 0; e < fn->nedge; e++) jumps += fn->edge[e].kind == HWPROF_CFG_INDIRECT && is_node(fn, fn->edge[e].dst);
+    for (unsigned e = 0; e < fn->nedge; e++) n += fn->edge[e].kind == HWPROF_CFG_DISPATCH ? jumps : 1u;
+  }
   unsigned size = 64;
   while (size < 2 * n) size *= 2;
   t->mask = size - 1;
@@ -386,6 +400,18 @@ pm_truth_t *pm_truth_new(const pm_map_t *m) {
     }
     for (unsigned e = 0; e < fn->nedge; e++) {
       if (hwprof_cfg_is_virtual(fn->edge[e].kind)) continue;
+      if (fn->edge[e].kind == HWPROF_CFG_DISPATCH) { /* the node to dst: any jump into it that goes there */
+        if (fn->edge[e].dst == HWPROF_CFG_EXIT) continue; /* counted in pm_truth_count() */
+        for (unsigned g = 0; g < fn->nedge; g++) {
+          if (fn->edge[g].kind != HWPROF_CFG_INDIRECT || !is_node(fn, fn->edge[g].dst)) continue;
+          truth_slot_t *s = &t->slot[t->nslot];
+          *s = (truth_slot_t){.pc = fn->edge[g].term_new, .f = f, .e = e, .by_ret = false};
+          const unsigned h = hash_pc(s->pc, t->mask);
+          s->next = t->head[h];
+          t->head[h] = (int)t->nslot++;
+        }
+        continue;
+      }
       truth_slot_t *s = &t->slot[t->nslot];
       s->by_ret = fn->edge[e].term_new == PM_ANY;
       s->pc = s->by_ret ? fn->edge[e].dst_new : fn->edge[e].term_new;
@@ -417,7 +443,20 @@ void pm_truth_feed(pm_truth_t *t, uint32_t pc, uint32_t next_pc, bool taken, boo
   }
 }
 
-int64_t pm_truth_count(const pm_truth_t *t, unsigned f, unsigned e) { return t->count[f] ? t->count[f][e] : 0; }
+int64_t pm_truth_count(const pm_truth_t *t, unsigned f, unsigned e) {
+  if (t->count[f] == NULL) return 0;
+  const pm_func_t *fn = &t->m->fn[f];
+  const pm_edge_t *x = &fn->edge[e];
+  if (x->kind != HWPROF_CFG_DISPATCH || x->dst != HWPROF_CFG_EXIT) return t->count[f][e];
+  /* the jumps into the dispatch node that went to none of its targets: out of the function */
+  int64_t n = 0;
+  for (unsigned g = 0; g < fn->nedge; g++) {
+    if (fn->edge[g].kind == HWPROF_CFG_INDIRECT && fn->edge[g].dst == x->src) n += t->count[f][g];
+    if (fn->edge[g].kind == HWPROF_CFG_DISPATCH && fn->edge[g].src == x->src && fn->edge[g].dst != HWPROF_CFG_EXIT)
+      n -= t->count[f][g];
+  }
+  return n;
+}
 
 void pm_truth_free(pm_truth_t *t) {
   if (t == NULL) return;

@@ -49,6 +49,7 @@ typedef struct {
   char why[160];      /* why not */
   pm_block_t *blk;
   unsigned nblk;
+  int dispatch;       /* the dispatch node (sw/cfg/hwprof_cfg.h): the empty block [hi, hi), or -1 */
   pm_edge_t *edge;
   unsigned nedge;
 } pm_func_t;
