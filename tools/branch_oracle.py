@@ -75,7 +75,7 @@ def main(argv):
         with open(mapf) as f:
             for line in f:
                 w = line.split()
-                if w and w[0] == "block":
+                if w and w[0] == "block" and w[2] != w[3]:  # not a dispatch node (empty)
                     block_end[int(w[2], 16)] = int(w[3], 16)
         edges = []
         with open(prof) as f:

@@ -39,6 +39,7 @@ static bool in_list(const char *list, const char *name) {
 static int analyse(ctx_t *c, unsigned i) {
   const hwprof_cfg_fn_t *pf = &c->prog.fn[i];
   fn_t *f = &c->fn[i];
+  f->pm.dispatch = -1;
   f->skip = in_list(c->o->skip, pf->name);
   if (pf->multi) {
     snprintf(f->why, sizeof f->why, "several entry points (overlapping function symbols)");
@@ -512,12 +513,14 @@ static int write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob
     }
     for (unsigned b = 0; b < p->nblk; b++) {
       pm_block_t *x = &p->blk[b];
-      if ((int)b == p->dispatch) { /* no code */
-        x->new_start = x->new_end = 0;
-        continue;
-      }
+      if ((int)b == p->dispatch) continue; /* no code: below */
       x->new_start = hwprof_rw_entry(c->rw, x->start);
       x->new_end = hwprof_rw_insn(c->rw, x->end - 4u) + 4u + 4u * hwprof_rw_after_count(c->rw, x->end - 4u);
+    }
+    if (p->dispatch >= 0) { /* empty, at the end of the function's new code (readers take the last block's end) */
+      pm_block_t *d = &p->blk[p->dispatch];
+      d->new_start = d->new_end = 0;
+      for (unsigned b = 0; b < p->nblk; b++) d->new_start = d->new_end = p->blk[b].new_end > d->new_end ? p->blk[b].new_end : d->new_end;
     }
     for (unsigned k = 0; k < p->nedge; k++) {
       pm_edge_t *x = &p->edge[k];
@@ -534,7 +537,7 @@ static int write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob
       if (x->kind == HWPROF_CFG_FALL && x->term_new == hwprof_rw_insn(c->rw, term) &&
           hwprof_cfg_classify(&pf->code, term, hwprof_cfg_word(&pf->code, term), &t) == HWPROF_CF_CALL)
         x->term_new = PM_ANY; /* nothing after the call: the return into the next block is the traversal */
-      x->dst_new = x->dst == HWPROF_CFG_EXIT ? PM_ANY : p->blk[x->dst].new_start;
+      x->dst_new = x->dst == HWPROF_CFG_EXIT || x->dst == p->dispatch ? PM_ANY : p->blk[x->dst].new_start;
       if (x->kind == HWPROF_CFG_TAKEN) x->dst_new = hwprof_rw_taken_to(c->rw, term); /* its island, if relaxed */
       if (x->kind == HWPROF_CFG_NOT_TAKEN) x->dst_new = x->term_new + 4u;
     }
