@@ -143,9 +143,9 @@ sc_runs() {
 
 # --- the rest, one subject a file in tools/checks/ (each sourced: check(), sc_runs() and the variables
 #     above are theirs too), in this order: the whole system on both platforms, the dynamic optimizer,
-#     the instrumenter, path profiling, Embench, the large programs, whole-program paths, the co-processor and load-value
+#     the instrumenter, path profiling, Embench, whole-program paths, the large programs, the co-processor and load-value
 #     profiling, the block benches (whose random cycles the summary adds up)
-for c in system dynopt instr paths embench bigprogs wpp valueprof lockstep; do
+for c in system dynopt instr paths embench wpp bigprogs valueprof lockstep; do
   source "$(dirname "$0")/checks/$c.sh"
 done
 

@@ -1,6 +1,6 @@
 # The checks of make test on the large real programs (third-party test input, ../shared/bigprogs:
 # Lua and zstd, 10^7-10^8 instructions a run; skipped with a note when the folder is not there),
-# sourced by tools/runtests.sh, whose check(), $build and $logdir they use.
+# sourced by tools/runtests.sh, whose check(), $build and $logdir they use (and wpp_one, from wpp.sh).
 #
 # Each program instrumented at the default K (the ASan/UBSan instrumenter) runs on the C model: it
 # prints what the uninstrumented build prints (its own checksum included) and exits 0, the edge
@@ -52,8 +52,28 @@ bigprogs_edge_profile() {
   return $rc
 }
 
+# whole-program paths on the large programs (wpp_one of tools/checks/wpp.sh, sourced before this):
+# every trace record drained, the blocks rebuilt from them equal to the retire stream's, and the
+# hierarchy built from either the same; both programs at once, their big files removed after
+bigprogs_wpp() {
+  local elf w rc=0
+  for elf in "${big_elfs[@]}"; do
+    w=$(basename "$elf" .elf)
+    wpp_one "$elf" "big-$w" >"$logdir/big-$w.wpp" 2>&1 &
+  done
+  wait
+  for elf in "${big_elfs[@]}"; do
+    w=$(basename "$elf" .elf)
+    cat "$logdir/big-$w.wpp"
+    grep -q "^big-$w: .*equal$" "$logdir/big-$w.wpp" || rc=1
+    rm -f "$logdir/wpp/big-$w/run.htr" "$logdir/wpp/big-$w/truth.blk" "$logdir/wpp/big-$w/rebuilt.blk" "$logdir/wpp/big-$w/"*.idx
+  done
+  return $rc
+}
+
 if [ ${#big_elfs[@]} -gt 0 ]; then
   check bigprogs-edge-profile-coverage bigprogs_edge_profile
+  check bigprogs-wpp-blocks-equal-retire-stream bigprogs_wpp
 else
   echo "note: ../shared/bigprogs is not there (BIGPROGS=...): the checks on Lua and zstd are skipped"
 fi
