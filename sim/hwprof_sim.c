@@ -46,6 +46,9 @@ static void usage(FILE *to) {
           "  --blocks-out=FILE  write the exact basic-block stream of the run, cut from the retire\n"
           "                  stream (the oracle of the one hwprof-wpp rebuilds from --trace-out)\n"
           "  --mem-latency=N model engine: cycles from a counter-line read to its data (default 4)\n"
+          "  --cache-sets=N, --cache-ways=N  model engine: the profile cache's shape (the Sets and\n"
+          "                  Ways build parameters: 2..64 sets, a power of two, default 4; 1..8 ways,\n"
+          "                  default 2)\n"
           "  --edge-map=MAP  model engine, a program instrumented by hwprof-instr: after it ends, flush\n"
           "                  the profile cache, derive the edge profile from the counters and compare it\n"
           "                  with the exact edge counts of the run\n"
@@ -172,6 +175,7 @@ static uint32_t ram_read32(void *ctx, uint32_t addr) {
 
 int main(int argc, char **argv) {
   uint64_t max_insns = 200000000, ram = 16u << 20, mem_latency = 4;
+  uint64_t cache_sets = HWPROF_SETS_DEFAULT, cache_ways = HWPROF_WAYS_DEFAULT;
   const char *pcs_path = NULL, *elf = NULL, *engine = "model";
   const char *trace_out = NULL, *blocks_out = NULL;
   const char *cop_profile = NULL, *value_truth = NULL;
@@ -206,6 +210,18 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--mem-latency=", 14)) {
       if (parse_u64(a + 14, &mem_latency) || mem_latency == 0 || mem_latency > 1000) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects 1..1000\n", a);
+        return 2;
+      }
+    } else if (!strncmp(a, "--cache-sets=", 13)) {
+      if (parse_u64(a + 13, &cache_sets) || cache_sets < HWPROF_SETS_MIN || cache_sets > HWPROF_SETS_MAX ||
+          (cache_sets & (cache_sets - 1u))) {
+        fprintf(stderr, "hwprof-sim: error: argument '%s': expects a power of two, %u..%u\n", a, HWPROF_SETS_MIN,
+                HWPROF_SETS_MAX);
+        return 2;
+      }
+    } else if (!strncmp(a, "--cache-ways=", 13)) {
+      if (parse_u64(a + 13, &cache_ways) || cache_ways < HWPROF_WAYS_MIN || cache_ways > HWPROF_WAYS_MAX) {
+        fprintf(stderr, "hwprof-sim: error: argument '%s': expects %u..%u\n", a, HWPROF_WAYS_MIN, HWPROF_WAYS_MAX);
         return 2;
       }
     } else if (!strncmp(a, "--engine=", 9)) {
@@ -345,6 +361,8 @@ int main(int argc, char **argv) {
     platform_free(&plat);
     return 2;
   }
+  plat.cfg.edge_prof.sets = (unsigned)cache_sets; /* the state is sized for the largest shape */
+  plat.cfg.edge_prof.ways = (unsigned)cache_ways;
   rv_cpu_t *cpu = &plat.cpu;
   if ((load_arg && load_file(load_arg, cpu->ram, cpu->ram_size) != 0) ||
       (dump_arg && ram_span(dump_arg, dump_addr, dump_len, cpu->ram_size) < 0)) {

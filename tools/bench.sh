@@ -87,6 +87,12 @@ echo "      K = 6 and at K = 4, modes minimal and all, against GCC -fprofile-arc
 echo "      over the program uninstrumented; stalls: cycles the CPU waited for the profiling hardware,"
 echo "      counter-line latency 4 / 20; tools/edge_overhead.sh)"
 tools/edge_overhead.sh "$build"
+echo
+echo "== 4b. Edge profiling on the large programs (Lua, zstd: ../shared/bigprogs) at K = 6, mode minimal:"
+echo "      coverage, extra instructions and whole-run cycles (taken-transfer penalty 2, 8 KiB instruction"
+echo "      cache), stall cycles, profile-cache misses per 1000 updates at three cache shapes, and which"
+echo "      functions the profiling instructions ran in (tools/bigprogs_bench.sh)"
+tools/bigprogs_bench.sh "$build"
 
 echo "== 5. Value profiling on the workloads: the co-processor runs sw/cop/examples/load_count.s (a table"
 echo "      of load PCs and counts) on the loads the prescaler keeps, the firmware (sw/rt/cop_rt.c) copies"
