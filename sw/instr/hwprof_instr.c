@@ -44,6 +44,8 @@ static void usage(FILE *to) {
           "                   (default 0x%08" PRIx32 "); the same counters and map as the hardware's\n"
           "  --no-linked-calls  set and restore the pir around every call in software (prof.init in\n"
           "                   the callee and after the call): no linked or starting calls\n"
+          "  --no-lazy-restore  restore the pir after every call that needs it in software, even\n"
+          "                   where nothing reads it before it is set again\n"
           "  --quiet          no summary\n"
           "compare: edge-by-edge comparison of two profiles; exit 1 if they differ.\n"
           "cfg: prints what the CFG layer sees in each function (or one): blocks with their immediate\n"
@@ -130,6 +132,8 @@ static int cmd_instrument(int argc, char **argv) {
       }
     } else if (!strcmp(a, "--no-linked-calls")) {
       o.linked_calls = false;
+    } else if (!strcmp(a, "--no-lazy-restore")) {
+      o.lazy_restore = false;
     } else if (!strncmp(a, "--skip=", 7)) {
       o.skip = a + 7;
     } else if (!strncmp(a, "--map=", 6) && a[6]) {
@@ -186,6 +190,10 @@ static int cmd_instrument(int argc, char **argv) {
     fprintf(stderr, "hwprof-instr: %u functions linked: %u calls save and restore the caller's pir in the "
                     "hardware's link stack; %u calls start their callee's area (%u functions)\n", st.linked,
             st.linked_calls, st.started_calls, st.started);
+  if (!quiet && st.restores)
+    fprintf(stderr, "hwprof-instr: %u calls set the caller's pir again in software after they return; %u of "
+                    "those restores left out (nothing reads the pir before it is set again)\n", st.restores,
+            st.restores_dead);
   if (!quiet && st.relaxed)
     fprintf(stderr, "hwprof-instr: %u conditional branches relaxed (their targets went out of reach): each now "
                     "branches to a jump behind it\n", st.relaxed);

@@ -368,6 +368,59 @@ static int plan(ctx_t *c, unsigned i) {
   return rc;
 }
 
+/* Whether block b reads the pir on its own way out: an update on its last instruction (a measured
+ * edge, bhint ALL), a region switch its shadow word carries, or a prof.id or prof.setoff behind it. */
+static bool block_out_reads(const pm_func_t *p, int b, const uint32_t *sw, const unsigned *tail) {
+  if (p->blk[b].term_counter != PM_NONE || sw[b] || tail[b]) return true;
+  for (unsigned e = 0; e < p->nedge; e++)
+    if (p->edge[e].src == b && p->edge[e].counter != PM_NONE) return true;
+  return false;
+}
+
+/* Whether the pir is read, after the call at a returns, before something sets it again; if not, the
+ * restore after the call is dead (no update would use it). Read: an update (on a branch, jump or
+ * return, or a prof.id), a region switch (prof.setoff or a shadow word's: it keeps the base), a
+ * linked call (its push saves the pir). Set again: a call whose callee sets its own pir (neither
+ * linked nor neutral: the restore after that call, if any, is its own). A walk over the original
+ * code from the call, through real edges; EXIT reads nothing (the caller sets its pir again, or a
+ * linked return pops it). Conservative elsewhere: a block's head insertions count as reads. */
+static bool restore_needed(ctx_t *c, unsigned i, uint32_t a, const uint32_t *sw, const bool *head, const unsigned *tail) {
+  const hwprof_cfg_fn_t *pf = &c->prog.fn[i];
+  const pm_func_t *p = &c->fn[i].pm;
+  int *stack = malloc((p->nblk + 1) * sizeof *stack);
+  bool *seen = calloc(p->nblk + 1, sizeof *seen);
+  bool reads = stack == NULL || seen == NULL; /* out of memory: keep the restore */
+  unsigned sp = 0;
+  int b = pf->cfg.blk_of[(a - pf->code.lo) / 4u];
+  uint32_t from = a + 4u; /* the rest of the call's block first */
+  while (!reads) {
+    bool set_again = false;
+    for (uint32_t x = from; x < p->blk[b].end && !set_again && !reads; x += 4) {
+      uint32_t t;
+      if (hwprof_cfg_classify(&pf->code, x, hwprof_cfg_word(&pf->code, x), &t) != HWPROF_CF_CALL || instr_callee_neutral(c, t))
+        continue;
+      if (instr_callee_linked(c, t) >= 0) reads = true;
+      else set_again = true;
+    }
+    if (!set_again && !reads) {
+      reads = block_out_reads(p, b, sw, tail);
+      for (unsigned e = 0; e < p->nedge && !reads; e++) {
+        const pm_edge_t *x = &p->edge[e];
+        if (x->src != b || x->dst < 0 || hwprof_cfg_is_virtual(x->kind) || seen[x->dst]) continue;
+        seen[x->dst] = true;
+        if (head[x->dst] || p->blk[x->dst].counter != PM_NONE) reads = true; /* its head's insertions */
+        else stack[sp++] = x->dst;
+      }
+    }
+    if (reads || sp == 0) break;
+    b = stack[--sp];
+    from = p->blk[b].start;
+  }
+  free(stack);
+  free(seen);
+  return reads;
+}
+
 static int plan_insns(ctx_t *c, unsigned i, bool entry_init, unsigned off0, const uint32_t *sw, const bool *head,
                       const unsigned *tail) {
   fn_t *f = &c->fn[i];
@@ -398,6 +451,11 @@ static int plan_insns(ctx_t *c, unsigned i, bool entry_init, unsigned off0, cons
       continue;
     const int region = p->blk[pf->cfg.blk_of[(a - pf->code.lo) / 4u]].region;
     const unsigned off = f->region_off[region];
+    c->st.restores++;
+    if (c->o->lazy_restore && !restore_needed(c, i, a, sw, head, tail)) {
+      c->st.restores_dead++;
+      continue;
+    }
     if (t == pf->code.lo && instr_self_return_keeps_base(p)) { /* direct recursion: the base is this function's */
       if (!returns_in_region(p, region) && push_tail(c, a, rv32_prof(HWPROF_PROF_OP_SETOFF, 0, 0), off)) return -1;
       continue;
@@ -566,6 +624,7 @@ void instr_opts_default(instr_opts_t *o) {
   o->cnt_bytes = 4;
   o->hwprof_base = HWPROF_PLAT_REG_BASE;
   o->linked_calls = true;
+  o->lazy_restore = true;
   o->path_state_at = INSTR_PATH_STATE_AT;
 }
 

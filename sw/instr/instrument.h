@@ -35,6 +35,8 @@ typedef struct {
   uint32_t hwprof_base;  /* the hwprof register window (the start-up code sets the bounds there) */
   const char *skip;      /* comma-separated function names left uninstrumented (moved only) */
   bool linked_calls;     /* use the pir's link stack for calls where linkage.h allows (default) */
+  bool lazy_restore;     /* leave out the restore after a call when nothing reads the pir before it is
+                            set again (default) */
   instr_paths_t paths;   /* path profiles instead of edge profiles */
   bool paths_sw;         /* ... collected by inserted code alone, the sum and its stack in memory (the
                             software-only baseline; no profiling instruction, no linked call) */
@@ -50,6 +52,8 @@ typedef struct {
   unsigned relaxed; /* conditional branches relaxed (their target went out of reach) */
   unsigned linked, linked_calls; /* functions entered by linked calls, and those calls */
   unsigned started, started_calls; /* functions whose calls start their area (no save), and those calls */
+  unsigned restores, restores_dead; /* calls after which the pir is set again in software, and those whose
+                                       restore is left out (nothing reads the pir before it is set again) */
   unsigned path_carried, path_inserted; /* path operations carried by branches, jumps and returns, and
                                            prof.path instructions inserted (calls' brackets included) */
   uint32_t meta_at, meta_bytes; /* run-time metadata (the program defines hwprof_meta), or 0 */
