@@ -176,6 +176,37 @@ static int pack_order(const pm_func_t *p, unsigned *order) {
   return 0;
 }
 
+/* With a dispatch node: its targets come right after it in the packing order, the cheapest first,
+ * and the node starts a region. Its jumps switch to that region on their way (their shadow words:
+ * free), so the targets that fit in it need no prof.setoff at their heads; only the others do. */
+static void dispatch_first(const pm_func_t *p, const unsigned *cost, unsigned *order) {
+  const unsigned n = p->nblk;
+  bool *target = calloc(n + 1, sizeof *target);
+  unsigned *out = calloc(n + 1, sizeof *out);
+  if (target == NULL || out == NULL) { /* keep the order */
+    free(target);
+    free(out);
+    return;
+  }
+  for (unsigned e = 0; e < p->nedge; e++)
+    if (p->edge[e].src == p->dispatch && p->edge[e].dst >= 0 && p->edge[e].dst != p->dispatch) target[p->edge[e].dst] = true;
+  unsigned k = 0;
+  for (unsigned i = 0; i < n; i++) {
+    const unsigned b = order[i];
+    if (target[b]) continue;
+    out[k++] = b;
+    if ((int)b != p->dispatch) continue;
+    for (unsigned c = 0, max = 0; c <= max; c++) /* the targets by cost, then by their order */
+      for (unsigned j = 0; j < n; j++) {
+        if (target[order[j]] && cost[order[j]] > max) max = cost[order[j]];
+        if (target[order[j]] && cost[order[j]] == c) out[k++] = order[j];
+      }
+  }
+  if (k == n) memcpy(order, out, n * sizeof *order);
+  free(target);
+  free(out);
+}
+
 /* Regions, IDs and counter indexes. A block's counters (its measured out-edges, its block counter)
  * stay in one region, so both edges of a two-way branch do (paragraph 42). Blocks are packed in
  * pack_order(); a loop that fits in a region whole but not in what is left of the current one
@@ -201,6 +232,7 @@ static int assign_ids(ctx_t *c, unsigned fi) {
   for (unsigned l = 0; l < g->nloop; l++)
     for (unsigned b = 0; b < p->nblk; b++)
       if (hwprof_cfg_in_loop(g, l, (int)b)) loop_cost[l] += cost[b];
+  if (p->dispatch >= 0) dispatch_first(p, cost, order);
   unsigned region = 0, used = 0, off = 0;
   f->region_off[0] = 0;
   for (unsigned i = 0; i < p->nblk; i++) {
@@ -208,7 +240,7 @@ static int assign_ids(ctx_t *c, unsigned fi) {
     unsigned need = cost[b];
     for (unsigned l = 0; l < g->nloop; l++) /* the outermost loop headed here that fits in a region */
       if (g->loop[l].header == (int)b && loop_cost[l] <= limit && loop_cost[l] > need) need = loop_cost[l];
-    if (used + need > limit && used > 0) {
+    if ((used + need > limit || (int)b == p->dispatch) && used > 0) {
       off += used;
       f->region_off[++region] = off;
       used = 0;
@@ -301,12 +333,20 @@ static void plan_switches(const fn_t *f, bool entry_init, uint32_t *sw, bool *he
   const unsigned wide = 1u << HWPROF_SHADOW_SETOFF_W;
   for (unsigned e = 0; e < p->nedge; e++) {
     const pm_edge_t *x = &p->edge[e];
-    if (hwprof_cfg_is_virtual(x->kind) || x->src < 0 || x->dst < 0 || x->dst == p->dispatch) continue;
+    if (hwprof_cfg_is_virtual(x->kind) || x->src < 0 || x->dst < 0) continue;
+    if (x->dst == p->dispatch) { /* a jump into the node: to the node's region on its way, if it can */
+      const int rd = p->blk[p->dispatch].region;
+      if (p->blk[x->src].region != rd && f->region_off[rd] < wide && !sw[x->src])
+        sw[x->src] = rv32_shadow_setoff(f->region_off[rd], false);
+      continue;
+    }
     if (x->src == p->dispatch) { /* from every jump into the node: the head of the target sets its offset */
-      for (unsigned g = 0; g < p->nedge; g++)
-        if (p->edge[g].dst == p->dispatch && p->blk[p->edge[g].src].region != p->blk[x->dst].region &&
-            !(x->dst == 0 && entry_init && f->region_off[p->blk[0].region] == 0))
+      for (unsigned g = 0; g < p->nedge; g++) {
+        if (p->edge[g].dst != p->dispatch) continue;
+        const int rj = sw[p->edge[g].src] ? p->blk[p->dispatch].region : p->blk[p->edge[g].src].region;
+        if (rj != p->blk[x->dst].region && !(x->dst == 0 && entry_init && f->region_off[p->blk[0].region] == 0))
           head[x->dst] = true;
+      }
       continue;
     }
     const int from = p->blk[x->src].region, to = p->blk[x->dst].region;
