@@ -51,6 +51,7 @@ embench_edge_profile() {
     lim=1
     pct=$(awk -v a="$prof" -v b="$base" 'BEGIN { printf "%.2f", 100 * (a - b) / b }')
     echo "$w: $base instructions, +$pct% instrumented (limit $lim%); $(grep -o 'profile from the hardware.*' <<<"$out")"
+    echo "$w: $(grep -o 'coverage: [0-9.]*% of branch executions and [0-9.]*% of instructions' <<<"$out") outside start-up code"
     grep -q 'edge check: .* 0 differences' <<<"$out" || rc=1
     awk -v p="$pct" -v l="$lim" 'BEGIN { exit !(p <= l) }' || { echo "$w: overhead above $lim%"; rc=1; }
   done
