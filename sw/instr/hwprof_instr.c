@@ -317,7 +317,9 @@ static void print_cfg(const hwprof_cfg_fn_t *f) {
     printf("\n");
     return;
   }
-  printf(": %u blocks, %u edges, %u loops, %u irreducible edges\n", g->nblk, g->nedge, g->nloop, g->irreducible);
+  printf(": %u blocks, %u edges, %u loops, %u irreducible edges", g->nblk, g->nedge, g->nloop, g->irreducible);
+  if (g->dispatch >= 0) printf("; block %d is the dispatch node of its indirect jumps", g->dispatch);
+  printf("\n");
   for (unsigned b = 0; b < g->nblk; b++)
     printf("  block %u 0x%08" PRIx32 "..0x%08" PRIx32 " idom %d loop %d\n", b, g->blk[b].start, g->blk[b].end,
            g->idom[b], g->loop_of[b]);
@@ -374,6 +376,7 @@ static int cmd_cfg(int argc, char **argv) {
   for (unsigned i = 0; i < p.nfn && rc == 0; i++) {
     if (only && strcmp(p.fn[i].name, only)) continue;
     found = 1;
+    p.fn[i].code.dispatch = true; /* as edge profiles see it: shared indirect jumps through a dispatch node */
     if (!p.fn[i].multi && hwprof_cfg_prog_build(&p, i)) {
       fprintf(stderr, "hwprof-instr: error: out of memory\n");
       rc = 2;
