@@ -56,7 +56,8 @@ check paths-truth-are-numbered-paths paths_truth_numbered
 # stacks checked, every counter decoded (--path-map); the decoded profile must equal the oracle's
 # paths of the uninstrumented run (hwprof-sim --path-truth: the retire stream and the CFGs, no
 # numbering), path for path and count for count (hwprof-instr paths-check), in every function it
-# covers. The reasons functions were left without a profile are counted.
+# covers; the share of branch executions those functions hold is printed (the run's coverage). The
+# reasons functions were left without a profile are counted.
 paths_hw_equal_oracle() {
   local f out rc=0 name emb want got
   for f in "$build"/instr/{graph,hashtab,interp,lz,matrix,sort,switch_table}.elf "$build"/embench/*.elf; do
@@ -64,15 +65,15 @@ paths_hw_equal_oracle() {
     name=$(basename "$f" .elf)
     case $name in *-prof | *-vp | *-ss) continue ;; esac
     [ -f "$logdir/$name.paths" ] || "$build/sim/hwprof-sim" --quiet --path-truth="$logdir/$name.paths" "$f" >/dev/null 2>&1
-    want=$("$build/sim/hwprof-sim" --quiet "$f" 2>&1)
+    want=$("$build/sim/hwprof-sim" --quiet "$f" 2>/dev/null)
     for emb in plain rb gp; do
       "$build/unit/hwprof-instr-asan" instrument --paths=$emb "$f" -o "$logdir/$name-$emb.elf" \
         --map="$logdir/$name-$emb.map" >"$logdir/$name-$emb.instr" 2>&1 || { echo "$name $emb: instrument failed"; tail -2 "$logdir/$name-$emb.instr"; rc=1; continue; }
-      got=$("$build/sim/hwprof-sim" --quiet --path-map="$logdir/$name-$emb.map" --path-profile="$logdir/$name-$emb.pprof" \
-        "$logdir/$name-$emb.elf" 2>&1) || { echo "$name $emb: the run failed: $got" | tail -3; rc=1; continue; }
+      got=$("$build/sim/hwprof-sim" --path-map="$logdir/$name-$emb.map" --path-profile="$logdir/$name-$emb.pprof" \
+        "$logdir/$name-$emb.elf" 2>"$logdir/$name-$emb.err") || { echo "$name $emb: the run failed:"; tail -3 "$logdir/$name-$emb.err"; rc=1; continue; }
       [ "$got" = "$want" ] || { echo "$name $emb: output differs from the uninstrumented program's"; rc=1; }
       out=$("$build/unit/hwprof-instr-asan" paths-check "$logdir/$name-$emb.pprof" "$logdir/$name.paths" 2>&1)
-      echo "$name $emb: $(tail -1 <<<"$out")"
+      echo "$name $emb: $(tail -1 <<<"$out"); $(grep -o 'coverage: [0-9.]*% of branch executions' "$logdir/$name-$emb.err")"
       grep -q '^paths-check: [1-9][0-9]* functions, [1-9][0-9]* paths .* 0 differences' <<<"$out" || { echo "$out" | head -5; rc=1; }
     done
   done
