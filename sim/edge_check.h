@@ -1,6 +1,6 @@
-/* Reading an edge profile back from the hardware and checking it (issue 6): after the program
+/* Reading an edge profile back from the hardware and checking it: after the program
  * ends, the runner flushes the profile cache over APB, reads every instrumented function's
- * counters from RAM and derives its edge profile (sw/instr/profmap.c); meanwhile every retired
+ * counters from RAM and derives its edge profile (sw/profmap/profmap.c); meanwhile every retired
  * instruction was counted against the map's edges, which gives the exact profile independently of
  * the hardware. The two must be equal, edge for edge. */
 #ifndef HWPROF_SIM_EDGE_CHECK_H

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A second oracle for edge profiles that shares no code with the instrumenter (issue 11): the
+"""A second oracle for edge profiles that shares no code with the instrumenter: the
 taken and not-taken counts of every conditional branch, from QEMU's retired-PC stream of the
 ORIGINAL program (not instrumented), must equal the taken and not-taken edges of the profile read
 back from the hardware for the instrumented one.

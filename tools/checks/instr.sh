@@ -3,7 +3,7 @@
 # model and the RTL, the gcov oracle, refused and unanalysable input, the fuzzers' regression inputs,
 # the ASan build's output, the CFG layer. Sets $instr and $prof_workloads for the checks after it.
 
-# --- the instrumenter (issue 6): every workload instrumented (mode minimal from the build, mode all
+# --- the instrumenter: every workload instrumented (mode minimal from the build, mode all
 #     here; K = 4, so functions are split into regions), run on the C model alone (hwprof-sim) and
 #     on the RTL with the C model in lockstep (hwprof-sc); after each run the cache is flushed, the
 #     edge profile derived from the counters, and it must equal the exact edge counts of the run

@@ -48,7 +48,7 @@ paths_truth_numbered() {
 }
 check paths-truth-are-numbered-paths paths_truth_numbered
 
-# path profiles collected through the hardware (docs/path-prof.md, issue 15): each workload, the
+# path profiles collected through the hardware (docs/path-prof.md): each workload, the
 # switch table of label differences (tests/programs/switch_table.c) and each Embench program
 # instrumented by hwprof-instr --paths (under ASan/UBSan) for plain Ball-Larus paths,
 # region-based and global hierarchical paths; run on hwprof-sim with the C model, its output the
