@@ -8,6 +8,8 @@ BUILD    ?= build
 SEED     ?= 1
 CYCLES   ?= 200000
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+# what a user target builds first, JOBS at a time (unless make was given its own -j)
+SUBMAKE   = $(MAKE) --no-print-directory $(if $(findstring -j,$(MAKEFLAGS)),,-j$(JOBS))
 
 CC       ?= cc
 CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Isw/elf -Isw/cfg -Isw/profmap
@@ -36,15 +38,11 @@ ELF_HDR  := sw/elf/hwprof_elf.h
 # The host software's layers (docs/architecture.md): the CFG layer (its core also builds for the
 # RV32 target), the rewriting layer, the map library shared by the instrumenter and the platforms.
 CFG_SRC  := sw/cfg/hwprof_cfg.c sw/cfg/hwprof_cfg_prog.c
-# path profiling (issue 15, docs/path-prof.md): Ball-Larus numbering
+# path profiling (docs/path-prof.md): Ball-Larus numbering
 PATH_SRC := sw/path/bl.c sw/path/regions.c sw/path/func_paths.c sw/path/pp_plan.c
-PATH_HDR := sw/path/bl.h sw/path/regions.h sw/path/func_paths.h sw/path/pp_plan.h
 # host only (files, the ELF and map layers): reading a path profile back, comparing it with the oracle
 PATH_HOST_SRC := sw/path/pp_readback.c sw/path/pp_compare.c
-PATH_HOST_HDR := sw/path/pp_readback.h sw/path/pp_compare.h
-CFG_HDR  := sw/cfg/hwprof_cfg.h sw/cfg/hwprof_cfg_prog.h
 RW_SRC   := sw/rewrite/hwprof_rewrite.c
-RW_HDR   := sw/rewrite/hwprof_rewrite.h
 PROFMAP_SRC := sw/profmap/profmap.c sw/cfg/hwprof_cfg.c
 PROFMAP_HDR := sw/profmap/profmap.h sw/cfg/hwprof_cfg.h
 # The co-processor's tools (docs/coproc.md): the format's name tables (generated from
@@ -174,12 +172,25 @@ lint:
 	  -GOverwrite="1'b1"
 	@echo "lint: clean"
 
-# ---------------------------------------------------------------- C model library (for the benches)
-$(BUILD)/model/%.o: cmodel/%.c $(MODEL_HDR)
+# ---------------------------------------------------------------- host objects
+# Every host C source is compiled once per flavour and linked into whatever needs it: optimized in
+# $(BUILD)/obj/ (the tools, the platforms, the benches' libraries), with ASan+UBSan in $(BUILD)/asan/
+# (the unit tests and the sanitized tools make test drives). The compiler writes each object's
+# header dependencies beside it (-MMD). One include path for all: no two headers share a name.
+HOST_INC := -Itb -Itests -Isim -Isw/instr -Isw/rewrite -Isw/cop -Isw/vp -Isw/dynopt -Isw/wpp -Isw/path
+obj  = $(sort $(patsubst %.c,$(BUILD)/obj/%.o,$(1)))
+asan = $(sort $(patsubst %.c,$(BUILD)/asan/%.o,$(1)))
+$(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -O2 -c $< -o $@
+	$(CC) $(CFLAGS_COMMON) $(HOST_INC) -O2 -MMD -MP -c $< -o $@
+$(BUILD)/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(HOST_INC) -g -O1 $(SAN) -MMD -MP -c $< -o $@
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/asan/*/*.d $(BUILD)/asan/*/*/*.d)
 
-$(BUILD)/model/libhwprof_model.a: $(patsubst cmodel/%.c,$(BUILD)/model/%.o,$(MODEL_SRC))
+# ---------------------------------------------------------------- C model library (for the benches)
+$(BUILD)/model/libhwprof_model.a: $(call obj,$(MODEL_SRC))
+	@mkdir -p $(dir $@)
 	ar rcs $@ $^
 
 # ---------------------------------------------------------------- lockstep bench of hwprof_top
@@ -354,36 +365,34 @@ UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_round
               test_codecache test_relayout test_wpp test_path test_path_plan test_prof_coverage
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c sim/phase_truth.c sim/prof_coverage.c \
             $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC) $(filter sw/wpp/%,$(WPP_SRC)) $(PATH_SRC)
-$(BUILD)/unit/%: tests/%.c $(UNIT_SRC) $(MODEL_HDR) $(SW_HDR) $(ELF_HDR) tb/progen.h tb/trace_oracle.h tests/model_sys.h sim/rv32.h sim/phase_truth.h sim/prof_coverage.h \
-                $(PROFMAP_HDR) $(COP_HDR) $(VP_HDR) $(DYNOPT_HDR) $(wildcard sw/wpp/*.h) $(PATH_HDR)
+$(BUILD)/unit/%: $(BUILD)/asan/tests/%.o $(call asan,$(UNIT_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Itb -Itests -Isim -Isw/instr -Isw/cop -Isw/vp -Isw/dynopt -Isw/wpp -Isw/path -g -O1 $(SAN) $< $(UNIT_SRC) -o $@ $$(pkg-config --cflags --libs cmocka) -lelf
+	$(CC) $(SAN) $^ -o $@ $$(pkg-config --libs cmocka) -lelf
 
 # the same as a library for the benches (Verilator builds C++; these are C)
-$(BUILD)/cop/libhwprof_cop.a: $(COP_SRC) $(COP_HDR) $(SW_HDR)
-	@mkdir -p $(BUILD)/cop/obj
-	for f in $(COP_SRC); do $(CC) $(CFLAGS_COMMON) -Isw/cop -O2 -c $$f -o $(BUILD)/cop/obj/$$(basename $$f .c).o || exit 1; done
-	ar rcs $@ $(patsubst sw/cop/%.c,$(BUILD)/cop/obj/%.o,$(COP_SRC))
+$(BUILD)/cop/libhwprof_cop.a: $(call obj,$(COP_SRC))
+	@mkdir -p $(dir $@)
+	ar rcs $@ $^
 
 # hwprof-cpasm: the co-processor's assembler, disassembler and interpreter front end (and an
 # ASan/UBSan build that make test drives as a user would)
 CPASM_BIN := $(BUILD)/cop/hwprof-cpasm
-$(CPASM_BIN): $(COP_SRC) $(COP_HDR) sw/cop/hwprof_cpasm.c $(SW_HDR)
+$(CPASM_BIN): $(call obj,$(COP_SRC) sw/cop/hwprof_cpasm.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/cop -O2 $(COP_SRC) sw/cop/hwprof_cpasm.c -o $@
-$(BUILD)/unit/hwprof-cpasm-asan: $(COP_SRC) $(COP_HDR) sw/cop/hwprof_cpasm.c $(SW_HDR)
+	$(CC) $^ -o $@
+$(BUILD)/unit/hwprof-cpasm-asan: $(call asan,$(COP_SRC) sw/cop/hwprof_cpasm.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/cop -g -O1 $(SAN) $(COP_SRC) sw/cop/hwprof_cpasm.c -o $@
+	$(CC) $(SAN) $^ -o $@
 
 # hwprof-vpeval: a load-value profile against the run's exact one (docs/valueprof.md); ASan/UBSan build
 # for make test
 VPEVAL_BIN := $(BUILD)/vp/hwprof-vpeval
-$(VPEVAL_BIN): sw/vp/vp_estimate.c sw/vp/vp_estimate.h sw/vp/hwprof_vpeval.c
+$(VPEVAL_BIN): $(call obj,sw/vp/vp_estimate.c sw/vp/hwprof_vpeval.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/vp -O2 sw/vp/vp_estimate.c sw/vp/hwprof_vpeval.c -o $@ -lm
-$(BUILD)/unit/hwprof-vpeval-asan: sw/vp/vp_estimate.c sw/vp/vp_estimate.h sw/vp/hwprof_vpeval.c
+	$(CC) $^ -o $@ -lm
+$(BUILD)/unit/hwprof-vpeval-asan: $(call asan,sw/vp/vp_estimate.c sw/vp/hwprof_vpeval.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/vp -g -O1 $(SAN) sw/vp/vp_estimate.c sw/vp/hwprof_vpeval.c -o $@ -lm
+	$(CC) $(SAN) $^ -o $@ -lm
 
 # the firmware sources must also build for the RV32 target
 $(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
@@ -395,14 +404,12 @@ unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/
 # ---------------------------------------------------------------- CPU model and workloads
 INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c sw/instr/path_instr.c sw/instr/linkage.c \
              $(PATH_SRC) $(PATH_HOST_SRC)
-INSTR_HDR := $(ELF_HDR) $(CFG_HDR) $(RW_HDR) sw/profmap/profmap.h sw/instr/instrument.h sw/instr/instr_ctx.h sw/instr/linkage.h \
-             $(PATH_HDR) $(PATH_HOST_HDR)
 SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/prof_coverage.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c sim/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC) \
             $(PATH_SRC) $(PATH_HOST_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
-$(SIM_BIN): $(SIM_SRC) $(PATH_HDR) $(PATH_HOST_HDR) $(ELF_HDR) sim/rv32.h sim/platform.h sim/cc_origin.h tb/apb_master.h sim/trace_check.h sim/trace_drain.h sim/block_truth.h sw/wpp/trace_file.h sim/edge_check.h sim/prof_coverage.h sim/cop_check.h sim/value_truth.h sim/phase_truth.h sim/path_truth.h $(PROFMAP_HDR) tb/trace_oracle.h $(MODEL_HDR) $(SW_HDR)
+$(SIM_BIN): $(call obj,$(SIM_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/wpp -Isw/path -O2 $(SIM_SRC) -o $@ -lelf
+	$(CC) $^ -o $@ -lelf
 
 # The SystemC platform (sim/sc/): the CPU model, APB, the profile memory and hwprof_top as the
 # Verilated RTL (verilator --sc), the C model, or both in lockstep, chosen at run time. Built for the
@@ -417,12 +424,8 @@ SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h tb/top_ports
 SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/prof_coverage.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
               $(ELF_SRC) sw/cfg/hwprof_cfg_prog.c $(PATH_SRC) $(PATH_HOST_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
-SIMC_HDR   := $(ELF_HDR) tb/apb_master.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sw/wpp/trace_file.h sim/edge_check.h sim/prof_coverage.h sim/cc_origin.h $(PROFMAP_HDR) tb/trace_oracle.h $(SW_HDR) $(MODEL_HDR) \
-              $(PATH_HDR) $(PATH_HOST_HDR)
-$(BUILD)/simc/%.o: %.c $(SIMC_HDR)
+$(BUILD)/simc/libhwprof_simc.a: $(call obj,$(SIMC_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/wpp -Isw/path -O2 -c $< -o $@
-$(BUILD)/simc/libhwprof_simc.a: $(patsubst %.c,$(BUILD)/simc/%.o,$(SIMC_SRC))
 	ar rcs $@ $^
 # SC_RULE: $(1) the binary, $(2) the hardware's sources (RTL or a netlist), $(3) Verilator's flags
 # (with the RTL's -G parameters), $(4) further prerequisites, $(5) the C side's configuration flags
@@ -439,7 +442,7 @@ $(1): $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_ch
 	  || { cat $$(dir $$@)build.log; exit 1; }
 endef
 $(eval $(call SC_RULE,$(SC_BIN),$(VLT) $(RTL_SRC),$(VFLAGS) $(call tb_gflags,$(SC_CFG)),$(RTL_SRC) $(VLT)))
-# ... and in the swept configurations of counter width, ways and line size (issue 17, item 6):
+# ... and in the swept configurations of counter width, ways and line size:
 # build/sc_NAME/hwprof-sc, the RTL and the C model both in configuration NAME (make campaign and
 # make test run programs on them)
 SC_CONFIGS := c8 c16 c64
@@ -556,40 +559,36 @@ $(BUILD)/workloads/%-ss.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/ss_r
 # Whole-program paths and strata (docs/wpp.md, seed 003): hwprof-wpp on the trace files the platforms
 # drain (hwprof-sim --trace-out) and the block files of the retire stream (--blocks-out)
 WPP_BIN  := $(BUILD)/wpp/hwprof-wpp
-$(WPP_BIN): $(WPP_SRC) $(WPP_HDR) sw/wpp/hwprof_wpp.c
+$(WPP_BIN): $(call obj,$(WPP_SRC) sw/wpp/hwprof_wpp.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/wpp -O2 $(WPP_SRC) sw/wpp/hwprof_wpp.c -o $@ -lelf
-$(BUILD)/unit/hwprof-wpp-asan: $(WPP_SRC) $(WPP_HDR) sw/wpp/hwprof_wpp.c
+	$(CC) $^ -o $@ -lelf
+$(BUILD)/unit/hwprof-wpp-asan: $(call asan,$(WPP_SRC) sw/wpp/hwprof_wpp.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/wpp -g -O1 $(SAN) $(WPP_SRC) sw/wpp/hwprof_wpp.c -o $@ -lelf
+	$(CC) $(SAN) $^ -o $@ -lelf
 
-# The instrumenter (sw/instr/, issue 6) and the workloads it instruments: built again with the
+# The instrumenter (sw/instr/) and the workloads it instruments: built again with the
 # relocations kept (-Wl,--emit-relocs) and without linker relaxation, then instrumented
 # (mode minimal, K = INSTR_K: small enough that functions are split into regions).
 INSTR_BIN := $(BUILD)/instr/hwprof-instr
 INSTR_K   ?= 4
-$(INSTR_BIN): $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
+$(INSTR_BIN): $(call obj,$(INSTR_SRC) sw/instr/hwprof_instr.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/instr -Isw/rewrite -Isw/path -O2 $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
+	$(CC) $^ -o $@ -lelf
 # the code cache on random paths of real programs (tests/codecache_random.c), under ASan/UBSan
-$(BUILD)/unit/codecache-random: tests/codecache_random.c sim/rv32.c sim/rv32.h sw/dynopt/codecache.c sw/dynopt/codecache.h \
-                                $(ELF_SRC) $(ELF_HDR) $(SW_HDR)
+$(BUILD)/unit/codecache-random: $(call asan,tests/codecache_random.c sim/rv32.c sw/dynopt/codecache.c $(ELF_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Isw/dynopt -g -O1 $(SAN) tests/codecache_random.c sim/rv32.c sw/dynopt/codecache.c \
-	  $(ELF_SRC) -o $@ -lelf
+	$(CC) $(SAN) $^ -o $@ -lelf
 
 # block re-layout at random moments in random orders (tests/relayout_random.c), on the whole platform,
 # under ASan/UBSan: the program's output and its exact edge profile through the code cache
 RL_RANDOM_SRC := $(filter-out sim/hwprof_sim.c,$(SIM_SRC)) sw/dynopt/codecache.c sw/dynopt/relayout.c sw/dynopt/meta.c
-$(BUILD)/unit/relayout-random: tests/relayout_random.c $(RL_RANDOM_SRC) $(ELF_HDR) sim/rv32.h sim/platform.h sim/edge_check.h sim/prof_coverage.h \
-                               sim/cc_origin.h $(PROFMAP_HDR) $(MODEL_HDR) $(DYNOPT_HDR) $(SW_HDR)
+$(BUILD)/unit/relayout-random: $(call asan,tests/relayout_random.c $(RL_RANDOM_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isim -Itb -Isw/dynopt -Isw/profmap -Isw/elf -Isw/cfg -Isw/wpp -Icmodel -g -O1 $(SAN) tests/relayout_random.c \
-	  $(RL_RANDOM_SRC) -o $@ -lelf
+	$(CC) $(SAN) $^ -o $@ -lelf
 
-$(BUILD)/unit/hwprof-instr-asan: $(INSTR_SRC) $(INSTR_HDR) sw/instr/hwprof_instr.c $(SW_HDR)
+$(BUILD)/unit/hwprof-instr-asan: $(call asan,$(INSTR_SRC) sw/instr/hwprof_instr.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Isw/instr -Isw/rewrite -Isw/path -g -O1 $(SAN) $(INSTR_SRC) sw/instr/hwprof_instr.c -o $@ -lelf
+	$(CC) $(SAN) $^ -o $@ -lelf
 WL_RELOC := $(addprefix $(BUILD)/instr/,$(addsuffix .elf,$(WORKLOADS)))
 WL_PROF  := $(addprefix $(BUILD)/instr/,$(addsuffix -prof.elf,$(WORKLOADS)))
 .SECONDARY: $(WL_RELOC)  # the inputs stay: the maps name them, users compare against them
@@ -843,10 +842,11 @@ $(eval $(call DYNRL_RULES,dyntrace,$(DYNBOTH_FLAGS) -DDYNOPT_TRACES_ONLY,$(DYNBO
 
 dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(SIM_BIN)
 
-workloads: $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_PROF_SWEPT) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
+WORKLOAD_FILES := $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_PROF_SWEPT) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
            $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(BUILD)/instr/deep_recursion.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) $(EMBENCH_DYN) \
            $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE) $(DYNRL_ELFS) \
            $(TRAPS_ELF) $(BIG_ELFS)
+workloads: $(WORKLOAD_FILES) $(SIM_BIN) $(INSTR_BIN)  # and the tools the docs run on them
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)
@@ -884,7 +884,7 @@ fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(filter-out regtool,$(FUZZ_TARGETS))) wor
 
 # ---------------------------------------------------------------- the suites
 test: deps
-	@$(MAKE) --no-print-directory unit bench-bin $(SIM_BIN) $(SC_BIN) $(SC_CONFIG_BINS) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
+	@$(SUBMAKE) unit bench-bin $(SIM_BIN) $(SC_BIN) $(SC_CONFIG_BINS) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
 	  $(BUILD)/unit/relayout-random \
 	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan $(VPEVAL_BIN) $(BUILD)/unit/hwprof-vpeval-asan $(BUILD)/unit/hwprof-wpp-asan \
 	  $(WPP_BIN)
@@ -893,8 +893,12 @@ test: deps
 WORKLOAD ?= interp
 ENGINE   ?= lockstep
 ELF      ?= $(BUILD)/workloads/$(WORKLOAD)-fw.elf
+# what make sim runs (it builds only these): the program, and for a named workload its plain and
+# instrumented builds
+SIM_RUNS := $(filter $(ELF),$(WORKLOAD_FILES)) \
+            $(if $(filter $(WORKLOAD),$(WORKLOADS)),$(BUILD)/workloads/$(WORKLOAD).elf $(BUILD)/instr/$(WORKLOAD)-prof.elf)
 sim: deps
-	@$(MAKE) --no-print-directory $(SC_BIN) workloads
+	@$(SUBMAKE) $(SC_BIN) $(SIM_RUNS)
 	@test -f "$(ELF)" || { echo "sim: error: no program '$(ELF)' (WORKLOAD is one of: $(WORKLOADS); or ELF=path)"; exit 2; }
 	@echo "sim: $(ELF) on the SystemC platform, hwprof_top as $(ENGINE); the firmware samples traces"
 	$(SC_BIN) --engine=$(ENGINE) --progress=2000000 $(ELF)
@@ -915,10 +919,10 @@ sim: deps
 
 # the block-level co-simulation: RTL and C model of hwprof_top in lockstep on a random stream
 sim-blocks: deps
-	@$(MAKE) --no-print-directory bench-bin
+	@$(SUBMAKE) $(TB_TOP)
 	$(TB_TOP) --seed=$(SEED) --cycles=$(CYCLES) --progress=1000000
 
-inject: bench-bin
+inject: $(TB_TOP)
 	@echo "inject: flipping one bit of the C model's pir update counter at cycle 1000; the bench must report it"
 	-$(TB_TOP) --seed=$(SEED) --cycles=200000 --inject=1000
 
@@ -988,7 +992,7 @@ GLS_BINS := $(foreach c,$(GLS_CONFIGS),$(BUILD)/gls/tb_$(call tb_field,$(c),1)/V
             $(BUILD)/gls/cop_small-flops/Vhwprof_cop $(BUILD)/gls/vpf_small-flops/Vhwprof_vpf
 
 gls: deps
-	@$(MAKE) --no-print-directory $(GLS_BINS) workloads
+	@$(SUBMAKE) $(GLS_BINS) workloads
 	@tools/gls.sh "$(BUILD)"
 
 # ---------------------------------------------------------------- mutation testing (make mutate)
@@ -1021,7 +1025,7 @@ $(eval $(call VPF_RULE,$(word 1,$(VPF_CONFIGS)),$(MUTATE_DIR)/vpf,$(CURDIR)/$(MU
   $(VFLAGS_MUTANT),$(MUTATE_DIR)/vpf/mutants.v))
 MUTATE_BINS := $(MUTATE_DIR)/top/Vhwprof_top $(MUTATE_DIR)/cop/Vhwprof_cop $(MUTATE_DIR)/vpf/Vhwprof_vpf
 mutate: deps
-	@$(MAKE) --no-print-directory $(MUTATE_BINS)
+	@$(SUBMAKE) $(MUTATE_BINS)
 	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) python3 tools/mutate.py run $(BUILD)
 	@python3 tools/mutate.py equiv $(BUILD)
 	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) python3 tools/mutate.py report $(BUILD) \
@@ -1038,13 +1042,13 @@ FORCE:
 # on every program, CAMPAIGN_CYCLES (10^9) compared cycles, JOBS at a time, resumable
 # (tools/campaign.py, docs/verification.md); make test keeps its shorter suite.
 campaign: deps
-	@$(MAKE) --no-print-directory bench-bin $(SC_BIN) $(SC_CONFIG_BINS) workloads
+	@$(SUBMAKE) bench-bin $(SC_BIN) $(SC_CONFIG_BINS) workloads
 	@tools/campaign.py "$(BUILD)"
 
 COV_PKGS := lcov
 cov: deps
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(COV_PKGS)"
-	@$(MAKE) --no-print-directory $(SIM_BIN) workloads
+	@$(SUBMAKE) $(SIM_BIN) workloads
 	@RTL_SRC="$(RTL_SRC)" UNIT_SRC="$(UNIT_SRC)" MODEL_SRC="$(MODEL_SRC)" TB_SRC="$(TB_SRC)" INSTR_SRC="$(INSTR_SRC)" \
 	  WPP_SRC="$(WPP_SRC)" tools/coverage.sh "$(BUILD)"
 
