@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# The checks of `make test`, in order. Each prints PASS or FAIL with its time; the last line is
+# The checks of `make test`. Each prints PASS or FAIL with its time; the last line is
 # "test: N passed, M failed". Usage: tools/runtests.sh BUILD_DIR UNIT_TEST...
+# The checks come in groups, one subject each (the generated files and lint, the unit tests, QEMU,
+# the subject files in tools/checks/), which share nothing but the build: JOBS (default: the cores)
+# of them run at a time, each in its own shell, and each group's report is printed whole, in this
+# file's order, once it and the groups before it have ended.
 #
 # Environment: LOCKSTEP_SEEDS (default "1 2 3 4") and LOCKSTEP_CYCLES (cycles per seed, default
 # 2600000): together at least 10 million random lockstep cycles of the default configuration;
@@ -18,9 +22,9 @@ per_seed=${LOCKSTEP_CYCLES:-2600000}
 logdir="$build/test-logs"
 mkdir -p "$logdir"
 
-passed=0
-failed=0
-failures=()
+par=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+results="$logdir/results"  # one line per check: PASS|FAIL NAME
+: >"$results"
 
 # check NAME COMMAND...: run, record, and show the log of a failure
 check() {
@@ -29,17 +33,23 @@ check() {
   local log="$logdir/$name.log"
   local t0=$SECONDS
   if "$@" >"$log" 2>&1; then
-    passed=$((passed + 1))
+    echo "PASS $name" >>"$results"
     printf 'PASS  %-40s %4ds\n' "$name" $((SECONDS - t0))
   else
-    failed=$((failed + 1))
-    failures+=("$name")
+    echo "FAIL $name" >>"$results"
     printf 'FAIL  %-40s %4ds  (log: %s)\n' "$name" $((SECONDS - t0)) "$log"
     tail -n 30 "$log" | sed 's/^/      /'
   fi
 }
 
+# the programs, the tools and the helpers every group uses
+source "$(dirname "$0")/checks/common.sh"
+
+# --- the groups: each a function (the subject files in tools/checks/ are sourced by theirs)
+groups=()
+
 # --- generated files and lint
+group_generated() {
 check regs-up-to-date python3 tools/regtool.py --check
 check lint make --no-print-directory lint
 
@@ -106,48 +116,68 @@ if [ -x "$build/venv/bin/fusesoc" ]; then
 else
   echo "note: FuseSoC is not installed (make deps); hwprof.core was checked by tools/core_check.py only"
 fi
+}
+groups+=(generated)
 
 # --- unit tests of the C model (cmocka, ASan+UBSan)
-for u in "${units[@]}"; do
-  check "unit-$u" "$build/unit/$u"
-done
+group_unit() {
+  local u
+  for u in "${units[@]}"; do
+    check "unit-$u" "$build/unit/$u"
+  done
+}
+groups+=(unit)
 
 # --- the CPU model: its retired-PC stream equals QEMU's on every workload
-plain_workloads=()
-for elf in "$build"/workloads/*.elf; do
-  case $elf in *-fw.elf | *-cop*.elf | *-vp.elf | *-ss.elf) ;; *) plain_workloads+=("$elf") ;; esac  # QEMU has no hwprof device
-done
-check qemu-check-workloads tools/qemu_check.sh "$build/sim/hwprof-sim" "${plain_workloads[@]}"
-
-# --- the whole system in SystemC (sim/sc/), hwprof_top as the RTL and the C model in lockstep:
-#     every output compared on every cycle of every workload, 0 mismatches.
-sc=$(realpath "$build/sc/hwprof-sc")
-par=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-# sc_runs TAG ARGS... -- ELF...: runs hwprof-sc on each ELF, $par at a time; output and exit code
-# of each in $logdir/TAG-NAME.{out,rc}. In ARGS, @MAP@ stands for the ELF's map (X.elf -> X.map),
-# @TRACE@ for $logdir/wpp/NAME/sc.htr.
-sc_runs() {
-  local tag=$1 args=() elf name a
-  shift
-  while [ "$1" != -- ]; do args+=("$1"); shift; done
-  shift
-  for elf in "$@"; do
-    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
-    name=$(basename "$elf" .elf)
-    local run=()
-    for a in "${args[@]}"; do a=${a//@MAP@/${elf%.elf}.map}; run+=("${a//@TRACE@/$logdir/wpp/$name/sc.htr}"); done
-    ( "$sc" "${run[@]}" "$elf" >"$logdir/$tag-$name.out" 2>&1; echo $? >"$logdir/$tag-$name.rc" ) &
-  done
-  wait
+group_qemu() {
+  check qemu-check-workloads tools/qemu_check.sh "$build/sim/hwprof-sim" "${plain_workloads[@]}"
 }
+groups+=(qemu)
 
-# --- the rest, one subject a file in tools/checks/ (each sourced: check(), sc_runs() and the variables
-#     above are theirs too), in this order: the whole system on both platforms, the dynamic optimizer,
-#     the instrumenter, path profiling, Embench, whole-program paths, the large programs, the co-processor and load-value
-#     profiling, the block benches (whose random cycles the summary adds up)
+# --- the rest, one subject a file in tools/checks/ (check(), the variables above and those of
+#     tools/checks/common.sh are theirs too): the whole system on both platforms (sim/sc/ with
+#     hwprof_top as the RTL and the C model in lockstep, every output compared on every cycle of every
+#     workload), the dynamic optimizer, the instrumenter, path profiling, Embench, whole-program paths,
+#     the large programs, the co-processor and load-value profiling, the block benches
 for c in system dynopt instr paths embench wpp bigprogs valueprof lockstep; do
-  source "$(dirname "$0")/checks/$c.sh"
+  eval "group_$c() { source \"$(dirname "$0")/checks/$c.sh\"; }"
+  groups+=("$c")
 done
+
+# --- run them, $par at a time, the longest first: in the order of the last run's durations in this
+#     build directory, or else of these (seconds on two cores: dynopt 589, embench 489, system 326,
+#     lockstep 203, bigprogs 164, wpp 161, paths 141, valueprof 115, qemu 80, instr 66), each report
+#     printed whole in the order above
+order=(dynopt embench system lockstep bigprogs wpp paths valueprof qemu instr generated unit)
+if [ -f "$logdir/durations" ]; then
+  mapfile -t order < <(sort -k2,2nr "$logdir/durations" | awk -v g=" ${groups[*]} " 'index(g, " " $1 " ") { print $1 }')
+fi
+known=()
+for g in "${order[@]}"; do
+  [[ " ${groups[*]} " == *" $g "* ]] && known+=("$g")
+done
+order=("${known[@]}")
+for g in "${groups[@]}"; do
+  [[ " ${order[*]} " == *" $g "* ]] || order+=("$g")
+done
+rm -f "$logdir"/group-*.out "$logdir"/group-*.done
+echo "test: ${#groups[@]} groups of checks, $par at a time: ${order[*]}"
+printed=0
+print_ended() {  # the reports of the groups that have ended, in the order of $groups, up to the first still running
+  while [ "$printed" -lt "${#groups[@]}" ] && [ -f "$logdir/group-${groups[$printed]}.done" ]; do
+    cat "$logdir/group-${groups[$printed]}.out"
+    printed=$((printed + 1))
+  done
+}
+for g in "${order[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; print_ended; done
+  ( t0=$SECONDS; "group_$g" >"$logdir/group-$g.out" 2>&1; echo "$g $((SECONDS - t0))" >"$logdir/group-$g.done" ) &
+done
+while [ "$printed" -lt "${#groups[@]}" ]; do
+  wait -n 2>/dev/null || sleep 1
+  print_ended
+done
+cat "$logdir"/group-*.done >"$logdir/durations"
 
 echo
 grep -h "^round trip\|^handler:" "$logdir/unit-test_trace_roundtrip.log" 2>/dev/null | sed 's/^/trace /'
@@ -160,9 +190,18 @@ cat "$logdir"/sc-trace-*.out "$logdir"/sc-fw-*.out 2>/dev/null | awk '
 cat "$logdir/instr-edge-profiles-exact-c-model.log" "$logdir/instr-edge-profiles-exact-rtl-lockstep.log" 2>/dev/null |
   awk '/edge check: .*differences/ { for (i = 1; i <= NF; i++) { if ($(i) == "edges") e += $(i-1); if ($(i) == "differences") d += $(i-1) } n++ }
     END { if (n) printf "edge profiles read back from the hardware: %d runs, %d edges checked, %d differences\n", n, e, d }'
+total_cycles=0
+lockstep_failed=0
+for s in $seeds; do
+  grep -q " 0 mismatches" "$logdir/lockstep-random-seed$s.log" 2>/dev/null || lockstep_failed=$((lockstep_failed + 1))
+  n=$(grep -o '[0-9]* lockstep cycles' "$logdir/lockstep-random-seed$s.log" 2>/dev/null | cut -d' ' -f1)
+  total_cycles=$((total_cycles + ${n:-0}))
+done
 echo "lockstep: $total_cycles random cycles across seeds ($seeds); runs with a mismatch: $lockstep_failed"
-if [ ${#failures[@]} -gt 0 ]; then
-  echo "failed: ${failures[*]}"
+passed=$(grep -c '^PASS ' "$results")
+failed=$(grep -c '^FAIL ' "$results")
+if [ "$failed" -gt 0 ]; then
+  echo "failed: $(sed -n 's/^FAIL //p' "$results" | tr '\n' ' ')"
 fi
 echo "test: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -1,6 +1,6 @@
 # The checks of make test on the large real programs (third-party test input, ../shared/bigprogs:
 # Lua and zstd, 10^7-10^8 instructions a run; skipped with a note when the folder is not there),
-# sourced by tools/runtests.sh, whose check(), $build and $logdir they use (and wpp_one, from wpp.sh).
+# sourced by tools/runtests.sh, whose check(), $build and $logdir they use, and wpp_one (tools/checks/common.sh).
 #
 # Each program instrumented at the default K (the ASan/UBSan instrumenter) runs on the C model: it
 # prints what the uninstrumented build prints (its own checksum included) and exits 0, the edge
@@ -52,7 +52,7 @@ bigprogs_edge_profile() {
   return $rc
 }
 
-# whole-program paths on the large programs (wpp_one of tools/checks/wpp.sh, sourced before this):
+# whole-program paths on the large programs (wpp_one):
 # every trace record drained, the blocks rebuilt from them equal to the retire stream's, and the
 # hierarchy built from either the same; both programs at once, their big files removed after
 bigprogs_wpp() {

@@ -1,13 +1,12 @@
 # The checks of make test on Embench (third-party programs, ../shared/embench; each skipped with a
 # note when they are not there), sourced by tools/runtests.sh, whose check(), $build, $logdir and $sc
 # they use: branch relaxation, edge profiles, QEMU's streams and gcov as oracles, the trace round
-# trip, every build's relocation patterns. Sets $nsichneu and $embench_elfs for the checks after it.
+# trip, every build's relocation patterns.
 
 # branch relaxation in the rewriting layer (sw/rewrite/): Embench's nsichneu (one very large
 # function) has conditional branches that the inserted profiling instructions put out of reach;
 # instrumented, it must report relaxed branches, still pass its own self-check, and give the exact
 # edge profile on the C model and on the RTL in lockstep with the C model
-nsichneu="$build/embench/nsichneu.elf"
 instr_relaxes_far_branches() {
   local out m k relaxed rc=0
   for m in minimal all; do
@@ -103,10 +102,6 @@ instr_takes_every_build_alone() { instr_takes_every_build 1; }
 # (the -fprofile-arcs -fno-inline build, instrumented: gcov's counters and the hardware's profile
 # the same run); and every trace record of each program (no
 # firmware: every trace) rebuilds into the instructions that ran (the trace check)
-embench_elfs=()
-for elf in "$build"/embench/*.elf; do
-  case $elf in *-vp.elf | *-ss.elf) ;; *) embench_elfs+=("$elf") ;; esac
-done
 embench_qemu() {
   mkdir -p "$logdir/qemu"
   QEMU_KEEP="$logdir/qemu" tools/qemu_check.sh "$build/sim/hwprof-sim" "${embench_elfs[@]}"

@@ -1,14 +1,12 @@
 # The instrumenter's checks of make test (docs/instrumenter.md), sourced by tools/runtests.sh, whose
 # check(), $build, $logdir, $par, $sc and $plain_workloads they use: exact edge profiles on the C
 # model and the RTL, the gcov oracle, refused and unanalysable input, the fuzzers' regression inputs,
-# the ASan build's output, the CFG layer. Sets $instr and $prof_workloads for the checks after it.
+# the ASan build's output, the CFG layer.
 
 # --- the instrumenter: every workload instrumented (mode minimal from the build, mode all
 #     here; K = 4, so functions are split into regions), run on the C model alone (hwprof-sim) and
 #     on the RTL with the C model in lockstep (hwprof-sc); after each run the cache is flushed, the
 #     edge profile derived from the counters, and it must equal the exact edge counts of the run
-instr="$build/instr/hwprof-instr"
-prof_workloads=("$build"/instr/*-prof.elf)
 edge_profiles_c_model() {
   local elf name out rc=0 m
   for elf in "${prof_workloads[@]}"; do

@@ -1,30 +1,10 @@
 # Whole-program paths' checks of make test (docs/wpp.md), sourced by tools/runtests.sh, whose
-# check(), sc_runs(), $build, $logdir, $sc, $plain_workloads and $embench_elfs they use.
+# check(), $build and $logdir they use, and tools/checks/common.sh.
 
-# Whole-program paths (docs/wpp.md, seed 003): every program without firmware runs with the trace
-# controller drained into a trace file (every trace, FIFO mode, over APB between instructions) and
-# with the exact block stream cut from the retire port; hwprof-wpp (ASan/UBSan) rebuilds the blocks
-# from the records and the program image: the two block files must be byte-equal, and the tables
-# and indexed file of the hierarchy (paths, strata, stratum layers) built from either must be too.
-# On the SystemC platform with the RTL in lockstep, the records read from the RTL over APB after
-# every trace end equal the C platform's, on every one of those programs.
-wpp="$build/unit/hwprof-wpp-asan"
-wpp_one() { # ELF TAG: one program, one line
-  local elf=$1 d="$logdir/wpp/$2" out
-  mkdir -p "$d"
-  out=$("$build/sim/hwprof-sim" --trace-out="$d/run.htr" --blocks-out="$d/truth.blk" "$elf" 2>&1 >/dev/null) ||
-    { echo "$2: hwprof-sim failed: $out"; return 1; }
-  "$wpp" blocks --quiet --trace="$d/run.htr" --elf="$elf" --out="$d/rebuilt.blk" || return 1
-  cmp "$d/rebuilt.blk" "$d/truth.blk" || { echo "$2: the blocks rebuilt from the trace records differ from the retire stream's"; return 1; }
-  "$wpp" analyze --quiet --trace="$d/run.htr" --elf="$elf" --out="$d/hw" &&
-    "$wpp" analyze --quiet --blocks="$d/truth.blk" --elf="$elf" --out="$d/truth" || return 1
-  local f
-  for f in blocks.txt paths.txt strata.txt layer0.txt layer1.txt idx; do
-    cmp "$d/hw.$f" "$d/truth.$f" || { echo "$2: $f differs"; return 1; }
-  done
-  echo "$2: $(sed -n 's/.*trace drain: \([0-9]*\) records.*/\1 records/p' <<<"$out"); $(grep -E '^(blocks|paths|strata|layer0):' "$d/hw.log" | sed 's/ distinct.*//; s/ executed.*//' | tr '\n' ' ')equal"
-  rm -f "$d/truth.blk" "$d/rebuilt.blk"
-}
+# Whole-program paths (docs/wpp.md, seed 003): wpp_one (tools/checks/common.sh) on every program
+# without firmware, the trace controller drained into a trace file (every trace, FIFO mode, over APB
+# between instructions). On the SystemC platform with the RTL in lockstep, the records read from the
+# RTL over APB after every trace end equal the C platform's, on every one of those programs.
 wpp_programs() {
   local elf rc=0
   for elf in "${plain_workloads[@]}" "${embench_elfs[@]}"; do
