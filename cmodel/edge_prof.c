@@ -181,9 +181,11 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
   uint64_t old_cnt = s->data[hit_line].w[ha.word];
 
   /* register window */
-  hwprof_edge_prof_hw2reg_t hw;
-  if (in->reg.access) hw2reg_of(s, cfg, &hw);
-  hwprof_edge_prof_reg_comb(&s->regs, &in->reg, &hw, &e->r2h, &o->reg);
+  if (in->reg.access) { /* without one the register block's strobes and response are all 0, as e is */
+    hwprof_edge_prof_hw2reg_t hw;
+    hw2reg_of(s, cfg, &hw);
+    hwprof_edge_prof_reg_comb(&s->regs, &in->reg, &hw, &e->r2h, &o->reg);
+  }
 
   e->next_state = s->state;
   switch (s->state) {
@@ -261,14 +263,27 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
   o->upd_space = !s->cmd_busy && (upd_count + (in->upd.valid ? 1u : 0u)) < cfg->upd_depth;
 }
 
+/* Nothing to do this cycle (most cycles of a run): idle, no update waiting or arriving, no command,
+ * no register access. eval() would give all outputs 0 but upd_space, which is 1 (UPD_DEPTH >= 1);
+ * with no stalled event either, the edge changes nothing. */
+static bool quiet(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_in_t *in) {
+  return s->state == ST_IDLE && s->upd_buf.count == 0 && !s->cmd_busy && !in->upd.valid && !in->reg.access;
+}
+
 void hwprof_edge_prof_comb(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
                     hwprof_edge_prof_out_t *out) {
+  if (quiet(s, in)) {
+    *out = (hwprof_edge_prof_out_t){0};
+    out->upd_space = true;
+    return;
+  }
   ep_eval_t e;
   eval(s, cfg, in, &e);
   *out = e.out;
 }
 
 void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in) {
+  if (quiet(s, in) && !in->ev_stall) return;
   ep_eval_t e;
   eval(s, cfg, in, &e);
   const hwprof_edge_prof_out_t *o = &e.out;

@@ -116,5 +116,6 @@ void hwprof_mem_model_step(hwprof_mem_model_t *m, const hwprof_mem_req_t *req) {
       m->rd_wait = m->cfg.lat_min - 1u + (unsigned)(next_rand(&m->rng) % span);
     }
   }
-  m->grant_now = next_rand(&m->rng) % 100u < m->cfg.grant_pct;
+  /* a port that always grants with a fixed latency draws nothing: no draw could change anything */
+  if (m->cfg.grant_pct < 100u || m->cfg.lat_min != m->cfg.lat_max) m->grant_now = next_rand(&m->rng) % 100u < m->cfg.grant_pct;
 }

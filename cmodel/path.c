@@ -35,48 +35,49 @@ void hwprof_path_comb(const hwprof_path_state_t *s, const hwprof_retire_ev_t *ev
 }
 
 void hwprof_path_step(hwprof_path_state_t *s, const hwprof_path_in_t *in) {
-  hwprof_path_state_t n = *s;
   const uint32_t w = hwprof_path_word_of(in->ev);
   const unsigned k = kind_of(w);
   const uint32_t a = a_of(w), b = b_of(w);
   const hwprof_prim_regfile_cfg_t st_cfg = {HWPROF_PATH_STACK_ENTRIES, HWPROF_PATH_SUM_W};
   const hwprof_prim_regfile_cfg_t ln_cfg = {HWPROF_PIR_LINK_ENTRIES, HWPROF_PATH_SUM_W};
+  /* The state before the edge: the scalars and the two words read, taken before the arrays are
+   * written in place (one word each at most). */
+  const uint32_t sum = s->sum, psp = s->psp;
   const bool push = in->take && k == HWPROF_PATH_OP_ENTER;
   const bool pop = in->take && (k == HWPROF_PATH_OP_LEAVE || k == HWPROF_PATH_OP_POP);
-  const bool full = s->psp >= HWPROF_PATH_STACK_ENTRIES;
-  const bool has_top = s->psp != 0 && s->psp <= HWPROF_PATH_STACK_ENTRIES;
-  const uint32_t top = has_top ? (uint32_t)hwprof_prim_regfile_read(&s->stack, &st_cfg, s->psp - 1u) : 0u;
+  const bool full = psp >= HWPROF_PATH_STACK_ENTRIES;
+  const bool has_top = psp != 0 && psp <= HWPROF_PATH_STACK_ENTRIES;
+  const uint32_t top = has_top ? (uint32_t)hwprof_prim_regfile_read(&s->stack, &st_cfg, psp - 1u) : 0u;
+  const uint32_t linked = in->link_restore ? (uint32_t)hwprof_prim_regfile_read(&s->link_sum, &ln_cfg, in->link_raddr) : 0u;
 
   if (in->take) {
     switch (k) {
-      case HWPROF_PATH_OP_ADD: n.sum = (s->sum + a) & SUM_MASK; break;
-      case HWPROF_PATH_OP_SET: n.sum = a; break;
+      case HWPROF_PATH_OP_ADD: s->sum = (sum + a) & SUM_MASK; break;
+      case HWPROF_PATH_OP_SET: s->sum = a; break;
       case HWPROF_PATH_OP_COUNT:
-      case HWPROF_PATH_OP_ENTER: n.sum = b; break;
+      case HWPROF_PATH_OP_ENTER: s->sum = b; break;
       case HWPROF_PATH_OP_LEAVE:
-      case HWPROF_PATH_OP_POP: n.sum = (top + b) & SUM_MASK; break;
+      case HWPROF_PATH_OP_POP: s->sum = (top + b) & SUM_MASK; break;
       default: break; /* NONE, and the reserved operation */
     }
   }
   if (push) {
-    if (full) n.perr = true; /* this sum is lost */
-    if (s->psp != 0xffu) n.psp = s->psp + 1u;
+    if (full) s->perr = true; /* this sum is lost */
+    if (psp != 0xffu) s->psp = psp + 1u;
   }
   if (pop) {
-    if (s->psp == 0) n.perr = true; /* nothing to restore */
-    else n.psp = s->psp - 1u;
+    if (psp == 0) s->perr = true; /* nothing to restore */
+    else s->psp = psp - 1u;
   }
-  if (in->call) n.sum = 0;
-  if (in->link_restore)
-    n.sum = (uint32_t)hwprof_prim_regfile_read(&s->link_sum, &ln_cfg, in->link_raddr);
-  if (in->sum_we) n.sum = in->sum_wdata & SUM_MASK;
+  if (in->call) s->sum = 0;
+  if (in->link_restore) s->sum = linked;
+  if (in->sum_we) s->sum = in->sum_wdata & SUM_MASK;
   if (in->stack_we) {
-    n.psp = in->stack_depth & 0xffu;
-    n.perr = in->stack_err;
+    s->psp = in->stack_depth & 0xffu;
+    s->perr = in->stack_err;
   }
-  const hwprof_prim_regfile_in_t st_in = {push && !full, s->psp, (s->sum + a) & SUM_MASK};
-  hwprof_prim_regfile_step(&n.stack, &st_cfg, &st_in);
-  const hwprof_prim_regfile_in_t ln_in = {in->link_we, in->link_waddr, s->sum};
-  hwprof_prim_regfile_step(&n.link_sum, &ln_cfg, &ln_in);
-  *s = n;
+  const hwprof_prim_regfile_in_t st_in = {push && !full, psp, (sum + a) & SUM_MASK};
+  hwprof_prim_regfile_step(&s->stack, &st_cfg, &st_in);
+  const hwprof_prim_regfile_in_t ln_in = {in->link_we, in->link_waddr, sum};
+  hwprof_prim_regfile_step(&s->link_sum, &ln_cfg, &ln_in);
 }

@@ -95,7 +95,11 @@ void hwprof_pir_comb(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, c
 
 void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in) {
   const hwprof_retire_ev_t *ev = in->ev;
-  hwprof_pir_state_t n = *s;
+  /* The state before the edge: its scalar flops copied here, everything else (the link stack, the
+   * path unit, the statistics, the register block) updated in place after the reads of it. */
+  const uint64_t base = s->base;
+  const uint32_t offset = s->offset, sp = s->sp;
+  const uint16_t trigger = s->trigger;
   bool second;
   hwprof_path_out_t path;
   const bool fire = in->ev_fire && !(ev->trap & 1u); /* the program's event (a trap handler's changes nothing) */
@@ -103,78 +107,79 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   hwprof_pir_reg2hw_t r2h;
   hwprof_reg_rsp_t rsp;
   regs_of(s, &in->reg, &r2h, &rsp);
+  hwprof_pir_hw2reg_t hw; /* of the state before the edge */
+  if (in->reg.access) hw2reg_of(s, &hw);
+  const hwprof_prim_regfile_cfg_t link_cfg = {HWPROF_PIR_LINK_ENTRIES, HWPROF_PIR_BASE_W + HWPROF_PIR_OFFSET_W};
+  const uint64_t link_top = sp != 0 ? hwprof_prim_regfile_read(&s->link, &link_cfg, sp - 1u) : 0;
 
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_PIR_ST_N, 32};
   const hwprof_prim_counters_in_t st_in = {
       (fire ? 1u : 0u) << HWPROF_PIR_ST_EVENTS | (hit ? 1u : 0u) << HWPROF_PIR_ST_UPDATES, false,
       (uint32_t)r2h.stat_events_qe << HWPROF_PIR_ST_EVENTS | (uint32_t)r2h.stat_updates_qe << HWPROF_PIR_ST_UPDATES,
       in->reg.wdata}; /* the write data, as the RTL's register values all are */
-  hwprof_prim_counters_step(&n.stats, &st_cfg, &st_in); /* u_stats: reads nothing of the pir's state */
-  n.upd.valid = hit;
-  n.upd.dec = hit && ev->ihint;
-  n.upd.addr = 0;
+  hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in); /* u_stats: reads nothing of the pir's state */
+  s->upd.valid = hit;
+  s->upd.dec = hit && ev->ihint;
+  s->upd.addr = 0;
   if (hit) {
     /* index = offset + pid - 1 (+1): never negative because pid >= 1 */
-    uint64_t idx = path.cnt ? (uint64_t)s->offset + path.cnt_idx
-                            : (uint64_t)s->offset + (ev->pid & PID_MASK) - 1u + (second ? 1u : 0u);
-    n.upd.addr = (s->base + (idx << cnt_shift(cfg))) & BASE_MASK;
+    uint64_t idx = path.cnt ? (uint64_t)offset + path.cnt_idx
+                            : (uint64_t)offset + (ev->pid & PID_MASK) - 1u + (second ? 1u : 0u);
+    s->upd.addr = (base + (idx << cnt_shift(cfg))) & BASE_MASK;
   }
 
   /* overflow / underflow move the trigger counter (disarmed at zero, saturating at the top) */
-  if (in->ovf && s->trigger != 0) {
-    n.trigger = (uint16_t)(s->trigger - 1u);
-  } else if (in->unf && s->trigger != 0 && s->trigger != TRIGGER_MASK) {
-    n.trigger = (uint16_t)(s->trigger + 1u);
+  if (in->ovf && trigger != 0) {
+    s->trigger = (uint16_t)(trigger - 1u);
+  } else if (in->unf && trigger != 0 && trigger != TRIGGER_MASK) {
+    s->trigger = (uint16_t)(trigger + 1u);
   }
 
   /* profiling instructions (a prof.trigger of the same cycle wins over the overflow) */
   if (fire && ev->kind == HWPROF_KIND_PROF) {
     switch (ev->op) {
       case HWPROF_PROF_OP_INIT:
-        n.base = ev->operand & BASE_MASK;
-        n.offset = 0;
+        s->base = ev->operand & BASE_MASK;
+        s->offset = 0;
         break;
-      case HWPROF_PROF_OP_SETOFF: n.offset = (uint32_t)(ev->operand & OFFSET_MASK); break;
-      case HWPROF_PROF_OP_START: n.flag = true; break;
-      case HWPROF_PROF_OP_STOP: n.flag = false; break;
-      case HWPROF_PROF_OP_TRIGGER: n.trigger = (uint16_t)(ev->operand & TRIGGER_MASK); break;
+      case HWPROF_PROF_OP_SETOFF: s->offset = (uint32_t)(ev->operand & OFFSET_MASK); break;
+      case HWPROF_PROF_OP_START: s->flag = true; break;
+      case HWPROF_PROF_OP_STOP: s->flag = false; break;
+      case HWPROF_PROF_OP_TRIGGER: s->trigger = (uint16_t)(ev->operand & TRIGGER_MASK); break;
       default: break; /* prof.id updates a counter only; reserved operations do nothing */
     }
   }
 
   /* linked calls and returns (after the return's own update, which used the callee's pir); the
    * entries are u_link's words {base, offset} */
-  const hwprof_prim_regfile_cfg_t link_cfg = {HWPROF_PIR_LINK_ENTRIES, HWPROF_PIR_BASE_W + HWPROF_PIR_OFFSET_W};
   const bool link_ev = fire && (ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP);
   const bool push = link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_PUSH;
   const bool pop = link_ev && ev->is_ret && ev->op == HWPROF_PROF_OP_POP;
-  const bool full = s->sp >= HWPROF_PIR_LINK_ENTRIES;
-  const hwprof_prim_regfile_in_t link_in = {push && !full, s->sp,
-                                            s->base << HWPROF_PIR_OFFSET_W | s->offset};
-  hwprof_prim_regfile_step(&n.link, &link_cfg, &link_in);
+  const bool full = sp >= HWPROF_PIR_LINK_ENTRIES;
+  const hwprof_prim_regfile_in_t link_in = {push && !full, sp, base << HWPROF_PIR_OFFSET_W | offset};
+  hwprof_prim_regfile_step(&s->link, &link_cfg, &link_in);
   /* calls that start their callee's area, region switches on branches and jumps */
   if (link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_INIT) {
-    n.base = ev->operand & BASE_MASK;
-    n.offset = 0;
+    s->base = ev->operand & BASE_MASK;
+    s->offset = 0;
   }
   if (fire && ev->op == HWPROF_PROF_OP_SETOFF &&
       (ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP))
-    n.offset = (uint32_t)(ev->operand & OFFSET_MASK);
+    s->offset = (uint32_t)(ev->operand & OFFSET_MASK);
   if (push) {
-    if (full) n.lerr = true; /* this frame is lost */
-    if (s->sp != SP_MAX) n.sp = s->sp + 1u;
-    n.base = ev->operand & BASE_MASK;
-    n.offset = 0;
+    if (full) s->lerr = true; /* this frame is lost */
+    if (sp != SP_MAX) s->sp = sp + 1u;
+    s->base = ev->operand & BASE_MASK;
+    s->offset = 0;
   }
   if (pop) {
-    if (s->sp == 0) {
-      n.lerr = true; /* a return with nothing to restore */
+    if (sp == 0) {
+      s->lerr = true; /* a return with nothing to restore */
     } else {
-      n.sp = s->sp - 1u;
-      if (s->sp <= HWPROF_PIR_LINK_ENTRIES) { /* past the entries the frame was lost: the pir stays */
-        const uint64_t top = hwprof_prim_regfile_read(&s->link, &link_cfg, s->sp - 1u);
-        n.base = top >> HWPROF_PIR_OFFSET_W;
-        n.offset = (uint32_t)(top & OFFSET_MASK);
+      s->sp = sp - 1u;
+      if (sp <= HWPROF_PIR_LINK_ENTRIES) { /* past the entries the frame was lost: the pir stays */
+        s->base = link_top >> HWPROF_PIR_OFFSET_W;
+        s->offset = (uint32_t)(link_top & OFFSET_MASK);
       }
     }
   }
@@ -184,24 +189,21 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   const hwprof_path_in_t path_in = {
       .take = fire, .ev = ev,
       .call = push || (link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_INIT),
-      .link_we = push && !full, .link_waddr = s->sp,
-      .link_restore = pop && s->sp != 0 && s->sp <= HWPROF_PIR_LINK_ENTRIES, .link_raddr = s->sp - 1u,
+      .link_we = push && !full, .link_waddr = sp,
+      .link_restore = pop && sp != 0 && sp <= HWPROF_PIR_LINK_ENTRIES, .link_raddr = sp - 1u,
       .sum_we = r2h.path_sum_qe, .sum_wdata = r2h.path_sum_value,
       .stack_we = r2h.path_stack_qe, .stack_depth = r2h.path_stack_depth, .stack_err = r2h.path_stack_err};
-  hwprof_path_step(&n.path, &path_in);
+  hwprof_path_step(&s->path, &path_in);
 
   /* register writes (context switch) */
-  if (r2h.base_lo_qe) n.base = (n.base & ~(uint64_t)0xffffffffu) | r2h.base_lo_value;
-  if (r2h.base_hi_qe) n.base = (n.base & 0xffffffffu) | ((uint64_t)r2h.base_hi_value << 32);
-  if (r2h.offset_qe) n.offset = r2h.offset_value;
-  if (r2h.trigger_qe) n.trigger = (uint16_t)r2h.trigger_value;
-  if (r2h.ctrl_qe) n.flag = r2h.ctrl_flag;
+  if (r2h.base_lo_qe) s->base = (s->base & ~(uint64_t)0xffffffffu) | r2h.base_lo_value;
+  if (r2h.base_hi_qe) s->base = (s->base & 0xffffffffu) | ((uint64_t)r2h.base_hi_value << 32);
+  if (r2h.offset_qe) s->offset = r2h.offset_value;
+  if (r2h.trigger_qe) s->trigger = (uint16_t)r2h.trigger_value;
+  if (r2h.ctrl_qe) s->flag = r2h.ctrl_flag;
   if (r2h.link_qe) {
-    n.sp = r2h.link_depth;
-    n.lerr = r2h.link_err;
+    s->sp = r2h.link_depth;
+    s->lerr = r2h.link_err;
   }
-  hwprof_pir_hw2reg_t hw;
-  if (in->reg.access) hw2reg_of(s, &hw);
-  hwprof_pir_reg_step(&n.regs, &in->reg, &hw);
-  *s = n;
+  hwprof_pir_reg_step(&s->regs, &in->reg, &hw);
 }

@@ -83,9 +83,11 @@ static void eval(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg
   e->push = e->sampled && r->ctrl_fifo_mode;
   e->push_ok = e->push && s->fifo.count != cfg->fifo_depth;
 
-  hwprof_trace_ctrl_hw2reg_t hw;
-  if (in->reg.access) hw2reg_of(s, cfg, &hw);
-  hwprof_trace_ctrl_reg_comb(r, &in->reg, &hw, &e->r2h, &e->rsp);
+  if (in->reg.access) { /* without one the register block's strobes and response are all 0, as e is */
+    hwprof_trace_ctrl_hw2reg_t hw;
+    hw2reg_of(s, cfg, &hw);
+    hwprof_trace_ctrl_reg_comb(r, &in->reg, &hw, &e->r2h, &e->rsp);
+  }
   e->pop = e->r2h.fifo_ctrl_qe && e->r2h.fifo_ctrl_pop && s->fifo.count != 0;
   e->clear = e->r2h.fifo_ctrl_qe && e->r2h.fifo_ctrl_clear;
 }
