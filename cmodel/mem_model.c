@@ -76,7 +76,7 @@ static void fail(hwprof_mem_model_t *m, const char *what, uint64_t addr) {
 }
 
 void hwprof_mem_model_comb(const hwprof_mem_model_t *m, hwprof_mem_rsp_t *out) {
-  memset(out, 0, sizeof *out);
+  out->rdata = (hwprof_line_t){0};
   out->ready = m->grant_now && !m->rd_pending;
   out->rsp_valid = m->rd_pending && m->rd_wait == 0;
   if (out->rsp_valid) /* words outside the memory read as 0 */

@@ -77,8 +77,14 @@ static void hw2reg_of(const hwprof_pir_state_t *s, hwprof_pir_hw2reg_t *hw) {
 /* The register block's response and strobes of this cycle. */
 static void regs_of(const hwprof_pir_state_t *s, const hwprof_reg_req_t *req, hwprof_pir_reg2hw_t *r2h,
                     hwprof_reg_rsp_t *rsp) {
+  if (!req->access) { /* no strobes, no response (what the block gives, without clearing r2h field by field) */
+    static const hwprof_pir_reg2hw_t none;
+    *r2h = none;
+    *rsp = (hwprof_reg_rsp_t){0};
+    return;
+  }
   hwprof_pir_hw2reg_t hw;
-  if (req->access) hw2reg_of(s, &hw);
+  hw2reg_of(s, &hw);
   hwprof_pir_reg_comb(&s->regs, req, &hw, r2h, rsp);
 }
 

@@ -43,14 +43,14 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
   w->pir_write = w->pir_sel && a->pwrite;
 
   /* the edge-profiling unit's outputs do not depend on ev_stall (it only counts) */
-  w->ep = (hwprof_edge_prof_in_t){
-      .upd = s->pir.upd,
-      .hold = w->pir_write,
-      .reg = {w->ep_sel, a->pwrite, a->paddr, a->pwdata},
-      .mem_req_ready = in->mem_req_ready,
-      .mem_rsp_valid = in->mem_rsp_valid,
-      .mem_rsp_rdata = in->mem_rsp_rdata,
-  };
+  /* (field by field: a compound literal would clear the whole first, every cycle) */
+  w->ep.upd = s->pir.upd;
+  w->ep.ev_stall = false; /* set below */
+  w->ep.hold = w->pir_write;
+  w->ep.reg = (hwprof_reg_req_t){w->ep_sel, a->pwrite, a->paddr, a->pwdata};
+  w->ep.mem_req_ready = in->mem_req_ready;
+  w->ep.mem_rsp_valid = in->mem_rsp_valid;
+  w->ep.mem_rsp_rdata = in->mem_rsp_rdata;
   hwprof_edge_prof_comb(&s->edge_prof, &cfg->edge_prof, &w->ep, &w->ep_out);
 
   /* the pir's upd_req does not depend on ev_fire, nor phase on anything but ovf */

@@ -58,8 +58,8 @@ static void hw2reg_of(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctr
   hw->stat_dropped_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_TC_ST_DROP);
 }
 
+/* Every field of e is set (no memset: this runs twice a cycle). */
 static void eval(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in, tc_eval_t *e) {
-  memset(e, 0, sizeof *e);
   const hwprof_trace_ctrl_reg_state_t *r = &s->regs;
   const uint32_t hmask = (uint32_t)HWPROF_MASK(cfg->hist_w);
   const hwprof_retire_ev_t *ev = in->ev;
@@ -83,10 +83,14 @@ static void eval(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg
   e->push = e->sampled && r->ctrl_fifo_mode;
   e->push_ok = e->push && s->fifo.count != cfg->fifo_depth;
 
-  if (in->reg.access) { /* without one the register block's strobes and response are all 0, as e is */
+  if (in->reg.access) {
     hwprof_trace_ctrl_hw2reg_t hw;
     hw2reg_of(s, cfg, &hw);
     hwprof_trace_ctrl_reg_comb(r, &in->reg, &hw, &e->r2h, &e->rsp);
+  } else { /* the register block's strobes and response without an access: all 0 */
+    static const hwprof_trace_ctrl_reg2hw_t none;
+    e->r2h = none;
+    e->rsp = (hwprof_reg_rsp_t){0};
   }
   e->pop = e->r2h.fifo_ctrl_qe && e->r2h.fifo_ctrl_pop && s->fifo.count != 0;
   e->clear = e->r2h.fifo_ctrl_qe && e->r2h.fifo_ctrl_clear;

@@ -7,9 +7,11 @@
 
 /* One clock cycle of hwprof_top with the given retire event and APB request. */
 static void hw_cycle(platform_t *p, const hwprof_retire_ev_t *ev, const hwprof_apb_req_t *apb) {
-  hwprof_top_in_t in = {0};
-  if (ev) in.ev = *ev;
-  if (apb) in.apb = *apb;
+  static const hwprof_retire_ev_t no_ev;
+  static const hwprof_apb_req_t no_apb;
+  hwprof_top_in_t in; /* every field set below (a zeroing of the whole would cost more than the cycle) */
+  in.ev = ev ? *ev : no_ev;
+  in.apb = apb ? *apb : no_apb;
   /* the memory port: the profile memory over the CPU's RAM (cmodel/mem_model.c) */
   hwprof_mem_rsp_t mr;
   hwprof_mem_model_comb(&p->mem, &mr);
