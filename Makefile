@@ -16,6 +16,13 @@ CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Isw/elf -
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 VERILATOR ?= verilator
+# Verilator's runtime (verilated.cpp, its FST writer, its threads) is the same C++ in every one of the
+# thirty-odd benches: through ccache (make deps installs it; its cache in the build directory) it is
+# compiled once a build, not once a bench
+ifneq ($(shell command -v ccache 2>/dev/null),)
+export OBJCACHE := ccache
+export CCACHE_DIR ?= $(abspath $(BUILD))/ccache
+endif
 RTL_PKG  := rtl/hwprof_pkg.sv rtl/hwprof_cop_pkg.sv
 RTL_REG  := rtl/reg/hwprof_cfg_check.sv rtl/reg/hwprof_top_reg.sv rtl/reg/hwprof_pir_reg.sv rtl/reg/hwprof_edge_prof_reg.sv \
             rtl/reg/hwprof_trace_ctrl_reg.sv rtl/reg/hwprof_vpf_reg.sv rtl/reg/hwprof_cop_reg.sv
@@ -67,7 +74,7 @@ RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 
 # Debian packages the project needs (make deps installs the missing ones).
-DEB_PKGS := make g++ python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev pkg-config \
+DEB_PKGS := make g++ ccache python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev pkg-config \
             gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc python3-matplotlib
 
 .PHONY: campaign mutate mutate-deep FORCE gls dynopt help deps lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
