@@ -26,9 +26,9 @@ window=${DYNOPT_WINDOW:-200000}
 sim="$build/sim/hwprof-sim"
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile)
-tramp=$(sed -n 's/^DYNRL_TRAMP_LO := \(.*\)/\1/p' Makefile):$(sed -n 's/^DYNRL_TRAMP_HI := \(.*\)/\1/p' Makefile)
-period5b=$(sed -n 's/^DYN5B_PERIOD := \(.*\)/\1/p' Makefile)
+cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile mk/*.mk)
+tramp=$(sed -n 's/^DYNRL_TRAMP_LO := \(.*\)/\1/p' Makefile mk/*.mk):$(sed -n 's/^DYNRL_TRAMP_HI := \(.*\)/\1/p' Makefile mk/*.mk)
+period5b=$(sed -n 's/^DYN5B_PERIOD := \(.*\)/\1/p' Makefile mk/*.mk)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf 'program\tnone_prog_cycles\trl_prog_cycles\tb5_prog_cycles\tnone_all_cycles\trl_all_cycles\tb5_all_cycles\tnone_taken\trl_taken\tb5_taken\trl_handler\tb5_handler\trl_layouts\tb5_layouts\trl_copies\tb5_copies\trl_found\trl_missed\trl_false\trl_delay\tb5_found\tb5_missed\tb5_false\tb5_delay\tb5_pairs\tb5_crossed\tboth_prog_cycles\tboth_taken\tboth_handler\tboth_traces\tevery_prog_cycles\tevery_taken\tevery_handler\tevery_traces\tstatic_prog_cycles\tstatic_taken\tstatic_layouts\ttrace_prog_cycles\ttrace_taken\ttrace_handler\ttrace_traces\n' >"$tsv"
@@ -86,7 +86,7 @@ printf '%-21s| %8s %8s | %8s %7s %7s %6s %4s %9s | %8s %7s %7s %6s %4s %9s\n' pr
 sums=""
 both_table=""
 extra=()
-profile_at=$(sed -n 's/^DYNSTATIC_PROFILE_AT := \(.*\)/\1/p' Makefile)
+profile_at=$(sed -n 's/^DYNSTATIC_PROFILE_AT := \(.*\)/\1/p' Makefile mk/*.mk)
 counters_at=$(sed -n 's/^#define INSTR_COUNTERS_AT (HWPROF_PLAT_RAM_BASE + \(0x[0-9a-f]*\)u).*/\1/p' sw/instr/instrument.h)
 counters_at=$(printf "0x%x" $((0x80000000 + counters_at))) # HWPROF_PLAT_RAM_BASE + the offset
 for rl in "$build"/dynrl/*-prof.elf; do

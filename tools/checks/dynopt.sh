@@ -123,8 +123,8 @@ check static-layout-model-reproduces-the-run static_layout_model
 # all programs and flushed them by a layout in phases.c, and runs graph.c in RTL lockstep too.
 relayout_end_to_end() {
   local elf name out err rc=0 cache tramp dir placed_all=0
-  cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile)
-  tramp=$(sed -n 's/^DYNRL_TRAMP_LO := \(.*\)/\1/p' Makefile):$(sed -n 's/^DYNRL_TRAMP_HI := \(.*\)/\1/p' Makefile)
+  cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile mk/*.mk)
+  tramp=$(sed -n 's/^DYNRL_TRAMP_LO := \(.*\)/\1/p' Makefile mk/*.mk):$(sed -n 's/^DYNRL_TRAMP_HI := \(.*\)/\1/p' Makefile mk/*.mk)
   for elf in "$build"/dynrl/*-prof.elf "$build"/dyn5b/*-prof.elf "$build"/dynboth/*-prof.elf "$build"/dynevery/*-prof.elf; do
     while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
     name=$(basename "$(dirname "$elf")")-$(basename "$elf" -prof.elf)
@@ -176,8 +176,8 @@ check dynopt-relayout-same-output-exact-profile relayout_end_to_end
 # profile file is one clear error naming it.
 static_layout_run() {
   local cache rc=0 name elf out err prof lay counters_at profile_at
-  cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile)
-  profile_at=$(sed -n 's/^DYNSTATIC_PROFILE_AT := \(.*\)/\1/p' Makefile)
+  cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile mk/*.mk)
+  profile_at=$(sed -n 's/^DYNSTATIC_PROFILE_AT := \(.*\)/\1/p' Makefile mk/*.mk)
   counters_at=0x80c00000 # the instrumenter's counter area (INSTR_COUNTERS_AT)
   for name in phases graph sort embench-depthconv embench-slre; do
     elf="$build/dynstatic/$name-prof.elf"

@@ -1,0 +1,27 @@
+# The Debian packages and FuseSoC (make deps).
+# Included by the Makefile in its order: what the files before it define is in scope.
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all Debian packages present"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "deps: installing:$$missing"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null || \
+	    { echo "deps: apt-get install failed"; exit 1; }; \
+	  echo "deps: installed:$$missing"; \
+	else \
+	  echo "deps: missing Debian packages:$$missing"; \
+	  echo "deps: run as root:  apt-get install -y$$missing"; exit 1; \
+	fi
+	@$(MAKE) --no-print-directory -s $(FUSESOC)
+
+# FuseSoC (PyPI) in a virtual environment of the build folder: make test runs its parser and lint
+# target on hwprof.core. Without PyPI the core file is still checked (tools/core_check.py).
+FUSESOC := $(BUILD)/venv/bin/fusesoc
+$(FUSESOC):
+	@python3 -m venv $(BUILD)/venv && $(BUILD)/venv/bin/pip install -q --disable-pip-version-check fusesoc \
+	  && echo "deps: installed FuseSoC in $(BUILD)/venv" \
+	  || echo "deps: note: FuseSoC could not be installed from PyPI; hwprof.core is checked without it"

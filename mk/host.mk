@@ -1,0 +1,22 @@
+# Host C objects (optimized and sanitized) and the C model library.
+# Included by the Makefile in its order: what the files before it define is in scope.
+
+# Every host C source is compiled once per flavour and linked into whatever needs it: optimized in
+# $(BUILD)/obj/ (the tools, the platforms, the benches' libraries), with ASan+UBSan in $(BUILD)/asan/
+# (the unit tests and the sanitized tools make test drives). The compiler writes each object's
+# header dependencies beside it (-MMD). One include path for all: no two headers share a name.
+HOST_INC := -Itb -Itests -Isim -Isw/instr -Isw/rewrite -Isw/cop -Isw/vp -Isw/dynopt -Isw/wpp -Isw/path
+obj  = $(sort $(patsubst %.c,$(BUILD)/obj/%.o,$(1)))
+asan = $(sort $(patsubst %.c,$(BUILD)/asan/%.o,$(1)))
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(HOST_INC) -O2 -MMD -MP -c $< -o $@
+$(BUILD)/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(HOST_INC) -g -O1 $(SAN) -MMD -MP -c $< -o $@
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/asan/*/*.d $(BUILD)/asan/*/*/*.d)
+
+# ---------------------------------------------------------------- C model library (for the benches)
+$(BUILD)/model/libhwprof_model.a: $(call obj,$(MODEL_SRC))
+	@mkdir -p $(dir $@)
+	ar rcs $@ $^

@@ -1,0 +1,54 @@
+# The two platforms: hwprof-sim (C only) and hwprof-sc (SystemC).
+# Included by the Makefile in its order: what the files before it define is in scope.
+
+INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/instr/instrument.c sw/instr/path_instr.c sw/instr/linkage.c \
+             $(PATH_SRC) $(PATH_HOST_SRC)
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/prof_coverage.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c sim/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC) \
+            $(PATH_SRC) $(PATH_HOST_SRC)
+SIM_BIN  := $(BUILD)/sim/hwprof-sim
+$(SIM_BIN): $(call obj,$(SIM_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $^ -o $@ -lelf
+
+# The SystemC platform (sim/sc/): the CPU model, APB, the profile memory and hwprof_top as the
+# Verilated RTL (verilator --sc), the C model, or both in lockstep, chosen at run time. Built for the
+# default configuration of hwprof_top (the "top" bench configuration).
+SC_CFG     := $(word 1,$(TB_CONFIGS))
+SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEPTH=$(call tb_field,$(SC_CFG),3) \
+              -DHWPROF_CFG_SETS=$(call tb_field,$(SC_CFG),4) -DHWPROF_CFG_WAYS=$(call tb_field,$(SC_CFG),5) \
+              -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(SC_CFG),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(SC_CFG),7) \
+              -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
+SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lockstep.cpp
+SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h tb/top_ports.h tb/port_protocol.h
+SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/prof_coverage.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
+              $(ELF_SRC) sw/cfg/hwprof_cfg_prog.c $(PATH_SRC) $(PATH_HOST_SRC)
+SC_BIN     := $(BUILD)/sc/hwprof-sc
+$(BUILD)/simc/libhwprof_simc.a: $(call obj,$(SIMC_SRC))
+	@mkdir -p $(dir $@)
+	ar rcs $@ $^
+# SC_RULE: $(1) the binary, $(2) the hardware's sources (RTL or a netlist), $(3) Verilator's flags
+# (with the RTL's -G parameters), $(4) further prerequisites, $(5) the C side's configuration flags
+# (default SC_CFLAGS)
+define SC_RULE
+$(1): $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sim/edge_check.h sim/prof_coverage.h \
+           $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a $(4)
+	@mkdir -p $$(dir $$@)
+	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
+	$(VERILATOR) --sc --exe --build -j $(JOBS) $(3) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $$(dir $$@)obj --top-module hwprof_top \
+	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/profmap -I$(CURDIR)/sw/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf -I$(CURDIR)/sw/wpp -I$(CURDIR)/sw/path $(if $(5),$(5),$(SC_CFLAGS))" \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc -lelf" \
+	  -o $(CURDIR)/$$@ $(2) $(addprefix $(CURDIR)/,$(SC_SRC)) >$$(dir $$@)build.log 2>&1 \
+	  || { cat $$(dir $$@)build.log; exit 1; }
+endef
+$(eval $(call SC_RULE,$(SC_BIN),$(VLT) $(RTL_SRC),$(VFLAGS) $(call tb_gflags,$(SC_CFG)),$(RTL_SRC) $(VLT)))
+# ... and in the swept configurations of counter width, ways and line size:
+# build/sc_NAME/hwprof-sc, the RTL and the C model both in configuration NAME (make campaign and
+# make test run programs on them)
+SC_CONFIGS := c8 c16 c64
+sc_cfg_of = $(filter $(1):%,$(TB_CONFIGS))
+sc_cflags = -DHWPROF_CFG_CNTW=$(call tb_field,$(1),2) -DHWPROF_CFG_UPDDEPTH=$(call tb_field,$(1),3) \
+            -DHWPROF_CFG_SETS=$(call tb_field,$(1),4) -DHWPROF_CFG_WAYS=$(call tb_field,$(1),5) \
+            -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(1),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(1),7) \
+            -DHWPROF_CFG_HISTW=$(call tb_field,$(1),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(1),9)
+SC_CONFIG_BINS := $(foreach c,$(SC_CONFIGS),$(BUILD)/sc_$(c)/hwprof-sc)
+$(foreach c,$(SC_CONFIGS),$(eval $(call SC_RULE,$(BUILD)/sc_$(c)/hwprof-sc,$(VLT) $(RTL_SRC),$(VFLAGS) $(call tb_gflags,$(call sc_cfg_of,$(c))),$(RTL_SRC) $(VLT),$(call sc_cflags,$(call sc_cfg_of,$(c))))))

@@ -1,0 +1,43 @@
+# The cmocka unit tests, the co-processor and value-profile tools, the firmware for RV32.
+# Included by the Makefile in its order: what the files before it define is in scope.
+
+UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
+              test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw test_phase test_phase_truth test_meta \
+              test_codecache test_relayout test_wpp test_path test_path_plan test_prof_coverage
+UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c sim/phase_truth.c sim/prof_coverage.c \
+            $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC) $(filter sw/wpp/%,$(WPP_SRC)) $(PATH_SRC)
+$(BUILD)/unit/%: $(BUILD)/asan/tests/%.o $(call asan,$(UNIT_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) $^ -o $@ $$(pkg-config --libs cmocka) -lelf
+
+# the same as a library for the benches (Verilator builds C++; these are C)
+$(BUILD)/cop/libhwprof_cop.a: $(call obj,$(COP_SRC))
+	@mkdir -p $(dir $@)
+	ar rcs $@ $^
+
+# hwprof-cpasm: the co-processor's assembler, disassembler and interpreter front end (and an
+# ASan/UBSan build that make test drives as a user would)
+CPASM_BIN := $(BUILD)/cop/hwprof-cpasm
+$(CPASM_BIN): $(call obj,$(COP_SRC) sw/cop/hwprof_cpasm.c)
+	@mkdir -p $(dir $@)
+	$(CC) $^ -o $@
+$(BUILD)/unit/hwprof-cpasm-asan: $(call asan,$(COP_SRC) sw/cop/hwprof_cpasm.c)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) $^ -o $@
+
+# hwprof-vpeval: a load-value profile against the run's exact one (docs/valueprof.md); ASan/UBSan build
+# for make test
+VPEVAL_BIN := $(BUILD)/vp/hwprof-vpeval
+$(VPEVAL_BIN): $(call obj,sw/vp/vp_estimate.c sw/vp/hwprof_vpeval.c)
+	@mkdir -p $(dir $@)
+	$(CC) $^ -o $@ -lm
+$(BUILD)/unit/hwprof-vpeval-asan: $(call asan,sw/vp/vp_estimate.c sw/vp/hwprof_vpeval.c)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) $^ -o $@ -lm
+
+# the firmware sources must also build for the RV32 target
+$(BUILD)/rv32/%.o: sw/%.c $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(RV32_FLAGS) -c $< -o $@
+
+unit: $(addprefix $(BUILD)/unit/,$(UNIT_TESTS)) $(patsubst sw/%.c,$(BUILD)/rv32/%.o,$(SW_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC))
