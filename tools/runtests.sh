@@ -203,5 +203,6 @@ failed=$(grep -c '^FAIL ' "$results")
 if [ "$failed" -gt 0 ]; then
   echo "failed: $(sed -n 's/^FAIL //p' "$results" | tr '\n' ' ')"
 fi
+echo "checks: $((SECONDS / 60)) min $((SECONDS % 60)) s, $par groups at a time"
 echo "test: $passed passed, $failed failed"
 [ "$failed" = 0 ]
