@@ -77,7 +77,7 @@ RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -W
 DEB_PKGS := make g++ ccache python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev pkg-config \
             gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc python3-matplotlib
 
-.PHONY: campaign mutate mutate-deep FORCE gls dynopt help deps lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
+.PHONY: campaign mutate mutate-deep FORCE gls dynopt help deps deps-packages lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
 
 help:
 	@echo "hwprof make targets"
@@ -140,7 +140,7 @@ ELF      ?= $(BUILD)/workloads/$(WORKLOAD)-fw.elf
 # instrumented builds
 SIM_RUNS := $(filter $(ELF),$(WORKLOAD_FILES)) \
             $(if $(filter $(WORKLOAD),$(WORKLOADS)),$(BUILD)/workloads/$(WORKLOAD).elf $(BUILD)/instr/$(WORKLOAD)-prof.elf)
-sim: deps
+sim: deps-packages
 	@+$(SUBMAKE) $(SC_BIN) $(SIM_RUNS)
 	@test -f "$(ELF)" || { echo "sim: error: no program '$(ELF)' (WORKLOAD is one of: $(WORKLOADS); or ELF=path)"; exit 2; }
 	@echo "sim: $(ELF) on the SystemC platform, hwprof_top as $(ENGINE); the firmware samples traces"
@@ -161,7 +161,7 @@ sim: deps
 	fi
 
 # the block-level co-simulation: RTL and C model of hwprof_top in lockstep on a random stream
-sim-blocks: deps
+sim-blocks: deps-packages
 	@+$(SUBMAKE) $(TB_TOP)
 	$(TB_TOP) --seed=$(SEED) --cycles=$(CYCLES) --progress=1000000
 

@@ -1,7 +1,10 @@
 # The Debian packages and FuseSoC (make deps).
 # Included by the Makefile in its order: what the files before it define is in scope.
 
-deps:
+# the Debian packages of DEB_PKGS (make sim needs nothing else), then FuseSoC
+deps: deps-packages
+	@$(MAKE) --no-print-directory -s $(FUSESOC)
+deps-packages:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
@@ -16,7 +19,6 @@ deps:
 	  echo "deps: missing Debian packages:$$missing"; \
 	  echo "deps: run as root:  apt-get install -y$$missing"; exit 1; \
 	fi
-	@$(MAKE) --no-print-directory -s $(FUSESOC)
 
 # FuseSoC (PyPI) in a virtual environment of the build folder: make test runs its parser and lint
 # target on hwprof.core. Without PyPI the core file is still checked (tools/core_check.py).

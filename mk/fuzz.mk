@@ -25,7 +25,7 @@ $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_file.h $(INSTR_SRC) $(PROFMAP_SRC)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_SRC_$*) -o $@ -lelf
 fuzz-deps:
-	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
+	@$(MAKE) --no-print-directory deps-packages DEB_PKGS="$(FUZZ_PKGS)"
 # (regtool: the register generator, in Python, by tools/fuzz_regtool.py: no binary)
 fuzz: $(addprefix $(BUILD)/fuzz/fuzz_,$(filter-out regtool,$(FUZZ_TARGETS))) workloads $(CPASM_BIN) $(WPP_BIN)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) tools/fuzz.sh "$(BUILD)" $(FUZZ_TARGETS)
