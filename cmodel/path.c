@@ -37,6 +37,10 @@ void hwprof_path_comb(const hwprof_path_state_t *s, const hwprof_retire_ev_t *ev
 void hwprof_path_step(hwprof_path_state_t *s, const hwprof_path_in_t *in) {
   const uint32_t w = hwprof_path_word_of(in->ev);
   const unsigned k = kind_of(w);
+  /* no path operation, call, return or register write (most events): nothing changes */
+  if ((!in->take || k == HWPROF_PATH_OP_NONE) && !in->call && !in->link_we && !in->link_restore && !in->sum_we &&
+      !in->stack_we)
+    return;
   const uint32_t a = a_of(w), b = b_of(w);
   const hwprof_prim_regfile_cfg_t st_cfg = {HWPROF_PATH_STACK_ENTRIES, HWPROF_PATH_SUM_W};
   const hwprof_prim_regfile_cfg_t ln_cfg = {HWPROF_PIR_LINK_ENTRIES, HWPROF_PATH_SUM_W};

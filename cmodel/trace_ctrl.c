@@ -96,17 +96,31 @@ static void eval(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg
   e->clear = e->r2h.fifo_ctrl_qe && e->r2h.fifo_ctrl_clear;
 }
 
+/* Off and not addressed (every cycle of a run without trace firmware): no event is looked at, nothing
+ * is sampled, no strobe is set, so the edge changes nothing and the only output is the FIFO-mode
+ * interrupt level of what the FIFO still holds. */
+static bool idle(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_in_t *in) {
+  return !s->regs.ctrl_enable && !in->reg.access;
+}
+
 void hwprof_trace_ctrl_comb(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in,
                      hwprof_trace_ctrl_out_t *out) {
+  /* FIFO mode: a level while the FIFO holds at least the watermark (see the RTL) */
+  const unsigned wm = s->regs.ctrl_watermark ? s->regs.ctrl_watermark : 1u;
+  const bool level = s->regs.ctrl_fifo_mode && s->fifo.count >= wm;
+  if (idle(s, in)) {
+    out->reg = (hwprof_reg_rsp_t){0};
+    out->irq = level;
+    return;
+  }
   tc_eval_t e;
   eval(s, cfg, in, &e);
   out->reg = e.rsp;
-  /* FIFO mode: a level while the FIFO holds at least the watermark (see the RTL) */
-  unsigned wm = s->regs.ctrl_watermark ? s->regs.ctrl_watermark : 1u;
-  out->irq = (e.sampled && !s->regs.ctrl_fifo_mode) || (s->regs.ctrl_fifo_mode && s->fifo.count >= wm);
+  out->irq = (e.sampled && !s->regs.ctrl_fifo_mode) || level;
 }
 
 void hwprof_trace_ctrl_step(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in) {
+  if (idle(s, in)) return;
   tc_eval_t e;
   eval(s, cfg, in, &e);
   const uint32_t hmask = (uint32_t)HWPROF_MASK(cfg->hist_w);
