@@ -50,7 +50,7 @@ PATH_SRC := sw/path/bl.c sw/path/regions.c sw/path/func_paths.c sw/path/pp_plan.
 # host only (files, the ELF and map layers): reading a path profile back, comparing it with the oracle
 PATH_HOST_SRC := sw/path/pp_readback.c sw/path/pp_compare.c
 RW_SRC   := sw/rewrite/hwprof_rewrite.c
-PROFMAP_SRC := sw/profmap/profmap.c sw/cfg/hwprof_cfg.c
+PROFMAP_SRC := sw/profmap/profmap.c sw/profmap/profile_file.c sw/cfg/hwprof_cfg.c
 PROFMAP_HDR := sw/profmap/profmap.h sw/cfg/hwprof_cfg.h
 # The co-processor's tools (docs/coproc.md): the format's name tables (generated from
 # regs/cop_uinsn.json), image files, the assembler/disassembler, the instruction-level interpreter.
@@ -74,7 +74,7 @@ RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 
 # Debian packages the project needs (make deps installs the missing ones).
-DEB_PKGS := make g++ ccache python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev pkg-config \
+DEB_PKGS := make g++ ccache python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev libdw-dev lcov pkg-config \
             gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc python3-matplotlib
 
 .PHONY: campaign mutate mutate-deep FORCE gls dynopt help deps deps-packages lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
@@ -128,7 +128,7 @@ include mk/fuzz.mk
 # ---------------------------------------------------------------- the suites
 test: deps
 	@+$(SUBMAKE) unit bench-bin $(SIM_BIN) $(SC_BIN) $(SC_CONFIG_BINS) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
-	  $(BUILD)/unit/relayout-random \
+	  $(BUILD)/unit/relayout-random $(BUILD)/unit/hwprof-report-asan \
 	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan $(VPEVAL_BIN) $(BUILD)/unit/hwprof-vpeval-asan $(BUILD)/unit/hwprof-wpp-asan \
 	  $(WPP_BIN)
 	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)

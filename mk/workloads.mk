@@ -7,7 +7,7 @@
 PLAT_RAM_BASE := $(shell sed -n 's/^\#define HWPROF_PLAT_RAM_BASE \(0x[0-9a-f]*\)u.*/\1/p' sw/include/hwprof_regs.h)
 WL_DATA_BASE  := $(shell printf '0x%x' $$(( $(PLAT_RAM_BASE) + 0x200000 )))
 WORKLOADS := sort hashtab interp lz graph matrix
-WL_FLAGS := --specs=picolibc.specs --oslib=semihost --crt0=semihost -march=rv32im -mabi=ilp32 -O2 \
+WL_FLAGS := --specs=picolibc.specs --oslib=semihost --crt0=semihost -march=rv32im -mabi=ilp32 -O2 -g \
             -Wall -Wextra -Werror -Wl,--defsym=__flash=$(PLAT_RAM_BASE) -Wl,--defsym=__flash_size=0x200000 \
             -Wl,--defsym=__ram=$(WL_DATA_BASE) -Wl,--defsym=__ram_size=0x200000
 WL_ELFS  := $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(WORKLOADS)))
@@ -114,6 +114,17 @@ $(BUILD)/unit/hwprof-wpp-asan: $(call asan,$(WPP_SRC) sw/wpp/hwprof_wpp.c)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $^ -o $@ -lelf
 
+# Profiles for other tools (docs/report.md): hwprof-report writes an lcov tracefile of an edge
+# profile, its lines from the program's DWARF line table (elfutils' libdw)
+REPORT_SRC := sw/report/dwarf_lines.c sw/report/lcov.c $(PROFMAP_SRC)
+REPORT_BIN := $(BUILD)/report/hwprof-report
+$(REPORT_BIN): $(call obj,$(REPORT_SRC) sw/report/hwprof_report.c)
+	@mkdir -p $(dir $@)
+	$(CC) $^ -o $@ -ldw -lelf
+$(BUILD)/unit/hwprof-report-asan: $(call asan,$(REPORT_SRC) sw/report/hwprof_report.c)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) $^ -o $@ -ldw -lelf
+
 # The instrumenter (sw/instr/) and the workloads it instruments: built again with the
 # relocations kept (-Wl,--emit-relocs) and without linker relaxation, then instrumented
 # (mode minimal, K = INSTR_K: small enough that functions are split into regions).
@@ -185,7 +196,7 @@ $(TRAPS_ELF): sim/workloads/traps.c sim/workloads/common.h
 # -ftest-coverage for gcov's notes), the freestanding gcov runtime of sw/rt/gcov_rt.c writing the
 # .gcda files through semihosting at exit (hwprof-sim --out-dir=DIR).
 WL_GCOV  := $(addprefix $(BUILD)/gcov/,$(addsuffix .elf,$(WORKLOADS)))
-GCOV_CFLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -O2 -Wall -Wextra -Werror
+GCOV_CFLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -O2 -g -Wall -Wextra -Werror
 $(BUILD)/gcov/%.o: sim/workloads/%.c sim/workloads/common.h
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(GCOV_CFLAGS) -fprofile-arcs -ftest-coverage -fprofile-info-section=gcov_info -c $< -o $@
@@ -211,7 +222,7 @@ $(BUILD)/fw/hwprof_cfg.o: sw/cfg/hwprof_cfg.c sw/cfg/hwprof_cfg.h $(SW_HDR)
 # profile exact, overhead bounded, the RTL in lockstep on a few; nsichneu also needs branch
 # relaxation once profiling instructions are inserted).
 EMBENCH ?= ../shared/embench
-EMBENCH_FLAGS := --specs=picolibc.specs --oslib=semihost --crt0=semihost -march=rv32im -mabi=ilp32 -O2 \
+EMBENCH_FLAGS := --specs=picolibc.specs --oslib=semihost --crt0=semihost -march=rv32im -mabi=ilp32 -O2 -g \
                  -Wl,--defsym=__flash=$(PLAT_RAM_BASE) -Wl,--defsym=__flash_size=0x200000 \
                  -Wl,--defsym=__ram=$(WL_DATA_BASE) -Wl,--defsym=__ram_size=0x200000 \
                  -Wl,--emit-relocs -Wl,--no-relax -DHAVE_BOARDSUPPORT_H -include boardsupport.h -Isim/embench
@@ -394,7 +405,7 @@ WORKLOAD_FILES := $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELF
            $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(BUILD)/instr/deep_recursion.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) $(EMBENCH_DYN) \
            $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE) $(DYNRL_ELFS) \
            $(TRAPS_ELF) $(BIG_ELFS)
-workloads: $(WORKLOAD_FILES) $(SIM_BIN) $(INSTR_BIN)  # and the tools the docs run on them
+workloads: $(WORKLOAD_FILES) $(SIM_BIN) $(INSTR_BIN) $(REPORT_BIN)  # and the tools the docs run on them
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device
 	@tools/qemu_check.sh $(SIM_BIN) $(WL_ELFS)

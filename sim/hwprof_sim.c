@@ -37,6 +37,9 @@ static void usage(FILE *to) {
           "  --max-insns=N   stop with an error after N instructions (default 200000000)\n"
           "  --ram=BYTES     RAM size at 0x80000000 (default 16777216)\n"
           "  --pcs=FILE      write every retired instruction's address, one hex number per line\n"
+          "  --pc-counts=FILE  write, for every address that retired, how many times it did and how\n"
+          "                  many of those went elsewhere than the next word: 'PC COUNT TAKEN' a line\n"
+          "                  (hexadecimal, decimal, decimal), in address order\n"
           "  --engine=E      none: the CPU alone; model: with the C model of hwprof_top (default)\n"
           "  --trace-check   model engine: check every trace record against the executed instructions\n"
           "                  and its reconstruction from the ELF image\n"
@@ -176,7 +179,7 @@ static uint32_t ram_read32(void *ctx, uint32_t addr) {
 int main(int argc, char **argv) {
   uint64_t max_insns = 200000000, ram = 16u << 20, mem_latency = 4;
   uint64_t cache_sets = HWPROF_SETS_DEFAULT, cache_ways = HWPROF_WAYS_DEFAULT;
-  const char *pcs_path = NULL, *elf = NULL, *engine = "model";
+  const char *pcs_path = NULL, *pc_counts_path = NULL, *elf = NULL, *engine = "model";
   const char *trace_out = NULL, *blocks_out = NULL;
   const char *cop_profile = NULL, *value_truth = NULL;
   const char *edge_map = NULL, *edge_profile = NULL, *edge_truth = NULL, *out_dir = NULL;
@@ -252,6 +255,8 @@ int main(int argc, char **argv) {
       blocks_out = a + 13;
     } else if (!strncmp(a, "--pcs=", 6) && a[6]) {
       pcs_path = a + 6;
+    } else if (!strncmp(a, "--pc-counts=", 12) && a[12]) {
+      pc_counts_path = a + 12;
     } else if (!strncmp(a, "--code-range=", 13)) {
       if (parse_range(a, a + 13, &range_lo, &range_hi)) return 2;
       range = true;
@@ -383,6 +388,20 @@ int main(int argc, char **argv) {
     platform_free(&plat);
     return 2;
   }
+  /* per RAM word: its retirements and those that went elsewhere than the next word */
+  uint64_t(*pc_counts)[2] = NULL;
+  uint64_t pc_outside = 0;
+  FILE *pc_counts_file = NULL;
+  if (pc_counts_path) {
+    pc_counts = calloc(cpu->ram_size / 4, sizeof *pc_counts);
+    if (pc_counts == NULL || (pc_counts_file = fopen(pc_counts_path, "w")) == NULL) {
+      fprintf(stderr, "hwprof-sim: error: cannot write '%s': %s\n", pc_counts_path, pc_counts ? strerror(errno) : "out of memory");
+      free(pc_counts);
+      if (pcs) fclose(pcs);
+      platform_free(&plat);
+      return 2;
+    }
+  }
   static trace_check_t tc;
   if (trace_check) {
     char err[240];
@@ -498,6 +517,15 @@ int main(int argc, char **argv) {
     if (phase_truth_path) phase_truth_event(&pt, &ev, cpu->instret);
     if (path_truth_path) path_truth_event(&pth, &ev);
     if (pcs && ev.valid) fprintf(pcs, "%08" PRIx32 "\n", ev.pc);
+    if (pc_counts && ev.valid) {
+      const uint64_t w = ((uint64_t)ev.pc - RV_RAM_BASE) / 4;
+      if (ev.pc >= RV_RAM_BASE && w < cpu->ram_size / 4) {
+        pc_counts[w][0]++;
+        pc_counts[w][1] += ev.next_pc != ev.pc + 4u;
+      } else {
+        pc_outside++;
+      }
+    }
     if (trace_check && ev.valid) trace_check_event(&tc, &plat.hw.trace_ctrl, &ev);
     if (trace_out) {
       trace_drain_event(&drain, &ev);
@@ -512,6 +540,19 @@ int main(int argc, char **argv) {
   double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
   fflush(stdout);
   if (pcs) fclose(pcs);
+  if (pc_counts) {
+    for (uint64_t w = 0; w < cpu->ram_size / 4; w++)
+      if (pc_counts[w][0])
+        fprintf(pc_counts_file, "%08" PRIx64 " %" PRIu64 " %" PRIu64 "\n", RV_RAM_BASE + 4 * w, pc_counts[w][0],
+                pc_counts[w][1]);
+    free(pc_counts);
+    if (fclose(pc_counts_file) != 0 || pc_outside) {
+      fprintf(stderr, "hwprof-sim: error: %s: %s\n", pc_counts_path,
+              pc_outside ? "instructions retired outside RAM: not counted" : "write error");
+      platform_free(&plat);
+      return 2;
+    }
+  }
 
   int rc;
   if (st == RV_EXITED) {

@@ -311,8 +311,48 @@ static void test_profmap_compare_counts_differing_edges(void **state) {
   remove(pb);
 }
 
+/* A profile file read back against its map gives the counts written, the virtual entry edge the
+ * function's entries; a file missing an edge of a function it gives, naming an edge the map does
+ * not have, or ending in the middle of a line is refused with the file and line named. */
+static void test_profmap_profile_file_read_back(void **state) {
+  (void)state;
+  int64_t a[NE];
+  memcpy(a, kCounts, sizeof a);
+  pm_map_t m = {.program = "p.elf", .nfn = 1, .fn = &fn};
+  char p[] = "/tmp/hwprof-prof-r-XXXXXX";
+  FILE *f = fdopen(mkstemp(p), "w");
+  int64_t *rows[1] = {a};
+  pm_write_profile(f, &m, rows);
+  fclose(f);
+  int64_t **got = NULL;
+  char err[200];
+  assert_int_equal(pm_read_profile(&m, p, &got, err, sizeof err), 0);
+  assert_non_null(got[0]);
+  for (int e = 0; e < NE; e++) assert_int_equal(got[0][e], kCounts[e]);
+  pm_free_counts(&m, got);
+  const char *bad[] = {
+      "hwprof-profile 1\nfunction loop 0x00000100 entries 1\nedge fall 0x00000100 0x00000110 1\n", /* edges missing */
+      "hwprof-profile 1\nfunction loop 0x00000100 entries 1\nedge jump 0x00000100 0x00000110 1\n", /* no such edge */
+      "hwprof-profile 1\nfunction loop 0x00000100 entries 1\nedge fall 0x00000100 0x0000011", /* cut short */
+      "hwprof-profile 1\nfunction other 0x00000100 entries 1\n",                              /* not in the map */
+  };
+  const char *why[] = {"has no count", "no such edge", "truncated", "not an instrumented function"};
+  for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
+    f = fopen(p, "w");
+    fputs(bad[i], f);
+    fclose(f);
+    got = NULL;
+    assert_int_equal(pm_read_profile(&m, p, &got, err, sizeof err), -1);
+    assert_null(got);
+    assert_non_null(strstr(err, p));
+    assert_non_null(strstr(err, why[i]));
+  }
+  remove(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup(test_profmap_profile_file_read_back, setup),
       cmocka_unit_test_setup(test_profmap_derive_from_the_edges_outside_a_spanning_tree, setup),
       cmocka_unit_test_setup(test_profmap_two_measured_edges_do_not_determine_the_loop, setup),
       cmocka_unit_test_setup(test_profmap_block_counter_replaces_an_edge, setup),

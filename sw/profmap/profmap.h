@@ -99,6 +99,13 @@ void pm_truth_free(pm_truth_t *t);
 
 /* counts[f][e] for every instrumented function (NULL rows are skipped). */
 int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts);
+/* Reads a profile file written for map m (by pm_write_profile): *counts gets a row counts[f][e] for
+ * every function of the file (NULL for the others; the virtual entry edge holds the function's
+ * entries, other virtual edges 0). Every line must name an instrumented function of m and one of
+ * its edges, and each function given must have all its edges. Returns 0, or -1 with a one-line
+ * reason naming the file and line in err (nothing allocated). */
+int pm_read_profile(const pm_map_t *m, const char *path, int64_t ***counts, char *err, size_t errlen);
+void pm_free_counts(const pm_map_t *m, int64_t **counts);
 /* Compares two profile files edge by edge: prints the first differences to `to`, returns the
  * number of differing or missing edges (and the edges compared), or -1 with err on a bad file. */
 long pm_compare_profiles(const char *a, const char *b, FILE *to, long *edges, char *err, size_t errlen);

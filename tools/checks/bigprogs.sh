@@ -16,9 +16,10 @@ for elf in "$build"/bigprogs/*.elf; do
 done
 
 # bigprog_run NAME: instruments and runs one program, writing $logdir/big-NAME.{plain,prof,err,out}
+# (and the uninstrumented run's per-address retirements, big-NAME.counts)
 bigprog_run() {
   local w=$1 elf="$build/bigprogs/$1.elf"
-  "$build/sim/hwprof-sim" --engine=none "$elf" >"$logdir/big-$w.plain" 2>"$logdir/big-$w.plain.err" &&
+  "$build/sim/hwprof-sim" --engine=none --pc-counts="$logdir/big-$w.counts" "$elf" >"$logdir/big-$w.plain" 2>"$logdir/big-$w.plain.err" &&
     "$build/unit/hwprof-instr-asan" instrument "$elf" -o "$logdir/big-$w.elf" >"$logdir/big-$w.instr" 2>&1 &&
     "$build/sim/hwprof-sim" --edge-map="$logdir/big-$w.map" --edge-profile="$logdir/big-$w.prof" \
       "$logdir/big-$w.elf" >"$logdir/big-$w.out" 2>"$logdir/big-$w.err"
@@ -52,6 +53,28 @@ bigprogs_edge_profile() {
   return $rc
 }
 
+# lcov tracefiles of the large programs (docs/report.md): hwprof-report (ASan/UBSan) on each hardware
+# profile; every line and conditional branch count equal to what the uninstrumented run's retire
+# stream and binutils' line table give (tools/lcov_oracle.py)
+bigprogs_lcov() {
+  local elf w out rc=0
+  for elf in "${big_elfs[@]}"; do
+    w=$(basename "$elf" .elf)
+    [ -s "$logdir/big-$w.prof" ] && [ -s "$logdir/big-$w.counts" ] || { echo "$w: no profile (an earlier check failed)"; rc=1; continue; }
+    out=$("$build/unit/hwprof-report-asan" lcov "$logdir/big-$w.map" "$logdir/big-$w.prof" -o "$logdir/big-$w.info" 2>&1) ||
+      { echo "$w: $out"; rc=1; continue; }
+    echo "$w: ${out#hwprof-report: }"
+    python3 tools/lcov_oracle.py stream "$logdir/big-$w.info" "$elf" "$logdir/big-$w.counts" >"$logdir/big-$w.lcov-oracle" 2>&1 &
+  done
+  wait
+  for elf in "${big_elfs[@]}"; do
+    w=$(basename "$elf" .elf)
+    echo "$w: $(cat "$logdir/big-$w.lcov-oracle" 2>/dev/null)"
+    grep -q 'compared.*, 0 differ$' "$logdir/big-$w.lcov-oracle" 2>/dev/null || rc=1
+  done
+  return $rc
+}
+
 # whole-program paths on the large programs (wpp_one):
 # every trace record drained, the blocks rebuilt from them equal to the retire stream's, and the
 # hierarchy built from either the same; both programs at once, their big files removed after
@@ -73,6 +96,7 @@ bigprogs_wpp() {
 
 if [ ${#big_elfs[@]} -gt 0 ]; then
   check bigprogs-edge-profile-coverage bigprogs_edge_profile
+  check bigprogs-lcov-retire-stream bigprogs_lcov
   check bigprogs-wpp-blocks-equal-retire-stream bigprogs_wpp
 else
   echo "note: ../shared/bigprogs is not there (BIGPROGS=...): the checks on Lua and zstd are skipped"

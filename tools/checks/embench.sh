@@ -1,7 +1,7 @@
 # The checks of make test on Embench (third-party programs, ../shared/embench; each skipped with a
 # note when they are not there), sourced by tools/runtests.sh, whose check(), $build, $logdir and $sc
-# they use: branch relaxation, edge profiles, QEMU's streams and gcov as oracles, the trace round
-# trip, every build's relocation patterns.
+# they use: branch relaxation, edge profiles, QEMU's streams and gcov as oracles, lcov tracefiles,
+# the trace round trip, every build's relocation patterns.
 
 # branch relaxation in the rewriting layer (sw/rewrite/): Embench's nsichneu (one very large
 # function) has conditional branches that the inserted profiling instructions put out of reach;
@@ -130,7 +130,33 @@ embench_gcov_oracle() {
     (cd "$d" && riscv64-unknown-elf-gcov --json-format --stdout ./*.gcda >gcov.json 2>/dev/null) || { echo "$w: gcov failed"; rc=1; continue; }
     out=$(python3 tools/gcov_oracle.py "$d/gcov.json" "$d/prof.prof" "$d/prof.map" "$d/prof.elf") || rc=1
     echo "$w: $out"
+    # the same run's lcov tracefile against gcov's: function counts equal, line agreement shown
+    "$build/unit/hwprof-report-asan" lcov --quiet "$d/prof.map" "$d/prof.prof" -o "$d/hw.info" || { rc=1; continue; }
+    out=$(python3 tools/lcov_oracle.py gcov "$d/hw.info" "$d/gcov.json") || rc=1
+    echo "$w: $out"
   done
+  return $rc
+}
+# Coverage for lcov and genhtml (docs/report.md): each program's hardware profile (from
+# embench-edge-profile-default-k) written as an lcov tracefile by hwprof-report (ASan/UBSan); every
+# line count and every conditional branch's taken and not-taken counts must equal what QEMU's retire
+# stream of the program and binutils' line table give (tools/lcov_oracle.py), every line that ran
+# in a profiled function must have its record, and genhtml must render all the tracefiles
+embench_lcov() {
+  local elf w out rc=0
+  mkdir -p "$logdir/lcov"
+  for elf in "${embench_elfs[@]}"; do
+    w=$(basename "$elf" .elf)
+    [ -s "$logdir/qemu/$w.pcs" ] && [ -s "$logdir/eb-$w.prof" ] || { echo "$w: no QEMU stream or no profile (an earlier check failed)"; rc=1; continue; }
+    out=$("$build/unit/hwprof-report-asan" lcov --test-name="$w" "$logdir/eb-$w.map" "$logdir/eb-$w.prof" -o "$logdir/lcov/$w.info" 2>&1) ||
+      { echo "$w: $out"; rc=1; continue; }
+    echo "$w: ${out#hwprof-report: }"
+    out=$(python3 tools/lcov_oracle.py stream "$logdir/lcov/$w.info" "$elf" "$logdir/qemu/$w.pcs" 2>&1) || rc=1
+    echo "$w: $out"
+  done
+  out=$(genhtml --quiet --branch-coverage --ignore-errors source -o "$logdir/lcov/html" "$logdir"/lcov/*.info 2>&1) &&
+    [ -s "$logdir/lcov/html/index.html" ] || { echo "genhtml: $out"; rc=1; }
+  echo "genhtml rendered the $(ls "$logdir"/lcov/*.info | wc -l) tracefiles: $logdir/lcov/html/index.html"
   return $rc
 }
 embench_trace_check() {
@@ -148,6 +174,7 @@ if [ -f "$nsichneu" ]; then
   check qemu-check-embench embench_qemu
   check embench-branch-oracle-qemu embench_branch_oracle
   check embench-gcov-oracle embench_gcov_oracle
+  check embench-lcov-retire-stream embench_lcov
   check embench-trace-check embench_trace_check
   check instr-takes-every-build instr_takes_every_build
 else

@@ -64,6 +64,58 @@ gcov_oracle() {
 }
 check gcov-oracle-function-counts gcov_oracle
 
+# lcov tracefiles (docs/report.md): each workload's hardware profile (from gcov-oracle-function-counts)
+# written by hwprof-report (ASan/UBSan): every line and conditional branch count equal to what the
+# CPU model's retire stream (hwprof-sim --pc-counts, the uninstrumented program) and binutils' line
+# table give (tools/lcov_oracle.py), every line that ran in a profiled function recorded
+lcov_workloads() {
+  local w rc=0 out
+  mkdir -p "$logdir/lcov-wl"
+  for elf in "${prof_workloads[@]}"; do
+    w=$(basename "$elf" -prof.elf)
+    [ -s "$logdir/gcov/$w.prof" ] || { echo "$w: no profile (an earlier check failed)"; rc=1; continue; }
+    "$build/sim/hwprof-sim" --engine=none --quiet --pc-counts="$logdir/lcov-wl/$w.counts" "$build/instr/$w.elf" >/dev/null 2>&1 ||
+      { echo "$w: the uninstrumented run failed"; rc=1; continue; }
+    out=$("$build/unit/hwprof-report-asan" lcov "${elf%.elf}.map" "$logdir/gcov/$w.prof" -o "$logdir/lcov-wl/$w.info" 2>&1) ||
+      { echo "$w: $out"; rc=1; continue; }
+    echo "$w: ${out#hwprof-report: }"
+    out=$(python3 tools/lcov_oracle.py stream "$logdir/lcov-wl/$w.info" "$build/instr/$w.elf" "$logdir/lcov-wl/$w.counts" 2>&1) || rc=1
+    echo "$w: $out"
+  done
+  return $rc
+}
+check lcov-workloads-retire-stream lcov_workloads
+
+# hwprof-report on bad input: one line naming the input, exit 1 (a bad file) or 2 (bad arguments),
+# no tracefile left behind
+report_bad_input() {
+  local map="$build/instr/sort-prof.map" prof="$logdir/gcov/sort.prof" d="$logdir/report-bad" out rc a
+  mkdir -p "$d"
+  [ -s "$prof" ] || { echo "no profile of sort (an earlier check failed)"; return 1; }
+  head -c 300 "$prof" >"$d/truncated.prof"
+  sed 's/^edge \(.*\) \([0-9]*\)$/edge \1 x\2/' "$prof" >"$d/malformed.prof"
+  printf 'hwprof-profile 1\nfunction no_such_function 0x80000000 entries 1\n' >"$d/other.prof"
+  for a in "$d/truncated.prof" "$d/malformed.prof" "$d/other.prof" /nonexistent.prof; do
+    rm -f "$d/out.info"
+    out=$("$build/unit/hwprof-report-asan" lcov "$map" "$a" -o "$d/out.info" 2>&1)
+    rc=$?
+    echo "$(basename "$a") -> $rc: $out"
+    [ "$rc" = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "$a" <<<"$out" && [ ! -e "$d/out.info" ] || return 1
+  done
+  # a program without a line table (the instrumented program has no sections)
+  out=$("$build/unit/hwprof-report-asan" lcov --program="$build/instr/sort-prof.elf" "$map" "$prof" -o "$d/out.info" 2>&1)
+  rc=$?
+  echo "no line table -> $rc: $out"
+  [ "$rc" = 1 ] && grep -q "sort-prof.elf" <<<"$out" && [ ! -e "$d/out.info" ] || return 1
+  for a in --frobnicate --test-name=a-b; do
+    out=$("$build/unit/hwprof-report-asan" lcov "$a" "$map" "$prof" 2>&1)
+    rc=$?
+    echo "$a -> $rc: $out"
+    [ "$rc" = 2 ] && grep -q -- "$a" <<<"$out" || return 1
+  done
+}
+check report-rejects-bad-input report_bad_input
+
 # a function the instrumenter cannot analyse (millicode with several entry points) is reported and
 # left alone, never mis-instrumented; picolibc's printf core, two indirect jumps sharing one table,
 # is instrumented through a dispatch node (its map has the node's edges)

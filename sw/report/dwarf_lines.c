@@ -1,0 +1,186 @@
+/* DWARF line tables through libdw; see dwarf_lines.h. */
+#include "dwarf_lines.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* path without "." and ".." parts (lexically: ".." drops the part before it; at
+ * the root it stays at the root; leading ".." of a relative path stay) */
+static char *clean_path(const char *p) {
+  const size_t n = strlen(p);
+  char *out = malloc(n + 2);
+  size_t *mark = malloc((n / 2 + 2) * sizeof *mark); /* where each kept part starts in out */
+  bool *up = malloc((n / 2 + 2) * sizeof *up); /* ... and whether it is a ".." */
+  if (out == NULL || mark == NULL || up == NULL) {
+    free(out);
+    free(mark);
+    free(up);
+    return NULL;
+  }
+  const bool abs = p[0] == '/';
+  size_t o = 0, nm = 0;
+  for (const char *s = p; *s;) {
+    while (*s == '/') s++;
+    const char *e = s;
+    while (*e && *e != '/') e++;
+    const size_t len = (size_t)(e - s);
+    const bool dot = len == 1 && s[0] == '.', dotdot = len == 2 && s[0] == '.' && s[1] == '.';
+    if (len == 0 || dot || (dotdot && abs && nm == 0)) {
+      /* nothing to keep */
+    } else if (dotdot && nm > 0 && !up[nm - 1]) {
+      o = mark[--nm];
+    } else {
+      mark[nm] = o;
+      up[nm++] = dotdot;
+      if (o > 0 || abs) out[o++] = '/';
+      memcpy(out + o, s, len);
+      o += len;
+    }
+    s = e;
+  }
+  if (o == 0) out[o++] = abs ? '/' : '.';
+  out[o] = 0;
+  free(mark);
+  free(up);
+  return out;
+}
+
+/* path, relative ones joined to the compilation directory dir (when known) */
+static int file_index(dl_lines_t *d, const char *dir, const char *path, unsigned *idx) {
+  char *joined = NULL;
+  if (path[0] != '/' && dir != NULL && dir[0]) {
+    joined = malloc(strlen(dir) + strlen(path) + 2);
+    if (joined == NULL) return -1;
+    sprintf(joined, "%s/%s", dir, path);
+    path = joined;
+  }
+  char *p = clean_path(path);
+  free(joined);
+  if (p == NULL) return -1;
+  for (unsigned i = d->nfile; i-- > 0;) /* the most recent first: rows of one file come together */
+    if (strcmp(d->file[i], p) == 0) {
+      free(p);
+      *idx = i;
+      return 0;
+    }
+  if ((d->nfile & (d->nfile - 1)) == 0) { /* grow at powers of two */
+    char **f = realloc(d->file, (d->nfile ? 2 * (size_t)d->nfile : 16) * sizeof *f);
+    if (f == NULL) {
+      free(p);
+      return -1;
+    }
+    d->file = f;
+  }
+  d->file[d->nfile] = p;
+  *idx = d->nfile++;
+  return 0;
+}
+
+static int add_range(dl_lines_t *d, size_t *cap, uint32_t lo, uint32_t hi, unsigned file, unsigned line) {
+  if (d->nrange == *cap) {
+    *cap = *cap ? 2 * *cap : 1024;
+    dl_range_t *r = realloc(d->range, *cap * sizeof *r);
+    if (r == NULL) return -1;
+    d->range = r;
+  }
+  d->range[d->nrange++] = (dl_range_t){lo, hi, file, line};
+  return 0;
+}
+
+static int by_lo(const void *a, const void *b) {
+  const dl_range_t *x = a, *y = b;
+  return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+int dl_read(dl_lines_t *d, const char *path, char *err, size_t errlen) {
+  memset(d, 0, sizeof *d);
+  err[0] = 0;
+  const int fd = open(path, O_RDONLY);
+  if (fd < 0) {
+    snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    return -1;
+  }
+  Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
+  if (dw == NULL) {
+    snprintf(err, errlen, "%s: no DWARF debugging information: build it with -g", path);
+    close(fd);
+    return -1;
+  }
+  size_t cap = 0, hsize;
+  Dwarf_Off off = 0, next;
+  unsigned tables = 0;
+  while (!err[0] && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+    Dwarf_Die cu;
+    Dwarf_Lines *lines;
+    size_t n;
+    if (dwarf_offdie(dw, off + hsize, &cu) != NULL && dwarf_getsrclines(&cu, &lines, &n) == 0) {
+      Dwarf_Attribute at;
+      const char *dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at));
+      tables++;
+      for (size_t i = 0; i + 1 < n; i++) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i), *nx = dwarf_onesrcline(lines, i + 1);
+        Dwarf_Addr a, b;
+        int line;
+        bool end;
+        if (dwarf_lineendsequence(l, &end) || end) continue;
+        if (dwarf_lineaddr(l, &a) || dwarf_lineaddr(nx, &b) || dwarf_lineno(l, &line)) {
+          snprintf(err, errlen, "%s: unreadable line table row: %s", path, dwarf_errmsg(-1));
+          break;
+        }
+        if (b <= a || line <= 0)
+          continue; /* a later row at the same address wins; line 0 is no line
+                     */
+        const char *src = dwarf_linesrc(l, NULL, NULL);
+        unsigned fi;
+        if (src == NULL) continue;
+        if (a > UINT32_MAX || b > (Dwarf_Addr)UINT32_MAX + 1) {
+          snprintf(err, errlen, "%s: line table addresses beyond 32 bits", path);
+          break;
+        }
+        if (file_index(d, dir, src, &fi) ||
+            add_range(d, &cap, (uint32_t)a, (uint32_t)(b - 1) + 1u, fi, (unsigned)line)) {
+          snprintf(err, errlen, "out of memory");
+          break;
+        }
+      }
+    }
+    off = next;
+  }
+  dwarf_end(dw);
+  close(fd);
+  if (!err[0] && tables == 0) snprintf(err, errlen, "%s: no DWARF line table: build it with -g", path);
+  if (err[0]) {
+    dl_free(d);
+    return -1;
+  }
+  if (d->nrange) qsort(d->range, d->nrange, sizeof *d->range, by_lo);
+  return 0;
+}
+
+const dl_range_t *dl_find(const dl_lines_t *d, uint32_t a) {
+  size_t lo = 0, hi = d->nrange;
+  while (lo < hi) { /* the last range starting at or below a */
+    const size_t mid = lo + (hi - lo) / 2;
+    if (d->range[mid].lo <= a)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == 0) return NULL;
+  const dl_range_t *r = &d->range[lo - 1];
+  return a < r->hi ? r : NULL;
+}
+
+void dl_free(dl_lines_t *d) {
+  for (unsigned i = 0; i < d->nfile; i++) free(d->file[i]);
+  free(d->file);
+  free(d->range);
+  memset(d, 0, sizeof *d);
+}

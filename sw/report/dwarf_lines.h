@@ -1,0 +1,32 @@
+/* Source lines of a program's code from its DWARF line table (elfutils' libdw):
+ * which file and line each instruction address belongs to. Host only. */
+#ifndef HWPROF_DWARF_LINES_H
+#define HWPROF_DWARF_LINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  uint32_t lo, hi; /* addresses [lo, hi) */
+  unsigned file; /* index into files */
+  unsigned line; /* >= 1 */
+} dl_range_t;
+
+typedef struct {
+  dl_range_t *range; /* sorted by lo, not overlapping */
+  size_t nrange;
+  char **file; /* source paths, made absolute and without "." and ".." parts */
+  unsigned nfile;
+} dl_lines_t;
+
+/* Reads the line table of the ELF file at path. An address takes the line of
+ * the last row at or below it in its sequence (of several rows at one address,
+ * the last); rows of line 0 (code the compiler made up) give no range. Returns
+ * 0, or -1 with a one-line reason naming the file in err (a file without a line
+ * table is an error: build with -g). */
+int dl_read(dl_lines_t *d, const char *path, char *err, size_t errlen);
+/* The range holding address a, or NULL. */
+const dl_range_t *dl_find(const dl_lines_t *d, uint32_t a);
+void dl_free(dl_lines_t *d);
+
+#endif /* HWPROF_DWARF_LINES_H */

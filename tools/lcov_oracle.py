@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Checks an lcov tracefile written by hwprof-report against oracles that share no code with it.
+
+usage: lcov_oracle.py stream INFO ELF PCS   (PCS: a retire stream, or hwprof-sim --pc-counts's file)
+       lcov_oracle.py gcov INFO GCOV_JSON
+
+stream: PCS is a retire stream of ELF itself (one hexadecimal pc per line, as QEMU's or
+  hwprof-sim --pcs write it), or the same counted by hwprof-sim --pc-counts. Each pc's line comes
+  from binutils' decoded line table (readelf -wL; it names files by base name, so files that share
+  one are left out), each branch's outcome from the next pc. Every DA record must equal the most
+  times any instruction of that line retired; every conditional branch's BRDA pair (its address is
+  the block number) its taken and not-taken counts (a branch to the next word: their sum, which is
+  all a stream can tell); a line with retired code of a profiled function (by its symbol) that has
+  no DA record is a difference too.
+gcov: GCOV_JSON is riscv64-unknown-elf-gcov --json-format --stdout of the same binary's run (a
+  -fprofile-arcs -ftest-coverage -fno-inline build, instrumented: one run feeds both). Every
+  function both list must have the same count. Lines are compared and the agreement printed, not
+  checked: gcov gives a line the count of its statements' blocks in GCC's own CFG, the tracefile
+  that of the machine instructions the DWARF line table gives the line, and optimized code shares
+  instructions between lines (a tail several cases jump to carries one case's line), so a line
+  can run in one view and not in the other.
+Prints one line; exit 1 on a difference, 2 on bad input."""
+import bisect
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter, defaultdict
+
+
+def read_info(path):
+    """{file: {"DA": {line: count}, "FN": {name: line}, "FNDA": {name: count}, "BRDA": {(line, block): [counts]}}}"""
+    out = {}
+    cur = None
+    with open(path) as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.rstrip("\n")
+            key, _, val = line.partition(":")
+            if key == "SF":
+                cur = out.setdefault(os.path.normpath(val), {"DA": {}, "FN": {}, "FNDA": {}, "BRDA": defaultdict(list)})
+            elif key == "DA":
+                ln, c = val.split(",")[:2]
+                cur["DA"][int(ln)] = int(c)
+            elif key == "FN":
+                ln, name = val.split(",", 1)
+                cur["FN"][name] = int(ln)
+            elif key == "FNDA":
+                c, name = val.split(",", 1)
+                cur["FNDA"][name] = int(c)
+            elif key == "BRDA":
+                ln, blk, br, c = val.split(",")
+                cur["BRDA"][(int(ln), int(blk))].append((int(br), 0 if c == "-" else int(c)))
+            elif key in ("TN", "FNF", "FNH", "BRF", "BRH", "LF", "LH", "end_of_record", ""):
+                pass
+            else:
+                raise ValueError(f"{path}:{n}: not an lcov record: {line[:60]}")
+    return out
+
+
+ROW = re.compile(r"^(\S+)\s+(\d+|-)\s+(0x[0-9a-f]+)(\s+\d+)?(\s+x)?\s*$")
+
+
+def line_table(elf):
+    """sorted [(lo, hi, file base name, line)] from binutils' decoded DWARF line table (readelf -wL):
+    an address takes the last row at or below it in its sequence; line 0 is no line"""
+    r = subprocess.run(["riscv64-unknown-elf-readelf", "-wL", "-W", elf], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise OSError(f"{elf}: readelf failed: {r.stderr.strip()}")
+    ranges = []
+    prev = None
+    for raw in r.stdout.splitlines():
+        m = ROW.match(raw)
+        if not m:
+            continue
+        base, ln, addr = m.group(1), m.group(2), int(m.group(3), 16)
+        if prev is not None and addr > prev[0] and prev[2] > 0:
+            ranges.append((prev[0], addr, prev[1], prev[2]))
+        prev = None if ln == "-" else (addr, base, int(ln))
+    ranges.sort()
+    return ranges
+
+
+def lines_of(table, pcs):
+    """pc -> (file base name, line) for the pcs with a line"""
+    los = [t[0] for t in table]
+    res = {}
+    for pc in pcs:
+        i = bisect.bisect_right(los, pc) - 1
+        if i >= 0 and pc < table[i][1]:
+            res[pc] = (table[i][2], table[i][3])
+    return res
+
+
+def words(elf):
+    """pc -> instruction word, from objdump's disassembly"""
+    r = subprocess.run(["riscv64-unknown-elf-objdump", "-d", elf], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise OSError(f"{elf}: objdump failed: {r.stderr.strip()}")
+    w = {}
+    for line in r.stdout.splitlines():
+        parts = line.split("\t")
+        if len(parts) >= 2 and parts[0].strip().endswith(":"):
+            try:
+                w[int(parts[0].strip()[:-1], 16)] = int(parts[1].strip(), 16)
+            except ValueError:
+                pass
+    return w
+
+
+def function_ranges(elf, names):
+    """(address, size) of the function symbols named in names (binutils' nm)"""
+    r = subprocess.run(["riscv64-unknown-elf-nm", "-S", "--defined-only", elf], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise OSError(f"{elf}: nm failed: {r.stderr.strip()}")
+    out = []
+    for line in r.stdout.splitlines():
+        w = line.split()
+        if len(w) == 4 and w[2] in "tTwW" and w[3] in names:
+            out.append((int(w[0], 16), int(w[1], 16)))
+    return out
+
+
+def branch_target(pc, word):
+    """the target of the conditional branch word at pc (RISC-V B-type immediate)"""
+    imm = ((word >> 31) & 1) << 12 | ((word >> 7) & 1) << 11 | ((word >> 25) & 0x3F) << 5 | ((word >> 8) & 0xF) << 1
+    return (pc + (imm - (1 << 13) if imm & (1 << 12) else imm)) & 0xFFFFFFFF
+
+
+def check_stream(info, elf, pcs_path):
+    count = Counter()
+    taken = Counter()
+    prev = None
+    with open(pcs_path) as f:
+        for raw in f:
+            w = raw.split()
+            if len(w) == 3:  # hwprof-sim --pc-counts: the stream counted already
+                count[int(w[0], 16)] += int(w[1])
+                taken[int(w[0], 16)] += int(w[2])
+                continue
+            pc = int(raw, 16)
+            count[pc] += 1
+            if prev is not None and pc != prev + 4:
+                taken[prev] += 1
+            prev = pc
+    table = line_table(elf)
+    branch_pcs = {blk for rec in info.values() for (_, blk) in rec["BRDA"]}
+    where = lines_of(table, set(count) | branch_pcs)
+    w = words(elf)
+    # the tracefile's files by base name (the oracle's line table names files by base name only):
+    # a base name two of its files share is left out
+    by_base = defaultdict(list)
+    for f in info:
+        by_base[os.path.basename(f)].append(f)
+    ambiguous = {b for b, fs in by_base.items() if len(fs) > 1}
+    truth = defaultdict(int)  # (base name, line) -> most retirements of one instruction
+    for pc, c in count.items():
+        if pc in where:
+            truth[where[pc]] = max(truth[where[pc]], c)
+    diff = compared = branches = skipped = 0
+    shown = []
+    for f, rec in info.items():
+        base = os.path.basename(f)
+        if base in ambiguous:
+            skipped += len(rec["DA"])
+            continue
+        for ln, c in rec["DA"].items():
+            compared += 1
+            if truth.get((base, ln), 0) != c:
+                diff += 1
+                shown.append(f"{f}:{ln}: tracefile {c}, retire stream {truth.get((base, ln), 0)}")
+        for (ln, blk), brs in rec["BRDA"].items():
+            if w.get(blk, 0) & 0x7F != 0x63:
+                continue  # not a conditional branch (an indirect jump's targets)
+            branches += 1
+            got = [c for _, c in sorted(brs)]
+            want = [taken[blk], count[blk] - taken[blk]]
+            if branch_target(blk, w[blk]) == blk + 4 and len(got) == 2:
+                # a branch to the next word: the stream cannot tell its ways apart, only their sum
+                got, want = [sum(got)], [count[blk]]
+            if got != want or where.get(blk) != (base, ln):
+                diff += 1
+                shown.append(f"{f}:{ln}: branch at 0x{blk:08x}: tracefile {got}, retire stream {want}"
+                             f" (line {where.get(blk)})")
+    # every line that ran code of a function the tracefile profiles has a record
+    profiled = {(os.path.basename(f), ln) for f, rec in info.items() for ln in rec["DA"]}
+    names = {name for rec in info.values() for name in rec["FNDA"]}
+    for lo, size in function_ranges(elf, names):
+        for pc in range(lo, lo + size, 4):
+            if count[pc] and pc in where and where[pc] not in profiled and where[pc][0] not in ambiguous:
+                diff += 1
+                shown.append(f"{where[pc][0]}:{where[pc][1]}: ran (0x{pc:08x}), no DA record")
+    for line in shown[:10]:
+        print("  " + line)
+    print(f"lcov oracle (retire stream): {compared} lines and {branches} conditional branches compared"
+          f" ({skipped} lines of files sharing a base name not compared), {diff} differ")
+    return 1 if diff or not compared else 0
+
+
+def check_gcov(info, gcov_json):
+    docs = []
+    with open(gcov_json) as f:
+        docs = [json.loads(line) for line in f if line.strip()]
+    lines_both = lines_eq = status_diff = only_gcov = only_ours = fn_both = fn_diff = 0
+    shown = []
+    for d in docs:
+        cwd = d.get("current_working_directory", "")
+        for fl in d.get("files", []):
+            path = os.path.normpath(os.path.join(cwd, fl["file"]))
+            ours = info.get(path)
+            if ours is None:
+                only_gcov += len(fl["lines"])
+                continue
+            seen = set()
+            for L in fl["lines"]:
+                ln, c = L["line_number"], L["count"]
+                if ln in seen:
+                    continue
+                seen.add(ln)
+                if ln not in ours["DA"]:
+                    only_gcov += 1
+                    continue
+                lines_both += 1
+                lines_eq += ours["DA"][ln] == c
+                status_diff += (ours["DA"][ln] > 0) != (c > 0)
+            only_ours += len(set(ours["DA"]) - seen)
+            for fn in fl.get("functions", []):
+                if fn["name"] in ours["FNDA"]:
+                    fn_both += 1
+                    if ours["FNDA"][fn["name"]] != fn["execution_count"]:
+                        fn_diff += 1
+                        shown.append(f"{path}: {fn['name']}: gcov {fn['execution_count']} calls,"
+                                     f" tracefile {ours['FNDA'][fn['name']]}")
+    for line in shown[:10]:
+        print("  " + line)
+    print(f"lcov oracle (gcov): {lines_both} lines in both ({only_gcov} only gcov's, {only_ours} only the"
+          f" tracefile's): executed in both or in neither {lines_both - status_diff}, counts equal {lines_eq};"
+          f" {fn_both} functions in both, {fn_diff} counts differ")
+    return 1 if fn_diff or not fn_both else 0
+
+
+def main(argv):
+    try:
+        if len(argv) == 5 and argv[1] == "stream":
+            return check_stream(read_info(argv[2]), argv[3], argv[4])
+        if len(argv) == 4 and argv[1] == "gcov":
+            return check_gcov(read_info(argv[2]), argv[3])
+    except (OSError, ValueError, KeyError) as e:
+        print(f"lcov oracle: error: {e}", file=sys.stderr)
+        return 2
+    print(__doc__.split("\n\n")[1], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
