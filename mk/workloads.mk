@@ -116,7 +116,7 @@ $(BUILD)/unit/hwprof-wpp-asan: $(call asan,$(WPP_SRC) sw/wpp/hwprof_wpp.c)
 
 # Profiles for other tools (docs/report.md): hwprof-report writes an lcov tracefile of an edge
 # profile, its lines from the program's DWARF line table (elfutils' libdw)
-REPORT_SRC := sw/report/dwarf_lines.c sw/report/lcov.c $(PROFMAP_SRC)
+REPORT_SRC := sw/report/dwarf_lines.c sw/report/block_counts.c sw/report/lcov.c sw/report/sample_prof.c $(PROFMAP_SRC)
 REPORT_BIN := $(BUILD)/report/hwprof-report
 $(REPORT_BIN): $(call obj,$(REPORT_SRC) sw/report/hwprof_report.c)
 	@mkdir -p $(dir $@)
@@ -273,6 +273,23 @@ $(BUILD)/instr/switch_table.elf: tests/programs/switch_table.c
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -fPIC -Wl,--emit-relocs -Wl,--no-relax $< -o $@
 
+# The workloads built by clang as for a sample profile (docs/report.md: -fno-inline
+# -fdebug-info-for-profiling; objects, which GCC links with picolibc): its assembler leaves the calls
+# between functions of one section without relocations, which the instrumenter decodes (make test)
+PICOLIBC_INC := /usr/lib/picolibc/riscv64-unknown-elf/include
+CLANG_RV32 := clang --target=riscv32-unknown-elf -march=rv32im -mabi=ilp32 -isystem $(PICOLIBC_INC) -O2 -g -Wall -Wextra -Werror \
+              -fno-inline -fdebug-info-for-profiling
+WL_CLANG := $(addprefix $(BUILD)/clang/,$(addsuffix .elf,$(WORKLOADS)))
+$(BUILD)/clang/%.elf: sim/workloads/%.c sim/workloads/common.h
+	@mkdir -p $(dir $@)
+	$(CLANG_RV32) -c $< -o $(@:.elf=.o)
+	$(RV32_CC) $(WL_FLAGS) -Wl,--emit-relocs -Wl,--no-relax $(@:.elf=.o) -o $@
+
+# A pc-relative address without a relocation: the instrumenter must refuse it (make test)
+$(BUILD)/instr/bare_auipc.elf: tests/programs/bare_auipc.S
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -Wl,--emit-relocs -Wl,--no-relax $< -o $@
+
 # Recursion deeper than the pir's path stack: a path profile of it must be refused (make test)
 $(BUILD)/instr/deep_recursion.elf: tests/programs/deep_recursion.c
 	@mkdir -p $(dir $@)
@@ -402,7 +419,7 @@ $(eval $(call DYNRL_RULES,dyntrace,$(DYNBOTH_FLAGS) -DDYNOPT_TRACES_ONLY,$(DYNBO
 dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(SIM_BIN)
 
 WORKLOAD_FILES := $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_PROF_SWEPT) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
-           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(BUILD)/instr/deep_recursion.elf $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) $(EMBENCH_DYN) \
+           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(BUILD)/instr/deep_recursion.elf $(BUILD)/instr/bare_auipc.elf $(WL_CLANG) $(EMBENCH_GCOV) $(EMBENCH_GCOV_NI) $(DYN_ELFS) $(EMBENCH_DYN) \
            $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE) $(DYNRL_ELFS) \
            $(TRAPS_ELF) $(BIG_ELFS)
 workloads: $(WORKLOAD_FILES) $(SIM_BIN) $(INSTR_BIN) $(REPORT_BIN)  # and the tools the docs run on them

@@ -176,3 +176,6 @@ echo
 
 echo
 "$(dirname "$0")/path_bench.sh" "$build"
+
+echo
+"$(dirname "$0")/pgo_bench.sh" "$build"

@@ -44,14 +44,13 @@ hwprof_cf_t hwprof_cfg_classify(const hwprof_cfg_code_t *c, uint32_t pc, uint32_
   switch (rv32_opcode(x)) {
     case RV32_OP_BRANCH: *target = pc + (uint32_t)rv32_imm_b(x); return HWPROF_CF_BRANCH;
     case RV32_OP_JAL: *target = pc + (uint32_t)rv32_imm_j(x); return rv32_rd(x) ? HWPROF_CF_CALL : HWPROF_CF_JUMP;
-    case RV32_OP_JALR:
-      if (rv32_rd(x)) {
-        rv32_reloc_call_at(c->rel, c->nrel, pc - 4, target);
-        return HWPROF_CF_CALL;
-      }
-      if ((rv32_rs1(x) == 1 || rv32_rs1(x) == 5) && rv32_imm_i(x) == 0) return HWPROF_CF_RET;
-      if (rv32_reloc_call_at(c->rel, c->nrel, pc - 4, target)) return HWPROF_CF_TAIL;
+    case RV32_OP_JALR: {
+      const bool pair = pc >= c->lo + 4u && rv32_call_pair_at(c->rel, c->nrel, pc - 4, hwprof_cfg_word(c, pc - 4), x, target);
+      if (rv32_rd(x)) return HWPROF_CF_CALL;
+      if (!pair && (rv32_rs1(x) == 1 || rv32_rs1(x) == 5) && rv32_imm_i(x) == 0) return HWPROF_CF_RET;
+      if (pair) return HWPROF_CF_TAIL;
       return HWPROF_CF_INDIRECT;
+    }
     case RV32_OP_SYSTEM:
       if (x == 0x00000073u || x == RV32_INSN_EBREAK) return HWPROF_CF_ENV;
       if (x == 0x30200073u) return HWPROF_CF_MRET;

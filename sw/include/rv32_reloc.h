@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "rv32_isa.h"
+
 enum {
   R_RISCV_NONE = 0,
   R_RISCV_32 = 1,
@@ -75,6 +77,21 @@ static inline int rv32_reloc_call_at(const rv32_reloc_t *rel, unsigned n, uint32
       return 1;
     }
   return 0;
+}
+
+/* Whether the words at addr (auipc_word) and addr + 4 (jalr_word) are a call pair: an auipc with an
+ * R_RISCV_CALL/CALL_PLT relocation, or, with no relocation at addr at all, an auipc rX and a jalr
+ * through rX (what an assembler leaves when caller and callee share a section: clang's, for a
+ * function calling itself). Its target into *target: the relocation's, or decoded from the pair. */
+static inline int rv32_call_pair_at(const rv32_reloc_t *rel, unsigned n, uint32_t addr, uint32_t auipc_word,
+                                    uint32_t jalr_word, uint32_t *target) {
+  const unsigned i = rv32_reloc_lower_bound(rel, n, addr);
+  if (i < n && rel[i].where == addr) return rv32_reloc_call_at(rel, n, addr, target);
+  if (rv32_opcode(auipc_word) != RV32_OP_AUIPC || rv32_rd(auipc_word) == 0 || rv32_opcode(jalr_word) != RV32_OP_JALR ||
+      (jalr_word >> 12 & 7u) != 0 || rv32_rs1(jalr_word) != rv32_rd(auipc_word))
+    return 0;
+  if (target) *target = addr + rv32_imm_u(auipc_word) + (uint32_t)rv32_imm_i(jalr_word);
+  return 1;
 }
 
 #endif /* HWPROF_RV32_RELOC_H */

@@ -167,7 +167,8 @@ static int cmd_instrument(int argc, char **argv) {
   instr_stats_t st;
   char err[400];
   if (instr_run(in, out, map, &o, &st, err, sizeof err)) {
-    fprintf(stderr, "hwprof-instr: error: %s\n", err);
+    if (strncmp(err, in, strlen(in)) == 0) fprintf(stderr, "hwprof-instr: error: %s\n", err);
+    else fprintf(stderr, "hwprof-instr: error: %s: %s\n", in, err); /* a message about the code names its program */
     return 2;
   }
   if (!quiet && o.paths != kPathsNone)

@@ -222,7 +222,8 @@ int instr_path_prepare(ctx_t *c, unsigned i) {
 static uint32_t before_transfer(const hwprof_cfg_code_t *code, uint32_t a) {
   uint32_t t;
   const uint32_t x = hwprof_cfg_word(code, a);
-  if (rv32_opcode(x) == RV32_OP_JALR && a >= code->lo + 4u && rv32_reloc_call_at(code->rel, code->nrel, a - 4u, &t))
+  if (rv32_opcode(x) == RV32_OP_JALR && a >= code->lo + 4u &&
+      rv32_call_pair_at(code->rel, code->nrel, a - 4u, hwprof_cfg_word(code, a - 4u), x, &t))
     return a - 4u;
   return a;
 }

@@ -1,6 +1,5 @@
-/* Profile files (docs/instrumenter.md, "The profile file"): writing an edge
- * profile, reading one back against its map, comparing two. Part of the map's
- * library (profmap.h). */
+/* Profile files (docs/instrumenter.md, "The profile file"): writing an edge profile, reading one
+ * back against its map, comparing two. Part of the map's library (profmap.h). */
 #include "profmap.h"
 
 #include <errno.h>
@@ -128,9 +127,8 @@ long pm_compare_profiles(const char *a, const char *b, FILE *to, long *edges, ch
   return diff;
 }
 
-/* The edge of f that a profile line names: kind, the source block's start and
- * the destination's start (or EXIT); the first one not yet given a count
- * (used[e]). -1 when there is none. */
+/* The edge of f that a profile line names: kind, the source block's start and the destination's
+ * start (or EXIT); the first one not yet given a count (used[e]). -1 when there is none. */
 static int edge_named(const pm_func_t *f, const char *kind, uint32_t src, bool to_exit, uint32_t dst,
                       const bool *used) {
   for (unsigned e = 0; e < f->nedge; e++) {

@@ -1,18 +1,20 @@
 /* DWARF line tables through libdw; see dwarf_lines.h. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "dwarf_lines.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* path without "." and ".." parts (lexically: ".." drops the part before it; at
- * the root it stays at the root; leading ".." of a relative path stay) */
+/* path without "." and ".." parts (lexically: ".." drops the part before it; at the root it stays
+ * at the root; leading ".." of a relative path stay) */
 static char *clean_path(const char *p) {
   const size_t n = strlen(p);
   char *out = malloc(n + 2);
@@ -83,15 +85,57 @@ static int file_index(dl_lines_t *d, const char *dir, const char *path, unsigned
   return 0;
 }
 
-static int add_range(dl_lines_t *d, size_t *cap, uint32_t lo, uint32_t hi, unsigned file, unsigned line) {
+static int add_range(dl_lines_t *d, size_t *cap, uint32_t lo, uint32_t hi, unsigned file, unsigned line,
+                     unsigned disc) {
   if (d->nrange == *cap) {
     *cap = *cap ? 2 * *cap : 1024;
     dl_range_t *r = realloc(d->range, *cap * sizeof *r);
     if (r == NULL) return -1;
     d->range = r;
   }
-  d->range[d->nrange++] = (dl_range_t){lo, hi, file, line};
+  d->range[d->nrange++] = (dl_range_t){lo, hi, file, line, disc};
   return 0;
+}
+
+/* The subprograms with code under die (a compilation unit or a scope), recursively. */
+static int add_funcs(dl_lines_t *d, size_t *cap, const char *dir, Dwarf_Die *die) {
+  Dwarf_Die child;
+  if (dwarf_child(die, &child) != 0) return 0;
+  do {
+    const int tag = dwarf_tag(&child);
+    Dwarf_Addr lo, hi;
+    if (tag == DW_TAG_subprogram && dwarf_lowpc(&child, &lo) == 0 && dwarf_highpc(&child, &hi) == 0 && hi > lo &&
+        hi <= (Dwarf_Addr)UINT32_MAX + 1) {
+      Dwarf_Attribute at;
+      const char *name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_linkage_name, &at));
+      if (name == NULL) name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_name, &at));
+      const char *file = dwarf_decl_file(&child); /* NULL with some DWARF 5 producers: see dl_read */
+      int line = 0;
+      unsigned fi = UINT_MAX;
+      if (name != NULL && dwarf_decl_line(&child, &line) == 0 && line > 0) {
+        if (d->nfunc == *cap) {
+          *cap = *cap ? 2 * *cap : 256;
+          dl_func_t *f = realloc(d->func, *cap * sizeof *f);
+          if (f == NULL) return -1;
+          d->func = f;
+        }
+        char *n = strdup(name);
+        if (n == NULL || (file != NULL && file_index(d, dir, file, &fi))) {
+          free(n);
+          return -1;
+        }
+        d->func[d->nfunc++] = (dl_func_t){(uint32_t)lo, (uint32_t)(hi - 1) + 1u, n, fi, (unsigned)line};
+      }
+    } else if (tag == DW_TAG_namespace || tag == DW_TAG_lexical_block) {
+      if (add_funcs(d, cap, dir, &child)) return -1;
+    }
+  } while (dwarf_siblingof(&child, &child) == 0);
+  return 0;
+}
+
+static int func_by_lo(const void *a, const void *b) {
+  const dl_func_t *x = a, *y = b;
+  return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
 static int by_lo(const void *a, const void *b) {
@@ -113,7 +157,7 @@ int dl_read(dl_lines_t *d, const char *path, char *err, size_t errlen) {
     close(fd);
     return -1;
   }
-  size_t cap = 0, hsize;
+  size_t cap = 0, fcap = 0, hsize;
   Dwarf_Off off = 0, next;
   unsigned tables = 0;
   while (!err[0] && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
@@ -134,9 +178,7 @@ int dl_read(dl_lines_t *d, const char *path, char *err, size_t errlen) {
           snprintf(err, errlen, "%s: unreadable line table row: %s", path, dwarf_errmsg(-1));
           break;
         }
-        if (b <= a || line <= 0)
-          continue; /* a later row at the same address wins; line 0 is no line
-                     */
+        if (b <= a || line <= 0) continue; /* a later row at the same address wins; line 0 is no line */
         const char *src = dwarf_linesrc(l, NULL, NULL);
         unsigned fi;
         if (src == NULL) continue;
@@ -144,12 +186,15 @@ int dl_read(dl_lines_t *d, const char *path, char *err, size_t errlen) {
           snprintf(err, errlen, "%s: line table addresses beyond 32 bits", path);
           break;
         }
+        unsigned disc = 0;
+        (void)dwarf_linediscriminator(l, &disc);
         if (file_index(d, dir, src, &fi) ||
-            add_range(d, &cap, (uint32_t)a, (uint32_t)(b - 1) + 1u, fi, (unsigned)line)) {
+            add_range(d, &cap, (uint32_t)a, (uint32_t)(b - 1) + 1u, fi, (unsigned)line, disc)) {
           snprintf(err, errlen, "out of memory");
           break;
         }
       }
+      if (!err[0] && add_funcs(d, &fcap, dir, &cu)) snprintf(err, errlen, "out of memory");
     }
     off = next;
   }
@@ -161,6 +206,12 @@ int dl_read(dl_lines_t *d, const char *path, char *err, size_t errlen) {
     return -1;
   }
   if (d->nrange) qsort(d->range, d->nrange, sizeof *d->range, by_lo);
+  if (d->nfunc) qsort(d->func, d->nfunc, sizeof *d->func, func_by_lo);
+  for (size_t i = 0; i < d->nfunc; i++) /* a declaration without a readable file: its entry's */
+    if (d->func[i].file == UINT_MAX) {
+      const dl_range_t *r = dl_find(d, d->func[i].lo);
+      d->func[i].file = r ? r->file : UINT_MAX;
+    }
   return 0;
 }
 
@@ -178,7 +229,19 @@ const dl_range_t *dl_find(const dl_lines_t *d, uint32_t a) {
   return a < r->hi ? r : NULL;
 }
 
+const dl_func_t *dl_func_at(const dl_lines_t *d, uint32_t lo) {
+  size_t a = 0, b = d->nfunc;
+  while (a < b) {
+    const size_t mid = a + (b - a) / 2;
+    if (d->func[mid].lo < lo) a = mid + 1;
+    else b = mid;
+  }
+  return a < d->nfunc && d->func[a].lo == lo ? &d->func[a] : NULL;
+}
+
 void dl_free(dl_lines_t *d) {
+  for (size_t i = 0; i < d->nfunc; i++) free(d->func[i].name);
+  free(d->func);
   for (unsigned i = 0; i < d->nfile; i++) free(d->file[i]);
   free(d->file);
   free(d->range);

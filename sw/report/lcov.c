@@ -1,6 +1,8 @@
 /* lcov tracefiles from edge profiles; see lcov.h. */
 #include "lcov.h"
 
+#include "block_counts.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,10 +69,8 @@ static int cmp_path(const void *a, const void *b) {
 /* One function's lines, entry and branches. */
 static int add_function(const pm_func_t *f, const int64_t *cnt, const dl_lines_t *d, vec_t *lines, vec_t *fns,
                         vec_t *brs) {
-  int64_t *bc = calloc(f->nblk ? f->nblk : 1, sizeof *bc);
+  int64_t *bc = block_counts(f, cnt);
   if (bc == NULL) return -1;
-  for (unsigned e = 0; e < f->nedge; e++) /* a block's count: its in-flow (the virtual entry included) */
-    if (f->edge[e].dst != HWPROF_CFG_EXIT) bc[f->edge[e].dst] += cnt[e];
   int rc = 0;
   for (unsigned b = 0; b < f->nblk && !rc; b++) {
     const pm_block_t *x = &f->blk[b];
@@ -105,13 +105,10 @@ static int add_function(const pm_func_t *f, const int64_t *cnt, const dl_lines_t
   const dl_range_t *r = dl_find(d, f->lo);
   if (!rc && r != NULL) {
     fn_t *p = push(fns);
-    int64_t entries = 0;
-    for (unsigned e = 0; e < f->nedge; e++)
-      if (f->edge[e].kind == HWPROF_CFG_VIRTUAL_ENTRY) entries = cnt[e];
     if (p == NULL)
       rc = -1;
     else
-      *p = (fn_t){r->file, r->line, f->name, entries};
+      *p = (fn_t){r->file, r->line, f->name, function_entries(f, cnt)};
   }
   free(bc);
   return rc;
@@ -155,8 +152,7 @@ int lcov_write(FILE *to, const pm_map_t *m, int64_t *const *counts, const dl_lin
   fprintf(to, "TN:%s\n", test_name);
   const fn_t *F = fns.p;
   const br_t *B = brs.p;
-  /* the three arrays are sorted by file index: where each file's slice starts
-   * (its end when empty) */
+  /* the three arrays are sorted by file index: where each file's slice starts (its end when empty) */
   for (unsigned k = 0; k < 3; k++) {
     first[k] = malloc((d->nfile + 1) * sizeof **first);
     if (first[k] == NULL) {

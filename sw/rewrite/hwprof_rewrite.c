@@ -330,7 +330,19 @@ static int relocate_insn(hwprof_rw_t *rw, uint32_t a, uint32_t *xp, const pcrel_
       x = is_branch ? rv32_set_b(x, (int32_t)off) : rv32_set_j(x, (int32_t)off);
     }
   }
-  for (unsigned i = hwprof_elf_reloc_lower_bound(e, a); i < e->nrel && e->rel[i].where == a; i++) {
+  const unsigned first = hwprof_elf_reloc_lower_bound(e, a);
+  if (rv32_opcode(x) == RV32_OP_AUIPC && (first >= e->nrel || e->rel[first].where != a)) {
+    /* no relocation: only a call pair can be moved (its target decoded from the pair) */
+    if (!rv32_call_pair_at(e->rel, e->nrel, a, x, word_at(rw, a + 4), &t))
+      ERR("0x%08" PRIx32 " (%s): an auipc without a relocation that does not start a call: its address cannot be"
+          " moved (link with -Wl,--emit-relocs)",
+          a, fname);
+    const slot_t *j = slot_at(rw, a + 4);
+    if (slot_at(rw, t) == NULL) ERR("0x%08" PRIx32 " (%s): call to 0x%08" PRIx32 ", which is not in a function", a, fname, t);
+    if (j == NULL || j->new_addr != pc + 4 || s->after.n) ERR("0x%08" PRIx32 ": call pair split by the layout", a);
+    x = rv32_set_u(x, rv32_hi20(landing(rw, t, rv32_is_link_reg(rv32_rd(word_at(rw, a + 4)))) - pc));
+  }
+  for (unsigned i = first; i < e->nrel && e->rel[i].where == a; i++) {
     const hwprof_elf_reloc_t *r = &e->rel[i];
     switch (r->type) {
       case R_RISCV_BRANCH:
@@ -367,7 +379,7 @@ static int relocate_insn(hwprof_rw_t *rw, uint32_t a, uint32_t *xp, const pcrel_
     }
   }
   /* the jalr of a call pair: its low part */
-  if (a >= 4 && rv32_reloc_call_at(e->rel, e->nrel, a - 4, &t)) {
+  if (a >= 4 && slot_at(rw, a - 4) && rv32_call_pair_at(e->rel, e->nrel, a - 4, word_at(rw, a - 4), *xp, &t)) {
     const slot_t *au = slot_at(rw, a - 4);
     if (au) x = rv32_set_i(x, rv32_lo12(landing(rw, t, rv32_is_link_reg(rv32_rd(x))) - au->new_addr));
   }

@@ -86,6 +86,70 @@ lcov_workloads() {
 }
 check lcov-workloads-retire-stream lcov_workloads
 
+# programs built by clang: each workload compiled by clang -O2 (calls between functions of one section
+# carry no relocation: the instrumenter decodes the auipc/jalr pair), instrumented (ASan/UBSan
+# build): the same output as the clang build uninstrumented, exit code 0, the exact edge profile
+instr_takes_clang_builds() {
+  local elf w out rc=0 n=0
+  for elf in "$build"/clang/*.elf; do
+    w=$(basename "$elf" .elf)
+    out=$("$build/unit/hwprof-instr-asan" instrument --quiet "$elf" -o "$logdir/clang-$w.elf" 2>&1) || { echo "$w: $out"; rc=1; continue; }
+    "$build/sim/hwprof-sim" --engine=none "$elf" >"$logdir/clang-$w.plain" 2>/dev/null
+    out=$("$build/sim/hwprof-sim" --edge-map="$logdir/clang-$w.map" --edge-profile="$logdir/clang-$w.prof" "$logdir/clang-$w.elf" 2>&1 >"$logdir/clang-$w.out")
+    if cmp -s "$logdir/clang-$w.plain" "$logdir/clang-$w.out" && grep -q 'exit code 0' <<<"$out" &&
+      grep -q 'edge check: .* 0 differences' <<<"$out"; then
+      n=$((n + 1))
+    else
+      echo "$w: $(grep -o 'exit code [-0-9]*' <<<"$out"); $(grep 'edge check: .*differences' <<<"$out")"
+      rc=1
+    fi
+  done
+  echo "$n clang builds instrumented: same output, exit code 0, exact edge profile"
+  [ "$n" -ge 6 ] || { echo "expected the 6 workloads"; rc=1; }
+  return $rc
+}
+check instr-takes-clang-builds instr_takes_clang_builds
+
+# the LLVM sample profile (docs/report.md) read by the compiler it is for: hwprof-report sample
+# (ASan/UBSan) on each clang-built workload's hardware profile (from instr-takes-clang-builds);
+# llvm-profdata reads it, and clang -fprofile-sample-use gives every function the profile has
+# samples for the entry count the hardware measured (LLVM's function_entry_count: entries + 1);
+# and every function's entries equal the retirements of its first instruction in the uninstrumented
+# run (hwprof-sim --pc-counts; its address from binutils' nm)
+report_sample_clang() {
+  local w s rc=0 out
+  for w in sort hashtab interp lz graph matrix; do
+    [ -s "$logdir/clang-$w.prof" ] || { echo "$w: no profile (an earlier check failed)"; rc=1; continue; }
+    s="$logdir/clang-$w.sample.txt"
+    out=$("$build/unit/hwprof-report-asan" sample "$logdir/clang-$w.map" "$logdir/clang-$w.prof" -o "$s" 2>&1) ||
+      { echo "$w: $out"; rc=1; continue; }
+    "$build/sim/hwprof-sim" --engine=none --quiet --pc-counts="$logdir/clang-$w.counts" "$build/clang/$w.elf" >/dev/null 2>&1
+    out=$(riscv64-unknown-elf-nm --defined-only "$build/clang/$w.elf" | awk -v counts="$logdir/clang-$w.counts" '
+      BEGIN { while ((getline l < counts) > 0) { split(l, f, " "); c[f[1]] = f[2] } }
+      FILENAME != "-" && $0 !~ /^ / { split($0, f, ":"); head[f[1]] = f[3]; next }
+      FILENAME == "-" && ($2 == "T" || $2 == "t") && ($3 in head) { m++
+        if (head[$3] != c[$1] + 0) { bad++; print "  " $3 ": " head[$3] " entries in the profile, " c[$1] + 0 " in the retire stream" } }
+      END { printf "%d functions: entries equal to the retire stream'"'"'s but %d\n", m, bad; exit bad || !m }' \
+      "$s" -) || rc=1
+    echo "$w: $out"
+    llvm-profdata show --sample "$s" >/dev/null || { echo "$w: llvm-profdata does not read it"; rc=1; continue; }
+    clang --target=riscv32-unknown-elf -march=rv32im -mabi=ilp32 -isystem /usr/lib/picolibc/riscv64-unknown-elf/include \
+      -O2 -g -fno-inline -fprofile-sample-use="$s" -S -emit-llvm "sim/workloads/$w.c" -o "$logdir/clang-$w.ll" ||
+      { echo "$w: clang failed"; rc=1; continue; }
+    out=$(awk -v samples="$s" '
+      BEGIN { while ((getline l < samples) > 0) if (l !~ /^ /) { split(l, f, ":"); head[f[1]] = f[3] } }
+      /^define / && match($0, /@[A-Za-z0-9_.]+/) && match($0, /!prof ![0-9]+/) {
+        split(substr($0, RSTART, RLENGTH), p, "!"); fn = $0; sub(/^[^@]*@/, "", fn); sub(/\(.*/, "", fn); want[p[3]] = fn }
+      /function_entry_count/ { id = $1; sub(/^!/, "", id); n = $0; sub(/.*i64 /, "", n); sub(/}.*/, "", n); got[id] = n + 0 }
+      END { for (id in want) { fn = want[id]; if (!(fn in head) || head[fn] == 0) continue
+              m++; if (got[id] != head[fn] + 1) { bad++; print "  " fn ": entry count " got[id] ", profile entries " head[fn] } }
+            printf "%d functions with samples, %d entry counts differ\n", m, bad; exit bad || !m }' "$logdir/clang-$w.ll") || rc=1
+    echo "$w: ${out}"
+  done
+  return $rc
+}
+check report-sample-profile-clang report_sample_clang
+
 # hwprof-report on bad input: one line naming the input, exit 1 (a bad file) or 2 (bad arguments),
 # no tracefile left behind
 report_bad_input() {
@@ -132,14 +196,15 @@ instr_reports_unanalysable() {
 }
 check instr-reports-unanalysable-functions instr_reports_unanalysable
 
-# bad input: one error naming the input, exit 2, nothing written
+# bad input: one error naming the input, exit 2, nothing written (an auipc whose address no
+# relocation lets the instrumenter move: tests/programs/bare_auipc.S)
 instr_bad_input_rejected() {
   local a out rc bad
   bad=$(mktemp)
   printf 'not an ELF file' >"$bad"
-  for a in "$bad" /nonexistent.elf "$build/workloads/sort.elf" "$build/instr/sort-prof.elf"; do
+  for a in "$bad" /nonexistent.elf "$build/workloads/sort.elf" "$build/instr/sort-prof.elf" "$build/instr/bare_auipc.elf"; do
     rm -f "$logdir/bad-out.elf"
-    out=$("$instr" instrument "$a" -o "$logdir/bad-out.elf" 2>&1)
+    out=$("$instr" instrument --quiet "$a" -o "$logdir/bad-out.elf" 2>&1)
     rc=$?
     echo "$a -> $rc: $out"
     [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "error: $a" <<<"$out" && [ ! -e "$logdir/bad-out.elf" ] ||

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# make bench, section 13: a compiler fed by the hardware's profile (docs/report.md). For each
+# workload and Embench program, cycles of the whole run on the CPU model under a stated cycle model
+# (--taken-penalty=2: two idle cycles after every taken transfer; --icache=8192: an 8 KiB
+# direct-mapped instruction cache, 16-byte lines, 10 cycles a miss) for five builds:
+#  - gcc:        GCC -O2
+#  - gcc-pgo:    GCC -O2 -fprofile-use, fed by the .gcda of a -fprofile-arcs run (instrumented PGO,
+#                the baseline a user would otherwise pick; its profiling run costs what section 4's
+#                -fprofile-arcs column says)
+#  - gcc-unroll: GCC -O2 -funroll-loops -fpeel-loops without a profile: two of the optimizations
+#                -fprofile-use turns on, to tell their share of its gain from the profile's
+#  - clang:      clang -O2
+#  - clang-hw:   clang -O2 -fprofile-sample-use, fed by hwprof-report sample: the exact edge profile
+#                the hardware read back from a clang -O2 -fno-inline -fdebug-info-for-profiling build
+#                instrumented by hwprof-instr (its profiling run's extra instructions are printed: the
+#                hardware's cost)
+# Each build's gain is against its own compiler without a profile. Every run's output must equal
+# its plain build's, and the profiled run's edge profile the exact counts.
+# usage: tools/pgo_bench.sh BUILD_DIR [EMBENCH_DIR]
+set -euo pipefail
+build=${1:-build}
+embench=${2:-../shared/embench}
+sim=$(realpath -m "$build/sim/hwprof-sim")
+instr=$(realpath -m "$build/instr/hwprof-instr")
+report=$(realpath -m "$build/report/hwprof-report")
+model=(--taken-penalty=2 --icache=8192 --icache-miss=10)
+out="$build/pgo"
+mkdir -p "$out"
+for t in "$sim" "$instr" "$report"; do
+  [ -x "$t" ] || { echo "pgo bench: $t is missing (make workloads)" >&2; exit 2; }
+done
+for t in clang riscv64-unknown-elf-gcc; do
+  command -v "$t" >/dev/null || { echo "pgo bench: $t not found (make deps)" >&2; exit 2; }
+done
+root=$(pwd)
+pico=/usr/lib/picolibc/riscv64-unknown-elf/include
+link=(--specs=picolibc.specs --oslib=semihost --crt0=semihost -march=rv32im -mabi=ilp32
+  -Wl,--defsym=__flash=0x80000000 -Wl,--defsym=__flash_size=0x200000 -Wl,--defsym=__ram=0x80200000
+  -Wl,--defsym=__ram_size=0x200000 -Wl,--emit-relocs -Wl,--no-relax)
+gcc_c=(riscv64-unknown-elf-gcc --specs=picolibc.specs -march=rv32im -mabi=ilp32 -O2 -g)
+# clang keeps a relocation on every call with -ffunction-sections (the instrumenter moves code)
+clang_c=(clang --target=riscv32-unknown-elf -march=rv32im -mabi=ilp32 -isystem "$pico" -O2 -g -ffunction-sections)
+
+# programs: NAME SOURCES... (paths relative to the repository) and their extra compiler flags
+progs=()
+for w in sort hashtab interp lz graph matrix; do progs+=("$w|sim/workloads/$w.c|"); done
+if [ -d "$embench/src" ]; then
+  for d in "$embench"/src/*/; do
+    p=$(basename "$d")
+    srcs=$(ls "$d"*.c | tr '\n' ' ')
+    progs+=("$p|$srcs $embench/support/main.c $embench/support/beebsc.c sim/embench/board.c|-DHAVE_BOARDSUPPORT_H -include $root/sim/embench/boardsupport.h -I$root/sim/embench -I$root/$embench/support -I$root/$d")
+  done
+else
+  echo "(../shared/embench is not there: the workloads only)"
+fi
+
+cycles() { sed -n 's/^  timing: \([0-9]*\) cycles.*/\1/p' "$1" | head -1; }
+insns() { sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' "$1" | head -1; }
+
+# one program: every build and run in $out/NAME/, one result line in $out/NAME/result
+one() {
+  local name=$1 srcs=$2 flags=$3 d="$out/$1" s abs=() f
+  rm -rf "$d" && mkdir -p "$d"
+  for s in $srcs; do abs+=("$root/$s"); done
+  # shellcheck disable=SC2206
+  local fl=($flags)
+  local rc=0
+  (
+    set -e
+    cd "$d"
+    # GCC, plain and with instrumented PGO (objects by name, so that -fprofile-use finds the .gcda)
+    mkdir -p gcc gcc-gen gcc-pgo run-gen
+    for f in "${abs[@]}"; do
+      o=$(basename "$f" .c).o
+      "${gcc_c[@]}" "${fl[@]}" -c "$f" -o "gcc/$o"
+      (cd gcc-gen && "${gcc_c[@]}" "${fl[@]}" -fprofile-arcs -fprofile-info-section=gcov_info -c "$f" -o "$o")
+    done
+    "${gcc_c[@]}" -c "$root/sw/rt/gcov_rt.c" -o gcov_rt.o
+    riscv64-unknown-elf-gcc "${link[@]}" gcc/*.o -lm -o gcc.elf
+    mkdir -p gcc-unroll
+    for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -funroll-loops -fpeel-loops -c "$f" -o "gcc-unroll/$(basename "$f" .c).o"; done
+    riscv64-unknown-elf-gcc "${link[@]}" gcc-unroll/*.o -lm -o gcc-unroll.elf
+    riscv64-unknown-elf-gcc "${link[@]}" gcc-gen/*.o gcov_rt.o -lgcov -lm -o gcc-gen.elf
+    "$sim" --engine=none --out-dir=run-gen gcc-gen.elf >gcc-gen.out 2>gcc-gen.err
+    # the runtime wrote gcc-gen/NAME.gcda (the simulator drops the directory); -fprofile-use looks
+    # for it beside the object it writes
+    cp run-gen/*.gcda gcc-pgo/
+    for f in "${abs[@]}"; do
+      (cd gcc-pgo && "${gcc_c[@]}" "${fl[@]}" -fprofile-use -Werror=missing-profile -c "$f" -o "$(basename "$f" .c).o")
+    done
+    riscv64-unknown-elf-gcc "${link[@]}" gcc-pgo/*.o -lm -o gcc-pgo.elf
+    # clang, plain, the profiling build (-fno-inline: a flat profile) and the one fed by the hardware
+    mkdir -p clang clang-prof clang-hw
+    for f in "${abs[@]}"; do
+      o=$(basename "$f" .c).o
+      "${clang_c[@]}" "${fl[@]}" -c "$f" -o "clang/$o"
+      "${clang_c[@]}" "${fl[@]}" -fno-inline -fdebug-info-for-profiling -c "$f" -o "clang-prof/$o"
+    done
+    riscv64-unknown-elf-gcc "${link[@]}" clang/*.o -lm -o clang.elf
+    riscv64-unknown-elf-gcc "${link[@]}" clang-prof/*.o -lm -o clang-prof.elf
+    "$instr" instrument --quiet clang-prof.elf -o clang-prof-hw.elf
+    "$sim" --engine=none clang-prof.elf >clang-prof-plain.out 2>clang-prof-plain.err
+    "$sim" --edge-map=clang-prof-hw.map --edge-profile=clang-prof.prof clang-prof-hw.elf >clang-prof-hw.out 2>clang-prof-hw.err
+    "$report" sample --quiet clang-prof-hw.map clang-prof.prof -o clang-prof.sample.txt
+    for f in "${abs[@]}"; do
+      "${clang_c[@]}" "${fl[@]}" -fprofile-sample-use=clang-prof.sample.txt -c "$f" -o "clang-hw/$(basename "$f" .c).o"
+    done
+    riscv64-unknown-elf-gcc "${link[@]}" clang-hw/*.o -lm -o clang-hw.elf
+    for b in gcc gcc-unroll gcc-pgo clang clang-hw; do
+      "$sim" --engine=none "${model[@]}" $b.elf >$b.out 2>$b.err
+    done
+  ) >"$d/build.log" 2>&1
+  rc=$?
+  [ $rc = 0 ] || { echo "$name: build or run failed (see $d/build.log)"; return 1; }
+  local b ok=1
+  for b in gcc-unroll gcc-pgo clang-hw; do
+    cmp -s "$d/$b.out" "$d/${b%%-*}.out" || { echo "$name: $b prints something else than ${b%%-*}"; ok=0; }
+  done
+  cmp -s "$d/clang-prof-hw.out" "$d/clang-prof-plain.out" || { echo "$name: the instrumented build prints something else"; ok=0; }
+  grep -q 'edge check: .* 0 differences' "$d/clang-prof-hw.err" || { echo "$name: the hardware profile differs from the exact counts"; ok=0; }
+  [ $ok = 1 ] || return 1
+  printf '%s %s %s %s %s %s %s %s\n' "$name" "$(cycles "$d/gcc.err")" "$(cycles "$d/gcc-pgo.err")" "$(cycles "$d/clang.err")" \
+    "$(cycles "$d/clang-hw.err")" "$(insns "$d/clang-prof-plain.err")" "$(insns "$d/clang-prof-hw.err")" \
+    "$(cycles "$d/gcc-unroll.err")" >"$d/result"
+}
+
+echo "== 13. A compiler fed by the hardware's profile: cycles of the whole run under the cycle model below,"
+echo "      GCC with instrumented PGO and clang with the hardware's exact edge profile as an LLVM sample"
+echo "      profile (hwprof-report sample), each against the same compiler without a profile; gcc-unroll:"
+echo "      GCC with the loop unrolling and peeling -fprofile-use turns on, without a profile"
+echo "      (tools/pgo_bench.sh)"
+fail=0
+for p in "${progs[@]}"; do
+  IFS='|' read -r name srcs flags <<<"$p"
+  while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || fail=1; done
+  one "$name" "$srcs" "$flags" &
+done
+wait || fail=1
+
+printf '(cycle model: %s; every build prints what its plain build prints)\n' "${model[*]}"
+printf '%-14s | %10s %10s %8s %10s %8s | %10s %10s %8s | %8s\n' program gcc gcc-pgo gain gcc-unroll gain clang clang-hw \
+  gain "hw cost"
+awk '
+  function pct(a, b) { return 100 * (b - a) / b }
+  { printf "%-14s | %10d %10d %+7.2f%% %10d %+7.2f%% | %10d %10d %+7.2f%% | %+7.3f%%\n", $1, $2, $3, pct($3, $2), $8,
+      pct($8, $2), $4, $5, pct($5, $4), 100 * ($7 - $6) / $6
+    lg += log($2 / $3); lu += log($2 / $8); lc += log($4 / $5); n++ }
+  END { if (n) printf "%-14s | %10s %10s %+7.2f%% %10s %+7.2f%% | %10s %10s %+7.2f%% |\n", "geomean (" n ")", "", "",
+          100 * (1 - exp(-lg / n)), "", 100 * (1 - exp(-lu / n)), "", "", 100 * (1 - exp(-lc / n)) }
+' < <(for p in "${progs[@]}"; do IFS='|' read -r name _ <<<"$p"; cat "$out/$name/result" 2>/dev/null || true; done)
+echo "(hw cost: extra instructions of the instrumented profiling run, the clang -O2 -fno-inline build)"
+exit $fail
