@@ -7,6 +7,8 @@
 #  - gcc-pgo:    GCC -O2 -fprofile-use, fed by the .gcda of a -fprofile-arcs run (instrumented PGO,
 #                the baseline a user would otherwise pick; its profiling run costs what section 4's
 #                -fprofile-arcs column says)
+#  - gcc-hw:     GCC -O2 -fauto-profile, fed by hwprof-report afdo --callsites: the exact edge profile
+#                the hardware read back from a GCC -O2 -fno-inline build instrumented by hwprof-instr
 #  - gcc-unroll: GCC -O2 -funroll-loops -fpeel-loops without a profile: two of the optimizations
 #                -fprofile-use turns on, to tell their share of its gain from the profile's
 #  - clang:      clang -O2
@@ -77,6 +79,16 @@ one() {
     done
     "${gcc_c[@]}" -c "$root/sw/rt/gcov_rt.c" -o gcov_rt.o
     riscv64-unknown-elf-gcc "${link[@]}" gcc/*.o -lm -o gcc.elf
+    # GCC fed by the hardware: the profiling build (-fno-inline: a flat profile), then -fauto-profile
+    mkdir -p gcc-prof gcc-hw
+    for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -fno-inline -c "$f" -o "gcc-prof/$(basename "$f" .c).o"; done
+    riscv64-unknown-elf-gcc "${link[@]}" gcc-prof/*.o -lm -o gcc-prof.elf
+    "$instr" instrument --quiet gcc-prof.elf -o gcc-prof-hw.elf
+    "$sim" --engine=none gcc-prof.elf >gcc-prof-plain.out 2>gcc-prof-plain.err
+    "$sim" --edge-map=gcc-prof-hw.map --edge-profile=gcc-prof.prof gcc-prof-hw.elf >gcc-prof-hw.out 2>gcc-prof-hw.err
+    "$report" afdo --quiet --callsites gcc-prof-hw.map gcc-prof.prof -o gcc-prof.afdo
+    for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -fauto-profile="$d/gcc-prof.afdo" -c "$f" -o "gcc-hw/$(basename "$f" .c).o"; done
+    riscv64-unknown-elf-gcc "${link[@]}" gcc-hw/*.o -lm -o gcc-hw.elf
     mkdir -p gcc-unroll
     for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -funroll-loops -fpeel-loops -c "$f" -o "gcc-unroll/$(basename "$f" .c).o"; done
     riscv64-unknown-elf-gcc "${link[@]}" gcc-unroll/*.o -lm -o gcc-unroll.elf
@@ -106,29 +118,31 @@ one() {
       "${clang_c[@]}" "${fl[@]}" -fprofile-sample-use=clang-prof.sample.txt -c "$f" -o "clang-hw/$(basename "$f" .c).o"
     done
     riscv64-unknown-elf-gcc "${link[@]}" clang-hw/*.o -lm -o clang-hw.elf
-    for b in gcc gcc-unroll gcc-pgo clang clang-hw; do
+    for b in gcc gcc-unroll gcc-pgo gcc-hw clang clang-hw; do
       "$sim" --engine=none "${model[@]}" $b.elf >$b.out 2>$b.err
     done
   ) >"$d/build.log" 2>&1
   rc=$?
   [ $rc = 0 ] || { echo "$name: build or run failed (see $d/build.log)"; return 1; }
   local b ok=1
-  for b in gcc-unroll gcc-pgo clang-hw; do
+  for b in gcc-unroll gcc-pgo gcc-hw clang-hw; do
     cmp -s "$d/$b.out" "$d/${b%%-*}.out" || { echo "$name: $b prints something else than ${b%%-*}"; ok=0; }
   done
-  cmp -s "$d/clang-prof-hw.out" "$d/clang-prof-plain.out" || { echo "$name: the instrumented build prints something else"; ok=0; }
-  grep -q 'edge check: .* 0 differences' "$d/clang-prof-hw.err" || { echo "$name: the hardware profile differs from the exact counts"; ok=0; }
+  for b in gcc clang; do
+    cmp -s "$d/$b-prof-hw.out" "$d/$b-prof-plain.out" || { echo "$name: the instrumented $b build prints something else"; ok=0; }
+    grep -q 'edge check: .* 0 differences' "$d/$b-prof-hw.err" || { echo "$name: the hardware profile of the $b build differs from the exact counts"; ok=0; }
+  done
   [ $ok = 1 ] || return 1
-  printf '%s %s %s %s %s %s %s %s\n' "$name" "$(cycles "$d/gcc.err")" "$(cycles "$d/gcc-pgo.err")" "$(cycles "$d/clang.err")" \
+  printf '%s %s %s %s %s %s %s %s %s\n' "$name" "$(cycles "$d/gcc.err")" "$(cycles "$d/gcc-pgo.err")" "$(cycles "$d/clang.err")" \
     "$(cycles "$d/clang-hw.err")" "$(insns "$d/clang-prof-plain.err")" "$(insns "$d/clang-prof-hw.err")" \
-    "$(cycles "$d/gcc-unroll.err")" >"$d/result"
+    "$(cycles "$d/gcc-unroll.err")" "$(cycles "$d/gcc-hw.err")" >"$d/result"
 }
 
-echo "== 13. A compiler fed by the hardware's profile: cycles of the whole run under the cycle model below,"
-echo "      GCC with instrumented PGO and clang with the hardware's exact edge profile as an LLVM sample"
-echo "      profile (hwprof-report sample), each against the same compiler without a profile; gcc-unroll:"
-echo "      GCC with the loop unrolling and peeling -fprofile-use turns on, without a profile"
-echo "      (tools/pgo_bench.sh)"
+echo "== 13. A compiler fed by the hardware's profile: cycles of the whole run under the cycle model below;"
+echo "      GCC with instrumented PGO (gcc-pgo), GCC and clang fed the hardware's exact edge profile as an"
+echo "      AutoFDO file (gcc-hw, hwprof-report afdo) and an LLVM sample profile (clang-hw, hwprof-report"
+echo "      sample), each against the same compiler without a profile; gcc-unroll: GCC with the loop"
+echo "      unrolling and peeling -fprofile-use turns on, without a profile (tools/pgo_bench.sh)"
 fail=0
 for p in "${progs[@]}"; do
   IFS='|' read -r name srcs flags <<<"$p"
@@ -138,15 +152,17 @@ done
 wait || fail=1
 
 printf '(cycle model: %s; every build prints what its plain build prints)\n' "${model[*]}"
-printf '%-14s | %10s %10s %8s %10s %8s | %10s %10s %8s | %8s\n' program gcc gcc-pgo gain gcc-unroll gain clang clang-hw \
-  gain "hw cost"
+printf '%-14s | %10s %10s %8s %10s %8s %10s %8s | %10s %10s %8s | %8s\n' program gcc gcc-pgo gain gcc-hw gain \
+  gcc-unroll gain clang clang-hw gain "hw cost"
 awk '
   function pct(a, b) { return 100 * (b - a) / b }
-  { printf "%-14s | %10d %10d %+7.2f%% %10d %+7.2f%% | %10d %10d %+7.2f%% | %+7.3f%%\n", $1, $2, $3, pct($3, $2), $8,
-      pct($8, $2), $4, $5, pct($5, $4), 100 * ($7 - $6) / $6
-    lg += log($2 / $3); lu += log($2 / $8); lc += log($4 / $5); n++ }
-  END { if (n) printf "%-14s | %10s %10s %+7.2f%% %10s %+7.2f%% | %10s %10s %+7.2f%% |\n", "geomean (" n ")", "", "",
-          100 * (1 - exp(-lg / n)), "", 100 * (1 - exp(-lu / n)), "", "", 100 * (1 - exp(-lc / n)) }
+  { printf "%-14s | %10d %10d %+7.2f%% %10d %+7.2f%% %10d %+7.2f%% | %10d %10d %+7.2f%% | %+7.3f%%\n", $1, $2, $3,
+      pct($3, $2), $9, pct($9, $2), $8, pct($8, $2), $4, $5, pct($5, $4), 100 * ($7 - $6) / $6
+    lg += log($2 / $3); lh += log($2 / $9); lu += log($2 / $8); lc += log($4 / $5); n++ }
+  END { if (n) printf "%-14s | %10s %10s %+7.2f%% %10s %+7.2f%% %10s %+7.2f%% | %10s %10s %+7.2f%% |\n", "geomean (" n ")",
+          "", "", 100 * (1 - exp(-lg / n)), "", 100 * (1 - exp(-lh / n)), "", 100 * (1 - exp(-lu / n)), "", "",
+          100 * (1 - exp(-lc / n)) }
 ' < <(for p in "${progs[@]}"; do IFS='|' read -r name _ <<<"$p"; cat "$out/$name/result" 2>/dev/null || true; done)
-echo "(hw cost: extra instructions of the instrumented profiling run, the clang -O2 -fno-inline build)"
+echo "(hw cost: extra instructions of the instrumented profiling run, the clang -O2 -fno-inline build; clang-hw"
+echo " gets a flat profile, gcc-hw the callees' samples at their call sites too: hwprof-report --callsites)"
 exit $fail
