@@ -52,6 +52,7 @@ PATH_HOST_SRC := sw/path/pp_readback.c sw/path/pp_compare.c
 RW_SRC   := sw/rewrite/hwprof_rewrite.c
 PROFMAP_SRC := sw/profmap/profmap.c sw/profmap/profile_file.c sw/cfg/hwprof_cfg.c
 PROFMAP_HDR := sw/profmap/profmap.h sw/cfg/hwprof_cfg.h
+REPORT_SRC  := sw/report/dwarf_lines.c sw/report/block_counts.c sw/report/lcov.c sw/report/sample_prof.c $(PROFMAP_SRC) $(ELF_SRC)
 # The co-processor's tools (docs/coproc.md): the format's name tables (generated from
 # regs/cop_uinsn.json), image files, the assembler/disassembler, the instruction-level interpreter.
 COP_SRC  := sw/cop/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/cop_interp.c

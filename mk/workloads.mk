@@ -116,7 +116,6 @@ $(BUILD)/unit/hwprof-wpp-asan: $(call asan,$(WPP_SRC) sw/wpp/hwprof_wpp.c)
 
 # Profiles for other tools (docs/report.md): hwprof-report writes an lcov tracefile of an edge
 # profile, its lines from the program's DWARF line table (elfutils' libdw)
-REPORT_SRC := sw/report/dwarf_lines.c sw/report/block_counts.c sw/report/lcov.c sw/report/sample_prof.c $(PROFMAP_SRC) $(ELF_SRC)
 REPORT_BIN := $(BUILD)/report/hwprof-report
 $(REPORT_BIN): $(call obj,$(REPORT_SRC) sw/report/hwprof_report.c)
 	@mkdir -p $(dir $@)

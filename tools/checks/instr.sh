@@ -150,6 +150,31 @@ report_sample_clang() {
 }
 check report-sample-profile-clang report_sample_clang
 
+# the AutoFDO file (docs/report.md) read by GCC: hwprof-report afdo --callsites (ASan/UBSan) on each
+# workload's hardware profile (from gcov-oracle-function-counts); GCC -fauto-profile compiles the
+# workload with it without a complaint, and its blocks carry counts from it ("(auto FDO)")
+report_afdo_gcc() {
+  local w a rc=0 out n
+  mkdir -p "$logdir/afdo"
+  for elf in "${prof_workloads[@]}"; do
+    w=$(basename "$elf" -prof.elf)
+    a="$logdir/afdo/$w.afdo"
+    [ -s "$logdir/gcov/$w.prof" ] || { echo "$w: no profile (an earlier check failed)"; rc=1; continue; }
+    out=$("$build/unit/hwprof-report-asan" afdo --callsites "${elf%.elf}.map" "$logdir/gcov/$w.prof" -o "$a" 2>&1) ||
+      { echo "$w: $out"; rc=1; continue; }
+    echo "$w: ${out#hwprof-report: }"
+    out=$(cd "$logdir/afdo" && riscv64-unknown-elf-gcc --specs=picolibc.specs -march=rv32im -mabi=ilp32 -O2 -g \
+      -fauto-profile="$w.afdo" -fdump-tree-optimized-blocks-details -c "$OLDPWD/sim/workloads/$w.c" -o "$w.o" 2>&1) ||
+      { echo "$w: gcc failed: $out"; rc=1; continue; }
+    [ -z "$out" ] || { echo "$w: gcc complained: $out"; rc=1; }
+    n=$(cat "$logdir/afdo/$w"*optimized 2>/dev/null | grep -c 'count [0-9]* (auto FDO)')
+    echo "$w: gcc -fauto-profile: $n blocks with counts from the file"
+    [ "$n" -gt 0 ] || rc=1
+  done
+  return $rc
+}
+check report-afdo-gcc report_afdo_gcc
+
 # hwprof-report on bad input: one line naming the input, exit 1 (a bad file) or 2 (bad arguments),
 # no tracefile left behind
 report_bad_input() {

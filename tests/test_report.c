@@ -1,0 +1,153 @@
+/* Unit tests of hwprof-report's writers (sw/report/): the lcov tracefile and the sample profiles
+ * of one function whose counts, lines and expected records are worked out by hand below, and LLVM's
+ * base discriminator. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lcov.h"
+#include "sample_prof.h"
+
+/* The loop of test_profmap.c, declared on line 10 of f.c:
+ *
+ *   B0 [0x100, 0x110) line 10           -> B1
+ *   B1 [0x110, 0x120) line 11, then line 12 (discriminator 2) from 0x118: branch, taken -> B3
+ *   B2 [0x120, 0x130) line 12 (discriminator 4)                        -> B3
+ *   B3 [0x130, 0x140) line 13: branch, taken -> B1 (back edge), not taken -> B4
+ *   B4 [0x140, 0x150) line 14: return
+ *
+ * Edge counts: entry 1, B0->B1 1, B1->B3 3, B1->B2 7, B2->B3 7, B3->B1 9, B3->B4 1, B4->exit 1.
+ * Block counts (in-flow): B0 1, B1 10, B2 7, B3 10, B4 1. */
+enum { E_VENTRY, E_FALL01, E_TK13, E_NT12, E_FALL23, E_TK31, E_NT34, E_RET4, NE };
+static int64_t counts_row[NE] = {1, 1, 3, 7, 7, 9, 1, 1};
+
+static pm_block_t blk[5];
+static pm_edge_t edge[NE];
+static pm_func_t fn;
+static pm_map_t map;
+static dl_range_t range[6] = {{0x100, 0x110, 0, 10, 0}, {0x110, 0x118, 0, 11, 0}, {0x118, 0x120, 0, 12, 2},
+                              {0x120, 0x130, 0, 12, 4}, {0x130, 0x140, 0, 13, 0}, {0x140, 0x150, 0, 14, 0}};
+static char fname[] = "/src/f.c", loopname[] = "loop";
+static char *files[1] = {fname};
+static dl_func_t funcs[1] = {{0x100, 0x150, loopname, 0, 10}};
+static dl_lines_t lines = {range, 6, files, 1, funcs, 1};
+
+static int setup(void **state) {
+  (void)state;
+  for (int b = 0; b < 5; b++) blk[b] = (pm_block_t){0x100u + 16u * (unsigned)b, 0x110u + 16u * (unsigned)b, 0, 0, 0, PM_NONE, PM_NONE};
+  edge[E_VENTRY] = (pm_edge_t){HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0, 0, 0, PM_NONE};
+  edge[E_FALL01] = (pm_edge_t){HWPROF_CFG_FALL, 0, 1, 0, 0, PM_NONE};
+  edge[E_TK13] = (pm_edge_t){HWPROF_CFG_TAKEN, 1, 3, 0, 0, PM_NONE};
+  edge[E_NT12] = (pm_edge_t){HWPROF_CFG_NOT_TAKEN, 1, 2, 0, 0, PM_NONE};
+  edge[E_FALL23] = (pm_edge_t){HWPROF_CFG_FALL, 2, 3, 0, 0, PM_NONE};
+  edge[E_TK31] = (pm_edge_t){HWPROF_CFG_TAKEN, 3, 1, 0, 0, PM_NONE};
+  edge[E_NT34] = (pm_edge_t){HWPROF_CFG_NOT_TAKEN, 3, 4, 0, 0, PM_NONE};
+  edge[E_RET4] = (pm_edge_t){HWPROF_CFG_RETURN, 4, HWPROF_CFG_EXIT, 0, PM_ANY, PM_NONE};
+  fn = (pm_func_t){.name = "loop", .lo = 0x100, .hi = 0x150, .instrumented = true, .blk = blk, .nblk = 5,
+                   .dispatch = -1, .edge = edge, .nedge = NE};
+  map = (pm_map_t){.program = "p.elf", .nfn = 1, .fn = &fn};
+  return 0;
+}
+
+/* The whole output of a writer, as a string (freed by the caller). */
+static char *captured(FILE *f) {
+  fflush(f);
+  long n = ftell(f);
+  char *s = calloc((size_t)n + 1, 1);
+  rewind(f);
+  if (fread(s, 1, (size_t)n, f) != (size_t)n) s[0] = 0;
+  fclose(f);
+  return s;
+}
+
+static void test_report_lcov_records(void **state) {
+  (void)state;
+  int64_t *rows[1] = {counts_row};
+  FILE *f = tmpfile();
+  lcov_stats_t st;
+  char err[200];
+  assert_int_equal(lcov_write(f, &map, rows, &lines, "t", &st, err, sizeof err), 0);
+  char *s = captured(f);
+  /* lines: the most times one of their instructions ran (line 12: B1's tail 10, B2 7); branches:
+   * B1's at 0x11c (284) on line 12, taken 3 and not taken 7; B3's at 0x13c (316) on line 13, 9 and 1 */
+  assert_string_equal(s, "TN:t\nSF:/src/f.c\nFN:10,loop\nFNDA:1,loop\nFNF:1\nFNH:1\n"
+                         "BRDA:12,284,0,3\nBRDA:12,284,1,7\nBRDA:13,316,0,9\nBRDA:13,316,1,1\nBRF:4\nBRH:4\n"
+                         "DA:10,1\nDA:11,10\nDA:12,10\nDA:13,10\nDA:14,1\nLF:5\nLH:5\nend_of_record\n");
+  free(s);
+}
+
+static void test_report_llvm_sample_profile(void **state) {
+  (void)state;
+  int64_t *rows[1] = {counts_row};
+  hwprof_elf_t none = {0}; /* no code: no call sites */
+  FILE *f = tmpfile();
+  sample_stats_t st;
+  char err[200];
+  assert_int_equal(sample_write(f, kSampleLlvmText, true, &map, rows, &lines, &none, &st, err, sizeof err), 0);
+  char *s = captured(f);
+  /* offsets from line 10; discriminators 2 and 4 are LLVM's base discriminators 1 and 2; total 39 */
+  assert_string_equal(s, "loop:39:1\n 0: 1\n 1: 10\n 2.1: 10\n 2.2: 7\n 3: 10\n 4: 1\n");
+  free(s);
+  assert_int_equal(st.functions, 1);
+  assert_int_equal(st.lines, 6);
+}
+
+static void test_report_gcc_afdo_file(void **state) {
+  (void)state;
+  int64_t *rows[1] = {counts_row};
+  hwprof_elf_t none = {0};
+  FILE *f = tmpfile();
+  sample_stats_t st;
+  char err[200];
+  assert_int_equal(sample_write(f, kSampleGccAfdo, false, &map, rows, &lines, &none, &st, err, sizeof err), 0);
+  fflush(f);
+  long n = ftell(f);
+  unsigned char *b = calloc((size_t)n, 1);
+  rewind(f);
+  assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  /* words: magic "gcda", version 2, 0; names: tag, length, 1, "loop\0" (length 5 bytes); functions:
+   * tag, length, 1; entries 1 (two words), name 0, 6 positions, 0 call sites; then (offset << 16 |
+   * discriminator, 0 targets, count as two words) x 6; the empty module table: tag, 0, 0 */
+  static const uint32_t head[] = {0x67636461u, 2, 0, 0xaa000000u, 0, 1, 5};
+  for (unsigned i = 0; i < 7; i++)
+    assert_int_equal(b[4 * i] | b[4 * i + 1] << 8 | b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24, head[i]);
+  assert_memory_equal(b + 28, "loop", 5);
+  static const uint32_t rest[] = {0xac000000u, 0, 1, 1, 0, 0, 6, 0,
+                                  0u << 16, 0, 1, 0, 1u << 16, 0, 10, 0, 2u << 16 | 2, 0, 10, 0,
+                                  2u << 16 | 4, 0, 7, 0, 3u << 16, 0, 10, 0, 4u << 16, 0, 1, 0,
+                                  0xab000000u, 0, 0};
+  const unsigned char *r = b + 33;
+  assert_int_equal(n, 33 + 4 * (long)(sizeof rest / sizeof *rest));
+  for (unsigned i = 0; i < sizeof rest / sizeof *rest; i++)
+    assert_int_equal(r[4 * i] | r[4 * i + 1] << 8 | r[4 * i + 2] << 16 | (uint32_t)r[4 * i + 3] << 24, rest[i]);
+  free(b);
+}
+
+/* LLVM's prefix code (small values: doubled; 32 and up: bit 6 set, the high part above it); an odd
+ * discriminator carries no base discriminator */
+static void test_report_llvm_base_discriminator(void **state) {
+  (void)state;
+  assert_int_equal(sample_base_discriminator(0), 0);
+  assert_int_equal(sample_base_discriminator(2), 1);
+  assert_int_equal(sample_base_discriminator(62), 31);
+  assert_int_equal(sample_base_discriminator(3), 0);
+  /* 40 = 0b101000: ((40 & 0xfe0) << 1 | (40 & 0x1f) | 0x20) << 1 = (64 | 8 | 32) << 1 = 208 */
+  assert_int_equal(sample_base_discriminator(208), 40);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup(test_report_lcov_records, setup),
+      cmocka_unit_test_setup(test_report_llvm_sample_profile, setup),
+      cmocka_unit_test_setup(test_report_gcc_afdo_file, setup),
+      cmocka_unit_test(test_report_llvm_base_discriminator),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
