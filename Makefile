@@ -187,7 +187,8 @@ plots: deps $(SIM_BIN) $(WPP_BIN) workloads $(VPEVAL_BIN) $(EMBENCH_VP)
 	@$(SIM_BIN) --quiet --trace-out="$(BUILD)/plots/phases.htr" "$(BUILD)/workloads/phases.elf" >/dev/null && \
 	  $(WPP_BIN) analyze --quiet --buckets=16 --trace="$(BUILD)/plots/phases.htr" --elf="$(BUILD)/workloads/phases.elf" \
 	    --out="$(BUILD)/plots/wpp-phases" && $(PLOT_PY) tools/plot_wpp.py "$(BUILD)/plots/wpp-phases" "$(BUILD)/plots/wpp-phases.png"
-	@echo "plots: the phase timelines in $(BUILD)/plots/dynopt-*.png (with re-layout: dynopt-rl-*.png), the code cache in $(BUILD)/plots/tracecache.png, whole-program paths of phases.c in $(BUILD)/plots/wpp-phases.png"
+	@tools/pgo_bench.sh "$(BUILD)" >"$(BUILD)/plots/pgo.txt" && $(PLOT_PY) tools/plot_pgo.py "$(BUILD)" "$(BUILD)/plots/pgo.png"
+	@echo "plots: the phase timelines in $(BUILD)/plots/dynopt-*.png (with re-layout: dynopt-rl-*.png), the code cache in $(BUILD)/plots/tracecache.png, whole-program paths of phases.c in $(BUILD)/plots/wpp-phases.png, profile-guided builds in $(BUILD)/plots/pgo.png"
 
 synth: deps
 	@RTL_SRC="$(RTL_SRC)" synth/run.sh "$(BUILD)/synth"

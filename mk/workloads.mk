@@ -277,7 +277,7 @@ $(BUILD)/instr/switch_table.elf: tests/programs/switch_table.c
 # between functions of one section without relocations, which the instrumenter decodes (make test)
 PICOLIBC_INC := /usr/lib/picolibc/riscv64-unknown-elf/include
 CLANG_RV32 := clang --target=riscv32-unknown-elf -march=rv32im -mabi=ilp32 -isystem $(PICOLIBC_INC) -O2 -g -Wall -Wextra -Werror \
-              -fno-inline -fdebug-info-for-profiling
+              -fno-inline -fdebug-info-for-profiling -ftls-model=local-exec
 WL_CLANG := $(addprefix $(BUILD)/clang/,$(addsuffix .elf,$(WORKLOADS)))
 $(BUILD)/clang/%.elf: sim/workloads/%.c sim/workloads/common.h
 	@mkdir -p $(dir $@)

@@ -18,17 +18,19 @@
 #                hardware's cost)
 # Each build's gain is against its own compiler without a profile. Every run's output must equal
 # its plain build's, and the profiled run's edge profile the exact counts.
-# usage: tools/pgo_bench.sh BUILD_DIR [EMBENCH_DIR]
+# usage: tools/pgo_bench.sh BUILD_DIR [EMBENCH_DIR [BIGPROGS_DIR]]   (PGO_ONLY="NAME...": those alone)
 set -euo pipefail
 build=${1:-build}
 embench=${2:-../shared/embench}
-sim=$(realpath -m "$build/sim/hwprof-sim")
+bigprogs=${3:-../shared/bigprogs}
+sim_bin=$(realpath -m "$build/sim/hwprof-sim")
 instr=$(realpath -m "$build/instr/hwprof-instr")
 report=$(realpath -m "$build/report/hwprof-report")
 model=(--taken-penalty=2 --icache=8192 --icache-miss=10)
 out="$build/pgo"
 mkdir -p "$out"
-for t in "$sim" "$instr" "$report"; do
+sim() { "$sim_bin" --max-insns=2000000000 "$@"; }
+for t in "$sim_bin" "$instr" "$report"; do
   [ -x "$t" ] || { echo "pgo bench: $t is missing (make workloads)" >&2; exit 2; }
 done
 for t in clang riscv64-unknown-elf-gcc; do
@@ -40,20 +42,38 @@ link=(--specs=picolibc.specs --oslib=semihost --crt0=semihost -march=rv32im -mab
   -Wl,--defsym=__flash=0x80000000 -Wl,--defsym=__flash_size=0x200000 -Wl,--defsym=__ram=0x80200000
   -Wl,--defsym=__ram_size=0x200000 -Wl,--emit-relocs -Wl,--no-relax)
 gcc_c=(riscv64-unknown-elf-gcc --specs=picolibc.specs -march=rv32im -mabi=ilp32 -O2 -g)
-# clang keeps a relocation on every call with -ffunction-sections (the instrumenter moves code)
-clang_c=(clang --target=riscv32-unknown-elf -march=rv32im -mabi=ilp32 -isystem "$pico" -O2 -g -ffunction-sections)
+# clang keeps a relocation on every call with -ffunction-sections (the instrumenter moves code); a
+# static bare-metal program's thread-local variables (picolibc's errno) are local-exec
+clang_c=(clang --target=riscv32-unknown-elf -march=rv32im -mabi=ilp32 -isystem "$pico" -O2 -g -ffunction-sections
+  -ftls-model=local-exec)
 
-# programs: NAME SOURCES... (paths relative to the repository) and their extra compiler flags
+# programs: NAME|SOURCES (relative to the repository)|extra compiler flags|link flags (default: the
+# workloads' memory map)
 progs=()
-for w in sort hashtab interp lz graph matrix; do progs+=("$w|sim/workloads/$w.c|"); done
+for w in sort hashtab interp lz graph matrix; do progs+=("$w|sim/workloads/$w.c||"); done
 if [ -d "$embench/src" ]; then
   for d in "$embench"/src/*/; do
     p=$(basename "$d")
     srcs=$(ls "$d"*.c | tr '\n' ' ')
-    progs+=("$p|$srcs $embench/support/main.c $embench/support/beebsc.c sim/embench/board.c|-DHAVE_BOARDSUPPORT_H -include $root/sim/embench/boardsupport.h -I$root/sim/embench -I$root/$embench/support -I$root/$d")
+    progs+=("$p|$srcs $embench/support/main.c $embench/support/beebsc.c sim/embench/board.c|-DHAVE_BOARDSUPPORT_H -include $root/sim/embench/boardsupport.h -I$root/sim/embench -I$root/$embench/support -I$root/$d|")
   done
 else
-  echo "(../shared/embench is not there: the workloads only)"
+  echo "(../shared/embench is not there: no Embench programs)"
+fi
+# the large programs as ../shared/bigprogs/README builds them (4 MiB of code, then 4 MiB of RAM)
+big_map="-Wl,--defsym=__flash=0x80000000 -Wl,--defsym=__flash_size=0x400000 -Wl,--defsym=__ram=0x80400000 -Wl,--defsym=__ram_size=0x400000"
+if [ -f "$bigprogs/lua/onelua.c" ]; then
+  progs+=("lua|$bigprogs/lua/onelua.c $bigprogs/lua/bench_main.c|-DMAKE_LIB -DLUA_USE_C89|$big_map")
+fi
+if [ -f "$bigprogs/zstd/bench_main.c" ]; then
+  zs=$(ls "$bigprogs"/zstd/common/*.c "$bigprogs"/zstd/compress/*.c "$bigprogs"/zstd/decompress/*.c | tr '\n' ' ')
+  progs+=("zstd|$zs $bigprogs/zstd/bench_main.c|-DZSTD_NO_INTRINSICS -DZSTD_DISABLE_ASM -DZSTD_LEGACY_SUPPORT=0 -I$root/$bigprogs/zstd -I$root/$bigprogs/zstd/common|$big_map")
+fi
+[ -d "$bigprogs" ] || echo "(../shared/bigprogs is not there: no large programs)"
+if [ -n "${PGO_ONLY:-}" ]; then # PGO_ONLY="lua zstd": only these programs
+  kept=()
+  for p in "${progs[@]}"; do [[ " $PGO_ONLY " == *" ${p%%|*} "* ]] && kept+=("$p"); done
+  progs=("${kept[@]}")
 fi
 
 cycles() { sed -n 's/^  timing: \([0-9]*\) cycles.*/\1/p' "$1" | head -1; }
@@ -61,11 +81,13 @@ insns() { sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' "$1" | head
 
 # one program: every build and run in $out/NAME/, one result line in $out/NAME/result
 one() {
-  local name=$1 srcs=$2 flags=$3 d="$out/$1" s abs=() f
+  local name=$1 srcs=$2 flags=$3 map=$4 d="$out/$1" s abs=() f
   rm -rf "$d" && mkdir -p "$d"
   for s in $srcs; do abs+=("$root/$s"); done
   # shellcheck disable=SC2206
-  local fl=($flags)
+  local fl=($flags) lk=("${link[@]}")
+  # shellcheck disable=SC2206
+  [ -n "$map" ] && lk=("${link[@]:0:5}" $map "${link[@]:9}")
   local rc=0
   (
     set -e
@@ -78,29 +100,29 @@ one() {
       (cd gcc-gen && "${gcc_c[@]}" "${fl[@]}" -fprofile-arcs -fprofile-info-section=gcov_info -c "$f" -o "$o")
     done
     "${gcc_c[@]}" -c "$root/sw/rt/gcov_rt.c" -o gcov_rt.o
-    riscv64-unknown-elf-gcc "${link[@]}" gcc/*.o -lm -o gcc.elf
+    riscv64-unknown-elf-gcc "${lk[@]}" gcc/*.o -lm -o gcc.elf
     # GCC fed by the hardware: the profiling build (-fno-inline: a flat profile), then -fauto-profile
     mkdir -p gcc-prof gcc-hw
     for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -fno-inline -c "$f" -o "gcc-prof/$(basename "$f" .c).o"; done
-    riscv64-unknown-elf-gcc "${link[@]}" gcc-prof/*.o -lm -o gcc-prof.elf
+    riscv64-unknown-elf-gcc "${lk[@]}" gcc-prof/*.o -lm -o gcc-prof.elf
     "$instr" instrument --quiet gcc-prof.elf -o gcc-prof-hw.elf
-    "$sim" --engine=none gcc-prof.elf >gcc-prof-plain.out 2>gcc-prof-plain.err
-    "$sim" --edge-map=gcc-prof-hw.map --edge-profile=gcc-prof.prof gcc-prof-hw.elf >gcc-prof-hw.out 2>gcc-prof-hw.err
+    sim --engine=none gcc-prof.elf >gcc-prof-plain.out 2>gcc-prof-plain.err
+    sim --edge-map=gcc-prof-hw.map --edge-profile=gcc-prof.prof gcc-prof-hw.elf >gcc-prof-hw.out 2>gcc-prof-hw.err
     "$report" afdo --quiet --callsites gcc-prof-hw.map gcc-prof.prof -o gcc-prof.afdo
     for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -fauto-profile="$d/gcc-prof.afdo" -c "$f" -o "gcc-hw/$(basename "$f" .c).o"; done
-    riscv64-unknown-elf-gcc "${link[@]}" gcc-hw/*.o -lm -o gcc-hw.elf
+    riscv64-unknown-elf-gcc "${lk[@]}" gcc-hw/*.o -lm -o gcc-hw.elf
     mkdir -p gcc-unroll
     for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -funroll-loops -fpeel-loops -c "$f" -o "gcc-unroll/$(basename "$f" .c).o"; done
-    riscv64-unknown-elf-gcc "${link[@]}" gcc-unroll/*.o -lm -o gcc-unroll.elf
-    riscv64-unknown-elf-gcc "${link[@]}" gcc-gen/*.o gcov_rt.o -lgcov -lm -o gcc-gen.elf
-    "$sim" --engine=none --out-dir=run-gen gcc-gen.elf >gcc-gen.out 2>gcc-gen.err
+    riscv64-unknown-elf-gcc "${lk[@]}" gcc-unroll/*.o -lm -o gcc-unroll.elf
+    riscv64-unknown-elf-gcc "${lk[@]}" gcc-gen/*.o gcov_rt.o -lgcov -lm -o gcc-gen.elf
+    sim --engine=none --out-dir=run-gen gcc-gen.elf >gcc-gen.out 2>gcc-gen.err
     # the runtime wrote gcc-gen/NAME.gcda (the simulator drops the directory); -fprofile-use looks
     # for it beside the object it writes
     cp run-gen/*.gcda gcc-pgo/
     for f in "${abs[@]}"; do
       (cd gcc-pgo && "${gcc_c[@]}" "${fl[@]}" -fprofile-use -Werror=missing-profile -c "$f" -o "$(basename "$f" .c).o")
     done
-    riscv64-unknown-elf-gcc "${link[@]}" gcc-pgo/*.o -lm -o gcc-pgo.elf
+    riscv64-unknown-elf-gcc "${lk[@]}" gcc-pgo/*.o -lm -o gcc-pgo.elf
     # clang, plain, the profiling build (-fno-inline: a flat profile) and the one fed by the hardware
     mkdir -p clang clang-prof clang-hw
     for f in "${abs[@]}"; do
@@ -108,21 +130,20 @@ one() {
       "${clang_c[@]}" "${fl[@]}" -c "$f" -o "clang/$o"
       "${clang_c[@]}" "${fl[@]}" -fno-inline -fdebug-info-for-profiling -c "$f" -o "clang-prof/$o"
     done
-    riscv64-unknown-elf-gcc "${link[@]}" clang/*.o -lm -o clang.elf
-    riscv64-unknown-elf-gcc "${link[@]}" clang-prof/*.o -lm -o clang-prof.elf
+    riscv64-unknown-elf-gcc "${lk[@]}" clang/*.o -lm -o clang.elf
+    riscv64-unknown-elf-gcc "${lk[@]}" clang-prof/*.o -lm -o clang-prof.elf
     "$instr" instrument --quiet clang-prof.elf -o clang-prof-hw.elf
-    "$sim" --engine=none clang-prof.elf >clang-prof-plain.out 2>clang-prof-plain.err
-    "$sim" --edge-map=clang-prof-hw.map --edge-profile=clang-prof.prof clang-prof-hw.elf >clang-prof-hw.out 2>clang-prof-hw.err
+    sim --engine=none clang-prof.elf >clang-prof-plain.out 2>clang-prof-plain.err
+    sim --edge-map=clang-prof-hw.map --edge-profile=clang-prof.prof clang-prof-hw.elf >clang-prof-hw.out 2>clang-prof-hw.err
     "$report" sample --quiet clang-prof-hw.map clang-prof.prof -o clang-prof.sample.txt
     for f in "${abs[@]}"; do
       "${clang_c[@]}" "${fl[@]}" -fprofile-sample-use=clang-prof.sample.txt -c "$f" -o "clang-hw/$(basename "$f" .c).o"
     done
-    riscv64-unknown-elf-gcc "${link[@]}" clang-hw/*.o -lm -o clang-hw.elf
+    riscv64-unknown-elf-gcc "${lk[@]}" clang-hw/*.o -lm -o clang-hw.elf
     for b in gcc gcc-unroll gcc-pgo gcc-hw clang clang-hw; do
-      "$sim" --engine=none "${model[@]}" $b.elf >$b.out 2>$b.err
+      sim --engine=none "${model[@]}" $b.elf >$b.out 2>$b.err
     done
-  ) >"$d/build.log" 2>&1
-  rc=$?
+  ) >"$d/build.log" 2>&1 || rc=$?
   [ $rc = 0 ] || { echo "$name: build or run failed (see $d/build.log)"; return 1; }
   local b ok=1
   for b in gcc-unroll gcc-pgo gcc-hw clang-hw; do
@@ -145,9 +166,9 @@ echo "      sample), each against the same compiler without a profile; gcc-unrol
 echo "      unrolling and peeling -fprofile-use turns on, without a profile (tools/pgo_bench.sh)"
 fail=0
 for p in "${progs[@]}"; do
-  IFS='|' read -r name srcs flags <<<"$p"
+  IFS='|' read -r name srcs flags map <<<"$p"
   while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || fail=1; done
-  one "$name" "$srcs" "$flags" &
+  one "$name" "$srcs" "$flags" "$map" &
 done
 wait || fail=1
 
