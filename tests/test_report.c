@@ -12,20 +12,19 @@
 #include <cmocka.h>
 
 #include "lcov.h"
+#include "loop_fixture.h"
 #include "sample_prof.h"
 
-/* The loop of test_profmap.c, declared on line 10 of f.c:
+/* The loop of tests/loop_fixture.h, declared on line 10 of f.c, its lines:
  *
- *   B0 [0x100, 0x110) line 10           -> B1
- *   B1 [0x110, 0x120) line 11, then line 12 (discriminator 2) from 0x118: branch, taken -> B3
- *   B2 [0x120, 0x130) line 12 (discriminator 4)                        -> B3
- *   B3 [0x130, 0x140) line 13: branch, taken -> B1 (back edge), not taken -> B4
- *   B4 [0x140, 0x150) line 14: return
+ *   B0 [0x100, 0x110) line 10
+ *   B1 [0x110, 0x120) line 11, then line 12 (discriminator 2) from 0x118
+ *   B2 [0x120, 0x130) line 12 (discriminator 4)
+ *   B3 [0x130, 0x140) line 13
+ *   B4 [0x140, 0x150) line 14
  *
- * Edge counts: entry 1, B0->B1 1, B1->B3 3, B1->B2 7, B2->B3 7, B3->B1 9, B3->B4 1, B4->exit 1.
  * Block counts (in-flow): B0 1, B1 10, B2 7, B3 10, B4 1. */
-enum { E_VENTRY, E_FALL01, E_TK13, E_NT12, E_FALL23, E_TK31, E_NT34, E_RET4, NE };
-static int64_t counts_row[NE] = {1, 1, 3, 7, 7, 9, 1, 1};
+static int64_t counts_row[NE];
 
 static pm_block_t blk[5];
 static pm_edge_t edge[NE];
@@ -40,17 +39,8 @@ static dl_lines_t lines = {range, 6, files, 1, funcs, 1};
 
 static int setup(void **state) {
   (void)state;
-  for (int b = 0; b < 5; b++) blk[b] = (pm_block_t){0x100u + 16u * (unsigned)b, 0x110u + 16u * (unsigned)b, 0, 0, 0, PM_NONE, PM_NONE};
-  edge[E_VENTRY] = (pm_edge_t){HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0, 0, 0, PM_NONE};
-  edge[E_FALL01] = (pm_edge_t){HWPROF_CFG_FALL, 0, 1, 0, 0, PM_NONE};
-  edge[E_TK13] = (pm_edge_t){HWPROF_CFG_TAKEN, 1, 3, 0, 0, PM_NONE};
-  edge[E_NT12] = (pm_edge_t){HWPROF_CFG_NOT_TAKEN, 1, 2, 0, 0, PM_NONE};
-  edge[E_FALL23] = (pm_edge_t){HWPROF_CFG_FALL, 2, 3, 0, 0, PM_NONE};
-  edge[E_TK31] = (pm_edge_t){HWPROF_CFG_TAKEN, 3, 1, 0, 0, PM_NONE};
-  edge[E_NT34] = (pm_edge_t){HWPROF_CFG_NOT_TAKEN, 3, 4, 0, 0, PM_NONE};
-  edge[E_RET4] = (pm_edge_t){HWPROF_CFG_RETURN, 4, HWPROF_CFG_EXIT, 0, PM_ANY, PM_NONE};
-  fn = (pm_func_t){.name = "loop", .lo = 0x100, .hi = 0x150, .instrumented = true, .blk = blk, .nblk = 5,
-                   .dispatch = -1, .edge = edge, .nedge = NE};
+  fn = loop_fixture(blk, edge);
+  memcpy(counts_row, kCounts, sizeof counts_row);
   map = (pm_map_t){.program = "p.elf", .nfn = 1, .fn = &fn};
   return 0;
 }
