@@ -148,7 +148,7 @@ embench_lcov() {
   for elf in "${embench_elfs[@]}"; do
     w=$(basename "$elf" .elf)
     [ -s "$logdir/qemu/$w.pcs" ] && [ -s "$logdir/eb-$w.prof" ] || { echo "$w: no QEMU stream or no profile (an earlier check failed)"; rc=1; continue; }
-    out=$("$build/unit/hwprof-report-asan" lcov --test-name="$w" "$logdir/eb-$w.map" "$logdir/eb-$w.prof" -o "$logdir/lcov/$w.info" 2>&1) ||
+    out=$("$build/unit/hwprof-report-asan" lcov --test-name="${w//-/_}" "$logdir/eb-$w.map" "$logdir/eb-$w.prof" -o "$logdir/lcov/$w.info" 2>&1) ||
       { echo "$w: $out"; rc=1; continue; }
     echo "$w: ${out#hwprof-report: }"
     out=$(python3 tools/lcov_oracle.py stream "$logdir/lcov/$w.info" "$elf" "$logdir/qemu/$w.pcs" 2>&1) || rc=1
