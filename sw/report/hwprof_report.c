@@ -1,6 +1,8 @@
 /* hwprof-report: profiles read back from the hardware, written for the tools people already use.
  * docs/report.md. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,27 @@ static void usage(FILE *to) {
 }
 
 typedef enum { kLcov, kSample, kAfdo } cmd_t;
+
+/* The map must describe the program: every instrumented function of the map has a symbol of its
+ * name at its address in the program (a map of another build, or of another program, names other
+ * functions there). Returns 0, or -1 with the reason in err. */
+static int check_program(const pm_map_t *m, const hwprof_elf_t *e, const char *map, const char *program, char *err,
+                         size_t errlen) {
+  for (unsigned i = 0; i < m->nfn; i++) {
+    const pm_func_t *f = &m->fn[i];
+    if (!f->instrumented) continue;
+    bool found = false;
+    for (unsigned k = 0; k < e->nsym && !found; k++)
+      found = e->sym[k].value == f->lo && e->sym[k].name != NULL && strcmp(e->sym[k].name, f->name) == 0;
+    if (!found) {
+      snprintf(err, errlen,
+               "%s does not describe %s (a stale map, or another program's?): %s is not at 0x%08" PRIx32 " there", map,
+               program, f->name, f->lo);
+      return -1;
+    }
+  }
+  return 0;
+}
 
 static int run(cmd_t cmd, int argc, char **argv) {
   const char *program = NULL, *out = NULL, *test_name = "", *files[2];
@@ -95,8 +118,10 @@ static int run(cmd_t cmd, int argc, char **argv) {
   FILE *to = NULL;
   if (pm_read_profile(&m, files[1], &counts, err, sizeof err)) goto fail;
   if (program == NULL) program = m.program;
-  if (dl_read(&d, program, err, sizeof err)) goto fail;
-  if (cmd != kLcov && hwprof_elf_read(&elf, program, HWPROF_ELF_RELOCATABLE, err, sizeof err)) goto fail;
+  if (dl_read(&d, program, err, sizeof err) ||
+      hwprof_elf_read(&elf, program, cmd == kLcov ? HWPROF_ELF_SYMBOLS : HWPROF_ELF_RELOCATABLE, err, sizeof err) ||
+      check_program(&m, &elf, files[0], program, err, sizeof err))
+    goto fail;
   to = out ? fopen(out, cmd == kAfdo ? "wb" : "w") : stdout;
   if (to == NULL) {
     snprintf(err, sizeof err, "%s: cannot create: %s", out, strerror(errno));

@@ -196,6 +196,11 @@ report_bad_input() {
   rc=$?
   echo "no line table -> $rc: $out"
   [ "$rc" = 1 ] && grep -q "sort-prof.elf" <<<"$out" && [ ! -e "$d/out.info" ] || return 1
+  # a map that does not describe the program (another program's: as a stale map of a rebuilt one)
+  out=$("$build/unit/hwprof-report-asan" lcov --program="$build/instr/lz.elf" "$map" "$prof" -o "$d/out.info" 2>&1)
+  rc=$?
+  echo "another program's map -> $rc: $out"
+  [ "$rc" = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "sort-prof.map does not describe" <<<"$out" && [ ! -e "$d/out.info" ] || return 1
   for a in --frobnicate --test-name=a-b; do
     out=$("$build/unit/hwprof-report-asan" lcov "$a" "$map" "$prof" 2>&1)
     rc=$?
