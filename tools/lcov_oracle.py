@@ -28,6 +28,8 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 
+import branch_oracle  # the ELF's code words and the B-type decoding (tools/branch_oracle.py)
+
 
 def read_info(path):
     """{file: {"DA": {line: count}, "FN": {name: line}, "FNDA": {name: count}, "BRDA": {(line, block): [counts]}}}"""
@@ -92,22 +94,6 @@ def lines_of(table, pcs):
     return res
 
 
-def words(elf):
-    """pc -> instruction word, from objdump's disassembly"""
-    r = subprocess.run(["riscv64-unknown-elf-objdump", "-d", elf], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise OSError(f"{elf}: objdump failed: {r.stderr.strip()}")
-    w = {}
-    for line in r.stdout.splitlines():
-        parts = line.split("\t")
-        if len(parts) >= 2 and parts[0].strip().endswith(":"):
-            try:
-                w[int(parts[0].strip()[:-1], 16)] = int(parts[1].strip(), 16)
-            except ValueError:
-                pass
-    return w
-
-
 def function_ranges(elf, names):
     """(address, size) of the function symbols named in names (binutils' nm)"""
     r = subprocess.run(["riscv64-unknown-elf-nm", "-S", "--defined-only", elf], capture_output=True, text=True)
@@ -119,12 +105,6 @@ def function_ranges(elf, names):
         if len(w) == 4 and w[2] in "tTwW" and w[3] in names:
             out.append((int(w[0], 16), int(w[1], 16)))
     return out
-
-
-def branch_target(pc, word):
-    """the target of the conditional branch word at pc (RISC-V B-type immediate)"""
-    imm = ((word >> 31) & 1) << 12 | ((word >> 7) & 1) << 11 | ((word >> 25) & 0x3F) << 5 | ((word >> 8) & 0xF) << 1
-    return (pc + (imm - (1 << 13) if imm & (1 << 12) else imm)) & 0xFFFFFFFF
 
 
 def check_stream(info, elf, pcs_path):
@@ -146,7 +126,7 @@ def check_stream(info, elf, pcs_path):
     table = line_table(elf)
     branch_pcs = {blk for rec in info.values() for (_, blk) in rec["BRDA"]}
     where = lines_of(table, set(count) | branch_pcs)
-    w = words(elf)
+    segs = branch_oracle.segments(elf)
     # the tracefile's files by base name (the oracle's line table names files by base name only):
     # a base name two of its files share is left out
     by_base = defaultdict(list)
@@ -170,12 +150,13 @@ def check_stream(info, elf, pcs_path):
                 diff += 1
                 shown.append(f"{f}:{ln}: tracefile {c}, retire stream {truth.get((base, ln), 0)}")
         for (ln, blk), brs in rec["BRDA"].items():
-            if w.get(blk, 0) & 0x7F != 0x63:
+            w = branch_oracle.word_at(segs, blk)
+            if w is None or w & 0x7F != 0x63:
                 continue  # not a conditional branch (an indirect jump's targets)
             branches += 1
             got = [c for _, c in sorted(brs)]
             want = [taken[blk], count[blk] - taken[blk]]
-            if branch_target(blk, w[blk]) == blk + 4 and len(got) == 2:
+            if branch_oracle.branch_target(blk, w) == blk + 4 and len(got) == 2:
                 # a branch to the next word: the stream cannot tell its ways apart, only their sum
                 got, want = [sum(got)], [count[blk]]
             if got != want or where.get(blk) != (base, ln):

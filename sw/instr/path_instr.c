@@ -1,4 +1,4 @@
-/* The instrumenter's path policy (issue 15, seed 004; docs/path-prof.md): per function, plan the
+/* The instrumenter's path policy (seed 004; docs/path-prof.md): per function, plan the
  * path profile (sw/path/pp_plan.h: regions, numbered graphs, counters, the path operations of
  * every edge) and place the operations where they cost least:
  *
