@@ -30,6 +30,28 @@ int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts) {
   return ferror(to) ? -1 : 0;
 }
 
+/* One line of a profile file, after its first. */
+typedef enum { kLineSkip, kLineFunction, kLineEdge, kLineBad } line_kind_t;
+typedef struct {
+  char name[80];                       /* function: its name */
+  bool full;                           /* ... with its address and entries */
+  unsigned long long at;               /* ... its address */
+  char kind[32], src[24], dst[24];     /* edge: kind, source block, destination block or "exit" */
+  long long count;                     /* function: entries; edge: its count */
+} line_t;
+
+static bool profile_header(const char *buf) { return strncmp(buf, "hwprof-profile 1", 16) == 0; }
+
+static line_kind_t profile_line(const char *buf, line_t *r) {
+  if (!strncmp(buf, "program ", 8) || buf[0] == '#' || buf[0] == '\n') return kLineSkip;
+  if (sscanf(buf, "function %79s", r->name) == 1) {
+    r->full = sscanf(buf, "function %*s %llx entries %lld", &r->at, &r->count) == 2;
+    return kLineFunction;
+  }
+  if (sscanf(buf, "edge %31s %23s %23s %lld", r->kind, r->src, r->dst, &r->count) == 4) return kLineEdge;
+  return kLineBad;
+}
+
 typedef struct {
   char key[176]; /* function kind src dst */
   int64_t count;
@@ -48,26 +70,29 @@ static int read_profile(const char *path, prof_line_t **out, unsigned *n, char *
   *n = 0;
   while (fgets(buf, sizeof buf, in)) {
     line++;
-    char kind[32], src[24], dst[24];
-    long long count;
     if (line == 1) {
-      if (strncmp(buf, "hwprof-profile 1", 16) != 0) {
+      if (!profile_header(buf)) {
         snprintf(err, errlen, "%s:1: not an hwprof profile (expected 'hwprof-profile 1')", path);
         break;
       }
       continue;
     }
-    if (!strncmp(buf, "program ", 8) || buf[0] == '#' || buf[0] == '\n') continue;
-    if (sscanf(buf, "function %79s", fn) == 1) continue;
-    if (sscanf(buf, "edge %31s %23s %23s %lld", kind, src, dst, &count) == 4 && fn[0]) {
+    line_t r;
+    const line_kind_t k = profile_line(buf, &r);
+    if (k == kLineSkip) continue;
+    if (k == kLineFunction) {
+      snprintf(fn, sizeof fn, "%s", r.name);
+      continue;
+    }
+    if (k == kLineEdge && fn[0]) {
       prof_line_t *p = *n < cap ? *out : realloc(*out, (size_t)(cap = cap ? 2 * cap : 256) * sizeof **out);
       if (p == NULL) {
         snprintf(err, errlen, "out of memory");
         break;
       }
       *out = p;
-      snprintf(p[*n].key, sizeof p[*n].key, "%s %s %s %s", fn, kind, src, dst);
-      p[*n].count = count;
+      snprintf(p[*n].key, sizeof p[*n].key, "%s %s %s %s", fn, r.kind, r.src, r.dst);
+      p[*n].count = r.count;
       p[*n].seen = false;
       (*n)++;
       continue;
@@ -160,22 +185,24 @@ int pm_read_profile(const pm_map_t *m, const char *path, int64_t ***counts_out, 
   }
   while (fgets(buf, sizeof buf, in)) {
     line++;
-    char name[80], kind[32], src[24], dst[24];
-    unsigned long long at;
-    long long count;
     if (strchr(buf, '\n') == NULL) {
       snprintf(err, errlen, feof(in) ? "%s:%u: truncated (the last line has no end)" : "%s:%u: line too long", path, line);
       goto out;
     }
     if (line == 1) {
-      if (strncmp(buf, "hwprof-profile 1", 16) != 0) {
+      if (!profile_header(buf)) {
         snprintf(err, errlen, "%s:1: not an hwprof profile (expected 'hwprof-profile 1')", path);
         goto out;
       }
       continue;
     }
-    if (!strncmp(buf, "program ", 8) || buf[0] == '#' || buf[0] == '\n') continue;
-    if (sscanf(buf, "function %79s %llx entries %lld", name, &at, &count) == 3) {
+    line_t r;
+    const line_kind_t k = profile_line(buf, &r);
+    if (k == kLineSkip) continue;
+    if (k == kLineFunction && r.full) {
+      const char *name = r.name;
+      const unsigned long long at = r.at;
+      const long long count = r.count;
       f = -1;
       for (unsigned i = 0; i < m->nfn && f < 0; i++)
         if (m->fn[i].instrumented && m->fn[i].lo == at && strcmp(m->fn[i].name, name) == 0) f = (int)i;
@@ -206,7 +233,9 @@ int pm_read_profile(const pm_map_t *m, const char *path, int64_t ***counts_out, 
         }
       continue;
     }
-    if (sscanf(buf, "edge %31s %23s %23s %lld", kind, src, dst, &count) == 4 && f >= 0) {
+    if (k == kLineEdge && f >= 0) {
+      const char *kind = r.kind, *src = r.src, *dst = r.dst;
+      const long long count = r.count;
       const bool to_exit = strcmp(dst, "exit") == 0;
       const int e = edge_named(&m->fn[f], kind, (uint32_t)strtoul(src, NULL, 16), to_exit,
                                to_exit ? 0 : (uint32_t)strtoul(dst, NULL, 16), used[f]);
