@@ -61,9 +61,12 @@ static int cmp_br(const void *a, const void *b) {
 }
 
 /* files in the order of their paths */
-static const dl_lines_t *sort_files;
+typedef struct {
+  const char *path;
+  unsigned file;
+} file_order_t;
 static int cmp_path(const void *a, const void *b) {
-  return strcmp(sort_files->file[*(const unsigned *)a], sort_files->file[*(const unsigned *)b]);
+  return strcmp(((const file_order_t *)a)->path, ((const file_order_t *)b)->path);
 }
 
 /* One function's lines, entry and branches. */
@@ -117,7 +120,7 @@ static int add_function(const pm_func_t *f, const int64_t *cnt, const dl_lines_t
 int lcov_write(FILE *to, const pm_map_t *m, int64_t *const *counts, const dl_lines_t *d, const char *test_name,
                lcov_stats_t *st, char *err, size_t errlen) {
   vec_t lines = {NULL, 0, 0, sizeof(line_t)}, fns = {NULL, 0, 0, sizeof(fn_t)}, brs = {NULL, 0, 0, sizeof(br_t)};
-  unsigned *order = calloc(d->nfile ? d->nfile : 1, sizeof *order);
+  file_order_t *order = calloc(d->nfile ? d->nfile : 1, sizeof *order);
   size_t *first[3] = {NULL, NULL, NULL};
   int rc = order == NULL ? -1 : 0;
   memset(st, 0, sizeof *st);
@@ -146,8 +149,7 @@ int lcov_write(FILE *to, const pm_map_t *m, int64_t *const *counts, const dl_lin
   if (fns.n) qsort(fns.p, fns.n, fns.size, cmp_fn);
   if (brs.n) qsort(brs.p, brs.n, brs.size, cmp_br);
   /* files by path; each file's records together */
-  for (unsigned i = 0; i < d->nfile; i++) order[i] = i;
-  sort_files = d;
+  for (unsigned i = 0; i < d->nfile; i++) order[i] = (file_order_t){d->file[i], i};
   if (d->nfile) qsort(order, d->nfile, sizeof *order, cmp_path);
   fprintf(to, "TN:%s\n", test_name);
   const fn_t *F = fns.p;
@@ -168,7 +170,7 @@ int lcov_write(FILE *to, const pm_map_t *m, int64_t *const *counts, const dl_lin
     }
   }
   for (unsigned oi = 0; oi < d->nfile; oi++) {
-    const unsigned file = order[oi];
+    const unsigned file = order[oi].file;
     const size_t l0 = first[0][file], f0 = first[1][file], b0 = first[2][file];
     if ((l0 == nl || L[l0].file != file) && (f0 == fns.n || F[f0].file != file)) continue; /* no profiled code */
     st->files++;

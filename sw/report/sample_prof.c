@@ -47,6 +47,13 @@ unsigned sample_base_discriminator(unsigned disc) {
   return (u & 0x20u) ? (((u >> 1) & 0xfe0u) | (u & 0x1fu)) : (u & 0x1fu);
 }
 
+/* The program's instruction word at a (little-endian), if a file section holds it. */
+static bool word_at(const hwprof_elf_t *e, uint32_t a, uint32_t *w) {
+  const uint8_t *b = hwprof_elf_bytes(e, a, 4);
+  if (b) *w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+  return b != NULL;
+}
+
 /* The first line that is not df's own: the declaration line of the next function declared after it
  * in the same file (UINT_MAX: none). */
 static unsigned end_line(const dl_lines_t *d, const dl_func_t *df) {
@@ -109,16 +116,13 @@ static int collect(const pm_func_t *f, const int64_t *cnt, const dl_lines_t *d, 
     const pm_block_t *x = &f->blk[b];
     if (bc[b] == 0) continue;
     for (uint32_t a = x->start; a < x->end; a += 4) {
-      const uint8_t *w = hwprof_elf_bytes(e, a, 4), *w0 = a >= x->start + 4u ? hwprof_elf_bytes(e, a - 4u, 4) : NULL;
-      if (w == NULL) continue;
-      const uint32_t insn = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
-      uint32_t t = 0;
+      uint32_t insn, prev, t = 0;
+      if (!word_at(e, a, &insn)) continue;
       bool call = false;
       if (rv32_opcode(insn) == RV32_OP_JAL && rv32_rd(insn) == 1u) {
         t = a + (uint32_t)rv32_imm_j(insn);
         call = true;
-      } else if (rv32_opcode(insn) == RV32_OP_JALR && rv32_rd(insn) == 1u && w0 != NULL) {
-        const uint32_t prev = (uint32_t)w0[0] | (uint32_t)w0[1] << 8 | (uint32_t)w0[2] << 16 | (uint32_t)w0[3] << 24;
+      } else if (rv32_opcode(insn) == RV32_OP_JALR && rv32_rd(insn) == 1u && a >= x->start + 4u && word_at(e, a - 4u, &prev)) {
         call = rv32_call_pair_at(e->rel, e->nrel, a - 4u, prev, insn, &t) != 0;
       }
       const dl_range_t *r = call ? dl_find(d, a) : NULL;
