@@ -52,16 +52,21 @@ PATH_HOST_SRC := sw/path/pp_readback.c sw/path/pp_compare.c
 RW_SRC   := sw/rewrite/hwprof_rewrite.c
 PROFMAP_SRC := sw/profmap/profmap.c sw/profmap/profile_file.c sw/cfg/hwprof_cfg.c
 PROFMAP_HDR := sw/profmap/profmap.h sw/cfg/hwprof_cfg.h
-REPORT_SRC  := sw/report/dwarf_lines.c sw/report/block_counts.c sw/report/lcov.c sw/report/sample_prof.c $(PROFMAP_SRC) $(ELF_SRC)
 # The co-processor's tools (docs/coproc.md): the format's name tables (generated from
 # regs/cop_uinsn.json), image files, the assembler/disassembler, the instruction-level interpreter.
 COP_SRC  := sw/cop/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/cop_interp.c
 COP_HDR  := sw/cop/cop_image.h sw/cop/cop_asm.h sw/cop/cop_interp.h
 VP_SRC   := sw/vp/vp_estimate.c sw/vp/vp_fw.c
+# host: load-value profile files and their A.6 estimate
+VP_PROFILE_SRC := sw/vp/vp_estimate.c sw/vp/vp_profile.c
 # whole-program path analysis (docs/wpp.md): the file formats (also in the simulator), the analysis
 WPP_FILE_SRC := sw/wpp/trace_file.c
 WPP_SRC  := $(WPP_FILE_SRC) sw/wpp/block_stream.c sw/wpp/chain_table.c sw/wpp/cycles.c sw/wpp/wpp_index.c sw/wpp/wpp_tables.c \
             sw/trace_recon.c sw/image.c sw/rv32_disasm.c $(ELF_SRC)
+# hwprof-report (docs/report.md): the lcov, sample-profile and HTML writers and what they read
+REPORT_SRC  := sw/report/dwarf_lines.c sw/report/block_counts.c sw/report/map_program.c sw/report/lcov.c sw/report/sample_prof.c \
+               sw/report/svg.c sw/report/run_files.c sw/report/html_report.c $(VP_PROFILE_SRC) \
+               sw/wpp/wpp_index.c $(WPP_FILE_SRC) $(PROFMAP_SRC) $(ELF_SRC)
 WPP_HDR  := $(wildcard sw/wpp/*.h) $(ELF_HDR) $(SW_HDR)
 VP_HDR   := sw/vp/vp_estimate.h sw/vp/vp_fw.h
 # the dynamic optimizer (docs/dynopt.md): portable firmware, built for the host tests and for RV32
@@ -76,9 +81,9 @@ RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -W
 
 # Debian packages the project needs (make deps installs the missing ones).
 DEB_PKGS := make g++ ccache python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev libdw-dev lcov clang llvm pkg-config \
-            gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc python3-matplotlib
+            gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc python3-matplotlib chromium chromium-driver
 
-.PHONY: campaign mutate mutate-deep FORCE gls dynopt help deps deps-packages lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
+.PHONY: report campaign mutate mutate-deep FORCE gls dynopt help deps deps-packages lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
 
 help:
 	@echo "hwprof make targets"
@@ -89,7 +94,7 @@ help:
 	@echo "  make test       install missing dependencies, then every check CI runs (regs, lint, unit"
 	@echo "                  tests under ASan/UBSan, directed and random lockstep benches, fault injection)"
 	@echo "  make deps       install the Debian packages the project needs (as root), or print the command;"
-	@echo "                  FuseSoC from PyPI into $(BUILD)/venv (make deps-packages: the Debian packages alone)"
+	@echo "                  FuseSoC and Selenium from PyPI into $(BUILD)/venv (make deps-packages: the Debian packages alone)"
 	@echo "  make lint       verilator --lint-only -Wall on the RTL"
 	@echo "  make regs       regenerate from regs/*.json: rtl/hwprof_pkg.sv, the register blocks rtl/reg/ and"
 	@echo "                  cmodel/reg/, sw/include/hwprof_regs.h, docs/registers.md"
@@ -106,6 +111,8 @@ help:
 	@echo "                  profiling overhead per workload (collaborative vs gcc -fprofile-arcs), value"
 	@echo "                  profiling, the dynamic optimizer's phase detection against a ground truth"
 	@echo "  make plots      value-profiling figures and phase timelines (build/plots/)"
+	@echo "  make report     one program through every profile and its report page: WORKLOAD=$(WORKLOAD)"
+	@echo "                  (or PROGRAM=path.elf [VP=its value-profiler build]); build/runs/NAME/report/index.html"
 	@echo "  make dynopt     the workloads with the dynamic optimizer's firmware (build/dyn/*-prof.elf)"
 	@echo "  make inject     run the bench with a deliberate C-model fault; shows the mismatch report"
 	@echo "  make qemu-check the CPU model's retired-PC stream against QEMU's, on every workload"
@@ -131,7 +138,7 @@ test: deps
 	@+$(SUBMAKE) unit bench-bin $(SIM_BIN) $(SC_BIN) $(SC_CONFIG_BINS) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
 	  $(BUILD)/unit/relayout-random $(BUILD)/unit/hwprof-report-asan \
 	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan $(VPEVAL_BIN) $(BUILD)/unit/hwprof-vpeval-asan $(BUILD)/unit/hwprof-wpp-asan \
-	  $(WPP_BIN)
+	  $(WPP_BIN) $(filter %/crc32-vp.elf,$(EMBENCH_VP))
 	@tools/runtests.sh "$(BUILD)" $(UNIT_TESTS)
 
 WORKLOAD ?= interp
@@ -173,6 +180,14 @@ inject: $(TB_TOP)
 bench: bench-bin $(SIM_BIN) $(SC_BIN) $(WPP_BIN) workloads $(COP_FW_ELFS:-cop.elf=-cop4.elf) $(COP_FW_ELFS:-cop.elf=-cop16.elf) $(VPEVAL_BIN) \
        $(EMBENCH_VP) $(EMBENCH_GCOV) $(dyntrace_ELFS) $(REPORT_BIN)
 	@tools/bench.sh "$(BUILD)"
+
+# One program through every profile, and its page (docs/report.md, "One page per run"): a workload by
+# name, or any program hwprof-instr takes (PROGRAM=, and VP= its value-profiler build if there is one)
+PROGRAM ?= $(BUILD)/instr/$(WORKLOAD).elf
+VP      ?= $(if $(filter $(BUILD)/instr/$(WORKLOAD).elf,$(PROGRAM)),$(BUILD)/workloads/$(WORKLOAD)-vp.elf)
+report: deps-packages workloads $(WPP_BIN)
+	@tools/report_run.sh "$(BUILD)" "$(PROGRAM)" "$(BUILD)/runs/$(basename $(notdir $(PROGRAM)))" $(VP)
+	@echo "report: open $(BUILD)/runs/$(basename $(notdir $(PROGRAM)))/report/index.html"
 
 # The load-value profiling figures (docs/valueprof.md): measured as in make bench's section 7, drawn
 # with Debian's matplotlib (the system Python, where python3-matplotlib installs it)

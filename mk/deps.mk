@@ -1,9 +1,9 @@
 # The Debian packages and FuseSoC (make deps).
 # Included by the Makefile in its order: what the files before it define is in scope.
 
-# the Debian packages of DEB_PKGS (make sim needs nothing else), then FuseSoC
+# the Debian packages of DEB_PKGS (make sim needs nothing else), then FuseSoC and Selenium
 deps: deps-packages
-	@$(MAKE) --no-print-directory -s $(FUSESOC)
+	@$(MAKE) --no-print-directory -s $(FUSESOC) $(SELENIUM)
 deps-packages:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -27,3 +27,11 @@ $(FUSESOC):
 	@python3 -m venv $(BUILD)/venv && $(BUILD)/venv/bin/pip install -q --disable-pip-version-check fusesoc \
 	  && echo "deps: installed FuseSoC in $(BUILD)/venv" \
 	  || echo "deps: note: FuseSoC could not be installed from PyPI; hwprof.core is checked without it"
+
+# Selenium (PyPI) in the same environment: make test drives Debian's chromium through chromedriver
+# with it to check the report page (tools/html_check.py). Without it that check fails and says why.
+SELENIUM := $(BUILD)/venv/.selenium
+$(SELENIUM): $(FUSESOC)
+	@$(BUILD)/venv/bin/pip install -q --disable-pip-version-check selenium && touch $@ \
+	  && echo "deps: installed Selenium in $(BUILD)/venv" \
+	  || echo "deps: note: Selenium could not be installed from PyPI; the report page check will fail"

@@ -33,10 +33,10 @@ $(BUILD)/unit/hwprof-cpasm-asan: $(call asan,$(COP_SRC) sw/cop/hwprof_cpasm.c)
 # hwprof-vpeval: a load-value profile against the run's exact one (docs/valueprof.md); ASan/UBSan build
 # for make test
 VPEVAL_BIN := $(BUILD)/vp/hwprof-vpeval
-$(VPEVAL_BIN): $(call obj,sw/vp/vp_estimate.c sw/vp/hwprof_vpeval.c)
+$(VPEVAL_BIN): $(call obj,$(VP_PROFILE_SRC) sw/vp/hwprof_vpeval.c)
 	@mkdir -p $(dir $@)
 	$(CC) $^ -o $@ -lm
-$(BUILD)/unit/hwprof-vpeval-asan: $(call asan,sw/vp/vp_estimate.c sw/vp/hwprof_vpeval.c)
+$(BUILD)/unit/hwprof-vpeval-asan: $(call asan,$(VP_PROFILE_SRC) sw/vp/hwprof_vpeval.c)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $^ -o $@ -lm
 

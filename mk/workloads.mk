@@ -119,10 +119,10 @@ $(BUILD)/unit/hwprof-wpp-asan: $(call asan,$(WPP_SRC) sw/wpp/hwprof_wpp.c)
 REPORT_BIN := $(BUILD)/report/hwprof-report
 $(REPORT_BIN): $(call obj,$(REPORT_SRC) sw/report/hwprof_report.c)
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@ -ldw -lelf
+	$(CC) $^ -o $@ -ldw -lelf -lm
 $(BUILD)/unit/hwprof-report-asan: $(call asan,$(REPORT_SRC) sw/report/hwprof_report.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) $^ -o $@ -ldw -lelf
+	$(CC) $(SAN) $^ -o $@ -ldw -lelf -lm
 
 # The instrumenter (sw/instr/) and the workloads it instruments: built again with the
 # relocations kept (-Wl,--emit-relocs) and without linker relaxation, then instrumented

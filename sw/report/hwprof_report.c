@@ -9,7 +9,9 @@
 
 #include "dwarf_lines.h"
 #include "hwprof_elf.h"
+#include "html_report.h"
 #include "lcov.h"
+#include "map_program.h"
 #include "profmap.h"
 #include "sample_prof.h"
 
@@ -17,7 +19,8 @@ static void usage(FILE *to) {
   fprintf(to,
           "usage: hwprof-report lcov [options] MAP PROFILE\n"
           "       hwprof-report sample [options] MAP PROFILE\n"
-          "       hwprof-report afdo [options] MAP PROFILE -o FILE.afdo\n\n"
+          "       hwprof-report afdo [options] MAP PROFILE -o FILE.afdo\n"
+          "       hwprof-report html [options] RUN-DIR\n\n"
           "MAP is the map hwprof-instr wrote, PROFILE the edge profile read back from the hardware\n"
           "(hwprof-sim or hwprof-sc --edge-map=MAP --edge-profile=PROFILE). Source lines come from\n"
           "the DWARF of the program the map was made from (build it with -g).\n\n"
@@ -36,7 +39,12 @@ static void usage(FILE *to) {
           "scaled to the share of the callee's entries made from there, as if the profiled build had\n"
           "inlined it there (one level deep), so that the compiler may inline hot calls and keep their\n"
           "counts (make bench section 13: it helps GCC and hurts clang).\n"
-          "Functions left uninstrumented have no records; a summary on standard error says how many.\n\n"
+          "Functions left uninstrumented have no records; a summary on standard error says how many.\n"
+          "html: one static page for a run directory (tools/report_run.sh writes one): RUN-DIR/report/\n"
+          "index.html and its SVG plots, or -o DIR. program.elf is required; the edge profile (edge.map,\n"
+          "edge.prof), path profile (paths.paths), value profile (vp-profile.txt, vp.elf), phase truth\n"
+          "(phases.txt), whole-program paths (wpp.*) and the platforms' logs (*.log) each give a section\n"
+          "when present (docs/report.md).\n\n"
           "  --program=ELF    the program the map was made from (default: the map's program line)\n"
           "  -o FILE          write to FILE (default: standard output)\n"
           "  --test-name=NAME lcov: the tracefile's test name (TN; default none)\n"
@@ -46,27 +54,6 @@ static void usage(FILE *to) {
 }
 
 typedef enum { kLcov, kSample, kAfdo } cmd_t;
-
-/* The map must describe the program: every instrumented function of the map has a symbol of its
- * name at its address in the program (a map of another build, or of another program, names other
- * functions there). Returns 0, or -1 with the reason in err. */
-static int check_program(const pm_map_t *m, const hwprof_elf_t *e, const char *map, const char *program, char *err,
-                         size_t errlen) {
-  for (unsigned i = 0; i < m->nfn; i++) {
-    const pm_func_t *f = &m->fn[i];
-    if (!f->instrumented) continue;
-    bool found = false;
-    for (unsigned k = 0; k < e->nsym && !found; k++)
-      found = e->sym[k].value == f->lo && e->sym[k].name != NULL && strcmp(e->sym[k].name, f->name) == 0;
-    if (!found) {
-      snprintf(err, errlen,
-               "%s does not describe %s (a stale map, or another program's?): %s is not at 0x%08" PRIx32 " there", map,
-               program, f->name, f->lo);
-      return -1;
-    }
-  }
-  return 0;
-}
 
 static int run(cmd_t cmd, int argc, char **argv) {
   const char *program = NULL, *out = NULL, *test_name = "", *files[2];
@@ -120,7 +107,7 @@ static int run(cmd_t cmd, int argc, char **argv) {
   if (program == NULL) program = m.program;
   if (dl_read(&d, program, err, sizeof err) ||
       hwprof_elf_read(&elf, program, cmd == kLcov ? HWPROF_ELF_SYMBOLS : HWPROF_ELF_RELOCATABLE, err, sizeof err) ||
-      check_program(&m, &elf, files[0], program, err, sizeof err))
+      map_describes_program(&m, &elf, files[0], program, err, sizeof err))
     goto fail;
   to = out ? fopen(out, cmd == kAfdo ? "wb" : "w") : stdout;
   if (to == NULL) {
@@ -168,6 +155,50 @@ done:
   return rc;
 }
 
+/* hwprof-report html [-o DIR] [--quiet] RUN-DIR */
+static int run_html(int argc, char **argv) {
+  const char *dir = NULL, *out = NULL;
+  int quiet = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-o") && i + 1 < argc) out = argv[++i];
+    else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (!strcmp(a, "--help")) {
+      usage(stdout);
+      return 0;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "hwprof-report: html: unknown option %s (see --help)\n", a);
+      return 2;
+    } else if (dir == NULL) dir = a;
+    else {
+      fprintf(stderr, "hwprof-report: html takes one run directory, not %s too (see --help)\n", a);
+      return 2;
+    }
+  }
+  if (dir == NULL) {
+    fprintf(stderr, "hwprof-report: html needs RUN-DIR (see --help)\n");
+    return 2;
+  }
+  char err[512], *def = NULL;
+  if (out == NULL) {
+    const size_t n = strlen(dir) + sizeof "/report";
+    if ((def = malloc(n)) == NULL) {
+      fprintf(stderr, "hwprof-report: out of memory\n");
+      return 1;
+    }
+    snprintf(def, n, "%s/report", dir);
+    out = def;
+  }
+  html_stats_t st;
+  const int rc = html_report(dir, out, &st, err, sizeof err);
+  if (rc) fprintf(stderr, "hwprof-report: %s\n", err);
+  else if (!quiet)
+    fprintf(stderr, "hwprof-report: %s/index.html: %u sections from the run's files (%u without them), %u tables, %u images\n",
+            out, st.sections, st.absent, st.tables, st.images);
+  free(def);
+  return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
     usage(stdout);
@@ -176,6 +207,7 @@ int main(int argc, char **argv) {
   if (argc >= 2 && !strcmp(argv[1], "lcov")) return run(kLcov, argc - 2, argv + 2);
   if (argc >= 2 && !strcmp(argv[1], "sample")) return run(kSample, argc - 2, argv + 2);
   if (argc >= 2 && !strcmp(argv[1], "afdo")) return run(kAfdo, argc - 2, argv + 2);
+  if (argc >= 2 && !strcmp(argv[1], "html")) return run_html(argc - 2, argv + 2);
   fprintf(stderr, "hwprof-report: %s (see --help)\n", argc < 2 ? "no command given" : "unknown command");
   return 2;
 }

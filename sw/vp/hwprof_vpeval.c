@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "vp_estimate.h"
+#include "vp_profile.h"
 
 static void usage(FILE *to) {
   fprintf(to,
@@ -34,14 +35,6 @@ typedef struct {
   uint32_t value[16];
   uint64_t count[16];
 } truth_load_t;
-
-typedef struct {
-  uint32_t pc;
-  uint64_t total;
-  size_t n, cap;
-  vp_value_t *v;
-  unsigned line; /* where the file gives it */
-} prof_load_t;
 
 static int fail(const char *path, unsigned line, const char *what) {
   fprintf(stderr, "hwprof-vpeval: error: %s:%u: %s\n", path, line, what);
@@ -122,188 +115,20 @@ static int read_truth(const char *path, truth_load_t **out, size_t *n_out) {
   return 0;
 }
 
-static prof_load_t *find_load(prof_load_t *p, size_t n, uint32_t pc) {
-  for (size_t k = 0; k < n; k++)
-    if (p[k].pc == pc) return &p[k];
-  return NULL;
-}
-
-static int add_value(prof_load_t *l, uint32_t value, uint64_t hits, uint64_t misses) {
-  for (size_t k = 0; k < l->n; k++)
-    if (l->v[k].value == value) {
-      l->v[k].hits += hits;
-      l->v[k].misses += misses;
-      return 0;
-    }
-  if (l->n == l->cap) {
-    l->cap = l->cap ? 2 * l->cap : 4;
-    vp_value_t *g = realloc(l->v, l->cap * sizeof *g);
-    if (g == NULL) return -1;
-    l->v = g;
-  }
-  l->v[l->n++] = (vp_value_t){value, hits, misses};
-  return 0;
-}
-
-typedef struct {
-  uint64_t instructions, overhead; /* where in the run the snapshot was taken (0 0: unknown) */
-  prof_load_t *loads;
-  size_t n, cap;
-} snapshot_t;
-
-static void free_snapshots(snapshot_t *s, size_t n) {
-  for (size_t k = 0; k < n; k++) {
-    for (size_t j = 0; j < s[k].n; j++) free(s[k].loads[j].v);
-    free(s[k].loads);
-  }
-  free(s);
-}
-
-/* vp-profile.txt (kind 0) or vp-samples.txt (kind 1: each sample is a hit of its value, total = the
- * PC's samples). A line 'snapshot <instructions> <overhead>' starts a new profile of the same run
- * (the firmware writes one at every timer tick and one at the end); a file without such lines is
- * one profile. */
-static int read_profile(const char *path, snapshot_t **out, size_t *n_out, int *kind) {
-  FILE *f = fopen(path, "r");
-  if (f == NULL) {
-    fprintf(stderr, "hwprof-vpeval: error: %s: %s\n", path, strerror(errno));
-    return -1;
-  }
-  char line[512];
-  unsigned lineno = 0;
-  size_t ns = 0, caps = 0;
-  snapshot_t *snaps = NULL, *cs = NULL;
-  prof_load_t *cur = NULL;
-  int rc = 0;
-  while (fgets(line, sizeof line, f)) {
-    lineno++;
-    if (lineno == 1) {
-      if (!strcmp(line, "# hwprof-vp-profile 1\n")) *kind = 0;
-      else if (!strcmp(line, "# hwprof-vp-samples 1\n")) *kind = 1;
-      else {
-        rc = fail(path, 1, "not a profile (expected '# hwprof-vp-profile 1' or '# hwprof-vp-samples 1')");
-        break;
-      }
-      continue;
-    }
-    if (line[0] == '#' || line[0] == '\n') continue;
-    unsigned long a, b, c, d;
-    const int snap = sscanf(line, "snapshot %lu %lu", &a, &b) == 2;
-    if (snap || cs == NULL) {
-      if (ns == caps) {
-        caps = caps ? 2 * caps : 16;
-        snapshot_t *g = realloc(snaps, caps * sizeof *g);
-        if (g == NULL) {
-          rc = fail(path, lineno, "out of memory");
-          break;
-        }
-        snaps = g;
-      }
-      cs = &snaps[ns++];
-      memset(cs, 0, sizeof *cs);
-      cur = NULL;
-      if (snap) {
-        cs->instructions = a;
-        cs->overhead = b;
-        continue;
-      }
-    }
-    uint32_t pc = 0;
-    int new_load = 0;
-    if (*kind == 0 && sscanf(line, "load %lx %lu %lu %lu", &a, &b, &c, &d) == 4) {
-      if (find_load(cs->loads, cs->n, (uint32_t)a)) {
-        rc = fail(path, lineno, "load listed twice");
-        break;
-      }
-      pc = (uint32_t)a;
-      new_load = 1;
-    } else if (*kind == 0 && sscanf(line, "value %lx %lu %lu", &a, &b, &c) == 3) {
-      if (cur == NULL) {
-        rc = fail(path, lineno, "a value before any load");
-        break;
-      }
-      if (add_value(cur, (uint32_t)a, b, c)) {
-        rc = fail(path, lineno, "out of memory");
-        break;
-      }
-      continue;
-    } else if (*kind == 1 && sscanf(line, "%lx %lx %lu", &a, &b, &c) == 3) {
-      cur = find_load(cs->loads, cs->n, (uint32_t)a);
-      if (cur == NULL) {
-        pc = (uint32_t)a;
-        new_load = 1;
-      } else {
-        cur->total += c;
-        if (add_value(cur, (uint32_t)b, c, 0)) {
-          rc = fail(path, lineno, "out of memory");
-          break;
-        }
-        continue;
-      }
-    } else {
-      rc = fail(path, lineno, *kind ? "expected '0x<pc> 0x<value> <count>' or 'snapshot <instructions> <overhead>'"
-                                    : "expected 'load 0x<pc> <total> <intervals> <masked>', 'value 0x<value> <hits> "
-                                      "<misses>' or 'snapshot <instructions> <overhead>'");
-      break;
-    }
-    if (new_load) {
-      if (cs->n == cs->cap) {
-        cs->cap = cs->cap ? 2 * cs->cap : 256;
-        prof_load_t *g = realloc(cs->loads, cs->cap * sizeof *g);
-        if (g == NULL) {
-          rc = fail(path, lineno, "out of memory");
-          break;
-        }
-        cs->loads = g;
-      }
-      cur = &cs->loads[cs->n++];
-      memset(cur, 0, sizeof *cur);
-      cur->pc = pc;
-      cur->line = lineno;
-      if (*kind == 0) {
-        cur->total = b;
-      } else {
-        cur->total = c;
-        if (add_value(cur, (uint32_t)b, c, 0)) {
-          rc = fail(path, lineno, "out of memory");
-          break;
-        }
-      }
-    }
-  }
-  fclose(f);
-  if (rc == 0 && ns == 0) rc = fail(path, lineno, "no profile in the file");
-  /* a load's hits and misses are samples its slots counted: never more than its total */
-  for (size_t k = 0; rc == 0 && k < ns; k++)
-    for (size_t j = 0; rc == 0 && j < snaps[k].n; j++) {
-      const prof_load_t *l = &snaps[k].loads[j];
-      uint64_t counted = 0;
-      for (size_t q = 0; q < l->n; q++) counted += l->v[q].hits + l->v[q].misses;
-      if (counted > l->total) rc = fail(path, l->line, "the load's values have more hits and misses than its total");
-    }
-  if (rc) {
-    free_snapshots(snaps, ns);
-    return -1;
-  }
-  *out = snaps;
-  *n_out = ns;
-  return 0;
-}
-
 typedef struct {
   size_t counted, found;
   double error;
 } eval_t;
 
 /* the weighted RMS error of one profile against the truth; pairs (if not NULL) gets every pair */
-static int evaluate(const truth_load_t *truth, size_t n_truth, const snapshot_t *sn, uint64_t min_instances, double min_inv,
+static int evaluate(const truth_load_t *truth, size_t n_truth, const vp_snapshot_t *sn, uint64_t min_instances, double min_inv,
                     FILE *pairs, const char *path, eval_t *out) {
   double sw = 0, se = 0;
   memset(out, 0, sizeof *out);
   for (size_t k = 0; k < n_truth; k++) {
     const truth_load_t *t = &truth[k];
     if (t->instances < min_instances) continue;
-    prof_load_t *p = find_load(sn->loads, sn->n, t->pc);
+    const vp_prof_load_t *p = vp_profile_load(sn, t->pc);
     vp_estimate_t est[64];
     vp_estimate_t *e = est;
     if (p && p->n > 64 && (e = malloc(p->n * sizeof *e)) == NULL) return -1;
@@ -381,20 +206,22 @@ int main(int argc, char **argv) {
   }
   truth_load_t *truth;
   size_t n_truth;
-  snapshot_t *snaps;
-  size_t n_snaps;
-  int kind = 0;
+  vp_profile_t prof;
+  char err[512];
   if (read_truth(truth_path, &truth, &n_truth)) return 1;
-  if (read_profile(profile_path, &snaps, &n_snaps, &kind)) {
+  if (vp_profile_read(&prof, profile_path, err, sizeof err)) {
+    fprintf(stderr, "hwprof-vpeval: error: %s\n", err);
     free(truth);
     return 1;
   }
+  const vp_snapshot_t *snaps = prof.snap;
+  const size_t n_snaps = prof.nsnap;
   FILE *pairs = NULL, *curve = NULL;
   if ((pairs_path && (pairs = fopen(pairs_path, "w")) == NULL) || (curve_path && (curve = fopen(curve_path, "w")) == NULL)) {
     fprintf(stderr, "hwprof-vpeval: error: %s: %s\n", pairs && pairs_path ? curve_path : pairs_path ? pairs_path : curve_path,
             strerror(errno));
     if (pairs) fclose(pairs);
-    free_snapshots(snaps, n_snaps);
+    vp_profile_free(&prof);
     free(truth);
     return 1;
   }
@@ -416,9 +243,9 @@ int main(int argc, char **argv) {
   if (rc == 0)
     printf("hwprof-vpeval: %s (%s): %zu pairs counted (loads of at least %" PRIu64 " instances, values of at least %.0f%%), "
            "%zu found; frequency-weighted RMS error of the invariance %.4f\n",
-           profile_path, kind ? "simple sampling" : "co-processor, A.6 estimate", ev.counted, min_instances, 100 * min_inv,
+           profile_path, prof.kind == kVpSamples ? "simple sampling" : "co-processor, A.6 estimate", ev.counted, min_instances, 100 * min_inv,
            ev.found, ev.error);
-  free_snapshots(snaps, n_snaps);
+  vp_profile_free(&prof);
   free(truth);
   return rc ? 1 : 0;
 }
