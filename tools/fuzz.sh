@@ -44,6 +44,13 @@ seed() {
           { printf '\001' | cat - "$d/p" >"$d/profile.seed"; printf '\000' | cat - "$d/t" >"$d/truth.seed"; }
         rm -f "$d"/sort-rb.* "$d/p" "$d/t"
       fi ;;
+    report_files) # a run directory's path profile, phase truth, wpp table and value profile (first byte 0-3)
+      if [ -f "$build/instr/sort.elf" ] && [ -f "$build/workloads/sort-vp.elf" ]; then
+        "$(dirname "$0")/report_run.sh" "$build" "$build/instr/sort.elf" "$d/run" "$build/workloads/sort-vp.elf" >/dev/null 2>&1 &&
+          { printf '\000' | cat - "$d/run/paths.paths" >"$d/paths.seed"; printf '\001' | cat - "$d/run/phases.txt" >"$d/phases.seed"
+            printf '\002' | cat - "$d/run/wpp.strata.txt" >"$d/strata.seed"; printf '\003' | cat - "$d/run/vp-profile.txt" >"$d/vp.seed"; }
+        rm -rf "$d/run"
+      fi ;;
     wpp_trace) # trace files of fuzz/fuzz_wpp_trace.c's fixed program, worked by hand (docs/wpp.md, "Files")
       python3 - "$d" <<'PY'
 import struct, sys

@@ -2,7 +2,7 @@
 """Checks an lcov tracefile written by hwprof-report against oracles that share no code with it.
 
 usage: lcov_oracle.py stream INFO ELF PCS   (PCS: a retire stream, or hwprof-sim --pc-counts's file)
-       lcov_oracle.py gcov INFO GCOV_JSON
+       lcov_oracle.py gcov INFO GCOV_JSON ELF PCS
 
 stream: PCS is a retire stream of ELF itself (one hexadecimal pc per line, as QEMU's or
   hwprof-sim --pcs write it), or the same counted by hwprof-sim --pc-counts. Each pc's line comes
@@ -12,13 +12,19 @@ stream: PCS is a retire stream of ELF itself (one hexadecimal pc per line, as QE
   the block number) its taken and not-taken counts (a branch to the next word: their sum, which is
   all a stream can tell); a line with retired code of a profiled function (by its symbol) that has
   no DA record is a difference too.
-gcov: GCOV_JSON is riscv64-unknown-elf-gcov --json-format --stdout of the same binary's run (a
-  -fprofile-arcs -ftest-coverage -fno-inline build, instrumented: one run feeds both). Every
-  function both list must have the same count. Lines are compared and the agreement printed, not
-  checked: gcov gives a line the count of its statements' blocks in GCC's own CFG, the tracefile
-  that of the machine instructions the DWARF line table gives the line, and optimized code shares
-  instructions between lines (a tail several cases jump to carries one case's line), so a line
-  can run in one view and not in the other.
+gcov: ELF is an -O0 -fprofile-arcs -ftest-coverage build (linked with --emit-relocs), GCOV_JSON
+  riscv64-unknown-elf-gcov --json-format --stdout of a run of it instrumented by hwprof-instr (one
+  run feeds both), INFO the tracefile of that run's hardware profile and PCS the retire stream of
+  ELF itself. Every function both list must have the same count, and every line both list must
+  have run in both or in neither, with one exception: GCC gives the counter updates it inserts on
+  edges no line-table row, so they take the line of the row before them; a line whose code runs
+  into such an update (an instruction with a relocation against a __gcov0. symbol) may have run in
+  the tracefile and not in gcov, and is accepted when its own instructions (those before the
+  update) ran as gcov says and its DA record equals the most retirements of all its instructions.
+  A line only gcov lists must be a function's declarator (gcov counts the entry there, the line
+  table gives the prologue to the brace) or a case label (no code of its own), or lie in a file
+  whose code the linker left out (gcov counts 0 there); a line only the tracefile lists must be a
+  brace (prologue and epilogue).
 Prints one line; exit 1 on a difference, 2 on bad input."""
 import bisect
 import json
@@ -107,7 +113,8 @@ def function_ranges(elf, names):
     return out
 
 
-def check_stream(info, elf, pcs_path):
+def read_stream(pcs_path):
+    """(retirements, retirements that went elsewhere than the next word) per pc"""
     count = Counter()
     taken = Counter()
     prev = None
@@ -123,6 +130,11 @@ def check_stream(info, elf, pcs_path):
             if prev is not None and pc != prev + 4:
                 taken[prev] += 1
             prev = pc
+    return count, taken
+
+
+def check_stream(info, elf, pcs_path):
+    count, taken = read_stream(pcs_path)
     table = line_table(elf)
     branch_pcs = {blk for rec in info.values() for (_, blk) in rec["BRDA"]}
     where = lines_of(table, set(count) | branch_pcs)
@@ -178,54 +190,114 @@ def check_stream(info, elf, pcs_path):
     return 1 if diff or not compared else 0
 
 
-def check_gcov(info, gcov_json):
+def counter_code(elf):
+    """addresses of the instructions that address gcov's counters (a relocation against a __gcov0.
+    symbol; the program is linked with --emit-relocs): GCC emits no line-table row for the counter
+    updates it inserts on edges, so they take the line of the row before them"""
+    r = subprocess.run(["riscv64-unknown-elf-objdump", "-dr", elf], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise OSError(f"{elf}: objdump failed: {r.stderr.strip()}")
+    return sorted(int(m.group(1), 16) for m in re.finditer(r"^\s+([0-9a-f]+): R_RISCV_\w+\s+__gcov0\.", r.stdout, re.M))
+
+
+CASE_LABEL = re.compile(r"^\s*(case\b[^:]*|default)\s*:\s*$")
+BRACE = re.compile(r"^\s*[{}]\s*(/\*.*\*/|//.*)?$")
+
+
+def source_line(path, ln, cache={}):
+    if path not in cache:
+        try:
+            with open(path, errors="replace") as f:
+                cache[path] = f.read().split("\n")
+        except OSError:
+            cache[path] = []
+    text = cache[path]
+    return text[ln - 1] if 0 < ln <= len(text) else None
+
+
+def check_gcov(info, gcov_json, elf, pcs_path):
+    """gcov of an -O0 --coverage build against the tracefile of the same run (see the usage)"""
     docs = []
     with open(gcov_json) as f:
         docs = [json.loads(line) for line in f if line.strip()]
-    lines_both = lines_eq = status_diff = only_gcov = only_ours = fn_both = fn_diff = 0
-    shown = []
+    counters = counter_code(elf)
+    count, _ = read_stream(pcs_path)
+    # per (base name, line) whose code runs into counter updates: the most retirements of one of
+    # its own instructions (those before the counter code of each of its ranges)
+    # and of all its instructions (what the tracefile must say, as the line table defines the line)
+    own, whole = {}, {}
+    table = line_table(elf)
+    for lo, hi, base, ln in table:
+        i = bisect.bisect_left(counters, lo)
+        if i < len(counters) and counters[i] < hi:
+            own[(base, ln)] = max([own.get((base, ln), 0)] + [count[a] for a in range(lo, counters[i], 4)])
+    for lo, hi, base, ln in table:
+        if (base, ln) not in own:
+            continue
+        whole[(base, ln)] = max([whole.get((base, ln), 0)] + [count[a] for a in range(lo, hi, 4)])
+        i = bisect.bisect_left(counters, lo)
+        if not (i < len(counters) and counters[i] < hi):  # its ranges without counter code are its own whole
+            own[(base, ln)] = max([own[(base, ln)]] + [count[a] for a in range(lo, hi, 4)])
+    n = Counter()
+    bad = []
     for d in docs:
         cwd = d.get("current_working_directory", "")
         for fl in d.get("files", []):
             path = os.path.normpath(os.path.join(cwd, fl["file"]))
-            ours = info.get(path)
-            if ours is None:
-                only_gcov += len(fl["lines"])
-                continue
-            seen = set()
+            base = os.path.basename(path)
+            gl = {}
             for L in fl["lines"]:
-                ln, c = L["line_number"], L["count"]
-                if ln in seen:
-                    continue
-                seen.add(ln)
-                if ln not in ours["DA"]:
-                    only_gcov += 1
-                    continue
-                lines_both += 1
-                lines_eq += ours["DA"][ln] == c
-                status_diff += (ours["DA"][ln] > 0) != (c > 0)
-            only_ours += len(set(ours["DA"]) - seen)
+                gl.setdefault(L["line_number"], L["count"])
+            starts = {fn["start_line"] for fn in fl.get("functions", [])}
+            ours = info.get(path)
+            if ours is None:  # a file whose code the linker left out: gcov has only zeros for it
+                n["file_no_code"] += len(gl)
+                if any(gl.values()):
+                    bad.append(f"{path}: gcov counts lines of a file the tracefile does not have")
+                continue
+            for ln, c in sorted(gl.items()):
+                if ln in ours["DA"]:
+                    n["both"] += 1
+                    n["count_equal"] += ours["DA"][ln] == c
+                    if (ours["DA"][ln] > 0) == (c > 0):
+                        n["executed_equal"] += 1
+                    elif (base, ln) in own and (own[(base, ln)] > 0) == (c > 0) and whole[(base, ln)] == ours["DA"][ln]:
+                        n["counter_code"] += 1
+                    else:
+                        bad.append(f"{path}:{ln}: gcov {c}, tracefile {ours['DA'][ln]}: {source_line(path, ln)!r}")
+                elif ln in starts:
+                    n["declarator"] += 1
+                elif CASE_LABEL.match(source_line(path, ln) or "x"):
+                    n["case_label"] += 1
+                else:
+                    bad.append(f"{path}:{ln}: only gcov lists it ({c}): {source_line(path, ln)!r}")
+            for ln in sorted(set(ours["DA"]) - set(gl)):
+                if BRACE.match(source_line(path, ln) or "x"):
+                    n["brace"] += 1
+                else:
+                    bad.append(f"{path}:{ln}: only the tracefile lists it ({ours['DA'][ln]}): {source_line(path, ln)!r}")
             for fn in fl.get("functions", []):
                 if fn["name"] in ours["FNDA"]:
-                    fn_both += 1
+                    n["fn_both"] += 1
                     if ours["FNDA"][fn["name"]] != fn["execution_count"]:
-                        fn_diff += 1
-                        shown.append(f"{path}: {fn['name']}: gcov {fn['execution_count']} calls,"
-                                     f" tracefile {ours['FNDA'][fn['name']]}")
-    for line in shown[:10]:
+                        bad.append(f"{path}: {fn['name']}: gcov {fn['execution_count']} calls,"
+                                   f" tracefile {ours['FNDA'][fn['name']]}")
+    for line in bad[:10]:
         print("  " + line)
-    print(f"lcov oracle (gcov): {lines_both} lines in both ({only_gcov} only gcov's, {only_ours} only the"
-          f" tracefile's): executed in both or in neither {lines_both - status_diff}, counts equal {lines_eq};"
-          f" {fn_both} functions in both, {fn_diff} counts differ")
-    return 1 if fn_diff or not fn_both else 0
+    print(f"lcov oracle (gcov): {n['both']} lines in both, executed in both or in neither {n['executed_equal']}"
+          f" (counts equal {n['count_equal']}), {n['counter_code']} running into gcov's counter code;"
+          f" only gcov's: {n['declarator']} function declarators, {n['case_label']} case labels,"
+          f" {n['file_no_code']} of files without code; only the tracefile's: {n['brace']} braces;"
+          f" {n['fn_both']} functions in both; {len(bad)} differences")
+    return 1 if bad or not n["fn_both"] else 0
 
 
 def main(argv):
     try:
         if len(argv) == 5 and argv[1] == "stream":
             return check_stream(read_info(argv[2]), argv[3], argv[4])
-        if len(argv) == 4 and argv[1] == "gcov":
-            return check_gcov(read_info(argv[2]), argv[3])
+        if len(argv) == 6 and argv[1] == "gcov":
+            return check_gcov(read_info(argv[2]), argv[3], argv[4], argv[5])
     except (OSError, ValueError, KeyError) as e:
         print(f"lcov oracle: error: {e}", file=sys.stderr)
         return 2

@@ -98,10 +98,10 @@ instr_takes_every_build_alone() { instr_takes_every_build 1; }
 # Embench against the independent oracles: QEMU's retired-PC stream of each program equals the CPU
 # model's; the taken/not-taken count of every branch in QEMU's stream of the original program
 # equals the profile read back from the hardware for the instrumented one (tools/branch_oracle.py,
-# no code shared with the instrumenter); gcov's invocation counts equal the hardware's in one binary
-# (the -fprofile-arcs -fno-inline build, instrumented: gcov's counters and the hardware's profile
-# the same run); and every trace record of each program (no
-# firmware: every trace) rebuilds into the instructions that ran (the trace check)
+# no code shared with the instrumenter); gcov's invocation and line counts agree with the hardware's
+# in one binary (the -O0 -fprofile-arcs build, instrumented: gcov's counters and the hardware's
+# profile the same run; gcov_same_run in tools/checks/common.sh); and every trace record of each
+# program (no firmware: every trace) rebuilds into the instructions that ran (the trace check)
 embench_qemu() {
   mkdir -p "$logdir/qemu"
   QEMU_KEEP="$logdir/qemu" tools/qemu_check.sh "$build/sim/hwprof-sim" "${embench_elfs[@]}"
@@ -117,23 +117,10 @@ embench_branch_oracle() {
   return $rc
 }
 embench_gcov_oracle() {
-  local elf w d g rc=0 out
+  local elf w rc=0
   for elf in "${embench_elfs[@]}"; do
     w=$(basename "$elf" .elf)
-    g="$build/gcov/embench-noinline/$w.elf"
-    d="$logdir/gcov-eb/$w"
-    rm -rf "$d" && mkdir -p "$d" && cp "$g-"*.gcno "$d/"
-    "$instr" instrument --quiet "$g" -o "$d/prof.elf" || { rc=1; continue; }
-    out=$("$build/sim/hwprof-sim" --edge-map="$d/prof.map" --edge-profile="$d/prof.prof" --out-dir="$d" "$d/prof.elf" 2>&1 >/dev/null)
-    grep -q 'exit code 0' <<<"$out" && grep -q 'edge check: .* 0 differences' <<<"$out" || {
-      echo "$w: $(grep -o 'exit code [0-9]*' <<<"$out"); $(grep 'edge check' <<<"$out")"; rc=1; continue; }
-    (cd "$d" && riscv64-unknown-elf-gcov --json-format --stdout ./*.gcda >gcov.json 2>/dev/null) || { echo "$w: gcov failed"; rc=1; continue; }
-    out=$(python3 tools/gcov_oracle.py "$d/gcov.json" "$d/prof.prof" "$d/prof.map" "$d/prof.elf") || rc=1
-    echo "$w: $out"
-    # the same run's lcov tracefile against gcov's: function counts equal, line agreement shown
-    "$build/unit/hwprof-report-asan" lcov --quiet "$d/prof.map" "$d/prof.prof" -o "$d/hw.info" || { rc=1; continue; }
-    out=$(python3 tools/lcov_oracle.py gcov "$d/hw.info" "$d/gcov.json") || rc=1
-    echo "$w: $out"
+    gcov_same_run "$w" "$build/gcov/embench-O0/$w.elf" "$logdir/gcov-eb/$w" || rc=1
   done
   return $rc
 }
@@ -173,7 +160,7 @@ if [ -f "$nsichneu" ]; then
   check embench-edge-profile-default-k embench_edge_profile
   check qemu-check-embench embench_qemu
   check embench-branch-oracle-qemu embench_branch_oracle
-  check embench-gcov-oracle embench_gcov_oracle
+  check embench-gcov-oracle-functions-lines embench_gcov_oracle
   check embench-lcov-retire-stream embench_lcov
   check embench-trace-check embench_trace_check
   check instr-takes-every-build instr_takes_every_build

@@ -64,6 +64,17 @@ gcov_oracle() {
 }
 check gcov-oracle-function-counts gcov_oracle
 
+# ... and gcov's function and line counts against the hardware's in one binary: each workload built
+# at -O0 with -fprofile-arcs, instrumented, run once (gcov_same_run in tools/checks/common.sh)
+gcov_lines() {
+  local g rc=0
+  for g in "$build"/gcov/O0/*.elf; do
+    gcov_same_run "$(basename "$g" .elf)" "$g" "$logdir/gcov-O0/$(basename "$g" .elf)" || rc=1
+  done
+  return $rc
+}
+check gcov-oracle-functions-lines-O0 gcov_lines
+
 # lcov tracefiles (docs/report.md): each workload's hardware profile (from gcov-oracle-function-counts)
 # written by hwprof-report (ASan/UBSan): every line and conditional branch count equal to what the
 # CPU model's retire stream (hwprof-sim --pc-counts, the uninstrumented program) and binutils' line
