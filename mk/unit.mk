@@ -13,7 +13,7 @@ $(BUILD)/unit/%: $(BUILD)/asan/tests/%.o $(call asan,$(UNIT_SRC))
 # hwprof-report's writers (sw/report/): DWARF through libdw
 $(BUILD)/unit/test_report: $(BUILD)/asan/tests/test_report.o $(call asan,$(UNIT_SRC) $(REPORT_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) $^ -o $@ $$(pkg-config --libs cmocka) -ldw -lelf
+	$(CC) $(SAN) $^ -o $@ $$(pkg-config --libs cmocka) -ldw -lelf -lm
 
 # the same as a library for the benches (Verilator builds C++; these are C)
 $(BUILD)/cop/libhwprof_cop.a: $(call obj,$(COP_SRC))

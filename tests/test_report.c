@@ -35,7 +35,18 @@ static dl_range_t range[6] = {{0x100, 0x110, 0, 10, 0}, {0x110, 0x118, 0, 11, 0}
 static char fname[] = "/src/f.c", loopname[] = "loop";
 static char *files[1] = {fname};
 static dl_func_t funcs[1] = {{0x100, 0x150, loopname, 0, 10}};
-static dl_lines_t lines = {range, 6, files, 1, funcs, 1};
+static dl_lines_t lines = {.range = range, .nrange = 6, .file = files, .nfile = 1, .func = funcs, .nfunc = 1};
+
+/* The same code with B3 and B4 inlined (as a DWARF's DW_TAG_inlined_subroutine would show them):
+ * B3 is helper (declared on line 40) inlined at loop's line 13, its line 41; B4 is leaf (declared on
+ * line 50) inlined at helper's line 42, its line 51. */
+static dl_range_t range_inl[6] = {{0x100, 0x110, 0, 10, 0}, {0x110, 0x118, 0, 11, 0}, {0x118, 0x120, 0, 12, 2},
+                                  {0x120, 0x130, 0, 12, 4}, {0x130, 0x140, 0, 41, 0}, {0x140, 0x150, 0, 51, 0}};
+static char helpername[] = "helper", leafname[] = "leaf";
+static dl_inline_t inl[2] = {{-1, helpername, 40, 13, 0}, {0, leafname, 50, 42, 0}};
+static dl_iseg_t iseg[2] = {{0x130, 0x140, 0}, {0x140, 0x150, 1}};
+static dl_lines_t lines_inl = {.range = range_inl, .nrange = 6, .file = files, .nfile = 1, .func = funcs, .nfunc = 1,
+                               .inl = inl, .ninl = 2, .iseg = iseg, .niseg = 2};
 
 static int setup(void **state) {
   (void)state;
@@ -120,6 +131,67 @@ static void test_report_gcc_afdo_file(void **state) {
   free(b);
 }
 
+/* inlined code goes to the inlined function's own profile, nested at the call site it replaced:
+ * helper at loop's offset 3 (line 13), its line 41 at offset 1; leaf at helper's offset 2 (line 42),
+ * its line 51 at offset 1; totals include what is nested */
+static void test_report_llvm_inline_stacks(void **state) {
+  (void)state;
+  int64_t *rows[1] = {counts_row};
+  hwprof_elf_t none = {0};
+  FILE *f = tmpfile();
+  sample_stats_t st;
+  char err[200];
+  assert_int_equal(sample_write(f, kSampleLlvmText, false, &map, rows, &lines_inl, &none, &st, err, sizeof err), 0);
+  char *s = captured(f);
+  assert_string_equal(s, "loop:39:1\n 0: 1\n 1: 10\n 2.1: 10\n 2.2: 7\n 3: helper:11\n  1: 10\n  2: leaf:1\n   1: 1\n");
+  free(s);
+  assert_int_equal(st.lines, 6);
+  assert_int_equal(st.inlined, 8); /* B3's and B4's four instructions each */
+  assert_int_equal(st.other_function, 0);
+}
+
+/* ... and in GCC's file: the names of the inlined functions in the table, each call site's callee a
+ * function record without a head count, nested */
+static void test_report_gcc_afdo_inline_stacks(void **state) {
+  (void)state;
+  int64_t *rows[1] = {counts_row};
+  hwprof_elf_t none = {0};
+  FILE *f = tmpfile();
+  sample_stats_t st;
+  char err[200];
+  assert_int_equal(sample_write(f, kSampleGccAfdo, false, &map, rows, &lines_inl, &none, &st, err, sizeof err), 0);
+  fflush(f);
+  long n = ftell(f);
+  unsigned char *b = calloc((size_t)n, 1);
+  rewind(f);
+  assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  /* names: 3; "loop\0" (5 bytes), "helper\0" (7), "leaf\0" (5), each after its length */
+  static const uint32_t head[] = {0x67636461u, 2, 0, 0xaa000000u, 0, 3};
+  for (unsigned i = 0; i < 6; i++)
+    assert_int_equal(b[4 * i] | b[4 * i + 1] << 8 | b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24, head[i]);
+  const unsigned char *p = b + 24;
+  assert_int_equal(p[0], 5);
+  assert_memory_equal(p + 4, "loop", 5);
+  assert_int_equal(p[9], 7);
+  assert_memory_equal(p + 13, "helper", 7);
+  assert_int_equal(p[20], 5);
+  assert_memory_equal(p + 24, "leaf", 5);
+  static const uint32_t rest[] = {0xac000000u, 0, 1,
+                                  1, 0, 0, 4, 1, /* loop: entries 1, name 0, 4 positions, 1 call site */
+                                  0u << 16, 0, 1, 0, 1u << 16, 0, 10, 0, 2u << 16 | 2, 0, 10, 0, 2u << 16 | 4, 0, 7, 0,
+                                  3u << 16, 1, 1, 1, /* at offset 3: helper, 1 position, 1 call site */
+                                  1u << 16, 0, 10, 0,
+                                  2u << 16, 2, 1, 0, /* at offset 2: leaf, 1 position */
+                                  1u << 16, 0, 1, 0,
+                                  0xab000000u, 0, 0};
+  const unsigned char *r = p + 29;
+  assert_int_equal(n, (r - b) + 4 * (long)(sizeof rest / sizeof *rest));
+  for (unsigned i = 0; i < sizeof rest / sizeof *rest; i++)
+    assert_int_equal(r[4 * i] | r[4 * i + 1] << 8 | r[4 * i + 2] << 16 | (uint32_t)r[4 * i + 3] << 24, rest[i]);
+  free(b);
+}
+
 /* LLVM's prefix code (small values: doubled; 32 and up: bit 6 set, the high part above it); an odd
  * discriminator carries no base discriminator */
 static void test_report_llvm_base_discriminator(void **state) {
@@ -137,6 +209,8 @@ int main(void) {
       cmocka_unit_test_setup(test_report_lcov_records, setup),
       cmocka_unit_test_setup(test_report_llvm_sample_profile, setup),
       cmocka_unit_test_setup(test_report_gcc_afdo_file, setup),
+      cmocka_unit_test_setup(test_report_llvm_inline_stacks, setup),
+      cmocka_unit_test_setup(test_report_gcc_afdo_inline_stacks, setup),
       cmocka_unit_test(test_report_llvm_base_discriminator),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,9 @@
 #                -fprofile-arcs column says)
 #  - gcc-hw:     GCC -O2 -fauto-profile, fed by hwprof-report afdo --callsites: the exact edge profile
 #                the hardware read back from a GCC -O2 -fno-inline build instrumented by hwprof-instr
+#  - gcc-hwi:    GCC -O2 -fauto-profile, fed by hwprof-report afdo --callsites on the production build
+#                itself (gcc, instrumented): code inlined there goes to the inlined function's profile
+#                at its call site, as the DWARF's inline stacks show it
 #  - gcc-unroll: GCC -O2 -funroll-loops -fpeel-loops without a profile: two of the optimizations
 #                -fprofile-use turns on, to tell their share of its gain from the profile's
 #  - clang:      clang -O2
@@ -16,6 +19,8 @@
 #                the hardware read back from a clang -O2 -fno-inline -fdebug-info-for-profiling build
 #                instrumented by hwprof-instr (its profiling run's extra instructions are printed: the
 #                hardware's cost)
+#  - clang-hwi:  clang -O2 -fprofile-sample-use, fed by hwprof-report sample on the production build
+#                (clang -O2 -fdebug-info-for-profiling, instrumented), inline stacks kept
 # Each build's gain is against its own compiler without a profile. Every run's output must equal
 # its plain build's, and the profiled run's edge profile the exact counts.
 # usage: tools/pgo_bench.sh BUILD_DIR [EMBENCH_DIR [BIGPROGS_DIR]]   (PGO_ONLY="NAME...": those alone)
@@ -111,6 +116,15 @@ one() {
     "$report" afdo --quiet --callsites gcc-prof-hw.map gcc-prof.prof -o gcc-prof.afdo
     for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -fauto-profile="$d/gcc-prof.afdo" -c "$f" -o "gcc-hw/$(basename "$f" .c).o"; done
     riscv64-unknown-elf-gcc "${lk[@]}" gcc-hw/*.o -lm -o gcc-hw.elf
+    # ... and the production build itself profiled: gcc.elf instrumented, its inlined code given to the
+    # inlined functions at their call sites (the DWARF's inline stacks), then -fauto-profile
+    mkdir -p gcc-hwi
+    "$instr" instrument --quiet gcc.elf -o gcc-O2-hw.elf
+    sim --engine=none gcc.elf >gcc-O2-plain.out 2>gcc-O2-plain.err
+    sim --edge-map=gcc-O2-hw.map --edge-profile=gcc-O2.prof gcc-O2-hw.elf >gcc-O2-hw.out 2>gcc-O2-hw.err
+    "$report" afdo --quiet --callsites gcc-O2-hw.map gcc-O2.prof -o gcc-O2.afdo
+    for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -fauto-profile="$d/gcc-O2.afdo" -c "$f" -o "gcc-hwi/$(basename "$f" .c).o"; done
+    riscv64-unknown-elf-gcc "${lk[@]}" gcc-hwi/*.o -lm -o gcc-hwi.elf
     mkdir -p gcc-unroll
     for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -funroll-loops -fpeel-loops -c "$f" -o "gcc-unroll/$(basename "$f" .c).o"; done
     riscv64-unknown-elf-gcc "${lk[@]}" gcc-unroll/*.o -lm -o gcc-unroll.elf
@@ -124,12 +138,23 @@ one() {
     done
     riscv64-unknown-elf-gcc "${lk[@]}" gcc-pgo/*.o -lm -o gcc-pgo.elf
     # clang, plain, the profiling build (-fno-inline: a flat profile) and the one fed by the hardware
-    mkdir -p clang clang-prof clang-hw
+    mkdir -p clang clang-prof clang-hw clang-O2 clang-hwi
     for f in "${abs[@]}"; do
       o=$(basename "$f" .c).o
       "${clang_c[@]}" "${fl[@]}" -c "$f" -o "clang/$o"
       "${clang_c[@]}" "${fl[@]}" -fno-inline -fdebug-info-for-profiling -c "$f" -o "clang-prof/$o"
+      "${clang_c[@]}" "${fl[@]}" -fdebug-info-for-profiling -c "$f" -o "clang-O2/$o"
     done
+    # the production build profiled (as it ships, with -fdebug-info-for-profiling), inline stacks kept
+    riscv64-unknown-elf-gcc "${lk[@]}" clang-O2/*.o -lm -o clang-O2.elf
+    "$instr" instrument --quiet clang-O2.elf -o clang-O2-hw.elf
+    sim --engine=none clang-O2.elf >clang-O2-plain.out 2>clang-O2-plain.err
+    sim --edge-map=clang-O2-hw.map --edge-profile=clang-O2.prof clang-O2-hw.elf >clang-O2-hw.out 2>clang-O2-hw.err
+    "$report" sample --quiet clang-O2-hw.map clang-O2.prof -o clang-O2.sample.txt
+    for f in "${abs[@]}"; do
+      "${clang_c[@]}" "${fl[@]}" -fprofile-sample-use=clang-O2.sample.txt -c "$f" -o "clang-hwi/$(basename "$f" .c).o"
+    done
+    riscv64-unknown-elf-gcc "${lk[@]}" clang-hwi/*.o -lm -o clang-hwi.elf
     riscv64-unknown-elf-gcc "${lk[@]}" clang/*.o -lm -o clang.elf
     riscv64-unknown-elf-gcc "${lk[@]}" clang-prof/*.o -lm -o clang-prof.elf
     "$instr" instrument --quiet clang-prof.elf -o clang-prof-hw.elf
@@ -140,23 +165,24 @@ one() {
       "${clang_c[@]}" "${fl[@]}" -fprofile-sample-use=clang-prof.sample.txt -c "$f" -o "clang-hw/$(basename "$f" .c).o"
     done
     riscv64-unknown-elf-gcc "${lk[@]}" clang-hw/*.o -lm -o clang-hw.elf
-    for b in gcc gcc-unroll gcc-pgo gcc-hw clang clang-hw; do
+    for b in gcc gcc-unroll gcc-pgo gcc-hw gcc-hwi clang clang-hw clang-hwi; do
       sim --engine=none "${model[@]}" $b.elf >$b.out 2>$b.err
     done
   ) >"$d/build.log" 2>&1 || rc=$?
   [ $rc = 0 ] || { echo "$name: build or run failed (see $d/build.log)"; return 1; }
   local b ok=1
-  for b in gcc-unroll gcc-pgo gcc-hw clang-hw; do
+  for b in gcc-unroll gcc-pgo gcc-hw gcc-hwi clang-hw clang-hwi; do
     cmp -s "$d/$b.out" "$d/${b%%-*}.out" || { echo "$name: $b prints something else than ${b%%-*}"; ok=0; }
   done
-  for b in gcc clang; do
-    cmp -s "$d/$b-prof-hw.out" "$d/$b-prof-plain.out" || { echo "$name: the instrumented $b build prints something else"; ok=0; }
-    grep -q 'edge check: .* 0 differences' "$d/$b-prof-hw.err" || { echo "$name: the hardware profile of the $b build differs from the exact counts"; ok=0; }
+  for b in gcc-prof clang-prof gcc-O2 clang-O2; do
+    cmp -s "$d/$b-hw.out" "$d/$b-plain.out" || { echo "$name: the instrumented $b build prints something else"; ok=0; }
+    grep -q 'edge check: .* 0 differences' "$d/$b-hw.err" || { echo "$name: the hardware profile of the $b build differs from the exact counts"; ok=0; }
   done
   [ $ok = 1 ] || return 1
-  printf '%s %s %s %s %s %s %s %s %s\n' "$name" "$(cycles "$d/gcc.err")" "$(cycles "$d/gcc-pgo.err")" "$(cycles "$d/clang.err")" \
+  printf '%s %s %s %s %s %s %s %s %s %s %s %s %s\n' "$name" "$(cycles "$d/gcc.err")" "$(cycles "$d/gcc-pgo.err")" "$(cycles "$d/clang.err")" \
     "$(cycles "$d/clang-hw.err")" "$(insns "$d/clang-prof-plain.err")" "$(insns "$d/clang-prof-hw.err")" \
-    "$(cycles "$d/gcc-unroll.err")" "$(cycles "$d/gcc-hw.err")" >"$d/result"
+    "$(cycles "$d/gcc-unroll.err")" "$(cycles "$d/gcc-hw.err")" "$(cycles "$d/gcc-hwi.err")" "$(cycles "$d/clang-hwi.err")" \
+    "$(insns "$d/gcc-O2-plain.err")" "$(insns "$d/gcc-O2-hw.err")" >"$d/result"
 }
 
 echo "== 13. A compiler fed by the hardware's profile: cycles of the whole run under the cycle model below;"
@@ -173,17 +199,23 @@ done
 wait || fail=1
 
 printf '(cycle model: %s; every build prints what its plain build prints)\n' "${model[*]}"
-printf '%-14s | %10s %10s %8s %10s %8s %10s %8s | %10s %10s %8s | %8s\n' program gcc gcc-pgo gain gcc-hw gain \
-  gcc-unroll gain clang clang-hw gain "hw cost"
+printf '%-14s | %10s %8s %8s %8s %8s | %10s %8s %8s | %8s %8s\n' program gcc gcc-pgo gcc-hw gcc-hwi gcc-unr \
+  clang clang-hw clang-hwi "cost O2" "cost -fni"
 awk '
   function pct(a, b) { return 100 * (b - a) / b }
-  { printf "%-14s | %10d %10d %+7.2f%% %10d %+7.2f%% %10d %+7.2f%% | %10d %10d %+7.2f%% | %+7.3f%%\n", $1, $2, $3,
-      pct($3, $2), $9, pct($9, $2), $8, pct($8, $2), $4, $5, pct($5, $4), 100 * ($7 - $6) / $6
-    lg += log($2 / $3); lh += log($2 / $9); lu += log($2 / $8); lc += log($4 / $5); n++ }
-  END { if (n) printf "%-14s | %10s %10s %+7.2f%% %10s %+7.2f%% %10s %+7.2f%% | %10s %10s %+7.2f%% |\n", "geomean (" n ")",
-          "", "", 100 * (1 - exp(-lg / n)), "", 100 * (1 - exp(-lh / n)), "", 100 * (1 - exp(-lu / n)), "", "",
-          100 * (1 - exp(-lc / n)) }
+  { printf "%-14s | %10d %+7.2f%% %+7.2f%% %+7.2f%% %+7.2f%% | %10d %+7.2f%% %+7.2f%% | %+7.3f%% %+7.3f%%\n", $1, $2,
+      pct($3, $2), pct($9, $2), pct($10, $2), pct($8, $2), $4, pct($5, $4), pct($11, $4), 100 * ($13 - $12) / $12,
+      100 * ($7 - $6) / $6
+    lg += log($2 / $3); lh += log($2 / $9); li += log($2 / $10); lu += log($2 / $8); lc += log($4 / $5)
+    lci += log($4 / $11); lo += log($13 / $12); n++ }
+  END { if (n) printf "%-14s | %10s %+7.2f%% %+7.2f%% %+7.2f%% %+7.2f%% | %10s %+7.2f%% %+7.2f%% | %+7.3f%%\n", "geomean (" n ")",
+          "", 100 * (1 - exp(-lg / n)), 100 * (1 - exp(-lh / n)), 100 * (1 - exp(-li / n)), 100 * (1 - exp(-lu / n)), "",
+          100 * (1 - exp(-lc / n)), 100 * (1 - exp(-lci / n)), 100 * (exp(lo / n) - 1) }
 ' < <(for p in "${progs[@]}"; do IFS='|' read -r name _ <<<"$p"; cat "$out/$name/result" 2>/dev/null || true; done)
-echo "(hw cost: extra instructions of the instrumented profiling run, the clang -O2 -fno-inline build; clang-hw"
-echo " gets a flat profile, gcc-hw the callees' samples at their call sites too: hwprof-report --callsites)"
+echo "(gains: fewer cycles than the same compiler without a profile. gcc-hw and clang-hw are fed the profile of"
+echo " a -fno-inline build (gcc-hw with the callees' samples at their call sites: hwprof-report --callsites);"
+echo " gcc-hwi and clang-hwi that of the production -O2 build itself, its inlined code nested at the call"
+echo " sites (the DWARF's inline stacks; clang's build with -fdebug-info-for-profiling). cost O2: extra"
+echo " instructions of the instrumented production GCC build, the profiling run gcc-hwi needs; cost -fni: of"
+echo " the instrumented clang -fno-inline build over itself)"
 exit $fail

@@ -27,8 +27,8 @@ def main(argv):
             if os.path.isfile(path):
                 with open(path) as f:
                     w = f.read().split()
-                if len(w) != 9:
-                    raise ValueError(f"{path}: expected 9 fields, found {len(w)}")
+                if len(w) != 13:
+                    raise ValueError(f"{path}: expected 13 fields, found {len(w)}")
                 rows.append((w[0], [int(x) for x in w[1:]]))
     except (OSError, ValueError) as e:
         print(f"plot_pgo: error: {e}", file=sys.stderr)
@@ -36,12 +36,17 @@ def main(argv):
     if not rows:
         print(f"plot_pgo: error: no results under {base} (run tools/pgo_bench.sh first)", file=sys.stderr)
         return 2
-    # result: name gcc gcc-pgo clang clang-hw prof-plain-insns prof-hw-insns gcc-unroll gcc-hw
-    series = [("GCC, instrumented PGO", lambda c: (c[0], c[1])), ("GCC, hardware profile (AutoFDO)", lambda c: (c[0], c[7])),
-              ("GCC, unrolling flags, no profile", lambda c: (c[0], c[6])), ("clang, hardware profile (sample)", lambda c: (c[2], c[3]))]
+    # result: name gcc gcc-pgo clang clang-hw prof-plain-insns prof-hw-insns gcc-unroll gcc-hw gcc-hwi clang-hwi
+    # gcc-insns gcc-instrumented-insns
+    series = [("GCC, instrumented PGO", lambda c: (c[0], c[1])),
+              ("GCC, hardware profile of a -fno-inline build (AutoFDO)", lambda c: (c[0], c[7])),
+              ("GCC, hardware profile of the -O2 build itself (AutoFDO, inline stacks)", lambda c: (c[0], c[8])),
+              ("GCC, unrolling flags, no profile", lambda c: (c[0], c[6])),
+              ("clang, hardware profile of a -fno-inline build (sample)", lambda c: (c[2], c[3])),
+              ("clang, hardware profile of the -O2 build itself (sample, inline stacks)", lambda c: (c[2], c[9]))]
     names = [r[0] for r in rows] + ["geomean"]
-    fig, ax = plt.subplots(figsize=(13, 5))
-    width = 0.2
+    fig, ax = plt.subplots(figsize=(14, 5.5))
+    width = 0.13
     for k, (label, pick) in enumerate(series):
         gains = []
         logs = 0.0
@@ -50,7 +55,7 @@ def main(argv):
             gains.append(100.0 * (base_c - new_c) / base_c)
             logs += math.log(base_c / new_c)
         gains.append(100.0 * (1 - math.exp(-logs / len(rows))))
-        xs = [i + (k - 1.5) * width for i in range(len(names))]
+        xs = [i + (k - (len(series) - 1) / 2) * width for i in range(len(names))]
         ax.bar(xs, gains, width, label=label)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(names)))

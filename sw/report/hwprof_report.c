@@ -31,8 +31,9 @@ static void usage(FILE *to) {
           "sample: an LLVM sample profile in its text format, for clang -fprofile-sample-use: for\n"
           "every instrumented function with DWARF, its entries and, for each line of its body as an\n"
           "offset from its declaration line (with LLVM's base discriminator), the most times an\n"
-          "instruction of that line ran. Flat: code inlined from another function is left out (profile\n"
-          "a build made with -fno-inline, and with clang also -fdebug-info-for-profiling).\n"
+          "instruction of that line ran; code inlined into it, as the DWARF's inlined subroutines show\n"
+          "it, as the inlined function's profile nested at the call site it replaced (with clang,\n"
+          "build with -fdebug-info-for-profiling).\n"
           "afdo: the same profile as GCC's AutoFDO file, for gcc -fauto-profile=FILE.afdo (the\n"
           "discriminators as the line table has them; needs -o).\n"
           "--callsites (sample, afdo): each direct call that ran also gets its callee's samples,\n"
@@ -137,9 +138,10 @@ static int run(cmd_t cmd, int argc, char **argv) {
   } else if (!quiet) {
     fprintf(stderr,
             "hwprof-report: %s: %u functions, %u line samples, %u call sites; %u functions without a profile, %u "
-            "without DWARF; %u instructions of code inlined from other functions left out\n",
+            "without DWARF; %u instructions of inlined copies nested at their call sites, %u of other functions' "
+            "code left out\n",
             out ? out : "(standard output)", ss.functions, ss.lines, ss.callsites, ss.left_out, ss.no_debug,
-            ss.other_function);
+            ss.inlined, ss.other_function);
   }
   rc = 0;
   goto done;

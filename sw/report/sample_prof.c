@@ -22,15 +22,54 @@ typedef struct {
   int64_t count;    /* calls made from there */
 } callsite_t;
 
+typedef struct node node_t;
+
+/* A function inlined at a call site of the node that holds it (from the DWARF). */
 typedef struct {
+  unsigned offset, disc;
+  node_t *callee;
+} inlined_t;
+
+/* One function's profile where it ran: its own lines, the functions inlined into it (each a node
+ * of its own), and the direct calls it made. */
+struct node {
   const char *name;
-  uint32_t lo;      /* the function's entry */
-  int64_t head, total;
+  unsigned decl_line;
   sample_t *s;
-  size_t n;
+  size_t n, ns_cap;
+  inlined_t *kid;
+  size_t nk, nk_cap;
   callsite_t *c;
-  size_t nc;
+  size_t nc, nc_cap;
+};
+
+typedef struct {
+  node_t root;      /* the function as a subprogram */
+  uint32_t lo;      /* its entry */
+  int64_t head;     /* its entries */
 } fn_samples_t;
+
+/* v[n] grown to hold one more element of `size` bytes; NULL when out of memory */
+static void *grow(void **v, size_t n, size_t *cap, size_t size) {
+  if (n == *cap) {
+    const size_t c = *cap ? 2 * *cap : 8;
+    void *g = realloc(*v, c * size);
+    if (g == NULL) return NULL;
+    *v = g;
+    *cap = c;
+  }
+  return (char *)*v + n * size;
+}
+
+static void free_node(node_t *x) {
+  for (size_t i = 0; i < x->nk; i++) {
+    free_node(x->kid[i].callee);
+    free(x->kid[i].callee);
+  }
+  free(x->s);
+  free(x->kid);
+  free(x->c);
+}
 
 static int by_key(const void *a, const void *b) {
   const sample_t *x = a, *y = b;
@@ -64,112 +103,182 @@ static unsigned end_line(const dl_lines_t *d, const dl_func_t *df) {
   return end;
 }
 
-/* One function's samples, one a (line offset, discriminator): the most of its instructions' counts. */
+/* The node of root that holds the code at a: the root itself, or the innermost inlined copy, reached
+ * from the root through each inlined call site (keyed by the call's line as an offset from the
+ * declaration of what it is inlined into), nodes made on the way. Sets *bad when the DWARF puts a
+ * call site before the declaration that holds it (no offset: the code has no place). */
+static node_t *place(node_t *root, const dl_lines_t *d, uint32_t a, sample_format_t fmt, bool *bad) {
+  int chain[64];
+  unsigned depth = 0;
+  *bad = false;
+  for (int k = dl_inline_at(d, a); k >= 0 && depth < 64; k = d->inl[k].parent) chain[depth++] = k;
+  node_t *x = root;
+  while (depth > 0) {
+    const dl_inline_t *in = &d->inl[chain[--depth]];
+    if (in->call_line < x->decl_line) {
+      *bad = true;
+      return NULL;
+    }
+    const unsigned off = in->call_line - x->decl_line;
+    const unsigned disc = fmt == kSampleLlvmText ? sample_base_discriminator(in->call_disc) : in->call_disc;
+    size_t i = 0;
+    while (i < x->nk && !(x->kid[i].offset == off && x->kid[i].disc == disc && strcmp(x->kid[i].callee->name, in->name) == 0)) i++;
+    if (i == x->nk) {
+      inlined_t *k = grow((void **)&x->kid, x->nk, &x->nk_cap, sizeof *x->kid);
+      node_t *c = calloc(1, sizeof *c);
+      if (k == NULL || c == NULL) {
+        free(c);
+        return NULL;
+      }
+      *c = (node_t){.name = in->name, .decl_line = in->decl_line};
+      *k = (inlined_t){off, disc, c};
+      x->nk++;
+    }
+    x = x->kid[i].callee;
+  }
+  return x;
+}
+
+/* Every node's samples sorted, one a (line offset, discriminator): the most of its instructions'. */
+static void merge(node_t *x) {
+  if (x->n) qsort(x->s, x->n, sizeof *x->s, by_key);
+  size_t m = 0;
+  for (size_t i = 0; i < x->n; i++) {
+    if (m && x->s[m - 1].offset == x->s[i].offset && x->s[m - 1].disc == x->s[i].disc) {
+      if (x->s[i].count > x->s[m - 1].count) x->s[m - 1].count = x->s[i].count;
+    } else {
+      x->s[m++] = x->s[i];
+    }
+  }
+  x->n = m;
+  for (size_t i = 0; i < x->nk; i++) merge(x->kid[i].callee);
+}
+
+static unsigned count_lines(const node_t *x) {
+  unsigned n = (unsigned)x->n;
+  for (size_t i = 0; i < x->nk; i++) n += count_lines(x->kid[i].callee);
+  return n;
+}
+
+/* The direct call ending at a (a jal, or a call pair's jalr), or false; its target in *t. */
+static bool direct_call(const hwprof_elf_t *e, const pm_block_t *x, uint32_t a, uint32_t *t) {
+  uint32_t insn, prev;
+  if (!word_at(e, a, &insn)) return false;
+  if (rv32_opcode(insn) == RV32_OP_JAL && rv32_rd(insn) == 1u) {
+    *t = a + (uint32_t)rv32_imm_j(insn);
+    return true;
+  }
+  return rv32_opcode(insn) == RV32_OP_JALR && rv32_rd(insn) == 1u && a >= x->start + 4u && word_at(e, a - 4u, &prev) &&
+         rv32_call_pair_at(e->rel, e->nrel, a - 4u, prev, insn, t) != 0;
+}
+
+/* One function's profile: each instruction's count goes to the node of the function whose code it
+ * is (the subprogram, or a copy inlined into it), under its line as an offset from that function's
+ * declaration; code of another function that the DWARF does not show as inlined has no place. */
 static int collect(const pm_func_t *f, const int64_t *cnt, const dl_lines_t *d, const hwprof_elf_t *e,
                    const dl_func_t *df, sample_format_t fmt, fn_samples_t *out, sample_stats_t *st) {
   int64_t *bc = block_counts(f, cnt);
-  size_t n = 0;
-  for (unsigned b = 0; b < f->nblk; b++)
-    n += f->blk[b].end > f->blk[b].start ? (f->blk[b].end - f->blk[b].start) / 4u : 0;
-  sample_t *k = malloc((n ? n : 1) * sizeof *k);
-  if (bc == NULL || k == NULL) {
-    free(bc);
-    free(k);
-    return -1;
-  }
+  if (bc == NULL) return -1;
+  *out = (fn_samples_t){.root = {.name = df->name, .decl_line = df->decl_line}, .lo = f->lo,
+                        .head = function_entries(f, cnt)};
   const unsigned last = end_line(d, df);
-  n = 0;
-  for (unsigned b = 0; b < f->nblk; b++)
-    for (uint32_t a = f->blk[b].start; a < f->blk[b].end; a += 4) {
+  int rc = 0;
+  for (unsigned b = 0; b < f->nblk && !rc; b++) {
+    const pm_block_t *x = &f->blk[b];
+    for (uint32_t a = x->start; a < x->end && !rc; a += 4) {
       const dl_range_t *r = dl_find(d, a);
       if (r == NULL) continue;
-      if (r->file != df->file || r->line < df->decl_line || r->line >= last) {
+      bool bad;
+      node_t *n = place(&out->root, d, a, fmt, &bad);
+      if (n == NULL && !bad) {
+        rc = -1;
+        break;
+      }
+      if (bad || r->line < n->decl_line || (n == &out->root && (r->file != df->file || r->line >= last))) {
         st->other_function++;
         continue;
       }
+      st->inlined += n != &out->root;
       const unsigned disc = fmt == kSampleLlvmText ? sample_base_discriminator(r->disc) : r->disc;
-      k[n++] = (sample_t){r->line - df->decl_line, disc, bc[b]};
-    }
-  if (n) qsort(k, n, sizeof *k, by_key);
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (m && k[m - 1].offset == k[i].offset && k[m - 1].disc == k[i].disc) {
-      if (k[i].count > k[m - 1].count) k[m - 1].count = k[i].count;
-    } else {
-      k[m++] = k[i];
+      sample_t *k = grow((void **)&n->s, n->n, &n->ns_cap, sizeof *n->s);
+      callsite_t *c = NULL;
+      uint32_t t;
+      if (k) {
+        *k = (sample_t){r->line - n->decl_line, disc, bc[b]};
+        n->n++;
+      }
+      /* a direct call that ran, at the line and discriminator of the call instruction */
+      if (k && bc[b] && direct_call(e, x, a, &t) && (c = grow((void **)&n->c, n->nc, &n->nc_cap, sizeof *n->c)) != NULL) {
+        *c = (callsite_t){r->line - n->decl_line, disc, t, bc[b]};
+        n->nc++;
+      }
+      if (k == NULL || (bc[b] && c == NULL && direct_call(e, x, a, &t))) rc = -1;
     }
   }
-  int64_t total = 0;
-  for (size_t i = 0; i < m; i++) total += k[i].count;
-  /* the direct calls that ran, at the line and discriminator of the call instruction */
-  size_t ncap = 0;
-  for (unsigned b = 0; b < f->nblk; b++)
-    ncap += f->blk[b].end > f->blk[b].start ? (f->blk[b].end - f->blk[b].start) / 4u : 0;
-  callsite_t *cs = malloc((ncap ? ncap : 1) * sizeof *cs);
-  size_t nc = 0;
-  if (cs == NULL) {
-    free(bc);
-    free(k);
+  free(bc);
+  if (rc) {
+    free_node(&out->root);
     return -1;
   }
-  for (unsigned b = 0; b < f->nblk; b++) {
-    const pm_block_t *x = &f->blk[b];
-    if (bc[b] == 0) continue;
-    for (uint32_t a = x->start; a < x->end; a += 4) {
-      uint32_t insn, prev, t = 0;
-      if (!word_at(e, a, &insn)) continue;
-      bool call = false;
-      if (rv32_opcode(insn) == RV32_OP_JAL && rv32_rd(insn) == 1u) {
-        t = a + (uint32_t)rv32_imm_j(insn);
-        call = true;
-      } else if (rv32_opcode(insn) == RV32_OP_JALR && rv32_rd(insn) == 1u && a >= x->start + 4u && word_at(e, a - 4u, &prev)) {
-        call = rv32_call_pair_at(e->rel, e->nrel, a - 4u, prev, insn, &t) != 0;
-      }
-      const dl_range_t *r = call ? dl_find(d, a) : NULL;
-      if (r == NULL || r->file != df->file || r->line < df->decl_line || r->line >= last) continue;
-      const unsigned disc = fmt == kSampleLlvmText ? sample_base_discriminator(r->disc) : r->disc;
-      cs[nc++] = (callsite_t){r->line - df->decl_line, disc, t, bc[b]};
-    }
-  }
-  *out = (fn_samples_t){df->name, f->lo, function_entries(f, cnt), total, k, m, cs, nc};
+  merge(&out->root);
   st->functions++;
-  st->lines += (unsigned)m;
-  free(bc);
+  st->lines += count_lines(&out->root);
   return 0;
 }
 
-/* A call site's callee profile: the callee's samples scaled to the share of its entries made from
- * there (what the profile of a build that inlined it there would hold). */
+/* A call site's callee profile: the callee's own samples scaled to the share of its entries made
+ * from there (what the profile of a build that inlined it there would hold). */
 static int64_t scaled(int64_t count, const callsite_t *c, const fn_samples_t *callee) {
   return callee->head > 0 ? (int64_t)(((__int128)count * c->count + callee->head / 2) / callee->head) : 0;
 }
 static int64_t callsite_total(const callsite_t *c, const fn_samples_t *callee) {
   int64_t t = 0;
-  for (size_t j = 0; j < callee->n; j++) t += scaled(callee->s[j].count, c, callee);
+  for (size_t j = 0; j < callee->root.n; j++) t += scaled(callee->root.s[j].count, c, callee);
   return t;
+}
+
+static int64_t node_total(const node_t *x, const fn_samples_t *fs) {
+  int64_t t = 0;
+  for (size_t j = 0; j < x->n; j++) t += x->s[j].count;
+  for (size_t j = 0; j < x->nk; j++) t += node_total(x->kid[j].callee, fs);
+  for (size_t j = 0; j < x->nc; j++) t += callsite_total(&x->c[j], &fs[x->c[j].callee]);
+  return t;
+}
+
+static void llvm_key(FILE *to, unsigned indent, unsigned offset, unsigned disc) {
+  fprintf(to, "%*s", (int)indent, "");
+  if (disc) fprintf(to, "%u.%u: ", offset, disc);
+  else fprintf(to, "%u: ", offset);
+}
+
+/* A node's body, one more space of indentation than its header. */
+static void llvm_body(FILE *to, const node_t *x, const fn_samples_t *fs, unsigned indent) {
+  for (size_t j = 0; j < x->n; j++) {
+    llvm_key(to, indent, x->s[j].offset, x->s[j].disc);
+    fprintf(to, "%" PRId64 "\n", x->s[j].count);
+  }
+  for (size_t j = 0; j < x->nk; j++) { /* a copy inlined there */
+    const node_t *k = x->kid[j].callee;
+    llvm_key(to, indent, x->kid[j].offset, x->kid[j].disc);
+    fprintf(to, "%s:%" PRId64 "\n", k->name, node_total(k, fs));
+    llvm_body(to, k, fs, indent + 1);
+  }
+  for (size_t j = 0; j < x->nc; j++) { /* a call that ran, its callee as if inlined there (one level) */
+    const callsite_t *c = &x->c[j];
+    const fn_samples_t *callee = &fs[c->callee];
+    llvm_key(to, indent, c->offset, c->disc);
+    fprintf(to, "%s:%" PRId64 "\n", callee->root.name, callsite_total(c, callee));
+    for (size_t k = 0; k < callee->root.n; k++) {
+      llvm_key(to, indent + 1, callee->root.s[k].offset, callee->root.s[k].disc);
+      fprintf(to, "%" PRId64 "\n", scaled(callee->root.s[k].count, c, callee));
+    }
+  }
 }
 
 static void write_llvm(FILE *to, const fn_samples_t *fs, size_t nfs) {
   for (size_t i = 0; i < nfs; i++) {
-    int64_t total = fs[i].total;
-    for (size_t j = 0; j < fs[i].nc; j++) total += callsite_total(&fs[i].c[j], &fs[fs[i].c[j].callee]);
-    fprintf(to, "%s:%" PRId64 ":%" PRId64 "\n", fs[i].name, total, fs[i].head);
-    for (size_t j = 0; j < fs[i].n; j++) {
-      const sample_t *s = &fs[i].s[j];
-      if (s->disc) fprintf(to, " %u.%u: %" PRId64 "\n", s->offset, s->disc, s->count);
-      else fprintf(to, " %u: %" PRId64 "\n", s->offset, s->count);
-    }
-    for (size_t j = 0; j < fs[i].nc; j++) { /* the callee as if inlined there, one level deep */
-      const callsite_t *c = &fs[i].c[j];
-      const fn_samples_t *callee = &fs[c->callee];
-      if (c->disc) fprintf(to, " %u.%u: %s:%" PRId64 "\n", c->offset, c->disc, callee->name, callsite_total(c, callee));
-      else fprintf(to, " %u: %s:%" PRId64 "\n", c->offset, callee->name, callsite_total(c, callee));
-      for (size_t k = 0; k < callee->n; k++) {
-        const sample_t *s = &callee->s[k];
-        if (s->disc) fprintf(to, "  %u.%u: %" PRId64 "\n", s->offset, s->disc, scaled(s->count, c, callee));
-        else fprintf(to, "  %u: %" PRId64 "\n", s->offset, scaled(s->count, c, callee));
-      }
-    }
+    fprintf(to, "%s:%" PRId64 ":%" PRId64 "\n", fs[i].root.name, node_total(&fs[i].root, fs), fs[i].head);
+    llvm_body(to, &fs[i].root, fs, 1);
   }
 }
 
@@ -196,44 +305,91 @@ static void put_string(FILE *to, const char *s) {
 #define AFDO_TAG_FUNCS 0xac000000u  /* the function profiles */
 #define AFDO_TAG_MODULE 0xab000000u /* the module table (LIPO's; empty) */
 
-static void write_afdo(FILE *to, const fn_samples_t *fs, size_t nfs) {
+/* The name table: every function that has a profile, then every function inlined somewhere. */
+typedef struct {
+  const char **name;
+  size_t n, cap;
+} names_t;
+
+static int name_index(names_t *t, const char *name, uint32_t *idx) {
+  for (size_t i = 0; i < t->n; i++)
+    if (strcmp(t->name[i], name) == 0) {
+      *idx = (uint32_t)i;
+      return 0;
+    }
+  const char **slot = grow((void **)&t->name, t->n, &t->cap, sizeof *t->name);
+  if (slot == NULL) return -1;
+  *slot = name;
+  *idx = (uint32_t)t->n++;
+  return 0;
+}
+
+static int add_names(names_t *t, const node_t *x) {
+  uint32_t idx;
+  if (name_index(t, x->name, &idx)) return -1;
+  for (size_t j = 0; j < x->nk; j++)
+    if (add_names(t, x->kid[j].callee)) return -1;
+  return 0;
+}
+
+/* A function record without its head count: name, positions, then each call site's callee. */
+static void afdo_node(FILE *to, const node_t *x, const fn_samples_t *fs, names_t *t) {
+  uint32_t idx = 0;
+  (void)name_index(t, x->name, &idx); /* present: add_names put it there */
+  put_word(to, idx);
+  put_word(to, (uint32_t)x->n);
+  put_word(to, (uint32_t)(x->nk + x->nc));
+  for (size_t j = 0; j < x->n; j++) {
+    put_word(to, x->s[j].offset << 16 | (x->s[j].disc & 0xffffu));
+    put_word(to, 0); /* no indirect-call targets */
+    put_counter(to, x->s[j].count);
+  }
+  for (size_t j = 0; j < x->nk; j++) { /* a copy inlined there */
+    put_word(to, x->kid[j].offset << 16 | (x->kid[j].disc & 0xffffu));
+    afdo_node(to, x->kid[j].callee, fs, t);
+  }
+  for (size_t j = 0; j < x->nc; j++) { /* a call that ran, its callee as if inlined there (one level) */
+    const callsite_t *c = &x->c[j];
+    const fn_samples_t *callee = &fs[c->callee];
+    put_word(to, c->offset << 16 | (c->disc & 0xffffu));
+    (void)name_index(t, callee->root.name, &idx);
+    put_word(to, idx);
+    put_word(to, (uint32_t)callee->root.n);
+    put_word(to, 0);
+    for (size_t k = 0; k < callee->root.n; k++) {
+      put_word(to, callee->root.s[k].offset << 16 | (callee->root.s[k].disc & 0xffffu));
+      put_word(to, 0);
+      put_counter(to, scaled(callee->root.s[k].count, c, callee));
+    }
+  }
+}
+
+static int write_afdo(FILE *to, const fn_samples_t *fs, size_t nfs) {
+  names_t t = {0};
+  for (size_t i = 0; i < nfs; i++)
+    if (add_names(&t, &fs[i].root)) {
+      free(t.name);
+      return -1;
+    }
   put_word(to, AFDO_MAGIC);
   put_word(to, AFDO_VERSION);
   put_word(to, 0);
   put_word(to, AFDO_TAG_NAMES);
   put_word(to, 0); /* the section's length: skipped by the reader */
-  put_word(to, (uint32_t)nfs);
-  for (size_t i = 0; i < nfs; i++) put_string(to, fs[i].name);
+  put_word(to, (uint32_t)t.n);
+  for (size_t i = 0; i < t.n; i++) put_string(to, t.name[i]);
   put_word(to, AFDO_TAG_FUNCS);
   put_word(to, 0);
   put_word(to, (uint32_t)nfs);
   for (size_t i = 0; i < nfs; i++) {
     put_counter(to, fs[i].head);
-    put_word(to, (uint32_t)i); /* its name's index */
-    put_word(to, (uint32_t)fs[i].n);
-    put_word(to, (uint32_t)fs[i].nc);
-    for (size_t j = 0; j < fs[i].n; j++) {
-      put_word(to, fs[i].s[j].offset << 16 | (fs[i].s[j].disc & 0xffffu));
-      put_word(to, 0); /* no indirect-call targets */
-      put_counter(to, fs[i].s[j].count);
-    }
-    for (size_t j = 0; j < fs[i].nc; j++) { /* the callee as if inlined there, one level deep */
-      const callsite_t *c = &fs[i].c[j];
-      const fn_samples_t *callee = &fs[c->callee];
-      put_word(to, c->offset << 16 | (c->disc & 0xffffu));
-      put_word(to, c->callee);
-      put_word(to, (uint32_t)callee->n);
-      put_word(to, 0);
-      for (size_t k = 0; k < callee->n; k++) {
-        put_word(to, callee->s[k].offset << 16 | (callee->s[k].disc & 0xffffu));
-        put_word(to, 0);
-        put_counter(to, scaled(callee->s[k].count, c, callee));
-      }
-    }
+    afdo_node(to, &fs[i].root, fs, &t);
   }
   put_word(to, AFDO_TAG_MODULE);
   put_word(to, 0);
   put_word(to, 0); /* no modules */
+  free(t.name);
+  return 0;
 }
 
 static int by_callsite(const void *a, const void *b) {
@@ -243,26 +399,32 @@ static int by_callsite(const void *a, const void *b) {
   return x->callee < y->callee ? -1 : x->callee > y->callee;
 }
 
-/* Each call site's callee as its index in fs (call sites to functions without samples dropped),
- * several calls from one place to one callee merged. */
-static void resolve(fn_samples_t *fs, size_t nfs) {
-  for (size_t i = 0; i < nfs; i++) {
-    size_t m = 0;
-    for (size_t j = 0; j < fs[i].nc; j++) {
-      size_t k = 0;
-      while (k < nfs && fs[k].lo != fs[i].c[j].callee) k++;
-      if (k == nfs || fs[k].head <= 0 || fs[k].n == 0) continue;
-      fs[i].c[m] = fs[i].c[j];
-      fs[i].c[m++].callee = (uint32_t)k;
-    }
-    if (m) qsort(fs[i].c, m, sizeof *fs[i].c, by_callsite);
-    size_t u = 0;
-    for (size_t j = 0; j < m; j++) {
-      if (u && by_callsite(&fs[i].c[u - 1], &fs[i].c[j]) == 0) fs[i].c[u - 1].count += fs[i].c[j].count;
-      else fs[i].c[u++] = fs[i].c[j];
-    }
-    fs[i].nc = u;
+/* Each call site's callee as its index in fs (call sites to functions without samples dropped, and
+ * those where the DWARF already has a copy of the callee inlined at the same place), several calls
+ * from one place to one callee merged; counted into *n. Without callsites, none is kept. */
+static void resolve(node_t *x, fn_samples_t *fs, size_t nfs, bool callsites, unsigned *n) {
+  size_t m = 0;
+  for (size_t j = 0; j < x->nc && callsites; j++) {
+    size_t k = 0;
+    while (k < nfs && fs[k].lo != x->c[j].callee) k++;
+    if (k == nfs || fs[k].head <= 0 || fs[k].root.n == 0) continue;
+    bool inlined = false;
+    for (size_t i = 0; i < x->nk && !inlined; i++)
+      inlined = x->kid[i].offset == x->c[j].offset && x->kid[i].disc == x->c[j].disc &&
+                strcmp(x->kid[i].callee->name, fs[k].root.name) == 0;
+    if (inlined) continue;
+    x->c[m] = x->c[j];
+    x->c[m++].callee = (uint32_t)k;
   }
+  if (m) qsort(x->c, m, sizeof *x->c, by_callsite);
+  size_t u = 0;
+  for (size_t j = 0; j < m; j++) {
+    if (u && by_callsite(&x->c[u - 1], &x->c[j]) == 0) x->c[u - 1].count += x->c[j].count;
+    else x->c[u++] = x->c[j];
+  }
+  x->nc = u;
+  *n += (unsigned)u;
+  for (size_t i = 0; i < x->nk; i++) resolve(x->kid[i].callee, fs, nfs, callsites, n);
 }
 
 int sample_write(FILE *to, sample_format_t fmt, bool callsites, const pm_map_t *m, int64_t *const *counts,
@@ -287,21 +449,16 @@ int sample_write(FILE *to, sample_format_t fmt, bool callsites, const pm_map_t *
   if (rc) {
     snprintf(err, errlen, "out of memory");
   } else {
-    if (callsites) resolve(fs, nfs);
-    else
-      for (size_t i = 0; i < nfs; i++) fs[i].nc = 0;
-    for (size_t i = 0; i < nfs; i++) st->callsites += (unsigned)fs[i].nc;
+    for (size_t i = 0; i < nfs; i++) resolve(&fs[i].root, fs, nfs, callsites, &st->callsites);
     if (fmt == kSampleLlvmText) write_llvm(to, fs, nfs);
-    else write_afdo(to, fs, nfs);
-    if (ferror(to)) {
+    else if (write_afdo(to, fs, nfs)) rc = -1;
+    if (rc) snprintf(err, errlen, "out of memory");
+    else if (ferror(to)) {
       snprintf(err, errlen, "write error");
       rc = -1;
     }
   }
-  for (size_t i = 0; i < nfs; i++) {
-    free(fs[i].s);
-    free(fs[i].c);
-  }
+  for (size_t i = 0; i < nfs; i++) free_node(&fs[i].root);
   free(fs);
   return rc;
 }

@@ -1,7 +1,8 @@
 /* Sample profiles, the form AutoFDO gives profiles taken by sampling hardware counters, from an exact
  * edge profile and the program's DWARF: per function, its entries and, for each source line of its
  * body as an offset from the line it is declared on (with the line table's discriminator), the
- * most times an instruction of that line ran (docs/report.md). Two encodings: LLVM's text format
+ * most times an instruction of that line ran; code inlined into it (DW_TAG_inlined_subroutine) as
+ * the inlined function's own profile, nested at the call site it replaced (docs/report.md). Two encodings: LLVM's text format
  * (clang -fprofile-sample-use) and GCC's AutoFDO file (gcc -fauto-profile). Host only. */
 #ifndef HWPROF_SAMPLE_PROF_H
 #define HWPROF_SAMPLE_PROF_H
@@ -21,9 +22,11 @@ typedef enum {
 typedef struct {
   unsigned functions, lines;
   unsigned no_debug;       /* instrumented functions without a subprogram in the DWARF */
+  unsigned inlined;        /* instructions of copies of other functions inlined into these (their
+                              profiles nested at the call sites, as the DWARF shows them) */
   unsigned other_function; /* instructions whose line is in another file, or beyond the next function
-                              declared in the file (code inlined from elsewhere: a flat profile has
-                              no place for it) */
+                              declared in the file, and that the DWARF does not show as inlined (no
+                              place for them in the profile) */
   unsigned left_out;       /* functions of the map without a profile */
   unsigned callsites;      /* call sites given their callee's profile as if inlined there */
 } sample_stats_t;
