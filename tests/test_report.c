@@ -56,6 +56,17 @@ static int setup(void **state) {
   return 0;
 }
 
+/* The whole output of a writer as bytes, their number in *n (freed by the caller). */
+static unsigned char *captured_bytes(FILE *f, long *n) {
+  fflush(f);
+  *n = ftell(f);
+  unsigned char *b = calloc((size_t)*n + 1, 1);
+  rewind(f);
+  assert_int_equal(fread(b, 1, (size_t)*n, f), (size_t)*n);
+  fclose(f);
+  return b;
+}
+
 /* The whole output of a writer, as a string (freed by the caller). */
 static char *captured(FILE *f) {
   fflush(f);
@@ -107,12 +118,8 @@ static void test_report_gcc_afdo_file(void **state) {
   sample_stats_t st;
   char err[200];
   assert_int_equal(sample_write(f, kSampleGccAfdo, false, &map, rows, &lines, &none, &st, err, sizeof err), 0);
-  fflush(f);
-  long n = ftell(f);
-  unsigned char *b = calloc((size_t)n, 1);
-  rewind(f);
-  assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-  fclose(f);
+  long n;
+  unsigned char *b = captured_bytes(f, &n);
   /* words: magic "gcda", version 2, 0; names: tag, length, 1, "loop\0" (length 5 bytes); functions:
    * tag, length, 1; entries 1 (two words), name 0, 6 positions, 0 call sites; then (offset << 16 |
    * discriminator, 0 targets, count as two words) x 6; the empty module table: tag, 0, 0 */
@@ -160,12 +167,8 @@ static void test_report_gcc_afdo_inline_stacks(void **state) {
   sample_stats_t st;
   char err[200];
   assert_int_equal(sample_write(f, kSampleGccAfdo, false, &map, rows, &lines_inl, &none, &st, err, sizeof err), 0);
-  fflush(f);
-  long n = ftell(f);
-  unsigned char *b = calloc((size_t)n, 1);
-  rewind(f);
-  assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-  fclose(f);
+  long n;
+  unsigned char *b = captured_bytes(f, &n);
   /* names: 3; "loop\0" (5 bytes), "helper\0" (7), "leaf\0" (5), each after its length */
   static const uint32_t head[] = {0x67636461u, 2, 0, 0xaa000000u, 0, 3};
   for (unsigned i = 0; i < 6; i++)

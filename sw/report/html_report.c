@@ -114,6 +114,16 @@ static int image_close(ctx_t *c, FILE *f, const char *name, const char *alt) {
   return 0;
 }
 
+/* A bar chart as the page's image name (svg_bars' arguments). */
+static int bars_image(ctx_t *c, const char *name, const char *title, const char *alt, const char *const *label,
+                      const double *value, const char *const *text, size_t n) {
+  if (n == 0) return 0;
+  FILE *f = image_open(c, name);
+  if (f == NULL) return -1;
+  svg_bars(f, title, label, value, text, n);
+  return image_close(c, f, name, alt);
+}
+
 static void section(ctx_t *c, const char *id, const char *title) {
   fprintf(c->page, "<section id=\"%s\">\n<h2>", id);
   esc(c, title);
@@ -314,12 +324,9 @@ static int edge_functions(ctx_t *c, const edge_t *e) {
     snprintf(pct[i], sizeof pct[i], "%.1f%%", e->insns ? 100.0 * (double)e->fn[i].insns / (double)e->insns : 0.0);
     text[i] = pct[i];
   }
-  if (nb) {
-    FILE *f = image_open(c, "functions.svg");
-    if (f == NULL) return -1;
-    svg_bars(f, "instructions retired per function (share of the profiled instructions)", label, value, text, nb);
-    if (image_close(c, f, "functions.svg", "hottest functions")) return -1;
-  }
+  if (bars_image(c, "functions.svg", "instructions retired per function (share of the profiled instructions)",
+                 "hottest functions", label, value, text, nb))
+    return -1;
   table_head(c, ">#|function|declared at|>entries|>instructions|>share");
   for (unsigned i = 0; i < e->nfn && i < TOP_ROWS; i++) {
     const dl_func_t *df = dl_func_at(&c->prog, e->fn[i].lo);
@@ -528,14 +535,8 @@ static int sec_values(ctx_t *c) {
       text[i] = pct[i];
       value[i] = 100.0 * t[i].inv;
     }
-    if (nb) {
-      FILE *f = image_open(c, "values.svg");
-      if (f == NULL) rc = -1;
-      else {
-        svg_bars(f, "estimated invariance of the most frequent value, the most sampled loads", label, value, text, nb);
-        rc = image_close(c, f, "values.svg", "invariance of the most sampled loads");
-      }
-    }
+    rc = bars_image(c, "values.svg", "estimated invariance of the most frequent value, the most sampled loads",
+                    "invariance of the most sampled loads", label, value, text, nb);
   }
   if (rc == 0 && nt) {
     table_head(c, ">#|load|source|>samples|>values|most frequent value|>invariance");
