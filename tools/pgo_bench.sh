@@ -97,6 +97,16 @@ one() {
   (
     set -e
     cd "$d"
+    # hw_profile B REPORT-ARGS...: B.elf instrumented and run (B-hw.*), its plain run (B-plain.*), and
+    # hwprof-report REPORT-ARGS on the profile read back (B-hw.map, B.prof)
+    hw_profile() {
+      local b=$1
+      shift
+      "$instr" instrument --quiet "$b.elf" -o "$b-hw.elf"
+      sim --engine=none "$b.elf" >"$b-plain.out" 2>"$b-plain.err"
+      sim --edge-map="$b-hw.map" --edge-profile="$b.prof" "$b-hw.elf" >"$b-hw.out" 2>"$b-hw.err"
+      "$report" "$1" --quiet "${@:2}" "$b-hw.map" "$b.prof"
+    }
     # GCC, plain and with instrumented PGO (objects by name, so that -fprofile-use finds the .gcda)
     mkdir -p gcc gcc-gen gcc-pgo run-gen
     for f in "${abs[@]}"; do
@@ -110,19 +120,14 @@ one() {
     mkdir -p gcc-prof gcc-hw
     for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -fno-inline -c "$f" -o "gcc-prof/$(basename "$f" .c).o"; done
     riscv64-unknown-elf-gcc "${lk[@]}" gcc-prof/*.o -lm -o gcc-prof.elf
-    "$instr" instrument --quiet gcc-prof.elf -o gcc-prof-hw.elf
-    sim --engine=none gcc-prof.elf >gcc-prof-plain.out 2>gcc-prof-plain.err
-    sim --edge-map=gcc-prof-hw.map --edge-profile=gcc-prof.prof gcc-prof-hw.elf >gcc-prof-hw.out 2>gcc-prof-hw.err
-    "$report" afdo --quiet --callsites gcc-prof-hw.map gcc-prof.prof -o gcc-prof.afdo
+    hw_profile gcc-prof afdo --callsites -o gcc-prof.afdo
     for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -fauto-profile="$d/gcc-prof.afdo" -c "$f" -o "gcc-hw/$(basename "$f" .c).o"; done
     riscv64-unknown-elf-gcc "${lk[@]}" gcc-hw/*.o -lm -o gcc-hw.elf
     # ... and the production build itself profiled: gcc.elf instrumented, its inlined code given to the
     # inlined functions at their call sites (the DWARF's inline stacks), then -fauto-profile
     mkdir -p gcc-hwi
-    "$instr" instrument --quiet gcc.elf -o gcc-O2-hw.elf
-    sim --engine=none gcc.elf >gcc-O2-plain.out 2>gcc-O2-plain.err
-    sim --edge-map=gcc-O2-hw.map --edge-profile=gcc-O2.prof gcc-O2-hw.elf >gcc-O2-hw.out 2>gcc-O2-hw.err
-    "$report" afdo --quiet --callsites gcc-O2-hw.map gcc-O2.prof -o gcc-O2.afdo
+    cp gcc.elf gcc-O2.elf
+    hw_profile gcc-O2 afdo --callsites -o gcc-O2.afdo
     for f in "${abs[@]}"; do "${gcc_c[@]}" "${fl[@]}" -fauto-profile="$d/gcc-O2.afdo" -c "$f" -o "gcc-hwi/$(basename "$f" .c).o"; done
     riscv64-unknown-elf-gcc "${lk[@]}" gcc-hwi/*.o -lm -o gcc-hwi.elf
     mkdir -p gcc-unroll
@@ -147,20 +152,14 @@ one() {
     done
     # the production build profiled (as it ships, with -fdebug-info-for-profiling), inline stacks kept
     riscv64-unknown-elf-gcc "${lk[@]}" clang-O2/*.o -lm -o clang-O2.elf
-    "$instr" instrument --quiet clang-O2.elf -o clang-O2-hw.elf
-    sim --engine=none clang-O2.elf >clang-O2-plain.out 2>clang-O2-plain.err
-    sim --edge-map=clang-O2-hw.map --edge-profile=clang-O2.prof clang-O2-hw.elf >clang-O2-hw.out 2>clang-O2-hw.err
-    "$report" sample --quiet clang-O2-hw.map clang-O2.prof -o clang-O2.sample.txt
+    hw_profile clang-O2 sample -o clang-O2.sample.txt
     for f in "${abs[@]}"; do
       "${clang_c[@]}" "${fl[@]}" -fprofile-sample-use=clang-O2.sample.txt -c "$f" -o "clang-hwi/$(basename "$f" .c).o"
     done
     riscv64-unknown-elf-gcc "${lk[@]}" clang-hwi/*.o -lm -o clang-hwi.elf
     riscv64-unknown-elf-gcc "${lk[@]}" clang/*.o -lm -o clang.elf
     riscv64-unknown-elf-gcc "${lk[@]}" clang-prof/*.o -lm -o clang-prof.elf
-    "$instr" instrument --quiet clang-prof.elf -o clang-prof-hw.elf
-    sim --engine=none clang-prof.elf >clang-prof-plain.out 2>clang-prof-plain.err
-    sim --edge-map=clang-prof-hw.map --edge-profile=clang-prof.prof clang-prof-hw.elf >clang-prof-hw.out 2>clang-prof-hw.err
-    "$report" sample --quiet clang-prof-hw.map clang-prof.prof -o clang-prof.sample.txt
+    hw_profile clang-prof sample -o clang-prof.sample.txt
     for f in "${abs[@]}"; do
       "${clang_c[@]}" "${fl[@]}" -fprofile-sample-use=clang-prof.sample.txt -c "$f" -o "clang-hw/$(basename "$f" .c).o"
     done
@@ -187,9 +186,10 @@ one() {
 
 echo "== 13. A compiler fed by the hardware's profile: cycles of the whole run under the cycle model below;"
 echo "      GCC with instrumented PGO (gcc-pgo), GCC and clang fed the hardware's exact edge profile as an"
-echo "      AutoFDO file (gcc-hw, hwprof-report afdo) and an LLVM sample profile (clang-hw, hwprof-report"
-echo "      sample), each against the same compiler without a profile; gcc-unroll: GCC with the loop"
-echo "      unrolling and peeling -fprofile-use turns on, without a profile (tools/pgo_bench.sh)"
+echo "      AutoFDO file (gcc-hw, gcc-hwi: hwprof-report afdo) and an LLVM sample profile (clang-hw,"
+echo "      clang-hwi: hwprof-report sample), each against the same compiler without a profile; gcc-unroll:"
+echo "      GCC with the loop unrolling and peeling -fprofile-use turns on, without a profile"
+echo "      (tools/pgo_bench.sh)"
 fail=0
 for p in "${progs[@]}"; do
   IFS='|' read -r name srcs flags map <<<"$p"
