@@ -75,6 +75,22 @@ bigprogs_lcov() {
   return $rc
 }
 
+# ... and their sample profiles' inline stacks against addr2line -i and the same retire stream
+# (tools/inline_oracle.py; report-inline-stacks-addr2line does the workloads)
+bigprogs_inline() {
+  local elf w out rc=0
+  for elf in "${big_elfs[@]}"; do
+    w=$(basename "$elf" .elf)
+    [ -s "$logdir/big-$w.prof" ] && [ -s "$logdir/big-$w.counts" ] || { echo "$w: no profile (an earlier check failed)"; rc=1; continue; }
+    out=$("$build/unit/hwprof-report-asan" sample "$logdir/big-$w.map" "$logdir/big-$w.prof" -o "$logdir/big-$w.sample.txt" 2>&1) ||
+      { echo "$w: $out"; rc=1; continue; }
+    echo "$w: ${out#hwprof-report: }"
+    out=$(python3 tools/inline_oracle.py "$logdir/big-$w.sample.txt" "$elf" "$logdir/big-$w.counts") || rc=1
+    echo "$w: $out"
+  done
+  return $rc
+}
+
 # whole-program paths on the large programs (wpp_one):
 # every trace record drained, the blocks rebuilt from them equal to the retire stream's, and the
 # hierarchy built from either the same; both programs at once, their big files removed after
@@ -97,6 +113,7 @@ bigprogs_wpp() {
 if [ ${#big_elfs[@]} -gt 0 ]; then
   check bigprogs-edge-profile-coverage bigprogs_edge_profile
   check bigprogs-lcov-retire-stream bigprogs_lcov
+  check bigprogs-inline-stacks-addr2line bigprogs_inline
   check bigprogs-wpp-blocks-equal-retire-stream bigprogs_wpp
 else
   echo "note: ../shared/bigprogs is not there (BIGPROGS=...): the checks on Lua and zstd are skipped"

@@ -186,6 +186,28 @@ report_afdo_gcc() {
 }
 check report-afdo-gcc report_afdo_gcc
 
+# inline stacks (docs/report.md): hwprof-report sample (ASan/UBSan) on each workload's hardware
+# profile of its -O2 build, whose inlined copies go to nested call-site records; every sample with a
+# count equal to what binutils' addr2line -i (each address's inline chain) and readelf's declaration
+# lines make of the uninstrumented run's retire stream (tools/inline_oracle.py)
+report_inline_stacks() {
+  local w s rc=0 out
+  mkdir -p "$logdir/inline"
+  for elf in "${prof_workloads[@]}"; do
+    w=$(basename "$elf" -prof.elf)
+    s="$logdir/inline/$w.sample.txt"
+    [ -s "$logdir/gcov/$w.prof" ] || { echo "$w: no profile (an earlier check failed)"; rc=1; continue; }
+    "$build/sim/hwprof-sim" --engine=none --pc-counts="$logdir/inline/$w.counts" "$build/instr/$w.elf" >/dev/null 2>&1 &&
+      out=$("$build/unit/hwprof-report-asan" sample "${elf%.elf}.map" "$logdir/gcov/$w.prof" -o "$s" 2>&1) ||
+      { echo "$w: ${out:-the uninstrumented run failed}"; rc=1; continue; }
+    echo "$w: ${out#hwprof-report: }"
+    out=$(python3 tools/inline_oracle.py "$s" "$build/instr/$w.elf" "$logdir/inline/$w.counts") || rc=1
+    echo "$w: $out"
+  done
+  return $rc
+}
+check report-inline-stacks-addr2line report_inline_stacks
+
 # hwprof-report on bad input: one line naming the input, exit 1 (a bad file) or 2 (bad arguments),
 # no tracefile left behind
 report_bad_input() {
