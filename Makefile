@@ -94,7 +94,7 @@ help:
 	@echo "  make test       install missing dependencies, then every check CI runs (regs, lint, unit"
 	@echo "                  tests under ASan/UBSan, directed and random lockstep benches, fault injection)"
 	@echo "  make deps       install the Debian packages the project needs (as root), or print the command;"
-	@echo "                  FuseSoC and Selenium from PyPI into $(BUILD)/venv (make deps-packages: the Debian packages alone)"
+	@echo "                  FuseSoC, Selenium and Dask from PyPI into $(BUILD)/venv (make deps-packages: the Debian packages alone)"
 	@echo "  make lint       verilator --lint-only -Wall on the RTL"
 	@echo "  make regs       regenerate from regs/*.json: rtl/hwprof_pkg.sv, the register blocks rtl/reg/ and"
 	@echo "                  cmodel/reg/, sw/include/hwprof_regs.h, docs/registers.md"

@@ -3,10 +3,11 @@
 
 # Random lockstep on every bench and configuration over many seeds, and the whole system in lockstep
 # on every program, CAMPAIGN_CYCLES (10^9) compared cycles, JOBS at a time, resumable
-# (tools/campaign.py, docs/verification.md); make test keeps its shorter suite.
+# (tools/campaign.py, docs/verification.md), on Dask distributed (DASK_SCHEDULER, or a local cluster);
+# make test keeps its shorter suite.
 campaign: deps
 	@+$(SUBMAKE) bench-bin $(SC_BIN) $(SC_CONFIG_BINS) workloads
-	@tools/campaign.py "$(BUILD)"
+	@$(VENV_PY) tools/campaign.py "$(BUILD)"
 
 COV_PKGS := lcov
 cov: deps

@@ -1,9 +1,9 @@
 # The Debian packages and FuseSoC (make deps).
 # Included by the Makefile in its order: what the files before it define is in scope.
 
-# the Debian packages of DEB_PKGS (make sim needs nothing else), then FuseSoC and Selenium
+# the Debian packages of DEB_PKGS (make sim needs nothing else), then FuseSoC, Selenium and Dask
 deps: deps-packages
-	@$(MAKE) --no-print-directory -s $(FUSESOC) $(SELENIUM)
+	@$(MAKE) --no-print-directory -s $(FUSESOC) $(SELENIUM) $(DASK)
 deps-packages:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -35,3 +35,12 @@ $(SELENIUM): $(FUSESOC)
 	@$(BUILD)/venv/bin/pip install -q --disable-pip-version-check selenium && touch $@ \
 	  && echo "deps: installed Selenium in $(BUILD)/venv" \
 	  || echo "deps: note: Selenium could not be installed from PyPI; the report page check will fail"
+
+# Dask distributed (PyPI) in the same environment: make campaign and make mutate run their jobs on it
+# (tools/job_pool.py), make test kills a worker in the middle of a small campaign. VENV_PY runs them.
+VENV_PY := $(BUILD)/venv/bin/python
+DASK := $(BUILD)/venv/.dask
+$(DASK): $(FUSESOC)
+	@$(BUILD)/venv/bin/pip install -q --disable-pip-version-check distributed && touch $@ \
+	  && echo "deps: installed Dask distributed in $(BUILD)/venv" \
+	  || echo "deps: note: Dask distributed could not be installed from PyPI; make campaign and make mutate need it"

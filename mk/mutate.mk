@@ -31,13 +31,13 @@ $(eval $(call VPF_RULE,$(word 1,$(VPF_CONFIGS)),$(MUTATE_DIR)/vpf,$(CURDIR)/$(MU
 MUTATE_BINS := $(MUTATE_DIR)/top/Vhwprof_top $(MUTATE_DIR)/cop/Vhwprof_cop $(MUTATE_DIR)/vpf/Vhwprof_vpf
 mutate: deps
 	@+$(SUBMAKE) $(MUTATE_BINS)
-	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) python3 tools/mutate.py run $(BUILD)
+	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) $(VENV_PY) tools/mutate.py run $(BUILD)
 	@python3 tools/mutate.py equiv $(BUILD)
 	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) python3 tools/mutate.py report $(BUILD) \
 	  | tee $(MUTATE_DIR)/report.txt
 # the fast subset's survivors through the long suite (about make test's lengths), then the report
 mutate-deep: mutate
-	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) python3 tools/mutate.py run --deep $(BUILD)
+	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) $(VENV_PY) tools/mutate.py run --deep $(BUILD)
 	@MUTANTS_PER_MODULE=$(MUTANTS_PER_MODULE) MUTATE_SEED=$(MUTATE_SEED) python3 tools/mutate.py report $(BUILD) \
 	  | tee $(MUTATE_DIR)/report.txt
 FORCE:

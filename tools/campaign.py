@@ -11,10 +11,15 @@ log, and its bench's waveform of the cycles before the mismatch, in BUILD/campai
   tools/campaign.py BUILD --plan     print the plan only
   tools/campaign.py BUILD --report   the table of what has run
 
+The jobs run on Dask distributed (tools/job_pool.py): the cluster at DASK_SCHEDULER=tcp://host:port,
+or a local one of JOBS worker processes; run it with build/venv/bin/python, where make deps puts Dask.
+
 Environment: CAMPAIGN_CYCLES (10^9), CAMPAIGN_SEED (first seed, 1000: make test uses 1-6),
 CAMPAIGN_JOB_CYCLES (cycles per random job, 4 M), CAMPAIGN_SYSTEM (1: the whole-system runs; 0 not),
-JOBS (cores).
+CAMPAIGN_DIR (where the results and logs go: BUILD/campaign), JOBS (local workers: the cores),
+DASK_SCHEDULER.
 """
+import functools
 import glob
 import math
 import os
@@ -22,7 +27,8 @@ import re
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+
+import job_pool  # Dask distributed (tools/job_pool.py)
 
 GOAL = int(float(os.environ.get("CAMPAIGN_CYCLES", "1e9")))
 SEED0 = int(os.environ.get("CAMPAIGN_SEED", "1000"))
@@ -242,7 +248,7 @@ def main():
     mode = args[1] if len(args) > 1 else ""
     if mode not in ("", "--plan", "--report"):
         die(f"unknown option '{mode}' (see --help)")
-    out = os.path.join(build, "campaign")
+    out = os.path.abspath(os.environ.get("CAMPAIGN_DIR") or os.path.join(build, "campaign"))
     logdir = os.path.join(out, "logs")
     os.makedirs(logdir, exist_ok=True)
     jobs = plan(build)
@@ -272,11 +278,9 @@ def main():
               file=sys.stderr)
     t0 = time.time()
     n = cyc = fails = 0
-    with ThreadPoolExecutor(max_workers=par) as ex, open(res_path, "a") as f:
-        futs = {ex.submit(run_job, j, logdir): j for j in todo}
-        for fut in as_completed(futs):
-            j = futs[fut]
-            verdict, cycles, mism, secs = fut.result()
+    with open(res_path, "a") as f:
+        for j, (verdict, cycles, mism, secs) in job_pool.run(functools.partial(run_job, logdir=logdir), todo, par,
+                                                             "campaign"):
             f.write(f"{j['name']}\t{verdict}\t{cycles}\t{mism}\t{secs:.1f}\n")
             f.flush()
             done[j["name"]] = [j["name"], verdict, str(cycles), str(mism), f"{secs:.1f}"]

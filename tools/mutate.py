@@ -34,6 +34,7 @@ difference). A survivor whose mutated bit is an x constant of the RTL (a don't-c
 by definition and skips the proof. Hand-argued equivalences go in tools/mutate-equivalent.txt.
 """
 import argparse
+import functools
 import json
 import math
 import os
@@ -42,6 +43,8 @@ import re
 import subprocess
 import sys
 import time
+
+import job_pool  # Dask distributed (tools/job_pool.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PER_MODULE = int(os.environ.get("MUTANTS_PER_MODULE", "40"))
@@ -325,29 +328,31 @@ def check_no_mutant(build, unit, tb, timeout, deep):
         f.write(f"0\tnone\tpasses\t{secs:.1f}\n")
 
 
+def run_triple(t, timeout, deep):
+    unit, tb, r = t
+    return run_one(unit, tb, r["id"], timeout, deep)
+
+
 def run_pool(build, todo, jobs, timeout, deep):
-    """run (unit, bench, mutant) triples, jobs at a time, appending each verdict to the unit's
-    results (deep.tsv for the long suite) as it comes"""
-    from concurrent.futures import ThreadPoolExecutor, as_completed
+    """run (unit, bench, mutant) triples on Dask distributed (tools/job_pool.py: DASK_SCHEDULER's
+    cluster, or jobs local workers), appending each verdict to the unit's results (deep.tsv for the
+    long suite) as it comes"""
     name = "deep.tsv" if deep else "results.tsv"
     files = {u: open(os.path.join(build, "mutate", u, name), "a") for u in {t[0] for t in todo}}
     t0 = time.time()
     n = killed = 0
     every = 10 if deep else 20
-    with ThreadPoolExecutor(max_workers=jobs) as ex:
-        futs = {ex.submit(run_one, unit, tb, r["id"], timeout, deep): r for unit, tb, r in todo}
-        for fut in as_completed(futs):
-            r = futs[fut]
-            verdict, why, secs = fut.result()
-            f = files[r["unit"]]
-            f.write(f"{r['id']}\t{verdict}\t{why}\t{secs:.1f}\n")
-            f.flush()
-            n += 1
-            killed += verdict == "killed"
-            if n % every == 0 or n == len(todo):
-                el = time.time() - t0
-                print(f"mutate: {'long suite ' if deep else ''}{n}/{len(todo)} run, {killed} killed, {el:.0f} s, "
-                      f"about {el / n * (len(todo) - n):.0f} s to go", file=sys.stderr)
+    fn = functools.partial(run_triple, timeout=timeout, deep=deep)
+    for (_, _, r), (verdict, why, secs) in job_pool.run(fn, todo, jobs, "mutate"):
+        f = files[r["unit"]]
+        f.write(f"{r['id']}\t{verdict}\t{why}\t{secs:.1f}\n")
+        f.flush()
+        n += 1
+        killed += verdict == "killed"
+        if n % every == 0 or n == len(todo):
+            el = time.time() - t0
+            print(f"mutate: {'long suite ' if deep else ''}{n}/{len(todo)} run, {killed} killed, {el:.0f} s, "
+                  f"about {el / n * (len(todo) - n):.0f} s to go", file=sys.stderr)
     for f in files.values():
         f.close()
 

@@ -113,3 +113,31 @@ bad_args_rejected() {
   done
 }
 check bench-rejects-bad-arguments bad_args_rejected
+
+# --- the campaign on Dask distributed (tools/campaign.py, tools/job_pool.py): a small campaign (the
+#     random benches only, 3 M cycles in jobs of 100,000) runs twice on a local cluster of two
+#     workers; in the second, one busy worker's process is killed (SIGKILL) once 5 results are in.
+#     Both must record every planned job exactly once, every one passing, and give the same table
+#     (the core-seconds aside)
+campaign_dask() {
+  local py="$build/venv/bin/python" d out jobs kill
+  "$py" -c "import distributed" 2>/dev/null || { echo "Dask distributed is not in $build/venv (make deps)"; return 1; }
+  for d in clean killed; do
+    kill=0
+    [ $d = killed ] && kill=5
+    rm -rf "$logdir/campaign-$d"
+    export CAMPAIGN_DIR="$logdir/campaign-$d" CAMPAIGN_SYSTEM=0 CAMPAIGN_CYCLES=3e6 CAMPAIGN_JOB_CYCLES=1e5 CAMPAIGN_SEED=5000 \
+      JOBS=2
+    jobs=$("$py" tools/campaign.py "$build" --plan 2>/dev/null | wc -l)
+    out=$(DASK_KILL_AFTER=$kill "$py" tools/campaign.py "$build" 2>&1) || { echo "$d: the campaign failed:"; tail -5 <<<"$out"; return 1; }
+    grep -E "killed worker|no busy worker" <<<"$out"
+    [ $d = clean ] || grep -q "killed worker" <<<"$out" || { echo "killed: no worker was killed"; return 1; }
+    cut -f1 "$CAMPAIGN_DIR/results-seed5000.tsv" | sort | uniq -d | sed 's/^/recorded twice: /' | grep . && return 1
+    [ "$(wc -l <"$CAMPAIGN_DIR/results-seed5000.tsv")" = "$jobs" ] || { echo "$d: $jobs jobs planned, $(wc -l <"$CAMPAIGN_DIR/results-seed5000.tsv") recorded"; return 1; }
+    "$py" tools/campaign.py "$build" --report 2>/dev/null | awk '{ $NF = ""; print }' >"$logdir/campaign-$d.table" || return 1
+    echo "$d: $jobs jobs, each recorded once; $(tail -1 "$logdir/campaign-$d.table")"
+  done
+  unset CAMPAIGN_DIR CAMPAIGN_SYSTEM CAMPAIGN_CYCLES CAMPAIGN_JOB_CYCLES CAMPAIGN_SEED JOBS
+  diff "$logdir/campaign-clean.table" "$logdir/campaign-killed.table" && echo "the same table with a worker killed"
+}
+check campaign-dask-worker-killed-same-table campaign_dask
