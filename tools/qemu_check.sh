@@ -22,7 +22,8 @@ for elf in "$@"; do
   timeout 600 qemu-system-riscv32 -M virt -bios none -kernel "$elf" -semihosting-config enable=on,target=native \
     -singlestep -d exec,nochain -D "$tmp/$name.log" -nographic -monitor none -serial none >"$tmp/$name.qout" 2>&1
   qemu_rc=$?
-  grep -o '/[0-9a-f]\{8\}/' "$tmp/$name.log" | tr -d / | sed -n '/^80000000$/,$p' >"$tmp/$name.qemu"
+  # each line: "Trace N: HOSTADDR [CPU/PC/FLAGS/CFLAGS] ...": the PC is the second field between slashes
+  grep '^Trace ' "$tmp/$name.log" | cut -d/ -f2 | sed -n '/^80000000$/,$p' >"$tmp/$name.qemu"
   rm -f "$tmp/$name.log"
   [ -n "${QEMU_KEEP:-}" ] && cp "$tmp/$name.qemu" "$QEMU_KEEP/$name.pcs"
   n=$(wc -l <"$tmp/$name.ours")
