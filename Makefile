@@ -61,7 +61,7 @@ VP_SRC   := sw/vp/vp_estimate.c sw/vp/vp_fw.c
 VP_PROFILE_SRC := sw/vp/vp_estimate.c sw/vp/vp_profile.c
 # whole-program path analysis (docs/wpp.md): the file formats (also in the simulator), the analysis
 WPP_FILE_SRC := sw/wpp/trace_file.c
-WPP_SRC  := $(WPP_FILE_SRC) sw/wpp/block_stream.c sw/wpp/chain_table.c sw/wpp/cycles.c sw/wpp/wpp_index.c sw/wpp/wpp_tables.c \
+WPP_SRC  := $(WPP_FILE_SRC) sw/wpp/block_stream.c sw/wpp/chain_table.c sw/wpp/cycles.c sw/wpp/wpp_index.c sw/wpp/wpp_tables.c sw/wpp/sequitur.c \
             sw/trace_recon.c sw/image.c sw/rv32_disasm.c $(ELF_SRC)
 # hwprof-report (docs/report.md): the lcov, sample-profile and HTML writers and what they read
 REPORT_SRC  := sw/report/dwarf_lines.c sw/report/block_counts.c sw/report/map_program.c sw/report/lcov.c sw/report/sample_prof.c \

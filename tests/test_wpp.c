@@ -25,7 +25,7 @@ static const wpp_table_cfg_t kTable = {kWppSortNone, 16, 1u << 30, 4, 16, 10, fa
 
 static wpp_t *new_wpp(unsigned levels) {
   static wpp_t w;
-  const wpp_cfg_t cfg = {levels, kTable, true};
+  const wpp_cfg_t cfg = {.levels = levels, .table = kTable, .keep_runs = true};
   assert_int_equal(wpp_init(&w, &cfg), 0);
   return &w;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench, section 11: whole-program paths (docs/wpp.md, seed 003) on every program without
-# firmware and on Embench (when built). Each program runs once on hwprof-sim with the trace
+# firmware, on Embench and on the large programs (when built). Each program runs once on hwprof-sim with the trace
 # controller drained into a trace file (--trace-out); hwprof-wpp rebuilds its blocks and builds the
 # hierarchy. Then the seed's claim about bounded sorting: the same analysis with the hash tables'
 # chains in insertion order (new entries last: the order bounded sorting starts from; new entries
@@ -22,7 +22,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 progs=()
-for elf in "$build"/workloads/*.elf "$build"/embench/*.elf; do
+for elf in "$build"/workloads/*.elf "$build"/embench/*.elf "$build"/bigprogs/*.elf; do
   case $elf in *-fw.elf | *-cop*.elf | *-vp.elf | *-ss.elf | */vp_*.elf) ;; *) [ -f "$elf" ] && progs+=("$elf") ;; esac
 done
 
@@ -42,6 +42,7 @@ for elf in "${progs[@]}"; do
   insns=$(sed -n 's/.*trace drain: [0-9]* records.* \([0-9]*\) program instructions.*/\1/p' <<<"$out")
   records=$(sed -n 's/.*trace drain: \([0-9]*\) records.*/\1/p' <<<"$out")
   an=$("$wpp" analyze --trace="$tmp/$name.htr" --elf="$elf" --out="$tmp/$name") || { echo "$name: hwprof-wpp failed"; exit 1; }
+  echo "$name $(grep '^grammar:' <<<"$an")" >>"$tmp/grammar"
   blocks=$(sed -n 's/^blocks: \([0-9]*\) executed, \([0-9]*\) distinct.*/\1/p' <<<"$an")
   dblocks=$(sed -n 's/^blocks: \([0-9]*\) executed, \([0-9]*\) distinct.*/\2/p' <<<"$an")
   lvl() { sed -n "s/^$1: \\([0-9]*\\) distinct, [0-9]* traversals, \\([0-9]*\\) runs.*/\\$2/p" <<<"$an"; }
@@ -75,6 +76,10 @@ awk -F'\t' 'NR > 1 { tt += $23 * $3; th += $24 * $3; tb += $25 * $3; tf += $26 *
   END { if (r) printf "Figure 8 table, weighted by records: %.2f (new last) / %.2f (new first) / %.2f (bounded) / %.2f (full) chained, %.2f open addressing at most half full\n", tt / r, th / r, tb / r, tf / r, to / r }' "$tsv"
 echo "(probes: chain entries visited per lookup at $buckets buckets; runs: repeated paths; layer0/1: stratum layers;"
 echo " Mblk/s: blocks analysed per second by hwprof-wpp, all levels, with the timeline kept)"
+echo "whole-program path as a grammar (SEQUITUR over the path traversals, as Larus' WPP; each checked to expand to them):"
+printf '  %-14s %11s %7s %8s %14s %14s %8s\n' program traversals rules symbols "grammar b/insn" "trace b/insn" smaller
+sed -n 's/^\([^ ]*\) grammar: SEQUITUR over the \([0-9]*\) path traversals: \([0-9]*\) rules, \([0-9]*\) symbols, [0-9]* bits (\([0-9.]*\) bits per instruction) against [0-9]* bits for the path trace (\([0-9.]*\) bits per instruction), \([0-9.]*x\) smaller.*/\1 \2 \3 \4 \5 \6 \7/p' \
+  "$tmp/grammar" | awk '{ printf "  %-14s %11s %7s %8s %14s %14s %8s\n", $1, $2, $3, $4, $5, $6, $7 }'
 if [ -f "$tmp/phases-deep.log" ]; then
   "$sim" --quiet --phase-truth="$tmp/phases.truth" --phase-window=100000 "$build/workloads/phases.elf" >/dev/null 2>&1 || true
   echo "phases program: changes of its hot branch set (hwprof-sim --phase-truth, windows of 100,000 instructions):"

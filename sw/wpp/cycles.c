@@ -135,6 +135,7 @@ static void close_unit(wpp_t *w, unsigned k) {
     l->pp_trips++; /* the same as the previous one: one more trip */
     l->pp_insns += l->np_insns;
     l->pp_path_end = l->np_path_end;
+    if (k == 0 && w->cfg.on_path) w->cfg.on_path(w->cfg.on_path_ctx, l->pp);
   } else {
     send_on(w, k);
     uint32_t u = unit_of(w, l);
@@ -145,6 +146,7 @@ static void close_unit(wpp_t *w, unsigned k) {
       l->pp_insns = l->np_insns;
       l->pp_start = l->np_start;
       l->pp_path_end = l->np_path_end;
+      if (k == 0 && w->cfg.on_path) w->cfg.on_path(w->cfg.on_path_ctx, u);
     }
   }
   l->np_len = 0;

@@ -72,6 +72,9 @@ typedef struct {
   uint32_t levels; /* 1: paths; 2: + strata; 3: + layer 0; ... */
   wpp_table_cfg_t table;
   bool keep_runs; /* record the timeline */
+  /* each path traversal as it closes, by its path ID (NULL: none): the whole-program path's stream */
+  void (*on_path)(void *ctx, uint32_t path);
+  void *on_path_ctx;
 } wpp_cfg_t;
 
 typedef struct {

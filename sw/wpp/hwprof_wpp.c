@@ -20,6 +20,7 @@
 #include "cycles.h"
 #include "hwprof_elf.h"
 #include "rv32_disasm.h"
+#include "sequitur.h"
 #include "trace_file.h"
 #include "wpp_index.h"
 #include "wpp_tables.h"
@@ -258,9 +259,92 @@ static int load_input(const opts_t *o, input_t *in) {
 
 /* ---------------------------------------------------------------- commands */
 
-static int run_analysis(const opts_t *o, const input_t *in, wpp_t *w, bool keep_runs, const char *what) {
+/* The whole-program path: the path traversals in order, and their SEQUITUR grammar. */
+typedef struct {
+  sq_t *g;
+  uint32_t *seq;
+  uint64_t n, cap;
+  bool failed;
+} wpp_grammar_t;
+
+static void on_path(void *ctx, uint32_t path) {
+  wpp_grammar_t *x = ctx;
+  if (x->failed) return;
+  if (x->n == x->cap) {
+    const uint64_t cap = x->cap ? 2 * x->cap : 1u << 16;
+    uint32_t *g = realloc(x->seq, cap * sizeof *g);
+    if (g == NULL) {
+      x->failed = true;
+      return;
+    }
+    x->seq = g;
+    x->cap = cap;
+  }
+  x->seq[x->n++] = path;
+  if (sq_append(x->g, path) != 0) x->failed = true;
+}
+
+typedef struct {
+  const uint32_t *want;
+  uint64_t n, bad;
+} expand_cmp_t;
+
+static void expand_cmp(void *ctx, uint32_t t) {
+  expand_cmp_t *c = ctx;
+  c->bad += t != c->want[c->n];
+  c->n++;
+}
+
+static unsigned bits_for(uint64_t values) {
+  unsigned b = 1;
+  while (b < 64 && (1ull << b) < values) b++;
+  return b;
+}
+
+/* The grammar's summary line, after checking it: it must expand to the traversals exactly and keep
+ * SEQUITUR's two properties. Its size in bits: each right-hand-side symbol a path ID or a rule, at
+ * the bits that many values need; the raw path trace: each traversal at the bits of the path IDs. */
+static int grammar_summary(const wpp_grammar_t *x, const wpp_t *w, char *line, size_t linelen, char *err, size_t errlen) {
+  sq_stats_t st;
+  sq_stats(x->g, &st);
+  expand_cmp_t c = {x->seq, 0, 0};
+  char why[200];
+  if (x->failed) return snprintf(err, errlen, "out of memory building the grammar"), -1;
+  if (sq_check(x->g, why, sizeof why) != 0) return snprintf(err, errlen, "the grammar breaks SEQUITUR's rules: %s", why), -1;
+  if (sq_expand(x->g, expand_cmp, &c) != x->n || c.bad)
+    return snprintf(err, errlen, "the grammar does not expand to the path traversals"), -1;
+  const uint64_t paths = w->level[0].nunit, insns = w->now;
+  const double gbits = (double)st.symbols * bits_for(paths + st.rules), rbits = (double)x->n * bits_for(paths);
+  snprintf(line, linelen,
+          "grammar: SEQUITUR over the %" PRIu64 " path traversals: %" PRIu64 " rules, %" PRIu64 " symbols, %.0f bits "
+          "(%.4f bits per instruction) against %.0f bits for the path trace (%.4f bits per instruction), %.1fx smaller; "
+          "expands to the traversals exactly\n",
+          x->n, st.rules, st.symbols, gbits, insns ? gbits / (double)insns : 0.0, rbits,
+          insns ? rbits / (double)insns : 0.0, gbits > 0 ? rbits / gbits : 0.0);
+  return 0;
+}
+
+/* PREFIX.grammar.txt: the grammar's rules, R0 the start rule (sequitur.h) */
+static int write_grammar(const wpp_grammar_t *x, const char *prefix, char *err, size_t errlen) {
+  char path[512];
+  if ((size_t)snprintf(path, sizeof path, "%s.grammar.txt", prefix) >= sizeof path)
+    return snprintf(err, errlen, "--out: the prefix is too long"), -1;
+  FILE *f = fopen(path, "w");
+  if (f == NULL) return snprintf(err, errlen, "%.500s: cannot write: %s", path, strerror(errno)), -1;
+  fprintf(f, "# hwprof-wpp grammar: SEQUITUR over the path traversals; terminals are path IDs (PREFIX.paths.txt)\n");
+  sq_write(x->g, f);
+  if (fclose(f) != 0) return snprintf(err, errlen, "%.500s: write error", path), -1;
+  return 0;
+}
+
+static int run_analysis(const opts_t *o, const input_t *in, wpp_t *w, bool keep_runs, const char *what,
+                        wpp_grammar_t *grammar) {
   wpp_cfg_t cfg = o->cfg;
   cfg.keep_runs = keep_runs;
+  if (grammar) {
+    cfg.on_path = on_path;
+    cfg.on_path_ctx = grammar;
+  }
   if (wpp_init(w, &cfg) != 0) {
     fprintf(stderr, "hwprof-wpp: error: out of memory\n");
     return 1;
@@ -288,14 +372,25 @@ static int cmd_analyze(const opts_t *o) {
   const char *prefix = o->out ? o->out : "wpp";
   static wpp_t w;
   const clock_t t0 = clock();
-  if ((rc = run_analysis(o, &in, &w, true, "analysing blocks")) != 0) {
+  wpp_grammar_t grammar = {sq_new(), NULL, 0, 0, false};
+  if (grammar.g == NULL) {
+    fprintf(stderr, "hwprof-wpp: error: out of memory\n");
+    free_input(&in);
+    return 1;
+  }
+  if ((rc = run_analysis(o, &in, &w, true, "analysing blocks", &grammar)) != 0) {
+    sq_free(grammar.g);
+    free(grammar.seq);
     free_input(&in);
     return rc;
   }
   const double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
   char err[600], path[4096];
   snprintf(path, sizeof path, "%s.idx", prefix);
-  if (wpp_write_tables(&w, prefix, &in.syms, err, sizeof err) != 0 || wpp_index_write(&w, path, err, sizeof err) != 0) {
+  char gline[512];
+  if (grammar_summary(&grammar, &w, gline, sizeof gline, err, sizeof err) != 0 ||
+      wpp_write_tables(&w, prefix, &in.syms, err, sizeof err) != 0 || wpp_index_write(&w, path, err, sizeof err) != 0 ||
+      write_grammar(&grammar, prefix, err, sizeof err) != 0) {
     fprintf(stderr, "hwprof-wpp: error: %s\n", err);
     rc = 2;
   } else {
@@ -307,15 +402,19 @@ static int cmd_analyze(const opts_t *o) {
     } else {
       fprintf(f, "# hwprof-wpp analyze: %s%s%s\n", o->trace ? o->trace : o->blocks, o->elf ? " of " : "", o->elf ? o->elf : "");
       wpp_write_summary(&w, f, &in.syms);
+      fputs(gline, f);
       if (fclose(f) != 0) rc = 2;
     }
     if (!o->quiet) {
       wpp_write_summary(&w, stdout, &in.syms);
+      fputs(gline, stdout);
       printf("analysis: %.2f s, %.1f M blocks/s; tables %s.*.txt, summary %s.log, index %s.idx\n", secs,
              secs > 0 ? (double)w.block_events / secs / 1e6 : 0.0, prefix, prefix, prefix);
     }
   }
   wpp_free(&w);
+  sq_free(grammar.g);
+  free(grammar.seq);
   free_input(&in);
   return rc;
 }
@@ -509,7 +608,7 @@ static int cmd_probes(const opts_t *o) {
     mo.cfg.table.insert_head = kModes[m].head;
     static wpp_t w;
     const clock_t t0 = clock();
-    if ((rc = run_analysis(&mo, &in, &w, false, kModes[m].name)) != 0) break;
+    if ((rc = run_analysis(&mo, &in, &w, false, kModes[m].name, NULL)) != 0) break;
     const double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
     const wpp_table_t *ts[1 + WPP_MAX_LEVELS] = {&w.blocks};
     for (unsigned k = 0; k < w.cfg.levels; k++) ts[1 + k] = &w.level[k].table;
@@ -533,7 +632,7 @@ int main(int argc, char **argv) {
     return argc < 2 ? 2 : 0;
   }
   opts_t o = {0};
-  o.cfg = (wpp_cfg_t){4, {kWppSortBounded, 256, 16384, 4, 64, 10, false}, false};
+  o.cfg = (wpp_cfg_t){.levels = 4, .table = {kWppSortBounded, 256, 16384, 4, 64, 10, false}};
   o.progress = isatty(2);
   if (parse_opts(argc, argv, 2, &o) != 0) return 2;
   const char *cmd = argv[1];
