@@ -94,14 +94,22 @@ static void test_report_lcov_records(void **state) {
   free(s);
 }
 
+/* The loop function's samples in format fmt from lines d (no ELF: no call sites), into a temporary
+ * file (read it with captured or captured_bytes). */
+static FILE *sampled(sample_format_t fmt, const dl_lines_t *d, sample_stats_t *st) {
+  int64_t *rows[1] = {counts_row};
+  hwprof_elf_t none = {0};
+  FILE *f = tmpfile();
+  char err[200];
+  assert_non_null(f);
+  assert_int_equal(sample_write(f, fmt, true, &map, rows, d, &none, st, err, sizeof err), 0);
+  return f;
+}
+
 static void test_report_llvm_sample_profile(void **state) {
   (void)state;
-  int64_t *rows[1] = {counts_row};
-  hwprof_elf_t none = {0}; /* no code: no call sites */
-  FILE *f = tmpfile();
   sample_stats_t st;
-  char err[200];
-  assert_int_equal(sample_write(f, kSampleLlvmText, true, &map, rows, &lines, &none, &st, err, sizeof err), 0);
+  FILE *f = sampled(kSampleLlvmText, &lines, &st);
   char *s = captured(f);
   /* offsets from line 10; discriminators 2 and 4 are LLVM's base discriminators 1 and 2; total 39 */
   assert_string_equal(s, "loop:39:1\n 0: 1\n 1: 10\n 2.1: 10\n 2.2: 7\n 3: 10\n 4: 1\n");
@@ -112,12 +120,8 @@ static void test_report_llvm_sample_profile(void **state) {
 
 static void test_report_gcc_afdo_file(void **state) {
   (void)state;
-  int64_t *rows[1] = {counts_row};
-  hwprof_elf_t none = {0};
-  FILE *f = tmpfile();
   sample_stats_t st;
-  char err[200];
-  assert_int_equal(sample_write(f, kSampleGccAfdo, false, &map, rows, &lines, &none, &st, err, sizeof err), 0);
+  FILE *f = sampled(kSampleGccAfdo, &lines, &st);
   long n;
   unsigned char *b = captured_bytes(f, &n);
   /* words: magic "gcda", version 2, 0; names: tag, length, 1, "loop\0" (length 5 bytes); functions:
@@ -143,12 +147,8 @@ static void test_report_gcc_afdo_file(void **state) {
  * its line 51 at offset 1; totals include what is nested */
 static void test_report_llvm_inline_stacks(void **state) {
   (void)state;
-  int64_t *rows[1] = {counts_row};
-  hwprof_elf_t none = {0};
-  FILE *f = tmpfile();
   sample_stats_t st;
-  char err[200];
-  assert_int_equal(sample_write(f, kSampleLlvmText, false, &map, rows, &lines_inl, &none, &st, err, sizeof err), 0);
+  FILE *f = sampled(kSampleLlvmText, &lines_inl, &st);
   char *s = captured(f);
   assert_string_equal(s, "loop:39:1\n 0: 1\n 1: 10\n 2.1: 10\n 2.2: 7\n 3: helper:11\n  1: 10\n  2: leaf:1\n   1: 1\n");
   free(s);
@@ -161,12 +161,8 @@ static void test_report_llvm_inline_stacks(void **state) {
  * function record without a head count, nested */
 static void test_report_gcc_afdo_inline_stacks(void **state) {
   (void)state;
-  int64_t *rows[1] = {counts_row};
-  hwprof_elf_t none = {0};
-  FILE *f = tmpfile();
   sample_stats_t st;
-  char err[200];
-  assert_int_equal(sample_write(f, kSampleGccAfdo, false, &map, rows, &lines_inl, &none, &st, err, sizeof err), 0);
+  FILE *f = sampled(kSampleGccAfdo, &lines_inl, &st);
   long n;
   unsigned char *b = captured_bytes(f, &n);
   /* names: 3; "loop\0" (5 bytes), "helper\0" (7), "leaf\0" (5), each after its length */
