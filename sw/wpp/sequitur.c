@@ -37,21 +37,30 @@ struct sq {
 
 static uint32_t value(const sym_t *s) { return s->r ? NT_BIT | s->r->id : s->t; }
 static uint64_t key_of(const sym_t *a) { return (uint64_t)value(a) << 32 | value(a->next); }
-static uint64_t hash64(uint64_t k) {
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdull;
-  k ^= k >> 33;
+static uint64_t hash64(uint64_t k) { /* SplitMix64's finalizer: every bit of the key reaches the low ones */
+  k ^= k >> 30;
+  k *= 0xbf58476d1ce4e5b9ull;
+  k ^= k >> 27;
+  k *= 0x94d049bb133111ebull;
+  k ^= k >> 31;
   return k;
 }
 
-/* The slot of digram (a, a->next): the one holding a symbol that starts an equal digram, or the
- * first empty one. */
+/* The slot of digram (a, a->next): the one holding a symbol that starts an equal digram, or else
+ * where to record it: the first deleted slot on the way, or the empty one that ends the search.
+ * Reusing deleted slots matters: SEQUITUR deletes and records the same digrams over and over, and
+ * each record into a fresh empty slot would lengthen the run of slots every search walks. */
 static sym_t **find(sq_t *g, const sym_t *a) {
   const uint64_t k = key_of(a);
+  sym_t **reuse = NULL;
   for (uint64_t i = hash64(k) & (g->cap - 1);; i = (i + 1) & (g->cap - 1)) {
     sym_t *s = g->slot[i];
-    if (s == NULL) return &g->slot[i];
-    if (s != DELETED && key_of(s) == k) return &g->slot[i];
+    if (s == NULL) return reuse ? reuse : &g->slot[i];
+    if (s == DELETED) {
+      if (reuse == NULL) reuse = &g->slot[i];
+    } else if (key_of(s) == k) {
+      return &g->slot[i];
+    }
   }
 }
 
@@ -227,7 +236,7 @@ static bool check(sq_t *g, sym_t *a) {
     return false;
   }
   sym_t **x = find(g, a);
-  if (*x == NULL) {
+  if (*x == NULL || *x == DELETED) {
     put(g, x, a);
     return false;
   }
