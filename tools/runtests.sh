@@ -145,10 +145,10 @@ for c in system dynopt instr paths embench wpp bigprogs valueprof report lockste
 done
 
 # --- run them, $par at a time, the longest first: in the order of the last run's durations in this
-#     build directory, or else of these (seconds on two cores: dynopt 589, embench 489, system 326,
-#     lockstep 203, bigprogs 164, wpp 161, paths 141, valueprof 115, qemu 80, instr 66), each report
-#     printed whole in the order above
-order=(dynopt embench system lockstep bigprogs wpp paths valueprof qemu instr generated unit)
+#     build directory, or else of these (seconds on two cores: embench 361, lockstep 317, dynopt 291,
+#     system 224, wpp 185, bigprogs 134, valueprof 127, paths 98, report 71, instr 66, qemu 33), each
+#     report printed whole in the order above
+order=(embench lockstep dynopt system wpp bigprogs valueprof paths report instr qemu generated unit)
 if [ -f "$logdir/durations" ]; then
   mapfile -t order < <(sort -k2,2nr "$logdir/durations" | awk -v g=" ${groups[*]} " 'index(g, " " $1 " ") { print $1 }')
 fi
