@@ -12,6 +12,8 @@ import os
 import subprocess
 import sys
 
+import lcov_oracle  # the retire-stream reader (tools/lcov_oracle.py)
+
 CHROMEDRIVER = "/usr/bin/chromedriver"
 
 
@@ -26,20 +28,9 @@ def browser():
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
 
 
-def pc_counts(path):
-    out = {}
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            w = line.split()
-            if len(w) != 3:
-                raise ValueError(f"{path}:{n}: expected 'PC COUNT TAKEN'")
-            out[int(w[0], 16)] = int(w[1])
-    return out
-
-
 def check_functions(rows, counts_path, elf):
     """rows: [[#, function, declared at, entries, instructions, share]] as the page shows them"""
-    counts = pc_counts(counts_path)
+    counts, _ = lcov_oracle.read_stream(counts_path)
     names = {r[1] for r in rows}
     ranges = {}
     r = subprocess.run(["riscv64-unknown-elf-nm", "-S", "--defined-only", elf], capture_output=True, text=True)

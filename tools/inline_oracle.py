@@ -19,6 +19,8 @@ import subprocess
 import sys
 from collections import defaultdict
 
+import lcov_oracle  # the retire-stream reader (tools/lcov_oracle.py)
+
 
 def decl_lines(elf):
     """function name -> its declaration lines (definitions and abstract instances, not prototypes)"""
@@ -114,12 +116,7 @@ def main(argv):
         return 2
     try:
         prof = read_profile(argv[1])
-        counts = {}
-        with open(argv[3]) as f:
-            for raw in f:
-                w = raw.split()
-                if len(w) == 3 and int(w[1]) > 0:
-                    counts[int(w[0], 16)] = int(w[1])
+        counts = {pc: c for pc, c in lcov_oracle.read_stream(argv[3])[0].items() if c > 0}
         decl = decl_lines(argv[2])
         chain = chains(argv[2], sorted(counts))
     except (OSError, ValueError, IndexError) as e:

@@ -201,18 +201,23 @@ static int collect(const pm_func_t *f, const int64_t *cnt, const dl_lines_t *d, 
       st->inlined += n != &out->root;
       const unsigned disc = fmt == kSampleLlvmText ? sample_base_discriminator(r->disc) : r->disc;
       sample_t *k = grow((void **)&n->s, n->n, &n->ns_cap, sizeof *n->s);
-      callsite_t *c = NULL;
-      uint32_t t;
-      if (k) {
-        *k = (sample_t){r->line - n->decl_line, disc, bc[b]};
-        n->n++;
+      if (k == NULL) {
+        rc = -1;
+        break;
       }
+      *k = (sample_t){r->line - n->decl_line, disc, bc[b]};
+      n->n++;
       /* a direct call that ran, at the line and discriminator of the call instruction */
-      if (k && bc[b] && direct_call(e, x, a, &t) && (c = grow((void **)&n->c, n->nc, &n->nc_cap, sizeof *n->c)) != NULL) {
+      uint32_t t;
+      if (bc[b] && direct_call(e, x, a, &t)) {
+        callsite_t *c = grow((void **)&n->c, n->nc, &n->nc_cap, sizeof *n->c);
+        if (c == NULL) {
+          rc = -1;
+          break;
+        }
         *c = (callsite_t){r->line - n->decl_line, disc, t, bc[b]};
         n->nc++;
       }
-      if (k == NULL || (bc[b] && c == NULL && direct_call(e, x, a, &t))) rc = -1;
     }
   }
   free(bc);
