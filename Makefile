@@ -23,38 +23,36 @@ ifneq ($(shell command -v ccache 2>/dev/null),)
 export OBJCACHE := ccache
 export CCACHE_DIR ?= $(abspath $(BUILD))/ccache
 endif
-RTL_PKG  := rtl/hwprof_pkg.sv rtl/hwprof_cop_pkg.sv
-RTL_REG  := rtl/reg/hwprof_cfg_check.sv rtl/reg/hwprof_top_reg.sv rtl/reg/hwprof_pir_reg.sv rtl/reg/hwprof_edge_prof_reg.sv \
-            rtl/reg/hwprof_trace_ctrl_reg.sv rtl/reg/hwprof_vpf_reg.sv rtl/reg/hwprof_cop_reg.sv
-# the value profiler's blocks, also linted and benched on their own
-RTL_COP  := $(RTL_PKG) rtl/prim/hwprof_prim_counters.sv rtl/reg/hwprof_cop_reg.sv rtl/hwprof_cop.sv
-RTL_VPF  := $(RTL_PKG) rtl/prim/hwprof_prim_counters.sv rtl/reg/hwprof_vpf_reg.sv rtl/hwprof_sbuf.sv rtl/hwprof_vpf.sv
-RTL_PRIM := rtl/prim/hwprof_prim_fifo.sv rtl/prim/hwprof_prim_counters.sv rtl/prim/hwprof_prim_cam.sv \
-            rtl/prim/hwprof_prim_regfile.sv
-RTL_SRC  := $(RTL_PKG) $(RTL_PRIM) $(RTL_REG) rtl/hwprof_path.sv rtl/hwprof_pir.sv rtl/hwprof_edge_prof.sv rtl/hwprof_trace_ctrl.sv \
-            rtl/hwprof_sbuf.sv rtl/hwprof_vpf.sv rtl/hwprof_cop.sv rtl/hwprof_top.sv
+# the RTL: one list (rtl/hwprof.f), and the subsets that are linted and benched on their own,
+# picked from it by folder
+RTL_SRC  := $(shell grep -v '^ *//' rtl/hwprof.f)
+RTL_PKG  := $(filter %/autogen/hwprof_pkg.sv %/autogen/hwprof_cop_pkg.sv,$(RTL_SRC))
+RTL_PRIM := $(filter rtl/prim/%,$(RTL_SRC))
+rtl_block = $(RTL_PKG) $(RTL_PRIM) $(filter $(addprefix rtl/,$(addsuffix /%,$(1))),$(filter-out $(RTL_PKG),$(RTL_SRC)))
+RTL_COP  := $(call rtl_block,cop)
+RTL_VPF  := $(call rtl_block,vpf)
 VLT      := rtl/hwprof.vlt
-MODEL_SRC := cmodel/reg/top_reg.c cmodel/reg/pir_reg.c cmodel/reg/edge_prof_reg.c cmodel/reg/trace_ctrl_reg.c cmodel/reg/cop_reg.c cmodel/reg/vpf_reg.c \
-             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/cam.c cmodel/prim/regfile.c cmodel/path.c cmodel/pir.c cmodel/edge_prof.c cmodel/trace_ctrl.c cmodel/cop.c cmodel/sbuf.c cmodel/vpf.c cmodel/top.c cmodel/mem_model.c
-MODEL_HDR := $(wildcard cmodel/*.h cmodel/reg/*.h cmodel/prim/*.h) sw/include/hwprof_regs.h
+MODEL_SRC := cmodel/top/autogen/top_reg.c cmodel/pir/autogen/pir_reg.c cmodel/edge_prof/autogen/edge_prof_reg.c cmodel/trace_ctrl/autogen/trace_ctrl_reg.c cmodel/cop/autogen/cop_reg.c cmodel/vpf/autogen/vpf_reg.c \
+             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/regfile.c cmodel/path/path.c cmodel/pir/pir.c cmodel/edge_prof/edge_prof.c cmodel/trace_ctrl/trace_ctrl.c cmodel/cop/cop.c cmodel/vpf/sbuf.c cmodel/vpf/vpf.c cmodel/top/top.c cmodel/mem_model.c
+MODEL_HDR := $(wildcard cmodel/*.h cmodel/*/*.h cmodel/*/autogen/*.h) sw/include/autogen/hwprof_regs.h
 SW_SRC   := sw/hwprof_edge.c sw/hwprof_trace.c sw/hwprof_cop.c sw/trace_recon.c sw/image.c
-SW_HDR   := $(wildcard sw/include/*.h)
+SW_HDR   := $(wildcard sw/include/*.h sw/include/autogen/*.h)
 # the host tools' one ELF reader (libelf)
 ELF_SRC  := sw/elf/hwprof_elf.c
 ELF_HDR  := sw/elf/hwprof_elf.h
 # The host software's layers (docs/architecture.md): the CFG layer (its core also builds for the
 # RV32 target), the rewriting layer, the map library shared by the instrumenter and the platforms.
 CFG_SRC  := sw/cfg/hwprof_cfg.c sw/cfg/hwprof_cfg_prog.c
-# path profiling (docs/path-prof.md): Ball-Larus numbering
+# path profiling (docs/path.md): Ball-Larus numbering
 PATH_SRC := sw/path/bl.c sw/path/regions.c sw/path/func_paths.c sw/path/pp_plan.c
 # host only (files, the ELF and map layers): reading a path profile back, comparing it with the oracle
 PATH_HOST_SRC := sw/path/pp_readback.c sw/path/pp_compare.c
 RW_SRC   := sw/rewrite/hwprof_rewrite.c
 PROFMAP_SRC := sw/profmap/profmap.c sw/profmap/profile_file.c sw/cfg/hwprof_cfg.c
 PROFMAP_HDR := sw/profmap/profmap.h sw/cfg/hwprof_cfg.h
-# The co-processor's tools (docs/coproc.md): the format's name tables (generated from
+# The co-processor's tools (docs/cop.md): the format's name tables (generated from
 # regs/cop_uinsn.json), image files, the assembler/disassembler, the instruction-level interpreter.
-COP_SRC  := sw/cop/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/cop_interp.c
+COP_SRC  := sw/cop/autogen/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/cop_interp.c
 COP_HDR  := sw/cop/cop_image.h sw/cop/cop_asm.h sw/cop/cop_interp.h
 VP_SRC   := sw/vp/vp_estimate.c sw/vp/vp_fw.c
 # host: load-value profile files and their A.6 estimate
@@ -83,7 +81,7 @@ RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -W
 DEB_PKGS := make g++ ccache python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev libdw-dev lcov clang llvm pkg-config \
             gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc python3-matplotlib chromium chromium-driver
 
-.PHONY: report campaign mutate mutate-deep FORCE gls dynopt help deps deps-packages lint regs regs-check test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
+.PHONY: report campaign mutate mutate-deep FORCE gls dynopt help deps deps-packages lint regs regs-check core test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
 
 help:
 	@echo "hwprof make targets"
@@ -96,8 +94,9 @@ help:
 	@echo "  make deps       install the Debian packages the project needs (as root), or print the command;"
 	@echo "                  FuseSoC, Selenium and Dask from PyPI into $(BUILD)/venv (make deps-packages: the Debian packages alone)"
 	@echo "  make lint       verilator --lint-only -Wall on the RTL"
-	@echo "  make regs       regenerate from regs/*.json: rtl/hwprof_pkg.sv, the register blocks rtl/reg/ and"
-	@echo "                  cmodel/reg/, sw/include/hwprof_regs.h, docs/registers.md"
+	@echo "  make regs       regenerate from regs/*.json every file in an autogen/ folder (the register"
+	@echo "                  blocks, the packages, the C constants), docs/registers.md, docs/cop_isa.md"
+	@echo "  make core       regenerate hwprof.core (FuseSoC) from the RTL file list rtl/hwprof.f"
 	@echo "  make synth      Yosys cell/transistor estimates and iCE40 LUTs/fmax per block"
 	@echo "  make mutate     mutants of every RTL module (Yosys mutate) against a fast lockstep subset;"
 	@echo "                  MUTANTS_PER_MODULE (40) per module, resumable, survivors through a SAT"
@@ -189,7 +188,7 @@ report: deps-packages workloads $(WPP_BIN)
 	@tools/report_run.sh "$(BUILD)" "$(PROGRAM)" "$(BUILD)/runs/$(basename $(notdir $(PROGRAM)))" $(VP)
 	@echo "report: open $(BUILD)/runs/$(basename $(notdir $(PROGRAM)))/report/index.html"
 
-# The load-value profiling figures (docs/valueprof.md): measured as in make bench's section 7, drawn
+# The load-value profiling figures (docs/vpf.md): measured as in make bench's section 7, drawn
 # with Debian's matplotlib (the system Python, where python3-matplotlib installs it)
 PLOT_PY ?= /usr/bin/python3
 plots: deps $(SIM_BIN) $(WPP_BIN) workloads $(VPEVAL_BIN) $(EMBENCH_VP)

@@ -7,7 +7,7 @@
 #ifndef HWPROF_MEM_MODEL_H
 #define HWPROF_MEM_MODEL_H
 
-#include "edge_prof.h"
+#include "edge_prof/edge_prof.h"
 
 typedef struct {
   uint64_t base;       /* byte address of the first byte held */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 #include "hwprof_result.h" /* errors are returned as negative codes, never abort() */
 
 #define HWPROF_MASK(w) ((w) >= 64u ? ~UINT64_C(0) : ((UINT64_C(1) << (w)) - 1u))

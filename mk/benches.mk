@@ -5,17 +5,17 @@ TB_TOP := $(BUILD)/tb_top/Vhwprof_top
 VFLAGS := -Wall --assert --trace-fst -O3 --x-assign fast --x-initial fast
 
 # C helpers of the benches (built with the C compiler; Verilator would compile .c files as C++)
-$(BUILD)/tbc/%.o: tb/%.c tb/%.h $(MODEL_HDR)
+$(BUILD)/tbc/%.o: tb/lib/%.c tb/lib/%.h $(MODEL_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Itb -O2 -c $< -o $@
 
 $(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/progen.o
 	ar rcs $@ $^
 
-TB_SRC := tb/tb_top.cpp tb/lockstep.cpp tb/top_steps.cpp tb/steps_pir.cpp tb/steps_edge_prof.cpp tb/steps_trace_ctrl.cpp \
-          tb/steps_cop.cpp
-TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lockstep.h tb/top_compare.h tb/progen.h tb/bench_cfg.h \
-           tb/top_steps.h tb/wide_port.h tb/pir_shadow.h tb/verilated_top.h tb/apb_master.h tb/top_ports.h $(BUILD)/model/libhwprof_model.a \
+TB_SRC := tb/top/tb_top.cpp tb/lib/lockstep.cpp tb/top/top_steps.cpp tb/pir/steps_pir.cpp tb/edge_prof/steps_edge_prof.cpp tb/trace_ctrl/steps_trace_ctrl.cpp \
+          tb/cop/steps_cop.cpp
+TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lib/lockstep.h tb/top/top_compare.h tb/lib/progen.h tb/lib/bench_cfg.h \
+           tb/top/top_steps.h tb/top/wide_port.h tb/top/pir_shadow.h tb/lib/verilated_top.h tb/lib/apb_master.h tb/top/top_ports.h $(BUILD)/model/libhwprof_model.a \
            $(BUILD)/tbc/libhwprof_tbc.a
 
 # Bench configurations: the RTL parameters are fixed when Verilator builds a bench, and the same
@@ -27,7 +27,7 @@ DEFAULT_CFG := $(shell python3 -c 'import json; print(":".join(str(c["default"])
 TB_CONFIGS := top:$(DEFAULT_CFG) small:32:2:2:1:2:4:8:2 large:32:8:16:4:4:16:16:32 xinit:$(DEFAULT_CFG) \
               c8:8:4:4:2:4:8:32:8 c16:16:2:8:8:8:4:16:4 c64:64:4:4:4:8:8:32:8
 # xinit: the default configuration with every variable's initial value drawn at run time (zeros, or
-# random with HWPROF_RAND_RESET=SEED, tb/verilated_top.h): a register the reset misses shows
+# random with HWPROF_RAND_RESET=SEED, tb/lib/verilated_top.h): a register the reset misses shows
 VFLAGS_xinit := -Wall --assert --trace-fst -O3 --x-assign unique --x-initial unique
 tb_field = $(word $(2),$(subst :, ,$(1)))
 
@@ -59,14 +59,14 @@ TB_BINS := $(foreach c,$(TB_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof
 # Lockstep unit benches of the primitives (rtl/prim/ against cmodel/prim/), one per configuration.
 # PRIM_RULE: $(1) bench name, $(2) module, $(3) Verilator -G options, $(4) -D options for the bench
 define PRIM_RULE
-$(BUILD)/tb_$(1)/V$(2): rtl/prim/$(2).sv $(VLT) tb/tb_$(2:hwprof_%=%).cpp tb/lockstep.cpp tb/lockstep.h \
-    tb/verilated_top.h $(BUILD)/model/libhwprof_model.a
+$(BUILD)/tb_$(1)/V$(2): rtl/prim/$(2).sv $(VLT) tb/prim/tb_$(2:hwprof_%=%).cpp tb/lib/lockstep.cpp tb/lib/lockstep.h \
+    tb/lib/verilated_top.h $(BUILD)/model/libhwprof_model.a
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module $(2) $(3) \
 	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include $(4)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
-	  -o $(CURDIR)/$$@ $(VLT) rtl/prim/$(2).sv $(CURDIR)/tb/tb_$(2:hwprof_%=%).cpp $(CURDIR)/tb/lockstep.cpp \
+	  -o $(CURDIR)/$$@ $(VLT) rtl/prim/$(2).sv $(CURDIR)/tb/prim/tb_$(2:hwprof_%=%).cpp $(CURDIR)/tb/lib/lockstep.cpp \
 	  >$$(dir $$@)build.log 2>&1 || { cat $$(dir $$@)build.log; exit 1; }
 endef
 # the FIFO / ring buffer, NAME:Width:Depth:Overwrite:IdxRead
@@ -81,24 +81,19 @@ PRIM_COUNTERS_CONFIGS := prim_counters:6:32 prim_counters_w3:3:3
 $(foreach c,$(PRIM_COUNTERS_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c),1),hwprof_prim_counters,\
   -GN=$(call tb_field,$(c),2) -GW=$(call tb_field,$(c),3),\
   -DPRIM_COUNTERS_N=$(call tb_field,$(c),2) -DPRIM_COUNTERS_W=$(call tb_field,$(c),3))))
-# the CAM, NAME:N:KeyW (the co-processor's PC slots)
-PRIM_CAM_CONFIGS := prim_cam:8:20 prim_cam_n1:1:3
-$(foreach c,$(PRIM_CAM_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c),1),hwprof_prim_cam,\
-  -GN=$(call tb_field,$(c),2) -GKeyW=$(call tb_field,$(c),3),\
-  -DPRIM_CAM_N=$(call tb_field,$(c),2) -DPRIM_CAM_KEYW=$(call tb_field,$(c),3))))
 # the register file, NAME:N:W (the co-processor's registers and small arrays)
 PRIM_REGFILE_CONFIGS := prim_regfile:16:32 prim_regfile_n1:1:7
 $(foreach c,$(PRIM_REGFILE_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c),1),hwprof_prim_regfile,\
   -GN=$(call tb_field,$(c),2) -GW=$(call tb_field,$(c),3),\
   -DPRIM_REGFILE_N=$(call tb_field,$(c),2) -DPRIM_REGFILE_W=$(call tb_field,$(c),3))))
-# The co-processor engine's lockstep bench (tb/tb_cop.cpp: the RTL against the C model every cycle,
+# The co-processor engine's lockstep bench (tb/cop/tb_cop.cpp: the RTL against the C model every cycle,
 # and the architectural state against the instruction-level interpreter), NAME:UcDepth:CamEntries:DataBytes
 COP_CONFIGS := cop:64:256:2048 cop_small:8:4:32
 # COP_RULE: $(1) NAME:UcDepth:CamEntries:DataBytes, $(2) the bench's directory, $(3) the hardware's
 # sources, $(4) Verilator's flags (with the RTL's -G parameters), $(5) further prerequisites
 cop_gflags = -GUcDepth=$(call tb_field,$(1),2) -GCamEntries=$(call tb_field,$(1),3) -GDataBytes=$(call tb_field,$(1),4)
 define COP_RULE
-$(2)/Vhwprof_cop: $(RTL_COP) $(VLT) tb/tb_cop.cpp tb/lockstep.cpp tb/lockstep.h tb/verilated_top.h \
+$(2)/Vhwprof_cop: $(RTL_COP) $(VLT) tb/cop/tb_cop.cpp tb/lib/lockstep.cpp tb/lib/lockstep.h tb/lib/verilated_top.h \
     $(BUILD)/model/libhwprof_model.a $(BUILD)/cop/libhwprof_cop.a $(5)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
@@ -106,14 +101,14 @@ $(2)/Vhwprof_cop: $(RTL_COP) $(VLT) tb/tb_cop.cpp tb/lockstep.cpp tb/lockstep.h 
 	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/cop \
 	    -DCOP_UC=$(call tb_field,$(1),2) -DCOP_CAM=$(call tb_field,$(1),3) -DCOP_DATA=$(call tb_field,$(1),4)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a $(CURDIR)/$(BUILD)/cop/libhwprof_cop.a" \
-	  -o $(CURDIR)/$$@ $(3) $(CURDIR)/tb/tb_cop.cpp $(CURDIR)/tb/lockstep.cpp \
+	  -o $(CURDIR)/$$@ $(3) $(CURDIR)/tb/cop/tb_cop.cpp $(CURDIR)/tb/lib/lockstep.cpp \
 	  >$$(dir $$@)build.log 2>&1 || { cat $$(dir $$@)build.log; exit 1; }
 endef
 $(foreach c,$(COP_CONFIGS),$(eval $(call COP_RULE,$(c),$(BUILD)/tb_$(call tb_field,$(c),1),$(VLT) $(RTL_COP),\
   $(VFLAGS) $(call cop_gflags,$(c)))))
 COP_BINS := $(foreach c,$(COP_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_cop)
 
-# The value-profiling front end's lockstep bench (tb/tb_vpf.cpp: filters, prescaler and sample buffer,
+# The value-profiling front end's lockstep bench (tb/vpf/tb_vpf.cpp: filters, prescaler and sample buffer,
 # the RTL against the C model every cycle and against the bench's record-level reference),
 # NAME:SbufWords:BitmaskBits
 VPF_CONFIGS := vpf:256:4096 vpf_small:8:32
@@ -121,7 +116,7 @@ VPF_CONFIGS := vpf:256:4096 vpf_small:8:32
 # $(4) Verilator's flags (with the RTL's -G parameters), $(5) further prerequisites
 vpf_gflags = -GSbufWords=$(call tb_field,$(1),2) -GBitmaskBits=$(call tb_field,$(1),3)
 define VPF_RULE
-$(2)/Vhwprof_vpf: $(RTL_VPF) $(VLT) tb/tb_vpf.cpp tb/lockstep.cpp tb/lockstep.h tb/verilated_top.h \
+$(2)/Vhwprof_vpf: $(RTL_VPF) $(VLT) tb/vpf/tb_vpf.cpp tb/lib/lockstep.cpp tb/lib/lockstep.h tb/lib/verilated_top.h \
     $(BUILD)/model/libhwprof_model.a $(5)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
@@ -129,7 +124,7 @@ $(2)/Vhwprof_vpf: $(RTL_VPF) $(VLT) tb/tb_vpf.cpp tb/lockstep.cpp tb/lockstep.h 
 	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
 	    -DVPF_WORDS=$(call tb_field,$(1),2) -DVPF_BITS=$(call tb_field,$(1),3)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
-	  -o $(CURDIR)/$$@ $(3) $(CURDIR)/tb/tb_vpf.cpp $(CURDIR)/tb/lockstep.cpp \
+	  -o $(CURDIR)/$$@ $(3) $(CURDIR)/tb/vpf/tb_vpf.cpp $(CURDIR)/tb/lib/lockstep.cpp \
 	  >$$(dir $$@)build.log 2>&1 || { cat $$(dir $$@)build.log; exit 1; }
 endef
 $(foreach c,$(VPF_CONFIGS),$(eval $(call VPF_RULE,$(c),$(BUILD)/tb_$(call tb_field,$(c),1),$(VLT) $(RTL_VPF),\
@@ -138,29 +133,28 @@ VPF_BINS := $(foreach c,$(VPF_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwpr
 
 PRIM_BINS := $(foreach c,$(PRIM_FIFO_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_fifo) \
              $(foreach c,$(PRIM_COUNTERS_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_counters) \
-             $(foreach c,$(PRIM_CAM_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_cam) \
              $(foreach c,$(PRIM_REGFILE_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_regfile)
 
 # The register generator's conformance bench: the conformance block (tools/reggen/conformance/conf.json,
 # every access kind and option) generated into $(BUILD)/regconf with the same emitters as the engines'
-# blocks, its RTL against its C twin in lockstep (tb/tb_reg_conformance.cpp).
+# blocks, its RTL against its C twin in lockstep (tb/regs/tb_reg_conformance.cpp).
 REGCONF := $(BUILD)/regconf
 $(REGCONF)/stamp: tools/regtool.py $(wildcard tools/reggen/*.py) tools/reggen/conformance/conf.json regs/encodings.json
 	@mkdir -p $(dir $@)
 	python3 tools/regtool.py --conformance $(REGCONF) && touch $@
 $(REGCONF)/conf_reg.o: $(REGCONF)/stamp cmodel/ports.h
-	$(CC) $(CFLAGS_COMMON:-Isw/include=-I$(REGCONF)/sw/include -Isw/include) -I$(REGCONF)/cmodel/reg -O2 \
-	  -c $(REGCONF)/cmodel/reg/conf_reg.c -o $@
-$(BUILD)/tb_reg_conformance/Vhwprof_conf_reg: $(REGCONF)/conf_reg.o tb/tb_reg_conformance.cpp tb/lockstep.cpp \
-    tb/lockstep.h tb/verilated_top.h $(VLT)
+	$(CC) $(CFLAGS_COMMON:-Isw/include=-I$(REGCONF)/sw/include -Isw/include) -I$(REGCONF)/cmodel/conf/autogen -O2 \
+	  -c $(REGCONF)/cmodel/conf/autogen/conf_reg.c -o $@
+$(BUILD)/tb_reg_conformance/Vhwprof_conf_reg: $(REGCONF)/conf_reg.o tb/regs/tb_reg_conformance.cpp tb/lib/lockstep.cpp \
+    tb/lib/lockstep.h tb/lib/verilated_top.h $(VLT)
 	@mkdir -p $(dir $@)
 	@rm -f $@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $(dir $@)obj --top-module hwprof_conf_reg \
-	  -CFLAGS "-O2 -I$(CURDIR)/$(REGCONF)/tb -I$(CURDIR)/$(REGCONF)/cmodel/reg -I$(CURDIR)/$(REGCONF)/sw/include \
+	  -CFLAGS "-O2 -I$(CURDIR)/$(REGCONF)/tb -I$(CURDIR)/$(REGCONF)/cmodel/conf/autogen -I$(CURDIR)/$(REGCONF)/sw/include \
 	    -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include" \
 	  -LDFLAGS "$(CURDIR)/$(REGCONF)/conf_reg.o" \
-	  -o $(CURDIR)/$@ $(VLT) $(REGCONF)/rtl/hwprof_pkg.sv $(REGCONF)/rtl/reg/hwprof_conf_reg.sv \
-	  $(CURDIR)/tb/tb_reg_conformance.cpp $(CURDIR)/tb/lockstep.cpp >$(dir $@)build.log 2>&1 \
+	  -o $(CURDIR)/$@ $(VLT) $(REGCONF)/rtl/autogen/hwprof_pkg.sv $(REGCONF)/rtl/conf/autogen/hwprof_conf_reg.sv \
+	  $(CURDIR)/tb/regs/tb_reg_conformance.cpp $(CURDIR)/tb/lib/lockstep.cpp >$(dir $@)build.log 2>&1 \
 	  || { cat $(dir $@)build.log; exit 1; }
 REGCONF_BIN := $(BUILD)/tb_reg_conformance/Vhwprof_conf_reg
 

@@ -14,7 +14,7 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/asan/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(HOST_INC) -g -O1 $(SAN) -MMD -MP -c $< -o $@
--include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/asan/*/*.d $(BUILD)/asan/*/*/*.d)
+-include $(wildcard $(addprefix $(BUILD)/obj/,*/*.d */*/*.d */*/*/*.d) $(addprefix $(BUILD)/asan/,*/*.d */*/*.d */*/*/*.d))
 
 # ---------------------------------------------------------------- C model library (for the benches)
 $(BUILD)/model/libhwprof_model.a: $(call obj,$(MODEL_SRC))

@@ -3,7 +3,7 @@
 
 INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) sw/profmap/profmap.c sw/profmap/profile_file.c sw/instr/instrument.c sw/instr/path_instr.c sw/instr/linkage.c \
              $(PATH_SRC) $(PATH_HOST_SRC)
-SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/prof_coverage.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c sim/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC) \
+SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/prof_coverage.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c sim/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_ctrl/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC) \
             $(PATH_SRC) $(PATH_HOST_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
 $(SIM_BIN): $(call obj,$(SIM_SRC))
@@ -18,9 +18,9 @@ SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEP
               -DHWPROF_CFG_SETS=$(call tb_field,$(SC_CFG),4) -DHWPROF_CFG_WAYS=$(call tb_field,$(SC_CFG),5) \
               -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(SC_CFG),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(SC_CFG),7) \
               -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
-SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lockstep.cpp
-SC_HDR     := $(wildcard sim/sc/*.h) tb/lockstep.h tb/top_compare.h tb/top_ports.h tb/port_protocol.h
-SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/prof_coverage.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_oracle.c sw/trace_recon.c sw/image.c \
+SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lib/lockstep.cpp
+SC_HDR     := $(wildcard sim/sc/*.h) tb/lib/lockstep.h tb/top/top_compare.h tb/top/top_ports.h tb/lib/port_protocol.h
+SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/prof_coverage.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_ctrl/trace_oracle.c sw/trace_recon.c sw/image.c \
               $(ELF_SRC) sw/cfg/hwprof_cfg_prog.c $(PATH_SRC) $(PATH_HOST_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
 $(BUILD)/simc/libhwprof_simc.a: $(call obj,$(SIMC_SRC))
@@ -30,7 +30,7 @@ $(BUILD)/simc/libhwprof_simc.a: $(call obj,$(SIMC_SRC))
 # (with the RTL's -G parameters), $(4) further prerequisites, $(5) the C side's configuration flags
 # (default SC_CFLAGS)
 define SC_RULE
-$(1): $(SC_SRC) $(SC_HDR) tb/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sim/edge_check.h sim/prof_coverage.h \
+$(1): $(SC_SRC) $(SC_HDR) tb/lib/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sim/edge_check.h sim/prof_coverage.h \
            $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a $(4)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change

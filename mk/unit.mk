@@ -4,14 +4,19 @@
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
               test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw test_phase test_phase_truth test_meta \
               test_codecache test_relayout test_wpp test_sequitur test_path test_path_plan test_prof_coverage test_report
-UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/progen.c tb/trace_oracle.c tests/model_sys.c sim/rv32.c sim/phase_truth.c sim/prof_coverage.c \
+UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/lib/progen.c tb/trace_ctrl/trace_oracle.c tests/lib/model_sys.c sim/rv32.c sim/phase_truth.c sim/prof_coverage.c \
             $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC) $(filter sw/wpp/%,$(WPP_SRC)) $(PATH_SRC)
-$(BUILD)/unit/%: $(BUILD)/asan/tests/%.o $(call asan,$(UNIT_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SAN) $^ -o $@ $$(pkg-config --libs cmocka) -lelf
+# each test's source: tests/SUBJECT/NAME.c
+unit_src = $(firstword $(wildcard tests/*/$(1).c))
+define UNIT_RULE
+$(BUILD)/unit/$(1): $(BUILD)/asan/$(basename $(call unit_src,$(1))).o $$(call asan,$$(UNIT_SRC))
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(SAN) $$^ -o $$@ $$$$(pkg-config --libs cmocka) -lelf
+endef
+$(foreach t,$(filter-out test_report,$(UNIT_TESTS)),$(eval $(call UNIT_RULE,$(t))))
 
 # hwprof-report's writers (sw/report/): DWARF through libdw
-$(BUILD)/unit/test_report: $(BUILD)/asan/tests/test_report.o $(call asan,$(UNIT_SRC) $(REPORT_SRC))
+$(BUILD)/unit/test_report: $(BUILD)/asan/tests/report/test_report.o $(call asan,$(UNIT_SRC) $(REPORT_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $^ -o $@ $$(pkg-config --libs cmocka) -ldw -lelf -lm
 
@@ -30,7 +35,7 @@ $(BUILD)/unit/hwprof-cpasm-asan: $(call asan,$(COP_SRC) sw/cop/hwprof_cpasm.c)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $^ -o $@
 
-# hwprof-vpeval: a load-value profile against the run's exact one (docs/valueprof.md); ASan/UBSan build
+# hwprof-vpeval: a load-value profile against the run's exact one (docs/vpf.md); ASan/UBSan build
 # for make test
 VPEVAL_BIN := $(BUILD)/vp/hwprof-vpeval
 $(VPEVAL_BIN): $(call obj,$(VP_PROFILE_SRC) sw/vp/hwprof_vpeval.c)

@@ -4,7 +4,7 @@
 
 # Workloads: real C programs, picolibc with semihosting, linked at the platform's RAM base
 # (regs/encodings.json PLAT_RAM_BASE, 0x80000000 as QEMU virt's RAM): 2 MiB of code, then 2 MiB of data
-PLAT_RAM_BASE := $(shell sed -n 's/^\#define HWPROF_PLAT_RAM_BASE \(0x[0-9a-f]*\)u.*/\1/p' sw/include/hwprof_regs.h)
+PLAT_RAM_BASE := $(shell sed -n 's/^\#define HWPROF_PLAT_RAM_BASE \(0x[0-9a-f]*\)u.*/\1/p' sw/include/autogen/hwprof_regs.h)
 WL_DATA_BASE  := $(shell printf '0x%x' $$(( $(PLAT_RAM_BASE) + 0x200000 )))
 WORKLOADS := sort hashtab interp lz graph matrix
 WL_FLAGS := --specs=picolibc.specs --oslib=semihost --crt0=semihost -march=rv32im -mabi=ilp32 -O2 -g \
@@ -78,7 +78,7 @@ $(eval $(call COP_FW_RULE,16))
 
 # The same workloads with the load-value profiling runtime (sw/rt/vp_rt.c): the co-processor runs
 # sw/cop/valueprof.s (seed 001's Figure 10) on every load; the runtime copies, masks, partitions and
-# writes vp-profile.txt (docs/valueprof.md).
+# writes vp-profile.txt (docs/vpf.md).
 # The programs profiled: the workloads and three written for the value profiler (sim/workloads/vp_*.c:
 # known values, glacial values, a load working set four times the slots)
 VP_PROGRAMS := $(WORKLOADS) vp_known vp_glacial vp_wide
@@ -132,15 +132,15 @@ INSTR_K   ?= 4
 $(INSTR_BIN): $(call obj,$(INSTR_SRC) sw/instr/hwprof_instr.c)
 	@mkdir -p $(dir $@)
 	$(CC) $^ -o $@ -lelf
-# the code cache on random paths of real programs (tests/codecache_random.c), under ASan/UBSan
-$(BUILD)/unit/codecache-random: $(call asan,tests/codecache_random.c sim/rv32.c sw/dynopt/codecache.c $(ELF_SRC))
+# the code cache on random paths of real programs (tests/dynopt/codecache_random.c), under ASan/UBSan
+$(BUILD)/unit/codecache-random: $(call asan,tests/dynopt/codecache_random.c sim/rv32.c sw/dynopt/codecache.c $(ELF_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $^ -o $@ -lelf
 
-# block re-layout at random moments in random orders (tests/relayout_random.c), on the whole platform,
+# block re-layout at random moments in random orders (tests/dynopt/relayout_random.c), on the whole platform,
 # under ASan/UBSan: the program's output and its exact edge profile through the code cache
 RL_RANDOM_SRC := $(filter-out sim/hwprof_sim.c,$(SIM_SRC)) sw/dynopt/codecache.c sw/dynopt/relayout.c sw/dynopt/meta.c
-$(BUILD)/unit/relayout-random: $(call asan,tests/relayout_random.c $(RL_RANDOM_SRC))
+$(BUILD)/unit/relayout-random: $(call asan,tests/dynopt/relayout_random.c $(RL_RANDOM_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $^ -o $@ -lelf
 

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 
 int block_truth_init(block_truth_t *b, const char *path, char *err, size_t errlen) {
   memset(b, 0, sizeof *b);

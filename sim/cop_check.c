@@ -1,12 +1,12 @@
 /* hwprof-sim --cop-check: the firmware's per-PC load counts against the retire stream (cop_check.h).
- * The rules below are docs/coproc.md's ("Front end: filters, prescaler, sample buffer"). */
+ * The rules below are docs/cop.md's ("Front end: filters, prescaler, sample buffer"). */
 #include "cop_check.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 
 void cop_check_init(cop_check_t *c, uint32_t reg_base, unsigned bitmask_bits) {
   memset(c, 0, sizeof *c);

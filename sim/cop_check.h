@@ -3,7 +3,7 @@
  * retire stream alone, which loads the front end had to choose. It sees the program's own stores
  * to the front end's registers (CTRL, KINDS, MASK, MATCH, PRESCALE, PRESCALE_COUNT, ACTION,
  * BITMASK: their data is in the retire event) and applies the filter and prescaler rules of
- * docs/coproc.md, written again here from that text: it shares no code with cmodel/vpf.c.
+ * docs/cop.md, written again here from that text: it shares no code with cmodel/vpf/vpf.c.
  *
  * Outcome: with no record dropped, the firmware's count of every PC equals the chosen loads of that
  * PC; with drops (the sample buffer was full), no PC has more than was chosen and the totals differ
@@ -37,7 +37,7 @@ typedef struct {
 
 void cop_check_init(cop_check_t *c, uint32_t reg_base, unsigned bitmask_bits);
 void cop_check_event(cop_check_t *c, const hwprof_retire_ev_t *ev);
-/* Reads the firmware's profile file (format in docs/coproc.md, "The firmware's profile file"),
+/* Reads the firmware's profile file (format in docs/cop.md, "The firmware's profile file"),
  * compares, prints one line to report (and the first differences). dropped: the front end's count
  * of dropped records. Returns the number of PCs in error, or -1 when the file is missing or
  * malformed (printed, naming the file and line). */

@@ -4,7 +4,7 @@
  *
  * --trace-check turns the trace controller on (every-trace mode) and checks every record it
  * produces: the record must equal what the termination rules give for the executed instructions
- * (tb/trace_oracle.c), and its reconstruction from the ELF image (sw/trace_recon.c) must give
+ * (tb/trace_ctrl/trace_oracle.c), and its reconstruction from the ELF image (sw/trace_recon.c) must give
  * exactly those instructions. The checker only observes the model's state; it adds no cycles.
  *
  * Exit status: the program's exit code; 2 for bad arguments or a bad ELF file; 3 when the program
@@ -61,7 +61,7 @@ static void usage(FILE *to) {
           "                  the per-PC counts it wrote to FILE with what the retire stream says the filters\n"
           "                  and prescaler chose (written by the program: give --out-dir too)\n"
           "  --value-truth=FILE  model engine: write the exact load-value profile of the loads retired\n"
-          "                  while value sampling was on (docs/valueprof.md)\n"
+          "                  while value sampling was on (docs/vpf.md)\n"
           "                  (their directories dropped); without it such opens fail\n"
           "  --taken-penalty=N  timing: N idle cycles after every taken branch, jump, trap entry or\n"
           "                  return (default 0), so that code layout shows in cycles (docs/cpu-model.md)\n"
@@ -71,11 +71,11 @@ static void usage(FILE *to) {
           "                  over windows of --phase-window=N program instructions (default 100000) and\n"
           "                  the windows where its hot set changed (docs/dynopt.md)\n"
           "  --path-truth=FILE  write the path profile's oracle: the executed blocks cut into Ball-Larus\n"
-          "                  paths per function activation, each distinct path counted (docs/path-prof.md;\n"
+          "                  paths per function activation, each distinct path counted (docs/path.md;\n"
           "                  the program must be linked with -Wl,--emit-relocs)\n"
           "  --path-map=MAP  model engine, a program instrumented for paths (hwprof-instr --paths): after\n"
           "                  it ends, flush the profile cache, check the pir's path and link stacks,\n"
-          "                  and decode every path counter into --path-profile=FILE (docs/path-prof.md)\n"
+          "                  and decode every path counter into --path-profile=FILE (docs/path.md)\n"
           "  --code-range=LO:HI  report how many of the program's instructions retired at addresses in\n"
           "                  [LO, HI) (a code cache: docs/dynopt.md)\n"
           "  --code-cache=LO:HI  the program copies its code into a code cache at [LO, HI) with the\n"

@@ -1,11 +1,11 @@
-/* The path profile's oracle; see path_truth.h and docs/path-prof.md. */
+/* The path profile's oracle; see path_truth.h and docs/path.md. */
 #include "path_truth.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 
 int path_truth_init(path_truth_t *t, const char *elf_path, char *err, size_t errlen) {
   memset(t, 0, sizeof *t);

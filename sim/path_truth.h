@@ -1,10 +1,10 @@
-/* The path profile's oracle (issue 15, docs/path-prof.md): the executed block sequence, cut from the
+/* The path profile's oracle (issue 15, docs/path.md): the executed block sequence, cut from the
  * retire stream and the program's CFGs alone (no edge values, no numbering), into Ball-Larus paths
  * per function activation: a path starts where an activation starts or where a back edge (an edge
  * to a block that dominates its source) lands, and ends at the function's return or tail call, at
  * the back edge it takes, or at the end of the run. Calls do not end a path: the callee's own
  * activation has its own, and the caller's goes on where the call returns. Each distinct path of
- * each function is counted; the file lists them (docs/path-prof.md, "Files").
+ * each function is counted; the file lists them (docs/path.md, "Files").
  * The program's instructions only: a trap handler's are not followed (ev->trap). The program must
  * be linked with -Wl,--emit-relocs (the CFG layer needs its relocations). */
 #ifndef HWPROF_SIM_PATH_TRUTH_H

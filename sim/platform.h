@@ -9,10 +9,10 @@
 #ifndef HWPROF_PLATFORM_H
 #define HWPROF_PLATFORM_H
 
-#include "apb_master.h"
+#include "lib/apb_master.h"
 #include "mem_model.h"
 #include "rv32.h"
-#include "top.h"
+#include "top/top.h"
 
 #define PLATFORM_HWPROF_BASE HWPROF_PLAT_REG_BASE /* regs/encodings.json */
 #define PLATFORM_HWPROF_SIZE UINT32_C(0x10000)
@@ -23,7 +23,7 @@ typedef struct {
   hwprof_top_state_t hw;
   hwprof_top_out_t out;      /* hwprof outputs of the last cycle */
   hwprof_mem_model_t mem; /* the memory port's responder, over the CPU's RAM */
-  hwprof_apb_master_t apb; /* the APB requester of the host side (tb/apb_master.h) */
+  hwprof_apb_master_t apb; /* the APB requester of the host side (tb/lib/apb_master.h) */
   /* timing (docs/cpu-model.md, "Timing"): idle cycles after each taken branch or jump; 0 by default,
      the timing the SystemC platform shares */
   unsigned taken_penalty;

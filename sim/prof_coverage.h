@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 #include "ports.h"
 
 typedef struct {

@@ -636,7 +636,7 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
         ev->op = rv32_shadow_linked(sh) ? HWPROF_PROF_OP_PUSH : HWPROF_PROF_OP_INIT;
         ev->operand = rv32_shadow_link_base(sh);
       }
-    } else if (rv32_shadow_has_path(sh)) { /* a path word (docs/path-prof.md): no pid, no hints */
+    } else if (rv32_shadow_has_path(sh)) { /* a path word (docs/path.md): no pid, no hints */
       if (ev->is_ret) {
         ev->op = rv32_shadow_pop(sh) ? HWPROF_PROF_OP_POP : HWPROF_PROF_OP_PATH;
         ev->operand = rv32_shadow_ret_path_word(sh);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "hwprof_recon.h"
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 
 void trace_check_setup(uint32_t entry_pc, trace_check_setup_t out[TRACE_CHECK_SETUP_N]) {
   out[0] = (trace_check_setup_t){HWPROF_TRACE_CTRL_CUR_START_ADDR, entry_pc};

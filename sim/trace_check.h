@@ -2,7 +2,7 @@
  * controller is enabled from the program's entry (firmware may then configure sampling, the FIFO,
  * interrupts: LAST_* hold every collected trace in any mode), and each record that appears in
  * LAST_* must equal what the termination rules give for the executed instructions
- * (tb/trace_oracle.c: a trap handler's instructions are no trace's), and its reconstruction from
+ * (tb/trace_ctrl/trace_oracle.c: a trap handler's instructions are no trace's), and its reconstruction from
  * the ELF image (sw/trace_recon.c) must give exactly those instructions. If the program disables the
  * controller, the check stops there. It observes the C model's state; it adds no cycles. */
 #ifndef HWPROF_SIM_TRACE_CHECK_H
@@ -14,8 +14,8 @@
 
 #include "hwprof_elf.h"
 #include "hwprof_image.h"
-#include "trace_ctrl.h"
-#include "trace_oracle.h"
+#include "trace_ctrl/trace_ctrl.h"
+#include "trace_ctrl/trace_oracle.h"
 
 typedef struct {
   hwprof_image_t img;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 
 #define DRAIN_BATCH 16u
 

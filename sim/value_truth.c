@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 
 void value_truth_init(value_truth_t *t, uint32_t reg_base) {
   memset(t, 0, sizeof *t);

@@ -1,7 +1,7 @@
 /* The exact load-value profile of a run (hwprof-sim --value-truth=FILE): every load the program
  * retires while value sampling is enabled (the program's own stores to the front end's CTRL
  * register, seen in the retire stream, say when), counted per load PC and per (PC, value). It is
- * the truth the value profiler's estimates are measured against (docs/valueprof.md,
+ * the truth the value profiler's estimates are measured against (docs/vpf.md,
  * "Evaluation"); it reads nothing of the profiling hardware.
  *
  * File format (text): the line "# hwprof-value-truth 1", comments starting with '#', then one line

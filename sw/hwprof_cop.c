@@ -1,4 +1,4 @@
-/* Driver of the value-profiling co-processor; see hwprof_cop.h and docs/coproc.md. */
+/* Driver of the value-profiling co-processor; see hwprof_cop.h and docs/cop.md. */
 #include "hwprof_cop.h"
 
 #define F(win, reg, field, v) (((v) >> HWPROF_##win##_##reg##_##field##_LSB) & HWPROF_##win##_##reg##_##field##_MASK)

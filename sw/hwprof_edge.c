@@ -2,7 +2,7 @@
  * fields come only from the generated hwprof_regs.h. */
 #include "hwprof_edge.h"
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 
 #define ADDR_LIMIT (UINT64_C(1) << HWPROF_PIR_BASE_W)
 #define BIT(lsb) (UINT32_C(1) << (lsb))

@@ -1,7 +1,7 @@
 /* Driver and interrupt handler of the trace controller; see include/hwprof_trace.h. */
 #include "hwprof_trace.h"
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 
 #define BIT(lsb) (UINT32_C(1) << (lsb))
 
@@ -197,7 +197,7 @@ static void jitter_period(const hwprof_t *h, hwprof_trace_table_t *t) {
 hwprof_result_t hwprof_trace_irq_handler(const hwprof_t *h, hwprof_trace_table_t *t) {
   if (h == NULL || t == NULL || t->slots == NULL) return kHwprofBadArg;
   uint32_t hot_before = t->hot_traces;
-  /* the handler is not traced: the hardware ignores a trap handler's instructions (docs/trace-ctrl.md,
+  /* the handler is not traced: the hardware ignores a trap handler's instructions (docs/trace_ctrl.md,
      "Traps"), so the trace the interrupt cut resumes when the program does */
   const uint32_t ctrl = rd(h, HWPROF_TRACE_CTRL_CTRL_ADDR);
   if (ctrl & BIT(HWPROF_TRACE_CTRL_CTRL_FIFO_MODE_LSB)) {

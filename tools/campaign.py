@@ -59,7 +59,7 @@ def bench_streams(build):
         s.append((f"tb_{cfg}-random", f"{build}/tb_{cfg}/Vhwprof_vpf", ["--test=random", "--quiet"], False, 1))
     for name, mod in (("prim_fifo", "fifo"), ("prim_fifo_d1", "fifo"), ("prim_ring", "fifo"),
                       ("prim_ring_d1", "fifo"), ("prim_counters", "counters"), ("prim_counters_w3", "counters"),
-                      ("prim_cam", "cam"), ("prim_cam_n1", "cam"), ("prim_regfile", "regfile"),
+                      ("prim_regfile", "regfile"),
                       ("prim_regfile_n1", "regfile")):
         s.append((f"tb_{name}-random", f"{build}/tb_{name}/Vhwprof_prim_{mod}", ["--test=random", "--quiet"],
                   False, 0.25))
@@ -69,7 +69,7 @@ def bench_streams(build):
 
 
 def path_programs(build):
-    """the workloads instrumented for path profiles (docs/path-prof.md), plain, region-based and
+    """the workloads instrumented for path profiles (docs/path.md), plain, region-based and
     global, made here once into BUILD/campaign/paths/: (name, ELF, map); deep_recursion is left out
     (its path stack overflows by design, and the read-back refuses it)"""
     instr = f"{build}/instr/hwprof-instr"

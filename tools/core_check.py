@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Check hwprof.core (FuseSoC CAPI2) against the tree, without FuseSoC: every file it lists exists,
-every RTL source (rtl/**/*.sv) is listed, and its parameters are exactly hwprof_top's, with the
-same defaults. FuseSoC's own parser and lint target run as well where FuseSoC is installed (make test).
+"""Check the RTL file list and hwprof.core (FuseSoC CAPI2) against the tree, without FuseSoC: rtl/hwprof.f
+lists every RTL source (rtl/**/*.sv) once, hwprof.core is what tools/core_gen.py writes from it, and
+hwprof_top's parameters take their defaults from regs/encodings.json. FuseSoC's own parser and lint
+target run as well where FuseSoC is installed (make test).
 
 usage: tools/core_check.py [ROOT]
 """
@@ -12,37 +13,40 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import core_gen  # noqa: E402
+
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    core = os.path.join(root, "hwprof.core")
-    try:
-        text = open(core, encoding="utf-8").read()
-    except OSError as e:
-        print(f"core_check: error: hwprof.core: cannot read: {e.strerror}", file=sys.stderr)
-        return 2
     errors = []
-    if not text.startswith("CAPI=2:"):
-        errors.append("hwprof.core: the first line must be CAPI=2:")
-    listed = re.findall(r"^\s+- ([\w./-]+\.(?:sv|svh|v|vlt))\b", text, re.M)
-    for f in listed:
-        if not os.path.isfile(os.path.join(root, f)):
-            errors.append(f"hwprof.core lists {f}, which does not exist")
+    try:
+        listed = core_gen.rtl_files(root)
+        generated = core_gen.generate(root)
+    except core_gen.GenError as e:
+        print(f"core_check: error: {e}", file=sys.stderr)
+        return 2
     rtl = sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "rtl", "**", "*.sv"), recursive=True))
     for f in rtl:
         if f not in listed:
-            errors.append(f"{f} is not listed in hwprof.core")
-    # parameters: name and default, as in the core, in the description (regs/encodings.json, which
-    # gives the RTL its defaults) and in hwprof_top's header
-    core_params = dict(re.findall(r"^  (\w+):\n    datatype: int\n    default: (\d+)", text, re.M))
+            errors.append(f"{f} is not listed in rtl/hwprof.f")
+    for f in sorted(set(f for f in listed if listed.count(f) > 1)):
+        errors.append(f"rtl/hwprof.f lists {f} more than once")
+    try:
+        text = open(os.path.join(root, "hwprof.core"), encoding="utf-8").read()
+    except OSError as e:
+        print(f"core_check: error: hwprof.core: cannot read: {e.strerror}", file=sys.stderr)
+        return 2
+    if text != generated:
+        errors.append("hwprof.core is not what tools/core_gen.py writes from rtl/hwprof.f (run `make core`)")
+    # parameters: name and default in the description (regs/encodings.json, which gives the RTL its
+    # defaults and the core its parameters) and in hwprof_top's header
     enc = json.load(open(os.path.join(root, "regs", "encodings.json"), encoding="utf-8"))
     desc_params = {c["name"]: str(c["default"]) for c in enc.get("config", [])}
-    top = open(os.path.join(root, "rtl", "hwprof_top.sv"), encoding="utf-8").read()
+    top = open(os.path.join(root, "rtl", "top", "hwprof_top.sv"), encoding="utf-8").read()
     rtl_params = re.findall(r"parameter\s+int\s+unsigned\s+(\w+)\s*=\s*hwprof_pkg::(\w+)_DEFAULT", top)
     by_c = {c["c"]: c["name"] for c in enc.get("config", [])}
     rtl_names = {name: by_c.get(c) for name, c in rtl_params}
-    if core_params != desc_params:
-        errors.append(f"hwprof.core parameters {core_params} differ from regs/encodings.json's {desc_params}")
     if any(rtl_names.get(n) != n for n in desc_params) or len(rtl_names) != len(desc_params):
         errors.append(f"hwprof_top's parameters {sorted(rtl_names)} do not take their defaults from "
                       f"regs/encodings.json ({sorted(desc_params)})")
@@ -51,7 +55,7 @@ def main():
         print(f"core_check: error: {e}", file=sys.stderr)
     if errors:
         return 1
-    print(f"core_check: hwprof.core lists {len(listed)} files (all {len(rtl)} RTL sources) and "
+    print(f"core_check: rtl/hwprof.f and hwprof.core list all {len(rtl)} RTL sources; "
           f"hwprof_top's {len(rtl_params)} parameters")
     return 0
 

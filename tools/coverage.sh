@@ -25,7 +25,7 @@ model_objs() {
 echo "cov: building the C model with gcov and the bench with Verilator coverage" >&2
 model_objs "$cov/model"
 ar rcs "$cov/model/libhwprof_model.a" "$cov"/model/*.o
-cc -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Itb -O1 -c tb/progen.c -o "$cov/tbc_progen.o"
+cc -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Itb -O1 -c tb/lib/progen.c -o "$cov/tbc_progen.o"
 verilator --cc --exe --build -j "$(nproc)" -Wall --assert --trace-fst --coverage-line --coverage-toggle \
   --Mdir "$cov/obj" --top-module hwprof_top \
   -CFLAGS "-O1 -I$root/tb -I$root/cmodel -I$root/sw/include" \
@@ -46,18 +46,18 @@ HWPROF_COVERAGE_FILE="$cov/program.dat" "$cov/Vhwprof_top" --test=program --seed
 # with the format's random programs, the front end with its random stream
 echo "cov: the co-processor engine and the value-profiling front end in their benches" >&2
 mkdir -p "$cov/cop"
-cop_lib_src="sw/cop/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/cop_interp.c"  # not hwprof_cpasm.c (a main)
+cop_lib_src="sw/cop/autogen/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/cop_interp.c"  # not hwprof_cpasm.c (a main)
 for c in $cop_lib_src; do cc -std=c11 -Isw/include -Isw/cop -O1 -c "$c" -o "$cov/cop/$(basename "${c%.c}").o"; done
 ar rcs "$cov/cop/libhwprof_cop.a" "$cov"/cop/*.o
 for b in cop vpf; do
-  srcs="rtl/hwprof_pkg.sv rtl/hwprof_cop_pkg.sv rtl/prim/hwprof_prim_counters.sv"
-  [ "$b" = cop ] && srcs="$srcs rtl/reg/hwprof_cop_reg.sv rtl/hwprof_cop.sv"
-  [ "$b" = vpf ] && srcs="$srcs rtl/reg/hwprof_vpf_reg.sv rtl/hwprof_sbuf.sv rtl/hwprof_vpf.sv"
+  # the packages, the counters, the block's register block and its own sources (rtl/$b/)
+  srcs="rtl/autogen/hwprof_pkg.sv rtl/cop/autogen/hwprof_cop_pkg.sv rtl/prim/hwprof_prim_counters.sv"
+  srcs="$srcs rtl/$b/autogen/hwprof_${b}_reg.sv $(ls rtl/$b/*.sv)"
   verilator --cc --exe --build -j "$(nproc)" -Wall --assert --trace-fst --coverage-line --coverage-toggle \
     --Mdir "$cov/obj_$b" --top-module "hwprof_$b" \
     -CFLAGS "-O1 -I$root/tb -I$root/cmodel -I$root/sw/include -I$root/sw/cop" \
     -LDFLAGS "$root/$cov/model/libhwprof_model.a $root/$cov/cop/libhwprof_cop.a --coverage" \
-    -o "$root/$cov/V$b" rtl/hwprof.vlt $srcs "$root/tb/tb_$b.cpp" "$root/tb/lockstep.cpp" >"$cov/build_$b.log" 2>&1 ||
+    -o "$root/$cov/V$b" rtl/hwprof.vlt $srcs "$root/tb/$b/tb_$b.cpp" "$root/tb/lib/lockstep.cpp" >"$cov/build_$b.log" 2>&1 ||
     { cat "$cov/build_$b.log"; exit 1; }
 done
 HWPROF_COVERAGE_FILE="$cov/cop_timing.dat" "$cov/Vcop" --test=timing --quiet
@@ -77,7 +77,7 @@ inc="-Itb -Itests -Isim -Isw/instr -Isw/cop -Isw/vp -Isw/dynopt -Isw/wpp -Isw/pa
 for c in $unit_src; do
   cc $CFLAGS $inc -c "$c" -o "$cov/unit/$(basename "${c%.c}").o"
 done
-for t in tests/test_*.c; do
+for t in tests/*/test_*.c; do
   n=$(basename "${t%.c}")
   cc $CFLAGS $inc -c "$t" -o "$cov/unit/$n.t.o"
   cc --coverage "$cov/unit/$n.t.o" $(ls "$cov"/unit/*.o | grep -v '\.t\.o$') -o "$cov/unit/$n" $(pkg-config --libs cmocka) -lelf
@@ -126,10 +126,11 @@ lcov --summary "$cov/c.info" 2>&1 | grep -E 'lines|functions' | sed 's/^/ /'
 lcov --list "$cov/c.info" 2>/dev/null | awk -F'|' 'NF > 2 && $1 ~ /\.c/ { print "  " $1 "|" $2 }' | head -80
 echo
 echo "C model line coverage (gcov):"
-for c in cmodel/*.c; do
+for c in cmodel/*.c cmodel/*/*.c; do
+  [ "${c#cmodel/prim/}" = "$c" ] || continue
   n=$(basename "${c%.c}")
-  b=$(cd "$cov/model" && gcov -n "$n.o" 2>/dev/null | awk -v f="cmodel/$n.c" '$0 ~ "File .*"f"" {getline; print; exit}')
+  b=$(cd "$cov/model" && gcov -n "$n.o" 2>/dev/null | awk -v f="$c" '$0 ~ "File .*"f"" {getline; print; exit}')
   u=$(cd "$cov/unit" && gcov -n "$n.o" 2>/dev/null |
-      awk -v f="cmodel/$n.c" '$0 ~ "File .*"f"" {getline; print; exit}')
+      awk -v f="$c" '$0 ~ "File .*"f"" {getline; print; exit}')
   printf '  %-16s bench: %-36s unit tests: %s\n' "$c" "${b:-no data}" "${u:-no data}"
 done

@@ -38,7 +38,7 @@ sc_runs=(
   "hashtab-cop|$build/workloads/hashtab-cop.elf"
   "sort-dynopt|$build/dyn/sort-prof.elf"
 )
-# and a program instrumented for region-based paths (docs/path-prof.md): the path sum and its stack
+# and a program instrumented for region-based paths (docs/path.md): the path sum and its stack
 # as gates, the counters decoded after the run (a path stack error or a bad counter fails the run)
 if "$build/instr/hwprof-instr" instrument --quiet --paths=rb "$build/instr/sort.elf" -o "$logdir/sort-rb.elf" \
   --map="$logdir/sort-rb.map"; then

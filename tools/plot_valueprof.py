@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make plots: the load-value profiling figures (docs/valueprof.md), from what
+"""make plots: the load-value profiling figures (docs/vpf.md), from what
 tools/valueprof_eval.sh measured (BUILD/bench/valueprof.tsv and BUILD/bench/vp/*.pairs).
 
   valueprof-bars.png      per program, the error and the overhead of both profilers (seed 001's

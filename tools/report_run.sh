@@ -44,7 +44,7 @@ step "edge profile"
 run edge.log "$sim" --edge-map="$dir/edge.map" --edge-profile="$dir/edge.prof" "$dir/edge.elf"
 step "path profile"
 "$instr" instrument --quiet --paths=rb "$dir/program.elf" -o "$dir/paths.elf" --map="$dir/paths.map"
-# a path profile the hardware could not keep (its path stack overflowed: docs/path-prof.md, "Limits")
+# a path profile the hardware could not keep (its path stack overflowed: docs/path.md, "Limits")
 # leaves no file; the page then says why, from the log
 "$sim" --path-map="$dir/paths.map" --path-profile="$dir/paths.paths" "$dir/paths.elf" >/dev/null 2>"$dir/paths.log" ||
   step "no path profile: $(grep -m1 '^hwprof-sim: path profile: ' "$dir/paths.log" || tail -1 "$dir/paths.log")"

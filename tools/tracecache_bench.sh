@@ -20,7 +20,7 @@ py=/usr/bin/python3
 printf 'program\tplain_prog_cycles\tstatic_prog_cycles\tfw_prog_cycles\tfw_all_cycles\ttc_prog_cycles\ttc_all_cycles\tfw_taken\ttc_taken\tcached\n' >"$tsv"
 penalty=${TC_TAKEN_PENALTY:-2}
 sim="$build/sim/hwprof-sim"
-cache=$(sed -n 's/^#define HWPROF_PLAT_RAM_BASE \(0x[0-9a-f]*\)u.*/\1/p' sw/include/hwprof_regs.h)
+cache=$(sed -n 's/^#define HWPROF_PLAT_RAM_BASE \(0x[0-9a-f]*\)u.*/\1/p' sw/include/autogen/hwprof_regs.h)
 cache_end=$(printf '0x%x' $((cache + 0x10000)))
 
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else printf "-" }'; }

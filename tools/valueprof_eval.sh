@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench section 7 and make plots' data: load-value profiling on every program (docs/valueprof.md).
+# make bench section 7 and make plots' data: load-value profiling on every program (docs/vpf.md).
 # Each program runs twice on the C-only platform, with the co-processor's profiler (<w>-vp.elf) and
 # with simple sampling (<w>-ss.elf); hwprof-sim --value-truth gives the exact profile of the same
 # run and hwprof-vpeval the error. Writes BUILD/bench/valueprof.tsv, and for every run in
@@ -14,7 +14,7 @@ done
 ls "$build"/workloads/*-vp.elf >/dev/null 2>&1 || { echo "valueprof_eval: error: no $build/workloads/*-vp.elf (make workloads)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "== 7. Load-value profiling (docs/valueprof.md): the co-processor running seed 001's algorithm"
+echo "== 7. Load-value profiling (docs/vpf.md): the co-processor running seed 001's algorithm"
 echo "      (sw/cop/valueprof.s, firmware sw/rt/vp_rt.c) against simple sampling of one load in 1024"
 echo "      (sw/rt/ss_rt.c), on the C-only platform. error: frequency-weighted RMS error of the estimated"
 echo "      invariance over the (load, value) pairs of loads retired at least 200 times with values of at"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Slot-level reference of the load-value profiling algorithm (seed 001, Appendix A; docs/valueprof.md).
+"""Slot-level reference of the load-value profiling algorithm (seed 001, Appendix A; docs/vpf.md).
 
 Written from the algorithm's rules, not from the microcode: it is the oracle for sw/cop/valueprof.s
 run by the co-processor's instruction-level interpreter (hwprof-cpasm --run). Both print the same
@@ -20,12 +20,12 @@ LFSR_SEED = 0xACE1
 
 
 def lfsr_next(x):
-    """docs/coproc.md: 16-bit Galois LFSR, taps 0xB400."""
+    """docs/cop.md: 16-bit Galois LFSR, taps 0xB400."""
     return (x >> 1) ^ (0xB400 if x & 1 else 0)
 
 
 class Algorithm:
-    """The slots and counters of the seed's Figure 10 flow, as docs/valueprof.md states them."""
+    """The slots and counters of the seed's Figure 10 flow, as docs/vpf.md states them."""
 
     def __init__(self):
         self.pc = [0] * SLOTS

@@ -16,7 +16,7 @@ uint32_t CpuSc::mmio_read(void* ctx, uint32_t off) { return static_cast<CpuSc*>(
 void CpuSc::mmio_write(void* ctx, uint32_t off, uint32_t v) { static_cast<CpuSc*>(ctx)->apb(true, off, v); }
 
 // Called at a falling edge (or right after another transfer ended at a rising edge): setup phase in
-// the current cycle, access phase from the next rising edge until pready (tb/apb_master.h). Returns
+// the current cycle, access phase from the next rising edge until pready (tb/lib/apb_master.h). Returns
 // at the rising edge that completed the transfer, with the bus idle again for the cycle that edge
 // starts.
 uint32_t CpuSc::apb(bool write, uint32_t addr, uint32_t wdata) {

@@ -18,7 +18,7 @@
 #include <cstdio>
 #include <functional>
 
-#include "apb_master.h"
+#include "lib/apb_master.h"
 #include "hwprof_pins.h"
 
 extern "C" {
@@ -30,7 +30,7 @@ namespace hwprof_sc {
 
 SC_MODULE(CpuSc) {
   sc_in<bool> clk_i{"clk_i"}, rst_ni{"rst_ni"};
-  // the requester's side of the retire-event and APB ports (tb/top_ports.h)
+  // the requester's side of the retire-event and APB ports (tb/top/top_ports.h)
   HWPROF_TOP_EV_INPUTS(HWPROF_SC_OUT_PORT)
   HWPROF_TOP_APB_INPUTS(HWPROF_SC_OUT_PORT)
   sc_in<bool> ev_ready_i{"ev_ready_i"};
@@ -84,7 +84,7 @@ SC_MODULE(CpuSc) {
   rv_status_t status_ = RV_RUNNING;
   bool ran_away_ = false;
   Stats stats_;
-  hwprof_apb_master_t apb_{};  // the APB requester (tb/apb_master.h)
+  hwprof_apb_master_t apb_{};  // the APB requester (tb/lib/apb_master.h)
 };
 
 }  // namespace hwprof_sc

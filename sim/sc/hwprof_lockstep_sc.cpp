@@ -4,7 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include "top_compare.h"
+#include "top/top_compare.h"
 
 namespace hwprof_sc {
 

@@ -1,8 +1,8 @@
 // hwprof_top as the RTL and the C model in lockstep: both see the same pins; the RTL's outputs drive
 // the platform, the model's go to a comparator that checks every output on every rising clock edge
 // (the values the cycle settled on) with the same signal list as the block bench
-// (tb/top_compare.h), and the rules of the memory and APB ports on the RTL's outputs every cycle
-// (tb/port_protocol.h, as the block bench checks them). The first mismatch or broken rule stops the
+// (tb/top/top_compare.h), and the rules of the memory and APB ports on the RTL's outputs every cycle
+// (tb/lib/port_protocol.h, as the block bench checks them). The first mismatch or broken rule stops the
 // simulation with a report naming the cycle and the signal, and the last transactions on the pins.
 #ifndef HWPROF_SC_LOCKSTEP_SC_H
 #define HWPROF_SC_LOCKSTEP_SC_H
@@ -13,8 +13,8 @@
 #include "Vhwprof_top.h"
 #include "hwprof_model_sc.h"
 #include "hwprof_pins.h"
-#include "lockstep.h"
-#include "port_protocol.h"
+#include "lib/lockstep.h"
+#include "lib/port_protocol.h"
 
 namespace hwprof_sc {
 

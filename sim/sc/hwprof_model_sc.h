@@ -1,4 +1,4 @@
-// The C model of hwprof_top (cmodel/top.c) as a SystemC module with exactly the Verilated RTL's
+// The C model of hwprof_top (cmodel/top/top.c) as a SystemC module with exactly the Verilated RTL's
 // ports: a drop-in replacement for Vhwprof_top in the platform. On a rising clock edge it takes one
 // step with the inputs as they were before the edge (synchronous active-low reset, as the RTL);
 // on any input change it re-evaluates its combinational outputs, as the RTL's eval does.

@@ -1,7 +1,7 @@
 // The pins of hwprof_top in the SystemC platform: the signals that connect it to the CPU, the APB
 // bus, the profile memory and the interrupt lines, one binding used by every engine (the Verilated
 // RTL, the C model and the two in lockstep all have exactly Verilator's port names and types), and
-// conversions between those pins and the C model's port structs (cmodel/ports.h, cmodel/top.h).
+// conversions between those pins and the C model's port structs (cmodel/ports.h, cmodel/top/top.h).
 //
 // Verilator --sc maps a 1-bit port to bool, 2..32 bits to uint32_t, 33..64 bits to uint64_t and
 // wider ports to sc_bv<N>. The platform is built for one configuration of hwprof_top, fixed by the
@@ -16,10 +16,10 @@
 #include <type_traits>
 
 extern "C" {
-#include "top.h"
+#include "top/top.h"
 }
 
-#include "top_ports.h"
+#include "top/top_ports.h"
 
 #if !defined(HWPROF_CFG_CNTW) || !defined(HWPROF_CFG_UPDDEPTH) || !defined(HWPROF_CFG_SETS) || \
     !defined(HWPROF_CFG_WAYS) || !defined(HWPROF_CFG_LINEWORDS) || !defined(HWPROF_CFG_OABDEPTH) || \
@@ -100,7 +100,7 @@ inline line_bv line_to_bv(const hwprof_line_t& l) {
 }
 
 // The ports of hwprof_top, with Verilator's names and types (for the modules standing in for it),
-// from the one port list (tb/top_ports.h).
+// from the one port list (tb/top/top_ports.h).
 #define HWPROF_SC_IN_PORT(name, sc_type, member) sc_in<sc_type> name##_i{#name "_i"};
 #define HWPROF_SC_OUT_PORT(name, sc_type, member) sc_out<sc_type> name##_o{#name "_o"};
 #define HWPROF_SC_TOP_PORTS                            \

@@ -1,4 +1,4 @@
-/* Value-profiling test program with load values known by construction (docs/valueprof.md): five
+/* Value-profiling test program with load values known by construction (docs/vpf.md): five
  * loads in one loop, well mixed (no phases), 20,000 iterations:
  *   one[]   always 5                         invariance 100%
  *   three[] 3, 3, 3, 9 repeating             3: 75%, 9: 25%

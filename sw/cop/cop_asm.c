@@ -1,4 +1,4 @@
-/* The co-processor's assembler and disassembler (cop_asm.h, docs/coproc.md). */
+/* The co-processor's assembler and disassembler (cop_asm.h, docs/cop.md). */
 #include "cop_asm.h"
 
 #include <ctype.h>

@@ -1,4 +1,4 @@
-/* The co-processor's assembler and disassembler (docs/coproc.md, "Assembly language"). Every field
+/* The co-processor's assembler and disassembler (docs/cop.md, "Assembly language"). Every field
  * position, code and mnemonic comes from the generated format (hwprof_cop_isa.h). */
 #ifndef HWPROF_COP_ASM_H
 #define HWPROF_COP_ASM_H

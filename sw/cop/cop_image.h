@@ -1,4 +1,4 @@
-/* Co-processor images as text files and C initializers (host side; docs/coproc.md).
+/* Co-processor images as text files and C initializers (host side; docs/cop.md).
  *
  * The text form, one item per line ('#' starts a comment):
  *   hwprof-cop-image 1           first line

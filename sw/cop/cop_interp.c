@@ -1,5 +1,5 @@
 /* Instruction-level interpreter of the co-processor's microcode (cop_interp.h). Each step follows
- * the numbered list of docs/coproc.md, "One microinstruction". */
+ * the numbered list of docs/cop.md, "One microinstruction". */
 #include "cop_interp.h"
 
 #include <stdlib.h>

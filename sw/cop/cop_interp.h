@@ -1,4 +1,4 @@
-/* Instruction-level interpreter of the co-processor's microcode (docs/coproc.md, "One
+/* Instruction-level interpreter of the co-processor's microcode (docs/cop.md, "One
  * microinstruction"): the architectural result of a program on a stream of samples. Written from the
  * format description (hwprof_cop_isa.h) and the specification alone, never from the cycle model, so
  * it is the second oracle for the cycle-exact C model and the RTL (as Spike is for a core): arrays,
@@ -64,7 +64,7 @@ void cop_interp_free(cop_interp_t *s);
 /* Load a program: words, register initial values, widths, dispatch, seed, field selection; the
  * arrays and v/i registers are left as they are (the host clears them separately, as in hardware). */
 int cop_interp_load(cop_interp_t *s, const hwprof_cop_image_t *img);
-/* The host's clear operations (docs/coproc.md, Host access). */
+/* The host's clear operations (docs/cop.md, Host access). */
 void cop_interp_cam_invalidate(cop_interp_t *s);
 void cop_interp_data_clear(cop_interp_t *s);
 void cop_interp_resume(cop_interp_t *s);

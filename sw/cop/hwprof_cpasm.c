@@ -1,5 +1,5 @@
 /* hwprof-cpasm: assembler, disassembler and interpreter front end of the value-profiling
- * co-processor's microcode (docs/coproc.md). */
+ * co-processor's microcode (docs/cop.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 # valueprof.s: load-value profiling, seed 001 section 5 and Appendix A (the flow of its Figure 10),
-# for the co-processor at Table 1's sizes (256 CAM entries, 2 KB data array). docs/valueprof.md
+# for the co-processor at Table 1's sizes (256 CAM entries, 2 KB data array). docs/vpf.md
 # describes the algorithm, the slot layout and the interrupt causes; this file is the program.
 #
 # A slot n (0..255) is CAM entry n (the load's PC; valid while the slot is on) and four elements of

@@ -6,7 +6,7 @@
 
 #define kHasPred 0x80u /* rl_flags while the chains are built: a block has a predecessor */
 
-/* The counters are ordinary memory (docs/edge-prof.md): after a flush with invalidate the cache holds
+/* The counters are ordinary memory (docs/edge_prof.md): after a flush with invalidate the cache holds
  * nothing, so the firmware reads and writes them directly, before any further update. */
 static uint64_t counter_read(const hwprof_dynopt_t *d, uint32_t addr) {
   const volatile uint32_t *w = (const volatile uint32_t *)(uintptr_t)addr;

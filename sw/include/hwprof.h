@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "hwprof_mmio.h"
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 #include "hwprof_result.h"
 
 

@@ -1,7 +1,7 @@
-/* Driver of the value-profiling co-processor (seed 001; docs/coproc.md): load a program image
+/* Driver of the value-profiling co-processor (seed 001; docs/cop.md): load a program image
  * (hwprof-cpasm), set the front end's filters, start, stop, read the arrays back, mask PCs in the
  * bit-mask filter, and the interrupt handler hook. Portable C: it runs on the simulated CPU as the
- * co-processor's interrupt handler and on the host against the C model (tests/test_cop_driver.c).
+ * co-processor's interrupt handler and on the host against the C model (tests/cop/test_cop_driver.c).
  * Every function checks its arguments before touching the hardware. */
 #ifndef HWPROF_COP_DRV_H
 #define HWPROF_COP_DRV_H
@@ -22,7 +22,7 @@ typedef struct {
  * image: its kinds and fields) */
 typedef struct {
   uint16_t prescale; /* keep one passing instruction in this many (0, 1: all) */
-  uint8_t hash_mm;   /* hash of the mask/match filter, 0..3 (docs/coproc.md) */
+  uint8_t hash_mm;   /* hash of the mask/match filter, 0..3 (docs/cop.md) */
   uint8_t hash_bm;   /* hash of the bit-mask filter, 0..3 */
   uint32_t mask;     /* mask/match: keep instructions with (hash ^ match) & mask == 0 */
   uint32_t match;
@@ -74,7 +74,7 @@ typedef int (*hwprof_cop_intr_fn)(void *ctx, const hwprof_t *h, uint32_t intr_pc
  * then restart the engine as fn says (one write). *handled says whether the cause was pending. */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_cop_handle_irq(const hwprof_t *h, hwprof_cop_intr_fn fn, void *ctx, bool *handled);
 
-/* the PC hashes of the filters (docs/coproc.md), for software that sets filter bits itself */
+/* the PC hashes of the filters (docs/cop.md), for software that sets filter bits itself */
 static inline uint32_t hwprof_cop_pc_hash(unsigned sel, uint32_t pc) {
   const uint32_t w = pc >> 2;
   switch (sel & 3u) {

@@ -1,4 +1,4 @@
-/* A loadable co-processor program (docs/coproc.md): what the assembler produces, the interpreter and
+/* A loadable co-processor program (docs/cop.md): what the assembler produces, the interpreter and
  * the driver load. Freestanding (no heap, no stdio): firmware embeds images as C initializers
  * (hwprof-cpasm --c NAME). The text file form is read and written by sw/cop/cop_image.c (host). */
 #ifndef HWPROF_COP_IMAGE_H
@@ -6,8 +6,8 @@
 
 #include <stdint.h>
 
-#include "hwprof_cop_isa.h"
-#include "hwprof_regs.h"
+#include "autogen/hwprof_cop_isa.h"
+#include "autogen/hwprof_regs.h"
 
 /* the largest microcode depth an image can describe (the build parameter UcDepth may be smaller) */
 #define HWPROF_COP_IMAGE_MAX_UC 256u

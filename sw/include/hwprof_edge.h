@@ -64,7 +64,7 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_read_stats(const hwprof_t *h, hwp
  * return found it empty since reset (or since LINK was last written): the profile is not exact. */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_link_check(const hwprof_t *h);
 /* kHwprofOk, or kHwprofPathLost when a path operation found the path stack full or empty since
- * reset (or since PATH_STACK was last written): the path profile is not exact (docs/path-prof.md). */
+ * reset (or since PATH_STACK was last written): the path profile is not exact (docs/path.md). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_path_check(const hwprof_t *h);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_restore(const hwprof_t *h, const hwprof_pir_ctx_t *ctx);

@@ -1,7 +1,7 @@
 /* Trace reconstruction (seed 002, Figure 9): from a (start address, branch history) record and the
  * program image, walk the instructions from the start, follow each conditional branch by its
  * history bit (oldest outcome first, just below the marker), and stop at the instruction that ended
- * the trace. docs/trace-sw.md states the rules, which mirror the trace controller's. */
+ * the trace. docs/trace_ctrl_sw.md states the rules, which mirror the trace controller's. */
 #ifndef HWPROF_RECON_H
 #define HWPROF_RECON_H
 

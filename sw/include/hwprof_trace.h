@@ -1,7 +1,7 @@
 /* Driver of the trace controller (seed 002) and the interrupt handler of its Figure 8: records are
  * counted in a hash table keyed by (start address, branch history); a trace whose count reaches a
  * threshold is handed to a callback (the seed's "process the trace", Figure 9) once, and the
- * sampling period is shortened (paragraph 75). docs/trace-sw.md describes the use. Every function
+ * sampling period is shortened (paragraph 75). docs/trace_ctrl_sw.md describes the use. Every function
  * checks its arguments before touching the hardware. */
 #ifndef HWPROF_TRACE_H
 #define HWPROF_TRACE_H

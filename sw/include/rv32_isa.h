@@ -8,7 +8,7 @@
  * other bit of the word. The memory map and the shadow-word layout of the profiling extension come
  * from regs/encodings.json (hwprof_regs.h).
  *
- * The test program generator (tb/progen.c) keeps its own encoder on purpose: it is the independent
+ * The test program generator (tb/lib/progen.c) keeps its own encoder on purpose: it is the independent
  * side of the trace round trip. */
 #ifndef HWPROF_RV32_ISA_H
 #define HWPROF_RV32_ISA_H
@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 
 /* major opcodes (bits 6:0) */
 #define RV32_OP_LOAD 0x03u
@@ -179,7 +179,7 @@ static inline uint32_t rv32_shadow_setoff_value(uint32_t s) {
 }
 static inline uint32_t rv32_shadow_link_base(uint32_t s) { return s & ~UINT32_C(3); }
 
-/* ---- path words (docs/path-prof.md): an operation (HWPROF_PATH_OP_*) and two values below
+/* ---- path words (docs/path.md): an operation (HWPROF_PATH_OP_*) and two values below
  * 2^PATH_VAL_W, in bits 28:0; prof.path (op HWPROF_PROF_OP_PATH, rs1 = x0) takes one from its
  * shadow word, a branch or jump carries one in its shadow word (bit 30 set, bit 31 clear) when it
  * goes the chosen way, a return carries the kind and a only (b reads 0: bit 19 stays its POP bit) */

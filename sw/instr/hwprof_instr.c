@@ -35,7 +35,7 @@ static void usage(FILE *to) {
           "                   edge profiles only)\n"
           "  --hwprof-base=ADDR  the hwprof registers (default 0x%08" PRIx32 ")\n"
           "  --skip=F1,F2     leave these functions uninstrumented\n"
-          "  --paths=P        path profiles instead of edge profiles (docs/path-prof.md): plain\n"
+          "  --paths=P        path profiles instead of edge profiles (docs/path.md): plain\n"
           "                   (Ball-Larus paths of each function), rb or gp (seed 004's hierarchical\n"
           "                   paths of the function and its natural loops, region-based: one array\n"
           "                   per region, or global: one sparse array); none: edges\n"
@@ -51,7 +51,7 @@ static void usage(FILE *to) {
           "cfg: prints what the CFG layer sees in each function (or one): blocks with their immediate\n"
           "dominator and innermost loop, edges, natural loops with their nesting, or why there is no\n"
           "CFG. The program must be linked with -Wl,--emit-relocs.\n"
-          "paths: Ball-Larus path numbering of each function (docs/path-prof.md): its plain paths,\n"
+          "paths: Ball-Larus path numbering of each function (docs/path.md): its plain paths,\n"
           "and the counters its hierarchical path profile needs, region-based (one array per region:\n"
           "the function and each natural loop) and global (one array, the global path sums' range);\n"
           "--max-paths=N (default 1048576): a function or region with more is reported, not numbered.\n"
@@ -425,7 +425,7 @@ static int number_truth_path(const pp_numbering_t *n, const uint32_t *blk, uint3
   return 1;
 }
 
-/* hwprof-instr paths --truth: each path of the oracle's file numbered (docs/path-prof.md). */
+/* hwprof-instr paths --truth: each path of the oracle's file numbered (docs/path.md). */
 static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_paths, uint8_t *mem, size_t arena_bytes) {
   FILE *f = fopen(truth, "r");
   if (f == NULL) {
@@ -507,7 +507,7 @@ static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_pat
   return bad || clashes ? 1 : 0;
 }
 
-/* hwprof-instr paths: what numbering each function's paths gives (docs/path-prof.md). */
+/* hwprof-instr paths: what numbering each function's paths gives (docs/path.md). */
 static int cmd_paths(int argc, char **argv) {
   const char *in = NULL, *only = NULL, *truth = NULL;
   uint64_t max_paths = 1u << 20;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "hwprof_meta.h"
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 #include "instr_ctx.h"
 #include "linkage.h"
 #include "rv32_isa.h"

@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 
 typedef enum { kModeAll = 0, kModeMinimal = 1 } instr_mode_t;
-/* Path profiles instead of edge profiles (docs/path-prof.md): none (edges), plain Ball-Larus paths,
+/* Path profiles instead of edge profiles (docs/path.md): none (edges), plain Ball-Larus paths,
  * or seed 004's hierarchical paths (the function and its natural loops), region-based or global. */
 typedef enum { kPathsNone = 0, kPathsPlain = 1, kPathsRegions = 2, kPathsGlobal = 3 } instr_paths_t;
 

@@ -1,4 +1,4 @@
-/* The instrumenter's path policy (seed 004; docs/path-prof.md): per function, plan the
+/* The instrumenter's path policy (seed 004; docs/path.md): per function, plan the
  * path profile (sw/path/pp_plan.h: regions, numbered graphs, counters, the path operations of
  * every edge) and place the operations where they cost least:
  *
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 #include "instr_ctx.h"
 #include "pp_plan.h"
 #include "rv32_isa.h"

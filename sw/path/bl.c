@@ -1,4 +1,4 @@
-/* Ball-Larus path numbering; see bl.h and docs/path-prof.md. */
+/* Ball-Larus path numbering; see bl.h and docs/path.md. */
 #include "bl.h"
 
 

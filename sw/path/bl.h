@@ -1,4 +1,4 @@
-/* Ball-Larus path numbering (issue 15, seed 004's starting point; docs/path-prof.md): on a control
+/* Ball-Larus path numbering (issue 15, seed 004's starting point; docs/path.md): on a control
  * flow graph with one entry and one exit, every path from the entry to the exit of the graph with
  * its back edges removed gets a unique number, its path sum, in 0 .. N - 1 (N the number of such
  * paths), as the sum of values on its edges.
@@ -20,7 +20,7 @@
  *    tree keeps off the frequent edges.
  *
  * The order of a node's outgoing edges decides the values (the seed's figures fix it where they
- * give values: docs/path-prof.md). Portable C11 with no heap and no stdio: memory from a caller's
+ * give values: docs/path.md). Portable C11 with no heap and no stdio: memory from a caller's
  * arena (hwprof_cfg.h), as the CFG layer. */
 #ifndef HWPROF_PATH_BL_H
 #define HWPROF_PATH_BL_H

@@ -1,5 +1,5 @@
 /* A real function's path graph and regions, from the CFG layer (hwprof_cfg.h), for Ball-Larus
- * numbering (bl.h) and the two hierarchical embodiments (regions.h); docs/path-prof.md.
+ * numbering (bl.h) and the two hierarchical embodiments (regions.h); docs/path.md.
  *
  * Nodes: the function's blocks and one EXIT node (index nblk) that returns, tail calls and the
  * fall past the end lead to; a block with no edge at all out of it (a call that never returns at

@@ -1,4 +1,4 @@
-/* Comparing a path profile with the oracle's paths; see pp_compare.h and docs/path-prof.md. */
+/* Comparing a path profile with the oracle's paths; see pp_compare.h and docs/path.md. */
 #include "pp_compare.h"
 
 #include <inttypes.h>

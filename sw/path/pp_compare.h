@@ -1,5 +1,5 @@
 /* Comparing a path profile read back from the hardware (pp_readback.h) with the oracle's paths
- * (hwprof-sim --path-truth, cut from the retire stream alone; docs/path-prof.md): path for path,
+ * (hwprof-sim --path-truth, cut from the retire stream alone; docs/path.md): path for path,
  * count for count, in every function the profile covers. Regions are named by their heads'
  * addresses, so the two sides need not number them alike. Host only. */
 #ifndef HWPROF_PATH_COMPARE_H

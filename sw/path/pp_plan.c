@@ -1,4 +1,4 @@
-/* A function's path profile, planned; see pp_plan.h and docs/path-prof.md. */
+/* A function's path profile, planned; see pp_plan.h and docs/path.md. */
 #include "pp_plan.h"
 
 static uint16_t mod(int64_t v) {

@@ -1,4 +1,4 @@
-/* Reading a path profile back; see pp_readback.h and docs/path-prof.md. */
+/* Reading a path profile back; see pp_readback.h and docs/path.md. */
 #include "pp_readback.h"
 
 #include <inttypes.h>

@@ -1,4 +1,4 @@
-/* Regions and the two augmentations of seed 004; see regions.h and docs/path-prof.md. */
+/* Regions and the two augmentations of seed 004; see regions.h and docs/path.md. */
 #include "regions.h"
 
 

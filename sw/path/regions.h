@@ -1,4 +1,4 @@
-/* Regions and the two augmentations of seed 004 (docs/path-prof.md): the graphs on which
+/* Regions and the two augmentations of seed 004 (docs/path.md): the graphs on which
  * Ball-Larus numbering (bl.h) gives hierarchical paths their sums.
  *
  * A function's regions nest (a tree; the outermost holds the function's entry and exit): each node

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 #include "rv32_isa.h"
 
 /* inserted words at one place (any number: a software path profile inserts dozens) */

@@ -7,12 +7,12 @@
  * wrote was counted once, and every instruction that passed the filters was written or dropped.
  * The handler runs on the simulated CPU, so its cost is measured like any other code. Last, it
  * writes the profile to cop-profile.txt (semihosting; hwprof-sim --out-dir chooses where, and
- * --cop-check compares it with the retire stream: docs/coproc.md, "The firmware's profile file"). */
+ * --cop-check compares it with the retire stream: docs/cop.md, "The firmware's profile file"). */
 #include <stdint.h>
 #include <stdio.h>
 
 #include "hwprof_cop.h"
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 #include "cop_rt_common.h"
 
 #ifndef COP_PRESCALE
@@ -124,7 +124,7 @@ int main(void) {
          (unsigned long)distinct,
          (unsigned long)counted, (unsigned long)profile[top].pc, (unsigned long)profile[top].count);
   /* the accounting: every written record was processed and counted once; the prescaler chose the
-   * 1st passing load and then one in COP_PRESCALE (its count starts at 0: docs/coproc.md), and each
+   * 1st passing load and then one in COP_PRESCALE (its count starts at 0: docs/cop.md), and each
    * chosen load was written or dropped */
   const uint32_t n = COP_PRESCALE > 1u ? COP_PRESCALE : 1u, chosen = (st.passed + n - 1u) / n;
   int bad = 0;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "hwprof_mmio.h"
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 
 static inline uint32_t rt_instret(void) {
   uint32_t v;

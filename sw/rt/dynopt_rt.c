@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "dynopt.h"
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 #ifdef DYNOPT_TRACES
 #include "hwprof_trace.h"
 #include "trace_opt.h"

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 #include "hwprof_trace.h"
 #ifdef HWPROF_TRACE_CACHE
 #include "trace_opt.h"

@@ -1,4 +1,4 @@
-/* Firmware runtime of the simple-sampling baseline (seed 001 section 5; docs/valueprof.md): the
+/* Firmware runtime of the simple-sampling baseline (seed 001 section 5; docs/vpf.md): the
  * front end keeps one load in SS_PRESCALE (default 1024), the co-processor runs
  * sw/cop/simplesamp.s (a ring of 256 (PC, value) pairs in its data array) and interrupts when the
  * ring is full; this handler counts every pair in a table. At the end the last partial ring is
@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "hwprof_cop.h"
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 #include "cop_rt_common.h"
 
 #ifndef SS_PRESCALE

@@ -1,5 +1,5 @@
 /* Firmware runtime for load-value profiling on the simulated system (RV32 only; seed 001 section 5
- * and Appendix A; docs/valueprof.md, "Firmware"): the trap plumbing around sw/vp/vp_fw.c, which
+ * and Appendix A; docs/vpf.md, "Firmware"): the trap plumbing around sw/vp/vp_fw.c, which
  * does the work. It loads sw/cop/valueprof.s (embedded by hwprof-cpasm --c) with intervals of
  * 2^VP_INTERVAL_LOG2 records, samples every load, and takes two interrupts:
  *   - the co-processor's (interval end, FAILED, thrashing): vp_fw_on_intr through the driver;
@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "hwprof_cop.h"
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 #include "cop_rt_common.h"
 #include "vp_fw.h"
 

@@ -1,4 +1,4 @@
-/* hwprof-vpeval: how good a load-value profile is (docs/valueprof.md, "Evaluation").
+/* hwprof-vpeval: how good a load-value profile is (docs/vpf.md, "Evaluation").
  *
  * Reads the exact profile of a run (hwprof-sim --value-truth) and what a profiler recorded in the
  * same run: the co-processor's (vp-profile.txt, estimated with seed 001's A.6, sw/vp/vp_estimate.c)

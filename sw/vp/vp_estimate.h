@@ -1,4 +1,4 @@
-/* The invariance estimate of seed 001's Appendix A.6 (docs/valueprof.md, "Estimation").
+/* The invariance estimate of seed 001's Appendix A.6 (docs/vpf.md, "Estimation").
  *
  * What the profiler recorded for one static load, summed over every slot copy of it: the samples
  * its slots counted in all (total), and for each value that was ever the active value the hits and

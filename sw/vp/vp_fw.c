@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "hwprof_regs.h"
+#include "autogen/hwprof_regs.h"
 
 static vp_fw_load_t *entry_of(vp_fw_t *f, uint32_t pc) {
   for (uint32_t k = (pc >> 2) & (VP_FW_MAX_LOADS - 1u), probes = 0; probes < VP_FW_MAX_LOADS;

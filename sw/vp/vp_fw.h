@@ -1,7 +1,7 @@
-/* The load-value profiler's firmware, portable C (docs/valueprof.md, "Firmware"): everything the
+/* The load-value profiler's firmware, portable C (docs/vpf.md, "Firmware"): everything the
  * interrupt handlers of sw/rt/vp_rt.c do, over a driver handle, so the same code runs on the
  * simulated CPU (RV32, the runtime adds the trap plumbing and the timer) and on the host against
- * the C model (tests/test_vp_fw.c, under ASan/UBSan).
+ * the C model (tests/vp/test_vp_fw.c, under ASan/UBSan).
  *
  * It runs sw/cop/valueprof.s: at the end of an interval or when FAILED reaches its threshold it
  * copies the slots that counted something into its profile and masks the loads it is confident
@@ -57,7 +57,7 @@ void vp_fw_on_timer(vp_fw_t *f, const hwprof_t *h);
 /* Stops the engine and copies the last slots (with the co-processor's interrupt no longer taken:
  * a pending one's slots are copied here instead). */
 hwprof_result_t vp_fw_final_copy(vp_fw_t *f, const hwprof_t *h);
-/* The profile file (docs/valueprof.md): its first line, then the loads and values. A file with
+/* The profile file (docs/vpf.md): its first line, then the loads and values. A file with
  * snapshots has 'snapshot <instructions> <overhead>' lines, each followed by vp_fw_write_loads.
  * Return 0, or -1 if writing failed. */
 int vp_fw_write_header(FILE *out);

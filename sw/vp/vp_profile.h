@@ -1,4 +1,4 @@
-/* Reading a load-value profile file (docs/valueprof.md): the co-processor firmware's vp-profile.txt
+/* Reading a load-value profile file (docs/vpf.md): the co-processor firmware's vp-profile.txt
  * or the simple-sampling baseline's vp-samples.txt, each a series of snapshots taken during the run
  * (the last is the profile). Host only. */
 #ifndef HWPROF_VP_PROFILE_H

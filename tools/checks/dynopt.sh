@@ -72,7 +72,7 @@ tcache_end_to_end() {
 }
 check tcache-hot-traces-same-output tcache_end_to_end
 
-# ... and on random paths of real programs (tests/codecache_random.c, under ASan/UBSan): 1000 paths
+# ... and on random paths of real programs (tests/dynopt/codecache_random.c, under ASan/UBSan): 1000 paths
 # cut at random from the retired stream of every plain workload and Embench program (all its option
 # builds too), starting anywhere, placed in a code cache, and the program run again: its output and
 # exit code must not change
@@ -205,7 +205,7 @@ static_layout_run() {
 }
 check dynopt-static-layout-run-same-output-exact-profile static_layout_run
 
-# ... and at random moments in random orders (tests/relayout_random.c, under ASan/UBSan): 100
+# ... and at random moments in random orders (tests/dynopt/relayout_random.c, under ASan/UBSan): 100
 # functions laid out in random block orders while each program runs (the firmware's handler, a
 # callee or the middle of a block running then), on workloads, the phase programs and Embench
 # programs: the same output and an exact edge profile through the code cache

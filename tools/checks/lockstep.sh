@@ -8,7 +8,7 @@
 #     worked out by hand, and a random stream, in two or more configurations each
 # (bench directory:Verilated top; the random runs are 500,000 cycles for the FIFO, 300,000 otherwise)
 for b in prim_fifo:fifo prim_fifo_d1:fifo prim_ring:fifo prim_ring_d1:fifo prim_counters:counters \
-         prim_counters_w3:counters prim_cam:cam prim_cam_n1:cam prim_regfile:regfile prim_regfile_n1:regfile; do
+         prim_counters_w3:counters prim_regfile:regfile prim_regfile_n1:regfile; do
   p=${b%%:*}
   bin="$build/tb_$p/Vhwprof_prim_${b#*:}"
   cycles=300000
@@ -21,7 +21,7 @@ check lockstep-directed "$tb" --test=directed --cycles=20000
 check lockstep-directed-small-cache "$tb_small" --test=directed --cycles=20000
 check lockstep-directed-large-cache "$tb_large" --test=directed --cycles=20000
 # (the random runs below and above give --require-coverage: each of the bench's 16 functional
-# coverage points, tb/func_cover.h, must be reached, or the run fails)
+# coverage points, tb/top/func_cover.h, must be reached, or the run fails)
 # the counter widths and cache shapes the other benches do not cover: CntW 8 (c8), 16 with 8 ways
 # and 8-counter lines (c16), 64 with 8-counter lines (c64); the same directed scenarios (their
 # addresses, values and OAB overrun follow the configuration) and 1 M random cycles each

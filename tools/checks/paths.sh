@@ -1,7 +1,7 @@
-# Path profiling's checks of make test (docs/path-prof.md), sourced by tools/runtests.sh, whose
+# Path profiling's checks of make test (docs/path.md), sourced by tools/runtests.sh, whose
 # check(), $build and $logdir they use: numbering on real code, the oracle against the numbering.
 
-# path numbering on real code (docs/path-prof.md; `hwprof-instr paths`, under ASan/UBSan): every
+# path numbering on real code (docs/path.md; `hwprof-instr paths`, under ASan/UBSan): every
 # function of the workloads and the Embench programs that has a CFG is numbered, or refused only for
 # having more paths than the limit, with its region-based and global counters; none is refused for
 # a graph the numbering cannot take (a dead end, a cycle left by the back edges)
@@ -18,7 +18,7 @@ paths_on_real_code() {
 }
 check paths-numbered-in-every-function paths_on_real_code
 
-# the path profile's oracle against the numbering (docs/path-prof.md): hwprof-sim --path-truth cuts
+# the path profile's oracle against the numbering (docs/path.md): hwprof-sim --path-truth cuts
 # each run's executed blocks into paths per function activation from the retire stream and the
 # CFGs alone (dominators, returns), no edge values; hwprof-instr paths --truth numbers each of them
 # with the function's Ball-Larus numbering: every path the run took must be a path of the numbered
@@ -48,7 +48,7 @@ paths_truth_numbered() {
 }
 check paths-truth-are-numbered-paths paths_truth_numbered
 
-# path profiles collected through the hardware (docs/path-prof.md): each workload, the
+# path profiles collected through the hardware (docs/path.md): each workload, the
 # switch table of label differences (tests/programs/switch_table.c) and each Embench program
 # instrumented by hwprof-instr --paths (under ASan/UBSan) for plain Ball-Larus paths,
 # region-based and global hierarchical paths; run on hwprof-sim with the C model, its output the
@@ -103,7 +103,7 @@ paths_rtl_lockstep() {
 }
 check paths-rtl-lockstep-same-profile paths_rtl_lockstep
 
-# bad input and limits (docs/path-prof.md): recursion deeper than the path stack is refused after
+# bad input and limits (docs/path.md): recursion deeper than the path stack is refused after
 # the run (PATH_STACK.ERR: exit 4, no file), never counted wrong; an edge map given as a path map,
 # a program that is not the map's, a cut or malformed profile each get one error naming the file;
 # the fuzzer's finds stay fixed

@@ -1,9 +1,9 @@
-# The value profiler's checks of make test (docs/coproc.md, docs/valueprof.md), sourced by
+# The value profiler's checks of make test (docs/cop.md, docs/vpf.md), sourced by
 # tools/runtests.sh, whose check(), sc_runs(), $build, $logdir, $par, $sc and $prof_workloads they use:
 # the co-processor's tools, the load-value program, the co-processor's and the front end's lockstep
 # benches, the runtime on the simulated CPU, load-value profiling end to end, bad input refused.
 
-# the co-processor's assembler, disassembler and interpreter (sw/cop/, docs/coproc.md) used as a
+# the co-processor's assembler, disassembler and interpreter (sw/cop/, docs/cop.md) used as a
 # user would, under ASan/UBSan: the example assembles, disassembles to text that reassembles to the
 # same image, embeds as a C initializer that builds for the RV32 target, and runs on its sample file
 # with the table worked out by hand (sw/cop/examples/pc_count.samples: 0x80000100 seen 3 times,
@@ -45,7 +45,7 @@ check cpasm-cli cpasm_cli
 
 # --- the load-value profiling program (sw/cop/valueprof.s, seed 001 Figure 10) on the instruction-
 #     level interpreter: a directed stream whose final slots were worked out by hand from the
-#     algorithm's rules (docs/valueprof.md: replacement M and failure K with the LFSR's first seven
+#     algorithm's rules (docs/vpf.md: replacement M and failure K with the LFSR's first seven
 #     numbers 1 0 8 12 14 7 3, a hit, misses under 20%, re-selection H, the 16-sample rule I,
 #     hit-counter and miss-counter saturation F, the interval interrupt at record 65,536 (that
 #     record is not processed), total saturation), then random, thrashing and
@@ -95,7 +95,7 @@ valueprof_program() {
 }
 check valueprof-program valueprof_program
 
-# --- the co-processor engine (rtl/hwprof_cop.sv against cmodel/cop.c every cycle, and against the
+# --- the co-processor engine (rtl/cop/hwprof_cop.sv against cmodel/cop/cop.c every cycle, and against the
 #     instruction-level interpreter sw/cop/cop_interp.c after every record): the timing and the
 #     host window worked out by hand, then random programs generated from the format description,
 #     in the default configuration (Table 1's sizes) and a small one (UcDepth 8, 4 CAM entries, 32
@@ -115,8 +115,8 @@ done
 # sw/cop/valueprof.s (Table 1's sizes only) kept busy on the cycle model, checked every record
 check "lockstep-cop-valueprof" "$build/tb_cop/Vhwprof_cop" --test=valueprof --seed=1 --cycles=1000000
 
-# --- the value-profiling front end (rtl/hwprof_vpf.sv + rtl/hwprof_sbuf.sv against cmodel/vpf.c
-#     every cycle, and against the bench's record-level reference written from docs/coproc.md):
+# --- the value-profiling front end (rtl/vpf/hwprof_vpf.sv + rtl/vpf/hwprof_sbuf.sv against cmodel/vpf/vpf.c
+#     every cycle, and against the bench's record-level reference written from docs/cop.md):
 #     directed outcomes worked out by hand, then 1 M random cycles per configuration
 for p in vpf vpf_small; do
   bin="$build/tb_$p/Vhwprof_vpf"
@@ -130,7 +130,7 @@ done
 #     self-check passes and the firmware's accounting is exact (every record the front end wrote was
 #     processed and counted once; every passing load was written or dropped), and its per-PC counts
 #     (cop-profile.txt) agree with the independent count of hwprof-sim --cop-check (sim/cop_check.c:
-#     the filter and prescaler rules of docs/coproc.md applied to the retire stream). A profile with
+#     the filter and prescaler rules of docs/cop.md applied to the retire stream). A profile with
 #     one count changed must be caught. Then two of them in the SystemC platform with the RTL and the
 #     C model in lockstep (a real record stream through the new RTL, the engine busy, interrupts
 #     taken and re-armed by firmware)
@@ -167,7 +167,7 @@ cop_firmware_sc_lockstep() {
 }
 check cop-firmware-sc-lockstep cop_firmware_sc_lockstep
 
-# --- load-value profiling end to end (docs/valueprof.md): every program with the runtime
+# --- load-value profiling end to end (docs/vpf.md): every program with the runtime
 #     sw/rt/vp_rt.c (sw/cop/valueprof.s on the co-processor) and with the simple-sampling baseline
 #     (sw/rt/ss_rt.c), on the C-only platform; hwprof-sim --value-truth counts the exact profile
 #     from the retire stream and hwprof-vpeval (ASan/UBSan build) measures each profile against it.

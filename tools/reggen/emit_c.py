@@ -1,5 +1,6 @@
-"""C outputs: the shared header of constants (sw/include/hwprof_regs.h) and, per window, the C
-model's register block (cmodel/reg/<block>_reg.{h,c}), the twin of rtl/reg/hwprof_<block>_reg.sv.
+"""C outputs: the shared header of constants (sw/include/autogen/hwprof_regs.h) and, per window, the C
+model's register block (cmodel/<block>/autogen/<block>_reg.{h,c}), the twin of
+rtl/<block>/autogen/hwprof_<block>_reg.sv.
 
 The C block differs from the RTL in one way only: the engine model reads the flops of its register
 block from the state struct directly (they are the reg2hw values of the RTL), so reg2hw in C
@@ -80,7 +81,7 @@ def block_h(banner, enc, blk):
     guard = f"HWPROF_{b.upper()}_REG_H"
     regs = blk["registers"]
     p = f"hwprof_{b}"
-    out = [f"/* {banner}", f" * The C model of rtl/reg/hwprof_{b}_reg.sv, the register block of window '{b}'.", " */",
+    out = [f"/* {banner}", f" * The C model of rtl/{b}/autogen/hwprof_{b}_reg.sv, the register block of window '{b}'.", " */",
            f"#ifndef {guard}", f"#define {guard}", "", '#include "ports.h"', ""]
     out += _struct(f"{p}_reg_state_t", [(f"{r['name'].lower()}_{f['name'].lower()}", f["width"])
                                         for r in regs for f in flops(r)],

@@ -9,7 +9,7 @@ def document(banner, enc, blocks):
     out = [f"<!-- {banner} -->", "", "# Register map", ""]
     out.append(f"APB3, 32-bit data, {aw}-bit byte addresses, zero wait states. `paddr[{aw - 1}:{shift}]` selects an "
                "engine window; each window is decoded by its generated register block "
-               "(`rtl/reg/hwprof_<window>_reg.sv`, modelled by `cmodel/reg/<window>_reg.c`).")
+               "(`rtl/<window>/autogen/hwprof_<window>_reg.sv`, modelled by `cmodel/<window>/autogen/<window>_reg.c`).")
     out.append("")
     out.append("The access rules, the same in every window:")
     out.append("")

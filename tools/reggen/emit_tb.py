@@ -1,4 +1,4 @@
-"""The bench glue of the generator's conformance test (tb/tb_reg_conformance.cpp): for one block,
+"""The bench glue of the generator's conformance test (tb/regs/tb_reg_conformance.cpp): for one block,
 how to fill the engine's values (hw2reg) at random, drive them into the RTL block's flattened
 packed-struct port and the C block alike, and compare every reg2hw member of the RTL block with
 the C block's state (stored values) or strobes (everything else). Member positions follow the
@@ -26,7 +26,7 @@ def glue(banner, enc, blk):
     r2h = block_reg2hw(blk)
     hpos = _positions(hw)
     rpos = _positions(r2h)
-    out = [f"// {banner}", f"// Conformance glue of block '{b}' for tb/tb_reg_conformance.cpp.", "#pragma once", "",
+    out = [f"// {banner}", f"// Conformance glue of block '{b}' for tb/regs/tb_reg_conformance.cpp.", "#pragma once", "",
            f"namespace {b}_glue {{", ""]
     # randomize
     out.append(f"inline void randomize(lockstep::Rng& rng, const hwprof_reg_req_t& req, {p}_hw2reg_t* hw) {{")

@@ -99,7 +99,7 @@ def emit_sv(banner, d):
     w = d["width"]
     out = [f"// {banner}", "//",
            "// hwprof_cop_pkg: the value-profiling co-processor's microinstruction format (regs/cop_uinsn.json):",
-           "// field positions, the codes of each field, the register-file sizes. docs/coproc.md has the behaviour.",
+           "// field positions, the codes of each field, the register-file sizes. docs/cop.md has the behaviour.",
            "", "`default_nettype none", "", "package hwprof_cop_pkg;", "",
            f"  localparam int unsigned UINSN_W = {w};",
            f"  typedef logic [{w - 1}:0] uinsn_t;", ""]
@@ -143,8 +143,8 @@ def emit_h(banner, d):
     w = d["width"]
     out = [f"/* {banner} */", "",
            "/* The value-profiling co-processor's microinstruction format (regs/cop_uinsn.json): field",
-           " * positions, codes, register-file sizes, and the name tables of sw/cop/cop_isa_tables.c used by the",
-           " * assembler, the disassembler and the interpreter. docs/coproc.md specifies the behaviour. */",
+           " * positions, codes, register-file sizes, and the name tables of sw/cop/autogen/cop_isa_tables.c used by the",
+           " * assembler, the disassembler and the interpreter. docs/cop.md specifies the behaviour. */",
            "#ifndef HWPROF_COP_ISA_H", "#define HWPROF_COP_ISA_H", "", "#include <stdint.h>", "",
            f"#define HWPROF_COP_UINSN_W {w}u", ""]
     for r in d["regfiles"]:
@@ -170,7 +170,7 @@ def emit_h(banner, d):
         out.append("};")
         out.append(f"#define HWPROF_COP_{E}_CODES {1 << e['width']}u")
         out.append("")
-    out.append("/* Name tables (sw/cop/cop_isa_tables.c), indexed by code: the assembler's name (NULL for a reserved")
+    out.append("/* Name tables (sw/cop/autogen/cop_isa_tables.c), indexed by code: the assembler's name (NULL for a reserved")
     out.append(" * code or one not written in assembly) and, for targets, the branch offset (0 without one). */")
     for e in d["enums"]:
         out.append(f"extern const char *const hwprof_cop_{e['name']}_asm[{1 << e['width']}];")
@@ -211,8 +211,8 @@ def _cstr(s):
 
 
 def emit_tables_c(banner, d):
-    out = [f"/* {banner} */", "", "/* Name tables of the co-processor's microinstruction codes (sw/include/hwprof_cop_isa.h). */",
-           "#include <stddef.h>", "", "#include \"hwprof_cop_isa.h\"", ""]
+    out = [f"/* {banner} */", "", "/* Name tables of the co-processor's microinstruction codes (sw/include/autogen/hwprof_cop_isa.h). */",
+           "#include <stddef.h>", "", "#include \"autogen/hwprof_cop_isa.h\"", ""]
     for e in d["enums"]:
         n = 1 << e["width"]
         by = {v["value"]: v for v in e["values"]}
@@ -231,9 +231,9 @@ def emit_tables_c(banner, d):
 
 def emit_md(banner, d):
     out = [f"<!-- {banner} -->", "", "# Co-processor microinstruction format", "",
-           f"One microinstruction is {d['width']} bits; [coproc.md](coproc.md) specifies what each operation does and "
-           "when. Generated from `regs/cop_uinsn.json`, like the RTL package `rtl/hwprof_cop_pkg.sv`, the C header "
-           "`sw/include/hwprof_cop_isa.h` and the assembler's tables.", "",
+           f"One microinstruction is {d['width']} bits; [cop.md](cop.md) specifies what each operation does and "
+           "when. Generated from `regs/cop_uinsn.json`, like the RTL package `rtl/cop/autogen/hwprof_cop_pkg.sv`, the C header "
+           "`sw/include/autogen/hwprof_cop_isa.h` and the assembler's tables.", "",
            "| bits | field | holds | description |", "|---|---|---|---|"]
     for f in sorted(d["fields"], key=lambda f: -f["lsb"]):
         hi = f["lsb"] + f["width"] - 1
@@ -262,8 +262,8 @@ def emit_md(banner, d):
 
 def generate(banner, d):
     return {
-        "rtl/hwprof_cop_pkg.sv": emit_sv(banner, d),
-        "sw/include/hwprof_cop_isa.h": emit_h(banner, d),
-        "sw/cop/cop_isa_tables.c": emit_tables_c(banner, d),
-        "docs/coproc-isa.md": emit_md(banner, d),
+        "rtl/cop/autogen/hwprof_cop_pkg.sv": emit_sv(banner, d),
+        "sw/include/autogen/hwprof_cop_isa.h": emit_h(banner, d),
+        "sw/cop/autogen/cop_isa_tables.c": emit_tables_c(banner, d),
+        "docs/cop_isa.md": emit_md(banner, d),
     }

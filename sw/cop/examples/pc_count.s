@@ -1,4 +1,4 @@
-# pc_count.s: count the executions of each load PC (an example for docs/coproc.md).
+# pc_count.s: count the executions of each load PC (an example for docs/cop.md).
 #
 # Slot n of the table is CAM entry n (the load's PC) and the halfword at 2n of the data array (its
 # count). A new PC takes the next slot in turn; when all eight are taken the engine interrupts so

@@ -1,0 +1,398 @@
+/* C model of rtl/edge_prof/hwprof_edge_prof.sv; see edge_prof.h and docs/edge_prof.md.
+ *
+ * hwprof_edge_prof_step() first decides everything from the current state (as the RTL's always_comb reads
+ * only _q values), then writes the next state in place: the state is large, and copying it every
+ * cycle would dominate the model's speed. */
+#include "edge_prof/edge_prof.h"
+
+#include <string.h>
+
+#define ADDR_MASK HWPROF_MASK(HWPROF_PIR_BASE_W)
+
+enum { ST_IDLE = 0, ST_WB = 1, ST_FILL = 2, ST_FILL_WAIT = 3, ST_WALK = 4, ST_WALK_WB = 5 };
+
+static unsigned log2u(unsigned v) {
+  unsigned r = 0;
+  while ((1u << r) < v) r++;
+  return r;
+}
+
+static bool pow2_in(unsigned v, unsigned lo, unsigned hi) {
+  return v >= lo && v <= hi && (v & (v - 1u)) == 0;
+}
+
+void hwprof_edge_prof_cfg_default(hwprof_edge_prof_cfg_t *cfg) {
+  cfg->cnt_w = HWPROF_CNTW_DEFAULT; /* the defaults and ranges come from regs/encodings.json */
+  cfg->upd_depth = HWPROF_UPDDEPTH_DEFAULT;
+  cfg->sets = HWPROF_SETS_DEFAULT;
+  cfg->ways = HWPROF_WAYS_DEFAULT;
+  cfg->line_words = HWPROF_LINEWORDS_DEFAULT;
+  cfg->oab_depth = HWPROF_OABDEPTH_DEFAULT;
+}
+
+hwprof_result_t hwprof_edge_prof_cfg_check(const hwprof_edge_prof_cfg_t *cfg) {
+  if (cfg == NULL) return kHwprofBadArg;
+  if (cfg->cnt_w != 8 && cfg->cnt_w != 16 && cfg->cnt_w != 32 && cfg->cnt_w != 64) return kHwprofBadArg;
+  if (cfg->upd_depth < HWPROF_UPDDEPTH_MIN || cfg->upd_depth > HWPROF_UPDDEPTH_MAX) return kHwprofBadArg;
+  if (!pow2_in(cfg->sets, HWPROF_SETS_MIN, HWPROF_SETS_MAX)) return kHwprofBadArg;
+  if (cfg->ways < HWPROF_WAYS_MIN || cfg->ways > HWPROF_WAYS_MAX) return kHwprofBadArg;
+  if (!pow2_in(cfg->line_words, HWPROF_LINEWORDS_MIN, HWPROF_LINEWORDS_MAX)) return kHwprofBadArg;
+  if (cfg->oab_depth < HWPROF_OABDEPTH_MIN || cfg->oab_depth > HWPROF_OABDEPTH_MAX) return kHwprofBadArg;
+  return kHwprofOk;
+}
+
+void hwprof_edge_prof_reset(hwprof_edge_prof_state_t *s) {
+  memset(s, 0, sizeof *s);
+  hwprof_edge_prof_reg_reset(&s->regs);
+}
+
+/* The bounds window and the OAB entry shown, held by the register block. */
+static uint64_t bound_lo(const hwprof_edge_prof_state_t *s) {
+  return ((uint64_t)s->regs.bound_lo_hi_value << 32) | s->regs.bound_lo_lo_value;
+}
+static uint64_t bound_hi(const hwprof_edge_prof_state_t *s) {
+  return ((uint64_t)s->regs.bound_hi_hi_value << 32) | s->regs.bound_hi_lo_value;
+}
+
+/* Address fields of a counter address. */
+typedef struct {
+  unsigned set;
+  unsigned word;
+  uint64_t tag;
+} ep_addr_t;
+
+static ep_addr_t split(const hwprof_edge_prof_cfg_t *cfg, uint64_t addr) {
+  unsigned cnt_shift = log2u(cfg->cnt_w / 8u);
+  unsigned word_w = log2u(cfg->line_words);
+  unsigned set_w = log2u(cfg->sets);
+  ep_addr_t a;
+  a.word = (unsigned)(addr >> cnt_shift) & (cfg->line_words - 1u);
+  a.set = (unsigned)(addr >> (cnt_shift + word_w)) & (cfg->sets - 1u);
+  a.tag = (addr & ADDR_MASK) >> (cnt_shift + word_w + set_w);
+  return a;
+}
+
+static uint64_t line_addr(const hwprof_edge_prof_cfg_t *cfg, uint64_t tag, unsigned set) {
+  unsigned off_w = log2u(cfg->cnt_w / 8u) + log2u(cfg->line_words);
+  unsigned set_w = log2u(cfg->sets);
+  return ((tag << (off_w + set_w)) | ((uint64_t)set << off_w)) & ADDR_MASK;
+}
+
+/* Everything the RTL's always_comb blocks compute from the state and inputs. */
+typedef struct {
+  hwprof_edge_prof_out_t out;
+  /* the head operation of the update buffer, as read this cycle (the step reuses it) */
+  uint64_t head_addr;
+  ep_addr_t ha;
+  /* decisions for the clock edge */
+  bool pop;
+  bool perform; /* the head operation updates its counter */
+  unsigned hit_line;
+  unsigned word;
+  uint64_t new_cnt;
+  bool miss;
+  unsigned miss_victim;
+  uint8_t next_state;
+  bool wb_done;   /* StWb write accepted */
+  bool fill_done; /* StFillWait line arrived */
+  bool walk_start;
+  bool walk_wb_done;
+  bool walk_advance;
+  hwprof_edge_prof_reg2hw_t r2h;
+} ep_eval_t;
+
+/* The two FIFO primitives: an entry is {flag, address} (dec of an update; underflow of a record). */
+static hwprof_prim_fifo_cfg_t upd_buf_cfg(const hwprof_edge_prof_cfg_t *cfg) {
+  return (hwprof_prim_fifo_cfg_t){HWPROF_PIR_BASE_W + 1u, cfg->upd_depth, false, false};
+}
+static hwprof_prim_fifo_cfg_t oab_cfg(const hwprof_edge_prof_cfg_t *cfg) {
+  return (hwprof_prim_fifo_cfg_t){HWPROF_PIR_BASE_W + 1u, cfg->oab_depth, true, true};
+}
+static uint64_t entry(bool flag, uint64_t addr) { return (uint64_t)flag << HWPROF_PIR_BASE_W | (addr & ADDR_MASK); }
+static bool entry_flag(uint64_t e) { return (e >> HWPROF_PIR_BASE_W) & 1u; }
+
+/* The update buffer's count and head operation. */
+static unsigned upd_buf_head(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, uint64_t *addr,
+                             bool *dec) {
+  const hwprof_prim_fifo_cfg_t fc = upd_buf_cfg(cfg);
+  hwprof_prim_fifo_out_t f;
+  hwprof_prim_fifo_comb(&s->upd_buf, &fc, 0, &f);
+  *addr = f.rdata & ADDR_MASK;
+  *dec = entry_flag(f.rdata);
+  return f.count;
+}
+
+/* What the unit shows its register block. */
+static void hw2reg_of(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, hwprof_edge_prof_hw2reg_t *hw) {
+  const hwprof_prim_fifo_cfg_t oc = oab_cfg(cfg);
+  hwprof_prim_fifo_out_t oab; /* idx_rdata: the entry OAB_INDEX selects, 0 past the count */
+  hwprof_prim_fifo_comb(&s->oab, &oc, s->regs.oab_index_value, &oab);
+  uint64_t head_addr;
+  bool head_dec;
+  hw->cmd_refuse = s->cmd_busy; /* a command is running: a new one is refused */
+  hw->status_busy = s->cmd_busy;
+  hw->status_pending = upd_buf_head(s, cfg, &head_addr, &head_dec) & 0xffu;
+  hw->oab_status_count = oab.count & 0xffu;
+  hw->oab_status_overrun = s->oab_overrun;
+  hw->oab_entry_lo_addr = (uint32_t)(oab.idx_rdata & ADDR_MASK);
+  hw->oab_entry_hi_addr = (uint32_t)((oab.idx_rdata & ADDR_MASK) >> 32);
+  hw->oab_entry_hi_underflow = entry_flag(oab.idx_rdata);
+  hw->stat_updates_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_UPDATES);
+  hw->stat_hits_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_HITS);
+  hw->stat_misses_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_MISSES);
+  hw->stat_writebacks_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_WBS);
+  hw->stat_stalls_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_STALLS);
+  hw->stat_dropped_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_DROPPED);
+  hw->stat_overflows_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_OVF);
+  hw->stat_underflows_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_UNF);
+}
+
+static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
+                 ep_eval_t *e) {
+  /* every field of e starts at 0 (set one by one: a memset of the whole costs more, twice a cycle) */
+  hwprof_edge_prof_out_t *o = &e->out;
+  o->upd_space = o->ovf = o->unf = o->drop = false;
+  o->reg = (hwprof_reg_rsp_t){0};
+  o->mem_req_valid = o->mem_req_write = false;
+  o->mem_req_addr = 0;
+  o->mem_req_wdata = (hwprof_line_t){0};
+  e->pop = e->perform = e->miss = e->wb_done = e->fill_done = e->walk_start = e->walk_wb_done = e->walk_advance = false;
+  e->hit_line = e->word = e->miss_victim = 0;
+  e->new_cnt = 0;
+  const uint64_t cnt_mask = HWPROF_MASK(cfg->cnt_w);
+  const uint64_t align_mask = (uint64_t)(cfg->cnt_w / 8u) - 1u;
+
+  /* the head operation */
+  uint64_t head_addr;
+  bool head_dec;
+  const unsigned upd_count = upd_buf_head(s, cfg, &head_addr, &head_dec);
+  const ep_addr_t ha = split(cfg, head_addr);
+  e->head_addr = head_addr;
+  e->ha = ha;
+  bool head_bad = (head_addr & align_mask) != 0 || head_addr < bound_lo(s) || head_addr >= bound_hi(s);
+  bool head_hit = false, free_found = false;
+  unsigned head_way = 0, free_way = 0;
+  for (unsigned w = 0; w < cfg->ways; w++) {
+    unsigned l = ha.set * cfg->ways + w;
+    if (!head_hit && s->valid[l] && s->tag[l] == ha.tag) {
+      head_hit = true;
+      head_way = w;
+    }
+    if (!free_found && !s->valid[l]) {
+      free_found = true;
+      free_way = w;
+    }
+  }
+  unsigned hit_line = ha.set * cfg->ways + head_way;
+  unsigned victim_line = ha.set * cfg->ways + s->victim;
+  unsigned walk_line = s->walk_set * cfg->ways + s->walk_way;
+  uint64_t old_cnt = s->data[hit_line].w[ha.word];
+
+  /* register window */
+  if (in->reg.access) {
+    hwprof_edge_prof_hw2reg_t hw;
+    hw2reg_of(s, cfg, &hw);
+    hwprof_edge_prof_reg_comb(&s->regs, &in->reg, &hw, &e->r2h, &o->reg);
+  } else { /* the register block's strobes without an access: all 0 */
+    static const hwprof_edge_prof_reg2hw_t none;
+    e->r2h = none;
+  }
+
+  e->next_state = s->state;
+  switch (s->state) {
+    case ST_IDLE:
+      if (upd_count != 0) {
+        if (in->hold) {
+          /* a pir register write this cycle */
+        } else if (head_bad) {
+          e->pop = true;
+          o->drop = true;
+        } else if (head_hit) {
+          e->pop = true;
+          e->perform = true;
+          e->hit_line = hit_line;
+          e->word = ha.word;
+          e->new_cnt = (head_dec ? old_cnt - 1u : old_cnt + 1u) & cnt_mask;
+          o->ovf = !head_dec && old_cnt == cnt_mask;
+          o->unf = head_dec && old_cnt == 0;
+        } else {
+          unsigned rr = s->rr[ha.set];
+          e->miss = true;
+          e->miss_victim = free_found ? free_way : rr;
+          e->next_state = (!free_found && s->dirty[ha.set * cfg->ways + rr]) ? ST_WB : ST_FILL;
+        }
+      } else if (s->cmd_busy && !in->upd.valid) {
+        e->walk_start = true;
+        e->next_state = ST_WALK;
+      }
+      break;
+    case ST_WB:
+      o->mem_req_valid = true;
+      o->mem_req_write = true;
+      o->mem_req_addr = line_addr(cfg, s->tag[victim_line], ha.set);
+      o->mem_req_wdata = s->data[victim_line];
+      if (in->mem_req_ready) {
+        e->wb_done = true;
+        e->next_state = ST_FILL;
+      }
+      break;
+    case ST_FILL:
+      o->mem_req_valid = true;
+      o->mem_req_addr = line_addr(cfg, ha.tag, ha.set);
+      if (in->mem_req_ready) e->next_state = ST_FILL_WAIT;
+      break;
+    case ST_FILL_WAIT:
+      if (in->mem_rsp_valid) {
+        e->fill_done = true;
+        e->next_state = ST_IDLE;
+      }
+      break;
+    case ST_WALK:
+    case ST_WALK_WB: {
+      bool advance = true;
+      if (s->state == ST_WALK && s->cmd_flush && s->valid[walk_line] && s->dirty[walk_line]) {
+        advance = false;
+        e->next_state = ST_WALK_WB;
+      } else if (s->state == ST_WALK_WB) {
+        o->mem_req_valid = true;
+        o->mem_req_write = true;
+        o->mem_req_addr = line_addr(cfg, s->tag[walk_line], s->walk_set);
+        o->mem_req_wdata = s->data[walk_line];
+        advance = in->mem_req_ready;
+        e->walk_wb_done = in->mem_req_ready;
+      }
+      e->walk_advance = advance;
+      if (advance) {
+        bool last = s->walk_set == cfg->sets - 1u && s->walk_way == cfg->ways - 1u;
+        e->next_state = last ? ST_IDLE : ST_WALK;
+      }
+      break;
+    }
+    default: e->next_state = ST_IDLE; break;
+  }
+
+  o->upd_space = !s->cmd_busy && (upd_count + (in->upd.valid ? 1u : 0u)) < cfg->upd_depth;
+}
+
+/* Nothing to do this cycle (most cycles of a run): idle, no update waiting or arriving, no command,
+ * no register access. eval() would give all outputs 0 but upd_space, which is 1 (UPD_DEPTH >= 1);
+ * with no stalled event either, the edge changes nothing. */
+static bool quiet(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_in_t *in) {
+  return s->state == ST_IDLE && s->upd_buf.count == 0 && !s->cmd_busy && !in->upd.valid && !in->reg.access;
+}
+
+void hwprof_edge_prof_comb(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
+                    hwprof_edge_prof_out_t *out) {
+  if (quiet(s, in)) {
+    *out = (hwprof_edge_prof_out_t){0};
+    out->upd_space = true;
+    return;
+  }
+  ep_eval_t e;
+  eval(s, cfg, in, &e);
+  *out = e.out;
+}
+
+void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in) {
+  if (quiet(s, in) && !in->ev_stall) return;
+  ep_eval_t e;
+  eval(s, cfg, in, &e);
+  const hwprof_edge_prof_out_t *o = &e.out;
+  /* values read before anything is written */
+  const uint64_t head_addr = e.head_addr;
+  const ep_addr_t ha = e.ha;
+  const unsigned victim_line = ha.set * cfg->ways + s->victim;
+  const unsigned walk_line = s->walk_set * cfg->ways + s->walk_way;
+  const bool was_retry = s->retry;
+  hwprof_edge_prof_hw2reg_t hw; /* of the state before the edge */
+  if (in->reg.access) hw2reg_of(s, cfg, &hw);
+
+  uint32_t st_inc = (in->ev_stall ? 1u : 0u) << HWPROF_EP_ST_STALLS; /* the statistics' events */
+
+  /* the update path */
+  if (o->drop) st_inc |= 1u << HWPROF_EP_ST_DROPPED;
+  if (e.perform) {
+    s->data[e.hit_line].w[e.word] = e.new_cnt;
+    s->dirty[e.hit_line] = true;
+    st_inc |= 1u << HWPROF_EP_ST_UPDATES | (!was_retry ? 1u : 0u) << HWPROF_EP_ST_HITS |
+              (o->ovf ? 1u : 0u) << HWPROF_EP_ST_OVF | (o->unf ? 1u : 0u) << HWPROF_EP_ST_UNF;
+    s->retry = false;
+  }
+  if (e.miss) {
+    st_inc |= 1u << HWPROF_EP_ST_MISSES;
+    s->retry = true;
+    s->victim = e.miss_victim;
+  }
+  if (e.wb_done) {
+    s->valid[victim_line] = false;
+    s->dirty[victim_line] = false;
+    st_inc |= 1u << HWPROF_EP_ST_WBS;
+  }
+  if (e.fill_done) {
+    s->valid[victim_line] = true;
+    s->dirty[victim_line] = false;
+    s->tag[victim_line] = ha.tag;
+    s->data[victim_line] = in->mem_rsp_rdata;
+    for (unsigned i = 0; i < cfg->line_words; i++) s->data[victim_line].w[i] &= HWPROF_MASK(cfg->cnt_w);
+    s->rr[ha.set] = (s->victim == cfg->ways - 1u) ? 0 : s->victim + 1u;
+  }
+  if (e.walk_start) {
+    s->walk_set = 0;
+    s->walk_way = 0;
+  }
+  if (e.walk_wb_done) {
+    s->dirty[walk_line] = false;
+    st_inc |= 1u << HWPROF_EP_ST_WBS;
+  }
+  const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_EP_ST_N, 32};
+  const hwprof_prim_counters_in_t st_in = {
+      st_inc, false,
+      (uint32_t)e.r2h.stat_updates_qe << HWPROF_EP_ST_UPDATES | (uint32_t)e.r2h.stat_hits_qe << HWPROF_EP_ST_HITS |
+          (uint32_t)e.r2h.stat_misses_qe << HWPROF_EP_ST_MISSES | (uint32_t)e.r2h.stat_writebacks_qe << HWPROF_EP_ST_WBS |
+          (uint32_t)e.r2h.stat_stalls_qe << HWPROF_EP_ST_STALLS | (uint32_t)e.r2h.stat_dropped_qe << HWPROF_EP_ST_DROPPED |
+          (uint32_t)e.r2h.stat_overflows_qe << HWPROF_EP_ST_OVF | (uint32_t)e.r2h.stat_underflows_qe << HWPROF_EP_ST_UNF,
+      in->reg.wdata}; /* the write data, as the RTL's register values all are */
+  hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
+  bool cmd_busy_next = s->cmd_busy;
+  if (e.walk_advance) {
+    if (s->cmd_inval) {
+      s->valid[walk_line] = false;
+      s->dirty[walk_line] = false;
+    }
+    if (e.next_state == ST_IDLE) {
+      cmd_busy_next = false;
+    } else if (s->walk_way == cfg->ways - 1u) {
+      s->walk_way = 0;
+      s->walk_set++;
+    } else {
+      s->walk_way++;
+    }
+  }
+  s->state = e.next_state;
+
+  /* a command write starts a command */
+  if (e.r2h.cmd_qe) {
+    s->cmd_flush = e.r2h.cmd_flush;
+    s->cmd_inval = e.r2h.cmd_invalidate;
+    cmd_busy_next = s->cmd_flush || s->cmd_inval;
+  }
+  s->cmd_busy = cmd_busy_next;
+
+  /* the update buffer */
+  const hwprof_prim_fifo_cfg_t uc = upd_buf_cfg(cfg);
+  const hwprof_prim_fifo_in_t ui = {e.pop, false, in->upd.valid, entry(in->upd.dec, in->upd.addr), 0};
+  hwprof_prim_fifo_step(&s->upd_buf, &uc, &ui);
+
+  /* the register block's flops (bounds, OAB_INDEX), and an OAB clear */
+  hwprof_edge_prof_reg_step(&s->regs, &in->reg, &hw);
+  /* the OAB: a record after a clear of the same cycle is kept; one pushed into an OAB still full
+   * after the clear replaces the oldest and sets the overrun flag */
+  const hwprof_prim_fifo_cfg_t oc = oab_cfg(cfg);
+  const bool oab_clear = e.r2h.oab_ctrl_qe && e.r2h.oab_ctrl_clear, record = o->ovf || o->unf;
+  hwprof_prim_fifo_out_t of;
+  hwprof_prim_fifo_comb(&s->oab, &oc, 0, &of);
+  if (oab_clear) s->oab_overrun = false;
+  if (record && of.full && !oab_clear) s->oab_overrun = true;
+  const hwprof_prim_fifo_in_t oi = {false, oab_clear, record, entry(o->unf, head_addr), 0};
+  hwprof_prim_fifo_step(&s->oab, &oc, &oi);
+}

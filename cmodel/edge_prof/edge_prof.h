@@ -1,0 +1,101 @@
+/* C model of rtl/edge_prof/hwprof_edge_prof.sv: update buffer, profile cache, commands, bounds window,
+ * overflowed-address buffer and statistics (seed 000 section 7; docs/edge_prof.md). Cycle-exact:
+ * hwprof_edge_prof_comb() gives this cycle's outputs, hwprof_edge_prof_step() is one rising clock edge. */
+#ifndef HWPROF_EDGE_PROF_H
+#define HWPROF_EDGE_PROF_H
+
+#include "ports.h"
+#include "prim/counters.h"
+#include "prim/fifo.h"
+#include "edge_prof/autogen/edge_prof_reg.h"
+
+/* Largest configurations the model holds: the ranges of regs/encodings.json. */
+#define HWPROF_EP_MAX_UPD HWPROF_UPDDEPTH_MAX
+#define HWPROF_EP_MAX_SETS HWPROF_SETS_MAX
+#define HWPROF_EP_MAX_WAYS HWPROF_WAYS_MAX
+#define HWPROF_EP_MAX_LINE_WORDS HWPROF_LINEWORDS_MAX
+#define HWPROF_EP_MAX_LINES (HWPROF_EP_MAX_SETS * HWPROF_EP_MAX_WAYS)
+#define HWPROF_EP_MAX_OAB HWPROF_OABDEPTH_MAX
+
+/* The statistics counters (u_stats), as the RTL numbers them. */
+enum {
+  HWPROF_EP_ST_UPDATES = 0,
+  HWPROF_EP_ST_HITS,
+  HWPROF_EP_ST_MISSES,
+  HWPROF_EP_ST_WBS,
+  HWPROF_EP_ST_STALLS,
+  HWPROF_EP_ST_DROPPED,
+  HWPROF_EP_ST_OVF,
+  HWPROF_EP_ST_UNF,
+  HWPROF_EP_ST_N
+};
+
+/* The RTL parameters of hwprof_edge_prof. */
+typedef struct {
+  unsigned cnt_w;      /* CntW: 8, 16, 32 or 64 */
+  unsigned upd_depth;  /* UpdDepth: 1..HWPROF_EP_MAX_UPD */
+  unsigned sets;       /* Sets: power of two, 2..HWPROF_EP_MAX_SETS */
+  unsigned ways;       /* Ways: 1..HWPROF_EP_MAX_WAYS */
+  unsigned line_words; /* LineWords: power of two, 2..HWPROF_EP_MAX_LINE_WORDS */
+  unsigned oab_depth;  /* OabDepth: 1..HWPROF_EP_MAX_OAB */
+} hwprof_edge_prof_cfg_t;
+
+/* A cache line as it crosses the memory port: line_words counters of cnt_w bits, word 0 at the
+ * lowest address. */
+typedef struct {
+  uint64_t w[HWPROF_EP_MAX_LINE_WORDS];
+} hwprof_line_t;
+
+/* Exactly the flops of hwprof_edge_prof: its register block's (bounds, OAB_INDEX) and its own. */
+typedef struct {
+  hwprof_edge_prof_reg_state_t regs;
+  uint8_t state;
+  hwprof_prim_fifo_state_t upd_buf; /* u_upd_buf: {dec, addr} per operation */
+  bool valid[HWPROF_EP_MAX_LINES]; /* line = set * ways + way */
+  bool dirty[HWPROF_EP_MAX_LINES];
+  uint64_t tag[HWPROF_EP_MAX_LINES];
+  hwprof_line_t data[HWPROF_EP_MAX_LINES];
+  unsigned rr[HWPROF_EP_MAX_SETS];
+  unsigned victim;
+  bool retry;
+  bool cmd_busy;
+  bool cmd_flush;
+  bool cmd_inval;
+  unsigned walk_set;
+  unsigned walk_way;
+  hwprof_prim_fifo_state_t oab; /* u_oab: {underflow, addr} per record, overwrite when full */
+  bool oab_overrun;
+  hwprof_prim_counters_state_t stats; /* u_stats: HWPROF_EP_ST_* */
+} hwprof_edge_prof_state_t;
+
+typedef struct {
+  hwprof_upd_op_t upd;  /* update operation from the pir */
+  bool ev_stall; /* a valid retire event is waiting */
+  bool hold;     /* perform no update this cycle (a pir register write) */
+  hwprof_reg_req_t reg;
+  bool mem_req_ready;
+  bool mem_rsp_valid;
+  hwprof_line_t mem_rsp_rdata;
+} hwprof_edge_prof_in_t;
+
+typedef struct {
+  bool upd_space;
+  bool ovf;
+  bool unf;
+  bool drop;
+  hwprof_reg_rsp_t reg;
+  bool mem_req_valid;
+  bool mem_req_write;
+  uint64_t mem_req_addr;
+  hwprof_line_t mem_req_wdata;
+} hwprof_edge_prof_out_t;
+
+void hwprof_edge_prof_cfg_default(hwprof_edge_prof_cfg_t *cfg);
+/* kHwprofOk, or kHwprofBadArg for parameters the RTL (or this model) does not accept. */
+hwprof_result_t hwprof_edge_prof_cfg_check(const hwprof_edge_prof_cfg_t *cfg);
+void hwprof_edge_prof_reset(hwprof_edge_prof_state_t *s);
+void hwprof_edge_prof_comb(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
+                    hwprof_edge_prof_out_t *out);
+void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in);
+
+#endif /* HWPROF_EDGE_PROF_H */

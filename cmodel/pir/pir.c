@@ -1,0 +1,215 @@
+/* C model of rtl/pir/hwprof_pir.sv; see pir.h and docs/pir.md. */
+#include "pir/pir.h"
+
+#include <string.h>
+
+#define BASE_MASK HWPROF_MASK(HWPROF_PIR_BASE_W)
+#define OFFSET_MASK HWPROF_MASK(HWPROF_PIR_OFFSET_W)
+#define TRIGGER_MASK HWPROF_MASK(HWPROF_PIR_TRIGGER_W)
+#define PID_MASK HWPROF_MASK(HWPROF_EV_PID_W)
+#define SP_MAX HWPROF_MASK(HWPROF_PIR_LINK_SP_W)
+
+hwprof_result_t hwprof_pir_cfg_check(const hwprof_pir_cfg_t *cfg) {
+  if (cfg == NULL) return kHwprofBadArg;
+  switch (cfg->cnt_w) {
+    case 8: case 16: case 32: case 64: return kHwprofOk;
+    default: return kHwprofBadArg;
+  }
+}
+
+void hwprof_pir_reset(hwprof_pir_state_t *s) {
+  memset(s, 0, sizeof *s);
+  hwprof_prim_regfile_reset(&s->link);
+  hwprof_pir_reg_reset(&s->regs);
+  hwprof_path_reset(&s->path);
+}
+
+static unsigned cnt_shift(const hwprof_pir_cfg_t *cfg) {
+  switch (cfg->cnt_w) {
+    case 8: return 0;
+    case 16: return 1;
+    case 64: return 3;
+    default: return 2;
+  }
+}
+
+/* Would the presented event update a counter, and is it the not-taken counter of an either branch,
+ * or a path's (u_path: its count takes the update, the pid is not looked at)? */
+static bool update_of(const hwprof_pir_state_t *s, const hwprof_retire_ev_t *ev, bool *second,
+                      hwprof_path_out_t *path) {
+  *second = false;
+  hwprof_path_comb(&s->path, ev, path);
+  if (!s->flag || (ev->trap & 1u)) return false; /* a trap handler's: not profiled */
+  if (path->cnt) return true;
+  if ((ev->pid & PID_MASK) == 0) return false;
+  switch (ev->kind) {
+    case HWPROF_KIND_BRANCH:
+    case HWPROF_KIND_JUMP:
+    case HWPROF_KIND_IJUMP:
+      switch (ev->bhint) {
+        case HWPROF_BHINT_TK: return ev->taken;
+        case HWPROF_BHINT_NT: return !ev->taken;
+        case HWPROF_BHINT_EITHER: *second = !ev->taken; return true;
+        case HWPROF_BHINT_ALL: return true;
+        default: return false;
+      }
+    case HWPROF_KIND_PROF: return ev->op == HWPROF_PROF_OP_ID;
+    default: return false;
+  }
+}
+
+/* What the pir shows its register block. */
+static void hw2reg_of(const hwprof_pir_state_t *s, hwprof_pir_hw2reg_t *hw) {
+  hw->base_lo_value = (uint32_t)(s->base & 0xffffffffu);
+  hw->base_hi_value = (uint32_t)(s->base >> 32);
+  hw->offset_value = s->offset;
+  hw->trigger_value = s->trigger;
+  hw->ctrl_flag = s->flag;
+  hw->stat_events_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_PIR_ST_EVENTS);
+  hw->stat_updates_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_PIR_ST_UPDATES);
+  hw->link_depth = s->sp;
+  hw->link_err = s->lerr;
+  hw->path_sum_value = s->path.sum;
+  hw->path_stack_depth = s->path.psp;
+  hw->path_stack_err = s->path.perr;
+}
+
+/* The register block's response and strobes of this cycle. */
+static void regs_of(const hwprof_pir_state_t *s, const hwprof_reg_req_t *req, hwprof_pir_reg2hw_t *r2h,
+                    hwprof_reg_rsp_t *rsp) {
+  if (!req->access) { /* no strobes, no response (what the block gives, without clearing r2h field by field) */
+    static const hwprof_pir_reg2hw_t none;
+    *r2h = none;
+    *rsp = (hwprof_reg_rsp_t){0};
+    return;
+  }
+  hwprof_pir_hw2reg_t hw;
+  hw2reg_of(s, &hw);
+  hwprof_pir_reg_comb(&s->regs, req, &hw, r2h, rsp);
+}
+
+void hwprof_pir_comb(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, hwprof_pir_out_t *out) {
+  (void)cfg;
+  hwprof_pir_reg2hw_t r2h;
+  regs_of(s, &in->reg, &r2h, &out->reg);
+  bool second;
+  hwprof_path_out_t path;
+  out->upd_req = update_of(s, in->ev, &second, &path);
+  out->phase = in->ovf && s->trigger == 1u;
+  out->upd = s->upd;
+}
+
+void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in) {
+  const hwprof_retire_ev_t *ev = in->ev;
+  /* The state before the edge: its scalar flops copied here, everything else (the link stack, the
+   * path unit, the statistics, the register block) updated in place after the reads of it. */
+  const uint64_t base = s->base;
+  const uint32_t offset = s->offset, sp = s->sp;
+  const uint16_t trigger = s->trigger;
+  bool second;
+  hwprof_path_out_t path;
+  const bool fire = in->ev_fire && !(ev->trap & 1u); /* the program's event (a trap handler's changes nothing) */
+  bool hit = fire && update_of(s, ev, &second, &path);
+  hwprof_pir_reg2hw_t r2h;
+  hwprof_reg_rsp_t rsp;
+  regs_of(s, &in->reg, &r2h, &rsp);
+  hwprof_pir_hw2reg_t hw; /* of the state before the edge */
+  if (in->reg.access) hw2reg_of(s, &hw);
+  const hwprof_prim_regfile_cfg_t link_cfg = {HWPROF_PIR_LINK_ENTRIES, HWPROF_PIR_BASE_W + HWPROF_PIR_OFFSET_W};
+  const uint64_t link_top = sp != 0 ? hwprof_prim_regfile_read(&s->link, &link_cfg, sp - 1u) : 0;
+
+  const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_PIR_ST_N, 32};
+  const hwprof_prim_counters_in_t st_in = {
+      (fire ? 1u : 0u) << HWPROF_PIR_ST_EVENTS | (hit ? 1u : 0u) << HWPROF_PIR_ST_UPDATES, false,
+      (uint32_t)r2h.stat_events_qe << HWPROF_PIR_ST_EVENTS | (uint32_t)r2h.stat_updates_qe << HWPROF_PIR_ST_UPDATES,
+      in->reg.wdata}; /* the write data, as the RTL's register values all are */
+  hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in); /* u_stats: reads nothing of the pir's state */
+  s->upd.valid = hit;
+  s->upd.dec = hit && ev->ihint;
+  s->upd.addr = 0;
+  if (hit) {
+    /* index = offset + pid - 1 (+1): never negative because pid >= 1 */
+    uint64_t idx = path.cnt ? (uint64_t)offset + path.cnt_idx
+                            : (uint64_t)offset + (ev->pid & PID_MASK) - 1u + (second ? 1u : 0u);
+    s->upd.addr = (base + (idx << cnt_shift(cfg))) & BASE_MASK;
+  }
+
+  /* overflow / underflow move the trigger counter (disarmed at zero, saturating at the top) */
+  if (in->ovf && trigger != 0) {
+    s->trigger = (uint16_t)(trigger - 1u);
+  } else if (in->unf && trigger != 0 && trigger != TRIGGER_MASK) {
+    s->trigger = (uint16_t)(trigger + 1u);
+  }
+
+  /* profiling instructions (a prof.trigger of the same cycle wins over the overflow) */
+  if (fire && ev->kind == HWPROF_KIND_PROF) {
+    switch (ev->op) {
+      case HWPROF_PROF_OP_INIT:
+        s->base = ev->operand & BASE_MASK;
+        s->offset = 0;
+        break;
+      case HWPROF_PROF_OP_SETOFF: s->offset = (uint32_t)(ev->operand & OFFSET_MASK); break;
+      case HWPROF_PROF_OP_START: s->flag = true; break;
+      case HWPROF_PROF_OP_STOP: s->flag = false; break;
+      case HWPROF_PROF_OP_TRIGGER: s->trigger = (uint16_t)(ev->operand & TRIGGER_MASK); break;
+      default: break; /* prof.id updates a counter only; reserved operations do nothing */
+    }
+  }
+
+  /* linked calls and returns (after the return's own update, which used the callee's pir); the
+   * entries are u_link's words {base, offset} */
+  const bool link_ev = fire && (ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP);
+  const bool push = link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_PUSH;
+  const bool pop = link_ev && ev->is_ret && ev->op == HWPROF_PROF_OP_POP;
+  const bool full = sp >= HWPROF_PIR_LINK_ENTRIES;
+  const hwprof_prim_regfile_in_t link_in = {push && !full, sp, base << HWPROF_PIR_OFFSET_W | offset};
+  hwprof_prim_regfile_step(&s->link, &link_cfg, &link_in);
+  /* calls that start their callee's area, region switches on branches and jumps */
+  if (link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_INIT) {
+    s->base = ev->operand & BASE_MASK;
+    s->offset = 0;
+  }
+  if (fire && ev->op == HWPROF_PROF_OP_SETOFF &&
+      (ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP))
+    s->offset = (uint32_t)(ev->operand & OFFSET_MASK);
+  if (push) {
+    if (full) s->lerr = true; /* this frame is lost */
+    if (sp != SP_MAX) s->sp = sp + 1u;
+    s->base = ev->operand & BASE_MASK;
+    s->offset = 0;
+  }
+  if (pop) {
+    if (sp == 0) {
+      s->lerr = true; /* a return with nothing to restore */
+    } else {
+      s->sp = sp - 1u;
+      if (sp <= HWPROF_PIR_LINK_ENTRIES) { /* past the entries the frame was lost: the pir stays */
+        s->base = link_top >> HWPROF_PIR_OFFSET_W;
+        s->offset = (uint32_t)(link_top & OFFSET_MASK);
+      }
+    }
+  }
+
+  /* the path sum and its stack; a linked call saves the sum beside {base, offset}, a linked return
+   * that finds its frame restores it */
+  const hwprof_path_in_t path_in = {
+      .take = fire, .ev = ev,
+      .call = push || (link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_INIT),
+      .link_we = push && !full, .link_waddr = sp,
+      .link_restore = pop && sp != 0 && sp <= HWPROF_PIR_LINK_ENTRIES, .link_raddr = sp - 1u,
+      .sum_we = r2h.path_sum_qe, .sum_wdata = r2h.path_sum_value,
+      .stack_we = r2h.path_stack_qe, .stack_depth = r2h.path_stack_depth, .stack_err = r2h.path_stack_err};
+  hwprof_path_step(&s->path, &path_in);
+
+  /* register writes (context switch) */
+  if (r2h.base_lo_qe) s->base = (s->base & ~(uint64_t)0xffffffffu) | r2h.base_lo_value;
+  if (r2h.base_hi_qe) s->base = (s->base & 0xffffffffu) | ((uint64_t)r2h.base_hi_value << 32);
+  if (r2h.offset_qe) s->offset = r2h.offset_value;
+  if (r2h.trigger_qe) s->trigger = (uint16_t)r2h.trigger_value;
+  if (r2h.ctrl_qe) s->flag = r2h.ctrl_flag;
+  if (r2h.link_qe) {
+    s->sp = r2h.link_depth;
+    s->lerr = r2h.link_err;
+  }
+  hwprof_pir_reg_step(&s->regs, &in->reg, &hw);
+}

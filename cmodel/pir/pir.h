@@ -1,0 +1,56 @@
+/* C model of rtl/pir/hwprof_pir.sv: the profile information register and update-operation generation
+ * (seed 000, sections 6 and 7; docs/pir.md). Cycle-exact: comb() gives this cycle's outputs from
+ * the state and inputs, step() is one rising clock edge. */
+#ifndef HWPROF_PIR_H
+#define HWPROF_PIR_H
+
+#include "path/path.h"
+#include "ports.h"
+#include "prim/counters.h"
+#include "prim/regfile.h"
+#include "pir/autogen/pir_reg.h"
+
+/* The statistics counters (u_stats), as the RTL numbers them. */
+enum { HWPROF_PIR_ST_EVENTS = 0, HWPROF_PIR_ST_UPDATES, HWPROF_PIR_ST_N };
+
+typedef struct {
+  unsigned cnt_w; /* counter width in bits: 8, 16, 32 or 64 (RTL parameter CntW) */
+} hwprof_pir_cfg_t;
+
+/* Exactly the flops of hwprof_pir. */
+typedef struct {
+  uint64_t base;    /* PIR_BASE_W bits */
+  uint32_t offset;  /* PIR_OFFSET_W bits */
+  uint16_t trigger; /* PIR_TRIGGER_W bits */
+  bool flag;
+  hwprof_prim_regfile_state_t link; /* u_link: saved {base, offset} words, bottom first */
+  uint32_t sp;   /* PIR_LINK_SP_W bits: linked calls not yet returned */
+  bool lerr;     /* sticky link-stack error */
+  hwprof_prim_counters_state_t stats; /* u_stats: HWPROF_PIR_ST_* */
+  hwprof_path_state_t path; /* u_path: the path sum and its stack */
+  hwprof_upd_op_t upd; /* registered update operation */
+  hwprof_pir_reg_state_t regs; /* the register block (no flops: the pir holds every register) */
+} hwprof_pir_state_t;
+
+typedef struct {
+  bool ev_fire; /* a retire event is accepted this cycle */
+  const hwprof_retire_ev_t *ev;
+  hwprof_reg_req_t reg; /* an APB access phase aimed at the pir window */
+  bool ovf; /* a counter overflowed: decrement the trigger counter */
+  bool unf; /* a counter underflowed: increment it (saturating) */
+} hwprof_pir_in_t;
+
+typedef struct {
+  hwprof_reg_rsp_t reg;
+  bool upd_req; /* the presented event would generate an update operation */
+  bool phase;   /* the trigger counter reaches zero this cycle */
+  hwprof_upd_op_t upd;
+} hwprof_pir_out_t;
+
+/* Returns kHwprofOk or kHwprofBadArg for a configuration the RTL does not accept. */
+hwprof_result_t hwprof_pir_cfg_check(const hwprof_pir_cfg_t *cfg);
+void hwprof_pir_reset(hwprof_pir_state_t *s);
+void hwprof_pir_comb(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, hwprof_pir_out_t *out);
+void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in);
+
+#endif /* HWPROF_PIR_H */

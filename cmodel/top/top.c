@@ -1,0 +1,191 @@
+/* C model of rtl/top/hwprof_top.sv; see top.h. */
+#include "top/top.h"
+
+#define WINDOW_OF(addr) ((unsigned)(addr) >> HWPROF_WINDOW_SHIFT)
+
+/* The wires hwprof_top derives from its inputs and its engines' outputs. */
+typedef struct {
+  bool access;
+  bool top_sel;
+  bool pir_sel;
+  bool ep_sel;
+  bool tc_sel;
+  bool vpf_sel;
+  bool cop_sel;
+  bool pir_write;
+  bool ev_ready;
+  hwprof_pir_in_t pir;
+  hwprof_pir_out_t pir_out;
+  hwprof_edge_prof_in_t ep;
+  hwprof_edge_prof_out_t ep_out;
+  hwprof_trace_ctrl_in_t tc;
+  hwprof_trace_ctrl_out_t tc_out;
+  hwprof_vpf_in_t vpf;
+  hwprof_vpf_out_t vpf_out;
+  hwprof_cop_in_t cop;
+  hwprof_cop_out_t cop_out;
+  /* top window */
+  hwprof_reg_req_t top_req;
+  hwprof_top_hw2reg_t top_hw;
+  hwprof_top_reg2hw_t top_r2h;
+  hwprof_reg_rsp_t top_rsp;
+} wires_t;
+
+static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, wires_t *w) {
+  const hwprof_apb_req_t *a = &in->apb;
+  w->access = a->psel && a->penable;
+  w->top_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_TOP_WINDOW;
+  w->pir_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_PIR_WINDOW;
+  w->ep_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_EDGE_PROF_WINDOW;
+  w->tc_sel = w->access && WINDOW_OF(a->paddr) == HWPROF_TRACE_CTRL_WINDOW;
+  w->vpf_sel = w->access && WINDOW_OF(a->paddr) >= HWPROF_VPF_WINDOW && WINDOW_OF(a->paddr) < HWPROF_VPF_WINDOW + HWPROF_VPF_WINDOWS;
+  w->cop_sel = w->access && WINDOW_OF(a->paddr) >= HWPROF_COP_WINDOW && WINDOW_OF(a->paddr) < HWPROF_COP_WINDOW + HWPROF_COP_WINDOWS;
+  w->pir_write = w->pir_sel && a->pwrite;
+
+  /* the edge-profiling unit's outputs do not depend on ev_stall (it only counts) */
+  /* (field by field: a compound literal would clear the whole first, every cycle) */
+  w->ep.upd = s->pir.upd;
+  w->ep.ev_stall = false; /* set below */
+  w->ep.hold = w->pir_write;
+  w->ep.reg = (hwprof_reg_req_t){w->ep_sel, a->pwrite, a->paddr, a->pwdata};
+  w->ep.mem_req_ready = in->mem_req_ready;
+  w->ep.mem_rsp_valid = in->mem_rsp_valid;
+  w->ep.mem_rsp_rdata = in->mem_rsp_rdata;
+  hwprof_edge_prof_comb(&s->edge_prof, &cfg->edge_prof, &w->ep, &w->ep_out);
+
+  /* the pir's upd_req does not depend on ev_fire, nor phase on anything but ovf */
+  w->pir = (hwprof_pir_in_t){
+      .ev = &in->ev,
+      .reg = {w->pir_sel, a->pwrite, a->paddr, a->pwdata},
+      .ovf = w->ep_out.ovf,
+      .unf = w->ep_out.unf,
+  };
+  hwprof_pir_comb(&s->pir, &cfg->pir, &w->pir, &w->pir_out);
+
+  /* a pir write holds the retire port; an updating event waits for room in the update buffer */
+  w->ev_ready = !w->pir_write && (!w->pir_out.upd_req || w->ep_out.upd_space);
+  w->pir.ev_fire = in->ev.valid && w->ev_ready;
+  w->ep.ev_stall = in->ev.valid && !w->ev_ready;
+
+  w->tc = (hwprof_trace_ctrl_in_t){
+      .ev_fire = w->pir.ev_fire,
+      .ev = &in->ev,
+      .reg = {w->tc_sel, a->pwrite, a->paddr, a->pwdata},
+  };
+  hwprof_trace_ctrl_comb(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc, &w->tc_out);
+
+  /* the value profiler: the front end's record (from its state) feeds the engine, whose pop goes
+   * back to the front end's clock edge */
+  w->vpf = (hwprof_vpf_in_t){
+      .ev_fire = w->pir.ev_fire,
+      .ev = &in->ev,
+      .smp_pop = false,
+      .reg = {w->vpf_sel, a->pwrite, a->paddr, a->pwdata},
+  };
+  hwprof_vpf_comb(&s->vpf, &cfg->vpf, &w->vpf, &w->vpf_out);
+  w->cop = (hwprof_cop_in_t){
+      .smp_valid = w->vpf_out.smp_valid,
+      .smp = w->vpf_out.smp,
+      .reg = {w->cop_sel, a->pwrite, a->paddr, a->pwdata},
+  };
+  hwprof_cop_comb(&s->cop, &cfg->cop, &w->cop, &w->cop_out);
+  w->vpf.smp_pop = w->cop_out.smp_pop;
+
+  /* the top window's register block; a cause raised in the clearing cycle stays pending */
+  w->top_req = (hwprof_reg_req_t){w->top_sel, a->pwrite, a->paddr, a->pwdata};
+  w->top_hw = (hwprof_top_hw2reg_t){
+      .irq_pending_phase_set = w->pir_out.phase,
+      .irq_pending_trace_set = w->tc_out.irq,
+      .irq_pending_coproc_set = w->cop_out.irq,
+      .irq_pending_error_set = w->ep_out.drop,
+      /* the build parameters */
+      .cfg_edge_cntw = cfg->edge_prof.cnt_w,
+      .cfg_edge_upd_depth = cfg->edge_prof.upd_depth,
+      .cfg_edge_oab_depth = cfg->edge_prof.oab_depth,
+      .cfg_cache_sets = cfg->edge_prof.sets,
+      .cfg_cache_ways = cfg->edge_prof.ways,
+      .cfg_cache_line_words = cfg->edge_prof.line_words,
+      .cfg_trace_hist_w = cfg->trace_ctrl.hist_w,
+      .cfg_trace_fifo_depth = cfg->trace_ctrl.fifo_depth,
+  };
+  hwprof_top_reg_comb(&s->regs, &w->top_req, &w->top_hw, &w->top_r2h, &w->top_rsp);
+}
+
+void hwprof_top_cfg_default(hwprof_top_cfg_t *cfg) {
+  cfg->pir.cnt_w = HWPROF_CNTW_DEFAULT;
+  hwprof_edge_prof_cfg_default(&cfg->edge_prof);
+  hwprof_trace_ctrl_cfg_default(&cfg->trace_ctrl);
+  hwprof_vpf_cfg_default(&cfg->vpf);
+  hwprof_cop_cfg_default(&cfg->cop);
+}
+
+hwprof_result_t hwprof_top_cfg_check(const hwprof_top_cfg_t *cfg) {
+  if (cfg == NULL) return kHwprofBadArg;
+  if (cfg->pir.cnt_w != cfg->edge_prof.cnt_w) return kHwprofBadArg;
+  hwprof_result_t rc = hwprof_pir_cfg_check(&cfg->pir);
+  if (rc == kHwprofOk) rc = hwprof_edge_prof_cfg_check(&cfg->edge_prof);
+  if (rc == kHwprofOk) rc = hwprof_trace_ctrl_cfg_check(&cfg->trace_ctrl);
+  if (rc == kHwprofOk) rc = hwprof_vpf_cfg_check(&cfg->vpf);
+  return rc ? rc : hwprof_cop_cfg_check(&cfg->cop);
+}
+
+void hwprof_top_reset(hwprof_top_state_t *s) {
+  hwprof_top_reg_reset(&s->regs);
+  hwprof_pir_reset(&s->pir);
+  hwprof_edge_prof_reset(&s->edge_prof);
+  hwprof_trace_ctrl_reset(&s->trace_ctrl);
+  hwprof_vpf_reset(&s->vpf);
+  hwprof_cop_reset(&s->cop);
+}
+
+/* This cycle's outputs, from the state, the inputs and the wires. */
+static void outputs_of(const hwprof_top_state_t *s, const wires_t *w, hwprof_top_out_t *out) {
+  bool unmapped = w->access && !w->top_sel && !w->pir_sel && !w->ep_sel && !w->tc_sel && !w->vpf_sel && !w->cop_sel;
+
+  out->ev_ready = w->ev_ready;
+  out->apb.pready = true;
+  out->apb.pslverr =
+      w->top_rsp.error || w->pir_out.reg.error || w->ep_out.reg.error || w->tc_out.reg.error || w->vpf_out.reg.error ||
+      w->cop_out.reg.error || unmapped;
+  out->apb.prdata = w->top_rsp.rdata | w->pir_out.reg.rdata | w->ep_out.reg.rdata | w->tc_out.reg.rdata | w->vpf_out.reg.rdata |
+                    w->cop_out.reg.rdata;
+  out->mem_req_valid = w->ep_out.mem_req_valid;
+  out->mem_req_write = w->ep_out.mem_req_write;
+  out->mem_req_addr = w->ep_out.mem_req_addr;
+  out->mem_req_wdata = w->ep_out.mem_req_wdata;
+  const hwprof_top_reg_state_t *r = &s->regs;
+  out->irq_phase = r->irq_pending_phase && r->irq_enable_phase;
+  out->irq_trace = r->irq_pending_trace && r->irq_enable_trace;
+  out->irq_coproc = r->irq_pending_coproc && r->irq_enable_coproc;
+  out->irq_error = r->irq_pending_error && r->irq_enable_error;
+  out->upd = w->pir_out.upd;
+}
+
+/* The clock edge. */
+static void advance(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const wires_t *w) {
+  hwprof_top_reg_step(&s->regs, &w->top_req, &w->top_hw);
+  hwprof_pir_step(&s->pir, &cfg->pir, &w->pir);
+  hwprof_edge_prof_step(&s->edge_prof, &cfg->edge_prof, &w->ep);
+  hwprof_trace_ctrl_step(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc);
+  hwprof_vpf_step(&s->vpf, &cfg->vpf, &w->vpf);
+  hwprof_cop_step(&s->cop, &cfg->cop, &w->cop);
+}
+
+void hwprof_top_comb(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
+  wires_t w;
+  wires_of(s, cfg, in, &w);
+  outputs_of(s, &w, out);
+}
+
+void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in) {
+  wires_t w;
+  wires_of(s, cfg, in, &w);
+  advance(s, cfg, &w);
+}
+
+void hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
+  wires_t w;
+  wires_of(s, cfg, in, &w);
+  outputs_of(s, &w, out);
+  advance(s, cfg, &w);
+}

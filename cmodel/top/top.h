@@ -1,0 +1,63 @@
+/* C model of rtl/top/hwprof_top.sv: the hwprof subsystem (APB window decode, interrupts, the retire
+ * port's ready rule, and the engines). Cycle-exact and a drop-in replacement for the RTL: given the
+ * same inputs, hwprof_top_comb() gives the same outputs as the RTL on every cycle. */
+#ifndef HWPROF_TOP_H
+#define HWPROF_TOP_H
+
+#include "edge_prof/edge_prof.h"
+#include "pir/pir.h"
+#include "top/autogen/top_reg.h"
+#include "trace_ctrl/trace_ctrl.h"
+#include "cop/cop.h"
+#include "vpf/vpf.h"
+
+typedef struct {
+  hwprof_pir_cfg_t pir;
+  hwprof_edge_prof_cfg_t edge_prof;
+  hwprof_trace_ctrl_cfg_t trace_ctrl;
+  hwprof_vpf_cfg_t vpf;
+  hwprof_cop_cfg_t cop;
+} hwprof_top_cfg_t;
+
+/* Exactly the flops of hwprof_top: its register block (IRQ_PENDING, IRQ_ENABLE) and its engines. */
+typedef struct {
+  hwprof_top_reg_state_t regs;
+  hwprof_pir_state_t pir;
+  hwprof_edge_prof_state_t edge_prof;
+  hwprof_trace_ctrl_state_t trace_ctrl;
+  hwprof_vpf_state_t vpf;
+  hwprof_cop_state_t cop;
+} hwprof_top_state_t;
+
+typedef struct {
+  hwprof_retire_ev_t ev;
+  hwprof_apb_req_t apb;
+  bool mem_req_ready;
+  bool mem_rsp_valid;
+  hwprof_line_t mem_rsp_rdata;
+} hwprof_top_in_t;
+
+typedef struct {
+  bool ev_ready;
+  hwprof_apb_rsp_t apb;
+  bool mem_req_valid;
+  bool mem_req_write;
+  uint64_t mem_req_addr;
+  hwprof_line_t mem_req_wdata;
+  bool irq_phase;
+  bool irq_trace;
+  bool irq_coproc;
+  bool irq_error;
+  hwprof_upd_op_t upd; /* observation: update operations entering the update buffer */
+} hwprof_top_out_t;
+
+/* Fill cfg with the RTL's default parameters. */
+void hwprof_top_cfg_default(hwprof_top_cfg_t *cfg);
+hwprof_result_t hwprof_top_cfg_check(const hwprof_top_cfg_t *cfg);
+void hwprof_top_reset(hwprof_top_state_t *s);
+void hwprof_top_comb(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out);
+void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in);
+/* hwprof_top_comb then hwprof_top_step, evaluating the wiring once: for simulators that do both every cycle. */
+void hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out);
+
+#endif /* HWPROF_TOP_H */

@@ -1,0 +1,136 @@
+// Functional coverage of hwprof_top's benches: the situations the random streams are meant to
+// reach, counted from the C model's state around every cycle (in lockstep the RTL is in the same
+// state). The bench prints them in its summary; with --require-coverage a point never reached fails
+// the run, so a stream that stops reaching a case is noticed (docs/verification.md, "Functional
+// coverage").
+#ifndef HWPROF_TB_FUNC_COVER_H
+#define HWPROF_TB_FUNC_COVER_H
+
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+extern "C" {
+#include "top/top.h"
+}
+
+namespace hwprof_tb {
+
+class FuncCover {
+ public:
+  enum Point {
+    kHit,                // an update hit a cached line
+    kMissCleanVictim,    // a miss whose victim was clean (no write-back)
+    kMissDirtyVictim,    // a miss that evicted a dirty line (write-back outside a flush)
+    kFlushWriteBack,     // a flush walk wrote a dirty line back
+    kFlushDuringRefill,  // a flush command written while a line read was outstanding
+    kFlushWithPending,   // a flush command written while the update buffer held operations
+    kOabOverrun,         // the overflowed-address buffer overran
+    kTriggerDownOvf,     // an overflow decremented the trigger counter
+    kTriggerUpUnf,       // an underflow incremented it back
+    kPhaseIrq,           // the phase-transition interrupt rose
+    kDropped,            // an update outside the bounds (or misaligned) was dropped
+    kUpdStall,           // a retire event waited: the update buffer was full
+    kFifoDrop,           // the trace FIFO was full: a record dropped
+    kFifoWatermarkIrq,   // the trace interrupt rose in FIFO mode (watermark)
+    kLinkOverflow,       // a linked call past the link stack's entries
+    kLinkUnderflow,      // a linked return on an empty link stack
+    kPathCount,          // a path word counted a path (an update at offset + sum + a)
+    kPathOverflow,       // an ENTER past the path stack's entries
+    kPathUnderflow,      // a pop on an empty path stack
+    kN
+  };
+  static const char* name(unsigned p) {
+    static const char* const n[kN] = {"cache hit", "miss, clean victim", "miss, dirty victim", "flush write-back",
+                                      "flush during a refill", "flush with updates pending", "OAB overrun",
+                                      "trigger -1 by overflow", "trigger +1 by underflow", "phase interrupt",
+                                      "update dropped (bounds)", "event stalled (buffer full)", "trace FIFO full",
+                                      "trace FIFO watermark interrupt", "link stack overflow", "link stack underflow", "path counted", "path stack overflow",
+                                      "path stack underflow"};
+    return n[p];
+  }
+
+  // call before the cycle's evaluation, with the model's state
+  void before(const hwprof_top_state_t& s) { b_ = s_of(s); }
+  // after the clock edge: the state, the cycle's outputs and inputs, and whether the memory had a
+  // line read outstanding when the cycle began
+  void after(const hwprof_top_state_t& s, const hwprof_top_out_t& out, const hwprof_top_in_t& in, bool read_pending) {
+    const Snap a = s_of(s);
+    const uint32_t wbs = events(a.wbs, b_.wbs, HWPROF_EDGE_PROF_STAT_WRITEBACKS_ADDR, in),
+                   misses = events(a.misses, b_.misses, HWPROF_EDGE_PROF_STAT_MISSES_ADDR, in);
+    hit_[kHit] += events(a.hits, b_.hits, HWPROF_EDGE_PROF_STAT_HITS_ADDR, in);
+    misses_ += misses;
+    if (b_.flushing) hit_[kFlushWriteBack] += wbs;
+    else hit_[kMissDirtyVictim] += wbs;
+    hit_[kMissCleanVictim] = misses_ > hit_[kMissDirtyVictim] ? misses_ - hit_[kMissDirtyVictim] : 0;
+    const bool flush_cmd = in.apb.psel && in.apb.penable && in.apb.pwrite &&
+                           in.apb.paddr == HWPROF_EDGE_PROF_CMD_ADDR && (in.apb.pwdata & 1u);
+    hit_[kFlushDuringRefill] += flush_cmd && read_pending;
+    hit_[kFlushWithPending] += flush_cmd && b_.upd_pending;
+    hit_[kOabOverrun] += a.oab_overrun && !b_.oab_overrun;
+    hit_[kTriggerDownOvf] += events(a.ovf, b_.ovf, HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR, in) && a.trigger < b_.trigger;
+    hit_[kTriggerUpUnf] += events(a.unf, b_.unf, HWPROF_EDGE_PROF_STAT_UNDERFLOWS_ADDR, in) && a.trigger > b_.trigger;
+    hit_[kPhaseIrq] += out.irq_phase && !irq_phase_;
+    hit_[kDropped] += events(a.dropped, b_.dropped, HWPROF_EDGE_PROF_STAT_DROPPED_ADDR, in);
+    hit_[kUpdStall] += in.ev.valid && !out.ev_ready;
+    hit_[kFifoDrop] += events(a.fifo_drops, b_.fifo_drops, HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR, in);
+    hit_[kFifoWatermarkIrq] += out.irq_trace && !irq_trace_ && b_.fifo_mode;
+    hit_[kLinkOverflow] += a.lerr && !b_.lerr && a.sp > HWPROF_PIR_LINK_ENTRIES;
+    hit_[kLinkUnderflow] += a.lerr && !b_.lerr && a.sp == 0;
+    hit_[kPathCount] += in.ev.valid && out.ev_ready && !(in.ev.trap & 1u) && b_.flag &&
+                        ((hwprof_path_word_of(&in.ev) >> HWPROF_PATH_KIND_LSB) & 7u) == HWPROF_PATH_OP_COUNT;
+    hit_[kPathOverflow] += a.perr && !b_.perr && a.psp > HWPROF_PATH_STACK_ENTRIES;
+    hit_[kPathUnderflow] += a.perr && !b_.perr && a.psp == 0;
+    irq_phase_ = out.irq_phase;
+    irq_trace_ = out.irq_trace;
+  }
+
+  uint64_t count(unsigned p) const { return hit_[p]; }
+  unsigned covered() const {
+    unsigned n = 0;
+    for (unsigned p = 0; p < kN; p++) n += hit_[p] != 0;
+    return n;
+  }
+  std::string missed() const {
+    std::string m;
+    for (unsigned p = 0; p < kN; p++)
+      if (!hit_[p]) m += std::string(m.empty() ? "" : ", ") + name(p);
+    return m;
+  }
+  void print(FILE* to) const {
+    std::fprintf(to, "  functional coverage: %u of %u points\n   ", covered(), static_cast<unsigned>(kN));
+    for (unsigned p = 0; p < kN; p++) std::fprintf(to, " %s %" PRIu64 "%s", name(p), hit_[p], p + 1 < kN ? ";" : "\n");
+  }
+
+ private:
+  // a statistics counter's events in the cycle: its value after the edge less its value before, or
+  // less the value software wrote to it in the cycle (the write sets the count, the cycle's event
+  // counts on top; the random stream presets them)
+  static uint32_t events(uint32_t after, uint32_t before, uint16_t addr, const hwprof_top_in_t& in) {
+    const bool written = in.apb.psel && in.apb.penable && in.apb.pwrite && in.apb.paddr == addr;
+    return after - (written ? in.apb.pwdata : before);
+  }
+  struct Snap {
+    uint32_t hits, misses, wbs, dropped, ovf, unf, fifo_drops;
+    bool flushing, upd_pending, oab_overrun, fifo_mode, lerr, perr, flag;
+    uint32_t trigger, sp, psp;
+  };
+  static Snap s_of(const hwprof_top_state_t& s) {
+    auto g = [](const hwprof_prim_counters_state_t& c, unsigned i) { return static_cast<uint32_t>(hwprof_prim_counters_get(&c, i)); };
+    const hwprof_edge_prof_state_t& e = s.edge_prof;
+    return Snap{g(e.stats, HWPROF_EP_ST_HITS), g(e.stats, HWPROF_EP_ST_MISSES), g(e.stats, HWPROF_EP_ST_WBS),
+                g(e.stats, HWPROF_EP_ST_DROPPED), g(e.stats, HWPROF_EP_ST_OVF), g(e.stats, HWPROF_EP_ST_UNF),
+                g(s.trace_ctrl.stats, HWPROF_TC_ST_DROP), e.cmd_busy && e.cmd_flush, e.upd_buf.count != 0,
+                e.oab_overrun, s.trace_ctrl.regs.ctrl_fifo_mode, s.pir.lerr, s.pir.path.perr, s.pir.flag,
+                s.pir.trigger, s.pir.sp, s.pir.path.psp};
+  }
+  Snap b_{};
+  uint64_t hit_[kN] = {};
+  uint64_t misses_ = 0;
+  bool irq_phase_ = false, irq_trace_ = false;
+};
+
+}  // namespace hwprof_tb
+
+#endif  // HWPROF_TB_FUNC_COVER_H

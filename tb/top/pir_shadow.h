@@ -1,0 +1,147 @@
+// An independent second implementation of the pir's update rule, for the benches' own checks.
+#ifndef HWPROF_TB_PIR_SHADOW_H
+#define HWPROF_TB_PIR_SHADOW_H
+
+#include <utility>
+#include <vector>
+
+#include "lib/bench_cfg.h"
+
+extern "C" {
+#include "ports.h"
+}
+
+namespace hwprof_tb {
+
+// ---- the update rule of docs/pir.md, written again here, independently of cmodel/pir/pir.c
+struct PirShadow {
+  uint64_t base = 0;
+  uint32_t offset = 0;
+  bool flag = false;
+  // link stack: a vector that grows without bound, and a count of what the hardware can keep
+  std::vector<std::pair<uint64_t, uint32_t>> link;
+  std::vector<uint32_t> link_sum;  // the path sums saved beside them
+  unsigned depth = 0;
+  bool link_err = false;
+  // path profiling (docs/path.md): the sum, its stack and depth, the same way
+  uint32_t sum = 0;
+  std::vector<uint32_t> pstack;
+  unsigned pdepth = 0;
+  bool path_err = false;
+  // the path word an event carries (0: none)
+  static uint32_t path_word(const hwprof_retire_ev_t& e) {
+    const bool xfer = e.kind == HWPROF_KIND_BRANCH || e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP;
+    const bool word = (e.kind == HWPROF_KIND_PROF && e.op == 6) || (xfer && !e.is_call && e.op == 6) ||
+                      (xfer && e.kind != HWPROF_KIND_BRANCH && e.is_ret && e.op == HWPROF_PROF_OP_POP);
+    return word ? static_cast<uint32_t>(e.operand) : 0u;
+  }
+  // returns true and the counter address if the accepted event updates a counter
+  bool apply(const hwprof_retire_ev_t& e, uint64_t* addr, bool* dec) {
+    bool upd = false;
+    uint64_t idx = 0;
+    // a trap handler's events (trap 1, and the reserved 3) are not the program's: nothing at all
+    if (e.trap == HWPROF_TRAP_HANDLER || e.trap == 3) {
+      *addr = 0;
+      *dec = false;
+      return false;
+    }
+    const uint32_t w = path_word(e), op = w & 7u, a = (w >> 3) & 0x1fffu, b = (w >> 16) & 0x1fffu;
+    const bool counts = op == 3 || op == 5;  // COUNT, LEAVE
+    if (flag && counts) {
+      idx = offset + ((sum + a) & 0x1fffu);
+      upd = true;
+    } else if (flag && e.pid != 0) {
+      idx = offset + e.pid - 1ull;
+      if (e.kind == HWPROF_KIND_PROF) {
+        upd = e.op == HWPROF_PROF_OP_ID;
+      } else if (e.kind == HWPROF_KIND_BRANCH || e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP) {
+        if (e.bhint == HWPROF_BHINT_TK) upd = e.taken;
+        if (e.bhint == HWPROF_BHINT_NT) upd = !e.taken;
+        if (e.bhint == HWPROF_BHINT_ALL) upd = true;
+        if (e.bhint == HWPROF_BHINT_EITHER) {
+          upd = true;
+          idx += e.taken ? 0 : 1;
+        }
+      }
+    }
+    *addr = (base + idx * kCntBytes) & ((1ull << 40) - 1);
+    *dec = e.ihint;
+    // the path operation (sum modulo 2^13; a pop above the stack's 16 entries, or of nothing,
+    // restores 0)
+    auto pop = [&]() -> uint32_t {
+      uint32_t top = 0;
+      if (pdepth == 0) {
+        path_err = true;
+        return 0;
+      }
+      if (pdepth <= HWPROF_PATH_STACK_ENTRIES) {
+        top = pstack.back();
+        pstack.pop_back();
+      }
+      --pdepth;
+      return top;
+    };
+    switch (op) {
+      case 1: sum = (sum + a) & 0x1fffu; break;
+      case 2: sum = a; break;
+      case 3: sum = b; break;
+      case 4:
+        if (pdepth < HWPROF_PATH_STACK_ENTRIES) pstack.push_back((sum + a) & 0x1fffu);
+        else path_err = true;
+        if (pdepth < 255) ++pdepth;
+        sum = b;
+        break;
+      case 5:
+      case 6: sum = (pop() + b) & 0x1fffu; break;
+      default: break;
+    }
+    if (e.kind == HWPROF_KIND_PROF) {
+      if (e.op == HWPROF_PROF_OP_INIT) {
+        base = e.operand & ((1ull << 40) - 1);
+        offset = 0;
+      }
+      if (e.op == HWPROF_PROF_OP_SETOFF) offset = static_cast<uint32_t>(e.operand & 0xffffff);
+      if (e.op == HWPROF_PROF_OP_START) flag = true;
+      if (e.op == HWPROF_PROF_OP_STOP) flag = false;
+    }
+    const bool jump = e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP;
+    if (jump && e.is_call && e.op == HWPROF_PROF_OP_INIT) {
+      base = e.operand & ((1ull << 40) - 1);
+      offset = 0;
+      sum = 0;
+    }
+    if ((jump || e.kind == HWPROF_KIND_BRANCH) && e.op == HWPROF_PROF_OP_SETOFF)
+      offset = static_cast<uint32_t>(e.operand & 0xffffff);
+    if (jump && e.is_call && e.op == HWPROF_PROF_OP_PUSH) {
+      if (depth < HWPROF_PIR_LINK_ENTRIES) {
+        link.emplace_back(base, offset);
+        link_sum.push_back(sum);
+      } else {
+        link_err = true;
+      }
+      if (depth < 255) ++depth;
+      base = e.operand & ((1ull << 40) - 1);
+      offset = 0;
+      sum = 0;
+    }
+    if (jump && e.is_ret && e.op == HWPROF_PROF_OP_POP) {
+      if (depth == 0) {
+        link_err = true;
+      } else {
+        if (depth <= HWPROF_PIR_LINK_ENTRIES) {
+          base = link.back().first;
+          offset = link.back().second;
+          sum = link_sum.back();
+          link.pop_back();
+          link_sum.pop_back();
+        }
+        --depth;
+      }
+    }
+    return upd;
+  }
+};
+
+}  // namespace hwprof_tb
+
+#endif  // HWPROF_TB_PIR_SHADOW_H

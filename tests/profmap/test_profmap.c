@@ -1,0 +1,345 @@
+/* Unit tests of the map and profile tools of the instrumenter (sw/instr/profmap.c): deriving edge
+ * counts by flow conservation, the exact profile from a retire stream, the map and profile files.
+ * Expected counts are worked out by hand in each test from the CFG drawn in its comment. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/loop_fixture.h"
+#include "profmap.h"
+
+static pm_block_t blk[5];
+static pm_edge_t edge[NE];
+static pm_func_t fn;
+
+static int setup(void **state) {
+  (void)state;
+  fn = loop_fixture(blk, edge);
+  return 0;
+}
+
+/* Counters for the measured edges (counter i = edge list order), values from kCounts. */
+static void measure(const int *edges, int n, uint64_t *ctr) {
+  for (int i = 0; i < n; i++) {
+    edge[edges[i]].counter = i;
+    ctr[i] = (uint64_t)kCounts[edges[i]];
+  }
+  fn.ncounters = (unsigned)n;
+}
+
+static void test_profmap_derive_from_the_edges_outside_a_spanning_tree(void **state) {
+  (void)state;
+  /* 6 nodes (5 blocks + EXIT), 8 edges: a spanning tree has 5, so 3 measured suffice. The tree
+     {VENTRY, B0->B1, B1->B2, B2->B3, B3->B4} leaves B1->B3, B3->B1, B4->exit. */
+  const int m[] = {E_TK13, E_TK31, E_RET4};
+  uint64_t ctr[3];
+  measure(m, 3, ctr);
+  assert_true(pm_solvable(&fn));
+  int64_t out[NE];
+  char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), 0);
+  for (int e = 0; e < NE; e++) assert_int_equal(out[e], kCounts[e]);
+}
+
+static void test_profmap_two_measured_edges_do_not_determine_the_loop(void **state) {
+  (void)state;
+  const int m[] = {E_TK13, E_RET4}; /* the back edge's count is lost in the cycle B1-B3 */
+  uint64_t ctr[2];
+  measure(m, 2, ctr);
+  assert_false(pm_solvable(&fn));
+  int64_t out[NE];
+  char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), -1);
+  assert_non_null(strstr(why, "do not determine"));
+}
+
+static void test_profmap_block_counter_replaces_an_edge(void **state) {
+  (void)state;
+  /* count B1 instead of the back edge: in(B1) = B0->B1 + B3->B1 = 10 */
+  const int m[] = {E_TK13, E_RET4};
+  uint64_t ctr[3];
+  measure(m, 2, ctr);
+  blk[1].counter = 2;
+  ctr[2] = 10;
+  fn.ncounters = 3;
+  assert_true(pm_solvable(&fn));
+  int64_t out[NE];
+  char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), 0);
+  assert_int_equal(out[E_TK31], 9);
+  assert_int_equal(out[E_NT12], 7);
+}
+
+static void test_profmap_contradicting_counters_are_an_error(void **state) {
+  (void)state;
+  const int m[] = {E_TK13, E_TK31, E_RET4};
+  uint64_t ctr[3];
+  measure(m, 3, ctr);
+  ctr[0] = 50; /* taken more often than the loop runs: B1->B2 derives negative */
+  int64_t out[NE];
+  char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), -1);
+  assert_non_null(strstr(why, "contradict"));
+}
+
+/* 3-bit counters keep each count modulo 8: the derived edges are the counts modulo 8 (B1->B2's 7
+ * comes out of 1 + 1 - 3, negative as plain integers), and redundant counters are checked modulo 8 */
+static void test_profmap_derive_modulo_wrapped_counters(void **state) {
+  (void)state;
+  const int m[] = {E_TK13, E_TK31, E_RET4};
+  uint64_t ctr[4];
+  measure(m, 3, ctr);
+  for (int i = 0; i < 3; i++) ctr[i] %= 8; /* 3, 9 -> 1, 1 */
+  int64_t out[NE];
+  char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), -1); /* as exact counts they contradict */
+  assert_int_equal(pm_derive_mod(&fn, ctr, 3, out, why, sizeof why), 0);
+  for (int e = 0; e < NE; e++) assert_int_equal(out[e], kCounts[e] % 8);
+  blk[1].counter = 3;
+  ctr[3] = 10 % 8;
+  fn.ncounters = 4;
+  assert_int_equal(pm_derive_mod(&fn, ctr, 3, out, why, sizeof why), 0);
+  ctr[3] = 11 % 8; /* one update too many on B1's counter */
+  assert_int_equal(pm_derive_mod(&fn, ctr, 3, out, why, sizeof why), -1);
+  assert_non_null(strstr(why, "contradict"));
+  assert_int_equal(pm_derive_mod(&fn, ctr, 0, out, why, sizeof why), -1);
+}
+
+static void test_profmap_redundant_counters_must_agree(void **state) {
+  (void)state;
+  /* all three loop edges measured and B1 counted too: over-determined, consistent */
+  const int m[] = {E_TK13, E_TK31, E_RET4};
+  uint64_t ctr[4];
+  measure(m, 3, ctr);
+  blk[1].counter = 3;
+  ctr[3] = 10;
+  fn.ncounters = 4;
+  int64_t out[NE];
+  char why[200];
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), 0);
+  ctr[3] = 11; /* one update too many on B1's counter: no longer conserved */
+  assert_int_equal(pm_derive(&fn, ctr, out, why, sizeof why), -1);
+  assert_non_null(strstr(why, "contradict"));
+}
+
+/* A block ending in a call with nothing inserted after it: its fall edge is taken when the callee
+ * returns into the next block (term_new PM_ANY), never by the call itself or a jump there. */
+static void test_profmap_truth_fall_after_call_counts_returns(void **state) {
+  (void)state;
+  pm_block_t b[2] = {{0x2000, 0x2010, 0x8000, 0, 0, PM_NONE, PM_NONE}, {0x2010, 0x2014, 0x8010, 0, 0, PM_NONE, PM_NONE}};
+  pm_edge_t e[2] = {{HWPROF_CFG_FALL, 0, 1, PM_ANY, 0x8010, PM_NONE},
+                    {HWPROF_CFG_RETURN, 1, HWPROF_CFG_EXIT, 0x8010, PM_ANY, PM_NONE}};
+  pm_func_t f = {.name = "g", .lo = 0x2000, .hi = 0x2014, .instrumented = true, .blk = b, .nblk = 2, .edge = e, .nedge = 2};
+  pm_map_t m = {.nfn = 1, .fn = &f, .cnt_bytes = 4};
+  pm_truth_t *t = pm_truth_new(&m);
+  assert_non_null(t);
+  pm_truth_feed(t, 0x800c, 0x9000, true, false); /* the call */
+  assert_int_equal(pm_truth_count(t, 0, 0), 0);
+  pm_truth_feed(t, 0x9008, 0x8010, true, true);  /* the callee's return into the next block */
+  assert_int_equal(pm_truth_count(t, 0, 0), 1);
+  pm_truth_feed(t, 0x8004, 0x8010, true, false); /* a jump to the same place is not the edge */
+  pm_truth_feed(t, 0x9008, 0x8014, true, true);  /* a return elsewhere is not either */
+  assert_int_equal(pm_truth_count(t, 0, 0), 1);
+  pm_truth_free(t);
+}
+
+/* A dispatch node (sw/cfg/hwprof_cfg.h): jumps J1 (end of B0, the entry) and J2 (end of B1) to the
+ * node N, N to B1, to B2 and to EXIT; B2 returns. New addresses: B0 0x8000..0x8008 (J1 at 0x8004),
+ * B1 0x8008..0x8010 (J2 at 0x800c), B2 0x8010..0x8018 (ret at 0x8014).
+ * Three calls: J1 -> B1, J2 -> B2, return; J1 -> B2, return; J1 -> B1, J2 -> 0x9000 (a tail call).
+ * By hand: J1->N 3, J2->N 2, N->B1 2, N->B2 2, N->EXIT 1, returns 2, entries 3. */
+static void test_profmap_truth_dispatch_node(void **state) {
+  (void)state;
+  pm_block_t b[4] = {{0x2000, 0x2008, 0x8000, 0, 0, PM_NONE, PM_NONE}, {0x2008, 0x2010, 0x8008, 0, 0, PM_NONE, PM_NONE},
+                     {0x2010, 0x2018, 0x8010, 0, 0, PM_NONE, PM_NONE}, {0x2018, 0x2018, 0, 0, 0, PM_NONE, PM_NONE}};
+  pm_edge_t e[7] = {{HWPROF_CFG_INDIRECT, 0, 3, 0x8004, PM_ANY, PM_NONE},
+                    {HWPROF_CFG_INDIRECT, 1, 3, 0x800c, PM_ANY, PM_NONE},
+                    {HWPROF_CFG_DISPATCH, 3, 1, 0, 0x8008, PM_NONE},
+                    {HWPROF_CFG_DISPATCH, 3, 2, 0, 0x8010, PM_NONE},
+                    {HWPROF_CFG_DISPATCH, 3, HWPROF_CFG_EXIT, 0, PM_ANY, PM_NONE},
+                    {HWPROF_CFG_RETURN, 2, HWPROF_CFG_EXIT, 0x8014, PM_ANY, PM_NONE},
+                    {HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0, 0, 0, PM_NONE}};
+  pm_func_t f = {.name = "d", .lo = 0x2000, .hi = 0x2018, .instrumented = true, .blk = b, .nblk = 4, .edge = e, .nedge = 7};
+  pm_map_t m = {.nfn = 1, .fn = &f, .cnt_bytes = 4};
+  pm_truth_t *t = pm_truth_new(&m);
+  assert_non_null(t);
+  pm_truth_feed(t, 0x8004, 0x8008, true, false);
+  pm_truth_feed(t, 0x800c, 0x8010, true, false);
+  pm_truth_feed(t, 0x8014, 0x7000, true, true);
+  pm_truth_feed(t, 0x8004, 0x8010, true, false);
+  pm_truth_feed(t, 0x8014, 0x7000, true, true);
+  pm_truth_feed(t, 0x8004, 0x8008, true, false);
+  pm_truth_feed(t, 0x800c, 0x9000, true, false);
+  pm_truth_feed(t, 0x8010, 0x8008, true, false); /* not a jump into the node */
+  const int64_t want[6] = {3, 2, 2, 2, 1, 2};
+  for (unsigned k = 0; k < 6; k++) assert_int_equal(pm_truth_count(t, 0, k), want[k]);
+  pm_truth_free(t);
+  /* derived from what the instrumenter counts: each jump (bhint ALL on it), B1's entries (a block
+   * counter) and the return: the node's other edges and the entries follow */
+  b[0].term_counter = 0;
+  b[1].term_counter = 1;
+  b[1].counter = 2;
+  e[5].counter = 3;
+  f.ncounters = 4;
+  const uint64_t ctr[4] = {3, 2, 2, 2};
+  int64_t got[7];
+  char why[200];
+  assert_int_equal(pm_derive(&f, ctr, got, why, sizeof why), 0);
+  const int64_t want2[7] = {3, 2, 2, 2, 1, 2, 3};
+  for (unsigned k = 0; k < 7; k++) assert_int_equal(got[k], want2[k]);
+}
+
+static void test_profmap_truth_counts_edges_from_pc_pairs(void **state) {
+  (void)state;
+  pm_map_t m = {.nfn = 1, .fn = &fn, .cnt_bytes = 4};
+  pm_truth_t *t = pm_truth_new(&m);
+  assert_non_null(t);
+  /* one pass: B0 -> B1 (taken) -> B3 (not taken) -> B4 -> return */
+  pm_truth_feed(t, 0x100c, 0x1020, false, false); /* end of B0, falls into B1 */
+  pm_truth_feed(t, 0x102c, 0x1060, true, false);  /* B1's branch taken */
+  pm_truth_feed(t, 0x106c, 0x1070, false, false); /* B3's branch not taken */
+  pm_truth_feed(t, 0x1050, 0x1054, false, false); /* an instruction that ends no edge */
+  pm_truth_feed(t, 0x108c, 0x4444, true, false);  /* the return, anywhere */
+  assert_int_equal(pm_truth_count(t, 0, E_FALL01), 1);
+  assert_int_equal(pm_truth_count(t, 0, E_TK13), 1);
+  assert_int_equal(pm_truth_count(t, 0, E_NT12), 0);
+  assert_int_equal(pm_truth_count(t, 0, E_NT34), 1);
+  assert_int_equal(pm_truth_count(t, 0, E_TK31), 0);
+  assert_int_equal(pm_truth_count(t, 0, E_RET4), 1);
+  assert_int_equal(pm_truth_count(t, 0, E_VENTRY), 0);
+  pm_truth_free(t);
+}
+
+static void test_profmap_map_file_round_trip_and_bad_line(void **state) {
+  (void)state;
+  edge[E_TK13].counter = 0;
+  fn.ncounters = 1;
+  pm_map_t m = {.program = "p.elf", .mode = "minimal", .k = 4, .cnt_bytes = 4, .counters_at = 0x2000,
+                .total_counters = 1, .text_lo = 0x1000, .text_hi = 0x10a0, .nfn = 1, .fn = &fn};
+  char path[] = "/tmp/hwprof-map-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  assert_int_equal(pm_write(&m, f), 0);
+  fclose(f);
+  pm_map_t r;
+  char err[300];
+  assert_int_equal(pm_read(&r, path, err, sizeof err), 0);
+  assert_int_equal(r.nfn, 1);
+  assert_string_equal(r.fn[0].name, "loop");
+  assert_int_equal(r.fn[0].nblk, 5);
+  assert_int_equal(r.fn[0].nedge, NE);
+  assert_int_equal(r.fn[0].edge[E_TK13].kind, HWPROF_CFG_TAKEN);
+  assert_int_equal(r.fn[0].edge[E_TK13].counter, 0);
+  assert_int_equal(r.fn[0].edge[E_RET4].dst, HWPROF_CFG_EXIT);
+  assert_int_equal(r.fn[0].blk[3].new_start, 0x1060);
+  assert_int_equal(r.text_lo, 0x1000);
+  assert_int_equal(r.text_hi, 0x10a0);
+  pm_free(&r);
+  /* a text range that ends before it starts */
+  char bad[] = "/tmp/hwprof-map-XXXXXX";
+  fd = mkstemp(bad);
+  assert_true(fd >= 0);
+  f = fdopen(fd, "w");
+  fputs("hwprof-map 1\ntext 0x2000 0x1000\n", f);
+  fclose(f);
+  assert_int_equal(pm_read(&r, bad, err, sizeof err), -1);
+  assert_non_null(strstr(err, bad));
+  assert_non_null(strstr(err, "text line"));
+  remove(bad);
+  f = fopen(path, "a");
+  fputs("edge 99 sideways 0 1 0x0 0x0 -\n", f);
+  fclose(f);
+  assert_int_equal(pm_read(&r, path, err, sizeof err), -1);
+  assert_non_null(strstr(err, path));
+  assert_non_null(strstr(err, "edge"));
+  remove(path);
+}
+
+static void test_profmap_compare_counts_differing_edges(void **state) {
+  (void)state;
+  int64_t a[NE], b[NE];
+  memcpy(a, kCounts, sizeof a);
+  memcpy(b, kCounts, sizeof b);
+  b[E_NT12] = 6;
+  pm_map_t m = {.program = "p.elf", .nfn = 1, .fn = &fn};
+  char pa[] = "/tmp/hwprof-prof-a-XXXXXX", pb[] = "/tmp/hwprof-prof-b-XXXXXX";
+  int fa = mkstemp(pa), fb = mkstemp(pb);
+  FILE *f = fdopen(fa, "w");
+  int64_t *rows_a[1] = {a}, *rows_b[1] = {b};
+  pm_write_profile(f, &m, rows_a);
+  fclose(f);
+  f = fdopen(fb, "w");
+  pm_write_profile(f, &m, rows_b);
+  fclose(f);
+  long edges = 0;
+  char err[200];
+  assert_int_equal(pm_compare_profiles(pa, pa, NULL, &edges, err, sizeof err), 0);
+  assert_int_equal(edges, NE - 1); /* the virtual edge is not in a profile */
+  assert_int_equal(pm_compare_profiles(pa, pb, NULL, &edges, err, sizeof err), 1);
+  remove(pa);
+  remove(pb);
+}
+
+/* A profile file read back against its map gives the counts written, the virtual entry edge the
+ * function's entries; a file missing an edge of a function it gives, naming an edge the map does
+ * not have, or ending in the middle of a line is refused with the file and line named. */
+static void test_profmap_profile_file_read_back(void **state) {
+  (void)state;
+  int64_t a[NE];
+  memcpy(a, kCounts, sizeof a);
+  pm_map_t m = {.program = "p.elf", .nfn = 1, .fn = &fn};
+  char p[] = "/tmp/hwprof-prof-r-XXXXXX";
+  FILE *f = fdopen(mkstemp(p), "w");
+  int64_t *rows[1] = {a};
+  pm_write_profile(f, &m, rows);
+  fclose(f);
+  int64_t **got = NULL;
+  char err[200];
+  assert_int_equal(pm_read_profile(&m, p, &got, err, sizeof err), 0);
+  assert_non_null(got[0]);
+  for (int e = 0; e < NE; e++) assert_int_equal(got[0][e], kCounts[e]);
+  pm_free_counts(&m, got);
+  const char *bad[] = {
+      "hwprof-profile 1\nfunction loop 0x00000100 entries 1\nedge fall 0x00000100 0x00000110 1\n", /* edges missing */
+      "hwprof-profile 1\nfunction loop 0x00000100 entries 1\nedge jump 0x00000100 0x00000110 1\n", /* no such edge */
+      "hwprof-profile 1\nfunction loop 0x00000100 entries 1\nedge fall 0x00000100 0x0000011", /* cut short */
+      "hwprof-profile 1\nfunction other 0x00000100 entries 1\n",                              /* not in the map */
+  };
+  const char *why[] = {"has no count", "no such edge", "truncated", "not an instrumented function"};
+  for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
+    f = fopen(p, "w");
+    fputs(bad[i], f);
+    fclose(f);
+    got = NULL;
+    assert_int_equal(pm_read_profile(&m, p, &got, err, sizeof err), -1);
+    assert_null(got);
+    assert_non_null(strstr(err, p));
+    assert_non_null(strstr(err, why[i]));
+  }
+  remove(p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup(test_profmap_profile_file_read_back, setup),
+      cmocka_unit_test_setup(test_profmap_derive_from_the_edges_outside_a_spanning_tree, setup),
+      cmocka_unit_test_setup(test_profmap_two_measured_edges_do_not_determine_the_loop, setup),
+      cmocka_unit_test_setup(test_profmap_block_counter_replaces_an_edge, setup),
+      cmocka_unit_test_setup(test_profmap_contradicting_counters_are_an_error, setup),
+      cmocka_unit_test_setup(test_profmap_redundant_counters_must_agree, setup),
+      cmocka_unit_test_setup(test_profmap_derive_modulo_wrapped_counters, setup),
+      cmocka_unit_test_setup(test_profmap_truth_counts_edges_from_pc_pairs, setup),
+      cmocka_unit_test(test_profmap_truth_fall_after_call_counts_returns),
+      cmocka_unit_test(test_profmap_truth_dispatch_node),
+      cmocka_unit_test_setup(test_profmap_map_file_round_trip_and_bad_line, setup),
+      cmocka_unit_test_setup(test_profmap_compare_counts_differing_edges, setup),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

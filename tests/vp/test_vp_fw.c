@@ -1,0 +1,194 @@
+/* Tests of the load-value profiler's firmware (sw/vp/vp_fw.c) on the host, against the C model of
+ * hwprof_top running sw/cop/valueprof.s (ASan/UBSan build, as every unit test): the same code the
+ * simulated CPU runs as its interrupt handler. The expected outcomes come from the algorithm's
+ * rules (docs/vpf.md) and the construction of each stream, stated next to each check. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cop_asm.h"
+#include "hwprof_cop.h"
+#include "lib/model_sys.h"
+#include "vp_estimate.h"
+#include "vp_fw.h"
+
+static model_sys_t sys;
+static hwprof_cop_image_t img;
+static vp_fw_t fw;
+static unsigned irqs_taken;
+
+static int setup(void **state) {
+  (void)state;
+  model_sys_init(&sys, NULL, NULL);
+  char *src = NULL;
+  FILE *f = fopen("sw/cop/valueprof.s", "r");
+  assert_non_null(f);
+  size_t cap = 0;
+  ssize_t n = getdelim(&src, &cap, '\0', f);
+  fclose(f);
+  assert_true(n > 0);
+  char err[256];
+  if (cop_asm(src, "valueprof.s", &img, err, sizeof err)) fail_msg("%s", err);
+  free(src);
+  irqs_taken = 0;
+  return 0;
+}
+
+static void take_irq(void *ctx) {
+  (void)ctx;
+  if (!sys.out.irq_coproc) return;
+  bool handled = false;
+  assert_int_equal(hwprof_cop_handle_irq(&sys.h, vp_fw_on_intr, &fw, &handled), kHwprofOk);
+  assert_true(handled);
+  irqs_taken++;
+}
+
+/* one load; then idle until the engine has taken it (it never holds the CPU) */
+static void load(uint32_t pc, uint32_t value) {
+  hwprof_retire_ev_t ev = {0};
+  ev.kind = HWPROF_KIND_LOAD;
+  ev.pc = pc;
+  ev.next_pc = pc + 4;
+  ev.insn = 0x00452503u;
+  ev.value = value;
+  assert_int_equal(model_sys_retire(&sys, ev), 0);
+  for (unsigned k = 0; k < 14; k++) {
+    hwprof_top_in_t in = {0};
+    model_sys_cycle(&sys, &in);
+    take_irq(NULL);
+  }
+}
+
+static const vp_fw_load_t *find(uint32_t pc) {
+  for (unsigned k = 0; k < VP_FW_MAX_LOADS; k++)
+    if (fw.prof[k].total && fw.prof[k].pc == pc) return &fw.prof[k];
+  return NULL;
+}
+
+static double estimate(const vp_fw_load_t *e, uint32_t value) {
+  vp_value_t v[VP_FW_MAX_VALUES];
+  vp_estimate_t est[VP_FW_MAX_VALUES];
+  for (unsigned k = 0; k < e->n; k++) v[k] = (vp_value_t){e->v[k].value, e->v[k].hits, e->v[k].misses};
+  const vp_load_t l = {e->pc, e->total, e->n, v};
+  assert_int_equal(vp_estimate(&l, est), 0);
+  for (unsigned k = 0; k < e->n; k++)
+    if (e->v[k].value == value) return est[k].invariance;
+  return 0.0;
+}
+
+/* Two loads interleaved, 1,200 times each: A always loads 7; B loads 5, 5, 5, 9 in turn (5: 75%).
+ * Intervals of 2^7 = 128 records. A's active value is 7 with all hits: at the first copy (64
+ * records of A at most) it is masked (100% >= 90% over >= 16 samples), and no record of A passes
+ * after that. B stays below 90% and above 10%: it is masked only after it has been seen in 4
+ * intervals (4 x 128 records < 1,200), then nothing passes. The profile gives A's 7 an invariance
+ * of 1 and B's 5 0.75 +- 0.1. */
+static void invariant_and_variant_loads(void **state) {
+  (void)state;
+  const uint32_t A = 0x80001000u, B = 0x80001004u;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, 7), kHwprofOk);
+  for (unsigned k = 0; k < 1200; k++) {
+    load(A, 7);
+    load(B, (k % 4 == 3) ? 9 : 5);
+  }
+  assert_int_equal(hwprof_cop_drain(&sys.h, 100000u, take_irq, NULL), kHwprofOk);
+  assert_int_equal(vp_fw_final_copy(&fw, &sys.h), kHwprofOk);
+  assert_int_equal(fw.errors, 0);
+  assert_int_equal(fw.intervals, 4);     /* the 4th copy masked B: no record after it */
+  assert_int_equal(fw.thrashes, 0);      /* two loads never thrash 256 slots */
+  const vp_fw_load_t *a = find(A), *b = find(B);
+  assert_non_null(a);
+  assert_non_null(b);
+  assert_int_equal(a->n, 1);             /* A never showed another value */
+  assert_int_equal(a->v[0].misses, 0);
+  assert_true(a->total <= 64);           /* masked at the first copy */
+  assert_true(a->mask_gen == fw.gen);    /* still masked: no timer tick here */
+  assert_true(estimate(a, 7) == 1.0);
+  const double b5 = estimate(b, 5);
+  assert_true(b5 > 0.65 && b5 < 0.85);
+  assert_true(b->intervals >= 4);        /* B was masked only after its 4th interval */
+  assert_true(b->mask_gen == fw.gen);
+  assert_true(fw.complete);              /* the 4th copy left nothing unmasked */
+  assert_int_equal(fw.completed_at, 4);
+  /* the hardware agrees: A's bit in the bit-mask filter is set */
+  hwprof_cop_status_t st;
+  assert_int_equal(hwprof_cop_status(&sys.h, &st), kHwprofOk);
+  assert_true(st.passed < 2400);         /* masked loads stopped passing */
+}
+
+/* 1,500 loads of distinct PCs in turn, one value each: with 256 slots nearly every record misses
+ * and replaces; after 1,024 replacements the program interrupts for thrashing. The firmware copies
+ * nothing then and splits the program: the mask/match filter's MASK gains 2 bits (the thrashing
+ * came within 4,096 records), so only one PC in 4 passes afterwards. */
+static void thrashing_splits_the_program(void **state) {
+  (void)state;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, 16), kHwprofOk);
+  for (unsigned k = 0; k < 1500; k++) load(0x80002000u + 4u * k, 1);
+  assert_true(fw.thrashes >= 1);
+  assert_int_equal(fw.copies, 0);        /* nothing copied on thrashing, no interval ended */
+  assert_int_equal(fw.part_bits, 2);
+  assert_int_equal(hwprof_mmio_read32(&sys.h, HWPROF_VPF_MASK_ADDR), 3u);
+  hwprof_cop_status_t st;
+  assert_int_equal(hwprof_cop_status(&sys.h, &st), kHwprofOk);
+  const uint32_t before = st.passed;
+  for (unsigned k = 0; k < 400; k++) load(0x80002000u + 4u * k, 1);
+  assert_int_equal(hwprof_cop_status(&sys.h, &st), kHwprofOk);
+  assert_int_equal(st.passed - before, 100); /* hash 0 is the word address: one in four PCs */
+}
+
+/* The timer re-samples: every mask is dropped (the bit-mask filter reads 0 again) and the
+ * partition moves on. */
+static void timer_resamples_and_rotates(void **state) {
+  (void)state;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, 9), kHwprofOk);
+  for (unsigned k = 0; k < 600; k++) load(0x80003000u, 3); /* masked at the first copy */
+  assert_true(fw.masks_set >= 1);
+  uint32_t any = 0;
+  for (unsigned w = 0; w < 128; w++) any |= hwprof_mmio_read32(&sys.h, HWPROF_VPF_BITMASK_ADDR + 4u * w);
+  assert_true(any != 0);
+  fw.part_bits = 1; /* as if split once */
+  const uint16_t gen = fw.gen;
+  vp_fw_on_timer(&fw, &sys.h);
+  any = 0;
+  for (unsigned w = 0; w < 128; w++) any |= hwprof_mmio_read32(&sys.h, HWPROF_VPF_BITMASK_ADDR + 4u * w);
+  assert_int_equal(any, 0);
+  assert_int_equal(fw.gen, gen + 1);
+  assert_false(fw.complete);             /* re-sampling starts the profile again */
+  assert_int_equal(fw.part, 1);
+  assert_int_equal(hwprof_mmio_read32(&sys.h, HWPROF_VPF_MATCH_ADDR), 1u);
+  assert_int_equal(fw.errors, 0);
+}
+
+/* the profile file: the format docs/vpf.md gives */
+static void profile_file(void **state) {
+  (void)state;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, 16), kHwprofOk);
+  for (unsigned k = 0; k < 40; k++) load(0x80004000u, k < 30 ? 2 : 3);
+  assert_int_equal(hwprof_cop_drain(&sys.h, 100000u, take_irq, NULL), kHwprofOk);
+  assert_int_equal(vp_fw_final_copy(&fw, &sys.h), kHwprofOk);
+  char buf[512] = {0};
+  FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+  assert_non_null(f);
+  assert_int_equal(vp_fw_write(&fw, f), 0);
+  fclose(f);
+  /* one slot: M on the first record (hits 1), 29 hits, then 10 misses (4 x 30 >= 10: no
+   * re-selection); total 40 */
+  assert_string_equal(buf, "# hwprof-vp-profile 1\n# load PC total intervals masked, then its values: value hits misses\n"
+                           "load 0x80004000 40 1 0\nvalue 0x00000002 30 10\n");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup(invariant_and_variant_loads, setup),
+      cmocka_unit_test_setup(thrashing_splits_the_program, setup),
+      cmocka_unit_test_setup(timer_resamples_and_rotates, setup),
+      cmocka_unit_test_setup(profile_file, setup),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
