@@ -1,4 +1,4 @@
-/* The path profile's oracle (issue 15, docs/path.md): the executed block sequence, cut from the
+/* The path profile's oracle (docs/path.md): the executed block sequence, cut from the
  * retire stream and the program's CFGs alone (no edge values, no numbering), into Ball-Larus paths
  * per function activation: a path starts where an activation starts or where a back edge (an edge
  * to a block that dominates its source) lands, and ends at the function's return or tail call, at

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gcov as a second, independent oracle (issue 6): the invocation count of every function in an
+"""gcov as a second, independent oracle (docs/instrumenter.md): the invocation count of every function in an
 edge profile read back from the hardware must equal what riscv64-unknown-elf-gcov reports for the
 same function of the -fprofile-arcs build of the same source.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench, section 12: path profiling (seed 004, issue 15; docs/path.md). On every program
+# make bench, section 12: path profiling (seed 004; docs/path.md). On every program
 # (the six workloads, the switch table and the Embench programs when ../shared/embench is there):
 # extra retired instructions over the program uninstrumented for edge profiling (hwprof-instr, mode
 # minimal, K = 6: section 4's first column), for path profiles collected through the hardware

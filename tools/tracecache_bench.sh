@@ -93,4 +93,4 @@ echo " the table, rebuilding and placing traces); cached: the program's instruct
 echo " cache; traces: placed, refus: hot traces not placed (not rebuilt or refused by the cache);"
 echo " all-cyc: the whole run's cycles, handler included; vs-fw, vs-plain: the -tc program's own cycles"
 echo " against the -fw one's and the plain one's; all-vs-fw: the whole run's, -tc against -fw."
-echo " Not measured here: the edge-driven re-layout at run time (not built: issue 14))"
+echo " The edge-driven re-layout at run time has its own section (tools/relayout_bench.sh))"

@@ -1,4 +1,4 @@
-# simplesamp.s: the simple-sampling baseline of seed 001 section 5 (issue 13; docs/vpf.md).
+# simplesamp.s: the simple-sampling baseline of seed 001 section 5 (docs/vpf.md).
 # The front end's prescaler keeps one load in N (1024 for the baseline); this program only moves
 # each kept record out of the sample buffer into a ring of 256 (PC, value) pairs in the data array,
 # and interrupts when the ring is full so the host handler (sw/rt/ss_rt.c) counts them.

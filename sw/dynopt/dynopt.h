@@ -112,7 +112,7 @@ typedef struct {
   hwprof_dynopt_event_t log[HWPROF_DYNOPT_LOG];
   size_t nlog;
   uint32_t transitions, fts_skips, periods, scans, armed_funcs, errors, dropped_pairs;
-  /* the edge-driven re-layout (item 4 of issue 14): a function whose hot set changed is laid out
+  /* the edge-driven re-layout (docs/dynopt.md): a function whose hot set changed is laid out
      again, its hot edges falling through (NULL: the decision only) */
   hwprof_rl_t *rl;
   uint32_t static_at; /* while hwprof_dynopt_layout_static works: where the whole run's counters are */

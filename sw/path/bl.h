@@ -1,4 +1,4 @@
-/* Ball-Larus path numbering (issue 15, seed 004's starting point; docs/path.md): on a control
+/* Ball-Larus path numbering (seed 004's starting point; docs/path.md): on a control
  * flow graph with one entry and one exit, every path from the entry to the exit of the graph with
  * its back edges removed gets a unique number, its path sum, in 0 .. N - 1 (N the number of such
  * paths), as the sum of values on its edges.

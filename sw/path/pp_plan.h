@@ -1,4 +1,4 @@
-/* A function's path profile, planned (issue 15, seed 004; docs/path.md): which regions, their
+/* A function's path profile, planned (seed 004; docs/path.md): which regions, their
  * numbered graphs, the counters, and the path operations (path words, regs/encodings.json) each
  * edge of the function must perform so that the hardware's path sum counts every path. One plan
  * serves the instrumenter (which places the operations) and the read-back (which decodes a counter

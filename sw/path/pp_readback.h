@@ -1,4 +1,4 @@
-/* Reading a path profile back (issue 15; docs/path.md, "The path-profile file"): after the
+/* Reading a path profile back (docs/path.md, "The path-profile file"): after the
  * profile cache is flushed, every counter of a program instrumented for paths (hwprof-instr
  * --paths) is read from memory and decoded, with the plan remade from the original program the
  * map names (sw/path/pp_plan.h: the same plan the instrumenter placed), into its region and path;

@@ -1,5 +1,5 @@
 /* The freestanding gcov runtime for programs built with GCC's -fprofile-arcs on the bare-metal RV32
- * target (the software-instrumentation baseline of issue 6). Debian's bare-metal libgcov has no
+ * target (the software-instrumentation baseline of docs/instrumenter.md). Debian's bare-metal libgcov has no
  * C library underneath, so its usual exit path (__gcov_exit) is missing; GCC 12 documents the
  * freestanding route instead: compile with -fprofile-info-section=gcov_info, which puts a pointer
  * to every object's gcov_info in the section gcov_info, and serialise each one with
