@@ -79,10 +79,13 @@ def main(argv):
                     block_end[int(w[2], 16)] = int(w[3], 16)
         edges = []
         with open(prof) as f:
-            for line in f:
-                w = line.split()
-                if len(w) == 5 and w[0] == "edge" and w[1] in ("taken", "not-taken"):
-                    edges.append((w[1], int(w[2], 16), int(w[4])))
+            lines = f.read().splitlines()
+        if not lines or not lines[-1].startswith("end "):
+            raise ValueError(f"{prof}: truncated: no end record")
+        for line in lines:
+            w = line.split()
+            if len(w) == 5 and w[0] == "edge" and w[1] in ("taken", "not-taken"):
+                edges.append((w[1], int(w[2], 16), int(w[4])))
     except (OSError, ValueError, KeyError, struct.error) as e:
         print(f"branch oracle: error: {e}", file=sys.stderr)
         return 2

@@ -44,10 +44,13 @@ def main(argv):
         gcov = {"files": [fl for d in docs for fl in d.get("files", [])]}
         ours = {}
         with open(argv[2]) as f:
-            for line in f:
-                w = line.split()
-                if len(w) >= 5 and w[0] == "function" and w[3] == "entries":
-                    ours[w[1]] = int(w[4])
+            lines = f.read().splitlines()
+        if not lines or not lines[-1].startswith("end "):
+            raise ValueError(f"{argv[2]}: truncated: no end record")
+        for line in lines:
+            w = line.split()
+            if len(w) >= 5 and w[0] == "function" and w[3] == "entries":
+                ours[w[1]] = int(w[4])
         status = map_status(argv[3]) if len(argv) == 5 else None
         symbols = elf_functions(argv[4]) if len(argv) == 5 else None
     except (OSError, ValueError) as e:

@@ -1,5 +1,7 @@
 /* Profile files (docs/instrumenter.md, "The profile file"): writing an edge profile, reading one
- * back against its map, comparing two. Part of the map's library (profmap.h). */
+ * back against its map, comparing two. Part of the map's library (profmap.h). A file starts with
+ * its header line and ends with its end record, which counts the functions and edges before it:
+ * a file cut anywhere is refused, never read short. */
 #include "profmap.h"
 
 #include <errno.h>
@@ -7,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define PROFILE_HEADER "hwprof-profile 2"
+
 int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts) {
-  fprintf(to, "hwprof-profile 1\nprogram %s\n", m->program);
+  fprintf(to, PROFILE_HEADER "\nprogram %s\n", m->program);
+  unsigned long nfunc = 0, nedge = 0;
   for (unsigned f = 0; f < m->nfn; f++) {
     const pm_func_t *fn = &m->fn[f];
     if (!fn->instrumented || counts[f] == NULL) continue;
@@ -16,6 +21,7 @@ int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts) {
     for (unsigned e = 0; e < fn->nedge; e++)
       if (fn->edge[e].kind == HWPROF_CFG_VIRTUAL_ENTRY) entries = counts[f][e];
     fprintf(to, "function %s 0x%08" PRIx32 " entries %" PRId64 "\n", fn->name, fn->lo, entries);
+    nfunc++;
     for (unsigned e = 0; e < fn->nedge; e++) {
       const pm_edge_t *x = &fn->edge[e];
       if (hwprof_cfg_is_virtual(x->kind)) continue;
@@ -25,22 +31,33 @@ int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts) {
       else
         fprintf(to, "0x%08" PRIx32, fn->blk[x->dst].start);
       fprintf(to, " %" PRId64 "\n", counts[f][e]);
+      nedge++;
     }
   }
+  fprintf(to, "end %lu %lu\n", nfunc, nedge);
   return ferror(to) ? -1 : 0;
 }
 
 /* One line of a profile file, after its first. */
-typedef enum { kLineSkip, kLineFunction, kLineEdge, kLineBad } line_kind_t;
+typedef enum { kLineSkip, kLineFunction, kLineEdge, kLineEnd, kLineBad } line_kind_t;
 typedef struct {
   char name[80];                       /* function: its name */
   bool full;                           /* ... with its address and entries */
   unsigned long long at;               /* ... its address */
   char kind[32], src[24], dst[24];     /* edge: kind, source block, destination block or "exit" */
   long long count;                     /* function: entries; edge: its count */
+  unsigned long nfunc, nedge;          /* end: the functions and edges before it */
 } line_t;
 
-static bool profile_header(const char *buf) { return strncmp(buf, "hwprof-profile 1", 16) == 0; }
+static bool profile_header(const char *buf) { return strcmp(buf, PROFILE_HEADER "\n") == 0; }
+
+/* What the end record and what follows it say, given the functions and edges read: "" when they
+ * agree and nothing follows, else the error (the line number goes in front). */
+static const char *end_problem(bool ended, unsigned long nfunc, unsigned long nedge, const line_t *end) {
+  if (!ended) return "truncated: no end record";
+  if (end->nfunc != nfunc || end->nedge != nedge) return "the end record's counts differ from the file's";
+  return "";
+}
 
 static line_kind_t profile_line(const char *buf, line_t *r) {
   if (!strncmp(buf, "program ", 8) || buf[0] == '#' || buf[0] == '\n') return kLineSkip;
@@ -49,6 +66,8 @@ static line_kind_t profile_line(const char *buf, line_t *r) {
     return kLineFunction;
   }
   if (sscanf(buf, "edge %31s %23s %23s %lld", r->kind, r->src, r->dst, &r->count) == 4) return kLineEdge;
+  char rest;
+  if (sscanf(buf, "end %lu %lu %c", &r->nfunc, &r->nedge, &rest) == 2) return kLineEnd;
   return kLineBad;
 }
 
@@ -66,22 +85,39 @@ static int read_profile(const char *path, prof_line_t **out, unsigned *n, char *
   }
   char buf[512], fn[80] = "";
   unsigned cap = 0, line = 0;
+  unsigned long nfunc = 0;
+  bool ended = false;
+  line_t end = {0};
   *out = NULL;
   *n = 0;
   while (fgets(buf, sizeof buf, in)) {
     line++;
+    if (strchr(buf, '\n') == NULL) {
+      snprintf(err, errlen, feof(in) ? "%s:%u: truncated (the last line has no end)" : "%s:%u: line too long", path, line);
+      break;
+    }
     if (line == 1) {
       if (!profile_header(buf)) {
-        snprintf(err, errlen, "%s:1: not an hwprof profile (expected 'hwprof-profile 1')", path);
+        snprintf(err, errlen, "%s:1: not an hwprof profile (expected '" PROFILE_HEADER "')", path);
         break;
       }
       continue;
     }
+    if (ended) {
+      snprintf(err, errlen, "%s:%u: a line after the end record", path, line);
+      break;
+    }
     line_t r;
     const line_kind_t k = profile_line(buf, &r);
     if (k == kLineSkip) continue;
+    if (k == kLineEnd) {
+      ended = true;
+      end = r;
+      continue;
+    }
     if (k == kLineFunction) {
       snprintf(fn, sizeof fn, "%s", r.name);
+      nfunc++;
       continue;
     }
     if (k == kLineEdge && fn[0]) {
@@ -100,7 +136,9 @@ static int read_profile(const char *path, prof_line_t **out, unsigned *n, char *
     snprintf(err, errlen, "%s:%u: malformed line", path, line);
     break;
   }
-  if (line == 0 && !err[0]) snprintf(err, errlen, "%s: empty (expected 'hwprof-profile 1')", path);
+  if (line == 0 && !err[0]) snprintf(err, errlen, "%s: empty (expected '" PROFILE_HEADER "')", path);
+  if (!err[0] && end_problem(ended, nfunc, *n, &end)[0])
+    snprintf(err, errlen, "%s:%u: %s", path, line, end_problem(ended, nfunc, *n, &end));
   bool bad = err[0] != 0;
   fclose(in);
   if (bad) {
@@ -179,6 +217,9 @@ int pm_read_profile(const pm_map_t *m, const char *path, int64_t ***counts_out, 
   char buf[512];
   unsigned line = 0;
   int f = -1;
+  unsigned long nfunc = 0, nedge = 0;
+  bool ended = false;
+  line_t end = {0};
   if (counts == NULL || used == NULL) {
     snprintf(err, errlen, "out of memory");
     goto out;
@@ -191,15 +232,25 @@ int pm_read_profile(const pm_map_t *m, const char *path, int64_t ***counts_out, 
     }
     if (line == 1) {
       if (!profile_header(buf)) {
-        snprintf(err, errlen, "%s:1: not an hwprof profile (expected 'hwprof-profile 1')", path);
+        snprintf(err, errlen, "%s:1: not an hwprof profile (expected '" PROFILE_HEADER "')", path);
         goto out;
       }
       continue;
     }
+    if (ended) {
+      snprintf(err, errlen, "%s:%u: a line after the end record", path, line);
+      goto out;
+    }
     line_t r;
     const line_kind_t k = profile_line(buf, &r);
     if (k == kLineSkip) continue;
+    if (k == kLineEnd) {
+      ended = true;
+      end = r;
+      continue;
+    }
     if (k == kLineFunction && r.full) {
+      nfunc++;
       const char *name = r.name;
       const unsigned long long at = r.at;
       const long long count = r.count;
@@ -250,12 +301,15 @@ int pm_read_profile(const pm_map_t *m, const char *path, int64_t ***counts_out, 
       }
       counts[f][e] = count;
       used[f][e] = true;
+      nedge++;
       continue;
     }
     snprintf(err, errlen, "%s:%u: malformed line", path, line);
     goto out;
   }
-  if (line == 0) snprintf(err, errlen, "%s: empty (expected 'hwprof-profile 1')", path);
+  if (line == 0) snprintf(err, errlen, "%s: empty (expected '" PROFILE_HEADER "')", path);
+  if (!err[0] && end_problem(ended, nfunc, nedge, &end)[0])
+    snprintf(err, errlen, "%s:%u: %s", path, line, end_problem(ended, nfunc, nedge, &end));
   for (unsigned i = 0; i < m->nfn && !err[0]; i++)
     for (unsigned e = 0; counts[i] && e < m->fn[i].nedge; e++)
       if (!used[i][e]) {

@@ -289,7 +289,9 @@ static void test_profmap_compare_counts_differing_edges(void **state) {
 
 /* A profile file read back against its map gives the counts written, the virtual entry edge the
  * function's entries; a file missing an edge of a function it gives, naming an edge the map does
- * not have, or ending in the middle of a line is refused with the file and line named. */
+ * not have, ending in the middle of a line or at any line before its end record, with an end record
+ * whose counts differ or a line after it, or of the old format, is refused with the file and line
+ * named, by the reader and by the comparison. */
 static void test_profmap_profile_file_read_back(void **state) {
   (void)state;
   int64_t a[NE];
@@ -301,18 +303,29 @@ static void test_profmap_profile_file_read_back(void **state) {
   pm_write_profile(f, &m, rows);
   fclose(f);
   int64_t **got = NULL;
-  char err[200];
+  char err[200], whole[2048];
   assert_int_equal(pm_read_profile(&m, p, &got, err, sizeof err), 0);
   assert_non_null(got[0]);
   for (int e = 0; e < NE; e++) assert_int_equal(got[0][e], kCounts[e]);
   pm_free_counts(&m, got);
+  f = fopen(p, "r");
+  const size_t len = fread(whole, 1, sizeof whole - 1, f);
+  whole[len] = 0;
+  fclose(f);
+  /* the file as written: the header, the program, the function, its edges, the end record */
+  assert_memory_equal(whole, "hwprof-profile 2\nprogram p.elf\nfunction loop ", 44);
+  char ends[32];
+  snprintf(ends, sizeof ends, "\nend 1 %d\n", NE - 1); /* the virtual entry edge is not in the file */
+  assert_non_null(strstr(whole, ends));
+  assert_int_equal(strlen(strstr(whole, ends)), strlen(ends));
   const char *bad[] = {
-      "hwprof-profile 1\nfunction loop 0x00000100 entries 1\nedge fall 0x00000100 0x00000110 1\n", /* edges missing */
-      "hwprof-profile 1\nfunction loop 0x00000100 entries 1\nedge jump 0x00000100 0x00000110 1\n", /* no such edge */
-      "hwprof-profile 1\nfunction loop 0x00000100 entries 1\nedge fall 0x00000100 0x0000011", /* cut short */
-      "hwprof-profile 1\nfunction other 0x00000100 entries 1\n",                              /* not in the map */
+      "hwprof-profile 2\nfunction loop 0x00000100 entries 1\nedge fall 0x00000100 0x00000110 1\nend 1 1\n", /* edges missing */
+      "hwprof-profile 2\nfunction loop 0x00000100 entries 1\nedge jump 0x00000100 0x00000110 1\nend 1 1\n", /* no such edge */
+      "hwprof-profile 2\nfunction loop 0x00000100 entries 1\nedge fall 0x00000100 0x0000011", /* cut short */
+      "hwprof-profile 2\nfunction other 0x00000100 entries 1\nend 1 0\n", /* not in the map */
+      "hwprof-profile 1\nfunction loop 0x00000100 entries 1\n",            /* the old format */
   };
-  const char *why[] = {"has no count", "no such edge", "truncated", "not an instrumented function"};
+  const char *why[] = {"has no count", "no such edge", "truncated", "not an instrumented function", "not an hwprof profile"};
   for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
     f = fopen(p, "w");
     fputs(bad[i], f);
@@ -323,7 +336,41 @@ static void test_profmap_profile_file_read_back(void **state) {
     assert_non_null(strstr(err, p));
     assert_non_null(strstr(err, why[i]));
   }
+  /* the good file cut after each of its lines but the last, its end record's counts changed, a line
+     after it: refused by both readers */
+  char q[] = "/tmp/hwprof-prof-q-XXXXXX";
+  fclose(fdopen(mkstemp(q), "w"));
+  long edges = 0;
+  unsigned cuts = 0;
+  for (const char *nl = strchr(whole, '\n'); nl && nl[1]; nl = strchr(nl + 1, '\n'), cuts++) {
+    f = fopen(p, "w");
+    fwrite(whole, 1, (size_t)(nl + 1 - whole), f);
+    fclose(f);
+    got = NULL;
+    assert_int_equal(pm_read_profile(&m, p, &got, err, sizeof err), -1);
+    assert_null(got);
+    assert_true(strstr(err, "truncated") || strstr(err, "has no count"));
+    f = fopen(q, "w");
+    fputs(whole, f);
+    fclose(f);
+    assert_int_equal(pm_compare_profiles(q, p, NULL, &edges, err, sizeof err), -1);
+    assert_non_null(strstr(err, p));
+  }
+  assert_true(cuts >= 4);
+  const char *tails[] = {"end 2 99\n", "end 1 1 1\n"};
+  for (unsigned i = 0; i < 3; i++) {
+    f = fopen(p, "w");
+    fwrite(whole, 1, len - strlen(ends) + 1, f); /* up to and with the newline before the end record */
+    if (i < 2) fputs(tails[i], f);
+    else fprintf(f, "%sedge fall 0x00000100 0x00000110 1\n", ends + 1);
+    fclose(f);
+    got = NULL;
+    assert_int_equal(pm_read_profile(&m, p, &got, err, sizeof err), -1);
+    assert_non_null(strstr(err, i == 0 ? "counts differ" : i == 1 ? "malformed" : "after the end record"));
+    assert_int_equal(pm_compare_profiles(q, p, NULL, &edges, err, sizeof err), -1);
+  }
   remove(p);
+  remove(q);
 }
 
 int main(void) {

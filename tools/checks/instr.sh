@@ -216,8 +216,9 @@ report_bad_input() {
   [ -s "$prof" ] || { echo "no profile of sort (an earlier check failed)"; return 1; }
   head -c 300 "$prof" >"$d/truncated.prof"
   sed 's/^edge \(.*\) \([0-9]*\)$/edge \1 x\2/' "$prof" >"$d/malformed.prof"
-  printf 'hwprof-profile 1\nfunction no_such_function 0x80000000 entries 1\n' >"$d/other.prof"
-  for a in "$d/truncated.prof" "$d/malformed.prof" "$d/other.prof" /nonexistent.prof; do
+  printf 'hwprof-profile 2\nfunction no_such_function 0x80000000 entries 1\nend 1 0\n' >"$d/other.prof"
+  head -n -1 "$prof" >"$d/no-end.prof" # cut at a line: only the end record tells
+  for a in "$d/truncated.prof" "$d/malformed.prof" "$d/other.prof" "$d/no-end.prof" /nonexistent.prof; do
     rm -f "$d/out.info"
     out=$("$build/unit/hwprof-report-asan" lcov "$map" "$a" -o "$d/out.info" 2>&1)
     rc=$?
