@@ -58,7 +58,8 @@ int cop_image_read(FILE *f, const char *name, hwprof_cop_image_t *img, char *err
   cop_image_init(img);
   char line[512];
   unsigned lineno = 0;
-  int seen_header = 0;
+  int seen_header = 0, seen_end = 0;
+  uint64_t end_uc = 0;
   uint8_t seen_uc[HWPROF_COP_IMAGE_MAX_UC] = {0};
   while (fgets(line, sizeof line, f)) {
     lineno++;
@@ -73,9 +74,16 @@ int cop_image_read(FILE *f, const char *name, hwprof_cop_image_t *img, char *err
     }
     if (nt == 0) continue;
     if (!seen_header) {
-      if (nt != 2 || strcmp(tok[0], "hwprof-cop-image") || strcmp(tok[1], "1"))
-        return fail(err, errlen, "%s:%u: not a co-processor image (the first line must be 'hwprof-cop-image 1')", name, lineno);
+      if (nt != 2 || strcmp(tok[0], "hwprof-cop-image") || strcmp(tok[1], "2"))
+        return fail(err, errlen, "%s:%u: not a co-processor image (the first line must be 'hwprof-cop-image 2')", name, lineno);
       seen_header = 1;
+      continue;
+    }
+    if (seen_end) return fail(err, errlen, "%s:%u: an item after the end record", name, lineno);
+    if (!strcmp(tok[0], "end")) {
+      if (nt != 2 || number(tok[1], HWPROF_COP_IMAGE_MAX_UC, &end_uc))
+        return fail(err, errlen, "%s:%u: end: takes the number of microinstructions (0..%u)", name, lineno, HWPROF_COP_IMAGE_MAX_UC);
+      seen_end = 1;
       continue;
     }
     uint64_t a = 0, b = 0, c = 0;
@@ -127,13 +135,16 @@ int cop_image_read(FILE *f, const char *name, hwprof_cop_image_t *img, char *err
   }
   if (ferror(f)) return fail(err, errlen, "%s: read error", name);
   if (!seen_header) return fail(err, errlen, "%s: empty (not a co-processor image)", name);
+  if (!seen_end) return fail(err, errlen, "%s: truncated: no end record", name);
+  if (end_uc != img->n_uc)
+    return fail(err, errlen, "%s: the end record counts %" PRIu64 " microinstructions, the image has %u", name, end_uc, img->n_uc);
   for (uint32_t u = 0; u < img->n_uc; u++)
     if (!seen_uc[u]) return fail(err, errlen, "%s: uc: address %u missing (the words must be 0 .. %u without gaps)", name, u, img->n_uc - 1);
   return 0;
 }
 
 int cop_image_write(FILE *f, const hwprof_cop_image_t *img) {
-  fprintf(f, "hwprof-cop-image 1\n");
+  fprintf(f, "hwprof-cop-image 2\n");
   fprintf(f, "fields 0x%02x\nkinds 0x%02x\nlfsr 0x%04x\n", img->fields, img->kinds, img->lfsr);
   for (unsigned k = 0; k < HWPROF_COP_KINDS; k++)
     if (img->kinds >> k & 1u) fprintf(f, "dispatch %u %u\n", k, img->dispatch[k]);
@@ -142,6 +153,7 @@ int cop_image_write(FILE *f, const hwprof_cop_image_t *img) {
   for (unsigned n = 0; n < HWPROF_COP_NUM_TREGS; n++) fprintf(f, "target %u %u\n", n, img->t[n]);
   for (unsigned n = 0; n < HWPROF_COP_NUM_IREGS; n++) fprintf(f, "idxw %u %u\n", n, img->idxw[n]);
   for (uint32_t a = 0; a < img->n_uc; a++) fprintf(f, "uc %u 0x%012" PRIx64 "\n", a, img->uc[a]);
+  fprintf(f, "end %u\n", img->n_uc);
   return ferror(f) ? -1 : 0;
 }
 

@@ -1,14 +1,16 @@
 /* Co-processor images as text files and C initializers (host side; docs/cop.md).
  *
  * The text form, one item per line ('#' starts a comment):
- *   hwprof-cop-image 1           first line
+ *   hwprof-cop-image 2           first line
  *   fields 0x11                  field selection (bits HWPROF_SFIELD_*)
  *   kinds 0x10                   kinds the program dispatches
  *   lfsr 0xace1
  *   dispatch KIND ADDR           KIND 0..7
  *   const N VALUE | base N ADDR LOG2SIZE | target N ADDR | idxw N WIDTH
  *   uc ADDR WORD                 WORD: the 48-bit microinstruction in hex
- * Items may come in any order; an item not given keeps its default (0; widths IdxW; seed 0xace1). */
+ *   end N                        last line: N, the number of microinstructions
+ * Items may come in any order before the end record; an item not given keeps its default (0; widths
+ * IdxW; seed 0xace1). A file without its end record, or with items after it, is refused. */
 #ifndef HWPROF_COP_IMAGE_IO_H
 #define HWPROF_COP_IMAGE_IO_H
 
