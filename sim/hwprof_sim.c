@@ -30,8 +30,7 @@
 #include "phase_truth.h"
 #include "value_truth.h"
 
-static void usage(FILE *to) {
-  fprintf(to,
+static const char kUsage[] =
           "usage: hwprof-sim [options] PROGRAM.elf\n"
           "Runs an RV32IM ELF executable (picolibc, --oslib=semihost, linked at 0x80000000) on the CPU model.\n\n"
           "  --max-insns=N   stop with an error after N instructions (default 200000000)\n"
@@ -89,7 +88,17 @@ static void usage(FILE *to) {
           "  --quiet         no report at the end\n"
           "  --help          this text\n"
           "Exit status: the program's; 2 bad arguments or ELF file; 3 the program ran away; 4 a trace\n"
-          "or edge check failed.\n");
+          "or edge check failed.\n";
+
+static void usage(FILE *to) { fputs(kUsage, to); }
+
+/* An option the usage text shows as --NAME=VALUE, given as --NAME or --NAME= */
+static bool lacks_value(const char *a) {
+  const size_t n = strcspn(a, "=");
+  if (strncmp(a, "--", 2) || n < 3 || (a[n] == '=' && a[n + 1])) return false;
+  for (const char *u = strstr(kUsage, " --"); u; u = strstr(u + 1, " --"))
+    if (!strncmp(u + 1, a, n) && u[1 + n] == '=') return true;
+  return false;
 }
 
 static int parse_u64(const char *s, uint64_t *out) {
@@ -320,6 +329,10 @@ int main(int argc, char **argv) {
       trace_check = 1;
     } else if (!strcmp(a, "--quiet")) {
       quiet = 1;
+    } else if (lacks_value(a)) {
+      fprintf(stderr, "hwprof-sim: error: option '%.*s' needs a value (%.*s=..., see --help)\n", (int)strcspn(a, "="), a,
+              (int)strcspn(a, "="), a);
+      return 2;
     } else if (a[0] == '-') {
       fprintf(stderr, "hwprof-sim: error: unknown option '%s' (see --help)\n", a);
       return 2;

@@ -66,8 +66,7 @@ struct Options {
   bool replay = false;  // internal: the waveform re-run after a mismatch
 };
 
-void usage(FILE* to) {
-  std::fprintf(to,
+const char kUsage[] =
                "usage: hwprof-sc [options] PROGRAM.elf\n"
                "Runs an RV32IM ELF program (picolibc, --oslib=semihost, linked at 0x80000000) on the whole\n"
                "system in SystemC: the CPU model, the APB bus, hwprof_top, its profile memory (the program's\n"
@@ -98,7 +97,17 @@ void usage(FILE* to) {
                "  --help           this text\n"
                "On a lockstep mismatch the run is repeated with a waveform of the last 200 cycles.\n"
                "Exit status: the program's; 2 bad arguments or ELF file; 3 the program ran away; 4 a trace\n"
-               "check or edge check failed; 5 the RTL and the C model differ.\n");
+               "check or edge check failed; 5 the RTL and the C model differ.\n";
+
+void usage(FILE* to) { std::fputs(kUsage, to); }
+
+// An option the usage text shows as --NAME=VALUE, given as --NAME or --NAME=
+bool lacks_value(const char* a) {
+  const size_t n = std::strcspn(a, "=");
+  if (std::strncmp(a, "--", 2) || n < 3 || (a[n] == '=' && a[n + 1])) return false;
+  for (const char* u = std::strstr(kUsage, " --"); u; u = std::strstr(u + 1, " --"))
+    if (!std::strncmp(u + 1, a, n) && u[1 + n] == '=') return true;
+  return false;
 }
 
 bool parse_u64(const char* s, uint64_t* out) {
@@ -161,6 +170,10 @@ int parse(int argc, char** argv, Options* o) {
       o->quiet = true;
     } else if (!std::strcmp(a, "--replay")) {
       o->replay = true;
+    } else if (lacks_value(a)) {
+      const int n = static_cast<int>(std::strcspn(a, "="));
+      std::fprintf(stderr, "hwprof-sc: error: option '%.*s' needs a value (%.*s=..., see --help)\n", n, a, n, a);
+      return 2;
     } else if (a[0] == '-') {
       std::fprintf(stderr, "hwprof-sc: error: unknown option '%s' (see --help)\n", a);
       return 2;

@@ -125,14 +125,23 @@ sc_inject_is_caught() {
 }
 check sc-inject-fault-is-caught sc_inject_is_caught
 
-# --- the whole-system runner: one clear error naming the argument or the file, exit 2
+# --- the two runners: one clear error naming the argument or the file, exit 2; an option that takes
+# a value given without one says so (not "unknown option")
 sc_bad_input_rejected() {
-  local a out rc bad
+  local a out rc bad r
   for a in --engine=verilog --max-insns=0 --mem-latency=abc --inject=-3 --frobnicate; do
     out=$("$sc" "$a" "$build/workloads/lz.elf" 2>&1)
     rc=$?
     echo "$a -> $rc: $out"
     [ "$rc" = 2 ] && grep -q "'$a'" <<<"$out" || return 1
+  done
+  for r in "$sc" "$build/sim/hwprof-sim"; do
+    for a in --edge-map --edge-map= --trace-out --max-insns; do
+      out=$("$r" "$a" "$build/workloads/lz.elf" 2>&1)
+      rc=$?
+      echo "$(basename "$r") $a -> $rc: $out"
+      [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "option '${a%=}' needs a value" <<<"$out" || return 1
+    done
   done
   bad=$(mktemp)
   printf 'not an ELF file' >"$bad"
