@@ -81,7 +81,7 @@ RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -W
 DEB_PKGS := make g++ ccache python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev libdw-dev lcov clang llvm pkg-config \
             gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc python3-matplotlib chromium chromium-driver
 
-.PHONY: report campaign mutate mutate-deep FORCE gls dynopt help deps deps-packages lint regs regs-check core test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
+.PHONY: tools report campaign mutate mutate-deep FORCE gls dynopt help deps deps-packages lint regs regs-check core test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
 
 help:
 	@echo "hwprof make targets"
@@ -118,8 +118,10 @@ help:
 	@echo "  make fuzz       libFuzzer (clang, installed by it) on every input parser, FUZZ_SECONDS per target;"
 	@echo "                  crashes go to $(BUILD)/fuzz/crashes/TARGET/ (docs/verification.md)"
 	@echo "  make workloads  build the RV32 workloads (build/workloads/*.elf), instrumented (build/instr/*-prof.elf)"
-	@echo "                  and with -fprofile-arcs (build/gcov/*.elf); run one with"
-	@echo "                  build/sim/hwprof-sim build/workloads/sort.elf"
+	@echo "                  and with -fprofile-arcs (build/gcov/*.elf), and the host tools into build/bin/;"
+	@echo "                  run one with build/bin/hwprof-sim build/workloads/sort.elf"
+	@echo "  make tools      every host tool (hwprof-sim, hwprof-sc, hwprof-instr, hwprof-wpp, hwprof-report,"
+	@echo "                  hwprof-cpasm, hwprof-vpeval) linked into build/bin/ (docs/tools.md)"
 	@echo "  make clean      remove $(BUILD)/"
 
 # ---------------------------------------------------------------- the build, one subject a file (mk/)
@@ -132,9 +134,23 @@ include mk/platforms.mk
 include mk/workloads.mk
 include mk/fuzz.mk
 
+# ---------------------------------------------------------------- the tools on one path
+# Every host tool, linked into build/bin/ (the path the docs use): make workloads links the ones it
+# builds (all but hwprof-sc), make sim hwprof-sc, make tools all of them.
+HOST_TOOLS := $(SIM_BIN) $(INSTR_BIN) $(REPORT_BIN) $(WPP_BIN) $(CPASM_BIN) $(VPEVAL_BIN)
+define BIN_LINK
+$(BUILD)/bin/$(notdir $(1)): $(1)
+	@mkdir -p $$(dir $$@)
+	@ln -sfn ../$$(patsubst $(BUILD)/%,%,$(1)) $$@
+endef
+$(foreach t,$(HOST_TOOLS) $(SC_BIN),$(eval $(call BIN_LINK,$(t))))
+BIN_LINKS := $(addprefix $(BUILD)/bin/,$(notdir $(HOST_TOOLS)))
+workloads: $(BIN_LINKS)
+tools: $(BIN_LINKS) $(BUILD)/bin/hwprof-sc
+
 # ---------------------------------------------------------------- the suites
 test: deps
-	@+$(SUBMAKE) unit bench-bin $(SIM_BIN) $(SC_BIN) $(SC_CONFIG_BINS) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
+	@+$(SUBMAKE) unit bench-bin $(SIM_BIN) $(SC_BIN) $(BUILD)/bin/hwprof-sc $(SC_CONFIG_BINS) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
 	  $(BUILD)/unit/relayout-random $(BUILD)/unit/hwprof-report-asan \
 	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan $(VPEVAL_BIN) $(BUILD)/unit/hwprof-vpeval-asan $(BUILD)/unit/hwprof-wpp-asan \
 	  $(WPP_BIN) $(filter %/crc32-vp.elf,$(EMBENCH_VP))
@@ -148,7 +164,7 @@ ELF      ?= $(BUILD)/workloads/$(WORKLOAD)-fw.elf
 SIM_RUNS := $(filter $(ELF),$(WORKLOAD_FILES)) \
             $(if $(filter $(WORKLOAD),$(WORKLOADS)),$(BUILD)/workloads/$(WORKLOAD).elf $(BUILD)/instr/$(WORKLOAD)-prof.elf)
 sim: deps-packages
-	@+$(SUBMAKE) $(SC_BIN) $(SIM_RUNS)
+	@+$(SUBMAKE) $(SC_BIN) $(BUILD)/bin/hwprof-sc $(SIM_RUNS)
 	@test -f "$(ELF)" || { echo "sim: error: no program '$(ELF)' (WORKLOAD is one of: $(WORKLOADS); or ELF=path)"; exit 2; }
 	@echo "sim: $(ELF) on the SystemC platform, hwprof_top as $(ENGINE); the firmware samples traces"
 	$(SC_BIN) --engine=$(ENGINE) --progress=2000000 $(ELF)

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Draws make bench section 13 (tools/pgo_bench.sh, docs/report.md): for each program, the cycles
 saved by GCC's instrumented PGO, by GCC fed the hardware's profile (AutoFDO file), by GCC's unrolling
 flags alone and by clang fed the hardware's profile (LLVM sample profile), each against the same

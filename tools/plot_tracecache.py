@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """make plots: the code cache's figures (docs/dynopt.md, "Hot traces into the code cache"), from
 what tools/tracecache_bench.sh measured (BUILD/bench/tracecache.tsv).
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """make plots: the load-value profiling figures (docs/vpf.md), from what
 tools/valueprof_eval.sh measured (BUILD/bench/valueprof.tsv and BUILD/bench/vp/*.pairs).
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The phase timeline of a hwprof-wpp analysis (docs/wpp.md): the runs of the hottest paths over the
 program's instructions (one row per path, the rest in one row), the strata below them, and the phase
 changes the hash tables' sorts reported as vertical lines. Reads PREFIX.idx (the indexed run file)

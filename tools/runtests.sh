@@ -138,8 +138,9 @@ groups+=(qemu)
 #     tools/checks/common.sh are theirs too): the whole system on both platforms (sim/sc/ with
 #     hwprof_top as the RTL and the C model in lockstep, every output compared on every cycle of every
 #     workload), the dynamic optimizer, the instrumenter, path profiling, Embench, whole-program paths,
-#     the large programs, the co-processor and load-value profiling, the report page, the block benches
-for c in system dynopt instr paths embench wpp bigprogs valueprof report lockstep; do
+#     the large programs, the co-processor and load-value profiling, the report page, the block benches,
+#     the docs' quick starts
+for c in system dynopt instr paths embench wpp bigprogs valueprof report lockstep docs; do
   eval "group_$c() { source \"$(dirname "$0")/checks/$c.sh\"; }"
   groups+=("$c")
 done
