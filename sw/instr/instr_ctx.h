@@ -65,12 +65,6 @@ static inline uint32_t counters_alloc(ctx_t *c, unsigned n) {
     return -1;                                          \
   } while (0)
 
-/* instrument.c: whether a call to target never changes the pir, or enters a linked function (its
- * index, or -1); whether a function's recursive calls return with its own base */
-bool instr_callee_neutral(ctx_t *c, uint32_t target);
-int instr_callee_linked(ctx_t *c, uint32_t target);
-bool instr_self_return_keeps_base(const pm_func_t *p);
-
 /* path_instr.c: plan function i's path profile (counters allocated; f->ok cleared with the reason
  * when it cannot have one), then place its operations; -1 only for a hard error (c->err) */
 int instr_path_prepare(ctx_t *c, unsigned i);

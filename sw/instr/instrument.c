@@ -285,21 +285,6 @@ static int rel_id(const fn_t *f, int block, int counter) {
   return counter - (int)f->region_off[f->pm.blk[block].region] + 1;
 }
 
-bool instr_callee_neutral(ctx_t *c, uint32_t target) {
-  const int i = target ? hwprof_cfg_prog_fn_at(&c->prog, target) : -1;
-  return i >= 0 && c->fn[i].neutral && c->prog.fn[i].code.lo == target;
-}
-
-/* The function entered at target if it is linked (callee_linked) or call-started (callee_started),
- * or -1. */
-static int callee_entered(ctx_t *c, uint32_t target, bool started) {
-  const int i = target ? hwprof_cfg_prog_fn_at(&c->prog, target) : -1;
-  if (i < 0 || c->prog.fn[i].code.lo != target) return -1;
-  return (started ? c->fn[i].call_started : c->fn[i].linked) ? i : -1;
-}
-int instr_callee_linked(ctx_t *c, uint32_t target) { return callee_entered(c, target, false); }
-static int callee_started(ctx_t *c, uint32_t target) { return callee_entered(c, target, true); }
-
 /* Calls to linked and call-started functions, from any moved code: the call's shadow word names
  * the callee's area (with the push of a linked call, or without). */
 static void plan_linked_calls(ctx_t *c, unsigned i) {
@@ -312,7 +297,7 @@ static void plan_linked_calls(ctx_t *c, unsigned i) {
     if (j >= 0) {
       hwprof_rw_shadow(c->rw, a, rv32_shadow_link(c->fn[j].pm.base));
       c->st.linked_calls++;
-    } else if ((j = callee_started(c, t)) >= 0) {
+    } else if ((j = instr_callee_started(c, t)) >= 0) {
       hwprof_rw_shadow(c->rw, a, rv32_shadow_callinit(c->fn[j].pm.base));
       c->st.started_calls++;
     }
@@ -371,15 +356,8 @@ static void plan_switches(const fn_t *f, bool entry_init, uint32_t *sw, bool *he
 static int plan_insns(ctx_t *c, unsigned i, bool entry_init, unsigned off0, const uint32_t *sw, const bool *head,
                       const unsigned *tail);
 
-/* A function's own recursive call returns with its base when the function leaves only by its
- * returns (a tail call would return with another function's base), and with the offset of the
- * region of the block that returned: returns_in_region() says whether that is always region. */
-bool instr_self_return_keeps_base(const pm_func_t *p) {
-  for (unsigned e = 0; e < p->nedge; e++)
-    if (p->edge[e].kind == HWPROF_CFG_TAIL || (p->edge[e].kind == HWPROF_CFG_DISPATCH && p->edge[e].dst == HWPROF_CFG_EXIT))
-      return false;
-  return true;
-}
+/* A function's own recursive call returns with the offset of the region of the block that returned
+ * (and its base: instr_self_return_keeps_base): whether that is always region. */
 static bool returns_in_region(const pm_func_t *p, int region) {
   for (unsigned e = 0; e < p->nedge; e++)
     if (p->edge[e].kind == HWPROF_CFG_RETURN && p->blk[p->edge[e].src].region != region) return false;

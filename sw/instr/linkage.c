@@ -189,3 +189,24 @@ out:
   free(h);
   return rc;
 }
+
+bool instr_callee_neutral(ctx_t *c, uint32_t target) {
+  const int i = target ? hwprof_cfg_prog_fn_at(&c->prog, target) : -1;
+  return i >= 0 && c->fn[i].neutral && c->prog.fn[i].code.lo == target;
+}
+
+/* The function entered at target if it is linked (started false) or call-started (true), or -1. */
+static int callee_entered(ctx_t *c, uint32_t target, bool started) {
+  const int i = target ? hwprof_cfg_prog_fn_at(&c->prog, target) : -1;
+  if (i < 0 || c->prog.fn[i].code.lo != target) return -1;
+  return (started ? c->fn[i].call_started : c->fn[i].linked) ? i : -1;
+}
+int instr_callee_linked(ctx_t *c, uint32_t target) { return callee_entered(c, target, false); }
+int instr_callee_started(ctx_t *c, uint32_t target) { return callee_entered(c, target, true); }
+
+bool instr_self_return_keeps_base(const pm_func_t *p) {
+  for (unsigned e = 0; e < p->nedge; e++)
+    if (p->edge[e].kind == HWPROF_CFG_TAIL || (p->edge[e].kind == HWPROF_CFG_DISPATCH && p->edge[e].dst == HWPROF_CFG_EXIT))
+      return false;
+  return true;
+}

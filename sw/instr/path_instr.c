@@ -22,6 +22,7 @@
 
 #include "autogen/hwprof_regs.h"
 #include "instr_ctx.h"
+#include "linkage.h"
 #include "pp_plan.h"
 #include "rv32_isa.h"
 #include "rv32_reloc.h"
