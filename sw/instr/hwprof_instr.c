@@ -394,37 +394,6 @@ static int cmd_cfg(int argc, char **argv) {
   return rc;
 }
 
-/* The Ball-Larus number of a path-truth path (blocks blk[0 .. len), ended as end: "exit", "back"):
- * the DAG edges it takes, from the entry (or the dummy into a loop head) to the exit (by a real edge,
- * or the dummy of the back edge it takes). 0 if it is not a path of n's DAG (why says why). */
-static int number_truth_path(const pp_numbering_t *n, const uint32_t *blk, uint32_t len, bool back, uint64_t *sum,
-                             const char **why) {
-  uint64_t s = 0;
-  uint32_t v = n->g->entry;
-  if (blk[0] != n->g->entry) { /* a path that starts at a loop head: the dummy ENTRY->head */
-    uint32_t d = PP_NONE;
-    for (uint32_t e = n->first[v]; e != PP_NONE && d == PP_NONE; e = n->next[e])
-      if (n->kind[e] == kPpDummyEntry && n->edge[e].dst == blk[0]) d = e;
-    if (d == PP_NONE) return *why = "it starts at a block that is neither the entry nor a loop head", 0;
-    s += n->val[d];
-  }
-  v = blk[0];
-  for (uint32_t i = 1; i < len; i++) {
-    uint32_t d = PP_NONE;
-    for (uint32_t e = n->first[v]; e != PP_NONE && d == PP_NONE; e = n->next[e])
-      if (n->kind[e] == kPpReal && n->edge[e].dst == blk[i]) d = e;
-    if (d == PP_NONE) return *why = "two of its blocks in a row are not joined by an edge of the DAG", 0;
-    s += n->val[d];
-    v = blk[i];
-  }
-  uint32_t d = PP_NONE;
-  for (uint32_t e = n->first[v]; e != PP_NONE && d == PP_NONE; e = n->next[e])
-    if (n->edge[e].dst == n->g->exit && n->kind[e] == (back ? kPpDummyExit : kPpReal)) d = e;
-  if (d == PP_NONE) return *why = back ? "its last block takes no back edge" : "its last block does not leave the function", 0;
-  *sum = s + n->val[d];
-  return 1;
-}
-
 /* hwprof-instr paths --truth: each path of the oracle's file numbered (docs/path.md). */
 static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_paths, uint8_t *mem, size_t arena_bytes) {
   FILE *f = fopen(truth, "r");
@@ -488,7 +457,7 @@ static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_pat
       if (rc) break;
       uint64_t sum;
       const char *why = "";
-      if (len == 0 || !number_truth_path(&n, blk, len, !strcmp(end, "back"), &sum, &why)) {
+      if (len == 0 || !pp_number_path(&n, blk, len, !strcmp(end, "back"), &sum, &why)) {
         printf("  NOT A PATH (%s): %s", why, line);
         bad++;
         continue;

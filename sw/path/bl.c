@@ -1,7 +1,6 @@
 /* Ball-Larus path numbering; see bl.h and docs/path.md. */
 #include "bl.h"
 
-
 const char *pp_status_str(pp_status_t s) {
   switch (s) {
     case kPpOk: return "ok";
@@ -175,6 +174,34 @@ static uint32_t find(uint32_t *parent, uint32_t x) {
     x = parent[x];
   }
   return x;
+}
+
+int pp_number_path(const pp_numbering_t *n, const uint32_t *blk, uint32_t len, bool back, uint64_t *sum,
+                   const char **why) {
+  uint64_t s = 0;
+  uint32_t v = n->g->entry;
+  if (blk[0] != n->g->entry) { /* a path that starts at a loop head: the dummy ENTRY->head */
+    uint32_t d = PP_NONE;
+    for (uint32_t e = n->first[v]; e != PP_NONE && d == PP_NONE; e = n->next[e])
+      if (n->kind[e] == kPpDummyEntry && n->edge[e].dst == blk[0]) d = e;
+    if (d == PP_NONE) return *why = "it starts at a block that is neither the entry nor a loop head", 0;
+    s += n->val[d];
+  }
+  v = blk[0];
+  for (uint32_t i = 1; i < len; i++) {
+    uint32_t d = PP_NONE;
+    for (uint32_t e = n->first[v]; e != PP_NONE && d == PP_NONE; e = n->next[e])
+      if (n->kind[e] == kPpReal && n->edge[e].dst == blk[i]) d = e;
+    if (d == PP_NONE) return *why = "two of its blocks in a row are not joined by an edge of the DAG", 0;
+    s += n->val[d];
+    v = blk[i];
+  }
+  uint32_t d = PP_NONE;
+  for (uint32_t e = n->first[v]; e != PP_NONE && d == PP_NONE; e = n->next[e])
+    if (n->edge[e].dst == n->g->exit && n->kind[e] == (back ? kPpDummyExit : kPpReal)) d = e;
+  if (d == PP_NONE) return *why = back ? "its last block takes no back edge" : "its last block does not leave the function", 0;
+  *sum = s + n->val[d];
+  return 1;
 }
 
 pp_status_t pp_chords(const pp_numbering_t *n, const uint64_t *weight, hwprof_arena_t *a, int64_t *inc, bool *on_tree) {

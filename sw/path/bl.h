@@ -96,6 +96,16 @@ pp_status_t pp_decode(const pp_numbering_t *n, uint64_t sum, uint32_t *edges, ui
  * ENTRY-EXIT path, the sum of inc equals the sum of val. */
 pp_status_t pp_chords(const pp_numbering_t *n, const uint64_t *weight, hwprof_arena_t *a, int64_t *inc, bool *on_tree);
 
+/* The number of a path given as its blocks (nodes blk[0 .. len), in order), ended by the exit
+ * (back false) or by a back edge out of its last block (back true): the sum of the DAG edges it
+ * takes, from the entry (or the dummy into a loop head) to the exit (by a real edge, or the dummy of
+ * the back edge). 1 with *sum, or 0 when it is not a path of n's DAG (*why says why). Blocks alone
+ * do not tell which back edge a path that starts at a loop head follows, when several enter it, nor
+ * a path from the entry from one after a back edge into the entry: the first dummy (by edge order),
+ * and the entry's real start, are taken. */
+int pp_number_path(const pp_numbering_t *n, const uint32_t *blk, uint32_t len, bool back, uint64_t *sum,
+                   const char **why);
+
 const char *pp_status_str(pp_status_t s);
 
 #endif /* HWPROF_PATH_BL_H */

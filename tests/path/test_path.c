@@ -390,7 +390,7 @@ typedef struct {
   uint32_t path[64];
   unsigned len;
   uint8_t *seen; /* per sum */
-  unsigned count;
+  unsigned count, by_blocks;
 } brute_t;
 
 static void brute(brute_t *b, uint32_t v, uint64_t s, int64_t t) {
@@ -404,6 +404,25 @@ static void brute(brute_t *b, uint32_t v, uint64_t s, int64_t t) {
     assert_int_equal(pp_decode(n, s, e, 64, &len), kPpOk); /* and the sum decodes to the path */
     assert_int_equal(len, b->len);
     for (unsigned i = 0; i < len; i++) assert_int_equal(e[i], b->path[i]);
+    /* and the path given as its blocks (as the oracle writes it) numbers to the same sum, unless it
+       starts by a dummy that blocks alone cannot tell: the dummy into the entry itself, or one of
+       several into the same loop head (one per back edge into it) */
+    uint32_t blk[65], nb = 0, i0 = 0;
+    bool ambiguous = false;
+    if (n->kind[b->path[0]] == kPpDummyEntry) {
+      const uint32_t w = n->edge[b->path[0]].dst;
+      unsigned into = 0;
+      for (uint32_t e = 0; e < n->nedge; e++) into += n->kind[e] == kPpDummyEntry && n->edge[e].dst == w;
+      ambiguous = w == n->g->entry || into > 1;
+    }
+    if (n->kind[b->path[0]] == kPpDummyEntry) blk[nb++] = n->edge[b->path[i0++]].dst;
+    else blk[nb++] = n->g->entry;
+    for (uint32_t i = i0; i + 1 < b->len; i++) blk[nb++] = n->edge[b->path[i]].dst;
+    uint64_t s2 = 0;
+    const char *why = "";
+    assert_int_equal(pp_number_path(n, blk, nb, n->kind[b->path[b->len - 1]] == kPpDummyExit, &s2, &why), 1);
+    if (!ambiguous) assert_int_equal(s2, s);
+    b->by_blocks += !ambiguous;
     b->count++;
     return;
   }
@@ -423,7 +442,7 @@ static void test_bl_random_graphs_number_every_path_once(void **state) {
   static int64_t inc[256];
   static bool tree[256];
   static uint64_t weight[256];
-  unsigned graphs = 0, with_loops = 0;
+  unsigned graphs = 0, with_loops = 0, by_blocks = 0;
   for (unsigned round = 0; round < 400; round++) {
     /* nodes 0..k-1 in a row (each falls to the next), forward jumps and branches, some loops back */
     const uint32_t k = 3 + rnd(12);
@@ -447,6 +466,7 @@ static void test_bl_random_graphs_number_every_path_once(void **state) {
     brute_t b = {.n = &n, .inc = inc, .seen = seen};
     brute(&b, g.entry, 0, 0); /* from the entry, through the ENTRY->w dummies too: every path */
     assert_int_equal(b.count, n.paths);
+    by_blocks += b.by_blocks;
     unsigned chords = 0;
     for (uint32_t e = 0; e < n.nedge; e++) chords += !tree[e];
     /* the k nodes are connected (each falls to the next): a spanning tree of k - 1 edges, one of them
@@ -457,6 +477,7 @@ static void test_bl_random_graphs_number_every_path_once(void **state) {
   }
   assert_true(graphs > 300);
   assert_true(with_loops > 50);
+  assert_true(by_blocks > 2000); /* paths numbered from their blocks (pp_number_path): 3,386 */
 }
 
 int main(void) {
