@@ -48,7 +48,7 @@ PATH_SRC := sw/path/bl.c sw/path/regions.c sw/path/func_paths.c sw/path/pp_plan.
 # host only (files, the ELF and map layers): reading a path profile back, comparing it with the oracle
 PATH_HOST_SRC := sw/path/pp_readback.c sw/path/pp_compare.c
 RW_SRC   := sw/rewrite/hwprof_rewrite.c
-PROFMAP_SRC := sw/profmap/profmap.c sw/profmap/profile_file.c sw/cfg/hwprof_cfg.c
+PROFMAP_SRC := sw/profmap/map_file.c sw/profmap/derive.c sw/profmap/meta_blob.c sw/profmap/profile_file.c sw/cfg/hwprof_cfg.c
 PROFMAP_HDR := sw/profmap/profmap.h sw/cfg/hwprof_cfg.h
 # The co-processor's tools (docs/cop.md): the format's name tables (generated from
 # regs/cop_uinsn.json), image files, the assembler/disassembler, the instruction-level interpreter.

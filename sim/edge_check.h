@@ -15,6 +15,7 @@
 #include "hwprof_mmio.h"
 #include "ports.h"
 #include "prof_coverage.h"
+#include "edge_truth.h"
 #include "profmap.h"
 
 typedef struct {

@@ -1,6 +1,6 @@
 /* Run-time metadata of an instrumented program (docs/dynopt.md, "What the optimizer knows at run
  * time"): the instrumenter's map in binary, loaded with the program, for the firmware that runs
- * inside it (the dynamic optimizer). The instrumenter writes it (sw/profmap/profmap.c,
+ * inside it (the dynamic optimizer). The instrumenter writes it (sw/profmap/meta_blob.c,
  * pm_meta_blob) when the program defines the 32-bit word `hwprof_meta`, in an extra loadable segment
  * whose address it stores in that word; the firmware reads it (sw/dynopt/meta.c).
  *

@@ -87,16 +87,6 @@ int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, cha
 int pm_derive_mod(const pm_func_t *f, const uint64_t *counters, unsigned bits, int64_t *counts, char *why,
                   size_t whylen);
 
-/* Exact edge counts from the retire stream of the instrumented program. */
-typedef struct pm_truth pm_truth_t;
-pm_truth_t *pm_truth_new(const pm_map_t *m);
-/* is_ret: the instruction is a return (a fall edge whose block ends in a call has term_new PM_ANY
- * and is taken when a return goes to its dst_new). */
-void pm_truth_feed(pm_truth_t *t, uint32_t pc, uint32_t next_pc, bool taken, bool is_ret);
-/* Count of edge e of function f. */
-int64_t pm_truth_count(const pm_truth_t *t, unsigned f, unsigned e);
-void pm_truth_free(pm_truth_t *t);
-
 /* counts[f][e] for every instrumented function (NULL rows are skipped). */
 int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts);
 /* Reads a profile file written for map m (by pm_write_profile): *counts gets a row counts[f][e] for

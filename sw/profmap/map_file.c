@@ -1,0 +1,206 @@
+/* The instrumenter's map file: writing, reading (every line checked), freeing; see profmap.h and
+ * docs/instrumenter.md, "The map". */
+#include "profmap.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void node_str(int b, char *buf, size_t n) {
+  if (b == HWPROF_CFG_EXIT) snprintf(buf, n, "exit");
+  else snprintf(buf, n, "%d", b);
+}
+
+static void counter_str(int c, char *buf, size_t n) {
+  if (c == PM_NONE) snprintf(buf, n, "-");
+  else snprintf(buf, n, "%d", c);
+}
+
+int pm_write(const pm_map_t *m, FILE *to) {
+  fprintf(to, "hwprof-map 1\n");
+  fprintf(to, "program %s\nmode %s\nk %u\ncounter-bytes %u\ncounters 0x%08" PRIx32 " %u\n", m->program, m->mode, m->k,
+          m->cnt_bytes, m->counters_at, m->total_counters);
+  if (m->text_hi) fprintf(to, "text 0x%08" PRIx32 " 0x%08" PRIx32 "\n", m->text_lo, m->text_hi);
+  for (unsigned i = 0; i < m->nfn; i++) {
+    const pm_func_t *f = &m->fn[i];
+    fprintf(to, "function %s 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " %u %u %s%s%s\n", f->name,
+            f->lo, f->hi, f->new_entry, f->base, f->ncounters, f->nregions,
+            f->instrumented ? "instrumented" : "skipped", f->instrumented ? "" : " ", f->instrumented ? "" : f->why);
+    for (unsigned b = 0; b < f->nblk; b++) {
+      const pm_block_t *x = &f->blk[b];
+      char c[16], t[16];
+      counter_str(x->counter, c, sizeof c);
+      counter_str(x->term_counter, t, sizeof t);
+      fprintf(to, "block %u 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " %d %s %s\n", b, x->start, x->end,
+              x->new_start, x->region, c, t);
+    }
+    for (unsigned e = 0; e < f->nedge; e++) {
+      const pm_edge_t *x = &f->edge[e];
+      char s[16], d[16], c[16];
+      node_str(x->src, s, sizeof s);
+      node_str(x->dst, d, sizeof d);
+      counter_str(x->counter, c, sizeof c);
+      fprintf(to, "edge %u %s %s %s 0x%08" PRIx32 " 0x%08" PRIx32 " %s\n", e, hwprof_cfg_kind_names[x->kind], s, d,
+              x->term_new, x->dst_new, c);
+    }
+  }
+  return ferror(to) ? -1 : 0;
+}
+
+void pm_free(pm_map_t *m) {
+  for (unsigned i = 0; i < m->nfn; i++) {
+    free(m->fn[i].blk);
+    free(m->fn[i].edge);
+  }
+  free(m->fn);
+  memset(m, 0, sizeof *m);
+}
+
+static int parse_node(const char *s, int *out) {
+  if (!strcmp(s, "exit")) {
+    *out = HWPROF_CFG_EXIT;
+    return 0;
+  }
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (*s == 0 || *end || v < 0 || v > 1000000) return -1;
+  *out = (int)v;
+  return 0;
+}
+
+static int parse_counter(const char *s, int *out) {
+  if (!strcmp(s, "-")) {
+    *out = PM_NONE;
+    return 0;
+  }
+  return parse_node(s, out) == 0 && *out != HWPROF_CFG_EXIT ? 0 : -1;
+}
+
+#define BAD(...)                                                          \
+  do {                                                                    \
+    char why_[160];                                                       \
+    snprintf(why_, sizeof why_, __VA_ARGS__);                             \
+    snprintf(err, errlen, "%s:%u: %s", path, line, why_);                 \
+    fclose(in);                                                           \
+    pm_free(m);                                                           \
+    return -1;                                                            \
+  } while (0)
+
+static void *grow(void *p, unsigned n, unsigned *cap, size_t size) {
+  if (n < *cap) return p;
+  unsigned c = *cap ? *cap * 2 : 16;
+  void *q = realloc(p, (size_t)c * size);
+  if (q) *cap = c;
+  return q;
+}
+
+int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
+  memset(m, 0, sizeof *m);
+  unsigned line = 0;
+  FILE *in = fopen(path, "r");
+  if (in == NULL) {
+    snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    return -1;
+  }
+  char buf[512];
+  unsigned fcap = 0, bcap = 0, ecap = 0;
+  pm_func_t *f = NULL;
+  bool header = false;
+  while (fgets(buf, sizeof buf, in)) {
+    line++;
+    if (strchr(buf, '\n') == NULL && !feof(in)) BAD("line too long");
+    char word[32];
+    if (sscanf(buf, "%31s", word) != 1 || word[0] == '#') continue;
+    if (!header) {
+      unsigned v;
+      if (sscanf(buf, "hwprof-map %u", &v) != 1 || v != 1) BAD("not an hwprof map (expected 'hwprof-map 1')");
+      header = true;
+    } else if (!strcmp(word, "program")) {
+      if (sscanf(buf, "program %255s", m->program) != 1) BAD("malformed program line");
+    } else if (!strcmp(word, "mode")) {
+      if (sscanf(buf, "mode %15s", m->mode) != 1) BAD("malformed mode line");
+    } else if (!strcmp(word, "k")) {
+      if (sscanf(buf, "k %u", &m->k) != 1) BAD("malformed k line");
+    } else if (!strcmp(word, "counter-bytes")) {
+      if (sscanf(buf, "counter-bytes %u", &m->cnt_bytes) != 1 ||
+          (m->cnt_bytes != 1 && m->cnt_bytes != 2 && m->cnt_bytes != 4 && m->cnt_bytes != 8))
+        BAD("malformed counter-bytes line (1, 2, 4 or 8)");
+    } else if (!strcmp(word, "counters")) {
+      if (sscanf(buf, "counters %" SCNx32 " %u", &m->counters_at, &m->total_counters) != 2)
+        BAD("malformed counters line");
+    } else if (!strcmp(word, "text")) {
+      if (sscanf(buf, "text %" SCNx32 " %" SCNx32, &m->text_lo, &m->text_hi) != 2 || m->text_hi <= m->text_lo)
+        BAD("malformed text line (two addresses, the first below the second)");
+    } else if (!strcmp(word, "function")) {
+      if ((m->fn = grow(m->fn, m->nfn, &fcap, sizeof *m->fn)) == NULL) BAD("out of memory");
+      f = &m->fn[m->nfn++];
+      memset(f, 0, sizeof *f);
+      f->dispatch = -1;
+      bcap = ecap = 0;
+      char status[32];
+      int pos = 0;
+      if (sscanf(buf, "function %63s %" SCNx32 " %" SCNx32 " %" SCNx32 " %" SCNx32 " %u %u %31s %n", f->name, &f->lo,
+                 &f->hi, &f->new_entry, &f->base, &f->ncounters, &f->nregions, status, &pos) < 8)
+        BAD("malformed function line");
+      /* the program's counters line comes first and counts every function's counters (%u also
+       * takes "-3", as 4294967293) */
+      if (f->ncounters > m->total_counters)
+        BAD("function %s has %u counters, more than the program's %u (counters line)", f->name, f->ncounters,
+            m->total_counters);
+      f->instrumented = !strcmp(status, "instrumented");
+      if (!f->instrumented && strcmp(status, "skipped")) BAD("function status '%s' (instrumented or skipped)", status);
+      if (!f->instrumented) {
+        snprintf(f->why, sizeof f->why, "%s", buf + pos);
+        f->why[strcspn(f->why, "\n")] = 0;
+      }
+    } else if (!strcmp(word, "block")) {
+      if (f == NULL) BAD("block before any function");
+      if ((f->blk = grow(f->blk, f->nblk, &bcap, sizeof *f->blk)) == NULL) BAD("out of memory");
+      pm_block_t *x = &f->blk[f->nblk];
+      unsigned idx;
+      char c[16], t[16];
+      if (sscanf(buf, "block %u %" SCNx32 " %" SCNx32 " %" SCNx32 " %d %15s %15s", &idx, &x->start, &x->end,
+                 &x->new_start, &x->region, c, t) != 7 || idx != f->nblk || parse_counter(c, &x->counter) ||
+          parse_counter(t, &x->term_counter))
+        BAD("malformed block line");
+      if ((x->counter != PM_NONE && (unsigned)x->counter >= f->ncounters) ||
+          (x->term_counter != PM_NONE && (unsigned)x->term_counter >= f->ncounters))
+        BAD("block counter out of range");
+      if (x->start == x->end) { /* the dispatch node: one, empty */
+        if (f->dispatch >= 0) BAD("a second empty block (a function has at most one dispatch node)");
+        f->dispatch = (int)f->nblk;
+      }
+      f->nblk++;
+    } else if (!strcmp(word, "edge")) {
+      if (f == NULL) BAD("edge before any function");
+      if ((f->edge = grow(f->edge, f->nedge, &ecap, sizeof *f->edge)) == NULL) BAD("out of memory");
+      pm_edge_t *x = &f->edge[f->nedge];
+      unsigned idx;
+      char kind[32], s[16], d[16], c[16];
+      if (sscanf(buf, "edge %u %31s %15s %15s %" SCNx32 " %" SCNx32 " %15s", &idx, kind, s, d, &x->term_new, &x->dst_new,
+                 c) != 7 || idx != f->nedge)
+        BAD("malformed edge line");
+      int k;
+      for (k = 0; k < HWPROF_CFG_NKINDS && strcmp(kind, hwprof_cfg_kind_names[k]); k++) {
+      }
+      if (k == HWPROF_CFG_NKINDS) BAD("unknown edge kind '%s'", kind);
+      x->kind = (hwprof_cfg_kind_t)k;
+      if (parse_node(s, &x->src) || parse_node(d, &x->dst) || parse_counter(c, &x->counter)) BAD("malformed edge line");
+      if ((x->src != HWPROF_CFG_EXIT && (unsigned)x->src >= f->nblk) || (x->dst != HWPROF_CFG_EXIT && (unsigned)x->dst >= f->nblk))
+        BAD("edge %u names a block that does not exist", idx);
+      if (x->counter != PM_NONE && (unsigned)x->counter >= f->ncounters) BAD("edge counter %d out of range", x->counter);
+      f->nedge++;
+    } else {
+      BAD("unknown line '%s'", word);
+    }
+  }
+  if (!header) BAD("empty file");
+  fclose(in);
+  if (m->cnt_bytes == 0) {
+    snprintf(err, errlen, "%s: no counter-bytes line", path);
+    pm_free(m);
+    return -1;
+  }
+  return 0;
+}
