@@ -73,10 +73,13 @@ def main(argv):
                 prev = pc
         block_end = {}
         with open(mapf) as f:
-            for line in f:
-                w = line.split()
-                if w and w[0] == "block" and w[2] != w[3]:  # not a dispatch node (empty)
-                    block_end[int(w[2], 16)] = int(w[3], 16)
+            map_lines = f.read().splitlines()
+        if not map_lines or not map_lines[-1].startswith("end "):
+            raise ValueError(f"{mapf}: truncated: no end record")
+        for line in map_lines:
+            w = line.split()
+            if w and w[0] == "block" and w[2] != w[3]:  # not a dispatch node (empty)
+                block_end[int(w[2], 16)] = int(w[3], 16)
         edges = []
         with open(prof) as f:
             lines = f.read().splitlines()

@@ -27,10 +27,13 @@ def map_status(path):
     """function name -> its status in the map ('instrumented', or 'skipped REASON')"""
     st = {}
     with open(path) as f:
-        for line in f:
-            w = line.split()
-            if len(w) >= 9 and w[0] == "function":
-                st[w[1]] = " ".join(w[8:])
+        lines = f.read().splitlines()
+    if not lines or not lines[-1].startswith("end "):
+        raise ValueError(f"{path}: truncated: no end record")
+    for line in lines:
+        w = line.split()
+        if len(w) >= 9 and w[0] == "function":
+            st[w[1]] = " ".join(w[8:])
     return st
 
 

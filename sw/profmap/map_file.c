@@ -1,5 +1,6 @@
 /* The instrumenter's map file: writing, reading (every line checked), freeing; see profmap.h and
- * docs/instrumenter.md, "The map". */
+ * docs/instrumenter.md, "The map". A map starts with its header line and ends with its end record,
+ * which counts the functions, blocks and edges before it: a map cut anywhere is refused. */
 #include "profmap.h"
 
 #include <errno.h>
@@ -18,7 +19,8 @@ static void counter_str(int c, char *buf, size_t n) {
 }
 
 int pm_write(const pm_map_t *m, FILE *to) {
-  fprintf(to, "hwprof-map 1\n");
+  fprintf(to, "hwprof-map 2\n");
+  unsigned long nblk = 0, nedge = 0;
   fprintf(to, "program %s\nmode %s\nk %u\ncounter-bytes %u\ncounters 0x%08" PRIx32 " %u\n", m->program, m->mode, m->k,
           m->cnt_bytes, m->counters_at, m->total_counters);
   if (m->text_hi) fprintf(to, "text 0x%08" PRIx32 " 0x%08" PRIx32 "\n", m->text_lo, m->text_hi);
@@ -44,7 +46,10 @@ int pm_write(const pm_map_t *m, FILE *to) {
       fprintf(to, "edge %u %s %s %s 0x%08" PRIx32 " 0x%08" PRIx32 " %s\n", e, hwprof_cfg_kind_names[x->kind], s, d,
               x->term_new, x->dst_new, c);
     }
+    nblk += f->nblk;
+    nedge += f->nedge;
   }
+  fprintf(to, "end %u %lu %lu\n", m->nfn, nblk, nedge);
   return ferror(to) ? -1 : 0;
 }
 
@@ -106,16 +111,30 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
   char buf[512];
   unsigned fcap = 0, bcap = 0, ecap = 0;
   pm_func_t *f = NULL;
-  bool header = false;
+  bool header = false, ended = false;
+  unsigned long nblk = 0, nedge = 0;
   while (fgets(buf, sizeof buf, in)) {
     line++;
-    if (strchr(buf, '\n') == NULL && !feof(in)) BAD("line too long");
+    if (strchr(buf, '\n') == NULL) BAD(feof(in) ? "truncated (the last line has no end)" : "line too long");
     char word[32];
     if (sscanf(buf, "%31s", word) != 1 || word[0] == '#') continue;
+    if (ended) BAD("a line after the end record");
     if (!header) {
       unsigned v;
-      if (sscanf(buf, "hwprof-map %u", &v) != 1 || v != 1) BAD("not an hwprof map (expected 'hwprof-map 1')");
+      if (sscanf(buf, "hwprof-map %u", &v) != 1 || v != 2) BAD("not an hwprof map (expected 'hwprof-map 2')");
       header = true;
+    } else if (!strcmp(word, "end")) {
+      unsigned long ef, eb, ee;
+      char rest;
+      if (sscanf(buf, "end %lu %lu %lu %c", &ef, &eb, &ee, &rest) != 3) BAD("malformed end record");
+      for (unsigned i = 0; i < m->nfn; i++) {
+        nblk += m->fn[i].nblk;
+        nedge += m->fn[i].nedge;
+      }
+      if (ef != m->nfn || eb != nblk || ee != nedge)
+        BAD("the end record counts %lu functions, %lu blocks, %lu edges; the map has %u, %lu, %lu", ef, eb, ee, m->nfn,
+            nblk, nedge);
+      ended = true;
     } else if (!strcmp(word, "program")) {
       if (sscanf(buf, "program %255s", m->program) != 1) BAD("malformed program line");
     } else if (!strcmp(word, "mode")) {
@@ -196,6 +215,7 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
     }
   }
   if (!header) BAD("empty file");
+  if (!ended) BAD("truncated: no end record");
   fclose(in);
   if (m->cnt_bytes == 0) {
     snprintf(err, errlen, "%s: no counter-bytes line", path);

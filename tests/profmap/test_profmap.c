@@ -129,8 +129,9 @@ static void test_profmap_redundant_counters_must_agree(void **state) {
 }
 
 
-
-
+/* A map written and read back is the same map; a bad text line, an unknown edge kind, a map cut at
+ * any line, an end record whose counts differ and a line after it are each one error naming the
+ * file. */
 static void test_profmap_map_file_round_trip_and_bad_line(void **state) {
   (void)state;
   edge[E_TK13].counter = 0;
@@ -157,23 +158,57 @@ static void test_profmap_map_file_round_trip_and_bad_line(void **state) {
   assert_int_equal(r.text_lo, 0x1000);
   assert_int_equal(r.text_hi, 0x10a0);
   pm_free(&r);
+  char whole[4096];
+  f = fopen(path, "r");
+  const size_t len = fread(whole, 1, sizeof whole - 1, f);
+  whole[len] = 0;
+  fclose(f);
+  char ends[40];
+  snprintf(ends, sizeof ends, "\nend 1 5 %d\n", NE); /* one function, its 5 blocks and NE edges */
+  assert_memory_equal(whole, "hwprof-map 2\n", 13);
+  assert_non_null(strstr(whole, ends));
+  assert_int_equal(strlen(strstr(whole, ends)), strlen(ends));
   /* a text range that ends before it starts */
   char bad[] = "/tmp/hwprof-map-XXXXXX";
   fd = mkstemp(bad);
   assert_true(fd >= 0);
   f = fdopen(fd, "w");
-  fputs("hwprof-map 1\ntext 0x2000 0x1000\n", f);
+  fputs("hwprof-map 2\ntext 0x2000 0x1000\nend 0 0 0\n", f);
   fclose(f);
   assert_int_equal(pm_read(&r, bad, err, sizeof err), -1);
   assert_non_null(strstr(err, bad));
   assert_non_null(strstr(err, "text line"));
+  /* cut after each of its lines but the last (the end record): refused */
+  unsigned cuts = 0;
+  for (const char *nl = strchr(whole, '\n'); nl && nl[1]; nl = strchr(nl + 1, '\n'), cuts++) {
+    f = fopen(bad, "w");
+    fwrite(whole, 1, (size_t)(nl + 1 - whole), f);
+    fclose(f);
+    assert_int_equal(pm_read(&r, bad, err, sizeof err), -1);
+    assert_non_null(strstr(err, bad));
+  }
+  assert_true(cuts > 10);
+  /* the end record's counts changed, a line after it, an unknown edge kind */
+  const char *tails[] = {"end 1 5 99\n", "end 1 5 8\nedge 8 fall 0 1 0x0 0x0 -\n", NULL};
+  const char *why[] = {"end record counts", "after the end record", "unknown edge kind"};
+  for (unsigned i = 0; i < 3; i++) {
+    f = fopen(bad, "w");
+    if (tails[i]) {
+      fwrite(whole, 1, len - strlen(ends) + 1, f);
+      fputs(tails[i], f);
+    } else {
+      char *t = strdup(whole), *k = strstr(t, " taken ");
+      assert_non_null(k);
+      memcpy(k, " sidew ", 7);
+      fputs(t, f);
+      free(t);
+    }
+    fclose(f);
+    assert_int_equal(pm_read(&r, bad, err, sizeof err), -1);
+    assert_non_null(strstr(err, bad));
+    assert_non_null(strstr(err, why[i]));
+  }
   remove(bad);
-  f = fopen(path, "a");
-  fputs("edge 99 sideways 0 1 0x0 0x0 -\n", f);
-  fclose(f);
-  assert_int_equal(pm_read(&r, path, err, sizeof err), -1);
-  assert_non_null(strstr(err, path));
-  assert_non_null(strstr(err, "edge"));
   remove(path);
 }
 

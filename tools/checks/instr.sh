@@ -235,6 +235,13 @@ report_bad_input() {
   rc=$?
   echo "another program's map -> $rc: $out"
   [ "$rc" = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "sort-prof.map does not describe" <<<"$out" && [ ! -e "$d/out.info" ] || return 1
+  # a map cut at a line (between two functions, where only its end record tells)
+  head -n "$(($(grep -n '^function' "$map" | sed -n 11p | cut -d: -f1) - 1))" "$map" >"$d/cut.map"
+  out=$("$build/unit/hwprof-report-asan" lcov "$d/cut.map" "$prof" -o "$d/out.info" 2>&1)
+  rc=$?
+  echo "a map cut between two functions -> $rc: $out"
+  [ "$rc" = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "cut.map:[0-9]*: truncated: no end record" <<<"$out" &&
+    [ ! -e "$d/out.info" ] || return 1
   for a in --frobnicate --test-name=a-b; do
     out=$("$build/unit/hwprof-report-asan" lcov "$a" "$map" "$prof" 2>&1)
     rc=$?
