@@ -99,7 +99,7 @@ int value_truth_write(value_truth_t *t, const char *path, FILE *report) {
     if (t->loads.e[k].count) loads[nl++] = t->loads.e[k];
   qsort(pairs, np, sizeof *pairs, by_key);
   qsort(loads, nl, sizeof *loads, by_count_desc);
-  fprintf(f, "# hwprof-value-truth 1\n# load PC, instances, then its values of at least 1%% (value:count), most frequent first\n");
+  fprintf(f, "# hwprof-value-truth 2\n# load PC, instances, then its values of at least 1%% (value:count), most frequent first\n");
   for (size_t k = 0; k < nl; k++) {
     const uint64_t pc = loads[k].key, n = loads[k].count;
     /* this PC's run of pairs */
@@ -117,6 +117,7 @@ int value_truth_write(value_truth_t *t, const char *path, FILE *report) {
       fprintf(f, " 0x%08" PRIx64 ":%" PRIu64, pairs[j].key & 0xffffffffu, pairs[j].count);
     fputc('\n', f); /* the search above looks at the PC half only: the reordered run does not disturb it */
   }
+  fprintf(f, "end %zu\n", nl);
   const int bad = fclose(f) != 0;
   fprintf(report, "value truth: %zu load PCs, %zu (PC, value) pairs, %" PRIu64 " loads while sampling was on: %s%s\n", nl, np,
           t->instances, path, bad ? " (WRITE FAILED)" : "");

@@ -4,10 +4,11 @@
  * the truth the value profiler's estimates are measured against (docs/vpf.md,
  * "Evaluation"); it reads nothing of the profiling hardware.
  *
- * File format (text): the line "# hwprof-value-truth 1", comments starting with '#', then one line
+ * File format (text): the line "# hwprof-value-truth 2", comments starting with '#', then one line
  * per load PC, most executed first:
  *   0x<pc> <instances> 0x<value>:<count> ...
- * with the PC's values that make up at least 1% of its instances, most frequent first (at most 16). */
+ * with the PC's values that make up at least 1% of its instances, most frequent first (at most 16),
+ * and last the end record "end <load PCs>". */
 #ifndef HWPROF_SIM_VALUE_TRUTH_H
 #define HWPROF_SIM_VALUE_TRUTH_H
 

@@ -33,6 +33,7 @@ static uint32_t pairs, lost, interrupts, handler_errors, unexpected_traps, handl
 static uint32_t ring[2 * RING];
 static uint32_t ring_done; /* ring entries already counted */
 static FILE *out;
+static uint32_t snapshots; /* written to it: its end record counts them */
 
 static void count(uint32_t pc, uint32_t value) {
   for (uint32_t k = ((pc >> 2) ^ value * 0x9e3779b1u) & (TABLE - 1u), probes = 0; probes < TABLE;
@@ -99,6 +100,7 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
     if (out) {
       fprintf(out, "snapshot %lu %lu\n", (unsigned long)(t0 - w0 - handler_insns - eval_insns), (unsigned long)(setup + handler_insns + (t1 - t0)));
       write_table();
+      snapshots++;
     }
     const uint32_t snap = rt_instret() - t1;
     eval_insns += snap;
@@ -114,7 +116,7 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
 int main(void) {
   out = fopen("vp-samples.txt", "w");
   if (out == NULL) printf("ss firmware: note: vp-samples.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
-  else fprintf(out, "# hwprof-vp-samples 1\n# snapshot <program instructions> <overhead>, then: load PC, value, samples\n");
+  else fprintf(out, "# hwprof-vp-samples 2\n# snapshot <program instructions> <overhead>, then: load PC, value, samples\n");
   const uint32_t setup0 = rt_instret();
   if (hwprof_cop_load(&hw, &ss_image) != kHwprofOk) return 90;
   const hwprof_cop_filter_t filter = {.prescale = SS_PRESCALE};
@@ -148,6 +150,7 @@ int main(void) {
   if (out) {
     fprintf(out, "snapshot %lu %lu\n", (unsigned long)program, (unsigned long)(setup + handler_insns + final_copy));
     write_table();
+    fprintf(out, "end %lu\n", (unsigned long)snapshots + 1u);
     fclose(out);
   }
   if (unexpected_traps || handler_errors) {

@@ -36,6 +36,7 @@ static vp_fw_t fw;
 static uint32_t handler_errors, unexpected_traps, handler_insns, setup, w0;
 static uint32_t eval_insns; /* writing snapshots: neither the program's nor the profiler's */
 static FILE *out; /* the profile file, NULL when the host refused it */
+static uint32_t snapshots; /* written to it: its end record counts them */
 
 /* a snapshot of the profile: the program's instructions and the overhead so far; returns the
  * instructions it took */
@@ -44,6 +45,7 @@ static uint32_t snapshot(void) {
   if (out == NULL) return 0;
   fprintf(out, "snapshot %lu %lu\n", (unsigned long)(t0 - w0 - handler_insns - eval_insns), (unsigned long)(setup + handler_insns));
   if (vp_fw_write_loads(&fw, out) != 0) handler_errors++;
+  snapshots++;
   return rt_instret() - t0;
 }
 
@@ -113,6 +115,7 @@ int main(void) {
   if (out) {
     fprintf(out, "snapshot %lu %lu\n", (unsigned long)program, (unsigned long)(setup + handler_insns + final_copy));
     if (vp_fw_write_loads(&fw, out) != 0) handler_errors++;
+    fprintf(out, "end %lu\n", (unsigned long)snapshots + 1u);
     fclose(out);
   }
   if (unexpected_traps || handler_errors || fw.errors) {

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,13 +53,32 @@ static int read_truth(const char *path, truth_load_t **out, size_t *n_out) {
   size_t n = 0, cap = 0;
   truth_load_t *t = NULL;
   int rc = 0;
+  bool ended = false;
   while (fgets(line, sizeof line, f)) {
     lineno++;
-    if (lineno == 1 && strcmp(line, "# hwprof-value-truth 1\n") != 0) {
-      rc = fail(path, 1, "not a value-truth file (expected the line '# hwprof-value-truth 1')");
+    if (lineno == 1 && strcmp(line, "# hwprof-value-truth 2\n") != 0) {
+      rc = fail(path, 1, "not a value-truth file (expected the line '# hwprof-value-truth 2')");
       break;
     }
     if (line[0] == '#' || line[0] == '\n') continue;
+    if (strchr(line, '\n') == NULL) {
+      rc = fail(path, lineno, "truncated (the last line has no end)");
+      break;
+    }
+    if (ended) {
+      rc = fail(path, lineno, "a line after the end record");
+      break;
+    }
+    size_t loads;
+    char rest;
+    if (sscanf(line, "end %zu %c", &loads, &rest) == 1) {
+      if (loads != n) {
+        rc = fail(path, lineno, "the end record's count of loads differs from the file's");
+        break;
+      }
+      ended = true;
+      continue;
+    }
     if (n == cap) {
       cap = cap ? 2 * cap : 256;
       truth_load_t *g = realloc(t, cap * sizeof *t);
@@ -105,6 +125,7 @@ static int read_truth(const char *path, truth_load_t **out, size_t *n_out) {
     }
     n++;
   }
+  if (rc == 0 && !ended) rc = fail(path, lineno, lineno ? "truncated: no end record" : "empty (not a value-truth file)");
   fclose(f);
   if (rc) {
     free(t);

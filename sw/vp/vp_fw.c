@@ -143,7 +143,7 @@ hwprof_result_t vp_fw_final_copy(vp_fw_t *f, const hwprof_t *h) {
 }
 
 int vp_fw_write_header(FILE *out) {
-  fprintf(out, "# hwprof-vp-profile 1\n# load PC total intervals masked, then its values: value hits misses\n");
+  fprintf(out, "# hwprof-vp-profile 2\n# load PC total intervals masked, then its values: value hits misses\n");
   return ferror(out) ? -1 : 0;
 }
 

@@ -2,6 +2,7 @@
 #include "vp_profile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,17 +73,25 @@ static int read_lines(FILE *f, vp_profile_t *p, const ctx_t *c) {
   size_t caps = 0;
   vp_snapshot_t *cs = NULL;
   vp_prof_load_t *cur = NULL;
+  bool ended = false;
   while (fgets(line, sizeof line, f)) {
     lineno++;
     if (lineno == 1) {
-      if (!strcmp(line, "# hwprof-vp-profile 1\n")) p->kind = kVpCoprocessor;
-      else if (!strcmp(line, "# hwprof-vp-samples 1\n")) p->kind = kVpSamples;
-      else return fail(c, 1, "not a profile (expected '# hwprof-vp-profile 1' or '# hwprof-vp-samples 1')");
+      if (!strcmp(line, "# hwprof-vp-profile 2\n")) p->kind = kVpCoprocessor;
+      else if (!strcmp(line, "# hwprof-vp-samples 2\n")) p->kind = kVpSamples;
+      else return fail(c, 1, "not a profile (expected '# hwprof-vp-profile 2' or '# hwprof-vp-samples 2')");
       continue;
     }
     if (line[0] == '#' || line[0] == '\n') continue;
-    if (strchr(line, '\n') == NULL && !feof(f)) return fail(c, lineno, "line too long");
+    if (strchr(line, '\n') == NULL) return fail(c, lineno, feof(f) ? "truncated (the last line has no end)" : "line too long");
+    if (ended) return fail(c, lineno, "a line after the end record");
     unsigned long a, b, c3, d;
+    char rest;
+    if (sscanf(line, "end %lu %c", &a, &rest) == 1) {
+      if (a != p->nsnap) return fail(c, lineno, "the end record's count of snapshots differs from the file's");
+      ended = true;
+      continue;
+    }
     const int snap = sscanf(line, "snapshot %lu %lu", &a, &b) == 2;
     if (snap || cs == NULL) {
       if (p->nsnap == caps) {
@@ -120,6 +129,7 @@ static int read_lines(FILE *f, vp_profile_t *p, const ctx_t *c) {
     }
   }
   if (p->nsnap == 0) return fail(c, lineno, "no profile in the file");
+  if (!ended) return fail(c, lineno, "truncated: no end record");
   /* a load's hits and misses are samples its slots counted: never more than its total */
   for (size_t k = 0; k < p->nsnap; k++)
     for (size_t j = 0; j < p->snap[k].n; j++) {

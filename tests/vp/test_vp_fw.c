@@ -179,7 +179,7 @@ static void profile_file(void **state) {
   fclose(f);
   /* one slot: M on the first record (hits 1), 29 hits, then 10 misses (4 x 30 >= 10: no
    * re-selection); total 40 */
-  assert_string_equal(buf, "# hwprof-vp-profile 1\n# load PC total intervals masked, then its values: value hits misses\n"
+  assert_string_equal(buf, "# hwprof-vp-profile 2\n# load PC total intervals masked, then its values: value hits misses\n"
                            "load 0x80004000 40 1 0\nvalue 0x00000002 30 10\n");
 }
 

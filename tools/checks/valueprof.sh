@@ -208,23 +208,30 @@ valueprof_sc_lockstep() {
 }
 check valueprof-sc-lockstep valueprof_sc_lockstep
 
-# hwprof-vpeval (ASan/UBSan build) on malformed files: one message naming the file and line, exit 1;
-# bad arguments: exit 2
+# hwprof-vpeval (ASan/UBSan build) on malformed files (a file without its end record, or with a line
+# after it, included): one message naming the file and line, exit 1; bad arguments: exit 2
 vpeval_bad_input_rejected() {
   local d out rc f
   d=$(mktemp -d)
-  printf '# hwprof-value-truth 1\n0x80000000 10 0x1:5\n' >"$d/truth.txt"
+  printf '# hwprof-value-truth 2\n0x80000000 10 0x1:5\nend 1\n' >"$d/truth.txt"
   printf 'junk\n' >"$d/header.txt"
-  printf '# hwprof-vp-profile 1\nvalue 0x1 2 3\n' >"$d/orphan.txt"
-  printf '# hwprof-vp-profile 1\nload 0x80000000 3 1 0\nvalue 0x1 2 3\n' >"$d/overcount.txt"
-  printf '# hwprof-vp-samples 1\n0x80000000 zz 3\n' >"$d/samples.txt"
-  printf '# hwprof-value-truth 1\n0x80000000 10 0x1:50\n' >"$d/truth_bad.txt"
-  for f in header:1 orphan:2 overcount:2 samples:2; do
+  printf '# hwprof-vp-profile 2\nvalue 0x1 2 3\nend 1\n' >"$d/orphan.txt"
+  printf '# hwprof-vp-profile 2\nload 0x80000000 3 1 0\nvalue 0x1 2 3\nend 1\n' >"$d/overcount.txt"
+  printf '# hwprof-vp-samples 2\n0x80000000 zz 3\nend 1\n' >"$d/samples.txt"
+  printf '# hwprof-vp-profile 2\nsnapshot 10 1\nload 0x80000000 3 1 0\n' >"$d/noend.txt"
+  printf '# hwprof-vp-profile 2\nsnapshot 10 1\nend 1\nsnapshot 20 1\n' >"$d/after.txt"
+  printf '# hwprof-value-truth 2\n0x80000000 10 0x1:50\nend 1\n' >"$d/truth_bad.txt"
+  for f in header:1 orphan:2 overcount:2 samples:2 noend:3 after:4; do
     out=$("$vpeval" --truth="$d/truth.txt" "$d/${f%:*}.txt" 2>&1)
     rc=$?
     echo "${f%:*} -> $rc: $out"
     [ "$rc" = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "error: $d/${f%:*}.txt:${f#*:}:" <<<"$out" || { rm -rf "$d"; return 1; }
   done
+  head -2 "$d/truth.txt" >"$d/truth_cut.txt"
+  out=$("$vpeval" --truth="$d/truth_cut.txt" "$d/overcount.txt" 2>&1)
+  rc=$?
+  echo "truth_cut -> $rc: $out"
+  [ "$rc" = 1 ] && grep -q "error: $d/truth_cut.txt:2: truncated: no end record" <<<"$out" || { rm -rf "$d"; return 1; }
   out=$("$vpeval" --truth="$d/truth_bad.txt" "$d/overcount.txt" 2>&1)
   rc=$?
   echo "truth_bad -> $rc: $out"
