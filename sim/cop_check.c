@@ -106,17 +106,33 @@ long cop_check_finish(cop_check_t *c, const char *path, uint64_t dropped, FILE *
   unsigned lineno = 0;
   uint64_t counted = 0;
   long bad = 0;
+  unsigned long pcs = 0, end_pcs;
+  bool ended = false;
   while (fgets(line, sizeof line, f)) {
     lineno++;
     if (lineno == 1) {
-      if (strcmp(line, "# hwprof-cop-profile 1\n") != 0) {
-        fprintf(report, "cop check: error: %s:1: not a profile file (expected the line '# hwprof-cop-profile 1')\n", path);
+      if (strcmp(line, "# hwprof-cop-profile 2\n") != 0) {
+        fprintf(report, "cop check: error: %s:1: not a profile file (expected the line '# hwprof-cop-profile 2')\n", path);
         bad = -1;
         break;
       }
       continue;
     }
     if (line[0] == '#' || line[0] == '\n') continue;
+    const char *why = NULL;
+    char rest;
+    if (strchr(line, '\n') == NULL) why = "truncated (the last line has no end)";
+    else if (ended) why = "a line after the end record";
+    else if (sscanf(line, "end %lu %c", &end_pcs, &rest) == 1) {
+      if (end_pcs != pcs) why = "the end record's count of PCs differs from the file's";
+      ended = true;
+      if (why == NULL) continue;
+    }
+    if (why) {
+      fprintf(report, "cop check: error: %s:%u: %s\n", path, lineno, why);
+      bad = -1;
+      break;
+    }
     char *end;
     const unsigned long pc = strtoul(line, &end, 16);
     if (end == line || *end != ' ' || pc > UINT32_MAX) {
@@ -139,8 +155,13 @@ long cop_check_finish(cop_check_t *c, const char *path, uint64_t dropped, FILE *
     }
     p->counted = n;
     counted += n;
+    pcs++;
   }
   fclose(f);
+  if (bad == 0 && !ended) {
+    fprintf(report, "cop check: error: %s:%u: truncated: no end record\n", path, lineno);
+    bad = -1;
+  }
   if (bad < 0) return -1;
   unsigned shown = 0;
   for (size_t k = 0; k < c->cap; k++) {

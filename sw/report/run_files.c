@@ -225,6 +225,7 @@ int rf_read_units(rf_units_t *t, const char *path, size_t max, char *err, size_t
   }
   char *l;
   int rc = 0;
+  unsigned long long rows = 0;
   while (rc == 0 && (l = next(&r)) != NULL) {
     char level[32];
     unsigned long long units;
@@ -248,8 +249,11 @@ int rf_read_units(rf_units_t *t, const char *path, size_t max, char *err, size_t
     snprintf(u.where, sizeof u.where, "%s", where);
     copy_cut(u.seq, sizeof u.seq, l + used);
     if (t->n < max) t->u[t->n++] = u;
+    rows++;
   }
   if (rc == 0 && r.lineno == 0) rc = bad(&r, "empty file");
+  /* the header counts the rows: a table cut short is refused, not shown short */
+  if (rc == 0 && rows != t->units) rc = bad(&r, "truncated: the header's count of units differs from the table's rows");
   close_rd(&r);
   if (rc) rf_free_units(t);
   return rc;

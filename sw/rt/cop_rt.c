@@ -88,9 +88,14 @@ static void write_profile(void) {
     printf("cop firmware: note: cop-profile.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
     return;
   }
-  fprintf(f, "# hwprof-cop-profile 1\n# load PC, records counted (every load the filters and prescaler chose and the buffer held)\n");
+  fprintf(f, "# hwprof-cop-profile 2\n# load PC, records counted (every load the filters and prescaler chose and the buffer held)\n");
+  unsigned long pcs = 0;
   for (uint32_t k = 0; k < PROFILE_SLOTS; k++)
-    if (profile[k].count) fprintf(f, "0x%08lx %lu\n", (unsigned long)profile[k].pc, (unsigned long)profile[k].count);
+    if (profile[k].count) {
+      fprintf(f, "0x%08lx %lu\n", (unsigned long)profile[k].pc, (unsigned long)profile[k].count);
+      pcs++;
+    }
+  fprintf(f, "end %lu\n", pcs);
   fclose(f);
 }
 

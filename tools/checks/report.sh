@@ -75,7 +75,11 @@ report_html_bad_input() {
   fresh && head -n 5 "$good/phases.txt" >"$d/run/phases.txt" && bad_case "a truncated phase truth" "phases.txt" || return 1
   fresh && printf 'not a table\n' >"$d/run/wpp.strata.txt" && bad_case "a malformed whole-program path table" "wpp.strata.txt:1" ||
     return 1
+  fresh && head -n 4 "$good/wpp.paths.txt" >"$d/run/wpp.paths.txt" &&
+    bad_case "a whole-program path table cut at a line" "wpp.paths.txt:4: truncated" || return 1
   fresh && head -c 40 "$good/wpp.idx" >"$d/run/wpp.idx" && bad_case "a truncated wpp index" "wpp.idx" || return 1
+  fresh && head -n -1 "$good/vp-profile.txt" >"$d/run/vp-profile.txt" &&
+    bad_case "a value profile without its end record" "vp-profile.txt" || return 1
   out=$("$report_asan" html --frobnicate "$d/run" 2>&1)
   rc=$?
   echo "--frobnicate -> $rc: $out"
