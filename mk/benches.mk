@@ -10,7 +10,7 @@ $(BUILD)/tbc/%.o: tb/lib/%.c tb/lib/%.h $(MODEL_HDR)
 	$(CC) $(CFLAGS_COMMON) -Itb -O2 -c $< -o $@
 
 $(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/progen.o
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^  # a fresh archive: members of sources since removed must not linger
 
 TB_SRC := tb/top/tb_top.cpp tb/lib/lockstep.cpp tb/top/top_steps.cpp tb/pir/steps_pir.cpp tb/edge_prof/steps_edge_prof.cpp tb/trace_ctrl/steps_trace_ctrl.cpp \
           tb/cop/steps_cop.cpp

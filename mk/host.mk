@@ -19,4 +19,4 @@ $(BUILD)/asan/%.o: %.c
 # ---------------------------------------------------------------- C model library (for the benches)
 $(BUILD)/model/libhwprof_model.a: $(call obj,$(MODEL_SRC))
 	@mkdir -p $(dir $@)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^  # a fresh archive: members of sources since removed must not linger

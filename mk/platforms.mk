@@ -25,7 +25,7 @@ SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/
 SC_BIN     := $(BUILD)/sc/hwprof-sc
 $(BUILD)/simc/libhwprof_simc.a: $(call obj,$(SIMC_SRC))
 	@mkdir -p $(dir $@)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^  # a fresh archive: members of sources since removed must not linger
 # SC_RULE: $(1) the binary, $(2) the hardware's sources (RTL or a netlist), $(3) Verilator's flags
 # (with the RTL's -G parameters), $(4) further prerequisites, $(5) the C side's configuration flags
 # (default SC_CFLAGS)

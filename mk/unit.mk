@@ -23,7 +23,7 @@ $(BUILD)/unit/test_report: $(BUILD)/asan/tests/report/test_report.o $(call asan,
 # the same as a library for the benches (Verilator builds C++; these are C)
 $(BUILD)/cop/libhwprof_cop.a: $(call obj,$(COP_SRC))
 	@mkdir -p $(dir $@)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^  # a fresh archive: members of sources since removed must not linger
 
 # hwprof-cpasm: the co-processor's assembler, disassembler and interpreter front end (and an
 # ASan/UBSan build that make test drives as a user would)

@@ -7,8 +7,9 @@
  * (tb/trace_ctrl/trace_oracle.c), and its reconstruction from the ELF image (sw/trace_recon.c) must give
  * exactly those instructions. The checker only observes the model's state; it adds no cycles.
  *
- * Exit status: the program's exit code; 2 for bad arguments or a bad ELF file; 3 when the program
- * runs away (instruction limit, a trap with no handler); 4 when a trace check fails. */
+ * Exit status (sw/include/hwprof_exit.h, docs/tools.md): the program's exit code; 1 for a bad input
+ * file; 2 for bad arguments; 3 when the program runs away (instruction limit, a trap with no handler);
+ * 4 when a check fails. */
 #include <errno.h>
 #include <stdbool.h>
 #include <inttypes.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hwprof_exit.h"
 #include "platform.h"
 #include "rv32.h"
 #include "cop_check.h"
@@ -87,8 +89,9 @@ static const char kUsage[] =
           "                  program's instructions either (with --code-cache)\n"
           "  --quiet         no report at the end\n"
           "  --help          this text\n"
-          "Exit status: the program's; 2 bad arguments or ELF file; 3 the program ran away; 4 a trace\n"
-          "or edge check failed.\n";
+          "Exit status (docs/tools.md): the program's; 1 a bad input file (the ELF, a map, a file to\n"
+          "load) or an output that could not be written; 2 bad arguments; 3 the program ran away; 4 a\n"
+          "trace, edge, path or value check failed.\n";
 
 static void usage(FILE *to) { fputs(kUsage, to); }
 
@@ -212,35 +215,35 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--max-insns=", 12)) {
       if (parse_u64(a + 12, &max_insns) || max_insns == 0) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects a positive integer\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--ram=", 6)) {
       if (parse_u64(a + 6, &ram) || ram < 4096 || ram > (UINT64_C(1) << 31)) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects a size between 4096 and 2^31\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--mem-latency=", 14)) {
       if (parse_u64(a + 14, &mem_latency) || mem_latency == 0 || mem_latency > 1000) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects 1..1000\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--cache-sets=", 13)) {
       if (parse_u64(a + 13, &cache_sets) || cache_sets < HWPROF_SETS_MIN || cache_sets > HWPROF_SETS_MAX ||
           (cache_sets & (cache_sets - 1u))) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects a power of two, %u..%u\n", a, HWPROF_SETS_MIN,
                 HWPROF_SETS_MAX);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--cache-ways=", 13)) {
       if (parse_u64(a + 13, &cache_ways) || cache_ways < HWPROF_WAYS_MIN || cache_ways > HWPROF_WAYS_MAX) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects %u..%u\n", a, HWPROF_WAYS_MIN, HWPROF_WAYS_MAX);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--engine=", 9)) {
       engine = a + 9;
       if (strcmp(engine, "none") && strcmp(engine, "model")) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects none or model (rtl and lockstep: not yet)\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--out-dir=", 10) && a[10]) {
       out_dir = a + 10;
@@ -267,13 +270,13 @@ int main(int argc, char **argv) {
     } else if (!strncmp(a, "--pc-counts=", 12) && a[12]) {
       pc_counts_path = a + 12;
     } else if (!strncmp(a, "--code-range=", 13)) {
-      if (parse_range(a, a + 13, &range_lo, &range_hi)) return 2;
+      if (parse_range(a, a + 13, &range_lo, &range_hi)) return HWPROF_EXIT_USAGE;
       range = true;
     } else if (!strncmp(a, "--code-cache=", 13)) {
-      if (parse_range(a, a + 13, &cache_lo, &cache_hi)) return 2;
+      if (parse_range(a, a + 13, &cache_lo, &cache_hi)) return HWPROF_EXIT_USAGE;
       if ((cache_lo | cache_hi) & 3u || cache_hi - cache_lo > cache_lo) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects word-aligned LO:HI with room for the origin table below LO\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--load=", 7)) {
       load_arg = a;
@@ -283,7 +286,7 @@ int main(int argc, char **argv) {
       if (c1 == NULL || c2 == NULL || c2[1] == '\0' || (size_t)(c1 - a - 7) >= sizeof num[0] ||
           (size_t)(c2 - c1 - 1) >= sizeof num[1]) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects ADDR:LEN:FILE\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
       memcpy(num[0], a + 7, (size_t)(c1 - a - 7));
       num[0][c1 - a - 7] = '\0';
@@ -291,35 +294,35 @@ int main(int argc, char **argv) {
       num[1][c2 - c1 - 1] = '\0';
       if (parse_u64(num[0], &dump_addr) || parse_u64(num[1], &dump_len) || dump_len == 0) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects ADDR:LEN:FILE\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
       dump_arg = a;
       dump_path = c2 + 1;
     } else if (!strncmp(a, "--trampolines=", 14)) {
-      if (parse_range(a, a + 14, &tramp_lo, &tramp_hi)) return 2;
+      if (parse_range(a, a + 14, &tramp_lo, &tramp_hi)) return HWPROF_EXIT_USAGE;
       if ((tramp_lo | tramp_hi) & 3u) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects word-aligned LO:HI\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--taken-penalty=", 16)) {
       if (parse_u64(a + 16, &taken_penalty) || taken_penalty > 1000) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects 0..1000\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--icache=", 9)) {
       if (parse_u64(a + 9, &icache) || icache < 16 || icache > (1u << 20) || (icache & (icache - 1u))) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects a power of two from 16 to 1048576\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--icache-miss=", 14)) {
       if (parse_u64(a + 14, &icache_miss) || icache_miss > 1000) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects 0..1000\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--phase-window=", 15)) {
       if (parse_u64(a + 15, &phase_window) || phase_window == 0) {
         fprintf(stderr, "hwprof-sim: error: argument '%s': expects a positive integer\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--phase-truth=", 14) && a[14]) {
       phase_truth_path = a + 14;
@@ -332,66 +335,69 @@ int main(int argc, char **argv) {
     } else if (lacks_value(a)) {
       fprintf(stderr, "hwprof-sim: error: option '%.*s' needs a value (%.*s=..., see --help)\n", (int)strcspn(a, "="), a,
               (int)strcspn(a, "="), a);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     } else if (a[0] == '-') {
       fprintf(stderr, "hwprof-sim: error: unknown option '%s' (see --help)\n", a);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     } else if (elf) {
       fprintf(stderr, "hwprof-sim: error: more than one program given ('%s', '%s')\n", elf, a);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     } else {
       elf = a;
     }
   }
   if (elf == NULL) {
     fprintf(stderr, "hwprof-sim: error: no program given (see --help)\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   if (tramp_hi && !cache_hi) {
     fprintf(stderr, "hwprof-sim: error: --trampolines needs --code-cache\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   const bool with_model = !strcmp(engine, "model");
   if ((trace_check || edge_map || cop_profile || value_truth || trace_out) && !with_model) {
     fprintf(stderr, "hwprof-sim: error: --trace-check, --trace-out, --edge-map, --cop-check and --value-truth need --engine=model\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   if (trace_check && trace_out) {
     fprintf(stderr, "hwprof-sim: error: --trace-check and --trace-out both configure the trace controller: give one\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   if ((path_map != NULL) != (path_profile != NULL)) {
     fprintf(stderr, "hwprof-sim: error: --path-map and --path-profile go together\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   if (path_map && !with_model) {
     fprintf(stderr, "hwprof-sim: error: --path-map needs --engine=model\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   if ((edge_profile || edge_truth) && !edge_map) {
     fprintf(stderr, "hwprof-sim: error: --edge-profile and --edge-truth need --edge-map\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
 
   static platform_t plat; /* the CPU lives in it; with --engine=none only the CPU is used */
   if (platform_init(&plat, elf, (uint32_t)ram, (unsigned)mem_latency) != 0) {
     fprintf(stderr, "hwprof-sim: error: %s\n", plat.error);
     platform_free(&plat);
-    return 2;
+    return HWPROF_EXIT_BAD_FILE;
   }
   plat.cfg.edge_prof.sets = (unsigned)cache_sets; /* the state is sized for the largest shape */
   plat.cfg.edge_prof.ways = (unsigned)cache_ways;
   rv_cpu_t *cpu = &plat.cpu;
-  if ((load_arg && load_file(load_arg, cpu->ram, cpu->ram_size) != 0) ||
-      (dump_arg && ram_span(dump_arg, dump_addr, dump_len, cpu->ram_size) < 0)) {
+  if (load_arg && load_file(load_arg, cpu->ram, cpu->ram_size) != 0) {
     platform_free(&plat);
-    return 2;
+    return HWPROF_EXIT_BAD_FILE;
+  }
+  if (dump_arg && ram_span(dump_arg, dump_addr, dump_len, cpu->ram_size) < 0) {
+    platform_free(&plat);
+    return HWPROF_EXIT_USAGE;
   }
   plat.taken_penalty = (unsigned)taken_penalty;
   if (platform_icache(&plat, (unsigned)icache, (unsigned)icache_miss) != 0) {
     fprintf(stderr, "hwprof-sim: error: out of memory for the instruction cache\n");
     platform_free(&plat);
-    return 2;
+    return HWPROF_EXIT_BAD_FILE;
   }
   cpu->out_dir = out_dir;
   if (!with_model) cpu->mmio.size = 0; /* no devices: the CPU alone */
@@ -399,7 +405,7 @@ int main(int argc, char **argv) {
   if (pcs_path && (pcs = fopen(pcs_path, "w")) == NULL) {
     fprintf(stderr, "hwprof-sim: error: cannot write '%s': %s\n", pcs_path, strerror(errno));
     platform_free(&plat);
-    return 2;
+    return HWPROF_EXIT_BAD_FILE;
   }
   /* per RAM word: its retirements and those that went elsewhere than the next word */
   uint64_t(*pc_counts)[2] = NULL;
@@ -412,7 +418,7 @@ int main(int argc, char **argv) {
       free(pc_counts);
       if (pcs) fclose(pcs);
       platform_free(&plat);
-      return 2;
+      return HWPROF_EXIT_BAD_FILE;
     }
   }
   static trace_check_t tc;
@@ -421,7 +427,7 @@ int main(int argc, char **argv) {
     if (trace_check_init(&tc, elf, plat.cfg.trace_ctrl.hist_w, cpu->pc, stderr, err, sizeof err) != 0) {
       fprintf(stderr, "hwprof-sim: error: %s\n", err);
       platform_free(&plat);
-      return 2;
+      return HWPROF_EXIT_BAD_FILE;
     }
     trace_check_setup_t setup[TRACE_CHECK_SETUP_N];
     trace_check_setup(cpu->pc, setup);
@@ -434,7 +440,7 @@ int main(int argc, char **argv) {
     if (trace_drain_init(&drain, trace_out, &kBus, &plat, cpu->pc, err, sizeof err) != 0) {
       fprintf(stderr, "hwprof-sim: error: %s\n", err);
       platform_free(&plat);
-      return 2;
+      return HWPROF_EXIT_BAD_FILE;
     }
   }
   static block_truth_t bt;
@@ -443,7 +449,7 @@ int main(int argc, char **argv) {
     if (block_truth_init(&bt, blocks_out, err, sizeof err) != 0) {
       fprintf(stderr, "hwprof-sim: error: %s\n", err);
       platform_free(&plat);
-      return 2;
+      return HWPROF_EXIT_BAD_FILE;
     }
   }
 
@@ -453,7 +459,7 @@ int main(int argc, char **argv) {
     if (edge_check_init(&ec, edge_map, plat.cfg.edge_prof.cnt_w, err, sizeof err)) {
       fprintf(stderr, "hwprof-sim: error: %s\n", err);
       platform_free(&plat);
-      return 2;
+      return HWPROF_EXIT_BAD_FILE;
     }
     if (cache_hi) {
       edge_check_set_cache(&ec, (uint32_t)cache_lo, (uint32_t)cache_hi, cpu->ram, RV_RAM_BASE, cpu->ram_size);
@@ -468,7 +474,7 @@ int main(int argc, char **argv) {
     if (pm_read(&pcov_map, path_map, err, sizeof err) || prof_cov_init_map(&pcov, &pcov_map)) {
       fprintf(stderr, "hwprof-sim: error: %s\n", pcov_map.nfn ? "out of memory" : err);
       platform_free(&plat);
-      return 2;
+      return HWPROF_EXIT_BAD_FILE;
     }
   }
   static path_truth_t pth;
@@ -477,7 +483,7 @@ int main(int argc, char **argv) {
     if (path_truth_init(&pth, elf, perr, sizeof perr) != 0) {
       fprintf(stderr, "hwprof-sim: error: --path-truth: %s\n", perr);
       platform_free(&plat);
-      return 2;
+      return HWPROF_EXIT_BAD_FILE;
     }
   }
   static phase_truth_t pt;
@@ -488,7 +494,7 @@ int main(int argc, char **argv) {
             errno ? strerror(errno) : "");
     if (pt_file) fclose(pt_file);
     platform_free(&plat);
-    return 2;
+    return HWPROF_EXIT_BAD_FILE;
   }
   if (phase_truth_path && cache_hi) {
     phase_truth_set_cache(&pt, (uint32_t)cache_lo, (uint32_t)cache_hi, cpu->ram, RV_RAM_BASE, cpu->ram_size);
@@ -563,7 +569,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "hwprof-sim: error: %s: %s\n", pc_counts_path,
               pc_outside ? "instructions retired outside RAM: not counted" : "write error");
       platform_free(&plat);
-      return 2;
+      return HWPROF_EXIT_BAD_FILE;
     }
   }
 
@@ -572,11 +578,11 @@ int main(int argc, char **argv) {
     rc = cpu->exit_code & 0xff;
   } else if (st == RV_FAILED) {
     fprintf(stderr, "hwprof-sim: error: %s: %s\n", elf, cpu->error);
-    rc = 3;
+    rc = HWPROF_EXIT_RAN_AWAY;
   } else {
     fprintf(stderr, "hwprof-sim: error: %s: still running after %" PRIu64 " instructions (--max-insns)\n", elf,
             cpu->instret);
-    rc = 3;
+    rc = HWPROF_EXIT_RAN_AWAY;
   }
   if (!quiet) {
     fprintf(stderr, "hwprof-sim: %s: %" PRIu64 " instructions, exit code %d, %.2f s (%.1f M instructions/s)\n", elf,
@@ -612,16 +618,16 @@ int main(int argc, char **argv) {
     }
     if (trace_check) trace_check_report(&tc, stderr);
   }
-  if (trace_check && tc.failed && rc == 0) rc = 4;
+  if (trace_check && tc.failed && rc == 0) rc = HWPROF_EXIT_DIFFERS;
   if (trace_out) {
     char err[300];
     if (trace_drain_finish(&drain, err, sizeof err) != 0) {
       fprintf(stderr, "hwprof-sim: error: %s\n", err);
-      if (rc == 0) rc = 4;
+      if (rc == 0) rc = HWPROF_EXIT_DIFFERS;
     } else if (plat.interrupts != 0) {
       fprintf(stderr, "hwprof-sim: error: %s: the program took %" PRIu64 " interrupts: its handlers may have used the "
                       "trace controller (--trace-out wants a program without firmware)\n", trace_out, plat.interrupts);
-      if (rc == 0) rc = 4;
+      if (rc == 0) rc = HWPROF_EXIT_DIFFERS;
     } else if (!quiet) {
       fprintf(stderr, "  trace drain: %" PRIu64 " records in %s (%" PRIu64 " drains, %" PRIu64 " program instructions)\n",
               drain.w.records, trace_out, drain.drains, drain.insns);
@@ -630,7 +636,7 @@ int main(int argc, char **argv) {
   if (blocks_out) {
     if (block_truth_finish(&bt) != 0) {
       fprintf(stderr, "hwprof-sim: error: %s: write error\n", blocks_out);
-      if (rc == 0) rc = 2;
+      if (rc == 0) rc = HWPROF_EXIT_BAD_FILE;
     } else if (!quiet) {
       fprintf(stderr, "  blocks: %" PRIu64 " blocks, %" PRIu64 " instructions in %s\n", bt.w.blocks, bt.w.insns, blocks_out);
     }
@@ -641,7 +647,7 @@ int main(int argc, char **argv) {
     if (pf != NULL && fclose(pf) != 0) pf = NULL;
     if (!ok || pf == NULL) {
       fprintf(stderr, "hwprof-sim: error: cannot write '%s'\n", path_truth_path);
-      if (rc == 0) rc = 2;
+      if (rc == 0) rc = HWPROF_EXIT_BAD_FILE;
     } else if (!quiet) {
       fprintf(stderr, "  path truth: %" PRIu64 " activations, %" PRIu64 " paths (%zu distinct), %" PRIu64
                       " block entries%s in %s\n", pth.activations, pth.cut, pth.used, pth.block_entries,
@@ -654,7 +660,7 @@ int main(int argc, char **argv) {
     phase_truth_free(&pt);
     if (fclose(pt_file) != 0) {
       fprintf(stderr, "hwprof-sim: error: cannot write '%s'\n", phase_truth_path);
-      if (rc == 0) rc = 2;
+      if (rc == 0) rc = HWPROF_EXIT_BAD_FILE;
     }
   }
   if (edge_map) {
@@ -663,7 +669,7 @@ int main(int argc, char **argv) {
     if (st != RV_EXITED) fprintf(stderr, "hwprof-sim: edge check: skipped, the program did not finish\n");
     else if ((frc = edge_check_flush(&kBus, &plat)) != 0) fprintf(stderr, "hwprof-sim: edge check: %s\n", edge_check_flush_why(frc));
     else d = edge_check_finish(&ec, cpu->ram, RV_RAM_BASE, cpu->ram_size, edge_profile, edge_truth, stderr);
-    if (d != 0 && rc == 0) rc = 4;
+    if (d != 0 && rc == 0) rc = HWPROF_EXIT_DIFFERS;
     edge_check_free(&ec);
   }
   if (path_map) {
@@ -695,7 +701,7 @@ int main(int argc, char **argv) {
       }
       if (frc != 0) remove(path_profile); /* nothing half written */
     }
-    if (frc != 0 && rc == 0) rc = 4;
+    if (frc != 0 && rc == 0) rc = HWPROF_EXIT_DIFFERS;
     if (!quiet && st == RV_EXITED) prof_cov_report(&pcov, "  path profile:", 5, stderr);
     prof_cov_free(&pcov);
     pm_free(&pcov_map);
@@ -707,18 +713,18 @@ int main(int argc, char **argv) {
     if (f != NULL && fclose(f) != 0) ok = false;
     if (!ok) {
       fprintf(stderr, "hwprof-sim: error: cannot write '%s'\n", dump_path);
-      if (rc == 0) rc = 2;
+      if (rc == 0) rc = HWPROF_EXIT_BAD_FILE;
     }
   }
   if (cop_profile) {
     long d = -1;
     if (st != RV_EXITED) fprintf(stderr, "hwprof-sim: cop check: skipped, the program did not finish\n");
     else d = cop_check_finish(&cc, cop_profile, hwprof_prim_counters_get(&plat.hw.vpf.stats, HWPROF_VPF_ST_DROPPED), stderr);
-    if (d != 0 && rc == 0) rc = 4;
+    if (d != 0 && rc == 0) rc = HWPROF_EXIT_DIFFERS;
     cop_check_free(&cc);
   }
   if (value_truth) {
-    if (value_truth_write(&vt, value_truth, stderr) != 0 && rc == 0) rc = 4;
+    if (value_truth_write(&vt, value_truth, stderr) != 0 && rc == 0) rc = HWPROF_EXIT_DIFFERS;
     value_truth_free(&vt);
   }
   if (trace_check) trace_check_free(&tc);

@@ -24,7 +24,7 @@ model_objs() {
 
 echo "cov: building the C model with gcov and the bench with Verilator coverage" >&2
 model_objs "$cov/model"
-ar rcs "$cov/model/libhwprof_model.a" "$cov"/model/*.o
+rm -f "$cov/model/libhwprof_model.a" && ar rcs "$cov/model/libhwprof_model.a" "$cov"/model/*.o
 cc -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Itb -O1 -c tb/lib/progen.c -o "$cov/tbc_progen.o"
 verilator --cc --exe --build -j "$(nproc)" -Wall --assert --trace-fst --coverage-line --coverage-toggle \
   --Mdir "$cov/obj" --top-module hwprof_top \
@@ -48,7 +48,7 @@ echo "cov: the co-processor engine and the value-profiling front end in their be
 mkdir -p "$cov/cop"
 cop_lib_src="sw/cop/autogen/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/cop_interp.c"  # not hwprof_cpasm.c (a main)
 for c in $cop_lib_src; do cc -std=c11 -Isw/include -Isw/cop -O1 -c "$c" -o "$cov/cop/$(basename "${c%.c}").o"; done
-ar rcs "$cov/cop/libhwprof_cop.a" "$cov"/cop/*.o
+rm -f "$cov/cop/libhwprof_cop.a" && ar rcs "$cov/cop/libhwprof_cop.a" "$cov"/cop/*.o
 for b in cop vpf; do
   # the packages, the counters, the block's register block and its own sources (rtl/$b/)
   srcs="rtl/autogen/hwprof_pkg.sv rtl/cop/autogen/hwprof_cop_pkg.sv rtl/prim/hwprof_prim_counters.sv"

@@ -5,8 +5,8 @@
 // behind hwprof_top is the program's RAM. Firmware linked into the program (sw/rt/) runs as its
 // interrupt handler. The program's console output goes to stdout, the report to stderr.
 //
-// Exit status: the program's exit code; 2 bad arguments or ELF file; 3 the program ran away;
-// 4 a trace check failed; 5 the RTL and the C model differ (lockstep).
+// Exit status (sw/include/hwprof_exit.h, docs/tools.md): the program's exit code; 1 a bad input file;
+// 2 bad arguments; 3 the program ran away; 4 a check failed; 5 the RTL and the C model differ.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -34,6 +34,7 @@
 extern "C" {
 #include "edge_check.h"
 #include "hwprof_edge.h"
+#include "hwprof_exit.h"
 #include "pp_readback.h"
 #include "trace_check.h"
 #include "trace_drain.h"
@@ -96,8 +97,9 @@ const char kUsage[] =
                "  --quiet          no report at the end\n"
                "  --help           this text\n"
                "On a lockstep mismatch the run is repeated with a waveform of the last 200 cycles.\n"
-               "Exit status: the program's; 2 bad arguments or ELF file; 3 the program ran away; 4 a trace\n"
-               "check or edge check failed; 5 the RTL and the C model differ.\n";
+               "Exit status (docs/tools.md): the program's; 1 a bad input file (the ELF, a map) or an output\n"
+               "that could not be written; 2 bad arguments; 3 the program ran away; 4 a trace, edge or path\n"
+               "check failed; 5 the RTL and the C model differ.\n";
 
 void usage(FILE* to) { std::fputs(kUsage, to); }
 
@@ -130,7 +132,7 @@ int parse(int argc, char** argv, Options* o) {
       if (!parse_u64(a + n + 1, v) || *v < lo || *v > hi) {
         std::fprintf(stderr, "hwprof-sc: error: argument '%s': expects an integer in %" PRIu64 "..%" PRIu64 "\n", a,
                      lo, hi);
-        std::exit(2);
+        std::exit(HWPROF_EXIT_USAGE);
       }
       return true;
     };
@@ -148,7 +150,7 @@ int parse(int argc, char** argv, Options* o) {
       o->engine = a + 9;
       if (o->engine != "rtl" && o->engine != "model" && o->engine != "lockstep") {
         std::fprintf(stderr, "hwprof-sc: error: argument '%s': expects rtl, model or lockstep\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!std::strncmp(a, "--fst=", 6) && a[6]) {
       o->fst = a + 6;
@@ -173,44 +175,44 @@ int parse(int argc, char** argv, Options* o) {
     } else if (lacks_value(a)) {
       const int n = static_cast<int>(std::strcspn(a, "="));
       std::fprintf(stderr, "hwprof-sc: error: option '%.*s' needs a value (%.*s=..., see --help)\n", n, a, n, a);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     } else if (a[0] == '-') {
       std::fprintf(stderr, "hwprof-sc: error: unknown option '%s' (see --help)\n", a);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     } else if (!o->elf.empty()) {
       std::fprintf(stderr, "hwprof-sc: error: more than one program given ('%s', '%s')\n", o->elf.c_str(), a);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     } else {
       o->elf = a;
     }
   }
   if (o->elf.empty()) {
     std::fprintf(stderr, "hwprof-sc: error: no program given (see --help)\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   if (o->trace_check && o->engine == "rtl") {
     std::fprintf(stderr, "hwprof-sc: error: --trace-check observes the C model: use --engine=model or lockstep\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   if (o->trace_check && !o->trace_out.empty()) {
     std::fprintf(stderr, "hwprof-sc: error: --trace-check and --trace-out both configure the trace controller: give one\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   if (!o->fst.empty() && o->engine == "model") {
     std::fprintf(stderr, "hwprof-sc: error: --fst records the RTL: use --engine=rtl or lockstep\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   if (o->path_map.empty() != o->path_profile.empty()) {
     std::fprintf(stderr, "hwprof-sc: error: --path-map and --path-profile go together\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   if ((!o->edge_profile.empty() || !o->edge_truth.empty()) && o->edge_map.empty()) {
     std::fprintf(stderr, "hwprof-sc: error: --edge-profile and --edge-truth need --edge-map\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   if (o->inject >= 0 && o->engine != "lockstep") {
     std::fprintf(stderr, "hwprof-sc: error: --inject needs --engine=lockstep\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   return 0;
 }
@@ -328,7 +330,7 @@ int sc_main(int argc, char** argv) {
   if (rv_init(&cpu, static_cast<uint32_t>(o.ram)) != 0 || rv_load_elf(&cpu, o.elf.c_str()) != 0) {
     std::fprintf(stderr, "hwprof-sc: error: %s\n", cpu.error);
     rv_free(&cpu);
-    return 2;
+    return HWPROF_EXIT_BAD_FILE;
   }
   cpu.cmdline = o.elf.c_str();
   if (o.replay) cpu.console = std::fopen("/dev/null", "w");
@@ -395,7 +397,7 @@ int sc_main(int argc, char** argv) {
     char err[240];
     if (trace_check_init(&tc, o.elf.c_str(), observed->cfg().trace_ctrl.hist_w, cpu.pc, stderr, err, sizeof err)) {
       std::fprintf(stderr, "hwprof-sc: error: %s\n", err);
-      return 2;
+      return HWPROF_EXIT_BAD_FILE;
     }
     cpu_sc.before_run = [](CpuSc& c) {
       trace_check_setup_t setup[TRACE_CHECK_SETUP_N];
@@ -420,7 +422,7 @@ int sc_main(int argc, char** argv) {
     char err[300];
     if (edge_check_init(&ec, o.edge_map.c_str(), HWPROF_CFG_CNTW, err, sizeof err)) {
       std::fprintf(stderr, "hwprof-sc: error: %s\n", err);
-      return 2;
+      return HWPROF_EXIT_BAD_FILE;
     }
   }
   // called after the rising edge that accepted the event: the model has taken it
@@ -465,16 +467,16 @@ int sc_main(int argc, char** argv) {
   const rv_status_t st = cpu_sc.status();
   const bool mismatch = both && both->failed();
   if (mismatch) {
-    rc = 5;
+    rc = HWPROF_EXIT_MISMATCH;
   } else if (st == RV_EXITED) {
     rc = cpu.exit_code & 0xff;
   } else if (cpu_sc.ran_away()) {
     std::fprintf(stderr, "hwprof-sc: error: %s: still running after %" PRIu64 " instructions (--max-insns)\n",
                  o.elf.c_str(), cpu.instret);
-    rc = 3;
+    rc = HWPROF_EXIT_RAN_AWAY;
   } else {
     std::fprintf(stderr, "hwprof-sc: error: %s: %s\n", o.elf.c_str(), cpu.error);
-    rc = 3;
+    rc = HWPROF_EXIT_RAN_AWAY;
   }
   if (o.replay) return rc;
   if (mismatch) {
@@ -515,17 +517,17 @@ int sc_main(int argc, char** argv) {
                  secs > 0 ? cpu.instret / secs / 1e6 : 0.0, secs > 0 ? s.cycles / secs / 1e6 : 0.0);
   }
   if (o.trace_check) {
-    if (tc.failed && rc == 0) rc = 4;
+    if (tc.failed && rc == 0) rc = HWPROF_EXIT_DIFFERS;
     trace_check_free(&tc);
   }
   if (!o.trace_out.empty() && !mismatch) {
     if (!drain_ok || drained != 0) {
       std::fprintf(stderr, "hwprof-sc: error: %s\n", drain_ok && drained < 0 && !drain_err[0] ? "trace drain failed" : drain_err);
-      if (rc == 0) rc = 4;
+      if (rc == 0) rc = HWPROF_EXIT_DIFFERS;
     } else if (s.interrupts != 0) {
       std::fprintf(stderr, "hwprof-sc: error: %s: the program took %" PRIu64 " interrupts: its handlers may have used the "
                    "trace controller (--trace-out wants a program without firmware)\n", o.trace_out.c_str(), s.interrupts);
-      if (rc == 0) rc = 4;
+      if (rc == 0) rc = HWPROF_EXIT_DIFFERS;
     } else if (!o.quiet) {
       std::fprintf(stderr, "  trace drain: %" PRIu64 " records in %s (%" PRIu64 " drains, %" PRIu64 " program instructions)\n",
                    drain.w.records, o.trace_out.c_str(), drain.drains, drain.insns);
@@ -542,7 +544,7 @@ int sc_main(int argc, char** argv) {
       d = edge_check_finish(&ec, cpu.ram, RV_RAM_BASE, cpu.ram_size, o.edge_profile.empty() ? nullptr : o.edge_profile.c_str(),
                             o.edge_truth.empty() ? nullptr : o.edge_truth.c_str(), stderr);
     }
-    if (d != 0 && rc == 0) rc = 4;
+    if (d != 0 && rc == 0) rc = HWPROF_EXIT_DIFFERS;
     edge_check_free(&ec);
   }
   if (!o.path_map.empty()) { /* the counters the hardware (the RTL in lockstep) wrote, decoded */
@@ -581,7 +583,7 @@ int sc_main(int argc, char** argv) {
       if (pf != nullptr && std::fclose(pf) != 0) prc = -1;
       if (prc != 0) std::remove(o.path_profile.c_str());
     }
-    if (prc != 0 && rc == 0) rc = 4;
+    if (prc != 0 && rc == 0) rc = HWPROF_EXIT_DIFFERS;
   }
   rv_free(&cpu);
   return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "func_paths.h"
+#include "hwprof_exit.h"
 #include "hwprof_cfg_prog.h"
 #include "hwprof_meta.h"
 #include "instrument.h"
@@ -47,7 +48,7 @@ static void usage(FILE *to) {
           "  --no-lazy-restore  restore the pir after every call that needs it in software, even\n"
           "                   where nothing reads it before it is set again\n"
           "  --quiet          no summary\n"
-          "compare: edge-by-edge comparison of two profiles; exit 1 if they differ.\n"
+          "compare: edge-by-edge comparison of two profiles; exit 4 if they differ.\n"
           "cfg: prints what the CFG layer sees in each function (or one): blocks with their immediate\n"
           "dominator and innermost loop, edges, natural loops with their nesting, or why there is no\n"
           "CFG. The program must be linked with -Wl,--emit-relocs.\n"
@@ -56,14 +57,14 @@ static void usage(FILE *to) {
           "the function and each natural loop) and global (one array, the global path sums' range);\n"
           "--max-paths=N (default 1048576): a function or region with more is reported, not numbered.\n"
           "--truth=FILE: instead, number each path of a path-truth file (hwprof-sim --path-truth) with\n"
-          "the function's Ball-Larus numbering and list them by number; exit 1 if one is not a path of\n"
+          "the function's Ball-Larus numbering and list them by number; exit 4 if one is not a path of\n"
           "the numbered graph or two get the same number.\n"
           "paths-check: compares a path profile read back from the hardware (hwprof-sim --path-map\n"
           "--path-profile) with the oracle's paths (hwprof-sim --path-truth on the original program),\n"
-          "path for path, in every function the profile covers; exit 1 if they differ.\n"
+          "path for path, in every function the profile covers; exit 4 if they differ.\n"
           "paths-top: the N (default 5) hottest paths of each function and region of a path profile,\n"
           "with their share of the function's counted paths.\n"
-          "Exit status: 0 done; 1 profiles differ; 2 bad arguments or input.\n",
+          "Exit status (docs/tools.md): 0 done; 1 a bad input file; 2 bad arguments; 4 a difference.\n",
           (uint32_t)INSTR_TEXT_AT, (uint32_t)INSTR_COUNTERS_AT, (uint32_t)HWPROF_PLAT_REG_BASE, (uint32_t)INSTR_PATH_STATE_AT);
 }
 
@@ -91,27 +92,27 @@ static int cmd_instrument(int argc, char **argv) {
       else if (!strcmp(a + 7, "minimal")) o.mode = kModeMinimal;
       else {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects all or minimal\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--k=", 4)) {
       char *end;
       long k = strtol(a + 4, &end, 10);
       if (a[4] == 0 || *end || k < 2 || k > 12) {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects 2..12\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
       o.k = (unsigned)k;
     } else if (!strncmp(a, "--text-at=", 10) || !strncmp(a, "--counters-at=", 14) || !strncmp(a, "--hwprof-base=", 14)) {
       uint32_t *dst = a[2] == 't' ? &o.text_at : a[2] == 'c' ? &o.counters_at : &o.hwprof_base;
       if (parse_addr(strchr(a, '=') + 1, dst)) {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects a word-aligned 32-bit address\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(a, "--counter-bytes=", 16)) {
       const char *v = a + 16;
       if (strcmp(v, "1") && strcmp(v, "2") && strcmp(v, "4") && strcmp(v, "8")) {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects 1, 2, 4 or 8\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
       o.cnt_bytes = (unsigned)(*v - '0');
     } else if (!strncmp(a, "--paths=", 8)) {
@@ -121,14 +122,14 @@ static int cmd_instrument(int argc, char **argv) {
       else if (!strcmp(a + 8, "none")) o.paths = kPathsNone;
       else {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects plain, rb, gp or none\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strcmp(a, "--paths-sw")) {
       o.paths_sw = true;
     } else if (!strncmp(a, "--path-state-at=", 16)) {
       if (parse_addr(a + 16, &o.path_state_at) || (o.path_state_at & 0xfffu)) {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects a 4 KiB-aligned 32-bit address\n", a);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strcmp(a, "--no-linked-calls")) {
       o.linked_calls = false;
@@ -144,17 +145,17 @@ static int cmd_instrument(int argc, char **argv) {
       quiet = 1;
     } else if (a[0] == '-') {
       fprintf(stderr, "hwprof-instr: error: unknown option '%s' (see --help)\n", a);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     } else if (in) {
       fprintf(stderr, "hwprof-instr: error: more than one program given ('%s', '%s')\n", in, a);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     } else {
       in = a;
     }
   }
   if (in == NULL || out == NULL) {
     fprintf(stderr, "hwprof-instr: error: instrument needs PROGRAM.elf and -o OUT.elf (see --help)\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   char mapbuf[4096];
   if (map == NULL) {
@@ -169,7 +170,7 @@ static int cmd_instrument(int argc, char **argv) {
   if (instr_run(in, out, map, &o, &st, err, sizeof err)) {
     if (strncmp(err, in, strlen(in)) == 0) fprintf(stderr, "hwprof-instr: error: %s\n", err);
     else fprintf(stderr, "hwprof-instr: error: %s: %s\n", in, err); /* a message about the code names its program */
-    return 2;
+    return HWPROF_EXIT_BAD_FILE;
   }
   if (!quiet && o.paths != kPathsNone)
     fprintf(stderr,
@@ -204,35 +205,35 @@ static int cmd_instrument(int argc, char **argv) {
 static int cmd_compare(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "hwprof-instr: error: compare needs two profile files (see --help)\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   char err[300];
   long edges = 0;
   long d = pm_compare_profiles(argv[0], argv[1], stdout, &edges, err, sizeof err);
   if (d < 0) {
     fprintf(stderr, "hwprof-instr: error: %s\n", err);
-    return 2;
+    return HWPROF_EXIT_BAD_FILE;
   }
   printf("compare: %ld edges, %ld differences\n", edges, d);
-  return d ? 1 : 0;
+  return d ? HWPROF_EXIT_DIFFERS : HWPROF_EXIT_OK;
 }
 
 static int cmd_paths_check(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "hwprof-instr: error: paths-check needs a path profile and a path-truth file (see --help)\n");
-    return 2;
+    return HWPROF_EXIT_USAGE;
   }
   char err[400];
   pp_compare_stats_t st;
   const long d = pp_compare_files(argv[0], argv[1], stdout, &st, err, sizeof err);
   if (d < 0) {
     fprintf(stderr, "hwprof-instr: error: %s\n", err);
-    return 2;
+    return HWPROF_EXIT_BAD_FILE;
   }
   printf("paths-check: %u functions, %" PRIu64 " paths counted %" PRIu64 " times by the oracle, %ld differences; "
          "%u functions the oracle saw run have no path profile, %" PRIu64 " paths were open at the end\n",
          st.functions, st.paths, st.count, d, st.not_profiled, st.open);
-  return d ? 1 : 0;
+  return d ? HWPROF_EXIT_DIFFERS : HWPROF_EXIT_OK;
 }
 
 /* The hottest paths of a path-profile file, per function and region: the file is already sorted
@@ -246,22 +247,25 @@ static int cmd_paths_top(int argc, char **argv) {
       top = strtol(argv[i] + 6, &end, 10);
       if (argv[i][6] == 0 || *end || top < 1) {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects a positive count\n", argv[i]);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (!strncmp(argv[i], "--function=", 11) && argv[i][11]) {
       only = argv[i] + 11;
     } else if (argv[i][0] == '-' || file) {
       fprintf(stderr, "hwprof-instr: error: paths-top: unexpected argument '%s' (see --help)\n", argv[i]);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     } else {
       file = argv[i];
     }
   }
-  FILE *f = file ? fopen(file, "r") : NULL;
+  if (file == NULL) {
+    fprintf(stderr, "hwprof-instr: error: paths-top needs a path profile (see --help)\n");
+    return HWPROF_EXIT_USAGE;
+  }
+  FILE *f = fopen(file, "r");
   if (f == NULL) {
-    fprintf(stderr, "hwprof-instr: error: %s\n", file ? "cannot open the path profile" : "paths-top needs a path profile");
-    if (file) fprintf(stderr, "hwprof-instr: error: %s: cannot open\n", file);
-    return 2;
+    fprintf(stderr, "hwprof-instr: error: %s: cannot open: %s\n", file, strerror(errno));
+    return HWPROF_EXIT_BAD_FILE;
   }
   static char line[65536];
   char fn[256] = "", region[64] = "";
@@ -274,7 +278,7 @@ static int cmd_paths_top(int argc, char **argv) {
     if (lineno == 1 && strcmp(line, "hwprof-path-profile 1\n")) {
       fprintf(stderr, "hwprof-instr: error: %s:1: not a path-profile file (hwprof-path-profile 1)\n", file);
       fclose(f);
-      return 2;
+      return HWPROF_EXIT_BAD_FILE;
     }
     unsigned long long cnt;
     unsigned r;
@@ -300,7 +304,7 @@ static int cmd_paths_top(int argc, char **argv) {
   fclose(f);
   if (!ended) {
     fprintf(stderr, "hwprof-instr: error: %s: no end line: the file is cut short\n", file);
-    return 2;
+    return HWPROF_EXIT_BAD_FILE;
   }
   return 0;
 }
@@ -337,17 +341,18 @@ static void print_cfg(const hwprof_cfg_fn_t *f) {
            g->loop[l].depth, g->loop[l].nblocks);
 }
 
-/* The program of a subcommand that reads CFGs (in may be NULL: none given); -1 after the error. */
+/* The program of a subcommand that reads CFGs (in may be NULL: none given); the exit status after
+ * the error, or 0. */
 static int open_program(const char *cmd, const char *in, hwprof_elf_t *e, hwprof_cfg_prog_t *p) {
   if (in == NULL) {
     fprintf(stderr, "hwprof-instr: error: %s needs a program (see --help)\n", cmd);
-    return -1;
+    return HWPROF_EXIT_USAGE;
   }
   char err[400];
   if (hwprof_elf_read(e, in, HWPROF_ELF_RELOCATABLE, err, sizeof err) ||
       (hwprof_cfg_prog_read(p, e, err, sizeof err) && (hwprof_elf_free(e), 1))) {
     fprintf(stderr, "hwprof-instr: error: %s\n", err);
-    return -1;
+    return HWPROF_EXIT_BAD_FILE;
   }
   return 0;
 }
@@ -362,32 +367,32 @@ static int cmd_cfg(int argc, char **argv) {
       only = argv[i] + 11;
     } else if (argv[i][0] == '-') {
       fprintf(stderr, "hwprof-instr: error: unknown option '%s' (see --help)\n", argv[i]);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     } else if (in == NULL) {
       in = argv[i];
     } else {
       fprintf(stderr, "hwprof-instr: error: argument '%s': one program only\n", argv[i]);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     }
   }
   hwprof_elf_t e;
   hwprof_cfg_prog_t p;
-  if (open_program("cfg", in, &e, &p)) return 2;
-  int rc = 0, found = 0;
+  int rc = open_program("cfg", in, &e, &p), found = 0;
+  if (rc) return rc;
   for (unsigned i = 0; i < p.nfn && rc == 0; i++) {
     if (only && strcmp(p.fn[i].name, only)) continue;
     found = 1;
     p.fn[i].code.dispatch = true; /* as edge profiles see it: shared indirect jumps through a dispatch node */
     if (!p.fn[i].multi && hwprof_cfg_prog_build(&p, i)) {
       fprintf(stderr, "hwprof-instr: error: out of memory\n");
-      rc = 2;
+      rc = HWPROF_EXIT_BAD_FILE;
       break;
     }
     print_cfg(&p.fn[i]);
   }
   if (only && !found) {
     fprintf(stderr, "hwprof-instr: error: %s: no function '%s'\n", in, only);
-    rc = 2;
+    rc = HWPROF_EXIT_USAGE;
   }
   hwprof_cfg_prog_free(&p);
   hwprof_elf_free(&e);
@@ -399,7 +404,7 @@ static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_pat
   FILE *f = fopen(truth, "r");
   if (f == NULL) {
     fprintf(stderr, "hwprof-instr: error: cannot read '%s': %s\n", truth, strerror(errno));
-    return 2;
+    return HWPROF_EXIT_BAD_FILE;
   }
   char line[1u << 16], name[128];
   unsigned lineno = 0, numbered = 0, skipped = 0, bad = 0, clashes = 0;
@@ -418,7 +423,7 @@ static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_pat
     if (lineno == 1) {
       if (strcmp(line, "hwprof-path-truth 1\n")) {
         fprintf(stderr, "hwprof-instr: error: %s:1: not a path-truth file\n", truth);
-        rc = 2;
+        rc = HWPROF_EXIT_BAD_FILE;
         break;
       }
     } else if (sscanf(line, "function %127s %llx", name, &lo) == 2) {
@@ -448,7 +453,7 @@ static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_pat
       while (len < 4096 && sscanf(q, "%llx%n", &at, &used) == 1) {
         if (at < cf->lo || at >= cf->hi || cf->blk_of[(at - cf->lo) / 4u] < 0) {
           fprintf(stderr, "hwprof-instr: error: %s:%u: 0x%llx is not a block of %s\n", truth, lineno, at, name);
-          rc = 2;
+          rc = HWPROF_EXIT_BAD_FILE;
           break;
         }
         blk[len++] = (uint32_t)cf->blk_of[(at - cf->lo) / 4u];
@@ -473,7 +478,7 @@ static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_pat
   printf("paths --truth: %u paths numbered, %u skipped (open at the end of the run, or no numbering: no CFG, too many "
          "paths, an irreducible loop), %u not paths of "
          "the numbered graph, %u numbers shared\n", numbered, skipped, bad, clashes);
-  return bad || clashes ? 1 : 0;
+  return bad || clashes ? HWPROF_EXIT_DIFFERS : HWPROF_EXIT_OK;
 }
 
 /* hwprof-instr paths: what numbering each function's paths gives (docs/path.md). */
@@ -494,28 +499,29 @@ static int cmd_paths(int argc, char **argv) {
       max_paths = strtoull(argv[i] + 12, &end, 0);
       if (argv[i][12] == 0 || *end || errno || max_paths == 0) {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects a positive number\n", argv[i]);
-        return 2;
+        return HWPROF_EXIT_USAGE;
       }
     } else if (argv[i][0] == '-') {
       fprintf(stderr, "hwprof-instr: error: unknown option '%s' (see --help)\n", argv[i]);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     } else if (in == NULL) {
       in = argv[i];
     } else {
       fprintf(stderr, "hwprof-instr: error: argument '%s': one program only\n", argv[i]);
-      return 2;
+      return HWPROF_EXIT_USAGE;
     }
   }
   hwprof_elf_t e;
   hwprof_cfg_prog_t p;
-  if (open_program("paths", in, &e, &p)) return 2;
+  const int orc = open_program("paths", in, &e, &p);
+  if (orc) return orc;
   const size_t arena_bytes = (size_t)64 << 20;
   uint8_t *mem = malloc(arena_bytes);
   if (mem == NULL) {
     fprintf(stderr, "hwprof-instr: error: out of memory\n");
     hwprof_cfg_prog_free(&p);
     hwprof_elf_free(&e);
-    return 2;
+    return HWPROF_EXIT_BAD_FILE;
   }
   if (truth) {
     const int trc = paths_truth(&p, truth, max_paths, mem, arena_bytes);
@@ -591,7 +597,7 @@ static int cmd_paths(int argc, char **argv) {
   }
   if (only && !found) {
     fprintf(stderr, "hwprof-instr: error: %s: no function '%s'\n", in, only);
-    rc = 2;
+    rc = HWPROF_EXIT_USAGE;
   }
   if (rc == 0)
     printf("paths: %u functions: %u numbered (%" PRIu64 " paths; counters: region-based %" PRIu64 ", global %" PRIu64
@@ -616,5 +622,5 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "paths-top")) return cmd_paths_top(argc - 2, argv + 2);
   fprintf(stderr, "hwprof-instr: error: unknown command '%s' (instrument, compare, cfg, paths, paths-check or paths-top; see --help)\n",
           argv[1]);
-  return 2;
+  return HWPROF_EXIT_USAGE;
 }

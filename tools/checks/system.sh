@@ -125,8 +125,8 @@ sc_inject_is_caught() {
 }
 check sc-inject-fault-is-caught sc_inject_is_caught
 
-# --- the two runners: one clear error naming the argument or the file, exit 2; an option that takes
-# a value given without one says so (not "unknown option")
+# --- the two runners: one clear error naming the argument (exit 2) or the file (exit 1); an option
+# that takes a value given without one says so (not "unknown option")
 sc_bad_input_rejected() {
   local a out rc bad r
   for a in --engine=verilog --max-insns=0 --mem-latency=abc --inject=-3 --frobnicate; do
@@ -149,7 +149,7 @@ sc_bad_input_rejected() {
     out=$("$sc" "$a" 2>&1)
     rc=$?
     echo "$a -> $rc: $out"
-    [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "error: $a" <<<"$out" || { rm -f "$bad"; return 1; }
+    [ "$rc" = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "error: $a" <<<"$out" || { rm -f "$bad"; return 1; }
   done
   rm -f "$bad"
 }
