@@ -69,6 +69,12 @@ def allowed(c):
     return f"power of two, {rng}" if c.get("pow2") else rng
 
 
+def yaml_str(text):
+    """text as a double-quoted YAML scalar (a description may hold ': ', which plain YAML reads as a
+    mapping)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def generate(root):
     files = rtl_files(root)
     try:
@@ -92,7 +98,7 @@ def generate(root):
             "    file_type: vlt", "", "parameters:"]
     for c in config:
         out += [f"  {c['name']}:", "    datatype: int", f"    default: {c['default']}",
-                f"    description: {c['desc']} ({allowed(c)})", "    paramtype: vlogparam"]
+                f"    description: {yaml_str(c['desc'] + ' (' + allowed(c) + ')')}", "    paramtype: vlogparam"]
     out.append("")
     return "\n".join(out) + "\n" + TARGETS.format(params=", ".join(c["name"] for c in config))
 
