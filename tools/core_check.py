@@ -39,6 +39,15 @@ def main():
         return 2
     if text != generated:
         errors.append("hwprof.core is not what tools/core_gen.py writes from rtl/hwprof.f (run `make core`)")
+    try:  # the core must be YAML FuseSoC can read (PyYAML where installed; FuseSoC's own check also runs)
+        import yaml
+    except ImportError:
+        yaml = None
+    if yaml is not None:
+        try:
+            yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            errors.append(f"hwprof.core is not valid YAML: {str(e).splitlines()[0]}")
     # parameters: name and default in the description (regs/encodings.json, which gives the RTL its
     # defaults and the core its parameters) and in hwprof_top's header
     enc = json.load(open(os.path.join(root, "regs", "encodings.json"), encoding="utf-8"))
