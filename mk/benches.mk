@@ -43,7 +43,7 @@ $(2)/Vhwprof_top: $(TB_DEPS) $(5)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(4) --Mdir $$(dir $$@)obj \
 	  --top-module hwprof_top \
-	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
+	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
 	    -DHWPROF_CFG_CNTW=$(call tb_field,$(1),2) -DHWPROF_CFG_UPDDEPTH=$(call tb_field,$(1),3) \
 	    -DHWPROF_CFG_SETS=$(call tb_field,$(1),4) -DHWPROF_CFG_WAYS=$(call tb_field,$(1),5) \
 	    -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(1),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(1),7) \
@@ -64,7 +64,7 @@ $(BUILD)/tb_$(1)/V$(2): rtl/prim/$(2).sv $(VLT) tb/prim/tb_$(2:hwprof_%=%).cpp t
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module $(2) $(3) \
-	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include $(4)" \
+	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include $(4)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
 	  -o $(CURDIR)/$$@ $(VLT) rtl/prim/$(2).sv $(CURDIR)/tb/prim/tb_$(2:hwprof_%=%).cpp $(CURDIR)/tb/lib/lockstep.cpp \
 	  >$$(dir $$@)build.log 2>&1 || { cat $$(dir $$@)build.log; exit 1; }
@@ -98,7 +98,7 @@ $(2)/Vhwprof_cop: $(RTL_COP) $(VLT) tb/cop/tb_cop.cpp tb/lib/lockstep.cpp tb/lib
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(4) --Mdir $$(dir $$@)obj --top-module hwprof_cop \
-	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/cop \
+	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/cop \
 	    -DCOP_UC=$(call tb_field,$(1),2) -DCOP_CAM=$(call tb_field,$(1),3) -DCOP_DATA=$(call tb_field,$(1),4)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a $(CURDIR)/$(BUILD)/cop/libhwprof_cop.a" \
 	  -o $(CURDIR)/$$@ $(3) $(CURDIR)/tb/cop/tb_cop.cpp $(CURDIR)/tb/lib/lockstep.cpp \
@@ -121,7 +121,7 @@ $(2)/Vhwprof_vpf: $(RTL_VPF) $(VLT) tb/vpf/tb_vpf.cpp tb/lib/lockstep.cpp tb/lib
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(4) --Mdir $$(dir $$@)obj --top-module hwprof_vpf \
-	  -CFLAGS "-O2 -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
+	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
 	    -DVPF_WORDS=$(call tb_field,$(1),2) -DVPF_BITS=$(call tb_field,$(1),3)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
 	  -o $(CURDIR)/$$@ $(3) $(CURDIR)/tb/vpf/tb_vpf.cpp $(CURDIR)/tb/lib/lockstep.cpp \
@@ -150,7 +150,7 @@ $(BUILD)/tb_reg_conformance/Vhwprof_conf_reg: $(REGCONF)/conf_reg.o tb/regs/tb_r
 	@mkdir -p $(dir $@)
 	@rm -f $@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $(dir $@)obj --top-module hwprof_conf_reg \
-	  -CFLAGS "-O2 -I$(CURDIR)/$(REGCONF)/tb -I$(CURDIR)/$(REGCONF)/cmodel/conf/autogen -I$(CURDIR)/$(REGCONF)/sw/include \
+	  -CFLAGS "-O2 -MP -I$(CURDIR)/$(REGCONF)/tb -I$(CURDIR)/$(REGCONF)/cmodel/conf/autogen -I$(CURDIR)/$(REGCONF)/sw/include \
 	    -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include" \
 	  -LDFLAGS "$(CURDIR)/$(REGCONF)/conf_reg.o" \
 	  -o $(CURDIR)/$@ $(VLT) $(REGCONF)/rtl/autogen/hwprof_pkg.sv $(REGCONF)/rtl/conf/autogen/hwprof_conf_reg.sv \

@@ -3,7 +3,7 @@
 
 INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) $(filter sw/profmap/%,$(PROFMAP_SRC)) sw/instr/instrument.c sw/instr/path_instr.c sw/instr/linkage.c \
              $(PATH_SRC) $(PATH_HOST_SRC)
-SIM_SRC  := sim/rv32.c sim/platform.c sim/trace_check.c sim/trace_drain.c sim/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/edge_truth.c sim/prof_coverage.c sim/cop_check.c sim/value_truth.c sim/phase_truth.c sim/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/trace_ctrl/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC) \
+SIM_SRC  := sim/rv32.c sim/platform.c tb/check/trace_check.c sim/trace_drain.c tb/oracle/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c tb/check/edge_check.c tb/oracle/edge_truth.c tb/check/prof_coverage.c tb/check/cop_check.c tb/oracle/value_truth.c tb/oracle/phase_truth.c tb/oracle/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/oracle/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC) \
             $(PATH_SRC) $(PATH_HOST_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
 $(SIM_BIN): $(call obj,$(SIM_SRC))
@@ -20,7 +20,7 @@ SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEP
               -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
 SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lib/lockstep.cpp
 SC_HDR     := $(wildcard sim/sc/*.h) tb/lib/lockstep.h tb/top/top_compare.h tb/top/top_ports.h tb/lib/port_protocol.h
-SIMC_SRC   := sim/rv32.c sim/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c sim/edge_check.c sim/edge_truth.c sim/prof_coverage.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/trace_ctrl/trace_oracle.c sw/trace_recon.c sw/image.c \
+SIMC_SRC   := sim/rv32.c tb/check/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c tb/check/edge_check.c tb/oracle/edge_truth.c tb/check/prof_coverage.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/oracle/trace_oracle.c sw/trace_recon.c sw/image.c \
               $(ELF_SRC) sw/cfg/hwprof_cfg_prog.c $(PATH_SRC) $(PATH_HOST_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
 $(BUILD)/simc/libhwprof_simc.a: $(call obj,$(SIMC_SRC))
@@ -30,12 +30,13 @@ $(BUILD)/simc/libhwprof_simc.a: $(call obj,$(SIMC_SRC))
 # (with the RTL's -G parameters), $(4) further prerequisites, $(5) the C side's configuration flags
 # (default SC_CFLAGS)
 define SC_RULE
-$(1): $(SC_SRC) $(SC_HDR) tb/lib/apb_master.h sim/platform.h sim/rv32.h sim/trace_check.h sim/trace_drain.h sim/edge_check.h sim/prof_coverage.h \
+$(1): $(SC_SRC) $(SC_HDR) tb/lib/apb_master.h sim/platform.h sim/rv32.h tb/check/trace_check.h sim/trace_drain.h tb/check/edge_check.h tb/check/prof_coverage.h \
            $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a $(4)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
+	@# -MP in -CFLAGS: a header since moved or removed does not stop Verilator's own make
 	$(VERILATOR) --sc --exe --build -j $(JOBS) $(3) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $$(dir $$@)obj --top-module hwprof_top \
-	  -CFLAGS "-O2 -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/profmap -I$(CURDIR)/sw/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf -I$(CURDIR)/sw/wpp -I$(CURDIR)/sw/path $(if $(5),$(5),$(SC_CFLAGS))" \
+	  -CFLAGS "-O2 -MP -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/profmap -I$(CURDIR)/sw/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf -I$(CURDIR)/sw/wpp -I$(CURDIR)/sw/path $(if $(5),$(5),$(SC_CFLAGS))" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc -lelf" \
 	  -o $(CURDIR)/$$@ $(2) $(addprefix $(CURDIR)/,$(SC_SRC)) >$$(dir $$@)build.log 2>&1 \
 	  || { cat $$(dir $$@)build.log; exit 1; }

@@ -4,7 +4,7 @@
  *
  * --trace-check turns the trace controller on (every-trace mode) and checks every record it
  * produces: the record must equal what the termination rules give for the executed instructions
- * (tb/trace_ctrl/trace_oracle.c), and its reconstruction from the ELF image (sw/trace_recon.c) must give
+ * (tb/oracle/trace_oracle.c), and its reconstruction from the ELF image (sw/trace_recon.c) must give
  * exactly those instructions. The checker only observes the model's state; it adds no cycles.
  *
  * Exit status (sw/include/hwprof_exit.h, docs/tools.md): the program's exit code; 1 for a bad input
@@ -21,16 +21,16 @@
 #include "hwprof_exit.h"
 #include "platform.h"
 #include "rv32.h"
-#include "cop_check.h"
-#include "edge_check.h"
+#include "check/cop_check.h"
+#include "check/edge_check.h"
 #include "hwprof_edge.h"
 #include "pp_readback.h"
-#include "trace_check.h"
+#include "check/trace_check.h"
 #include "trace_drain.h"
-#include "block_truth.h"
-#include "path_truth.h"
-#include "phase_truth.h"
-#include "value_truth.h"
+#include "oracle/block_truth.h"
+#include "oracle/path_truth.h"
+#include "oracle/phase_truth.h"
+#include "oracle/value_truth.h"
 
 static const char kUsage[] =
           "usage: hwprof-sim [options] PROGRAM.elf\n"

@@ -32,11 +32,11 @@
 #include "verilated_fst_sc.h"
 
 extern "C" {
-#include "edge_check.h"
+#include "check/edge_check.h"
 #include "hwprof_edge.h"
 #include "hwprof_exit.h"
 #include "pp_readback.h"
-#include "trace_check.h"
+#include "check/trace_check.h"
 #include "trace_drain.h"
 }
 

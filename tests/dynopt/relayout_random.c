@@ -7,7 +7,7 @@
  * the instrumenter writes), whatever is running then: the firmware's handler, the middle of a
  * block, a callee of the function. The program's output and exit code must be the same, and its
  * edge profile, read back from the counters, must equal the exact one counted from the retire
- * stream through the code cache's origin table (sim/edge_check.c): 0 differences. The orders are
+ * stream through the code cache's origin table (tb/check/edge_check.c): 0 differences. The orders are
  * not what an optimizer would choose; that is the point (the oracles are the program's own output
  * and the exact profile).
  *
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edge_check.h"
+#include "check/edge_check.h"
 #include "meta.h"
 #include "platform.h"
 #include "relayout.h"

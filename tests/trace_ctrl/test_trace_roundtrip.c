@@ -22,7 +22,7 @@
 #include "hwprof_trace.h"
 #include "lib/model_sys.h"
 #include "lib/progen.h"
-#include "trace_ctrl/trace_oracle.h"
+#include "oracle/trace_oracle.h"
 
 #define STEPS 400000u
 
@@ -87,7 +87,7 @@ typedef struct {
   size_t ntraces;
 } run_t;
 
-/* The truth comes from tb/trace_ctrl/trace_oracle.c: the termination rules, independent of the C model. */
+/* The truth comes from tb/oracle/trace_oracle.c: the termination rules, independent of the C model. */
 static void execute(run_t *r, uint64_t seed, unsigned hist_w, sys_t *y, void (*on_irq)(sys_t *, void *), void *ctx) {
   r->pcs = malloc(sizeof(uint32_t) * STEPS);
   r->traces = malloc(sizeof(truth_t) * STEPS);

@@ -129,7 +129,7 @@ done
 #     driver sw/hwprof_cop.c, is its interrupt handler), on the C-only platform: the program's own
 #     self-check passes and the firmware's accounting is exact (every record the front end wrote was
 #     processed and counted once; every passing load was written or dropped), and its per-PC counts
-#     (cop-profile.txt) agree with the independent count of hwprof-sim --cop-check (sim/cop_check.c:
+#     (cop-profile.txt) agree with the independent count of hwprof-sim --cop-check (tb/check/cop_check.c:
 #     the filter and prescaler rules of docs/cop.md applied to the retire stream). A profile with
 #     one count changed must be caught. Then two of them in the SystemC platform with the RTL and the
 #     C model in lockstep (a real record stream through the new RTL, the engine busy, interrupts

@@ -1,5 +1,5 @@
 /* The end-to-end trace check; see trace_check.h. */
-#include "trace_check.h"
+#include "check/trace_check.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* The edge profile's oracle: exact edge counts of an instrumented program's run, from its retire
  * stream and its map alone (no counter, no derivation); see edge_truth.h. */
-#include "edge_truth.h"
+#include "oracle/edge_truth.h"
 
 #include <stdlib.h>
 #include <string.h>

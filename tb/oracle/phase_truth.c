@@ -1,5 +1,5 @@
 /* Ground truth for program phases; see phase_truth.h. */
-#include "phase_truth.h"
+#include "oracle/phase_truth.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,8 +5,8 @@
  * conditional-branch executions lie in profiled functions, over the whole run and outside the
  * start-up code, and names the functions left out that ran most. A profile is only as exact as
  * this share: "0 differences" on half of a program says nothing about the other half. */
-#ifndef HWPROF_SIM_PROF_COVERAGE_H
-#define HWPROF_SIM_PROF_COVERAGE_H
+#ifndef HWPROF_TB_CHECK_PROF_COVERAGE_H
+#define HWPROF_TB_CHECK_PROF_COVERAGE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -85,4 +85,4 @@ prof_cov_sum_t prof_cov_sum(const prof_cov_t *c, bool outside_startup);
  * then one line naming the `top` functions whose profiling instructions cost most. */
 void prof_cov_report(const prof_cov_t *c, const char *prefix, unsigned top, FILE *to);
 
-#endif /* HWPROF_SIM_PROF_COVERAGE_H */
+#endif /* HWPROF_TB_CHECK_PROF_COVERAGE_H */

@@ -9,8 +9,8 @@
  * where the next instruction of the program came from. The cache's trampolines (jal x0 words outside
  * it that its exits leave through, so that they reach the code by a backward jump) are its own words
  * too. */
-#ifndef HWPROF_SIM_CC_ORIGIN_H
-#define HWPROF_SIM_CC_ORIGIN_H
+#ifndef HWPROF_TB_CHECK_CC_ORIGIN_H
+#define HWPROF_TB_CHECK_CC_ORIGIN_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -58,4 +58,4 @@ static inline uint32_t cc_origin_of(cc_origin_t *o, uint32_t pc) {
   return pc;
 }
 
-#endif /* HWPROF_SIM_CC_ORIGIN_H */
+#endif /* HWPROF_TB_CHECK_CC_ORIGIN_H */

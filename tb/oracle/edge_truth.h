@@ -3,8 +3,8 @@
  * control transfer (and each return into a block that follows a call) is looked up by its pc in
  * the map's edges. It shares nothing with the derivation from counters (sw/profmap/derive.c) it
  * checks. Host only. */
-#ifndef HWPROF_SIM_EDGE_TRUTH_H
-#define HWPROF_SIM_EDGE_TRUTH_H
+#ifndef HWPROF_TB_ORACLE_EDGE_TRUTH_H
+#define HWPROF_TB_ORACLE_EDGE_TRUTH_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,4 +21,4 @@ void pm_truth_feed(pm_truth_t *t, uint32_t pc, uint32_t next_pc, bool taken, boo
 int64_t pm_truth_count(const pm_truth_t *t, unsigned f, unsigned e);
 void pm_truth_free(pm_truth_t *t);
 
-#endif /* HWPROF_SIM_EDGE_TRUTH_H */
+#endif /* HWPROF_TB_ORACLE_EDGE_TRUTH_H */

@@ -1,4 +1,4 @@
-/* Unit tests of the edge profile's oracle (sim/edge_truth.c): exact edge counts of a map's edges
+/* Unit tests of the edge profile's oracle (tb/oracle/edge_truth.c): exact edge counts of a map's edges
  * from retired (pc, next pc) pairs. Expected counts are worked out by hand in each test from the CFG
  * drawn in its comment (lib/loop_fixture.h for the loop). */
 #include <setjmp.h>
@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "edge_truth.h"
+#include "oracle/edge_truth.h"
 #include "lib/loop_fixture.h"
 
 static pm_block_t blk[5];

@@ -1,6 +1,6 @@
 /* hwprof-sim --cop-check: the firmware's per-PC load counts against the retire stream (cop_check.h).
  * The rules below are docs/cop.md's ("Front end: filters, prescaler, sample buffer"). */
-#include "cop_check.h"
+#include "check/cop_check.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -7,8 +7,8 @@
  * each function is counted; the file lists them (docs/path.md, "Files").
  * The program's instructions only: a trap handler's are not followed (ev->trap). The program must
  * be linked with -Wl,--emit-relocs (the CFG layer needs its relocations). */
-#ifndef HWPROF_SIM_PATH_TRUTH_H
-#define HWPROF_SIM_PATH_TRUTH_H
+#ifndef HWPROF_TB_ORACLE_PATH_TRUTH_H
+#define HWPROF_TB_ORACLE_PATH_TRUTH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -69,4 +69,4 @@ void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev);
 int path_truth_finish(path_truth_t *t, FILE *out, const char *program);
 void path_truth_free(path_truth_t *t);
 
-#endif /* HWPROF_SIM_PATH_TRUTH_H */
+#endif /* HWPROF_TB_ORACLE_PATH_TRUTH_H */

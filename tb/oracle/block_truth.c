@@ -1,5 +1,5 @@
 /* The exact basic-block stream of a run; see block_truth.h. */
-#include "block_truth.h"
+#include "oracle/block_truth.h"
 
 #include <string.h>
 

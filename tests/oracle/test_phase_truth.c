@@ -1,4 +1,4 @@
-/* Tests of the phase ground truth (sim/phase_truth.c) on event streams built here: the windows,
+/* Tests of the phase ground truth (tb/oracle/phase_truth.c) on event streams built here: the windows,
  * each one's hot set and the changes are worked out by hand from the streams. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "phase_truth.h"
+#include "oracle/phase_truth.h"
 
 static char *buf;
 static size_t len;

@@ -4,8 +4,8 @@
  * control transfer the port reports (kind BRANCH, taken or not; JUMP; IJUMP) and after every
  * instruction that trapped; a block is named by its first instruction's address. It reads nothing
  * but the retire events: no decoding, no program image, no trace record. */
-#ifndef HWPROF_SIM_BLOCK_TRUTH_H
-#define HWPROF_SIM_BLOCK_TRUTH_H
+#ifndef HWPROF_TB_ORACLE_BLOCK_TRUTH_H
+#define HWPROF_TB_ORACLE_BLOCK_TRUTH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,4 +27,4 @@ void block_truth_event(block_truth_t *b, const hwprof_retire_ev_t *ev);
 /* Writes the block in progress and the end record; 0, or -1 (a write error). */
 int block_truth_finish(block_truth_t *b);
 
-#endif /* HWPROF_SIM_BLOCK_TRUTH_H */
+#endif /* HWPROF_TB_ORACLE_BLOCK_TRUTH_H */

@@ -1,5 +1,5 @@
 /* The share of a run a profile covers; see prof_coverage.h. */
-#include "prof_coverage.h"
+#include "check/prof_coverage.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

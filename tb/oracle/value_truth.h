@@ -9,8 +9,8 @@
  *   0x<pc> <instances> 0x<value>:<count> ...
  * with the PC's values that make up at least 1% of its instances, most frequent first (at most 16),
  * and last the end record "end <load PCs>". */
-#ifndef HWPROF_SIM_VALUE_TRUTH_H
-#define HWPROF_SIM_VALUE_TRUTH_H
+#ifndef HWPROF_TB_ORACLE_VALUE_TRUTH_H
+#define HWPROF_TB_ORACLE_VALUE_TRUTH_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -42,4 +42,4 @@ void value_truth_event(value_truth_t *t, const hwprof_retire_ev_t *ev);
 int value_truth_write(value_truth_t *t, const char *path, FILE *report);
 void value_truth_free(value_truth_t *t);
 
-#endif /* HWPROF_SIM_VALUE_TRUTH_H */
+#endif /* HWPROF_TB_ORACLE_VALUE_TRUTH_H */

@@ -1,21 +1,21 @@
 /* Reading an edge profile back from the hardware and checking it: after the program
  * ends, the runner flushes the profile cache over APB, reads every instrumented function's
- * counters from RAM and derives its edge profile (sw/profmap/profmap.c); meanwhile every retired
+ * counters from RAM and derives its edge profile (sw/profmap/derive.c); meanwhile every retired
  * instruction was counted against the map's edges, which gives the exact profile independently of
  * the hardware. The two must be equal, edge for edge. */
-#ifndef HWPROF_SIM_EDGE_CHECK_H
-#define HWPROF_SIM_EDGE_CHECK_H
+#ifndef HWPROF_TB_CHECK_EDGE_CHECK_H
+#define HWPROF_TB_CHECK_EDGE_CHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cc_origin.h"
+#include "check/cc_origin.h"
 #include "hwprof_mmio.h"
 #include "ports.h"
-#include "prof_coverage.h"
-#include "edge_truth.h"
+#include "check/prof_coverage.h"
+#include "oracle/edge_truth.h"
 #include "profmap.h"
 
 typedef struct {
@@ -74,4 +74,4 @@ long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, u
                        const char *profile_out, const char *truth_out, FILE *report);
 void edge_check_free(edge_check_t *c);
 
-#endif /* HWPROF_SIM_EDGE_CHECK_H */
+#endif /* HWPROF_TB_CHECK_EDGE_CHECK_H */

@@ -1,5 +1,5 @@
 /* The path profile's oracle; see path_truth.h and docs/path.md. */
-#include "path_truth.h"
+#include "oracle/path_truth.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

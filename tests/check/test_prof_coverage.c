@@ -1,4 +1,4 @@
-/* Tests of the coverage count (sim/prof_coverage.c): a made-up program of four functions and a
+/* Tests of the coverage count (tb/check/prof_coverage.c): a made-up program of four functions and a
  * retire stream whose shares are worked out by hand in each test. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "prof_coverage.h"
+#include "check/prof_coverage.h"
 
 /* Given out of order: start-up code at 0x100, a profiled function at 0x200, one left out at 0x300
  * (its range given too long: it is cut at 0x340, where the next one starts), a profiled one at

@@ -3,8 +3,8 @@
  * instruction that traps ends its trace): it says where each trace ends and what its
  * record must be, and keeps the trace's instruction addresses for comparison with a
  * reconstruction. Used by the trace round-trip test and by hwprof-sim's trace check. */
-#ifndef HWPROF_TRACE_ORACLE_H
-#define HWPROF_TRACE_ORACLE_H
+#ifndef HWPROF_TB_ORACLE_TRACE_ORACLE_H
+#define HWPROF_TB_ORACLE_TRACE_ORACLE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -31,4 +31,4 @@ void trace_oracle_free(trace_oracle_t *o);
  * until the next call. */
 bool trace_oracle_feed(trace_oracle_t *o, const hwprof_retire_ev_t *ev, uint32_t *start, uint32_t *hist);
 
-#endif /* HWPROF_TRACE_ORACLE_H */
+#endif /* HWPROF_TB_ORACLE_TRACE_ORACLE_H */

@@ -2,11 +2,11 @@
  * controller is enabled from the program's entry (firmware may then configure sampling, the FIFO,
  * interrupts: LAST_* hold every collected trace in any mode), and each record that appears in
  * LAST_* must equal what the termination rules give for the executed instructions
- * (tb/trace_ctrl/trace_oracle.c: a trap handler's instructions are no trace's), and its reconstruction from
+ * (tb/oracle/trace_oracle.c: a trap handler's instructions are no trace's), and its reconstruction from
  * the ELF image (sw/trace_recon.c) must give exactly those instructions. If the program disables the
  * controller, the check stops there. It observes the C model's state; it adds no cycles. */
-#ifndef HWPROF_SIM_TRACE_CHECK_H
-#define HWPROF_SIM_TRACE_CHECK_H
+#ifndef HWPROF_TB_CHECK_TRACE_CHECK_H
+#define HWPROF_TB_CHECK_TRACE_CHECK_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -15,7 +15,7 @@
 #include "hwprof_elf.h"
 #include "hwprof_image.h"
 #include "trace_ctrl/trace_ctrl.h"
-#include "trace_ctrl/trace_oracle.h"
+#include "oracle/trace_oracle.h"
 
 typedef struct {
   hwprof_image_t img;
@@ -49,4 +49,4 @@ void trace_check_event(trace_check_t *t, const hwprof_trace_ctrl_state_t *tc, co
 void trace_check_report(const trace_check_t *t, FILE *f);
 void trace_check_free(trace_check_t *t);
 
-#endif /* HWPROF_SIM_TRACE_CHECK_H */
+#endif /* HWPROF_TB_CHECK_TRACE_CHECK_H */

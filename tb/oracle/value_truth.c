@@ -1,5 +1,5 @@
 /* hwprof-sim --value-truth: see value_truth.h. */
-#include "value_truth.h"
+#include "oracle/value_truth.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Reading back and checking edge profiles; see edge_check.h. */
-#include "edge_check.h"
+#include "check/edge_check.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

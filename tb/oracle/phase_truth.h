@@ -7,14 +7,14 @@
  * a change of kind 1 when some of them are branches whose clear majority flipped, of kind 2 when
  * they are all new code (branches with no clear majority before).
  * The program's instructions only: a trap handler's are not counted (ev->trap). */
-#ifndef HWPROF_SIM_PHASE_TRUTH_H
-#define HWPROF_SIM_PHASE_TRUTH_H
+#ifndef HWPROF_TB_ORACLE_PHASE_TRUTH_H
+#define HWPROF_TB_ORACLE_PHASE_TRUTH_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cc_origin.h"
+#include "check/cc_origin.h"
 
 #include "ports.h"
 
@@ -52,4 +52,4 @@ void phase_truth_event(phase_truth_t *t, const hwprof_retire_ev_t *ev, uint64_t 
 void phase_truth_finish(phase_truth_t *t, uint64_t instret);
 void phase_truth_free(phase_truth_t *t);
 
-#endif /* HWPROF_SIM_PHASE_TRUTH_H */
+#endif /* HWPROF_TB_ORACLE_PHASE_TRUTH_H */

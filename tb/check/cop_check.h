@@ -8,8 +8,8 @@
  * Outcome: with no record dropped, the firmware's count of every PC equals the chosen loads of that
  * PC; with drops (the sample buffer was full), no PC has more than was chosen and the totals differ
  * by exactly the drops. */
-#ifndef HWPROF_SIM_COP_CHECK_H
-#define HWPROF_SIM_COP_CHECK_H
+#ifndef HWPROF_TB_CHECK_COP_CHECK_H
+#define HWPROF_TB_CHECK_COP_CHECK_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -44,4 +44,4 @@ void cop_check_event(cop_check_t *c, const hwprof_retire_ev_t *ev);
 long cop_check_finish(cop_check_t *c, const char *profile_path, uint64_t dropped, FILE *report);
 void cop_check_free(cop_check_t *c);
 
-#endif /* HWPROF_SIM_COP_CHECK_H */
+#endif /* HWPROF_TB_CHECK_COP_CHECK_H */

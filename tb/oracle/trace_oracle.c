@@ -1,5 +1,5 @@
 /* See trace_oracle.h. */
-#include "trace_ctrl/trace_oracle.h"
+#include "oracle/trace_oracle.h"
 
 #include <stdlib.h>
 
