@@ -7,7 +7,8 @@
 #     whole): each must exit 0 and write only into build/try/ (nothing into the repository, nothing
 #     beside it in build/, no file of the build changed)
 quickstarts() {
-  local s="$logdir/quickstarts" rc=0 name new
+  local s rc=0 name new
+  s="$(cd "$logdir" && pwd)/quickstarts" # absolute: the quick starts run from inside it
   rm -rf "$s"
   mkdir -p "$s/repo/build" "$s/scripts"
   git ls-files -z | xargs -0 cp --parents -t "$s/repo" || return 1
