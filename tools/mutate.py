@@ -656,8 +656,11 @@ def load_equivalent():
 
 def mutation_key(r):
     """a mutation's name that stays the same whichever sample it is drawn in: unit, mode, cell, port
-    and bit, and for cnot0/cnot1 the other bit"""
+    and bit, and for cnot0/cnot1 the other bit. The cell is named by its type and source line without
+    Yosys' running number (which any change to what is read before it shifts), so an argument covers
+    every cell of that type on that line."""
     cell = r["cell"].replace(ROOT + "/", "")  # the same in any clone of the repository
+    cell = re.sub(r"\$\d+$", "", cell)
     other = f":{r['ctrlbit']}" if r.get("ctrlbit") is not None else ""  # cnot0/cnot1: the bit combined with
     return f"{r['unit']}:{r['mode']}:{cell}:{r['port']}{other}"
 
