@@ -17,6 +17,16 @@ import struct
 import sys
 
 
+def read_ended(path):
+    """The lines of an hwprof map or edge-profile file, which must end with its end record (a file
+    cut short is an error, never a shorter profile)."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    if not lines or not lines[-1].startswith("end "):
+        raise ValueError(f"{path}: truncated: no end record")
+    return lines
+
+
 def segments(path):
     with open(path, "rb") as f:
         b = f.read()
@@ -72,20 +82,12 @@ def main(argv):
                             not_taken[prev] += 1
                 prev = pc
         block_end = {}
-        with open(mapf) as f:
-            map_lines = f.read().splitlines()
-        if not map_lines or not map_lines[-1].startswith("end "):
-            raise ValueError(f"{mapf}: truncated: no end record")
-        for line in map_lines:
+        for line in read_ended(mapf):
             w = line.split()
             if w and w[0] == "block" and w[2] != w[3]:  # not a dispatch node (empty)
                 block_end[int(w[2], 16)] = int(w[3], 16)
         edges = []
-        with open(prof) as f:
-            lines = f.read().splitlines()
-        if not lines or not lines[-1].startswith("end "):
-            raise ValueError(f"{prof}: truncated: no end record")
-        for line in lines:
+        for line in read_ended(prof):
             w = line.split()
             if len(w) == 5 and w[0] == "edge" and w[1] in ("taken", "not-taken"):
                 edges.append((w[1], int(w[2], 16), int(w[4])))

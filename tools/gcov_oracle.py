@@ -14,6 +14,8 @@ import json
 import subprocess
 import sys
 
+from branch_oracle import read_ended
+
 
 def elf_functions(elf):
     """the function symbols of an ELF file (riscv64-unknown-elf-nm)"""
@@ -26,11 +28,7 @@ def elf_functions(elf):
 def map_status(path):
     """function name -> its status in the map ('instrumented', or 'skipped REASON')"""
     st = {}
-    with open(path) as f:
-        lines = f.read().splitlines()
-    if not lines or not lines[-1].startswith("end "):
-        raise ValueError(f"{path}: truncated: no end record")
-    for line in lines:
+    for line in read_ended(path):
         w = line.split()
         if len(w) >= 9 and w[0] == "function":
             st[w[1]] = " ".join(w[8:])
@@ -46,11 +44,7 @@ def main(argv):
             docs = [json.loads(line) for line in f if line.strip()]
         gcov = {"files": [fl for d in docs for fl in d.get("files", [])]}
         ours = {}
-        with open(argv[2]) as f:
-            lines = f.read().splitlines()
-        if not lines or not lines[-1].startswith("end "):
-            raise ValueError(f"{argv[2]}: truncated: no end record")
-        for line in lines:
+        for line in read_ended(argv[2]):
             w = line.split()
             if len(w) >= 5 and w[0] == "function" and w[3] == "entries":
                 ours[w[1]] = int(w[4])
