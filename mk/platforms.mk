@@ -3,7 +3,7 @@
 
 INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) $(filter sw/profmap/%,$(PROFMAP_SRC)) sw/instr/instrument.c sw/instr/path_instr.c sw/instr/linkage.c \
              $(PATH_SRC) $(PATH_HOST_SRC)
-SIM_SRC  := sim/rv32.c sim/platform.c tb/check/trace_check.c sim/trace_drain.c tb/oracle/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c tb/check/edge_check.c tb/oracle/edge_truth.c tb/check/prof_coverage.c tb/check/cop_check.c tb/oracle/value_truth.c tb/oracle/phase_truth.c tb/oracle/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/oracle/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC) \
+SIM_SRC  := sim/rv32.c sim/platform.c sim/runner_args.c tb/check/trace_check.c sim/trace_drain.c tb/oracle/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c tb/check/edge_check.c tb/oracle/edge_truth.c tb/check/prof_coverage.c tb/check/cop_check.c tb/oracle/value_truth.c tb/oracle/phase_truth.c tb/oracle/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/oracle/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC) \
             $(PATH_SRC) $(PATH_HOST_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
 $(SIM_BIN): $(call obj,$(SIM_SRC))
@@ -20,7 +20,7 @@ SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEP
               -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
 SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lib/lockstep.cpp
 SC_HDR     := $(wildcard sim/sc/*.h) tb/lib/lockstep.h tb/top/top_compare.h tb/top/top_ports.h tb/lib/port_protocol.h
-SIMC_SRC   := sim/rv32.c tb/check/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c tb/check/edge_check.c tb/oracle/edge_truth.c tb/check/prof_coverage.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/oracle/trace_oracle.c sw/trace_recon.c sw/image.c \
+SIMC_SRC   := sim/rv32.c sim/runner_args.c tb/check/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c tb/check/edge_check.c tb/oracle/edge_truth.c tb/check/prof_coverage.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/oracle/trace_oracle.c sw/trace_recon.c sw/image.c \
               $(ELF_SRC) sw/cfg/hwprof_cfg_prog.c $(PATH_SRC) $(PATH_HOST_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
 $(BUILD)/simc/libhwprof_simc.a: $(call obj,$(SIMC_SRC))

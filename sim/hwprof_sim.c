@@ -20,6 +20,7 @@
 
 #include "hwprof_exit.h"
 #include "platform.h"
+#include "runner_args.h"
 #include "rv32.h"
 #include "check/cop_check.h"
 #include "check/edge_check.h"
@@ -94,15 +95,6 @@ static const char kUsage[] =
           "trace, edge, path or value check failed.\n";
 
 static void usage(FILE *to) { fputs(kUsage, to); }
-
-/* An option the usage text shows as --NAME=VALUE, given as --NAME or --NAME= */
-static bool lacks_value(const char *a) {
-  const size_t n = strcspn(a, "=");
-  if (strncmp(a, "--", 2) || n < 3 || (a[n] == '=' && a[n + 1])) return false;
-  for (const char *u = strstr(kUsage, " --"); u; u = strstr(u + 1, " --"))
-    if (!strncmp(u + 1, a, n) && u[1 + n] == '=') return true;
-  return false;
-}
 
 static int parse_u64(const char *s, uint64_t *out) {
   char *end = NULL;
@@ -209,6 +201,7 @@ int main(int argc, char **argv) {
   bool range = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    int lack;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       usage(stdout);
       return 0;
@@ -332,9 +325,8 @@ int main(int argc, char **argv) {
       trace_check = 1;
     } else if (!strcmp(a, "--quiet")) {
       quiet = 1;
-    } else if (lacks_value(a)) {
-      fprintf(stderr, "hwprof-sim: error: option '%.*s' needs a value (%.*s=..., see --help)\n", (int)strcspn(a, "="), a,
-              (int)strcspn(a, "="), a);
+    } else if ((lack = runner_arg_lacks_value(kUsage, a)) != 0) {
+      fprintf(stderr, "hwprof-sim: error: option '%.*s' needs a value (%.*s=..., see --help)\n", lack, a, lack, a);
       return HWPROF_EXIT_USAGE;
     } else if (a[0] == '-') {
       fprintf(stderr, "hwprof-sim: error: unknown option '%s' (see --help)\n", a);

@@ -36,6 +36,7 @@ extern "C" {
 #include "hwprof_edge.h"
 #include "hwprof_exit.h"
 #include "pp_readback.h"
+#include "runner_args.h"
 #include "check/trace_check.h"
 #include "trace_drain.h"
 }
@@ -103,15 +104,6 @@ const char kUsage[] =
 
 void usage(FILE* to) { std::fputs(kUsage, to); }
 
-// An option the usage text shows as --NAME=VALUE, given as --NAME or --NAME=
-bool lacks_value(const char* a) {
-  const size_t n = std::strcspn(a, "=");
-  if (std::strncmp(a, "--", 2) || n < 3 || (a[n] == '=' && a[n + 1])) return false;
-  for (const char* u = std::strstr(kUsage, " --"); u; u = std::strstr(u + 1, " --"))
-    if (!std::strncmp(u + 1, a, n) && u[1 + n] == '=') return true;
-  return false;
-}
-
 bool parse_u64(const char* s, uint64_t* out) {
   char* end = nullptr;
   errno = 0;
@@ -172,8 +164,7 @@ int parse(int argc, char** argv, Options* o) {
       o->quiet = true;
     } else if (!std::strcmp(a, "--replay")) {
       o->replay = true;
-    } else if (lacks_value(a)) {
-      const int n = static_cast<int>(std::strcspn(a, "="));
+    } else if (const int n = runner_arg_lacks_value(kUsage, a)) {
       std::fprintf(stderr, "hwprof-sc: error: option '%.*s' needs a value (%.*s=..., see --help)\n", n, a, n, a);
       return HWPROF_EXIT_USAGE;
     } else if (a[0] == '-') {
