@@ -7,18 +7,19 @@
 #     whole): each must exit 0 and write only into build/try/ (nothing into the repository, nothing
 #     beside it in build/, no file of the build changed)
 quickstarts() {
-  local s rc=0 name new
+  local s rc=0 name names new d prune=()
+  local whole=(ccache venv asan obj fuzz cov mutate campaign gls) # large, and no quick start reads them
   s="$(cd "$logdir" && pwd)/quickstarts" # absolute: the quick starts run from inside it
   rm -rf "$s"
   mkdir -p "$s/repo/build" "$s/scripts"
   git ls-files -z | xargs -0 cp --parents -t "$s/repo" || return 1
   for d in "$build"/*; do
-    case $(basename "$d") in
-      try | test-logs) ;;
-      ccache | venv | asan | obj | fuzz | cov | mutate | campaign | gls) ln -s "$(cd "$d" && pwd)" "$s/repo/build/" ;;
-      *) cp -rs "$(cd "$d" && pwd)" "$s/repo/build/" ;;
-    esac
+    if [[ " try test-logs " == *" $(basename "$d") "* ]]; then continue
+    elif [[ " ${whole[*]} " == *" $(basename "$d") "* ]]; then ln -s "$(cd "$d" && pwd)" "$s/repo/build/"
+    else cp -rs "$(cd "$d" && pwd)" "$s/repo/build/"
+    fi
   done
+  for d in "${whole[@]}" try; do prune+=(-path "./build/$d" -o); done
   mapfile -t names < <(python3 tools/quickstarts.py "$s/scripts" README.md docs/*.md) || return 1
   [ "${#names[@]}" -gt 0 ] || { echo "no quick start found"; return 1; }
   touch "$s/start"
@@ -31,9 +32,7 @@ quickstarts() {
       rc=1
     fi
   done
-  new=$(cd "$s/repo" && find -L . \( -path ./build/ccache -o -path ./build/venv -o -path ./build/asan -o -path ./build/obj \
-    -o -path ./build/fuzz -o -path ./build/cov -o -path ./build/mutate -o -path ./build/campaign -o -path ./build/gls \
-    -o -path ./build/try \) -prune -o -newer "$s/start" -type f -print | sort)
+  new=$(cd "$s/repo" && find -L . \( "${prune[@]::${#prune[@]}-1}" \) -prune -o -newer "$s/start" -type f -print | sort)
   if [ -n "$new" ]; then
     echo "quick starts wrote outside build/try/:"
     sed 's/^/  /' <<<"$new"
