@@ -14,12 +14,12 @@ $(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/progen.o
 
 TB_SRC := tb/top/tb_top.cpp tb/lib/lockstep.cpp tb/top/top_steps.cpp tb/pir/steps_pir.cpp tb/edge_prof/steps_edge_prof.cpp tb/trace_ctrl/steps_trace_ctrl.cpp \
           tb/cop/steps_cop.cpp
-TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lib/lockstep.h tb/top/top_compare.h tb/lib/progen.h tb/lib/bench_cfg.h \
+TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lib/lockstep.h tb/top/top_compare.h tb/lib/progen.h tb/lib/bench_params.h \
            tb/top/top_steps.h tb/top/wide_port.h tb/top/pir_shadow.h tb/lib/verilated_top.h tb/lib/apb_master.h tb/top/top_ports.h $(BUILD)/model/libhwprof_model.a \
            $(BUILD)/tbc/libhwprof_tbc.a
 
 # Bench configurations: the RTL parameters are fixed when Verilator builds a bench, and the same
-# values reach the C model through HWPROF_CFG_*.
+# values reach the C model through HWPROF_PARAM_*.
 # NAME:CntW:UpdDepth:Sets:Ways:LineWords:OabDepth:HistW:TraceFifoDepth; "top" is hwprof_top's default
 # configuration, read from regs/encodings.json (the parameters' one source)
 DEFAULT_CFG := $(shell python3 -c 'import json; print(":".join(str(c["default"]) for c in \
@@ -44,10 +44,10 @@ $(2)/Vhwprof_top: $(TB_DEPS) $(5)
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(4) --Mdir $$(dir $$@)obj \
 	  --top-module hwprof_top \
 	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
-	    -DHWPROF_CFG_CNTW=$(call tb_field,$(1),2) -DHWPROF_CFG_UPDDEPTH=$(call tb_field,$(1),3) \
-	    -DHWPROF_CFG_SETS=$(call tb_field,$(1),4) -DHWPROF_CFG_WAYS=$(call tb_field,$(1),5) \
-	    -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(1),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(1),7) \
-	    -DHWPROF_CFG_HISTW=$(call tb_field,$(1),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(1),9)" \
+	    -DHWPROF_PARAM_CNTW=$(call tb_field,$(1),2) -DHWPROF_PARAM_UPDDEPTH=$(call tb_field,$(1),3) \
+	    -DHWPROF_PARAM_SETS=$(call tb_field,$(1),4) -DHWPROF_PARAM_WAYS=$(call tb_field,$(1),5) \
+	    -DHWPROF_PARAM_LINEWORDS=$(call tb_field,$(1),6) -DHWPROF_PARAM_OABDEPTH=$(call tb_field,$(1),7) \
+	    -DHWPROF_PARAM_HISTW=$(call tb_field,$(1),8) -DHWPROF_PARAM_TFIFO=$(call tb_field,$(1),9)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/tbc/libhwprof_tbc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
 	  -o $(CURDIR)/$$@ $(3) $(addprefix $(CURDIR)/,$(TB_SRC)) >$$(dir $$@)build.log 2>&1 \
 	  || { cat $$(dir $$@)build.log; exit 1; }

@@ -3,8 +3,11 @@
 
 INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) $(filter sw/profmap/%,$(PROFMAP_SRC)) sw/instr/instrument.c sw/instr/path_instr.c sw/instr/linkage.c \
              $(PATH_SRC) $(PATH_HOST_SRC)
-SIM_SRC  := sim/rv32.c sim/platform.c sim/runner_args.c tb/check/trace_check.c sim/trace_drain.c tb/oracle/block_truth.c $(WPP_FILE_SRC) sw/hwprof_trace.c tb/check/edge_check.c tb/oracle/edge_truth.c tb/check/prof_coverage.c tb/check/cop_check.c tb/oracle/value_truth.c tb/oracle/phase_truth.c tb/oracle/path_truth.c sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) sw/hwprof_edge.c sim/hwprof_sim.c tb/oracle/trace_oracle.c sw/trace_recon.c sw/image.c $(ELF_SRC) $(MODEL_SRC) \
-            $(PATH_SRC) $(PATH_HOST_SRC)
+# What both runners link (sim/runner.c: the shared options, checks, oracles and outputs)
+RUNNER_SRC := sim/rv32.c sim/runner.c sim/trace_drain.c $(wildcard tb/check/*.c) $(wildcard tb/oracle/*.c) \
+              $(WPP_FILE_SRC) sw/hwprof_trace.c sw/hwprof_edge.c sw/trace_recon.c sw/image.c $(ELF_SRC) \
+              sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) $(PATH_SRC) $(PATH_HOST_SRC)
+SIM_SRC  := $(RUNNER_SRC) sim/platform.c sim/hwprof_sim.c $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
 $(SIM_BIN): $(call obj,$(SIM_SRC))
 	@mkdir -p $(dir $@)
@@ -14,14 +17,13 @@ $(SIM_BIN): $(call obj,$(SIM_SRC))
 # Verilated RTL (verilator --sc), the C model, or both in lockstep, chosen at run time. Built for the
 # default configuration of hwprof_top (the "top" bench configuration).
 SC_CFG     := $(word 1,$(TB_CONFIGS))
-SC_CFLAGS  := -DHWPROF_CFG_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_CFG_UPDDEPTH=$(call tb_field,$(SC_CFG),3) \
-              -DHWPROF_CFG_SETS=$(call tb_field,$(SC_CFG),4) -DHWPROF_CFG_WAYS=$(call tb_field,$(SC_CFG),5) \
-              -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(SC_CFG),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(SC_CFG),7) \
-              -DHWPROF_CFG_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(SC_CFG),9)
+SC_CFLAGS  := -DHWPROF_PARAM_CNTW=$(call tb_field,$(SC_CFG),2) -DHWPROF_PARAM_UPDDEPTH=$(call tb_field,$(SC_CFG),3) \
+              -DHWPROF_PARAM_SETS=$(call tb_field,$(SC_CFG),4) -DHWPROF_PARAM_WAYS=$(call tb_field,$(SC_CFG),5) \
+              -DHWPROF_PARAM_LINEWORDS=$(call tb_field,$(SC_CFG),6) -DHWPROF_PARAM_OABDEPTH=$(call tb_field,$(SC_CFG),7) \
+              -DHWPROF_PARAM_HISTW=$(call tb_field,$(SC_CFG),8) -DHWPROF_PARAM_TFIFO=$(call tb_field,$(SC_CFG),9)
 SC_SRC     := $(wildcard sim/sc/*.cpp) tb/lib/lockstep.cpp
 SC_HDR     := $(wildcard sim/sc/*.h) tb/lib/lockstep.h tb/top/top_compare.h tb/top/top_ports.h tb/lib/port_protocol.h
-SIMC_SRC   := sim/rv32.c sim/runner_args.c tb/check/trace_check.c sim/trace_drain.c $(WPP_FILE_SRC) sw/hwprof_trace.c tb/check/edge_check.c tb/oracle/edge_truth.c tb/check/prof_coverage.c $(PROFMAP_SRC) sw/hwprof_edge.c tb/oracle/trace_oracle.c sw/trace_recon.c sw/image.c \
-              $(ELF_SRC) sw/cfg/hwprof_cfg_prog.c $(PATH_SRC) $(PATH_HOST_SRC)
+SIMC_SRC   := $(RUNNER_SRC)
 SC_BIN     := $(BUILD)/sc/hwprof-sc
 $(BUILD)/simc/libhwprof_simc.a: $(call obj,$(SIMC_SRC))
 	@mkdir -p $(dir $@)
@@ -30,7 +32,7 @@ $(BUILD)/simc/libhwprof_simc.a: $(call obj,$(SIMC_SRC))
 # (with the RTL's -G parameters), $(4) further prerequisites, $(5) the C side's configuration flags
 # (default SC_CFLAGS)
 define SC_RULE
-$(1): $(SC_SRC) $(SC_HDR) tb/lib/apb_master.h sim/platform.h sim/rv32.h tb/check/trace_check.h sim/trace_drain.h tb/check/edge_check.h tb/check/prof_coverage.h \
+$(1): $(SC_SRC) $(SC_HDR) tb/lib/apb_master.h sim/platform.h sim/rv32.h sim/runner.h $(wildcard tb/check/*.h tb/oracle/*.h) sim/trace_drain.h \
            $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a $(4)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
@@ -47,9 +49,9 @@ $(eval $(call SC_RULE,$(SC_BIN),$(VLT) $(RTL_SRC),$(VFLAGS) $(call tb_gflags,$(S
 # make test run programs on them)
 SC_CONFIGS := c8 c16 c64
 sc_cfg_of = $(filter $(1):%,$(TB_CONFIGS))
-sc_cflags = -DHWPROF_CFG_CNTW=$(call tb_field,$(1),2) -DHWPROF_CFG_UPDDEPTH=$(call tb_field,$(1),3) \
-            -DHWPROF_CFG_SETS=$(call tb_field,$(1),4) -DHWPROF_CFG_WAYS=$(call tb_field,$(1),5) \
-            -DHWPROF_CFG_LINEWORDS=$(call tb_field,$(1),6) -DHWPROF_CFG_OABDEPTH=$(call tb_field,$(1),7) \
-            -DHWPROF_CFG_HISTW=$(call tb_field,$(1),8) -DHWPROF_CFG_TFIFO=$(call tb_field,$(1),9)
+sc_cflags = -DHWPROF_PARAM_CNTW=$(call tb_field,$(1),2) -DHWPROF_PARAM_UPDDEPTH=$(call tb_field,$(1),3) \
+            -DHWPROF_PARAM_SETS=$(call tb_field,$(1),4) -DHWPROF_PARAM_WAYS=$(call tb_field,$(1),5) \
+            -DHWPROF_PARAM_LINEWORDS=$(call tb_field,$(1),6) -DHWPROF_PARAM_OABDEPTH=$(call tb_field,$(1),7) \
+            -DHWPROF_PARAM_HISTW=$(call tb_field,$(1),8) -DHWPROF_PARAM_TFIFO=$(call tb_field,$(1),9)
 SC_CONFIG_BINS := $(foreach c,$(SC_CONFIGS),$(BUILD)/sc_$(c)/hwprof-sc)
 $(foreach c,$(SC_CONFIGS),$(eval $(call SC_RULE,$(BUILD)/sc_$(c)/hwprof-sc,$(VLT) $(RTL_SRC),$(VFLAGS) $(call tb_gflags,$(call sc_cfg_of,$(c))),$(RTL_SRC) $(VLT),$(call sc_cflags,$(call sc_cfg_of,$(c))))))

@@ -7,7 +7,7 @@ rtl/cop/autogen/hwprof_cop_pkg.sv
 rtl/prim/hwprof_prim_fifo.sv
 rtl/prim/hwprof_prim_counters.sv
 rtl/prim/hwprof_prim_regfile.sv
-rtl/top/autogen/hwprof_cfg_check.sv
+rtl/top/autogen/hwprof_param_check.sv
 rtl/top/autogen/hwprof_top_reg.sv
 rtl/pir/autogen/hwprof_pir_reg.sv
 rtl/edge_prof/autogen/hwprof_edge_prof_reg.sv

@@ -114,22 +114,32 @@ def function_ranges(elf, names):
 
 
 def read_stream(pcs_path):
-    """(retirements, retirements that went elsewhere than the next word) per pc"""
+    """(retirements, retirements that went elsewhere than the next word) per pc, from a retire
+    stream (one hex pc a line: QEMU's, or hwprof-sim --pcs's, which ends with 'end LINES') or from
+    hwprof-sim --pc-counts's file ('PC COUNT TAKEN' lines, which must end with 'end LINES')"""
     count = Counter()
     taken = Counter()
     prev = None
     with open(pcs_path) as f:
-        for raw in f:
-            w = raw.split()
-            if len(w) == 3:  # hwprof-sim --pc-counts: the stream counted already
-                count[int(w[0], 16)] += int(w[1])
-                taken[int(w[0], 16)] += int(w[2])
-                continue
-            pc = int(raw, 16)
-            count[pc] += 1
-            if prev is not None and pc != prev + 4:
-                taken[prev] += 1
-            prev = pc
+        lines = f.read().splitlines()
+    ended = bool(lines) and lines[-1].startswith("end ")
+    if ended:
+        if lines[-1] != f"end {len(lines) - 1}":
+            raise ValueError(f"{pcs_path}: the end record says {lines[-1][4:]} lines, the file has {len(lines) - 1}")
+        lines.pop()
+    if lines and len(lines[0].split()) == 3 and not ended:
+        raise ValueError(f"{pcs_path}: truncated: no end record")
+    for raw in lines:
+        w = raw.split()
+        if len(w) == 3:  # hwprof-sim --pc-counts: the stream counted already
+            count[int(w[0], 16)] += int(w[1])
+            taken[int(w[0], 16)] += int(w[2])
+            continue
+        pc = int(raw, 16)
+        count[pc] += 1
+        if prev is not None and pc != prev + 4:
+            taken[prev] += 1
+        prev = pc
     return count, taken
 
 

@@ -6,7 +6,7 @@ One description per window (regs/<window>.json) plus the shared encodings (regs/
                                                hw2reg/reg2hw structs)
   rtl/<window>/autogen/hwprof_<window>_reg.sv  each window's register block: decode, read mux,
                                                pslverr, flops, strobes
-  rtl/top/autogen/hwprof_cfg_check.sv          elaboration errors for build parameters outside
+  rtl/top/autogen/hwprof_param_check.sv          elaboration errors for build parameters outside
                                                their allowed values
   cmodel/<window>/autogen/<window>_reg.{h,c}   the C model of each register block
   sw/include/autogen/hwprof_regs.h             C constants shared by the C model, the firmware
@@ -72,7 +72,7 @@ def generate(root, block_paths=None):
         "sw/include/autogen/hwprof_regs.h": emit_c.header(BANNER, enc, blocks),
         "docs/registers.md": emit_md.document(BANNER, enc, blocks),
     }
-    out["rtl/top/autogen/hwprof_cfg_check.sv"] = emit_sv.config_check(BANNER, enc)
+    out["rtl/top/autogen/hwprof_param_check.sv"] = emit_sv.config_check(BANNER, enc)
     ui = uinsn.validate(load(os.path.join(regs_dir, "cop_uinsn.json"), "regs/cop_uinsn.json"), "regs/cop_uinsn.json")
     out.update(uinsn.generate(BANNER, ui))
     for blk in blocks:

@@ -94,13 +94,13 @@ check regtool-rejects-overlapping-array regtool_rejects_bad_array
 check regtool-conformance-lockstep "$build/tb_reg_conformance/Vhwprof_conf_reg" --seed=1 --cycles=300000
 
 # --- hwprof_top refuses to elaborate with a build parameter regs/encodings.json does not allow (the
-#     generated rtl/top/autogen/hwprof_cfg_check.sv; the engines' own range checks may also fire)
+#     generated rtl/top/autogen/hwprof_param_check.sv; the engines' own range checks may also fire)
 rtl_refuses_bad_parameters() {
   local p out
   for p in UpdDepth=65 Sets=3 CntW=24 HistW=1; do
     out=$(verilator --lint-only -Wall rtl/hwprof.vlt $(make -s -C . print-rtl-src) --top-module hwprof_top -G$p 2>&1)
     if [ $? = 0 ] || ! grep -q "${p%%=*} must be .*(regs/encodings.json)" <<<"$out"; then
-      echo "-G$p was not refused by the generated check (rtl/top/autogen/hwprof_cfg_check.sv): $out"
+      echo "-G$p was not refused by the generated check (rtl/top/autogen/hwprof_param_check.sv): $out"
       return 1
     fi
     echo "-G$p: $(grep -m1 -o "${p%%=*} must be .*(regs/encodings.json)" <<<"$out")"

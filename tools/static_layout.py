@@ -16,7 +16,7 @@ Applied to the program's own layout it must give exactly the taken transfers the
 counted (the script checks that, a check of the model); applied to the chained layout it gives the
 bound. Code that ran is all it sees: blocks that never ran keep no place.
 
-usage: static_layout.py ELF PCS        (PCS: hwprof-sim --pcs=FILE, one hex PC a line)
+usage: static_layout.py ELF PCS        (PCS: hwprof-sim --pcs=FILE, one hex PC a line, then 'end LINES')
 prints: instructions taken-transfers (program as linked) instructions taken-transfers (laid out)
 """
 import struct
@@ -120,11 +120,14 @@ def main(argv):
     count = defaultdict(int)  # executions of each pc
     prev = None
     try:
-        f = open(argv[2])
+        with open(argv[2]) as f:
+            lines = f.read().splitlines()
     except OSError as e:
         die("%s: %s" % (argv[2], e.strerror))
-    with f:
-        for line in f:
+    if not lines or lines[-1] != "end %d" % (len(lines) - 1):
+        die("%s: truncated: no end record ('end %d')" % (argv[2], max(len(lines) - 1, 0)))
+    if True:
+        for line in lines[:-1]:
             try:
                 pc = int(line, 16)
             except ValueError:

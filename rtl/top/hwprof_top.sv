@@ -116,7 +116,7 @@ module hwprof_top #(
   assign ev_fire = ev_valid_i && ev_ready_o;
 
   // ---- the build parameters must be ones regs/encodings.json allows (generated check; it holds no logic)
-  hwprof_cfg_check #(
+  hwprof_param_check #(
     .CntW           (CntW),
     .UpdDepth       (UpdDepth),
     .Sets           (Sets),

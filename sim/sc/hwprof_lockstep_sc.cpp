@@ -32,7 +32,7 @@ void LockstepSc::check() {
   const hwprof_top_out_t r = read_outputs(*this);
   const hwprof_top_out_t m = read_outputs(model);
   chk_.begin_cycle(cycle_);
-  lockstep::compare_top_outputs(m, r, HWPROF_CFG_LINEWORDS, chk_);
+  lockstep::compare_top_outputs(m, r, HWPROF_PARAM_LINEWORDS, chk_);
   const hwprof_top_in_t in = read_inputs(*this);
   proto_.cycle(r, in.mem_req_ready, in.mem_rsp_valid, chk_);
   log_transactions(in, r);

@@ -4,7 +4,7 @@
 namespace hwprof_sc {
 
 ModelSc::ModelSc(sc_module_name name) : sc_module(name), cfg_(model_cfg()) {
-  if (hwprof_top_cfg_check(&cfg_) != kHwprofOk) SC_REPORT_FATAL("hwprof", "the HWPROF_CFG_* parameters are not a valid configuration");
+  if (hwprof_top_cfg_check(&cfg_) != kHwprofOk) SC_REPORT_FATAL("hwprof", "the HWPROF_PARAM_* parameters are not a valid configuration");
   hwprof_top_reset(&state_);
   SC_METHOD(eval);
   sensitive << clk_i.pos() << rst_ni << mem_rsp_rdata_i;

@@ -5,7 +5,7 @@
 //
 // Verilator --sc maps a 1-bit port to bool, 2..32 bits to uint32_t, 33..64 bits to uint64_t and
 // wider ports to sc_bv<N>. The platform is built for one configuration of hwprof_top, fixed by the
-// HWPROF_CFG_* macros the Makefile passes together with the RTL parameters.
+// HWPROF_PARAM_* macros the Makefile passes together with the RTL parameters.
 #ifndef HWPROF_SC_PINS_H
 #define HWPROF_SC_PINS_H
 
@@ -21,15 +21,15 @@ extern "C" {
 
 #include "top/top_ports.h"
 
-#if !defined(HWPROF_CFG_CNTW) || !defined(HWPROF_CFG_UPDDEPTH) || !defined(HWPROF_CFG_SETS) || \
-    !defined(HWPROF_CFG_WAYS) || !defined(HWPROF_CFG_LINEWORDS) || !defined(HWPROF_CFG_OABDEPTH) || \
-    !defined(HWPROF_CFG_HISTW) || !defined(HWPROF_CFG_TFIFO)
-#error "the SystemC platform needs the HWPROF_CFG_* parameters of the RTL it is built with (see the Makefile)"
+#if !defined(HWPROF_PARAM_CNTW) || !defined(HWPROF_PARAM_UPDDEPTH) || !defined(HWPROF_PARAM_SETS) || \
+    !defined(HWPROF_PARAM_WAYS) || !defined(HWPROF_PARAM_LINEWORDS) || !defined(HWPROF_PARAM_OABDEPTH) || \
+    !defined(HWPROF_PARAM_HISTW) || !defined(HWPROF_PARAM_TFIFO)
+#error "the SystemC platform needs the HWPROF_PARAM_* parameters of the RTL it is built with (see the Makefile)"
 #endif
 
 namespace hwprof_sc {
 
-constexpr unsigned kLineBits = HWPROF_CFG_CNTW * HWPROF_CFG_LINEWORDS;
+constexpr unsigned kLineBits = HWPROF_PARAM_CNTW * HWPROF_PARAM_LINEWORDS;
 // The type Verilator gives the counter-line ports: an integer up to 64 bits, a bit vector beyond.
 using line_bv = std::conditional_t<(kLineBits <= 32), uint32_t,
                                    std::conditional_t<(kLineBits <= 64), uint64_t, sc_bv<kLineBits>>>;
@@ -38,10 +38,10 @@ using line_bv = std::conditional_t<(kLineBits <= 32), uint32_t,
 inline hwprof_top_cfg_t model_cfg() {
   hwprof_top_cfg_t c;
   hwprof_top_cfg_default(&c);
-  c.pir.cnt_w = HWPROF_CFG_CNTW;
-  c.edge_prof = hwprof_edge_prof_cfg_t{HWPROF_CFG_CNTW,   HWPROF_CFG_UPDDEPTH, HWPROF_CFG_SETS,
-                                HWPROF_CFG_WAYS,   HWPROF_CFG_LINEWORDS, HWPROF_CFG_OABDEPTH};
-  c.trace_ctrl = hwprof_trace_ctrl_cfg_t{HWPROF_CFG_HISTW, HWPROF_CFG_TFIFO};
+  c.pir.cnt_w = HWPROF_PARAM_CNTW;
+  c.edge_prof = hwprof_edge_prof_cfg_t{HWPROF_PARAM_CNTW,   HWPROF_PARAM_UPDDEPTH, HWPROF_PARAM_SETS,
+                                HWPROF_PARAM_WAYS,   HWPROF_PARAM_LINEWORDS, HWPROF_PARAM_OABDEPTH};
+  c.trace_ctrl = hwprof_trace_ctrl_cfg_t{HWPROF_PARAM_HISTW, HWPROF_PARAM_TFIFO};
   return c;
 }
 
@@ -49,7 +49,7 @@ inline hwprof_top_cfg_t model_cfg() {
 // Counter w sits at bits [w * CntW +: CntW]: with CntW 8 or 16 several share a word, with 64 one
 // spans two, so each counter is put together from the pieces of the words it touches.
 constexpr unsigned kLineWords32 = (kLineBits + 31) / 32;
-constexpr uint64_t kCntMask = HWPROF_CFG_CNTW >= 64 ? ~0ull : (1ull << HWPROF_CFG_CNTW) - 1;
+constexpr uint64_t kCntMask = HWPROF_PARAM_CNTW >= 64 ? ~0ull : (1ull << HWPROF_PARAM_CNTW) - 1;
 
 template <class T = line_bv>  // a template, so that the branch for the other kind of port is discarded
 void line_words(const T& v, uint32_t* w) {
@@ -77,10 +77,10 @@ T line_of_words(const uint32_t* w) {
 inline void line_from_bv(const line_bv& v, hwprof_line_t* l) {
   uint32_t words[kLineWords32];
   line_words(v, words);
-  for (unsigned c = 0; c < HWPROF_CFG_LINEWORDS; c++) {
+  for (unsigned c = 0; c < HWPROF_PARAM_LINEWORDS; c++) {
     uint64_t x = 0;
-    for (unsigned b = 0; b < HWPROF_CFG_CNTW;) {
-      const unsigned bit = c * HWPROF_CFG_CNTW + b, sh = bit % 32, take = std::min(32u - sh, HWPROF_CFG_CNTW - b);
+    for (unsigned b = 0; b < HWPROF_PARAM_CNTW;) {
+      const unsigned bit = c * HWPROF_PARAM_CNTW + b, sh = bit % 32, take = std::min(32u - sh, HWPROF_PARAM_CNTW - b);
       x |= ((static_cast<uint64_t>(words[bit / 32]) >> sh) & ((1ull << take) - 1)) << b;
       b += take;
     }
@@ -90,9 +90,9 @@ inline void line_from_bv(const line_bv& v, hwprof_line_t* l) {
 
 inline line_bv line_to_bv(const hwprof_line_t& l) {
   uint32_t words[kLineWords32] = {};
-  for (unsigned c = 0; c < HWPROF_CFG_LINEWORDS; c++)
-    for (unsigned b = 0; b < HWPROF_CFG_CNTW;) {
-      const unsigned bit = c * HWPROF_CFG_CNTW + b, sh = bit % 32, take = std::min(32u - sh, HWPROF_CFG_CNTW - b);
+  for (unsigned c = 0; c < HWPROF_PARAM_LINEWORDS; c++)
+    for (unsigned b = 0; b < HWPROF_PARAM_CNTW;) {
+      const unsigned bit = c * HWPROF_PARAM_CNTW + b, sh = bit % 32, take = std::min(32u - sh, HWPROF_PARAM_CNTW - b);
       words[bit / 32] |= static_cast<uint32_t>((((l.w[c] & kCntMask) >> b) & ((1ull << take) - 1)) << sh);
       b += take;
     }

@@ -5,7 +5,7 @@ namespace hwprof_sc {
 
 ProfMemSc::ProfMemSc(sc_module_name name, rv_cpu_t* cpu, unsigned latency, unsigned grant_pct) : sc_module(name) {
   const unsigned lat = latency ? latency : 1;
-  const hwprof_mem_model_cfg_t mc{RV_RAM_BASE, cpu->ram_size, HWPROF_CFG_CNTW, HWPROF_CFG_LINEWORDS, lat, lat,
+  const hwprof_mem_model_cfg_t mc{RV_RAM_BASE, cpu->ram_size, HWPROF_PARAM_CNTW, HWPROF_PARAM_LINEWORDS, lat, lat,
                                   grant_pct ? grant_pct : 100, 0};
   if (hwprof_mem_model_init_over(&mem_, &mc, cpu->ram) != kHwprofOk) {
     SC_REPORT_FATAL("ProfMemSc", "the profile memory cannot be set up over the CPU's RAM");

@@ -5,6 +5,8 @@
 // behind hwprof_top is the program's RAM. Firmware linked into the program (sw/rt/) runs as its
 // interrupt handler. The program's console output goes to stdout, the report to stderr.
 //
+// The options, checks and outputs it shares with hwprof-sim are wired in sim/runner.c.
+//
 // Exit status (sw/include/hwprof_exit.h, docs/tools.md): the program's exit code; 1 a bad input file;
 // 2 bad arguments; 3 the program ran away; 4 a check failed; 5 the RTL and the C model differ.
 #include <fcntl.h>
@@ -32,14 +34,9 @@
 #include "verilated_fst_sc.h"
 
 extern "C" {
-#include "check/edge_check.h"
-#include "hwprof_edge.h"
 #include "hwprof_exit.h"
-#include "pp_readback.h"
-#include "runner_args.h"
-#include "check/trace_check.h"
-#include "trace_drain.h"
 }
+#include "runner.h"
 
 extern char** environ;
 
@@ -49,60 +46,34 @@ using namespace hwprof_sc;
 
 const sc_time kPeriod(10, SC_NS);
 
+// The SystemC platform's own options (the shared ones: runner_opts_t).
 struct Options {
-  std::string elf;
   std::string engine = "lockstep";
-  uint64_t max_insns = 200000000;
-  uint64_t ram = 16u << 20;
-  uint64_t mem_latency = 4;
   uint64_t mem_grant = 100;
-  uint64_t progress = 0;
   std::string fst;
   uint64_t fst_from = 0;
   int64_t inject = -1;
-  bool trace_check = false;
-  std::string trace_out;
-  std::string edge_map, edge_profile, edge_truth;
-  std::string path_map, path_profile;
-  bool quiet = false;
   bool replay = false;  // internal: the waveform re-run after a mismatch
 };
 
-const char kUsage[] =
-               "usage: hwprof-sc [options] PROGRAM.elf\n"
-               "Runs an RV32IM ELF program (picolibc, --oslib=semihost, linked at 0x80000000) on the whole\n"
-               "system in SystemC: the CPU model, the APB bus, hwprof_top, its profile memory (the program's\n"
-               "RAM) and the interrupt lines.\n\n"
-               "  --engine=E       hwprof_top as rtl (Verilated), model (the C model) or lockstep (both, every\n"
-               "                   output compared on every cycle; the default)\n"
-               "  --max-insns=N    stop with an error after N instructions (default 200000000)\n"
-               "  --ram=BYTES      RAM size at 0x80000000 (default 16777216)\n"
-               "  --mem-latency=N  cycles from a counter-line read to its data (default 4)\n"
-               "  --mem-grant=P    the profile memory accepts a request in a cycle with chance P%% (1..100,\n"
-               "                   default 100): below 100 the cache's requests wait for ready\n"
-               "  --trace-check    model and lockstep: enable the trace controller (every trace) and check\n"
-               "                   each record against the executed instructions and its reconstruction\n"
-               "  --trace-out=FILE drain every trace record from the controller's FIFO over APB into FILE\n"
-               "                   between instructions (the records of the engine the CPU sees: the RTL in\n"
-               "                   lockstep), a trace file for hwprof-wpp (docs/wpp.md); a program without firmware\n"
-               "  --edge-map=MAP   a program instrumented by hwprof-instr: after it ends, flush the profile\n"
-               "                   cache over APB, derive the edge profile from the counters and compare it\n"
-               "                   with the exact edge counts of the run (--edge-profile=FILE,\n"
-               "                   --edge-truth=FILE write the two)\n"
-               "  --path-map=MAP   a program instrumented for paths (hwprof-instr --paths): after it ends,\n"
-               "                   flush the profile cache over APB, check the pir's stacks and decode the\n"
-               "                   counters (the RTL's, in lockstep) into --path-profile=FILE\n"
-               "  --progress=N     print progress every N instructions\n"
-               "  --fst=FILE       rtl and lockstep: write the RTL's waveform (from --fst-from=CYCLE on)\n"
-               "  --inject=CYCLE   lockstep: corrupt the C model's state at CYCLE (shows the mismatch report)\n"
-               "  --quiet          no report at the end\n"
-               "  --help           this text\n"
-               "On a lockstep mismatch the run is repeated with a waveform of the last 200 cycles.\n"
-               "Exit status (docs/tools.md): the program's; 1 a bad input file (the ELF, a map) or an output\n"
-               "that could not be written; 2 bad arguments; 3 the program ran away; 4 a trace, edge or path\n"
-               "check failed; 5 the RTL and the C model differ.\n";
-
-void usage(FILE* to) { std::fputs(kUsage, to); }
+const char kHead[] =
+    "usage: hwprof-sc [options] PROGRAM.elf\n"
+    "Runs an RV32IM ELF program (picolibc, --oslib=semihost, linked at 0x80000000) on the whole\n"
+    "system in SystemC: the CPU model, the APB bus, hwprof_top, its profile memory (the program's\n"
+    "RAM) and the interrupt lines.\n\n"
+    "The SystemC platform's own options:\n"
+    "  --engine=E      hwprof_top as rtl (Verilated), model (the C model) or lockstep (both, every\n"
+    "                  output compared on every cycle; the default)\n"
+    "  --mem-grant=P   the profile memory accepts a request in a cycle with chance P% (1..100,\n"
+    "                  default 100): below 100 the cache's requests wait for ready\n"
+    "  --fst=FILE      rtl and lockstep: write the RTL's waveform (from --fst-from=CYCLE on)\n"
+    "  --inject=CYCLE  lockstep: corrupt the C model's state at CYCLE (shows the mismatch report)\n"
+    "Options of both platforms (sim/runner.c):\n";
+const char kTail[] =
+    "On a lockstep mismatch the run is repeated with a waveform of the last 200 cycles.\n"
+    "Exit status (docs/tools.md): the program's; 1 a bad input file (the ELF, a map) or an output\n"
+    "that could not be written; 2 bad arguments; 3 the program ran away; 4 a trace, edge, path\n"
+    "or value check failed; 5 the RTL and the C model differ.\n";
 
 bool parse_u64(const char* s, uint64_t* out) {
   char* end = nullptr;
@@ -114,98 +85,60 @@ bool parse_u64(const char* s, uint64_t* out) {
   return true;
 }
 
-// Returns 0, or the exit code for a bad command line (after printing one error).
-int parse(int argc, char** argv, Options* o) {
-  for (int i = 1; i < argc; i++) {
-    const char* a = argv[i];
-    auto num = [&](const char* name, uint64_t lo, uint64_t hi, uint64_t* v) {
-      const size_t n = std::strlen(name);
-      if (std::strncmp(a, name, n) || a[n] != '=') return false;
-      if (!parse_u64(a + n + 1, v) || *v < lo || *v > hi) {
-        std::fprintf(stderr, "hwprof-sc: error: argument '%s': expects an integer in %" PRIu64 "..%" PRIu64 "\n", a,
-                     lo, hi);
-        std::exit(HWPROF_EXIT_USAGE);
-      }
-      return true;
-    };
-    uint64_t v;
-    if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h")) {
-      usage(stdout);
-      std::exit(0);
-    } else if (num("--max-insns", 1, UINT64_MAX, &o->max_insns) || num("--ram", 4096, UINT64_C(1) << 31, &o->ram) ||
-               num("--mem-latency", 1, 1000, &o->mem_latency) || num("--mem-grant", 1, 100, &o->mem_grant) ||
-               num("--progress", 1, UINT64_MAX, &o->progress) ||
-               num("--fst-from", 0, UINT64_MAX, &o->fst_from)) {
-    } else if (num("--inject", 0, INT64_MAX, &v)) {
-      o->inject = static_cast<int64_t>(v);
-    } else if (!std::strncmp(a, "--engine=", 9)) {
-      o->engine = a + 9;
-      if (o->engine != "rtl" && o->engine != "model" && o->engine != "lockstep") {
-        std::fprintf(stderr, "hwprof-sc: error: argument '%s': expects rtl, model or lockstep\n", a);
-        return HWPROF_EXIT_USAGE;
-      }
-    } else if (!std::strncmp(a, "--fst=", 6) && a[6]) {
-      o->fst = a + 6;
-    } else if (!std::strncmp(a, "--path-map=", 11) && a[11]) {
-      o->path_map = a + 11;
-    } else if (!std::strncmp(a, "--path-profile=", 15) && a[15]) {
-      o->path_profile = a + 15;
-    } else if (!std::strncmp(a, "--edge-map=", 11) && a[11]) {
-      o->edge_map = a + 11;
-    } else if (!std::strncmp(a, "--edge-profile=", 15) && a[15]) {
-      o->edge_profile = a + 15;
-    } else if (!std::strncmp(a, "--edge-truth=", 13) && a[13]) {
-      o->edge_truth = a + 13;
-    } else if (!std::strncmp(a, "--trace-out=", 12) && a[12]) {
-      o->trace_out = a + 12;
-    } else if (!std::strcmp(a, "--trace-check")) {
-      o->trace_check = true;
-    } else if (!std::strcmp(a, "--quiet")) {
-      o->quiet = true;
-    } else if (!std::strcmp(a, "--replay")) {
-      o->replay = true;
-    } else if (const int n = runner_arg_lacks_value(kUsage, a)) {
-      std::fprintf(stderr, "hwprof-sc: error: option '%.*s' needs a value (%.*s=..., see --help)\n", n, a, n, a);
-      return HWPROF_EXIT_USAGE;
-    } else if (a[0] == '-') {
-      std::fprintf(stderr, "hwprof-sc: error: unknown option '%s' (see --help)\n", a);
-      return HWPROF_EXIT_USAGE;
-    } else if (!o->elf.empty()) {
-      std::fprintf(stderr, "hwprof-sc: error: more than one program given ('%s', '%s')\n", o->elf.c_str(), a);
-      return HWPROF_EXIT_USAGE;
-    } else {
-      o->elf = a;
+// One of the platform's own options (runner_own_opt_fn): 1 taken, 0 not one, -1 bad (printed).
+int own_opt(void* ctx, const char* a) {
+  Options* o = static_cast<Options*>(ctx);
+  auto num = [&](const char* name, uint64_t lo, uint64_t hi, uint64_t* v) {
+    const size_t n = std::strlen(name);
+    if (std::strncmp(a, name, n) || a[n] != '=') return 0;
+    if (!parse_u64(a + n + 1, v) || *v < lo || *v > hi) {
+      std::fprintf(stderr, "hwprof-sc: error: argument '%s': expects an integer in %" PRIu64 "..%" PRIu64 "\n", a,
+                   lo, hi);
+      return -1;
     }
+    return 1;
+  };
+  uint64_t v;
+  int t;
+  if ((t = num("--mem-grant", 1, 100, &o->mem_grant)) || (t = num("--fst-from", 0, UINT64_MAX, &o->fst_from)))
+    return t;
+  if ((t = num("--inject", 0, INT64_MAX, &v)) != 0) {
+    o->inject = static_cast<int64_t>(v);
+    return t;
   }
-  if (o->elf.empty()) {
-    std::fprintf(stderr, "hwprof-sc: error: no program given (see --help)\n");
-    return HWPROF_EXIT_USAGE;
+  if (!std::strncmp(a, "--engine=", 9)) {
+    o->engine = a + 9;
+    if (o->engine != "rtl" && o->engine != "model" && o->engine != "lockstep") {
+      std::fprintf(stderr, "hwprof-sc: error: argument '%s': expects rtl, model or lockstep\n", a);
+      return -1;
+    }
+    return 1;
   }
-  if (o->trace_check && o->engine == "rtl") {
-    std::fprintf(stderr, "hwprof-sc: error: --trace-check observes the C model: use --engine=model or lockstep\n");
-    return HWPROF_EXIT_USAGE;
+  if (!std::strncmp(a, "--fst=", 6) && a[6]) {
+    o->fst = a + 6;
+    return 1;
   }
-  if (o->trace_check && !o->trace_out.empty()) {
-    std::fprintf(stderr, "hwprof-sc: error: --trace-check and --trace-out both configure the trace controller: give one\n");
-    return HWPROF_EXIT_USAGE;
-  }
-  if (!o->fst.empty() && o->engine == "model") {
-    std::fprintf(stderr, "hwprof-sc: error: --fst records the RTL: use --engine=rtl or lockstep\n");
-    return HWPROF_EXIT_USAGE;
-  }
-  if (o->path_map.empty() != o->path_profile.empty()) {
-    std::fprintf(stderr, "hwprof-sc: error: --path-map and --path-profile go together\n");
-    return HWPROF_EXIT_USAGE;
-  }
-  if ((!o->edge_profile.empty() || !o->edge_truth.empty()) && o->edge_map.empty()) {
-    std::fprintf(stderr, "hwprof-sc: error: --edge-profile and --edge-truth need --edge-map\n");
-    return HWPROF_EXIT_USAGE;
-  }
-  if (o->inject >= 0 && o->engine != "lockstep") {
-    std::fprintf(stderr, "hwprof-sc: error: --inject needs --engine=lockstep\n");
-    return HWPROF_EXIT_USAGE;
+  if (!std::strcmp(a, "--replay")) {
+    o->replay = true;
+    return 1;
   }
   return 0;
+}
+
+// Returns -1 to run, or the exit code (0 after --help, 2 after one error).
+int parse(int argc, char** argv, runner_opts_t* ro, Options* o) {
+  int rc = runner_parse(argc, argv, "hwprof-sc", kHead, kTail, ro, own_opt, o);
+  if (rc >= 0) return rc;
+  if ((rc = runner_opts_need(ro, "hwprof-sc", true, "", o->engine != "rtl", "use --engine=model or lockstep")) != 0)
+    return rc;
+  const char* why = nullptr;
+  if (!o->fst.empty() && o->engine == "model") why = "--fst records the RTL: use --engine=rtl or lockstep";
+  else if (o->inject >= 0 && o->engine != "lockstep") why = "--inject needs --engine=lockstep";
+  if (why) {
+    std::fprintf(stderr, "hwprof-sc: error: %s\n", why);
+    return HWPROF_EXIT_USAGE;
+  }
+  return -1;
 }
 
 // Holds rst_n low for the first two rising edges and releases it at the next falling edge.
@@ -242,8 +175,8 @@ SC_MODULE(WaveStarter) {
 };
 
 // Re-runs this program with a waveform of the cycles before the mismatch; returns the FST's path.
-std::string replay_with_waves(int argc, char** argv, const Options& o, uint64_t fail_cycle) {
-  std::string base = o.elf.substr(o.elf.find_last_of('/') + 1);
+std::string replay_with_waves(int argc, char** argv, const std::string& elf, uint64_t fail_cycle) {
+  std::string base = elf.substr(elf.find_last_of('/') + 1);
   if (base.size() > 4 && base.compare(base.size() - 4, 4, ".elf") == 0) base.resize(base.size() - 4);
   std::string path = base + "-mismatch.fst";
   const uint64_t from = fail_cycle > 200 ? fail_cycle - 200 : 0;
@@ -311,19 +244,22 @@ void read_stats(CpuSc& cpu, HwStats* s) {
 }  // namespace
 
 int sc_main(int argc, char** argv) {
+  static runner_opts_t ro;
   Options o;
-  if (int rc = parse(argc, argv, &o)) return rc;
+  const int prc = parse(argc, argv, &ro, &o);
+  if (prc >= 0) return prc;
+  const std::string elf = ro.elf;
   sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", SC_DO_NOTHING);
   sc_report_handler::set_actions("/OSCI/SystemC", SC_INFO, SC_DO_NOTHING);  // "simulation stopped by user"
   Verilated::commandArgs(argc, argv);
 
   static rv_cpu_t cpu;
-  if (rv_init(&cpu, static_cast<uint32_t>(o.ram)) != 0 || rv_load_elf(&cpu, o.elf.c_str()) != 0) {
+  if (rv_init(&cpu, static_cast<uint32_t>(ro.ram)) != 0 || rv_load_elf(&cpu, ro.elf) != 0) {
     std::fprintf(stderr, "hwprof-sc: error: %s\n", cpu.error);
     rv_free(&cpu);
     return HWPROF_EXIT_BAD_FILE;
   }
-  cpu.cmdline = o.elf.c_str();
+  cpu.cmdline = ro.elf;
   if (o.replay) cpu.console = std::fopen("/dev/null", "w");
 
   sc_clock clk("clk", kPeriod);
@@ -332,7 +268,7 @@ int sc_main(int argc, char** argv) {
   rst.clk_i(clk);
   rst.rst_no(w.rst_n);
 
-  CpuSc cpu_sc("cpu", &cpu, o.max_insns, o.quiet ? 0 : o.progress);
+  CpuSc cpu_sc("cpu", &cpu, ro.max_insns, ro.quiet ? 0 : ro.progress);
   cpu_sc.clk_i(clk);
   cpu_sc.rst_ni(w.rst_n);
 #define HWPROF_SC_BIND_CPU(name, sc_type, member) cpu_sc.name##_o(w.name);
@@ -348,7 +284,7 @@ int sc_main(int argc, char** argv) {
   cpu_sc.irq_coproc_i(w.irq_coproc);
   cpu_sc.irq_error_i(w.irq_error);
 
-  ProfMemSc mem("mem", &cpu, static_cast<unsigned>(o.mem_latency), static_cast<unsigned>(o.mem_grant));
+  ProfMemSc mem("mem", &cpu, static_cast<unsigned>(ro.mem_latency), static_cast<unsigned>(o.mem_grant));
   mem.clk_i(clk);
   mem.rst_ni(w.rst_n);
   mem.req_valid_i(w.mem_req_valid);
@@ -382,61 +318,27 @@ int sc_main(int argc, char** argv) {
   WaveStarter waves("waves");
   waves.clk_i(clk);
 
-  // the trace check: set up by the CPU before the program's first instruction, fed on every retire
-  static trace_check_t tc;
-  if (o.trace_check) {
-    char err[240];
-    if (trace_check_init(&tc, o.elf.c_str(), observed->cfg().trace_ctrl.hist_w, cpu.pc, stderr, err, sizeof err)) {
-      std::fprintf(stderr, "hwprof-sc: error: %s\n", err);
-      return HWPROF_EXIT_BAD_FILE;
-    }
-    cpu_sc.before_run = [](CpuSc& c) {
-      trace_check_setup_t setup[TRACE_CHECK_SETUP_N];
-      trace_check_setup(cpu.pc, setup);
-      for (const auto& s : setup) c.apb(true, s.addr, s.data);
-    };
+  // the checks and outputs the options ask for (sim/runner.c): configured by the CPU before the
+  // program's first instruction, fed on every retire after the rising edge that accepted it (the
+  // hardware has taken it), flushed and drained by the CPU after the program
+  static runner_checks_t r;
+  const hwprof_top_cfg_t cfg = model_cfg();
+  if (int rc = runner_checks_init(&r, &ro, "hwprof-sc", &cpu, &cfg)) {
+    rv_free(&cpu);
+    return rc;
   }
-  // the trace drain: configured by the CPU before the program, emptied between instructions
-  static trace_drain_t drain;
-  static char drain_err[300];
-  static bool drain_ok = false;
-  if (!o.trace_out.empty()) {
-    cpu_sc.before_run = [&o](CpuSc& c) {
-      drain_ok = trace_drain_init(&drain, o.trace_out.c_str(), &kCpuBus, &c, cpu.pc, drain_err, sizeof drain_err) == 0;
-    };
-    cpu_sc.between = [](CpuSc& c) {
-      if (drain_ok) trace_drain_poll(&drain, c.irq_trace());
-    };
+  cpu_sc.before_run = [](CpuSc& c) { (void)runner_checks_start(&r, &kCpuBus, &c); };  // a failure: in finish
+  if (r.observe) {
+    const hwprof_trace_ctrl_state_t* tc = ro.trace_check ? &observed->state().trace_ctrl : nullptr;
+    cpu_sc.on_retire = [tc](const hwprof_retire_ev_t& ev) { runner_checks_retire(&r, &ev, tc); };
+  } else {
+    cpu_sc.on_retire = [](const hwprof_retire_ev_t& ev) { runner_checks_retire(&r, &ev, nullptr); };
   }
-  static edge_check_t ec;
-  if (!o.edge_map.empty()) {
-    char err[300];
-    if (edge_check_init(&ec, o.edge_map.c_str(), HWPROF_CFG_CNTW, err, sizeof err)) {
-      std::fprintf(stderr, "hwprof-sc: error: %s\n", err);
-      return HWPROF_EXIT_BAD_FILE;
-    }
-  }
-  // called after the rising edge that accepted the event: the model has taken it
-  if (o.trace_check || !o.edge_map.empty() || !o.trace_out.empty())
-    cpu_sc.on_retire = [observed, &o](const hwprof_retire_ev_t& ev) {
-      if (drain_ok) trace_drain_event(&drain, &ev);
-      if (o.trace_check) trace_check_event(&tc, &observed->state().trace_ctrl, &ev);
-      if (!o.edge_map.empty()) edge_check_event(&ec, &ev);
-    };
+  if (ro.trace_out) cpu_sc.between = [](CpuSc& c) { runner_checks_between(&r, c.irq_trace()); };
   HwStats hw{};
-  int flushed = -1;
-  int drained = -1;
-  int path_flushed = -1;
-  cpu_sc.after_exit = [&hw, &o, &flushed, &drained, &path_flushed](CpuSc& c) {
-    if (drain_ok) drained = trace_drain_finish(&drain, drain_err, sizeof drain_err);
+  cpu_sc.after_exit = [&hw](CpuSc& c) {
+    runner_checks_exit(&r, &kCpuBus, &c, c.status() == RV_EXITED);
     read_stats(c, &hw);
-    if (!o.edge_map.empty() && c.status() == RV_EXITED)
-      flushed = edge_check_flush(&kCpuBus, &c);
-    if (!o.path_map.empty() && c.status() == RV_EXITED) {
-      const hwprof_t h = {0, &kCpuBus, &c};
-      path_flushed = edge_check_flush(&kCpuBus, &c);
-      if (path_flushed == 0 && hwprof_pir_path_check(&h) != kHwprofOk) path_flushed = -3;
-    }
   };
 
   sc_start(SC_ZERO_TIME);
@@ -463,32 +365,35 @@ int sc_main(int argc, char** argv) {
     rc = cpu.exit_code & 0xff;
   } else if (cpu_sc.ran_away()) {
     std::fprintf(stderr, "hwprof-sc: error: %s: still running after %" PRIu64 " instructions (--max-insns)\n",
-                 o.elf.c_str(), cpu.instret);
+                 ro.elf, cpu.instret);
     rc = HWPROF_EXIT_RAN_AWAY;
   } else {
-    std::fprintf(stderr, "hwprof-sc: error: %s: %s\n", o.elf.c_str(), cpu.error);
+    std::fprintf(stderr, "hwprof-sc: error: %s: %s\n", ro.elf, cpu.error);
     rc = HWPROF_EXIT_RAN_AWAY;
   }
   if (o.replay) return rc;
   if (mismatch) {
-    std::fprintf(stderr, "hwprof-sc: %s: the RTL and the C model of hwprof_top differ\n", o.elf.c_str());
+    std::fprintf(stderr, "hwprof-sc: %s: the RTL and the C model of hwprof_top differ\n", ro.elf);
     both->report(stderr);
-    const std::string fst = o.fst.empty() ? replay_with_waves(argc, argv, o, both->fail_cycle()) : o.fst;
+    const std::string fst = o.fst.empty() ? replay_with_waves(argc, argv, elf, both->fail_cycle()) : o.fst;
     if (!fst.empty()) std::fprintf(stderr, "  waveform of the RTL up to the mismatch: %s\n", fst.c_str());
+    runner_checks_free(&r);  // the checks compare the hardware's results: not when the two engines differ
+    rv_free(&cpu);
+    return rc;
   }
   const CpuSc::Stats& s = cpu_sc.stats();
-  if (!o.quiet && !mismatch) {
-    std::fprintf(stderr, "hwprof-sc: %s on the SystemC platform, hwprof_top engine: %s\n", o.elf.c_str(),
-                 o.engine.c_str());
-    std::fprintf(stderr, "  program: %" PRIu64 " instructions, exit code %d\n", cpu.instret,
+  if (!ro.quiet) {
+    std::fprintf(stderr, "hwprof-sc: %s on the SystemC platform, hwprof_top engine: %s\n", ro.elf, o.engine.c_str());
+    std::fprintf(stderr, "  run: %" PRIu64 " instructions, exit code %d\n", cpu.instret,
                  st == RV_EXITED ? cpu.exit_code : -1);
+    runner_checks_report_program(&r, stderr);
     std::fprintf(stderr,
                  "  system: %" PRIu64 " cycles (%.3f cycles per instruction), %" PRIu64 " stall cycles, %" PRIu64
                  " interrupts, %" PRIu64 " register accesses (%" PRIu64 " wait cycles, %" PRIu64 " errors)\n",
                  s.cycles, cpu.instret ? static_cast<double>(s.cycles) / cpu.instret : 0.0, s.stall_cycles,
                  s.interrupts, s.apb_accesses, s.apb_wait_cycles, s.apb_errors);
     std::fprintf(stderr, "  profile memory: %" PRIu64 " line reads, %" PRIu64 " line writes (latency %" PRIu64 ")\n",
-                 mem.reads(), mem.writes(), o.mem_latency);
+                 mem.reads(), mem.writes(), ro.mem_latency);
     std::fprintf(stderr,
                  "  edge profiling: %u events, %u update operations; cache %u performed, %u hits, %u misses, "
                  "%u write-backs, %u stall cycles, %u dropped, %u overflows, %u underflows\n",
@@ -497,7 +402,6 @@ int sc_main(int argc, char** argv) {
     std::fprintf(stderr,
                  "  traces: ended backward %u, indirect %u, full %u; filtered %u, sampled %u, dropped %u\n",
                  hw.tc_back, hw.tc_ind, hw.tc_full, hw.tc_filt, hw.tc_samp, hw.tc_drop);
-    if (o.trace_check) trace_check_report(&tc, stderr);
     if (both) {
       std::fprintf(stderr, "  port protocol: %" PRIu64 " cycles a request was held for ready, %" PRIu64
                            " line reads answered\n", both->held_cycles(), both->reads_answered());
@@ -507,75 +411,7 @@ int sc_main(int argc, char** argv) {
     std::fprintf(stderr, "  speed: %.2f s, %.2f M instructions/s, %.2f M cycles/s\n", secs,
                  secs > 0 ? cpu.instret / secs / 1e6 : 0.0, secs > 0 ? s.cycles / secs / 1e6 : 0.0);
   }
-  if (o.trace_check) {
-    if (tc.failed && rc == 0) rc = HWPROF_EXIT_DIFFERS;
-    trace_check_free(&tc);
-  }
-  if (!o.trace_out.empty() && !mismatch) {
-    if (!drain_ok || drained != 0) {
-      std::fprintf(stderr, "hwprof-sc: error: %s\n", drain_ok && drained < 0 && !drain_err[0] ? "trace drain failed" : drain_err);
-      if (rc == 0) rc = HWPROF_EXIT_DIFFERS;
-    } else if (s.interrupts != 0) {
-      std::fprintf(stderr, "hwprof-sc: error: %s: the program took %" PRIu64 " interrupts: its handlers may have used the "
-                   "trace controller (--trace-out wants a program without firmware)\n", o.trace_out.c_str(), s.interrupts);
-      if (rc == 0) rc = HWPROF_EXIT_DIFFERS;
-    } else if (!o.quiet) {
-      std::fprintf(stderr, "  trace drain: %" PRIu64 " records in %s (%" PRIu64 " drains, %" PRIu64 " program instructions)\n",
-                   drain.w.records, o.trace_out.c_str(), drain.drains, drain.insns);
-    }
-  }
-  if (!o.edge_map.empty()) {
-    long d = -1;
-    if (mismatch) {
-    } else if (st != RV_EXITED) {
-      std::fprintf(stderr, "hwprof-sc: edge check: skipped, the program did not finish\n");
-    } else if (flushed != 0) {
-      std::fprintf(stderr, "hwprof-sc: edge check: %s\n", edge_check_flush_why(flushed));
-    } else {
-      d = edge_check_finish(&ec, cpu.ram, RV_RAM_BASE, cpu.ram_size, o.edge_profile.empty() ? nullptr : o.edge_profile.c_str(),
-                            o.edge_truth.empty() ? nullptr : o.edge_truth.c_str(), stderr);
-    }
-    if (d != 0 && rc == 0) rc = HWPROF_EXIT_DIFFERS;
-    edge_check_free(&ec);
-  }
-  if (!o.path_map.empty()) { /* the counters the hardware (the RTL in lockstep) wrote, decoded */
-    int prc = -1;
-    if (mismatch) {
-    } else if (st != RV_EXITED) {
-      std::fprintf(stderr, "hwprof-sc: path profile: skipped, the program did not finish\n");
-    } else if (path_flushed != 0) {
-      std::fprintf(stderr, "hwprof-sc: path profile: %s\n",
-                   path_flushed == -3 ? "the pir's path stack overflowed or underflowed (PATH_STACK.ERR): not exact"
-                                      : edge_check_flush_why(path_flushed));
-    } else {
-      FILE* pf = std::fopen(o.path_profile.c_str(), "w");
-      pp_readback_stats_t ps;
-      char perr[400];
-      struct View {
-        const uint8_t* ram;
-        uint32_t base, size;
-      } view{cpu.ram, RV_RAM_BASE, cpu.ram_size};
-      auto read32 = [](void* ctx, uint32_t addr) -> uint32_t {
-        const View* v = static_cast<const View*>(ctx);
-        if (addr < v->base || addr - v->base > v->size - 4u || (addr & 3u)) return 0;
-        const uint8_t* b = v->ram + (addr - v->base);
-        return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
-      };
-      if (pf == nullptr) {
-        std::fprintf(stderr, "hwprof-sc: error: cannot write '%s'\n", o.path_profile.c_str());
-      } else if (pp_readback(o.path_map.c_str(), nullptr, read32, &view, pf, &ps, perr, sizeof perr) != 0) {
-        std::fprintf(stderr, "hwprof-sc: path profile: %s\n", perr);
-      } else {
-        prc = 0;
-        if (!o.quiet)
-          std::fprintf(stderr, "  path profile: %u functions, %" PRIu64 " paths counted %" PRIu64 " times, in %s\n",
-                       ps.functions, ps.paths, ps.count, o.path_profile.c_str());
-      }
-      if (pf != nullptr && std::fclose(pf) != 0) prc = -1;
-      if (prc != 0) std::remove(o.path_profile.c_str());
-    }
-    if (prc != 0 && rc == 0) rc = HWPROF_EXIT_DIFFERS;
-  }
+  rc = runner_checks_finish(&r, rc, st == RV_EXITED, s.interrupts);
   rv_free(&cpu);
   return rc;
 }

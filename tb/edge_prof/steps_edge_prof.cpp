@@ -81,7 +81,7 @@ void edge_steps(std::vector<Step>* s) {
   s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 0, false, "still no phase transition"));
 
   // 3. overflowed-address buffer overrun: OabDepth + 2 overflows keep the last OabDepth
-  const uint16_t n = HWPROF_CFG_OABDEPTH + 2;
+  const uint16_t n = HWPROF_PARAM_OABDEPTH + 2;
   s->push_back(wr(HWPROF_EDGE_PROF_OAB_CTRL_ADDR, 1, false, "clear the OAB"));
   s->push_back(go(prof(HWPROF_PROF_OP_TRIGGER, 0), "trigger 0 (disarmed)"));
   // (at 0x400: the lines of 1 and 2, up to counter[32] of 64-bit counters, stay cached)
@@ -89,12 +89,12 @@ void edge_steps(std::vector<Step>* s) {
   s->push_back(go(prof(HWPROF_PROF_OP_INIT, base + 0x400), "initprof at 0x400"));
   for (uint16_t i = 1; i <= n; i++) s->push_back(go(inc(i), "overflow a counter"));
   s->push_back(sync("flush"));
-  s->push_back(rd(HWPROF_EDGE_PROF_OAB_STATUS_ADDR, 0x80000000u | HWPROF_CFG_OABDEPTH, false, "OabDepth entries, overrun"));
+  s->push_back(rd(HWPROF_EDGE_PROF_OAB_STATUS_ADDR, 0x80000000u | HWPROF_PARAM_OABDEPTH, false, "OabDepth entries, overrun"));
   s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, 0, false, "OAB index 0"));
   s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR, cnt(base + 0x400, 2) & 0xffffffff, false, "oldest kept: the 3rd"));
-  s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, HWPROF_CFG_OABDEPTH - 1, false, "the last OAB index"));
+  s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, HWPROF_PARAM_OABDEPTH - 1, false, "the last OAB index"));
   s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR, cnt(base + 0x400, n - 1) & 0xffffffff, false, "newest: the last"));
-  s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, HWPROF_CFG_OABDEPTH, false, "one past the last index"));
+  s->push_back(wr(HWPROF_EDGE_PROF_OAB_INDEX_ADDR, HWPROF_PARAM_OABDEPTH, false, "one past the last index"));
   s->push_back(rd(HWPROF_EDGE_PROF_OAB_ENTRY_LO_ADDR, 0, false, "beyond the count reads 0"));
   s->push_back(rd(HWPROF_EDGE_PROF_STAT_OVERFLOWS_ADDR, 3 + n, false, "3 + OabDepth + 2 overflows in all"));
   s->push_back(rd(HWPROF_PIR_TRIGGER_ADDR, 0, false, "trigger disarmed: unchanged"));
@@ -121,8 +121,8 @@ void edge_steps(std::vector<Step>* s) {
   s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 8, false, "acknowledge"));
 
   // 5. cache conflicts and evictions: five lines of one set, each incremented twice
-  const uint16_t line = kCntBytes * HWPROF_CFG_LINEWORDS;
-  const uint16_t stride = line * HWPROF_CFG_SETS;  // same set, next tag
+  const uint16_t line = kCntBytes * HWPROF_PARAM_LINEWORDS;
+  const uint16_t stride = line * HWPROF_PARAM_SETS;  // same set, next tag
   for (uint16_t i = 0; i < 5; i++) s->push_back(preload(0x1000 + i * stride, 10 * (i + 1), "conflict line"));
   for (int round = 0; round < 2; round++) {
     for (uint16_t i = 0; i < 5; i++) {

@@ -346,11 +346,11 @@ void pir_steps(std::vector<Step>* out) {
   s.push_back(wr(HWPROF_TOP_ID_ADDR, 0, true, "write to ID"));
   s.push_back(rd(HWPROF_TOP_ID_ADDR, 0x48575046u, false, "ID unchanged"));
   // the build parameters, as this bench was built (fields at bits 0, 8, 16 of each CFG register)
-  s.push_back(rd(HWPROF_TOP_CFG_EDGE_ADDR, HWPROF_CFG_CNTW | (HWPROF_CFG_UPDDEPTH << 8) | (HWPROF_CFG_OABDEPTH << 16),
+  s.push_back(rd(HWPROF_TOP_CFG_EDGE_ADDR, HWPROF_PARAM_CNTW | (HWPROF_PARAM_UPDDEPTH << 8) | (HWPROF_PARAM_OABDEPTH << 16),
                  false, "CFG_EDGE: CntW, UpdDepth, OabDepth"));
-  s.push_back(rd(HWPROF_TOP_CFG_CACHE_ADDR, HWPROF_CFG_SETS | (HWPROF_CFG_WAYS << 8) | (HWPROF_CFG_LINEWORDS << 16),
+  s.push_back(rd(HWPROF_TOP_CFG_CACHE_ADDR, HWPROF_PARAM_SETS | (HWPROF_PARAM_WAYS << 8) | (HWPROF_PARAM_LINEWORDS << 16),
                  false, "CFG_CACHE: Sets, Ways, LineWords"));
-  s.push_back(rd(HWPROF_TOP_CFG_TRACE_ADDR, HWPROF_CFG_HISTW | (HWPROF_CFG_TFIFO << 8), false,
+  s.push_back(rd(HWPROF_TOP_CFG_TRACE_ADDR, HWPROF_PARAM_HISTW | (HWPROF_PARAM_TFIFO << 8), false,
                  "CFG_TRACE: HistW, TraceFifoDepth"));
   s.push_back(wr(HWPROF_TOP_CFG_TRACE_ADDR, 0, true, "write to CFG_TRACE"));
   s.push_back(wr(HWPROF_PIR_BASE_LO_ADDR + 0x40, 0x55, true, "write to an unmapped address in the pir window"));

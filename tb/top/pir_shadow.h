@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "lib/bench_cfg.h"
+#include "lib/bench_params.h"
 
 extern "C" {
 #include "ports.h"

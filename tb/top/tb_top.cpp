@@ -14,7 +14,7 @@
 //   program   the retire stream of a generated RV32 program with a consistent control flow
 //             (tb/lib/progen.c), with random register traffic: realistic traces through both sides
 //
-// The RTL parameters are fixed when the bench is built; HWPROF_CFG_* (set by the Makefile together
+// The RTL parameters are fixed when the bench is built; HWPROF_PARAM_* (set by the Makefile together
 // with Verilator's -G options) tell the C model the same values.
 #include <cinttypes>
 #include <cstdio>
@@ -38,7 +38,7 @@ extern "C" {
 }
 
 #include "lib/apb_master.h"
-#include "lib/bench_cfg.h"
+#include "lib/bench_params.h"
 #include "top/pir_shadow.h"
 #include "lib/port_protocol.h"
 #include "top/top_steps.h"
@@ -74,16 +74,16 @@ class TopBench : public lockstep::Bench {
     }
     next_reset_ = o.reset_every ? o.reset_every / 2 + resets_rng_.below(o.reset_every) : 0;
     hwprof_top_cfg_default(&cfg_);
-    cfg_.pir.cnt_w = HWPROF_CFG_CNTW;
-    cfg_.edge_prof = hwprof_edge_prof_cfg_t{HWPROF_CFG_CNTW, HWPROF_CFG_UPDDEPTH, HWPROF_CFG_SETS,
-                                     HWPROF_CFG_WAYS, HWPROF_CFG_LINEWORDS, HWPROF_CFG_OABDEPTH};
-    cfg_.trace_ctrl = hwprof_trace_ctrl_cfg_t{HWPROF_CFG_HISTW, HWPROF_CFG_TFIFO};
+    cfg_.pir.cnt_w = HWPROF_PARAM_CNTW;
+    cfg_.edge_prof = hwprof_edge_prof_cfg_t{HWPROF_PARAM_CNTW, HWPROF_PARAM_UPDDEPTH, HWPROF_PARAM_SETS,
+                                     HWPROF_PARAM_WAYS, HWPROF_PARAM_LINEWORDS, HWPROF_PARAM_OABDEPTH};
+    cfg_.trace_ctrl = hwprof_trace_ctrl_cfg_t{HWPROF_PARAM_HISTW, HWPROF_PARAM_TFIFO};
     if (hwprof_top_cfg_check(&cfg_) != kHwprofOk) {
       std::fprintf(stderr, "tb_top: error: the bench was built with a configuration the C model rejects\n");
       std::exit(2);
     }
     hwprof_top_reset(&model_);
-    hwprof_mem_model_cfg_t mc{g_mem_base, kMemSize, HWPROF_CFG_CNTW, HWPROF_CFG_LINEWORDS,
+    hwprof_mem_model_cfg_t mc{g_mem_base, kMemSize, HWPROF_PARAM_CNTW, HWPROF_PARAM_LINEWORDS,
                        o.mem_lat_min, o.mem_lat_max, o.mem_grant, o.seed};
     if (hwprof_mem_model_init(&mem_rtl_, &mc) != kHwprofOk || hwprof_mem_model_init(&mem_model_, &mc) != kHwprofOk) {
       std::fprintf(stderr, "tb_top: error: bad memory model configuration\n");
@@ -155,7 +155,7 @@ class TopBench : public lockstep::Bench {
     hwprof_mem_model_comb(&mem_rtl_, &mr_rtl);
     hwprof_mem_model_comb(&mem_model_, &mr_model);
     if (!mr_rtl.rsp_valid && !mr_model.rsp_valid) /* no response: junk on the data lines, the same for both */
-      for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++) mr_rtl.rdata.w[w] = mr_model.rdata.w[w] = junk_.next();
+      for (unsigned w = 0; w < HWPROF_PARAM_LINEWORDS; w++) mr_rtl.rdata.w[w] = mr_model.rdata.w[w] = junk_.next();
     hwprof_top_out_t m{};
     if (run_rtl) {
       apply_rtl(mr_rtl);
@@ -454,7 +454,7 @@ class TopBench : public lockstep::Bench {
       case HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR: v = long_traces_ ? (rng_.chance(95) ? 1u : 2u) : v; break;  // pop, now and then clear
       case HWPROF_TRACE_CTRL_CTRL_ADDR:  // mostly enabled; watermark small, now and then any
         v = (rng_.chance(85) ? 1u : 0u) | (static_cast<uint32_t>(rng_.below(8)) << 1) |
-            (static_cast<uint32_t>(rng_.chance(10) ? rng_.below(256) : rng_.below(long_traces_ ? 2 * HWPROF_CFG_TFIFO + 1 : 6))
+            (static_cast<uint32_t>(rng_.chance(10) ? rng_.below(256) : rng_.below(long_traces_ ? 2 * HWPROF_PARAM_TFIFO + 1 : 6))
              << HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB);
         break;
       case HWPROF_TRACE_CTRL_SAMPLE_RELOAD_ADDR:  // short periods, now and then any (the next write shortens it)
@@ -672,7 +672,7 @@ class TopBench : public lockstep::Bench {
   }
 
   void compare(const hwprof_top_out_t& m, const hwprof_top_out_t& r, Checker& chk) {
-    lockstep::compare_top_outputs(m, r, HWPROF_CFG_LINEWORDS, chk);
+    lockstep::compare_top_outputs(m, r, HWPROF_PARAM_LINEWORDS, chk);
   }
 
   void observe(const hwprof_top_out_t& m, TxLog& log) {

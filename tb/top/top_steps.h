@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "lib/bench_cfg.h"
+#include "lib/bench_params.h"
 
 extern "C" {
 #include "ports.h"

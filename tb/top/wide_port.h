@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "lib/bench_cfg.h"
+#include "lib/bench_params.h"
 #include "verilated.h"
 
 extern "C" {
@@ -18,17 +18,17 @@ namespace hwprof_tb {
 template <typename T>
 void line_from(const T& v, hwprof_line_t* l) {
   uint64_t x = static_cast<uint64_t>(v);
-  for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
-    l->w[w] = HWPROF_CFG_CNTW >= 64 ? x : (x >> (w * HWPROF_CFG_CNTW)) & kCntMax;
+  for (unsigned w = 0; w < HWPROF_PARAM_LINEWORDS; w++)
+    l->w[w] = HWPROF_PARAM_CNTW >= 64 ? x : (x >> (w * HWPROF_PARAM_CNTW)) & kCntMax;
 }
 // A counter of a wide line may start inside a 32-bit word (CntW 8 or 16) or span two (CntW 64):
 // each piece is the bits of one word, shifted to its place in the counter.
 template <std::size_t N>
 void line_from(const VlWide<N>& v, hwprof_line_t* l) {
-  for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++) {
+  for (unsigned w = 0; w < HWPROF_PARAM_LINEWORDS; w++) {
     uint64_t x = 0;
-    for (unsigned b = 0; b < HWPROF_CFG_CNTW;) {
-      const unsigned bit = w * HWPROF_CFG_CNTW + b, sh = bit % 32, take = std::min(32u - sh, HWPROF_CFG_CNTW - b);
+    for (unsigned b = 0; b < HWPROF_PARAM_CNTW;) {
+      const unsigned bit = w * HWPROF_PARAM_CNTW + b, sh = bit % 32, take = std::min(32u - sh, HWPROF_PARAM_CNTW - b);
       x |= ((static_cast<uint64_t>(v[bit / 32]) >> sh) & ((1ull << take) - 1)) << b;
       b += take;
     }
@@ -38,16 +38,16 @@ void line_from(const VlWide<N>& v, hwprof_line_t* l) {
 template <typename T>
 void line_to(const hwprof_line_t& l, T* v) {
   uint64_t x = 0;
-  for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
-    x |= HWPROF_CFG_CNTW >= 64 ? l.w[w] : (l.w[w] & kCntMax) << (w * HWPROF_CFG_CNTW);
+  for (unsigned w = 0; w < HWPROF_PARAM_LINEWORDS; w++)
+    x |= HWPROF_PARAM_CNTW >= 64 ? l.w[w] : (l.w[w] & kCntMax) << (w * HWPROF_PARAM_CNTW);
   *v = static_cast<T>(x);
 }
 template <std::size_t N>
 void line_to(const hwprof_line_t& l, VlWide<N>* v) {
   for (std::size_t i = 0; i < N; i++) (*v)[i] = 0;
-  for (unsigned w = 0; w < HWPROF_CFG_LINEWORDS; w++)
-    for (unsigned b = 0; b < HWPROF_CFG_CNTW;) {
-      const unsigned bit = w * HWPROF_CFG_CNTW + b, sh = bit % 32, take = std::min(32u - sh, HWPROF_CFG_CNTW - b);
+  for (unsigned w = 0; w < HWPROF_PARAM_LINEWORDS; w++)
+    for (unsigned b = 0; b < HWPROF_PARAM_CNTW;) {
+      const unsigned bit = w * HWPROF_PARAM_CNTW + b, sh = bit % 32, take = std::min(32u - sh, HWPROF_PARAM_CNTW - b);
       (*v)[bit / 32] |= static_cast<uint32_t>((((l.w[w] & kCntMax) >> b) & ((1ull << take) - 1)) << sh);
       b += take;
     }

@@ -55,14 +55,14 @@ void trace_steps(std::vector<Step>* s) {
 
   // a full history ends a trace after exactly HistW - 1 outcomes
   uint32_t hist = 1;
-  for (unsigned i = 0; i + 1 < HWPROF_CFG_HISTW; i++) {
+  for (unsigned i = 0; i + 1 < HWPROF_PARAM_HISTW; i++) {
     bool t = (i % 3) == 0;
     hist = (hist << 1) | (t ? 1u : 0u);
-    if (i + 2 < HWPROF_CFG_HISTW)
+    if (i + 2 < HWPROF_PARAM_HISTW)
       s->push_back(go(cf(B, 0x6000 + 8 * i, t ? 0x6000 + 8 * i + 8 : 0x6000 + 8 * i + 4, t), "outcome"));
   }
   s->push_back(rd(HWPROF_TRACE_CTRL_STAT_END_FULL_ADDR, 0, false, "HistW - 2 outcomes: not full yet"));
-  const unsigned last = HWPROF_CFG_HISTW - 2;
+  const unsigned last = HWPROF_PARAM_HISTW - 2;
   const bool lt = (last % 3) == 0;
   const uint32_t after = 0x6000 + 8 * last + (lt ? 8 : 4);
   s->push_back(go(cf(B, 0x6000 + 8 * last, after, lt), "outcome HistW - 1"));
@@ -95,22 +95,22 @@ void trace_steps(std::vector<Step>* s) {
   const uint32_t fifo = en | (1u << HWPROF_TRACE_CTRL_CTRL_FIFO_MODE_LSB) | (2u << HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB);
   s->push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR, fifo, false, "FIFO mode, watermark 2"));
   s->push_back(go(cf(IJ, 0x9000, 0x9100, true), "trace 0x7500 ends: FIFO 1"));
-  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_CFG_TFIFO >= 2 ? 0 : 2, false, "below the watermark"));
+  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_PARAM_TFIFO >= 2 ? 0 : 2, false, "below the watermark"));
   s->push_back(go(cf(IJ, 0x9104, 0x9200, true), "trace 0x9100 ends: FIFO 2"));
-  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_CFG_TFIFO >= 2 ? 2 : 0, false, "watermark reached"));
+  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_PARAM_TFIFO >= 2 ? 2 : 0, false, "watermark reached"));
   s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 2, false, "acknowledge while still at the watermark"));
-  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_CFG_TFIFO >= 2 ? 2 : 0, false, "a level: pending again"));
+  s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_PARAM_TFIFO >= 2 ? 2 : 0, false, "a level: pending again"));
   s->push_back(rd(HWPROF_TRACE_CTRL_FIFO_START_ADDR, 0x7500, false, "oldest record"));
   s->push_back(wr(HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, 1, false, "pop"));
   s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 2, false, "acknowledge below the watermark"));
   s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 0, false, "the acknowledgement sticks"));
-  s->push_back(rd(HWPROF_TRACE_CTRL_FIFO_START_ADDR, HWPROF_CFG_TFIFO >= 2 ? 0x9100 : 0, false, "next record"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_FIFO_START_ADDR, HWPROF_PARAM_TFIFO >= 2 ? 0x9100 : 0, false, "next record"));
   s->push_back(wr(HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, 2, false, "clear"));
-  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR, HWPROF_CFG_TFIFO >= 2 ? 0 : 1, false, "dropped so far"));
-  for (uint32_t i = 0; i < HWPROF_CFG_TFIFO + 2; i++)
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR, HWPROF_PARAM_TFIFO >= 2 ? 0 : 1, false, "dropped so far"));
+  for (uint32_t i = 0; i < HWPROF_PARAM_TFIFO + 2; i++)
     s->push_back(go(cf(IJ, 0xa000 + 0x10 * i, 0xa010 + 0x10 * i, true), "fill the FIFO"));
-  s->push_back(rd(HWPROF_TRACE_CTRL_STATUS_ADDR, HWPROF_CFG_TFIFO, false, "FIFO full"));
-  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR, HWPROF_CFG_TFIFO >= 2 ? 2 : 3, false, "two more dropped"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STATUS_ADDR, HWPROF_PARAM_TFIFO, false, "FIFO full"));
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR, HWPROF_PARAM_TFIFO >= 2 ? 2 : 3, false, "two more dropped"));
   s->push_back(rd(HWPROF_TRACE_CTRL_FIFO_START_ADDR, 0x9200, false, "the oldest kept record"));
   s->push_back(wr(HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, 2, false, "clear"));
   s->push_back(rd(HWPROF_TRACE_CTRL_FIFO_START_ADDR, 0, false, "empty FIFO reads 0"));
@@ -161,7 +161,7 @@ void trace_steps(std::vector<Step>* s) {
   s->push_back(rd(HWPROF_TRACE_CTRL_STATUS_ADDR, 0, false, "a write to CUR_START clears START_PENDING"));
   s->push_back(go(cf(IJ, 0xd404, 0xd500, true), "indirect jump"));
   s->push_back(rd(HWPROF_TRACE_CTRL_LAST_START_ADDR, 0xd400, false, "the written start is the trace's"));
-  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_END_INDIRECT_ADDR, 2 + 5 + 1 + 2 + HWPROF_CFG_TFIFO + 2 + 6, false,
+  s->push_back(rd(HWPROF_TRACE_CTRL_STAT_END_INDIRECT_ADDR, 2 + 5 + 1 + 2 + HWPROF_PARAM_TFIFO + 2 + 6, false,
                   "trap entries count as indirect ends"));
   s->push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR, 0, false, "disable"));
   s->push_back(go(cf(IJ, 0xb000, 0xc000, true), "ignored while disabled"));

@@ -263,12 +263,12 @@ def register_block(banner, enc, blk):
 
 
 def config_check(banner, enc):
-    """hwprof_cfg_check: elaboration errors for build parameters outside their allowed values."""
+    """hwprof_param_check: elaboration errors for build parameters outside their allowed values."""
     cfg = enc.get("config", [])
     out = [f"// {banner}", "//",
-           "// hwprof_cfg_check: stops elaboration when a build parameter of hwprof_top is outside the values",
+           "// hwprof_param_check: stops elaboration when a build parameter of hwprof_top is outside the values",
            "// regs/encodings.json allows (the same rule the C model's cfg_check applies). No ports, no logic.",
-           "", "`default_nettype none", "", "module hwprof_cfg_check #("]
+           "", "`default_nettype none", "", "module hwprof_param_check #("]
     params = [f"  parameter int unsigned {c['name']} = hwprof_pkg::{c['c']}_DEFAULT" for c in cfg]
     out.append(",\n".join(params))
     out += [");", ""]
