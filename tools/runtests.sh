@@ -186,7 +186,7 @@ tail -n 1 "$logdir/qemu-check-workloads.log" 2>/dev/null
 sed -n 's/.*trace check: \([0-9]*\) traces.*, \([0-9]*\) failed.*/\1 \2/p' "$logdir"/sc-trace-*.out 2>/dev/null |
   awk '{t += $1; f += $2} END { if (NR) printf "trace round trip on the workloads: %d traces checked, %d failed\n", t, f }'
 cat "$logdir"/sc-trace-*.out "$logdir"/sc-fw-*.out 2>/dev/null | awk '
-  /program: / {i += $2} /lockstep: / {c += $2; m += $(NF-1); n++}
+  /  run: / {i += $2} /lockstep: / {c += $2; m += $(NF-1); n++}
   END { if (n) printf "whole system in lockstep: %d runs, %d instructions, %d cycles compared, %d mismatches\n", n, i, c, m }'
 cat "$logdir/instr-edge-profiles-exact-c-model.log" "$logdir/instr-edge-profiles-exact-rtl-lockstep.log" 2>/dev/null |
   awk '/edge check: .*differences/ { for (i = 1; i <= NF; i++) { if ($(i) == "edges") e += $(i-1); if ($(i) == "differences") d += $(i-1) } n++ }
