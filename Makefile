@@ -12,7 +12,7 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 SUBMAKE   = $(MAKE) --no-print-directory $(if $(findstring -j,$(MAKEFLAGS)),,-j$(JOBS))
 
 CC       ?= cc
-CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Isw/elf -Isw/cfg -Isw/profmap
+CFLAGS_COMMON := -std=c11 -Wall -Wextra -Werror -Isw/include -Icmodel -Isw/host/elf -Isw/lib/cfg -Isw/host/profmap
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 VERILATOR ?= verilator
@@ -35,45 +35,45 @@ VLT      := rtl/hwprof.vlt
 MODEL_SRC := cmodel/top/autogen/top_reg.c cmodel/pir/autogen/pir_reg.c cmodel/edge_prof/autogen/edge_prof_reg.c cmodel/trace_ctrl/autogen/trace_ctrl_reg.c cmodel/cop/autogen/cop_reg.c cmodel/vpf/autogen/vpf_reg.c \
              cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/regfile.c cmodel/path/path.c cmodel/pir/pir.c cmodel/edge_prof/edge_prof.c cmodel/trace_ctrl/trace_ctrl.c cmodel/cop/cop.c cmodel/vpf/sbuf.c cmodel/vpf/vpf.c cmodel/top/top.c cmodel/mem_model.c
 MODEL_HDR := $(wildcard cmodel/*.h cmodel/*/*.h cmodel/*/autogen/*.h) sw/include/autogen/hwprof_regs.h
-SW_SRC   := sw/hwprof_edge.c sw/hwprof_trace.c sw/hwprof_cop.c sw/trace_recon.c sw/image.c
+SW_SRC   := sw/fw/drivers/hwprof_edge.c sw/fw/drivers/hwprof_trace.c sw/fw/drivers/hwprof_cop.c sw/lib/trace_recon.c sw/lib/image.c
 SW_HDR   := $(wildcard sw/include/*.h sw/include/autogen/*.h)
 # the host tools' one ELF reader (libelf)
-ELF_SRC  := sw/elf/hwprof_elf.c
-ELF_HDR  := sw/elf/hwprof_elf.h
+ELF_SRC  := sw/host/elf/hwprof_elf.c
+ELF_HDR  := sw/host/elf/hwprof_elf.h
 # The host software's layers (docs/architecture.md): the CFG layer (its core also builds for the
 # RV32 target), the rewriting layer, the map library shared by the instrumenter and the platforms.
-CFG_SRC  := sw/cfg/hwprof_cfg.c sw/cfg/hwprof_cfg_prog.c
+CFG_SRC  := sw/lib/cfg/hwprof_cfg.c sw/host/elf/hwprof_cfg_prog.c
 # path profiling (docs/path.md): Ball-Larus numbering
-PATH_SRC := sw/path/bl.c sw/path/regions.c sw/path/func_paths.c sw/path/pp_plan.c
+PATH_SRC := sw/lib/path/bl.c sw/host/path/regions.c sw/host/path/func_paths.c sw/host/path/pp_plan.c
 # host only (files, the ELF and map layers): reading a path profile back, comparing it with the oracle
-PATH_HOST_SRC := sw/path/pp_readback.c sw/path/pp_compare.c
-RW_SRC   := sw/rewrite/hwprof_rewrite.c
-PROFMAP_SRC := sw/profmap/map_file.c sw/profmap/derive.c sw/profmap/meta_blob.c sw/profmap/profile_file.c sw/cfg/hwprof_cfg.c
-PROFMAP_HDR := sw/profmap/profmap.h sw/cfg/hwprof_cfg.h
+PATH_HOST_SRC := sw/host/path/pp_readback.c sw/host/path/pp_compare.c
+RW_SRC   := sw/host/rewrite/hwprof_rewrite.c
+PROFMAP_SRC := sw/host/profmap/map_file.c sw/host/profmap/derive.c sw/host/profmap/meta_blob.c sw/host/profmap/profile_file.c sw/lib/cfg/hwprof_cfg.c
+PROFMAP_HDR := sw/host/profmap/profmap.h sw/lib/cfg/hwprof_cfg.h
 # The co-processor's tools (docs/cop.md): the format's name tables (generated from
 # regs/cop_uinsn.json), image files, the assembler/disassembler, the instruction-level interpreter.
-COP_SRC  := sw/cop/autogen/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/cop_interp.c
-COP_HDR  := sw/cop/cop_image.h sw/cop/cop_asm.h sw/cop/cop_interp.h
-VP_SRC   := sw/vp/vp_estimate.c sw/vp/vp_fw.c
+COP_SRC  := sw/host/cop/autogen/cop_isa_tables.c sw/host/cop/cop_image.c sw/host/cop/cop_asm.c sw/host/cop/cop_interp.c
+COP_HDR  := sw/host/cop/cop_image.h sw/host/cop/cop_asm.h sw/host/cop/cop_interp.h
+VP_SRC   := sw/host/vp/vp_estimate.c sw/fw/vp/vp_fw.c
 # host: load-value profile files and their A.6 estimate
-VP_PROFILE_SRC := sw/vp/vp_estimate.c sw/vp/vp_profile.c
+VP_PROFILE_SRC := sw/host/vp/vp_estimate.c sw/host/vp/vp_profile.c
 # whole-program path analysis (docs/wpp.md): the file formats (also in the simulator), the analysis
-WPP_FILE_SRC := sw/wpp/trace_file.c
-WPP_SRC  := $(WPP_FILE_SRC) sw/wpp/block_stream.c sw/wpp/chain_table.c sw/wpp/cycles.c sw/wpp/wpp_index.c sw/wpp/wpp_tables.c sw/wpp/sequitur.c \
-            sw/trace_recon.c sw/image.c sw/rv32_disasm.c $(ELF_SRC)
+WPP_FILE_SRC := sw/host/wpp/trace_file.c
+WPP_SRC  := $(WPP_FILE_SRC) sw/host/wpp/block_stream.c sw/host/wpp/chain_table.c sw/host/wpp/cycles.c sw/host/wpp/wpp_index.c sw/host/wpp/wpp_tables.c sw/host/wpp/sequitur.c \
+            sw/lib/trace_recon.c sw/lib/image.c sw/lib/rv32_disasm.c $(ELF_SRC)
 # hwprof-report (docs/report.md): the lcov, sample-profile and HTML writers and what they read
-REPORT_SRC  := sw/report/dwarf_lines.c sw/report/block_counts.c sw/report/map_program.c sw/report/lcov.c sw/report/sample_prof.c \
-               sw/report/svg.c sw/report/run_files.c sw/report/html_report.c $(VP_PROFILE_SRC) \
-               sw/wpp/wpp_index.c $(WPP_FILE_SRC) $(PROFMAP_SRC) $(ELF_SRC)
-WPP_HDR  := $(wildcard sw/wpp/*.h) $(ELF_HDR) $(SW_HDR)
-VP_HDR   := sw/vp/vp_estimate.h sw/vp/vp_fw.h
+REPORT_SRC  := sw/host/report/dwarf_lines.c sw/host/report/block_counts.c sw/host/report/map_program.c sw/host/report/lcov.c sw/host/report/sample_prof.c \
+               sw/host/report/svg.c sw/host/report/run_files.c sw/host/report/html_report.c $(VP_PROFILE_SRC) \
+               sw/host/wpp/wpp_index.c $(WPP_FILE_SRC) $(PROFMAP_SRC) $(ELF_SRC)
+WPP_HDR  := $(wildcard sw/host/wpp/*.h) $(ELF_HDR) $(SW_HDR)
+VP_HDR   := sw/host/vp/vp_estimate.h sw/fw/vp/vp_fw.h
 # the dynamic optimizer (docs/dynopt.md): portable firmware, built for the host tests and for RV32
-DYNOPT_SRC := sw/dynopt/phase.c sw/dynopt/meta.c sw/dynopt/dynopt.c
+DYNOPT_SRC := sw/fw/dynopt/phase.c sw/fw/dynopt/meta.c sw/fw/dynopt/dynopt.c
 # the code cache and the trace-driven optimizer (firmware of the -tc programs)
-CCACHE_SRC := sw/dynopt/codecache.c sw/dynopt/trace_opt.c sw/dynopt/relayout.c
-RELAYOUT_SRC := sw/dynopt/codecache.c sw/dynopt/relayout.c
-DYNOPT_HDR := sw/dynopt/phase.h sw/dynopt/meta.h sw/dynopt/dynopt.h sw/include/hwprof_meta.h sw/dynopt/codecache.h sw/dynopt/trace_opt.h \
-              sw/dynopt/relayout.h
+CCACHE_SRC := sw/fw/dynopt/codecache.c sw/fw/dynopt/trace_opt.c sw/fw/dynopt/relayout.c
+RELAYOUT_SRC := sw/fw/dynopt/codecache.c sw/fw/dynopt/relayout.c
+DYNOPT_HDR := sw/fw/dynopt/phase.h sw/fw/dynopt/meta.h sw/fw/dynopt/dynopt.h sw/include/hwprof_meta.h sw/fw/dynopt/codecache.h sw/fw/dynopt/trace_opt.h \
+              sw/fw/dynopt/relayout.h
 RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include
 

@@ -1,4 +1,4 @@
-/* Fuzz target: the co-processor's assembler (sw/cop/cop_asm.c), and the disassembler on what it
+/* Fuzz target: the co-processor's assembler (sw/host/cop/cop_asm.c), and the disassembler on what it
  * accepted, as hwprof-cpasm runs them. */
 #include <stdint.h>
 #include <stdio.h>

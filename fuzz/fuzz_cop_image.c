@@ -1,4 +1,4 @@
-/* Fuzz target: the co-processor's image file reader (sw/cop/cop_image.c), then the check every
+/* Fuzz target: the co-processor's image file reader (sw/host/cop/cop_image.c), then the check every
  * loader runs on an image before the hardware sees it. */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Fuzz target: the ELF reader the host tools share (sw/elf/hwprof_elf.c), as the instrumenter and
+/* Fuzz target: the ELF reader the host tools share (sw/host/elf/hwprof_elf.c), as the instrumenter and
  * the simulator call it: parse with sections, symbols and relocations, then build the program image. */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Fuzz target: the instrumenter end to end (sw/instr/instrument.c, instr_run): read the program,
+/* Fuzz target: the instrumenter end to end (sw/host/instr/instrument.c, instr_run): read the program,
  * build every function's CFG, choose and place the counters, write the instrumented program and the
  * map, both modes in turn. The outputs go to a scratch directory in memory (/dev/shm). */
 #include <stdint.h>

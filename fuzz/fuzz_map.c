@@ -1,4 +1,4 @@
-/* Fuzz target: the map file reader (sw/profmap/map_file.c, pm_read) and what the tools do with a map
+/* Fuzz target: the map file reader (sw/host/profmap/map_file.c, pm_read) and what the tools do with a map
  * read: derive every function's edge counts from counters (pm_derive), as `hwprof-instr read` does. */
 #include <stdint.h>
 #include <stdlib.h>

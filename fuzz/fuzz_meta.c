@@ -1,5 +1,5 @@
 /* Fuzz target: the run-time metadata reader the firmware runs on the blob inside a program
- * (sw/dynopt/meta.c, hwprof_meta_open): a blob it accepts must be safe to walk as the firmware does. */
+ * (sw/fw/dynopt/meta.c, hwprof_meta_open): a blob it accepts must be safe to walk as the firmware does. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

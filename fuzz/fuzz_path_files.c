@@ -1,4 +1,4 @@
-/* Fuzz target: the path-profile and path-truth readers (sw/path/pp_compare.c, as `hwprof-instr
+/* Fuzz target: the path-profile and path-truth readers (sw/host/path/pp_compare.c, as `hwprof-instr
  * paths-check` runs them): the input's first byte chooses which side it is; the other side is a
  * small valid file of the other kind (so that the comparison itself runs too). */
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* Fuzz target: the profile file readers (sw/profmap/profile_file.c): pm_compare_profiles, as
+/* Fuzz target: the profile file readers (sw/host/profmap/profile_file.c): pm_compare_profiles, as
  * `hwprof-instr compare` runs it (the input compared with itself), and pm_read_profile against a
  * small map, as `hwprof-report` runs it. */
 #include <stdint.h>

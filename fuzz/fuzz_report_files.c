@@ -1,5 +1,5 @@
 /* Fuzz target: the text files of a run directory that hwprof-report html reads besides the edge
- * profile (sw/report/run_files.c, sw/vp/vp_profile.c): the input's first byte chooses the reader
+ * profile (sw/host/report/run_files.c, sw/host/vp/vp_profile.c): the input's first byte chooses the reader
  * (0 a path profile, 1 a phase truth, 2 a hwprof-wpp table, 3 a load-value profile). */
 #include <stdint.h>
 #include <string.h>

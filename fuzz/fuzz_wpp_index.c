@@ -1,4 +1,4 @@
-/* Fuzz target: hwprof-wpp's indexed run file (sw/wpp/wpp_index.c) and the three queries on it: a
+/* Fuzz target: hwprof-wpp's indexed run file (sw/host/wpp/wpp_index.c) and the three queries on it: a
  * file the reader accepts must answer any query within its arrays. */
 #include <stdint.h>
 #include <stdlib.h>

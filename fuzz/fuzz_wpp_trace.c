@@ -1,4 +1,4 @@
-/* Fuzz target: a trace file (sw/wpp/trace_file.c) as hwprof-wpp reads it, then everything it feeds:
+/* Fuzz target: a trace file (sw/host/wpp/trace_file.c) as hwprof-wpp reads it, then everything it feeds:
  * the blocks rebuilt through a small fixed program (loops, forward and backward branches, a call
  * and its return, an ecall) and the hierarchy of cycles with tables small enough to sort often. */
 #include <stdint.h>

@@ -98,7 +98,7 @@ $(2)/Vhwprof_cop: $(RTL_COP) $(VLT) tb/cop/tb_cop.cpp tb/lib/lockstep.cpp tb/lib
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	$(VERILATOR) --cc --exe --build -j $(JOBS) $(4) --Mdir $$(dir $$@)obj --top-module hwprof_cop \
-	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/cop \
+	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/host/cop \
 	    -DCOP_UC=$(call tb_field,$(1),2) -DCOP_CAM=$(call tb_field,$(1),3) -DCOP_DATA=$(call tb_field,$(1),4)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a $(CURDIR)/$(BUILD)/cop/libhwprof_cop.a" \
 	  -o $(CURDIR)/$$@ $(3) $(CURDIR)/tb/cop/tb_cop.cpp $(CURDIR)/tb/lib/lockstep.cpp \

@@ -29,7 +29,7 @@ $(FUSESOC):
 	  || echo "deps: note: FuseSoC could not be installed from PyPI; hwprof.core is checked without it"
 
 # Selenium (PyPI) in the same environment: make test drives Debian's chromium through chromedriver
-# with it to check the report page (tools/html_check.py). Without it that check fails and says why.
+# with it to check the report page (tb/check/html_check.py). Without it that check fails and says why.
 SELENIUM := $(BUILD)/venv/.selenium
 $(SELENIUM): $(FUSESOC)
 	@$(BUILD)/venv/bin/pip install -q --disable-pip-version-check selenium && touch $@ \

@@ -5,7 +5,7 @@
 # $(BUILD)/obj/ (the tools, the platforms, the benches' libraries), with ASan+UBSan in $(BUILD)/asan/
 # (the unit tests and the sanitized tools make test drives). The compiler writes each object's
 # header dependencies beside it (-MMD). One include path for all: no two headers share a name.
-HOST_INC := -Itb -Itests -Isim -Isw/instr -Isw/rewrite -Isw/cop -Isw/vp -Isw/dynopt -Isw/wpp -Isw/path -Isw/report
+HOST_INC := -Itb -Itests -Isim -Isw/host/instr -Isw/host/rewrite -Isw/host/cop -Isw/host/vp -Isw/fw/vp -Isw/fw/dynopt -Isw/host/wpp -Isw/host/path -Isw/lib/path -Isw/host/report
 obj  = $(sort $(patsubst %.c,$(BUILD)/obj/%.o,$(1)))
 asan = $(sort $(patsubst %.c,$(BUILD)/asan/%.o,$(1)))
 $(BUILD)/obj/%.o: %.c

@@ -1,12 +1,12 @@
 # The two platforms: hwprof-sim (C only) and hwprof-sc (SystemC).
 # Included by the Makefile in its order: what the files before it define is in scope.
 
-INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) $(filter sw/profmap/%,$(PROFMAP_SRC)) sw/instr/instrument.c sw/instr/path_instr.c sw/instr/linkage.c \
+INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) $(filter sw/host/profmap/%,$(PROFMAP_SRC)) sw/host/instr/instrument.c sw/host/instr/path_instr.c sw/host/instr/linkage.c \
              $(PATH_SRC) $(PATH_HOST_SRC)
 # What both runners link (sim/runner.c: the shared options, checks, oracles and outputs)
 RUNNER_SRC := sim/rv32.c sim/runner.c sim/trace_drain.c $(wildcard tb/check/*.c) $(wildcard tb/oracle/*.c) \
-              $(WPP_FILE_SRC) sw/hwprof_trace.c sw/hwprof_edge.c sw/trace_recon.c sw/image.c $(ELF_SRC) \
-              sw/cfg/hwprof_cfg_prog.c $(PROFMAP_SRC) $(PATH_SRC) $(PATH_HOST_SRC)
+              $(WPP_FILE_SRC) sw/fw/drivers/hwprof_trace.c sw/fw/drivers/hwprof_edge.c sw/lib/trace_recon.c sw/lib/image.c $(ELF_SRC) \
+              sw/host/elf/hwprof_cfg_prog.c $(PROFMAP_SRC) $(PATH_SRC) $(PATH_HOST_SRC)
 SIM_SRC  := $(RUNNER_SRC) sim/platform.c sim/hwprof_sim.c $(MODEL_SRC)
 SIM_BIN  := $(BUILD)/sim/hwprof-sim
 $(SIM_BIN): $(call obj,$(SIM_SRC))
@@ -38,7 +38,7 @@ $(1): $(SC_SRC) $(SC_HDR) tb/lib/apb_master.h sim/platform.h sim/rv32.h sim/runn
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	@# -MP in -CFLAGS: a header since moved or removed does not stop Verilator's own make
 	$(VERILATOR) --sc --exe --build -j $(JOBS) $(3) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $$(dir $$@)obj --top-module hwprof_top \
-	  -CFLAGS "-O2 -MP -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/profmap -I$(CURDIR)/sw/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/elf -I$(CURDIR)/sw/wpp -I$(CURDIR)/sw/path $(if $(5),$(5),$(SC_CFLAGS))" \
+	  -CFLAGS "-O2 -MP -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/host/profmap -I$(CURDIR)/sw/lib/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/host/elf -I$(CURDIR)/sw/host/wpp -I$(CURDIR)/sw/host/path -I$(CURDIR)/sw/lib/path $(if $(5),$(5),$(SC_CFLAGS))" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc -lelf" \
 	  -o $(CURDIR)/$$@ $(2) $(addprefix $(CURDIR)/,$(SC_SRC)) >$$(dir $$@)build.log 2>&1 \
 	  || { cat $$(dir $$@)build.log; exit 1; }

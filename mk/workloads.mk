@@ -15,14 +15,14 @@ $(BUILD)/workloads/%.elf: sim/workloads/%.c sim/workloads/common.h
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) $< -o $@
 
-# The same workloads with the firmware runtime (sw/rt/hwprof_rt.c): main becomes workload_main, the
+# The same workloads with the firmware runtime (sw/fw/rt/hwprof_rt.c): main becomes workload_main, the
 # runtime configures the trace controller and handles its interrupts with the drivers of sw/.
-FW_SRC   := sw/hwprof_trace.c sw/hwprof_edge.c
+FW_SRC   := sw/fw/drivers/hwprof_trace.c sw/fw/drivers/hwprof_edge.c
 FW_ELFS  := $(addprefix $(BUILD)/workloads/,$(addsuffix -fw.elf,$(WORKLOADS)))
-$(BUILD)/workloads/%-fw.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/hwprof_rt.c $(FW_SRC) $(SW_HDR)
+$(BUILD)/workloads/%-fw.elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/hwprof_rt.c $(FW_SRC) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/hwprof_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/fw/rt/hwprof_rt.c -o $(@:.elf=-rt.o)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) $(FW_SRC) -o $@
 
 # ... and with the trace-driven optimizer (docs/dynopt.md, "Hot traces into the code cache"): the same
@@ -31,7 +31,7 @@ $(BUILD)/workloads/%-fw.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/hwpr
 # exits' trampolines in the 64 KiB below 1 MiB (hwprof_trampolines, hwprof_trampolines_end): every
 # way between the cache and the code is a backward jump, which ends a trace. Every jump must be in
 # reach (1 MiB: the firmware refuses to start if the program's image reaches the trampolines).
-TC_SRC      := $(FW_SRC) $(CCACHE_SRC) sw/trace_recon.c sw/image.c
+TC_SRC      := $(FW_SRC) $(CCACHE_SRC) sw/lib/trace_recon.c sw/lib/image.c
 TC_HDR      := $(DYNOPT_HDR)
 TC_CODE_AT  := $(shell printf '0x%x' $$(( $(PLAT_RAM_BASE) + 0x10000 )))
 TC_TRAMP_AT := $(shell printf '0x%x' $$(( $(PLAT_RAM_BASE) + 0xf0000 )))
@@ -48,103 +48,103 @@ TC_SAMPLING := -DSAMPLE_JITTER=0x1d872b41u
 TC_PROGRAMS := $(WORKLOADS) phases stable
 TC_ELFS     := $(foreach p,$(TC_PROGRAMS),$(BUILD)/tcache/$(p)-fw.elf $(BUILD)/tcache/$(p)-tc.elf)
 define TC_WORKLOAD_RULE
-$(BUILD)/tcache/%-$(1).elf: sim/workloads/%.c sim/workloads/common.h sw/rt/hwprof_rt.c $(TC_SRC) $(TC_HDR) $(SW_HDR)
+$(BUILD)/tcache/%-$(1).elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/hwprof_rt.c $(TC_SRC) $(TC_HDR) $(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(2) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
-	$(RV32_CC) $(2) -march=rv32im_zicsr -Isw/include -Isw/dynopt $(3) -c sw/rt/hwprof_rt.c -o $$(@:.elf=-rt.o)
-	$(RV32_CC) $(2) -Isw/include -Isw/dynopt $$(@:.elf=.o) $$(@:.elf=-rt.o) $(4) -o $$@
+	$(RV32_CC) $(2) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt $(3) -c sw/fw/rt/hwprof_rt.c -o $$(@:.elf=-rt.o)
+	$(RV32_CC) $(2) -Isw/include -Isw/fw/dynopt $$(@:.elf=.o) $$(@:.elf=-rt.o) $(4) -o $$@
 endef
 $(eval $(call TC_WORKLOAD_RULE,fw,$(WL_FLAGS),$(TC_SAMPLING),$(FW_SRC)))
 $(eval $(call TC_WORKLOAD_RULE,tc,$(TC_WL_FLAGS),$(TC_SAMPLING) -DHWPROF_TRACE_CACHE,$(TC_SRC)))
 
-# The same workloads with the value-profiling runtime (sw/rt/cop_rt.c): the co-processor runs
-# sw/cop/examples/load_count.s (embedded by hwprof-cpasm --c) on every load, the runtime is its
-# interrupt handler (sw/hwprof_cop.c) and checks the accounting at the end. -cop<N>: prescaler N.
-COP_FW_PROG := sw/cop/examples/load_count.s
+# The same workloads with the value-profiling runtime (sw/fw/rt/cop_rt.c): the co-processor runs
+# sw/fw/cop/examples/load_count.s (embedded by hwprof-cpasm --c) on every load, the runtime is its
+# interrupt handler (sw/fw/drivers/hwprof_cop.c) and checks the accounting at the end. -cop<N>: prescaler N.
+COP_FW_PROG := sw/fw/cop/examples/load_count.s
 COP_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -cop.elf,$(WORKLOADS)))
 $(BUILD)/fw/cop_image.c: $(COP_FW_PROG) $(CPASM_BIN)
 	@mkdir -p $(dir $@)
 	$(CPASM_BIN) --c cop_image $(COP_FW_PROG) -o $@
 define COP_FW_RULE
-$(BUILD)/workloads/%-cop$(1).elf: sim/workloads/%.c sim/workloads/common.h sw/rt/cop_rt.c sw/rt/cop_rt_common.h sw/hwprof_cop.c $(BUILD)/fw/cop_image.c $(SW_HDR)
+$(BUILD)/workloads/%-cop$(1).elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/cop_rt.c sw/fw/rt/cop_rt_common.h sw/fw/drivers/hwprof_cop.c $(BUILD)/fw/cop_image.c $(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include $(if $(1),-DCOP_PRESCALE=$(1)u) -c sw/rt/cop_rt.c -o $$(@:.elf=-rt.o)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include $$(@:.elf=.o) $$(@:.elf=-rt.o) sw/hwprof_cop.c $(BUILD)/fw/cop_image.c -o $$@
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include $(if $(1),-DCOP_PRESCALE=$(1)u) -c sw/fw/rt/cop_rt.c -o $$(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include $$(@:.elf=.o) $$(@:.elf=-rt.o) sw/fw/drivers/hwprof_cop.c $(BUILD)/fw/cop_image.c -o $$@
 endef
 $(eval $(call COP_FW_RULE,))
 $(eval $(call COP_FW_RULE,4))
 $(eval $(call COP_FW_RULE,16))
 
-# The same workloads with the load-value profiling runtime (sw/rt/vp_rt.c): the co-processor runs
-# sw/cop/valueprof.s (seed 001's Figure 10) on every load; the runtime copies, masks, partitions and
+# The same workloads with the load-value profiling runtime (sw/fw/rt/vp_rt.c): the co-processor runs
+# sw/fw/cop/valueprof.s (seed 001's Figure 10) on every load; the runtime copies, masks, partitions and
 # writes vp-profile.txt (docs/vpf.md).
 # The programs profiled: the workloads and three written for the value profiler (sim/workloads/vp_*.c:
 # known values, glacial values, a load working set four times the slots)
 VP_PROGRAMS := $(WORKLOADS) vp_known vp_glacial vp_wide
 VP_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -vp.elf,$(VP_PROGRAMS)))
-$(BUILD)/fw/vp_image.c: sw/cop/valueprof.s $(CPASM_BIN)
+$(BUILD)/fw/vp_image.c: sw/fw/cop/valueprof.s $(CPASM_BIN)
 	@mkdir -p $(dir $@)
-	$(CPASM_BIN) --c vp_image sw/cop/valueprof.s -o $@
-$(BUILD)/workloads/%-vp.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/vp_rt.c sw/rt/cop_rt_common.h sw/vp/vp_fw.c sw/vp/vp_fw.h sw/hwprof_cop.c \
+	$(CPASM_BIN) --c vp_image sw/fw/cop/valueprof.s -o $@
+$(BUILD)/workloads/%-vp.elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/vp_rt.c sw/fw/rt/cop_rt_common.h sw/fw/vp/vp_fw.c sw/fw/vp/vp_fw.h sw/fw/drivers/hwprof_cop.c \
                              $(BUILD)/fw/vp_image.c $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/vp -c sw/rt/vp_rt.c -o $(@:.elf=-rt.o)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) sw/vp/vp_fw.c sw/hwprof_cop.c $(BUILD)/fw/vp_image.c -o $@
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/vp -c sw/fw/rt/vp_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) sw/fw/vp/vp_fw.c sw/fw/drivers/hwprof_cop.c $(BUILD)/fw/vp_image.c -o $@
 
-# ... and with the simple-sampling baseline (sw/rt/ss_rt.c, sw/cop/simplesamp.s: one load in 1024)
+# ... and with the simple-sampling baseline (sw/fw/rt/ss_rt.c, sw/fw/cop/simplesamp.s: one load in 1024)
 SS_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -ss.elf,$(VP_PROGRAMS)))
-$(BUILD)/fw/ss_image.c: sw/cop/simplesamp.s $(CPASM_BIN)
+$(BUILD)/fw/ss_image.c: sw/fw/cop/simplesamp.s $(CPASM_BIN)
 	@mkdir -p $(dir $@)
-	$(CPASM_BIN) --c ss_image sw/cop/simplesamp.s -o $@
-$(BUILD)/workloads/%-ss.elf: sim/workloads/%.c sim/workloads/common.h sw/rt/ss_rt.c sw/rt/cop_rt_common.h sw/hwprof_cop.c $(BUILD)/fw/ss_image.c $(SW_HDR)
+	$(CPASM_BIN) --c ss_image sw/fw/cop/simplesamp.s -o $@
+$(BUILD)/workloads/%-ss.elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/ss_rt.c sw/fw/rt/cop_rt_common.h sw/fw/drivers/hwprof_cop.c $(BUILD)/fw/ss_image.c $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/rt/ss_rt.c -o $(@:.elf=-rt.o)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) sw/hwprof_cop.c $(BUILD)/fw/ss_image.c -o $@
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/fw/rt/ss_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) sw/fw/drivers/hwprof_cop.c $(BUILD)/fw/ss_image.c -o $@
 
 # Whole-program paths and strata (docs/wpp.md, seed 003): hwprof-wpp on the trace files the platforms
 # drain (hwprof-sim --trace-out) and the block files of the retire stream (--blocks-out)
 WPP_BIN  := $(BUILD)/wpp/hwprof-wpp
-$(WPP_BIN): $(call obj,$(WPP_SRC) sw/wpp/hwprof_wpp.c)
+$(WPP_BIN): $(call obj,$(WPP_SRC) sw/host/wpp/hwprof_wpp.c)
 	@mkdir -p $(dir $@)
 	$(CC) $^ -o $@ -lelf
-$(BUILD)/unit/hwprof-wpp-asan: $(call asan,$(WPP_SRC) sw/wpp/hwprof_wpp.c)
+$(BUILD)/unit/hwprof-wpp-asan: $(call asan,$(WPP_SRC) sw/host/wpp/hwprof_wpp.c)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $^ -o $@ -lelf
 
 # Profiles for other tools (docs/report.md): hwprof-report writes an lcov tracefile of an edge
 # profile, its lines from the program's DWARF line table (elfutils' libdw)
 REPORT_BIN := $(BUILD)/report/hwprof-report
-$(REPORT_BIN): $(call obj,$(REPORT_SRC) sw/report/hwprof_report.c)
+$(REPORT_BIN): $(call obj,$(REPORT_SRC) sw/host/report/hwprof_report.c)
 	@mkdir -p $(dir $@)
 	$(CC) $^ -o $@ -ldw -lelf -lm
-$(BUILD)/unit/hwprof-report-asan: $(call asan,$(REPORT_SRC) sw/report/hwprof_report.c)
+$(BUILD)/unit/hwprof-report-asan: $(call asan,$(REPORT_SRC) sw/host/report/hwprof_report.c)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $^ -o $@ -ldw -lelf -lm
 
-# The instrumenter (sw/instr/) and the workloads it instruments: built again with the
+# The instrumenter (sw/host/instr/) and the workloads it instruments: built again with the
 # relocations kept (-Wl,--emit-relocs) and without linker relaxation, then instrumented
 # (mode minimal, K = INSTR_K: small enough that functions are split into regions).
 INSTR_BIN := $(BUILD)/instr/hwprof-instr
 INSTR_K   ?= 4
-$(INSTR_BIN): $(call obj,$(INSTR_SRC) sw/instr/hwprof_instr.c)
+$(INSTR_BIN): $(call obj,$(INSTR_SRC) sw/host/instr/hwprof_instr.c)
 	@mkdir -p $(dir $@)
 	$(CC) $^ -o $@ -lelf
 # the code cache on random paths of real programs (tests/dynopt/codecache_random.c), under ASan/UBSan
-$(BUILD)/unit/codecache-random: $(call asan,tests/dynopt/codecache_random.c sim/rv32.c sw/dynopt/codecache.c $(ELF_SRC))
+$(BUILD)/unit/codecache-random: $(call asan,tests/dynopt/codecache_random.c sim/rv32.c sw/fw/dynopt/codecache.c $(ELF_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $^ -o $@ -lelf
 
 # block re-layout at random moments in random orders (tests/dynopt/relayout_random.c), on the whole platform,
 # under ASan/UBSan: the program's output and its exact edge profile through the code cache
-RL_RANDOM_SRC := $(filter-out sim/hwprof_sim.c,$(SIM_SRC)) sw/dynopt/codecache.c sw/dynopt/relayout.c sw/dynopt/meta.c
+RL_RANDOM_SRC := $(filter-out sim/hwprof_sim.c,$(SIM_SRC)) sw/fw/dynopt/codecache.c sw/fw/dynopt/relayout.c sw/fw/dynopt/meta.c
 $(BUILD)/unit/relayout-random: $(call asan,tests/dynopt/relayout_random.c $(RL_RANDOM_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $^ -o $@ -lelf
 
-$(BUILD)/unit/hwprof-instr-asan: $(call asan,$(INSTR_SRC) sw/instr/hwprof_instr.c)
+$(BUILD)/unit/hwprof-instr-asan: $(call asan,$(INSTR_SRC) sw/host/instr/hwprof_instr.c)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $^ -o $@ -lelf
 WL_RELOC := $(addprefix $(BUILD)/instr/,$(addsuffix .elf,$(WORKLOADS)))
@@ -166,19 +166,19 @@ endef
 $(foreach c,$(SC_CONFIGS),$(eval $(call SWEPT_PROF_RULE,$(c))))
 
 # The dynamic optimizer (docs/dynopt.md): the workloads and two programs written with clear phases,
-# linked with its firmware runtime (sw/rt/dynopt_rt.c) and their relocations kept, then instrumented
+# linked with its firmware runtime (sw/fw/rt/dynopt_rt.c) and their relocations kept, then instrumented
 # in mode all (every branch's two edges counted) with the run-time metadata the firmware reads.
 PHASE_WORKLOADS := phases stable
 DYN_PROGRAMS := $(WORKLOADS) $(PHASE_WORKLOADS)
 DYN_ELFS := $(addprefix $(BUILD)/dyn/,$(addsuffix -prof.elf,$(DYN_PROGRAMS)))
-DYN_FW := sw/rt/dynopt_rt.c $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/hwprof_edge.c
+DYN_FW := sw/fw/rt/dynopt_rt.c $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c
 .SECONDARY: $(addprefix $(BUILD)/dyn/,$(addsuffix .elf,$(DYN_PROGRAMS)))
 $(BUILD)/dyn/%.elf: sim/workloads/%.c sim/workloads/common.h $(DYN_FW) $(DYNOPT_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt -c sw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/dynopt -Wl,--emit-relocs -Wl,--no-relax $(@:.elf=.o) $(@:.elf=-rt.o) \
-	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/hwprof_edge.c -o $@
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt -c sw/fw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/fw/dynopt -Wl,--emit-relocs -Wl,--no-relax $(@:.elf=.o) $(@:.elf=-rt.o) \
+	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c -o $@
 $(BUILD)/dyn/%-prof.elf: $(BUILD)/dyn/%.elf $(INSTR_BIN)
 	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
 $(BUILD)/workloads/phases.elf $(BUILD)/workloads/stable.elf: $(BUILD)/workloads/%.elf: sim/workloads/%.c sim/workloads/common.h
@@ -192,14 +192,14 @@ $(TRAPS_ELF): sim/workloads/traps.c sim/workloads/common.h
 	$(RV32_CC) $(WL_FLAGS) $(@:.elf=.o) -o $@
 
 # The software-instrumentation baseline: the same workloads with GCC's -fprofile-arcs (and
-# -ftest-coverage for gcov's notes), the freestanding gcov runtime of sw/rt/gcov_rt.c writing the
+# -ftest-coverage for gcov's notes), the freestanding gcov runtime of sw/fw/rt/gcov_rt.c writing the
 # .gcda files through semihosting at exit (hwprof-sim --out-dir=DIR).
 WL_GCOV  := $(addprefix $(BUILD)/gcov/,$(addsuffix .elf,$(WORKLOADS)))
 GCOV_CFLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -O2 -g -Wall -Wextra -Werror
 $(BUILD)/gcov/%.o: sim/workloads/%.c sim/workloads/common.h
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(GCOV_CFLAGS) -fprofile-arcs -ftest-coverage -fprofile-info-section=gcov_info -c $< -o $@
-$(BUILD)/gcov/gcov_rt.o: sw/rt/gcov_rt.c
+$(BUILD)/gcov/gcov_rt.o: sw/fw/rt/gcov_rt.c
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(GCOV_CFLAGS) -c $< -o $@
 $(BUILD)/gcov/%.elf: $(BUILD)/gcov/%.o $(BUILD)/gcov/gcov_rt.o
@@ -214,7 +214,7 @@ $(BUILD)/gcov/O0/%.elf: sim/workloads/%.c sim/workloads/common.h $(BUILD)/gcov/g
 
 # The CFG layer's core is firmware too (the dynamic optimizer re-lays code at run time): it must
 # build for the RV32 target without a heap or stdio.
-$(BUILD)/fw/hwprof_cfg.o: sw/cfg/hwprof_cfg.c sw/cfg/hwprof_cfg.h $(SW_HDR)
+$(BUILD)/fw/hwprof_cfg.o: sw/lib/cfg/hwprof_cfg.c sw/lib/cfg/hwprof_cfg.h $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) --specs=picolibc.specs -march=rv32im -mabi=ilp32 -O2 -ffreestanding -Wall -Wextra -Werror \
 	  -Isw/include -c $< -o $@
@@ -301,7 +301,7 @@ $(BUILD)/instr/deep_recursion.elf: tests/programs/deep_recursion.c
 	$(RV32_CC) $(WL_FLAGS) -Wl,--emit-relocs -Wl,--no-relax $< -o $@
 
 # ... and with GCC's -fprofile-arcs (the software baseline of make bench's section 4; the gcov
-# runtime of sw/rt/gcov_rt.c writes the .gcda files at exit)
+# runtime of sw/fw/rt/gcov_rt.c writes the .gcda files at exit)
 EMBENCH_GCOV := $(foreach p,$(notdir $(wildcard $(EMBENCH)/src/*)),$(BUILD)/gcov/embench/$(p).elf)
 $(BUILD)/gcov/embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c $(BUILD)/gcov/gcov_rt.o
 	@mkdir -p $(dir $@)
@@ -325,13 +325,13 @@ $(BUILD)/gcov/embench-O0/%.elf: sim/embench/boardsupport.h sim/embench/board.c $
 EMBENCH_PROGS := $(notdir $(wildcard $(EMBENCH)/src/*))
 EMBENCH_VP := $(foreach p,$(EMBENCH_PROGS),$(BUILD)/embench/$(p)-vp.elf $(BUILD)/embench/$(p)-ss.elf)
 define EMBENCH_RT_RULE
-$(BUILD)/embench/%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c sw/rt/$(1)_rt.c sw/rt/cop_rt_common.h \
-                             sw/hwprof_cop.c $(VP_SRC) $(VP_HDR) $(BUILD)/fw/$(1)_image.c $(SW_HDR)
+$(BUILD)/embench/%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c sw/fw/rt/$(1)_rt.c sw/fw/rt/cop_rt_common.h \
+                             sw/fw/drivers/hwprof_cop.c $(VP_SRC) $(VP_HDR) $(BUILD)/fw/$(1)_image.c $(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/vp -c sw/rt/$(1)_rt.c -o $$(@:.elf=-rt.o)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include -c sw/hwprof_cop.c -o $$(@:.elf=-drv.o)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include -c sw/vp/vp_fw.c -o $$(@:.elf=-fw.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/vp -c sw/fw/rt/$(1)_rt.c -o $$(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -c sw/fw/drivers/hwprof_cop.c -o $$(@:.elf=-drv.o)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -c sw/fw/vp/vp_fw.c -o $$(@:.elf=-fw.o)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -c $(BUILD)/fw/$(1)_image.c -o $$(@:.elf=-img.o)
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -I$(EMBENCH)/src/$$* $(EMBENCH)/src/$$*/*.c $(EMBENCH)/support/beebsc.c \
 	  sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $$(@:.elf=-rt.o) $$(@:.elf=-drv.o) $$(@:.elf=-fw.o) \
@@ -340,15 +340,15 @@ endef
 $(eval $(call EMBENCH_RT_RULE,vp))
 $(eval $(call EMBENCH_RT_RULE,ss))
 
-# ... and with the trace firmware (sw/rt/hwprof_rt.c): build/tcache/embench-P-fw.elf samples traces
+# ... and with the trace firmware (sw/fw/rt/hwprof_rt.c): build/tcache/embench-P-fw.elf samples traces
 # into the Figure 8 table, -tc also places the hot ones in the code cache (make test, make bench
 # section 9)
 define EMBENCH_TRACE_RULE
 $(BUILD)/tcache/embench-%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c \
-                                    sw/rt/hwprof_rt.c $(TC_SRC) $(TC_HDR) $(SW_HDR)
+                                    sw/fw/rt/hwprof_rt.c $(TC_SRC) $(TC_HDR) $(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(2) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt $(3) -c sw/rt/hwprof_rt.c -o $$(@:.elf=-rt.o)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt $(3) -c sw/fw/rt/hwprof_rt.c -o $$(@:.elf=-rt.o)
 	$(RV32_CC) $(2) -Isw/include -I$(EMBENCH)/support -I$(EMBENCH)/src/$$* $(EMBENCH)/src/$$*/*.c $(EMBENCH)/support/beebsc.c \
 	  sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $$(@:.elf=-rt.o) $(4) -lm -o $$@
 endef
@@ -364,10 +364,10 @@ $(BUILD)/dyn/embench-%-prof.elf: $(BUILD)/dyn-embench/%.elf $(INSTR_BIN)
 $(BUILD)/dyn-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $(DYN_FW) $(DYNOPT_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $(@:.elf=-main.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt -c sw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
-	$(RV32_CC) $(EMBENCH_FLAGS) -Isw/include -Isw/dynopt -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt -c sw/fw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
+	$(RV32_CC) $(EMBENCH_FLAGS) -Isw/include -Isw/fw/dynopt -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
 	  $(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $(@:.elf=-main.o) $(@:.elf=-rt.o) \
-	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/hwprof_edge.c -Wl,--emit-relocs -Wl,--no-relax -lm -o $@
+	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c -Wl,--emit-relocs -Wl,--no-relax -lm -o $@
 
 # ... and the same with the edge-driven re-layout (docs/dynopt.md, "Re-laying functions out while they
 # run"): build/dynrl/NAME-prof.elf with scheme 5A, build/dyn5b/NAME-prof.elf with scheme 5B for the
@@ -384,9 +384,9 @@ $(1)_ELFS := $$(addprefix $(BUILD)/$(1)/,$$(addsuffix -prof.elf,$$(DYN_PROGRAMS)
 $(BUILD)/$(1)/%.elf: sim/workloads/%.c sim/workloads/common.h $$(DYN_FW) $$(RELAYOUT_SRC) $(3) $$(DYNOPT_HDR) $$(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$$(RV32_CC) $$(WL_FLAGS) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
-	$$(RV32_CC) $$(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt $(2) -c sw/rt/dynopt_rt.c -o $$(@:.elf=-rt.o)
-	$$(RV32_CC) $$(WL_FLAGS) -Isw/include -Isw/dynopt -Wl,--emit-relocs -Wl,--no-relax $$(@:.elf=.o) $$(@:.elf=-rt.o) \
-	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/hwprof_edge.c $(3) -o $$@
+	$$(RV32_CC) $$(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt $(2) -c sw/fw/rt/dynopt_rt.c -o $$(@:.elf=-rt.o)
+	$$(RV32_CC) $$(WL_FLAGS) -Isw/include -Isw/fw/dynopt -Wl,--emit-relocs -Wl,--no-relax $$(@:.elf=.o) $$(@:.elf=-rt.o) \
+	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c $(3) -o $$@
 $(BUILD)/$(1)/embench-%-prof.elf: $(BUILD)/$(1)-embench/%.elf $$(INSTR_BIN)
 	$$(INSTR_BIN) instrument --quiet --mode=all $$< -o $$@
 $(BUILD)/$(1)/%-prof.elf: $(BUILD)/$(1)/%.elf $$(INSTR_BIN)
@@ -394,10 +394,10 @@ $(BUILD)/$(1)/%-prof.elf: $(BUILD)/$(1)/%.elf $$(INSTR_BIN)
 $(BUILD)/$(1)-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $$(DYN_FW) $$(RELAYOUT_SRC) $(3) $$(DYNOPT_HDR) $$(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$$(RV32_CC) $$(EMBENCH_FLAGS) -I$$(EMBENCH)/support -Dmain=embench_main -c $$(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
-	$$(RV32_CC) $$(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/dynopt $(2) -c sw/rt/dynopt_rt.c -o $$(@:.elf=-rt.o)
-	$$(RV32_CC) $$(EMBENCH_FLAGS) -Isw/include -Isw/dynopt -I$$(EMBENCH)/support -I$$(EMBENCH)/src/$$* $$(EMBENCH)/src/$$*/*.c \
+	$$(RV32_CC) $$(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt $(2) -c sw/fw/rt/dynopt_rt.c -o $$(@:.elf=-rt.o)
+	$$(RV32_CC) $$(EMBENCH_FLAGS) -Isw/include -Isw/fw/dynopt -I$$(EMBENCH)/support -I$$(EMBENCH)/src/$$* $$(EMBENCH)/src/$$*/*.c \
 	  $$(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $$(@:.elf=-rt.o) \
-	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/hwprof_edge.c $(3) -Wl,--emit-relocs -Wl,--no-relax -lm -o $$@
+	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c $(3) -Wl,--emit-relocs -Wl,--no-relax -lm -o $$@
 endef
 $(eval $(call DYNRL_RULES,dynrl,-DDYNOPT_RELAYOUT))
 # 5B's counters hold a difference since their last arming: its periods are short (docs/dynopt.md)
@@ -405,7 +405,7 @@ DYN5B_PERIOD := 500000
 $(eval $(call DYNRL_RULES,dyn5b,-DDYNOPT_RELAYOUT -DDYNOPT_SCHEME_5B -DDYNOPT_PERIOD_5B=$(DYN5B_PERIOD)))
 # ... and both optimizers in one program (docs/dynopt.md, "One code cache for both optimizers"): the
 # edge-driven re-layout with scheme 5A and the trace-driven one, sharing the code cache
-DYNBOTH_SRC := sw/dynopt/trace_opt.c sw/trace_recon.c sw/image.c sw/hwprof_trace.c
+DYNBOTH_SRC := sw/fw/dynopt/trace_opt.c sw/lib/trace_recon.c sw/lib/image.c sw/fw/drivers/hwprof_trace.c
 DYNBOTH_FLAGS := -DDYNOPT_RELAYOUT -DDYNOPT_TRACES -DDYNOPT_TRAMP_LO=$(DYNRL_TRAMP_LO)u -DDYNOPT_TRAMP_HI=$(DYNRL_TRAMP_HI)u
 $(eval $(call DYNRL_RULES,dynboth,$(DYNBOTH_FLAGS),$(DYNBOTH_SRC)))
 # ... and the same placing every hot trace (no cost model, dense sampling, no back-off): the check that

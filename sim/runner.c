@@ -45,7 +45,7 @@ const char runner_usage_common[] =
     "  --phase-truth=FILE  write the ground truth of the program's phases: its exact branch profile\n"
     "                  over windows of --phase-window=N program instructions (default 100000) and\n"
     "                  the windows where its hot set changed (docs/dynopt.md)\n"
-    "  --cop-check=FILE  a value-profiling program (sw/rt/cop_rt.c): after it ends, compare the\n"
+    "  --cop-check=FILE  a value-profiling program (sw/fw/rt/cop_rt.c): after it ends, compare the\n"
     "                  per-PC counts it wrote to FILE with what the retire stream says the filters\n"
     "                  and prescaler chose (written by the program: give --out-dir too)\n"
     "  --value-truth=FILE  write the exact load-value profile of the loads retired while value\n"

@@ -1,8 +1,8 @@
 /* The platforms' trace drain (hwprof-sim and hwprof-sc --trace-out=FILE, docs/wpp.md): the trace
  * controller runs in FIFO mode with every trace collected (no sampling, no address filter) from the
  * program's entry, and the host side of the platform empties the FIFO over APB with the trace
- * driver (sw/hwprof_trace.c) whenever the TRACE interrupt output says it holds a record, writing
- * each record to a trace file (sw/wpp/trace_file.h). The drain's register accesses cost cycles but
+ * driver (sw/fw/drivers/hwprof_trace.c) whenever the TRACE interrupt output says it holds a record, writing
+ * each record to a trace file (sw/host/wpp/trace_file.h). The drain's register accesses cost cycles but
  * no instruction of the program; it runs before the next instruction, so the FIFO cannot overflow
  * (a dropped record would still be counted in the file's end record). At the end it writes the
  * trace in progress and the program's instruction count, which lets the reader prove the stream is

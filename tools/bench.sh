@@ -111,8 +111,8 @@ echo "      cache), stall cycles, profile-cache misses per 1000 updates at three
 echo "      functions the profiling instructions ran in (tools/bigprogs_bench.sh)"
 tools/bigprogs_bench.sh "$build"
 
-echo "== 5. Value profiling on the workloads: the co-processor runs sw/cop/examples/load_count.s (a table"
-echo "      of load PCs and counts) on the loads the prescaler keeps, the firmware (sw/rt/cop_rt.c) copies"
+echo "== 5. Value profiling on the workloads: the co-processor runs sw/fw/cop/examples/load_count.s (a table"
+echo "      of load PCs and counts) on the loads the prescaler keeps, the firmware (sw/fw/rt/cop_rt.c) copies"
 echo "      the table at each interrupt and re-arms (C-only platform, cycle-exact with the RTL). dropped/1000:"
 echo "      records dropped per 1000 chosen by the prescaler (the buffer was full: value profiling never"
 echo "      stalls the CPU); cycles/rec: engine cycles per record by the pipeline rule (1 + instructions +"

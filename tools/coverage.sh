@@ -46,8 +46,8 @@ HWPROF_COVERAGE_FILE="$cov/program.dat" "$cov/Vhwprof_top" --test=program --seed
 # with the format's random programs, the front end with its random stream
 echo "cov: the co-processor engine and the value-profiling front end in their benches" >&2
 mkdir -p "$cov/cop"
-cop_lib_src="sw/cop/autogen/cop_isa_tables.c sw/cop/cop_image.c sw/cop/cop_asm.c sw/cop/cop_interp.c"  # not hwprof_cpasm.c (a main)
-for c in $cop_lib_src; do cc -std=c11 -Isw/include -Isw/cop -O1 -c "$c" -o "$cov/cop/$(basename "${c%.c}").o"; done
+cop_lib_src="sw/host/cop/autogen/cop_isa_tables.c sw/host/cop/cop_image.c sw/host/cop/cop_asm.c sw/host/cop/cop_interp.c"  # not hwprof_cpasm.c (a main)
+for c in $cop_lib_src; do cc -std=c11 -Isw/include -Isw/host/cop -O1 -c "$c" -o "$cov/cop/$(basename "${c%.c}").o"; done
 rm -f "$cov/cop/libhwprof_cop.a" && ar rcs "$cov/cop/libhwprof_cop.a" "$cov"/cop/*.o
 for b in cop vpf; do
   # the packages, the counters, the block's register block and its own sources (rtl/$b/)
@@ -55,7 +55,7 @@ for b in cop vpf; do
   srcs="$srcs rtl/$b/autogen/hwprof_${b}_reg.sv $(ls rtl/$b/*.sv)"
   verilator --cc --exe --build -j "$(nproc)" -Wall --assert --trace-fst --coverage-line --coverage-toggle \
     --Mdir "$cov/obj_$b" --top-module "hwprof_$b" \
-    -CFLAGS "-O1 -I$root/tb -I$root/cmodel -I$root/sw/include -I$root/sw/cop" \
+    -CFLAGS "-O1 -I$root/tb -I$root/cmodel -I$root/sw/include -I$root/sw/host/cop" \
     -LDFLAGS "$root/$cov/model/libhwprof_model.a $root/$cov/cop/libhwprof_cop.a --coverage" \
     -o "$root/$cov/V$b" rtl/hwprof.vlt $srcs "$root/tb/$b/tb_$b.cpp" "$root/tb/lib/lockstep.cpp" >"$cov/build_$b.log" 2>&1 ||
     { cat "$cov/build_$b.log"; exit 1; }
@@ -73,7 +73,7 @@ verilator_coverage --annotate "$cov/annotated" "$cov/merged.dat" >/dev/null
 echo "cov: unit tests with gcov" >&2
 # every source of the unit tests (the Makefile's UNIT_SRC), compiled once with gcov; the C model's
 # objects keep their basenames, which the per-file report below asks gcov for
-inc="-Itb -Itests -Isim -Isw/instr -Isw/cop -Isw/vp -Isw/dynopt -Isw/wpp -Isw/path -Isw/profmap -Isw/cfg -Isw/elf"
+inc="-Itb -Itests -Isim -Isw/host/instr -Isw/host/cop -Isw/host/vp -Isw/fw/vp -Isw/fw/dynopt -Isw/host/wpp -Isw/host/path -Isw/lib/path -Isw/host/profmap -Isw/lib/cfg -Isw/host/elf"
 for c in $unit_src; do
   cc $CFLAGS $inc -c "$c" -o "$cov/unit/$(basename "${c%.c}").o"
 done
@@ -88,12 +88,12 @@ done
 # drained trace (every command), each built with gcov
 echo "cov: the host tools with gcov" >&2
 mkdir -p "$cov/tools"
-tools_inc="-Isw/instr -Isw/rewrite -Isw/path -Isw/wpp -Isw/profmap -Isw/cfg -Isw/elf"
-cc $CFLAGS $tools_inc ${INSTR_SRC:?INSTR_SRC must list the instrumenter sources (run through make cov)} sw/instr/hwprof_instr.c -o "$cov/tools/hwprof-instr" -lelf
+tools_inc="-Isw/host/instr -Isw/host/rewrite -Isw/host/path -Isw/lib/path -Isw/host/wpp -Isw/host/profmap -Isw/lib/cfg -Isw/host/elf"
+cc $CFLAGS $tools_inc ${INSTR_SRC:?INSTR_SRC must list the instrumenter sources (run through make cov)} sw/host/instr/hwprof_instr.c -o "$cov/tools/hwprof-instr" -lelf
 "$cov/tools/hwprof-instr" instrument --quiet --k=4 "$build/instr/sort.elf" -o "$cov/tools/sort-min.elf"
 "$cov/tools/hwprof-instr" instrument --quiet --mode=all "$build/instr/interp.elf" -o "$cov/tools/interp-all.elf"
 "$cov/tools/hwprof-instr" cfg "$build/instr/lz.elf" >/dev/null
-cc $CFLAGS $tools_inc ${WPP_SRC:?WPP_SRC must list the hwprof-wpp sources (run through make cov)} sw/wpp/hwprof_wpp.c -o "$cov/tools/hwprof-wpp" -lelf
+cc $CFLAGS $tools_inc ${WPP_SRC:?WPP_SRC must list the hwprof-wpp sources (run through make cov)} sw/host/wpp/hwprof_wpp.c -o "$cov/tools/hwprof-wpp" -lelf
 "$build/sim/hwprof-sim" --quiet --trace-out="$cov/tools/sort.htr" --blocks-out="$cov/tools/sort.blk" "$build/workloads/sort.elf" >/dev/null
 w="$cov/tools/hwprof-wpp"
 "$w" analyze --quiet --trace="$cov/tools/sort.htr" --elf="$build/workloads/sort.elf" --out="$cov/tools/sort" --buckets=16

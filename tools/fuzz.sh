@@ -35,7 +35,7 @@ seed() {
       for f in sort matrix; do
         [ -f "$build/dyn/$f-prof.elf" ] && python3 "$(dirname "$0")/meta_blob.py" "$build/dyn/$f-prof.elf" "$d/$f.meta"
       done ;;
-    cop_asm) cp sw/cop/*.s sw/cop/examples/*.s "$d/" ;;
+    cop_asm) cp sw/host/cop/*.s sw/fw/cop/examples/*.s "$d/" ;;
     path_files) # a path profile (first byte odd) and a path-truth file (even) of sort, region-based
       if [ -f "$build/instr/sort.elf" ]; then
         "$build/instr/hwprof-instr" instrument --quiet --paths=rb "$build/instr/sort.elf" -o "$d/sort-rb.elf" --map="$d/sort-rb.map" &&
@@ -73,7 +73,7 @@ for i in range(400):
 open(sys.argv[1], "wb").write(b + struct.pack("<IIII", 0, 0, n, 0))' "$d/small.blk" &&
         "$build/wpp/hwprof-wpp" analyze --quiet --blocks="$d/small.blk" --out="$d/small" && rm -f "$d"/small.blk "$d"/small.*.txt "$d"/small.log ;;
     cop_image)
-      for f in sw/cop/*.s sw/cop/examples/*.s; do
+      for f in sw/host/cop/*.s sw/fw/cop/examples/*.s; do
         "$build/cop/hwprof-cpasm" "$f" -o "$d/$(basename "$f" .s).cop" >/dev/null 2>&1
       done ;;
   esac

@@ -114,7 +114,7 @@ one() {
       "${gcc_c[@]}" "${fl[@]}" -c "$f" -o "gcc/$o"
       (cd gcc-gen && "${gcc_c[@]}" "${fl[@]}" -fprofile-arcs -fprofile-info-section=gcov_info -c "$f" -o "$o")
     done
-    "${gcc_c[@]}" -c "$root/sw/rt/gcov_rt.c" -o gcov_rt.o
+    "${gcc_c[@]}" -c "$root/sw/fw/rt/gcov_rt.c" -o gcov_rt.o
     riscv64-unknown-elf-gcc "${lk[@]}" gcc/*.o -lm -o gcc.elf
     # GCC fed by the hardware: the profiling build (-fno-inline: a flat profile), then -fauto-profile
     mkdir -p gcc-prof gcc-hw

@@ -5,7 +5,7 @@
 # QEMU (qemu-system-riscv32 -M virt, single-stepped, -d exec,nochain) logs one "Trace" line per
 # executed instruction; the stream is compared from the program's entry (0x80000000) on, after
 # QEMU's boot ROM. usage: tools/qemu_check.sh SIM ELF...   (QEMU_KEEP=DIR keeps QEMU's stream of
-# each program as DIR/NAME.pcs, for tools/branch_oracle.py)
+# each program as DIR/NAME.pcs, for tb/oracle/branch_oracle.py)
 set -u
 sim=${1:?usage: qemu_check.sh SIM ELF...}
 shift

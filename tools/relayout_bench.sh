@@ -87,7 +87,7 @@ sums=""
 both_table=""
 extra=()
 profile_at=$(sed -n 's/^DYNSTATIC_PROFILE_AT := \(.*\)/\1/p' Makefile mk/*.mk)
-counters_at=$(sed -n 's/^#define INSTR_COUNTERS_AT (HWPROF_PLAT_RAM_BASE + \(0x[0-9a-f]*\)u).*/\1/p' sw/instr/instrument.h)
+counters_at=$(sed -n 's/^#define INSTR_COUNTERS_AT (HWPROF_PLAT_RAM_BASE + \(0x[0-9a-f]*\)u).*/\1/p' sw/host/instr/instrument.h)
 counters_at=$(printf "0x%x" $((0x80000000 + counters_at))) # HWPROF_PLAT_RAM_BASE + the offset
 for rl in "$build"/dynrl/*-prof.elf; do
   [ -f "$rl" ] || continue

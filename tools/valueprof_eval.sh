@@ -15,8 +15,8 @@ ls "$build"/workloads/*-vp.elf >/dev/null 2>&1 || { echo "valueprof_eval: error:
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "== 7. Load-value profiling (docs/vpf.md): the co-processor running seed 001's algorithm"
-echo "      (sw/cop/valueprof.s, firmware sw/rt/vp_rt.c) against simple sampling of one load in 1024"
-echo "      (sw/rt/ss_rt.c), on the C-only platform. error: frequency-weighted RMS error of the estimated"
+echo "      (sw/fw/cop/valueprof.s, firmware sw/fw/rt/vp_rt.c) against simple sampling of one load in 1024"
+echo "      (sw/fw/rt/ss_rt.c), on the C-only platform. error: frequency-weighted RMS error of the estimated"
 echo "      invariance over the (load, value) pairs of loads retired at least 200 times with values of at"
 echo "      least 25% (hwprof-vpeval against hwprof-sim --value-truth; a pair not found counts as 0);"
 echo "      overhead: instructions of setup, interrupt handlers and the final copy over the program's own."

@@ -2,7 +2,7 @@
  * 3.3-3.5; docs/cop.md): microcode, CAM and data arrays, the register files, the LFSR, the
  * decoder/field extractor, the two-stage pipeline with its 2-bit predictors, and the host window.
  * Cycle-exact: hwprof_cop_comb() gives this cycle's outputs, hwprof_cop_step() is one rising clock
- * edge. The architectural effect of each microinstruction is the one sw/cop/cop_interp.c gives
+ * edge. The architectural effect of each microinstruction is the one sw/host/cop/cop_interp.c gives
  * (written independently from the same specification); the benches hold all three to agreement. */
 #ifndef HWPROF_COP_H
 #define HWPROF_COP_H

@@ -2,7 +2,7 @@
 // events, its APB transfers to the memory-mapped hwprof registers and the interrupt lines connect
 // it to hwprof_top, which is the Verilated RTL (--engine=rtl), the C model (--engine=model) or both
 // in lockstep with every output compared on every cycle (--engine=lockstep); the profile memory
-// behind hwprof_top is the program's RAM. Firmware linked into the program (sw/rt/) runs as its
+// behind hwprof_top is the program's RAM. Firmware linked into the program (sw/fw/rt/) runs as its
 // interrupt handler. The program's console output goes to stdout, the report to stderr.
 //
 // The options, checks and outputs it shares with hwprof-sim are wired in sim/runner.c.

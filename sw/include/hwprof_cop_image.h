@@ -1,6 +1,6 @@
 /* A loadable co-processor program (docs/cop.md): what the assembler produces, the interpreter and
  * the driver load. Freestanding (no heap, no stdio): firmware embeds images as C initializers
- * (hwprof-cpasm --c NAME). The text file form is read and written by sw/cop/cop_image.c (host). */
+ * (hwprof-cpasm --c NAME). The text file form is read and written by sw/host/cop/cop_image.c (host). */
 #ifndef HWPROF_COP_IMAGE_H
 #define HWPROF_COP_IMAGE_H
 

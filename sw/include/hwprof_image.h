@@ -1,5 +1,5 @@
 /* A program image: the loaded segments of an RV32 executable, as trace reconstruction reads them.
- * Portable C11 (firmware and host). On the host, sw/elf/hwprof_elf.c fills it from an ELF file. */
+ * Portable C11 (firmware and host). On the host, sw/host/elf/hwprof_elf.c fills it from an ELF file. */
 #ifndef HWPROF_IMAGE_H
 #define HWPROF_IMAGE_H
 

@@ -1,8 +1,8 @@
 /* Run-time metadata of an instrumented program (docs/dynopt.md, "What the optimizer knows at run
  * time"): the instrumenter's map in binary, loaded with the program, for the firmware that runs
- * inside it (the dynamic optimizer). The instrumenter writes it (sw/profmap/meta_blob.c,
+ * inside it (the dynamic optimizer). The instrumenter writes it (sw/host/profmap/meta_blob.c,
  * pm_meta_blob) when the program defines the 32-bit word `hwprof_meta`, in an extra loadable segment
- * whose address it stores in that word; the firmware reads it (sw/dynopt/meta.c).
+ * whose address it stores in that word; the firmware reads it (sw/fw/dynopt/meta.c).
  *
  * Little-endian 32-bit words, every record a whole number of words:
  *   header    hwprof_meta_header_t

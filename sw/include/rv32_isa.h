@@ -1,6 +1,6 @@
 /* RV32 instruction formats: the one place that knows how RV32I/M instructions and the profiling
  * extension's custom-0 instructions are laid out. Used by the CPU model (sim/rv32.c), the trace
- * reconstruction (sw/trace_recon.c) and the instrumenter (sw/instr/).
+ * reconstruction (sw/lib/trace_recon.c) and the instrumenter (sw/host/instr/).
  *
  * Header-only static inline functions over uint32_t words: no heap, no stdio, so the firmware can
  * use it on the RV32 target (the dynamic optimizer re-lays code at run time). Immediates are

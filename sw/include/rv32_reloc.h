@@ -1,6 +1,6 @@
 /* RISC-V psABI relocations as linked RV32 programs keep them (-Wl,--emit-relocs): the types the
  * tools handle and one record per relocated field. Plain types, no heap, no stdio: the host's ELF
- * reader (sw/elf/) fills them, the CFG layer (sw/cfg/) and the rewriting layer (sw/rewrite/) read
+ * reader (sw/host/elf/) fills them, the CFG layer (sw/lib/cfg/) and the rewriting layer (sw/host/rewrite/) read
  * them, and the firmware may use them on the RV32 target. */
 #ifndef HWPROF_RV32_RELOC_H
 #define HWPROF_RV32_RELOC_H

@@ -1,5 +1,5 @@
 /* The value-profiling check of the whole-system runner (hwprof-sim --cop-check=FILE): the firmware
- * (sw/rt/cop_rt.c) writes its per-PC load counts to FILE; meanwhile this check counts, from the
+ * (sw/fw/rt/cop_rt.c) writes its per-PC load counts to FILE; meanwhile this check counts, from the
  * retire stream alone, which loads the front end had to choose. It sees the program's own stores
  * to the front end's registers (CTRL, KINDS, MASK, MATCH, PRESCALE, PRESCALE_COUNT, ACTION,
  * BITMASK: their data is in the retire event) and applies the filter and prescaler rules of

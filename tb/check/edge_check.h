@@ -1,6 +1,6 @@
 /* Reading an edge profile back from the hardware and checking it: after the program
  * ends, the runner flushes the profile cache over APB, reads every instrumented function's
- * counters from RAM and derives its edge profile (sw/profmap/derive.c); meanwhile every retired
+ * counters from RAM and derives its edge profile (sw/host/profmap/derive.c); meanwhile every retired
  * instruction was counted against the map's edges, which gives the exact profile independently of
  * the hardware. The two must be equal, edge for edge. */
 #ifndef HWPROF_TB_CHECK_EDGE_CHECK_H
@@ -58,7 +58,7 @@ static inline void edge_check_event(edge_check_t *c, const hwprof_retire_ev_t *e
   }
   pm_truth_feed(c->truth, ev->pc, ev->next_pc, ev->taken, ev->is_ret);
 }
-/* The driver's flush (sw/hwprof_edge.c: FLUSH, then a bounded poll of STATUS.BUSY) through the
+/* The driver's flush (sw/fw/drivers/hwprof_edge.c: FLUSH, then a bounded poll of STATUS.BUSY) through the
  * runner's register access, then the pir's link-stack check. Returns 0, -1 if the cache stays busy,
  * -2 if the link stack lost a frame (edge_check_flush_why() says it in words). */
 int edge_check_flush(const hwprof_bus_t *bus, void *ctx);

@@ -3,7 +3,7 @@
  * interrupts: LAST_* hold every collected trace in any mode), and each record that appears in
  * LAST_* must equal what the termination rules give for the executed instructions
  * (tb/oracle/trace_oracle.c: a trap handler's instructions are no trace's), and its reconstruction from
- * the ELF image (sw/trace_recon.c) must give exactly those instructions. If the program disables the
+ * the ELF image (sw/lib/trace_recon.c) must give exactly those instructions. If the program disables the
  * controller, the check stops there. It observes the C model's state; it adds no cycles. */
 #ifndef HWPROF_TB_CHECK_TRACE_CHECK_H
 #define HWPROF_TB_CHECK_TRACE_CHECK_H

@@ -1,7 +1,7 @@
 // Lockstep bench of the co-processor engine: rtl/cop/hwprof_cop.sv against cmodel/cop/cop.c, every output
 // compared on every cycle (smp_pop_o, reg_rdata_o, reg_error_o, irq_o), and the engine's
 // architectural state after every finished record compared with the instruction-level interpreter
-// (sw/cop/cop_interp.c, written from the format and docs/cop.md alone): the interpreter is the
+// (sw/host/cop/cop_interp.c, written from the format and docs/cop.md alone): the interpreter is the
 // second oracle, as Spike is for a core.
 //
 // Tests (--test=):
@@ -11,7 +11,7 @@
 //            writes that must be refused; STOP of routines that do not end (and at random); re-arm
 //            with random clears; intr halts. Each finished record: v, i, LFSR, CAM and data array
 //            equal to the interpreter's.
-//   timing   sw/cop/examples/pc_count.s on hand-picked records: the cycle of every record's pop,
+//   timing   sw/fw/cop/examples/pc_count.s on hand-picked records: the cycle of every record's pop,
 //            the executed, mispredicted and finished counts, and the table, all worked out by hand
 //            from docs/cop.md ("Pipeline and timing").
 //   host     the window: loads and reads back, refusals while running (every array, CMD, LFSR,
@@ -21,7 +21,7 @@
 //            from a pool larger than the table; at each interrupt the host re-arms with the
 //            one-write CMD, as the firmware does. The speed figure of make bench (--engine=rtl or
 //            model runs one side alone); in lockstep, every record is checked as in random.
-//   valueprof the same with sw/cop/valueprof.s (the load-value profiling program; read from the
+//   valueprof the same with sw/fw/cop/valueprof.s (the load-value profiling program; read from the
 //            repository root, where make test runs the benches): PCs from a pool larger than its
 //            256 slots, values from small skewed sets, so every path of the program runs.
 //
@@ -70,7 +70,7 @@ struct HostOp {
   const char* what;
 };
 
-// the records of sw/cop/examples/pc_count.samples' first lines, and more (see the timing test)
+// the records of sw/fw/cop/examples/pc_count.samples' first lines, and more (see the timing test)
 const char kPcCount[] =
     ".fields pc\n.dispatch load, entry\n.base b0, 0x000, half\n.const c0, 1\n.idxw i1, 3\n"
     "entry:  cmatch i0, s.pc | bcmiss.t new\n"
@@ -573,7 +573,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
     std::string text = src;
     const char* name = "busy";
     if (test_ == "valueprof") {
-      name = "sw/cop/valueprof.s";
+      name = "sw/fw/cop/valueprof.s";
       FILE* f = std::fopen(name, "r");
       if (f == nullptr) {
         std::fprintf(stderr, "tb_cop: error: cannot open %s (run the bench from the repository root)\n", name);

@@ -1,7 +1,7 @@
 /* The edge profile's oracle (docs/instrumenter.md, "Reading profiles back"): the exact count of
  * every edge of an instrumented program's map, from the retire stream of its run: each retired
  * control transfer (and each return into a block that follows a call) is looked up by its pc in
- * the map's edges. It shares nothing with the derivation from counters (sw/profmap/derive.c) it
+ * the map's edges. It shares nothing with the derivation from counters (sw/host/profmap/derive.c) it
  * checks. Host only. */
 #ifndef HWPROF_TB_ORACLE_EDGE_TRUTH_H
 #define HWPROF_TB_ORACLE_EDGE_TRUTH_H

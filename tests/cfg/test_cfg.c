@@ -1,4 +1,4 @@
-/* Tests of the CFG layer (sw/cfg/hwprof_cfg.c): small functions encoded by hand (tests/lib/hand_enc.h),
+/* Tests of the CFG layer (sw/lib/cfg/hwprof_cfg.c): small functions encoded by hand (tests/lib/hand_enc.h),
  * with the blocks, edges, dominators and loops worked out on paper from the code, never taken
  * from the layer's own output. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* Unit tests of the co-processor's assembler, disassembler and image files (sw/cop/cop_asm.c,
+/* Unit tests of the co-processor's assembler, disassembler and image files (sw/host/cop/cop_asm.c,
  * cop_image.c). Expected words are worked out by hand from the field table of docs/cop_isa.md
  * (bit positions and codes written out as numbers here, not taken from the generated header), so a
  * change of the format that the tools follow silently still fails these tests. */

@@ -1,7 +1,7 @@
-/* Unit tests of the co-processor driver (sw/hwprof_cop.c) against the C model of hwprof_top (the
+/* Unit tests of the co-processor driver (sw/fw/drivers/hwprof_cop.c) against the C model of hwprof_top (the
  * value profiler integrated with the other engines): load a program, filter, run on retire events,
  * read the table back, take the interrupt and re-arm, mask a PC; bad images touch nothing. The
- * expected tables are worked out by hand from sw/cop/examples/pc_count.s (comments below). */
+ * expected tables are worked out by hand from sw/fw/cop/examples/pc_count.s (comments below). */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,7 +22,7 @@ static hwprof_cop_image_t img;
 
 static void load_pc_count(void) {
   char *src = NULL;
-  FILE *f = fopen("sw/cop/examples/pc_count.s", "r");
+  FILE *f = fopen("sw/fw/cop/examples/pc_count.s", "r");
   assert_non_null(f);
   size_t cap = 0;
   ssize_t n = getdelim(&src, &cap, '\0', f);

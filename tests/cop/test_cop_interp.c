@@ -1,4 +1,4 @@
-/* Unit tests of the co-processor's instruction-level interpreter (sw/cop/cop_interp.c). Each
+/* Unit tests of the co-processor's instruction-level interpreter (sw/host/cop/cop_interp.c). Each
  * expected value is worked out by hand from the rules of docs/cop.md ("One microinstruction")
  * and written in the comment next to it. Programs are written in assembly (the assembler's encodings
  * are checked against hand-computed words in test_cop_asm.c). */

@@ -1,4 +1,4 @@
-/* The code cache (sw/dynopt/codecache.c) on random paths of real programs. For each ELF: run it on
+/* The code cache (sw/fw/dynopt/codecache.c) on random paths of real programs. For each ELF: run it on
  * the CPU model and keep its retired-PC stream and its output; cut random paths out of that stream
  * (any start, any length up to 40, ending at the first indirect jump or trap), place them in a code
  * cache in a fresh copy of the program's memory, and run it again: its output and exit code must be

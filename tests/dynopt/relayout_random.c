@@ -1,4 +1,4 @@
-/* Block re-layout (sw/dynopt/relayout.c) at random moments of real programs, in random orders. For
+/* Block re-layout (sw/fw/dynopt/relayout.c) at random moments of real programs, in random orders. For
  * each program instrumented for the dynamic optimizer (build/dyn/NAME-prof.elf, its map beside it):
  * run it on the whole platform (CPU model and hwprof_top's C model, the firmware taking its phase
  * interrupts) and keep its output; run it again and, at instructions drawn at random over the run,
@@ -30,7 +30,7 @@
 
 #define RAM (16u << 20)
 #define MAX_INSNS 200000000u
-#define CACHE_LO 0x80780000u /* as the firmware's (sw/rt/dynopt_rt.c): free in build/dyn's memory map */
+#define CACHE_LO 0x80780000u /* as the firmware's (sw/fw/rt/dynopt_rt.c): free in build/dyn's memory map */
 #define CACHE_HI 0x80800000u
 #define MAX_BLOCKS 4096u
 

@@ -1,5 +1,5 @@
-/* Tests of the code cache (sw/dynopt/codecache.c) and the trace-driven optimizer (trace_opt.c), and
- * of the trace table's release (sw/hwprof_trace.c). The program and every expected word of the
+/* Tests of the code cache (sw/fw/dynopt/codecache.c) and the trace-driven optimizer (trace_opt.c), and
+ * of the trace table's release (sw/fw/drivers/hwprof_trace.c). The program and every expected word of the
  * cache were assembled by GNU as (riscv64-unknown-elf-as -march=rv32i, objdump -M no-aliases) from
  * the source in the comments, not by the encoders the code under test uses.
  *

@@ -1,4 +1,4 @@
-/* Tests of the run-time metadata reader (sw/dynopt/meta.c) on blobs written here by hand: one
+/* Tests of the run-time metadata reader (sw/fw/dynopt/meta.c) on blobs written here by hand: one
  * function of two blocks (a branch at the end of block 0: taken edge to block 1 and not-taken edge
  * to block 1's neighbour, here block 1 as well) and one branch record; each malformed variant must
  * be refused. */

@@ -1,4 +1,4 @@
-/* Tests of the phase-transition arithmetic (sw/dynopt/phase.c), schemes 5A and 5B of seed 000.
+/* Tests of the phase-transition arithmetic (sw/fw/dynopt/phase.c), schemes 5A and 5B of seed 000.
  * Every counter value is worked out by hand from the executions an edge had, with 8-bit counters
  * (MAX_VALUE = 256): a counter armed at 256 - T and incremented x times holds (256 - T + x) mod 256;
  * in 5B the cold edge's counter gains 1 per execution of c and loses 1 per execution of h, and the

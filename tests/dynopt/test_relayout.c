@@ -1,4 +1,4 @@
-/* Tests of block re-layout (sw/dynopt/relayout.c) on a hand-worked function. The program and every
+/* Tests of block re-layout (sw/fw/dynopt/relayout.c) on a hand-worked function. The program and every
  * expected word were assembled by GNU as (riscv64-unknown-elf-as -march=rv32i, objdump -M
  * no-aliases) from the source in the comments, not by the encoders the code under test uses.
  *

@@ -1,4 +1,4 @@
-/* Unit tests of the edge-profiling driver (sw/hwprof_edge.c) against a fake register file: what
+/* Unit tests of the edge-profiling driver (sw/fw/drivers/hwprof_edge.c) against a fake register file: what
  * the driver writes, in what order, and that a bad argument touches nothing. */
 #include <setjmp.h>
 #include <stdarg.h>

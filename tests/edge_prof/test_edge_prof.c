@@ -1,5 +1,5 @@
 /* Tests of the edge-profiling unit's C model (cmodel/edge_prof/edge_prof.c inside cmodel/top/top.c), driven the
- * way firmware drives the hardware: the driver (sw/hwprof_edge.c) runs against the model through
+ * way firmware drives the hardware: the driver (sw/fw/drivers/hwprof_edge.c) runs against the model through
  * APB transactions, retire events go in through the retire port, and the counters land in a memory
  * model (cmodel/mem_model.c). Expected values follow from the decisions in docs/architecture.md and seed 000. */
 #include <setjmp.h>

@@ -64,7 +64,7 @@ static void test_edge_truth_fall_after_call_counts_returns(void **state) {
   pm_truth_free(t);
 }
 
-/* A dispatch node (sw/cfg/hwprof_cfg.h): jumps J1 (end of B0, the entry) and J2 (end of B1) to the
+/* A dispatch node (sw/lib/cfg/hwprof_cfg.h): jumps J1 (end of B0, the entry) and J2 (end of B1) to the
  * node N, N to B1, to B2 and to EXIT; B2 returns. New addresses: B0 0x8000..0x8008 (J1 at 0x8004),
  * B1 0x8008..0x8010 (J2 at 0x800c), B2 0x8010..0x8018 (ret at 0x8014).
  * Three calls: J1 -> B1, J2 -> B2, return; J1 -> B2, return; J1 -> B1, J2 -> 0x9000 (a tail call).

@@ -1,4 +1,4 @@
-/* Tests of Ball-Larus path numbering (sw/path/bl.c): the seed's own examples rebuilt from its text
+/* Tests of Ball-Larus path numbering (sw/lib/path/bl.c): the seed's own examples rebuilt from its text
  * (seed 004; its figures are not in the file, so the graphs below are what the text says of them,
  * and the successor orders are the ones the values it gives fix), and random graphs against an
  * independent oracle (every path enumerated by brute force, sharing no code with the numbering). */

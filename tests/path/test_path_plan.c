@@ -1,4 +1,4 @@
-/* Tests of the path plan (sw/path/pp_plan.c): random structured functions (sequences, ifs, loops
+/* Tests of the path plan (sw/host/path/pp_plan.c): random structured functions (sequences, ifs, loops
  * nested three deep with exits at the head or the latch, returns and breaks out of two loops at
  * once) are planned in all three embodiments; random walks through them apply each edge's path
  * operations with an interpreter of the path words written here from docs/path.md's table (no

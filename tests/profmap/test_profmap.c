@@ -1,4 +1,4 @@
-/* Unit tests of the instrumenter's map library (sw/profmap/): deriving edge counts by flow
+/* Unit tests of the instrumenter's map library (sw/host/profmap/): deriving edge counts by flow
  * conservation, the map and profile files (the exact profile's oracle: tests/oracle/test_edge_truth.c).
  * Expected counts are worked out by hand in each test from the CFG drawn in its comment. */
 #define _POSIX_C_SOURCE 200809L

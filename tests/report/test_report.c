@@ -1,4 +1,4 @@
-/* Unit tests of hwprof-report's writers (sw/report/): the lcov tracefile and the sample profiles
+/* Unit tests of hwprof-report's writers (sw/host/report/): the lcov tracefile and the sample profiles
  * of one function whose counts, lines and expected records are worked out by hand below, and LLVM's
  * base discriminator. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,8 +1,8 @@
 /* Round trip of the trace path (seed 002): generated RV32 programs with real instruction encodings
  * run with a consistent control flow, so the test knows every trace it executed. Their retire
  * events go through the C model of hwprof_top (cycle-exact with the RTL, as the lockstep benches
- * prove); the driver pops every record from the trace FIFO; sw/trace_recon.c rebuilds each record
- * against the program image, loaded from a real ELF32 file by sw/image.c; and the rebuilt
+ * prove); the driver pops every record from the trace FIFO; sw/lib/trace_recon.c rebuilds each record
+ * against the program image, loaded from a real ELF32 file by sw/lib/image.c; and the rebuilt
  * instruction addresses must equal the executed ones. Also: the Figure 8 handler's counts against
  * the truth, malformed records, and malformed ELF files. */
 #define _POSIX_C_SOURCE 200809L

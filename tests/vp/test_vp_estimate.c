@@ -1,4 +1,4 @@
-/* Unit tests of the A.6 estimate (sw/vp/vp_estimate.c); every expected number is worked out by hand
+/* Unit tests of the A.6 estimate (sw/host/vp/vp_estimate.c); every expected number is worked out by hand
  * in the comment next to it from the rule in vp_estimate.h. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
-/* Tests of the load-value profiler's firmware (sw/vp/vp_fw.c) on the host, against the C model of
- * hwprof_top running sw/cop/valueprof.s (ASan/UBSan build, as every unit test): the same code the
+/* Tests of the load-value profiler's firmware (sw/fw/vp/vp_fw.c) on the host, against the C model of
+ * hwprof_top running sw/fw/cop/valueprof.s (ASan/UBSan build, as every unit test): the same code the
  * simulated CPU runs as its interrupt handler. The expected outcomes come from the algorithm's
  * rules (docs/vpf.md) and the construction of each stream, stated next to each check. */
 #define _POSIX_C_SOURCE 200809L
@@ -28,7 +28,7 @@ static int setup(void **state) {
   (void)state;
   model_sys_init(&sys, NULL, NULL);
   char *src = NULL;
-  FILE *f = fopen("sw/cop/valueprof.s", "r");
+  FILE *f = fopen("sw/fw/cop/valueprof.s", "r");
   assert_non_null(f);
   size_t cap = 0;
   ssize_t n = getdelim(&src, &cap, '\0', f);

@@ -1,4 +1,4 @@
-/* Unit tests of SEQUITUR (sw/wpp/sequitur.c): the grammar must generate exactly the sequence it
+/* Unit tests of SEQUITUR (sw/host/wpp/sequitur.c): the grammar must generate exactly the sequence it
  * was given (expanded here symbol by symbol) and keep both of its properties (no digram twice, every
  * rule used at least twice) after every append; and on sequences worked by hand, the grammar's size
  * is the one the algorithm's definition gives. */

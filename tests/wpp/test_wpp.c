@@ -1,4 +1,4 @@
-/* Tests of whole-program path analysis (sw/wpp/, docs/wpp.md). The expected states are the seed's
+/* Tests of whole-program path analysis (sw/host/wpp/, docs/wpp.md). The expected states are the seed's
  * own walk-throughs (seed 003: the block sequences A B C A B C B and A B C A B D A, Table 1, the
  * stratum examples, the bucket whose frequencies it lists), worked by hand; the random-stream test
  * checks the hierarchy against the stream itself: expanding the runs of each level gives back the

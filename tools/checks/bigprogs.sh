@@ -55,7 +55,7 @@ bigprogs_edge_profile() {
 
 # lcov tracefiles of the large programs (docs/report.md): hwprof-report (ASan/UBSan) on each hardware
 # profile; every line and conditional branch count equal to what the uninstrumented run's retire
-# stream and binutils' line table give (tools/lcov_oracle.py)
+# stream and binutils' line table give (tb/oracle/lcov_oracle.py)
 bigprogs_lcov() {
   local elf w out rc=0
   for elf in "${big_elfs[@]}"; do
@@ -64,7 +64,7 @@ bigprogs_lcov() {
     out=$("$build/unit/hwprof-report-asan" lcov "$logdir/big-$w.map" "$logdir/big-$w.prof" -o "$logdir/big-$w.info" 2>&1) ||
       { echo "$w: $out"; rc=1; continue; }
     echo "$w: ${out#hwprof-report: }"
-    python3 tools/lcov_oracle.py stream "$logdir/big-$w.info" "$elf" "$logdir/big-$w.counts" >"$logdir/big-$w.lcov-oracle" 2>&1 &
+    python3 tb/oracle/lcov_oracle.py stream "$logdir/big-$w.info" "$elf" "$logdir/big-$w.counts" >"$logdir/big-$w.lcov-oracle" 2>&1 &
   done
   wait
   for elf in "${big_elfs[@]}"; do
@@ -76,7 +76,7 @@ bigprogs_lcov() {
 }
 
 # ... and their sample profiles' inline stacks against addr2line -i and the same retire stream
-# (tools/inline_oracle.py; report-inline-stacks-addr2line does the workloads)
+# (tb/oracle/inline_oracle.py; report-inline-stacks-addr2line does the workloads)
 bigprogs_inline() {
   local elf w out rc=0
   for elf in "${big_elfs[@]}"; do
@@ -85,7 +85,7 @@ bigprogs_inline() {
     out=$("$build/unit/hwprof-report-asan" sample "$logdir/big-$w.map" "$logdir/big-$w.prof" -o "$logdir/big-$w.sample.txt" 2>&1) ||
       { echo "$w: $out"; rc=1; continue; }
     echo "$w: ${out#hwprof-report: }"
-    out=$(python3 tools/inline_oracle.py "$logdir/big-$w.sample.txt" "$elf" "$logdir/big-$w.counts") || rc=1
+    out=$(python3 tb/oracle/inline_oracle.py "$logdir/big-$w.sample.txt" "$elf" "$logdir/big-$w.counts") || rc=1
     echo "$w: $out"
   done
   return $rc

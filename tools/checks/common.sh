@@ -65,10 +65,10 @@ wpp_one() {
 # gcov_same_run NAME ELF DIR: two lines. ELF is an -O0 -fprofile-arcs -ftest-coverage build linked
 # with --emit-relocs (its notes beside it, ELF-*.gcno). It is instrumented by hwprof-instr and runs
 # once, so gcov's counters and the hardware's edge profile count the same run (which must give the
-# exact edge profile). Every function both count must agree (tools/gcov_oracle.py); the tracefile
+# exact edge profile). Every function both count must agree (tb/oracle/gcov_oracle.py); the tracefile
 # hwprof-report (ASan/UBSan) writes of the profile must agree with gcov on every line both list,
 # except the lines whose code runs into gcov's own counter updates, which must still agree by their
-# own instructions (tools/lcov_oracle.py gcov, with the uninstrumented build's retire stream), and
+# own instructions (tb/oracle/lcov_oracle.py gcov, with the uninstrumented build's retire stream), and
 # on every line that only one of them lists (docs/report.md).
 gcov_same_run() {
   local w=$1 g=$2 d=$3 out rc=0
@@ -80,10 +80,10 @@ gcov_same_run() {
   (cd "$d" && riscv64-unknown-elf-gcov --json-format --stdout ./*.gcda >gcov.json 2>/dev/null) || { echo "$w: gcov failed"; return 1; }
   "$build/sim/hwprof-sim" --engine=none --out-dir="$d/plain" --pc-counts="$d/plain.counts" "$g" >/dev/null 2>&1 ||
     { echo "$w: the uninstrumented run failed"; return 1; }
-  out=$(python3 tools/gcov_oracle.py "$d/gcov.json" "$d/prof.prof" "$d/prof.map" "$d/prof.elf") || rc=1
+  out=$(python3 tb/oracle/gcov_oracle.py "$d/gcov.json" "$d/prof.prof" "$d/prof.map" "$d/prof.elf") || rc=1
   echo "$w: $out"
   "$build/unit/hwprof-report-asan" lcov --quiet "$d/prof.map" "$d/prof.prof" -o "$d/hw.info" || return 1
-  out=$(python3 tools/lcov_oracle.py gcov "$d/hw.info" "$d/gcov.json" "$g" "$d/plain.counts") || rc=1
+  out=$(python3 tb/oracle/lcov_oracle.py gcov "$d/hw.info" "$d/gcov.json" "$g" "$d/plain.counts") || rc=1
   echo "$w: $out"
   return $rc
 }

@@ -3,7 +3,7 @@
 # they use: branch relaxation, edge profiles, QEMU's streams and gcov as oracles, lcov tracefiles,
 # the trace round trip, every build's relocation patterns.
 
-# branch relaxation in the rewriting layer (sw/rewrite/): Embench's nsichneu (one very large
+# branch relaxation in the rewriting layer (sw/host/rewrite/): Embench's nsichneu (one very large
 # function) has conditional branches that the inserted profiling instructions put out of reach;
 # instrumented, it must report relaxed branches, still pass its own self-check, and give the exact
 # edge profile on the C model and on the RTL in lockstep with the C model
@@ -97,7 +97,7 @@ instr_takes_every_build_alone() { instr_takes_every_build 1; }
 
 # Embench against the independent oracles: QEMU's retired-PC stream of each program equals the CPU
 # model's; the taken/not-taken count of every branch in QEMU's stream of the original program
-# equals the profile read back from the hardware for the instrumented one (tools/branch_oracle.py,
+# equals the profile read back from the hardware for the instrumented one (tb/oracle/branch_oracle.py,
 # no code shared with the instrumenter); gcov's invocation and line counts agree with the hardware's
 # in one binary (the -O0 -fprofile-arcs build, instrumented: gcov's counters and the hardware's
 # profile the same run; gcov_same_run in tools/checks/common.sh); and every trace record of each
@@ -111,7 +111,7 @@ embench_branch_oracle() {
   for elf in "${embench_elfs[@]}"; do
     w=$(basename "$elf" .elf)
     [ -s "$logdir/qemu/$w.pcs" ] && [ -s "$logdir/eb-$w.prof" ] || { echo "$w: no QEMU stream or no profile (an earlier check failed)"; rc=1; continue; }
-    out=$(python3 tools/branch_oracle.py "$elf" "$logdir/qemu/$w.pcs" "$logdir/eb-$w.map" "$logdir/eb-$w.prof" 2>&1) || rc=1
+    out=$(python3 tb/oracle/branch_oracle.py "$elf" "$logdir/qemu/$w.pcs" "$logdir/eb-$w.map" "$logdir/eb-$w.prof" 2>&1) || rc=1
     echo "$w: $out"
   done
   return $rc
@@ -127,7 +127,7 @@ embench_gcov_oracle() {
 # Coverage for lcov and genhtml (docs/report.md): each program's hardware profile (from
 # embench-edge-profile-default-k) written as an lcov tracefile by hwprof-report (ASan/UBSan); every
 # line count and every conditional branch's taken and not-taken counts must equal what QEMU's retire
-# stream of the program and binutils' line table give (tools/lcov_oracle.py), every line that ran
+# stream of the program and binutils' line table give (tb/oracle/lcov_oracle.py), every line that ran
 # in a profiled function must have its record, and genhtml must render all the tracefiles
 embench_lcov() {
   local elf w out rc=0
@@ -138,7 +138,7 @@ embench_lcov() {
     out=$("$build/unit/hwprof-report-asan" lcov --test-name="${w//-/_}" "$logdir/eb-$w.map" "$logdir/eb-$w.prof" -o "$logdir/lcov/$w.info" 2>&1) ||
       { echo "$w: $out"; rc=1; continue; }
     echo "$w: ${out#hwprof-report: }"
-    out=$(python3 tools/lcov_oracle.py stream "$logdir/lcov/$w.info" "$elf" "$logdir/qemu/$w.pcs" 2>&1) || rc=1
+    out=$(python3 tb/oracle/lcov_oracle.py stream "$logdir/lcov/$w.info" "$elf" "$logdir/qemu/$w.pcs" 2>&1) || rc=1
     echo "$w: $out"
   done
   out=$(genhtml --quiet --branch-coverage --ignore-errors source -o "$logdir/lcov/html" "$logdir"/lcov/*.info 2>&1) &&

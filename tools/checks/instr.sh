@@ -57,7 +57,7 @@ gcov_oracle() {
     [ -s "$logdir/gcov/$w.gcda" ] || { echo "$w: no .gcda written"; rc=1; continue; }
     riscv64-unknown-elf-gcov --json-format --stdout -o "$logdir/gcov" "sim/workloads/$w.c" >"$logdir/gcov/$w.json" 2>/dev/null || { rc=1; continue; }
     "$build/sim/hwprof-sim" --edge-map="${elf%.elf}.map" --edge-profile="$logdir/gcov/$w.prof" "$elf" >/dev/null 2>&1 || { rc=1; continue; }
-    out=$(python3 tools/gcov_oracle.py "$logdir/gcov/$w.json" "$logdir/gcov/$w.prof" "${elf%.elf}.map" "$elf") || rc=1
+    out=$(python3 tb/oracle/gcov_oracle.py "$logdir/gcov/$w.json" "$logdir/gcov/$w.prof" "${elf%.elf}.map" "$elf") || rc=1
     echo "$w: $out"
   done
   return $rc
@@ -78,7 +78,7 @@ check gcov-oracle-functions-lines-O0 gcov_lines
 # lcov tracefiles (docs/report.md): each workload's hardware profile (from gcov-oracle-function-counts)
 # written by hwprof-report (ASan/UBSan): every line and conditional branch count equal to what the
 # CPU model's retire stream (hwprof-sim --pc-counts, the uninstrumented program) and binutils' line
-# table give (tools/lcov_oracle.py), every line that ran in a profiled function recorded
+# table give (tb/oracle/lcov_oracle.py), every line that ran in a profiled function recorded
 lcov_workloads() {
   local w rc=0 out
   mkdir -p "$logdir/lcov-wl"
@@ -90,7 +90,7 @@ lcov_workloads() {
     out=$("$build/unit/hwprof-report-asan" lcov "${elf%.elf}.map" "$logdir/gcov/$w.prof" -o "$logdir/lcov-wl/$w.info" 2>&1) ||
       { echo "$w: $out"; rc=1; continue; }
     echo "$w: ${out#hwprof-report: }"
-    out=$(python3 tools/lcov_oracle.py stream "$logdir/lcov-wl/$w.info" "$build/instr/$w.elf" "$logdir/lcov-wl/$w.counts" 2>&1) || rc=1
+    out=$(python3 tb/oracle/lcov_oracle.py stream "$logdir/lcov-wl/$w.info" "$build/instr/$w.elf" "$logdir/lcov-wl/$w.counts" 2>&1) || rc=1
     echo "$w: $out"
   done
   return $rc
@@ -189,7 +189,7 @@ check report-afdo-gcc report_afdo_gcc
 # inline stacks (docs/report.md): hwprof-report sample (ASan/UBSan) on each workload's hardware
 # profile of its -O2 build, whose inlined copies go to nested call-site records; every sample with a
 # count equal to what binutils' addr2line -i (each address's inline chain) and readelf's declaration
-# lines make of the uninstrumented run's retire stream (tools/inline_oracle.py)
+# lines make of the uninstrumented run's retire stream (tb/oracle/inline_oracle.py)
 report_inline_stacks() {
   local w s rc=0 out
   mkdir -p "$logdir/inline"
@@ -201,7 +201,7 @@ report_inline_stacks() {
       out=$("$build/unit/hwprof-report-asan" sample "${elf%.elf}.map" "$logdir/gcov/$w.prof" -o "$s" 2>&1) ||
       { echo "$w: ${out:-the uninstrumented run failed}"; rc=1; continue; }
     echo "$w: ${out#hwprof-report: }"
-    out=$(python3 tools/inline_oracle.py "$s" "$build/instr/$w.elf" "$logdir/inline/$w.counts") || rc=1
+    out=$(python3 tb/oracle/inline_oracle.py "$s" "$build/instr/$w.elf" "$logdir/inline/$w.counts") || rc=1
     echo "$w: $out"
   done
   return $rc
@@ -324,7 +324,7 @@ instr_asan_same_output() {
 }
 check instr-asan-same-output instr_asan_same_output
 
-# the CFG layer (sw/cfg/) on every workload under ASan/UBSan: every function analysed, loops found
+# the CFG layer (sw/lib/cfg/) on every workload under ASan/UBSan: every function analysed, loops found
 # in every program
 cfg_layer_on_workloads() {
   local elf w out

@@ -3,7 +3,7 @@
 #
 # A workload and an Embench program (with their value-profiler builds) and Lua (../shared: skipped
 # with a note when absent) each go through every profile (tools/report_run.sh, hwprof-report under
-# ASan/UBSan); Debian's chromium opens each page through Selenium (tools/html_check.py): every image
+# ASan/UBSan); Debian's chromium opens each page through Selenium (tb/check/html_check.py): every image
 # loads, every table has rows, the console has no error, and the hottest functions' instructions
 # equal the retirements inside their symbols in the program's own run (hwprof-sim --pc-counts,
 # binutils' nm). A copy of one page with an image removed and a count changed must fail that check.
@@ -18,7 +18,7 @@ report_page() {
     true
   [ -f "$dir/report/index.html" ] || { echo "$name: no page"; return 1; }
   "$build/sim/hwprof-sim" --engine=none --pc-counts="$dir/program.counts" "$dir/program.elf" >/dev/null 2>&1 &&
-    "$venv_py" tools/html_check.py "$dir/report/index.html" --pc-counts="$dir/program.counts" --elf="$dir/program.elf"
+    "$venv_py" tb/check/html_check.py "$dir/report/index.html" --pc-counts="$dir/program.counts" --elf="$dir/program.elf"
 }
 
 report_pages() {
@@ -43,7 +43,7 @@ report_pages() {
   sed -i '0,/<td class="n">[0-9,]*<\/td><td class="n">[0-9.]*%<\/td><\/tr>/s//<td class="n">7<\/td><td class="n">0.00%<\/td><\/tr>/' \
     "$neg/index.html"
   local out
-  out=$("$venv_py" tools/html_check.py "$neg/index.html" --pc-counts="$logdir/runs/interp/program.counts" \
+  out=$("$venv_py" tb/check/html_check.py "$neg/index.html" --pc-counts="$logdir/runs/interp/program.counts" \
     --elf="$logdir/runs/interp/program.elf")
   echo "a broken copy: $(tail -1 <<<"$out")"
   grep -q "image values.svg did not load" <<<"$out" && grep -q "the page says 7 instructions" <<<"$out" &&

@@ -154,3 +154,39 @@ sc_bad_input_rejected() {
   rm -f "$bad"
 }
 check sc-rejects-bad-input sc_bad_input_rejected
+
+# --- the two runners share their checks and outputs (sim/runner.c): the same program gives the same
+# files on the C platform (hwprof-sim, C model) and on the SystemC platform with the RTL (alone, or
+# in lockstep with the C model): the retire stream (--pcs, --pc-counts), the value-profiling
+# program's per-PC counts checked against the retire stream (--cop-check: the firmware's counts of
+# the hardware's choices, exit 0 only when they agree) and the exact value profile (--value-truth),
+# and for a program without firmware every trace record drained (--trace-out), the block stream,
+# the path and phase truths (--blocks-out, --path-truth, --phase-truth) and the program's figures
+runners_same_outputs() {
+  local d rc=0 r f out
+  d="$logdir/runners-same"
+  rm -rf "$d" && mkdir -p "$d/sim" "$d/sc"
+  "$build/sim/hwprof-sim" --out-dir="$d/sim" --cop-check="$d/sim/cop-profile.txt" --value-truth="$d/sim/vt.txt" \
+    --pcs="$d/sim/vp.pcs" --pc-counts="$d/sim/vp.counts" "$build/workloads/sort-cop.elf" >/dev/null 2>"$d/sim/vp.err" ||
+    { cat "$d/sim/vp.err"; return 1; }
+  "$sc" --engine=lockstep --out-dir="$d/sc" --cop-check="$d/sc/cop-profile.txt" --value-truth="$d/sc/vt.txt" \
+    --pcs="$d/sc/vp.pcs" --pc-counts="$d/sc/vp.counts" "$build/workloads/sort-cop.elf" >/dev/null 2>"$d/sc/vp.err" ||
+    { cat "$d/sc/vp.err"; return 1; }
+  for r in sim sc; do
+    f=$([ $r = sim ] && echo "$build/sim/hwprof-sim" || echo "$sc")
+    out=$("$f" --engine=$([ $r = sim ] && echo model || echo rtl) --trace-out="$d/$r/lz.htr" --blocks-out="$d/$r/lz.blocks" \
+      --path-truth="$d/$r/lz.paths" --phase-truth="$d/$r/lz.phases" --phase-window=20000 \
+      --code-range=0x80000000:0x80001000 "$build/instr/lz.elf" 2>&1 >/dev/null) || { echo "$out"; return 1; }
+    grep -o '  program: .*' <<<"$out" >"$d/$r/lz.program"
+    echo "$r: $(grep -o 'cop check:.*' "$d/$r/vp.err")"
+    echo "$r: $(grep -o 'trace drain:.*' <<<"$out"); $(grep -o 'blocks:.*' <<<"$out"); $(cat "$d/$r/lz.program")"
+  done
+  for f in cop-profile.txt vt.txt vp.pcs vp.counts lz.htr lz.blocks lz.paths lz.phases lz.program; do
+    [ -s "$d/sim/$f" ] || { echo "$f: empty"; rc=1; continue; }
+    if cmp -s "$d/sim/$f" "$d/sc/$f"; then echo "$f: the same ($(wc -l <"$d/sim/$f") lines)"; else echo "$f: differs"; rc=1; fi
+  done
+  grep -q ', 0 PCs differ' "$d/sc/vp.err" && grep -q '0 mismatches' "$d/sc/vp.err" || rc=1
+  [ "$(tail -n 1 "$d/sim/vp.pcs")" = "end $(($(wc -l <"$d/sim/vp.pcs") - 1))" ] || { echo "vp.pcs: no end record"; rc=1; }
+  return $rc
+}
+check runners-give-the-same-outputs runners_same_outputs

@@ -3,24 +3,24 @@
 # the co-processor's tools, the load-value program, the co-processor's and the front end's lockstep
 # benches, the runtime on the simulated CPU, load-value profiling end to end, bad input refused.
 
-# the co-processor's assembler, disassembler and interpreter (sw/cop/, docs/cop.md) used as a
+# the co-processor's assembler, disassembler and interpreter (sw/host/cop/, docs/cop.md) used as a
 # user would, under ASan/UBSan: the example assembles, disassembles to text that reassembles to the
 # same image, embeds as a C initializer that builds for the RV32 target, and runs on its sample file
-# with the table worked out by hand (sw/cop/examples/pc_count.samples: 0x80000100 seen 3 times,
+# with the table worked out by hand (sw/fw/cop/examples/pc_count.samples: 0x80000100 seen 3 times,
 # seven other PCs once each; the eighth PC fills the 8-slot table, the interrupt at sample 10 after
 # 3+3+2+3+2 + 4 x 3 + 3 = 28 microinstructions); bad input gets one message and a non-zero exit
 cpasm="$build/unit/hwprof-cpasm-asan"
 cpasm_cli() {
   local d="$logdir/cpasm" out rc
   mkdir -p "$d"
-  "$cpasm" sw/cop/examples/pc_count.s -o "$d/pc.cop" || return 1
+  "$cpasm" sw/fw/cop/examples/pc_count.s -o "$d/pc.cop" || return 1
   "$cpasm" -d "$d/pc.cop" -o "$d/pc.s" && "$cpasm" "$d/pc.s" -o "$d/pc2.cop" && cmp "$d/pc.cop" "$d/pc2.cop" || return 1
   echo "disassembly reassembles to the same image"
-  "$cpasm" --c pc_count_image sw/cop/examples/pc_count.s -o "$d/pc.c" &&
+  "$cpasm" --c pc_count_image sw/fw/cop/examples/pc_count.s -o "$d/pc.c" &&
     ${RV32_CC:-riscv64-unknown-elf-gcc} --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror \
       -Isw/include -c "$d/pc.c" -o "$d/pc.o" || return 1
   echo "C initializer builds for RV32"
-  out=$("$cpasm" --run --stop-at-intr "$d/pc.cop" sw/cop/examples/pc_count.samples) || return 1
+  out=$("$cpasm" --run --stop-at-intr "$d/pc.cop" sw/fw/cop/examples/pc_count.samples) || return 1
   echo "$out"
   grep -qx 'interrupt: sample 10 (line 12), at microinstruction 4' <<<"$out" &&
     grep -qx 'samples 10, microinstructions 28, interrupts 1' <<<"$out" &&
@@ -35,7 +35,7 @@ cpasm_cli() {
   out=$("$cpasm" "$d/bad.s" -o "$d/bad.cop" 2>&1); rc=$?
   echo "bad source -> $rc: $out"
   [ "$rc" = 1 ] && grep -q "bad.s:2:4: error: 'add' takes 3 operands" <<<"$out" && [ ! -e "$d/bad.cop" ] || return 1
-  out=$("$cpasm" -d sw/cop/examples/pc_count.s 2>&1); rc=$?
+  out=$("$cpasm" -d sw/fw/cop/examples/pc_count.s 2>&1); rc=$?
   echo "source given as an image -> $rc: $out"
   [ "$rc" = 1 ] && grep -q "pc_count.s:6: not a co-processor image" <<<"$out" || return 1
   out=$("$cpasm" --run "$d/pc.cop" 2>&1); rc=$?
@@ -43,18 +43,18 @@ cpasm_cli() {
 }
 check cpasm-cli cpasm_cli
 
-# --- the load-value profiling program (sw/cop/valueprof.s, seed 001 Figure 10) on the instruction-
+# --- the load-value profiling program (sw/fw/cop/valueprof.s, seed 001 Figure 10) on the instruction-
 #     level interpreter: a directed stream whose final slots were worked out by hand from the
 #     algorithm's rules (docs/vpf.md: replacement M and failure K with the LFSR's first seven
 #     numbers 1 0 8 12 14 7 3, a hit, misses under 20%, re-selection H, the 16-sample rule I,
 #     hit-counter and miss-counter saturation F, the interval interrupt at record 65,536 (that
 #     record is not processed), total saturation), then random, thrashing and
-#     glacial streams against the slot-level reference tools/valueprof_ref.py (written from the
+#     glacial streams against the slot-level reference tb/oracle/valueprof_ref.py (written from the
 #     rules, not the microcode), state and interrupts line for line
 valueprof_program() {
-  local d="$logdir/valueprof" ref=tools/valueprof_ref.py out k
+  local d="$logdir/valueprof" ref=tb/oracle/valueprof_ref.py out k
   mkdir -p "$d"
-  "$cpasm" sw/cop/valueprof.s -o "$d/vp.cop" || return 1
+  "$cpasm" sw/fw/cop/valueprof.s -o "$d/vp.cop" || return 1
   awk 'function s(pc, v) { printf "load 0x%08x 0 0 0 0x%08x\n", pc, v }
        BEGIN { A = 2147483904; B = A + 4; C = A + 8; D = A + 12; E = A + 16   # A = 0x80000100
                s(A, 5); s(B, 7); s(B, 7); s(A, 5); s(A, 6)          # M K M hit miss
@@ -74,7 +74,7 @@ valueprof_program() {
     'slot 4 off value 0x00000001 hits 255 misses 0 total 255' \
     'slot 5 off value 0x00000001 hits 64 misses 255 total 319' \
     'slot 6 off value 0x0000fffb hits 1 misses 3 total 65535' >"$d/directed.expected"
-  out=$("$cpasm" --run "$d/vp.cop" "$d/directed.samples" | python3 "$ref" decode sw/cop/valueprof.s) || return 1
+  out=$("$cpasm" --run "$d/vp.cop" "$d/directed.samples" | python3 "$ref" decode sw/fw/cop/valueprof.s) || return 1
   echo "$out"
   diff "$d/directed.expected" - <<<"$out" || return 1
   echo "directed stream: the slots worked out by hand"
@@ -83,7 +83,7 @@ valueprof_program() {
   for k in "random 1 30000" "random 2 70000" "thrash 1 6000" "glacial 1 30000"; do
     python3 "$ref" gen $k >"$d/s.samples"
     python3 "$ref" run "$d/s.samples" >"$d/ref.txt"
-    "$cpasm" --run "$d/vp.cop" "$d/s.samples" | python3 "$ref" decode sw/cop/valueprof.s >"$d/int.txt"
+    "$cpasm" --run "$d/vp.cop" "$d/s.samples" | python3 "$ref" decode sw/fw/cop/valueprof.s >"$d/int.txt"
     diff "$d/ref.txt" "$d/int.txt" >"$d/diff.txt" || { echo "$k: the program and the reference differ:"; head -20 "$d/diff.txt"; return 1; }
     echo "$k: equal ($(grep -c '^slot' "$d/ref.txt") slots, $(grep -c '^interrupt' "$d/ref.txt") interrupts:" \
       "$(grep -c 'failed$' "$d/ref.txt") failed, $(grep -c 'thrash$' "$d/ref.txt") thrash; $(grep -c ' off ' "$d/ref.txt") turned off)"
@@ -96,7 +96,7 @@ valueprof_program() {
 check valueprof-program valueprof_program
 
 # --- the co-processor engine (rtl/cop/hwprof_cop.sv against cmodel/cop/cop.c every cycle, and against the
-#     instruction-level interpreter sw/cop/cop_interp.c after every record): the timing and the
+#     instruction-level interpreter sw/host/cop/cop_interp.c after every record): the timing and the
 #     host window worked out by hand, then random programs generated from the format description,
 #     in the default configuration (Table 1's sizes) and a small one (UcDepth 8, 4 CAM entries, 32
 #     data bytes: wrapping addresses); 4 seeds x 1.5 M cycles each, 12 M cycles in all; and the
@@ -112,7 +112,7 @@ for p in cop cop_small; do
     check "lockstep-$p-random-seed$s" "$bin" --test=random --seed=$s --cycles=$cop_cycles
   done
 done
-# sw/cop/valueprof.s (Table 1's sizes only) kept busy on the cycle model, checked every record
+# sw/fw/cop/valueprof.s (Table 1's sizes only) kept busy on the cycle model, checked every record
 check "lockstep-cop-valueprof" "$build/tb_cop/Vhwprof_cop" --test=valueprof --seed=1 --cycles=1000000
 
 # --- the value-profiling front end (rtl/vpf/hwprof_vpf.sv + rtl/vpf/hwprof_sbuf.sv against cmodel/vpf/vpf.c
@@ -124,9 +124,9 @@ for p in vpf vpf_small; do
   check "lockstep-$p-random" "$bin" --test=random --seed=1 --cycles=1000000
 done
 
-# --- value profiling on the simulated CPU: every workload with the runtime sw/rt/cop_rt.c (the
-#     co-processor runs sw/cop/examples/load_count.s on every load; the firmware, built with the
-#     driver sw/hwprof_cop.c, is its interrupt handler), on the C-only platform: the program's own
+# --- value profiling on the simulated CPU: every workload with the runtime sw/fw/rt/cop_rt.c (the
+#     co-processor runs sw/fw/cop/examples/load_count.s on every load; the firmware, built with the
+#     driver sw/fw/drivers/hwprof_cop.c, is its interrupt handler), on the C-only platform: the program's own
 #     self-check passes and the firmware's accounting is exact (every record the front end wrote was
 #     processed and counted once; every passing load was written or dropped), and its per-PC counts
 #     (cop-profile.txt) agree with the independent count of hwprof-sim --cop-check (tb/check/cop_check.c:
@@ -168,8 +168,8 @@ cop_firmware_sc_lockstep() {
 check cop-firmware-sc-lockstep cop_firmware_sc_lockstep
 
 # --- load-value profiling end to end (docs/vpf.md): every program with the runtime
-#     sw/rt/vp_rt.c (sw/cop/valueprof.s on the co-processor) and with the simple-sampling baseline
-#     (sw/rt/ss_rt.c), on the C-only platform; hwprof-sim --value-truth counts the exact profile
+#     sw/fw/rt/vp_rt.c (sw/fw/cop/valueprof.s on the co-processor) and with the simple-sampling baseline
+#     (sw/fw/rt/ss_rt.c), on the C-only platform; hwprof-sim --value-truth counts the exact profile
 #     from the retire stream and hwprof-vpeval (ASan/UBSan build) measures each profile against it.
 #     The programs and their self-checks pass, the firmware reports no error, and on vp_known (load
 #     values known by construction) every value of at least 25% is estimated within 0.05 of the

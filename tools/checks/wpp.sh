@@ -27,7 +27,7 @@ wpp_sc_rtl() {
   return $rc
 }
 check wpp-rtl-records-over-apb-sc-lockstep wpp_sc_rtl
-# the block listing's disassembly (sw/rv32_disasm.c) against binutils' objdump: the mnemonic of
+# the block listing's disassembly (sw/lib/rv32_disasm.c) against binutils' objdump: the mnemonic of
 # every instruction the programs executed
 wpp_disasm_objdump() {
   local w elf d n bad rc=0

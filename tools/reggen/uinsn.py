@@ -143,7 +143,7 @@ def emit_h(banner, d):
     w = d["width"]
     out = [f"/* {banner} */", "",
            "/* The value-profiling co-processor's microinstruction format (regs/cop_uinsn.json): field",
-           " * positions, codes, register-file sizes, and the name tables of sw/cop/autogen/cop_isa_tables.c used by the",
+           " * positions, codes, register-file sizes, and the name tables of sw/host/cop/autogen/cop_isa_tables.c used by the",
            " * assembler, the disassembler and the interpreter. docs/cop.md specifies the behaviour. */",
            "#ifndef HWPROF_COP_ISA_H", "#define HWPROF_COP_ISA_H", "", "#include <stdint.h>", "",
            f"#define HWPROF_COP_UINSN_W {w}u", ""]
@@ -170,7 +170,7 @@ def emit_h(banner, d):
         out.append("};")
         out.append(f"#define HWPROF_COP_{E}_CODES {1 << e['width']}u")
         out.append("")
-    out.append("/* Name tables (sw/cop/autogen/cop_isa_tables.c), indexed by code: the assembler's name (NULL for a reserved")
+    out.append("/* Name tables (sw/host/cop/autogen/cop_isa_tables.c), indexed by code: the assembler's name (NULL for a reserved")
     out.append(" * code or one not written in assembly) and, for targets, the branch offset (0 without one). */")
     for e in d["enums"]:
         out.append(f"extern const char *const hwprof_cop_{e['name']}_asm[{1 << e['width']}];")
@@ -264,6 +264,6 @@ def generate(banner, d):
     return {
         "rtl/cop/autogen/hwprof_cop_pkg.sv": emit_sv(banner, d),
         "sw/include/autogen/hwprof_cop_isa.h": emit_h(banner, d),
-        "sw/cop/autogen/cop_isa_tables.c": emit_tables_c(banner, d),
+        "sw/host/cop/autogen/cop_isa_tables.c": emit_tables_c(banner, d),
         "docs/cop_isa.md": emit_md(banner, d),
     }

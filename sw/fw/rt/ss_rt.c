@@ -1,0 +1,162 @@
+/* Firmware runtime of the simple-sampling baseline (seed 001 section 5; docs/vpf.md): the
+ * front end keeps one load in SS_PRESCALE (default 1024), the co-processor runs
+ * sw/fw/cop/simplesamp.s (a ring of 256 (PC, value) pairs in its data array) and interrupts when the
+ * ring is full; this handler counts every pair in a table. At the end the last partial ring is
+ * counted and the table written to vp-samples.txt (semihosting; hwprof-sim --out-dir) for
+ * hwprof-vpeval, which estimates each value's invariance as its share of its load's samples. Like
+ * vp_rt.c, the handler turns sampling off while it runs, and the machine timer (same period) writes
+ * a snapshot of the table (the samples of the ring so far counted first; writing is not overhead). */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwprof_cop.h"
+#include "autogen/hwprof_regs.h"
+#include "cop_rt_common.h"
+
+#ifndef SS_PRESCALE
+#define SS_PRESCALE 1024u
+#endif
+#define RING 256u
+#define TABLE 4096u
+#ifndef VP_RESAMPLE_INSNS
+#define VP_RESAMPLE_INSNS 200000u /* instructions between snapshots, as vp_rt.c's re-sampling */
+#endif
+
+int workload_main(void);
+extern const hwprof_cop_image_t ss_image;
+
+static const hwprof_t hw = {.base = HWPROF_PLAT_REG_BASE};
+static struct {
+  uint32_t pc, value, count;
+} table[TABLE];
+static uint32_t pairs, lost, interrupts, handler_errors, unexpected_traps, handler_insns, setup, w0, eval_insns;
+static uint32_t ring[2 * RING];
+static uint32_t ring_done; /* ring entries already counted */
+static FILE *out;
+static uint32_t snapshots; /* written to it: its end record counts them */
+
+static void count(uint32_t pc, uint32_t value) {
+  for (uint32_t k = ((pc >> 2) ^ value * 0x9e3779b1u) & (TABLE - 1u), probes = 0; probes < TABLE;
+       probes++, k = (k + 1u) & (TABLE - 1u)) {
+    if (table[k].count != 0 && table[k].pc == pc && table[k].value == value) {
+      table[k].count++;
+      return;
+    }
+    if (table[k].count == 0) {
+      table[k].pc = pc;
+      table[k].value = value;
+      table[k].count = 1;
+      pairs++;
+      return;
+    }
+  }
+  lost++;
+}
+
+/* the ring's pairs ring_done..n-1 (entries below the engine's i1 are complete) */
+static int take_ring(const hwprof_t *h, uint32_t n) {
+  if (n > ring_done) {
+    const uint32_t m = n - ring_done;
+    if (hwprof_cop_read_data(h, ring_done, m, ring) != kHwprofOk || hwprof_cop_read_data(h, RING + ring_done, m, ring + RING) != kHwprofOk)
+      return -1;
+    for (uint32_t k = 0; k < m; k++) count(ring[k], ring[RING + k]);
+  }
+  ring_done = n == RING ? 0 : n;
+  return 0;
+}
+
+static void write_table(void) {
+  for (uint32_t k = 0; k < TABLE; k++)
+    if (table[k].count)
+      fprintf(out, "0x%08lx 0x%08lx %lu\n", (unsigned long)table[k].pc, (unsigned long)table[k].value, (unsigned long)table[k].count);
+}
+
+static int on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc) {
+  (void)ctx;
+  (void)intr_pc;
+  interrupts++;
+  if (take_ring(h, RING) != 0) return -1;
+  return (int)HWPROF_COP_CLEAR_IDX; /* the ring starts over */
+}
+
+__attribute__((interrupt("machine"))) static void trap_handler(void) {
+  const uint32_t t0 = rt_instret();
+  uint32_t cause;
+  __asm__ volatile("csrr %0, mcause" : "=r"(cause));
+  if (cause == 0x8000000bu) {
+    const uint32_t on = rt_sampling_pause(&hw);
+    bool handled = false;
+    if (hwprof_cop_handle_irq(&hw, on_intr, NULL, &handled) != kHwprofOk || !handled) handler_errors++;
+    rt_sampling_resume(&hw, on);
+    handler_insns += rt_instret() - t0;
+  } else if (cause == 0x80000007u) {
+    const uint32_t on = rt_sampling_pause(&hw);
+    /* the samples so far (the engine may run on: the entries below i1 are complete); not while a
+     * full ring waits for the co-processor's interrupt (i1 has wrapped: that handler takes it) */
+    if (!(hwprof_mmio_read32(&hw, HWPROF_TOP_IRQ_PENDING_ADDR) & (1u << HWPROF_TOP_IRQ_PENDING_COPROC_LSB)) &&
+        take_ring(&hw, hwprof_mmio_read32(&hw, HWPROF_COP_I_ADDR + 4u * 1u)) != 0)
+      handler_errors++;
+    const uint32_t t1 = rt_instret();
+    if (out) {
+      fprintf(out, "snapshot %lu %lu\n", (unsigned long)(t0 - w0 - handler_insns - eval_insns), (unsigned long)(setup + handler_insns + (t1 - t0)));
+      write_table();
+      snapshots++;
+    }
+    const uint32_t snap = rt_instret() - t1;
+    eval_insns += snap;
+    rt_set_timer(rt_instret() + VP_RESAMPLE_INSNS);
+    rt_sampling_resume(&hw, on);
+    handler_insns += rt_instret() - t0 - snap;
+  } else {
+    unexpected_traps++;
+    rt_skip_instruction();
+  }
+}
+
+int main(void) {
+  out = fopen("vp-samples.txt", "w");
+  if (out == NULL) printf("ss firmware: note: vp-samples.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
+  else fprintf(out, "# hwprof-vp-samples 2\n# snapshot <program instructions> <overhead>, then: load PC, value, samples\n");
+  const uint32_t setup0 = rt_instret();
+  if (hwprof_cop_load(&hw, &ss_image) != kHwprofOk) return 90;
+  const hwprof_cop_filter_t filter = {.prescale = SS_PRESCALE};
+  if (hwprof_cop_set_filter(&hw, &filter) != kHwprofOk || hwprof_cop_clear_mask(&hw) != kHwprofOk) return 91;
+  hwprof_mmio_write32(&hw, HWPROF_TOP_IRQ_ENABLE_ADDR, 1u << HWPROF_TOP_IRQ_ENABLE_COPROC_LSB);
+  __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
+  rt_set_timer(rt_instret() + VP_RESAMPLE_INSNS);
+  __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
+  __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));            /* MIE */
+  if (hwprof_cop_start(&hw, HWPROF_COP_CLEAR_ALL) != kHwprofOk) return 92;
+  setup = rt_instret() - setup0;
+
+  w0 = rt_instret();
+  int rc = workload_main();
+  const uint32_t program = rt_instret() - w0 - handler_insns - eval_insns; /* the program's own instructions */
+  __asm__ volatile("csrc mie, %0" ::"r"(1u << 7));
+
+  const uint32_t end0 = rt_instret();
+  if (hwprof_cop_drain(&hw, 100000u, NULL, NULL) != kHwprofOk) return 94;
+  hwprof_cop_status_t st;
+  __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
+  const uint32_t n = hwprof_mmio_read32(&hw, HWPROF_COP_I_ADDR + 4u * 1u); /* i1: the next free pair */
+  if (hwprof_cop_stop(&hw) != kHwprofOk || take_ring(&hw, n) != 0) handler_errors++;
+  if (hwprof_cop_status(&hw, &st) != kHwprofOk) return 95;
+  const uint32_t final_copy = rt_instret() - end0;
+
+  printf("ss firmware: one load in %u: %lu loads passed the filters, %lu sampled, %lu dropped; %lu interrupts; program %lu instructions; overhead: "
+         "setup %lu, handler %lu, final copy %lu instructions; %lu (PC, value) pairs, %lu not kept\n",
+         SS_PRESCALE, (unsigned long)st.passed, (unsigned long)st.sampled, (unsigned long)st.dropped, (unsigned long)interrupts,
+         (unsigned long)program, (unsigned long)setup, (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)pairs, (unsigned long)lost);
+  if (out) {
+    fprintf(out, "snapshot %lu %lu\n", (unsigned long)program, (unsigned long)(setup + handler_insns + final_copy));
+    write_table();
+    fprintf(out, "end %lu\n", (unsigned long)snapshots + 1u);
+    fclose(out);
+  }
+  if (unexpected_traps || handler_errors) {
+    printf("ss firmware: FAILED: %lu unexpected traps, %lu handler errors\n", (unsigned long)unexpected_traps,
+           (unsigned long)handler_errors);
+    return rc ? rc : 96;
+  }
+  return rc;
+}

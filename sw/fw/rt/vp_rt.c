@@ -1,0 +1,127 @@
+/* Firmware runtime for load-value profiling on the simulated system (RV32 only; seed 001 section 5
+ * and Appendix A; docs/vpf.md, "Firmware"): the trap plumbing around sw/fw/vp/vp_fw.c, which
+ * does the work. It loads sw/fw/cop/valueprof.s (embedded by hwprof-cpasm --c) with intervals of
+ * 2^VP_INTERVAL_LOG2 records, samples every load, and takes two interrupts:
+ *   - the co-processor's (interval end, FAILED, thrashing): vp_fw_on_intr through the driver;
+ *   - the machine timer, every VP_RESAMPLE_INSNS instructions (the CPU model's mtime counts
+ *     instructions): vp_fw_on_timer, re-sampling and the next partition, so a partition whose
+ *     loads are all masked, which sends no more records and so no more interrupts, does not keep
+ *     the profiler for good.
+ * Both handlers turn sampling off while they run, so the profile (and the truth hwprof-sim
+ * --value-truth counts) is the program's, not the handler's. The profile goes to vp-profile.txt
+ * (semihosting; hwprof-sim --out-dir) for the host's estimate (hwprof-vpeval): a snapshot at every
+ * timer tick (the program's instructions and the overhead so far, then the profile; writing it is
+ * not counted as overhead) and the last one after the end: sampling off, the engine drains, the
+ * last slots are copied. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwprof_cop.h"
+#include "autogen/hwprof_regs.h"
+#include "cop_rt_common.h"
+#include "vp_fw.h"
+
+#ifndef VP_RESAMPLE_INSNS
+#define VP_RESAMPLE_INSNS 200000u /* instructions between re-samplings (the timer) */
+#endif
+#ifndef VP_INTERVAL_LOG2
+#define VP_INTERVAL_LOG2 15u /* records per interval: 32,768 (valueprof.s's i4; 16 at most) */
+#endif
+
+int workload_main(void);
+extern const hwprof_cop_image_t vp_image;
+
+static const hwprof_t hw = {.base = HWPROF_PLAT_REG_BASE};
+static vp_fw_t fw;
+static uint32_t handler_errors, unexpected_traps, handler_insns, setup, w0;
+static uint32_t eval_insns; /* writing snapshots: neither the program's nor the profiler's */
+static FILE *out; /* the profile file, NULL when the host refused it */
+static uint32_t snapshots; /* written to it: its end record counts them */
+
+/* a snapshot of the profile: the program's instructions and the overhead so far; returns the
+ * instructions it took */
+static uint32_t snapshot(void) {
+  const uint32_t t0 = rt_instret();
+  if (out == NULL) return 0;
+  fprintf(out, "snapshot %lu %lu\n", (unsigned long)(t0 - w0 - handler_insns - eval_insns), (unsigned long)(setup + handler_insns));
+  if (vp_fw_write_loads(&fw, out) != 0) handler_errors++;
+  snapshots++;
+  return rt_instret() - t0;
+}
+
+__attribute__((interrupt("machine"))) static void trap_handler(void) {
+  const uint32_t t0 = rt_instret();
+  uint32_t cause;
+  __asm__ volatile("csrr %0, mcause" : "=r"(cause));
+  if (cause == 0x8000000bu || cause == 0x80000007u) {
+    const uint32_t on = rt_sampling_pause(&hw); /* not the handler's own loads */
+    if (cause == 0x8000000bu) {
+      bool handled = false;
+      if (hwprof_cop_handle_irq(&hw, vp_fw_on_intr, &fw, &handled) != kHwprofOk || !handled) handler_errors++;
+      rt_sampling_resume(&hw, on);
+      handler_insns += rt_instret() - t0;
+    } else {
+      vp_fw_on_timer(&fw, &hw);
+      const uint32_t snap = snapshot(); /* the evaluation's, not the profiler's; sampling still off */
+      eval_insns += snap;
+      rt_set_timer(rt_instret() + VP_RESAMPLE_INSNS);
+      rt_sampling_resume(&hw, on);
+      handler_insns += rt_instret() - t0 - snap;
+    }
+  } else {
+    unexpected_traps++;
+    rt_skip_instruction();
+  }
+}
+
+int main(void) {
+  out = fopen("vp-profile.txt", "w");
+  if (out == NULL) printf("vp firmware: note: vp-profile.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
+  else if (vp_fw_write_header(out) != 0) handler_errors++;
+  const uint32_t setup0 = rt_instret();
+  if (vp_fw_start(&fw, &hw, &vp_image, VP_INTERVAL_LOG2) != kHwprofOk) return 90;
+  __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
+  rt_set_timer(rt_instret() + VP_RESAMPLE_INSNS);
+  __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
+  __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));            /* MIE */
+  setup = rt_instret() - setup0;
+
+  w0 = rt_instret();
+  int rc = workload_main();
+  const uint32_t program = rt_instret() - w0 - handler_insns - eval_insns; /* the program's own instructions */
+  __asm__ volatile("csrc mie, %0" ::"r"(1u << 7));
+
+  /* sampling off; the engine drains the buffer (the handler may still run), then the last slots */
+  const uint32_t end0 = rt_instret();
+  if (hwprof_cop_drain(&hw, 100000u, NULL, NULL) != kHwprofOk) return 94;
+  __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
+  if (vp_fw_final_copy(&fw, &hw) != kHwprofOk) handler_errors++;
+  hwprof_cop_status_t st;
+  if (hwprof_cop_status(&hw, &st) != kHwprofOk) return 95;
+  const uint32_t final_copy = rt_instret() - end0;
+
+  uint32_t masked = 0;
+  for (uint32_t k = 0; k < VP_FW_MAX_LOADS; k++) masked += fw.prof[k].total != 0 && fw.prof[k].mask_gen == fw.gen;
+  printf("vp firmware: %lu loads passed the filters, %lu sampled, %lu dropped; the engine ran %lu records; %lu interrupts "
+         "(%lu copies, %lu at an interval's end, %lu thrashing, %lu timer); program split into %lu parts; program %lu instructions; "
+         "overhead: setup %lu, handler %lu, final copy %lu instructions; profile: %lu load PCs, %lu masked at the end (%lu "
+         "masks set), %lu values and %lu loads not kept; complete (nothing unmasked left) at copy %lu (0: never)\n",
+         (unsigned long)st.passed, (unsigned long)st.sampled, (unsigned long)st.dropped, (unsigned long)st.records,
+         (unsigned long)fw.interrupts, (unsigned long)fw.copies, (unsigned long)fw.intervals, (unsigned long)fw.thrashes,
+         (unsigned long)fw.timer_ticks, (unsigned long)(1u << fw.part_bits), (unsigned long)program, (unsigned long)setup,
+         (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)fw.n_loads, (unsigned long)masked,
+         (unsigned long)fw.masks_set, (unsigned long)fw.lost_values, (unsigned long)fw.lost_loads,
+         (unsigned long)fw.completed_at);
+  if (out) {
+    fprintf(out, "snapshot %lu %lu\n", (unsigned long)program, (unsigned long)(setup + handler_insns + final_copy));
+    if (vp_fw_write_loads(&fw, out) != 0) handler_errors++;
+    fprintf(out, "end %lu\n", (unsigned long)snapshots + 1u);
+    fclose(out);
+  }
+  if (unexpected_traps || handler_errors || fw.errors) {
+    printf("vp firmware: FAILED: %lu unexpected traps, %lu handler errors, %lu firmware errors\n", (unsigned long)unexpected_traps,
+           (unsigned long)handler_errors, (unsigned long)fw.errors);
+    return rc ? rc : 96;
+  }
+  return rc;
+}
