@@ -96,16 +96,33 @@ class Algorithm:
 
 
 def read_samples(path):
+    """The loads of a sample file: 'hwprof-samples 1', KIND PC NPC INSN ADDR VALUE lines, 'end SAMPLES'."""
+    header, ended, n = False, False, 0
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
             line = line.split("#", 1)[0].split()
             if not line:
                 continue
+            if not header:
+                if line != ["hwprof-samples", "1"]:
+                    sys.exit("valueprof_ref: %s:%d: not a sample file (no 'hwprof-samples 1' header)" % (path, lineno))
+                header = True
+                continue
+            if ended:
+                sys.exit("valueprof_ref: %s:%d: a sample after the end record" % (path, lineno))
+            if line[0] == "end":
+                if line != ["end", str(n)]:
+                    sys.exit("valueprof_ref: %s:%d: the end record must be 'end %d'" % (path, lineno, n))
+                ended = True
+                continue
             if len(line) < 6:
                 sys.exit("valueprof_ref: %s:%d: expected KIND PC NPC INSN ADDR VALUE" % (path, lineno))
+            n += 1
             if line[0] not in ("load", "4"):
                 continue  # the program dispatches loads only; the others are consumed unprocessed
             yield int(line[1], 0), int(line[5], 0)
+    if not ended:
+        sys.exit("valueprof_ref: %s: truncated: no end record" % path)
 
 
 def label_addresses(path):
@@ -160,7 +177,7 @@ def decode(program, out):
 
 def gen(kind, seed, n, out):
     rng = random.Random(seed)
-    out.write("# valueprof_ref.py gen %s %d %d\n" % (kind, seed, n))
+    out.write("# valueprof_ref.py gen %s %d %d\nhwprof-samples 1\n" % (kind, seed, n))
     if kind == "random":
         pcs = [0x80001000 + 4 * k for k in range(400)]
         for _ in range(n):
@@ -176,6 +193,7 @@ def gen(kind, seed, n, out):
             out.write("load 0x%08x 0 0 0 0x%08x\n" % (pc, (k // 5000) + (pc & 3)))
     else:
         sys.exit("valueprof_ref: unknown stream kind '%s' (random, thrash, glacial)" % kind)
+    out.write("end %d\n" % n)
 
 
 def main(argv):

@@ -22,15 +22,23 @@ cpasm_cli() {
   echo "C initializer builds for RV32"
   out=$("$cpasm" --run --stop-at-intr "$d/pc.cop" sw/fw/cop/examples/pc_count.samples) || return 1
   echo "$out"
-  grep -qx 'interrupt: sample 10 (line 12), at microinstruction 4' <<<"$out" &&
+  grep -qx 'interrupt: sample 10 (line 13), at microinstruction 4' <<<"$out" &&
     grep -qx 'samples 10, microinstructions 28, interrupts 1' <<<"$out" &&
     grep -qx 'cam 0 0x80000100' <<<"$out" && grep -qx 'cam 7 0x80000210' <<<"$out" &&
     grep -qx 'data 0x000 0x00010003' <<<"$out" && grep -qx 'data 0x00c 0x00010001' <<<"$out" &&
     [ "$(grep -c '^cam ' <<<"$out")" = 8 ] && [ "$(grep -c '^data ' <<<"$out")" = 4 ] || return 1
-  printf 'load 0x100 0x104 0 0 1\nload 1 2\n' >"$d/bad.samples"
+  printf 'hwprof-samples 1\nload 0x100 0x104 0 0 1\nload 1 2\nend 2\n' >"$d/bad.samples"
   out=$("$cpasm" --run "$d/pc.cop" "$d/bad.samples" 2>&1 >/dev/null); rc=$?
   echo "bad sample file -> $rc: $out"
-  [ "$rc" = 1 ] && grep -q "bad.samples:2: not a sample" <<<"$out" || return 1
+  [ "$rc" = 1 ] && grep -q "bad.samples:3: not a sample" <<<"$out" || return 1
+  head -n 8 sw/fw/cop/examples/pc_count.samples >"$d/cut.samples"   # cut short: no end record
+  out=$("$cpasm" --run "$d/pc.cop" "$d/cut.samples" 2>&1 >/dev/null); rc=$?
+  echo "sample file cut short -> $rc: $out"
+  [ "$rc" = 1 ] && grep -q "cut.samples: truncated: no end record" <<<"$out" || return 1
+  tail -n +4 sw/fw/cop/examples/pc_count.samples >"$d/nohead.samples"   # no header
+  out=$("$cpasm" --run "$d/pc.cop" "$d/nohead.samples" 2>&1 >/dev/null); rc=$?
+  echo "sample file without its header -> $rc: $out"
+  [ "$rc" = 1 ] && grep -q "nohead.samples:1: not a sample file" <<<"$out" || return 1
   printf '.dispatch load, a\na: add v0, v1\n' >"$d/bad.s"
   out=$("$cpasm" "$d/bad.s" -o "$d/bad.cop" 2>&1); rc=$?
   echo "bad source -> $rc: $out"
@@ -55,8 +63,8 @@ valueprof_program() {
   local d="$logdir/valueprof" ref=tb/oracle/valueprof_ref.py out k
   mkdir -p "$d"
   "$cpasm" sw/fw/cop/valueprof.s -o "$d/vp.cop" || return 1
-  awk 'function s(pc, v) { printf "load 0x%08x 0 0 0 0x%08x\n", pc, v }
-       BEGIN { A = 2147483904; B = A + 4; C = A + 8; D = A + 12; E = A + 16   # A = 0x80000100
+  awk 'function s(pc, v) { printf "load 0x%08x 0 0 0 0x%08x\n", pc, v; n++ }
+       BEGIN { print "hwprof-samples 1"; A = 2147483904; B = A + 4; C = A + 8; D = A + 12; E = A + 16   # A = 0x80000100
                s(A, 5); s(B, 7); s(B, 7); s(A, 5); s(A, 6)          # M K M hit miss
                for (k = 0; k < 8; k++) s(A, 6)                     # misses 9 > 4 x 2: H (11 < 16)
                for (k = 0; k < 15; k++) s(A, 6)                    # hits 16
@@ -66,7 +74,7 @@ valueprof_program() {
                s(E, 1); for (k = 0; k < 63; k++) s(E, 1)           # slot 5: hits 64
                for (k = 0; k < 255; k++) s(E, 2)                   # misses 255: F, off
                s(D, 0); for (k = 1; k <= 65534; k++) s(D, k)       # slot 6 (record 65536: the interval
-               s(D, 1) }' >"$d/directed.samples"                   # interrupt), then total 65535: off
+               s(D, 1); print "end " n }' >"$d/directed.samples"   # interrupt), then total 65535: off
   printf '%s\n' 'interrupt 65536 interval' 'rslot 7 failed 0 replacements 6 lfsr 0xed89' \
     'slot 0 off value 0x00000006 hits 16 misses 65 total 91' \
     'slot 2 0x80000104 value 0x00000007 hits 1 misses 0 total 1' \

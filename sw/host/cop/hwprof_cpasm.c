@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,9 @@ static const char kUsage[] =
     "  --stop-at-intr   --run: stop at the first interrupt (default: report it and resume)\n"
     "  -h, --help       this text\n"
     "\n"
-    "A sample file has one record per line: KIND PC NPC INSN ADDR VALUE [TAKEN], numbers in C syntax,\n"
-    "KIND a retire kind name (load, store, branch, ...) or 0..7; '#' starts a comment. --run prints the\n"
+    "A sample file starts with the line 'hwprof-samples 1', has one record per line: KIND PC NPC INSN\n"
+    "ADDR VALUE [TAKEN], numbers in C syntax, KIND a retire kind name (load, store, branch, ...) or\n"
+    "0..7, and ends with 'end SAMPLES' (their number); '#' starts a comment. --run prints the\n"
     "samples consumed, the microinstructions executed, the interrupts, the registers, the valid CAM\n"
     "entries and the non-zero data words; an interrupt is reported and the engine resumed, as a host\n"
     "handler that only restarts it would.\n";
@@ -114,8 +116,10 @@ static int run(const char *image_path, const char *samples_path, cop_geom_t g, u
   }
   char line[512];
   unsigned lineno = 0;
+  bool header = false, ended = false, stopped = false;
+  uint64_t lines = 0; /* sample lines, for the end record */
   rc = 0;
-  while (fgets(line, sizeof line, sf)) {
+  while (rc == 0 && fgets(line, sizeof line, sf)) {
     lineno++;
     char *hash = strchr(line, '#');
     if (hash) *hash = 0;
@@ -123,6 +127,30 @@ static int run(const char *image_path, const char *samples_path, cop_geom_t g, u
     int nt = 0;
     for (char *p = strtok(line, " \t\r\n"); p && nt < 8; p = strtok(NULL, " \t\r\n")) tok[nt++] = p;
     if (nt == 0) continue;
+    if (!header) { /* the format's header: 'hwprof-samples 1' */
+      header = nt == 2 && !strcmp(tok[0], "hwprof-samples") && !strcmp(tok[1], "1");
+      if (!header) {
+        fprintf(stderr, "hwprof-cpasm: %s:%u: not a sample file (no 'hwprof-samples 1' header)\n", samples_path, lineno);
+        rc = 1;
+      }
+      continue;
+    }
+    if (ended) {
+      fprintf(stderr, "hwprof-cpasm: %s:%u: a sample after the end record\n", samples_path, lineno);
+      rc = 1;
+      break;
+    }
+    if (!strcmp(tok[0], "end")) {
+      uint32_t n;
+      if (nt != 2 || parse_u32(tok[1], &n) || n != lines) {
+        fprintf(stderr, "hwprof-cpasm: %s:%u: the end record must be 'end %" PRIu64 "' (the samples above it)\n",
+                samples_path, lineno, lines);
+        rc = 1;
+      }
+      ended = true;
+      continue;
+    }
+    lines++;
     cop_sample_t x;
     memset(&x, 0, sizeof x);
     uint32_t v[6] = {0};
@@ -147,7 +175,10 @@ static int run(const char *image_path, const char *samples_path, cop_geom_t g, u
     int r = cop_interp_sample(&s, &x, max_steps);
     if (r == COP_SAMPLE_INTR) {
       fprintf(out, "interrupt: sample %" PRIu64 " (line %u), at microinstruction %u\n", s.samples, lineno, s.intr_pc);
-      if (stop_at_intr) break;
+      if (stop_at_intr) {
+        stopped = true;
+        break;
+      }
       cop_interp_resume(&s);
     } else if (r < 0) {
       fprintf(stderr, "hwprof-cpasm: %s:%u: the routine ran more than %u instructions (a loop that never ends?)\n", samples_path, lineno, max_steps);
@@ -156,6 +187,11 @@ static int run(const char *image_path, const char *samples_path, cop_geom_t g, u
     }
   }
   fclose(sf);
+  if (rc == 0 && !stopped && !ended) {
+    fprintf(stderr, "hwprof-cpasm: %s: truncated: %s\n", samples_path,
+            header ? "no end record ('end SAMPLES')" : "empty (no 'hwprof-samples 1' header)");
+    rc = 1;
+  }
   fprintf(out, "samples %" PRIu64 ", microinstructions %" PRIu64 ", interrupts %" PRIu64 "\n", s.samples, s.executed, s.interrupts);
   for (unsigned n = 0; n < HWPROF_COP_NUM_VREGS; n++) fprintf(out, "v%u 0x%08x%s", n, s.v[n], n + 1 < HWPROF_COP_NUM_VREGS ? "  " : "\n");
   for (unsigned n = 0; n < HWPROF_COP_NUM_IREGS; n++)
