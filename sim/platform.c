@@ -12,7 +12,7 @@ static void hw_cycle(platform_t *p, const hwprof_retire_ev_t *ev, const hwprof_a
   hwprof_top_in_t in; /* every field set below (a zeroing of the whole would cost more than the cycle) */
   in.ev = ev ? *ev : no_ev;
   in.apb = apb ? *apb : no_apb;
-  /* the memory port: the profile memory over the CPU's RAM (cmodel/mem_model.c) */
+  /* the memory port: the profile memory over the CPU's RAM (cmodel/mem/mem_model.c) */
   hwprof_mem_rsp_t mr;
   hwprof_mem_model_comb(&p->mem, &mr);
   in.mem_req_ready = mr.ready;

@@ -1,7 +1,7 @@
 /* The whole system with the C model of hwprof_top: the CPU model's retire events drive the
  * retire-event port cycle by cycle (the CPU stalls while ready is low), the hwprof registers are
  * memory-mapped at PLATFORM_HWPROF_BASE and reached over APB (two cycles per access), the profile
- * cache's memory port is served from the CPU's RAM with a fixed latency (cmodel/mem_model.c), and the interrupt outputs
+ * cache's memory port is served from the CPU's RAM with a fixed latency (cmodel/mem/mem_model.c), and the interrupt outputs
  * drive the CPU's external interrupt line.
  *
  * The C-only platform: the same timing as the SystemC platform (sim/sc/), which also runs the RTL
@@ -10,7 +10,7 @@
 #define HWPROF_PLATFORM_H
 
 #include "lib/apb_master.h"
-#include "mem_model.h"
+#include "mem/mem_model.h"
 #include "rv32.h"
 #include "top/top.h"
 

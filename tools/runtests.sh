@@ -108,6 +108,27 @@ rtl_refuses_bad_parameters() {
 }
 check rtl-refuses-out-of-range-parameters rtl_refuses_bad_parameters
 
+# --- the layers (docs/architecture.md): no include running back up a layer, no folders including
+#     each other in a loop (tools/layers.py); and the checker tells both apart in a scratch tree with
+#     one of each (a portable file including a host tool's header; two folders including each other)
+check layers-no-include-up-no-loop python3 tools/layers.py
+layers_catch_violations() {
+  local tmp out rc
+  tmp=$(mktemp -d)
+  mkdir -p "$tmp/sw/lib" "$tmp/sw/host/a" "$tmp/sw/host/b"
+  printf '#include "tool.h"\n' >"$tmp/sw/lib/core.c"
+  printf '#include "b/y.h"\n' >"$tmp/sw/host/a/tool.h"
+  printf '#include "a/tool.h"\n' >"$tmp/sw/host/b/y.h"
+  (cd "$tmp" && git init -q && git add -A)
+  out=$(cd "$tmp" && python3 "$OLDPWD/tools/layers.py" 2>&1)
+  rc=$?
+  rm -rf "$tmp"
+  echo "$out"
+  [ "$rc" = 1 ] && grep -q "sw/lib/core.c: includes sw/host/a/tool.h: sw/lib/ may not include sw/host/" <<<"$out" &&
+    grep -q "in a loop: sw/host/a <-> sw/host/b" <<<"$out"
+}
+check layers-checker-catches-violations layers_catch_violations
+
 # --- the FuseSoC core file: every RTL file listed, and FuseSoC's own parser and lint target on it
 check core-file-lists-every-rtl-source python3 tools/core_check.py
 if [ -x "$build/venv/bin/fusesoc" ]; then

@@ -1,6 +1,6 @@
 // The profile memory behind hwprof_top's memory port, in the SystemC platform: counter lines live in
 // the CPU's RAM (the counter area is part of the program's memory, as in seed 000). The responder
-// is cmodel/mem_model.c, as in sim/platform.c and the block benches, over the CPU's RAM: a request
+// is cmodel/mem/mem_model.c, as in sim/platform.c and the block benches, over the CPU's RAM: a request
 // is granted whenever no read is outstanding; a write-back is stored at the edge that accepts it; a
 // line read is answered `latency` cycles later with the line as it is in RAM at the edge that
 // starts the response cycle.
@@ -12,7 +12,7 @@
 #include "hwprof_pins.h"
 
 extern "C" {
-#include "mem_model.h"
+#include "mem/mem_model.h"
 #include "rv32.h"
 }
 

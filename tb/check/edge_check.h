@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "check/cc_origin.h"
+#include "oracle/cc_origin.h"
 #include "hwprof_mmio.h"
 #include "ports.h"
 #include "check/prof_coverage.h"

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "check/cc_origin.h"
+#include "oracle/cc_origin.h"
 
 #include "ports.h"
 

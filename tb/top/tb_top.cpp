@@ -1,5 +1,5 @@
 // Lockstep bench of hwprof_top: the Verilated RTL against cmodel/top/top.c, every output on every cycle,
-// each side with its own memory model (cmodel/mem_model.c) so their memory requests are compared too.
+// each side with its own memory model (cmodel/mem/mem_model.c) so their memory requests are compared too.
 //
 // Stimulus (--test=):
 //   random    constrained-random retire events and APB transfers (events held while ready is low),
@@ -32,7 +32,7 @@
 #include "lib/verilated_top.h"
 
 extern "C" {
-#include "mem_model.h"
+#include "mem/mem_model.h"
 #include "lib/progen.h"
 #include "top/top.h"
 }

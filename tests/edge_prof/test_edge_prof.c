@@ -1,7 +1,7 @@
 /* Tests of the edge-profiling unit's C model (cmodel/edge_prof/edge_prof.c inside cmodel/top/top.c), driven the
  * way firmware drives the hardware: the driver (sw/fw/drivers/hwprof_edge.c) runs against the model through
  * APB transactions, retire events go in through the retire port, and the counters land in a memory
- * model (cmodel/mem_model.c). Expected values follow from the decisions in docs/architecture.md and seed 000. */
+ * model (cmodel/mem/mem_model.c). Expected values follow from the decisions in docs/architecture.md and seed 000. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "hwprof_edge.h"
-#include "mem_model.h"
+#include "mem/mem_model.h"
 #include "lib/model_sys.h"
 
 #define MEM_BASE UINT64_C(0x80000000)

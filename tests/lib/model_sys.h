@@ -5,7 +5,7 @@
 #define HWPROF_TESTS_MODEL_SYS_H
 
 #include "hwprof_mmio.h"
-#include "mem_model.h"
+#include "mem/mem_model.h"
 #include "top/top.h"
 
 typedef struct {

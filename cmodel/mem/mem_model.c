@@ -1,5 +1,5 @@
 /* The memory behind the profile cache's memory port; see mem_model.h. */
-#include "mem_model.h"
+#include "mem/mem_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
