@@ -143,7 +143,6 @@ int main(int argc, char **argv) {
   }
   double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
   fflush(stdout);
-  runner_checks_exit(&r, with_model ? &kBus : NULL, &plat, st == RV_EXITED);
 
   if (st == RV_EXITED) {
     rc = cpu->exit_code & 0xff;
@@ -179,6 +178,8 @@ int main(int argc, char **argv) {
               (unsigned)hwprof_prim_counters_get(&hw->trace_ctrl.stats, HWPROF_TC_ST_DROP));
     }
   }
+  /* after the report: the flush's register accesses and write-backs are not the program's */
+  runner_checks_exit(&r, with_model ? &kBus : NULL, &plat, st == RV_EXITED);
   rc = runner_checks_finish(&r, rc, st == RV_EXITED, plat.interrupts);
   platform_free(&plat);
   return rc;

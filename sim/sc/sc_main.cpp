@@ -337,8 +337,8 @@ int sc_main(int argc, char** argv) {
   if (ro.trace_out) cpu_sc.between = [](CpuSc& c) { runner_checks_between(&r, c.irq_trace()); };
   HwStats hw{};
   cpu_sc.after_exit = [&hw](CpuSc& c) {
+    read_stats(c, &hw);  // before the flush: its write-backs are not the program's
     runner_checks_exit(&r, &kCpuBus, &c, c.status() == RV_EXITED);
-    read_stats(c, &hw);
   };
 
   sc_start(SC_ZERO_TIME);
