@@ -13,5 +13,5 @@ COV_PKGS := lcov
 cov: deps
 	@$(MAKE) --no-print-directory deps-packages DEB_PKGS="$(COV_PKGS)"
 	@+$(SUBMAKE) $(SIM_BIN) workloads
-	@RTL_SRC="$(RTL_SRC)" UNIT_SRC="$(UNIT_SRC)" MODEL_SRC="$(MODEL_SRC)" TB_SRC="$(TB_SRC)" INSTR_SRC="$(INSTR_SRC)" \
+	@COV_INC="$(filter -I%,$(CFLAGS_COMMON)) $(HOST_INC)" RTL_SRC="$(RTL_SRC)" UNIT_SRC="$(sort $(UNIT_SRC) $(REPORT_SRC))" MODEL_SRC="$(MODEL_SRC)" TB_SRC="$(TB_SRC)" INSTR_SRC="$(INSTR_SRC)" \
 	  WPP_SRC="$(WPP_SRC)" tools/coverage.sh "$(BUILD)"

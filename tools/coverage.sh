@@ -73,14 +73,14 @@ verilator_coverage --annotate "$cov/annotated" "$cov/merged.dat" >/dev/null
 echo "cov: unit tests with gcov" >&2
 # every source of the unit tests (the Makefile's UNIT_SRC), compiled once with gcov; the C model's
 # objects keep their basenames, which the per-file report below asks gcov for
-inc="-Itb -Itests -Isim -Isw/host/instr -Isw/host/cop -Isw/host/vp -Isw/fw/vp -Isw/fw/dynopt -Isw/host/wpp -Isw/host/path -Isw/lib/path -Isw/host/profmap -Isw/lib/cfg -Isw/host/elf"
+inc=${COV_INC:?COV_INC must hold the host build include paths (run through make cov)}  # the Makefile's: one list
 for c in $unit_src; do
   cc $CFLAGS $inc -c "$c" -o "$cov/unit/$(basename "${c%.c}").o"
 done
 for t in tests/*/test_*.c; do
   n=$(basename "${t%.c}")
   cc $CFLAGS $inc -c "$t" -o "$cov/unit/$n.t.o"
-  cc --coverage "$cov/unit/$n.t.o" $(ls "$cov"/unit/*.o | grep -v '\.t\.o$') -o "$cov/unit/$n" $(pkg-config --libs cmocka) -lelf
+  cc --coverage "$cov/unit/$n.t.o" $(ls "$cov"/unit/*.o | grep -v '\.t\.o$') -o "$cov/unit/$n" $(pkg-config --libs cmocka) -ldw -lelf -lm
   "$cov/unit/$n" >/dev/null 2>&1 || { echo "cov: $n failed" >&2; exit 1; }
 done
 
@@ -88,7 +88,7 @@ done
 # drained trace (every command), each built with gcov
 echo "cov: the host tools with gcov" >&2
 mkdir -p "$cov/tools"
-tools_inc="-Isw/host/instr -Isw/host/rewrite -Isw/host/path -Isw/lib/path -Isw/host/wpp -Isw/host/profmap -Isw/lib/cfg -Isw/host/elf"
+tools_inc=$inc
 cc $CFLAGS $tools_inc ${INSTR_SRC:?INSTR_SRC must list the instrumenter sources (run through make cov)} sw/host/instr/hwprof_instr.c -o "$cov/tools/hwprof-instr" -lelf
 "$cov/tools/hwprof-instr" instrument --quiet --k=4 "$build/instr/sort.elf" -o "$cov/tools/sort-min.elf"
 "$cov/tools/hwprof-instr" instrument --quiet --mode=all "$build/instr/interp.elf" -o "$cov/tools/interp-all.elf"
@@ -126,7 +126,7 @@ lcov --summary "$cov/c.info" 2>&1 | grep -E 'lines|functions' | sed 's/^/ /'
 lcov --list "$cov/c.info" 2>/dev/null | awk -F'|' 'NF > 2 && $1 ~ /\.c/ { print "  " $1 "|" $2 }' | head -80
 echo
 echo "C model line coverage (gcov):"
-for c in cmodel/*.c cmodel/*/*.c; do
+for c in cmodel/*/*.c; do  # every block folder (the root holds only ports.h)
   [ "${c#cmodel/prim/}" = "$c" ] || continue
   n=$(basename "${c%.c}")
   b=$(cd "$cov/model" && gcov -n "$n.o" 2>/dev/null | awk -v f="$c" '$0 ~ "File .*"f"" {getline; print; exit}')
