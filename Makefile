@@ -171,7 +171,7 @@ sim: deps-packages
 	@if [ "$(ENGINE)" != rtl ] && [ -f "$(BUILD)/workloads/$(WORKLOAD).elf" ]; then \
 	  echo "sim: $(BUILD)/workloads/$(WORKLOAD).elf without firmware, every trace checked end to end"; \
 	  out=$$($(SC_BIN) --engine=$(ENGINE) --trace-check $(BUILD)/workloads/$(WORKLOAD).elf 2>&1 >/dev/null); rc=$$?; \
-	  echo "$$out" | grep -vE '^  (program|system|profile memory|edge profiling|traces|speed):|on the SystemC platform'; \
+	  echo "$$out" | grep -vE '^  (run|program|system|profile memory|edge profiling|traces|speed):|on the SystemC platform'; \
 	  [ $$rc = 0 ] || exit $$rc; \
 	fi
 	@if [ -f "$(BUILD)/instr/$(WORKLOAD)-prof.elf" ]; then \
