@@ -6,7 +6,6 @@
  * Exit status (sw/include/hwprof_exit.h, docs/tools.md): the program's exit code; 1 for a bad input
  * file; 2 for bad arguments; 3 when the program runs away (instruction limit, a trap with no handler);
  * 4 when a check fails. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -45,9 +44,7 @@ typedef struct {
 
 static int own_opt(void *ctx, const char *a) {
   sim_opts_t *s = ctx;
-  uint64_t *v = NULL, lo = 0, hi = 0;
-  bool pow2 = false;
-  size_t n = 0;
+  int t;
   if (!strncmp(a, "--engine=", 9)) {
     s->engine = a + 9;
     if (strcmp(s->engine, "none") && strcmp(s->engine, "model")) {
@@ -56,22 +53,18 @@ static int own_opt(void *ctx, const char *a) {
     }
     return 1;
   }
-  if (!strncmp(a, "--cache-sets=", n = 13)) v = &s->cache_sets, lo = HWPROF_SETS_MIN, hi = HWPROF_SETS_MAX, pow2 = true;
-  else if (!strncmp(a, "--cache-ways=", n = 13)) v = &s->cache_ways, lo = HWPROF_WAYS_MIN, hi = HWPROF_WAYS_MAX;
-  else if (!strncmp(a, "--taken-penalty=", n = 16)) v = &s->taken_penalty, hi = 1000;
-  else if (!strncmp(a, "--icache=", n = 9)) v = &s->icache, lo = 16, hi = 1u << 20, pow2 = true;
-  else if (!strncmp(a, "--icache-miss=", n = 14)) v = &s->icache_miss, hi = 1000;
-  else return 0;
-  char *end = NULL;
-  errno = 0;
-  const unsigned long long x = a[n] == '-' ? 0 : strtoull(a + n, &end, 0);
-  if (a[n] == '\0' || a[n] == '-' || errno || *end || x < lo || x > hi || (pow2 && (x & (x - 1u)))) {
-    fprintf(stderr, "hwprof-sim: error: argument '%s': expects %s%" PRIu64 "..%" PRIu64 "\n", a,
-            pow2 ? "a power of two, " : "", lo, hi);
+  if ((t = runner_num_opt("hwprof-sim", a, "--cache-ways", HWPROF_WAYS_MIN, HWPROF_WAYS_MAX, &s->cache_ways)) ||
+      (t = runner_num_opt("hwprof-sim", a, "--taken-penalty", 0, 1000, &s->taken_penalty)) ||
+      (t = runner_num_opt("hwprof-sim", a, "--icache-miss", 0, 1000, &s->icache_miss)))
+    return t;
+  uint64_t *v = &s->cache_sets;
+  if ((t = runner_num_opt("hwprof-sim", a, "--cache-sets", HWPROF_SETS_MIN, HWPROF_SETS_MAX, v)) == 0)
+    t = runner_num_opt("hwprof-sim", a, "--icache", 16, 1u << 20, v = &s->icache);
+  if (t > 0 && (*v & (*v - 1u))) { /* the two sizes are powers of two */
+    fprintf(stderr, "hwprof-sim: error: argument '%s': expects a power of two\n", a);
     return -1;
   }
-  *v = x;
-  return 1;
+  return t;
 }
 
 static uint32_t bus_read(void *ctx, uint16_t addr) { return platform_apb(ctx, false, addr, 0); }

@@ -102,8 +102,7 @@ static int parse_range(const char *tool, const char *arg, const char *s, bool al
   return 0;
 }
 
-/* A numeric option --NAME=V in [lo, hi]: 1 taken, 0 not this option, -1 bad (printed). */
-static int num_opt(const char *tool, const char *a, const char *name, uint64_t lo, uint64_t hi, uint64_t *v) {
+int runner_num_opt(const char *tool, const char *a, const char *name, uint64_t lo, uint64_t hi, uint64_t *v) {
   const size_t n = strlen(name);
   if (strncmp(a, name, n) || a[n] != '=') return 0;
   if (parse_u64(a + n + 1, v) || *v < lo || *v > hi) {
@@ -124,11 +123,11 @@ static int file_opt(const char *a, const char *name, const char **v) {
 /* One shared option: 1 taken, 0 not shared, -1 bad (printed). */
 static int common_opt(const char *tool, const char *a, runner_opts_t *o) {
   int t;
-  if ((t = num_opt(tool, a, "--max-insns", 1, UINT64_MAX, &o->max_insns)) ||
-      (t = num_opt(tool, a, "--ram", 4096, UINT64_C(1) << 31, &o->ram)) ||
-      (t = num_opt(tool, a, "--mem-latency", 1, 1000, &o->mem_latency)) ||
-      (t = num_opt(tool, a, "--progress", 1, UINT64_MAX, &o->progress)) ||
-      (t = num_opt(tool, a, "--phase-window", 1, UINT64_MAX, &o->phase_window)))
+  if ((t = runner_num_opt(tool, a, "--max-insns", 1, UINT64_MAX, &o->max_insns)) ||
+      (t = runner_num_opt(tool, a, "--ram", 4096, UINT64_C(1) << 31, &o->ram)) ||
+      (t = runner_num_opt(tool, a, "--mem-latency", 1, 1000, &o->mem_latency)) ||
+      (t = runner_num_opt(tool, a, "--progress", 1, UINT64_MAX, &o->progress)) ||
+      (t = runner_num_opt(tool, a, "--phase-window", 1, UINT64_MAX, &o->phase_window)))
     return t;
   if (file_opt(a, "--out-dir", &o->out_dir) || file_opt(a, "--pcs", &o->pcs) || file_opt(a, "--pc-counts", &o->pc_counts) ||
       file_opt(a, "--trace-out", &o->trace_out) || file_opt(a, "--blocks-out", &o->blocks_out) ||

@@ -56,6 +56,10 @@ typedef struct {
 
 extern const char runner_usage_common[];
 
+/* A numeric option --NAME=V with lo <= V <= hi (C syntax: 0x... allowed): 1 when arg is that option
+ * and good (V in *v), 0 when arg is another option, -1 when its value is bad (the error printed). */
+int runner_num_opt(const char *tool, const char *arg, const char *name, uint64_t lo, uint64_t hi, uint64_t *v);
+
 /* A runner's own options: 1 when arg is one of them (taken), 0 when it is not, -1 when it is but
  * its value is bad (the error printed). */
 typedef int (*runner_own_opt_fn)(void *ctx, const char *arg);

@@ -14,7 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -75,34 +74,15 @@ const char kTail[] =
     "that could not be written; 2 bad arguments; 3 the program ran away; 4 a trace, edge, path\n"
     "or value check failed; 5 the RTL and the C model differ.\n";
 
-bool parse_u64(const char* s, uint64_t* out) {
-  char* end = nullptr;
-  errno = 0;
-  if (*s == '\0' || *s == '-') return false;
-  unsigned long long v = std::strtoull(s, &end, 0);
-  if (errno || *end) return false;
-  *out = v;
-  return true;
-}
-
 // One of the platform's own options (runner_own_opt_fn): 1 taken, 0 not one, -1 bad (printed).
 int own_opt(void* ctx, const char* a) {
   Options* o = static_cast<Options*>(ctx);
-  auto num = [&](const char* name, uint64_t lo, uint64_t hi, uint64_t* v) {
-    const size_t n = std::strlen(name);
-    if (std::strncmp(a, name, n) || a[n] != '=') return 0;
-    if (!parse_u64(a + n + 1, v) || *v < lo || *v > hi) {
-      std::fprintf(stderr, "hwprof-sc: error: argument '%s': expects an integer in %" PRIu64 "..%" PRIu64 "\n", a,
-                   lo, hi);
-      return -1;
-    }
-    return 1;
-  };
   uint64_t v;
   int t;
-  if ((t = num("--mem-grant", 1, 100, &o->mem_grant)) || (t = num("--fst-from", 0, UINT64_MAX, &o->fst_from)))
+  if ((t = runner_num_opt("hwprof-sc", a, "--mem-grant", 1, 100, &o->mem_grant)) ||
+      (t = runner_num_opt("hwprof-sc", a, "--fst-from", 0, UINT64_MAX, &o->fst_from)))
     return t;
-  if ((t = num("--inject", 0, INT64_MAX, &v)) != 0) {
+  if ((t = runner_num_opt("hwprof-sc", a, "--inject", 0, INT64_MAX, &v)) != 0) {
     o->inject = static_cast<int64_t>(v);
     return t;
   }
