@@ -110,21 +110,22 @@ int main(int argc, char **argv) {
   uint64_t next_progress = o.progress;
   clock_t t0 = clock();
   rv_status_t st = RV_RUNNING;
-  hwprof_retire_ev_t ev;
+  hwprof_retire_ev_t ev_alone; /* with the model, the event is the platform's (plat.ev_in.ev) */
+  const hwprof_retire_ev_t *evp = with_model ? &plat.ev_in.ev : &ev_alone;
   while (st == RV_RUNNING && cpu->instret < o.max_insns) {
     if (with_model) {
-      st = platform_step(&plat, &ev);
+      st = platform_step(&plat);
     } else {
-      st = rv_step(cpu, &ev);
-      unsigned idle = ev.valid ? platform_fetch(&plat, ev.pc) : 0;
-      if (rv_taken_transfer(&ev)) {
+      st = rv_step(cpu, &ev_alone);
+      unsigned idle = ev_alone.valid ? platform_fetch(&plat, ev_alone.pc) : 0;
+      if (rv_taken_transfer(&ev_alone)) {
         plat.taken_transfers++;
         idle += (unsigned)so.taken_penalty;
       }
       cpu->cycle += idle;
       plat.penalty_cycles += idle;
     }
-    runner_checks_retire(&r, &ev, tc);
+    runner_checks_retire(&r, evp, tc);
     runner_checks_between(&r, plat.out.irq_trace);
     if (next_progress && cpu->instret >= next_progress) {
       next_progress += o.progress;

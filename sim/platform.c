@@ -5,30 +5,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One clock cycle of hwprof_top with the given retire event and APB request. */
-static void hw_cycle(platform_t *p, const hwprof_retire_ev_t *ev, const hwprof_apb_req_t *apb) {
-  static const hwprof_retire_ev_t no_ev;
-  static const hwprof_apb_req_t no_apb;
-  hwprof_top_in_t in; /* every field set below (a zeroing of the whole would cost more than the cycle) */
-  in.ev = ev ? *ev : no_ev;
-  in.apb = apb ? *apb : no_apb;
+/* One clock cycle of hwprof_top with the inputs in (the retire event and APB request set, the memory
+ * port's set here). The inputs and the memory request live in the platform: nothing is copied a cycle
+ * but what changes (a copy of a just-written event stalls on store forwarding), the line of a read
+ * response only when it is answered, the write data only when a line is written. */
+static void hw_cycle(platform_t *p, hwprof_top_in_t *in) {
   /* the memory port: the profile memory over the CPU's RAM (cmodel/mem/mem_model.c) */
-  hwprof_mem_rsp_t mr;
-  hwprof_mem_model_comb(&p->mem, &mr);
-  in.mem_req_ready = mr.ready;
-  in.mem_rsp_valid = mr.rsp_valid;
-  in.mem_rsp_rdata = mr.rdata;
-  hwprof_top_cycle(&p->hw, &p->cfg, &in, &p->out);
-  const hwprof_mem_req_t q = {p->out.mem_req_valid, p->out.mem_req_write, p->out.mem_req_addr, p->out.mem_req_wdata};
-  hwprof_mem_model_step(&p->mem, &q);
+  in->mem_req_ready = hwprof_mem_model_ready(&p->mem);
+  in->mem_rsp_valid = hwprof_mem_model_rsp_valid(&p->mem);
+  if (in->mem_rsp_valid) hwprof_mem_model_rsp_line(&p->mem, &in->mem_rsp_rdata);
+  hwprof_top_cycle(&p->hw, &p->cfg, in, &p->out);
+  hwprof_mem_req_t *q = &p->mem_req;
+  q->valid = p->out.mem_req_valid;
+  q->write = p->out.mem_req_write;
+  q->addr = p->out.mem_req_addr;
+  if (q->valid && q->write) q->wdata = p->out.mem_req_wdata;
+  hwprof_mem_model_step(&p->mem, q);
   p->cpu.irq_line = p->out.irq_phase || p->out.irq_trace || p->out.irq_coproc || p->out.irq_error;
   p->cycles++;
 }
 
 uint32_t platform_apb(platform_t *p, bool write, uint16_t addr, uint32_t data) {
   hwprof_apb_master_start(&p->apb, write, addr, data);
-  do hw_cycle(p, NULL, &p->apb.req);
-  while (!hwprof_apb_master_edge(&p->apb, &p->out.apb));
+  do {
+    p->bus_in.apb = p->apb.req;
+    hw_cycle(p, &p->bus_in);
+  } while (!hwprof_apb_master_edge(&p->apb, &p->out.apb));
   p->apb_accesses++;
   return p->apb.rdata;
 }
@@ -85,22 +87,29 @@ void platform_free(platform_t *p) {
   rv_free(&p->cpu);
 }
 
-rv_status_t platform_step(platform_t *p, hwprof_retire_ev_t *ev) {
+/* A cycle with neither an event nor an APB access. */
+static void idle_cycle(platform_t *p) {
+  p->bus_in.apb = (hwprof_apb_req_t){0};
+  hw_cycle(p, &p->bus_in);
+}
+
+rv_status_t platform_step(platform_t *p) {
+  hwprof_retire_ev_t *ev = &p->ev_in.ev;
   rv_status_t st = rv_step(&p->cpu, ev);
   if (!ev->valid) {
     if (st == RV_RUNNING) { /* an interrupt was taken: a cycle with no instruction */
       p->interrupts++;
-      hw_cycle(p, NULL, NULL);
+      idle_cycle(p);
     }
     return st;
   }
-  for (hw_cycle(p, ev, NULL); !p->out.ev_ready; hw_cycle(p, ev, NULL)) p->stall_cycles++;
+  for (hw_cycle(p, &p->ev_in); !p->out.ev_ready; hw_cycle(p, &p->ev_in)) p->stall_cycles++;
   unsigned idle = platform_fetch(p, ev->pc); /* its fetch missed the instruction cache */
   if (rv_taken_transfer(ev)) {
     p->taken_transfers++;
     idle += p->taken_penalty; /* the fetch redirect */
   }
-  for (unsigned i = 0; i < idle; i++) hw_cycle(p, NULL, NULL);
+  for (unsigned i = 0; i < idle; i++) idle_cycle(p);
   p->penalty_cycles += idle;
   p->cpu.cycle += idle;
   return st;

@@ -22,6 +22,10 @@ typedef struct {
   hwprof_top_cfg_t cfg;
   hwprof_top_state_t hw;
   hwprof_top_out_t out;      /* hwprof outputs of the last cycle */
+  /* hwprof's inputs: in ev_in the CPU's retire event (written there by the CPU model, never an APB
+     access), in bus_in an APB access or nothing (never an event) */
+  hwprof_top_in_t ev_in, bus_in;
+  hwprof_mem_req_t mem_req; /* the memory request of the last cycle (its write data: of the last write) */
   hwprof_mem_model_t mem; /* the memory port's responder, over the CPU's RAM */
   hwprof_apb_master_t apb; /* the APB requester of the host side (tb/lib/apb_master.h) */
   /* timing (docs/cpu-model.md, "Timing"): idle cycles after each taken branch or jump; 0 by default,
@@ -46,8 +50,8 @@ void platform_free(platform_t *p);
 int platform_icache(platform_t *p, unsigned bytes, unsigned miss_cycles);
 /* The fetch of the instruction at pc: the idle cycles it costs (a miss fills the line). */
 unsigned platform_fetch(platform_t *p, uint32_t pc);
-/* One instruction: execute it, then present its retire event until the port accepts it. */
-rv_status_t platform_step(platform_t *p, hwprof_retire_ev_t *ev);
+/* One instruction: execute it, then present its retire event (p->ev_in.ev) until the port accepts it. */
+rv_status_t platform_step(platform_t *p);
 /* An APB access from the host side (configuration, monitoring): two cycles, no instruction. */
 uint32_t platform_apb(platform_t *p, bool write, uint16_t addr, uint32_t data);
 

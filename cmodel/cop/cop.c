@@ -273,7 +273,7 @@ static void eval(const hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const
 }
 
 void hwprof_cop_comb(const hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const hwprof_cop_in_t *in, hwprof_cop_out_t *out) {
-  if (!s->run && !in->reg.access) { /* stopped and not addressed: nothing to show (most cycles) */
+  if (hwprof_cop_at_rest(s) && !in->reg.access) { /* stopped and not addressed: nothing to show (most cycles) */
     *out = (hwprof_cop_out_t){0};
     return;
   }
@@ -285,7 +285,7 @@ void hwprof_cop_comb(const hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, c
 }
 
 void hwprof_cop_step(hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const hwprof_cop_in_t *in) {
-  if (!s->run && !in->reg.access) return; /* stopped and not addressed: nothing changes */
+  if (hwprof_cop_at_rest(s) && !in->reg.access) return; /* stopped and not addressed: nothing changes */
   cop_eval_t e;
   eval(s, cfg, in, &e);
   /* what the edge reads of the state before it, taken before anything is written */

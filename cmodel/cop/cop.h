@@ -75,6 +75,8 @@ typedef struct {
 void hwprof_cop_cfg_default(hwprof_cop_cfg_t *cfg);
 hwprof_result_t hwprof_cop_cfg_check(const hwprof_cop_cfg_t *cfg);
 void hwprof_cop_reset(hwprof_cop_state_t *s);
+/* Stopped: with no register access, its outputs are all 0 and the edge changes nothing. */
+static inline bool hwprof_cop_at_rest(const hwprof_cop_state_t *s) { return !s->run; }
 void hwprof_cop_comb(const hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const hwprof_cop_in_t *in, hwprof_cop_out_t *out);
 void hwprof_cop_step(hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const hwprof_cop_in_t *in);
 

@@ -9,13 +9,12 @@
 
 #define ADDR_MASK HWPROF_MASK(HWPROF_PIR_BASE_W)
 
+static const hwprof_line_t zero_line; /* the write data while no line is written */
+
 enum { ST_IDLE = 0, ST_WB = 1, ST_FILL = 2, ST_FILL_WAIT = 3, ST_WALK = 4, ST_WALK_WB = 5 };
 
-static unsigned log2u(unsigned v) {
-  unsigned r = 0;
-  while ((1u << r) < v) r++;
-  return r;
-}
+/* log2 of a power of two (every size it is asked for: hwprof_edge_prof_cfg_check) */
+static unsigned log2u(unsigned v) { return (unsigned)__builtin_ctz(v); }
 
 static bool pow2_in(unsigned v, unsigned lo, unsigned hi) {
   return v >= lo && v <= hi && (v & (v - 1u)) == 0;
@@ -54,18 +53,11 @@ static uint64_t bound_hi(const hwprof_edge_prof_state_t *s) {
   return ((uint64_t)s->regs.bound_hi_hi_value << 32) | s->regs.bound_hi_lo_value;
 }
 
-/* Address fields of a counter address. */
-typedef struct {
-  unsigned set;
-  unsigned word;
-  uint64_t tag;
-} ep_addr_t;
-
-static ep_addr_t split(const hwprof_edge_prof_cfg_t *cfg, uint64_t addr) {
+static hwprof_ep_addr_t split(const hwprof_edge_prof_cfg_t *cfg, uint64_t addr) {
   unsigned cnt_shift = log2u(cfg->cnt_w / 8u);
   unsigned word_w = log2u(cfg->line_words);
   unsigned set_w = log2u(cfg->sets);
-  ep_addr_t a;
+  hwprof_ep_addr_t a;
   a.word = (unsigned)(addr >> cnt_shift) & (cfg->line_words - 1u);
   a.set = (unsigned)(addr >> (cnt_shift + word_w)) & (cfg->sets - 1u);
   a.tag = (addr & ADDR_MASK) >> (cnt_shift + word_w + set_w);
@@ -77,29 +69,6 @@ static uint64_t line_addr(const hwprof_edge_prof_cfg_t *cfg, uint64_t tag, unsig
   unsigned set_w = log2u(cfg->sets);
   return ((tag << (off_w + set_w)) | ((uint64_t)set << off_w)) & ADDR_MASK;
 }
-
-/* Everything the RTL's always_comb blocks compute from the state and inputs. */
-typedef struct {
-  hwprof_edge_prof_out_t out;
-  /* the head operation of the update buffer, as read this cycle (the step reuses it) */
-  uint64_t head_addr;
-  ep_addr_t ha;
-  /* decisions for the clock edge */
-  bool pop;
-  bool perform; /* the head operation updates its counter */
-  unsigned hit_line;
-  unsigned word;
-  uint64_t new_cnt;
-  bool miss;
-  unsigned miss_victim;
-  uint8_t next_state;
-  bool wb_done;   /* StWb write accepted */
-  bool fill_done; /* StFillWait line arrived */
-  bool walk_start;
-  bool walk_wb_done;
-  bool walk_advance;
-  hwprof_edge_prof_reg2hw_t r2h;
-} ep_eval_t;
 
 /* The two FIFO primitives: an entry is {flag, address} (dec of an update; underflow of a record). */
 static hwprof_prim_fifo_cfg_t upd_buf_cfg(const hwprof_edge_prof_cfg_t *cfg) {
@@ -148,14 +117,14 @@ static void hw2reg_of(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_
 }
 
 static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
-                 ep_eval_t *e) {
-  /* every field of e starts at 0 (set one by one: a memset of the whole costs more, twice a cycle) */
+                 hwprof_edge_prof_eval_t *e) {
+  /* every field of e starts at 0 (set one by one: a memset of the whole costs more than the cycle) */
   hwprof_edge_prof_out_t *o = &e->out;
   o->upd_space = o->ovf = o->unf = o->drop = false;
   o->reg = (hwprof_reg_rsp_t){0};
   o->mem_req_valid = o->mem_req_write = false;
   o->mem_req_addr = 0;
-  o->mem_req_wdata = (hwprof_line_t){0};
+  o->mem_req_wdata = &zero_line;
   e->pop = e->perform = e->miss = e->wb_done = e->fill_done = e->walk_start = e->walk_wb_done = e->walk_advance = false;
   e->hit_line = e->word = e->miss_victim = 0;
   e->new_cnt = 0;
@@ -166,7 +135,7 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
   uint64_t head_addr;
   bool head_dec;
   const unsigned upd_count = upd_buf_head(s, cfg, &head_addr, &head_dec);
-  const ep_addr_t ha = split(cfg, head_addr);
+  const hwprof_ep_addr_t ha = split(cfg, head_addr);
   e->head_addr = head_addr;
   e->ha = ha;
   bool head_bad = (head_addr & align_mask) != 0 || head_addr < bound_lo(s) || head_addr >= bound_hi(s);
@@ -230,7 +199,7 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
       o->mem_req_valid = true;
       o->mem_req_write = true;
       o->mem_req_addr = line_addr(cfg, s->tag[victim_line], ha.set);
-      o->mem_req_wdata = s->data[victim_line];
+      o->mem_req_wdata = &s->data[victim_line];
       if (in->mem_req_ready) {
         e->wb_done = true;
         e->next_state = ST_FILL;
@@ -257,7 +226,7 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
         o->mem_req_valid = true;
         o->mem_req_write = true;
         o->mem_req_addr = line_addr(cfg, s->tag[walk_line], s->walk_set);
-        o->mem_req_wdata = s->data[walk_line];
+        o->mem_req_wdata = &s->data[walk_line];
         advance = in->mem_req_ready;
         e->walk_wb_done = in->mem_req_ready;
       }
@@ -274,33 +243,63 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
   o->upd_space = !s->cmd_busy && (upd_count + (in->upd.valid ? 1u : 0u)) < cfg->upd_depth;
 }
 
-/* Nothing to do this cycle (most cycles of a run): idle, no update waiting or arriving, no command,
- * no register access. eval() would give all outputs 0 but upd_space, which is 1 (UPD_DEPTH >= 1);
- * with no stalled event either, the edge changes nothing. */
+/* Nothing to do this cycle (most cycles of a run): at rest, no update arriving, no register access.
+ * eval() would give all outputs 0 but upd_space, which is 1 (UPD_DEPTH >= 1); with no stalled event
+ * either, the edge changes nothing. */
 static bool quiet(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_in_t *in) {
-  return s->state == ST_IDLE && s->upd_buf.count == 0 && !s->cmd_busy && !in->upd.valid && !in->reg.access;
+  _Static_assert(ST_IDLE == 0, "hwprof_edge_prof_at_rest() names StIdle 0");
+  return hwprof_edge_prof_at_rest(s) && !in->upd.valid && !in->reg.access;
+}
+
+/* What eval() gives when quiet() holds: all 0 but upd_space (UPD_DEPTH >= 1). */
+static void quiet_out(hwprof_edge_prof_out_t *o) {
+  o->upd_space = true;
+  o->ovf = o->unf = o->drop = false;
+  o->reg = (hwprof_reg_rsp_t){0};
+  o->mem_req_valid = o->mem_req_write = false;
+  o->mem_req_addr = 0;
+  o->mem_req_wdata = &zero_line;
+}
+
+void hwprof_edge_prof_eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg,
+                           const hwprof_edge_prof_in_t *in, hwprof_edge_prof_eval_t *e) {
+  e->quiet = quiet(s, in);
+  if (e->quiet) {
+    quiet_out(&e->out);
+    return;
+  }
+  eval(s, cfg, in, e);
 }
 
 void hwprof_edge_prof_comb(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
                     hwprof_edge_prof_out_t *out) {
   if (quiet(s, in)) {
-    *out = (hwprof_edge_prof_out_t){0};
-    out->upd_space = true;
+    quiet_out(out);
     return;
   }
-  ep_eval_t e;
+  hwprof_edge_prof_eval_t e;
   eval(s, cfg, in, &e);
   *out = e.out;
 }
 
 void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in) {
   if (quiet(s, in) && !in->ev_stall) return;
-  ep_eval_t e;
+  hwprof_edge_prof_eval_t e;
   eval(s, cfg, in, &e);
-  const hwprof_edge_prof_out_t *o = &e.out;
+  e.quiet = false;
+  hwprof_edge_prof_commit(s, cfg, in, &e);
+}
+
+void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
+                             hwprof_edge_prof_eval_t *e) {
+  if (e->quiet) { /* the edge changes nothing, unless a stalled event is counted */
+    if (!in->ev_stall) return;
+    eval(s, cfg, in, e);
+  }
+  const hwprof_edge_prof_out_t *o = &e->out;
   /* values read before anything is written */
-  const uint64_t head_addr = e.head_addr;
-  const ep_addr_t ha = e.ha;
+  const uint64_t head_addr = e->head_addr;
+  const hwprof_ep_addr_t ha = e->ha;
   const unsigned victim_line = ha.set * cfg->ways + s->victim;
   const unsigned walk_line = s->walk_set * cfg->ways + s->walk_way;
   const bool was_retry = s->retry;
@@ -311,55 +310,55 @@ void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_c
 
   /* the update path */
   if (o->drop) st_inc |= 1u << HWPROF_EP_ST_DROPPED;
-  if (e.perform) {
-    s->data[e.hit_line].w[e.word] = e.new_cnt;
-    s->dirty[e.hit_line] = true;
+  if (e->perform) {
+    s->data[e->hit_line].w[e->word] = e->new_cnt;
+    s->dirty[e->hit_line] = true;
     st_inc |= 1u << HWPROF_EP_ST_UPDATES | (!was_retry ? 1u : 0u) << HWPROF_EP_ST_HITS |
               (o->ovf ? 1u : 0u) << HWPROF_EP_ST_OVF | (o->unf ? 1u : 0u) << HWPROF_EP_ST_UNF;
     s->retry = false;
   }
-  if (e.miss) {
+  if (e->miss) {
     st_inc |= 1u << HWPROF_EP_ST_MISSES;
     s->retry = true;
-    s->victim = e.miss_victim;
+    s->victim = e->miss_victim;
   }
-  if (e.wb_done) {
+  if (e->wb_done) {
     s->valid[victim_line] = false;
     s->dirty[victim_line] = false;
     st_inc |= 1u << HWPROF_EP_ST_WBS;
   }
-  if (e.fill_done) {
+  if (e->fill_done) {
     s->valid[victim_line] = true;
     s->dirty[victim_line] = false;
     s->tag[victim_line] = ha.tag;
-    s->data[victim_line] = in->mem_rsp_rdata;
+    s->data[victim_line] = *in->mem_rsp_rdata;
     for (unsigned i = 0; i < cfg->line_words; i++) s->data[victim_line].w[i] &= HWPROF_MASK(cfg->cnt_w);
     s->rr[ha.set] = (s->victim == cfg->ways - 1u) ? 0 : s->victim + 1u;
   }
-  if (e.walk_start) {
+  if (e->walk_start) {
     s->walk_set = 0;
     s->walk_way = 0;
   }
-  if (e.walk_wb_done) {
+  if (e->walk_wb_done) {
     s->dirty[walk_line] = false;
     st_inc |= 1u << HWPROF_EP_ST_WBS;
   }
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_EP_ST_N, 32};
   const hwprof_prim_counters_in_t st_in = {
       st_inc, false,
-      (uint32_t)e.r2h.stat_updates_qe << HWPROF_EP_ST_UPDATES | (uint32_t)e.r2h.stat_hits_qe << HWPROF_EP_ST_HITS |
-          (uint32_t)e.r2h.stat_misses_qe << HWPROF_EP_ST_MISSES | (uint32_t)e.r2h.stat_writebacks_qe << HWPROF_EP_ST_WBS |
-          (uint32_t)e.r2h.stat_stalls_qe << HWPROF_EP_ST_STALLS | (uint32_t)e.r2h.stat_dropped_qe << HWPROF_EP_ST_DROPPED |
-          (uint32_t)e.r2h.stat_overflows_qe << HWPROF_EP_ST_OVF | (uint32_t)e.r2h.stat_underflows_qe << HWPROF_EP_ST_UNF,
+      (uint32_t)e->r2h.stat_updates_qe << HWPROF_EP_ST_UPDATES | (uint32_t)e->r2h.stat_hits_qe << HWPROF_EP_ST_HITS |
+          (uint32_t)e->r2h.stat_misses_qe << HWPROF_EP_ST_MISSES | (uint32_t)e->r2h.stat_writebacks_qe << HWPROF_EP_ST_WBS |
+          (uint32_t)e->r2h.stat_stalls_qe << HWPROF_EP_ST_STALLS | (uint32_t)e->r2h.stat_dropped_qe << HWPROF_EP_ST_DROPPED |
+          (uint32_t)e->r2h.stat_overflows_qe << HWPROF_EP_ST_OVF | (uint32_t)e->r2h.stat_underflows_qe << HWPROF_EP_ST_UNF,
       in->reg.wdata}; /* the write data, as the RTL's register values all are */
   hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
   bool cmd_busy_next = s->cmd_busy;
-  if (e.walk_advance) {
+  if (e->walk_advance) {
     if (s->cmd_inval) {
       s->valid[walk_line] = false;
       s->dirty[walk_line] = false;
     }
-    if (e.next_state == ST_IDLE) {
+    if (e->next_state == ST_IDLE) {
       cmd_busy_next = false;
     } else if (s->walk_way == cfg->ways - 1u) {
       s->walk_way = 0;
@@ -368,27 +367,28 @@ void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_c
       s->walk_way++;
     }
   }
-  s->state = e.next_state;
+  s->state = e->next_state;
 
   /* a command write starts a command */
-  if (e.r2h.cmd_qe) {
-    s->cmd_flush = e.r2h.cmd_flush;
-    s->cmd_inval = e.r2h.cmd_invalidate;
+  if (e->r2h.cmd_qe) {
+    s->cmd_flush = e->r2h.cmd_flush;
+    s->cmd_inval = e->r2h.cmd_invalidate;
     cmd_busy_next = s->cmd_flush || s->cmd_inval;
   }
   s->cmd_busy = cmd_busy_next;
 
   /* the update buffer */
   const hwprof_prim_fifo_cfg_t uc = upd_buf_cfg(cfg);
-  const hwprof_prim_fifo_in_t ui = {e.pop, false, in->upd.valid, entry(in->upd.dec, in->upd.addr), 0};
+  const hwprof_prim_fifo_in_t ui = {e->pop, false, in->upd.valid, entry(in->upd.dec, in->upd.addr), 0};
   hwprof_prim_fifo_step(&s->upd_buf, &uc, &ui);
 
   /* the register block's flops (bounds, OAB_INDEX), and an OAB clear */
   hwprof_edge_prof_reg_step(&s->regs, &in->reg, &hw);
   /* the OAB: a record after a clear of the same cycle is kept; one pushed into an OAB still full
    * after the clear replaces the oldest and sets the overrun flag */
+  const bool oab_clear = e->r2h.oab_ctrl_qe && e->r2h.oab_ctrl_clear, record = o->ovf || o->unf;
+  if (!oab_clear && !record) return; /* (the OAB and its flag keep their state) */
   const hwprof_prim_fifo_cfg_t oc = oab_cfg(cfg);
-  const bool oab_clear = e.r2h.oab_ctrl_qe && e.r2h.oab_ctrl_clear, record = o->ovf || o->unf;
   hwprof_prim_fifo_out_t of;
   hwprof_prim_fifo_comb(&s->oab, &oc, 0, &of);
   if (oab_clear) s->oab_overrun = false;

@@ -75,7 +75,7 @@ typedef struct {
   hwprof_reg_req_t reg;
   bool mem_req_ready;
   bool mem_rsp_valid;
-  hwprof_line_t mem_rsp_rdata;
+  const hwprof_line_t *mem_rsp_rdata; /* the line answered; read only when mem_rsp_valid */
 } hwprof_edge_prof_in_t;
 
 typedef struct {
@@ -87,15 +87,59 @@ typedef struct {
   bool mem_req_valid;
   bool mem_req_write;
   uint64_t mem_req_addr;
-  hwprof_line_t mem_req_wdata;
+  const hwprof_line_t *mem_req_wdata; /* a line of the state (or all 0), valid until the clock edge */
 } hwprof_edge_prof_out_t;
+
+/* Address fields of a counter address. */
+typedef struct {
+  unsigned set;
+  unsigned word;
+  uint64_t tag;
+} hwprof_ep_addr_t;
+
+/* Everything the RTL's always_comb blocks compute in a cycle from the state and the inputs: the
+ * outputs and the decisions the clock edge carries out. */
+typedef struct {
+  hwprof_edge_prof_out_t out;
+  bool quiet; /* nothing to do (idle, no update waiting or arriving, no command, no access): only out is set */
+  /* the head operation of the update buffer, as read this cycle (the edge reuses it) */
+  uint64_t head_addr;
+  hwprof_ep_addr_t ha;
+  /* decisions for the clock edge */
+  bool pop;
+  bool perform; /* the head operation updates its counter */
+  unsigned hit_line;
+  unsigned word;
+  uint64_t new_cnt;
+  bool miss;
+  unsigned miss_victim;
+  uint8_t next_state;
+  bool wb_done;   /* StWb write accepted */
+  bool fill_done; /* StFillWait line arrived */
+  bool walk_start;
+  bool walk_wb_done;
+  bool walk_advance;
+  hwprof_edge_prof_reg2hw_t r2h;
+} hwprof_edge_prof_eval_t;
 
 void hwprof_edge_prof_cfg_default(hwprof_edge_prof_cfg_t *cfg);
 /* kHwprofOk, or kHwprofBadArg for parameters the RTL (or this model) does not accept. */
 hwprof_result_t hwprof_edge_prof_cfg_check(const hwprof_edge_prof_cfg_t *cfg);
 void hwprof_edge_prof_reset(hwprof_edge_prof_state_t *s);
+/* Idle with no update waiting and no command: with no update arriving and no register access, its
+ * outputs are all 0 but upd_space (1) and the edge changes nothing but the stall counter. */
+static inline bool hwprof_edge_prof_at_rest(const hwprof_edge_prof_state_t *s) {
+  return s->state == 0 /* StIdle */ && s->upd_buf.count == 0 && !s->cmd_busy;
+}
 void hwprof_edge_prof_comb(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
                     hwprof_edge_prof_out_t *out);
 void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in);
+/* comb() and step() in two halves that decide once, for simulators that do both every cycle:
+ * eval() gives this cycle's outputs (e->out) and decisions, commit() is the clock edge carrying them
+ * out. Between the two, only in->ev_stall may change (it is counted, never decided on). */
+void hwprof_edge_prof_eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg,
+                           const hwprof_edge_prof_in_t *in, hwprof_edge_prof_eval_t *e);
+void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
+                             hwprof_edge_prof_eval_t *e);
 
 #endif /* HWPROF_EDGE_PROF_H */

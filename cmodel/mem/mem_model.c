@@ -75,13 +75,17 @@ static void fail(hwprof_mem_model_t *m, const char *what, uint64_t addr) {
              (unsigned long long)addr, (unsigned long long)m->cfg.base, (unsigned long long)m->cfg.size);
 }
 
+void hwprof_mem_model_rsp_line(const hwprof_mem_model_t *m, hwprof_line_t *line) {
+  *line = (hwprof_line_t){0};
+  for (unsigned w = 0; w < m->cfg.line_words; w++)
+    (void)hwprof_mem_model_peek(m, m->rd_addr + (uint64_t)w * word_bytes(m), &line->w[w]);
+}
+
 void hwprof_mem_model_comb(const hwprof_mem_model_t *m, hwprof_mem_rsp_t *out) {
-  out->rdata = (hwprof_line_t){0};
-  out->ready = m->grant_now && !m->rd_pending;
-  out->rsp_valid = m->rd_pending && m->rd_wait == 0;
-  if (out->rsp_valid) /* words outside the memory read as 0 */
-    for (unsigned w = 0; w < m->cfg.line_words; w++)
-      (void)hwprof_mem_model_peek(m, m->rd_addr + (uint64_t)w * word_bytes(m), &out->rdata.w[w]);
+  out->ready = hwprof_mem_model_ready(m);
+  out->rsp_valid = hwprof_mem_model_rsp_valid(m);
+  if (out->rsp_valid) hwprof_mem_model_rsp_line(m, &out->rdata);
+  else out->rdata = (hwprof_line_t){0};
 }
 
 void hwprof_mem_model_reset_port(hwprof_mem_model_t *m) {
@@ -90,9 +94,7 @@ void hwprof_mem_model_reset_port(hwprof_mem_model_t *m) {
 }
 
 void hwprof_mem_model_step(hwprof_mem_model_t *m, const hwprof_mem_req_t *req) {
-  /* this cycle's ready and response valid, as comb() gives them (without building the line) */
-  const bool rsp_valid = m->rd_pending && m->rd_wait == 0;
-  const bool ready = m->grant_now && !m->rd_pending;
+  const bool rsp_valid = hwprof_mem_model_rsp_valid(m), ready = hwprof_mem_model_ready(m);
   if (rsp_valid) {
     m->rd_pending = false;
     for (unsigned w = 0; w < m->cfg.line_words; w++)

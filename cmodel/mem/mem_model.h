@@ -54,6 +54,11 @@ hwprof_result_t hwprof_mem_model_init(hwprof_mem_model_t *m, const hwprof_mem_mo
 hwprof_result_t hwprof_mem_model_init_over(hwprof_mem_model_t *m, const hwprof_mem_model_cfg_t *cfg, uint8_t *bytes);
 void hwprof_mem_model_free(hwprof_mem_model_t *m);
 void hwprof_mem_model_comb(const hwprof_mem_model_t *m, hwprof_mem_rsp_t *out);
+/* comb() in parts, for a simulator that builds the line only when it is answered: */
+static inline bool hwprof_mem_model_ready(const hwprof_mem_model_t *m) { return m->grant_now && !m->rd_pending; }
+static inline bool hwprof_mem_model_rsp_valid(const hwprof_mem_model_t *m) { return m->rd_pending && m->rd_wait == 0; }
+/* the line a valid response carries (words outside the memory read as 0) */
+void hwprof_mem_model_rsp_line(const hwprof_mem_model_t *m, hwprof_line_t *line);
 void hwprof_mem_model_step(hwprof_mem_model_t *m, const hwprof_mem_req_t *req);
 /* The memory side of a system reset: the read in flight is dropped (the requester forgets it);
  * the contents stay. */

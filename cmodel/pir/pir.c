@@ -38,6 +38,11 @@ static unsigned cnt_shift(const hwprof_pir_cfg_t *cfg) {
 static bool update_of(const hwprof_pir_state_t *s, const hwprof_retire_ev_t *ev, bool *second,
                       hwprof_path_out_t *path) {
   *second = false;
+  if (!hwprof_pir_acts_on(ev)) { /* no path word either (hwprof_path_word_of) */
+    path->cnt = false;
+    path->cnt_idx = 0;
+    return false;
+  }
   hwprof_path_comb(&s->path, ev, path);
   if (!s->flag || (ev->trap & 1u)) return false; /* a trap handler's: not profiled */
   if (path->cnt) return true;
@@ -88,40 +93,65 @@ static void regs_of(const hwprof_pir_state_t *s, const hwprof_reg_req_t *req, hw
   hwprof_pir_reg_comb(&s->regs, req, &hw, r2h, rsp);
 }
 
-void hwprof_pir_comb(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, hwprof_pir_out_t *out) {
+void hwprof_pir_eval(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, hwprof_pir_eval_t *e) {
   (void)cfg;
-  hwprof_pir_reg2hw_t r2h;
-  regs_of(s, &in->reg, &r2h, &out->reg);
-  bool second;
-  hwprof_path_out_t path;
-  out->upd_req = update_of(s, in->ev, &second, &path);
-  out->phase = in->ovf && s->trigger == 1u;
-  out->upd = s->upd;
+  if (in->reg.access) {
+    hwprof_pir_reg2hw_t r2h;
+    regs_of(s, &in->reg, &r2h, &e->out.reg);
+  } else {
+    e->out.reg = (hwprof_reg_rsp_t){0};
+  }
+  e->out.upd_req = update_of(s, in->ev, &e->second, &e->path);
+  e->out.phase = in->ovf && s->trigger == 1u;
+  e->out.upd = s->upd;
+}
+
+void hwprof_pir_comb(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, hwprof_pir_out_t *out) {
+  hwprof_pir_eval_t e;
+  hwprof_pir_eval(s, cfg, in, &e);
+  *out = e.out;
 }
 
 void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in) {
+  hwprof_pir_eval_t e;
+  hwprof_pir_eval(s, cfg, in, &e);
+  hwprof_pir_commit(s, cfg, in, &e);
+}
+
+void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, const hwprof_pir_eval_t *e) {
   const hwprof_retire_ev_t *ev = in->ev;
   /* The state before the edge: its scalar flops copied here, everything else (the link stack, the
    * path unit, the statistics, the register block) updated in place after the reads of it. */
   const uint64_t base = s->base;
   const uint32_t offset = s->offset, sp = s->sp;
   const uint16_t trigger = s->trigger;
-  bool second;
-  hwprof_path_out_t path;
+  const bool second = e->second;
+  const hwprof_path_out_t path = e->path;
   const bool fire = in->ev_fire && !(ev->trap & 1u); /* the program's event (a trap handler's changes nothing) */
-  bool hit = fire && update_of(s, ev, &second, &path);
-  hwprof_pir_reg2hw_t r2h;
-  hwprof_reg_rsp_t rsp;
-  regs_of(s, &in->reg, &r2h, &rsp);
-  hwprof_pir_hw2reg_t hw; /* of the state before the edge */
-  if (in->reg.access) hw2reg_of(s, &hw);
+  const bool hit = fire && e->out.upd_req;
+  if (!in->reg.access && !in->ovf && !in->unf && (!fire || !hwprof_pir_acts_on(ev))) {
+    /* most cycles: no update, no profiling or link operation, no path word, nothing written */
+    hwprof_pir_pass(s, fire);
+    return;
+  }
+  const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_PIR_ST_N, 32};
+  /* the register block's strobes (all 0 without an access) and what it reads of the state before the edge */
+  static const hwprof_pir_reg2hw_t no_strobes;
+  hwprof_pir_reg2hw_t strobes;
+  const hwprof_pir_reg2hw_t *r2h = &no_strobes;
+  hwprof_pir_hw2reg_t hw;
+  if (in->reg.access) {
+    hwprof_reg_rsp_t rsp;
+    regs_of(s, &in->reg, &strobes, &rsp);
+    r2h = &strobes;
+    hw2reg_of(s, &hw);
+  }
   const hwprof_prim_regfile_cfg_t link_cfg = {HWPROF_PIR_LINK_ENTRIES, HWPROF_PIR_BASE_W + HWPROF_PIR_OFFSET_W};
   const uint64_t link_top = sp != 0 ? hwprof_prim_regfile_read(&s->link, &link_cfg, sp - 1u) : 0;
 
-  const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_PIR_ST_N, 32};
   const hwprof_prim_counters_in_t st_in = {
       (fire ? 1u : 0u) << HWPROF_PIR_ST_EVENTS | (hit ? 1u : 0u) << HWPROF_PIR_ST_UPDATES, false,
-      (uint32_t)r2h.stat_events_qe << HWPROF_PIR_ST_EVENTS | (uint32_t)r2h.stat_updates_qe << HWPROF_PIR_ST_UPDATES,
+      (uint32_t)r2h->stat_events_qe << HWPROF_PIR_ST_EVENTS | (uint32_t)r2h->stat_updates_qe << HWPROF_PIR_ST_UPDATES,
       in->reg.wdata}; /* the write data, as the RTL's register values all are */
   hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in); /* u_stats: reads nothing of the pir's state */
   s->upd.valid = hit;
@@ -163,7 +193,7 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   const bool pop = link_ev && ev->is_ret && ev->op == HWPROF_PROF_OP_POP;
   const bool full = sp >= HWPROF_PIR_LINK_ENTRIES;
   const hwprof_prim_regfile_in_t link_in = {push && !full, sp, base << HWPROF_PIR_OFFSET_W | offset};
-  hwprof_prim_regfile_step(&s->link, &link_cfg, &link_in);
+  if (link_in.we) hwprof_prim_regfile_step(&s->link, &link_cfg, &link_in);
   /* calls that start their callee's area, region switches on branches and jumps */
   if (link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_INIT) {
     s->base = ev->operand & BASE_MASK;
@@ -197,19 +227,19 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
       .call = push || (link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_INIT),
       .link_we = push && !full, .link_waddr = sp,
       .link_restore = pop && sp != 0 && sp <= HWPROF_PIR_LINK_ENTRIES, .link_raddr = sp - 1u,
-      .sum_we = r2h.path_sum_qe, .sum_wdata = r2h.path_sum_value,
-      .stack_we = r2h.path_stack_qe, .stack_depth = r2h.path_stack_depth, .stack_err = r2h.path_stack_err};
+      .sum_we = r2h->path_sum_qe, .sum_wdata = r2h->path_sum_value,
+      .stack_we = r2h->path_stack_qe, .stack_depth = r2h->path_stack_depth, .stack_err = r2h->path_stack_err};
   hwprof_path_step(&s->path, &path_in);
 
   /* register writes (context switch) */
-  if (r2h.base_lo_qe) s->base = (s->base & ~(uint64_t)0xffffffffu) | r2h.base_lo_value;
-  if (r2h.base_hi_qe) s->base = (s->base & 0xffffffffu) | ((uint64_t)r2h.base_hi_value << 32);
-  if (r2h.offset_qe) s->offset = r2h.offset_value;
-  if (r2h.trigger_qe) s->trigger = (uint16_t)r2h.trigger_value;
-  if (r2h.ctrl_qe) s->flag = r2h.ctrl_flag;
-  if (r2h.link_qe) {
-    s->sp = r2h.link_depth;
-    s->lerr = r2h.link_err;
+  if (r2h->base_lo_qe) s->base = (s->base & ~(uint64_t)0xffffffffu) | r2h->base_lo_value;
+  if (r2h->base_hi_qe) s->base = (s->base & 0xffffffffu) | ((uint64_t)r2h->base_hi_value << 32);
+  if (r2h->offset_qe) s->offset = r2h->offset_value;
+  if (r2h->trigger_qe) s->trigger = (uint16_t)r2h->trigger_value;
+  if (r2h->ctrl_qe) s->flag = r2h->ctrl_flag;
+  if (r2h->link_qe) {
+    s->sp = r2h->link_depth;
+    s->lerr = r2h->link_err;
   }
-  hwprof_pir_reg_step(&s->regs, &in->reg, &hw);
+  if (in->reg.access) hwprof_pir_reg_step(&s->regs, &in->reg, &hw);
 }

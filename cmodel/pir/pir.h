@@ -53,4 +53,33 @@ void hwprof_pir_reset(hwprof_pir_state_t *s);
 void hwprof_pir_comb(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, hwprof_pir_out_t *out);
 void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in);
 
+/* A transfer or a profiling instruction: the only events the pir acts on. For any other (and for no
+ * event) with no register access, overflow or underflow, it asks for no update and its edge is
+ * hwprof_pir_pass(). */
+static inline bool hwprof_pir_acts_on(const hwprof_retire_ev_t *ev) {
+  return ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP ||
+         ev->kind == HWPROF_KIND_PROF;
+}
+/* ... the clock edge then: the event counter counts a fired program event (fire: accepted, not a
+ * trap handler's), the update register is cleared. */
+static inline void hwprof_pir_pass(hwprof_pir_state_t *s, bool fire) {
+  const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_PIR_ST_N, 32};
+  const hwprof_prim_counters_in_t st_in = {(fire ? 1u : 0u) << HWPROF_PIR_ST_EVENTS, false, 0, 0};
+  hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
+  s->upd.valid = s->upd.dec = false;
+  s->upd.addr = 0;
+}
+
+/* This cycle's outputs and what the edge needs of the presented event, decided once. */
+typedef struct {
+  hwprof_pir_out_t out;
+  bool second;           /* the update is the not-taken counter of an either branch */
+  hwprof_path_out_t path; /* u_path's decision on the event */
+} hwprof_pir_eval_t;
+/* comb() and step() in two halves that decide once, for simulators that do both every cycle:
+ * eval() gives this cycle's outputs (e->out), commit() is the clock edge. Between the two, only
+ * in->ev_fire may change (the retire port's ready depends on e->out.upd_req). */
+void hwprof_pir_eval(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, hwprof_pir_eval_t *e);
+void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, const hwprof_pir_eval_t *e);
+
 #endif /* HWPROF_PIR_H */

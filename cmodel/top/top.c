@@ -15,9 +15,9 @@ typedef struct {
   bool pir_write;
   bool ev_ready;
   hwprof_pir_in_t pir;
-  hwprof_pir_out_t pir_out;
+  hwprof_pir_eval_t pir_eval; /* its outputs (pir_out) and decisions */
   hwprof_edge_prof_in_t ep;
-  hwprof_edge_prof_out_t ep_out;
+  hwprof_edge_prof_eval_t ep_eval; /* its outputs and decisions (decided once a cycle) */
   hwprof_trace_ctrl_in_t tc;
   hwprof_trace_ctrl_out_t tc_out;
   hwprof_vpf_in_t vpf;
@@ -50,20 +50,22 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
   w->ep.reg = (hwprof_reg_req_t){w->ep_sel, a->pwrite, a->paddr, a->pwdata};
   w->ep.mem_req_ready = in->mem_req_ready;
   w->ep.mem_rsp_valid = in->mem_rsp_valid;
-  w->ep.mem_rsp_rdata = in->mem_rsp_rdata;
-  hwprof_edge_prof_comb(&s->edge_prof, &cfg->edge_prof, &w->ep, &w->ep_out);
+  w->ep.mem_rsp_rdata = &in->mem_rsp_rdata;
+  hwprof_edge_prof_eval(&s->edge_prof, &cfg->edge_prof, &w->ep, &w->ep_eval);
+  const hwprof_edge_prof_out_t *ep_out = &w->ep_eval.out;
 
   /* the pir's upd_req does not depend on ev_fire, nor phase on anything but ovf */
   w->pir = (hwprof_pir_in_t){
       .ev = &in->ev,
       .reg = {w->pir_sel, a->pwrite, a->paddr, a->pwdata},
-      .ovf = w->ep_out.ovf,
-      .unf = w->ep_out.unf,
+      .ovf = ep_out->ovf,
+      .unf = ep_out->unf,
   };
-  hwprof_pir_comb(&s->pir, &cfg->pir, &w->pir, &w->pir_out);
+  hwprof_pir_eval(&s->pir, &cfg->pir, &w->pir, &w->pir_eval);
+  const hwprof_pir_out_t *pir_out = &w->pir_eval.out;
 
   /* a pir write holds the retire port; an updating event waits for room in the update buffer */
-  w->ev_ready = !w->pir_write && (!w->pir_out.upd_req || w->ep_out.upd_space);
+  w->ev_ready = !w->pir_write && (!pir_out->upd_req || ep_out->upd_space);
   w->pir.ev_fire = in->ev.valid && w->ev_ready;
   w->ep.ev_stall = in->ev.valid && !w->ev_ready;
 
@@ -94,10 +96,10 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
   /* the top window's register block; a cause raised in the clearing cycle stays pending */
   w->top_req = (hwprof_reg_req_t){w->top_sel, a->pwrite, a->paddr, a->pwdata};
   w->top_hw = (hwprof_top_hw2reg_t){
-      .irq_pending_phase_set = w->pir_out.phase,
+      .irq_pending_phase_set = pir_out->phase,
       .irq_pending_trace_set = w->tc_out.irq,
       .irq_pending_coproc_set = w->cop_out.irq,
-      .irq_pending_error_set = w->ep_out.drop,
+      .irq_pending_error_set = ep_out->drop,
       /* the build parameters */
       .cfg_edge_cntw = cfg->edge_prof.cnt_w,
       .cfg_edge_upd_depth = cfg->edge_prof.upd_depth,
@@ -140,32 +142,34 @@ void hwprof_top_reset(hwprof_top_state_t *s) {
 
 /* This cycle's outputs, from the state, the inputs and the wires. */
 static void outputs_of(const hwprof_top_state_t *s, const wires_t *w, hwprof_top_out_t *out) {
+  const hwprof_edge_prof_out_t *ep_out = &w->ep_eval.out;
+  const hwprof_pir_out_t *pir_out = &w->pir_eval.out;
   bool unmapped = w->access && !w->top_sel && !w->pir_sel && !w->ep_sel && !w->tc_sel && !w->vpf_sel && !w->cop_sel;
 
   out->ev_ready = w->ev_ready;
   out->apb.pready = true;
   out->apb.pslverr =
-      w->top_rsp.error || w->pir_out.reg.error || w->ep_out.reg.error || w->tc_out.reg.error || w->vpf_out.reg.error ||
+      w->top_rsp.error || pir_out->reg.error || ep_out->reg.error || w->tc_out.reg.error || w->vpf_out.reg.error ||
       w->cop_out.reg.error || unmapped;
-  out->apb.prdata = w->top_rsp.rdata | w->pir_out.reg.rdata | w->ep_out.reg.rdata | w->tc_out.reg.rdata | w->vpf_out.reg.rdata |
+  out->apb.prdata = w->top_rsp.rdata | pir_out->reg.rdata | ep_out->reg.rdata | w->tc_out.reg.rdata | w->vpf_out.reg.rdata |
                     w->cop_out.reg.rdata;
-  out->mem_req_valid = w->ep_out.mem_req_valid;
-  out->mem_req_write = w->ep_out.mem_req_write;
-  out->mem_req_addr = w->ep_out.mem_req_addr;
-  out->mem_req_wdata = w->ep_out.mem_req_wdata;
+  out->mem_req_valid = ep_out->mem_req_valid;
+  out->mem_req_write = ep_out->mem_req_write;
+  out->mem_req_addr = ep_out->mem_req_addr;
+  out->mem_req_wdata = *ep_out->mem_req_wdata;
   const hwprof_top_reg_state_t *r = &s->regs;
   out->irq_phase = r->irq_pending_phase && r->irq_enable_phase;
   out->irq_trace = r->irq_pending_trace && r->irq_enable_trace;
   out->irq_coproc = r->irq_pending_coproc && r->irq_enable_coproc;
   out->irq_error = r->irq_pending_error && r->irq_enable_error;
-  out->upd = w->pir_out.upd;
+  out->upd = pir_out->upd;
 }
 
 /* The clock edge. */
-static void advance(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const wires_t *w) {
+static void advance(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, wires_t *w) {
   hwprof_top_reg_step(&s->regs, &w->top_req, &w->top_hw);
-  hwprof_pir_step(&s->pir, &cfg->pir, &w->pir);
-  hwprof_edge_prof_step(&s->edge_prof, &cfg->edge_prof, &w->ep);
+  hwprof_pir_commit(&s->pir, &cfg->pir, &w->pir, &w->pir_eval);
+  hwprof_edge_prof_commit(&s->edge_prof, &cfg->edge_prof, &w->ep, &w->ep_eval);
   hwprof_trace_ctrl_step(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc);
   hwprof_vpf_step(&s->vpf, &cfg->vpf, &w->vpf);
   hwprof_cop_step(&s->cop, &cfg->cop, &w->cop);
@@ -183,7 +187,105 @@ void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const h
   advance(s, cfg, &w);
 }
 
+/* Those engines' outputs are all 0 but the trace controller's FIFO-mode level, and the register
+ * blocks give no strobes and no response: most cycles of a run with edge or path profiling. */
+bool hwprof_top_lean(const hwprof_top_state_t *s, const hwprof_top_in_t *in) {
+  return !(in->apb.psel && in->apb.penable) && hwprof_trace_ctrl_at_rest(&s->trace_ctrl) && hwprof_vpf_at_rest(&s->vpf) &&
+         hwprof_cop_at_rest(&s->cop);
+}
+
+/* The cycle of wires_of(), outputs_of() and advance() when hwprof_top_lean() holds: the same wires, with the
+ * engines at rest and the register blocks left out. */
+static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
+  static const hwprof_reg_req_t no_access;
+  hwprof_edge_prof_in_t ep;
+  ep.upd = s->pir.upd;
+  ep.ev_stall = false; /* set below */
+  ep.hold = false;
+  ep.reg = no_access;
+  ep.mem_req_ready = in->mem_req_ready;
+  ep.mem_rsp_valid = in->mem_rsp_valid;
+  ep.mem_rsp_rdata = &in->mem_rsp_rdata;
+  hwprof_edge_prof_eval_t e;
+  hwprof_edge_prof_eval(&s->edge_prof, &cfg->edge_prof, &ep, &e);
+  hwprof_pir_in_t pir = {.ev = &in->ev, .reg = no_access, .ovf = e.out.ovf, .unf = e.out.unf};
+  hwprof_pir_eval_t pe;
+  hwprof_pir_eval(&s->pir, &cfg->pir, &pir, &pe);
+  const hwprof_pir_out_t pir_out = pe.out;
+  const bool ev_ready = !pir_out.upd_req || e.out.upd_space;
+  pir.ev_fire = in->ev.valid && ev_ready;
+  ep.ev_stall = in->ev.valid && !ev_ready;
+  /* the trace controller at rest shows only its FIFO-mode level */
+  const hwprof_trace_ctrl_in_t tc = {.ev_fire = pir.ev_fire, .ev = &in->ev, .reg = no_access};
+  hwprof_trace_ctrl_out_t tc_out;
+  hwprof_trace_ctrl_comb(&s->trace_ctrl, &cfg->trace_ctrl, &tc, &tc_out);
+
+  out->ev_ready = ev_ready;
+  out->apb.pready = true;
+  out->apb.pslverr = false;
+  out->apb.prdata = 0;
+  out->mem_req_valid = e.out.mem_req_valid;
+  out->mem_req_write = e.out.mem_req_write;
+  out->mem_req_addr = e.out.mem_req_addr;
+  out->mem_req_wdata = *e.out.mem_req_wdata;
+  const hwprof_top_reg_state_t *r = &s->regs;
+  out->irq_phase = r->irq_pending_phase && r->irq_enable_phase;
+  out->irq_trace = r->irq_pending_trace && r->irq_enable_trace;
+  out->irq_coproc = r->irq_pending_coproc && r->irq_enable_coproc;
+  out->irq_error = r->irq_pending_error && r->irq_enable_error;
+  out->upd = pir_out.upd;
+
+  /* the edge: the top window's block only takes the interrupt causes raised (it has no other input) */
+  if (pir_out.phase || tc_out.irq || e.out.drop) {
+    const hwprof_top_hw2reg_t hw = {.irq_pending_phase_set = pir_out.phase,
+                                    .irq_pending_trace_set = tc_out.irq,
+                                    .irq_pending_error_set = e.out.drop};
+    hwprof_top_reg_step(&s->regs, &no_access, &hw);
+  }
+  hwprof_pir_commit(&s->pir, &cfg->pir, &pir, &pe);
+  hwprof_edge_prof_commit(&s->edge_prof, &cfg->edge_prof, &ep, &e);
+}
+
+bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_in_t *in) {
+  return hwprof_top_lean(s, in) && !s->pir.upd.valid && hwprof_edge_prof_at_rest(&s->edge_prof) &&
+         (!in->ev.valid || !hwprof_pir_acts_on(&in->ev));
+}
+
+/* The cycle of lean_cycle() when hwprof_top_plain() holds: the pir asks for no update (the event is
+ * not one it acts on) and the edge-profiling unit is quiet (at rest, no update arriving), so the
+ * port is ready, no memory request is made and no overflow, underflow or drop is raised. */
+static void plain_cycle(hwprof_top_state_t *s, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
+  static const hwprof_line_t no_line;
+  out->ev_ready = true;
+  out->apb.pready = true;
+  out->apb.pslverr = false;
+  out->apb.prdata = 0;
+  out->mem_req_valid = out->mem_req_write = false;
+  out->mem_req_addr = 0;
+  out->mem_req_wdata = no_line;
+  const hwprof_top_reg_state_t *r = &s->regs;
+  out->irq_phase = r->irq_pending_phase && r->irq_enable_phase;
+  out->irq_trace = r->irq_pending_trace && r->irq_enable_trace;
+  out->irq_coproc = r->irq_pending_coproc && r->irq_enable_coproc;
+  out->irq_error = r->irq_pending_error && r->irq_enable_error;
+  out->upd = s->pir.upd;
+  if (hwprof_trace_ctrl_level(&s->trace_ctrl)) { /* the trace controller at rest raises only its FIFO-mode level */
+    static const hwprof_reg_req_t no_access;
+    const hwprof_top_hw2reg_t hw = {.irq_pending_trace_set = true};
+    hwprof_top_reg_step(&s->regs, &no_access, &hw);
+  }
+  hwprof_pir_pass(&s->pir, in->ev.valid && !(in->ev.trap & 1u));
+}
+
 void hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
+  if (hwprof_top_plain(s, in)) {
+    plain_cycle(s, in, out);
+    return;
+  }
+  if (hwprof_top_lean(s, in)) {
+    lean_cycle(s, cfg, in, out);
+    return;
+  }
   wires_t w;
   wires_of(s, cfg, in, &w);
   outputs_of(s, &w, out);

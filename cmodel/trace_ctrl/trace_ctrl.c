@@ -96,18 +96,14 @@ static void eval(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg
   e->clear = e->r2h.fifo_ctrl_qe && e->r2h.fifo_ctrl_clear;
 }
 
-/* Off and not addressed (every cycle of a run without trace firmware): no event is looked at, nothing
- * is sampled, no strobe is set, so the edge changes nothing and the only output is the FIFO-mode
- * interrupt level of what the FIFO still holds. */
+/* At rest and not addressed */
 static bool idle(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_in_t *in) {
-  return !s->regs.ctrl_enable && !in->reg.access;
+  return hwprof_trace_ctrl_at_rest(s) && !in->reg.access;
 }
 
 void hwprof_trace_ctrl_comb(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in,
                      hwprof_trace_ctrl_out_t *out) {
-  /* FIFO mode: a level while the FIFO holds at least the watermark (see the RTL) */
-  const unsigned wm = s->regs.ctrl_watermark ? s->regs.ctrl_watermark : 1u;
-  const bool level = s->regs.ctrl_fifo_mode && s->fifo.count >= wm;
+  const bool level = hwprof_trace_ctrl_level(s);
   if (idle(s, in)) {
     out->reg = (hwprof_reg_rsp_t){0};
     out->irq = level;

@@ -56,6 +56,15 @@ typedef struct {
 void hwprof_trace_ctrl_cfg_default(hwprof_trace_ctrl_cfg_t *cfg);
 hwprof_result_t hwprof_trace_ctrl_cfg_check(const hwprof_trace_ctrl_cfg_t *cfg);
 void hwprof_trace_ctrl_reset(hwprof_trace_ctrl_state_t *s);
+/* Off (every cycle of a run without trace firmware): with no register access, no event is looked
+ * at, nothing is sampled, no strobe is set, so the edge changes nothing and the only output is the
+ * FIFO-mode interrupt level of what the FIFO still holds. */
+static inline bool hwprof_trace_ctrl_at_rest(const hwprof_trace_ctrl_state_t *s) { return !s->regs.ctrl_enable; }
+/* FIFO mode: the interrupt's level while the FIFO holds at least the watermark (see the RTL) */
+static inline bool hwprof_trace_ctrl_level(const hwprof_trace_ctrl_state_t *s) {
+  const unsigned wm = s->regs.ctrl_watermark ? s->regs.ctrl_watermark : 1u;
+  return s->regs.ctrl_fifo_mode && s->fifo.count >= wm;
+}
 void hwprof_trace_ctrl_comb(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in,
                      hwprof_trace_ctrl_out_t *out);
 void hwprof_trace_ctrl_step(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in);

@@ -94,7 +94,7 @@ static void eval(const hwprof_vpf_state_t *s, const hwprof_vpf_cfg_t *cfg, const
 }
 
 void hwprof_vpf_comb(const hwprof_vpf_state_t *s, const hwprof_vpf_cfg_t *cfg, const hwprof_vpf_in_t *in, hwprof_vpf_out_t *out) {
-  if (!s->enable && !in->reg.access && s->sbuf.records == 0) { /* idle: nothing to show (most cycles) */
+  if (hwprof_vpf_at_rest(s) && !in->reg.access) { /* idle: nothing to show (most cycles) */
     *out = (hwprof_vpf_out_t){0};
     return;
   }

@@ -53,6 +53,9 @@ uint32_t hwprof_vpf_hash(unsigned sel, uint32_t pc);
 void hwprof_vpf_cfg_default(hwprof_vpf_cfg_t *cfg);
 hwprof_result_t hwprof_vpf_cfg_check(const hwprof_vpf_cfg_t *cfg);
 void hwprof_vpf_reset(hwprof_vpf_state_t *s);
+/* Off with an empty sample buffer: with no register access and no pop, its outputs are all 0 and the
+ * edge changes nothing. */
+static inline bool hwprof_vpf_at_rest(const hwprof_vpf_state_t *s) { return !s->enable && s->sbuf.records == 0; }
 void hwprof_vpf_comb(const hwprof_vpf_state_t *s, const hwprof_vpf_cfg_t *cfg, const hwprof_vpf_in_t *in, hwprof_vpf_out_t *out);
 void hwprof_vpf_step(hwprof_vpf_state_t *s, const hwprof_vpf_cfg_t *cfg, const hwprof_vpf_in_t *in);
 

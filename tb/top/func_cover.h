@@ -39,6 +39,10 @@ class FuncCover {
     kPathCount,          // a path word counted a path (an update at offset + sum + a)
     kPathOverflow,       // an ENTER past the path stack's entries
     kPathUnderflow,      // a pop on an empty path stack
+    kPlain,              // the C model took its plain cycle (hwprof_top_plain: only the event counted)
+    kLean,               // ... its lean cycle (hwprof_top_lean: the engines but the pir and edge unit at rest)
+    kLeanMiss,           // ... in which an update missed the cache
+    kLeanStall,          // ... in which a retire event waited
     kN
   };
   static const char* name(unsigned p) {
@@ -47,12 +51,17 @@ class FuncCover {
                                       "trigger -1 by overflow", "trigger +1 by underflow", "phase interrupt",
                                       "update dropped (bounds)", "event stalled (buffer full)", "trace FIFO full",
                                       "trace FIFO watermark interrupt", "link stack overflow", "link stack underflow", "path counted", "path stack overflow",
-                                      "path stack underflow"};
+                                      "path stack underflow", "plain model cycle", "lean model cycle", "lean cycle with a miss",
+                                      "lean cycle with a stall"};
     return n[p];
   }
 
-  // call before the cycle's evaluation, with the model's state
-  void before(const hwprof_top_state_t& s) { b_ = s_of(s); }
+  // call before the cycle's evaluation, with the model's state and the cycle's APB request
+  void before(const hwprof_top_state_t& s, const hwprof_top_in_t& in) {
+    b_ = s_of(s);
+    plain_ = hwprof_top_plain(&s, &in);
+    lean_ = !plain_ && hwprof_top_lean(&s, &in);
+  }
   // after the clock edge: the state, the cycle's outputs and inputs, and whether the memory had a
   // line read outstanding when the cycle began
   void after(const hwprof_top_state_t& s, const hwprof_top_out_t& out, const hwprof_top_in_t& in, bool read_pending) {
@@ -82,6 +91,10 @@ class FuncCover {
                         ((hwprof_path_word_of(&in.ev) >> HWPROF_PATH_KIND_LSB) & 7u) == HWPROF_PATH_OP_COUNT;
     hit_[kPathOverflow] += a.perr && !b_.perr && a.psp > HWPROF_PATH_STACK_ENTRIES;
     hit_[kPathUnderflow] += a.perr && !b_.perr && a.psp == 0;
+    hit_[kPlain] += plain_;
+    hit_[kLean] += lean_;
+    hit_[kLeanMiss] += lean_ ? misses : 0;
+    hit_[kLeanStall] += lean_ && in.ev.valid && !out.ev_ready;
     irq_phase_ = out.irq_phase;
     irq_trace_ = out.irq_trace;
   }
@@ -128,6 +141,7 @@ class FuncCover {
   Snap b_{};
   uint64_t hit_[kN] = {};
   uint64_t misses_ = 0;
+  bool plain_ = false, lean_ = false;
   bool irq_phase_ = false, irq_trace_ = false;
 };
 

@@ -163,7 +163,7 @@ class TopBench : public lockstep::Bench {
     }
     const bool read_pending = mem_model_.rd_pending;  // a line read outstanding as the cycle begins
     if (run_model) {
-      cover_.before(model_);
+      cover_.before(model_, in_);
       in_.mem_req_ready = mr_model.ready;
       in_.mem_rsp_valid = mr_model.rsp_valid;
       in_.mem_rsp_rdata = mr_model.rdata;

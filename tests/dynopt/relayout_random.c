@@ -160,7 +160,8 @@ static int run(world_t *w, run_t *r, const uint64_t *at, size_t nat, uint64_t *s
                 w->plat.cpu.instret);
       }
     }
-    st = platform_step(&w->plat, &ev);
+    st = platform_step(&w->plat);
+    ev = w->plat.ev_in.ev;
     if (ev.valid && getenv("RELAYOUT_WHERE") && w->plat.cpu.mcause == 1u && !w->told) {
       w->told = true;
       fprintf(stderr, "  first fault; before it:");
