@@ -129,7 +129,7 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
   const hwprof_path_out_t path = e->path;
   const bool fire = in->ev_fire && !(ev->trap & 1u); /* the program's event (a trap handler's changes nothing) */
   const bool hit = fire && e->out.upd_req;
-  if (!in->reg.access && !in->ovf && !in->unf && (!fire || !hwprof_pir_acts_on(ev))) {
+  if (!in->reg.access && !in->ovf && !in->unf && (!fire || hwprof_pir_passes(s, ev))) {
     /* most cycles: no update, no profiling or link operation, no path word, nothing written */
     hwprof_pir_pass(s, fire);
     return;

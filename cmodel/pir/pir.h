@@ -53,12 +53,19 @@ void hwprof_pir_reset(hwprof_pir_state_t *s);
 void hwprof_pir_comb(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, hwprof_pir_out_t *out);
 void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in);
 
-/* A transfer or a profiling instruction: the only events the pir acts on. For any other (and for no
- * event) with no register access, overflow or underflow, it asks for no update and its edge is
- * hwprof_pir_pass(). */
+/* A transfer or a profiling instruction: the only events the pir acts on. */
 static inline bool hwprof_pir_acts_on(const hwprof_retire_ev_t *ev) {
   return ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP ||
          ev->kind == HWPROF_KIND_PROF;
+}
+/* An event the pir lets pass: one it does not act on, or a transfer with no profiling operation
+ * (op ID, so no link, region switch or path word) that asks for no update (profiling off, a trap
+ * handler's, or no profile ID: a subset of the cases of update_of() in pir.c). With no register
+ * access, overflow or underflow, its clock edge is hwprof_pir_pass(). */
+static inline bool hwprof_pir_passes(const hwprof_pir_state_t *s, const hwprof_retire_ev_t *ev) {
+  if (!hwprof_pir_acts_on(ev)) return true;
+  return ev->kind != HWPROF_KIND_PROF && ev->op == HWPROF_PROF_OP_ID &&
+         (!s->flag || (ev->trap & 1u) || (ev->pid & HWPROF_MASK(HWPROF_EV_PID_W)) == 0);
 }
 /* ... the clock edge then: the event counter counts a fired program event (fire: accepted, not a
  * trap handler's), the update register is cleared. */

@@ -248,11 +248,11 @@ static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const
 
 bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_in_t *in) {
   return hwprof_top_lean(s, in) && !s->pir.upd.valid && hwprof_edge_prof_at_rest(&s->edge_prof) &&
-         (!in->ev.valid || !hwprof_pir_acts_on(&in->ev));
+         (!in->ev.valid || hwprof_pir_passes(&s->pir, &in->ev));
 }
 
-/* The cycle of lean_cycle() when hwprof_top_plain() holds: the pir asks for no update (the event is
- * not one it acts on) and the edge-profiling unit is quiet (at rest, no update arriving), so the
+/* The cycle of lean_cycle() when hwprof_top_plain() holds: the pir asks for no update (an event it
+ * lets pass) and the edge-profiling unit is quiet (at rest, no update arriving), so the
  * port is ready, no memory request is made and no overflow, underflow or drop is raised. */
 static void plain_cycle(hwprof_top_state_t *s, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
   static const hwprof_line_t no_line;

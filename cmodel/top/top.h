@@ -63,8 +63,8 @@ void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const h
 /* No APB access, and every engine but the pir and the edge-profiling unit at rest (each block's own
  * rule): those engines' outputs are constant and their edges change nothing. */
 bool hwprof_top_lean(const hwprof_top_state_t *s, const hwprof_top_in_t *in);
-/* ... and the pir asks for no update (no event, or one it does not act on) while the edge-profiling
- * unit is at rest with none arriving: hwprof_top_cycle() then only counts the event. */
+/* ... and the pir asks for no update (no event, or one it lets pass: hwprof_pir_passes()) while the
+ * edge-profiling unit is at rest with none arriving: hwprof_top_cycle() then only counts the event. */
 bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_in_t *in);
 void hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out);
 

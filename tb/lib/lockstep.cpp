@@ -9,15 +9,15 @@
 
 namespace lockstep {
 
-size_t Rng::pick(const std::vector<unsigned>& weights) {
+size_t Rng::pick(const unsigned* weights, size_t n) {
   uint64_t total = 0;
-  for (unsigned w : weights) total += w;
+  for (size_t i = 0; i < n; i++) total += weights[i];
   uint64_t r = below(total);
-  for (size_t i = 0; i < weights.size(); i++) {
+  for (size_t i = 0; i < n; i++) {
     if (r < weights[i]) return i;
     r -= weights[i];
   }
-  return weights.size() - 1;
+  return n - 1;
 }
 
 TxLog::TxLog(size_t depth, const std::string& path) : ring_(depth ? depth : 1) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,8 +55,10 @@ class Rng {
   }
   uint64_t below(uint64_t n) { return n ? next() % n : 0; }  // uniform enough for stimulus
   bool chance(unsigned percent) { return below(100) < percent; }
-  // index chosen by weight
-  size_t pick(const std::vector<unsigned>& weights);
+  // index chosen by weight (a braced list allocates nothing)
+  size_t pick(const unsigned* weights, size_t n);
+  size_t pick(const std::vector<unsigned>& weights) { return pick(weights.data(), weights.size()); }
+  size_t pick(std::initializer_list<unsigned> weights) { return pick(weights.begin(), weights.size()); }
 
  private:
   uint64_t s_;

@@ -67,7 +67,12 @@ const char* op_name(unsigned o) {
 class TopBench : public lockstep::Bench {
  public:
   explicit TopBench(const Options& o)
-      : o_(o), rng_(o.seed), junk_(o.seed ^ 0x6a756e6bu), traffic_(o.seed ^ 0x74726166u), resets_rng_(o.seed ^ 0x72737475u) {
+      : o_(o),
+        counts_(o.test == "counts"),
+        directed_(o.test == "directed"),
+        run_rtl_(o.engine != "model"),
+        run_model_(o.engine != "rtl"),
+        rng_(o.seed), junk_(o.seed ^ 0x6a756e6bu), traffic_(o.seed ^ 0x74726166u), resets_rng_(o.seed ^ 0x72737475u) {
     if (o.reset_every && o.test != "random" && o.test != "program") {
       std::fprintf(stderr, "tb_top: error: --reset-every works with the random and program tests\n");
       std::exit(2);
@@ -149,8 +154,8 @@ class TopBench : public lockstep::Bench {
     }
     if (more && t + 1 == o_.cycles + extra_cycles() && step_ < steps_.size())
       chk.expect("scripted steps finished in time (steps completed)", steps_.size(), step_);
-    const bool run_rtl = o_.engine != "model";
-    const bool run_model = o_.engine != "rtl";
+    const bool run_rtl = run_rtl_;
+    const bool run_model = run_model_;
     hwprof_mem_rsp_t mr_rtl, mr_model;
     hwprof_mem_model_comb(&mem_rtl_, &mr_rtl);
     hwprof_mem_model_comb(&mem_model_, &mr_model);
@@ -209,7 +214,7 @@ class TopBench : public lockstep::Bench {
     last_out_ = m;
     if (mem_rtl_.errors || mem_model_.errors)
       chk.expect(mem_rtl_.errors ? mem_rtl_.error : mem_model_.error, 0, 1);
-    if (!more && o_.test == "counts") check_counts(chk);
+    if (!more && counts_) check_counts(chk);
     if (!more && o_.require_coverage && cover_.covered() < FuncCover::kN) {
       cover_missed_ = "functional coverage: points never reached (" + cover_.missed() + ")";
       chk.expect(cover_missed_.c_str(), FuncCover::kN, cover_.covered());
@@ -218,7 +223,7 @@ class TopBench : public lockstep::Bench {
   }
 
   // the counts test drains and flushes after its --cycles of stimulus
-  uint64_t extra_cycles() const override { return o_.test == "counts" ? 2000000 : 0; }
+  uint64_t extra_cycles() const override { return counts_ ? 2000000 : 0; }
 
   void summary(FILE* to) const override {
     std::fprintf(to, "  cycles %" PRIu64 ", retire events accepted %" PRIu64 ", stall cycles %" PRIu64 "\n",
@@ -251,8 +256,8 @@ class TopBench : public lockstep::Bench {
                  apb_writes_, apb_errors_);
     if (!steps_.empty()) std::fprintf(to, "  scripted steps completed %zu of %zu\n", step_, steps_.size());
     if (o_.reset_every) std::fprintf(to, "  resets in the middle of traffic: %" PRIu64 "\n", resets_);
-    if (o_.engine != "rtl") cover_.print(to);
-    if (o_.test == "counts")
+    if (run_model_) cover_.print(to);
+    if (counts_)
       std::fprintf(to, "  counters checked against the independent count: %" PRIu64 " (%" PRIu64 " nonzero updates); "
                        "%" PRIu64 " flush commands written during the stream\n",
                    counters_checked_, expected_updates_, apb_cmds_);
@@ -263,8 +268,8 @@ class TopBench : public lockstep::Bench {
   bool drive() {
     if (accepted_) in_.ev.valid = false;
     if (step_ < steps_.size() || phase_ != IDLE) return drive_steps();
-    if (o_.test == "directed") return wait_++ < 3;
-    if (o_.test == "counts" && now_ + 1 >= o_.cycles) return finish_counts();
+    if (directed_) return wait_++ < 3;
+    if (counts_ && now_ + 1 >= o_.cycles) return finish_counts();
     if (now_ + 1 >= o_.cycles) return false;
     drive_random();
     return true;
@@ -272,9 +277,9 @@ class TopBench : public lockstep::Bench {
 
   void drive_random() {
     if (!in_.ev.valid) new_event();
-    if (!hwprof_apb_master_busy(&apb_) && o_.test != "counts" && rng_.chance(10)) random_apb();
+    if (!hwprof_apb_master_busy(&apb_) && !counts_ && rng_.chance(10)) random_apb();
     // the counts test's register traffic, from a stream of its own: a seed's events stay the same
-    if (o_.test == "counts" && !hwprof_apb_master_busy(&apb_) && traffic_.chance(2)) random_apb_counts(traffic_);
+    if (counts_ && !hwprof_apb_master_busy(&apb_) && traffic_.chance(2)) random_apb_counts(traffic_);
   }
 
   uint64_t operand() {
@@ -294,7 +299,7 @@ class TopBench : public lockstep::Bench {
       return;
     }
     e.valid = rng_.chance(85);
-    const bool counts = o_.test == "counts";
+    const bool counts = counts_;
     static const std::vector<unsigned> kw = {25, 25, 5, 5, 10, 5, 24, 1};
     static const std::vector<unsigned> kw_counts = {5, 50, 5, 10, 2, 2, 26, 0};
     e.kind = static_cast<uint8_t>(rng_.pick(counts ? kw_counts : kw));
@@ -487,7 +492,7 @@ class TopBench : public lockstep::Bench {
       }
       hwprof_mem_model_poke(&mem_rtl_, g_mem_base + off, v);
       hwprof_mem_model_poke(&mem_model_, g_mem_base + off, v);
-      if (o_.test == "counts") expected_[g_mem_base + off] = v;
+      if (counts_) expected_[g_mem_base + off] = v;
     }
   }
 
@@ -499,7 +504,7 @@ class TopBench : public lockstep::Bench {
     steps_.push_back(wr(HWPROF_TOP_IRQ_ENABLE_ADDR, 0xf, false, "enable every interrupt"));
     steps_.push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR, 0x0403, false, "traces into the FIFO, watermark 4"));
     // (the counts test leaves the flag to prof.start, which its independent shadow of the pir sees)
-    if (o_.test != "counts") steps_.push_back(wr(HWPROF_PIR_CTRL_ADDR, 1, false, "profiling on"));
+    if (!counts_) steps_.push_back(wr(HWPROF_PIR_CTRL_ADDR, 1, false, "profiling on"));
   }
 
   // counts test: stop the stream, flush, then compare memory with the independent count
@@ -523,11 +528,11 @@ class TopBench : public lockstep::Bench {
       hwprof_mem_model_peek(&mem_rtl_, kv.first, &a);
       hwprof_mem_model_peek(&mem_model_, kv.first, &b);
       char what[96];
-      if (o_.engine != "model") {  // the memory of each engine that ran
+      if (run_rtl_) {  // the memory of each engine that ran
         std::snprintf(what, sizeof what, "counter 0x%010" PRIx64 " in the RTL's memory", kv.first);
         chk.expect(what, kv.second, a);
       }
-      if (o_.engine != "rtl") {
+      if (run_model_) {
         std::snprintf(what, sizeof what, "counter 0x%010" PRIx64 " in the C model's memory", kv.first);
         chk.expect(what, kv.second, b);
       }
@@ -606,7 +611,7 @@ class TopBench : public lockstep::Bench {
         }
         break;
       case EV_WAIT:
-        if (in_.ev.valid && r.ev_ready) phase_ = s.expect_upd || (o_.test == "directed" && !s.ignore_upd) ? EV_CHECK : IDLE;
+        if (in_.ev.valid && r.ev_ready) phase_ = s.expect_upd || (directed_ && !s.ignore_upd) ? EV_CHECK : IDLE;
         if (phase_ == IDLE) step_++;
         break;
       case EV_CHECK:
@@ -677,7 +682,7 @@ class TopBench : public lockstep::Bench {
 
   void observe(const hwprof_top_out_t& m, TxLog& log) {
     // a single engine cannot mismatch: skip formatting unless a full log was asked for
-    const bool text = o_.engine == "lockstep" || !o_.log_path.empty();
+    const bool text = (run_rtl_ && run_model_) || !o_.log_path.empty();
     char buf[200];
     const hwprof_retire_ev_t& e = in_.ev;
     if (m.upd.valid) {
@@ -693,7 +698,7 @@ class TopBench : public lockstep::Bench {
     if (e.valid && m.ev_ready) {
       events_++;
       pending_class_ = classify(e);
-      if (o_.test == "counts") {
+      if (counts_) {
         uint64_t addr;
         bool dec;
         if (shadow_.apply(e, &addr, &dec) && addr >= g_mem_base && addr < g_mem_base + kMemSize &&
@@ -749,6 +754,11 @@ class TopBench : public lockstep::Bench {
   }
 
   Options o_;
+  // the options the cycle loop asks every cycle, decided once
+  const bool counts_;    // --test=counts
+  const bool directed_;  // --test=directed
+  const bool run_rtl_;   // --engine=rtl or lockstep
+  const bool run_model_; // --engine=model or lockstep
   Rng rng_;
   Rng junk_; /* what idle buses carry (its own stream: the stimulus stays that of the seed) */
   lockstep::PortProtocol proto_; /* the ports' protocol rules, on the RTL's outputs */
