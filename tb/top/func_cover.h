@@ -39,6 +39,8 @@ class FuncCover {
     kPathCount,          // a path word counted a path (an update at offset + sum + a)
     kPathOverflow,       // an ENTER past the path stack's entries
     kPathUnderflow,      // a pop on an empty path stack
+    // the C model's shortcuts (counted, not required of every run: a stream that keeps an engine
+    // awake never takes them; make test requires them of the default configuration's seeds)
     kPlain,              // the C model took its plain cycle (hwprof_top_plain: only the event counted)
     kLean,               // ... its lean cycle (hwprof_top_lean: the engines but the pir and edge unit at rest)
     kLeanMiss,           // ... in which an update missed the cache
@@ -99,21 +101,25 @@ class FuncCover {
     irq_trace_ = out.irq_trace;
   }
 
+  static constexpr unsigned kRequired = kPlain;  // the points --require-coverage asks of a run
   uint64_t count(unsigned p) const { return hit_[p]; }
   unsigned covered() const {
     unsigned n = 0;
-    for (unsigned p = 0; p < kN; p++) n += hit_[p] != 0;
+    for (unsigned p = 0; p < kRequired; p++) n += hit_[p] != 0;
     return n;
   }
   std::string missed() const {
     std::string m;
-    for (unsigned p = 0; p < kN; p++)
+    for (unsigned p = 0; p < kRequired; p++)
       if (!hit_[p]) m += std::string(m.empty() ? "" : ", ") + name(p);
     return m;
   }
   void print(FILE* to) const {
-    std::fprintf(to, "  functional coverage: %u of %u points\n   ", covered(), static_cast<unsigned>(kN));
-    for (unsigned p = 0; p < kN; p++) std::fprintf(to, " %s %" PRIu64 "%s", name(p), hit_[p], p + 1 < kN ? ";" : "\n");
+    std::fprintf(to, "  functional coverage: %u of %u points\n   ", covered(), kRequired);
+    for (unsigned p = 0; p < kRequired; p++)
+      std::fprintf(to, " %s %" PRIu64 "%s", name(p), hit_[p], p + 1 < kRequired ? ";" : "\n");
+    std::fprintf(to, "  the C model's shortcuts compared:");
+    for (unsigned p = kRequired; p < kN; p++) std::fprintf(to, " %s %" PRIu64 "%s", name(p), hit_[p], p + 1 < kN ? ";" : "\n");
   }
 
  private:

@@ -215,9 +215,9 @@ class TopBench : public lockstep::Bench {
     if (mem_rtl_.errors || mem_model_.errors)
       chk.expect(mem_rtl_.errors ? mem_rtl_.error : mem_model_.error, 0, 1);
     if (!more && counts_) check_counts(chk);
-    if (!more && o_.require_coverage && cover_.covered() < FuncCover::kN) {
+    if (!more && o_.require_coverage && cover_.covered() < FuncCover::kRequired) {
       cover_missed_ = "functional coverage: points never reached (" + cover_.missed() + ")";
-      chk.expect(cover_missed_.c_str(), FuncCover::kN, cover_.covered());
+      chk.expect(cover_missed_.c_str(), FuncCover::kRequired, cover_.covered());
     }
     return more;
   }

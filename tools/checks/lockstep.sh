@@ -40,7 +40,7 @@ check lockstep-random-c64 "$build/tb_c64/Vhwprof_top" --seed=33 --cycles=1000000
 
 lockstep_random() {
   local seed=$1 out
-  out=$("$tb" --seed="$seed" --cycles="$per_seed" --require-coverage --quiet)
+  out=$("$tb" --seed="$seed" --cycles="$per_seed" --require-coverage)
   local rc=$?
   echo "$out"
   [ "$rc" = 0 ] && grep -q " 0 mismatches" <<<"$out"
@@ -48,6 +48,21 @@ lockstep_random() {
 for s in $seeds; do
   check "lockstep-random-seed$s" lockstep_random "$s"
 done
+# the C model's shortcuts (docs/architecture.md: hwprof_top_cycle's plain and lean cycles) were
+# compared with the RTL: each of tb_top's shortcut points is reached over the seeds above
+model_shortcuts() {
+  local p n rc=0
+  for p in "plain model cycle" "lean model cycle" "lean cycle with a miss" "lean cycle with a stall"; do
+    n=0
+    for s in $seeds; do
+      n=$((n + $(grep -o "$p [0-9]*" "$logdir/lockstep-random-seed$s.log" | grep -o '[0-9]*$' || echo 0)))
+    done
+    echo "$p: $n cycles over seeds $seeds"
+    [ "$n" -gt 0 ] || rc=1
+  done
+  return $rc
+}
+check lockstep-model-shortcuts-compared model_shortcuts
 for c in top small large; do
   check "lockstep-program-$c" "$build/tb_$c/Vhwprof_top" --test=program --seed=31 --cycles=1000000 --quiet
 done
