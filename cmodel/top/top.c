@@ -19,7 +19,7 @@ typedef struct {
   hwprof_edge_prof_in_t ep;
   hwprof_edge_prof_eval_t ep_eval; /* its outputs and decisions (decided once a cycle) */
   hwprof_trace_ctrl_in_t tc;
-  hwprof_trace_ctrl_out_t tc_out;
+  hwprof_trace_ctrl_eval_t tc_eval; /* its outputs (tc_out) and decisions */
   hwprof_vpf_in_t vpf;
   hwprof_vpf_out_t vpf_out;
   hwprof_cop_in_t cop;
@@ -74,7 +74,8 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
       .ev = &in->ev,
       .reg = {w->tc_sel, a->pwrite, a->paddr, a->pwdata},
   };
-  hwprof_trace_ctrl_comb(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc, &w->tc_out);
+  hwprof_trace_ctrl_eval(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc, &w->tc_eval);
+  const hwprof_trace_ctrl_out_t *tc_out = &w->tc_eval.out;
 
   /* the value profiler: the front end's record (from its state) feeds the engine, whose pop goes
    * back to the front end's clock edge */
@@ -97,7 +98,7 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
   w->top_req = (hwprof_reg_req_t){w->top_sel, a->pwrite, a->paddr, a->pwdata};
   w->top_hw = (hwprof_top_hw2reg_t){
       .irq_pending_phase_set = pir_out->phase,
-      .irq_pending_trace_set = w->tc_out.irq,
+      .irq_pending_trace_set = tc_out->irq,
       .irq_pending_coproc_set = w->cop_out.irq,
       .irq_pending_error_set = ep_out->drop,
       /* the build parameters */
@@ -144,14 +145,15 @@ void hwprof_top_reset(hwprof_top_state_t *s) {
 static void outputs_of(const hwprof_top_state_t *s, const wires_t *w, hwprof_top_out_t *out) {
   const hwprof_edge_prof_out_t *ep_out = &w->ep_eval.out;
   const hwprof_pir_out_t *pir_out = &w->pir_eval.out;
+  const hwprof_trace_ctrl_out_t *tc_out = &w->tc_eval.out;
   bool unmapped = w->access && !w->top_sel && !w->pir_sel && !w->ep_sel && !w->tc_sel && !w->vpf_sel && !w->cop_sel;
 
   out->ev_ready = w->ev_ready;
   out->apb.pready = true;
   out->apb.pslverr =
-      w->top_rsp.error || pir_out->reg.error || ep_out->reg.error || w->tc_out.reg.error || w->vpf_out.reg.error ||
+      w->top_rsp.error || pir_out->reg.error || ep_out->reg.error || tc_out->reg.error || w->vpf_out.reg.error ||
       w->cop_out.reg.error || unmapped;
-  out->apb.prdata = w->top_rsp.rdata | pir_out->reg.rdata | ep_out->reg.rdata | w->tc_out.reg.rdata | w->vpf_out.reg.rdata |
+  out->apb.prdata = w->top_rsp.rdata | pir_out->reg.rdata | ep_out->reg.rdata | tc_out->reg.rdata | w->vpf_out.reg.rdata |
                     w->cop_out.reg.rdata;
   out->mem_req_valid = ep_out->mem_req_valid;
   out->mem_req_write = ep_out->mem_req_write;
@@ -170,7 +172,7 @@ static void advance(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, wires_t 
   hwprof_top_reg_step(&s->regs, &w->top_req, &w->top_hw);
   hwprof_pir_commit(&s->pir, &cfg->pir, &w->pir, &w->pir_eval);
   hwprof_edge_prof_commit(&s->edge_prof, &cfg->edge_prof, &w->ep, &w->ep_eval);
-  hwprof_trace_ctrl_step(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc);
+  hwprof_trace_ctrl_commit(&s->trace_ctrl, &cfg->trace_ctrl, &w->tc, &w->tc_eval);
   hwprof_vpf_step(&s->vpf, &cfg->vpf, &w->vpf);
   hwprof_cop_step(&s->cop, &cfg->cop, &w->cop);
 }
@@ -187,15 +189,14 @@ void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const h
   advance(s, cfg, &w);
 }
 
-/* Those engines' outputs are all 0 but the trace controller's FIFO-mode level, and the register
- * blocks give no strobes and no response: most cycles of a run with edge or path profiling. */
+/* Those engines' outputs are all 0 and the register blocks give no strobes and no response: most
+ * cycles of a run with edge or path profiling or trace sampling. */
 bool hwprof_top_lean(const hwprof_top_state_t *s, const hwprof_top_in_t *in) {
-  return !(in->apb.psel && in->apb.penable) && hwprof_trace_ctrl_at_rest(&s->trace_ctrl) && hwprof_vpf_at_rest(&s->vpf) &&
-         hwprof_cop_at_rest(&s->cop);
+  return !(in->apb.psel && in->apb.penable) && hwprof_vpf_at_rest(&s->vpf) && hwprof_cop_at_rest(&s->cop);
 }
 
 /* The cycle of wires_of(), outputs_of() and advance() when hwprof_top_lean() holds: the same wires, with the
- * engines at rest and the register blocks left out. */
+ * value profiler, the co-processor and the register blocks left out. */
 static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
   static const hwprof_reg_req_t no_access;
   hwprof_edge_prof_in_t ep;
@@ -215,10 +216,10 @@ static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const
   const bool ev_ready = !pir_out.upd_req || e.out.upd_space;
   pir.ev_fire = in->ev.valid && ev_ready;
   ep.ev_stall = in->ev.valid && !ev_ready;
-  /* the trace controller at rest shows only its FIFO-mode level */
   const hwprof_trace_ctrl_in_t tc = {.ev_fire = pir.ev_fire, .ev = &in->ev, .reg = no_access};
-  hwprof_trace_ctrl_out_t tc_out;
-  hwprof_trace_ctrl_comb(&s->trace_ctrl, &cfg->trace_ctrl, &tc, &tc_out);
+  hwprof_trace_ctrl_eval_t te;
+  hwprof_trace_ctrl_eval(&s->trace_ctrl, &cfg->trace_ctrl, &tc, &te);
+  const hwprof_trace_ctrl_out_t *tc_out = &te.out;
 
   out->ev_ready = ev_ready;
   out->apb.pready = true;
@@ -236,18 +237,20 @@ static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const
   out->upd = pir_out.upd;
 
   /* the edge: the top window's block only takes the interrupt causes raised (it has no other input) */
-  if (pir_out.phase || tc_out.irq || e.out.drop) {
+  if (pir_out.phase || tc_out->irq || e.out.drop) {
     const hwprof_top_hw2reg_t hw = {.irq_pending_phase_set = pir_out.phase,
-                                    .irq_pending_trace_set = tc_out.irq,
+                                    .irq_pending_trace_set = tc_out->irq,
                                     .irq_pending_error_set = e.out.drop};
     hwprof_top_reg_step(&s->regs, &no_access, &hw);
   }
   hwprof_pir_commit(&s->pir, &cfg->pir, &pir, &pe);
   hwprof_edge_prof_commit(&s->edge_prof, &cfg->edge_prof, &ep, &e);
+  hwprof_trace_ctrl_commit(&s->trace_ctrl, &cfg->trace_ctrl, &tc, &te);
 }
 
 bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_in_t *in) {
-  return hwprof_top_lean(s, in) && !s->pir.upd.valid && hwprof_edge_prof_at_rest(&s->edge_prof) &&
+  return hwprof_top_lean(s, in) && hwprof_trace_ctrl_at_rest(&s->trace_ctrl) && !s->pir.upd.valid &&
+         hwprof_edge_prof_at_rest(&s->edge_prof) &&
          (!in->ev.valid || hwprof_pir_passes(&s->pir, &in->ev));
 }
 

@@ -58,13 +58,14 @@ void hwprof_top_reset(hwprof_top_state_t *s);
 void hwprof_top_comb(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out);
 void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in);
 /* hwprof_top_comb then hwprof_top_step, evaluating the wiring once: for simulators that do both every
- * cycle. When hwprof_top_lean() holds it evaluates only the pir and the edge-profiling unit, when
- * hwprof_top_plain() holds neither. */
-/* No APB access, and every engine but the pir and the edge-profiling unit at rest (each block's own
- * rule): those engines' outputs are constant and their edges change nothing. */
+ * cycle. When hwprof_top_lean() holds it evaluates only the pir, the edge-profiling unit and the
+ * trace controller, when hwprof_top_plain() holds only the pir's event counter. */
+/* No APB access, and the value profiler and the co-processor at rest (each block's own rule): their
+ * outputs are all 0 and their edges change nothing. */
 bool hwprof_top_lean(const hwprof_top_state_t *s, const hwprof_top_in_t *in);
-/* ... and the pir asks for no update (no event, or one it lets pass: hwprof_pir_passes()) while the
- * edge-profiling unit is at rest with none arriving: hwprof_top_cycle() then only counts the event. */
+/* ... and the trace controller at rest, the pir asking for no update (no event, or one it lets pass:
+ * hwprof_pir_passes()) while the edge-profiling unit is at rest with none arriving:
+ * hwprof_top_cycle() then only counts the event. */
 bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_in_t *in);
 void hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out);
 

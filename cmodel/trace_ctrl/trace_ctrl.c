@@ -21,15 +21,6 @@ void hwprof_trace_ctrl_reset(hwprof_trace_ctrl_state_t *s) {
   s->cur_hist = 1; /* the marker */
 }
 
-/* The combinational decisions of one cycle. */
-typedef struct {
-  bool active, entry, end_trace, backward, ijump, full, shift, in_range, collected, sampled, push, push_ok;
-  uint32_t start, hist_shifted, ended_hist;
-  hwprof_trace_ctrl_reg2hw_t r2h;
-  hwprof_reg_rsp_t rsp;
-  bool pop, clear;
-} tc_eval_t;
-
 /* What the engine shows its register block (read values: only needed in a cycle with an access). */
 /* The FIFO primitive's configuration: a record is {start, history}. */
 static hwprof_prim_fifo_cfg_t fifo_cfg(const hwprof_trace_ctrl_cfg_t *cfg) {
@@ -58,8 +49,8 @@ static void hw2reg_of(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctr
   hw->stat_dropped_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_TC_ST_DROP);
 }
 
-/* Every field of e is set (no memset: this runs twice a cycle). */
-static void eval(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in, tc_eval_t *e) {
+/* Every field of e but out and idle is set (no memset: it costs more than the cycle). */
+static void eval(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in, hwprof_trace_ctrl_eval_t *e) {
   const hwprof_trace_ctrl_reg_state_t *r = &s->regs;
   const uint32_t hmask = (uint32_t)HWPROF_MASK(cfg->hist_w);
   const hwprof_retire_ev_t *ev = in->ev;
@@ -101,24 +92,36 @@ static bool idle(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_in_
   return hwprof_trace_ctrl_at_rest(s) && !in->reg.access;
 }
 
-void hwprof_trace_ctrl_comb(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in,
-                     hwprof_trace_ctrl_out_t *out) {
+void hwprof_trace_ctrl_eval(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg,
+                            const hwprof_trace_ctrl_in_t *in, hwprof_trace_ctrl_eval_t *e) {
   const bool level = hwprof_trace_ctrl_level(s);
-  if (idle(s, in)) {
-    out->reg = (hwprof_reg_rsp_t){0};
-    out->irq = level;
+  e->idle = idle(s, in);
+  if (e->idle) {
+    e->out.reg = (hwprof_reg_rsp_t){0};
+    e->out.irq = level;
     return;
   }
-  tc_eval_t e;
-  eval(s, cfg, in, &e);
-  out->reg = e.rsp;
-  out->irq = (e.sampled && !s->regs.ctrl_fifo_mode) || level;
+  eval(s, cfg, in, e);
+  e->out.reg = e->rsp;
+  e->out.irq = (e->sampled && !s->regs.ctrl_fifo_mode) || level;
+}
+
+void hwprof_trace_ctrl_comb(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in,
+                     hwprof_trace_ctrl_out_t *out) {
+  hwprof_trace_ctrl_eval_t e;
+  hwprof_trace_ctrl_eval(s, cfg, in, &e);
+  *out = e.out;
 }
 
 void hwprof_trace_ctrl_step(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in) {
-  if (idle(s, in)) return;
-  tc_eval_t e;
-  eval(s, cfg, in, &e);
+  hwprof_trace_ctrl_eval_t e;
+  hwprof_trace_ctrl_eval(s, cfg, in, &e);
+  hwprof_trace_ctrl_commit(s, cfg, in, &e);
+}
+
+void hwprof_trace_ctrl_commit(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in,
+                              const hwprof_trace_ctrl_eval_t *e) {
+  if (e->idle) return; /* at rest and not addressed: the edge changes nothing */
   const uint32_t hmask = (uint32_t)HWPROF_MASK(cfg->hist_w);
   /* the values read below, taken before anything is written (the FIFO arrays are only written) */
   const uint16_t old_count = s->count, old_reload = (uint16_t)s->regs.sample_reload_value;
@@ -128,46 +131,46 @@ void hwprof_trace_ctrl_step(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctr
 
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_TC_ST_N, 32};
   const hwprof_prim_counters_in_t st_in = {
-      (uint32_t)(e.end_trace && e.backward) << HWPROF_TC_ST_BACK | (uint32_t)(e.end_trace && (e.ijump || e.entry)) << HWPROF_TC_ST_IND |
-          (uint32_t)e.full << HWPROF_TC_ST_FULL | (uint32_t)(e.end_trace && !e.in_range) << HWPROF_TC_ST_FILT |
-          (uint32_t)e.sampled << HWPROF_TC_ST_SAMP | (uint32_t)(e.push && !e.push_ok) << HWPROF_TC_ST_DROP,
+      (uint32_t)(e->end_trace && e->backward) << HWPROF_TC_ST_BACK | (uint32_t)(e->end_trace && (e->ijump || e->entry)) << HWPROF_TC_ST_IND |
+          (uint32_t)e->full << HWPROF_TC_ST_FULL | (uint32_t)(e->end_trace && !e->in_range) << HWPROF_TC_ST_FILT |
+          (uint32_t)e->sampled << HWPROF_TC_ST_SAMP | (uint32_t)(e->push && !e->push_ok) << HWPROF_TC_ST_DROP,
       false,
-      (uint32_t)e.r2h.stat_end_backward_qe << HWPROF_TC_ST_BACK | (uint32_t)e.r2h.stat_end_indirect_qe << HWPROF_TC_ST_IND |
-          (uint32_t)e.r2h.stat_end_full_qe << HWPROF_TC_ST_FULL | (uint32_t)e.r2h.stat_filtered_qe << HWPROF_TC_ST_FILT |
-          (uint32_t)e.r2h.stat_sampled_qe << HWPROF_TC_ST_SAMP | (uint32_t)e.r2h.stat_dropped_qe << HWPROF_TC_ST_DROP,
+      (uint32_t)e->r2h.stat_end_backward_qe << HWPROF_TC_ST_BACK | (uint32_t)e->r2h.stat_end_indirect_qe << HWPROF_TC_ST_IND |
+          (uint32_t)e->r2h.stat_end_full_qe << HWPROF_TC_ST_FULL | (uint32_t)e->r2h.stat_filtered_qe << HWPROF_TC_ST_FILT |
+          (uint32_t)e->r2h.stat_sampled_qe << HWPROF_TC_ST_SAMP | (uint32_t)e->r2h.stat_dropped_qe << HWPROF_TC_ST_DROP,
       in->reg.wdata}; /* the write data, as the RTL's register values all are */
   hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
 
-  if (e.active) {
-    s->cur_start = e.start;
+  if (e->active) {
+    s->cur_start = e->start;
     s->pending = false;
   }
-  if (e.end_trace) {
+  if (e->end_trace) {
     s->cur_start = in->ev->next_pc;
     s->cur_hist = 1;
-    s->pending = e.entry;
-  } else if (e.shift) {
-    s->cur_hist = e.hist_shifted;
+    s->pending = e->entry;
+  } else if (e->shift) {
+    s->cur_hist = e->hist_shifted;
   }
-  if (e.collected && old_sample_en) s->count = (old_count <= 1) ? old_reload : (uint16_t)(old_count - 1u);
-  if (e.collected) {
-    s->last_start = e.start;
-    s->last_hist = e.ended_hist;
+  if (e->collected && old_sample_en) s->count = (old_count <= 1) ? old_reload : (uint16_t)(old_count - 1u);
+  if (e->collected) {
+    s->last_start = e->start;
+    s->last_hist = e->ended_hist;
   }
 
   /* register writes win over the event's change to the same register */
-  if (e.r2h.cur_start_qe) {
-    s->cur_start = e.r2h.cur_start_value;
+  if (e->r2h.cur_start_qe) {
+    s->cur_start = e->r2h.cur_start_value;
     s->pending = false;
   }
-  if (e.r2h.cur_hist_qe) s->cur_hist = e.r2h.cur_hist_value & hmask;
-  if (e.r2h.last_start_qe) s->last_start = e.r2h.last_start_value;
-  if (e.r2h.last_hist_qe) s->last_hist = e.r2h.last_hist_value & hmask;
-  if (e.r2h.sample_count_qe) s->count = (uint16_t)e.r2h.sample_count_value;
+  if (e->r2h.cur_hist_qe) s->cur_hist = e->r2h.cur_hist_value & hmask;
+  if (e->r2h.last_start_qe) s->last_start = e->r2h.last_start_value;
+  if (e->r2h.last_hist_qe) s->last_hist = e->r2h.last_hist_value & hmask;
+  if (e->r2h.sample_count_qe) s->count = (uint16_t)e->r2h.sample_count_value;
   hwprof_trace_ctrl_reg_step(&s->regs, &in->reg, &hw);
 
   /* the FIFO: pop and clear act before the push of the same cycle */
   const hwprof_prim_fifo_cfg_t fcfg = fifo_cfg(cfg);
-  const hwprof_prim_fifo_in_t fin = {e.pop, e.clear, e.push_ok, (uint64_t)e.start << cfg->hist_w | e.ended_hist, 0};
+  const hwprof_prim_fifo_in_t fin = {e->pop, e->clear, e->push_ok, (uint64_t)e->start << cfg->hist_w | e->ended_hist, 0};
   hwprof_prim_fifo_step(&s->fifo, &fcfg, &fin);
 }

@@ -53,6 +53,17 @@ typedef struct {
   bool irq; /* set the TRACE interrupt cause */
 } hwprof_trace_ctrl_out_t;
 
+/* This cycle's outputs and the decisions the clock edge carries out. */
+typedef struct {
+  hwprof_trace_ctrl_out_t out;
+  bool idle; /* at rest and not addressed: only out is set */
+  bool active, entry, end_trace, backward, ijump, full, shift, in_range, collected, sampled, push, push_ok;
+  uint32_t start, hist_shifted, ended_hist;
+  hwprof_trace_ctrl_reg2hw_t r2h;
+  hwprof_reg_rsp_t rsp;
+  bool pop, clear;
+} hwprof_trace_ctrl_eval_t;
+
 void hwprof_trace_ctrl_cfg_default(hwprof_trace_ctrl_cfg_t *cfg);
 hwprof_result_t hwprof_trace_ctrl_cfg_check(const hwprof_trace_ctrl_cfg_t *cfg);
 void hwprof_trace_ctrl_reset(hwprof_trace_ctrl_state_t *s);
@@ -68,5 +79,11 @@ static inline bool hwprof_trace_ctrl_level(const hwprof_trace_ctrl_state_t *s) {
 void hwprof_trace_ctrl_comb(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in,
                      hwprof_trace_ctrl_out_t *out);
 void hwprof_trace_ctrl_step(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in);
+/* comb() and step() in two halves that decide once, for simulators that do both every cycle:
+ * eval() gives this cycle's outputs (e->out) and decisions, commit() is the clock edge. */
+void hwprof_trace_ctrl_eval(const hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg,
+                            const hwprof_trace_ctrl_in_t *in, hwprof_trace_ctrl_eval_t *e);
+void hwprof_trace_ctrl_commit(hwprof_trace_ctrl_state_t *s, const hwprof_trace_ctrl_cfg_t *cfg, const hwprof_trace_ctrl_in_t *in,
+                              const hwprof_trace_ctrl_eval_t *e);
 
 #endif /* HWPROF_TRACE_CTRL_H */
