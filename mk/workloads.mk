@@ -171,14 +171,26 @@ $(foreach c,$(SC_CONFIGS),$(eval $(call SWEPT_PROF_RULE,$(c))))
 PHASE_WORKLOADS := phases stable
 DYN_PROGRAMS := $(WORKLOADS) $(PHASE_WORKLOADS)
 DYN_ELFS := $(addprefix $(BUILD)/dyn/,$(addsuffix -prof.elf,$(DYN_PROGRAMS)))
-DYN_FW := sw/fw/rt/dynopt_rt.c $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c
+DYN_FW := $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c
+# The firmware's sources are compiled once for each flag set, the workloads' (wl) and Embench's (eb),
+# and linked into every program of every optimizer build in the order listed (the programs come out
+# as they did when each link compiled them again); the runtime once for each build, with its flags.
+fwobj = $(patsubst %.c,$(BUILD)/fwobj/$(1)/%.o,$(2))
+$(BUILD)/fwobj/wl/%.o: %.c $(DYNOPT_HDR) $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/fw/dynopt -c $< -o $@
+$(BUILD)/fwobj/eb/%.o: %.c $(DYNOPT_HDR) $(SW_HDR) sim/embench/boardsupport.h
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(EMBENCH_FLAGS) -Isw/include -Isw/fw/dynopt -I$(EMBENCH)/support -c $< -o $@
+$(BUILD)/dyn/dynopt-rt.o: sw/fw/rt/dynopt_rt.c $(DYNOPT_HDR) $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt -c $< -o $@
 .SECONDARY: $(addprefix $(BUILD)/dyn/,$(addsuffix .elf,$(DYN_PROGRAMS)))
-$(BUILD)/dyn/%.elf: sim/workloads/%.c sim/workloads/common.h $(DYN_FW) $(DYNOPT_HDR) $(SW_HDR)
+$(BUILD)/dyn/%.elf: sim/workloads/%.c sim/workloads/common.h $(BUILD)/dyn/dynopt-rt.o $(call fwobj,wl,$(DYN_FW)) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt -c sw/fw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/fw/dynopt -Wl,--emit-relocs -Wl,--no-relax $(@:.elf=.o) $(@:.elf=-rt.o) \
-	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c -o $@
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/fw/dynopt -Wl,--emit-relocs -Wl,--no-relax $(@:.elf=.o) $(BUILD)/dyn/dynopt-rt.o \
+	  $(call fwobj,wl,$(DYN_FW)) -o $@
 $(BUILD)/dyn/%-prof.elf: $(BUILD)/dyn/%.elf $(INSTR_BIN)
 	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
 $(BUILD)/workloads/phases.elf $(BUILD)/workloads/stable.elf: $(BUILD)/workloads/%.elf: sim/workloads/%.c sim/workloads/common.h
@@ -361,13 +373,13 @@ EMBENCH_DYN := $(foreach p,$(EMBENCH_PROGS),$(BUILD)/dyn/embench-$(p)-prof.elf)
 .SECONDARY: $(foreach p,$(EMBENCH_PROGS),$(BUILD)/dyn-embench/$(p).elf)
 $(BUILD)/dyn/embench-%-prof.elf: $(BUILD)/dyn-embench/%.elf $(INSTR_BIN)
 	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
-$(BUILD)/dyn-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $(DYN_FW) $(DYNOPT_HDR) $(SW_HDR)
+$(BUILD)/dyn-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $(BUILD)/dyn/dynopt-rt.o \
+                            $(call fwobj,eb,$(DYN_FW)) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $(@:.elf=-main.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt -c sw/fw/rt/dynopt_rt.c -o $(@:.elf=-rt.o)
 	$(RV32_CC) $(EMBENCH_FLAGS) -Isw/include -Isw/fw/dynopt -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
-	  $(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $(@:.elf=-main.o) $(@:.elf=-rt.o) \
-	  $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c -Wl,--emit-relocs -Wl,--no-relax -lm -o $@
+	  $(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $(@:.elf=-main.o) $(BUILD)/dyn/dynopt-rt.o \
+	  $(call fwobj,eb,$(DYN_FW)) -Wl,--emit-relocs -Wl,--no-relax -lm -o $@
 
 # ... and the same with the edge-driven re-layout (docs/dynopt.md, "Re-laying functions out while they
 # run"): build/dynrl/NAME-prof.elf with scheme 5A, build/dyn5b/NAME-prof.elf with scheme 5B for the
@@ -381,23 +393,25 @@ define DYNRL_RULES
 $(1)_ELFS := $$(addprefix $(BUILD)/$(1)/,$$(addsuffix -prof.elf,$$(DYN_PROGRAMS))) \
               $$(foreach p,$$(EMBENCH_PROGS),$(BUILD)/$(1)/embench-$$(p)-prof.elf)
 .SECONDARY: $$(addprefix $(BUILD)/$(1)/,$$(addsuffix .elf,$$(DYN_PROGRAMS))) $$(foreach p,$$(EMBENCH_PROGS),$(BUILD)/$(1)-embench/$$(p).elf)
-$(BUILD)/$(1)/%.elf: sim/workloads/%.c sim/workloads/common.h $$(DYN_FW) $$(RELAYOUT_SRC) $(3) $$(DYNOPT_HDR) $$(SW_HDR)
+$(BUILD)/$(1)/dynopt-rt.o: sw/fw/rt/dynopt_rt.c $$(DYNOPT_HDR) $$(SW_HDR)
+	@mkdir -p $$(dir $$@)
+	$$(RV32_CC) $$(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt $(2) -c $$< -o $$@
+$(BUILD)/$(1)/%.elf: sim/workloads/%.c sim/workloads/common.h $(BUILD)/$(1)/dynopt-rt.o $$(call fwobj,wl,$$(DYN_FW) $(3)) $$(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$$(RV32_CC) $$(WL_FLAGS) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
-	$$(RV32_CC) $$(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt $(2) -c sw/fw/rt/dynopt_rt.c -o $$(@:.elf=-rt.o)
-	$$(RV32_CC) $$(WL_FLAGS) -Isw/include -Isw/fw/dynopt -Wl,--emit-relocs -Wl,--no-relax $$(@:.elf=.o) $$(@:.elf=-rt.o) \
-	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c $(3) -o $$@
+	$$(RV32_CC) $$(WL_FLAGS) -Isw/include -Isw/fw/dynopt -Wl,--emit-relocs -Wl,--no-relax $$(@:.elf=.o) $(BUILD)/$(1)/dynopt-rt.o \
+	  $$(call fwobj,wl,$$(DYN_FW) $(3)) -o $$@
 $(BUILD)/$(1)/embench-%-prof.elf: $(BUILD)/$(1)-embench/%.elf $$(INSTR_BIN)
 	$$(INSTR_BIN) instrument --quiet --mode=all $$< -o $$@
 $(BUILD)/$(1)/%-prof.elf: $(BUILD)/$(1)/%.elf $$(INSTR_BIN)
 	$$(INSTR_BIN) instrument --quiet --mode=all $$< -o $$@
-$(BUILD)/$(1)-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $$(DYN_FW) $$(RELAYOUT_SRC) $(3) $$(DYNOPT_HDR) $$(SW_HDR)
+$(BUILD)/$(1)-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $(BUILD)/$(1)/dynopt-rt.o \
+                               $$(call fwobj,eb,$$(DYN_FW) $(3)) $$(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$$(RV32_CC) $$(EMBENCH_FLAGS) -I$$(EMBENCH)/support -Dmain=embench_main -c $$(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
-	$$(RV32_CC) $$(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt $(2) -c sw/fw/rt/dynopt_rt.c -o $$(@:.elf=-rt.o)
 	$$(RV32_CC) $$(EMBENCH_FLAGS) -Isw/include -Isw/fw/dynopt -I$$(EMBENCH)/support -I$$(EMBENCH)/src/$$* $$(EMBENCH)/src/$$*/*.c \
-	  $$(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $$(@:.elf=-rt.o) \
-	  $$(DYNOPT_SRC) $$(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c $(3) -Wl,--emit-relocs -Wl,--no-relax -lm -o $$@
+	  $$(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $(BUILD)/$(1)/dynopt-rt.o \
+	  $$(call fwobj,eb,$$(DYN_FW) $(3)) -Wl,--emit-relocs -Wl,--no-relax -lm -o $$@
 endef
 $(eval $(call DYNRL_RULES,dynrl,-DDYNOPT_RELAYOUT))
 # 5B's counters hold a difference since their last arming: its periods are short (docs/dynopt.md)
