@@ -15,15 +15,29 @@ $(BUILD)/workloads/%.elf: sim/workloads/%.c sim/workloads/common.h
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) $< -o $@
 
+# The firmware's sources (drivers, the optimizers, the portable libraries) are compiled once for each
+# flag set, the workloads' (wl) and Embench's (eb), and linked into every program that runs them in
+# the order listed (the programs come out as they did when each link compiled them again); a runtime
+# (sw/fw/rt/) once for each build of it, with that build's flags.
+fwobj = $(patsubst %.c,$(BUILD)/fwobj/$(1)/%.o,$(2))
+$(BUILD)/fwobj/wl/%.o: %.c $(DYNOPT_HDR) $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/fw/dynopt -c $< -o $@
+$(BUILD)/fwobj/eb/%.o: %.c $(DYNOPT_HDR) $(SW_HDR) sim/embench/boardsupport.h
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(EMBENCH_FLAGS) -Isw/include -Isw/fw/dynopt -I$(EMBENCH)/support -c $< -o $@
+
 # The same workloads with the firmware runtime (sw/fw/rt/hwprof_rt.c): main becomes workload_main, the
 # runtime configures the trace controller and handles its interrupts with the drivers of sw/.
 FW_SRC   := sw/fw/drivers/hwprof_trace.c sw/fw/drivers/hwprof_edge.c
 FW_ELFS  := $(addprefix $(BUILD)/workloads/,$(addsuffix -fw.elf,$(WORKLOADS)))
-$(BUILD)/workloads/%-fw.elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/hwprof_rt.c $(FW_SRC) $(SW_HDR)
+$(BUILD)/fwobj/rt/hwprof_rt.o: sw/fw/rt/hwprof_rt.c $(SW_HDR)
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c $< -o $@
+$(BUILD)/workloads/%-fw.elf: sim/workloads/%.c sim/workloads/common.h $(BUILD)/fwobj/rt/hwprof_rt.o $(call fwobj,wl,$(FW_SRC)) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/fw/rt/hwprof_rt.c -o $(@:.elf=-rt.o)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(@:.elf=-rt.o) $(FW_SRC) -o $@
+	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(BUILD)/fwobj/rt/hwprof_rt.o $(call fwobj,wl,$(FW_SRC)) -o $@
 
 # ... and with the trace-driven optimizer (docs/dynopt.md, "Hot traces into the code cache"): the same
 # runtime built with HWPROF_TRACE_CACHE places hot traces in a code cache, the first 64 KiB of RAM
@@ -47,12 +61,16 @@ TC_WL_FLAGS := $(call tc_flags,$(WL_FLAGS))
 TC_SAMPLING := -DSAMPLE_JITTER=0x1d872b41u
 TC_PROGRAMS := $(WORKLOADS) phases stable
 TC_ELFS     := $(foreach p,$(TC_PROGRAMS),$(BUILD)/tcache/$(p)-fw.elf $(BUILD)/tcache/$(p)-tc.elf)
+# (the runtime of each, -fw and -tc, is compiled once, for the workloads and Embench alike: their
+# flags differ only in what they tell the linker)
 define TC_WORKLOAD_RULE
-$(BUILD)/tcache/%-$(1).elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/hwprof_rt.c $(TC_SRC) $(TC_HDR) $(SW_HDR)
+$(BUILD)/fwobj/rt-$(1)/hwprof_rt.o: sw/fw/rt/hwprof_rt.c $(TC_HDR) $(SW_HDR)
+	@mkdir -p $$(dir $$@)
+	$(RV32_CC) $(2) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt $(3) -c $$< -o $$@
+$(BUILD)/tcache/%-$(1).elf: sim/workloads/%.c sim/workloads/common.h $(BUILD)/fwobj/rt-$(1)/hwprof_rt.o $(call fwobj,wl,$(4)) $(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(2) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
-	$(RV32_CC) $(2) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt $(3) -c sw/fw/rt/hwprof_rt.c -o $$(@:.elf=-rt.o)
-	$(RV32_CC) $(2) -Isw/include -Isw/fw/dynopt $$(@:.elf=.o) $$(@:.elf=-rt.o) $(4) -o $$@
+	$(RV32_CC) $(2) -Isw/include -Isw/fw/dynopt $$(@:.elf=.o) $(BUILD)/fwobj/rt-$(1)/hwprof_rt.o $(call fwobj,wl,$(4)) -o $$@
 endef
 $(eval $(call TC_WORKLOAD_RULE,fw,$(WL_FLAGS),$(TC_SAMPLING),$(FW_SRC)))
 $(eval $(call TC_WORKLOAD_RULE,tc,$(TC_WL_FLAGS),$(TC_SAMPLING) -DHWPROF_TRACE_CACHE,$(TC_SRC)))
@@ -172,16 +190,6 @@ PHASE_WORKLOADS := phases stable
 DYN_PROGRAMS := $(WORKLOADS) $(PHASE_WORKLOADS)
 DYN_ELFS := $(addprefix $(BUILD)/dyn/,$(addsuffix -prof.elf,$(DYN_PROGRAMS)))
 DYN_FW := $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c
-# The firmware's sources are compiled once for each flag set, the workloads' (wl) and Embench's (eb),
-# and linked into every program of every optimizer build in the order listed (the programs come out
-# as they did when each link compiled them again); the runtime once for each build, with its flags.
-fwobj = $(patsubst %.c,$(BUILD)/fwobj/$(1)/%.o,$(2))
-$(BUILD)/fwobj/wl/%.o: %.c $(DYNOPT_HDR) $(SW_HDR)
-	@mkdir -p $(dir $@)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/fw/dynopt -c $< -o $@
-$(BUILD)/fwobj/eb/%.o: %.c $(DYNOPT_HDR) $(SW_HDR) sim/embench/boardsupport.h
-	@mkdir -p $(dir $@)
-	$(RV32_CC) $(EMBENCH_FLAGS) -Isw/include -Isw/fw/dynopt -I$(EMBENCH)/support -c $< -o $@
 $(BUILD)/dyn/dynopt-rt.o: sw/fw/rt/dynopt_rt.c $(DYNOPT_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt -c $< -o $@
@@ -357,12 +365,11 @@ $(eval $(call EMBENCH_RT_RULE,ss))
 # section 9)
 define EMBENCH_TRACE_RULE
 $(BUILD)/tcache/embench-%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c \
-                                    sw/fw/rt/hwprof_rt.c $(TC_SRC) $(TC_HDR) $(SW_HDR)
+                                    $(BUILD)/fwobj/rt-$(1)/hwprof_rt.o $(call fwobj,eb,$(4)) $(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(2) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
-	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt $(3) -c sw/fw/rt/hwprof_rt.c -o $$(@:.elf=-rt.o)
 	$(RV32_CC) $(2) -Isw/include -I$(EMBENCH)/support -I$(EMBENCH)/src/$$* $(EMBENCH)/src/$$*/*.c $(EMBENCH)/support/beebsc.c \
-	  sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $$(@:.elf=-rt.o) $(4) -lm -o $$@
+	  sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $(BUILD)/fwobj/rt-$(1)/hwprof_rt.o $(call fwobj,eb,$(4)) -lm -o $$@
 endef
 $(eval $(call EMBENCH_TRACE_RULE,fw,$(EMBENCH_FLAGS),$(TC_SAMPLING),$(FW_SRC)))
 $(eval $(call EMBENCH_TRACE_RULE,tc,$(call tc_flags,$(EMBENCH_FLAGS)),$(TC_SAMPLING) -DHWPROF_TRACE_CACHE,$(TC_SRC)))
