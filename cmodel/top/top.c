@@ -141,6 +141,14 @@ void hwprof_top_reset(hwprof_top_state_t *s) {
   hwprof_cop_reset(&s->cop);
 }
 
+/* The interrupt outputs: a cause pending and enabled (the top window's flops). */
+static void irq_outputs(const hwprof_top_reg_state_t *r, hwprof_top_out_t *out) {
+  out->irq_phase = r->irq_pending_phase && r->irq_enable_phase;
+  out->irq_trace = r->irq_pending_trace && r->irq_enable_trace;
+  out->irq_coproc = r->irq_pending_coproc && r->irq_enable_coproc;
+  out->irq_error = r->irq_pending_error && r->irq_enable_error;
+}
+
 /* This cycle's outputs, from the state, the inputs and the wires. */
 static void outputs_of(const hwprof_top_state_t *s, const wires_t *w, hwprof_top_out_t *out) {
   const hwprof_edge_prof_out_t *ep_out = &w->ep_eval.out;
@@ -159,11 +167,7 @@ static void outputs_of(const hwprof_top_state_t *s, const wires_t *w, hwprof_top
   out->mem_req_write = ep_out->mem_req_write;
   out->mem_req_addr = ep_out->mem_req_addr;
   out->mem_req_wdata = *ep_out->mem_req_wdata;
-  const hwprof_top_reg_state_t *r = &s->regs;
-  out->irq_phase = r->irq_pending_phase && r->irq_enable_phase;
-  out->irq_trace = r->irq_pending_trace && r->irq_enable_trace;
-  out->irq_coproc = r->irq_pending_coproc && r->irq_enable_coproc;
-  out->irq_error = r->irq_pending_error && r->irq_enable_error;
+  irq_outputs(&s->regs, out);
   out->upd = pir_out->upd;
 }
 
@@ -229,11 +233,7 @@ static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const
   out->mem_req_write = e.out.mem_req_write;
   out->mem_req_addr = e.out.mem_req_addr;
   out->mem_req_wdata = *e.out.mem_req_wdata;
-  const hwprof_top_reg_state_t *r = &s->regs;
-  out->irq_phase = r->irq_pending_phase && r->irq_enable_phase;
-  out->irq_trace = r->irq_pending_trace && r->irq_enable_trace;
-  out->irq_coproc = r->irq_pending_coproc && r->irq_enable_coproc;
-  out->irq_error = r->irq_pending_error && r->irq_enable_error;
+  irq_outputs(&s->regs, out);
   out->upd = pir_out.upd;
 
   /* the edge: the top window's block only takes the interrupt causes raised (it has no other input) */
@@ -266,11 +266,7 @@ static void plain_cycle(hwprof_top_state_t *s, const hwprof_top_in_t *in, hwprof
   out->mem_req_valid = out->mem_req_write = false;
   out->mem_req_addr = 0;
   out->mem_req_wdata = no_line;
-  const hwprof_top_reg_state_t *r = &s->regs;
-  out->irq_phase = r->irq_pending_phase && r->irq_enable_phase;
-  out->irq_trace = r->irq_pending_trace && r->irq_enable_trace;
-  out->irq_coproc = r->irq_pending_coproc && r->irq_enable_coproc;
-  out->irq_error = r->irq_pending_error && r->irq_enable_error;
+  irq_outputs(&s->regs, out);
   out->upd = s->pir.upd;
   if (hwprof_trace_ctrl_level(&s->trace_ctrl)) { /* the trace controller at rest raises only its FIFO-mode level */
     static const hwprof_reg_req_t no_access;
