@@ -5,7 +5,8 @@
  * drive the CPU's external interrupt line.
  *
  * The C-only platform: the same timing as the SystemC platform (sim/sc/), which also runs the RTL
- * and both in lockstep; this one is about ten times faster. */
+ * and both in lockstep; this one is some twenty times faster than that platform with the C model
+ * (docs/cpu-model.md, "Speed"). */
 #ifndef HWPROF_PLATFORM_H
 #define HWPROF_PLATFORM_H
 
