@@ -273,20 +273,14 @@ void hwprof_edge_prof_eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_
 
 void hwprof_edge_prof_comb(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
                     hwprof_edge_prof_out_t *out) {
-  if (quiet(s, in)) {
-    quiet_out(out);
-    return;
-  }
   hwprof_edge_prof_eval_t e;
-  eval(s, cfg, in, &e);
+  hwprof_edge_prof_eval(s, cfg, in, &e);
   *out = e.out;
 }
 
 void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in) {
-  if (quiet(s, in) && !in->ev_stall) return;
   hwprof_edge_prof_eval_t e;
-  eval(s, cfg, in, &e);
-  e.quiet = false;
+  hwprof_edge_prof_eval(s, cfg, in, &e);
   hwprof_edge_prof_commit(s, cfg, in, &e);
 }
 
