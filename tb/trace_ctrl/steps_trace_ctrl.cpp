@@ -1,4 +1,7 @@
 // Directed scenarios of the trace controller (docs/trace_ctrl.md).
+// Every rd(ADDR, VALUE, ...) step is an expectation: tb_top reads ADDR from the RTL and fails the
+// run on another value (Checker::expect, "EXPECTATION FAILED ... step K"); make test runs these
+// scenarios as lockstep-directed, the C model compared with the RTL on every cycle besides.
 #include "top/top_steps.h"
 
 namespace hwprof_tb {
