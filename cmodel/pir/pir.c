@@ -58,7 +58,10 @@ static bool update_of(const hwprof_pir_state_t *s, const hwprof_retire_ev_t *ev,
         case HWPROF_BHINT_ALL: return true;
         default: return false;
       }
-    case HWPROF_KIND_PROF: return ev->op == HWPROF_PROF_OP_ID;
+    case HWPROF_KIND_PROF:
+    case HWPROF_KIND_OTHER:
+    case HWPROF_KIND_LOAD:
+    case HWPROF_KIND_STORE: return ev->op == HWPROF_PROF_OP_ID; /* prof.id, or a carrier word's */
     default: return false;
   }
 }
@@ -183,6 +186,15 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
       case HWPROF_PROF_OP_STOP: s->flag = false; break;
       case HWPROF_PROF_OP_TRIGGER: s->trigger = (uint16_t)(ev->operand & TRIGGER_MASK); break;
       default: break; /* prof.id updates a counter only; reserved operations do nothing */
+    }
+  }
+  /* an instruction whose carrier word gives it a prof.init or prof.setoff (other operations: none) */
+  if (fire && hwprof_pir_ordinary(ev)) {
+    if (ev->op == HWPROF_PROF_OP_INIT) {
+      s->base = ev->operand & BASE_MASK;
+      s->offset = 0;
+    } else if (ev->op == HWPROF_PROF_OP_SETOFF) {
+      s->offset = (uint32_t)(ev->operand & OFFSET_MASK);
     }
   }
 

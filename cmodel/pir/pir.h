@@ -53,8 +53,16 @@ void hwprof_pir_reset(hwprof_pir_state_t *s);
 void hwprof_pir_comb(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, hwprof_pir_out_t *out);
 void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in);
 
-/* A transfer or a profiling instruction: the only events the pir acts on. */
+/* An instruction that is neither a transfer nor a profiling instruction (kind OTHER, LOAD, STORE). */
+static inline bool hwprof_pir_ordinary(const hwprof_retire_ev_t *ev) {
+  return ev->kind == HWPROF_KIND_OTHER || ev->kind == HWPROF_KIND_LOAD || ev->kind == HWPROF_KIND_STORE;
+}
+/* The events the pir acts on: transfers, profiling instructions, and the others when a carrier word
+ * gives them an operation. */
 static inline bool hwprof_pir_acts_on(const hwprof_retire_ev_t *ev) {
+  if (hwprof_pir_ordinary(ev)) /* only what a carrier word gives it (docs/pir.md) */
+    return ev->op == HWPROF_PROF_OP_INIT || ev->op == HWPROF_PROF_OP_SETOFF ||
+           (ev->op == HWPROF_PROF_OP_ID && (ev->pid & HWPROF_MASK(HWPROF_EV_PID_W)) != 0);
   return ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP ||
          ev->kind == HWPROF_KIND_PROF;
 }

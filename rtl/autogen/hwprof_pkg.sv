@@ -39,6 +39,9 @@ package hwprof_pkg;
   localparam int unsigned SHADOW_SETOFF_EN_LSB = 31;  // shadow word of a branch or jump: 1 = it switches the region offset (op SETOFF) when it goes the chosen way
   localparam int unsigned SHADOW_PATH_LSB = 30;  // shadow word of a branch or jump (bit 31 clear): 1 = bits 28:0 are a path word (no pid, no hints), carried as op PATH when it goes the chosen way
   localparam int unsigned SHADOW_PATH_NT_LSB = 29;  // shadow word carrying a path word: 1 = when a branch is not taken, 0 = when taken (a jump always is)
+  localparam int unsigned SHADOW_CARRY_LSB = 0;  // shadow word of an instruction that retires as kind OTHER, LOAD or STORE: its carrier field (2 bits, carry encoding): the pir operation it carries (docs/pir.md)
+  localparam int unsigned SHADOW_CARRY_IHINT_LSB = 2;  // carrier word with carry ID: the increment hint (1 bit, ihint encoding)
+  localparam int unsigned SHADOW_CARRY_PID_LSB = 16;  // carrier word with carry ID: the profile ID (16 bits); with carry INIT the word with its low two bits cleared is the base address, with carry SETOFF the word shifted right by two is the offset
   localparam int unsigned OPCODE_CUSTOM0 = 11;  // major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op
 
   // ---- build parameters of hwprof_top: defaults (the RTL's parameter defaults)
@@ -96,6 +99,14 @@ package hwprof_pkg;
     SFIELD_ADDR = 3'd3,
     SFIELD_VALUE = 3'd4
   } sfield_e;
+
+  // ---- the pir operation a carrier word gives an instruction that retires as kind OTHER, LOAD or STORE (docs/pir.md): it retires with that op
+  typedef enum logic [1:0] {
+    CARRY_NONE = 2'd0,
+    CARRY_INIT = 2'd1,
+    CARRY_SETOFF = 2'd2,
+    CARRY_ID = 2'd3
+  } carry_e;
 
   // ---- operation of a profiling instruction (kind PROF)
   typedef enum logic [2:0] {

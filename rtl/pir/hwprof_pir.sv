@@ -21,6 +21,10 @@
 // counter goes on counting past them (pushes lost, pops that restore nothing) and a push on a full
 // stack or a pop on an empty one sets the sticky LINK.ERR: never silently wrong.
 //
+// Carrier words (docs/pir.md): any other instruction (kind OTHER, LOAD, STORE) whose shadow word
+// gave it op INIT, SETOFF or ID (with a non-zero pid) acts as prof.init, prof.setoff or prof.id, so
+// the instrumenter can fold an inserted profiling instruction into a neighbour of the program's.
+//
 // Path profiling (seed 004, docs/path.md): the path sum and its stack of outer sums live in
 // u_path (rtl/path/hwprof_path.sv); an event whose path word counts a path generates the update
 // operation on counter[offset + sum + a] instead of its pid's (the instrumenter never gives an
@@ -138,7 +142,9 @@ module hwprof_pir #(
             default:                  upd_req = 1'b0;
           endcase
         end
-        hwprof_pkg::KIND_PROF: upd_req = (ev_op_i == hwprof_pkg::PROF_OP_ID);
+        // prof.id, and an instruction whose carrier word gives it one
+        hwprof_pkg::KIND_PROF, hwprof_pkg::KIND_OTHER, hwprof_pkg::KIND_LOAD, hwprof_pkg::KIND_STORE:
+                               upd_req = (ev_op_i == hwprof_pkg::PROF_OP_ID);
         default:               upd_req = 1'b0;
       endcase
     end
@@ -203,6 +209,12 @@ module hwprof_pir #(
   assign br_setoff = take && (ev_op_i == hwprof_pkg::PROF_OP_SETOFF) &&
                      ((ev_kind_i == hwprof_pkg::KIND_BRANCH) || (ev_kind_i == hwprof_pkg::KIND_JUMP) ||
                       (ev_kind_i == hwprof_pkg::KIND_IJUMP));
+  // an instruction whose carrier word gives it a prof.init or prof.setoff
+  logic ordinary, carry_init, carry_setoff;
+  assign ordinary     = (ev_kind_i == hwprof_pkg::KIND_OTHER) || (ev_kind_i == hwprof_pkg::KIND_LOAD) ||
+                        (ev_kind_i == hwprof_pkg::KIND_STORE);
+  assign carry_init   = take && ordinary && (ev_op_i == hwprof_pkg::PROF_OP_INIT);
+  assign carry_setoff = take && ordinary && (ev_op_i == hwprof_pkg::PROF_OP_SETOFF);
   assign sp_full  = (sp_q >= SpW'(LinkN));
   assign sp_top   = (sp_q == '1);
 
@@ -238,6 +250,13 @@ module hwprof_pir #(
         default: ;  // prof.id updates a counter only; reserved operations do nothing
       endcase
     end
+
+    // carrier words
+    if (carry_init) begin
+      base_d   = ev_operand_i[BaseW-1:0];
+      offset_d = '0;
+    end
+    if (carry_setoff) offset_d = ev_operand_i[OffsetW-1:0];
 
     // calls that start their callee's area, region switches on branches and jumps
     if (call_init) begin

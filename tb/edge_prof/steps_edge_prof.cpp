@@ -115,7 +115,7 @@ void edge_steps(std::vector<Step>* s) {
   }
   s->push_back(sync("flush"));
   s->push_back(mem_is(kMemSize - K, 42, "the counter inside was updated"));
-  s->push_back(rd(HWPROF_EDGE_PROF_STAT_DROPPED_ADDR, 17 + 2 + misaligned, false, "2 or 3 more dropped"));
+  s->push_back(rd(HWPROF_EDGE_PROF_STAT_DROPPED_ADDR, 19 + 2 + misaligned, false, "2 or 3 more dropped"));
   s->push_back(rd(HWPROF_TOP_IRQ_PENDING_ADDR, 8, false, "error cause pending"));
   s->push_back(irq_is(8, "irq_error_o high"));
   s->push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 8, false, "acknowledge"));

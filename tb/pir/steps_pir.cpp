@@ -106,11 +106,25 @@ void link_steps(std::vector<Step>* out) {
   swj.operand = 0x1000005;
   s.push_back(evs(swj, "a jump switching to offset 5 (24 bits kept)"));
   s.push_back(rd(HWPROF_PIR_OFFSET_ADDR, 5, false, "offset reads 5"));
+  // carrier words: any other instruction given prof.setoff or prof.init by its shadow word
   hwprof_retire_ev_t ld = br(HWPROF_KIND_LOAD, 0, HWPROF_BHINT_TK, true);
   ld.op = HWPROF_PROF_OP_SETOFF;
   ld.operand = 9;
-  s.push_back(evs(ld, "SETOFF on a load does nothing"));
-  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(0x7000, 5), false, "offset still 5"));
+  s.push_back(evs(ld, "a load carrying SETOFF 9"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(0x7000, 9), false, "offset 9 from the next event"));
+  hwprof_retire_ev_t oi = br(HWPROF_KIND_OTHER, 0, HWPROF_BHINT_TK, true);
+  oi.op = HWPROF_PROF_OP_INIT;
+  oi.operand = 0x7100;
+  s.push_back(evs(oi, "an ALU instruction carrying INIT 0x7100"));
+  s.push_back(upd(br(B, 2, HWPROF_BHINT_TK, true), cnt(0x7100, 1), false, "base 0x7100, offset 0"));
+  hwprof_retire_ev_t hi = oi;
+  hi.operand = 0x7200;
+  hi.trap = HWPROF_TRAP_HANDLER;
+  s.push_back(evs(hi, "a trap handler's carrier INIT 0x7200: nothing"));
+  hwprof_retire_ev_t st = br(HWPROF_KIND_STORE, 0, HWPROF_BHINT_TK, true);
+  st.op = HWPROF_PROF_OP_STOP;
+  s.push_back(evs(st, "a store with op STOP: nothing (carriers give INIT, SETOFF and ID only)"));
+  s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(0x7100, 0), false, "base still 0x7100, profiling still on"));
   s.push_back(wr(HWPROF_PIR_CTRL_ADDR, 0, false, "link: profiling off again"));
   s.push_back(sync("link: drain"));
   s.push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 0xf, false, "clear the error cause (the updates fell outside the bounds)"));
@@ -291,8 +305,11 @@ void pir_steps(std::vector<Step>* out) {
       upd(br(HWPROF_KIND_JUMP, 1, HWPROF_BHINT_TK, true), 0x1000, false, "direct jump, tk -> counter[0]"),
       upd(br(B, 4, HWPROF_BHINT_TK, true, true), cnt(0x1000, 3), true, "tk.dec, taken -> decrement counter[3]"),
       evs(br(B, 0, HWPROF_BHINT_ALL, true), "pid 0: no update"),
-      evs(br(HWPROF_KIND_LOAD, 3, HWPROF_BHINT_ALL, true), "load carrying a pid: no update"),
-      evs(br(HWPROF_KIND_OTHER, 3, HWPROF_BHINT_ALL, true), "other instruction carrying a pid: no update"),
+      upd(br(HWPROF_KIND_LOAD, 3, HWPROF_BHINT_NT, true), cnt(0x1000, 2), false,
+          "a load carrying prof.id 3 -> counter[2] (hint ignored)"),
+      upd(br(HWPROF_KIND_OTHER, 3, HWPROF_BHINT_TK, false, true), cnt(0x1000, 2), true,
+          "an ALU instruction carrying prof.id.dec 3 -> decrement counter[2]"),
+      evs(br(HWPROF_KIND_STORE, 0, HWPROF_BHINT_ALL, true), "a store with pid 0: no update"),
   };
   hwprof_retire_ev_t id = prof(HWPROF_PROF_OP_ID, 0);
   id.pid = 7;
@@ -336,7 +353,7 @@ void pir_steps(std::vector<Step>* out) {
   s.push_back(upd(br(B, 1, HWPROF_BHINT_TK, true), cnt(0x0100003000ull, 2), false, "restored pir -> counter[2]"));
   s.push_back(wr(HWPROF_PIR_CTRL_ADDR, 0, false, "write flag 0"));
   s.push_back(evs(br(B, 1, HWPROF_BHINT_TK, true), "flag written 0: no update"));
-  s.push_back(rd(HWPROF_PIR_STAT_UPDATES_ADDR, 17, false, "17 updates so far"));
+  s.push_back(rd(HWPROF_PIR_STAT_UPDATES_ADDR, 19, false, "19 updates so far (two of them carrier words')"));
   // statistics take a write (preset, context switch) and count on from it, wrapping at 2^32
   s.push_back(wr(HWPROF_PIR_STAT_UPDATES_ADDR, 0xfffffffeu, false, "preset the update count"));
   s.push_back(rd(HWPROF_PIR_STAT_UPDATES_ADDR, 0xfffffffeu, false, "the update count reads the value written"));
@@ -344,7 +361,7 @@ void pir_steps(std::vector<Step>* out) {
   s.push_back(evs(br(B, 1, HWPROF_BHINT_TK, true), "one more event (flag 0: no update)"));
   s.push_back(rd(HWPROF_PIR_STAT_EVENTS_ADDR, 0, false, "the event count wrapped around to 0"));
   s.push_back(rd(HWPROF_PIR_STAT_UPDATES_ADDR, 0xfffffffeu, false, "no update: the update count as written"));
-  s.push_back(wr(HWPROF_PIR_STAT_UPDATES_ADDR, 17, false, "restore the update count"));
+  s.push_back(wr(HWPROF_PIR_STAT_UPDATES_ADDR, 19, false, "restore the update count"));
   // misuse: nothing changes, pslverr answers
   s.push_back(wr(HWPROF_TOP_ID_ADDR, 0, true, "write to ID"));
   s.push_back(rd(HWPROF_TOP_ID_ADDR, 0x48575046u, false, "ID unchanged"));
@@ -364,7 +381,7 @@ void pir_steps(std::vector<Step>* out) {
   s.push_back(rd(HWPROF_PIR_OFFSET_ADDR, 2, false, "offset unchanged by misuse"));
   // none of the updates above was inside the (empty) bounds window
   s.push_back(sync("drain"));
-  s.push_back(rd(HWPROF_EDGE_PROF_STAT_DROPPED_ADDR, 17, false, "all 17 dropped: the bounds window is empty after reset"));
+  s.push_back(rd(HWPROF_EDGE_PROF_STAT_DROPPED_ADDR, 19, false, "all 19 dropped: the bounds window is empty after reset"));
   s.push_back(rd(HWPROF_EDGE_PROF_STAT_UPDATES_ADDR, 0, false, "no counter was updated"));
   s.push_back(wr(HWPROF_TOP_IRQ_PENDING_ADDR, 0xf, false, "clear the error cause"));
   out->insert(out->end(), s.begin(), s.end());

@@ -39,6 +39,8 @@ class FuncCover {
     kPathCount,          // a path word counted a path (an update at offset + sum + a)
     kPathOverflow,       // an ENTER past the path stack's entries
     kPathUnderflow,      // a pop on an empty path stack
+    kCarrierCount,       // an instruction's carrier word gave it prof.id: a counter update (docs/pir.md)
+    kCarrierPir,         // ... gave it prof.init or prof.setoff
     // the C model's shortcuts (counted, not required of every run: a stream that keeps an engine
     // awake never takes them; make test requires them of the default configuration's seeds)
     kPlain,              // the C model took its plain cycle (hwprof_top_plain: only the event counted)
@@ -53,7 +55,7 @@ class FuncCover {
                                       "trigger -1 by overflow", "trigger +1 by underflow", "phase interrupt",
                                       "update dropped (bounds)", "event stalled (buffer full)", "trace FIFO full",
                                       "trace FIFO watermark interrupt", "link stack overflow", "link stack underflow", "path counted", "path stack overflow",
-                                      "path stack underflow", "plain model cycle", "lean model cycle", "lean cycle with a miss",
+                                      "path stack underflow", "carrier prof.id counted", "carrier prof.init or prof.setoff", "plain model cycle", "lean model cycle", "lean cycle with a miss",
                                       "lean cycle with a stall"};
     return n[p];
   }
@@ -93,6 +95,9 @@ class FuncCover {
                         ((hwprof_path_word_of(&in.ev) >> HWPROF_PATH_KIND_LSB) & 7u) == HWPROF_PATH_OP_COUNT;
     hit_[kPathOverflow] += a.perr && !b_.perr && a.psp > HWPROF_PATH_STACK_ENTRIES;
     hit_[kPathUnderflow] += a.perr && !b_.perr && a.psp == 0;
+    const bool fired = in.ev.valid && out.ev_ready && !(in.ev.trap & 1u) && hwprof_pir_ordinary(&in.ev);
+    hit_[kCarrierCount] += fired && b_.flag && in.ev.op == HWPROF_PROF_OP_ID && in.ev.pid != 0;
+    hit_[kCarrierPir] += fired && (in.ev.op == HWPROF_PROF_OP_INIT || in.ev.op == HWPROF_PROF_OP_SETOFF);
     hit_[kPlain] += plain_;
     hit_[kLean] += lean_;
     hit_[kLeanMiss] += lean_ ? misses : 0;

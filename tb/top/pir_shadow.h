@@ -52,7 +52,8 @@ struct PirShadow {
       upd = true;
     } else if (flag && e.pid != 0) {
       idx = offset + e.pid - 1ull;
-      if (e.kind == HWPROF_KIND_PROF) {
+      const bool ordinary = e.kind == HWPROF_KIND_OTHER || e.kind == HWPROF_KIND_LOAD || e.kind == HWPROF_KIND_STORE;
+      if (e.kind == HWPROF_KIND_PROF || ordinary) {  // prof.id, or a carrier word's
         upd = e.op == HWPROF_PROF_OP_ID;
       } else if (e.kind == HWPROF_KIND_BRANCH || e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP) {
         if (e.bhint == HWPROF_BHINT_TK) upd = e.taken;
@@ -103,6 +104,14 @@ struct PirShadow {
       if (e.op == HWPROF_PROF_OP_SETOFF) offset = static_cast<uint32_t>(e.operand & 0xffffff);
       if (e.op == HWPROF_PROF_OP_START) flag = true;
       if (e.op == HWPROF_PROF_OP_STOP) flag = false;
+    }
+    // a carrier word's prof.init or prof.setoff, on any other instruction
+    if (e.kind == HWPROF_KIND_OTHER || e.kind == HWPROF_KIND_LOAD || e.kind == HWPROF_KIND_STORE) {
+      if (e.op == HWPROF_PROF_OP_INIT) {
+        base = e.operand & ((1ull << 40) - 1);
+        offset = 0;
+      }
+      if (e.op == HWPROF_PROF_OP_SETOFF) offset = static_cast<uint32_t>(e.operand & 0xffffff);
     }
     const bool jump = e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP;
     if (jump && e.is_call && e.op == HWPROF_PROF_OP_INIT) {

@@ -126,10 +126,12 @@ class TopBench : public lockstep::Bench {
   }
 
   void inject_fault(TxLog& log) override {
-    // flip bit 0 of the model's pir update counter only: state that nothing overwrites (the pir's
-    // offset, flipped by a first version, is rewritten so often by the random stream that a seed
-    // could mask it), so the next read of STAT_UPDATES differs
+    // flip bit 0 of the model's pir update counter, and again after every write to it from then on:
+    // a fault no stimulus masks (the pir's offset, flipped by a first version, is rewritten so often
+    // by the random stream that a seed could mask it, and a single flip of the counter is undone
+    // by a write that presets it), so the next read of STAT_UPDATES differs
     model_.pir.stats.count[HWPROF_PIR_ST_UPDATES] ^= 1u;
+    fault_ = true;
     log.add(now_, "INJECT: C model pir STAT_UPDATES bit 0 flipped");
   }
 
@@ -176,6 +178,8 @@ class TopBench : public lockstep::Bench {
       // state or inputs before the edge, so stepping it here is equivalent
       hwprof_top_cycle(&model_, &cfg_, &in_, &m);
       if (in_reset_) hwprof_top_reset(&model_);  // a synchronous reset: the edge loads the reset values
+      if (fault_ && in_.apb.psel && in_.apb.penable && in_.apb.pwrite && in_.apb.paddr == HWPROF_PIR_STAT_UPDATES_ADDR)
+        model_.pir.stats.count[HWPROF_PIR_ST_UPDATES] ^= 1u;  // the injected fault persists (inject_fault)
     }
     hwprof_top_out_t r = run_rtl ? rtl_outputs() : m;
     if (run_rtl && run_model) compare(m, r, chk);
@@ -337,6 +341,17 @@ class TopBench : public lockstep::Bench {
     // on other kinds op means something only for calls, returns and region switches: mostly none,
     // as in a program (region switches on most branches would hide a wrong offset)
     if (e.kind != HWPROF_KIND_PROF && rng_.chance(80)) e.op = 0;
+    // any other instruction: no pid and no operation, as in a program, but now and then what a
+    // carrier word gives it (docs/pir.md: prof.id, prof.init, prof.setoff), and rarely an operation
+    // no carrier word gives (the pir must ignore it)
+    if (e.kind == HWPROF_KIND_OTHER || e.kind == HWPROF_KIND_LOAD || e.kind == HWPROF_KIND_STORE) {
+      const unsigned c = rng_.pick({82, 8, 4, 4, 2});
+      if (c != 1 && c != 4) e.pid = 0;
+      e.op = c == 2 ? HWPROF_PROF_OP_INIT : c == 3 ? HWPROF_PROF_OP_SETOFF
+           : c == 4 ? static_cast<uint8_t>(HWPROF_PROF_OP_START + rng_.below(5)) : HWPROF_PROF_OP_ID;
+      if (c == 2) e.operand = operand();
+      if (c == 3) e.operand = rng_.below(256);
+    }
     // linked calls and returns (docs/pir.md): jumps often carry them, calls a little more often
     // than returns in bursts, so the link stack fills past its entries and empties below zero
     if ((e.kind == HWPROF_KIND_JUMP || e.kind == HWPROF_KIND_IJUMP) && rng_.chance(40)) {
@@ -768,6 +783,7 @@ class TopBench : public lockstep::Bench {
   std::string cover_missed_;
   uint64_t next_reset_ = 0, resets_ = 0;
   unsigned in_reset_ = 0; /* cycles of reset still to go */
+  bool fault_ = false;     /* --inject: the model's STAT_UPDATES is kept off by one from then on */
   uint64_t apb_cmds_ = 0;        /* cache commands the counts test's traffic wrote */
   lockstep::VerilatedTop<Vhwprof_top> rtl_{"hwprof_top"};
   hwprof_top_cfg_t cfg_;

@@ -123,9 +123,11 @@ static void test_pir_update_table_every_row(void **state) {
       {HWPROF_KIND_BRANCH, HWPROF_BHINT_ALL, false, true, 0},
       {HWPROF_KIND_IJUMP, HWPROF_BHINT_ALL, true, true, 0},
       {HWPROF_KIND_JUMP, HWPROF_BHINT_TK, true, true, 0},
-      {HWPROF_KIND_LOAD, HWPROF_BHINT_ALL, true, false, 0},
-      {HWPROF_KIND_STORE, HWPROF_BHINT_ALL, true, false, 0},
-      {HWPROF_KIND_OTHER, HWPROF_BHINT_ALL, true, false, 0},
+      /* op 0 is ID: a load, store or other instruction with a pid is a carrier word's prof.id,
+       * which counts whatever its hint and outcome */
+      {HWPROF_KIND_LOAD, HWPROF_BHINT_ALL, true, true, 0},
+      {HWPROF_KIND_STORE, HWPROF_BHINT_NT, true, true, 0},
+      {HWPROF_KIND_OTHER, HWPROF_BHINT_TK, false, true, 0},
   };
   prof_op(f, HWPROF_PROF_OP_INIT, base);
   prof_op(f, HWPROF_PROF_OP_SETOFF, offset);
@@ -153,6 +155,39 @@ static void test_pir_prof_id_updates_counter_idx(void **state) {
   assert_int_equal(u.addr, 0x100);
   ev.pid = 0;
   assert_false(retire(f, &ev).valid);
+}
+
+/* Carrier words (docs/pir.md): kinds OTHER, LOAD and STORE act as prof.init, prof.setoff and
+ * prof.id when their op says so; other ops, or op ID with pid 0, do nothing; a handler's nothing. */
+static void test_pir_carrier_words_act_as_profiling_instructions(void **state) {
+  fixture_t *f = *state;
+  prof_op(f, HWPROF_PROF_OP_START, 0);
+  hwprof_retire_ev_t ev = {.valid = true, .kind = HWPROF_KIND_OTHER, .op = HWPROF_PROF_OP_INIT, .operand = 0x2000};
+  assert_false(retire(f, &ev).valid);
+  ev = (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_LOAD, .op = HWPROF_PROF_OP_SETOFF, .operand = 5};
+  assert_false(retire(f, &ev).valid);
+  ev = (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_STORE, .op = HWPROF_PROF_OP_ID, .pid = 3, .ihint = true};
+  hwprof_upd_op_t u = retire(f, &ev);
+  assert_true(u.valid);
+  assert_true(u.dec);
+  assert_int_equal(u.addr, 0x2000 + (5 + 3 - 1) * 4); /* 0x201c */
+  ev.pid = 0;
+  assert_false(retire(f, &ev).valid);
+  /* ops a carrier word never gives change nothing: STOP on a load, TRIGGER on an ALU instruction */
+  ev = (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_LOAD, .op = HWPROF_PROF_OP_STOP};
+  retire(f, &ev);
+  ev = (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_OTHER, .op = HWPROF_PROF_OP_TRIGGER, .operand = 9};
+  retire(f, &ev);
+  assert_int_equal(f->s.trigger, 0);
+  /* a trap handler's carrier word changes nothing */
+  ev = (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_OTHER, .op = HWPROF_PROF_OP_INIT, .operand = 0x3000,
+                            .trap = HWPROF_TRAP_HANDLER};
+  retire(f, &ev);
+  ev = (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_OTHER, .op = HWPROF_PROF_OP_ID, .pid = 1};
+  u = retire(f, &ev);
+  assert_true(u.valid); /* profiling still on */
+  assert_false(u.dec);
+  assert_int_equal(u.addr, 0x2000 + 5 * 4); /* base and offset unchanged: 0x2014 */
 }
 
 static void test_pir_flag_zero_or_pid_zero_gives_no_update(void **state) {
@@ -278,6 +313,7 @@ int main(void) {
       cmocka_unit_test_setup(test_pir_field_widths_follow_the_seed, setup),
       cmocka_unit_test_setup(test_pir_update_table_every_row, setup),
       cmocka_unit_test_setup(test_pir_prof_id_updates_counter_idx, setup),
+      cmocka_unit_test_setup(test_pir_carrier_words_act_as_profiling_instructions, setup),
       cmocka_unit_test_setup(test_pir_flag_zero_or_pid_zero_gives_no_update, setup),
       cmocka_unit_test_setup(test_pir_update_appears_one_cycle_after_the_event, setup),
       cmocka_unit_test_setup(test_pir_counter_width_scales_the_address, setup),

@@ -37,6 +37,9 @@
 #define HWPROF_SHADOW_SETOFF_EN_LSB 31u /* shadow word of a branch or jump: 1 = it switches the region offset (op SETOFF) when it goes the chosen way */
 #define HWPROF_SHADOW_PATH_LSB 30u /* shadow word of a branch or jump (bit 31 clear): 1 = bits 28:0 are a path word (no pid, no hints), carried as op PATH when it goes the chosen way */
 #define HWPROF_SHADOW_PATH_NT_LSB 29u /* shadow word carrying a path word: 1 = when a branch is not taken, 0 = when taken (a jump always is) */
+#define HWPROF_SHADOW_CARRY_LSB 0u /* shadow word of an instruction that retires as kind OTHER, LOAD or STORE: its carrier field (2 bits, carry encoding): the pir operation it carries (docs/pir.md) */
+#define HWPROF_SHADOW_CARRY_IHINT_LSB 2u /* carrier word with carry ID: the increment hint (1 bit, ihint encoding) */
+#define HWPROF_SHADOW_CARRY_PID_LSB 16u /* carrier word with carry ID: the profile ID (16 bits); with carry INIT the word with its low two bits cleared is the base address, with carry SETOFF the word shifted right by two is the offset */
 #define HWPROF_OPCODE_CUSTOM0 11u /* major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op */
 
 /* ---- build parameters of hwprof_top: default, smallest and largest value the RTL and the C model
@@ -117,10 +120,17 @@
 #define HWPROF_SFIELD_VALUE 4u /* loaded value */
 #define HWPROF_SFIELD_WIDTH 3u
 
+/* ---- the pir operation a carrier word gives an instruction that retires as kind OTHER, LOAD or STORE (docs/pir.md): it retires with that op */
+#define HWPROF_CARRY_NONE 0u /* nothing (the word is 0: no operation) */
+#define HWPROF_CARRY_INIT 1u /* op INIT, operand = the word with its low two bits cleared (a base address) */
+#define HWPROF_CARRY_SETOFF 2u /* op SETOFF, operand = the word shifted right by two (an offset) */
+#define HWPROF_CARRY_ID 3u /* op ID, pid and ihint from the word (SHADOW_CARRY_PID_LSB, SHADOW_CARRY_IHINT_LSB) */
+#define HWPROF_CARRY_WIDTH 2u
+
 /* ---- operation of a profiling instruction (kind PROF) */
-#define HWPROF_PROF_OP_ID 0u /* prof.id: update counter[idx] (if flag = 1 and pid != 0) */
-#define HWPROF_PROF_OP_INIT 1u /* prof.init: base_address = operand, offset = 0; the same on a call (kind JUMP or IJUMP with is_call), which also sets the path sum to 0 */
-#define HWPROF_PROF_OP_SETOFF 2u /* prof.setoff: offset = operand; on kind BRANCH, JUMP or IJUMP: the same after the event's own update (a region switch its shadow word carries) */
+#define HWPROF_PROF_OP_ID 0u /* prof.id: update counter[idx] (if flag = 1 and pid != 0); the same on kind OTHER, LOAD or STORE (a carrier word) */
+#define HWPROF_PROF_OP_INIT 1u /* prof.init: base_address = operand, offset = 0; the same on kind OTHER, LOAD or STORE (a carrier word), and on a call (kind JUMP or IJUMP with is_call), which also sets the path sum to 0 */
+#define HWPROF_PROF_OP_SETOFF 2u /* prof.setoff: offset = operand; the same on kind OTHER, LOAD or STORE (a carrier word); on kind BRANCH, JUMP or IJUMP: the same after the event's own update (a region switch its shadow word carries) */
 #define HWPROF_PROF_OP_START 3u /* prof.start: flag = 1 */
 #define HWPROF_PROF_OP_STOP 4u /* prof.stop: flag = 0 */
 #define HWPROF_PROF_OP_TRIGGER 5u /* prof.trigger: trigger_counter = operand */
