@@ -655,6 +655,10 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
         ev->operand = rv32_shadow_setoff_value(sh);
       }
     }
+  } else if (ev->kind == HWPROF_KIND_OTHER || ev->kind == HWPROF_KIND_LOAD || ev->kind == HWPROF_KIND_STORE) {
+    /* any other instruction: a carrier word gives it a prof.init, prof.setoff or prof.id (docs/pir.md) */
+    const uint32_t sh = c->shadow[(pc - RV_RAM_BASE) / 4u];
+    if (sh) rv32_carry_fields(sh, &ev->op, &ev->operand, &ev->pid, &ev->ihint);
   }
   c->pc = next;
   ev->next_pc = next;

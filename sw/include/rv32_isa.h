@@ -179,6 +179,49 @@ static inline uint32_t rv32_shadow_setoff_value(uint32_t s) {
 }
 static inline uint32_t rv32_shadow_link_base(uint32_t s) { return s & ~UINT32_C(3); }
 
+/* ---- a carrier word (docs/pir.md, "Carrier words"): the shadow word of an instruction that retires
+ * as kind OTHER, LOAD or STORE gives it one pir operation, that of a prof.init (base, a multiple of
+ * 4), prof.setoff (offset) or prof.id (pid, ihint) performed as it retires; 0 gives none */
+static inline uint32_t rv32_carry_init(uint32_t base) {
+  return (base & ~UINT32_C(3)) | HWPROF_CARRY_INIT << HWPROF_SHADOW_CARRY_LSB;
+}
+static inline uint32_t rv32_carry_setoff(uint32_t offset) {
+  return offset << HWPROF_CARRY_WIDTH | HWPROF_CARRY_SETOFF << HWPROF_SHADOW_CARRY_LSB;
+}
+static inline uint32_t rv32_carry_id(uint32_t pid, uint32_t ihint) {
+  return (pid & 0xffffu) << HWPROF_SHADOW_CARRY_PID_LSB | (ihint & 1u) << HWPROF_SHADOW_CARRY_IHINT_LSB |
+         HWPROF_CARRY_ID << HWPROF_SHADOW_CARRY_LSB;
+}
+static inline uint32_t rv32_carry(uint32_t s) { return (s >> HWPROF_SHADOW_CARRY_LSB) & 3u; }
+/* ... the operation it carries as retire-event fields (the op is HWPROF_PROF_OP_ID with pid 0 for none) */
+static inline void rv32_carry_fields(uint32_t s, uint8_t *op, uint64_t *operand, uint16_t *pid, bool *ihint) {
+  switch (rv32_carry(s)) {
+    case HWPROF_CARRY_INIT: *op = HWPROF_PROF_OP_INIT; *operand = s & ~UINT32_C(3); break;
+    case HWPROF_CARRY_SETOFF: *op = HWPROF_PROF_OP_SETOFF; *operand = s >> HWPROF_CARRY_WIDTH; break;
+    case HWPROF_CARRY_ID:
+      *op = HWPROF_PROF_OP_ID;
+      *pid = (uint16_t)(s >> HWPROF_SHADOW_CARRY_PID_LSB);
+      *ihint = (s >> HWPROF_SHADOW_CARRY_IHINT_LSB) & 1u;
+      break;
+    default: break;
+  }
+}
+/* The carrier word that does what the inserted profiling instruction x does (its shadow word sh
+ * holds a prof.init's or prof.setoff's operand when rs1 = x0), or 0 when none can: another
+ * operation, an operand from a register, a base that is not a multiple of 4. */
+static inline uint32_t rv32_carry_of_prof(uint32_t x, uint32_t sh) {
+  if ((x & 0x7fu) != RV32_OP_CUSTOM0) return 0;
+  const uint32_t op = (x >> 12) & 7u, rs1 = (x >> 15) & 31u;
+  if (op == HWPROF_PROF_OP_ID) {
+    const uint32_t pid = x >> 20, rd = (x >> 7) & 31u;
+    return pid ? rv32_carry_id(pid, rd & 1u) : 0;
+  }
+  if (rs1 != 0) return 0;
+  if (op == HWPROF_PROF_OP_INIT) return (sh & 3u) ? 0 : rv32_carry_init(sh);
+  if (op == HWPROF_PROF_OP_SETOFF) return sh >> (32u - HWPROF_CARRY_WIDTH) ? 0 : rv32_carry_setoff(sh);
+  return 0;
+}
+
 /* ---- path words (docs/path.md): an operation (HWPROF_PATH_OP_*) and two values below
  * 2^PATH_VAL_W, in bits 28:0; prof.path (op HWPROF_PROF_OP_PATH, rs1 = x0) takes one from its
  * shadow word, a branch or jump carries one in its shadow word (bit 30 set, bit 31 clear) when it

@@ -428,7 +428,7 @@ static void test_rv32_shadow_words_annotate_branches_and_can_be_patched(void **s
       ADDI(0, 0, 0),                 /* 4 */
       s_type(0, 2, 1, 2),            /* 8: sw x2, 0(x1): patch the branch's shadow word */
       jal(-12, 0),                   /* 12: back to 0 */
-      ADDI(3, 0, 1),                 /* 16: an ordinary instruction with a shadow word: ignored */
+      ADDI(3, 0, 1),                 /* 16: an ordinary instruction: its shadow word is a carrier word */
   };
   program(code, 5);
   cpu.shadow[0] = 7u | (2u << HWPROF_SHADOW_BHINT_LSB); /* pid 7, either, inc */
@@ -451,6 +451,69 @@ static void test_rv32_shadow_words_annotate_branches_and_can_be_patched(void **s
   ev = step();
   assert_int_equal(ev.kind, HWPROF_KIND_OTHER);
   assert_int_equal(ev.pid, 0);
+  assert_int_equal(ev.op, HWPROF_PROF_OP_INIT); /* 9 = 0b10_01: prof.init 8 */
+  assert_int_equal(ev.operand, 8);
+}
+
+/* Carrier words (docs/pir.md): bits 1:0 of an ordinary instruction's shadow word give it a
+ * prof.init (1: base = the word with those bits cleared), prof.setoff (2: offset = the word >> 2)
+ * or prof.id (3: pid in bits 31:16, ihint in bit 2); 0 gives nothing. Words written by hand. */
+static void test_rv32_carrier_words_give_other_instructions_a_pir_operation(void **state) {
+  (void)state;
+  const uint32_t code[] = {
+      ADDI(1, 0, 0x100),         /* 0: addi x1, x0, 0x100: INIT 0x80c00040 */
+      ADDI(0, 0, 0),             /* 4: a load, below */
+      ADDI(0, 0, 0),             /* 8: a store, below */
+      0x000102b7u,               /* 12: lui x5, 0x10: SETOFF 1000 */
+      ADDI(6, 0, 1),             /* 16: ID 0x1234, ihint 1 */
+      ADDI(7, 0, 2),             /* 20: ID with pid 0: nothing */
+      ADDI(8, 0, 3),             /* 24: shadow 0: nothing */
+  };
+  program(code, 7);
+  cpu.shadow[0] = 0x80c00041u;
+  cpu.shadow[3] = 0x00000fa2u;                /* 1000 << 2 | 2 */
+  cpu.shadow[4] = 0x12340007u;                /* pid 0x1234 << 16 | ihint 1 << 2 | 3 */
+  cpu.shadow[5] = 0x00000003u;                /* ID, pid 0 */
+  hwprof_retire_ev_t ev = step();
+  assert_int_equal(ev.kind, HWPROF_KIND_OTHER);
+  assert_int_equal(ev.op, HWPROF_PROF_OP_INIT);
+  assert_int_equal(ev.operand, 0x80c00040u);
+  assert_int_equal(ev.pid, 0);
+  assert_int_equal(cpu.x[1], 0x100);
+  cpu.pc = RV_RAM_BASE + 12;
+  ev = step();
+  assert_int_equal(ev.op, HWPROF_PROF_OP_SETOFF);
+  assert_int_equal(ev.operand, 1000);
+  assert_int_equal(cpu.x[5], 0x10000);
+  ev = step();
+  assert_int_equal(ev.op, HWPROF_PROF_OP_ID);
+  assert_int_equal(ev.pid, 0x1234);
+  assert_true(ev.ihint);
+  ev = step();
+  assert_int_equal(ev.op, HWPROF_PROF_OP_ID);
+  assert_int_equal(ev.pid, 0);
+  assert_false(ev.ihint);
+  ev = step();
+  assert_int_equal(ev.op, 0);
+  assert_int_equal(ev.operand, 0);
+  assert_int_equal(ev.pid, 0);
+  /* a load and a store carry them too */
+  cpu.shadow[1] = 0x80c00101u;
+  cpu.shadow[2] = 0x00050003u;
+  cpu.x[1] = RV_RAM_BASE + 0x200;
+  const uint32_t ls[] = {i_type(0, 1, 2, 2, 0x03), s_type(4, 1, 1, 2)}; /* lw x2, 0(x1); sw x1, 4(x1) */
+  put(RV_RAM_BASE + 4, ls[0]);
+  put(RV_RAM_BASE + 8, ls[1]);
+  cpu.pc = RV_RAM_BASE + 4;
+  ev = step();
+  assert_int_equal(ev.kind, HWPROF_KIND_LOAD);
+  assert_int_equal(ev.op, HWPROF_PROF_OP_INIT);
+  assert_int_equal(ev.operand, 0x80c00100u);
+  ev = step();
+  assert_int_equal(ev.kind, HWPROF_KIND_STORE);
+  assert_int_equal(ev.op, HWPROF_PROF_OP_ID);
+  assert_int_equal(ev.pid, 5);
+  assert_false(ev.ihint);
 }
 
 /* A call's shadow word is its link word (bit 0: a linked call, op PUSH, operand = the callee's
@@ -554,6 +617,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_rv32_machine_timer_interrupts_at_mtimecmp, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_semihosting_write_and_extended_exit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_profiling_instructions_become_prof_events, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rv32_carrier_words_give_other_instructions_a_pir_operation, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_profiling_operand_from_shadow_word_when_rs1_is_x0, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_shadow_words_annotate_branches_and_can_be_patched, setup, teardown),
       cmocka_unit_test_setup_teardown(test_rv32_calls_and_returns_read_link_words, setup, teardown),
