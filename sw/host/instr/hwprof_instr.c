@@ -47,6 +47,9 @@ static void usage(FILE *to) {
           "                   the callee and after the call): no linked or starting calls\n"
           "  --no-lazy-restore  restore the pir after every call that needs it in software, even\n"
           "                   where nothing reads it before it is set again\n"
+          "  --no-carriers    keep every prof.init, prof.setoff and prof.id an instruction: fold none\n"
+          "                   into the carrier words of the program's own instructions beside it\n"
+          "                   (docs/pir.md; edge profiles)\n"
           "  --quiet          no summary\n"
           "compare: edge-by-edge comparison of two profiles; exit 4 if they differ.\n"
           "cfg: prints what the CFG layer sees in each function (or one): blocks with their immediate\n"
@@ -133,6 +136,8 @@ static int cmd_instrument(int argc, char **argv) {
       }
     } else if (!strcmp(a, "--no-linked-calls")) {
       o.linked_calls = false;
+    } else if (!strcmp(a, "--no-carriers")) {
+      o.carriers = false;
     } else if (!strcmp(a, "--no-lazy-restore")) {
       o.lazy_restore = false;
     } else if (!strncmp(a, "--skip=", 7)) {
@@ -182,9 +187,10 @@ static int cmd_instrument(int argc, char **argv) {
   else if (!quiet)
     fprintf(stderr,
             "hwprof-instr: %s -> %s, %s (mode %s, K = %u): %u functions, %u instrumented, %u left uninstrumented; "
-            "%u edges, %u measured, %u block counters, %u regions; %u profiling instructions inserted\n",
+            "%u edges, %u measured, %u block counters, %u regions; %u profiling instructions inserted, "
+            "%u more carried by the program's own instructions (carrier words)\n",
             in, out, map, o.mode == kModeAll ? "all" : "minimal", o.k, st.functions, st.instrumented, st.skipped,
-            st.edges, st.measured, st.block_counters, st.regions, st.inserted);
+            st.edges, st.measured, st.block_counters, st.regions, st.inserted, st.folded);
   if (!quiet && st.meta_bytes)
     fprintf(stderr, "hwprof-instr: run-time metadata for the program's firmware: %u bytes at 0x%08" PRIx32
                     " (its address in '%s')\n", (unsigned)st.meta_bytes, st.meta_at, HWPROF_META_SYMBOL);

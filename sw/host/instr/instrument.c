@@ -523,6 +523,36 @@ static int plan_insns(ctx_t *c, unsigned i, bool entry_init, unsigned off0, cons
   return 0;
 }
 
+/* The inserted profiling instructions of every instrumented function that the program's own
+ * instructions beside them can carry (hwprof_rw_fold). A block's first instruction is a leader; the
+ * ways into a block bring the function's base and the offset of the block's region (the region
+ * switches on its edges see to that; where a restore after a call was left out, nothing reads the
+ * pir before it is set again, so setting it there changes no count). */
+static int fold_carriers(ctx_t *c) {
+  for (unsigned i = 0; i < c->prog.nfn; i++) {
+    const hwprof_cfg_fn_t *pf = &c->prog.fn[i];
+    const fn_t *f = &c->fn[i];
+    if (!f->ok) continue;
+    const unsigned n = (pf->code.hi - pf->code.lo) / 4u;
+    bool *leader = calloc(n + 1, sizeof *leader);
+    hwprof_rw_pir_t *st = calloc(n + 1, sizeof *st);
+    if (leader == NULL || st == NULL) {
+      free(leader);
+      free(st);
+      ERR("out of memory");
+    }
+    for (unsigned b = 0; b < pf->cfg.nblk; b++)
+      if (pf->cfg.blk[b].start < pf->code.hi) leader[(pf->cfg.blk[b].start - pf->code.lo) / 4u] = true;
+    leader[0] = true;
+    for (unsigned w = 0; w < n; w++)
+      st[w] = (hwprof_rw_pir_t){f->pm.base, f->region_off[f->pm.blk[pf->cfg.blk_of[w]].region]};
+    hwprof_rw_fold(c->rw, pf->code.lo, pf->code.hi, leader, st);
+    free(leader);
+    free(st);
+  }
+  return 0;
+}
+
 /* ---------------------------------------------------------------- layout and output */
 
 /* The start-up code at the new entry: the bounds window of the edge-profiling unit is set to the
@@ -643,6 +673,7 @@ void instr_opts_default(instr_opts_t *o) {
   o->hwprof_base = HWPROF_PLAT_REG_BASE;
   o->linked_calls = true;
   o->lazy_restore = true;
+  o->carriers = true;
   o->path_state_at = INSTR_PATH_STATE_AT;
 }
 
@@ -795,6 +826,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
       c->st.block_counters += (f->pm.blk[b].counter != PM_NONE) + (f->pm.blk[b].term_counter != PM_NONE);
   }
   for (unsigned i = 0; i < c->prog.nfn; i++) plan_linked_calls(c, i);
+  if (o->carriers && o->paths == kPathsNone && fold_carriers(c)) goto out;
   if (hwprof_rw_layout(c->rw, o->text_at, STUB_WORDS) || emit_stub(c) || hwprof_rw_relocate(c->rw)) goto out;
   /* run-time metadata, when the program has a word for its address (its firmware reads it) */
   const hwprof_elf_symbol_t *meta_sym = NULL;
@@ -850,6 +882,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   c->st.inserted = hwprof_rw_stats(c->rw).inserted;
   c->st.moved_insns = hwprof_rw_stats(c->rw).moved;
   c->st.relaxed = hwprof_rw_stats(c->rw).relaxed;
+  c->st.folded = hwprof_rw_stats(c->rw).folded;
   if (st) *st = c->st;
   rc = 0;
 out:

@@ -37,6 +37,9 @@ typedef struct {
   bool linked_calls;     /* use the pir's link stack for calls where linkage.h allows (default) */
   bool lazy_restore;     /* leave out the restore after a call when nothing reads the pir before it is
                             set again (default) */
+  bool carriers;         /* fold inserted prof.init, prof.setoff and prof.id into carrier words of the
+                            program's own instructions where they can (docs/pir.md; default; edge
+                            profiles) */
   instr_paths_t paths;   /* path profiles instead of edge profiles */
   bool paths_sw;         /* ... collected by inserted code alone, the sum and its stack in memory (the
                             software-only baseline; no profiling instruction, no linked call) */
@@ -48,6 +51,7 @@ typedef struct {
   unsigned functions, instrumented, skipped;
   unsigned edges, measured, block_counters, regions;
   unsigned inserted; /* profiling instructions inserted */
+  unsigned folded;   /* ... and those folded into carrier words instead */
   unsigned moved_insns;
   unsigned relaxed; /* conditional branches relaxed (their target went out of reach) */
   unsigned linked, linked_calls; /* functions entered by linked calls, and those calls */

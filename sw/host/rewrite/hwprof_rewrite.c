@@ -174,6 +174,110 @@ int hwprof_rw_call_skip(hwprof_rw_t *rw, uint32_t addr, unsigned words) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- carrier words */
+
+/* An instruction that retires as kind OTHER, LOAD or STORE and has no shadow word yet: it can carry a
+ * pir operation (docs/pir.md, "Carrier words"). */
+static bool can_carry(const hwprof_rw_t *rw, uint32_t a, const slot_t *s) {
+  if (s == NULL || s->shadow != 0) return false;
+  switch (rv32_opcode(word_at(rw, a))) {
+    case RV32_OP_LOAD:
+    case RV32_OP_STORE:
+    case RV32_OP_IMM:
+    case RV32_OP_REG:
+    case RV32_OP_LUI:
+    case RV32_OP_AUIPC: return true;
+    default: return false;
+  }
+}
+
+/* Whether carrying ops[0 .. n) (carrier words) from a leader on leaves the pir a way into the leader
+ * brings (st: base, offset) as it was: no prof.id (it would count on every way in), and every
+ * prof.init and prof.setoff ends where it started. */
+static bool leaves_state(const uint32_t *ops, unsigned n, const hwprof_rw_pir_t *st) {
+  uint64_t base = st->base;
+  uint32_t off = st->offset;
+  for (unsigned i = 0; i < n; i++) {
+    switch (rv32_carry(ops[i])) {
+      case HWPROF_CARRY_INIT: base = ops[i] & ~UINT32_C(3); off = 0; break;
+      case HWPROF_CARRY_SETOFF: off = ops[i] >> HWPROF_CARRY_WIDTH; break;
+      default: return false;
+    }
+  }
+  return base == st->base && off == st->offset;
+}
+
+/* The run l gives its last operations to the instructions from first on, in order. For a run
+ * before first (before: every way into first runs it) first itself may take one. Any other is
+ * reached only from the instruction before it, or is a leader whose other ways in (their pir: st)
+ * the operations carried from it on leave as they were (leaves_state); it has nothing inserted
+ * before it. All must be able to carry, and the chain ends at one with words inserted after it
+ * (they run before what follows). keep: the first words of the run, which direct calls skip (they
+ * start the area themselves): only a prof.init among them may move (it then does again what the
+ * call did). Returns how many moved. */
+static unsigned fold_forward(hwprof_rw_t *rw, ins_list_t *l, bool before, uint32_t first, uint32_t lo,
+                             uint32_t hi, const bool *leader, const hwprof_rw_pir_t *st, unsigned keep) {
+  enum { kMax = 8 };
+  uint32_t to[kMax];
+  unsigned m = 0, lead = kMax; /* to[lead]: the first leader among them */
+  for (uint32_t y = first; y < hi && m < kMax; y += 4) {
+    const slot_t *t = slot_at(rw, y);
+    if (!can_carry(rw, y, t)) break;
+    if (!(before && y == first)) {
+      if (t->before.n) break;
+      if (leader[(y - lo) / 4u]) {
+        if (st == NULL) break;
+        if (lead == kMax) lead = m;
+      }
+    }
+    to[m++] = y;
+    if (t->after.n) break;
+  }
+  unsigned k = 0; /* the last k words of the run move to to[0 .. k) */
+  uint32_t ops[kMax];
+  while (k < m && k < l->n) {
+    const unsigned w = l->n - 1u - k;
+    if (rv32_carry_of_prof(l->w[w].word, l->w[w].shadow) == 0) break;
+    if (w < keep && rv32_funct3(l->w[w].word) != HWPROF_PROF_OP_INIT) break;
+    k++;
+  }
+  for (; k > 0; k--) { /* fewer when those that land on a leader and after it would change its pir */
+    for (unsigned j = 0; j < k; j++) ops[j] = rv32_carry_of_prof(l->w[l->n - k + j].word, l->w[l->n - k + j].shadow);
+    if (lead >= k || leaves_state(ops + lead, k - lead, &st[(to[lead] - lo) / 4u])) break;
+  }
+  for (unsigned j = 0; j < k; j++) slot_at(rw, to[j])->shadow = ops[j];
+  l->n -= k;
+  return k;
+}
+
+unsigned hwprof_rw_fold(hwprof_rw_t *rw, uint32_t lo, uint32_t hi, const bool *leader, const hwprof_rw_pir_t *st) {
+  unsigned n = 0;
+  for (uint32_t a = lo; a < hi; a += 4) {
+    slot_t *s = slot_at(rw, a);
+    if (s == NULL) continue;
+    /* a run before a: every way in runs it, then a */
+    if (s->before.n) {
+      n += fold_forward(rw, &s->before, true, a, lo, hi, leader, st, s->call_skip);
+      if (s->call_skip > s->before.n) s->call_skip = (uint8_t)s->before.n;
+    }
+    /* a run after a: only a's fall-through; a itself can take its first word when a always falls
+     * through (it can carry), the instructions after it its last ones */
+    if (s->after.n && can_carry(rw, a, s)) {
+      const uint32_t carry = rv32_carry_of_prof(s->after.w[0].word, s->after.w[0].shadow);
+      if (carry) {
+        s->shadow = carry;
+        memmove(s->after.w, s->after.w + 1, (s->after.n - 1u) * sizeof *s->after.w);
+        s->after.n--;
+        n++;
+      }
+    }
+    if (s->after.n) n += fold_forward(rw, &s->after, false, a + 4u, lo, hi, leader, st, 0);
+  }
+  rw->st.inserted -= n;
+  rw->st.folded += n;
+  return n;
+}
+
 /* Where a transfer to t lands: a direct call (through ra or t0: a call for the profiling hardware)
  * skips what hwprof_rw_call_skip() said. */
 static uint32_t landing(const hwprof_rw_t *rw, uint32_t t, bool call) {

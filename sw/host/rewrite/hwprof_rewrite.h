@@ -26,6 +26,7 @@ typedef struct {
   unsigned inserted; /* instructions inserted */
   unsigned moved;    /* instructions moved */
   unsigned relaxed;  /* conditional branches relaxed (see hwprof_rw_layout) */
+  unsigned folded;   /* inserted instructions folded into carrier words (hwprof_rw_fold) */
 } hwprof_rw_stats_t;
 
 /* An extra loadable segment for the output (bytes NULL: zero-filled, memsz only). */
@@ -57,6 +58,24 @@ uint32_t hwprof_rw_get_shadow(const hwprof_rw_t *rw, uint32_t addr);
  * land words into what is inserted before it (the first words are for the other ways in); jumps,
  * tail calls and code addresses in data still go to the first. Returns -1 if fewer were inserted. */
 int hwprof_rw_call_skip(hwprof_rw_t *rw, uint32_t addr, unsigned words);
+
+/* The pir (base address, offset) a way into an instruction brings. */
+typedef struct {
+  uint64_t base;
+  uint32_t offset;
+} hwprof_rw_pir_t;
+
+/* Before layout, after the insertions into the function [lo, hi): folds inserted prof.init,
+ * prof.setoff and prof.id into carrier words (docs/pir.md): the shadow words of the program's own
+ * instructions beside them (ALU, load, store), which then perform the same operation as they retire,
+ * in the same order with respect to every update, at no instruction. A run after an instruction that
+ * always falls through gives it its first word; a run gives its last words to the instructions it
+ * falls into. The caller says, for the instruction at a (index (a - lo) / 4): leader, whether it has
+ * a way in other than from the one before it (the entry, a jump's or branch's target, a code address
+ * taken, the instruction after a block's transfer); st (or NULL), the pir its other ways in bring,
+ * so that operations that leave it as it is may be carried from it on. Returns how many words were
+ * folded. */
+unsigned hwprof_rw_fold(hwprof_rw_t *rw, uint32_t lo, uint32_t hi, const bool *leader, const hwprof_rw_pir_t *st);
 
 /* Places the moved code at text_at + 4 * reserved; the reserved words are the caller's (put).
  * A conditional branch whose target the insertions put out of its reach is relaxed: it keeps its
