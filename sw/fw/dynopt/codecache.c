@@ -132,8 +132,8 @@ static void put(emit_t *e, uint32_t word, uint32_t shadow) {
 
 /* rd = v, in two instructions, or one when v's low 12 bits are 0 (what an auipc or a link computed
  * at the original address, or a return address in the cache) */
-static void put_const(emit_t *e, unsigned rd, uint32_t v) {
-  put(e, rv32_lui(rd, v), 0);
+static void put_const(emit_t *e, unsigned rd, uint32_t v, uint32_t shadow) {
+  put(e, rv32_lui(rd, v), shadow); /* an auipc's carrier word goes with it */
   if (rv32_lo12(v) != 0) put(e, rv32_addi(rd, rd, rv32_lo12(v)), 0);
 }
 
@@ -329,7 +329,7 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
   const bool pair = k == RV32_CF_JALR && sh == 0 && rv32_opcode(before) == RV32_OP_AUIPC &&
                     rv32_rd(before) == rv32_rs1(insn) && rv32_rs1(insn) != 0;
   if (pair) {
-    if (rd != 0) put_const(e, rd, return_to(e, pc + 4u));
+    if (rd != 0) put_const(e, rd, return_to(e, pc + 4u), 0);
     put_jump(e, (pc - 4u + rv32_imm_u(before) + (uint32_t)rv32_imm_i(insn)) & ~UINT32_C(1));
     return false;
   }
@@ -346,8 +346,8 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
         const uint32_t after = !last && next == pc + 4u ? orig_word(cc, next) : 0u;
         /* (kept with an origin table: the exact profile must see every instruction's origin) */
         const bool dead = rv32_opcode(after) == RV32_OP_JALR && rv32_rs1(after) == rd && rv32_rd(after) == rd &&
-                          (!cc->c.shadow || orig_shadow(cc, next) == 0) && cc->c.origin == NULL;
-        if (!dead) put_const(e, rd, pc + rv32_imm_u(insn));
+                          (!cc->c.shadow || orig_shadow(cc, next) == 0) && sh == 0 && cc->c.origin == NULL;
+        if (!dead) put_const(e, rd, pc + rv32_imm_u(insn), sh);
       } else {
         put(e, insn, sh);
       }
@@ -381,7 +381,7 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
       return true;
     case RV32_CF_JAL:
       if (rd != 0 && sh != 0) fail(e, kHwprofCcProfiled);
-      if (rd != 0) put_const(e, rd, return_to(e, pc + 4u)); /* a call */
+      if (rd != 0) put_const(e, rd, return_to(e, pc + 4u), 0); /* a call */
       if (last) { /* the jump's word carries its origin, or the profiling it does goes first */
         if (rd == 0 && sh != 0) drop_jump(e, sh);
         put_jump(e, target);
@@ -397,7 +397,7 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
         return false;
       }
       if (rd != 0) { /* an indirect call: its return address, then a plain indirect jump */
-        put_const(e, rd, return_to(e, pc + 4u));
+        put_const(e, rd, return_to(e, pc + 4u), 0);
         put(e, insn & ~(0x1fu << 7), 0);
       } else {
         put(e, insn, sh);

@@ -351,7 +351,7 @@ static void copy_block(emit_t *e, size_t b, uint32_t next) {
         } else if (rv32_opcode(w) == RV32_OP_AUIPC) {
           const uint32_t v = pc + rv32_imm_u(w);
           const unsigned rd = rv32_rd(w);
-          put(e, rv32_lui(rd, v), 0, pc);
+          put(e, rv32_lui(rd, v), sh, pc); /* its carrier word goes with it */
           if (rv32_lo12(v) != 0) put(e, rv32_addi(rd, rd, rv32_lo12(v)), 0, 0);
         } else {
           put(e, w, sh, pc);
