@@ -4,7 +4,8 @@
 # at the default K = 6, mode minimal, runs on the CPU model with the C model of hwprof_top:
 #  - coverage: the share of branch executions and instructions outside start-up code in
 #    instrumented functions (from the retire stream, the edge check's report);
-#  - cost: extra retired instructions, and extra cycles of the whole run under a cycle model of a
+#  - cost: extra retired instructions (and with --no-carriers: every profiling operation an inserted
+#    instruction, none carried by the program's own, docs/instrumenter.md), and extra cycles of the whole run under a cycle model of a
 #    small core (--taken-penalty=2: two idle cycles after every taken transfer; --icache=8192: an
 #    8 KiB direct-mapped instruction cache, 16-byte lines, 10 cycles a miss), against the
 #    uninstrumented program under the same model; stall cycles (the CPU waiting for the profiling
@@ -41,8 +42,10 @@ runs=()
 for elf in "${elfs[@]}"; do
   w=$(basename "$elf" .elf)
   "$instr" instrument --quiet "$elf" -o "$tmp/$w-prof.elf"
+  "$instr" instrument --quiet --no-carriers "$elf" -o "$tmp/$w-nc.elf"
   runs+=("$w-plain --engine=none ${model[*]} $elf")
   runs+=("$w-prof --edge-map=$tmp/$w-prof.map ${model[*]} $tmp/$w-prof.elf")
+  runs+=("$w-nc --edge-map=$tmp/$w-nc.map ${model[*]} $tmp/$w-nc.elf")
   for shape in 4:2 16:2 64:4; do
     runs+=("$w-$shape --edge-map=$tmp/$w-prof.map --mem-latency=20 --cache-sets=${shape%:*} --cache-ways=${shape#*:} $tmp/$w-prof.elf")
   done
@@ -55,13 +58,14 @@ for r in "${runs[@]}"; do
 done
 wait
 
-printf '%-6s %11s | %-9s %-9s | %-9s %-9s %9s | %-23s %-23s %-23s\n' program instrs "branches" "instrs" \
-  "+instrs" "+cycles" "stall/4" "4x2: miss/1k stall/20" "16x2: miss/1k stall/20" "64x4: miss/1k stall/20"
+printf '%-6s %11s | %-9s %-9s | %-9s %-9s %-9s %-9s %9s | %-23s %-23s %-23s\n' program instrs "branches" "instrs" \
+  "+instrs" "+cycles" "+i nocar" "+c nocar" "stall/4" "4x2: miss/1k stall/20" "16x2: miss/1k stall/20" "64x4: miss/1k stall/20"
 fail=0
 for elf in "${elfs[@]}"; do
   w=$(basename "$elf" .elf)
   p="$tmp/$w-prof.err"
   exact "$p" "$w" || fail=1
+  exact "$tmp/$w-nc.err" "$w --no-carriers" || fail=1
   for shape in 4:2 16:2 64:4; do exact "$tmp/$w-$shape.err" "$w $shape" || fail=1; done
   cov_b=$(sed -n 's/.*edge check: coverage: \([0-9.]*%\) of branch executions and \([0-9.]*%\) of instructions.*/\1/p' "$p")
   cov_i=$(sed -n 's/.*edge check: coverage: \([0-9.]*%\) of branch executions and \([0-9.]*%\) of instructions.*/\2/p' "$p")
@@ -69,12 +73,16 @@ for elf in "${elfs[@]}"; do
   for shape in 4:2 16:2 64:4; do
     shapes+=("$(printf '%8s %12s' "$(per1000 "$tmp/$w-$shape.err")" "$(stalls "$tmp/$w-$shape.err")")")
   done
-  printf '%-6s %11s | %-9s %-9s | %-9s %-9s %9s | %-23s %-23s %-23s\n' "$w" "$(insns "$tmp/$w-plain.err")" "$cov_b" "$cov_i" \
-    "$(pct "$(insns "$p")" "$(insns "$tmp/$w-plain.err")")" "$(pct "$(cycles "$p")" "$(cycles "$tmp/$w-plain.err")")" \
+  base_i=$(insns "$tmp/$w-plain.err")
+  base_c=$(cycles "$tmp/$w-plain.err")
+  printf '%-6s %11s | %-9s %-9s | %-9s %-9s %-9s %-9s %9s | %-23s %-23s %-23s\n' "$w" "$base_i" "$cov_b" "$cov_i" \
+    "$(pct "$(insns "$p")" "$base_i")" "$(pct "$(cycles "$p")" "$base_c")" \
+    "$(pct "$(insns "$tmp/$w-nc.err")" "$base_i")" "$(pct "$(cycles "$tmp/$w-nc.err")" "$base_c")" \
     "$(stalls "$p")" "${shapes[@]}"
   grep 'edge check: cost:' "$p" | sed "s/^edge check: cost:/       $w cost:/"
 done
 echo "(coverage outside start-up code; +cycles: the whole run, taken-transfer penalty 2, 8 KiB instruction"
-echo " cache, against the uninstrumented program under the same model; miss/1k: profile-cache misses per"
+echo " cache, against the uninstrumented program under the same model; nocar: instrumented with"
+echo " --no-carriers, every profiling operation an instruction; miss/1k: profile-cache misses per"
 echo " 1000 update operations; stall/N: stall cycles with a counter-line latency of N)"
 exit $fail

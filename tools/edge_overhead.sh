@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench, section 4: the cost of edge profiling on every program (the six workloads and the
 # Embench programs built from ../shared/embench when it is there). Collaborative profiling
-# (hwprof-instr) at the default K = 6 and at K = 4, modes minimal and all, against GCC's
+# (hwprof-instr) at the default K = 6 and at K = 4, modes minimal and all (and minimal at K = 6 with
+# --no-carriers: every profiling operation an inserted instruction), against GCC's
 # -fprofile-arcs on the same sources (its .gcda dump at exit included). Extra retired instructions
 # over the same program uninstrumented, on the CPU model with the C model of hwprof_top
 # (cycle-exact with the RTL); stall cycles are the cycles the CPU waited for the profiling hardware
@@ -33,10 +34,10 @@ for elf in "$build"/embench/*.elf; do
 done
 [ -d "$build/embench" ] || echo "(../shared/embench is not there: the workloads only)"
 
-printf '%-14s %9s | %-9s %-9s %8s %8s | %-9s %-9s | %-9s\n' program instrs "K=6 min" "K=6 all" "stall/4" "stall/20" \
+printf '%-14s %9s | %-9s %-9s %-9s %8s %8s | %-9s %-9s | %-9s\n' program instrs "K=6 min" "no carr." "K=6 all" "stall/4" "stall/20" \
   "K=4 min" "K=4 all" "-fprof-arcs"
 declare -A logsum logsum_e
-cols=(m6 a6 m4 a4 gc)
+cols=(m6 n6 a6 m4 a4 gc)
 fail=0
 n=0
 ne=0
@@ -53,11 +54,16 @@ for row in "${progs[@]}"; do
       [ "$m$k" = minimal6 ] && s4=$(stalls "$out")
     done
   done
+  "$instr" instrument --quiet --no-carriers "$relf" -o "$tmp/$w-nc.elf"
+  out=$("$sim" --edge-map="$tmp/$w-nc.map" "$tmp/$w-nc.elf" 2>&1 >/dev/null) || true
+  grep -q 'edge check: .* 0 differences' <<<"$out" || { echo "$w --no-carriers: $(grep 'edge check' <<<"$out" | tail -1)"; fail=1; }
+  got[n6]=$(insns "$out")
   s20=$(stalls "$("$sim" --mem-latency=20 "$tmp/$w-minimal-6.elf" 2>&1 >/dev/null)")
   gb=$(insns "$("$sim" --engine=none "$gbase_elf" 2>&1 >/dev/null)")
   gi=$(insns "$("$sim" --engine=none --out-dir="$tmp" "$gelf" 2>&1 >/dev/null)")
-  printf '%-14s %9s | %-9s %-9s %8s %8s | %-9s %-9s | %-9s\n' "$w" "$base" "$(pct "${got[m6]}" "$base")" \
-    "$(pct "${got[a6]}" "$base")" "$s4" "$s20" "$(pct "${got[m4]}" "$base")" "$(pct "${got[a4]}" "$base")" "$(pct "$gi" "$gb")"
+  printf '%-14s %9s | %-9s %-9s %-9s %8s %8s | %-9s %-9s | %-9s\n' "$w" "$base" "$(pct "${got[m6]}" "$base")" \
+    "$(pct "${got[n6]}" "$base")" "$(pct "${got[a6]}" "$base")" "$s4" "$s20" "$(pct "${got[m4]}" "$base")" \
+    "$(pct "${got[a4]}" "$base")" "$(pct "$gi" "$gb")"
   emb=0
   [ "$relf" = "$gbase_elf" ] && emb=1
   for c in "${cols[@]}"; do
@@ -70,11 +76,13 @@ for row in "${progs[@]}"; do
   ne=$((ne + emb))
 done
 gm() { awk -v s="$1" -v n="$2" 'BEGIN { printf "%+.2f%%", n ? 100 * (exp(s / n) - 1) : 0 }'; }
-printf '%-14s %9s | %-9s %-9s %8s %8s | %-9s %-9s | %-9s\n' "geomean ($n)" "" "$(gm "${logsum[m6]}" $n)" \
-  "$(gm "${logsum[a6]}" $n)" "" "" "$(gm "${logsum[m4]}" $n)" "$(gm "${logsum[a4]}" $n)" "$(gm "${logsum[gc]}" $n)"
+printf '%-14s %9s | %-9s %-9s %-9s %8s %8s | %-9s %-9s | %-9s\n' "geomean ($n)" "" "$(gm "${logsum[m6]}" $n)" \
+  "$(gm "${logsum[n6]}" $n)" "$(gm "${logsum[a6]}" $n)" "" "" "$(gm "${logsum[m4]}" $n)" "$(gm "${logsum[a4]}" $n)" \
+  "$(gm "${logsum[gc]}" $n)"
 if [ $ne -gt 0 ]; then
-  printf '%-14s %9s | %-9s %-9s %8s %8s | %-9s %-9s | %-9s\n' "Embench ($ne)" "" "$(gm "${logsum_e[m6]}" $ne)" \
-    "$(gm "${logsum_e[a6]}" $ne)" "" "" "$(gm "${logsum_e[m4]}" $ne)" "$(gm "${logsum_e[a4]}" $ne)" "$(gm "${logsum_e[gc]}" $ne)"
+  printf '%-14s %9s | %-9s %-9s %-9s %8s %8s | %-9s %-9s | %-9s\n' "Embench ($ne)" "" "$(gm "${logsum_e[m6]}" $ne)" \
+    "$(gm "${logsum_e[n6]}" $ne)" "$(gm "${logsum_e[a6]}" $ne)" "" "" "$(gm "${logsum_e[m4]}" $ne)" \
+    "$(gm "${logsum_e[a4]}" $ne)" "$(gm "${logsum_e[gc]}" $ne)"
 fi
 echo "(geomean: of instructions with profiling over instructions without, as a percentage; the"
 echo " -fprofile-arcs column is measured against its own uninstrumented build of the same sources)"
