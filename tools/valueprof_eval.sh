@@ -19,13 +19,16 @@ echo "      (sw/fw/cop/valueprof.s, firmware sw/fw/rt/vp_rt.c) against simple sa
 echo "      (sw/fw/rt/ss_rt.c), on the C-only platform. error: frequency-weighted RMS error of the estimated"
 echo "      invariance over the (load, value) pairs of loads retired at least 200 times with values of at"
 echo "      least 25% (hwprof-vpeval against hwprof-sim --value-truth; a pair not found counts as 0);"
-echo "      overhead: instructions of setup, interrupt handlers and the final copy over the program's own."
+echo "      overhead: instructions of setup, interrupt handlers and the final copy over the program's own;"
+echo "      on: the share of the program's loads (up to the last time sampling went off) retired while it was on;"
+echo "      cov: the share of those loads"
+echo "      at load PCs the profile holds (the profile's coverage)."
 vpdir="$build/bench/vp"
 mkdir -p "$vpdir"
 tsv="$build/bench/valueprof.tsv"
-printf 'program\tinstructions\tpairs\tcop_error\tcop_found\tcop_overhead\tcop_irqs\tss_error\tss_found\tss_overhead\tss_irqs\n' >"$tsv"
-printf '%-11s %10s %6s | %-8s %7s %9s %5s | %-8s %7s %9s %5s\n' program instrs pairs "cop err" found overhead irqs \
-  "ss err" found overhead irqs
+printf 'program\tinstructions\tpairs\tcop_error\tcop_found\tcop_overhead\tcop_irqs\tcop_on\tcop_cov\tss_error\tss_found\tss_overhead\tss_irqs\tss_on\tss_cov\n' >"$tsv"
+printf '%-11s %10s %6s | %-8s %7s %9s %5s %7s %7s | %-8s %7s %9s %5s %7s %7s\n' program instrs pairs "cop err" found overhead irqs \
+  on cov "ss err" found overhead irqs on cov
 progs=("$build"/workloads/*-vp.elf)
 if ls "$build"/embench/*-vp.elf >/dev/null 2>&1; then
   progs+=("$build"/embench/*-vp.elf)
@@ -48,11 +51,12 @@ for elf in "${progs[@]}"; do
     found=$(sed -n 's/.*), \([0-9]*\) found;.*/\1/p' <<<"$ev")
     err=$(sed -n 's/.*invariance \([0-9.]*\)$/\1/p' <<<"$ev")
     ovh=$(awk -v s="$setup" -v h="$handler" -v f="$final" -v p="$prog" 'BEGIN { printf "%.2f", p ? 100 * (s + h + f) / p : 0 }')
-    row+=("$err" "$found" "$ovh" "$irqs")
+    on=$(sed -n 's/^value truth: coverage: \([0-9.]*\)% of the program.s loads up to.*/\1/p' <<<"$out")
+    cov=$(sed -n 's/.*coverage: the profile holds .*, \([0-9.]*\)% of their loads$/\1/p' <<<"$ev")
+    row+=("$err" "$found" "$ovh" "$irqs" "$on" "$cov")
   done
-  printf '%-11s %10s %6s | %-8s %7s %8s%% %5s | %-8s %7s %8s%% %5s\n' "$w" "$prog" "$pairs" "${row[0]}" "${row[1]}" \
-    "${row[2]}" "${row[3]}" "${row[4]}" "${row[5]}" "${row[6]}" "${row[7]}"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$prog" "$pairs" "${row[@]}" >>"$tsv"
+  printf '%-11s %10s %6s | %-8s %7s %8s%% %5s %6s%% %6s%% | %-8s %7s %8s%% %5s %6s%% %6s%%\n' "$w" "$prog" "$pairs" "${row[@]}"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$prog" "$pairs" "${row[@]}" >>"$tsv"
 done
 echo "(programs vp_*: written for the value profiler: known values, glacial values, 1024 static loads;"
 echo " the others after the six workloads: Embench-IoT, unmodified;"

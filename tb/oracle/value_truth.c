@@ -57,6 +57,13 @@ static int map_add(value_truth_map_t *m, uint64_t key) {
 
 void value_truth_event(value_truth_t *t, const hwprof_retire_ev_t *ev) {
   if (!ev->valid) return;
+  const bool on = (t->ctrl >> HWPROF_VPF_CTRL_ENABLE_LSB) & 1u;
+  if (ev->kind == HWPROF_KIND_LOAD && !(ev->trap & 1u)) {
+    t->prog_loads++;
+    t->prog_loads_on += on;
+    t->tail_loads += !on;
+  }
+  if (on) t->tail_loads = 0;
   if (ev->kind == HWPROF_KIND_LOAD && ((t->ctrl >> HWPROF_VPF_CTRL_ENABLE_LSB) & 1u)) {
     if (map_add(&t->pairs, (uint64_t)ev->pc << 32 | ev->value) || map_add(&t->loads, ev->pc)) t->oom = 1;
     t->instances++;
@@ -121,6 +128,11 @@ int value_truth_write(value_truth_t *t, const char *path, FILE *report) {
   const int bad = fclose(f) != 0;
   fprintf(report, "value truth: %zu load PCs, %zu (PC, value) pairs, %" PRIu64 " loads while sampling was on: %s%s\n", nl, np,
           t->instances, path, bad ? " (WRITE FAILED)" : "");
+  const uint64_t upto = t->prog_loads - t->tail_loads;
+  fprintf(report,
+          "value truth: coverage: %.2f%% of the program's loads up to the last time sampling went off retired while it was "
+          "on (%" PRIu64 " of %" PRIu64 ", a trap handler's left out; %" PRIu64 " more after it)\n",
+          upto ? 100.0 * (double)t->prog_loads_on / (double)upto : 0.0, t->prog_loads_on, upto, t->tail_loads);
   free(pairs);
   free(loads);
   return bad ? -1 : 0;

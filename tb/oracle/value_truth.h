@@ -2,7 +2,9 @@
  * retires while value sampling is enabled (the program's own stores to the front end's CTRL
  * register, seen in the retire stream, say when), counted per load PC and per (PC, value). It is
  * the truth the value profiler's estimates are measured against (docs/vpf.md,
- * "Evaluation"); it reads nothing of the profiling hardware.
+ * "Evaluation"); it reads nothing of the profiling hardware. Its report line says what share of the
+ * program's loads (a trap handler's left out), up to the last time sampling went off, retired while
+ * it was on: the profile's coverage (what follows is the runtime's final copy and report).
  *
  * File format (text): the line "# hwprof-value-truth 2", comments starting with '#', then one line
  * per load PC, most executed first:
@@ -33,6 +35,8 @@ typedef struct {
   uint32_t ctrl; /* the front end's CTRL as the program last wrote it */
   value_truth_map_t pairs, loads;
   uint64_t instances;
+  uint64_t prog_loads, prog_loads_on; /* the program's loads (not a trap handler's), and those while sampling was on */
+  uint64_t tail_loads;                /* ... since sampling last went off (while it is off) */
   int oom;
 } value_truth_t;
 

@@ -196,8 +196,10 @@ valueprof_on_programs() {
       if ! grep -q 'exit code 0' <<<"$out" || grep -q 'firmware: FAILED' <<<"$out" || [ ! -f "$f" ]; then
         echo "$w ($kind):"; echo "$out" | tail -5; rc=1; continue
       fi
+      on=$(sed -n 's/^value truth: coverage: \([0-9.]*%\) of the program.s loads up to.*/\1/p' <<<"$out")
       out=$("$vpeval" --truth="$dir/truth.txt" "$f" --pairs="$dir/pairs.txt" 2>&1) || { echo "$out"; rc=1; continue; }
-      echo "$w ($kind): ${out#*: }"
+      echo "$w ($kind): $(head -1 <<<"${out#*: }")"
+      echo "  coverage: $on of the program's loads up to the last time sampling went off retired while it was on; ${out##*coverage: the }"
       if [ "$w" = vp_known ] && [ $kind = vp ]; then
         awk 'NR > 1 { n++; d = $5 - $4; if (d < 0) d = -d; if (d > 0.05) { print "  off by more than 0.05:", $0; bad = 1 } }
              END { if (n != 5) { print "  expected the 5 pairs of vp_known, got", n; bad = 1 } exit bad }' "$dir/pairs.txt" || rc=1

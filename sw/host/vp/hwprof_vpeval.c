@@ -7,7 +7,8 @@
  * at least 200 times, the value is at least 25% of its instances) it prints the frequency-weighted
  * RMS error of the estimated invariance (weight: the load's instances; a pair the profile lacks is
  * estimated at 0) and how many pairs the profile found. A profile file may hold snapshots taken
- * during the run: the last is evaluated, and --curve gives the error of each (seed 001 Figure 7). */
+ * during the run: the last is evaluated, and --curve gives the error of each (seed 001 Figure 7). A
+ * second line gives the profile's coverage: the share of the truth's loads at load PCs it holds. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -139,6 +140,8 @@ static int read_truth(const char *path, truth_load_t **out, size_t *n_out) {
 typedef struct {
   size_t counted, found;
   double error;
+  size_t pcs, pcs_held;       /* the truth's load PCs, and those the profile holds */
+  uint64_t loads, loads_held; /* ... their instances */
 } eval_t;
 
 /* the weighted RMS error of one profile against the truth; pairs (if not NULL) gets every pair */
@@ -148,8 +151,12 @@ static int evaluate(const truth_load_t *truth, size_t n_truth, const vp_snapshot
   memset(out, 0, sizeof *out);
   for (size_t k = 0; k < n_truth; k++) {
     const truth_load_t *t = &truth[k];
-    if (t->instances < min_instances) continue;
     const vp_prof_load_t *p = vp_profile_load(sn, t->pc);
+    out->pcs++;
+    out->loads += t->instances;
+    out->pcs_held += p != NULL;
+    out->loads_held += p != NULL ? t->instances : 0;
+    if (t->instances < min_instances) continue;
     vp_estimate_t est[64];
     vp_estimate_t *e = est;
     if (p && p->n > 64 && (e = malloc(p->n * sizeof *e)) == NULL) return -1;
@@ -266,6 +273,10 @@ int main(int argc, char **argv) {
            "%zu found; frequency-weighted RMS error of the invariance %.4f\n",
            profile_path, prof.kind == kVpSamples ? "simple sampling" : "co-processor, A.6 estimate", ev.counted, min_instances, 100 * min_inv,
            ev.found, ev.error);
+  if (rc == 0)
+    printf("hwprof-vpeval: coverage: the profile holds %zu of the %zu load PCs retired while sampling was on, "
+           "%.2f%% of their loads\n",
+           ev.pcs_held, ev.pcs, ev.loads ? 100.0 * (double)ev.loads_held / (double)ev.loads : 0.0);
   vp_profile_free(&prof);
   free(truth);
   return rc ? 1 : 0;
