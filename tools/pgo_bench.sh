@@ -32,7 +32,7 @@ sim_bin=$(realpath -m "$build/sim/hwprof-sim")
 instr=$(realpath -m "$build/instr/hwprof-instr")
 report=$(realpath -m "$build/report/hwprof-report")
 model=(--taken-penalty=2 --icache=8192 --icache-miss=10)
-out="$build/pgo"
+out=$(realpath -m "$build/pgo") # absolute: each program builds in its own folder (cd), and its flags name files there
 mkdir -p "$out"
 sim() { "$sim_bin" --max-insns=2000000000 "$@"; }
 for t in "$sim_bin" "$instr" "$report"; do

@@ -524,11 +524,13 @@ static int plan_insns(ctx_t *c, unsigned i, bool entry_init, unsigned off0, cons
 }
 
 /* The inserted profiling instructions of every instrumented function that the program's own
- * instructions beside them can carry (hwprof_rw_fold). A block's first instruction is a leader; the
- * ways into a block bring the function's base and the offset of the block's region (the region
- * switches on its edges see to that; where a restore after a call was left out, nothing reads the
- * pir before it is set again, so setting it there changes no count). */
-static int fold_carriers(ctx_t *c) {
+ * instructions beside them can carry (hwprof_rw_fold). A block's first instruction is a leader. With
+ * regions (edge profiles), the ways into a block bring the function's base and the offset of the
+ * block's region (the region switches on its edges see to that; where a restore after a call was
+ * left out, nothing reads the pir before it is set again, so setting it there changes no count), so
+ * operations that leave those as they are may ride on a leader too; path profiles fold onto the
+ * instructions a run falls into only. */
+static int fold_carriers(ctx_t *c, bool regions) {
   for (unsigned i = 0; i < c->prog.nfn; i++) {
     const hwprof_cfg_fn_t *pf = &c->prog.fn[i];
     const fn_t *f = &c->fn[i];
@@ -544,9 +546,9 @@ static int fold_carriers(ctx_t *c) {
     for (unsigned b = 0; b < pf->cfg.nblk; b++)
       if (pf->cfg.blk[b].start < pf->code.hi) leader[(pf->cfg.blk[b].start - pf->code.lo) / 4u] = true;
     leader[0] = true;
-    for (unsigned w = 0; w < n; w++)
+    for (unsigned w = 0; w < n && regions; w++)
       st[w] = (hwprof_rw_pir_t){f->pm.base, f->region_off[f->pm.blk[pf->cfg.blk_of[w]].region]};
-    hwprof_rw_fold(c->rw, pf->code.lo, pf->code.hi, leader, st);
+    hwprof_rw_fold(c->rw, pf->code.lo, pf->code.hi, leader, regions ? st : NULL);
     free(leader);
     free(st);
   }
@@ -826,7 +828,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
       c->st.block_counters += (f->pm.blk[b].counter != PM_NONE) + (f->pm.blk[b].term_counter != PM_NONE);
   }
   for (unsigned i = 0; i < c->prog.nfn; i++) plan_linked_calls(c, i);
-  if (o->carriers && o->paths == kPathsNone && fold_carriers(c)) goto out;
+  if (o->carriers && !o->paths_sw && fold_carriers(c, o->paths == kPathsNone)) goto out;
   if (hwprof_rw_layout(c->rw, o->text_at, STUB_WORDS) || emit_stub(c) || hwprof_rw_relocate(c->rw)) goto out;
   /* run-time metadata, when the program has a word for its address (its firmware reads it) */
   const hwprof_elf_symbol_t *meta_sym = NULL;

@@ -38,8 +38,8 @@ typedef struct {
   bool lazy_restore;     /* leave out the restore after a call when nothing reads the pir before it is
                             set again (default) */
   bool carriers;         /* fold inserted prof.init, prof.setoff and prof.id into carrier words of the
-                            program's own instructions where they can (docs/pir.md; default; edge
-                            profiles) */
+                            program's own instructions where they can (docs/pir.md; default; not
+                            with paths_sw, which inserts no profiling instruction) */
   instr_paths_t paths;   /* path profiles instead of edge profiles */
   bool paths_sw;         /* ... collected by inserted code alone, the sum and its stack in memory (the
                             software-only baseline; no profiling instruction, no linked call) */
