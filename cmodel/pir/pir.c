@@ -188,15 +188,6 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
       default: break; /* prof.id updates a counter only; reserved operations do nothing */
     }
   }
-  /* an instruction whose carrier word gives it a prof.init or prof.setoff (other operations: none) */
-  if (fire && hwprof_pir_ordinary(ev)) {
-    if (ev->op == HWPROF_PROF_OP_INIT) {
-      s->base = ev->operand & BASE_MASK;
-      s->offset = 0;
-    } else if (ev->op == HWPROF_PROF_OP_SETOFF) {
-      s->offset = (uint32_t)(ev->operand & OFFSET_MASK);
-    }
-  }
 
   /* linked calls and returns (after the return's own update, which used the callee's pir); the
    * entries are u_link's words {base, offset} */
@@ -206,13 +197,15 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
   const bool full = sp >= HWPROF_PIR_LINK_ENTRIES;
   const hwprof_prim_regfile_in_t link_in = {push && !full, sp, base << HWPROF_PIR_OFFSET_W | offset};
   if (link_in.we) hwprof_prim_regfile_step(&s->link, &link_cfg, &link_in);
-  /* calls that start their callee's area, region switches on branches and jumps */
-  if (link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_INIT) {
+  /* calls that start their callee's area and carrier words' prof.init; region switches on branches
+   * and jumps and carrier words' prof.setoff (other operations of a carrier word: none) */
+  const bool carried = fire && hwprof_pir_ordinary(ev);
+  if ((link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_INIT) || (carried && ev->op == HWPROF_PROF_OP_INIT)) {
     s->base = ev->operand & BASE_MASK;
     s->offset = 0;
   }
   if (fire && ev->op == HWPROF_PROF_OP_SETOFF &&
-      (ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP))
+      (ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP || carried))
     s->offset = (uint32_t)(ev->operand & OFFSET_MASK);
   if (push) {
     if (full) s->lerr = true; /* this frame is lost */

@@ -251,19 +251,13 @@ module hwprof_pir #(
       endcase
     end
 
-    // carrier words
-    if (carry_init) begin
+    // calls that start their callee's area and carrier words' prof.init; region switches on branches
+    // and jumps and carrier words' prof.setoff (the kinds exclude each other)
+    if (call_init || carry_init) begin
       base_d   = ev_operand_i[BaseW-1:0];
       offset_d = '0;
     end
-    if (carry_setoff) offset_d = ev_operand_i[OffsetW-1:0];
-
-    // calls that start their callee's area, region switches on branches and jumps
-    if (call_init) begin
-      base_d   = ev_operand_i[BaseW-1:0];
-      offset_d = '0;
-    end
-    if (br_setoff) offset_d = ev_operand_i[OffsetW-1:0];
+    if (br_setoff || carry_setoff) offset_d = ev_operand_i[OffsetW-1:0];
 
     // linked calls and returns
     if (push) begin

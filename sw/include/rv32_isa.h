@@ -192,12 +192,17 @@ static inline uint32_t rv32_carry_id(uint32_t pid, uint32_t ihint) {
   return (pid & 0xffffu) << HWPROF_SHADOW_CARRY_PID_LSB | (ihint & 1u) << HWPROF_SHADOW_CARRY_IHINT_LSB |
          HWPROF_CARRY_ID << HWPROF_SHADOW_CARRY_LSB;
 }
-static inline uint32_t rv32_carry(uint32_t s) { return (s >> HWPROF_SHADOW_CARRY_LSB) & 3u; }
+static inline uint32_t rv32_carry(uint32_t s) {
+  return (s >> HWPROF_SHADOW_CARRY_LSB) & ((UINT32_C(1) << HWPROF_CARRY_WIDTH) - 1u);
+}
+/* ... the base of its prof.init, the offset of its prof.setoff */
+static inline uint32_t rv32_carry_base(uint32_t s) { return s & ~UINT32_C(3); }
+static inline uint32_t rv32_carry_offset(uint32_t s) { return s >> HWPROF_CARRY_WIDTH; }
 /* ... the operation it carries as retire-event fields (the op is HWPROF_PROF_OP_ID with pid 0 for none) */
 static inline void rv32_carry_fields(uint32_t s, uint8_t *op, uint64_t *operand, uint16_t *pid, bool *ihint) {
   switch (rv32_carry(s)) {
-    case HWPROF_CARRY_INIT: *op = HWPROF_PROF_OP_INIT; *operand = s & ~UINT32_C(3); break;
-    case HWPROF_CARRY_SETOFF: *op = HWPROF_PROF_OP_SETOFF; *operand = s >> HWPROF_CARRY_WIDTH; break;
+    case HWPROF_CARRY_INIT: *op = HWPROF_PROF_OP_INIT; *operand = rv32_carry_base(s); break;
+    case HWPROF_CARRY_SETOFF: *op = HWPROF_PROF_OP_SETOFF; *operand = rv32_carry_offset(s); break;
     case HWPROF_CARRY_ID:
       *op = HWPROF_PROF_OP_ID;
       *pid = (uint16_t)(s >> HWPROF_SHADOW_CARRY_PID_LSB);
@@ -210,13 +215,13 @@ static inline void rv32_carry_fields(uint32_t s, uint8_t *op, uint64_t *operand,
  * holds a prof.init's or prof.setoff's operand when rs1 = x0), or 0 when none can: another
  * operation, an operand from a register, a base that is not a multiple of 4. */
 static inline uint32_t rv32_carry_of_prof(uint32_t x, uint32_t sh) {
-  if ((x & 0x7fu) != RV32_OP_CUSTOM0) return 0;
-  const uint32_t op = (x >> 12) & 7u, rs1 = (x >> 15) & 31u;
-  if (op == HWPROF_PROF_OP_ID) {
-    const uint32_t pid = x >> 20, rd = (x >> 7) & 31u;
-    return pid ? rv32_carry_id(pid, rd & 1u) : 0;
+  if (rv32_opcode(x) != RV32_OP_CUSTOM0) return 0;
+  const unsigned op = rv32_funct3(x);
+  if (op == HWPROF_PROF_OP_ID) { /* pid in imm[11:0], ihint in rd[0] (rv32_prof) */
+    const uint32_t pid = x >> 20;
+    return pid ? rv32_carry_id(pid, rv32_rd(x) & 1u) : 0;
   }
-  if (rs1 != 0) return 0;
+  if (rv32_rs1(x) != 0) return 0;
   if (op == HWPROF_PROF_OP_INIT) return (sh & 3u) ? 0 : rv32_carry_init(sh);
   if (op == HWPROF_PROF_OP_SETOFF) return sh >> (32u - HWPROF_CARRY_WIDTH) ? 0 : rv32_carry_setoff(sh);
   return 0;

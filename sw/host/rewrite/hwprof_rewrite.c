@@ -199,8 +199,8 @@ static bool leaves_state(const uint32_t *ops, unsigned n, const hwprof_rw_pir_t 
   uint32_t off = st->offset;
   for (unsigned i = 0; i < n; i++) {
     switch (rv32_carry(ops[i])) {
-      case HWPROF_CARRY_INIT: base = ops[i] & ~UINT32_C(3); off = 0; break;
-      case HWPROF_CARRY_SETOFF: off = ops[i] >> HWPROF_CARRY_WIDTH; break;
+      case HWPROF_CARRY_INIT: base = rv32_carry_base(ops[i]); off = 0; break;
+      case HWPROF_CARRY_SETOFF: off = rv32_carry_offset(ops[i]); break;
       default: return false;
     }
   }
