@@ -26,13 +26,14 @@ cache_end=$(printf '0x%x' $((cache + 0x10000)))
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else printf "-" }'; }
 field() { sed -n "s/$1/\\1/p" <<<"$2" | head -1; }
 
-echo "== 9. Hot traces into the code cache (docs/dynopt.md): the trace firmware, sampling (1 in 8, down to"
-echo "      1 in 2), hot at 64 samples, with and without placing hot traces; timing: 1 cycle per"
-echo "      instruction, $penalty idle cycles per taken transfer (--taken-penalty=$penalty). Program figures exclude the"
-echo "      trap handler; prog-cyc = program instructions + $penalty x its taken transfers"
-printf '%-21s| %8s %7s %8s | %8s %7s %8s %6s | %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %6s %6s %5s | %7s %7s %7s\n' program \
+echo "== 9. Hot traces into the code cache (docs/dynopt.md): the trace firmware, sampling 1 in 64 at first,"
+echo "      1 in 32 at the most, backing off to 1 in 4096 while nothing new turns hot, hot at 16 samples,"
+echo "      with and without placing hot traces; timing: 1 cycle per instruction, $penalty idle cycles per taken"
+echo "      transfer (--taken-penalty=$penalty), no instruction cache. Program figures exclude the trap handler;"
+echo "      prog-cyc = program instructions + $penalty x its taken transfers"
+printf '%-21s| %8s %7s %8s | %8s %7s %8s %6s | %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %6s %6s %5s | %7s %7s %7s %8s\n' program \
   plain-ins taken prog-cyc st-ins taken prog-cyc vs-pl fw-ins taken prog-cyc handler all-cyc tc-ins taken prog-cyc handler \
-  all-cyc cached traces refus "vs-fw" "vs-plain" "all-vs-fw"
+  all-cyc cached traces refus "vs-fw" "vs-plain" "all-vs-fw" "all-vs-pl"
 for tc in "$build"/tcache/*-tc.elf; do
   [ -f "$tc" ] || continue
   name=$(basename "$tc" -tc.elf)
@@ -41,6 +42,7 @@ for tc in "$build"/tcache/*-tc.elf; do
   [ -f "$plain" ] && [ -f "$build/tcache/$name-fw.elf" ] || continue
   row=()
   plain_pc=0
+  plain_cyc=0
   fw_pc=0
   fw_cyc=0
   for v in "" -fw -tc; do
@@ -60,6 +62,7 @@ for tc in "$build"/tcache/*-tc.elf; do
       "")
         row+=("$ins" "$taken" "$pc")
         plain_pc=$pc
+        plain_cyc=$cycles
         read -r _ _ sins staken < <("$py" "$(dirname "$0")/static_layout.py" "$elf" "$tmp/pcs") ||
           { echo "$name: the static layout failed"; exit 1; }
         spc=$((sins + penalty * staken))
@@ -71,11 +74,11 @@ for tc in "$build"/tcache/*-tc.elf; do
         placed=$(field '.*: \([0-9]*\) traces placed.*' "$out")
         refused=$(( $(field '.*, \([0-9]*\) not rebuilt.*' "$out") + $(field '.*, \([0-9]*\) refused$' "$out") ))
         row+=("$ins" "$taken" "$pc" "$((total - ins))" "$cycles" "$cached" "${placed:-0}" "${refused:-0}" \
-          "$(pct "$pc" "$fw_pc")" "$(pct "$pc" "$plain_pc")" "$(pct "$cycles" "$fw_cyc")")
+          "$(pct "$pc" "$fw_pc")" "$(pct "$pc" "$plain_pc")" "$(pct "$cycles" "$fw_cyc")" "$(pct "$cycles" "$plain_cyc")")
         ;;
     esac
   done
-  printf '%-21s| %8s %7s %8s | %8s %7s %8s %6s | %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %6s %6s %5s | %7s %7s %7s\n' \
+  printf '%-21s| %8s %7s %8s | %8s %7s %8s %6s | %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %6s %6s %5s | %7s %7s %7s %8s\n' \
     "$name" "${row[@]}"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${row[2]}" "${row[5]}" "${row[9]}" "${row[11]}" "${row[14]}" \
     "${row[16]}" "${row[8]}" "${row[13]}" "${row[17]%\%}" >>"$tsv"
@@ -92,5 +95,6 @@ echo " taken branches, jumps, calls and returns; handler: instructions of the tr
 echo " the table, rebuilding and placing traces); cached: the program's instructions retired in the code"
 echo " cache; traces: placed, refus: hot traces not placed (not rebuilt or refused by the cache);"
 echo " all-cyc: the whole run's cycles, handler included; vs-fw, vs-plain: the -tc program's own cycles"
-echo " against the -fw one's and the plain one's; all-vs-fw: the whole run's, -tc against -fw."
+echo " against the -fw one's and the plain one's; all-vs-fw, all-vs-pl: the whole run's, -tc against -fw"
+echo " and against the plain program's whole run (what a user pays or gains)."
 echo " The edge-driven re-layout at run time has its own section (tools/relayout_bench.sh))"

@@ -136,6 +136,21 @@ hwprof_trace_entry_t *hwprof_trace_table_add(hwprof_trace_table_t *t, const hwpr
   return e;
 }
 
+/* A record counted as hwprof_trace_table_add counts it, in the handler's common case in a few
+ * instructions: the trace is in its home slot and stays below the threshold (or is hot already).
+ * Anything else (a new trace, one that turns hot, a probe past the home slot, a full table) goes
+ * through hwprof_trace_table_add. */
+static inline void count_record(hwprof_trace_table_t *t, const hwprof_trace_rec_t *rec) {
+  hwprof_trace_entry_t *e = &t->slots[hash(rec, t->cap)];
+  if (e->count != 0 && e->rec.start == rec->start && e->rec.hist == rec->hist && e->count != UINT32_MAX &&
+      (e->hot || e->count + 1u < t->threshold)) {
+    t->records++;
+    e->count++;
+  } else {
+    (void)hwprof_trace_table_add(t, rec);
+  }
+}
+
 /* Step 858: the entry of a processed trace is freed. Linear probing finds a key by walking from its
  * home slot to a free one, so the entries after the hole that would no longer be reached move back
  * into it (deletion by backward shift: no tombstones, lookups stay as short as before). */
@@ -202,15 +217,13 @@ hwprof_result_t hwprof_trace_irq_handler(const hwprof_t *h, hwprof_trace_table_t
   const uint32_t ctrl = rd(h, HWPROF_TRACE_CTRL_CTRL_ADDR);
   if (ctrl & BIT(HWPROF_TRACE_CTRL_CTRL_FIFO_MODE_LSB)) {
     /* the records present now, no more: the loop is bounded by the FIFO's depth */
-    size_t held = rd(h, HWPROF_TRACE_CTRL_STATUS_ADDR) & HWPROF_TRACE_CTRL_STATUS_FIFO_COUNT_MASK;
-    while (held > 0) {
-      hwprof_trace_rec_t batch[8];
-      size_t n;
-      hwprof_result_t r = hwprof_trace_pop(h, batch, held < 8 ? held : 8, &n);
-      if (r != kHwprofOk) return r;
-      if (n == 0) break;
-      for (size_t i = 0; i < n; i++) (void)hwprof_trace_table_add(t, &batch[i]);
-      held -= n;
+    for (size_t held = rd(h, HWPROF_TRACE_CTRL_STATUS_ADDR) & HWPROF_TRACE_CTRL_STATUS_FIFO_COUNT_MASK; held > 0;
+         held--) {
+      hwprof_trace_rec_t rec;
+      rec.start = rd(h, HWPROF_TRACE_CTRL_FIFO_START_ADDR);
+      rec.hist = rd(h, HWPROF_TRACE_CTRL_FIFO_HIST_ADDR);
+      wr(h, HWPROF_TRACE_CTRL_FIFO_CTRL_ADDR, BIT(HWPROF_TRACE_CTRL_FIFO_CTRL_POP_LSB));
+      count_record(t, &rec);
     }
   } else {
     hwprof_trace_rec_t rec;
