@@ -363,17 +363,29 @@ $(eval $(call EMBENCH_RT_RULE,ss))
 # ... and with the trace firmware (sw/fw/rt/hwprof_rt.c): build/tcache/embench-P-fw.elf samples traces
 # into the Figure 8 table, -tc also places the hot ones in the code cache (make test, make bench
 # section 9)
+# ($(5): the directory under BUILD, $(6): more compiler flags)
 define EMBENCH_TRACE_RULE
-$(BUILD)/tcache/embench-%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c \
+$(BUILD)/$(5)/embench-%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c \
                                     $(BUILD)/fwobj/rt-$(1)/hwprof_rt.o $(call fwobj,eb,$(4)) $(SW_HDR)
 	@mkdir -p $$(dir $$@)
-	$(RV32_CC) $(2) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
-	$(RV32_CC) $(2) -Isw/include -I$(EMBENCH)/support -I$(EMBENCH)/src/$$* $(EMBENCH)/src/$$*/*.c $(EMBENCH)/support/beebsc.c \
+	$(RV32_CC) $(2) $(6) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
+	$(RV32_CC) $(2) $(6) -Isw/include -I$(EMBENCH)/support -I$(EMBENCH)/src/$$* $(EMBENCH)/src/$$*/*.c $(EMBENCH)/support/beebsc.c \
 	  sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $(BUILD)/fwobj/rt-$(1)/hwprof_rt.o $(call fwobj,eb,$(4)) -lm -o $$@
 endef
-$(eval $(call EMBENCH_TRACE_RULE,fw,$(EMBENCH_FLAGS),$(TC_SAMPLING),$(FW_SRC)))
-$(eval $(call EMBENCH_TRACE_RULE,tc,$(call tc_flags,$(EMBENCH_FLAGS)),$(TC_SAMPLING) -DHWPROF_TRACE_CACHE,$(TC_SRC)))
+$(eval $(call EMBENCH_TRACE_RULE,fw,$(EMBENCH_FLAGS),$(TC_SAMPLING),$(FW_SRC),tcache))
+$(eval $(call EMBENCH_TRACE_RULE,tc,$(call tc_flags,$(EMBENCH_FLAGS)),$(TC_SAMPLING) -DHWPROF_TRACE_CACHE,$(TC_SRC),tcache))
 EMBENCH_TRACE := $(foreach p,$(EMBENCH_PROGS),$(BUILD)/tcache/embench-$(p)-fw.elf $(BUILD)/tcache/embench-$(p)-tc.elf)
+# ... and the same ten times longer (GLOBAL_SCALE_FACTOR 10: 22-55 M instructions each), with the
+# plain program beside them as embench-P-plain.elf (make bench section 9b: what sampling costs once
+# its back-off has run)
+EB_X10 := -DGLOBAL_SCALE_FACTOR=10
+$(eval $(call EMBENCH_TRACE_RULE,fw,$(EMBENCH_FLAGS),$(TC_SAMPLING),$(FW_SRC),tcache-x10,$(EB_X10)))
+$(eval $(call EMBENCH_TRACE_RULE,tc,$(call tc_flags,$(EMBENCH_FLAGS)),$(TC_SAMPLING) -DHWPROF_TRACE_CACHE,$(TC_SRC),tcache-x10,$(EB_X10)))
+$(BUILD)/tcache-x10/embench-%-plain.elf: sim/embench/boardsupport.h sim/embench/board.c
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(EMBENCH_FLAGS) $(EB_X10) -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
+	  $(EMBENCH)/support/main.c $(EMBENCH)/support/beebsc.c sim/embench/board.c -lm -o $@
+EMBENCH_TRACE_X10 := $(foreach p,$(EMBENCH_PROGS),$(foreach v,plain fw tc,$(BUILD)/tcache-x10/embench-$(p)-$(v).elf))
 
 # ... and with the dynamic optimizer's firmware (docs/dynopt.md), instrumented: build/dyn/embench-P-prof.elf
 EMBENCH_DYN := $(foreach p,$(EMBENCH_PROGS),$(BUILD)/dyn/embench-$(p)-prof.elf)

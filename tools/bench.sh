@@ -167,6 +167,8 @@ echo
 
 echo
 "$(dirname "$0")/tracecache_bench.sh" "$build"
+echo
+"$(dirname "$0")/tracecache_bench.sh" "$build" x10
 
 echo
 "$(dirname "$0")/relayout_bench.sh" "$build"

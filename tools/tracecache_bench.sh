@@ -8,11 +8,16 @@
 # handler's instructions are the profiling's cost.
 # The figures also go to BUILD_DIR/bench/tracecache.tsv (tools/plot_tracecache.py draws them; with
 # PLOTS=DIR set, this script calls it, into DIR/tracecache.png).
-# usage: tools/tracecache_bench.sh BUILD_DIR
+# With x10 (section 9b) it runs the Embench programs ten times longer (BUILD_DIR/tcache-x10,
+# GLOBAL_SCALE_FACTOR 10), without the offline bound (its retired-PC stream would take gigabytes).
+# usage: tools/tracecache_bench.sh BUILD_DIR [x10]
 set -euo pipefail
 build=${1:-build}
+set_=${2:-}
+[ -z "$set_" ] || [ "$set_" = x10 ] || { echo "usage: tools/tracecache_bench.sh BUILD_DIR [x10]" >&2; exit 2; }
+dir="$build/tcache${set_:+-$set_}"
 mkdir -p "$build/bench"
-tsv="$build/bench/tracecache.tsv"
+tsv="$build/bench/tracecache${set_:+-$set_}.tsv"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 py=/usr/bin/python3
@@ -26,7 +31,12 @@ cache_end=$(printf '0x%x' $((cache + 0x10000)))
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else printf "-" }'; }
 field() { sed -n "s/$1/\\1/p" <<<"$2" | head -1; }
 
-echo "== 9. Hot traces into the code cache (docs/dynopt.md): the trace firmware, sampling 1 in 64 at first,"
+if [ -n "$set_" ]; then
+  echo "== 9b. Section 9 with the Embench programs ten times longer (GLOBAL_SCALE_FACTOR 10), no offline"
+  echo "      bound: what sampling costs once its back-off has run. The trace firmware, sampling 1 in 64 at first,"
+else
+  echo "== 9. Hot traces into the code cache (docs/dynopt.md): the trace firmware, sampling 1 in 64 at first,"
+fi
 echo "      1 in 32 at the most, backing off to 1 in 4096 while nothing new turns hot, hot at 16 samples,"
 echo "      with and without placing hot traces; timing: 1 cycle per instruction, $penalty idle cycles per taken"
 echo "      transfer (--taken-penalty=$penalty), no instruction cache. Program figures exclude the trap handler;"
@@ -34,22 +44,23 @@ echo "      prog-cyc = program instructions + $penalty x its taken transfers"
 printf '%-21s| %8s %7s %8s | %8s %7s %8s %6s | %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %6s %6s %5s | %7s %7s %7s %8s\n' program \
   plain-ins taken prog-cyc st-ins taken prog-cyc vs-pl fw-ins taken prog-cyc handler all-cyc tc-ins taken prog-cyc handler \
   all-cyc cached traces refus "vs-fw" "vs-plain" "all-vs-fw" "all-vs-pl"
-for tc in "$build"/tcache/*-tc.elf; do
+for tc in "$dir"/*-tc.elf; do
   [ -f "$tc" ] || continue
   name=$(basename "$tc" -tc.elf)
   plain="$build/workloads/$name.elf"
   [[ $name == embench-* ]] && plain="$build/embench/${name#embench-}.elf"
-  [ -f "$plain" ] && [ -f "$build/tcache/$name-fw.elf" ] || continue
+  [ -z "$set_" ] || plain="$dir/$name-plain.elf"
+  [ -f "$plain" ] && [ -f "$dir/$name-fw.elf" ] || continue
   row=()
   plain_pc=0
   plain_cyc=0
   fw_pc=0
   fw_cyc=0
   for v in "" -fw -tc; do
-    elf="$build/tcache/$name$v.elf"
+    elf="$dir/$name$v.elf"
     [ -n "$v" ] || elf=$plain
     pcs=()
-    [ -n "$v" ] || pcs=(--pcs="$tmp/pcs")
+    [ -n "$v" ] || [ -n "$set_" ] || pcs=(--pcs="$tmp/pcs")
     err=$("$sim" --taken-penalty="$penalty" --code-range="$cache:$cache_end" "${pcs[@]}" "$elf" 2>&1 >"$tmp/out") ||
       { echo "$name$v: the run failed"; echo "$err"; exit 1; }
     total=$(field '.* \([0-9]*\) instructions, exit code.*' "$err")
@@ -63,10 +74,14 @@ for tc in "$build"/tcache/*-tc.elf; do
         row+=("$ins" "$taken" "$pc")
         plain_pc=$pc
         plain_cyc=$cycles
-        read -r _ _ sins staken < <("$py" "$(dirname "$0")/static_layout.py" "$elf" "$tmp/pcs") ||
-          { echo "$name: the static layout failed"; exit 1; }
-        spc=$((sins + penalty * staken))
-        row+=("$sins" "$staken" "$spc" "$(pct "$spc" "$pc")")
+        if [ -n "$set_" ]; then
+          row+=(- - - -)
+        else
+          read -r _ _ sins staken < <("$py" "$(dirname "$0")/static_layout.py" "$elf" "$tmp/pcs") ||
+            { echo "$name: the static layout failed"; exit 1; }
+          spc=$((sins + penalty * staken))
+          row+=("$sins" "$staken" "$spc" "$(pct "$spc" "$pc")")
+        fi
         ;;
       -fw) row+=("$ins" "$taken" "$pc" "$((total - ins))" "$cycles"); fw_pc=$pc; fw_cyc=$cycles ;;
       -tc)
@@ -83,7 +98,7 @@ for tc in "$build"/tcache/*-tc.elf; do
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${row[2]}" "${row[5]}" "${row[9]}" "${row[11]}" "${row[14]}" \
     "${row[16]}" "${row[8]}" "${row[13]}" "${row[17]%\%}" >>"$tsv"
 done
-if [ -n "${PLOTS:-}" ]; then
+if [ -n "${PLOTS:-}" ] && [ -z "$set_" ]; then
   "$py" "$(dirname "$0")/plot_tracecache.py" "$tsv" "$PLOTS/tracecache.png"
 fi
 echo "(plain: the program alone; st: the same program with its blocks laid out offline from its whole run's"

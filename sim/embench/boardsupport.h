@@ -4,7 +4,9 @@
 #ifndef HWPROF_EMBENCH_BOARDSUPPORT_H
 #define HWPROF_EMBENCH_BOARDSUPPORT_H
 
+#ifndef GLOBAL_SCALE_FACTOR /* -DGLOBAL_SCALE_FACTOR=N: N times as many repetitions (make bench section 9b) */
 #define GLOBAL_SCALE_FACTOR 1
+#endif
 #define WARMUP_HEAT 0
 
 #endif /* HWPROF_EMBENCH_BOARDSUPPORT_H */
