@@ -14,8 +14,7 @@ $(BUILD)/tbc/libhwprof_tbc.a: $(BUILD)/tbc/progen.o
 
 TB_SRC := tb/top/tb_top.cpp tb/lib/lockstep.cpp tb/top/top_steps.cpp tb/pir/steps_pir.cpp tb/edge_prof/steps_edge_prof.cpp tb/trace_ctrl/steps_trace_ctrl.cpp \
           tb/cop/steps_cop.cpp
-TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) tb/lib/lockstep.h tb/top/top_compare.h tb/lib/progen.h tb/lib/bench_params.h \
-           tb/top/top_steps.h tb/top/wide_port.h tb/top/pir_shadow.h tb/lib/verilated_top.h tb/lib/apb_master.h tb/top/top_ports.h $(BUILD)/model/libhwprof_model.a \
+TB_DEPS := $(RTL_SRC) $(VLT) $(TB_SRC) $(wildcard tb/top/*.h tb/lib/*.h) $(BUILD)/model/libhwprof_model.a \
            $(BUILD)/tbc/libhwprof_tbc.a
 
 # Bench configurations: the RTL parameters are fixed when Verilator builds a bench, and the same

@@ -20,7 +20,7 @@ static void hw_cycle(platform_t *p, hwprof_top_in_t *in) {
   q->write = p->out.mem_req_write;
   q->addr = p->out.mem_req_addr;
   if (q->valid && q->write) q->wdata = p->out.mem_req_wdata;
-  hwprof_mem_model_step(&p->mem, q);
+  if (!hwprof_mem_model_idle(&p->mem, q)) hwprof_mem_model_step(&p->mem, q);
   p->cpu.irq_line = p->out.irq_phase || p->out.irq_trace || p->out.irq_coproc || p->out.irq_error;
   p->cycles++;
 }

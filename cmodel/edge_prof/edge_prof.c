@@ -261,11 +261,24 @@ static void quiet_out(hwprof_edge_prof_out_t *o) {
   o->mem_req_wdata = &zero_line;
 }
 
+/* Nothing to decide this cycle, but an update may arrive (most busy cycles of a run with many misses):
+ * no access and no command, and either idle with an empty update buffer or waiting for a refill's line
+ * that has not come. eval() would then decide nothing (no pop, no perform, no miss, no memory request,
+ * the same state) and give all outputs 0 but upd_space; at the edge only the update buffer takes the
+ * arriving update and the statistics count a stalled event. */
+static bool waiting(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_in_t *in) {
+  return !in->reg.access && !s->cmd_busy &&
+         ((s->state == ST_IDLE && s->upd_buf.count == 0) || (s->state == ST_FILL_WAIT && !in->mem_rsp_valid));
+}
+
 void hwprof_edge_prof_eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg,
                            const hwprof_edge_prof_in_t *in, hwprof_edge_prof_eval_t *e) {
   e->quiet = quiet(s, in);
-  if (e->quiet) {
+  e->waiting = !e->quiet && waiting(s, in);
+  if (e->quiet || e->waiting) {
     quiet_out(&e->out);
+    /* the buffer has room for the arriving update unless it fills it (not cmd_busy: waiting() says so) */
+    e->out.upd_space = s->upd_buf.count + (in->upd.valid ? 1u : 0u) < cfg->upd_depth;
     return;
   }
   eval(s, cfg, in, e);
@@ -289,6 +302,18 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
   if (e->quiet) { /* the edge changes nothing, unless a stalled event is counted */
     if (!in->ev_stall) return;
     eval(s, cfg, in, e);
+  } else if (e->waiting) { /* the update buffer takes the arriving update; a stalled event is counted */
+    if (in->ev_stall) {
+      const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_EP_ST_N, 32};
+      const hwprof_prim_counters_in_t st_in = {1u << HWPROF_EP_ST_STALLS, false, 0, 0};
+      hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
+    }
+    if (in->upd.valid) {
+      const hwprof_prim_fifo_cfg_t uc = upd_buf_cfg(cfg);
+      const hwprof_prim_fifo_in_t ui = {false, false, true, entry(in->upd.dec, in->upd.addr), 0};
+      hwprof_prim_fifo_step(&s->upd_buf, &uc, &ui);
+    }
+    return;
   }
   const hwprof_edge_prof_out_t *o = &e->out;
   /* values read before anything is written */

@@ -60,6 +60,11 @@ static inline bool hwprof_mem_model_rsp_valid(const hwprof_mem_model_t *m) { ret
 /* the line a valid response carries (words outside the memory read as 0) */
 void hwprof_mem_model_rsp_line(const hwprof_mem_model_t *m, hwprof_line_t *line);
 void hwprof_mem_model_step(hwprof_mem_model_t *m, const hwprof_mem_req_t *req);
+/* step() with no request changes nothing: no read in flight, and a port that always grants with a
+ * fixed latency (it draws nothing). A simulator may leave such cycles out. */
+static inline bool hwprof_mem_model_idle(const hwprof_mem_model_t *m, const hwprof_mem_req_t *req) {
+  return !req->valid && !m->rd_pending && m->cfg.grant_pct >= 100u && m->cfg.lat_min == m->cfg.lat_max;
+}
 /* The memory side of a system reset: the read in flight is dropped (the requester forgets it);
  * the contents stay. */
 void hwprof_mem_model_reset_port(hwprof_mem_model_t *m);

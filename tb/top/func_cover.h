@@ -47,6 +47,7 @@ class FuncCover {
     kLean,               // ... its lean cycle (hwprof_top_lean: the engines but the pir and edge unit at rest)
     kLeanMiss,           // ... in which an update missed the cache
     kLeanStall,          // ... in which a retire event waited
+    kEdgeWaitArrive,     // the edge unit waiting for a refill's line took an arriving update (its waiting cycle)
     kN
   };
   static const char* name(unsigned p) {
@@ -56,7 +57,7 @@ class FuncCover {
                                       "update dropped (bounds)", "event stalled (buffer full)", "trace FIFO full",
                                       "trace FIFO watermark interrupt", "link stack overflow", "link stack underflow", "path counted", "path stack overflow",
                                       "path stack underflow", "carrier prof.id counted", "carrier prof.init or prof.setoff", "plain model cycle", "lean model cycle", "lean cycle with a miss",
-                                      "lean cycle with a stall"};
+                                      "lean cycle with a stall", "update arriving in a refill wait"};
     return n[p];
   }
 
@@ -65,6 +66,9 @@ class FuncCover {
     b_ = s_of(s);
     plain_ = hwprof_top_plain(&s, &in);
     lean_ = !plain_ && hwprof_top_lean(&s, &in);
+    /* StFillWait (3), no command, the line not there yet, no access: hwprof_edge_prof_eval's waiting cycle */
+    wait_arrive_ = s.edge_prof.state == 3 && !s.edge_prof.cmd_busy && s.pir.upd.valid && !in.mem_rsp_valid &&
+                   !(in.apb.psel && in.apb.penable);
   }
   // after the clock edge: the state, the cycle's outputs and inputs, and whether the memory had a
   // line read outstanding when the cycle began
@@ -102,6 +106,7 @@ class FuncCover {
     hit_[kLean] += lean_;
     hit_[kLeanMiss] += lean_ ? misses : 0;
     hit_[kLeanStall] += lean_ && in.ev.valid && !out.ev_ready;
+    hit_[kEdgeWaitArrive] += wait_arrive_;
     irq_phase_ = out.irq_phase;
     irq_trace_ = out.irq_trace;
   }
@@ -152,7 +157,7 @@ class FuncCover {
   Snap b_{};
   uint64_t hit_[kN] = {};
   uint64_t misses_ = 0;
-  bool plain_ = false, lean_ = false;
+  bool plain_ = false, lean_ = false, wait_arrive_ = false;
   bool irq_phase_ = false, irq_trace_ = false;
 };
 
