@@ -9,9 +9,16 @@
 
 #define DRAIN_BATCH 16u
 
-static uint32_t ctrl_expected(void) {
+/* The watermark: half the FIFO (at least 1). The drain runs before the next instruction, which ends
+ * at most a trace or two, so the FIFO never fills; each drain reads the status and acknowledges
+ * once for the records it pops (3 accesses each), not once a record. */
+static uint8_t watermark_of(const hwprof_config_t *hc) {
+  return (uint8_t)(hc->trace_fifo_depth >= 4u ? hc->trace_fifo_depth / 2u : 1u);
+}
+
+static uint32_t ctrl_expected(uint8_t watermark) {
   return 1u << HWPROF_TRACE_CTRL_CTRL_ENABLE_LSB | 1u << HWPROF_TRACE_CTRL_CTRL_FIFO_MODE_LSB |
-         1u << HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB;
+         (uint32_t)watermark << HWPROF_TRACE_CTRL_CTRL_WATERMARK_LSB;
 }
 
 int trace_drain_init(trace_drain_t *d, const char *path, const hwprof_bus_t *bus, void *bus_ctx, uint32_t entry_pc,
@@ -20,17 +27,22 @@ int trace_drain_init(trace_drain_t *d, const char *path, const hwprof_bus_t *bus
   d->path = path;
   d->h = (hwprof_t){HWPROF_PLAT_REG_BASE, bus, bus_ctx}; /* the base is the platform's; the bus carries the accesses */
   hwprof_config_t hc;
-  const hwprof_trace_config_t cfg = {kHwprofTraceFifo, 1, 0, 0, 0};
   const hwprof_trace_rec_t start = {entry_pc, 1}; /* the first trace starts at the entry point */
-  if (hwprof_read_config(&d->h, &hc) != kHwprofOk || hwprof_trace_configure(&d->h, &cfg) != kHwprofOk ||
-      hwprof_trace_restore(&d->h, &start) != kHwprofOk || hwprof_trace_enable(&d->h, true) != kHwprofOk) {
+  if (hwprof_read_config(&d->h, &hc) != kHwprofOk) {
+    snprintf(err, errlen, "the hwprof registers do not answer: no build parameters");
+    return -1;
+  }
+  d->watermark = watermark_of(&hc);
+  const hwprof_trace_config_t cfg = {kHwprofTraceFifo, d->watermark, 0, 0, 0};
+  if (hwprof_trace_configure(&d->h, &cfg) != kHwprofOk || hwprof_trace_restore(&d->h, &start) != kHwprofOk ||
+      hwprof_trace_enable(&d->h, true) != kHwprofOk) {
     snprintf(err, errlen, "the trace controller refused the drain's configuration");
     return -1;
   }
   const uint32_t ctrl = hwprof_mmio_read32(&d->h, HWPROF_TRACE_CTRL_CTRL_ADDR);
-  if (ctrl != ctrl_expected()) {
+  if (ctrl != ctrl_expected(d->watermark)) {
     snprintf(err, errlen, "the trace controller's CTRL reads 0x%08" PRIx32 " after the drain's setup, not 0x%08" PRIx32,
-             ctrl, ctrl_expected());
+             ctrl, ctrl_expected(d->watermark));
     return -1;
   }
   return hwprof_trf_create(&d->w, path, hc.hist_w, entry_pc, err, errlen);
@@ -75,7 +87,7 @@ int trace_drain_finish(trace_drain_t *d, char *err, size_t errlen) {
     snprintf(err, errlen, "%s: write error", d->path);
     return -1;
   }
-  if (ctrl != ctrl_expected()) {
+  if (ctrl != ctrl_expected(d->watermark)) {
     snprintf(err, errlen, "%s: the program reconfigured the trace controller (CTRL 0x%08" PRIx32 "): the stream is not the "
              "drain's", d->path, ctrl);
     return -1;

@@ -25,6 +25,7 @@ typedef struct {
   uint64_t insns;   /* the program's own instructions (trap handlers' excluded) */
   uint32_t last_pc; /* the last of them */
   uint64_t drains;  /* times the FIFO was emptied */
+  uint8_t watermark; /* records in the FIFO that raise the TRACE interrupt */
   bool write_failed;
 } trace_drain_t;
 
