@@ -2,9 +2,11 @@
 # make qemu-check: the CPU model's retired-PC stream, console output and exit code must equal QEMU's
 # on every workload (a program that takes traps, sim/workloads/traps.c, compares trap entries,
 # handlers and mret too).
-# QEMU (qemu-system-riscv32 -M virt, single-stepped, -d exec,nochain) logs one "Trace" line per
-# executed instruction; the stream is compared from the program's entry (0x80000000) on, after
-# QEMU's boot ROM. usage: tools/qemu_check.sh SIM ELF...   (QEMU_KEEP=DIR keeps QEMU's stream of
+# QEMU (qemu-system-riscv32 -M virt, -d in_asm,exec,nochain) logs each translated block's
+# instructions once and every execution of a block; tools/qemu_blocks.awk expands that into the
+# retired-PC stream (the same stream as single-stepping with one "Trace" line per instruction, which
+# takes 8 times as long and 8 times the log). The stream is compared from the program's entry
+# (0x80000000) on, after QEMU's boot ROM. usage: tools/qemu_check.sh SIM ELF...   (QEMU_KEEP=DIR keeps QEMU's stream of
 # each program as DIR/NAME.pcs, for tb/oracle/branch_oracle.py)
 set -u
 sim=${1:?usage: qemu_check.sh SIM ELF...}
@@ -20,10 +22,9 @@ for elf in "$@"; do
   "$sim" "$elf" --engine=none --pcs="$tmp/$name.ours" --quiet >"$tmp/$name.out" 2>&1
   ours_rc=$?
   timeout 600 qemu-system-riscv32 -M virt -bios none -kernel "$elf" -semihosting-config enable=on,target=native \
-    -singlestep -d exec,nochain -D "$tmp/$name.log" -nographic -monitor none -serial none >"$tmp/$name.qout" 2>&1
+    -d in_asm,exec,nochain -D "$tmp/$name.log" -nographic -monitor none -serial none >"$tmp/$name.qout" 2>&1
   qemu_rc=$?
-  # each line: "Trace N: HOSTADDR [CPU/PC/FLAGS/CFLAGS] ...": the PC is the second field between slashes
-  grep '^Trace ' "$tmp/$name.log" | cut -d/ -f2 | sed -n '/^80000000$/,$p' >"$tmp/$name.qemu"
+  awk -f "$(dirname "$0")/qemu_blocks.awk" "$tmp/$name.log" | sed -n '/^80000000$/,$p' >"$tmp/$name.qemu"
   rm -f "$tmp/$name.log"
   [ -n "${QEMU_KEEP:-}" ] && cp "$tmp/$name.qemu" "$QEMU_KEEP/$name.pcs"
   # ours ends with its end record ('end LINES'), QEMU's log has none: checked, then left out
