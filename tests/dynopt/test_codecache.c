@@ -505,7 +505,7 @@ static void test_cc_exits_go_through_trampolines_until_linked(void **state) {
   for (unsigned i = 0; i + 1 < sizeof kCopyA / 4; i++) assert_int_equal(f.mem[i], kCopyA[i]);
   assert_int_equal(f.mem[8], 0x1600006f);
   assert_int_equal(*at(&f, 0x80000180), 0xf89ff06f);
-  assert_int_equal(f.cc.nexit, 1);
+  assert_int_equal(f.cc.nexit, 2); /* the stub's way to 108, and the call's return address 118 */
   const uint32_t t[] = {0x80000108, 0x8000010c, 0x80000118, 0x8000011c};
   assert_int_equal(hwprof_cc_place_trace(&f.cc, t, 4, &e2), kHwprofCcPlaced);
   assert_int_equal(e2, BASE + 0x24);
@@ -516,13 +516,38 @@ static void test_cc_exits_go_through_trampolines_until_linked(void **state) {
   assert_int_equal(f.mem[1], 0x02071063);
   assert_int_equal(*at(&f, 0x80000108), 0xf1dff06f);
   assert_int_equal(f.cc.linked, 1);
-  assert_int_equal(f.cc.nexit, 1); /* 30's way to 120 */
+  assert_int_equal(f.cc.nexit, 2); /* 30's way to 120, and the return address 118 (no trace starts there) */
   assert_int_equal(f.cc.tramp_next, BASE + 0x188);
   /* flush: the program as it was, no exit left to link; the trampolines stay (copies use them) */
   assert_int_equal(hwprof_cc_flush(&f.cc), kHwprofOk);
   for (unsigned i = 0; i < sizeof kProgram / 4; i++) assert_int_equal(*at(&f, CODE_LO + 4 * i), kProgram[i]);
   assert_int_equal(f.cc.tramp_next, BASE + 0x188);
   assert_int_equal(*at(&f, 0x80000184), 0xf9dff06f);
+  assert_int_equal(f.cc.nexit, 0);
+}
+
+/* A copied call's return address follows a trace placed later at it: trace A loads 118 into ra (its
+ * call's return address, no copy there yet); once a trace starts at 118 (addi a0,a0,4; bne back to
+ * 100), A's lui and addi load that copy's entry, 24, so the return goes straight there and not
+ * through the patch at 118. Encodings by hand: lui ra,0x80000 = 800000b7, addi ra,ra,0x24 =
+ * 0x024 << 20 | ra << 15 | ra << 7 | 0x13 = 02408093. */
+static void test_cc_return_address_follows_a_trace_placed_later(void **state) {
+  (void)state;
+  static fixture_t f;
+  setup_memory(&f, 0x100);
+  uint32_t e1, e2;
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceA, 6, &e1), kHwprofCcPlaced);
+  assert_int_equal(f.mem[4], 0x800000b7);
+  assert_int_equal(f.mem[5], 0x11808093); /* 118, the original return address */
+  const uint32_t r[] = {0x80000118, 0x8000011c};
+  assert_int_equal(hwprof_cc_place_trace(&f.cc, r, 2, &e2), kHwprofCcPlaced);
+  assert_int_equal(e2, BASE + 0x24);
+  assert_int_equal(f.mem[4], 0x800000b7);
+  assert_int_equal(f.mem[5], 0x02408093); /* 24, the copy of the trace at 118 */
+  assert_int_equal(f.cc.returns_linked, 1);
+  for (size_t i = 0; i < f.cc.nexit; i++) assert_false(f.exit[i].ret); /* nothing left to re-aim */
+  /* a flush forgets the noted return addresses with the exits (the old copies stay valid code) */
+  assert_int_equal(hwprof_cc_flush(&f.cc), kHwprofOk);
   assert_int_equal(f.cc.nexit, 0);
 }
 
@@ -642,6 +667,7 @@ int main(void) {
       cmocka_unit_test(test_cc_call_returns_into_the_copy_of_its_return_site),
       cmocka_unit_test(test_cc_flush_restores_the_program),
       cmocka_unit_test(test_cc_exits_go_through_trampolines_until_linked),
+      cmocka_unit_test(test_cc_return_address_follows_a_trace_placed_later),
       cmocka_unit_test(test_cc_refusals_change_nothing),
       cmocka_unit_test(test_cc_semihosting_call_stays_in_place),
       cmocka_unit_test(test_cc_init_rejects_overlap_and_misalignment),

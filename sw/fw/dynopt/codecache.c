@@ -3,6 +3,7 @@
 
 #include "rv32_isa.h"
 
+#define CC_MAX_RETS 16u /* return addresses noted per copy */
 #define CC_MAX_EXITS 48u /* a trace holds at most one conditional branch per history bit, plus its end */
 
 uint32_t *hwprof_cc_word(const hwprof_cc_t *cc, uint32_t a) { return &cc->c.mem[(a - cc->c.mem_base) / 4u]; }
@@ -98,6 +99,8 @@ typedef struct {
   unsigned nbranch;
   hwprof_cc_exit_t exit[CC_MAX_EXITS + 2u]; /* jumps that leave for original code: recorded if placed */
   unsigned nexit;
+  hwprof_cc_exit_t ret[CC_MAX_RETS]; /* return addresses of the original code: recorded if placed and room */
+  unsigned nret;
   uint32_t gain; /* taken transfers the copy removes from the recorded path */
   hwprof_cc_status_t st;
 } emit_t;
@@ -145,11 +148,13 @@ static uint32_t copy_of(const emit_t *e, uint32_t a) {
   return p ? p->entry : 0u;
 }
 
-/* The return address of a copied call whose original one is r: the copy of the trace placed at r,
- * if any, so that the return goes straight there (without the patch's jump), else r. */
-static uint32_t return_to(const emit_t *e, uint32_t r) {
+/* rd = the return address of a copied call whose original one is r: the copy of the trace placed
+ * at r, if any, so that the return goes straight there (without the patch's jump), else r, noted
+ * (when it takes a lui and an addi) for a trace placed at r later (link_exits). */
+static void put_return(emit_t *e, unsigned rd, uint32_t r) {
   const uint32_t c = copy_of(e, r);
-  return c ? c : r;
+  if (c == 0 && rv32_lo12(r) != 0 && e->nret < CC_MAX_RETS) e->ret[e->nret++] = (hwprof_cc_exit_t){e->cur, r, 0, true};
+  put_const(e, rd, c ? c : r, 0);
 }
 
 /* The trampoline to original address a: an existing one, or one more (committed if placed). */
@@ -179,7 +184,7 @@ static void put_jump_from(emit_t *e, uint32_t a, uint32_t branch) {
       fail(e, kHwprofCcNoRoom);
       return;
     }
-    e->exit[e->nexit++] = (hwprof_cc_exit_t){e->cur, a, branch};
+    e->exit[e->nexit++] = (hwprof_cc_exit_t){e->cur, a, branch, false};
     to = e->cc->c.tramp_lo != e->cc->c.tramp_hi ? trampoline(e, a) : a;
   }
   if (!rv32_fits_j((int64_t)to - (int64_t)e->cur)) fail(e, kHwprofCcTooFar);
@@ -221,12 +226,17 @@ static void append_copy(emit_t *e, const hwprof_cc_patch_t *p) {
       for (size_t i = 0; i < cc->nexit; i++) /* an exit of that copy is one of this copy too */
         if (cc->c.exit[i].at == w) {
           if (e->nexit == CC_MAX_EXITS + 2u) fail(e, kHwprofCcNoRoom);
-          else e->exit[e->nexit++] = (hwprof_cc_exit_t){e->cur, cc->c.exit[i].to, 0};
+          else e->exit[e->nexit++] = (hwprof_cc_exit_t){e->cur, cc->c.exit[i].to, 0, false};
           break;
         }
       if (!rv32_fits_j((int64_t)target - (int64_t)e->cur)) fail(e, kHwprofCcTooFar);
       put(e, jump_word(e->cur, target), 0);
     } else {
+      for (size_t i = 0; i < cc->nexit; i++) /* a return address of that copy is one of this copy too */
+        if (cc->c.exit[i].at == w && cc->c.exit[i].ret) {
+          if (e->nret < CC_MAX_RETS) e->ret[e->nret++] = (hwprof_cc_exit_t){e->cur, cc->c.exit[i].to, 0, true};
+          break;
+        }
       put(e, insn, sh); /* no other instruction of a copy depends on where it is */
     }
   }
@@ -329,7 +339,7 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
   const bool pair = k == RV32_CF_JALR && sh == 0 && rv32_opcode(before) == RV32_OP_AUIPC &&
                     rv32_rd(before) == rv32_rs1(insn) && rv32_rs1(insn) != 0;
   if (pair) {
-    if (rd != 0) put_const(e, rd, return_to(e, pc + 4u), 0);
+    if (rd != 0) put_return(e, rd, pc + 4u);
     put_jump(e, (pc - 4u + rv32_imm_u(before) + (uint32_t)rv32_imm_i(insn)) & ~UINT32_C(1));
     return false;
   }
@@ -381,7 +391,7 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
       return true;
     case RV32_CF_JAL:
       if (rd != 0 && sh != 0) fail(e, kHwprofCcProfiled);
-      if (rd != 0) put_const(e, rd, return_to(e, pc + 4u), 0); /* a call */
+      if (rd != 0) put_return(e, rd, pc + 4u); /* a call */
       if (last) { /* the jump's word carries its origin, or the profiling it does goes first */
         if (rd == 0 && sh != 0) drop_jump(e, sh);
         put_jump(e, target);
@@ -397,7 +407,7 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
         return false;
       }
       if (rd != 0) { /* an indirect call: its return address, then a plain indirect jump */
-        put_const(e, rd, return_to(e, pc + 4u), 0);
+        put_return(e, rd, pc + 4u);
         put(e, insn & ~(0x1fu << 7), 0);
       } else {
         put(e, insn, sh);
@@ -409,11 +419,19 @@ static bool copy_insn(emit_t *e, const uint32_t *pcs, size_t n, size_t i) {
   }
 }
 
-/* Every recorded exit to the new trace's start jumps to its copy now (and is no longer an exit). */
+/* Every recorded exit to the new trace's start jumps to its copy now (and is no longer an exit), and
+ * every recorded return address to it loads the copy's address. */
 static void link_exits(hwprof_cc_t *cc, uint32_t start, uint32_t entry) {
   for (size_t i = 0; i < cc->nexit;) {
     const hwprof_cc_exit_t x = cc->c.exit[i];
-    if (x.to == start && rv32_fits_j((int64_t)entry - (int64_t)x.at)) {
+    if (x.to == start && x.ret) { /* put_return's lui and addi (r's low 12 bits are not 0) */
+      uint32_t *lui = hwprof_cc_word(cc, x.at), *addi = hwprof_cc_word(cc, x.at + 4u);
+      const unsigned rd = rv32_rd(*lui);
+      *lui = rv32_lui(rd, entry);
+      *addi = rv32_addi(rd, rd, rv32_lo12(entry));
+      cc->c.exit[i] = cc->c.exit[--cc->nexit];
+      cc->returns_linked++;
+    } else if (x.to == start && !x.ret && rv32_fits_j((int64_t)entry - (int64_t)x.at)) {
       /* a jump to the next word is a nop: no taken transfer (the copy was placed right behind) */
       *hwprof_cc_word(cc, x.at) = entry == x.at + 4u ? rv32_addi(0, 0, 0) : jump_word(x.at, entry);
       if (x.branch && rv32_fits_b((int64_t)entry - (int64_t)x.branch)) { /* the stub is left unused */
@@ -426,6 +444,15 @@ static void link_exits(hwprof_cc_t *cc, uint32_t start, uint32_t entry) {
       i++;
     }
   }
+}
+
+/* The noted return addresses leave the exit table to the jumps, which must be linked (a return
+ * address left as it is stays correct). */
+static void drop_returns(hwprof_cc_t *cc) {
+  size_t n = 0;
+  for (size_t i = 0; i < cc->nexit; i++)
+    if (!cc->c.exit[i].ret) cc->c.exit[n++] = cc->c.exit[i];
+  cc->nexit = n;
 }
 
 hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, size_t n, uint32_t *entry) {
@@ -461,6 +488,7 @@ hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, s
   e.org = 0;
   put_stubs(&e);
   if (!rv32_fits_j((int64_t)e.entry - (int64_t)e.start)) fail(&e, kHwprofCcTooFar);
+  if (e.st == kHwprofCcPlaced && cc->nexit + e.nexit > cc->c.exit_cap) drop_returns(cc); /* jumps first */
   if (e.st == kHwprofCcPlaced && cc->nexit + e.nexit > cc->c.exit_cap) fail(&e, kHwprofCcNoRoom);
   if (e.st != kHwprofCcPlaced) {
     cc->refused[e.st]++;
@@ -468,6 +496,9 @@ hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, s
   }
   link_exits(cc, e.start, e.entry);
   for (unsigned i = 0; i < e.nexit; i++) cc->c.exit[cc->nexit++] = e.exit[i];
+  /* the return addresses as room allows (one not noted keeps its original value: correct, and its
+     return goes through the patch) */
+  for (unsigned i = 0; i < e.nret && cc->nexit < cc->c.exit_cap; i++) cc->c.exit[cc->nexit++] = e.ret[i];
   hwprof_cc_patch_t *p = &cc->c.patch[cc->npatch++];
   p->addr = e.start;
   p->word = *hwprof_cc_word(cc, e.start);

@@ -69,10 +69,13 @@ typedef struct {
 
 /* A jump in the cache that leaves it for original address `to` (directly or through a trampoline):
  * re-aimed at the copy of a trace placed later at `to` (traces linked), and so is the conditional
- * branch whose stub it is, if any, when the copy is in its reach. */
+ * branch whose stub it is, if any, when the copy is in its reach. Or (ret) the lui and addi at `at`
+ * that load a copied call's return address `to` into its link register: aimed at the copy of a
+ * trace placed later at `to`, so that the return goes straight there rather than through its patch. */
 typedef struct {
   uint32_t at, to;
   uint32_t branch; /* the branch that jumps to this stub, or 0 */
+  bool ret;
 } hwprof_cc_exit_t;
 
 /* Why a trace was not placed (nothing changed). */
@@ -119,7 +122,7 @@ typedef struct {
   uint32_t tramp_next; /* the first free trampoline */
   size_t npatch, nexit;
   /* statistics */
-  uint32_t placed, insns_in, words_out, linked;
+  uint32_t placed, insns_in, words_out, linked, returns_linked;
   uint32_t refused[kHwprofCcReasons];
 } hwprof_cc_t;
 
