@@ -232,7 +232,8 @@ static void append_copy(emit_t *e, const hwprof_cc_patch_t *p) {
       if (!rv32_fits_j((int64_t)target - (int64_t)e->cur)) fail(e, kHwprofCcTooFar);
       put(e, jump_word(e->cur, target), 0);
     } else {
-      for (size_t i = 0; i < cc->nexit; i++) /* a return address of that copy is one of this copy too */
+      for (size_t i = 0; rv32_opcode(insn) == RV32_OP_LUI && i < cc->nexit; i++) /* a return address of that copy
+                                                                                   is one of this copy too */
         if (cc->c.exit[i].at == w && cc->c.exit[i].ret) {
           if (e->nret < CC_MAX_RETS) e->ret[e->nret++] = (hwprof_cc_exit_t){e->cur, cc->c.exit[i].to, 0, true};
           break;
