@@ -202,7 +202,7 @@ static void put_exit_branch_to(emit_t *e, uint32_t word, uint32_t shadow, uint32
   e->branch[e->nbranch].at = e->cur;
   e->branch[e->nbranch].to = a;
   e->branch[e->nbranch].cached = cached;
-  e->branch[e->nbranch].pid = e->branch[e->nbranch].setoff = 0;
+  e->branch[e->nbranch].pid = e->branch[e->nbranch].ihint = e->branch[e->nbranch].setoff = 0;
   e->nbranch++;
   put(e, word, shadow);
 }
@@ -480,8 +480,17 @@ hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, s
     cc->refused[st]++;
     return st;
   }
-  emit_t e = {.cc = cc, .start = pcs[0], .entry = cc->next, .cur = cc->next, .tramp = cc->tramp_next,
-              .st = kHwprofCcPlaced};
+  /* its scalars set one by one: the tables are written before they are read, and clearing the whole
+     (some 2.5 KB, picolibc's byte-wise memset) cost some 15,000 instructions a trace on the target */
+  emit_t e;
+  e.cc = cc;
+  e.start = pcs[0];
+  e.entry = e.cur = cc->next;
+  e.tramp = cc->tramp_next;
+  e.org = 0;
+  e.nbranch = e.nexit = e.nret = 0;
+  e.gain = 0;
+  e.st = kHwprofCcPlaced;
   for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++)
     if (!copy_insn(&e, pcs, n, i)) break;
   const uint32_t body_end = e.cur;
