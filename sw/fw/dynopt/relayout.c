@@ -454,9 +454,20 @@ hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk
                                    uint32_t resume, uint32_t *entry) {
   if (rl == NULL || blk == NULL || order == NULL || entry == NULL || n == 0) return kHwprofCcBadTrace;
   hwprof_cc_t *cc = rl->cc;
-  emit_t e = {.rl = rl, .blk = blk, .n = n, .prev = hwprof_rl_func_at(rl, blk[0].lo), .flags = flags,
-              .dry = true, .cur = cc->next,
-              .st = kHwprofCcPlaced};
+  /* its scalars set one by one: the stubs are written before they are read, and clearing the whole
+     (some 3 KB, picolibc's byte-wise memset) cost some 18,000 instructions a layout on the target */
+  emit_t e;
+  e.rl = rl;
+  e.blk = blk;
+  e.n = n;
+  e.prev = hwprof_rl_func_at(rl, blk[0].lo);
+  e.fpatch = NULL;
+  e.fnpatch = 0;
+  e.flags = flags;
+  e.dry = true;
+  e.cur = cc->next;
+  e.nstub = 0;
+  e.st = kHwprofCcPlaced;
   /* the blocks: code, by address, apart; the order a permutation (rl->copy marks the indexes seen) */
   if (n > rl->copy_cap) e.st = kHwprofCcNoRoom;
   for (size_t i = 0; i < n && e.st == kHwprofCcPlaced; i++) {
