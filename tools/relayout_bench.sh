@@ -89,6 +89,7 @@ extra=()
 profile_at=$(sed -n 's/^DYNSTATIC_PROFILE_AT := \(.*\)/\1/p' Makefile mk/*.mk)
 counters_at=$(sed -n 's/^#define INSTR_COUNTERS_AT (HWPROF_PLAT_RAM_BASE + \(0x[0-9a-f]*\)u).*/\1/p' sw/host/instr/instrument.h)
 counters_at=$(printf "0x%x" $((0x80000000 + counters_at))) # HWPROF_PLAT_RAM_BASE + the offset
+missing=()
 for rl in "$build"/dynrl/*-prof.elf; do
   [ -f "$rl" ] || continue
   name=$(basename "$rl" -prof.elf)
@@ -98,7 +99,8 @@ for rl in "$build"/dynrl/*-prof.elf; do
   every="$build/dynevery/$name-prof.elf"
   static="$build/dynstatic/$name-prof.elf"
   tronly="$build/dyntrace/$name-prof.elf"
-  [ -f "$none" ] && [ -f "$b5" ] && [ -f "$both" ] && [ -f "$every" ] && [ -f "$static" ] && [ -f "$tronly" ] || continue
+  [ -f "$none" ] && [ -f "$b5" ] && [ -f "$both" ] && [ -f "$every" ] && [ -f "$static" ] && [ -f "$tronly" ] ||
+    { missing+=("$name"); continue; }
   run "$name" "$none" none
   n_pcyc=$pcyc n_cyc=$cycles n_taken=$taken n_handler=$handler
   run "$name" "$rl" rl
@@ -135,6 +137,9 @@ for rl in "$build"/dynrl/*-prof.elf; do
     "$e_pcyc" "$e_taken" "$e_handler" "$e_traces" "$s_pcyc" "$s_taken" "$s_lay" "$t_pcyc" "$t_taken" "$t_handler" \
     "$t_traces" >>"$tsv"
 done
+[ "${#missing[@]}" = 0 ] ||
+  echo "relayout_bench: left out ${missing[*]}: a build of theirs is missing (make bench builds build/dyn*/)"
+[ "$(wc -l <"$tsv")" -gt 1 ] || { echo "relayout_bench: error: no program has every build under $build/dyn*/ (run make bench)"; exit 2; }
 awk -F'\t' 'NR > 1 { rf += $17; rm += $18; rx += $19; bf += $21; bm += $22; bx += $23; rh += $11; bh += $12; rp += $3; bp += $4; np += $2 }
   END { if (NR > 1) printf "all programs: prog-cyc 5A %+.1f%%, 5B %+.1f%% against none; handler 5A %d, 5B %d instructions; true changes found/missed/false: 5A %d/%d/%d, 5B %d/%d/%d\n",
           100 * (rp - np) / np, 100 * (bp - np) / np, rh, bh, rf, rm, rx, bf, bm, bx }' "$tsv"
