@@ -149,10 +149,12 @@ int main(void) {
            (unsigned long)top->rec.hist, (unsigned long)top->count);
 #ifdef HWPROF_TRACE_CACHE
   printf("firmware: code cache [0x%08lx, 0x%08lx): %lu traces placed (%lu instructions, %lu words with their exits), "
-         "%lu exits linked, %lu returns re-aimed, %lu trampolines; hot traces: %lu at a placed start left alone, %lu not rebuilt, %lu refused\n",
+         "%lu exits linked, %lu returns re-aimed, %lu trampolines; hot traces: %lu at a placed start left alone, "
+         "%lu not rebuilt, %lu refused\n",
          (unsigned long)cc.c.lo, (unsigned long)cc.c.hi, (unsigned long)cc.placed, (unsigned long)cc.insns_in,
-         (unsigned long)cc.words_out, (unsigned long)cc.linked, (unsigned long)cc.returns_linked, (unsigned long)((cc.tramp_next - cc.c.tramp_lo) / 4u),
-         (unsigned long)topt.cached_start, (unsigned long)topt.recon_failed, (unsigned long)topt.refused);
+         (unsigned long)cc.words_out, (unsigned long)cc.linked, (unsigned long)cc.returns_linked,
+         (unsigned long)((cc.tramp_next - cc.c.tramp_lo) / 4u), (unsigned long)topt.cached_start,
+         (unsigned long)topt.recon_failed, (unsigned long)topt.refused);
   for (unsigned k = 1; k < kHwprofCcReasons; k++)
     if (cc.refused[k]) printf("firmware:   refused %lu: %s\n", (unsigned long)cc.refused[k], hwprof_cc_status_str(k));
 #endif
