@@ -153,7 +153,8 @@ static uint32_t copy_of(const emit_t *e, uint32_t a) {
  * (when it takes a lui and an addi) for a trace placed at r later (link_exits). */
 static void put_return(emit_t *e, unsigned rd, uint32_t r) {
   const uint32_t c = copy_of(e, r);
-  if (c == 0 && rv32_lo12(r) != 0 && e->nret < CC_MAX_RETS) e->ret[e->nret++] = (hwprof_cc_exit_t){e->cur, r, 0, true};
+  if (c == 0 && rv32_lo12(r) != 0 && e->nret < CC_MAX_RETS)
+    e->ret[e->nret++] = (hwprof_cc_exit_t){e->cur, r, 0, true};
   put_const(e, rd, c ? c : r, 0);
 }
 
@@ -232,8 +233,8 @@ static void append_copy(emit_t *e, const hwprof_cc_patch_t *p) {
       if (!rv32_fits_j((int64_t)target - (int64_t)e->cur)) fail(e, kHwprofCcTooFar);
       put(e, jump_word(e->cur, target), 0);
     } else {
-      for (size_t i = 0; rv32_opcode(insn) == RV32_OP_LUI && i < cc->nexit; i++) /* a return address of that copy
-                                                                                   is one of this copy too */
+      /* a return address of that copy still to be re-aimed is one of this copy too (at a lui) */
+      for (size_t i = 0; rv32_opcode(insn) == RV32_OP_LUI && i < cc->nexit; i++)
         if (cc->c.exit[i].at == w && cc->c.exit[i].ret) {
           if (e->nret < CC_MAX_RETS) e->ret[e->nret++] = (hwprof_cc_exit_t){e->cur, cc->c.exit[i].to, 0, true};
           break;
