@@ -243,17 +243,8 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
   o->upd_space = !s->cmd_busy && (upd_count + (in->upd.valid ? 1u : 0u)) < cfg->upd_depth;
 }
 
-/* Nothing to do this cycle (most cycles of a run): at rest, no update arriving, no register access.
- * eval() would give all outputs 0 but upd_space, which is 1 (UPD_DEPTH >= 1); with no stalled event
- * either, the edge changes nothing. */
-static bool quiet(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_in_t *in) {
-  _Static_assert(ST_IDLE == 0, "hwprof_edge_prof_at_rest() names StIdle 0");
-  return hwprof_edge_prof_at_rest(s) && !in->upd.valid && !in->reg.access;
-}
-
-/* What eval() gives when quiet() holds: all 0 but upd_space (UPD_DEPTH >= 1). */
-static void quiet_out(hwprof_edge_prof_out_t *o) {
-  o->upd_space = true;
+/* What eval() gives when waiting() holds: all 0 but upd_space (set by the caller). */
+static void waiting_out(hwprof_edge_prof_out_t *o) {
   o->ovf = o->unf = o->drop = false;
   o->reg = (hwprof_reg_rsp_t){0};
   o->mem_req_valid = o->mem_req_write = false;
@@ -261,23 +252,23 @@ static void quiet_out(hwprof_edge_prof_out_t *o) {
   o->mem_req_wdata = &zero_line;
 }
 
-/* Nothing to decide this cycle, but an update may arrive (most busy cycles of a run with many misses):
- * no access and no command, and either idle with an empty update buffer or waiting for a refill's line
- * that has not come. eval() would then decide nothing (no pop, no perform, no miss, no memory request,
- * the same state) and give all outputs 0 but upd_space; at the edge only the update buffer takes the
- * arriving update and the statistics count a stalled event. */
+/* Nothing to decide this cycle (most cycles of a run): no access and no command, and either idle
+ * with an empty update buffer (at rest) or waiting for a refill's line that has not come. eval()
+ * would then decide nothing (no pop, no perform, no miss, no memory request, the same state) and
+ * give all outputs 0 but upd_space; at the edge only the update buffer takes an arriving update and
+ * the statistics count a stalled event. */
 static bool waiting(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_in_t *in) {
+  _Static_assert(ST_IDLE == 0, "hwprof_edge_prof_at_rest() names StIdle 0");
   return !in->reg.access && !s->cmd_busy &&
          ((s->state == ST_IDLE && s->upd_buf.count == 0) || (s->state == ST_FILL_WAIT && !in->mem_rsp_valid));
 }
 
 void hwprof_edge_prof_eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg,
                            const hwprof_edge_prof_in_t *in, hwprof_edge_prof_eval_t *e) {
-  e->quiet = quiet(s, in);
-  e->waiting = !e->quiet && waiting(s, in);
-  if (e->quiet || e->waiting) {
-    quiet_out(&e->out);
-    /* the buffer has room for the arriving update unless it fills it (not cmd_busy: waiting() says so) */
+  e->waiting = waiting(s, in);
+  if (e->waiting) {
+    waiting_out(&e->out);
+    /* the buffer has room for an arriving update unless it fills it (not cmd_busy: waiting() says so) */
     e->out.upd_space = s->upd_buf.count + (in->upd.valid ? 1u : 0u) < cfg->upd_depth;
     return;
   }
@@ -299,10 +290,7 @@ void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_c
 
 void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
                              hwprof_edge_prof_eval_t *e) {
-  if (e->quiet) { /* the edge changes nothing, unless a stalled event is counted */
-    if (!in->ev_stall) return;
-    eval(s, cfg, in, e);
-  } else if (e->waiting) { /* the update buffer takes the arriving update; a stalled event is counted */
+  if (e->waiting) { /* the update buffer takes an arriving update; a stalled event is counted */
     if (in->ev_stall) {
       const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_EP_ST_N, 32};
       const hwprof_prim_counters_in_t st_in = {1u << HWPROF_EP_ST_STALLS, false, 0, 0};

@@ -101,7 +101,6 @@ typedef struct {
  * outputs and the decisions the clock edge carries out. */
 typedef struct {
   hwprof_edge_prof_out_t out;
-  bool quiet; /* nothing to do (idle, no update waiting or arriving, no command, no access): only out is set */
   bool waiting; /* nothing to decide (idle with no update waiting, or a refill's line not yet there; no
                    command, no access), an update may arrive: only out is set */
   /* the head operation of the update buffer, as read this cycle (the edge reuses it) */
