@@ -7,6 +7,77 @@
 
 #include "autogen/hwprof_regs.h"
 
+/* Function f's back edges: the retreating edges of a depth-first search from the entry block that
+ * takes each block's real edges in the order the CFG lists them (an edge to a block still on the
+ * search's path). In a reducible function these are the edges whose target dominates their
+ * source; in an irreducible one the order picks which edge into a cycle with several entries cuts
+ * the paths. 0, -1 out of memory. */
+static int back_edges(const hwprof_cfg_func_t *f, path_back_t *out) {
+  const unsigned n = f->nblk;
+  unsigned *first = calloc(n + 1u, sizeof *first), *list = calloc(f->nedge + 1u, sizeof *list);
+  unsigned *cursor = calloc(n + 1u, sizeof *cursor), *stack = calloc(n + 1u, sizeof *stack);
+  uint8_t *state = calloc(n + 1u, 1); /* 0 not seen, 1 on the search's path, 2 done */
+  bool *is_back = calloc(f->nedge + 1u, sizeof *is_back);
+  out->off = calloc(n + 1u, sizeof *out->off);
+  int rc = -1;
+  if (!first || !list || !cursor || !stack || !state || !is_back || !out->off) goto done;
+  /* each block's real edges inside the function, in the CFG's order (a counting sort by source) */
+  for (unsigned e = 0; e < f->nedge; e++)
+    if (!hwprof_cfg_is_virtual(f->edge[e].kind) && f->edge[e].src >= 0 && f->edge[e].dst >= 0) first[f->edge[e].src + 1]++;
+  for (unsigned b = 0; b < n; b++) first[b + 1] += first[b];
+  for (unsigned b = 0; b < n; b++) cursor[b] = first[b];
+  for (unsigned e = 0; e < f->nedge; e++)
+    if (!hwprof_cfg_is_virtual(f->edge[e].kind) && f->edge[e].src >= 0 && f->edge[e].dst >= 0)
+      list[cursor[f->edge[e].src]++] = e;
+  for (unsigned b = 0; b < n; b++) cursor[b] = first[b];
+  unsigned sp = 0, nback = 0;
+  if (n > 0) {
+    stack[sp++] = 0;
+    state[0] = 1;
+  }
+  while (sp > 0) {
+    const unsigned v = stack[sp - 1];
+    if (cursor[v] == first[v + 1]) {
+      state[v] = 2;
+      sp--;
+      continue;
+    }
+    const unsigned e = list[cursor[v]++], w = (unsigned)f->edge[e].dst;
+    if (state[w] == 1) {
+      is_back[e] = true;
+      nback++;
+    } else if (state[w] == 0) {
+      state[w] = 1;
+      stack[sp++] = w;
+    }
+  }
+  if ((out->dst = calloc(nback + 1u, sizeof *out->dst)) == NULL) goto done;
+  unsigned k = 0;
+  for (unsigned b = 0; b < n; b++) {
+    out->off[b] = k;
+    for (unsigned i = first[b]; i < first[b + 1]; i++)
+      if (is_back[list[i]]) out->dst[k++] = f->edge[list[i]].dst;
+  }
+  out->off[n] = k;
+  rc = 0;
+done:
+  free(first);
+  free(list);
+  free(cursor);
+  free(stack);
+  free(state);
+  free(is_back);
+  return rc;
+}
+
+/* whether the edge from block u to block b of function fn is a back edge */
+static bool is_back(const path_truth_t *t, int fn, int u, int b) {
+  const path_back_t *k = &t->back[fn];
+  for (uint32_t i = k->off[u]; i < k->off[u + 1]; i++)
+    if (k->dst[i] == b) return true;
+  return false;
+}
+
 int path_truth_init(path_truth_t *t, const char *elf_path, char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
   if (hwprof_elf_read(&t->elf, elf_path, HWPROF_ELF_RELOCATABLE, err, errlen)) return -1;
@@ -20,6 +91,20 @@ int path_truth_init(path_truth_t *t, const char *elf_path, char *err, size_t err
       path_truth_free(t);
       return -1;
     }
+  if ((t->back = calloc(t->prog.nfn + 1u, sizeof *t->back)) == NULL) {
+    snprintf(err, errlen, "%s: out of memory", elf_path);
+    path_truth_free(t);
+    return -1;
+  }
+  for (unsigned i = 0; i < t->prog.nfn; i++) {
+    const hwprof_cfg_fn_t *fn = &t->prog.fn[i];
+    if (fn->multi || !fn->built || fn->cfg.why != HWPROF_CFG_OK) continue;
+    if (back_edges(&fn->cfg, &t->back[i])) {
+      snprintf(err, errlen, "%s: out of memory finding the back edges", elf_path);
+      path_truth_free(t);
+      return -1;
+    }
+  }
   return 0;
 }
 
@@ -30,6 +115,11 @@ void path_truth_free(path_truth_t *t) {
     free(t->stack[d].fr);
   }
   free(t->stack);
+  for (unsigned i = 0; t->back && i < t->prog.nfn; i++) {
+    free(t->back[i].off);
+    free(t->back[i].dst);
+  }
+  free(t->back);
   free(t->tab);
   free(t->pool);
   hwprof_cfg_prog_free(&t->prog);
@@ -110,13 +200,15 @@ static void record(path_truth_t *t, const path_act_t *a, path_end_t end) { recor
 
 /* ---- hierarchical paths (seed 004's region-based embodiment; the regions the instrumenter uses:
  * the function and its natural loops, but a loop headed by the entry block stays in the function's
- * region) */
+ * region; a function with an irreducible loop has only its own region) */
 
 static int eff_loop(const hwprof_cfg_func_t *f, int l) {
   while (l >= 0 && f->loop[l].header == 0) l = f->loop[l].parent;
   return l;
 }
-static int region_of(const hwprof_cfg_func_t *f, int b) { return eff_loop(f, f->loop_of ? f->loop_of[b] : -1); }
+static int region_of(const hwprof_cfg_func_t *f, int b) {
+  return f->irreducible ? -1 : eff_loop(f, f->loop_of ? f->loop_of[b] : -1);
+}
 static int region_parent(const hwprof_cfg_func_t *f, int l) { return eff_loop(f, f->loop[l].parent); }
 /* whether region l (-1: the function) holds block b */
 static bool region_holds(const hwprof_cfg_func_t *f, int l, int b) {
@@ -177,15 +269,14 @@ static bool frame_enter(path_act_t *a, const hwprof_cfg_func_t *f, int b) {
 
 /* the activation enters block b (from its last block, or at its start) */
 static void hier_block(path_truth_t *t, path_act_t *a, const hwprof_cfg_func_t *f, int b) {
-  if (f->irreducible) return;
   if (a->nfr == 0) { /* the activation's start: the function's region */
     if (frame_push(a, -1) == NULL || !frame_enter(a, f, b)) t->failed = true;
     return;
   }
   const int u = a->last;
-  if (u >= 0 && f->idom[b] >= 0 && f->idom[u] >= 0 && hwprof_cfg_dominates(f, b, u)) {
-    /* a back edge of the region headed by b: the regions inside it are left, its path ends, the
-     * next one starts at b */
+  if (u >= 0 && is_back(t, a->fn, u, b)) {
+    /* a back edge of the region headed by b (of the function's, in an irreducible function): the
+     * regions inside it are left, its path ends, the next one starts at b */
     const int c = region_of(f, b);
     while (a->nfr > 1 && a->fr[a->nfr - 1].loop != c) {
       frame_end(t, a, f, kPathEndBack);
@@ -268,8 +359,7 @@ void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev) {
     const int blk = f->blk_of[(pc - f->lo) / 4u];
     if (blk >= 0 && pc == f->blk[blk].start) { /* a block entered */
       t->block_entries++;
-      if (a->len > 0 && a->last >= 0 && f->idom[blk] >= 0 && f->idom[a->last] >= 0 &&
-          hwprof_cfg_dominates(f, blk, a->last)) { /* a back edge ends the path; the next starts here */
+      if (a->len > 0 && a->last >= 0 && is_back(t, fn, a->last, blk)) { /* a back edge ends the path; the next starts here */
         record(t, a, kPathEndBack);
         a->len = 0;
       }

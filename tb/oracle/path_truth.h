@@ -1,7 +1,8 @@
 /* The path profile's oracle (docs/path.md): the executed block sequence, cut from the
  * retire stream and the program's CFGs alone (no edge values, no numbering), into Ball-Larus paths
- * per function activation: a path starts where an activation starts or where a back edge (an edge
- * to a block that dominates its source) lands, and ends at the function's return or tail call, at
+ * per function activation: a path starts where an activation starts or where a back edge (a
+ * retreating edge of a depth-first search in the CFG's edge order: in a reducible function, an
+ * edge to a block that dominates its source) lands, and ends at the function's return or tail call, at
  * the back edge it takes, or at the end of the run. Calls do not end a path: the callee's own
  * activation has its own, and the caller's goes on where the call returns. Each distinct path of
  * each function is counted; the file lists them (docs/path.md, "Files").
@@ -47,9 +48,16 @@ typedef struct {
   uint8_t end;       /* path_end_t */
 } path_entry_t;
 
+/* A function's back edges (the paths' cuts): the targets of block b's are dst[off[b] .. off[b + 1]) */
+typedef struct {
+  uint32_t *off;
+  int *dst;
+} path_back_t;
+
 typedef struct {
   hwprof_elf_t elf;
   hwprof_cfg_prog_t prog;
+  path_back_t *back; /* per function with a CFG */
   path_act_t *stack;
   unsigned depth, stack_cap;
   bool call_pending;   /* the last program instruction was a call: the next one starts an activation */

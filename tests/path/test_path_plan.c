@@ -1,6 +1,7 @@
 /* Tests of the path plan (sw/host/path/pp_plan.c): random structured functions (sequences, ifs, loops
  * nested three deep with exits at the head or the latch, returns and breaks out of two loops at
- * once) are planned in all three embodiments; random walks through them apply each edge's path
+ * once), and the same with random jumps added (irreducible, one region), are planned in all three
+ * embodiments; random walks through them apply each edge's path
  * operations with an interpreter of the path words written here from docs/path.md's table (no
  * code shared with the hardware's model); every counted index must decode, and the decoded paths,
  * counted, must be exactly the walks cut into paths by an independent cutter (a stack of the
@@ -145,6 +146,29 @@ static void make_fn(fn_t *f, unsigned budget) {
   f->region_of[f->n] = 0;
 }
 
+/* Jumps added at random between blocks (gotos): cycles with several entries, so the function is
+ * irreducible in general. Its paths are then cut at the retreating edges of a depth-first search in
+ * edge order (found here, recursively) and it keeps one region, the function's (docs/path.md). */
+static bool dfs_on[MAXN + 1], dfs_seen[MAXN + 1];
+static void dfs(fn_t *f, uint32_t v) {
+  dfs_seen[v] = dfs_on[v] = true;
+  for (uint32_t i = 0; i < f->ne; i++) {
+    if (f->e[i].src != v) continue;
+    if (dfs_on[f->e[i].dst]) f->back[i] = true;
+    else if (!dfs_seen[f->e[i].dst]) dfs(f, f->e[i].dst);
+  }
+  dfs_on[v] = false;
+}
+static void add_gotos(fn_t *f, unsigned n) {
+  for (unsigned k = 0; k < n && f->ne < MAXE; k++) edge(f, rnd(f->n), rnd(f->n), false, false);
+  for (uint32_t i = 0; i < f->ne; i++) f->back[i] = false;
+  memset(dfs_on, 0, sizeof dfs_on);
+  memset(dfs_seen, 0, sizeof dfs_seen);
+  dfs(f, 0);
+  f->nr = 1;
+  for (uint32_t v = 0; v <= f->n; v++) f->region_of[v] = 0;
+}
+
 /* the path graph and regions the plan takes (rep. exit: the first block with an edge out) */
 static void to_pp(const fn_t *f, pp_func_t *pf, uint32_t *rep_exit, bool *reach, uint32_t *cfg_edge) {
   for (uint32_t r = 0; r < f->nr; r++) {
@@ -243,7 +267,7 @@ typedef struct {
   uint64_t compared, blocks;
 } stats_t;
 
-static void run_rounds(unsigned rounds, unsigned budget, unsigned ifs, stats_t *out) {
+static void run_rounds(unsigned rounds, unsigned budget, unsigned ifs, unsigned gotos, stats_t *out) {
   static fn_t f;
   static key_t got[4096], want[4096];
   unsigned planned[3] = {0}, multi_exits = 0, too_many = 0, regions = 0, hashed = 0;
@@ -251,6 +275,18 @@ static void run_rounds(unsigned rounds, unsigned budget, unsigned ifs, stats_t *
   g_ifs = ifs;
   for (unsigned round = 0; round < rounds; round++) {
     make_fn(&f, budget ? budget : 3 + rnd(6));
+    if (gotos) add_gotos(&f, 1 + rnd(gotos));
+    /* each block's distance to the exit, for walks that must end */
+    uint32_t dist[MAXN + 1];
+    for (uint32_t v = 0; v <= f.n; v++) dist[v] = v == f.n ? 0 : UINT32_MAX;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (uint32_t e = 0; e < f.ne; e++)
+        if (dist[f.e[e].dst] != UINT32_MAX && dist[f.e[e].dst] + 1 < dist[f.e[e].src]) {
+          dist[f.e[e].src] = dist[f.e[e].dst] + 1;
+          changed = true;
+        }
+    }
     for (int emb = 0; emb < 3; emb++) {
       const bool plain = emb == kPpPlain;
       pp_func_t pf;
@@ -282,14 +318,14 @@ static void run_rounds(unsigned rounds, unsigned budget, unsigned ifs, stats_t *
         uint32_t v = 0;
         cut_enter(&f, plain, &c, 0);
         for (unsigned step = 0; v != f.n; step++) {
-          /* a random way out; after a while, no back edge when there is another */
-          uint32_t outs[16], no = 0, fwd = 0;
+          /* a random way out; after a while, one closer to the exit */
+          uint32_t outs[32], no = 0;
           for (uint32_t e = 0; e < f.ne; e++)
             if (f.e[e].src == v) outs[no++] = e;
-          for (uint32_t k = 0; k < no; k++) fwd += !f.back[outs[k]];
+          assert_true(no > 0 && no <= 32);
           uint32_t e = outs[rnd(no)];
-          if (step > 60 && fwd)
-            while (f.back[e]) e = outs[rnd(no)];
+          if (step > 60)
+            while (dist[f.e[e].dst] >= dist[v]) e = outs[rnd(no)];
           run_ops(&in, &p, e);
           const uint32_t u = v;
           v = f.e[e].dst;
@@ -351,7 +387,7 @@ static void run_rounds(unsigned rounds, unsigned budget, unsigned ifs, stats_t *
 static void test_plan_random_functions_count_every_walk_exactly(void **state) {
   (void)state;
   stats_t st;
-  run_rounds(300, 0, 0, &st);
+  run_rounds(300, 0, 0, 0, &st);
   /* every embodiment planned most functions, and the multi-level exits were there */
   for (int emb = 0; emb < 3; emb++) assert_true(st.planned[emb] > 250);
   assert_true(st.multi_exits > 20);
@@ -364,15 +400,26 @@ static void test_plan_random_functions_count_every_walk_exactly(void **state) {
 static void test_plan_hashed_global_sums_count_exactly(void **state) {
   (void)state;
   stats_t st;
-  run_rounds(60, 16, 3, &st);
+  run_rounds(60, 16, 3, 0, &st);
   assert_true(st.hashed > 5);
   assert_true(st.compared > 1000);
+}
+
+/* Functions with gotos added (irreducible in general): one region, paths cut at the retreating
+ * edges, back edges into blocks other than the entry; exact in all three embodiments. */
+static void test_plan_irreducible_functions_count_every_walk_exactly(void **state) {
+  (void)state;
+  stats_t st;
+  run_rounds(300, 0, 0, 4, &st);
+  for (int emb = 0; emb < 3; emb++) assert_true(st.planned[emb] > 250);
+  assert_true(st.compared > 20000);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_random_functions_count_every_walk_exactly),
       cmocka_unit_test(test_plan_hashed_global_sums_count_exactly),
+      cmocka_unit_test(test_plan_irreducible_functions_count_every_walk_exactly),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

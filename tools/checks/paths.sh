@@ -20,8 +20,9 @@ check paths-numbered-in-every-function paths_on_real_code
 
 # the path profile's oracle against the numbering (docs/path.md): hwprof-sim --path-truth cuts
 # each run's executed blocks into paths per function activation from the retire stream and the
-# CFGs alone (dominators, returns), no edge values; hwprof-instr paths --truth numbers each of them
-# with the function's Ball-Larus numbering: every path the run took must be a path of the numbered
+# CFGs alone (back edges by its own depth-first search, returns), no edge values; hwprof-instr
+# paths --truth numbers each of them with the function's Ball-Larus numbering: every path the run
+# took must be a path of the numbered
 # graph (from the entry or a loop head, to a return or a back edge), and distinct paths must get
 # distinct numbers. A malformed truth file is one error naming it.
 paths_truth_numbered() {

@@ -438,9 +438,7 @@ static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_pat
       nsums = 0;
       a.used = 0;
       if (fn >= 0 && !p->fn[fn].multi && !hwprof_cfg_prog_build(p, (unsigned)fn) && p->fn[fn].cfg.why == HWPROF_CFG_OK &&
-          pp_func_from_cfg(&p->fn[fn].cfg, &a, &pf) == kPpOk && pf.reducible && /* the oracle's back edges are the
-                                                                                     natural loops' */
-          pp_number(&pf.g, pf.back, max_paths, &a, &n) == kPpOk) {
+          pp_func_from_cfg(&p->fn[fn].cfg, &a, &pf) == kPpOk && pp_number(&pf.g, pf.back, max_paths, &a, &n) == kPpOk) {
         have = true;
         sums = hwprof_arena_alloc(&a, sizeof *sums * 65536u);
         if (sums == NULL) have = false;
@@ -482,7 +480,7 @@ static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_pat
   fclose(f);
   if (rc) return rc;
   printf("paths --truth: %u paths numbered, %u skipped (open at the end of the run, or no numbering: no CFG, too many "
-         "paths, an irreducible loop), %u not paths of "
+         "paths), %u not paths of "
          "the numbered graph, %u numbers shared\n", numbered, skipped, bad, clashes);
   return bad || clashes ? HWPROF_EXIT_DIFFERS : HWPROF_EXIT_OK;
 }
@@ -555,7 +553,7 @@ static int cmd_paths(int argc, char **argv) {
     pp_func_t pf;
     pp_numbering_t n;
     pp_status_t st = pp_func_from_cfg(f, &a, &pf);
-    if (st == kPpOk) st = pp_number(&pf.g, pf.reducible ? pf.back : NULL, max_paths, &a, &n);
+    if (st == kPpOk) st = pp_number(&pf.g, pf.back, max_paths, &a, &n);
     if (st != kPpOk) {
       printf("%-32s %6u %5u %12s %12s %12s  %s\n", p.fn[i].name, f->nblk, f->nloop, "-", "-", "-", pp_status_str(st));
       too_many += st == kPpTooManyPaths;
@@ -567,8 +565,12 @@ static int cmd_paths(int argc, char **argv) {
     /* the hierarchical profile's counters: per region (region-based), one range (global) */
     char rb[24] = "-", gp[24] = "-";
     const char *note = "";
-    if (!pf.reducible) {
-      note = "irreducible: no regions";
+    if (!pf.reducible) { /* one region: its hierarchical paths are its plain paths */
+      note = "irreducible: one region";
+      snprintf(rb, sizeof rb, "%" PRIu64, n.paths);
+      snprintf(gp, sizeof gp, "%" PRIu64, n.paths);
+      sum_rb += n.paths;
+      sum_gp += n.paths;
       irreducible++;
     } else {
       uint64_t total = 0;
@@ -607,7 +609,7 @@ static int cmd_paths(int argc, char **argv) {
   }
   if (rc == 0)
     printf("paths: %u functions: %u numbered (%" PRIu64 " paths; counters: region-based %" PRIu64 ", global %" PRIu64
-           "), %u with more than %" PRIu64 " paths, %u refused otherwise, %u without a CFG, %u irreducible\n",
+           "), %u with more than %" PRIu64 " paths, %u refused otherwise, %u without a CFG, %u irreducible (one region)\n",
            nfn, numbered, sum_paths, sum_rb, sum_gp, too_many, max_paths, other, no_cfg, irreducible);
   free(mem);
   hwprof_cfg_prog_free(&p);

@@ -173,9 +173,7 @@ int instr_path_prepare(ctx_t *c, unsigned i) {
   }
   if (st != kPpOk) {
     if (st == kPpNoMemory) ERR("out of memory planning the paths of %s", c->prog.fn[i].name);
-    if (!ip->f.reducible)
-      snprintf(f->why, sizeof f->why, "an irreducible loop: no path profile");
-    else if (st == kPpTooManyPaths)
+    if (st == kPpTooManyPaths)
       snprintf(f->why, sizeof f->why, "more path counters than a path sum can index (%u)", (unsigned)PP_MAX_COUNTERS);
     else
       snprintf(f->why, sizeof f->why, "no path numbering: %s", pp_status_str(st));

@@ -21,20 +21,26 @@ pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_f
     if (x->kind == HWPROF_CFG_VIRTUAL_ENTRY || x->src < 0) continue;
     if (x->kind == HWPROF_CFG_VIRTUAL_EXIT && has_out[x->src]) continue; /* only a dead end's */
     const uint32_t s = (uint32_t)x->src, d = x->dst < 0 ? exit : (uint32_t)x->dst;
-    back[m] = x->dst >= 0 && f->idom[x->src] >= 0 && f->idom[x->dst] >= 0 && hwprof_cfg_dominates(f, x->dst, x->src);
     cfg_edge[m] = e;
     edge[m++] = (pp_edge_t){s, d};
   }
-  const uint32_t nregion = f->nloop + 1u;
+  const pp_graph_t g = {nblk + 1u, 0, exit, edge, m};
+  const pp_status_t st = pp_back_edges(&g, a, back);
+  if (st != kPpOk) return st;
+  /* an irreducible function: one region, the function's (its cycles with several entries are no
+   * loop a region could be) */
+  const bool reducible = f->irreducible == 0;
+  const uint32_t nregion = reducible ? f->nloop + 1u : 1u;
   uint32_t *region_of = PP_ALLOC(a, uint32_t, nblk + 1u), *parent = PP_ALLOC(a, uint32_t, nregion);
   uint32_t *rep_entry = PP_ALLOC(a, uint32_t, nregion), *rep_exit = PP_ALLOC(a, uint32_t, nregion);
   if (region_of == NULL || parent == NULL || rep_entry == NULL || rep_exit == NULL) return kPpNoMemory;
-  for (uint32_t b = 0; b < nblk; b++) region_of[b] = f->loop_of && f->loop_of[b] >= 0 ? (uint32_t)f->loop_of[b] + 1u : 0u;
+  for (uint32_t b = 0; b < nblk; b++)
+    region_of[b] = reducible && f->loop_of && f->loop_of[b] >= 0 ? (uint32_t)f->loop_of[b] + 1u : 0u;
   region_of[exit] = 0;
   parent[0] = PP_NONE;
   rep_entry[0] = 0;
   rep_exit[0] = exit;
-  for (unsigned l = 0; l < f->nloop; l++) {
+  for (unsigned l = 0; l + 1u < nregion; l++) {
     parent[l + 1u] = f->loop[l].parent >= 0 ? (uint32_t)f->loop[l].parent + 1u : 0u;
     rep_entry[l + 1u] = (uint32_t)f->loop[l].header;
     rep_exit[l + 1u] = PP_NONE;
@@ -44,8 +50,8 @@ pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_f
         rep_exit[l + 1u] = edge[e].src;
     if (rep_exit[l + 1u] == PP_NONE) rep_exit[l + 1u] = (uint32_t)f->loop[l].header;
   }
-  *out = (pp_func_t){.g = {nblk + 1u, 0, exit, edge, m}, .back = back, .cfg_edge = cfg_edge, .reach = reach, .region_of = region_of, .parent = parent,
-                     .rep_entry = rep_entry, .rep_exit = rep_exit, .reducible = f->irreducible == 0};
+  *out = (pp_func_t){.g = g, .back = back, .cfg_edge = cfg_edge, .reach = reach, .region_of = region_of, .parent = parent,
+                     .rep_entry = rep_entry, .rep_exit = rep_exit, .reducible = reducible};
   out->h = (pp_regions_t){&out->g, back, region_of, parent, rep_entry, rep_exit, nregion};
   return kPpOk;
 }

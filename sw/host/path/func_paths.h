@@ -4,11 +4,13 @@
  * Nodes: the function's blocks and one EXIT node (index nblk) that returns, tail calls and the
  * fall past the end lead to; a block with no edge at all out of it (a call that never returns at
  * the end of a path) gets its virtual edge to EXIT, so that every block can reach the exit. The
- * entry is block 0. Back edges: an edge whose target dominates its source (the natural loops'); a
- * function with an irreducible loop has no hierarchical profile here (its regions are not loops).
+ * entry is block 0. Back edges: the retreating edges of a depth-first search in the CFG's edge order
+ * (pp_back_edges()): in a reducible function the edges whose target dominates their source (the
+ * natural loops'), in an irreducible one also one edge into each cycle with several entries.
  * Regions: the function (region 0) and its natural loops (loop l is region l + 1, nested as the
  * CFG layer nests them); a loop's representative entry is its header, its representative exit the
- * first of its blocks (by address) with an edge out of the loop (the header if none).
+ * first of its blocks (by address) with an edge out of the loop (the header if none). A function
+ * with an irreducible loop has the one region: its hierarchical paths are its plain paths.
  *
  * Host code (allocation from the caller's arena), portable C11, no stdio. */
 #ifndef HWPROF_PATH_FUNC_PATHS_H
@@ -24,7 +26,7 @@ typedef struct {
   bool *reach;        /* per node: reached from the entry (the exit: always) */
   pp_regions_t h;
   uint32_t *region_of, *parent, *rep_entry, *rep_exit;
-  bool reducible;
+  bool reducible; /* false: an irreducible loop, one region */
 } pp_func_t;
 
 /* The graph and regions of f (built, with loops). kPpBadGraph if f has no CFG. */

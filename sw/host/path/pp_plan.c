@@ -141,7 +141,7 @@ static pp_status_t number_global(pp_plan_t *p, const uint64_t *weight, uint32_t 
   /* a loop's paths start on an edge of their own from the function's entry (a real edge from the
    * entry to the head would give the loop's path and the function's path through it one sum), and
    * the back edges of the function's own region end its paths at the exit */
-  const uint32_t cap = g0.nedge + nr + f->g.nedge + 1u;
+  const uint32_t cap = g0.nedge + nr + 2u * f->g.nedge + 1u;
   pp_edge_t *edge = PP_ALLOC(a, pp_edge_t, cap);
   bool *added = PP_ALLOC(a, bool, cap);
   p->gback_end = PP_ALLOC(a, bool, cap);
@@ -161,12 +161,21 @@ static pp_status_t number_global(pp_plan_t *p, const uint64_t *weight, uint32_t 
   }
   for (uint32_t e = 0; e < f->g.nedge; e++) {
     if (!f->back[e] || p->h.region_of[f->g.edge[e].dst] != 0) continue;
-    const uint32_t u = f->g.edge[e].src;
-    bool there = false;
+    const uint32_t u = f->g.edge[e].src, v = f->g.edge[e].dst;
+    /* a back edge of the function's region to another block than the entry (an irreducible
+     * function's): the next path starts there, on an edge of its own from the entry */
+    bool start = v == fe;
+    for (uint32_t d = 0; d < m && !start; d++) start = added[d] && edge[d].src == fe && edge[d].dst == v;
+    if (!start) {
+      edge[m] = (pp_edge_t){fe, v};
+      added[m++] = true;
+    }
+    bool there = false; /* an added edge from u to the exit (a loop's exit edge) ends these paths too; a
+                           real one (a return) cannot: its paths end "exit" */
     for (uint32_t d = 0; d < m && !there; d++)
-      if (edge[d].src == u && edge[d].dst == fx) {
+      if (added[d] && edge[d].src == u && edge[d].dst == fx) {
         there = true;
-        if (added[d]) p->gback_end[d] = true; /* a loop's exit edge from u ends these paths too */
+        p->gback_end[d] = true;
       }
     if (!there) {
       edge[m] = (pp_edge_t){u, fx};
@@ -328,8 +337,10 @@ static bool global_sum_of(const pp_plan_t *p, uint32_t r, const uint32_t *e, uin
   int64_t s = 0, inc;
   if (n < 2) return false;
   const uint32_t x1 = p->node_of[r][ln->edge[e[0]].dst];
-  if (r == 0 ? x1 != fe : !g_inc(p, fe, x1, true, &inc, NULL)) return false; /* where the path starts */
-  if (r != 0) s += inc;
+  if (r != 0 || x1 != fe) { /* where the path starts: a loop's start edge, or one after a back edge */
+    if (!g_inc(p, fe, x1, true, &inc, NULL)) return false;
+    s += inc;
+  }
   for (uint32_t i = 1; i <= m; i++) {
     const uint32_t x = p->node_of[r][ln->edge[e[i - 1]].dst];
     if (x == fx) break; /* the function's exit: the edge into it is counted */
@@ -386,7 +397,6 @@ pp_status_t pp_plan_make(const pp_func_t *f, pp_embodiment_t emb, const uint64_t
                          hwprof_arena_t *a, pp_plan_t *p) {
   if (f == NULL || a == NULL || p == NULL || max_counters > PP_MAX_COUNTERS) return kPpBadGraph;
   *p = (pp_plan_t){.emb = emb, .f = f};
-  if (!f->reducible) return kPpBadGraph;
   pp_status_t st = choose_regions(f, emb, a, p);
   if (st != kPpOk) return st;
   st = emb == kPpGlobal ? number_global(p, weight, max_counters, a) : number_regions(p, weight, max_counters, a);
@@ -449,10 +459,11 @@ static pp_status_t decode_global(const pp_plan_t *p, uint32_t idx, uint32_t *ite
   const uint32_t e0 = scratch[0];
   uint32_t r = 0, i0 = 0;
   *path = (pp_path_t){0};
-  if (p->gadded[n->orig[e0]]) { /* a loop's start */
+  if (p->gadded[n->orig[e0]] && n->edge[e0].dst != fx) { /* a loop's start, or the function's region's after a
+                                                             back edge (not the entry's own back edge's end) */
     const uint32_t h = n->edge[e0].dst;
     for (r = 1; r < p->h.nregion && p->h.rep_entry[r] != h; r++) {}
-    if (r == p->h.nregion) return kPpBadGraph;
+    if (r == p->h.nregion) r = 0;
   } else {
     items[path->len++] = fe;
   }

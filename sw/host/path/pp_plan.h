@@ -76,7 +76,7 @@ typedef struct {
 } pp_plan_t;
 
 /* Plans f's profile. weight: per edge of f->g, how much an operation on it would cost (NULL: 1
- * each). kPpBadGraph: an irreducible loop, a back edge into a loop it is not in, a cycle left;
+ * each). kPpBadGraph: a back edge into a loop it is not in, a cycle left;
  * kPpTooManyPaths: more than max_counters counters. */
 pp_status_t pp_plan_make(const pp_func_t *f, pp_embodiment_t emb, const uint64_t *weight, uint32_t max_counters,
                          hwprof_arena_t *a, pp_plan_t *p);

@@ -43,6 +43,31 @@ static pp_status_t find_back_edges(const pp_graph_t *g, const uint32_t *gfirst, 
   return kPpOk;
 }
 
+/* outgoing edges per node, in edge order: first[v], next[e] (PP_NONE ends); last: scratch */
+static void out_lists(const pp_graph_t *g, uint32_t *first, uint32_t *next, uint32_t *last) {
+  for (uint32_t v = 0; v < g->nnodes; v++) first[v] = PP_NONE;
+  for (uint32_t e = 0; e < g->nedge; e++) {
+    const uint32_t v = g->edge[e].src;
+    next[e] = PP_NONE;
+    if (first[v] == PP_NONE) first[v] = e;
+    else next[last[v]] = e;
+    last[v] = e;
+  }
+}
+
+pp_status_t pp_back_edges(const pp_graph_t *g, hwprof_arena_t *a, bool *back) {
+  if (g == NULL || a == NULL || back == NULL || g->entry >= g->nnodes) return kPpBadGraph;
+  for (uint32_t e = 0; e < g->nedge; e++) {
+    if (g->edge[e].src >= g->nnodes || g->edge[e].dst >= g->nnodes) return kPpBadGraph;
+    back[e] = false;
+  }
+  uint32_t *first = PP_ALLOC(a, uint32_t, g->nnodes), *next = PP_ALLOC(a, uint32_t, g->nedge),
+           *last = PP_ALLOC(a, uint32_t, g->nnodes);
+  if (first == NULL || next == NULL || last == NULL) return kPpNoMemory;
+  out_lists(g, first, next, last);
+  return find_back_edges(g, first, next, a, back);
+}
+
 static void append(pp_numbering_t *n, uint32_t *last, pp_edge_t e, pp_kind_t kind, uint32_t orig) {
   const uint32_t i = n->nedge++;
   n->edge[i] = e;
@@ -66,14 +91,7 @@ pp_status_t pp_number(const pp_graph_t *g, const bool *back, uint64_t max_paths,
   n->dummy_exit = PP_ALLOC(a, uint32_t, g->nedge);
   if (gfirst == NULL || gnext == NULL || glast == NULL || n->back == NULL || n->dummy_entry == NULL || n->dummy_exit == NULL)
     return kPpNoMemory;
-  for (uint32_t v = 0; v < g->nnodes; v++) gfirst[v] = PP_NONE;
-  for (uint32_t e = 0; e < g->nedge; e++) {
-    const uint32_t v = g->edge[e].src;
-    gnext[e] = PP_NONE;
-    if (gfirst[v] == PP_NONE) gfirst[v] = e;
-    else gnext[glast[v]] = e;
-    glast[v] = e;
-  }
+  out_lists(g, gfirst, gnext, glast);
   if (back) {
     for (uint32_t e = 0; e < g->nedge; e++) n->back[e] = back[e];
   } else {

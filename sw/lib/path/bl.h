@@ -81,9 +81,15 @@ typedef struct {
   uint64_t paths;     /* NumPaths(entry) */
 } pp_numbering_t;
 
-/* Numbers g's paths. back: per edge, whether it is a back edge (NULL: found by a depth-first
- * search from the entry, successors in edge order). max_paths: kPpTooManyPaths beyond it (the
- * counters a function can address). Memory from a. */
+/* The back edges of g: the retreating edges of a depth-first search from the entry that takes each
+ * node's outgoing edges in edge order (an edge to a node still on the search's path). In a
+ * reducible graph these are exactly the edges whose target dominates their source, whatever the
+ * order; in an irreducible one the order decides which edge of a cycle with several entries is
+ * back. back: one per edge. Memory from a. */
+pp_status_t pp_back_edges(const pp_graph_t *g, hwprof_arena_t *a, bool *back);
+
+/* Numbers g's paths. back: per edge, whether it is a back edge (NULL: pp_back_edges()).
+ * max_paths: kPpTooManyPaths beyond it (the counters a function can address). Memory from a. */
 pp_status_t pp_number(const pp_graph_t *g, const bool *back, uint64_t max_paths, hwprof_arena_t *a, pp_numbering_t *n);
 
 /* The DAG edges of the path whose sum is sum, from the entry to the exit: edges[0 .. *len).
