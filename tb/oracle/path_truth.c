@@ -11,7 +11,8 @@
  * takes each block's real edges in the order the CFG lists them (an edge to a block still on the
  * search's path). In a reducible function these are the edges whose target dominates their
  * source; in an irreducible one the order picks which edge into a cycle with several entries cuts
- * the paths. 0, -1 out of memory. */
+ * the paths. Every jump into a dispatch node is one too: the node starts the next path. 0, -1 out
+ * of memory. */
 static int back_edges(const hwprof_cfg_func_t *f, path_back_t *out) {
   const unsigned n = f->nblk;
   unsigned *first = calloc(n + 1u, sizeof *first), *list = calloc(f->nedge + 1u, sizeof *list);
@@ -45,11 +46,14 @@ static int back_edges(const hwprof_cfg_func_t *f, path_back_t *out) {
     const unsigned e = list[cursor[v]++], w = (unsigned)f->edge[e].dst;
     if (state[w] == 1) {
       is_back[e] = true;
-      nback++;
     } else if (state[w] == 0) {
       state[w] = 1;
       stack[sp++] = w;
     }
+  }
+  for (unsigned e = 0; e < f->nedge; e++) {
+    is_back[e] |= f->dispatch >= 0 && f->edge[e].dst == f->dispatch;
+    nback += is_back[e];
   }
   if ((out->dst = calloc(nback + 1u, sizeof *out->dst)) == NULL) goto done;
   unsigned k = 0;
@@ -85,12 +89,14 @@ int path_truth_init(path_truth_t *t, const char *elf_path, char *err, size_t err
     hwprof_elf_free(&t->elf);
     return -1;
   }
-  for (unsigned i = 0; i < t->prog.nfn; i++)
+  for (unsigned i = 0; i < t->prog.nfn; i++) {
+    t->prog.fn[i].code.dispatch = true; /* shared indirect jumps through a dispatch node */
     if (!t->prog.fn[i].multi && hwprof_cfg_prog_build(&t->prog, i)) {
       snprintf(err, errlen, "%s: out of memory building the CFGs", elf_path);
       path_truth_free(t);
       return -1;
     }
+  }
   if ((t->back = calloc(t->prog.nfn + 1u, sizeof *t->back)) == NULL) {
     snprintf(err, errlen, "%s: out of memory", elf_path);
     path_truth_free(t);
@@ -207,7 +213,7 @@ static int eff_loop(const hwprof_cfg_func_t *f, int l) {
   return l;
 }
 static int region_of(const hwprof_cfg_func_t *f, int b) {
-  return f->irreducible ? -1 : eff_loop(f, f->loop_of ? f->loop_of[b] : -1);
+  return f->irreducible || f->dispatch >= 0 ? -1 : eff_loop(f, f->loop_of ? f->loop_of[b] : -1);
 }
 static int region_parent(const hwprof_cfg_func_t *f, int l) { return eff_loop(f, f->loop[l].parent); }
 /* whether region l (-1: the function) holds block b */
@@ -298,11 +304,18 @@ static void hier_block(path_truth_t *t, path_act_t *a, const hwprof_cfg_func_t *
   if (!frame_enter(a, f, b)) t->failed = true;
 }
 
-/* the activation ends (a return, a tail call: every region's path ends; open: the run ended) */
+/* the activation ends (a return, a tail call: every region's path ends; open: the run ended; back:
+ * a jump into the dispatch node left the function, and ended the path there) */
 static void hier_end(path_truth_t *t, path_act_t *a, path_end_t end) {
   const hwprof_cfg_func_t *f = a->fn >= 0 ? cfg_of(t, a->fn) : NULL;
   for (; a->nfr > 0; a->nfr--)
-    if (f != NULL) frame_end(t, a, f, end == kPathEndOpen ? kPathEndOpen : a->nfr > 1 ? kPathEndBack : kPathEndExit);
+    if (f != NULL)
+      frame_end(t, a, f, end == kPathEndOpen || end == kPathEndBack ? end : a->nfr > 1 ? kPathEndBack : kPathEndExit);
+}
+
+/* whether activation a's last block jumps into its function's dispatch node */
+static bool at_dispatch(const path_truth_t *t, const path_act_t *a, const hwprof_cfg_func_t *f) {
+  return f != NULL && f->dispatch >= 0 && a->last >= 0 && a->last != f->dispatch && is_back(t, a->fn, a->last, f->dispatch);
 }
 
 static path_act_t *push(path_truth_t *t, int fn) {
@@ -340,8 +353,12 @@ void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev) {
   const uint32_t pc = ev->pc;
   const int fn = hwprof_cfg_prog_fn_at(&t->prog, pc);
   if (t->tail_pending && t->depth > 0) { /* a tail call: the activation is the new function's now */
-    record(t, &t->stack[t->depth - 1], kPathEndExit);
-    hier_end(t, &t->stack[t->depth - 1], kPathEndExit);
+    path_act_t *a = &t->stack[t->depth - 1];
+    /* through the dispatch node, the jump ended the path (its edge into the node is a back edge)
+     * and the node alone is no path */
+    const path_end_t end = at_dispatch(t, a, cfg_of(t, a->fn)) ? kPathEndBack : kPathEndExit;
+    record(t, a, end);
+    hier_end(t, a, end);
     t->depth--;
   }
   if (t->depth == 0 || t->call_pending || t->tail_pending) {
@@ -359,6 +376,13 @@ void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev) {
     const int blk = f->blk_of[(pc - f->lo) / 4u];
     if (blk >= 0 && pc == f->blk[blk].start) { /* a block entered */
       t->block_entries++;
+      if (a->len > 0 && at_dispatch(t, a, f)) { /* through the dispatch node: the jump's back edge into it */
+        record(t, a, kPathEndBack);
+        a->len = 0;
+        if (!append(a, (uint32_t)f->dispatch)) t->failed = true;
+        hier_block(t, a, f, f->dispatch);
+        a->last = f->dispatch;
+      }
       if (a->len > 0 && a->last >= 0 && is_back(t, fn, a->last, blk)) { /* a back edge ends the path; the next starts here */
         record(t, a, kPathEndBack);
         a->len = 0;

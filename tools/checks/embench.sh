@@ -67,11 +67,13 @@ embench_edge_profile() {
 # at -O0, -Os -fPIC (GOT accesses), -O3 and with -ffunction-sections --gc-sections, each program
 # instrumented (ASan/UBSan build) and run: the same output and exit code 0 as the uninstrumented
 # build, the exact edge profile; and a switch table of label differences (tests/programs/switch_table.c,
-# -fPIC: R_RISCV_ADD32/SUB32 pairs in read-only data), which must also reach its self-check
+# -fPIC: R_RISCV_ADD32/SUB32 pairs in read-only data) and a threaded-code interpreter
+# (tests/programs/dispatch.c: indirect jumps sharing a table of labels, an indirect tail call), which
+# must also reach their self-checks
 instr_takes_every_build() {
   local elf v w out plain prof rc=0 n=0
-  for elf in "$build"/embench-*/*.elf "$build/instr/switch_table.elf"; do
-    [ -f "$elf" ] || continue # no Embench builds: the switch table alone
+  for elf in "$build"/embench-*/*.elf "$build/instr/switch_table.elf" "$build/instr/dispatch.elf"; do
+    [ -f "$elf" ] || continue # no Embench builds: the switch table and the interpreter alone
     v=$(basename "$(dirname "$elf")")
     w=$(basename "$elf" .elf)
     out=$("$build/unit/hwprof-instr-asan" instrument --quiet "$elf" -o "$logdir/opt-$v-$w.elf" 2>&1) || {
@@ -88,12 +90,14 @@ instr_takes_every_build() {
     fi
   done
   echo "$n builds instrumented: same output, exit code 0, exact edge profile"
-  grep -q 'switch_table: \(-*[0-9]*\) (expected \1)' <<<"$("$build/sim/hwprof-sim" "$logdir/opt-instr-switch_table.elf" 2>/dev/null)" ||
-    { echo "switch_table: wrong checksum"; rc=1; }
-  [ "$n" -ge "${1:-49}" ] || { echo "expected ${1:-49} builds (48 of Embench and the switch table)"; rc=1; }
+  for w in switch_table dispatch; do
+    grep -q "$w: \(-*[0-9]*\) (expected \1)" <<<"$("$build/sim/hwprof-sim" "$logdir/opt-instr-$w.elf" 2>/dev/null)" ||
+      { echo "$w: wrong checksum"; rc=1; }
+  done
+  [ "$n" -ge "${1:-50}" ] || { echo "expected ${1:-50} builds (48 of Embench, the switch table and the interpreter)"; rc=1; }
   return $rc
 }
-instr_takes_every_build_alone() { instr_takes_every_build 1; }
+instr_takes_every_build_alone() { instr_takes_every_build 2; }
 
 # Embench against the independent oracles: QEMU's retired-PC stream of each program equals the CPU
 # model's; the taken/not-taken count of every branch in QEMU's stream of the original program
@@ -166,5 +170,5 @@ if [ -f "$nsichneu" ]; then
   check instr-takes-every-build instr_takes_every_build
 else
   echo "note: ../shared/embench is not there (EMBENCH=...): the edge-profiling checks on Embench are skipped"
-  check instr-takes-switch-table-of-label-differences instr_takes_every_build_alone
+  check instr-takes-switch-table-and-dispatch instr_takes_every_build_alone
 fi

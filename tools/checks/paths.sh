@@ -7,7 +7,7 @@
 # a graph the numbering cannot take (a dead end, a cycle left by the back edges)
 paths_on_real_code() {
   local f out rc=0
-  for f in "$build"/instr/{graph,hashtab,interp,lz,matrix,sort}.elf "$build"/embench/*.elf; do
+  for f in "$build"/instr/{graph,hashtab,interp,lz,matrix,sort,dispatch}.elf "$build"/embench/*.elf; do
     [ -f "$f" ] || continue
     case $(basename "$f" .elf) in *-prof | *-vp | *-ss) continue ;; esac
     out=$("$build/unit/hwprof-instr-asan" paths "$f" 2>&1) || { echo "$f: exit $?"; echo "$out" | tail -3; rc=1; continue; }
@@ -27,7 +27,7 @@ check paths-numbered-in-every-function paths_on_real_code
 # distinct numbers. A malformed truth file is one error naming it.
 paths_truth_numbered() {
   local f out rc=0 name e
-  for f in "$build"/instr/{graph,hashtab,interp,lz,matrix,sort}.elf "$build"/embench/*.elf; do
+  for f in "$build"/instr/{graph,hashtab,interp,lz,matrix,sort,dispatch}.elf "$build"/embench/*.elf; do
     [ -f "$f" ] || continue
     name=$(basename "$f" .elf)
     case $name in *-prof | *-vp | *-ss) continue ;; esac
@@ -52,7 +52,8 @@ paths_truth_numbered() {
 check paths-truth-are-numbered-paths paths_truth_numbered
 
 # path profiles collected through the hardware (docs/path.md): each workload, the
-# switch table of label differences (tests/programs/switch_table.c) and each Embench program
+# switch table of label differences (tests/programs/switch_table.c), the threaded-code interpreter
+# (tests/programs/dispatch.c: indirect jumps through a dispatch node) and each Embench program
 # instrumented by hwprof-instr --paths (under ASan/UBSan) for plain Ball-Larus paths,
 # region-based and global hierarchical paths; run on hwprof-sim with the C model, its output the
 # uninstrumented program's; after the run the profile cache is flushed, the pir's path and link
@@ -63,7 +64,7 @@ check paths-truth-are-numbered-paths paths_truth_numbered
 # reasons functions were left without a profile are counted.
 paths_hw_equal_oracle() {
   local f out rc=0 name emb want got
-  for f in "$build"/instr/{graph,hashtab,interp,lz,matrix,sort,switch_table}.elf "$build"/embench/*.elf; do
+  for f in "$build"/instr/{graph,hashtab,interp,lz,matrix,sort,switch_table,dispatch}.elf "$build"/embench/*.elf; do
     [ -f "$f" ] || continue
     name=$(basename "$f" .elf)
     case $name in *-prof | *-vp | *-ss) continue ;; esac
@@ -88,11 +89,11 @@ paths_hw_equal_oracle() {
 check paths-hardware-equal-oracle paths_hw_equal_oracle
 
 # the same on the SystemC platform with the RTL and the C model in lockstep: the counters the RTL
-# wrote decode to the same file as hwprof-sim's (sort region-based, matrix plain, and one Embench
-# program global), 0 mismatches
+# wrote decode to the same file as hwprof-sim's (sort region-based, matrix plain, one Embench
+# program global, and the threaded-code interpreter region-based), 0 mismatches
 paths_rtl_lockstep() {
   local rc=0 name emb out
-  for run in sort:rb matrix:plain crc32:gp; do
+  for run in sort:rb matrix:plain crc32:gp dispatch:rb; do
     name=${run%%:*} emb=${run##*:}
     [ -f "$logdir/$name-$emb.elf" ] || continue
     out=$("$sc" --engine=lockstep --path-map="$logdir/$name-$emb.map" --path-profile="$logdir/$name-$emb-sc.pprof" \

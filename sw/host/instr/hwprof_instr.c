@@ -437,6 +437,7 @@ static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_pat
       have = false;
       nsums = 0;
       a.used = 0;
+      if (fn >= 0) p->fn[fn].code.dispatch = true; /* as the instrumenter and the oracle see it */
       if (fn >= 0 && !p->fn[fn].multi && !hwprof_cfg_prog_build(p, (unsigned)fn) && p->fn[fn].cfg.why == HWPROF_CFG_OK &&
           pp_func_from_cfg(&p->fn[fn].cfg, &a, &pf) == kPpOk && pp_number(&pf.g, pf.back, max_paths, &a, &n) == kPpOk) {
         have = true;
@@ -455,6 +456,11 @@ static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_pat
       unsigned long long at;
       int used;
       while (len < 4096 && sscanf(q, "%llx%n", &at, &used) == 1) {
+        if (cf->dispatch >= 0 && at == cf->blk[cf->dispatch].start) { /* the dispatch node: empty, at the end */
+          blk[len++] = (uint32_t)cf->dispatch;
+          q += used;
+          continue;
+        }
         if (at < cf->lo || at >= cf->hi || cf->blk_of[(at - cf->lo) / 4u] < 0) {
           fprintf(stderr, "hwprof-instr: error: %s:%u: 0x%llx is not a block of %s\n", truth, lineno, at, name);
           rc = HWPROF_EXIT_BAD_FILE;
@@ -543,6 +549,7 @@ static int cmd_paths(int argc, char **argv) {
     if (only && strcmp(p.fn[i].name, only)) continue;
     found = 1;
     nfn++;
+    p.fn[i].code.dispatch = true; /* as the instrumenter sees it */
     if (p.fn[i].multi || hwprof_cfg_prog_build(&p, i) || p.fn[i].cfg.why != HWPROF_CFG_OK) {
       printf("%-32s %6s %5s %12s %12s %12s  no CFG\n", p.fn[i].name, "-", "-", "-", "-", "-");
       no_cfg++;
@@ -565,30 +572,31 @@ static int cmd_paths(int argc, char **argv) {
     /* the hierarchical profile's counters: per region (region-based), one range (global) */
     char rb[24] = "-", gp[24] = "-";
     const char *note = "";
-    if (!pf.reducible) { /* one region: its hierarchical paths are its plain paths */
-      note = "irreducible: one region";
-      snprintf(rb, sizeof rb, "%" PRIu64, n.paths);
-      snprintf(gp, sizeof gp, "%" PRIu64, n.paths);
-      sum_rb += n.paths;
-      sum_gp += n.paths;
-      irreducible++;
+    /* one region (an irreducible loop, a dispatch node): its hierarchical paths are its plain paths,
+     * but counted once per path, not once per back edge it may have come by (Re, Rx join them) */
+    const bool one = !pf.reducible || f->dispatch >= 0;
+    if (one) note = pf.reducible ? "dispatch node: one region" : "irreducible: one region";
+    irreducible += !pf.reducible;
+    uint64_t total = 0;
+    pp_status_t rs = kPpOk;
+    for (uint32_t r = 0; r < pf.h.nregion && rs == kPpOk; r++) {
+      pp_graph_t rg;
+      uint32_t *node_of, *local_of;
+      pp_numbering_t rn;
+      rs = pp_rb_augment(&pf.h, r, &a, &rg, &node_of, &local_of);
+      if (rs == kPpOk) rs = pp_number(&rg, NULL, max_paths, &a, &rn);
+      if (rs == kPpOk) total += rn.paths;
+    }
+    if (rs == kPpOk) {
+      snprintf(rb, sizeof rb, "%" PRIu64, total);
+      sum_rb += total;
     } else {
-      uint64_t total = 0;
-      pp_status_t rs = kPpOk;
-      for (uint32_t r = 0; r < pf.h.nregion && rs == kPpOk; r++) {
-        pp_graph_t rg;
-        uint32_t *node_of, *local_of;
-        pp_numbering_t rn;
-        rs = pp_rb_augment(&pf.h, r, &a, &rg, &node_of, &local_of);
-        if (rs == kPpOk) rs = pp_number(&rg, NULL, max_paths, &a, &rn);
-        if (rs == kPpOk) total += rn.paths;
-      }
-      if (rs == kPpOk) {
-        snprintf(rb, sizeof rb, "%" PRIu64, total);
-        sum_rb += total;
-      } else {
-        note = pp_status_str(rs);
-      }
+      note = pp_status_str(rs);
+    }
+    if (one && rs == kPpOk) { /* the global graph of one region is its region-based graph */
+      snprintf(gp, sizeof gp, "%" PRIu64, total);
+      sum_gp += total;
+    } else if (!one) {
       pp_graph_t gg;
       bool *added;
       pp_numbering_t gn;

@@ -85,6 +85,13 @@ static bool indirect_carried(const hwprof_cfg_func_t *g, const pp_func_t *f, con
   return one != NULL;
 }
 
+/* An indirect jump's edge into the dispatch node: the jump carries its operations, as a jump does.
+ * (The node's edge to EXIT, a jump that left the function, has no code to run its operations on:
+ * the jump's own count ended the path, and the node alone is no path of blocks.) */
+static bool into_dispatch(const hwprof_cfg_func_t *g, const hwprof_cfg_edge_t *x) {
+  return x->kind == HWPROF_CFG_INDIRECT && g->dispatch >= 0 && x->dst == g->dispatch;
+}
+
 /* Operations on the fall edge out of a block with no other way out and no call move to every way
  * into it, when each is a branch, jump or fall with no operation of its own or only an increment,
  * which the first moved operation takes in (ADD x then COUNT/LEAVE/ENTER/ADD a: a + x; then SET or
@@ -190,9 +197,11 @@ int instr_path_prepare(ctx_t *c, unsigned i) {
     const hwprof_cfg_edge_t *x = &g->edge[ip->f.cfg_edge[e]];
     const uint32_t n = p->op_n[e];
     const bool alone = x->dst > 0 && indeg[x->dst] == 1;
-    if (n == 0 || hwprof_cfg_is_virtual(x->kind)) continue;
-    if (x->kind == HWPROF_CFG_INDIRECT && !alone && !tables_only(c, i, g->blk[x->dst].start) &&
-        !(indirect_carried(g, &ip->f, p, x->src) && !c->o->paths_sw)) {
+    if (n == 0 || hwprof_cfg_is_virtual(x->kind) || into_dispatch(g, x) ||
+        (x->kind == HWPROF_CFG_DISPATCH && x->dst == HWPROF_CFG_EXIT))
+      continue;
+    if ((x->kind == HWPROF_CFG_INDIRECT || x->kind == HWPROF_CFG_DISPATCH) && !alone &&
+        !tables_only(c, i, g->blk[x->dst].start) && !(indirect_carried(g, &ip->f, p, x->src) && !c->o->paths_sw)) {
       snprintf(f->why, sizeof f->why, "indirect edge 0x%08" PRIx32 " -> 0x%08" PRIx32 " needs %u path operations, "
                "its target has other ways in and its address is taken by code: no path profile",
                g->blk[x->src].end - 4u, g->blk[x->dst].start, n);
@@ -369,6 +378,8 @@ static int place(ctx_t *c, unsigned i, const unsigned *indeg) {
     const hwprof_cfg_edge_t *x = &g->edge[pfn->cfg_edge[e]];
     if (p->op_n[e] == 0 || hwprof_cfg_is_virtual(x->kind)) continue;
     const bool alone = x->dst > 0 && indeg[x->dst] == 1;
+    if (into_dispatch(g, x) || (x->kind == HWPROF_CFG_DISPATCH && x->dst == HWPROF_CFG_EXIT))
+      continue; /* the jump carries them; see into_dispatch() */
     if (x->kind == HWPROF_CFG_INDIRECT && hw && indirect_carried(g, pfn, p, x->src)) {
       if (hwprof_rw_get_shadow(c->rw, g->blk[x->src].end - 4u) == 0) {
         hwprof_rw_shadow(c->rw, g->blk[x->src].end - 4u, rv32_shadow_path(path_word(&p->op[p->op_first[e]]), false));
@@ -376,9 +387,10 @@ static int place(ctx_t *c, unsigned i, const unsigned *indeg) {
       }
       continue;
     }
-    if (x->kind == HWPROF_CFG_INDIRECT || (x->kind == HWPROF_CFG_TAKEN && (p->op_n[e] > 1 || !hw))) {
+    if (x->kind == HWPROF_CFG_INDIRECT || x->kind == HWPROF_CFG_DISPATCH ||
+        (x->kind == HWPROF_CFG_TAKEN && (p->op_n[e] > 1 || !hw))) {
       const uint32_t to = g->blk[x->dst].start;
-      const place_t at = alone ? kBefore : x->kind == HWPROF_CFG_INDIRECT ? kIndirect : kTaken;
+      const place_t at = alone ? kBefore : x->kind == HWPROF_CFG_TAKEN ? kTaken : kIndirect;
       if (emit(c, at, at == kTaken ? g->blk[x->src].end - 4u : to, pm->base, &p->op[p->op_first[e]], p->op_n[e]))
         return -1;
     }
@@ -410,7 +422,7 @@ static int place(ctx_t *c, unsigned i, const unsigned *indeg) {
       ret |= x->kind == HWPROF_CFG_RETURN;
       const uint32_t n = p->op_n[e];
       const pp_op_t *op = &p->op[p->op_first[e]];
-      switch (x->kind) {
+      switch (into_dispatch(g, x) ? HWPROF_CFG_JUMP : x->kind) {
         case HWPROF_CFG_JUMP:
         case HWPROF_CFG_TAIL:
         case HWPROF_CFG_RETURN: /* the transfer carries the last operation */

@@ -27,15 +27,17 @@ pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_f
   const pp_graph_t g = {nblk + 1u, 0, exit, edge, m};
   const pp_status_t st = pp_back_edges(&g, a, back);
   if (st != kPpOk) return st;
-  /* an irreducible function: one region, the function's (its cycles with several entries are no
-   * loop a region could be) */
-  const bool reducible = f->irreducible == 0;
-  const uint32_t nregion = reducible ? f->nloop + 1u : 1u;
+  /* a dispatch node: every jump into it ends the path, the next starts at the node */
+  for (uint32_t e = 0; e < m && f->dispatch >= 0; e++) back[e] |= edge[e].dst == (uint32_t)f->dispatch;
+  /* an irreducible function, or one with a dispatch node: one region, the function's (cycles with
+   * several entries, or cut at the node, are no loop a region could be) */
+  const bool reducible = f->irreducible == 0, one = !reducible || f->dispatch >= 0;
+  const uint32_t nregion = one ? 1u : f->nloop + 1u;
   uint32_t *region_of = PP_ALLOC(a, uint32_t, nblk + 1u), *parent = PP_ALLOC(a, uint32_t, nregion);
   uint32_t *rep_entry = PP_ALLOC(a, uint32_t, nregion), *rep_exit = PP_ALLOC(a, uint32_t, nregion);
   if (region_of == NULL || parent == NULL || rep_entry == NULL || rep_exit == NULL) return kPpNoMemory;
   for (uint32_t b = 0; b < nblk; b++)
-    region_of[b] = reducible && f->loop_of && f->loop_of[b] >= 0 ? (uint32_t)f->loop_of[b] + 1u : 0u;
+    region_of[b] = !one && f->loop_of && f->loop_of[b] >= 0 ? (uint32_t)f->loop_of[b] + 1u : 0u;
   region_of[exit] = 0;
   parent[0] = PP_NONE;
   rep_entry[0] = 0;

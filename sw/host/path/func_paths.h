@@ -6,11 +6,14 @@
  * the end of a path) gets its virtual edge to EXIT, so that every block can reach the exit. The
  * entry is block 0. Back edges: the retreating edges of a depth-first search in the CFG's edge order
  * (pp_back_edges()): in a reducible function the edges whose target dominates their source (the
- * natural loops'), in an irreducible one also one edge into each cycle with several entries.
+ * natural loops'), in an irreducible one also one edge into each cycle with several entries; and
+ * every edge into a dispatch node (hwprof_cfg.h: the indirect jumps that share the function's
+ * code addresses), so that a path ends at each such jump and the next starts at the node.
  * Regions: the function (region 0) and its natural loops (loop l is region l + 1, nested as the
  * CFG layer nests them); a loop's representative entry is its header, its representative exit the
  * first of its blocks (by address) with an edge out of the loop (the header if none). A function
- * with an irreducible loop has the one region: its hierarchical paths are its plain paths.
+ * with an irreducible loop or a dispatch node has the one region: its hierarchical paths are its
+ * plain paths.
  *
  * Host code (allocation from the caller's arena), portable C11, no stdio. */
 #ifndef HWPROF_PATH_FUNC_PATHS_H
