@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make bench, section 12: path profiling (seed 004; docs/path.md). On every program
-# (the six workloads, the switch table and the Embench programs when ../shared/embench is there):
+# (the six workloads, the switch table, the threaded interpreter, the Embench programs and the large
+# programs, Lua and zstd, when ../shared has them):
 # extra retired instructions over the program uninstrumented for edge profiling (hwprof-instr, mode
 # minimal, K = 6: section 4's first column), for path profiles collected through the hardware
 # (plain Ball-Larus paths, seed 004's region-based and global hierarchical paths) and for the
@@ -8,7 +9,8 @@
 # every operation inserted code); stall cycles of the region-based hardware build; the counters
 # each hierarchical embodiment allocates (region-based: one dense array per region; global: one
 # array per function, indexed by the global sums, sparse) and the distinct hierarchical paths
-# the run took. Every path run is checked against the oracle (hwprof-sim --path-truth): a
+# the run took, and the region-based profile's coverage (the share of the run's branch executions
+# in functions with a path profile: hwprof-sim --path-map). Every path run is checked against the oracle (hwprof-sim --path-truth): a
 # difference fails the bench. Last rows: geometric means of (instructions profiled) /
 # (instructions plain) per column, and the ratio of the region-based hardware build's extra
 # instructions to edge profiling's (the issue's goal: within 2x). The published anchor: Ball and
@@ -19,6 +21,7 @@ build=${1:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sim="$build/sim/hwprof-sim"
+maxi=--max-insns=2000000000 # the software-only builds of the large programs run 3 to 4 times longer
 instr="$build/instr/hwprof-instr"
 
 insns() { sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' <<<"$1" | head -1; }
@@ -28,21 +31,24 @@ map_counters() { sed -n 's/^counters 0x[0-9a-f]* \([0-9]*\)$/\1/p' "$1"; }
 prof_paths() { sed -n 's/^end functions [0-9]* counters [0-9]* paths \([0-9]*\) .*/\1/p' "$1"; }
 
 progs=()
-for w in graph hashtab interp lz matrix sort switch_table; do progs+=("$build/instr/$w.elf"); done
-for elf in "$build"/embench/*.elf; do
+for w in graph hashtab interp lz matrix sort switch_table dispatch; do progs+=("$build/instr/$w.elf"); done
+for elf in "$build"/embench/*.elf "$build"/bigprogs/*.elf; do
+  [ -f "$elf" ] || continue
   case $(basename "$elf" .elf) in *-prof | *-vp | *-ss) continue ;; esac
   progs+=("$elf")
 done
-[ -d "$build/embench" ] || echo "(../shared/embench is not there: the workloads only)"
+[ -d "$build/embench" ] || echo "(../shared/embench is not there: no Embench rows)"
+[ -d "$build/bigprogs" ] || echo "(../shared/bigprogs is not there: no Lua and zstd rows)"
 
 echo "== 12. Path profiling (tools/path_bench.sh): extra retired instructions over the program plain, edge"
 echo "      profiling (K = 6, minimal) against path profiles collected through the hardware (hw) and the"
 echo "      same path profiles in software alone (sw: sum and stack in memory); stall cycles of hw rb;"
 echo "      counters allocated (rb: dense per region; gp: global sums, sparse) and distinct hierarchical"
-echo "      paths run; every path profile equals the oracle's (checked). Anchor: ~30% for software path"
-echo "      profiling (Ball and Larus, MICRO-29)."
-printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s\n' program instrs edge "hw-bl" "hw-rb" "hw-gp" \
-  "stall" "sw-bl" "sw-rb" "sw-gp" "c-rb" "c-gp" paths
+echo "      paths run; cov: the share of branch executions in functions with an rb profile; every path"
+echo "      profile equals the oracle's (checked). Anchor: ~30% for software path profiling (Ball and"
+echo "      Larus, MICRO-29)."
+printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s\n' program instrs edge "hw-bl" "hw-rb" "hw-gp" \
+  "stall" "sw-bl" "sw-rb" "sw-gp" "c-rb" "c-gp" paths cov
 cols=(edge hplain hrb hgp splain srb sgp)
 declare -A logsum
 n=0
@@ -50,29 +56,29 @@ fail=0
 for elf in "${progs[@]}"; do
   [ -f "$elf" ] || continue
   w=$(basename "$elf" .elf)
-  base=$(insns "$("$sim" --engine=none "$elf" 2>&1 >/dev/null)")
-  "$sim" --quiet --path-truth="$tmp/$w.truth" "$elf" >/dev/null 2>&1
+  base=$(insns "$("$sim" $maxi --engine=none "$elf" 2>&1 >/dev/null)")
+  "$sim" $maxi --quiet --path-truth="$tmp/$w.truth" "$elf" >/dev/null 2>&1
   declare -A got=()
   "$instr" instrument --quiet --k=6 "$elf" -o "$tmp/$w-edge.elf"
-  got[edge]=$(insns "$("$sim" "$tmp/$w-edge.elf" 2>&1 >/dev/null)")
-  st=0
+  got[edge]=$(insns "$("$sim" $maxi "$tmp/$w-edge.elf" 2>&1 >/dev/null)")
+  st=0 cov=""
   for emb in plain rb gp; do
     for how in h s; do
       flag=""
       [ $how = s ] && flag=--paths-sw
       "$instr" instrument --quiet --paths=$emb $flag "$elf" -o "$tmp/$w-$how$emb.elf" --map="$tmp/$w-$how$emb.map"
-      out=$("$sim" --path-map="$tmp/$w-$how$emb.map" --path-profile="$tmp/$w-$how$emb.pprof" "$tmp/$w-$how$emb.elf" 2>&1 >/dev/null) ||
+      out=$("$sim" $maxi --path-map="$tmp/$w-$how$emb.map" --path-profile="$tmp/$w-$how$emb.pprof" "$tmp/$w-$how$emb.elf" 2>&1 >/dev/null) ||
         { echo "$w $how $emb: the run failed: $(tail -1 <<<"$out")"; fail=1; continue; }
       chk=$("$instr" paths-check "$tmp/$w-$how$emb.pprof" "$tmp/$w.truth" | tail -1)
       grep -q ' 0 differences' <<<"$chk" || { echo "$w $how $emb: $chk"; fail=1; }
       got[$how$emb]=$(insns "$out")
-      [ $how$emb = hrb ] && st=$(stalls "$out")
+      [ $how$emb = hrb ] && st=$(stalls "$out") && cov=$(sed -n 's/.*path profile: coverage: \([0-9.]*%\) of branch.*/\1/p' <<<"$out")
     done
   done
-  printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s\n' "$w" "$base" "$(pct "${got[edge]}" "$base")" \
+  printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s\n' "$w" "$base" "$(pct "${got[edge]}" "$base")" \
     "$(pct "${got[hplain]}" "$base")" "$(pct "${got[hrb]}" "$base")" "$(pct "${got[hgp]}" "$base")" "$st" \
     "$(pct "${got[splain]}" "$base")" "$(pct "${got[srb]}" "$base")" "$(pct "${got[sgp]}" "$base")" \
-    "$(map_counters "$tmp/$w-hrb.map")" "$(map_counters "$tmp/$w-hgp.map")" "$(prof_paths "$tmp/$w-hrb.pprof")"
+    "$(map_counters "$tmp/$w-hrb.map")" "$(map_counters "$tmp/$w-hgp.map")" "$(prof_paths "$tmp/$w-hrb.pprof")" "${cov:--}"
   for c in "${cols[@]}"; do
     logsum[$c]=$(awk -v s="${logsum[$c]:-0}" -v a="${got[$c]}" -v b="$base" 'BEGIN { printf "%.12f", s + log(a / b) }')
   done

@@ -10,7 +10,7 @@ package hwprof_pkg;
   localparam int unsigned PIR_TRIGGER_W = 15;  // pir.trigger_counter width
   localparam int unsigned PIR_LINK_ENTRIES = 8;  // entries of the pir's link stack: the base and offset saved by linked calls (docs/pir.md)
   localparam int unsigned PIR_LINK_SP_W = 8;  // width of the link stack's depth counter (counts past PIR_LINK_ENTRIES, saturating)
-  localparam int unsigned PATH_STACK_ENTRIES = 16;  // entries of the pir's path stack: the outer path sums saved at region entries and around calls the hardware does not link (docs/path.md)
+  localparam int unsigned PATH_STACK_ENTRIES = 32;  // entries of the pir's path stack: the outer path sums saved at region entries and around calls the hardware does not link (docs/path.md)
   localparam int unsigned PATH_SUM_W = 13;  // width of the path sum, of its stack's entries and of a counted index: path arithmetic is modulo 2^PATH_SUM_W (docs/path.md)
   localparam int unsigned PATH_VAL_W = 13;  // width of each of the two values (a, b) of a path word (= PATH_SUM_W: a negative increment is its value modulo 2^PATH_SUM_W)
   localparam int unsigned PATH_KIND_LSB = 0;  // path word: the operation (3 bits, path_op encoding)

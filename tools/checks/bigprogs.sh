@@ -110,8 +110,50 @@ bigprogs_wpp() {
   return $rc
 }
 
+# region-based path profiles of the large programs (docs/path.md): each instrumented with
+# --paths=rb (the ASan/UBSan instrumenter) runs on the C model with the uninstrumented build's
+# output; the profile read back from the hardware equals the oracle's paths of the uninstrumented
+# run (the retire stream and the CFGs), path for path and count for count; the coverage is printed
+# with the functions left out that ran most; Lua's interpreter loop (luaV_execute, its handlers'
+# indirect jumps through a dispatch node) must be in the profile
+bigprog_paths() {
+  local w=$1 elf="$build/bigprogs/$1.elf"
+  "$build/sim/hwprof-sim" --quiet --path-truth="$logdir/big-$w-paths.truth" "$elf" >/dev/null 2>&1 &&
+    "$build/unit/hwprof-instr-asan" instrument --quiet --paths=rb "$elf" -o "$logdir/big-$w-rb.elf" &&
+    "$build/sim/hwprof-sim" --path-map="$logdir/big-$w-rb.map" --path-profile="$logdir/big-$w-rb.pprof" \
+      "$logdir/big-$w-rb.elf" >"$logdir/big-$w-rb.out" 2>"$logdir/big-$w-rb.err"
+}
+bigprogs_paths() {
+  local elf w out rc=0
+  for elf in "${big_elfs[@]}"; do
+    bigprog_paths "$(basename "$elf" .elf)" &
+  done
+  wait
+  for elf in "${big_elfs[@]}"; do
+    w=$(basename "$elf" .elf)
+    if [ ! -s "$logdir/big-$w-rb.pprof" ]; then
+      echo "$w: no path profile"
+      tail -n 3 "$logdir/big-$w-rb.err" 2>/dev/null
+      rc=1
+      continue
+    fi
+    "$build/sim/hwprof-sim" --quiet "$elf" 2>/dev/null | cmp -s - "$logdir/big-$w-rb.out" ||
+      { echo "$w: its output differs from the uninstrumented build's"; rc=1; }
+    out=$("$build/unit/hwprof-instr-asan" paths-check "$logdir/big-$w-rb.pprof" "$logdir/big-$w-paths.truth" 2>&1)
+    echo "$w rb: $(tail -1 <<<"$out")"
+    grep 'path profile: coverage' "$logdir/big-$w-rb.err" | head -4
+    grep -q '^paths-check: [1-9][0-9]* functions, [1-9][0-9]* paths .* 0 differences' <<<"$out" || { echo "$out" | head -5; rc=1; }
+    if [ "$w" = lua ]; then
+      grep -q '^function luaV_execute ' "$logdir/big-$w-rb.pprof" || { echo "lua: luaV_execute has no path profile"; rc=1; }
+    fi
+    rm -f "$logdir/big-$w-paths.truth"
+  done
+  return $rc
+}
+
 if [ ${#big_elfs[@]} -gt 0 ]; then
   check bigprogs-edge-profile-coverage bigprogs_edge_profile
+  check bigprogs-path-profile-rb-equal-oracle bigprogs_paths
   check bigprogs-lcov-retire-stream bigprogs_lcov
   check bigprogs-inline-stacks-addr2line bigprogs_inline
   check bigprogs-wpp-blocks-equal-retire-stream bigprogs_wpp

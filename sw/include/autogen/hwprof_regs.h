@@ -8,7 +8,7 @@
 #define HWPROF_PIR_TRIGGER_W 15u /* pir.trigger_counter width */
 #define HWPROF_PIR_LINK_ENTRIES 8u /* entries of the pir's link stack: the base and offset saved by linked calls (docs/pir.md) */
 #define HWPROF_PIR_LINK_SP_W 8u /* width of the link stack's depth counter (counts past PIR_LINK_ENTRIES, saturating) */
-#define HWPROF_PATH_STACK_ENTRIES 16u /* entries of the pir's path stack: the outer path sums saved at region entries and around calls the hardware does not link (docs/path.md) */
+#define HWPROF_PATH_STACK_ENTRIES 32u /* entries of the pir's path stack: the outer path sums saved at region entries and around calls the hardware does not link (docs/path.md) */
 #define HWPROF_PATH_SUM_W 13u /* width of the path sum, of its stack's entries and of a counted index: path arithmetic is modulo 2^PATH_SUM_W (docs/path.md) */
 #define HWPROF_PATH_VAL_W 13u /* width of each of the two values (a, b) of a path word (= PATH_SUM_W: a negative increment is its value modulo 2^PATH_SUM_W) */
 #define HWPROF_PATH_KIND_LSB 0u /* path word: the operation (3 bits, path_op encoding) */
