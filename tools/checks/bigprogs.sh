@@ -15,6 +15,15 @@ for elf in "$build"/bigprogs/*.elf; do
   [ -f "$elf" ] && big_elfs+=("$elf")
 done
 
+# big_parallel FUNC: FUNC NAME for every large program, all at once
+big_parallel() {
+  local elf
+  for elf in "${big_elfs[@]}"; do
+    "$1" "$(basename "$elf" .elf)" &
+  done
+  wait
+}
+
 # bigprog_run NAME: instruments and runs one program, writing $logdir/big-NAME.{plain,prof,err,out}
 # (and the uninstrumented run's per-address retirements, big-NAME.counts)
 bigprog_run() {
@@ -27,10 +36,7 @@ bigprog_run() {
 
 bigprogs_edge_profile() {
   local elf w base prof pct cov rc=0
-  for elf in "${big_elfs[@]}"; do
-    bigprog_run "$(basename "$elf" .elf)" &
-  done
-  wait
+  big_parallel bigprog_run
   for elf in "${big_elfs[@]}"; do
     w=$(basename "$elf" .elf)
     base=$(sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' "$logdir/big-$w.plain.err" 2>/dev/null)
@@ -125,10 +131,7 @@ bigprog_paths() {
 }
 bigprogs_paths() {
   local elf w out rc=0
-  for elf in "${big_elfs[@]}"; do
-    bigprog_paths "$(basename "$elf" .elf)" &
-  done
-  wait
+  big_parallel bigprog_paths
   for elf in "${big_elfs[@]}"; do
     w=$(basename "$elf" .elf)
     if [ ! -s "$logdir/big-$w-rb.pprof" ]; then

@@ -64,7 +64,8 @@ static void usage(FILE *to) {
           "the numbered graph or two get the same number.\n"
           "paths-check: compares a path profile read back from the hardware (hwprof-sim --path-map\n"
           "--path-profile) with the oracle's paths (hwprof-sim --path-truth on the original program),\n"
-          "path for path, in every function the profile covers; exit 4 if they differ.\n"
+          "path for path, in every function the profile covers; exit 4 if they differ. Its coverage:\n"
+          "the share of the run's paths and block entries (the oracle's) in those functions.\n"
           "paths-top: the N (default 5) hottest paths of each function and region of a path profile,\n"
           "with their share of the function's counted paths.\n"
           "Exit status (docs/tools.md): 0 done; 1 a bad input file; 2 bad arguments; 4 a difference.\n",
@@ -236,9 +237,12 @@ static int cmd_paths_check(int argc, char **argv) {
     fprintf(stderr, "hwprof-instr: error: %s\n", err);
     return HWPROF_EXIT_BAD_FILE;
   }
+  const double pc = st.run_paths ? 100.0 * (double)st.covered_paths / (double)st.run_paths : 100.0;
+  const double ec = st.run_entries ? 100.0 * (double)st.covered_entries / (double)st.run_entries : 100.0;
   printf("paths-check: %u functions, %" PRIu64 " paths counted %" PRIu64 " times by the oracle, %ld differences; "
-         "%u functions the oracle saw run have no path profile, %" PRIu64 " paths were open at the end\n",
-         st.functions, st.paths, st.count, d, st.not_profiled, st.open);
+         "%u functions the oracle saw run have no path profile, %" PRIu64 " paths were open at the end; "
+         "coverage: %.2f%% of the run's paths, %.2f%% of its block entries\n",
+         st.functions, st.paths, st.count, d, st.not_profiled, st.open, pc, ec);
   return d ? HWPROF_EXIT_DIFFERS : HWPROF_EXIT_OK;
 }
 

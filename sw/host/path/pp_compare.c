@@ -15,6 +15,7 @@ typedef struct {
   entry_t *e;
   size_t n, cap;
   uint32_t *fn; /* the functions seen */
+  uint64_t *runs, *entries; /* the truth's: per function, its plain paths' count and block entries */
   size_t nfn, capfn;
 } set_t;
 
@@ -22,9 +23,14 @@ static int add_fn(set_t *s, uint32_t addr) {
   if (s->nfn == s->capfn) {
     s->capfn = s->capfn ? 2 * s->capfn : 64;
     uint32_t *f = realloc(s->fn, s->capfn * sizeof *f);
-    if (f == NULL) return -1;
-    s->fn = f;
+    if (f) s->fn = f;
+    uint64_t *r = realloc(s->runs, s->capfn * sizeof *r);
+    if (r) s->runs = r;
+    uint64_t *b = realloc(s->entries, s->capfn * sizeof *b);
+    if (b) s->entries = b;
+    if (f == NULL || r == NULL || b == NULL) return -1;
   }
+  s->runs[s->nfn] = s->entries[s->nfn] = 0;
   s->fn[s->nfn++] = addr;
   return 0;
 }
@@ -48,6 +54,8 @@ static void free_set(set_t *s) {
   for (size_t i = 0; i < s->n; i++) free(s->e[i].key);
   free(s->e);
   free(s->fn);
+  free(s->runs);
+  free(s->entries);
 }
 
 static int by_key(const void *a, const void *b) { return strcmp(((const entry_t *)a)->key, ((const entry_t *)b)->key); }
@@ -166,6 +174,12 @@ static const char *truth_line(rd_t *r, char *line) {
     uint64_t count;
     char *end;
     if (!r->in_fn || path_line(line + (is_rpath ? 1 : 0), &count, &end, it, sizeof it)) return "malformed path line";
+    if (is_path) { /* the run's paths and block entries, open ones too: the coverage's whole */
+      uint64_t blocks = 0;
+      for (const char *c = it; *c; c++) blocks += *c == ' ';
+      r->s->runs[r->s->nfn - 1] += count;
+      r->s->entries[r->s->nfn - 1] += count * blocks;
+    }
     if (is_path != r->plain) return NULL; /* the other embodiment's paths */
     if (!strcmp(end, "open")) {
       r->open += count;
@@ -204,7 +218,13 @@ long pp_compare_files(const char *profile, const char *truth, FILE *report, pp_c
     else free(t.e[i].key);
   }
   t.n = k;
-  for (size_t i = 0; i < t.nfn; i++) s.not_profiled += !has_fn(&p, t.fn[i]);
+  for (size_t i = 0; i < t.nfn; i++) {
+    const bool in = has_fn(&p, t.fn[i]);
+    s.not_profiled += !in;
+    s.run_paths += t.runs[i];
+    s.run_entries += t.entries[i];
+    if (in) s.covered_paths += t.runs[i], s.covered_entries += t.entries[i];
+  }
   s.functions = (unsigned)p.nfn;
   if (p.n) qsort(p.e, p.n, sizeof *p.e, by_key); /* (no paths: no array, and qsort takes none) */
   if (t.n) qsort(t.e, t.n, sizeof *t.e, by_key);

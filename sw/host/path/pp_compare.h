@@ -14,6 +14,9 @@ typedef struct {
   unsigned not_profiled;    /* functions the oracle saw run that the profile does not cover */
   uint64_t paths, count;    /* distinct paths (regions' paths) and their counts compared */
   uint64_t open;            /* the oracle's paths still open at the end of the run (never counted) */
+  /* coverage: the run's plain paths and block entries (the oracle's, open ones included), and
+   * those in functions the profile covers */
+  uint64_t run_paths, run_entries, covered_paths, covered_entries;
 } pp_compare_stats_t;
 
 /* Prints the first differences to report; returns the number of paths whose counts differ (or

@@ -436,7 +436,11 @@ pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, hwpro
     const int l = x->src >= 0 && cfg->loop_of ? cfg->loop_of[x->src] : -1;
     for (unsigned d = 0; l >= 0 && d < cfg->loop[l].depth && d < 6; d++) w[e] *= 10u;
   }
-  return pp_plan_make(f, emb, w, PP_MAX_COUNTERS, a, p);
+  st = pp_plan_make(f, emb, w, PP_MAX_COUNTERS, a, p);
+  /* global sums beyond the counters that collide even hashed: the region-based arrays, which count
+   * the same hierarchical paths in fewer counters */
+  if (st == kPpTooManyPaths && emb == kPpGlobal) st = pp_plan_make(f, kPpRegionBased, w, PP_MAX_COUNTERS, a, p);
+  return st;
 }
 
 /* The child region of r that holds node v (v in r), or r itself when v is directly in it. */

@@ -84,7 +84,8 @@ pp_status_t pp_plan_make(const pp_func_t *f, pp_embodiment_t emb, const uint64_t
 /* The plan of a function of the CFG layer, as the instrumenter makes it and the read-back remakes
  * it: its path graph (pp_func_from_cfg) into f, and weights from the CFG (an operation on an edge
  * no transfer can carry costs an inserted instruction: 3, an indirect edge's 1000, else 1; times
- * 10 per loop level, up to 6). */
+ * 10 per loop level, up to 6). A global plan whose sums do not fit the counters even hashed falls
+ * back to the region-based plan (p->emb says which): the same hierarchical paths. */
 pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, hwprof_arena_t *a, pp_func_t *f, pp_plan_t *p);
 
 /* A decoded counter: its region and path: the function's nodes in order, a child region as

@@ -93,8 +93,8 @@ int pp_readback(const char *map_path, const char *program, pp_read32_fn read32, 
     free(nz);
     free(items);
     free(scratch);
-    uint32_t maxe = emb == kPpGlobal ? p.gn.nedge : 0;
-    for (uint32_t r = 0; (emb != kPpGlobal || p.hashed) && r < p.h.nregion; r++)
+    uint32_t maxe = p.emb == kPpGlobal ? p.gn.nedge : 0; /* (a global plan may have fallen back to regions) */
+    for (uint32_t r = 0; (p.emb != kPpGlobal || p.hashed) && r < p.h.nregion; r++)
       if (p.rn[r].nedge > maxe) maxe = p.rn[r].nedge;
     nz = malloc(sizeof *nz * (mf->ncounters + 1u));
     items = malloc(sizeof *items * (maxe + 2u));
@@ -129,7 +129,7 @@ int pp_readback(const char *map_path, const char *program, pp_read32_fn read32, 
         if (up == PP_NONE) fputc('-', out);
         else fprintf(out, "%08" PRIx32, cfg->blk[p.h.rep_entry[up]].start);
         if (p.hashed) fprintf(out, " first 0 counters %u (shared, hashed: %" PRIu64 " sums)\n", p.ncounters, p.gn.paths);
-        else if (emb == kPpGlobal) fprintf(out, " first 0 counters %" PRIu64 " (shared)\n", p.gn.paths);
+        else if (p.emb == kPpGlobal) fprintf(out, " first 0 counters %" PRIu64 " (shared)\n", p.gn.paths);
         else fprintf(out, " first %" PRIu32 " counters %" PRIu64 "\n", p.start[region], p.rn[region].paths);
       }
       const char *end = path.exit ? "exit" : emb == kPpPlain ? "back" : "end";
