@@ -169,6 +169,8 @@ echo
 "$(dirname "$0")/tracecache_bench.sh" "$build"
 echo
 "$(dirname "$0")/tracecache_bench.sh" "$build" x10
+echo
+"$(dirname "$0")/tracecache_bench.sh" "$build" x10 8192
 
 echo
 "$(dirname "$0")/relayout_bench.sh" "$build"

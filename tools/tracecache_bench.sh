@@ -10,14 +10,25 @@
 # PLOTS=DIR set, this script calls it, into DIR/tracecache.png).
 # With x10 (section 9b) it runs the Embench programs ten times longer (BUILD_DIR/tcache-x10,
 # GLOBAL_SCALE_FACTOR 10), without the offline bound (its retired-PC stream would take gigabytes).
-# usage: tools/tracecache_bench.sh BUILD_DIR [x10]
+# With a third argument, BYTES (section 9c: x10 8192), every run also has a direct-mapped
+# instruction cache of BYTES (lines of 16 bytes) whose misses cost TC_ICACHE_MISS (default 10)
+# idle cycles: the whole run's cycles (all-cyc and the all-vs columns) include its misses, the
+# program's own (prog-cyc) do not.
+# usage: tools/tracecache_bench.sh BUILD_DIR [x10 [BYTES]]
 set -euo pipefail
 build=${1:-build}
 set_=${2:-}
-[ -z "$set_" ] || [ "$set_" = x10 ] || { echo "usage: tools/tracecache_bench.sh BUILD_DIR [x10]" >&2; exit 2; }
+icache=${3:-0}
+usage="usage: tools/tracecache_bench.sh BUILD_DIR [x10 [ICACHE_BYTES]]"
+[ -z "$set_" ] || [ "$set_" = x10 ] || { echo "$usage" >&2; exit 2; }
+[[ $icache =~ ^[0-9]+$ ]] && { [ "$icache" = 0 ] || [ $((icache & (icache - 1))) = 0 ]; } ||
+  { echo "tracecache_bench: error: '$icache' is not a power of two (instruction-cache bytes); $usage" >&2; exit 2; }
+icache_miss=${TC_ICACHE_MISS:-10}
+ic=()
+[ "$icache" = 0 ] || ic=(--icache="$icache" --icache-miss="$icache_miss")
 dir="$build/tcache${set_:+-$set_}"
 mkdir -p "$build/bench"
-tsv="$build/bench/tracecache${set_:+-$set_}.tsv"
+tsv="$build/bench/tracecache${set_:+-$set_}$([ "$icache" = 0 ] || echo "-ic$icache").tsv"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 py=/usr/bin/python3
@@ -31,15 +42,21 @@ cache_end=$(printf '0x%x' $((cache + 0x10000)))
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else printf "-" }'; }
 field() { sed -n "s/$1/\\1/p" <<<"$2" | head -1; }
 
-if [ -n "$set_" ]; then
+if [ "$icache" != 0 ]; then
+  echo "== 9c. Section 9b with a $icache-byte direct-mapped instruction cache (16-byte lines, $icache_miss-cycle misses):"
+  echo "      what the code cache's layout and the firmware's code do to a small core's instruction cache."
+  echo "      The trace firmware, sampling 1 in 64 at first,"
+elif [ -n "$set_" ]; then
   echo "== 9b. Section 9 with the Embench programs ten times longer (GLOBAL_SCALE_FACTOR 10), no offline"
   echo "      bound: what sampling costs once its back-off has run. The trace firmware, sampling 1 in 64 at first,"
 else
   echo "== 9. Hot traces into the code cache (docs/dynopt.md): the trace firmware, sampling 1 in 64 at first,"
 fi
 echo "      1 in 32 at the most, backing off to 1 in 4096 while nothing new turns hot, hot at 16 samples,"
+icdesc="no instruction cache"
+[ "$icache" = 0 ] || icdesc="a $icache-byte instruction cache, $icache_miss cycles a miss (--icache=$icache)"
 echo "      with and without placing hot traces; timing: 1 cycle per instruction, $penalty idle cycles per taken"
-echo "      transfer (--taken-penalty=$penalty), no instruction cache. Program figures exclude the trap handler;"
+echo "      transfer (--taken-penalty=$penalty), $icdesc. Program figures exclude the trap handler;"
 echo "      prog-cyc = program instructions + $penalty x its taken transfers"
 printf '%-21s| %8s %7s %8s | %8s %7s %8s %6s | %8s %7s %8s %8s %9s | %8s %7s %8s %8s %9s %6s %6s %5s | %7s %7s %7s %8s\n' program \
   plain-ins taken prog-cyc st-ins taken prog-cyc vs-pl fw-ins taken prog-cyc handler all-cyc tc-ins taken prog-cyc handler \
@@ -61,7 +78,7 @@ for tc in "$dir"/*-tc.elf; do
     [ -n "$v" ] || elf=$plain
     pcs=()
     [ -n "$v" ] || [ -n "$set_" ] || pcs=(--pcs="$tmp/pcs")
-    err=$("$sim" --taken-penalty="$penalty" --code-range="$cache:$cache_end" "${pcs[@]}" "$elf" 2>&1 >"$tmp/out") ||
+    err=$("$sim" --taken-penalty="$penalty" "${ic[@]}" --code-range="$cache:$cache_end" "${pcs[@]}" "$elf" 2>&1 >"$tmp/out") ||
       { echo "$name$v: the run failed"; echo "$err"; exit 1; }
     total=$(field '.* \([0-9]*\) instructions, exit code.*' "$err")
     cycles=$(field '.*timing: \([0-9]*\) cycles.*' "$err")
@@ -98,7 +115,7 @@ for tc in "$dir"/*-tc.elf; do
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${row[2]}" "${row[5]}" "${row[9]}" "${row[11]}" "${row[14]}" \
     "${row[16]}" "${row[8]}" "${row[13]}" "${row[17]%\%}" >>"$tsv"
 done
-if [ -n "${PLOTS:-}" ] && [ -z "$set_" ]; then
+if [ -n "${PLOTS:-}" ] && [ -z "$set_" ] && [ "$icache" = 0 ]; then
   "$py" "$(dirname "$0")/plot_tracecache.py" "$tsv" "$PLOTS/tracecache.png"
 fi
 echo "(plain: the program alone; st: the same program with its blocks laid out offline from its whole run's"
