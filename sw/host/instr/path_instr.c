@@ -13,8 +13,8 @@
  *
  * Calls: a linked or starting call saves (linked) and zeroes the path sum in the hardware; any
  * other call that may reach profiled code is bracketed: ENTER 0, 0 before it (the sum saved on the
- * path stack, the callee's paths begin at 0), POP after it (with prof.init when the callee may have
- * moved the base). The function's entry runs prof.init and SET 0 for the ways in that are not such
+ * path stack, the callee's paths begin at 0), POP after it (then prof.init when the callee may have
+ * moved the base, which a carrier word may take). The function's entry runs prof.init and SET 0 for the ways in that are not such
  * calls (indirect calls, uninstrumented callers); direct calls land behind both. */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -403,10 +403,12 @@ static int place(ctx_t *c, unsigned i, const unsigned *indeg) {
         instr_callee_neutral(c, t) || instr_callee_linked(c, t) >= 0)
       continue;
     if (emit(c, kBefore, before_transfer(&pf->code, a), pm->base, &enter0, 1)) return -1;
+    /* the POP first: the prof.init after it (which leaves the sum alone) is then the run's last
+     * operation, which the next instruction may carry (fold_carriers) */
+    if (emit(c, kAfter, a, pm->base, &pop0, 1)) return -1;
     if (hw && !(t == pf->code.lo && instr_self_return_keeps_base(pm)) &&
         hwprof_rw_after(c->rw, a, rv32_prof(HWPROF_PROF_OP_INIT, 0, 0), pm->base))
       return -1;
-    if (emit(c, kAfter, a, pm->base, &pop0, 1)) return -1;
   }
   /* each block's way out */
   const uint32_t linked_pop = f->linked ? UINT32_C(1) << HWPROF_SHADOW_POP_LSB : 0;
