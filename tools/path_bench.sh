@@ -21,10 +21,13 @@ build=${1:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sim="$build/sim/hwprof-sim"
-maxi=--max-insns=2000000000 # the software-only builds of the large programs run 3 to 4 times longer
+# the software-only builds of the large programs run 3 to 4 times longer; every run is also timed
+# with 2 idle cycles per taken transfer (the islands' jumps then cost what they do)
+maxi="--max-insns=2000000000 --taken-penalty=2"
 instr="$build/instr/hwprof-instr"
 
 insns() { sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' <<<"$1" | head -1; }
+cycles() { sed -n 's/.*timing: \([0-9]*\) cycles.*/\1/p' <<<"$1" | head -1; }
 stalls() { sed -n 's/.*system: [0-9]* cycles, \([0-9]*\) stall.*/\1/p' <<<"$1" | head -1; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", 100 * (a - b) / b }'; }
 map_counters() { sed -n 's/^counters 0x[0-9a-f]* \([0-9]*\)$/\1/p' "$1"; }
@@ -45,22 +48,27 @@ echo "      profiling (K = 6, minimal) against path profiles collected through t
 echo "      same path profiles in software alone (sw: sum and stack in memory); stall cycles of hw rb;"
 echo "      counters allocated (rb: dense per region; gp: global sums, sparse) and distinct hierarchical"
 echo "      paths run; cov: the share of branch executions in functions with an rb profile; every path"
-echo "      profile equals the oracle's (checked). Anchor: ~30% for software path profiling (Ball and"
-echo "      Larus, MICRO-29)."
-printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s\n' program instrs edge "hw-bl" "hw-rb" "hw-gp" \
-  "stall" "sw-bl" "sw-rb" "sw-gp" "c-rb" "c-gp" paths cov
-cols=(edge hplain hrb hgp splain srb sgp)
+echo "      profile equals the oracle's (checked); cyc: the whole run's cycles of edge profiling and of hw rb"
+echo "      over the plain program's (1 cycle an instruction, 2 more a taken transfer: islands' jumps count)."
+echo "      Anchor: ~30% for software path profiling (Ball and Larus, MICRO-29)."
+printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s | %-7s %-7s\n' program instrs edge "hw-bl" "hw-rb" \
+  "hw-gp" "stall" "sw-bl" "sw-rb" "sw-gp" "c-rb" "c-gp" paths cov "cyc-e" "cyc-rb"
+cols=(edge hplain hrb hgp splain srb sgp cedge chrb)
 declare -A logsum
 n=0
 fail=0
 for elf in "${progs[@]}"; do
   [ -f "$elf" ] || continue
   w=$(basename "$elf" .elf)
-  base=$(insns "$("$sim" $maxi --engine=none "$elf" 2>&1 >/dev/null)")
+  out=$("$sim" $maxi --engine=none "$elf" 2>&1 >/dev/null)
+  base=$(insns "$out")
+  cbase=$(cycles "$out")
   "$sim" $maxi --quiet --path-truth="$tmp/$w.truth" "$elf" >/dev/null 2>&1
   declare -A got=()
   "$instr" instrument --quiet --k=6 "$elf" -o "$tmp/$w-edge.elf"
-  got[edge]=$(insns "$("$sim" $maxi "$tmp/$w-edge.elf" 2>&1 >/dev/null)")
+  out=$("$sim" $maxi "$tmp/$w-edge.elf" 2>&1 >/dev/null)
+  got[edge]=$(insns "$out")
+  got[cedge]=$(cycles "$out")
   st=0 cov=""
   for emb in plain rb gp; do
     for how in h s; do
@@ -72,21 +80,25 @@ for elf in "${progs[@]}"; do
       chk=$("$instr" paths-check "$tmp/$w-$how$emb.pprof" "$tmp/$w.truth" | tail -1)
       grep -q ' 0 differences' <<<"$chk" || { echo "$w $how $emb: $chk"; fail=1; }
       got[$how$emb]=$(insns "$out")
-      [ $how$emb = hrb ] && st=$(stalls "$out") && cov=$(sed -n 's/.*path profile: coverage: \([0-9.]*%\) of branch.*/\1/p' <<<"$out")
+      [ $how$emb = hrb ] && st=$(stalls "$out") && got[chrb]=$(cycles "$out") &&
+        cov=$(sed -n 's/.*path profile: coverage: \([0-9.]*%\) of branch.*/\1/p' <<<"$out")
     done
   done
-  printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s\n' "$w" "$base" "$(pct "${got[edge]}" "$base")" \
-    "$(pct "${got[hplain]}" "$base")" "$(pct "${got[hrb]}" "$base")" "$(pct "${got[hgp]}" "$base")" "$st" \
-    "$(pct "${got[splain]}" "$base")" "$(pct "${got[srb]}" "$base")" "$(pct "${got[sgp]}" "$base")" \
-    "$(map_counters "$tmp/$w-hrb.map")" "$(map_counters "$tmp/$w-hgp.map")" "$(prof_paths "$tmp/$w-hrb.pprof")" "${cov:--}"
+  printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s | %-7s %-7s\n' "$w" "$base" \
+    "$(pct "${got[edge]}" "$base")" "$(pct "${got[hplain]}" "$base")" "$(pct "${got[hrb]}" "$base")" "$(pct "${got[hgp]}" "$base")" \
+    "$st" "$(pct "${got[splain]}" "$base")" "$(pct "${got[srb]}" "$base")" "$(pct "${got[sgp]}" "$base")" \
+    "$(map_counters "$tmp/$w-hrb.map")" "$(map_counters "$tmp/$w-hgp.map")" "$(prof_paths "$tmp/$w-hrb.pprof")" "${cov:--}" \
+    "$(pct "${got[cedge]}" "$cbase")" "$(pct "${got[chrb]}" "$cbase")"
   for c in "${cols[@]}"; do
-    logsum[$c]=$(awk -v s="${logsum[$c]:-0}" -v a="${got[$c]}" -v b="$base" 'BEGIN { printf "%.12f", s + log(a / b) }')
+    b=$base
+    [[ $c == c* ]] && b=$cbase
+    logsum[$c]=$(awk -v s="${logsum[$c]:-0}" -v a="${got[$c]}" -v b="$b" 'BEGIN { printf "%.12f", s + log(a / b) }')
   done
   n=$((n + 1))
 done
 gm() { awk -v s="${logsum[$1]}" -v n="$n" 'BEGIN { printf "%+.1f%%", 100 * (exp(s / n) - 1) }'; }
-printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s |\n' "geomean" "" "$(gm edge)" "$(gm hplain)" "$(gm hrb)" \
-  "$(gm hgp)" "" "$(gm splain)" "$(gm srb)" "$(gm sgp)"
+printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s | %-7s %-7s\n' "geomean" "" "$(gm edge)" \
+  "$(gm hplain)" "$(gm hrb)" "$(gm hgp)" "" "$(gm splain)" "$(gm srb)" "$(gm sgp)" "" "" "" "" "$(gm cedge)" "$(gm chrb)"
 awk -v e="${logsum[edge]}" -v r="${logsum[hrb]}" -v g="${logsum[hgp]}" -v s="${logsum[srb]}" -v n="$n" 'BEGIN {
   ex = exp(e / n) - 1; rb = exp(r / n) - 1; gp = exp(g / n) - 1; sw = exp(s / n) - 1
   printf "hierarchical paths through the hardware: %.1fx (rb) and %.1fx (gp) the extra instructions of edge profiling (the goal: within 2x: %s); the software-only rb build: %.0fx the hardware rb build'"'"'s\n", rb / ex, gp / ex, rb / ex <= 2 ? "met" : "not met", sw / rb }'
