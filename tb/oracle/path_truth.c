@@ -89,14 +89,12 @@ int path_truth_init(path_truth_t *t, const char *elf_path, char *err, size_t err
     hwprof_elf_free(&t->elf);
     return -1;
   }
-  for (unsigned i = 0; i < t->prog.nfn; i++) {
-    t->prog.fn[i].code.dispatch = true; /* shared indirect jumps through a dispatch node */
+  for (unsigned i = 0; i < t->prog.nfn; i++)
     if (!t->prog.fn[i].multi && hwprof_cfg_prog_build(&t->prog, i)) {
       snprintf(err, errlen, "%s: out of memory building the CFGs", elf_path);
       path_truth_free(t);
       return -1;
     }
-  }
   if ((t->back = calloc(t->prog.nfn + 1u, sizeof *t->back)) == NULL) {
     snprintf(err, errlen, "%s: out of memory", elf_path);
     path_truth_free(t);

@@ -36,7 +36,8 @@ int hwprof_cfg_prog_read(hwprof_cfg_prog_t *p, const hwprof_elf_t *e, char *err,
     }
     hwprof_cfg_fn_t *f = &p->fn[p->nfn++];
     memset(f, 0, sizeof *f);
-    f->code = (hwprof_cfg_code_t){s->value, s->value + s->size, NULL, e->rel, e->nrel, false};
+    /* shared indirect jumps through a dispatch node (hwprof_cfg.h), as every profile sees them */
+    f->code = (hwprof_cfg_code_t){s->value, s->value + s->size, NULL, e->rel, e->nrel, true};
     snprintf(f->name, sizeof f->name, "%s", s->name);
     f->section = sec->name;
   }

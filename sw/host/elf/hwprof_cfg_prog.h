@@ -1,7 +1,8 @@
 /* The host's part of the CFG layer: the functions of a linked RV32 program read through
  * sw/host/elf/hwprof_elf.h (FUNC symbols with a size in executable sections; aliases merged, overlapping
  * symbols merged into one function marked multi-entry), each with its calls scanned, and on demand
- * its CFG, dominators and loops (hwprof_cfg.h) in an arena of its own. */
+ * its CFG, dominators and loops (hwprof_cfg.h) in an arena of its own. Several indirect jumps that
+ * share a function's code addresses go through a dispatch node (code.dispatch set). */
 #ifndef HWPROF_CFG_PROG_H
 #define HWPROF_CFG_PROG_H
 

@@ -392,7 +392,6 @@ static int cmd_cfg(int argc, char **argv) {
   for (unsigned i = 0; i < p.nfn && rc == 0; i++) {
     if (only && strcmp(p.fn[i].name, only)) continue;
     found = 1;
-    p.fn[i].code.dispatch = true; /* as edge profiles see it: shared indirect jumps through a dispatch node */
     if (!p.fn[i].multi && hwprof_cfg_prog_build(&p, i)) {
       fprintf(stderr, "hwprof-instr: error: out of memory\n");
       rc = HWPROF_EXIT_BAD_FILE;
@@ -441,7 +440,6 @@ static int paths_truth(hwprof_cfg_prog_t *p, const char *truth, uint64_t max_pat
       have = false;
       nsums = 0;
       a.used = 0;
-      if (fn >= 0) p->fn[fn].code.dispatch = true; /* as the instrumenter and the oracle see it */
       if (fn >= 0 && !p->fn[fn].multi && !hwprof_cfg_prog_build(p, (unsigned)fn) && p->fn[fn].cfg.why == HWPROF_CFG_OK &&
           pp_func_from_cfg(&p->fn[fn].cfg, &a, &pf) == kPpOk && pp_number(&pf.g, pf.back, max_paths, &a, &n) == kPpOk) {
         have = true;
@@ -553,7 +551,6 @@ static int cmd_paths(int argc, char **argv) {
     if (only && strcmp(p.fn[i].name, only)) continue;
     found = 1;
     nfn++;
-    p.fn[i].code.dispatch = true; /* as the instrumenter sees it */
     if (p.fn[i].multi || hwprof_cfg_prog_build(&p, i) || p.fn[i].cfg.why != HWPROF_CFG_OK) {
       printf("%-32s %6s %5s %12s %12s %12s  no CFG\n", p.fn[i].name, "-", "-", "-", "-", "-");
       no_cfg++;

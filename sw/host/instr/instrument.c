@@ -776,8 +776,6 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   }
   if (hwprof_elf_read(&c->elf, in_elf, HWPROF_ELF_RELOCATABLE, err, errlen)) return -1;
   if (hwprof_cfg_prog_read(&c->prog, &c->elf, err, errlen)) goto out;
-  for (unsigned i = 0; i < c->prog.nfn; i++) /* shared indirect jumps through a dispatch node */
-    c->prog.fn[i].code.dispatch = true;
   if ((c->fn = calloc(c->prog.nfn, sizeof *c->fn)) == NULL) {
     snprintf(err, errlen, "out of memory");
     goto out;

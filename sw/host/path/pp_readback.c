@@ -81,7 +81,6 @@ int pp_readback(const char *map_path, const char *program, pp_read32_fn read32, 
     const int fi = hwprof_cfg_prog_fn_at(&prog, mf->lo);
     if (fi < 0 || prog.fn[fi].code.lo != mf->lo || strcmp(prog.fn[fi].name, mf->name))
       FAIL("%s: function %s at 0x%08" PRIx32 " of %s is not in %s", program, mf->name, mf->lo, map_path, program);
-    prog.fn[fi].code.dispatch = true; /* shared indirect jumps through a dispatch node, as planned */
     if (hwprof_cfg_prog_build(&prog, (unsigned)fi)) FAIL("out of memory");
     const hwprof_cfg_func_t *cfg = &prog.fn[fi].cfg;
     pp_func_t f;
