@@ -33,7 +33,7 @@ static hwprof_cfg_func_t fn;
 static void build(const uint32_t *words, unsigned n, const rv32_reloc_t *rel, unsigned nrel) {
   for (unsigned i = 0; i < n; i++)
     for (unsigned b = 0; b < 4; b++) bytes[4 * i + b] = (uint8_t)(words[i] >> (8 * b));
-  code = (hwprof_cfg_code_t){LO, LO + 4u * n, bytes, rel, nrel, false};
+  code = (hwprof_cfg_code_t){.lo = LO, .hi = LO + 4u * n, .bytes = bytes, .rel = rel, .nrel = nrel};
   arena = (hwprof_arena_t){arena_mem, hwprof_cfg_need(&code), 0};
   assert_true(arena.size <= sizeof arena_mem);
   assert_int_equal(hwprof_cfg_scan(&fn, &code, &arena), 0);
@@ -143,6 +143,42 @@ static void test_cfg_call_self_loop_unreachable(void **state) {
   assert_false(hwprof_cfg_dominates(&fn, 0, 3));
 }
 
+/* Millicode: three entry points into one piece of straight-line code (the shape of libgcc's
+ * __riscv_save_N), returning through t0:
+ *   B0 0x00 addi; 0x04 j 0x0c     entry (lo)
+ *   B1 0x08 addi                  entry 0x08, falls into B2
+ *   B2 0x0c addi; 0x10 jr t0      jump target
+ *   B3 0x14 addi; 0x18 jr t0      entry 0x14
+ * Each entry starts a block and has a virtual entry edge, in the order given, after the first's. */
+static void test_cfg_several_entry_points(void **state) {
+  (void)state;
+  const uint32_t jr_t0 = i_type(0, 5, 0, 0, 0x67);
+  const uint32_t w[] = {ADDI_A1, jal(8, 0), ADDI_A1, ADDI_A1, jr_t0, ADDI_A1, jr_t0};
+  const uint32_t entry[] = {LO + 0x08, LO + 0x14};
+  for (unsigned i = 0; i < 7; i++)
+    for (unsigned b = 0; b < 4; b++) bytes[4 * i + b] = (uint8_t)(w[i] >> (8 * b));
+  code = (hwprof_cfg_code_t){.lo = LO, .hi = LO + 28u, .bytes = bytes, .entry = entry, .nentry = 2};
+  arena = (hwprof_arena_t){arena_mem, hwprof_cfg_need(&code), 0};
+  assert_int_equal(hwprof_cfg_scan(&fn, &code, &arena), 0);
+  assert_int_equal(hwprof_cfg_build(&fn, &code, &arena), 0);
+  assert_int_equal(fn.why, HWPROF_CFG_OK);
+  assert_int_equal(fn.nblk, 4);
+  const uint32_t starts[] = {0x00, 0x08, 0x0c, 0x14};
+  for (unsigned b = 0; b < 4; b++) assert_int_equal(fn.blk[b].start, LO + starts[b]);
+  assert_int_equal(fn.nedge, 7);
+  expect_edge(0, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0);
+  expect_edge(1, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 1);
+  expect_edge(2, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 3);
+  expect_edge(3, HWPROF_CFG_JUMP, 0, 2);
+  expect_edge(4, HWPROF_CFG_FALL, 1, 2);
+  expect_edge(5, HWPROF_CFG_RETURN, 2, HWPROF_CFG_EXIT);
+  expect_edge(6, HWPROF_CFG_RETURN, 3, HWPROF_CFG_EXIT);
+  /* dominators from the first entry only: what only another entry reaches has none */
+  assert_int_equal(hwprof_cfg_loops(&fn, &arena), 0);
+  assert_int_equal(fn.idom[1], -1);
+  assert_int_equal(fn.idom[3], -1);
+}
+
 /* One indirect jump: its targets are the code addresses the program takes inside the function. */
 static void test_cfg_switch(void **state) {
   (void)state;
@@ -184,7 +220,7 @@ static void test_cfg_shared_indirect_jumps_dispatch_node(void **state) {
   assert_int_equal(fn.why_arg, 2);
   for (unsigned i = 0; i < 5; i++)
     for (unsigned b = 0; b < 4; b++) bytes[4 * i + b] = (uint8_t)(w[i] >> (8 * b));
-  code = (hwprof_cfg_code_t){LO, LO + 20u, bytes, rel, 2, true};
+  code = (hwprof_cfg_code_t){.lo = LO, .hi = LO + 20u, .bytes = bytes, .rel = rel, .nrel = 2, .dispatch = true};
   arena = (hwprof_arena_t){arena_mem, hwprof_cfg_need(&code), 0};
   assert_int_equal(hwprof_cfg_scan(&fn, &code, &arena), 0);
   assert_int_equal(hwprof_cfg_build(&fn, &code, &arena), 0);
@@ -262,7 +298,7 @@ int main(void) {
       cmocka_unit_test(test_cfg_nested_loops),       cmocka_unit_test(test_cfg_irreducible),
       cmocka_unit_test(test_cfg_call_self_loop_unreachable), cmocka_unit_test(test_cfg_switch),
       cmocka_unit_test(test_cfg_refusals),           cmocka_unit_test(test_cfg_arena_too_small),
-      cmocka_unit_test(test_cfg_shared_indirect_jumps_dispatch_node),
+      cmocka_unit_test(test_cfg_shared_indirect_jumps_dispatch_node), cmocka_unit_test(test_cfg_several_entry_points),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,24 +37,36 @@ int hwprof_cfg_prog_read(hwprof_cfg_prog_t *p, const hwprof_elf_t *e, char *err,
     hwprof_cfg_fn_t *f = &p->fn[p->nfn++];
     memset(f, 0, sizeof *f);
     /* shared indirect jumps through a dispatch node (hwprof_cfg.h), as every profile sees them */
-    f->code = (hwprof_cfg_code_t){s->value, s->value + s->size, NULL, e->rel, e->nrel, true};
+    f->code = (hwprof_cfg_code_t){.lo = s->value, .hi = s->value + s->size, .rel = e->rel, .nrel = e->nrel, .dispatch = true};
     snprintf(f->name, sizeof f->name, "%s", s->name);
     f->section = sec->name;
   }
   if (p->nfn == 0) ERR("no functions (FUNC symbols with a size) in executable sections");
   qsort(p->fn, p->nfn, sizeof *p->fn, cmp_fn);
-  /* merge aliases and overlapping ranges (millicode with several entry points) */
+  /* merge aliases and overlapping ranges (millicode with several entry points: every other start is
+   * one, kept in order) */
   unsigned n = 0;
   for (unsigned i = 0; i < p->nfn; i++) {
     if (n && p->fn[i].code.lo < p->fn[n - 1].code.hi) {
       hwprof_cfg_fn_t *q = &p->fn[n - 1];
-      if (p->fn[i].code.lo != q->code.lo || p->fn[i].code.hi != q->code.hi) q->multi = true; /* not a mere alias */
+      const uint32_t at = p->fn[i].code.lo;
+      if (at != q->code.lo && (q->code.nentry == 0 || q->entry[q->code.nentry - 1] != at)) {
+        uint32_t *e = realloc(q->entry, (q->code.nentry + 1) * sizeof *e);
+        if (e == NULL) {
+          p->nfn = n;
+          ERR("out of memory");
+        }
+        q->entry = e;
+        q->entry[q->code.nentry++] = at;
+        q->multi = true;
+      }
       if (p->fn[i].code.hi > q->code.hi) q->code.hi = p->fn[i].code.hi;
       continue;
     }
     p->fn[n++] = p->fn[i];
   }
   p->nfn = n;
+  for (unsigned i = 0; i < n; i++) p->fn[i].code.entry = p->fn[i].entry;
   p->code_lo = p->fn[0].code.lo;
   p->code_hi = p->fn[n - 1].code.hi;
   if (p->code_hi - p->code_lo > (64u << 20)) ERR("functions span more than 64 MiB");
@@ -92,7 +104,10 @@ int hwprof_cfg_prog_fn_at(const hwprof_cfg_prog_t *p, uint32_t addr) {
 }
 
 void hwprof_cfg_prog_free(hwprof_cfg_prog_t *p) {
-  for (unsigned i = 0; i < p->nfn; i++) free(p->fn[i].arena.base);
+  for (unsigned i = 0; i < p->nfn; i++) {
+    free(p->fn[i].arena.base);
+    free(p->fn[i].entry);
+  }
   free(p->fn);
   free(p->fn_of);
   memset(p, 0, sizeof *p);

@@ -17,6 +17,7 @@ typedef struct {
   char name[64];
   const char *section; /* the name of its section (into the ELF) */
   bool multi;          /* several entry points: overlapping function symbols */
+  uint32_t *entry;     /* the entry points besides code.lo (code.entry points here) */
   hwprof_cfg_code_t code;
   hwprof_cfg_func_t cfg; /* callees after hwprof_cfg_prog_read(); the rest after _build() */
   bool built;

@@ -83,12 +83,14 @@ static unsigned count_taken(const hwprof_cfg_code_t *c) {
   return n;
 }
 
-/* the entry, three a word, and a dispatch node's: one a taken address and one to EXIT */
-static size_t max_edges(unsigned nw, unsigned ntaken) { return 2u + 3u * (size_t)nw + ntaken; }
+/* the entries, three a word, and a dispatch node's: one a taken address and one to EXIT */
+static size_t max_edges(const hwprof_cfg_code_t *c, unsigned nw, unsigned ntaken) {
+  return 2u + c->nentry + 3u * (size_t)nw + ntaken;
+}
 
 size_t hwprof_cfg_need(const hwprof_cfg_code_t *c) {
   const unsigned ntaken = count_taken(c);
-  const size_t nw = (c->hi - c->lo) / 4u, ne = max_edges((unsigned)nw, ntaken);
+  const size_t nw = (c->hi - c->lo) / 4u, ne = max_edges(c, (unsigned)nw, ntaken);
   size_t n = nw * sizeof(uint32_t);                                      /* callees */
   n += (nw + 1) + ntaken * sizeof(uint32_t);                             /* leaders, targets */
   n += (nw + 1) * sizeof(hwprof_cfg_block_t) + nw * sizeof(int) + ne * sizeof(hwprof_cfg_edge_t);
@@ -134,7 +136,7 @@ static int add_edge(hwprof_cfg_func_t *f, size_t cap, hwprof_cfg_kind_t k, int s
 
 int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_arena_t *a) {
   const unsigned nw = (c->hi - c->lo) / 4u, ntaken = count_taken(c);
-  const size_t ecap = max_edges(nw, ntaken);
+  const size_t ecap = max_edges(c, nw, ntaken);
   bool *leader = ALLOC(a, bool, nw + 1);
   uint32_t *targets = ALLOC(a, uint32_t, ntaken + 1);
   unsigned ntargets = 0, nind = 0;
@@ -149,6 +151,8 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
     if (!dup) targets[ntargets++] = r->target;
   }
   leader[0] = true;
+  for (unsigned k = 0; k < c->nentry; k++)
+    if (c->entry[k] > c->lo && c->entry[k] < c->hi && !(c->entry[k] & 3u)) leader[(c->entry[k] - c->lo) / 4u] = true;
   for (uint32_t pc = c->lo; pc < c->hi; pc += 4) {
     uint32_t t;
     const unsigned w = (pc - c->lo) / 4u;
@@ -198,6 +202,9 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
   }
   /* edges, grouped by source block */
   int bad = add_edge(f, ecap, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0);
+  for (unsigned k = 0; k < c->nentry; k++)
+    if (c->entry[k] > c->lo && c->entry[k] < c->hi && !(c->entry[k] & 3u))
+      bad |= add_edge(f, ecap, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, f->blk_of[(c->entry[k] - c->lo) / 4u]);
   for (unsigned b = 0; b < ncode; b++) {
     const uint32_t term = f->blk[b].end - 4;
     const int next = b + 1 < ncode ? (int)b + 1 : HWPROF_CFG_EXIT;

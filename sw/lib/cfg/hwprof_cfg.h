@@ -54,6 +54,10 @@ typedef struct {
    * switch tables): false, no CFG (HWPROF_CFG_INDIRECTS); true, a dispatch node (see
    * hwprof_cfg_build()). */
   bool dispatch;
+  /* Entry points besides lo (millicode: overlapping symbols of one piece of code), in increasing
+   * order, each a word in (lo, hi); each starts a block and has a virtual entry edge of its own. */
+  const uint32_t *entry;
+  unsigned nentry;
 } hwprof_cfg_code_t;
 
 uint32_t hwprof_cfg_word(const hwprof_cfg_code_t *c, uint32_t addr);
@@ -75,7 +79,7 @@ typedef enum {
                                or any jalr x0 of a function that takes no code address of its own): to EXIT */
   HWPROF_CFG_FALL_OUT,      /* the last block falling past the end of the function: to EXIT */
   HWPROF_CFG_VIRTUAL_EXIT,  /* a block with a call or an environment call may leave and never come back */
-  HWPROF_CFG_VIRTUAL_ENTRY, /* EXIT -> entry block: the function's invocations */
+  HWPROF_CFG_VIRTUAL_ENTRY, /* EXIT -> an entry block: the function's invocations (there) */
   HWPROF_CFG_DISPATCH,      /* the dispatch node to one of the function's code addresses, or to EXIT (a
                                real edge, numbered last so the kinds before it keep their numbers) */
   HWPROF_CFG_NKINDS
@@ -149,7 +153,8 @@ size_t hwprof_cfg_need(const hwprof_cfg_code_t *c);
  * f->why is HWPROF_CFG_PROFILED when c holds a profiling instruction. */
 int hwprof_cfg_scan(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_arena_t *a);
 /* Blocks and edges. Returns 0 (f->why says whether the CFG exists), -1 when the arena is too small.
- * Blocks start at the entry, at every branch or jump target, after every transfer, and at every
+ * Blocks start at the entry (and every other entry point, each with a virtual entry edge, in order
+ * after the first's), at every branch or jump target, after every transfer, and at every
  * code address the program takes inside the function (the targets of its one indirect jump). In a
  * function that takes no code address of its own, every indirect jump is a tail call (to EXIT).
  * Several indirect jumps in a function that takes code addresses (c->dispatch set) each go to one
