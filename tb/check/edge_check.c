@@ -64,6 +64,24 @@ static int write_file(const char *path, const pm_map_t *m, int64_t *const *count
   return 0;
 }
 
+/* Compares function i's profile from the hardware with the exact one edge by edge: *diff counts
+ * the differences, the run's first five are printed. */
+static void compare_fn(edge_check_t *c, unsigned i, int64_t *hw, int64_t *truth, uint64_t mod_mask, long *diff,
+                       unsigned *edges, uint64_t *events, FILE *report) {
+  const pm_func_t *f = &c->map.fn[i];
+  for (unsigned e = 0; e < f->nedge; e++) {
+    const pm_edge_t *x = &f->edge[e];
+    if (hwprof_cfg_is_virtual(x->kind)) continue;
+    (*edges)++;
+    truth[e] = pm_truth_count(c->truth, i, e);
+    *events += (uint64_t)truth[e];
+    if ((((uint64_t)truth[e] ^ (uint64_t)hw[e]) & mod_mask) != 0 && (*diff)++ < 5)
+      fprintf(report, "edge check: %s: %s edge 0x%08" PRIx32 " -> %s%08" PRIx32 ": hardware %" PRId64 ", exact %" PRId64 "\n",
+              f->name, hwprof_cfg_kind_names[x->kind], f->blk[x->src].start, x->dst == HWPROF_CFG_EXIT ? "exit " : "0x",
+              x->dst == HWPROF_CFG_EXIT ? 0 : f->blk[x->dst].start, hw[e], truth[e]);
+  }
+}
+
 long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, uint32_t ram_size,
                        const char *profile_out, const char *truth_out, FILE *report) {
   const pm_map_t *m = &c->map;
@@ -73,7 +91,7 @@ long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, u
   }
   int64_t **hw = calloc(m->nfn + 1, sizeof *hw), **truth = calloc(m->nfn + 1, sizeof *truth);
   long diff = 0, rc = 0;
-  unsigned fns = 0, edges = 0, measured = 0, blocks = 0, skipped = 0;
+  unsigned fns = 0, edges = 0, measured = 0, blocks = 0, skipped = 0, derived = 0;
   uint64_t events = 0;
   /* 8- and 16-bit counters wrap in any real run: the hardware keeps each count modulo 2^CntW, and
    * the profile derived from them is compared with the exact counts modulo the same */
@@ -83,7 +101,7 @@ long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, u
   for (unsigned i = 0; i < m->nfn && rc == 0; i++) {
     const pm_func_t *f = &m->fn[i];
     if (!f->instrumented) {
-      skipped++;
+      skipped += !f->derived;
       continue;
     }
     fns++;
@@ -111,26 +129,35 @@ long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, u
       rc = -1;
     }
     free(ctr);
-    for (unsigned e = 0; e < f->nedge && rc == 0; e++) {
-      const pm_edge_t *x = &f->edge[e];
-      if (hwprof_cfg_is_virtual(x->kind)) continue;
-      edges++;
-      measured += x->counter != PM_NONE;
-      truth[i][e] = pm_truth_count(c->truth, i, e);
-      events += (uint64_t)truth[i][e];
-      if ((((uint64_t)truth[i][e] ^ (uint64_t)hw[i][e]) & mod_mask) != 0 && diff++ < 5)
-        fprintf(report, "edge check: %s: %s edge 0x%08" PRIx32 " -> %s%08" PRIx32 ": hardware %" PRId64 ", exact %" PRId64 "\n",
-                f->name, hwprof_cfg_kind_names[x->kind], f->blk[x->src].start, x->dst == HWPROF_CFG_EXIT ? "exit " : "0x",
-                x->dst == HWPROF_CFG_EXIT ? 0 : f->blk[x->dst].start, hw[i][e], truth[i][e]);
-    }
+    if (rc == 0) compare_fn(c, i, hw[i], truth[i], mod_mask, &diff, &edges, &events, report);
+    for (unsigned e = 0; e < f->nedge; e++) measured += f->edge[e].counter != PM_NONE && !hwprof_cfg_is_virtual(f->edge[e].kind);
     for (unsigned b = 0; b < f->nblk; b++) blocks += (f->blk[b].counter != PM_NONE) + (f->blk[b].term_counter != PM_NONE);
+  }
+  /* then the functions profiled through their callers (millicode), from the callers' profiles */
+  for (unsigned i = 0; i < m->nfn && rc == 0; i++) {
+    const pm_func_t *f = &m->fn[i];
+    if (!f->derived) continue;
+    fns++;
+    derived++;
+    hw[i] = calloc(f->nedge + 1, sizeof **hw);
+    truth[i] = calloc(f->nedge + 1, sizeof **truth);
+    char why[200];
+    if (hw[i] == NULL || truth[i] == NULL) {
+      rc = -1;
+    } else if (pm_derive_entries(m, i, hw, mod_bits, hw[i], why, sizeof why)) {
+      fprintf(report, "edge check: error: %s\n", why);
+      rc = -1;
+    } else {
+      compare_fn(c, i, hw[i], truth[i], mod_mask, &diff, &edges, &events, report);
+    }
   }
   if (rc == 0) {
     fprintf(report,
-            "edge check: %u functions (%u left uninstrumented), %u edges (%u measured, %u block counters, the rest "
-            "derived), %" PRIu64 " edge traversals; profile from the hardware vs exact counts%s: %ld differences\n",
-            fns, skipped, edges, measured, blocks, events, mod_bits == 8 ? " (modulo 2^8)" : mod_bits == 16 ? " (modulo 2^16)" : "",
-            diff);
+            "edge check: %u functions (%u left uninstrumented, %u derived from their callers), %u edges (%u measured, "
+            "%u block counters, the rest derived), %" PRIu64 " edge traversals; profile from the hardware vs exact "
+            "counts%s: %ld differences\n",
+            fns, skipped, derived, edges, measured, blocks, events,
+            mod_bits == 8 ? " (modulo 2^8)" : mod_bits == 16 ? " (modulo 2^16)" : "", diff);
     prof_cov_report(&c->cov, "edge check:", 5, report);
     if (c->cc.hi)
       fprintf(report, "edge check: code cache [0x%08" PRIx32 ", 0x%08" PRIx32 "): %" PRIu64

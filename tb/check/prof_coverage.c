@@ -36,8 +36,8 @@ int prof_cov_init_map(prof_cov_t *c, const pm_map_t *m) {
     fn[n++] = (prof_cov_fn_t){.lo = f->new_entry,
                               .hi = f->new_entry + (f->hi - f->lo), /* at least; cut or grown below */
                               .name = f->name,
-                              .why = f->instrumented ? NULL : f->why,
-                              .startup = !f->instrumented && !strcmp(f->why, PM_WHY_STARTUP)};
+                              .why = pm_profiled(f) ? NULL : f->why,
+                              .startup = !pm_profiled(f) && !strcmp(f->why, PM_WHY_STARTUP)};
   }
   const int rc = prof_cov_init(c, fn, n); /* sorts them and cuts overlaps */
   for (unsigned i = 0; rc == 0 && i < c->nfn; i++) /* grown to the next function's copy */

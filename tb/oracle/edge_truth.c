@@ -33,7 +33,7 @@ pm_truth_t *pm_truth_new(const pm_map_t *m) {
   unsigned n = 0;
   for (unsigned f = 0; f < m->nfn; f++) {
     const pm_func_t *fn = &m->fn[f];
-    if (!fn->instrumented) continue;
+    if (!pm_profiled(fn)) continue;
     unsigned jumps = 0; /* into a dispatch node: each of its edges is taken from any of them */
     for (unsigned e = 0; e < fn->nedge; e++) jumps += fn->edge[e].kind == HWPROF_CFG_INDIRECT && is_node(fn, fn->edge[e].dst);
     for (unsigned e = 0; e < fn->nedge; e++) n += fn->edge[e].kind == HWPROF_CFG_DISPATCH ? jumps : 1u;
@@ -51,7 +51,7 @@ pm_truth_t *pm_truth_new(const pm_map_t *m) {
   for (unsigned i = 0; i < size; i++) t->head[i] = -1;
   for (unsigned f = 0; f < m->nfn; f++) {
     const pm_func_t *fn = &m->fn[f];
-    if (!fn->instrumented) continue;
+    if (!pm_profiled(fn)) continue;
     if ((t->count[f] = calloc(fn->nedge + 1, sizeof **t->count)) == NULL) {
       pm_truth_free(t);
       return NULL;

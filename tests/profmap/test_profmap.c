@@ -275,7 +275,7 @@ static void test_profmap_profile_file_read_back(void **state) {
       "hwprof-profile 2\nfunction other 0x00000100 entries 1\nend 1 0\n", /* not in the map */
       "hwprof-profile 1\nfunction loop 0x00000100 entries 1\n",            /* the old format */
   };
-  const char *why[] = {"has no count", "no such edge", "truncated", "not an instrumented function", "not an hwprof profile"};
+  const char *why[] = {"has no count", "no such edge", "truncated", "not a profiled function", "not an hwprof profile"};
   for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
     f = fopen(p, "w");
     fputs(bad[i], f);
@@ -323,9 +323,120 @@ static void test_profmap_profile_file_read_back(void **state) {
   remove(q);
 }
 
+/* Millicode with two entry points, profiled through its callers (the loop above, whose counts are
+ * kCounts):
+ *
+ *   D0 [0x200, 0x208) entry A, falls into D1;  D1 [0x208, 0x210) entry B, returns.
+ *   edges: 0 virtual entry -> D0, 1 virtual entry -> D1, 2 D0 -> D1 (fall), 3 D1 -> exit (return)
+ *
+ * Entry A is called at the head of the loop's B2 (its in-flow: B1 -> B2 = 7); entry B at the head
+ * of B1 (in-flow: B0 -> B1 + B3 -> B1 = 1 + 9 = 10) and jumped to by the return edge (1; any edge
+ * stands for a tail call here). By hand: A = 7, B = 11, D0 -> D1 = 7, return = 18. */
+static void test_profmap_derived_function_from_its_callers(void **state) {
+  (void)state;
+  pm_block_t db[2] = {{0x200, 0x208, 0x3000, 0, 0, PM_NONE, PM_NONE}, {0x208, 0x210, 0x3008, 0, 0, PM_NONE, PM_NONE}};
+  pm_edge_t de[5] = {{HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0, 0, 0, PM_NONE},
+                     {HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 1, 0, 0, PM_NONE},
+                     {HWPROF_CFG_FALL, 0, 1, 0x3004, 0x3008, PM_NONE},
+                     {HWPROF_CFG_RETURN, 1, HWPROF_CFG_EXIT, 0x300c, PM_ANY, PM_NONE},
+                     {HWPROF_CFG_TAKEN, 0, HWPROF_CFG_EXIT, 0x3004, 0x3100, PM_NONE}};
+  pm_source_t src[3] = {{0, 0, 2, PM_NONE}, {1, 0, 1, PM_NONE}, {1, 0, PM_NONE, E_RET4}};
+  pm_func_t fns[2] = {fn, {.name = "__riscv_save_12", .lo = 0x200, .hi = 0x210, .new_entry = 0x3000, .derived = true,
+                           .src = src, .nsrc = 3, .blk = db, .nblk = 2, .dispatch = -1, .edge = de, .nedge = 4}};
+  pm_map_t m = {.program = "p.elf", .mode = "minimal", .k = 4, .cnt_bytes = 4, .counters_at = 0x2000, .nfn = 2, .fn = fns};
+  int64_t a[NE], got[5];
+  memcpy(a, kCounts, sizeof a);
+  int64_t *rows[2] = {a, NULL};
+  char why[200];
+  assert_true(pm_solvable_entries(&fns[1]));
+  assert_int_equal(pm_derive_entries(&m, 1, rows, 0, got, why, sizeof why), 0);
+  const int64_t want[4] = {7, 11, 7, 18};
+  for (int e = 0; e < 4; e++) assert_int_equal(got[e], want[e]);
+  assert_int_equal(pm_derive_entries(&m, 1, rows, 3, got, why, sizeof why), 0); /* 3-bit counters: modulo 8 */
+  for (int e = 0; e < 4; e++) assert_int_equal(got[e], want[e] % 8);
+  /* a branch in it (D0 -> exit taken, the fall its other way): its counts no longer follow */
+  de[2].kind = HWPROF_CFG_NOT_TAKEN;
+  fns[1].nedge = 5;
+  assert_false(pm_solvable_entries(&fns[1]));
+  assert_int_equal(pm_derive_entries(&m, 1, rows, 0, got, why, sizeof why), -1);
+  assert_non_null(strstr(why, "do not determine"));
+  de[2].kind = HWPROF_CFG_FALL;
+  fns[1].nedge = 4;
+  /* a caller without a profile */
+  rows[0] = NULL;
+  assert_int_equal(pm_derive_entries(&m, 1, rows, 0, got, why, sizeof why), -1);
+  assert_non_null(strstr(why, "has no profile"));
+  rows[0] = a;
+
+  /* the map file keeps it (status derived, its from lines), and a profile file its entries */
+  char path[] = "/tmp/hwprof-map-d-XXXXXX";
+  FILE *f = fdopen(mkstemp(path), "w");
+  assert_int_equal(pm_write(&m, f), 0);
+  fclose(f);
+  pm_map_t r;
+  char err[300];
+  assert_int_equal(pm_read(&r, path, err, sizeof err), 0);
+  assert_true(r.fn[1].derived && !r.fn[1].instrumented && pm_profiled(&r.fn[1]));
+  assert_int_equal(r.fn[1].nsrc, 3);
+  assert_int_equal(r.fn[1].src[2].edge, E_RET4);
+  assert_int_equal(r.fn[1].src[2].block, PM_NONE);
+  assert_int_equal(r.fn[1].src[1].block, 1);
+  memset(got, 0, sizeof got);
+  assert_int_equal(pm_derive_entries(&r, 1, rows, 0, got, why, sizeof why), 0);
+  for (int e = 0; e < 4; e++) assert_int_equal(got[e], want[e]);
+  rows[1] = got;
+  char pp[] = "/tmp/hwprof-prof-d-XXXXXX";
+  f = fdopen(mkstemp(pp), "w");
+  assert_int_equal(pm_write_profile(f, &r, rows), 0);
+  fclose(f);
+  int64_t **back = NULL;
+  assert_int_equal(pm_read_profile(&r, pp, &back, err, sizeof err), 0);
+  for (int e = 0; e < 4; e++) assert_int_equal(back[1][e], want[e]); /* the entries split again: 7 and 11 */
+  pm_free_counts(&r, back);
+  pm_free(&r);
+  remove(pp);
+  /* from lines that name no caller's profile, no virtual entry edge, or sit in another function */
+  char whole[4096];
+  f = fopen(path, "r");
+  whole[fread(whole, 1, sizeof whole - 1, f)] = 0;
+  fclose(f);
+  const char *from[][2] = {{"from 1 0 block 1\n", "from 1 1 block 0\n"},
+                           {"from 1 0 block 1\n", "from 1 0 block 9\n"},
+                           {"from 1 0 block 1\n", "from 2 0 block 1\n"},
+                           {"from 1 0 block 1\n", "from 1 0 blob 1\n"}};
+  const char *reason[] = {"not an instrumented function's", "not an instrumented function's", "not a virtual entry edge",
+                          "malformed from line"};
+  for (unsigned i = 0; i < 4; i++) {
+    char *t = strdup(whole), *k = strstr(t, from[i][0]);
+    assert_non_null(k);
+    f = fopen(path, "w");
+    fwrite(t, 1, (size_t)(k - t), f);
+    fputs(from[i][1], f);
+    fputs(k + strlen(from[i][0]), f);
+    fclose(f);
+    free(t);
+    assert_int_equal(pm_read(&r, path, err, sizeof err), -1);
+    assert_non_null(strstr(err, path));
+    assert_non_null(strstr(err, reason[i]));
+  }
+  char *t = strdup(whole), *k = strstr(t, "function loop ");
+  assert_non_null(k);
+  char *nl = strchr(k, '\n');
+  f = fopen(path, "w");
+  fwrite(t, 1, (size_t)(nl + 1 - t), f);
+  fputs("from 0 0 block 1\n", f); /* in an instrumented function */
+  fputs(nl + 1, f);
+  fclose(f);
+  free(t);
+  assert_int_equal(pm_read(&r, path, err, sizeof err), -1);
+  assert_non_null(strstr(err, "outside a derived function"));
+  remove(path);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_profmap_profile_file_read_back, setup),
+      cmocka_unit_test_setup(test_profmap_derived_function_from_its_callers, setup),
       cmocka_unit_test_setup(test_profmap_derive_from_the_edges_outside_a_spanning_tree, setup),
       cmocka_unit_test_setup(test_profmap_two_measured_edges_do_not_determine_the_loop, setup),
       cmocka_unit_test_setup(test_profmap_block_counter_replaces_an_edge, setup),

@@ -35,7 +35,7 @@ static int sign_in(const pm_edge_t *x, int v, int kind) {
  * 1 if some edge stays unknown, 2 if an equation does not hold. */
 /* mask: the counters' values are counts modulo mask + 1 (all ones: exact counts); the redundant
  * equations are checked modulo the same. */
-static int solve(const pm_func_t *f, bool *known, int64_t *val, const uint64_t *counters, uint64_t mask) {
+static int solve(const pm_func_t *f, bool *known, int64_t *val, const uint64_t *counters, uint64_t mask, bool check) {
   const int n = (int)f->nblk;
   bool progress = true;
   while (progress) {
@@ -66,7 +66,7 @@ static int solve(const pm_func_t *f, bool *known, int64_t *val, const uint64_t *
   }
   for (unsigned e = 0; e < f->nedge; e++)
     if (!known[e]) return 1;
-  if (counters == NULL) return 0;
+  if (!check) return 0;
   for (int v = -1; v < n; v++)
     for (int kind = 0; kind < 3; kind++) {
       int64_t rhs, sum = 0;
@@ -83,25 +83,31 @@ bool pm_solvable(const pm_func_t *f) {
   bool ok = known && val;
   if (ok) {
     for (unsigned e = 0; e < f->nedge; e++) known[e] = f->edge[e].counter != PM_NONE;
-    ok = solve(f, known, val, NULL, ~UINT64_C(0)) == 0;
+    ok = solve(f, known, val, NULL, ~UINT64_C(0), false) == 0;
   }
   free(known);
   free(val);
   return ok;
 }
 
-static int derive(const pm_func_t *f, const uint64_t *counters, uint64_t mask, int64_t *counts, char *why,
-                  size_t whylen) {
+bool pm_solvable_entries(const pm_func_t *f) {
   bool *known = calloc(f->nedge + 1, sizeof *known);
-  if (known == NULL) {
-    snprintf(why, whylen, "out of memory");
-    return -1;
+  int64_t *val = calloc(f->nedge + 1, sizeof *val);
+  bool ok = known && val;
+  if (ok) {
+    for (unsigned e = 0; e < f->nedge; e++) known[e] = f->edge[e].kind == HWPROF_CFG_VIRTUAL_ENTRY;
+    ok = solve(f, known, val, NULL, ~UINT64_C(0), false) == 0;
   }
-  for (unsigned e = 0; e < f->nedge; e++) {
-    known[e] = f->edge[e].counter != PM_NONE;
-    counts[e] = known[e] ? (int64_t)counters[f->edge[e].counter] : 0;
-  }
-  int st = solve(f, known, counts, counters, mask);
+  free(known);
+  free(val);
+  return ok;
+}
+
+/* counts[] holds the known edges' values (known[e]; the others 0) on the way in, every edge's on
+ * the way out; counters: the function's own (NULL: a derived function's). */
+static int derive(const pm_func_t *f, const uint64_t *counters, uint64_t mask, bool *known, int64_t *counts, char *why,
+                  size_t whylen) {
+  int st = solve(f, known, counts, counters, mask, true);
   free(known);
   if (st == 1) {
     snprintf(why, whylen, "%s: the measured edges do not determine every edge", f->name);
@@ -127,8 +133,23 @@ static int derive(const pm_func_t *f, const uint64_t *counters, uint64_t mask, i
   return 0;
 }
 
+/* The edges the counters measure, known; derive() frees the array. */
+static bool *measured(const pm_func_t *f, const uint64_t *counters, int64_t *counts, char *why, size_t whylen) {
+  bool *known = calloc(f->nedge + 1, sizeof *known);
+  if (known == NULL) {
+    snprintf(why, whylen, "out of memory");
+    return NULL;
+  }
+  for (unsigned e = 0; e < f->nedge; e++) {
+    known[e] = f->edge[e].counter != PM_NONE;
+    counts[e] = known[e] ? (int64_t)counters[f->edge[e].counter] : 0;
+  }
+  return known;
+}
+
 int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, char *why, size_t whylen) {
-  return derive(f, counters, ~UINT64_C(0), counts, why, whylen);
+  bool *known = measured(f, counters, counts, why, whylen);
+  return known ? derive(f, counters, ~UINT64_C(0), known, counts, why, whylen) : -1;
 }
 
 int pm_derive_mod(const pm_func_t *f, const uint64_t *counters, unsigned bits, int64_t *counts, char *why,
@@ -137,5 +158,41 @@ int pm_derive_mod(const pm_func_t *f, const uint64_t *counters, unsigned bits, i
     snprintf(why, whylen, "%s: %u-bit counters: expects 1..63 bits", f->name, bits);
     return -1;
   }
-  return derive(f, counters, (UINT64_C(1) << bits) - 1u, counts, why, whylen);
+  bool *known = measured(f, counters, counts, why, whylen);
+  return known ? derive(f, counters, (UINT64_C(1) << bits) - 1u, known, counts, why, whylen) : -1;
+}
+
+int pm_derive_entries(const pm_map_t *m, unsigned f, int64_t *const *rows, unsigned bits, int64_t *counts, char *why,
+                      size_t whylen) {
+  const pm_func_t *d = &m->fn[f];
+  if (bits > 63) {
+    snprintf(why, whylen, "%s: %u-bit counters: expects 0..63 bits", d->name, bits);
+    return -1;
+  }
+  const uint64_t mask = bits ? (UINT64_C(1) << bits) - 1u : ~UINT64_C(0);
+  bool *known = calloc(d->nedge + 1, sizeof *known);
+  if (known == NULL) {
+    snprintf(why, whylen, "out of memory");
+    return -1;
+  }
+  for (unsigned e = 0; e < d->nedge; e++) {
+    known[e] = d->edge[e].kind == HWPROF_CFG_VIRTUAL_ENTRY;
+    counts[e] = 0;
+  }
+  for (unsigned s = 0; s < d->nsrc; s++) { /* each entry: the calls and jumps that reach it */
+    const pm_source_t *x = &d->src[s];
+    const int64_t *row = x->fn < m->nfn ? rows[x->fn] : NULL;
+    if (row == NULL || !m->fn[x->fn].instrumented) {
+      snprintf(why, whylen, "%s: its caller (function %u of the map) has no profile", d->name, x->fn);
+      free(known);
+      return -1;
+    }
+    const pm_func_t *g = &m->fn[x->fn];
+    int64_t n = 0;
+    if (x->edge != PM_NONE) n = row[x->edge];
+    else
+      for (unsigned e = 0; e < g->nedge; e++) n += g->edge[e].dst == x->block ? row[e] : 0;
+    counts[x->entry] = (int64_t)(((uint64_t)counts[x->entry] + (uint64_t)n) & mask);
+  }
+  return derive(d, NULL, mask, known, counts, why, whylen);
 }

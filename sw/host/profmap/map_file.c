@@ -28,7 +28,8 @@ int pm_write(const pm_map_t *m, FILE *to) {
     const pm_func_t *f = &m->fn[i];
     fprintf(to, "function %s 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " 0x%08" PRIx32 " %u %u %s%s%s\n", f->name,
             f->lo, f->hi, f->new_entry, f->base, f->ncounters, f->nregions,
-            f->instrumented ? "instrumented" : "skipped", f->instrumented ? "" : " ", f->instrumented ? "" : f->why);
+            f->instrumented ? "instrumented" : f->derived ? "derived" : "skipped", pm_profiled(f) ? "" : " ",
+            pm_profiled(f) ? "" : f->why);
     for (unsigned b = 0; b < f->nblk; b++) {
       const pm_block_t *x = &f->blk[b];
       char c[16], t[16];
@@ -46,6 +47,11 @@ int pm_write(const pm_map_t *m, FILE *to) {
       fprintf(to, "edge %u %s %s %s 0x%08" PRIx32 " 0x%08" PRIx32 " %s\n", e, hwprof_cfg_kind_names[x->kind], s, d,
               x->term_new, x->dst_new, c);
     }
+    for (unsigned k = 0; k < f->nsrc; k++) {
+      const pm_source_t *x = &f->src[k];
+      fprintf(to, "from %d %u %s %d\n", x->entry, x->fn, x->edge != PM_NONE ? "edge" : "block",
+              x->edge != PM_NONE ? x->edge : x->block);
+    }
     nblk += f->nblk;
     nedge += f->nedge;
   }
@@ -57,6 +63,7 @@ void pm_free(pm_map_t *m) {
   for (unsigned i = 0; i < m->nfn; i++) {
     free(m->fn[i].blk);
     free(m->fn[i].edge);
+    free(m->fn[i].src);
   }
   free(m->fn);
   memset(m, 0, sizeof *m);
@@ -109,7 +116,7 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
     return -1;
   }
   char buf[512];
-  unsigned fcap = 0, bcap = 0, ecap = 0;
+  unsigned fcap = 0, bcap = 0, ecap = 0, scap = 0;
   pm_func_t *f = NULL;
   bool header = false, ended = false;
   unsigned long nblk = 0, nedge = 0;
@@ -168,8 +175,12 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
         BAD("function %s has %u counters, more than the program's %u (counters line)", f->name, f->ncounters,
             m->total_counters);
       f->instrumented = !strcmp(status, "instrumented");
-      if (!f->instrumented && strcmp(status, "skipped")) BAD("function status '%s' (instrumented or skipped)", status);
-      if (!f->instrumented) {
+      f->derived = !strcmp(status, "derived");
+      if (!pm_profiled(f) && strcmp(status, "skipped"))
+        BAD("function status '%s' (instrumented, derived or skipped)", status);
+      if (f->derived && (f->ncounters || f->nregions)) BAD("derived function %s with counters", f->name);
+      scap = 0;
+      if (!pm_profiled(f)) {
         snprintf(f->why, sizeof f->why, "%s", buf + pos);
         f->why[strcspn(f->why, "\n")] = 0;
       }
@@ -210,12 +221,36 @@ int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen) {
         BAD("edge %u names a block that does not exist", idx);
       if (x->counter != PM_NONE && (unsigned)x->counter >= f->ncounters) BAD("edge counter %d out of range", x->counter);
       f->nedge++;
+    } else if (!strcmp(word, "from")) {
+      if (f == NULL || !f->derived) BAD("a from line outside a derived function");
+      if ((f->src = grow(f->src, f->nsrc, &scap, sizeof *f->src)) == NULL) BAD("out of memory");
+      pm_source_t *x = &f->src[f->nsrc];
+      char what[16], rest;
+      int idx;
+      if (sscanf(buf, "from %d %u %15s %d %c", &x->entry, &x->fn, what, &idx, &rest) != 4 || idx < 0 ||
+          (strcmp(what, "block") && strcmp(what, "edge")))
+        BAD("malformed from line (from ENTRY-EDGE FUNCTION block|edge INDEX)");
+      if (x->entry < 0 || (unsigned)x->entry >= f->nedge || f->edge[x->entry].kind != HWPROF_CFG_VIRTUAL_ENTRY)
+        BAD("from line: edge %d of %s is not a virtual entry edge", x->entry, f->name);
+      x->block = !strcmp(what, "block") ? idx : PM_NONE;
+      x->edge = !strcmp(what, "edge") ? idx : PM_NONE;
+      f->nsrc++;
     } else {
       BAD("unknown line '%s'", word);
     }
   }
   if (!header) BAD("empty file");
   if (!ended) BAD("truncated: no end record");
+  /* a derived function's callers come anywhere in the map: checked once all are read */
+  for (unsigned i = 0; i < m->nfn; i++)
+    for (unsigned k = 0; k < m->fn[i].nsrc; k++) {
+      const pm_source_t *x = &m->fn[i].src[k];
+      const pm_func_t *g = x->fn < m->nfn ? &m->fn[x->fn] : NULL;
+      if (g == NULL || !g->instrumented || (x->block != PM_NONE && (unsigned)x->block >= g->nblk) ||
+          (x->edge != PM_NONE && (unsigned)x->edge >= g->nedge))
+        BAD("%s: a from line names function %u's %s %d, which is not an instrumented function's", m->fn[i].name, x->fn,
+            x->edge != PM_NONE ? "edge" : "block", x->edge != PM_NONE ? x->edge : x->block);
+    }
   fclose(in);
   if (m->cnt_bytes == 0) {
     snprintf(err, errlen, "%s: no counter-bytes line", path);

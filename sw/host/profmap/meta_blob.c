@@ -11,9 +11,12 @@ static uint32_t meta_index(int i) { return i < 0 ? HWPROF_META_NONE : (uint32_t)
 
 int pm_meta_blob(const pm_map_t *m, uint32_t **words, size_t *nwords) {
   size_t nblock = 0, nedge = 0, nbranch = 0;
+  /* a derived function has no counters: to the firmware, which reads counters, it is uninstrumented */
+#define NBLK(p) ((p)->derived ? 0u : (p)->nblk)
+#define NEDGE(p) ((p)->derived ? 0u : (p)->nedge)
   for (unsigned f = 0; f < m->nfn; f++) {
-    nblock += m->fn[f].nblk;
-    nedge += m->fn[f].nedge;
+    nblock += NBLK(&m->fn[f]);
+    nedge += NEDGE(&m->fn[f]);
     for (unsigned e = 0; e < m->fn[f].nedge; e++) /* a counted taken edge: a branch if its not-taken one is too */
       nbranch += m->fn[f].edge[e].kind == HWPROF_CFG_TAKEN && m->fn[f].edge[e].counter != PM_NONE;
   }
@@ -34,8 +37,9 @@ int pm_meta_blob(const pm_map_t *m, uint32_t **words, size_t *nwords) {
   uint32_t b0 = 0, e0 = 0;
   for (unsigned f = 0; f < m->nfn; f++) {
     const pm_func_t *p = &m->fn[f];
-    fn[f] = (hwprof_meta_func_t){p->lo, p->hi, p->new_entry, p->base, p->ncounters, p->nregions, b0, p->nblk, e0,
-                                 p->nedge};
+    fn[f] = (hwprof_meta_func_t){p->lo, p->hi, p->new_entry, p->base, p->ncounters, p->nregions, b0, NBLK(p), e0,
+                                 NEDGE(p)};
+    if (p->derived) continue;
     for (unsigned b = 0; b < p->nblk; b++) {
       const pm_block_t *x = &p->blk[b];
       blk[b0 + b] = (hwprof_meta_block_t){x->start, x->end, x->new_start, x->new_end, (uint32_t)x->region,
@@ -57,6 +61,8 @@ int pm_meta_blob(const pm_map_t *m, uint32_t **words, size_t *nwords) {
     b0 += p->nblk;
     e0 += p->nedge;
   }
+#undef NBLK
+#undef NEDGE
   *nwords = n - (nbranch - h->nbranch) * rw; /* taken edges whose not-taken edge is derived are no branch */
   *words = w;
   return 0;

@@ -16,10 +16,10 @@ int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts) {
   unsigned long nfunc = 0, nedge = 0;
   for (unsigned f = 0; f < m->nfn; f++) {
     const pm_func_t *fn = &m->fn[f];
-    if (!fn->instrumented || counts[f] == NULL) continue;
-    int64_t entries = 0; /* the virtual entry edge: the function's invocations */
+    if (!pm_profiled(fn) || counts[f] == NULL) continue;
+    int64_t entries = 0; /* the virtual entry edges: the function's invocations */
     for (unsigned e = 0; e < fn->nedge; e++)
-      if (fn->edge[e].kind == HWPROF_CFG_VIRTUAL_ENTRY) entries = counts[f][e];
+      if (fn->edge[e].kind == HWPROF_CFG_VIRTUAL_ENTRY) entries += counts[f][e];
     fprintf(to, "function %s 0x%08" PRIx32 " entries %" PRId64 "\n", fn->name, fn->lo, entries);
     nfunc++;
     for (unsigned e = 0; e < fn->nedge; e++) {
@@ -36,6 +36,25 @@ int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts) {
   }
   fprintf(to, "end %lu %lu\n", nfunc, nedge);
   return ferror(to) ? -1 : 0;
+}
+
+/* A function with several entry points (a derived one) gets its entries as one sum; each entry
+ * edge's share is what leaves its block less what reaches it from the function's own blocks. */
+static void split_entries(const pm_func_t *fn, int64_t *row) {
+  unsigned n = 0;
+  for (unsigned e = 0; e < fn->nedge; e++) n += fn->edge[e].kind == HWPROF_CFG_VIRTUAL_ENTRY;
+  if (n < 2) return;
+  for (unsigned e = 0; e < fn->nedge; e++) {
+    if (fn->edge[e].kind != HWPROF_CFG_VIRTUAL_ENTRY) continue;
+    const int b = fn->edge[e].dst;
+    int64_t v = 0;
+    for (unsigned g = 0; g < fn->nedge; g++) {
+      if (hwprof_cfg_is_virtual(fn->edge[g].kind)) continue;
+      v += fn->edge[g].src == b ? row[g] : 0;
+      v -= fn->edge[g].dst == b ? row[g] : 0;
+    }
+    row[e] = v;
+  }
 }
 
 /* One line of a profile file, after its first. */
@@ -256,12 +275,10 @@ int pm_read_profile(const pm_map_t *m, const char *path, int64_t ***counts_out, 
       const long long count = r.count;
       f = -1;
       for (unsigned i = 0; i < m->nfn && f < 0; i++)
-        if (m->fn[i].instrumented && m->fn[i].lo == at && strcmp(m->fn[i].name, name) == 0) f = (int)i;
+        if (pm_profiled(&m->fn[i]) && m->fn[i].lo == at && strcmp(m->fn[i].name, name) == 0) f = (int)i;
       if (f < 0) {
-        snprintf(err, errlen,
-                 "%s:%u: function %s at 0x%08llx is not an instrumented "
-                 "function of the map",
-                 path, line, name, at);
+        snprintf(err, errlen, "%s:%u: function %s at 0x%08llx is not a profiled function of the map", path, line,
+                 name, at);
         goto out;
       }
       if (counts[f]) {
@@ -316,6 +333,8 @@ int pm_read_profile(const pm_map_t *m, const char *path, int64_t ***counts_out, 
         snprintf(err, errlen, "%s: truncated: edge %u of %s has no count", path, e, m->fn[i].name);
         break;
       }
+  for (unsigned i = 0; i < m->nfn && !err[0]; i++)
+    if (counts[i]) split_entries(&m->fn[i], counts[i]);
 out:
   fclose(in);
   for (unsigned i = 0; used && i < m->nfn; i++) free(used[i]);

@@ -39,6 +39,16 @@ typedef struct {
   int counter;        /* function-relative counter index, or PM_NONE (derived) */
 } pm_edge_t;
 
+/* What one entry of a derived function counts: a call into it at the head of a caller's block (the
+ * call runs each time the block is entered: nothing before it in the block can leave), or a caller's
+ * tail-call edge that jumps to it. */
+typedef struct {
+  int entry;      /* the derived function's virtual entry edge */
+  unsigned fn;    /* the caller: an instrumented function of the map */
+  int block;      /* the caller's block whose in-flow counts the calls, or PM_NONE */
+  int edge;       /* the caller's edge whose count counts the jumps, or PM_NONE */
+} pm_source_t;
+
 typedef struct {
   char name[64];
   uint32_t lo, hi;    /* original address range */
@@ -46,7 +56,13 @@ typedef struct {
   uint32_t base;      /* counter area */
   unsigned ncounters, nregions;
   bool instrumented;
-  char why[160];      /* why not */
+  /* Not instrumented, yet profiled: code without a decision of its own (millicode: several entry
+   * points into straight-line code) whose edge counts follow from how often each entry is reached,
+   * which its callers' profiles say (src); it has blocks and edges, no counters. */
+  bool derived;
+  pm_source_t *src;
+  unsigned nsrc;
+  char why[160];      /* why not (neither instrumented nor derived) */
   pm_block_t *blk;
   unsigned nblk;
   int dispatch;       /* the dispatch node (sw/lib/cfg/hwprof_cfg.h): the empty block [hi, hi), or -1 */
@@ -68,6 +84,9 @@ typedef struct pm_map {
 } pm_map_t;
 
 
+/* Whether f has an edge profile: its own counters, or derived from its callers'. */
+static inline bool pm_profiled(const pm_func_t *f) { return f->instrumented || f->derived; }
+
 int pm_write(const pm_map_t *m, FILE *to);
 /* The map in the binary form the firmware reads at run time (sw/include/hwprof_meta.h): a malloc'd
  * array of *nwords words. Returns 0, or -1 (out of memory). */
@@ -87,11 +106,19 @@ int pm_derive(const pm_func_t *f, const uint64_t *counters, int64_t *counts, cha
 int pm_derive_mod(const pm_func_t *f, const uint64_t *counters, unsigned bits, int64_t *counts, char *why,
                   size_t whylen);
 
-/* counts[f][e] for every instrumented function (NULL rows are skipped). */
+/* Whether every edge of a derived function follows from the counts of its entries. */
+bool pm_solvable_entries(const pm_func_t *f);
+/* A derived function's edge counts (counts[m->fn[f].nedge]) from its callers' (rows[g] for each
+ * caller g, derived first; modulo 2^bits when bits is 1..63, exact when 0). Returns 0, or -1 with
+ * the reason in why. */
+int pm_derive_entries(const pm_map_t *m, unsigned f, int64_t *const *rows, unsigned bits, int64_t *counts, char *why,
+                      size_t whylen);
+
+/* counts[f][e] for every profiled function (NULL rows are skipped). */
 int pm_write_profile(FILE *to, const pm_map_t *m, int64_t *const *counts);
 /* Reads a profile file written for map m (by pm_write_profile): *counts gets a row counts[f][e] for
- * every function of the file (NULL for the others; the virtual entry edge holds the function's
- * entries, other virtual edges 0). Every line must name an instrumented function of m and one of
+ * every function of the file (NULL for the others; the virtual entry edges hold the function's
+ * entries, other virtual edges 0). Every line must name a profiled function of m and one of
  * its edges, and each function given must have all its edges. Returns 0, or -1 with a one-line
  * reason naming the file and line in err (nothing allocated). */
 int pm_read_profile(const pm_map_t *m, const char *path, int64_t ***counts, char *err, size_t errlen);

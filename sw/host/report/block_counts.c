@@ -12,7 +12,8 @@ int64_t *block_counts(const pm_func_t *f, const int64_t *cnt) {
 }
 
 int64_t function_entries(const pm_func_t *f, const int64_t *cnt) {
+  int64_t n = 0; /* every entry point's (millicode has several) */
   for (unsigned e = 0; e < f->nedge; e++)
-    if (f->edge[e].kind == HWPROF_CFG_VIRTUAL_ENTRY) return cnt[e];
-  return 0;
+    if (f->edge[e].kind == HWPROF_CFG_VIRTUAL_ENTRY) n += cnt[e];
+  return n;
 }

@@ -260,7 +260,7 @@ static int edge_tally(ctx_t *c, const pm_map_t *m, int64_t *const *counts, edge_
   if ((e->fn = calloc(m->nfn ? m->nfn : 1, sizeof *e->fn)) == NULL) return fail(c, "out of memory");
   for (unsigned f = 0; f < m->nfn; f++) {
     const pm_func_t *fn = &m->fn[f];
-    if (!fn->instrumented || counts[f] == NULL) {
+    if (!pm_profiled(fn) || counts[f] == NULL) {
       e->left_out++;
       continue;
     }
@@ -311,7 +311,7 @@ static int edge_functions(ctx_t *c, const edge_t *e) {
   char b1[32], b2[32];
   section(c, "functions", "Hottest functions (edge profile)");
   fprintf(c->page,
-          "<p>Instructions retired in each instrumented function, from its blocks' counts: %s in %u functions; %u "
+          "<p>Instructions retired in each profiled function, from its blocks' counts: %s in %u functions; %u "
           "functions of the map have no profile (the edge log below names the ones that ran).</p>\n",
           num(b1, (uint64_t)e->insns), e->nfn, e->left_out);
   const size_t nb = e->nfn < TOP_BARS ? e->nfn : TOP_BARS;

@@ -125,7 +125,7 @@ int lcov_write(FILE *to, const pm_map_t *m, int64_t *const *counts, const dl_lin
   int rc = order == NULL ? -1 : 0;
   memset(st, 0, sizeof *st);
   for (unsigned f = 0; f < m->nfn && !rc; f++) {
-    if (!m->fn[f].instrumented || counts[f] == NULL) {
+    if (!pm_profiled(&m->fn[f]) || counts[f] == NULL) {
       if (st->left_out++ == 0) snprintf(st->first_left_out, sizeof st->first_left_out, "%s", m->fn[f].name);
       continue;
     }

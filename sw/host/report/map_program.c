@@ -10,7 +10,7 @@ int map_describes_program(const pm_map_t *m, const hwprof_elf_t *e, const char *
                           size_t errlen) {
   for (unsigned i = 0; i < m->nfn; i++) {
     const pm_func_t *f = &m->fn[i];
-    if (!f->instrumented) continue;
+    if (!pm_profiled(f)) continue;
     bool found = false;
     for (unsigned k = 0; k < e->nsym && !found; k++)
       found = e->sym[k].value == f->lo && e->sym[k].name != NULL && strcmp(e->sym[k].name, f->name) == 0;

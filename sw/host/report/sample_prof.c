@@ -439,7 +439,7 @@ int sample_write(FILE *to, sample_format_t fmt, bool callsites, const pm_map_t *
   size_t nfs = 0;
   int rc = fs == NULL ? -1 : 0;
   for (unsigned f = 0; f < m->nfn && !rc; f++) {
-    if (!m->fn[f].instrumented || counts[f] == NULL) {
+    if (!pm_profiled(&m->fn[f]) || counts[f] == NULL) {
       st->left_out++;
       continue;
     }
