@@ -187,10 +187,10 @@ static int cmd_instrument(int argc, char **argv) {
             st.path_carried, st.path_inserted, st.inserted);
   else if (!quiet)
     fprintf(stderr,
-            "hwprof-instr: %s -> %s, %s (mode %s, K = %u): %u functions, %u instrumented, %u left uninstrumented; "
-            "%u edges, %u measured, %u block counters, %u regions; %u profiling instructions inserted, "
-            "%u more carried by the program's own instructions (carrier words)\n",
-            in, out, map, o.mode == kModeAll ? "all" : "minimal", o.k, st.functions, st.instrumented, st.skipped,
+            "hwprof-instr: %s -> %s, %s (mode %s, K = %u): %u functions, %u instrumented, %u derived from their "
+            "callers, %u left uninstrumented; %u edges, %u measured, %u block counters, %u regions; %u profiling "
+            "instructions inserted, %u more carried by the program's own instructions (carrier words)\n",
+            in, out, map, o.mode == kModeAll ? "all" : "minimal", o.k, st.functions, st.instrumented, st.derived, st.skipped,
             st.edges, st.measured, st.block_counters, st.regions, st.inserted, st.folded);
   if (!quiet && st.meta_bytes)
     fprintf(stderr, "hwprof-instr: run-time metadata for the program's firmware: %u bytes at 0x%08" PRIx32

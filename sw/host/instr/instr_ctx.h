@@ -19,6 +19,7 @@ typedef struct instr_path instr_path_t; /* a function's path plan (path_instr.c)
 typedef struct {
   bool skip;          /* --skip */
   bool ok;            /* analysed and instrumented */
+  bool derived;       /* not instrumented; its profile follows from its callers' (millicode: pm.src) */
   char why[160];
   bool neutral;       /* never changes the pir (uninstrumented, calls only such functions) */
   bool linked;        /* entered by linked calls only (linkage.h): the hardware saves the caller's pir */

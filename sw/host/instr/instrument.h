@@ -49,6 +49,7 @@ typedef struct {
 
 typedef struct {
   unsigned functions, instrumented, skipped;
+  unsigned derived; /* not instrumented, profiled through their callers (millicode) */
   unsigned edges, measured, block_counters, regions;
   unsigned inserted; /* profiling instructions inserted */
   unsigned folded;   /* ... and those folded into carrier words instead */
