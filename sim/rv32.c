@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/retire_fields.h"
 #include "hwprof_elf.h"
 
 enum {
@@ -412,6 +413,8 @@ static bool semihost(rv_cpu_t *c) {
   return false;
 }
 
+bool rv_semihost(rv_cpu_t *cpu) { return semihost(cpu); }
+
 static bool is_semihost_call(rv_cpu_t *c) {
   uint32_t before = 0, after = 0;
   return load(c, c->pc - 4u, 4, &before) && load(c, c->pc + 4u, 4, &after) && before == RV32_INSN_SEMIHOST_PRE &&
@@ -628,38 +631,9 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
       return exception(c, CAUSE_ILLEGAL, insn, ev);
   }
   if (write_rd && rd) c->x[rd] = result;
-  /* a branch or jump carries the profiling bits of its shadow word */
-  if (ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP) {
-    uint32_t sh = c->shadow[(pc - RV_RAM_BASE) / 4u];
-    if (ev->is_call) { /* a call's shadow word is its link word: no pid, no hints */
-      if (rv32_shadow_linked(sh) || rv32_shadow_is_callinit(sh)) {
-        ev->op = rv32_shadow_linked(sh) ? HWPROF_PROF_OP_PUSH : HWPROF_PROF_OP_INIT;
-        ev->operand = rv32_shadow_link_base(sh);
-      }
-    } else if (rv32_shadow_has_path(sh)) { /* a path word (docs/path.md): no pid, no hints */
-      if (ev->is_ret) {
-        ev->op = rv32_shadow_pop(sh) ? HWPROF_PROF_OP_POP : HWPROF_PROF_OP_PATH;
-        ev->operand = rv32_shadow_ret_path_word(sh);
-      } else if (rv32_shadow_path_nt(sh) != ev->taken) {
-        ev->op = HWPROF_PROF_OP_PATH;
-        ev->operand = rv32_shadow_path_word(sh);
-      }
-    } else {
-      ev->pid = (uint16_t)rv32_shadow_pid(sh);
-      ev->bhint = (uint8_t)rv32_shadow_bhint(sh);
-      ev->ihint = rv32_shadow_ihint(sh);
-      if (ev->is_ret && rv32_shadow_pop(sh)) {
-        ev->op = HWPROF_PROF_OP_POP;
-      } else if (rv32_shadow_has_setoff(sh) && rv32_shadow_setoff_nt(sh) != ev->taken) {
-        ev->op = HWPROF_PROF_OP_SETOFF; /* the region switch, when it went the chosen way */
-        ev->operand = rv32_shadow_setoff_value(sh);
-      }
-    }
-  } else if (ev->kind == HWPROF_KIND_OTHER || ev->kind == HWPROF_KIND_LOAD || ev->kind == HWPROF_KIND_STORE) {
-    /* any other instruction: a carrier word gives it a prof.init, prof.setoff or prof.id (docs/pir.md) */
-    const uint32_t sh = c->shadow[(pc - RV_RAM_BASE) / 4u];
-    if (sh) rv32_carry_fields(sh, &ev->op, &ev->operand, &ev->pid, &ev->ihint);
-  }
+  /* a branch or jump carries the profiling bits of its shadow word, any other instruction those of a
+   * carrier word */
+  hwprof_ev_shadow_fields(ev, c->shadow[(pc - RV_RAM_BASE) / 4u]);
   c->pc = next;
   ev->next_pc = next;
   c->instret++;

@@ -80,6 +80,10 @@ int rv_load_elf(rv_cpu_t *cpu, const char *path);
 /* Execute one instruction (or take a pending interrupt). *ev describes the retired instruction
  * (ev->valid is false when none retired: an interrupt was taken). */
 rv_status_t rv_step(rv_cpu_t *cpu, hwprof_retire_ev_t *ev);
+/* The semihosting call in x10 (operation) and x11 (argument), made as an ebreak between the two
+ * marker words makes it, for a core that runs the program itself (sim/pico: picorv32 cannot take
+ * the ebreak): the result in x10; true when the program exits (its code in exit_code). */
+bool rv_semihost(rv_cpu_t *cpu);
 /* Whether a retired instruction redirected the fetch: a taken branch, a jump, a trap entry or return. */
 static inline bool rv_taken_transfer(const hwprof_retire_ev_t *ev) {
   return ev->valid && ((ev->kind == HWPROF_KIND_BRANCH && ev->taken) || ev->kind == HWPROF_KIND_JUMP ||
