@@ -33,7 +33,8 @@ RTL_COP  := $(call rtl_block,cop)
 RTL_VPF  := $(call rtl_block,vpf)
 VLT      := rtl/hwprof.vlt
 MODEL_SRC := cmodel/top/autogen/top_reg.c cmodel/pir/autogen/pir_reg.c cmodel/edge_prof/autogen/edge_prof_reg.c cmodel/trace_ctrl/autogen/trace_ctrl_reg.c cmodel/cop/autogen/cop_reg.c cmodel/vpf/autogen/vpf_reg.c \
-             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/regfile.c cmodel/path/path.c cmodel/pir/pir.c cmodel/edge_prof/edge_prof.c cmodel/trace_ctrl/trace_ctrl.c cmodel/cop/cop.c cmodel/vpf/sbuf.c cmodel/vpf/vpf.c cmodel/top/top.c cmodel/mem/mem_model.c
+             cmodel/prim/fifo.c cmodel/prim/counters.c cmodel/prim/regfile.c cmodel/path/path.c cmodel/pir/pir.c cmodel/edge_prof/edge_prof.c cmodel/trace_ctrl/trace_ctrl.c cmodel/cop/cop.c cmodel/vpf/sbuf.c cmodel/vpf/vpf.c cmodel/top/top.c cmodel/mem/mem_model.c \
+             cmodel/core/rvfi_adapter.c
 MODEL_HDR := $(wildcard cmodel/*.h cmodel/*/*.h cmodel/*/autogen/*.h) sw/include/autogen/hwprof_regs.h
 SW_SRC   := sw/fw/drivers/hwprof_edge.c sw/fw/drivers/hwprof_trace.c sw/fw/drivers/hwprof_cop.c sw/lib/trace_recon.c sw/lib/image.c
 SW_HDR   := $(wildcard sw/include/*.h sw/include/autogen/*.h)

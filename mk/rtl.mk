@@ -36,4 +36,7 @@ lint:
 	  -GIdxRead="1'b0"
 	$(VERILATOR) --lint-only -Wall $(VLT) rtl/prim/hwprof_prim_fifo.sv --top-module hwprof_prim_fifo -GWidth=41 -GDepth=3 \
 	  -GOverwrite="1'b1"
+	$(VERILATOR) --lint-only -Wall $(VLT) rtl/autogen/hwprof_pkg.sv rtl/core/hwprof_rvfi_adapter.sv --top-module hwprof_rvfi_adapter
+	$(VERILATOR) --lint-only -Wall $(VLT) rtl/autogen/hwprof_pkg.sv rtl/core/hwprof_rvfi_adapter.sv --top-module hwprof_rvfi_adapter \
+	  -GFetches=1
 	@echo "lint: clean"
