@@ -88,7 +88,8 @@ help:
 	@echo "hwprof make targets"
 	@echo "  make sim        install missing dependencies, then run a workload on the whole system in SystemC"
 	@echo "                  and print the report: WORKLOAD=$(WORKLOADS) (or ELF=path),"
-	@echo "                  ENGINE=lockstep (default; RTL and C model compared every cycle), rtl or model"
+	@echo "                  ENGINE=lockstep (default; RTL and C model compared every cycle), rtl or model;"
+	@echo "                  CORE=picorv32: on picorv32's RTL with hwprof_top's RTL instead (after make deps)"
 	@echo "  make sim-blocks the RTL and C model of hwprof_top in lockstep on a random stream (SEED=, CYCLES=)"
 	@echo "  make test       install missing dependencies, then every check CI runs (regs, lint, unit"
 	@echo "                  tests under ASan/UBSan, directed and random lockstep benches, fault injection)"
@@ -134,6 +135,7 @@ include mk/unit.mk
 include mk/platforms.mk
 include mk/workloads.mk
 include mk/fuzz.mk
+include mk/pico.mk
 
 # ---------------------------------------------------------------- the tools on one path
 # Every host tool, linked into build/bin/ (the path the docs use): make workloads links the ones it
@@ -151,7 +153,7 @@ tools: $(BIN_LINKS) $(BUILD)/bin/hwprof-sc
 
 # ---------------------------------------------------------------- the suites
 test: deps
-	@+$(SUBMAKE) unit bench-bin $(SIM_BIN) $(SC_BIN) $(BUILD)/bin/hwprof-sc $(SC_CONFIG_BINS) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
+	@+$(SUBMAKE) unit bench-bin $(SIM_BIN) $(SC_BIN) $(PICO_BIN) $(BUILD)/bin/hwprof-sc $(SC_CONFIG_BINS) workloads $(BUILD)/unit/hwprof-instr-asan $(BUILD)/unit/codecache-random \
 	  $(BUILD)/unit/relayout-random $(BUILD)/unit/hwprof-report-asan \
 	  $(CPASM_BIN) $(BUILD)/unit/hwprof-cpasm-asan $(VPEVAL_BIN) $(BUILD)/unit/hwprof-vpeval-asan $(BUILD)/unit/hwprof-wpp-asan \
 	  $(WPP_BIN) $(filter %/crc32-vp.elf,$(EMBENCH_VP))
@@ -164,6 +166,24 @@ ELF      ?= $(BUILD)/workloads/$(WORKLOAD)-fw.elf
 # instrumented builds
 SIM_RUNS := $(filter $(ELF),$(WORKLOAD_FILES)) \
             $(if $(filter $(WORKLOAD),$(WORKLOADS)),$(BUILD)/workloads/$(WORKLOAD).elf $(BUILD)/instr/$(WORKLOAD)-prof.elf)
+CORE ?= model
+ifeq ($(CORE),picorv32)
+# the same runs on picorv32's RTL with hwprof_top's RTL (mk/pico.mk, docs/picorv32.md): the plain
+# program, then the instrumented one with its edge profile checked
+PICO_ELF := $(if $(filter $(WORKLOAD),$(WORKLOADS)),$(BUILD)/workloads/$(WORKLOAD).elf,$(ELF))
+sim: deps-packages
+	@+$(SUBMAKE) $(PICO_BIN) $(SIM_RUNS) $(if $(filter $(WORKLOAD),$(WORKLOADS)),$(BUILD)/workloads/$(WORKLOAD).elf)
+	@test -f "$(PICO_ELF)" || { echo "sim: error: no program '$(PICO_ELF)' (WORKLOAD is one of: $(WORKLOADS); or ELF=path)"; exit 2; }
+	@echo "sim: $(PICO_ELF) on picorv32 (RTL) with hwprof_top (RTL), the RVFI adapter's RTL against its C model"
+	$(PICO_BIN) $(PICO_ELF)
+	@if [ -f "$(BUILD)/instr/$(WORKLOAD)-prof.elf" ]; then \
+	  echo "sim: $(BUILD)/instr/$(WORKLOAD)-prof.elf on picorv32: the edge profile read back against the exact counts"; \
+	  $(PICO_BIN) --edge-map=$(BUILD)/instr/$(WORKLOAD)-prof.map $(BUILD)/instr/$(WORKLOAD)-prof.elf >/dev/null; \
+	fi
+else ifneq ($(CORE),model)
+sim:
+	@echo "sim: error: CORE=$(CORE): the cores are model (the CPU model, default) and picorv32"; exit 2
+else
 sim: deps-packages
 	@+$(SUBMAKE) $(SC_BIN) $(BUILD)/bin/hwprof-sc $(SIM_RUNS)
 	@test -f "$(ELF)" || { echo "sim: error: no program '$(ELF)' (WORKLOAD is one of: $(WORKLOADS); or ELF=path)"; exit 2; }
@@ -183,6 +203,7 @@ sim: deps-packages
 	  echo "$$out" | grep -E '^  (system|edge profiling|lockstep):|edge check|error|MISMATCH'; \
 	  exit $$rc; \
 	fi
+endif
 
 # the block-level co-simulation: RTL and C model of hwprof_top in lockstep on a random stream
 sim-blocks: deps-packages

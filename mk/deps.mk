@@ -1,9 +1,10 @@
 # The Debian packages and FuseSoC (make deps).
 # Included by the Makefile in its order: what the files before it define is in scope.
 
-# the Debian packages of DEB_PKGS (make sim needs nothing else), then FuseSoC, Selenium and Dask
+# the Debian packages of DEB_PKGS (make sim needs nothing else), then FuseSoC, Selenium, Dask and
+# picorv32 (mk/pico.mk)
 deps: deps-packages
-	@$(MAKE) --no-print-directory -s $(FUSESOC) $(SELENIUM) $(DASK)
+	@$(MAKE) --no-print-directory -s $(FUSESOC) $(SELENIUM) $(DASK) $(PICO_PKG)
 deps-packages:
 	@missing=""; for p in $(DEB_PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \

@@ -161,7 +161,7 @@ groups+=(qemu)
 #     workload), the dynamic optimizer, the instrumenter, path profiling, Embench, whole-program paths,
 #     the large programs, the co-processor and load-value profiling, the report page, the block benches,
 #     the docs' quick starts
-for c in system dynopt instr paths embench wpp bigprogs valueprof report lockstep docs; do
+for c in system dynopt instr paths embench wpp bigprogs valueprof report lockstep pico docs; do
   eval "group_$c() { source \"$(dirname "$0")/checks/$c.sh\"; }"
   groups+=("$c")
 done

@@ -1,0 +1,158 @@
+// hwprof_pico_sys: picorv32 (unmodified, from the pythondata-cpu-picorv32 package, with its RVFI
+// port) and hwprof_top joined by hwprof_rvfi_adapter; the test bench (sim/pico/pico_main.cpp) is
+// the memory on both sides and the APB requester (docs/picorv32.md).
+//
+// - picorv32: RV32IM (ENABLE_MUL, ENABLE_DIV), the profiling instructions (custom-0) through its
+//   co-processor port (PCPI), where they complete as no-ops (prof.* with funct3 7, reserved, are
+//   not answered: the core takes them as illegal); no compressed code, no interrupts yet. It starts
+//   at 0, where the bench's boot words jump to the program's entry; records of instructions below
+//   RamBase (those words) do not reach the adapter.
+// - The bench answers the core's memory requests (mem_ready_i, mem_rdata_i) and gives, with every
+//   instruction it answers, the instruction's shadow word (mem_shadow_i: a second read port). The
+//   adapter's stall holds mem_ready while an event waits for hwprof_top.
+// - The adapter's inputs and outputs are outputs here too: the bench runs the adapter's C model on
+//   them and compares the two every cycle.
+module hwprof_pico_sys #(
+  parameter logic [31:0] RamBase = 32'h8000_0000
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  output logic        trap_o,        // the core stopped (an illegal instruction, a misaligned access)
+
+  // the core's memory (picorv32's native interface)
+  output logic        mem_valid_o,
+  output logic        mem_instr_o,
+  input  logic        mem_ready_i,
+  output logic [31:0] mem_addr_o,
+  output logic [31:0] mem_wdata_o,
+  output logic [3:0]  mem_wstrb_o,
+  input  logic [31:0] mem_rdata_i,
+  input  logic [31:0] mem_shadow_i,
+
+  // APB to hwprof_top
+  input  logic        psel_i,
+  input  logic        penable_i,
+  input  logic        pwrite_i,
+  input  logic [hwprof_pkg::APB_ADDR_W-1:0] paddr_i,
+  input  logic [31:0] pwdata_i,
+  output logic [31:0] prdata_o,
+  output logic        pready_o,
+  output logic        pslverr_o,
+
+  // hwprof_top's profile memory
+  output logic                                mem_req_valid_o,
+  input  logic                                mem_req_ready_i,
+  output logic                                mem_req_write_o,
+  output logic [hwprof_pkg::PIR_BASE_W-1:0]   mem_req_addr_o,
+  output logic [hwprof_pkg::LINEWORDS_DEFAULT*hwprof_pkg::CNTW_DEFAULT-1:0] mem_req_wdata_o,
+  input  logic                                mem_rsp_valid_i,
+  input  logic [hwprof_pkg::LINEWORDS_DEFAULT*hwprof_pkg::CNTW_DEFAULT-1:0] mem_rsp_rdata_i,
+  output logic [3:0]                          irq_o,  // phase, trace, co-processor, error
+
+  // observation: the adapter's inputs ...
+  output logic        rvfi_valid_o,
+  output logic [31:0] rvfi_insn_o,
+  output logic [31:0] rvfi_pc_rdata_o,
+  output logic [31:0] rvfi_pc_wdata_o,
+  output logic [31:0] rvfi_rs1_rdata_o,
+  output logic [31:0] rvfi_rs2_rdata_o,
+  output logic [31:0] rvfi_mem_rdata_o,
+  output logic        fetch_o,
+  // ... and outputs
+  output logic        ev_valid_o,
+  output logic        ev_ready_o,
+  output logic [31:0] ev_pc_o,
+  output logic [31:0] ev_next_pc_o,
+  output logic [31:0] ev_insn_o,
+  output logic [2:0]  ev_kind_o,
+  output logic        ev_is_call_o,
+  output logic        ev_is_ret_o,
+  output logic        ev_taken_o,
+  output logic [31:0] ev_addr_o,
+  output logic [31:0] ev_value_o,
+  output logic [hwprof_pkg::EV_PID_W-1:0] ev_pid_o,
+  output logic [1:0]  ev_bhint_o,
+  output logic        ev_ihint_o,
+  output logic [2:0]  ev_op_o,
+  output logic [hwprof_pkg::EV_OPERAND_W-1:0] ev_operand_o,
+  output logic [1:0]  ev_trap_o,
+  output logic        stall_o,
+  output logic        adapter_err_o
+);
+  // ---------------------------------------------------------------- the core
+  logic        mem_valid, mem_instr, mem_ready;
+  logic [31:0] mem_addr;
+  logic        pcpi_valid;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] pcpi_insn;  // only its opcode and funct3 decide (every prof.* completes as a no-op)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic        rvfi_valid;
+  logic [31:0] rvfi_insn, rvfi_pc_rdata, rvfi_pc_wdata, rvfi_rs1_rdata, rvfi_rs2_rdata, rvfi_mem_rdata;
+  /* verilator lint_off PINCONNECTEMPTY */
+  picorv32 #(
+    .ENABLE_PCPI(1), .ENABLE_MUL(0), .ENABLE_FAST_MUL(1), .ENABLE_DIV(1), .BARREL_SHIFTER(1),
+    .COMPRESSED_ISA(0), .ENABLE_IRQ(0),
+    .CATCH_MISALIGN(1), .CATCH_ILLINSN(1), .PROGADDR_RESET(32'h0000_0000)
+  ) u_core (
+    .clk(clk_i), .resetn(rst_ni), .trap(trap_o),
+    .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready), .mem_addr(mem_addr),
+    .mem_wdata(mem_wdata_o), .mem_wstrb(mem_wstrb_o), .mem_rdata(mem_rdata_i),
+    .mem_la_read(), .mem_la_write(), .mem_la_addr(), .mem_la_wdata(), .mem_la_wstrb(),
+    .pcpi_valid(pcpi_valid), .pcpi_insn(pcpi_insn), .pcpi_rs1(), .pcpi_rs2(),
+    .pcpi_wr(1'b0), .pcpi_rd(32'b0), .pcpi_wait(1'b0),
+    .pcpi_ready(pcpi_valid && pcpi_insn[6:0] == 7'h0b && pcpi_insn[14:12] != 3'd7),
+    .irq(32'b0), .eoi(),
+    .rvfi_valid(rvfi_valid), .rvfi_order(), .rvfi_insn(rvfi_insn), .rvfi_trap(), .rvfi_halt(), .rvfi_intr(),
+    .rvfi_mode(), .rvfi_ixl(), .rvfi_rs1_addr(), .rvfi_rs2_addr(), .rvfi_rs1_rdata(rvfi_rs1_rdata),
+    .rvfi_rs2_rdata(rvfi_rs2_rdata), .rvfi_rd_addr(), .rvfi_rd_wdata(), .rvfi_pc_rdata(rvfi_pc_rdata),
+    .rvfi_pc_wdata(rvfi_pc_wdata), .rvfi_mem_addr(), .rvfi_mem_rmask(), .rvfi_mem_wmask(),
+    .rvfi_mem_rdata(rvfi_mem_rdata), .rvfi_mem_wdata(),
+    .rvfi_csr_mcycle_rmask(), .rvfi_csr_mcycle_wmask(), .rvfi_csr_mcycle_rdata(), .rvfi_csr_mcycle_wdata(),
+    .rvfi_csr_minstret_rmask(), .rvfi_csr_minstret_wmask(), .rvfi_csr_minstret_rdata(), .rvfi_csr_minstret_wdata(),
+    .trace_valid(), .trace_data()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+  assign mem_valid_o = mem_valid;
+  assign mem_instr_o = mem_instr;
+  assign mem_addr_o = mem_addr;
+  assign mem_ready = mem_ready_i && !stall_o;
+
+  // ---------------------------------------------------------------- the adapter
+  assign rvfi_valid_o = rvfi_valid && rvfi_pc_rdata >= RamBase;
+  assign rvfi_insn_o = rvfi_insn;
+  assign rvfi_pc_rdata_o = rvfi_pc_rdata;
+  assign rvfi_pc_wdata_o = rvfi_pc_wdata;
+  assign rvfi_rs1_rdata_o = rvfi_rs1_rdata;
+  assign rvfi_rs2_rdata_o = rvfi_rs2_rdata;
+  assign rvfi_mem_rdata_o = rvfi_mem_rdata;
+  assign fetch_o = mem_valid && mem_instr && mem_ready;
+  logic ev_ready;
+  hwprof_rvfi_adapter u_adapter (
+    .clk_i, .rst_ni,
+    .rvfi_valid_i(rvfi_valid_o), .rvfi_insn_i(rvfi_insn), .rvfi_pc_rdata_i(rvfi_pc_rdata),
+    .rvfi_pc_wdata_i(rvfi_pc_wdata), .rvfi_rs1_rdata_i(rvfi_rs1_rdata), .rvfi_rs2_rdata_i(rvfi_rs2_rdata),
+    .rvfi_mem_rdata_i(rvfi_mem_rdata),
+    .fetch_i(fetch_o), .fetch_addr_i(mem_addr), .fetch_shadow_i(mem_shadow_i),
+    .ev_valid_o, .ev_ready_i(ev_ready), .ev_pc_o, .ev_next_pc_o, .ev_insn_o, .ev_kind_o, .ev_is_call_o,
+    .ev_is_ret_o, .ev_taken_o, .ev_addr_o, .ev_value_o, .ev_pid_o, .ev_bhint_o, .ev_ihint_o, .ev_op_o,
+    .ev_operand_o, .ev_trap_o, .stall_o, .err_o(adapter_err_o)
+  );
+  assign ev_ready_o = ev_ready;
+
+  // ---------------------------------------------------------------- the profiling hardware
+  /* verilator lint_off PINCONNECTEMPTY */
+  hwprof_top u_hwprof (
+    .clk_i, .rst_ni,
+    .ev_valid_i(ev_valid_o), .ev_ready_o(ev_ready), .ev_pc_i(ev_pc_o), .ev_next_pc_i(ev_next_pc_o),
+    .ev_insn_i(ev_insn_o), .ev_kind_i(ev_kind_o), .ev_is_call_i(ev_is_call_o), .ev_is_ret_i(ev_is_ret_o),
+    .ev_taken_i(ev_taken_o), .ev_addr_i(ev_addr_o), .ev_value_i(ev_value_o), .ev_pid_i(ev_pid_o),
+    .ev_bhint_i(ev_bhint_o), .ev_ihint_i(ev_ihint_o), .ev_op_i(ev_op_o), .ev_operand_i(ev_operand_o),
+    .ev_trap_i(ev_trap_o),
+    .psel_i, .penable_i, .pwrite_i, .paddr_i, .pwdata_i, .prdata_o, .pready_o, .pslverr_o,
+    .mem_req_valid_o, .mem_req_ready_i, .mem_req_write_o, .mem_req_addr_o, .mem_req_wdata_o,
+    .mem_rsp_valid_i, .mem_rsp_rdata_i,
+    .irq_phase_o(irq_o[0]), .irq_trace_o(irq_o[1]), .irq_coproc_o(irq_o[2]), .irq_error_o(irq_o[3]),
+    .upd_valid_o(), .upd_addr_o(), .upd_dec_o()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+endmodule

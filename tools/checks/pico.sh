@@ -1,0 +1,81 @@
+# The checks of make test on a real core's RTL (docs/picorv32.md), sourced by tools/runtests.sh, whose
+# check(), $build and $logdir they use: picorv32 (pythondata-cpu-picorv32, installed by make deps)
+# with hwprof_top's RTL, joined by the RVFI adapter (rtl/core/), in Verilator (build/pico/hwprof-pico),
+# the adapter's RTL compared with its C model every cycle of every run.
+#
+# Every workload instrumented by the build, and every Embench program (../shared/embench, skipped with
+# a note where absent) instrumented at the default K: the program prints on picorv32 what it prints
+# on the C platform and exits 0; the edge profile read back from the hardware equals the exact counts
+# of the run; and it equals, edge for edge, the profile the C platform (the CPU model) reads back for
+# the same program (hwprof-instr compare): the same program gives the same profile on both cores.
+# With a slow profile memory (200 cycles a line) the adapter holds the core and the profile stays exact.
+
+pico=$build/pico/hwprof-pico
+
+# pico_same NAME ELF MAP [ARGS...]: the program on both cores; one line; 0 when all of it holds
+pico_same() {
+  local w=$1 elf=$2 map=$3 d=$logdir/pico out cmp
+  shift 3
+  mkdir -p "$d"
+  "$build/sim/hwprof-sim" --edge-map="$map" --edge-profile="$d/$w.c.prof" "$elf" >"$d/$w.c.out" 2>"$d/$w.c.err"
+  "$pico" "$@" --edge-map="$map" --edge-profile="$d/$w.p.prof" "$elf" >"$d/$w.p.out" 2>"$d/$w.p.err"
+  local rc=$?
+  out=$(cat "$d/$w.p.err")
+  cmp=$("$build/bin/hwprof-instr" compare "$d/$w.c.prof" "$d/$w.p.prof" 2>&1)
+  echo "$w: $(sed -n 's/^hwprof-pico: [^:]*: \(.*\), [0-9.]* s (.*/\1/p' <<<"$out"); $(grep -o '[0-9]* edge traversals; profile from the hardware vs exact counts: [0-9]* differences' <<<"$out"); against the C platform's: $(grep -o '[0-9]* differences' <<<"$cmp")"
+  [ "$rc" = 0 ] && cmp -s "$d/$w.c.out" "$d/$w.p.out" && grep -q 'edge check: .* 0 differences' <<<"$out" &&
+    grep -q '^compare: .* 0 differences' <<<"$cmp" || { tail -n 3 "$d/$w.p.err"; return 1; }
+}
+
+pico_workloads() {
+  local elf w rc=0
+  for elf in "${prof_workloads[@]}"; do
+    w=$(basename "$elf" -prof.elf)
+    pico_same "$w" "$elf" "${elf%.elf}.map" || rc=1
+  done
+  return $rc
+}
+
+pico_embench() {
+  local elf w rc=0 d=$logdir/pico
+  mkdir -p "$d"
+  for elf in "${embench_elfs[@]}"; do
+    w=$(basename "$elf" .elf)
+    "$instr" instrument --quiet "$elf" -o "$d/eb-$w.elf" || { echo "$w: not instrumented"; rc=1; continue; }
+    pico_same "$w" "$d/eb-$w.elf" "$d/eb-$w.map" || rc=1
+  done
+  return $rc
+}
+
+# back-pressure: a profile memory of 200 cycles a line fills the update buffer; the adapter holds the
+# core (its stall cycles counted) and nothing is lost
+pico_backpressure() {
+  local w=interp out held
+  pico_same "$w-slow" "$build/instr/$w-prof.elf" "$build/instr/$w-prof.map" --mem-latency=200 || return 1
+  held=$(sed -n 's/.* \([0-9]*\) cycles with the core held by the adapter.*/\1/p' "$logdir/pico/$w-slow.p.err")
+  echo "$w, 200-cycle profile memory: the core held $held cycles"
+  [ "${held:-0}" -gt 0 ]
+}
+
+# the comparison of the adapter's RTL with its C model can fail: a bit of the model's event flipped
+# (--inject-fault) stops the run with exit 5 and a report naming the cycle
+pico_fault() {
+  local out rc
+  out=$("$pico" --inject-fault=5000 "$build/instr/sort-prof.elf" 2>&1 >/dev/null)
+  rc=$?
+  echo "exit $rc: $(grep -m1 MISMATCH <<<"$out")"
+  [ "$rc" = 5 ] && grep -q 'MISMATCH at cycle [0-9]*: the adapter.s RTL and C model differ' <<<"$out"
+}
+
+if [ -x "$pico" ]; then
+  check pico-workloads-same-profile-as-c-platform pico_workloads
+  check pico-adapter-holds-core-nothing-lost pico_backpressure
+  check pico-adapter-fault-is-caught pico_fault
+  if [ ${#embench_elfs[@]} -gt 0 ]; then
+    check pico-embench-same-profile-as-c-platform pico_embench
+  else
+    echo "note: ../shared/embench is not there (EMBENCH=...): the Embench programs on picorv32 are skipped"
+  fi
+else
+  check pico-built false  # make test builds it; without picorv32 from PyPI (make deps) it fails here
+fi
