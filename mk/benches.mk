@@ -130,6 +130,18 @@ $(foreach c,$(VPF_CONFIGS),$(eval $(call VPF_RULE,$(c),$(BUILD)/tb_$(call tb_fie
   $(VFLAGS) $(call vpf_gflags,$(c)))))
 VPF_BINS := $(foreach c,$(VPF_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_vpf)
 
+# The RVFI adapter's lockstep unit bench (rtl/core/ against cmodel/core/; docs/picorv32.md)
+TB_ADAPTER := $(BUILD)/tb_rvfi_adapter/Vhwprof_rvfi_adapter
+$(TB_ADAPTER): rtl/autogen/hwprof_pkg.sv rtl/core/hwprof_rvfi_adapter.sv $(VLT) tb/core/tb_rvfi_adapter.cpp tb/lib/lockstep.cpp \
+    tb/lib/lockstep.h tb/lib/verilated_top.h $(BUILD)/model/libhwprof_model.a
+	@mkdir -p $(dir $@)
+	@rm -f $@  # relink: Verilator's own make does not see the libraries change
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $(dir $@)obj --top-module hwprof_rvfi_adapter \
+	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include" \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
+	  -o $(CURDIR)/$@ $(VLT) rtl/autogen/hwprof_pkg.sv rtl/core/hwprof_rvfi_adapter.sv $(CURDIR)/tb/core/tb_rvfi_adapter.cpp \
+	  $(CURDIR)/tb/lib/lockstep.cpp >$(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }
+
 PRIM_BINS := $(foreach c,$(PRIM_FIFO_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_fifo) \
              $(foreach c,$(PRIM_COUNTERS_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_counters) \
              $(foreach c,$(PRIM_REGFILE_CONFIGS),$(BUILD)/tb_$(call tb_field,$(c),1)/Vhwprof_prim_regfile)
@@ -157,4 +169,4 @@ $(BUILD)/tb_reg_conformance/Vhwprof_conf_reg: $(REGCONF)/conf_reg.o tb/regs/tb_r
 	  || { cat $(dir $@)build.log; exit 1; }
 REGCONF_BIN := $(BUILD)/tb_reg_conformance/Vhwprof_conf_reg
 
-bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS) $(VPF_BINS)
+bench-bin: $(TB_BINS) $(PRIM_BINS) $(REGCONF_BIN) $(COP_BINS) $(VPF_BINS) $(TB_ADAPTER)
