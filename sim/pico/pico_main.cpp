@@ -27,11 +27,14 @@
 
 extern "C" {
 #include "check/edge_check.h"
+#include "check/prof_coverage.h"
 #include "core/rvfi_adapter.h"
 #include "mem/mem_model.h"
+#include "hwprof_edge.h"
 #include "hwprof_exit.h"
 #include "hwprof_mmio.h"
 #include "lib/apb_master.h"
+#include "pp_readback.h"
 #include "rv32.h"
 }
 
@@ -66,6 +69,9 @@ struct Bench {
   bool check = false;  // --edge-map
   uint64_t inject = 0;  // --inject-fault
   edge_check_t ec{};
+  bool paths = false;  // --path-map: the path profile's coverage
+  pm_map_t pmap{};
+  prof_cov_t pcov{};
 
   uint32_t word(uint32_t a) const {
     if (a < RV_RAM_BASE || a - RV_RAM_BASE + 4u > cpu.ram_size) return 0;
@@ -241,9 +247,16 @@ void Bench::tick() {
   if (ev_taken) {
     retired++;
     if (check) edge_check_event(&ec, &ev);
+    if (paths) prof_cov_retire(&pcov, &ev);
   }
   stalls += t.stall_o;
   cycle++;
+}
+
+// the program's memory, for reading counters back (0 outside RAM)
+uint32_t ram_read32(void *c, uint32_t addr) {
+  const Bench *b = static_cast<const Bench *>(c);
+  return (addr & 3u) ? 0u : b->word(addr);
 }
 
 // hwprof's registers for the checks after the run (the flush): one APB transfer, clocked through
@@ -267,6 +280,9 @@ const char kUsage[] =
     "  --edge-map=MAP       after the exit, read the edge profile back from the hardware and check it\n"
     "                       against the exact counts of the run (a program instrumented by hwprof-instr)\n"
     "  --edge-profile=FILE  write the profile read back; --edge-truth=FILE the exact one\n"
+    "  --path-map=MAP --path-profile=FILE  after the exit, decode the path profile of a program\n"
+    "                       instrumented with hwprof-instr --paths=... from the hardware's counters\n"
+    "                       into FILE (hwprof-instr paths-check compares it with hwprof-sim --path-truth)\n"
     "  --max-cycles=N       stop a run that has not exited after N cycles (default 10^10)\n"
     "  --ram=BYTES          RAM size (default 16 MiB)\n"
     "  --mem-latency=N      cycles from a counter-line read to its data (default 4)\n"
@@ -294,6 +310,7 @@ bool num(const char *s, uint64_t *v) {
 
 int main(int argc, char **argv) {
   const char *elf = nullptr, *map = nullptr, *prof_out = nullptr, *truth_out = nullptr, *fst_path = nullptr, *v;
+  const char *path_map = nullptr, *path_out = nullptr;
   uint64_t max_cycles = 10000000000ull, ram = 16u << 20, latency = 4, b_inject = 0;
   bool quiet = false;
   for (int i = 1; i < argc; i++) {
@@ -304,7 +321,7 @@ int main(int argc, char **argv) {
     }
     if (!std::strcmp(a, "--quiet")) quiet = true;
     else if (opt(a, "--edge-map", &map) || opt(a, "--edge-profile", &prof_out) || opt(a, "--edge-truth", &truth_out) ||
-             opt(a, "--fst", &fst_path)) {
+             opt(a, "--fst", &fst_path) || opt(a, "--path-map", &path_map) || opt(a, "--path-profile", &path_out)) {
     } else if (opt(a, "--inject-fault", &v)) {
       if (!num(v, &b_inject) || b_inject == 0) {
         std::fprintf(stderr, "hwprof-pico: error: %s: not a positive cycle\n", a);
@@ -339,6 +356,10 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "hwprof-pico: error: --edge-profile and --edge-truth need --edge-map\n");
     return HWPROF_EXIT_USAGE;
   }
+  if (!path_map != !path_out) {
+    std::fprintf(stderr, "hwprof-pico: error: --path-map and --path-profile go together\n");
+    return HWPROF_EXIT_USAGE;
+  }
   Bench b;
   if (rv_init(&b.cpu, static_cast<uint32_t>(ram)) != 0 || rv_load_elf(&b.cpu, elf) != 0) {
     std::fprintf(stderr, "hwprof-pico: error: %s\n", b.cpu.error);
@@ -354,6 +375,13 @@ int main(int argc, char **argv) {
       return HWPROF_EXIT_BAD_FILE;
     }
     b.check = true;
+  }
+  if (path_map) {
+    if (pm_read(&b.pmap, path_map, err, sizeof err) || prof_cov_init_map(&b.pcov, &b.pmap)) {
+      std::fprintf(stderr, "hwprof-pico: error: %s\n", err);
+      return HWPROF_EXIT_BAD_FILE;
+    }
+    b.paths = true;
   }
   const hwprof_mem_model_cfg_t mc = {RV_RAM_BASE, ram, 32, 4, static_cast<unsigned>(latency),
                                      static_cast<unsigned>(latency), 100, 0};
@@ -404,16 +432,45 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "hwprof-pico: error: the adapter lost a record or met one without its fetch (err_o)\n");
     rc = HWPROF_EXIT_RAN_AWAY;
   }
-  if (b.check && rc == 0 && !b.mismatch) {
+  if ((b.check || b.paths) && rc == 0 && !b.mismatch) {
     static const hwprof_bus_t bus = {bus_read, bus_write};
-    const int fl = edge_check_flush(&bus, &b);
+    const int fl = edge_check_flush(&bus, &b);  // the counters into memory
     if (fl) {
-      std::fprintf(stderr, "edge check: error: %s\n", edge_check_flush_why(fl));
+      std::fprintf(stderr, "hwprof-pico: error: %s\n", edge_check_flush_why(fl));
       rc = HWPROF_EXIT_DIFFERS;
-    } else {
+    } else if (b.check) {
       const long d = edge_check_finish(&b.ec, b.cpu.ram, RV_RAM_BASE, b.cpu.ram_size, prof_out, truth_out, stderr);
       if (d != 0) rc = HWPROF_EXIT_DIFFERS;
     }
+    const hwprof_t h = {0, &bus, &b};
+    if (fl == 0 && b.paths && hwprof_pir_path_check(&h) != kHwprofOk) {
+      std::fprintf(stderr, "hwprof-pico: path profile: the pir's path stack overflowed or underflowed "
+                           "(PATH_STACK.ERR): the path counts are not exact\n");
+      rc = HWPROF_EXIT_DIFFERS;
+    } else if (fl == 0 && b.paths) {
+      FILE *pf = std::fopen(path_out, "w");
+      pp_readback_stats_t ps;
+      char perr[400];
+      if (pf == nullptr || pp_readback(path_map, nullptr, ram_read32, &b, pf, &ps, perr, sizeof perr) != 0) {
+        std::fprintf(stderr, "hwprof-pico: path profile: %s\n", pf ? perr : "cannot write the file");
+        rc = HWPROF_EXIT_DIFFERS;
+      }
+      if (pf && (std::ferror(pf) | std::fclose(pf)) && rc == 0) {
+        std::fprintf(stderr, "hwprof-pico: error: cannot write '%s'\n", path_out);
+        rc = HWPROF_EXIT_BAD_FILE;
+      }
+      if (rc) {
+        std::remove(path_out);  // nothing half written
+      } else if (!quiet) {
+        std::fprintf(stderr, "  path profile: %u functions, %" PRIu64 " counters, %" PRIu64 " paths counted %" PRIu64
+                             " times, in %s\n", ps.functions, ps.counters, ps.paths, ps.count, path_out);
+        prof_cov_report(&b.pcov, "  path profile:", 5, stderr);
+      }
+    }
+  }
+  if (b.paths) {
+    prof_cov_free(&b.pcov);
+    pm_free(&b.pmap);
   }
   if (b.check) edge_check_free(&b.ec);
   if (b.fst) {

@@ -9,6 +9,7 @@
 # of the run; and it equals, edge for edge, the profile the C platform (the CPU model) reads back for
 # the same program (hwprof-instr compare): the same program gives the same profile on both cores.
 # With a slow profile memory (200 cycles a line) the adapter holds the core and the profile stays exact.
+# Region-based path profiles of the workloads equal the C platform's and the oracle's.
 
 pico=$build/pico/hwprof-pico
 
@@ -57,6 +58,29 @@ pico_backpressure() {
   [ "${held:-0}" -gt 0 ]
 }
 
+# region-based path profiles (docs/path.md) on picorv32: every workload instrumented with
+# --paths=rb (the ASan/UBSan instrumenter); the profile decoded from the hardware's counters after
+# the run equals the C platform's file byte for byte, and the oracle's paths of the uninstrumented
+# run on the CPU model (hwprof-sim --path-truth), path for path and count for count
+pico_paths() {
+  local w f out rc=0 d=$logdir/pico
+  mkdir -p "$d"
+  for w in graph hashtab interp lz matrix sort; do
+    f=$build/instr/$w.elf
+    "$build/sim/hwprof-sim" --quiet --path-truth="$d/$w.paths" "$f" >/dev/null 2>&1 &&
+      "$build/unit/hwprof-instr-asan" instrument --quiet --paths=rb "$f" -o "$d/$w-rb.elf" &&
+      "$build/sim/hwprof-sim" --quiet --path-map="$d/$w-rb.map" --path-profile="$d/$w-rb.c.pprof" "$d/$w-rb.elf" >/dev/null 2>&1 ||
+      { echo "$w: the C platform's run failed"; rc=1; continue; }
+    "$pico" --path-map="$d/$w-rb.map" --path-profile="$d/$w-rb.p.pprof" "$d/$w-rb.elf" >"$d/$w-rb.p.out" 2>"$d/$w-rb.p.err" ||
+      { echo "$w: the run on picorv32 failed:"; tail -3 "$d/$w-rb.p.err"; rc=1; continue; }
+    out=$("$build/unit/hwprof-instr-asan" paths-check "$d/$w-rb.p.pprof" "$d/$w.paths" 2>&1)
+    echo "$w rb: $(tail -1 <<<"$out")"
+    cmp -s "$d/$w-rb.c.pprof" "$d/$w-rb.p.pprof" || { echo "$w: the path profile differs from the C platform's"; rc=1; }
+    grep -q '^paths-check: [1-9][0-9]* functions, [1-9][0-9]* paths .* 0 differences' <<<"$out" || rc=1
+  done
+  return $rc
+}
+
 # the comparison of the adapter's RTL with its C model can fail: a bit of the model's event flipped
 # (--inject-fault) stops the run with exit 5 and a report naming the cycle
 pico_fault() {
@@ -71,6 +95,7 @@ if [ -x "$pico" ]; then
   check pico-workloads-same-profile-as-c-platform pico_workloads
   check pico-adapter-holds-core-nothing-lost pico_backpressure
   check pico-adapter-fault-is-caught pico_fault
+  check pico-path-profiles-equal-oracle pico_paths
   if [ ${#embench_elfs[@]} -gt 0 ]; then
     check pico-embench-same-profile-as-c-platform pico_embench
   else
