@@ -20,7 +20,7 @@ mkdir -p "$out"
 # the blocks reported; the sources come from the Makefile (RTL_SRC)
 # (SYNTH_BLOCKS="..." to choose; the value profiler's blocks, whose arrays are large as flops, take
 # Yosys several minutes each)
-blocks=(${SYNTH_BLOCKS:-hwprof_pir hwprof_edge_prof hwprof_trace_ctrl hwprof_vpf hwprof_cop hwprof_top})
+blocks=(${SYNTH_BLOCKS:-hwprof_pir hwprof_edge_prof hwprof_trace_ctrl hwprof_vpf hwprof_cop hwprof_top hwprof_rvfi_adapter})
 srcs=""
 for f in ${RTL_SRC:?RTL_SRC must list the RTL sources (run through make synth)}; do srcs="$srcs $root/$f"; done
 

@@ -62,7 +62,7 @@ module hwprof_rvfi_adapter #(
   // ---------------------------------------------------------------- the last fetches
   logic [31:0] f_addr_q [Fetches];
   logic [31:0] f_sh_q [Fetches];
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       for (int i = 0; i < Fetches; i++) begin
         f_addr_q[i] <= '1;
@@ -104,7 +104,7 @@ module hwprof_rvfi_adapter #(
   assign b = rvfi_rs2_rdata_i;
 
   function automatic logic is_link(input logic [4:0] r);
-    return r == 5'd1 || r == 5'd5;
+    is_link = r == 5'd1 || r == 5'd5;
   endfunction
 
   logic [2:0]  kind;
@@ -238,7 +238,7 @@ module hwprof_rvfi_adapter #(
   logic [hwprof_pkg::EV_PID_W-1:0] pid_q;
   logic [1:0]  bhint_q;
   logic [OpW-1:0] operand_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       valid_q <= 1'b0;
       err_q <= 1'b0;
