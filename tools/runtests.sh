@@ -160,7 +160,7 @@ groups+=(qemu)
 #     hwprof_top as the RTL and the C model in lockstep, every output compared on every cycle of every
 #     workload), the dynamic optimizer, the instrumenter, path profiling, Embench, whole-program paths,
 #     the large programs, the co-processor and load-value profiling, the report page, the block benches,
-#     the docs' quick starts
+#     picorv32's RTL with hwprof_top's, the docs' quick starts
 for c in system dynopt instr paths embench wpp bigprogs valueprof report lockstep pico docs; do
   eval "group_$c() { source \"$(dirname "$0")/checks/$c.sh\"; }"
   groups+=("$c")
@@ -168,9 +168,9 @@ done
 
 # --- run them, $par at a time, the longest first: in the order of the last run's durations in this
 #     build directory, or else of these (seconds on two cores: embench 361, lockstep 317, dynopt 291,
-#     system 224, wpp 185, bigprogs 134, valueprof 127, paths 98, report 71, instr 66, qemu 33), each
-#     report printed whole in the order above
-order=(embench lockstep dynopt system wpp bigprogs valueprof paths report instr qemu generated unit)
+#     pico 290, system 224, wpp 185, bigprogs 134, valueprof 127, paths 98, report 71, instr 66, qemu 33),
+#     each report printed whole in the order above
+order=(embench lockstep dynopt pico system wpp bigprogs valueprof paths report instr qemu generated unit)
 if [ -f "$logdir/durations" ]; then
   mapfile -t order < <(sort -k2,2nr "$logdir/durations" | awk -v g=" ${groups[*]} " 'index(g, " " $1 " ") { print $1 }')
 fi
