@@ -35,6 +35,7 @@ extern "C" {
 #include "hwprof_mmio.h"
 #include "lib/apb_master.h"
 #include "pp_readback.h"
+#include "trace_drain.h"
 #include "rv32.h"
 }
 
@@ -69,6 +70,9 @@ struct Bench {
   bool check = false;  // --edge-map
   uint64_t inject = 0;  // --inject-fault
   edge_check_t ec{};
+  bool hold = false;   // the core's memory held (the trace drain's register accesses run meanwhile)
+  bool drain_on = false;  // --trace-out
+  trace_drain_t drain{};
   bool paths = false;  // --path-map: the path profile's coverage
   pm_map_t pmap{};
   prof_cov_t pcov{};
@@ -110,7 +114,7 @@ void Bench::mem_cycle() {
   t.mem_ready_i = 0;
   t.mem_rdata_i = 0;
   t.mem_shadow_i = 0;
-  if (exited || !t.mem_valid_o) return;
+  if (exited || hold || !t.mem_valid_o) return;
   const uint32_t a = t.mem_addr_o & ~3u;
   if (t.mem_instr_o) {
     t.mem_ready_i = 1;
@@ -244,10 +248,11 @@ void Bench::tick() {
       apb_core_rdata = apb.rdata;
     }
   }
-  if (ev_taken) {
+  if (ev_taken && !exited) {  // (the semihosting call's own load retires after the exit: not the program's)
     retired++;
     if (check) edge_check_event(&ec, &ev);
     if (paths) prof_cov_retire(&pcov, &ev);
+    if (drain_on) trace_drain_event(&drain, &ev);
   }
   stalls += t.stall_o;
   cycle++;
@@ -280,6 +285,8 @@ const char kUsage[] =
     "  --edge-map=MAP       after the exit, read the edge profile back from the hardware and check it\n"
     "                       against the exact counts of the run (a program instrumented by hwprof-instr)\n"
     "  --edge-profile=FILE  write the profile read back; --edge-truth=FILE the exact one\n"
+    "  --trace-out=FILE     drain every trace record from the controller's FIFO over APB into FILE (the\n"
+    "                       core held meanwhile); hwprof-wpp rebuilds the program's blocks from it\n"
     "  --path-map=MAP --path-profile=FILE  after the exit, decode the path profile of a program\n"
     "                       instrumented with hwprof-instr --paths=... from the hardware's counters\n"
     "                       into FILE (hwprof-instr paths-check compares it with hwprof-sim --path-truth)\n"
@@ -310,7 +317,7 @@ bool num(const char *s, uint64_t *v) {
 
 int main(int argc, char **argv) {
   const char *elf = nullptr, *map = nullptr, *prof_out = nullptr, *truth_out = nullptr, *fst_path = nullptr, *v;
-  const char *path_map = nullptr, *path_out = nullptr;
+  const char *path_map = nullptr, *path_out = nullptr, *trace_out = nullptr;
   uint64_t max_cycles = 10000000000ull, ram = 16u << 20, latency = 4, b_inject = 0;
   bool quiet = false;
   for (int i = 1; i < argc; i++) {
@@ -321,7 +328,8 @@ int main(int argc, char **argv) {
     }
     if (!std::strcmp(a, "--quiet")) quiet = true;
     else if (opt(a, "--edge-map", &map) || opt(a, "--edge-profile", &prof_out) || opt(a, "--edge-truth", &truth_out) ||
-             opt(a, "--fst", &fst_path) || opt(a, "--path-map", &path_map) || opt(a, "--path-profile", &path_out)) {
+             opt(a, "--fst", &fst_path) || opt(a, "--path-map", &path_map) || opt(a, "--path-profile", &path_out) ||
+               opt(a, "--trace-out", &trace_out)) {
     } else if (opt(a, "--inject-fault", &v)) {
       if (!num(v, &b_inject) || b_inject == 0) {
         std::fprintf(stderr, "hwprof-pico: error: %s: not a positive cycle\n", a);
@@ -406,9 +414,26 @@ int main(int argc, char **argv) {
     b.top->eval();
   }
   b.top->rst_ni = 1;
+  static const hwprof_bus_t bus = {bus_read, bus_write};
+  if (trace_out) {  // the controller configured before the program's first instruction
+    b.hold = true;
+    if (trace_drain_init(&b.drain, trace_out, &bus, &b, b.entry, err, sizeof err) != 0) {
+      std::fprintf(stderr, "hwprof-pico: error: %s\n", err);
+      return HWPROF_EXIT_BAD_FILE;
+    }
+    b.hold = false;
+    b.drain_on = true;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   int rc = 0;
-  while (!b.exited && b.cycle < max_cycles && !b.mismatch && b.why.empty() && !b.top->trap_o) b.tick();
+  while (!b.exited && b.cycle < max_cycles && !b.mismatch && b.why.empty() && !b.top->trap_o) {
+    b.tick();
+    if (b.drain_on && (b.top->irq_o & 2u)) {  // the TRACE interrupt: the FIFO emptied, the core held
+      b.hold = true;
+      trace_drain_poll(&b.drain, true);
+      b.hold = false;
+    }
+  }
   if (b.top->trap_o) {
     std::fprintf(stderr, "hwprof-pico: error: %s: the core stopped (picorv32's trap: an illegal instruction or a "
                          "misaligned access) after %" PRIu64 " instructions, at cycle %" PRIu64 "\n", elf, b.retired, b.cycle);
@@ -432,8 +457,18 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "hwprof-pico: error: the adapter lost a record or met one without its fetch (err_o)\n");
     rc = HWPROF_EXIT_RAN_AWAY;
   }
+  if (b.drain_on) {
+    b.hold = true;
+    char derr[300] = "";
+    if (trace_drain_finish(&b.drain, derr, sizeof derr) != 0) {
+      std::fprintf(stderr, "hwprof-pico: error: %s\n", derr[0] ? derr : "trace drain failed");
+      if (rc == 0) rc = HWPROF_EXIT_DIFFERS;
+    } else if (!quiet) {
+      std::fprintf(stderr, "  trace drain: %" PRIu64 " records in %s (%" PRIu64 " drains, %" PRIu64 " program instructions)\n",
+                   b.drain.w.records, trace_out, b.drain.drains, b.drain.insns);
+    }
+  }
   if ((b.check || b.paths) && rc == 0 && !b.mismatch) {
-    static const hwprof_bus_t bus = {bus_read, bus_write};
     const int fl = edge_check_flush(&bus, &b);  // the counters into memory
     if (fl) {
       std::fprintf(stderr, "hwprof-pico: error: %s\n", edge_check_flush_why(fl));

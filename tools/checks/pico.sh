@@ -9,7 +9,8 @@
 # of the run; and it equals, edge for edge, the profile the C platform (the CPU model) reads back for
 # the same program (hwprof-instr compare): the same program gives the same profile on both cores.
 # With a slow profile memory (200 cycles a line) the adapter holds the core and the profile stays exact.
-# Region-based path profiles of the workloads equal the C platform's and the oracle's.
+# Region-based path profiles of the workloads equal the C platform's and the oracle's; their trace
+# records (without firmware) equal the C platform's and rebuild into the exact block stream.
 
 pico=$build/pico/hwprof-pico
 
@@ -81,6 +82,27 @@ pico_paths() {
   return $rc
 }
 
+# trace records (docs/wpp.md) on picorv32: the six workloads without firmware, the trace controller's
+# FIFO drained over APB into a trace file while the core is held; the file equals the C platform's
+# byte for byte, and the blocks hwprof-wpp (ASan/UBSan) rebuilds from it and the program image equal
+# the exact block stream cut from the CPU model's retire port
+pico_traces() {
+  local elf w rc=0 d=$logdir/pico
+  mkdir -p "$d"
+  for w in graph hashtab interp lz matrix sort; do
+    elf=$build/workloads/$w.elf
+    "$build/sim/hwprof-sim" --trace-out="$d/$w.c.htr" --blocks-out="$d/$w.truth.blk" "$elf" >/dev/null 2>&1 ||
+      { echo "$w: the C platform's run failed"; rc=1; continue; }
+    "$pico" --trace-out="$d/$w.p.htr" "$elf" >/dev/null 2>"$d/$w.t.err" || { echo "$w: the run on picorv32 failed:"; tail -3 "$d/$w.t.err"; rc=1; continue; }
+    "$wpp" blocks --quiet --trace="$d/$w.p.htr" --elf="$elf" --out="$d/$w.rebuilt.blk" || { rc=1; continue; }
+    echo "$w: $(sed -n 's/.*trace drain: \([0-9]*\) records.*(.* \([0-9]*\) program instructions)/\1 records, \2 instructions/p' "$d/$w.t.err")"
+    cmp -s "$d/$w.p.htr" "$d/$w.c.htr" || { echo "$w: the trace file differs from the C platform's"; rc=1; }
+    cmp -s "$d/$w.rebuilt.blk" "$d/$w.truth.blk" || { echo "$w: the blocks rebuilt from the records differ from the retire stream's"; rc=1; }
+    rm -f "$d/$w.truth.blk" "$d/$w.rebuilt.blk"
+  done
+  return $rc
+}
+
 # the comparison of the adapter's RTL with its C model can fail: a bit of the model's event flipped
 # (--inject-fault) stops the run with exit 5 and a report naming the cycle
 pico_fault() {
@@ -96,6 +118,7 @@ if [ -x "$pico" ]; then
   check pico-adapter-holds-core-nothing-lost pico_backpressure
   check pico-adapter-fault-is-caught pico_fault
   check pico-path-profiles-equal-oracle pico_paths
+  check pico-trace-records-equal-c-platform pico_traces
   if [ ${#embench_elfs[@]} -gt 0 ]; then
     check pico-embench-same-profile-as-c-platform pico_embench
   else
