@@ -243,7 +243,7 @@ plots: deps $(SIM_BIN) $(WPP_BIN) workloads $(VPEVAL_BIN) $(EMBENCH_VP)
 	@echo "plots: the phase timelines in $(BUILD)/plots/dynopt-*.png (with re-layout: dynopt-rl-*.png), the code cache in $(BUILD)/plots/tracecache.png, whole-program paths of phases.c in $(BUILD)/plots/wpp-phases.png, profile-guided builds in $(BUILD)/plots/pgo.png"
 
 synth: deps
-	@RTL_SRC="$(RTL_SRC) rtl/core/hwprof_rvfi_adapter.sv" synth/run.sh "$(BUILD)/synth"
+	@RTL_SRC="$(RTL_SRC)" synth/run.sh "$(BUILD)/synth"
 
 # ---------------------------------------------------------------- sign-off flows
 include mk/gls.mk

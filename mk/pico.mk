@@ -11,7 +11,7 @@ $(PICO_PKG): $(FUSESOC)
 pico_v = $(shell $(VENV_PY) -c 'import os, pythondata_cpu_picorv32 as p; print(os.path.join(p.data_location, "picorv32.v"))' 2>/dev/null)
 
 PICO_BIN := $(BUILD)/pico/hwprof-pico
-PICO_RTL := rtl/core/hwprof_rvfi_adapter.sv sim/pico/hwprof_pico_sys.sv
+PICO_RTL := sim/pico/hwprof_pico_sys.sv  # the adapter is in RTL_SRC (rtl/hwprof.f)
 PICO_VFLAGS := -Wall -DRISCV_FORMAL -O3 --x-assign fast --x-initial fast --trace-fst
 $(PICO_BIN): $(PICO_RTL) sim/pico/pico_main.cpp sim/pico/pico.vlt $(RTL_SRC) $(VLT) sim/rv32.h $(wildcard tb/check/*.h) \
              $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a

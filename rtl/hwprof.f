@@ -1,4 +1,5 @@
-// The RTL of hwprof_top, in compile order: the one list of its sources. The Makefile (RTL_SRC: the
+// The RTL of hwprof_top, in compile order: the one list of its sources, and the RVFI adapter that
+// joins it to a core (rtl/core/, docs/picorv32.md; not part of hwprof_top). The Makefile (RTL_SRC: the
 // benches, lint, synthesis, coverage) reads it, and tools/core_gen.py writes hwprof.core from it;
 // Verilator and most other tools take it as it is (`verilator -f rtl/hwprof.f`). Paths are relative
 // to the repository root. Files under autogen/ are generated (make regs).
@@ -22,3 +23,4 @@ rtl/vpf/hwprof_sbuf.sv
 rtl/vpf/hwprof_vpf.sv
 rtl/cop/hwprof_cop.sv
 rtl/top/hwprof_top.sv
+rtl/core/hwprof_rvfi_adapter.sv
