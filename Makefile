@@ -82,7 +82,7 @@ RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -W
 DEB_PKGS := make g++ ccache python3 verilator yosys nextpnr-ice40 fpga-icestorm libcmocka-dev libsystemc-dev libelf-dev libdw-dev lcov clang llvm pkg-config \
             gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc python3-matplotlib chromium chromium-driver
 
-.PHONY: tools report campaign mutate mutate-deep FORCE gls dynopt help deps deps-packages lint regs regs-check core test sim sim-blocks synth cov bench clean inject bench-bin unit qemu-check workloads plots
+.PHONY: tools report campaign mutate mutate-deep FORCE gls dynopt help deps deps-packages lint regs regs-check core test sim sim-blocks synth synth-pico cov bench clean inject bench-bin unit qemu-check workloads plots
 
 help:
 	@echo "hwprof make targets"

@@ -24,3 +24,10 @@ $(PICO_BIN): $(PICO_RTL) sim/pico/pico_main.cpp sim/pico/pico.vlt $(RTL_SRC) $(V
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lelf" \
 	  -o $(CURDIR)/$@ $(VLT) sim/pico/pico.vlt $(RTL_SRC) $(PICO_RTL) "$(pico_v)" $(CURDIR)/sim/pico/pico_main.cpp \
 	  >$(dir $@)build.log 2>&1 || { cat $(dir $@)build.log; exit 1; }
+
+# picorv32 alone and with the RVFI adapter (synth/pico_synth.sv), measured as make synth measures
+# blocks (synth/run.sh): cells, transistors, iCE40 LUTs and fmax
+synth-pico: deps
+	@pv="$(pico_v)"; [ -f "$$pv" ] || { echo "synth-pico: picorv32 is not installed (pythondata-cpu-picorv32 from PyPI): run make deps"; exit 1; }; \
+	RTL_SRC="rtl/autogen/hwprof_pkg.sv rtl/core/hwprof_rvfi_adapter.sv synth/pico_synth.sv $$(realpath --relative-to=$(CURDIR) $$pv)" \
+	  SYNTH_BLOCKS="hwprof_pico_core hwprof_pico_pair" synth/run.sh "$(BUILD)/synth-pico"
