@@ -12,7 +12,9 @@
 // - The adapter's C model (cmodel/core/rvfi_adapter.c) runs on the same inputs; its outputs are
 //   compared with the RTL's every cycle (exit 5 on a difference, naming cycle and field).
 // - --edge-map: after the exit the profile cache is flushed over APB and the edge profile read back
-//   and checked against the exact counts of the run (tb/check/edge_check.c), as hwprof-sim does.
+//   and checked against the exact counts of the run (tb/check/edge_check.c), as hwprof-sim does;
+//   --path-map decodes the path profile the same way (pp_readback); --trace-out drains the trace
+//   controller's FIFO over APB while the core is held (sim/trace_drain.c).
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
