@@ -214,7 +214,7 @@ inject: $(TB_TOP)
 	@echo "inject: flipping one bit of the C model's pir update counter at cycle 1000; the bench must report it"
 	-$(TB_TOP) --seed=$(SEED) --cycles=200000 --inject=1000
 
-bench: bench-bin $(SIM_BIN) $(SC_BIN) $(WPP_BIN) workloads $(COP_FW_ELFS:-cop.elf=-cop4.elf) $(COP_FW_ELFS:-cop.elf=-cop16.elf) $(VPEVAL_BIN) \
+bench: bench-bin $(SIM_BIN) $(SC_BIN) $(PICO_BIN) $(WPP_BIN) workloads $(COP_FW_ELFS:-cop.elf=-cop4.elf) $(COP_FW_ELFS:-cop.elf=-cop16.elf) $(VPEVAL_BIN) \
        $(EMBENCH_VP) $(EMBENCH_GCOV) $(dyntrace_ELFS) $(REPORT_BIN) $(EMBENCH_TRACE_X10)
 	@tools/bench.sh "$(BUILD)"
 
