@@ -66,6 +66,11 @@ static inline uint32_t counters_alloc(ctx_t *c, unsigned n) {
     return -1;                                          \
   } while (0)
 
+/* millicode.c: where each derived function's entries are counted (pm.src), from every call and jump
+ * into it; one that cannot be counted loses its profile, with the reason. -1 only when out of memory
+ * (c->err) */
+int instr_find_sources(ctx_t *c);
+
 /* path_instr.c: plan function i's path profile (counters allocated; f->ok cleared with the reason
  * when it cannot have one), then place its operations; -1 only for a hard error (c->err) */
 int instr_path_prepare(ctx_t *c, unsigned i);
