@@ -11,7 +11,7 @@ $(PICO_PKG): $(FUSESOC)
 pico_v = $(shell $(VENV_PY) -c 'import os, pythondata_cpu_picorv32 as p; print(os.path.join(p.data_location, "picorv32.v"))' 2>/dev/null)
 
 PICO_BIN := $(BUILD)/pico/hwprof-pico
-PICO_RTL := sim/pico/hwprof_pico_sys.sv  # the adapter is in RTL_SRC (rtl/hwprof.f)
+PICO_RTL := sim/pico/hwprof_pico_cpu.sv sim/pico/hwprof_pico_sys.sv  # the adapter is in RTL_SRC (rtl/hwprof.f)
 PICO_VFLAGS := -Wall -DRISCV_FORMAL -O3 --x-assign fast --x-initial fast --trace-fst
 $(PICO_BIN): $(PICO_RTL) sim/pico/pico_main.cpp sim/pico/pico.vlt $(RTL_SRC) $(VLT) sim/rv32.h $(wildcard tb/check/*.h) \
              $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a
@@ -29,5 +29,5 @@ $(PICO_BIN): $(PICO_RTL) sim/pico/pico_main.cpp sim/pico/pico.vlt $(RTL_SRC) $(V
 # blocks (synth/run.sh): cells, transistors, iCE40 LUTs and fmax
 synth-pico: deps
 	@pv="$(pico_v)"; [ -f "$$pv" ] || { echo "synth-pico: picorv32 is not installed (pythondata-cpu-picorv32 from PyPI): run make deps"; exit 1; }; \
-	RTL_SRC="rtl/autogen/hwprof_pkg.sv rtl/core/hwprof_rvfi_adapter.sv synth/pico_synth.sv $$(realpath --relative-to=$(CURDIR) $$pv)" \
+	RTL_SRC="rtl/autogen/hwprof_pkg.sv rtl/core/hwprof_rvfi_adapter.sv synth/pico_synth.sv sim/pico/hwprof_pico_cpu.sv $$(realpath --relative-to=$(CURDIR) $$pv)" \
 	  SYNTH_BLOCKS="hwprof_pico_core hwprof_pico_pair" synth/run.sh "$(BUILD)/synth-pico"

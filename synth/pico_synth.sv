@@ -1,12 +1,12 @@
 // Synthesis tops for hwprof beside a real core (make synth-pico, docs/picorv32.md): picorv32 (from
-// the pythondata-cpu-picorv32 package, read after this file) in the configuration of
-// sim/pico/hwprof_pico_sys.sv with its RVFI port, alone and with the RVFI adapter that turns its
+// the pythondata-cpu-picorv32 package, read after this file) in the platform's configuration
+// (sim/pico/hwprof_pico_cpu.sv) with its RVFI port, alone and with the RVFI adapter that turns its
 // records into hwprof_top's retire events. The difference is what an integrator adds to the core
 // before hwprof_top; hwprof_top's own rows are in synth/run.sh's table.
 `define RISCV_FORMAL
 
-// picorv32 with its RVFI port; the RVFI fields the adapter reads leave through one XOR-folded word,
-// so that synthesis keeps them without a pin each
+// picorv32 with its RVFI port (hwprof_pico_cpu); the RVFI fields the adapter reads leave through
+// one XOR-folded word, so that synthesis keeps them without a pin each
 module hwprof_pico_core (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -21,30 +21,12 @@ module hwprof_pico_core (
   output logic        rvfi_valid_o,
   output logic [31:0] rvfi_fold_o
 );
-  logic pcpi_valid;
-  logic [31:0] pcpi_insn, insn, pc_r, pc_w, rs1, rs2, mrd;
-  /* verilator lint_off PINCONNECTEMPTY */
-  picorv32 #(
-    .ENABLE_PCPI(1), .ENABLE_MUL(0), .ENABLE_FAST_MUL(1), .ENABLE_DIV(1), .BARREL_SHIFTER(1),
-    .COMPRESSED_ISA(0), .ENABLE_IRQ(0), .CATCH_MISALIGN(1), .CATCH_ILLINSN(1), .PROGADDR_RESET(32'h0000_0000)
-  ) u_core (
-    .clk(clk_i), .resetn(rst_ni), .trap(trap_o),
-    .mem_valid(mem_valid_o), .mem_instr(mem_instr_o), .mem_ready(mem_ready_i), .mem_addr(mem_addr_o),
-    .mem_wdata(mem_wdata_o), .mem_wstrb(mem_wstrb_o), .mem_rdata(mem_rdata_i),
-    .mem_la_read(), .mem_la_write(), .mem_la_addr(), .mem_la_wdata(), .mem_la_wstrb(),
-    .pcpi_valid(pcpi_valid), .pcpi_insn(pcpi_insn), .pcpi_rs1(), .pcpi_rs2(),
-    .pcpi_wr(1'b0), .pcpi_rd(32'b0), .pcpi_wait(1'b0),
-    .pcpi_ready(pcpi_valid && pcpi_insn[6:0] == 7'h0b && pcpi_insn[14:12] != 3'd7),
-    .irq(32'b0), .eoi(),
-    .rvfi_valid(rvfi_valid_o), .rvfi_order(), .rvfi_insn(insn), .rvfi_trap(), .rvfi_halt(), .rvfi_intr(),
-    .rvfi_mode(), .rvfi_ixl(), .rvfi_rs1_addr(), .rvfi_rs2_addr(), .rvfi_rs1_rdata(rs1), .rvfi_rs2_rdata(rs2),
-    .rvfi_rd_addr(), .rvfi_rd_wdata(), .rvfi_pc_rdata(pc_r), .rvfi_pc_wdata(pc_w), .rvfi_mem_addr(),
-    .rvfi_mem_rmask(), .rvfi_mem_wmask(), .rvfi_mem_rdata(mrd), .rvfi_mem_wdata(),
-    .rvfi_csr_mcycle_rmask(), .rvfi_csr_mcycle_wmask(), .rvfi_csr_mcycle_rdata(), .rvfi_csr_mcycle_wdata(),
-    .rvfi_csr_minstret_rmask(), .rvfi_csr_minstret_wmask(), .rvfi_csr_minstret_rdata(), .rvfi_csr_minstret_wdata(),
-    .trace_valid(), .trace_data()
+  logic [31:0] insn, pc_r, pc_w, rs1, rs2, mrd;
+  hwprof_pico_cpu u_cpu (
+    .clk_i, .rst_ni, .trap_o, .mem_valid_o, .mem_instr_o, .mem_ready_i, .mem_addr_o, .mem_wdata_o, .mem_wstrb_o,
+    .mem_rdata_i, .rvfi_valid_o, .rvfi_insn_o(insn), .rvfi_pc_rdata_o(pc_r), .rvfi_pc_wdata_o(pc_w),
+    .rvfi_rs1_rdata_o(rs1), .rvfi_rs2_rdata_o(rs2), .rvfi_mem_rdata_o(mrd)
   );
-  /* verilator lint_on PINCONNECTEMPTY */
   assign rvfi_fold_o = insn ^ pc_r ^ pc_w ^ rs1 ^ rs2 ^ mrd;
 endmodule
 
@@ -81,34 +63,18 @@ module hwprof_pico_pair (
   output logic [1:0]  ev_trap_o,
   output logic        err_o
 );
-  logic mem_valid, mem_instr, mem_ready, stall, pcpi_valid, rvfi_valid;
-  logic [31:0] mem_addr, pcpi_insn, insn, pc_r, pc_w, rs1, rs2, mrd;
+  logic mem_valid, mem_instr, mem_ready, stall, rvfi_valid;
+  logic [31:0] mem_addr, insn, pc_r, pc_w, rs1, rs2, mrd;
   assign mem_ready = mem_ready_i && !stall;
   assign mem_valid_o = mem_valid;
   assign mem_instr_o = mem_instr;
   assign mem_addr_o = mem_addr;
-  /* verilator lint_off PINCONNECTEMPTY */
-  picorv32 #(
-    .ENABLE_PCPI(1), .ENABLE_MUL(0), .ENABLE_FAST_MUL(1), .ENABLE_DIV(1), .BARREL_SHIFTER(1),
-    .COMPRESSED_ISA(0), .ENABLE_IRQ(0), .CATCH_MISALIGN(1), .CATCH_ILLINSN(1), .PROGADDR_RESET(32'h0000_0000)
-  ) u_core (
-    .clk(clk_i), .resetn(rst_ni), .trap(trap_o),
-    .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready), .mem_addr(mem_addr),
-    .mem_wdata(mem_wdata_o), .mem_wstrb(mem_wstrb_o), .mem_rdata(mem_rdata_i),
-    .mem_la_read(), .mem_la_write(), .mem_la_addr(), .mem_la_wdata(), .mem_la_wstrb(),
-    .pcpi_valid(pcpi_valid), .pcpi_insn(pcpi_insn), .pcpi_rs1(), .pcpi_rs2(),
-    .pcpi_wr(1'b0), .pcpi_rd(32'b0), .pcpi_wait(1'b0),
-    .pcpi_ready(pcpi_valid && pcpi_insn[6:0] == 7'h0b && pcpi_insn[14:12] != 3'd7),
-    .irq(32'b0), .eoi(),
-    .rvfi_valid(rvfi_valid), .rvfi_order(), .rvfi_insn(insn), .rvfi_trap(), .rvfi_halt(), .rvfi_intr(),
-    .rvfi_mode(), .rvfi_ixl(), .rvfi_rs1_addr(), .rvfi_rs2_addr(), .rvfi_rs1_rdata(rs1), .rvfi_rs2_rdata(rs2),
-    .rvfi_rd_addr(), .rvfi_rd_wdata(), .rvfi_pc_rdata(pc_r), .rvfi_pc_wdata(pc_w), .rvfi_mem_addr(),
-    .rvfi_mem_rmask(), .rvfi_mem_wmask(), .rvfi_mem_rdata(mrd), .rvfi_mem_wdata(),
-    .rvfi_csr_mcycle_rmask(), .rvfi_csr_mcycle_wmask(), .rvfi_csr_mcycle_rdata(), .rvfi_csr_mcycle_wdata(),
-    .rvfi_csr_minstret_rmask(), .rvfi_csr_minstret_wmask(), .rvfi_csr_minstret_rdata(), .rvfi_csr_minstret_wdata(),
-    .trace_valid(), .trace_data()
+  hwprof_pico_cpu u_cpu (
+    .clk_i, .rst_ni, .trap_o, .mem_valid_o(mem_valid), .mem_instr_o(mem_instr), .mem_ready_i(mem_ready),
+    .mem_addr_o(mem_addr), .mem_wdata_o, .mem_wstrb_o, .mem_rdata_i, .rvfi_valid_o(rvfi_valid),
+    .rvfi_insn_o(insn), .rvfi_pc_rdata_o(pc_r), .rvfi_pc_wdata_o(pc_w), .rvfi_rs1_rdata_o(rs1),
+    .rvfi_rs2_rdata_o(rs2), .rvfi_mem_rdata_o(mrd)
   );
-  /* verilator lint_on PINCONNECTEMPTY */
   hwprof_rvfi_adapter u_adapter (
     .clk_i, .rst_ni,
     .rvfi_valid_i(rvfi_valid), .rvfi_insn_i(insn), .rvfi_pc_rdata_i(pc_r), .rvfi_pc_wdata_i(pc_w),

@@ -2,11 +2,9 @@
 // port) and hwprof_top joined by hwprof_rvfi_adapter; the test bench (sim/pico/pico_main.cpp) is
 // the memory on both sides and the APB requester (docs/picorv32.md).
 //
-// - picorv32: RV32IM (ENABLE_MUL, ENABLE_DIV), the profiling instructions (custom-0) through its
-//   co-processor port (PCPI), where they complete as no-ops (prof.* with funct3 7, reserved, are
-//   not answered: the core takes them as illegal); no compressed code, no interrupts yet. It starts
-//   at 0, where the bench's boot words jump to the program's entry; records of instructions below
-//   RamBase (those words) do not reach the adapter.
+// - picorv32 in the platform's configuration (hwprof_pico_cpu.sv). It starts at 0, where the bench's
+//   boot words jump to the program's entry; records of instructions below RamBase (those words) do
+//   not reach the adapter.
 // - The bench answers the core's memory requests (mem_ready_i, mem_rdata_i) and gives, with every
 //   instruction it answers, the instruction's shadow word (mem_shadow_i: a second read port). The
 //   adapter's stall holds mem_ready while an event waits for hwprof_top.
@@ -82,36 +80,16 @@ module hwprof_pico_sys #(
   // ---------------------------------------------------------------- the core
   logic        mem_valid, mem_instr, mem_ready;
   logic [31:0] mem_addr;
-  logic        pcpi_valid;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0] pcpi_insn;  // only its opcode and funct3 decide (every prof.* completes as a no-op)
-  /* verilator lint_on UNUSEDSIGNAL */
   logic        rvfi_valid;
   logic [31:0] rvfi_insn, rvfi_pc_rdata, rvfi_pc_wdata, rvfi_rs1_rdata, rvfi_rs2_rdata, rvfi_mem_rdata;
-  /* verilator lint_off PINCONNECTEMPTY */
-  picorv32 #(
-    .ENABLE_PCPI(1), .ENABLE_MUL(0), .ENABLE_FAST_MUL(1), .ENABLE_DIV(1), .BARREL_SHIFTER(1),
-    .COMPRESSED_ISA(0), .ENABLE_IRQ(0),
-    .CATCH_MISALIGN(1), .CATCH_ILLINSN(1), .PROGADDR_RESET(32'h0000_0000)
-  ) u_core (
-    .clk(clk_i), .resetn(rst_ni), .trap(trap_o),
-    .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready), .mem_addr(mem_addr),
-    .mem_wdata(mem_wdata_o), .mem_wstrb(mem_wstrb_o), .mem_rdata(mem_rdata_i),
-    .mem_la_read(), .mem_la_write(), .mem_la_addr(), .mem_la_wdata(), .mem_la_wstrb(),
-    .pcpi_valid(pcpi_valid), .pcpi_insn(pcpi_insn), .pcpi_rs1(), .pcpi_rs2(),
-    .pcpi_wr(1'b0), .pcpi_rd(32'b0), .pcpi_wait(1'b0),
-    .pcpi_ready(pcpi_valid && pcpi_insn[6:0] == 7'h0b && pcpi_insn[14:12] != 3'd7),
-    .irq(32'b0), .eoi(),
-    .rvfi_valid(rvfi_valid), .rvfi_order(), .rvfi_insn(rvfi_insn), .rvfi_trap(), .rvfi_halt(), .rvfi_intr(),
-    .rvfi_mode(), .rvfi_ixl(), .rvfi_rs1_addr(), .rvfi_rs2_addr(), .rvfi_rs1_rdata(rvfi_rs1_rdata),
-    .rvfi_rs2_rdata(rvfi_rs2_rdata), .rvfi_rd_addr(), .rvfi_rd_wdata(), .rvfi_pc_rdata(rvfi_pc_rdata),
-    .rvfi_pc_wdata(rvfi_pc_wdata), .rvfi_mem_addr(), .rvfi_mem_rmask(), .rvfi_mem_wmask(),
-    .rvfi_mem_rdata(rvfi_mem_rdata), .rvfi_mem_wdata(),
-    .rvfi_csr_mcycle_rmask(), .rvfi_csr_mcycle_wmask(), .rvfi_csr_mcycle_rdata(), .rvfi_csr_mcycle_wdata(),
-    .rvfi_csr_minstret_rmask(), .rvfi_csr_minstret_wmask(), .rvfi_csr_minstret_rdata(), .rvfi_csr_minstret_wdata(),
-    .trace_valid(), .trace_data()
+  hwprof_pico_cpu u_cpu (
+    .clk_i, .rst_ni, .trap_o,
+    .mem_valid_o(mem_valid), .mem_instr_o(mem_instr), .mem_ready_i(mem_ready), .mem_addr_o(mem_addr),
+    .mem_wdata_o, .mem_wstrb_o, .mem_rdata_i,
+    .rvfi_valid_o(rvfi_valid), .rvfi_insn_o(rvfi_insn), .rvfi_pc_rdata_o(rvfi_pc_rdata),
+    .rvfi_pc_wdata_o(rvfi_pc_wdata), .rvfi_rs1_rdata_o(rvfi_rs1_rdata), .rvfi_rs2_rdata_o(rvfi_rs2_rdata),
+    .rvfi_mem_rdata_o(rvfi_mem_rdata)
   );
-  /* verilator lint_on PINCONNECTEMPTY */
   assign mem_valid_o = mem_valid;
   assign mem_instr_o = mem_instr;
   assign mem_addr_o = mem_addr;
