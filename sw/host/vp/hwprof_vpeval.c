@@ -3,12 +3,15 @@
  * Reads the exact profile of a run (hwprof-sim --value-truth) and what a profiler recorded in the
  * same run: the co-processor's (vp-profile.txt, estimated with seed 001's A.6, sw/host/vp/vp_estimate.c)
  * or the simple-sampling baseline's (vp-samples.txt: sampled (PC, value) counts, estimated as each
- * value's share of its PC's samples). Over the (load, value) pairs the seed counts (the load retired
- * at least 200 times, the value is at least 25% of its instances) it prints the frequency-weighted
- * RMS error of the estimated invariance (weight: the load's instances; a pair the profile lacks is
- * estimated at 0) and how many pairs the profile found. A profile file may hold snapshots taken
- * during the run: the last is evaluated, and --curve gives the error of each (seed 001 Figure 7). A
- * second line gives the profile's coverage: the share of the truth's loads at load PCs it holds. */
+ * value's share of its PC's samples). It prints the RMS error of the estimated invariance two ways
+ * (a pair the profile lacks is estimated at 0):
+ *   - seed 001 section 5.3 as written: the (load, value) pairs whose value accounts for at least
+ *     200 instances of its load and at least 25% of them, each weighted by the value's instances;
+ *   - load-weighted: the pairs of loads retired at least 200 times with values of at least 25%,
+ *     each weighted by its load's instances (a variant kept for comparison).
+ * A profile file may hold snapshots taken during the run: the last is evaluated, and --curve gives
+ * the error of each (seed 001 Figure 7). A last line gives the profile's coverage: the share of the
+ * truth's loads at load PCs it holds. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -25,8 +28,10 @@ static void usage(FILE *to) {
           "usage: hwprof-vpeval --truth=FILE PROFILE [--pairs=OUT] [--curve=OUT]\n\n"
           "  --truth=FILE   the exact profile of the run (hwprof-sim --value-truth=FILE)\n"
           "  PROFILE        vp-profile.txt (the co-processor's firmware) or vp-samples.txt (simple sampling)\n"
-          "  --pairs=OUT    write every pair counted (of the last snapshot): pc value instances true estimated\n"
+          "  --pairs=OUT    write every pair either error counts (of the last snapshot): pc value\n"
+          "                 load_instances value_instances true estimated\n"
           "  --curve=OUT    one line per snapshot of the profile: instructions overhead error found counted\n"
+          "                 (the seed's error), then the load-weighted error, found and counted\n"
           "  --min-instances=N, --min-invariance=F   the pairs counted (default 200 and 0.25)\n");
 }
 
@@ -138,16 +143,19 @@ static int read_truth(const char *path, truth_load_t **out, size_t *n_out) {
 }
 
 typedef struct {
-  size_t counted, found;
-  double error;
+  size_t counted, found; /* seed 001's pairs: the value's instances >= min, its share >= min */
+  double error;          /* ... weighted by the value's instances */
+  size_t lw_counted, lw_found; /* load-weighted: the load's instances >= min, the value's share >= min */
+  double lw_error;             /* ... weighted by the load's instances */
   size_t pcs, pcs_held;       /* the truth's load PCs, and those the profile holds */
   uint64_t loads, loads_held; /* ... their instances */
 } eval_t;
 
-/* the weighted RMS error of one profile against the truth; pairs (if not NULL) gets every pair */
+/* the two weighted RMS errors of one profile against the truth; pairs (if not NULL) gets every pair
+ * either counts */
 static int evaluate(const truth_load_t *truth, size_t n_truth, const vp_snapshot_t *sn, uint64_t min_instances, double min_inv,
                     FILE *pairs, const char *path, eval_t *out) {
-  double sw = 0, se = 0;
+  double sw = 0, se = 0, lw_sw = 0, lw_se = 0;
   memset(out, 0, sizeof *out);
   for (size_t k = 0; k < n_truth; k++) {
     const truth_load_t *t = &truth[k];
@@ -156,7 +164,7 @@ static int evaluate(const truth_load_t *truth, size_t n_truth, const vp_snapshot
     out->loads += t->instances;
     out->pcs_held += p != NULL;
     out->loads_held += p != NULL ? t->instances : 0;
-    if (t->instances < min_instances) continue;
+    if (t->instances < min_instances) continue; /* neither error counts a value of such a load */
     vp_estimate_t est[64];
     vp_estimate_t *e = est;
     if (p && p->n > 64 && (e = malloc(p->n * sizeof *e)) == NULL) return -1;
@@ -169,23 +177,33 @@ static int evaluate(const truth_load_t *truth, size_t n_truth, const vp_snapshot
     for (size_t j = 0; j < t->n; j++) {
       const double inv = (double)t->count[j] / (double)t->instances;
       if (inv < min_inv) continue;
+      const bool seed = t->count[j] >= min_instances;
       double got = 0;
-      int have = 0;
+      bool have = false;
       for (size_t q = 0; p && q < p->n; q++)
         if (p->v[q].value == t->value[j]) {
           got = e[q].invariance;
-          have = 1;
+          have = true;
         }
-      out->counted++;
-      out->found += have;
-      sw += (double)t->instances;
-      se += (double)t->instances * (got - inv) * (got - inv);
+      const double d2 = (got - inv) * (got - inv);
+      out->lw_counted++;
+      out->lw_found += have;
+      lw_sw += (double)t->instances;
+      lw_se += (double)t->instances * d2;
+      if (seed) {
+        out->counted++;
+        out->found += have;
+        sw += (double)t->count[j];
+        se += (double)t->count[j] * d2;
+      }
       if (pairs)
-        fprintf(pairs, "0x%08" PRIx32 " 0x%08" PRIx32 " %" PRIu64 " %.6f %.6f\n", t->pc, t->value[j], t->instances, inv, got);
+        fprintf(pairs, "0x%08" PRIx32 " 0x%08" PRIx32 " %" PRIu64 " %" PRIu64 " %.6f %.6f\n", t->pc, t->value[j], t->instances,
+                t->count[j], inv, got);
     }
     if (e != est) free(e);
   }
   out->error = sw > 0 ? sqrt(se / sw) : 0.0;
+  out->lw_error = lw_sw > 0 ? sqrt(lw_se / lw_sw) : 0.0;
   return 0;
 }
 
@@ -256,23 +274,27 @@ int main(int argc, char **argv) {
   int rc = 0;
   eval_t ev;
   if (curve) {
-    fprintf(curve, "# instructions overhead error found counted (one line per snapshot of the profile)\n");
+    fprintf(curve, "# instructions overhead error found counted lw_error lw_found lw_counted (one line per snapshot)\n");
     for (size_t k = 0; k < n_snaps && rc == 0; k++) {
       rc = evaluate(truth, n_truth, &snaps[k], min_instances, min_inv, NULL, profile_path, &ev);
       if (rc == 0)
-        fprintf(curve, "%" PRIu64 " %" PRIu64 " %.6f %zu %zu\n", snaps[k].instructions, snaps[k].overhead, ev.error, ev.found,
-                ev.counted);
+        fprintf(curve, "%" PRIu64 " %" PRIu64 " %.6f %zu %zu %.6f %zu %zu\n", snaps[k].instructions, snaps[k].overhead, ev.error,
+                ev.found, ev.counted, ev.lw_error, ev.lw_found, ev.lw_counted);
     }
     fclose(curve);
   }
-  if (pairs) fprintf(pairs, "# pc value instances true_invariance estimated_invariance\n");
+  if (pairs) fprintf(pairs, "# pc value load_instances value_instances true_invariance estimated_invariance\n");
   if (rc == 0) rc = evaluate(truth, n_truth, &snaps[n_snaps - 1], min_instances, min_inv, pairs, profile_path, &ev);
   if (pairs) fclose(pairs);
-  if (rc == 0)
-    printf("hwprof-vpeval: %s (%s): %zu pairs counted (loads of at least %" PRIu64 " instances, values of at least %.0f%%), "
+  if (rc == 0) {
+    printf("hwprof-vpeval: %s (%s): %zu pairs counted (values of at least %" PRIu64 " instances and %.0f%% of their load's), "
            "%zu found; frequency-weighted RMS error of the invariance %.4f\n",
-           profile_path, prof.kind == kVpSamples ? "simple sampling" : "co-processor, A.6 estimate", ev.counted, min_instances, 100 * min_inv,
-           ev.found, ev.error);
+           profile_path, prof.kind == kVpSamples ? "simple sampling" : "co-processor, A.6 estimate", ev.counted, min_instances,
+           100 * min_inv, ev.found, ev.error);
+    printf("hwprof-vpeval: load-weighted: %zu pairs counted (loads of at least %" PRIu64 " instances, values of at least %.0f%%), "
+           "%zu found; RMS error weighted by the load's instances %.4f\n",
+           ev.lw_counted, min_instances, 100 * min_inv, ev.lw_found, ev.lw_error);
+  }
   if (rc == 0)
     printf("hwprof-vpeval: coverage: the profile holds %zu of the %zu load PCs retired while sampling was on, "
            "%.2f%% of their loads\n",
