@@ -101,6 +101,7 @@ rv_status_t platform_step(platform_t *p) {
       p->interrupts++;
       idle_cycle(p);
     }
+    p->cpu.cycle = p->cycles; /* mcycle counts the system's clock cycles */
     return st;
   }
   for (hw_cycle(p, &p->ev_in); !p->out.ev_ready; hw_cycle(p, &p->ev_in)) p->stall_cycles++;
@@ -111,6 +112,6 @@ rv_status_t platform_step(platform_t *p) {
   }
   for (unsigned i = 0; i < idle; i++) idle_cycle(p);
   p->penalty_cycles += idle;
-  p->cpu.cycle += idle;
+  p->cpu.cycle = p->cycles; /* mcycle counts the system's clock cycles: stalls, bus and idle cycles too */
   return st;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hwprof_edge.h"
+#include "hwprof_elf.h"
 #include "hwprof_exit.h"
 #include "pp_readback.h"
 
@@ -58,6 +59,9 @@ const char runner_usage_common[] =
     "  --trampolines=LO:HI  the code cache's exits leave through jumps at [LO, HI): not the\n"
     "                  program's instructions either (with --code-cache)\n"
     "  --load=ADDR:FILE  copy FILE's bytes into memory at ADDR before the program starts\n"
+    "  --set=SYMBOL=VALUE  store VALUE (32 bits, C syntax) in the program's 4-byte data object\n"
+    "                  SYMBOL before it starts: a firmware's run-time settings (docs/vpf.md); up\n"
+    "                  to 16 times\n"
     "  --dump=ADDR:LEN:FILE  write LEN bytes of memory from ADDR to FILE when the program ends\n"
     "                  (after the profile cache's flush; the static layout's profile, docs/dynopt.md)\n";
 
@@ -168,6 +172,20 @@ static int common_opt(const char *tool, const char *a, runner_opts_t *o) {
     o->load_arg = a;
     return 1;
   }
+  if (!strncmp(a, "--set=", 6)) {
+    const char *eq = strchr(a + 6, '=');
+    uint64_t v;
+    if (eq == NULL || eq == a + 6 || parse_u64(eq + 1, &v) || v > 0xffffffffu) {
+      fprintf(stderr, "%s: error: argument '%s': expects SYMBOL=VALUE (VALUE below 2^32)\n", tool, a);
+      return -1;
+    }
+    if (o->nset == RUNNER_MAX_SETS) {
+      fprintf(stderr, "%s: error: argument '%s': at most %u --set options\n", tool, a, RUNNER_MAX_SETS);
+      return -1;
+    }
+    o->set_arg[o->nset++] = a;
+    return 1;
+  }
   if (!strncmp(a, "--dump=", 7)) {
     const char *len, *file;
     if (split_num(a + 7, &o->dump_addr, &len) || split_num(len, &o->dump_len, &file) || o->dump_len == 0 ||
@@ -273,6 +291,48 @@ static int load_file(const char *tool, const char *arg, uint8_t *ram, uint64_t r
   return rc;
 }
 
+/* --set=SYMBOL=VALUE: the symbol from the program's symbol table, a 4-byte object in the RAM; an
+ * exit code after the error, or 0. */
+static int set_symbols(const char *tool, const runner_opts_t *o, uint8_t *ram, uint64_t ram_size) {
+  hwprof_elf_t e;
+  char err[300];
+  if (hwprof_elf_read(&e, o->elf, HWPROF_ELF_SYMBOLS, err, sizeof err) != 0) {
+    fprintf(stderr, "%s: error: %s\n", tool, err);
+    return HWPROF_EXIT_BAD_FILE;
+  }
+  int rc = 0;
+  for (unsigned k = 0; k < o->nset && rc == 0; k++) {
+    const char *a = o->set_arg[k], *name = a + 6, *eq = strchr(name, '=');
+    const size_t len = (size_t)(eq - name);
+    uint64_t v;
+    (void)parse_u64(eq + 1, &v); /* checked when parsed */
+    const hwprof_elf_symbol_t *sym = NULL;
+    for (unsigned i = 0; i < e.nsym && sym == NULL; i++)
+      if (e.sym[i].name && strlen(e.sym[i].name) == len && !strncmp(e.sym[i].name, name, len)) sym = &e.sym[i];
+    if (sym == NULL || sym->type != 1 || sym->size != 4) {
+        fprintf(stderr, "%s: error: argument '%s': %s has %s\n", tool, a, o->elf,
+              sym == NULL ? "no such symbol" : "it, but not as a 4-byte data object");
+      rc = HWPROF_EXIT_USAGE;
+      break;
+    }
+    /* at its address, and where start-up code copies initialized data from (the segment's
+     * physical address: picolibc's crt0 copies .data there) */
+    uint32_t at[2] = {sym->value, sym->value};
+    for (unsigned i = 0; i < e.nph; i++) {
+      const hwprof_elf_phdr_t *ph = &e.ph[i];
+      if (ph->type == 1 && sym->value >= ph->vaddr && sym->value - ph->vaddr + 4u <= ph->filesz)
+        at[1] = ph->paddr + (sym->value - ph->vaddr);
+    }
+    for (unsigned c = 0; c < 2 && rc == 0; c++) {
+      const int64_t off = ram_span(tool, a, at[c], 4, ram_size);
+      if (off < 0) rc = HWPROF_EXIT_USAGE;
+      for (unsigned b = 0; b < 4 && off >= 0; b++) ram[off + b] = (uint8_t)(v >> (8 * b));
+    }
+  }
+  hwprof_elf_free(&e);
+  return rc;
+}
+
 int runner_checks_init(runner_checks_t *r, const runner_opts_t *o, const char *tool, rv_cpu_t *cpu,
                        const hwprof_top_cfg_t *cfg) {
   memset(r, 0, sizeof *r);
@@ -287,6 +347,7 @@ int runner_checks_init(runner_checks_t *r, const runner_opts_t *o, const char *t
   err[0] = '\0';
   int rc;
   if (o->load_arg && (rc = load_file(tool, o->load_arg, cpu->ram, cpu->ram_size)) != 0) return rc;
+  if (o->nset && (rc = set_symbols(tool, o, cpu->ram, cpu->ram_size)) != 0) return rc;
   if (o->dump_arg && ram_span(tool, o->dump_arg, o->dump_addr, o->dump_len, cpu->ram_size) < 0) return HWPROF_EXIT_USAGE;
   if (o->trace_check && trace_check_init(&r->tc, o->elf, cfg->trace_ctrl.hist_w, cpu->pc, stderr, err, sizeof err) != 0)
     goto bad;

@@ -35,6 +35,8 @@ extern "C" {
 #include "trace_drain.h"
 
 /* The shared options (runner_usage_common lists them). */
+#define RUNNER_MAX_SETS 16u /* --set options at most */
+
 typedef struct {
   const char *elf;
   uint64_t max_insns, ram, mem_latency, progress;
@@ -52,6 +54,8 @@ typedef struct {
   const char *load_arg;          /* --load */
   const char *dump_arg, *dump_path; /* --dump */
   uint64_t dump_addr, dump_len;
+  const char *set_arg[RUNNER_MAX_SETS]; /* --set=SYMBOL=VALUE */
+  unsigned nset;
 } runner_opts_t;
 
 extern const char runner_usage_common[];

@@ -89,6 +89,7 @@ void CpuSc::run() {
     }
     sample_irq();
     end = sc_time_stamp();
+    cpu_->cycle = (end - start).value() / period.value() + 1;  // mcycle: the clock cycles so far, as on the C platform
     if (progress_every_ && cpu_->instret >= next_progress) {
       next_progress += progress_every_;
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

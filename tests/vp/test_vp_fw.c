@@ -89,10 +89,16 @@ static double estimate(const vp_fw_load_t *e, uint32_t value) {
  * after that. B stays below 90% and above 10%: it is masked only after it has been seen in 4
  * intervals (4 x 128 records < 1,200), then nothing passes. The profile gives A's 7 an invariance
  * of 1 and B's 5 0.75 +- 0.1. */
+static vp_fw_cfg_t seed_policy(unsigned interval_log2) {
+  vp_fw_cfg_t c = VP_FW_CFG_SEED;
+  c.interval_log2 = interval_log2;
+  return c;
+}
+
 static void invariant_and_variant_loads(void **state) {
   (void)state;
   const uint32_t A = 0x80001000u, B = 0x80001004u;
-  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, 7), kHwprofOk);
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, seed_policy(7)), kHwprofOk);
   for (unsigned k = 0; k < 1200; k++) {
     load(A, 7);
     load(B, (k % 4 == 3) ? 9 : 5);
@@ -108,12 +114,12 @@ static void invariant_and_variant_loads(void **state) {
   assert_int_equal(a->n, 1);             /* A never showed another value */
   assert_int_equal(a->v[0].misses, 0);
   assert_true(a->total <= 64);           /* masked at the first copy */
-  assert_true(a->mask_gen == fw.gen);    /* still masked: no timer tick here */
+  assert_true(vp_fw_masked(&fw, A));     /* still masked: no timer tick here */
   assert_true(estimate(a, 7) == 1.0);
   const double b5 = estimate(b, 5);
   assert_true(b5 > 0.65 && b5 < 0.85);
   assert_true(b->intervals >= 4);        /* B was masked only after its 4th interval */
-  assert_true(b->mask_gen == fw.gen);
+  assert_true(vp_fw_masked(&fw, B));
   assert_true(fw.complete);              /* the 4th copy left nothing unmasked */
   assert_int_equal(fw.completed_at, 4);
   /* the hardware agrees: A's bit in the bit-mask filter is set */
@@ -128,7 +134,7 @@ static void invariant_and_variant_loads(void **state) {
  * came within 4,096 records), so only one PC in 4 passes afterwards. */
 static void thrashing_splits_the_program(void **state) {
   (void)state;
-  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, 16), kHwprofOk);
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, seed_policy(16)), kHwprofOk);
   for (unsigned k = 0; k < 1500; k++) load(0x80002000u + 4u * k, 1);
   assert_true(fw.thrashes >= 1);
   assert_int_equal(fw.copies, 0);        /* nothing copied on thrashing, no interval ended */
@@ -142,33 +148,92 @@ static void thrashing_splits_the_program(void **state) {
   assert_int_equal(st.passed - before, 100); /* hash 0 is the word address: one in four PCs */
 }
 
-/* The timer re-samples: every mask is dropped (the bit-mask filter reads 0 again) and the
- * partition moves on. */
+/* The seed's policy: the timer re-samples, every mask is dropped (the bit-mask filter reads 0 again)
+ * and the partition moves on. */
 static void timer_resamples_and_rotates(void **state) {
   (void)state;
-  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, 9), kHwprofOk);
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, seed_policy(9)), kHwprofOk);
   for (unsigned k = 0; k < 600; k++) load(0x80003000u, 3); /* masked at the first copy */
   assert_true(fw.masks_set >= 1);
   uint32_t any = 0;
   for (unsigned w = 0; w < 128; w++) any |= hwprof_mmio_read32(&sys.h, HWPROF_VPF_BITMASK_ADDR + 4u * w);
   assert_true(any != 0);
   fw.part_bits = 1; /* as if split once */
-  const uint16_t gen = fw.gen;
-  vp_fw_on_timer(&fw, &sys.h);
+  assert_int_equal(vp_fw_on_timer(&fw, &sys.h), 1);
   any = 0;
   for (unsigned w = 0; w < 128; w++) any |= hwprof_mmio_read32(&sys.h, HWPROF_VPF_BITMASK_ADDR + 4u * w);
   assert_int_equal(any, 0);
-  assert_int_equal(fw.gen, gen + 1);
+  assert_false(vp_fw_masked(&fw, 0x80003000u));
   assert_false(fw.complete);             /* re-sampling starts the profile again */
   assert_int_equal(fw.part, 1);
   assert_int_equal(hwprof_mmio_read32(&sys.h, HWPROF_VPF_MATCH_ADDR), 1u);
   assert_int_equal(fw.errors, 0);
 }
 
+/* With interval copies off, only FAILED (the slots are full) copies, not an interval's end: 100
+ * loads of one value each, 30 times over in turn, fit the 256 slots (no replacement fails, FAILED
+ * stays at 0). Intervals of 2^9 records end 5 times in 3,000 records, the engine resumes with its
+ * slots each time, nothing is copied; the final copy finds every sample but the 5 records that
+ * ended an interval (those are not processed) and the first pass's records whose draw for an empty
+ * slot was 0 (K: one in 16 on average, a load's first record at most). */
+static void without_interval_copies_only_failed_copies(void **state) {
+  (void)state;
+  vp_fw_cfg_t c = VP_FW_CFG_DEFAULT;
+  c.interval_log2 = 9;
+  c.interval_copy = false;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, c), kHwprofOk);
+  for (unsigned r = 0; r < 30; r++)
+    for (unsigned k = 0; k < 100; k++) load(0x80005000u + 4u * k, 11);
+  assert_int_equal(hwprof_cop_drain(&sys.h, 100000u, take_irq, NULL), kHwprofOk);
+  assert_int_equal(fw.intervals, 3000 / 512);
+  assert_int_equal(fw.copies, 0);
+  assert_int_equal(fw.thrashes, 0);
+  assert_int_equal(vp_fw_final_copy(&fw, &sys.h), kHwprofOk);
+  uint32_t sum = 0;
+  for (unsigned k = 0; k < 100; k++) {
+    const vp_fw_load_t *e = find(0x80005000u + 4u * k);
+    assert_non_null(e);
+    assert_true(e->total >= 28 && e->total <= 30);
+    sum += e->total;
+  }
+  assert_true(sum <= 3000 - 3000 / 512 && sum >= 3000 - 3000 / 512 - 16);
+  assert_int_equal(fw.errors, 0);
+}
+
+/* Rotating re-checks (intervals of 2^7 records, copied at their end here): A loads 3 only and is
+ * masked at the first copy (100% over >= 16 samples). The ticks back off (1, 2, 4, ... 64 periods)
+ * while the copies in between find nothing new, and each tick unmasks the group of bit-mask words
+ * w with w % 8 equal to its turn: after 8 ticks A is profiled again. Then A loads 4 only: the
+ * re-check's copy finds a value the profile lacks at 100%, and the next tick comes after one period. */
+static void rotating_recheck_backs_off_and_resets(void **state) {
+  (void)state;
+  const uint32_t A = 0x80006000u;
+  vp_fw_cfg_t c = VP_FW_CFG_DEFAULT;
+  c.interval_log2 = 7;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, c), kHwprofOk);
+  for (unsigned r = 0; r < 200; r++) load(A, 3);
+  assert_true(vp_fw_masked(&fw, A));
+  assert_int_equal(fw.copies, 1);
+  const uint32_t group = (hwprof_cop_pc_hash(fw.bm_hash, A) & (fw.bm_bits - 1u)) / 32u % VP_FW_GROUPS;
+  assert_int_equal(vp_fw_on_timer(&fw, &sys.h), 1); /* the copy since the start found a new load */
+  for (unsigned t = 1, want = 2; t < VP_FW_GROUPS; t++, want = want < 64 ? 2 * want : 64) {
+    const bool turn = fw.rot % VP_FW_GROUPS == group;
+    assert_int_equal(vp_fw_on_timer(&fw, &sys.h), want);
+    assert_int_equal(vp_fw_masked(&fw, A), !turn && fw.rot <= group);
+  }
+  assert_false(vp_fw_masked(&fw, A)); /* every group had its turn */
+  for (unsigned r = 0; r < 200; r++) load(A, 4);
+  assert_int_equal(hwprof_cop_drain(&sys.h, 100000u, take_irq, NULL), kHwprofOk);
+  assert_int_equal(fw.rechecks, 1);
+  assert_int_equal(fw.changes, 1);
+  assert_int_equal(vp_fw_on_timer(&fw, &sys.h), 1);
+  assert_int_equal(fw.errors, 0);
+}
+
 /* the profile file: the format docs/vpf.md gives */
 static void profile_file(void **state) {
   (void)state;
-  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, 16), kHwprofOk);
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, seed_policy(16)), kHwprofOk);
   for (unsigned k = 0; k < 40; k++) load(0x80004000u, k < 30 ? 2 : 3);
   assert_int_equal(hwprof_cop_drain(&sys.h, 100000u, take_irq, NULL), kHwprofOk);
   assert_int_equal(vp_fw_final_copy(&fw, &sys.h), kHwprofOk);
@@ -188,6 +253,8 @@ int main(void) {
       cmocka_unit_test_setup(invariant_and_variant_loads, setup),
       cmocka_unit_test_setup(thrashing_splits_the_program, setup),
       cmocka_unit_test_setup(timer_resamples_and_rotates, setup),
+      cmocka_unit_test_setup(without_interval_copies_only_failed_copies, setup),
+      cmocka_unit_test_setup(rotating_recheck_backs_off_and_resets, setup),
       cmocka_unit_test_setup(profile_file, setup),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

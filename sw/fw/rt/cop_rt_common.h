@@ -1,5 +1,5 @@
 /* What the value-profiling runtimes on the simulated CPU share (sw/fw/rt/cop_rt.c, vp_rt.c, ss_rt.c;
- * RV32 only): the instruction counter, the machine timer, pausing sampling while a handler runs
+ * RV32 only): the instruction and cycle counters, the machine timer, pausing sampling while a handler runs
  * (so neither the profile nor hwprof-sim's truth holds the handler's own loads), and skipping an
  * exception's instruction. */
 #ifndef HWPROF_COP_RT_COMMON_H
@@ -14,6 +14,18 @@ static inline uint32_t rt_instret(void) {
   uint32_t v;
   __asm__ volatile("csrr %0, minstret" : "=r"(v));
   return v;
+}
+
+/* the clock cycles so far (mcycle, 64 bits: on the platforms, the system's cycles, stalls and bus
+ * transfers included: docs/cpu-model.md) */
+static inline uint64_t rt_cycles(void) {
+  uint32_t hi, lo, hi2;
+  do {
+    __asm__ volatile("csrr %0, mcycleh" : "=r"(hi));
+    __asm__ volatile("csrr %0, mcycle" : "=r"(lo));
+    __asm__ volatile("csrr %0, mcycleh" : "=r"(hi2));
+  } while (hi != hi2);
+  return (uint64_t)hi << 32 | lo;
 }
 
 /* the timer interrupt when the instructions retired reach at (the CPU model's mtime counts them) */

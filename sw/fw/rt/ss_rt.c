@@ -1,11 +1,13 @@
 /* Firmware runtime of the simple-sampling baseline (seed 001 section 5; docs/vpf.md): the
- * front end keeps one load in SS_PRESCALE (default 1024), the co-processor runs
+ * front end keeps one load in ss_prescale (default 1024), the co-processor runs
  * sw/fw/cop/simplesamp.s (a ring of 256 (PC, value) pairs in its data array) and interrupts when the
  * ring is full; this handler counts every pair in a table. At the end the last partial ring is
  * counted and the table written to vp-samples.txt (semihosting; hwprof-sim --out-dir) for
  * hwprof-vpeval, which estimates each value's invariance as its share of its load's samples. Like
  * vp_rt.c, the handler turns sampling off while it runs, and the machine timer (same period) writes
- * a snapshot of the table (the samples of the ring so far counted first; writing is not overhead). */
+ * a snapshot of the table (the samples of the ring so far counted first; writing is not overhead).
+ * Its settings are the ss_* objects below, which hwprof-sim --set=NAME=VALUE changes before the run
+ * (make bench's curves). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -13,23 +15,29 @@
 #include "autogen/hwprof_regs.h"
 #include "cop_rt_common.h"
 
-#ifndef SS_PRESCALE
-#define SS_PRESCALE 1024u
-#endif
 #define RING 256u
 #define TABLE 4096u
-#ifndef VP_RESAMPLE_INSNS
-#define VP_RESAMPLE_INSNS 200000u /* instructions between snapshots, as vp_rt.c's re-sampling */
-#endif
+
+/* run-time settings (hwprof-sim --set=NAME=VALUE) */
+uint32_t ss_on = 1;          /* 0: the program runs under the runtime with nothing sampled (the cost baseline) */
+uint32_t ss_repeat = 1;      /* runs of the program, one after another */
+uint32_t ss_snapshots = 1;   /* write the table at each timer tick (0: no timer, the table only at the end) */
+uint32_t ss_tick = 200000;   /* instructions between snapshots, as vp_rt.c's timer period */
+uint32_t ss_prescale = 1024; /* one load in this many (1..65535) */
+uint32_t ss_phase = 0;       /* the prescaler's first count, 1..ss_prescale: which load of the first ss_prescale is
+                                the first sample (0: the last) */
 
 int workload_main(void);
 extern const hwprof_cop_image_t ss_image;
 
 static const hwprof_t hw = {.base = HWPROF_PLAT_REG_BASE};
+/* not cleared by the start-up code (.preserve): main clears it when sampling, so a run with
+ * ss_on = 0 pays nothing for it */
 static struct {
   uint32_t pc, value, count;
-} table[TABLE];
+} table[TABLE] __attribute__((section(".preserve")));
 static uint32_t pairs, lost, interrupts, handler_errors, unexpected_traps, handler_insns, setup, w0, eval_insns;
+static uint64_t eval_cycles; /* writing snapshots: neither the program's nor the profiler's */
 static uint32_t ring[2 * RING];
 static uint32_t ring_done; /* ring entries already counted */
 static FILE *out;
@@ -97,6 +105,7 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
         take_ring(&hw, hwprof_mmio_read32(&hw, HWPROF_COP_I_ADDR + 4u * 1u)) != 0)
       handler_errors++;
     const uint32_t t1 = rt_instret();
+    const uint64_t c1 = rt_cycles();
     if (out) {
       fprintf(out, "snapshot %lu %lu\n", (unsigned long)(t0 - w0 - handler_insns - eval_insns), (unsigned long)(setup + handler_insns + (t1 - t0)));
       write_table();
@@ -104,7 +113,8 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
     }
     const uint32_t snap = rt_instret() - t1;
     eval_insns += snap;
-    rt_set_timer(rt_instret() + VP_RESAMPLE_INSNS);
+    eval_cycles += rt_cycles() - c1;
+    rt_set_timer(rt_instret() + ss_tick);
     rt_sampling_resume(&hw, on);
     handler_insns += rt_instret() - t0 - snap;
   } else {
@@ -114,23 +124,36 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
 }
 
 int main(void) {
+  if (!ss_on) { /* the cost baseline: the same program, nothing sampled */
+    int rc = 0;
+    for (uint32_t r = 0; r < ss_repeat; r++) rc |= workload_main();
+    printf("ss firmware: off; run %llu cycles\n", (unsigned long long)rt_cycles());
+    return rc;
+  }
   out = fopen("vp-samples.txt", "w");
   if (out == NULL) printf("ss firmware: note: vp-samples.txt not written (the host refused the file: hwprof-sim --out-dir=DIR)\n");
   else fprintf(out, "# hwprof-vp-samples 2\n# snapshot <program instructions> <overhead>, then: load PC, value, samples\n");
+  if (ss_prescale < 1u || ss_prescale > 65535u || ss_phase > ss_prescale) {
+    printf("ss firmware: FAILED: ss_prescale %lu or ss_phase %lu out of range\n", (unsigned long)ss_prescale, (unsigned long)ss_phase);
+    return 89;
+  }
   const uint32_t setup0 = rt_instret();
+  for (uint32_t k = 0; k < TABLE; k++) table[k].count = 0; /* an entry with count 0 is free */
   if (hwprof_cop_load(&hw, &ss_image) != kHwprofOk) return 90;
-  const hwprof_cop_filter_t filter = {.prescale = SS_PRESCALE};
+  const hwprof_cop_filter_t filter = {.prescale = (uint16_t)ss_prescale};
   if (hwprof_cop_set_filter(&hw, &filter) != kHwprofOk || hwprof_cop_clear_mask(&hw) != kHwprofOk) return 91;
+  if (ss_phase) hwprof_mmio_write32(&hw, HWPROF_VPF_PRESCALE_COUNT_ADDR, ss_phase);
   hwprof_mmio_write32(&hw, HWPROF_TOP_IRQ_ENABLE_ADDR, 1u << HWPROF_TOP_IRQ_ENABLE_COPROC_LSB);
   __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
-  rt_set_timer(rt_instret() + VP_RESAMPLE_INSNS);
-  __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
+  rt_set_timer(ss_snapshots ? rt_instret() + ss_tick : 0xffffffffu);
+  __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (ss_snapshots ? 1u << 7 : 0u))); /* MEIE, MTIE */
   __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));            /* MIE */
   if (hwprof_cop_start(&hw, HWPROF_COP_CLEAR_ALL) != kHwprofOk) return 92;
   setup = rt_instret() - setup0;
 
   w0 = rt_instret();
-  int rc = workload_main();
+  int rc = 0;
+  for (uint32_t r = 0; r < ss_repeat; r++) rc |= workload_main();
   const uint32_t program = rt_instret() - w0 - handler_insns - eval_insns; /* the program's own instructions */
   __asm__ volatile("csrc mie, %0" ::"r"(1u << 7));
 
@@ -142,11 +165,12 @@ int main(void) {
   if (hwprof_cop_stop(&hw) != kHwprofOk || take_ring(&hw, n) != 0) handler_errors++;
   if (hwprof_cop_status(&hw, &st) != kHwprofOk) return 95;
   const uint32_t final_copy = rt_instret() - end0;
+  const uint64_t run_cycles = rt_cycles() - eval_cycles; /* start-up, program and sampler: what a user pays */
 
-  printf("ss firmware: one load in %u: %lu loads passed the filters, %lu sampled, %lu dropped; %lu interrupts; program %lu instructions; overhead: "
-         "setup %lu, handler %lu, final copy %lu instructions; %lu (PC, value) pairs, %lu not kept\n",
-         SS_PRESCALE, (unsigned long)st.passed, (unsigned long)st.sampled, (unsigned long)st.dropped, (unsigned long)interrupts,
-         (unsigned long)program, (unsigned long)setup, (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)pairs, (unsigned long)lost);
+  printf("ss firmware: one load in %lu: %lu loads passed the filters, %lu sampled, %lu dropped; %lu interrupts; program %lu instructions; overhead: "
+         "setup %lu, handler %lu, final copy %lu instructions; %lu (PC, value) pairs, %lu not kept; run %llu cycles\n",
+         (unsigned long)ss_prescale, (unsigned long)st.passed, (unsigned long)st.sampled, (unsigned long)st.dropped, (unsigned long)interrupts,
+         (unsigned long)program, (unsigned long)setup, (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)pairs, (unsigned long)lost, (unsigned long long)run_cycles);
   if (out) {
     fprintf(out, "snapshot %lu %lu\n", (unsigned long)program, (unsigned long)(setup + handler_insns + final_copy));
     write_table();

@@ -1,6 +1,7 @@
 /* The load-value profiler's firmware: see vp_fw.h. */
 #include "vp_fw.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "autogen/hwprof_regs.h"
@@ -11,6 +12,7 @@ static vp_fw_load_t *entry_of(vp_fw_t *f, uint32_t pc) {
     vp_fw_load_t *e = &f->prof[k];
     if (e->total != 0 && e->pc == pc) return e;
     if (e->total == 0) {
+      memset(e, 0, sizeof *e);
       e->pc = pc;
       f->n_loads++;
       return e;
@@ -19,49 +21,90 @@ static vp_fw_load_t *entry_of(vp_fw_t *f, uint32_t pc) {
   return NULL;
 }
 
+static uint32_t bm_bit(const vp_fw_t *f, uint32_t pc) { return hwprof_cop_pc_hash(f->bm_hash, pc) & (f->bm_bits - 1u); }
+
+bool vp_fw_masked(const vp_fw_t *f, uint32_t pc) {
+  const uint32_t b = bm_bit(f, pc);
+  return (f->bm[b / 32u] >> (b % 32u)) & 1u;
+}
+
+static void mask(vp_fw_t *f, const hwprof_t *h, uint32_t pc) {
+  const uint32_t b = bm_bit(f, pc);
+  f->bm[b / 32u] |= 1u << (b % 32u);
+  hwprof_mmio_write32(h, HWPROF_VPF_BITMASK_ADDR + 4u * (b / 32u), f->bm[b / 32u]);
+}
+
+/* Whether a re-checked load's slot disagrees with its profile: the slot's active value held over
+ * at least 16 samples with an invariance more than 0.25 away from what the profile says for it
+ * while it was active (a value the profile lacks: 0). */
+static bool changed(const vp_fw_load_t *e, uint32_t k, uint32_t hits, uint32_t misses) {
+  const uint32_t seen = hits + misses;
+  if (seen < 16u) return false;
+  const uint32_t ph = k < e->n ? e->v[k].hits : 0, pm = k < e->n ? e->v[k].misses : 0;
+  /* |hits / seen - ph / (ph + pm)| > 1/4, in integers */
+  const uint64_t a = (uint64_t)hits * (ph + pm), b = (uint64_t)ph * seen, q = (uint64_t)seen * (ph + pm);
+  if (ph + pm == 0) return 4u * hits > seen;
+  return 4u * (a > b ? a - b : b - a) > q;
+}
+
 /* Copy the slots into the profile; mask what is characterised (unless final). Only the slots that
- * counted something are read (the totals first): a copy costs little when few slots were used. The
- * register window is read directly (the driver's array reads check their bounds on every call). */
+ * counted something are read (the totals first), their hit and miss bytes a word of four at a time:
+ * a copy costs little when few slots were used. The register window is read directly (the
+ * driver's array reads check their bounds on every call). */
 static int copy_slots(vp_fw_t *f, const hwprof_t *h, bool final) {
   if (hwprof_cop_read_data(h, 384, VP_FW_SLOTS / 2, f->totals) != kHwprofOk) return -1;
   bool unmasked = false; /* a load of this copy left unmasked */
-  for (uint32_t n = 0; n < VP_FW_SLOTS; n++) {
-    const uint32_t total = (f->totals[n / 2] >> (16u * (n % 2u))) & 0xffffu;
-    if (total == 0) continue;
-    const uint32_t key = hwprof_mmio_read32(h, HWPROF_COP_CAM_KEY_ADDR + 4u * n);
-    const uint32_t value = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * n);
-    const uint32_t hits = (hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * (256u + n / 4u)) >> (8u * (n % 4u))) & 0xffu;
-    const uint32_t misses = (hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * (320u + n / 4u)) >> (8u * (n % 4u))) & 0xffu;
-    vp_fw_load_t *e = entry_of(f, key);
-    if (e == NULL) {
-      f->lost_loads++;
-      continue;
-    }
-    e->total += total;
-    if (e->last_copy != f->copies + 1u) { /* a load may hold several slots in one interval */
-      e->intervals++;
-      e->last_copy = f->copies + 1u;
-    }
-    uint32_t k = 0;
-    while (k < e->n && e->v[k].value != value) k++;
-    if (k == e->n && e->n < VP_FW_MAX_VALUES) e->v[e->n++].value = value;
-    if (k < e->n) {
-      e->v[k].hits += hits;
-      e->v[k].misses += misses;
-    } else {
-      f->lost_values++;
-    }
-    if (final || e->mask_gen == f->gen) continue;
-    /* confident at a strong bias over enough samples, or after 4 intervals (seed 001 5.1.4) */
-    const uint32_t seen = hits + misses;
-    const bool sure = seen >= 16u && (10u * hits >= 9u * seen || 10u * hits <= seen);
-    if (sure || e->intervals >= 4u) {
-      if (hwprof_cop_mask_pc(h, e->pc, true) != kHwprofOk) return -1;
-      e->mask_gen = f->gen;
-      f->masked_now++;
-      f->masks_set++;
-    } else {
-      unmasked = true;
+  for (uint32_t n4 = 0; n4 < VP_FW_SLOTS; n4 += 4u) {
+    const uint32_t t01 = f->totals[n4 / 2u], t23 = f->totals[n4 / 2u + 1u];
+    if ((t01 | t23) == 0) continue;
+    const uint32_t hits4 = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * (256u + n4 / 4u));
+    const uint32_t misses4 = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * (320u + n4 / 4u));
+    for (uint32_t j = 0; j < 4u; j++) {
+      const uint32_t n = n4 + j;
+      const uint32_t total = ((j < 2u ? t01 : t23) >> (16u * (j % 2u))) & 0xffffu;
+      if (total == 0) continue;
+      const uint32_t key = hwprof_mmio_read32(h, HWPROF_COP_CAM_KEY_ADDR + 4u * n);
+      const uint32_t value = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * n);
+      const uint32_t hits = (hits4 >> (8u * j)) & 0xffu, misses = (misses4 >> (8u * j)) & 0xffu;
+      const uint32_t before = f->n_loads;
+      vp_fw_load_t *e = entry_of(f, key);
+      if (e == NULL) {
+        f->lost_loads++;
+        continue;
+      }
+      if (f->n_loads != before) f->news++; /* a load never seen before */
+      uint32_t k = 0;
+      while (k < e->n && e->v[k].value != value) k++;
+      if (e->masks && e->last_copy != f->copies + 1u) { /* masked before: a re-check */
+        f->rechecks++;
+        if (changed(e, k, hits, misses)) {
+          f->changes++;
+          f->news++;
+        }
+      }
+      e->total += total;
+      if (e->last_copy != f->copies + 1u) { /* a load may hold several slots in one interval */
+        e->intervals++;
+        e->last_copy = f->copies + 1u;
+      }
+      if (k == e->n && e->n < VP_FW_MAX_VALUES) e->v[e->n++].value = value;
+      if (k < e->n) {
+        e->v[k].hits += hits;
+        e->v[k].misses += misses;
+      } else {
+        f->lost_values++;
+      }
+      if (final || vp_fw_masked(f, e->pc)) continue;
+      /* confident at a strong bias over enough samples, or after mask_after copies (seed 001 5.1.4) */
+      const uint32_t seen = hits + misses;
+      const bool sure = seen >= 16u && (10u * hits >= 9u * seen || 10u * hits <= seen);
+      if (sure || e->intervals >= f->cfg.mask_after) {
+        mask(f, h, e->pc);
+        e->masks++;
+        f->masks_set++;
+      } else {
+        unmasked = true;
+      }
     }
   }
   if (!final) {
@@ -77,16 +120,23 @@ static void set_partition(vp_fw_t *f, const hwprof_t *h) {
   if (hwprof_cop_set_filter(h, &flt) != kHwprofOk) f->errors++;
 }
 
-hwprof_result_t vp_fw_start(vp_fw_t *f, const hwprof_t *h, const hwprof_cop_image_t *image, unsigned interval_log2) {
-  if (f == NULL || h == NULL || image == NULL || interval_log2 < 1u || interval_log2 > 16u) return kHwprofBadArg;
-  /* a zeroed vp_fw_t (static storage) needs no clearing: the firmware's start stays cheap */
-  if (f->n_loads || f->gen) memset(f, 0, sizeof *f);
-  f->gen = 1;
+hwprof_result_t vp_fw_start(vp_fw_t *f, const hwprof_t *h, const hwprof_cop_image_t *image, vp_fw_cfg_t cfg) {
+  if (f == NULL || h == NULL || image == NULL || cfg.interval_log2 < 1u || cfg.interval_log2 > 16u || cfg.mask_after < 1u)
+    return kHwprofBadArg;
+  memset(f, 0, offsetof(vp_fw_t, prof));
+  for (uint32_t k = 0; k < VP_FW_MAX_LOADS; k++) f->prof[k].total = 0;
+  f->cfg = cfg;
   hwprof_result_t rc = hwprof_cop_load(h, image);
   if (rc != kHwprofOk) return rc;
+  hwprof_cop_config_t hw;
+  if ((rc = hwprof_cop_read_config(h, &hw)) != kHwprofOk) return rc;
+  if (hw.bitmask_bits < 32u || hw.bitmask_bits > 32u * VP_FW_BITMASK_WORDS) return kHwprofBadArg;
+  f->bm_bits = hw.bitmask_bits;
+  if (cfg.lfsr_seed) hwprof_mmio_write32(h, HWPROF_COP_LFSR_ADDR, cfg.lfsr_seed);
   const uint32_t idxw = hwprof_mmio_read32(h, HWPROF_COP_IDXW_ADDR);
-  hwprof_mmio_write32(h, HWPROF_COP_IDXW_ADDR, (idxw & ~(0xfu << 16)) | (uint32_t)(interval_log2 - 1u) << 16); /* i4 */
+  hwprof_mmio_write32(h, HWPROF_COP_IDXW_ADDR, (idxw & ~(0xfu << 16)) | (uint32_t)(cfg.interval_log2 - 1u) << 16); /* i4 */
   set_partition(f, h);
+  f->bm_hash = (hwprof_mmio_read32(h, HWPROF_VPF_CTRL_ADDR) >> HWPROF_VPF_CTRL_HASH_BM_LSB) & HWPROF_VPF_CTRL_HASH_BM_MASK;
   if ((rc = hwprof_cop_clear_mask(h)) != kHwprofOk) return rc;
   hwprof_mmio_write32(h, HWPROF_TOP_IRQ_ENABLE_ADDR,
                       hwprof_mmio_read32(h, HWPROF_TOP_IRQ_ENABLE_ADDR) | 1u << HWPROF_TOP_IRQ_ENABLE_COPROC_LSB);
@@ -97,11 +147,11 @@ int vp_fw_on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc) {
   vp_fw_t *f = ctx;
   (void)intr_pc; /* the index registers tell the cause */
   f->interrupts++;
-  hwprof_cop_status_t st;
-  if (hwprof_cop_status(h, &st) != kHwprofOk) return -1;
+  const uint32_t records = hwprof_mmio_read32(h, HWPROF_COP_STAT_SAMPLES_ADDR);
   const uint32_t failed = hwprof_mmio_read32(h, HWPROF_COP_I_ADDR + 4u * 2u);
   const uint32_t interval = hwprof_mmio_read32(h, HWPROF_COP_I_ADDR + 4u * 4u);
-  if (interval == 0 || failed == VP_FW_FAILED_MAX) { /* i4 wrapped: the interval ended */
+  uint32_t clears = HWPROF_COP_CLEAR_ALL;
+  if (failed == VP_FW_FAILED_MAX || (interval == 0 && f->cfg.interval_copy)) { /* the slots are full, or i4 wrapped */
     f->intervals += interval == 0;
     f->copies++;
     if (copy_slots(f, h, false) != 0) return -1;
@@ -109,29 +159,47 @@ int vp_fw_on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc) {
       f->part = (f->part + 1u) & ((1u << f->part_bits) - 1u);
       set_partition(f, h);
     }
+  } else if (interval == 0) {
+    f->intervals++; /* nothing new to copy: the engine goes on with its slots */
+    clears = 0;
   } else {
     /* thrashing: the samples have little information (not copied); split the current part 4 ways
      * if it thrashed fast, 2 otherwise */
     f->thrashes++;
     if (f->part_bits < VP_FW_MAX_PART_BITS) {
-      f->part_bits += (st.records - f->records_at_start < 4096u && f->part_bits + 2u <= VP_FW_MAX_PART_BITS) ? 2u : 1u;
+      f->part_bits += (records - f->records_at_start < 4096u && f->part_bits + 2u <= VP_FW_MAX_PART_BITS) ? 2u : 1u;
       set_partition(f, h);
     }
   }
-  f->records_at_start = st.records;
-  return (int)HWPROF_COP_CLEAR_ALL;
+  if (clears) f->records_at_start = records;
+  return (int)clears;
 }
 
-void vp_fw_on_timer(vp_fw_t *f, const hwprof_t *h) {
+uint32_t vp_fw_on_timer(vp_fw_t *f, const hwprof_t *h) {
   f->timer_ticks++;
-  if (hwprof_cop_clear_mask(h) != kHwprofOk) f->errors++;
-  f->gen++; /* every mask is gone */
-  f->masked_now = 0;
-  f->complete = false;
+  uint32_t periods = 1;
+  if (f->cfg.resample == kVpResampleAll) {
+    if (hwprof_cop_clear_mask(h) != kHwprofOk) f->errors++;
+    memset(f->bm, 0, sizeof f->bm); /* every mask is gone */
+    f->complete = false;
+  } else {
+    /* back off while the copies since the last tick found nothing new; then re-check one group */
+    f->level = f->news ? 0 : (f->level < VP_FW_MAX_LEVEL ? f->level + 1u : f->level);
+    f->news = 0;
+    periods = 1u << f->level;
+    const uint32_t g = f->rot++ % VP_FW_GROUPS;
+    for (uint32_t w = g; w < f->bm_bits / 32u; w += VP_FW_GROUPS)
+      if (f->bm[w]) {
+        f->bm[w] = 0;
+        hwprof_mmio_write32(h, HWPROF_VPF_BITMASK_ADDR + 4u * w, 0);
+        f->complete = false;
+      }
+  }
   if (f->part_bits) {
     f->part = (f->part + 1u) & ((1u << f->part_bits) - 1u);
     set_partition(f, h);
   }
+  return periods;
 }
 
 hwprof_result_t vp_fw_final_copy(vp_fw_t *f, const hwprof_t *h) {
@@ -154,7 +222,7 @@ int vp_fw_write_loads(const vp_fw_t *f, FILE *out) {
     const vp_fw_load_t *e = &f->prof[k];
     if (e->total == 0) continue;
     fprintf(out, "load 0x%08lx %lu %lu %u\n", (unsigned long)e->pc, (unsigned long)e->total, (unsigned long)e->intervals,
-            e->mask_gen == f->gen ? 1u : 0u);
+            vp_fw_masked(f, e->pc) ? 1u : 0u);
     for (uint32_t j = 0; j < e->n; j++)
       fprintf(out, "value 0x%08lx %lu %lu\n", (unsigned long)e->v[j].value, (unsigned long)e->v[j].hits,
               (unsigned long)e->v[j].misses);

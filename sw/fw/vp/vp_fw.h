@@ -3,10 +3,12 @@
  * simulated CPU (RV32, the runtime adds the trap plumbing and the timer) and on the host against
  * the C model (tests/vp/test_vp_fw.c, under ASan/UBSan).
  *
- * It runs sw/fw/cop/valueprof.s: at the end of an interval or when FAILED reaches its threshold it
- * copies the slots that counted something into its profile and masks the loads it is confident
- * about; on thrashing it splits the current partition; on the timer it re-samples (clears the
- * masks) and moves to the next partition. */
+ * It runs sw/fw/cop/valueprof.s: when FAILED reaches its threshold (and, if configured, at the end
+ * of an interval) it copies the slots that counted something into its profile and masks the loads
+ * it is confident about; on thrashing it splits the current partition; on the timer it re-samples
+ * and moves to the next partition. Re-sampling either clears every mask (seed 001's time-based
+ * re-sampling) or unmasks one group of masked loads per tick, the ticks spaced further apart while
+ * the re-checked loads confirm their profile (docs/vpf.md, "Firmware"). */
 #ifndef HWPROF_VP_FW_H
 #define HWPROF_VP_FW_H
 
@@ -21,6 +23,28 @@
 #define VP_FW_MAX_VALUES 8u   /* values kept per load; the samples of further values stay in the total */
 #define VP_FW_MAX_PART_BITS 6u
 #define VP_FW_FAILED_MAX 63u  /* valueprof.s: i2 is 6 bits wide */
+#define VP_FW_BITMASK_WORDS 128u /* the bit-mask filter's words the firmware shadows (4,096 bits at most) */
+#define VP_FW_GROUPS 8u       /* re-check groups of the rotating re-sampling (bit-mask words w with w % 8 == g) */
+#define VP_FW_MAX_LEVEL 6u    /* the rotating re-sampling's ticks are 1 to 2^6 timer periods apart */
+
+typedef enum {
+  kVpResampleAll,   /* each timer tick clears every mask: every load is profiled again */
+  kVpResampleRotate /* each tick unmasks one group of 8; the ticks back off while nothing changes */
+} vp_resample_t;
+
+typedef struct {
+  unsigned interval_log2; /* records per interval: 2^interval_log2 (1..16; valueprof.s's i4) */
+  bool interval_copy;     /* an interval's end copies the slots (false: the engine resumes with them) */
+  unsigned mask_after;    /* a load seen in this many copies is masked whatever its bias (seed: 4) */
+  vp_resample_t resample;
+  uint16_t lfsr_seed;     /* the engine's LFSR seed (0: the image's) */
+} vp_fw_cfg_t;
+
+/* seed 001's policy as docs/vpf.md reads it (copies at every interval's end of 2^15 records and
+ * when FAILED reaches its threshold, every mask cleared at each tick) and the default one (the same
+ * copies, rotating re-checks with back-off) */
+#define VP_FW_CFG_SEED ((vp_fw_cfg_t){15u, true, 4u, kVpResampleAll, 0})
+#define VP_FW_CFG_DEFAULT ((vp_fw_cfg_t){15u, true, 4u, kVpResampleRotate, 0})
 
 typedef struct {
   uint32_t value, hits, misses;
@@ -29,31 +53,39 @@ typedef struct {
 typedef struct {
   uint32_t pc, total, intervals, last_copy;
   uint8_t n;
-  uint16_t mask_gen; /* masked while equal to the current generation (re-sampling starts a new one) */
+  uint16_t masks; /* times the firmware masked it (a copy of a load masked before is a re-check) */
   vp_fw_value_t v[VP_FW_MAX_VALUES];
 } vp_fw_load_t;
 
 typedef struct {
-  vp_fw_load_t prof[VP_FW_MAX_LOADS];
-  uint32_t n_loads, lost_loads, lost_values, masked_now, masks_set;
-  uint16_t gen;
+  vp_fw_cfg_t cfg;
+  uint32_t n_loads, lost_loads, lost_values, masks_set;
   uint32_t copies, intervals, thrashes, timer_ticks, interrupts, errors;
+  uint32_t rechecks, changes; /* re-checked loads copied, and those whose profile had changed */
+  uint32_t news;              /* copies since the last tick that found a change or a new load */
+  uint32_t level, rot;        /* rotating re-sampling: 2^level periods to the next tick; next group */
+  uint32_t bm_bits, bm_hash;  /* the bit-mask filter's size and hash */
+  uint32_t bm[VP_FW_BITMASK_WORDS]; /* what the firmware wrote to it */
   bool complete;          /* the last copy left no load unmasked (seed 001 section 5.1); the timer's
                              re-sampling starts the profile again */
   uint32_t completed_at;  /* the copy that first declared it complete (0: never) */
   uint32_t part_bits, part, records_at_start;
   uint32_t totals[VP_FW_SLOTS / 2];
+  vp_fw_load_t prof[VP_FW_MAX_LOADS]; /* last: vp_fw_start clears only each entry's total, an entry is
+                                         cleared when a load first takes it */
 } vp_fw_t;
 
-/* Clears the profile (f must be zeroed or have been started before), loads the program (image: valueprof.s) with 2^interval_log2 records per
- * interval (1..16), no partition, an empty bit-mask filter, enables the co-processor's interrupt
- * cause, and starts the engine and sampling. */
-hwprof_result_t vp_fw_start(vp_fw_t *f, const hwprof_t *h, const hwprof_cop_image_t *image, unsigned interval_log2);
+/* Clears the profile, loads the program (image:
+ * valueprof.s) with the policy cfg, no partition, an empty bit-mask filter, enables the
+ * co-processor's interrupt cause, and starts the engine and sampling. */
+hwprof_result_t vp_fw_start(vp_fw_t *f, const hwprof_t *h, const hwprof_cop_image_t *image, vp_fw_cfg_t cfg);
 /* The co-processor's interrupt (call through hwprof_cop_handle_irq: returns the clears for the
  * re-arm, or -1 on an error, which leaves the engine halted). ctx is the vp_fw_t. */
 int vp_fw_on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc);
-/* The timer: re-sampling and the next partition. */
-void vp_fw_on_timer(vp_fw_t *f, const hwprof_t *h);
+/* The timer: re-sampling and the next partition. Returns the timer periods to the next tick. */
+uint32_t vp_fw_on_timer(vp_fw_t *f, const hwprof_t *h);
+/* Whether the bit-mask filter excludes pc now (the firmware's record of it). */
+bool vp_fw_masked(const vp_fw_t *f, uint32_t pc);
 /* Stops the engine and copies the last slots (with the co-processor's interrupt no longer taken:
  * a pending one's slots are copied here instead). */
 hwprof_result_t vp_fw_final_copy(vp_fw_t *f, const hwprof_t *h);
