@@ -318,10 +318,19 @@ static int set_symbols(const char *tool, const runner_opts_t *o, uint8_t *ram, u
     /* at its address, and where start-up code copies initialized data from (the segment's
      * physical address: picolibc's crt0 copies .data there) */
     uint32_t at[2] = {sym->value, sym->value};
+    bool in_file = false;
     for (unsigned i = 0; i < e.nph; i++) {
       const hwprof_elf_phdr_t *ph = &e.ph[i];
-      if (ph->type == 1 && sym->value >= ph->vaddr && sym->value - ph->vaddr + 4u <= ph->filesz)
+      if (ph->type == 1 && sym->value >= ph->vaddr && sym->value - ph->vaddr + 4u <= ph->filesz) {
         at[1] = ph->paddr + (sym->value - ph->vaddr);
+        in_file = true;
+      }
+    }
+    if (!in_file) { /* .bss: the start-up code would clear what we store */
+      fprintf(stderr, "%s: error: argument '%s': %s has no initial value in %s (zero-initialized data is "
+                      "cleared when the program starts)\n", tool, a, sym->name, o->elf);
+      rc = HWPROF_EXIT_USAGE;
+      break;
     }
     for (unsigned c = 0; c < 2 && rc == 0; c++) {
       const int64_t off = ram_span(tool, a, at[c], 4, ram_size);

@@ -61,13 +61,16 @@ class Algorithm:
             if self.misses[m] == 255:  # F
                 self.valid[m] = False
                 return
-            if 5 * self.hits[m] >= self.hits[m] + self.misses[m]:  # D: invariance >= 20%
-                return
-            if self.hits[m] + self.misses[m] >= 16:  # I
+            seen = self.hits[m] + self.misses[m]
+            if 5 * self.hits[m] >= seen:  # D: invariance >= 20%
+                if seen < 16 or 3 * self.hits[m] >= 2 * seen:  # T: fewer than 16 samples, or >= 2/3
+                    return
+                self.valid[m] = False  # below 2/3 over 16 or more: off, the record starts over
+            elif seen >= 16:  # I: off, the record starts over
                 self.valid[m] = False
+            else:
+                self.value[m], self.hits[m], self.misses[m] = value, 1, 0  # H
                 return
-            self.value[m], self.hits[m], self.misses[m] = value, 1, 0  # H
-            return
         r = self.lfsr & 15  # RAND15
         self.lfsr = lfsr_next(self.lfsr)
         k = self.rslot

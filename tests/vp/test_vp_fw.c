@@ -67,6 +67,7 @@ static void load(uint32_t pc, uint32_t value) {
 }
 
 static const vp_fw_load_t *find(uint32_t pc) {
+  vp_fw_aggregate(&fw);
   for (unsigned k = 0; k < VP_FW_MAX_LOADS; k++)
     if (fw.prof[k].total && fw.prof[k].pc == pc) return &fw.prof[k];
   return NULL;

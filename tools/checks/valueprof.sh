@@ -68,20 +68,24 @@ valueprof_program() {
                s(A, 5); s(B, 7); s(B, 7); s(A, 5); s(A, 6)          # M K M hit miss
                for (k = 0; k < 8; k++) s(A, 6)                     # misses 9 > 4 x 2: H (11 < 16)
                for (k = 0; k < 15; k++) s(A, 6)                    # hits 16
-               for (k = 0; k < 65; k++) s(A, 9)                    # misses 65 > 64: I (81 >= 16), off
-               s(A, 9); s(C, 1)                                    # A again in slot 3; C in slot 4
+               for (k = 0; k < 65; k++) s(A, 9)                    # the 9th miss: 16 < 2 x 9, below 2/3
+                                                                   # over 25 >= 16: off (T); this record
+                                                                   # starts over: M in slot 3
+               s(A, 9); s(C, 1)                                    # A hits 58 in slot 3; C in slot 4
                for (k = 0; k < 254; k++) s(C, 1)                   # hits 255: F, off
                s(E, 1); for (k = 0; k < 63; k++) s(E, 1)           # slot 5: hits 64
-               for (k = 0; k < 255; k++) s(E, 2)                   # misses 255: F, off
-               s(D, 0); for (k = 1; k <= 65534; k++) s(D, k)       # slot 6 (record 65536: the interval
+               for (k = 0; k < 255; k++) s(E, 2)                   # the 33rd miss: 64 < 66: off (T); E
+                                                                   # starts over in slot 6 with 2
+               s(D, 0); for (k = 1; k <= 65534; k++) s(D, k)       # slot 7 (record 65536: the interval
                s(D, 1); print "end " n }' >"$d/directed.samples"   # interrupt), then total 65535: off
-  printf '%s\n' 'interrupt 65536 interval' 'rslot 7 failed 0 replacements 6 lfsr 0xed89' \
-    'slot 0 off value 0x00000006 hits 16 misses 65 total 91' \
+  printf '%s\n' 'interrupt 65536 interval' 'rslot 8 failed 0 replacements 7 lfsr 0xc2c4' \
+    'slot 0 off value 0x00000006 hits 16 misses 9 total 35' \
     'slot 2 0x80000104 value 0x00000007 hits 1 misses 0 total 1' \
-    'slot 3 0x80000100 value 0x00000009 hits 1 misses 0 total 1' \
+    'slot 3 0x80000100 value 0x00000009 hits 58 misses 0 total 58' \
     'slot 4 off value 0x00000001 hits 255 misses 0 total 255' \
-    'slot 5 off value 0x00000001 hits 64 misses 255 total 319' \
-    'slot 6 off value 0x0000fffb hits 1 misses 3 total 65535' >"$d/directed.expected"
+    'slot 5 off value 0x00000001 hits 64 misses 33 total 97' \
+    'slot 6 0x80000110 value 0x00000002 hits 223 misses 0 total 223' \
+    'slot 7 off value 0x0000fffb hits 1 misses 3 total 65535' >"$d/directed.expected"
   out=$("$cpasm" --run "$d/vp.cop" "$d/directed.samples" | python3 "$ref" decode sw/fw/cop/valueprof.s) || return 1
   echo "$out"
   diff "$d/directed.expected" - <<<"$out" || return 1
@@ -100,6 +104,9 @@ valueprof_program() {
   sed 's/5 \* self.hits\[m\] >= /4 * self.hits[m] >= /' "$ref" >"$d/ref_mutant.py"
   python3 "$d/ref_mutant.py" run "$d/directed.samples" | diff -q "$d/directed.expected" - >/dev/null && return 1
   echo "a reference with the threshold at 25% is told apart"
+  sed 's/3 \* self.hits\[m\] >= 2 \* seen/3 * self.hits[m] >= seen/' "$ref" >"$d/ref_mutant2.py"
+  python3 "$d/ref_mutant2.py" run "$d/directed.samples" | diff -q "$d/directed.expected" - >/dev/null && return 1
+  echo "a reference that keeps values down to 1/3 instead of 2/3 is told apart"
 }
 check valueprof-program valueprof_program
 

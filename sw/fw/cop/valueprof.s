@@ -45,12 +45,18 @@ off:    cinval i0 | b done                             # the slot keeps its coun
 mismatch:
         incs b2[i0] | bdsat off                        # a miss; saturated (F): off
         shl v1, mem, c1 | ld v3, b1[i0]                # D: v1 = 4 x hits (v3 = hits)
-        bgeu v1, mem, done | ld v2, b2[i0]             # invariance >= 20% (4 hits >= misses): done
-        add v0, v3, v2                                 # the active value's samples
-        bgeu v0, c2, t0                                # I: 16 or more: keep them, turn the slot off
+        bltu v1, mem, low | ld v2, b2[i0]              # invariance below 20% (4 hits < misses): low (v2 = misses)
+        add v0, v3, v2                                 # at 20% or more: the active value's samples
+        bltu v0, c2, done                              # fewer than 16: keep it
+        shl v1, v2, c0                                 # T: 2 x misses
+        bgeu v3, v1, done                              # invariance 2/3 or more (hits >= 2 misses): keep it
+        cinval i0 | b t1                               # below 2/3: off, and this record starts over (miss)
+low:    add v0, v3, v2                                 # the active value's samples
+        bgeu v0, c2, turn                              # I: 16 or more: keep them, turn the slot off
         st b0[i0], s.value                             # H: this value becomes the active one,
         st b1[i0], c0                                  #    hits 1,
         st b2[i0], zero | b done                       #    misses 0
+turn:   cinval i0 | b t1                               # I: off, and this record starts over (miss)
 
 # no slot holds the PC: replace RSLOT if RAND15() is greater than its total
 miss:   rand v0, c3

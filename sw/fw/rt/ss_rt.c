@@ -16,7 +16,8 @@
 #include "cop_rt_common.h"
 
 #define RING 256u
-#define TABLE 4096u
+#define TABLE 8192u
+#define PROBES 32u /* a pair that finds no room in this many probes is counted as not kept */
 
 /* run-time settings (hwprof-sim --set=NAME=VALUE) */
 uint32_t ss_on = 1;          /* 0: the program runs under the runtime with nothing sampled (the cost baseline) */
@@ -24,7 +25,7 @@ uint32_t ss_repeat = 1;      /* runs of the program, one after another */
 uint32_t ss_snapshots = 1;   /* write the table at each timer tick (0: no timer, the table only at the end) */
 uint32_t ss_tick = 200000;   /* instructions between snapshots, as vp_rt.c's timer period */
 uint32_t ss_prescale = 1024; /* one load in this many (1..65535) */
-uint32_t ss_phase = 0;       /* the prescaler's first count, 1..ss_prescale: which load of the first ss_prescale is
+uint32_t ss_phase __attribute__((section(".data"))) = 0; /* (in .data: --set cannot change .bss) the prescaler's first count, 1..ss_prescale: which load of the first ss_prescale is
                                 the first sample (0: the last) */
 
 int workload_main(void);
@@ -44,7 +45,7 @@ static FILE *out;
 static uint32_t snapshots; /* written to it: its end record counts them */
 
 static void count(uint32_t pc, uint32_t value) {
-  for (uint32_t k = ((pc >> 2) ^ value * 0x9e3779b1u) & (TABLE - 1u), probes = 0; probes < TABLE;
+  for (uint32_t k = ((pc >> 2) ^ value * 0x9e3779b1u) & (TABLE - 1u), probes = 0; probes < PROBES;
        probes++, k = (k + 1u) & (TABLE - 1u)) {
     if (table[k].count != 0 && table[k].pc == pc && table[k].value == value) {
       table[k].count++;
@@ -138,7 +139,9 @@ int main(void) {
     return 89;
   }
   const uint32_t setup0 = rt_instret();
-  for (uint32_t k = 0; k < TABLE; k++) table[k].count = 0; /* an entry with count 0 is free */
+  for (uint32_t k = 0; k < TABLE; k += 8) /* an entry with count 0 is free; 8 a turn: one branch per 8 */
+    table[k].count = table[k + 1].count = table[k + 2].count = table[k + 3].count = table[k + 4].count = table[k + 5].count =
+        table[k + 6].count = table[k + 7].count = 0;
   if (hwprof_cop_load(&hw, &ss_image) != kHwprofOk) return 90;
   const hwprof_cop_filter_t filter = {.prescale = (uint16_t)ss_prescale};
   if (hwprof_cop_set_filter(&hw, &filter) != kHwprofOk || hwprof_cop_clear_mask(&hw) != kHwprofOk) return 91;

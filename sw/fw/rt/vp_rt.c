@@ -33,7 +33,7 @@ uint32_t vp_resample = 1;       /* 1: rotating re-checks with back-off (VP_FW_CF
 uint32_t vp_interval_log2 = 15; /* records per interval: 2^vp_interval_log2 (1..16) */
 uint32_t vp_interval_copy = 1;  /* copy the slots at an interval's end (0: only when FAILED reaches 63) */
 uint32_t vp_mask_after = 4;     /* copies a load is seen in before it is masked whatever its bias */
-uint32_t vp_seed = 0;           /* the engine's LFSR seed (0: the program image's) */
+uint32_t vp_seed __attribute__((section(".data"))) = 0; /* (in .data: --set cannot change .bss) the engine's LFSR seed (0: the program image's) */
 
 int workload_main(void);
 extern const hwprof_cop_image_t vp_image;
@@ -121,19 +121,26 @@ int main(void) {
   if (hwprof_cop_status(&hw, &st) != kHwprofOk) return 95;
   const uint32_t final_copy = rt_instret() - end0;
   const uint64_t run_cycles = rt_cycles() - eval_cycles; /* start-up, program and profiler: what a user pays */
+  const uint32_t post0 = rt_instret();
+  const uint64_t postc0 = rt_cycles();
+  vp_fw_aggregate(&fw); /* post-processing: the log of copied slots merged per load */
+  const uint32_t post = rt_instret() - post0;
+  const uint64_t post_cycles = rt_cycles() - postc0;
 
   uint32_t masked = 0;
   for (uint32_t k = 0; k < VP_FW_MAX_LOADS; k++) masked += fw.prof[k].total != 0 && vp_fw_masked(&fw, fw.prof[k].pc);
   printf("vp firmware: %lu loads passed the filters, %lu sampled, %lu dropped; the engine ran %lu records; %lu interrupts "
          "(%lu copies, %lu intervals ended, %lu thrashing, %lu timer); %lu re-checked loads copied, %lu changed; program split into %lu parts; program %lu instructions; "
          "overhead: setup %lu, handler %lu, final copy %lu instructions; profile: %lu load PCs, %lu masked at the end (%lu "
-         "masks set), %lu values and %lu loads not kept; complete (nothing unmasked left) at copy %lu (0: never); run %llu cycles\n",
+         "masks set), %lu values and %lu loads not kept; complete (nothing unmasked left) at copy %lu (0: never); log merged %lu "
+         "times during the run, at the end in %lu instructions, %llu cycles; run %llu cycles\n",
          (unsigned long)st.passed, (unsigned long)st.sampled, (unsigned long)st.dropped, (unsigned long)st.records,
          (unsigned long)fw.interrupts, (unsigned long)fw.copies, (unsigned long)fw.intervals, (unsigned long)fw.thrashes,
          (unsigned long)fw.timer_ticks, (unsigned long)fw.rechecks, (unsigned long)fw.changes, (unsigned long)(1u << fw.part_bits), (unsigned long)program, (unsigned long)setup,
          (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)fw.n_loads, (unsigned long)masked,
          (unsigned long)fw.masks_set, (unsigned long)fw.lost_values, (unsigned long)fw.lost_loads,
-         (unsigned long)fw.completed_at, (unsigned long long)run_cycles);
+         (unsigned long)fw.completed_at, (unsigned long)fw.merges, (unsigned long)post, (unsigned long long)post_cycles,
+         (unsigned long long)run_cycles);
   if (out) {
     fprintf(out, "snapshot %lu %lu\n", (unsigned long)program, (unsigned long)(setup + handler_insns + final_copy));
     if (vp_fw_write_loads(&fw, out) != 0) handler_errors++;

@@ -21,6 +21,16 @@ static vp_fw_load_t *entry_of(vp_fw_t *f, uint32_t pc) {
   return NULL;
 }
 
+/* bytes (a multiple of 4) of word-aligned memory cleared 8 words a turn (the C library's memset goes
+ * a byte at a time on RV32 here) */
+static void clear_words(void *p, size_t bytes) {
+  uint32_t *w = p;
+  const size_t n = bytes / 4u;
+  size_t k = 0;
+  for (; k + 8u <= n; k += 8) w[k] = w[k + 1] = w[k + 2] = w[k + 3] = w[k + 4] = w[k + 5] = w[k + 6] = w[k + 7] = 0;
+  for (; k < n; k++) w[k] = 0;
+}
+
 static uint32_t bm_bit(const vp_fw_t *f, uint32_t pc) { return hwprof_cop_pc_hash(f->bm_hash, pc) & (f->bm_bits - 1u); }
 
 bool vp_fw_masked(const vp_fw_t *f, uint32_t pc) {
@@ -28,83 +38,100 @@ bool vp_fw_masked(const vp_fw_t *f, uint32_t pc) {
   return (f->bm[b / 32u] >> (b % 32u)) & 1u;
 }
 
-static void mask(vp_fw_t *f, const hwprof_t *h, uint32_t pc) {
-  const uint32_t b = bm_bit(f, pc);
+/* Merge the log into the per-load profile (post-processing: the copies only append to the log). */
+void vp_fw_aggregate(vp_fw_t *f) {
+  uint32_t copy = 0;
+  for (uint32_t i = 0; i < f->nlog; i++) {
+    const vp_fw_rec_t *r = &f->log[i];
+    if (r->pc == 0) { /* a copy starts */
+      copy = r->value + 1u; /* last_copy 0: none yet */
+      continue;
+    }
+    const uint32_t hits = r->counts & 0xffu, misses = (r->counts >> 8) & 0xffu, total = r->counts >> 16;
+    vp_fw_load_t *e = entry_of(f, r->pc);
+    if (e == NULL) {
+      f->lost_loads++;
+      continue;
+    }
+    e->total += total;
+    if (e->last_copy != copy) { /* a load may hold several slots in one copy */
+      e->intervals++;
+      e->last_copy = copy;
+    }
+    uint32_t k = 0;
+    while (k < e->n && e->v[k].value != r->value) k++;
+    if (k == e->n && e->n < VP_FW_MAX_VALUES) e->v[e->n++].value = r->value;
+    if (k < e->n) {
+      e->v[k].hits += hits;
+      e->v[k].misses += misses;
+    } else {
+      f->lost_values++;
+    }
+  }
+  f->nlog = 0;
+}
+
+static void log_rec(vp_fw_t *f, uint32_t pc, uint32_t value, uint32_t counts) {
+  if (f->nlog == VP_FW_LOG) {
+    vp_fw_aggregate(f); /* full: merged now, in the handler */
+    f->merges++;
+  }
+  f->log[f->nlog++] = (vp_fw_rec_t){pc, value, counts};
+}
+
+/* The copy's decision for one slot of a load whose bit-mask filter bit is b: mask it when its
+ * active value is strongly biased over enough samples, or when its bit has been seen in mask_after
+ * copies (seed 001 5.1.4); count re-checks and changes. Returns whether the bit is left unmasked. */
+static bool decide(vp_fw_t *f, const hwprof_t *h, uint32_t b, uint32_t value, uint32_t hits, uint32_t misses) {
+  const uint32_t seen = hits + misses;
+  const bool high = seen >= 16u && 10u * hits >= 9u * seen, low = seen >= 16u && 10u * hits <= seen;
+  uint8_t *st = &f->bit_state[b];
+  if (f->bit_copy[b] != (uint16_t)f->copies) { /* the bit's first slot in this copy */
+    f->bit_copy[b] = (uint16_t)f->copies;
+    if ((*st & 0x3fu) < 0x3fu) (*st)++;
+    if (*st & VP_FW_BIT_MASKED) { /* masked before and unmasked by a re-check */
+      f->rechecks++;
+      const bool was_high = (*st & VP_FW_BIT_HIGH) != 0;
+      if (seen >= 16u && (was_high ? !high || value != f->bit_value[b] : high)) {
+        f->changes++;
+        f->news++;
+      }
+    } else if ((*st & 0x3fu) == 1u) {
+      f->news++; /* a load (a filter bit) never copied before */
+    }
+  }
+  if ((f->bm[b / 32u] >> (b % 32u)) & 1u) return false; /* masked by another slot of this copy */
+  if (!(high || low || (*st & 0x3fu) >= f->cfg.mask_after)) return true;
   f->bm[b / 32u] |= 1u << (b % 32u);
   hwprof_mmio_write32(h, HWPROF_VPF_BITMASK_ADDR + 4u * (b / 32u), f->bm[b / 32u]);
+  *st = (uint8_t)((*st & 0x3fu) | VP_FW_BIT_MASKED | (high ? VP_FW_BIT_HIGH : 0u));
+  f->bit_value[b] = value;
+  f->masks_set++;
+  return false;
 }
 
-/* Whether a re-checked load's slot disagrees with its profile: the slot's active value held over
- * at least 16 samples with an invariance more than 0.25 away from what the profile says for it
- * while it was active (a value the profile lacks: 0). */
-static bool changed(const vp_fw_load_t *e, uint32_t k, uint32_t hits, uint32_t misses) {
-  const uint32_t seen = hits + misses;
-  if (seen < 16u) return false;
-  const uint32_t ph = k < e->n ? e->v[k].hits : 0, pm = k < e->n ? e->v[k].misses : 0;
-  /* |hits / seen - ph / (ph + pm)| > 1/4, in integers */
-  const uint64_t a = (uint64_t)hits * (ph + pm), b = (uint64_t)ph * seen, q = (uint64_t)seen * (ph + pm);
-  if (ph + pm == 0) return 4u * hits > seen;
-  return 4u * (a > b ? a - b : b - a) > q;
-}
-
-/* Copy the slots into the profile; mask what is characterised (unless final). Only the slots that
- * counted something are read (the totals first), their hit and miss bytes a word of four at a time:
- * a copy costs little when few slots were used. The register window is read directly (the
- * driver's array reads check their bounds on every call). */
+/* Copy the slots into the log; mask what is characterised (unless final). Only the slots that
+ * counted something are read (the totals first), their hit and miss bytes a word of four at a time.
+ * The register window is read directly (the driver's array reads check their bounds on every
+ * call). */
 static int copy_slots(vp_fw_t *f, const hwprof_t *h, bool final) {
   if (hwprof_cop_read_data(h, 384, VP_FW_SLOTS / 2, f->totals) != kHwprofOk) return -1;
   bool unmasked = false; /* a load of this copy left unmasked */
+  log_rec(f, 0, f->copies, 0);
   for (uint32_t n4 = 0; n4 < VP_FW_SLOTS; n4 += 4u) {
     const uint32_t t01 = f->totals[n4 / 2u], t23 = f->totals[n4 / 2u + 1u];
     if ((t01 | t23) == 0) continue;
     const uint32_t hits4 = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * (256u + n4 / 4u));
     const uint32_t misses4 = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * (320u + n4 / 4u));
     for (uint32_t j = 0; j < 4u; j++) {
-      const uint32_t n = n4 + j;
       const uint32_t total = ((j < 2u ? t01 : t23) >> (16u * (j % 2u))) & 0xffffu;
       if (total == 0) continue;
+      const uint32_t n = n4 + j;
       const uint32_t key = hwprof_mmio_read32(h, HWPROF_COP_CAM_KEY_ADDR + 4u * n);
       const uint32_t value = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * n);
       const uint32_t hits = (hits4 >> (8u * j)) & 0xffu, misses = (misses4 >> (8u * j)) & 0xffu;
-      const uint32_t before = f->n_loads;
-      vp_fw_load_t *e = entry_of(f, key);
-      if (e == NULL) {
-        f->lost_loads++;
-        continue;
-      }
-      if (f->n_loads != before) f->news++; /* a load never seen before */
-      uint32_t k = 0;
-      while (k < e->n && e->v[k].value != value) k++;
-      if (e->masks && e->last_copy != f->copies + 1u) { /* masked before: a re-check */
-        f->rechecks++;
-        if (changed(e, k, hits, misses)) {
-          f->changes++;
-          f->news++;
-        }
-      }
-      e->total += total;
-      if (e->last_copy != f->copies + 1u) { /* a load may hold several slots in one interval */
-        e->intervals++;
-        e->last_copy = f->copies + 1u;
-      }
-      if (k == e->n && e->n < VP_FW_MAX_VALUES) e->v[e->n++].value = value;
-      if (k < e->n) {
-        e->v[k].hits += hits;
-        e->v[k].misses += misses;
-      } else {
-        f->lost_values++;
-      }
-      if (final || vp_fw_masked(f, e->pc)) continue;
-      /* confident at a strong bias over enough samples, or after mask_after copies (seed 001 5.1.4) */
-      const uint32_t seen = hits + misses;
-      const bool sure = seen >= 16u && (10u * hits >= 9u * seen || 10u * hits <= seen);
-      if (sure || e->intervals >= f->cfg.mask_after) {
-        mask(f, h, e->pc);
-        e->masks++;
-        f->masks_set++;
-      } else {
-        unmasked = true;
-      }
+      log_rec(f, key, value, hits | misses << 8 | total << 16);
+      if (!final) unmasked |= decide(f, h, bm_bit(f, key), value, hits, misses);
     }
   }
   if (!final) {
@@ -123,8 +150,10 @@ static void set_partition(vp_fw_t *f, const hwprof_t *h) {
 hwprof_result_t vp_fw_start(vp_fw_t *f, const hwprof_t *h, const hwprof_cop_image_t *image, vp_fw_cfg_t cfg) {
   if (f == NULL || h == NULL || image == NULL || cfg.interval_log2 < 1u || cfg.interval_log2 > 16u || cfg.mask_after < 1u)
     return kHwprofBadArg;
-  memset(f, 0, offsetof(vp_fw_t, prof));
-  for (uint32_t k = 0; k < VP_FW_MAX_LOADS; k++) f->prof[k].total = 0;
+  clear_words(f, offsetof(vp_fw_t, log)); /* the log needs no clearing */
+  for (uint32_t k = 0; k < VP_FW_MAX_LOADS; k += 8) /* an entry with total 0 is free; 8 a turn: one branch per 8 */
+    f->prof[k].total = f->prof[k + 1].total = f->prof[k + 2].total = f->prof[k + 3].total = f->prof[k + 4].total =
+        f->prof[k + 5].total = f->prof[k + 6].total = f->prof[k + 7].total = 0;
   f->cfg = cfg;
   hwprof_result_t rc = hwprof_cop_load(h, image);
   if (rc != kHwprofOk) return rc;
@@ -215,9 +244,10 @@ int vp_fw_write_header(FILE *out) {
   return ferror(out) ? -1 : 0;
 }
 
-int vp_fw_write(const vp_fw_t *f, FILE *out) { return vp_fw_write_header(out) | vp_fw_write_loads(f, out); }
+int vp_fw_write(vp_fw_t *f, FILE *out) { return vp_fw_write_header(out) | vp_fw_write_loads(f, out); }
 
-int vp_fw_write_loads(const vp_fw_t *f, FILE *out) {
+int vp_fw_write_loads(vp_fw_t *f, FILE *out) {
+  vp_fw_aggregate(f);
   for (uint32_t k = 0; k < VP_FW_MAX_LOADS; k++) {
     const vp_fw_load_t *e = &f->prof[k];
     if (e->total == 0) continue;

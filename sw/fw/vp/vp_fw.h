@@ -26,6 +26,9 @@
 #define VP_FW_BITMASK_WORDS 128u /* the bit-mask filter's words the firmware shadows (4,096 bits at most) */
 #define VP_FW_GROUPS 8u       /* re-check groups of the rotating re-sampling (bit-mask words w with w % 8 == g) */
 #define VP_FW_MAX_LEVEL 6u    /* the rotating re-sampling's ticks are 1 to 2^6 timer periods apart */
+#define VP_FW_LOG 8192u       /* slot records the log holds before it is merged into the profile */
+#define VP_FW_BIT_MASKED 0x40u /* bit_state: the firmware masked this filter bit at least once */
+#define VP_FW_BIT_HIGH 0x80u   /* ... the last time because its value was at least 90% (bit_value) */
 
 typedef enum {
   kVpResampleAll,   /* each timer tick clears every mask: every load is profiled again */
@@ -53,9 +56,14 @@ typedef struct {
 typedef struct {
   uint32_t pc, total, intervals, last_copy;
   uint8_t n;
-  uint16_t masks; /* times the firmware masked it (a copy of a load masked before is a re-check) */
   vp_fw_value_t v[VP_FW_MAX_VALUES];
 } vp_fw_load_t;
+
+/* a copied slot (pc 0: a copy starts, value = its number) */
+typedef struct {
+  uint32_t pc, value;
+  uint32_t counts; /* hits in bits 7:0, misses 15:8, total 31:16 */
+} vp_fw_rec_t;
 
 typedef struct {
   vp_fw_cfg_t cfg;
@@ -66,13 +74,22 @@ typedef struct {
   uint32_t level, rot;        /* rotating re-sampling: 2^level periods to the next tick; next group */
   uint32_t bm_bits, bm_hash;  /* the bit-mask filter's size and hash */
   uint32_t bm[VP_FW_BITMASK_WORDS]; /* what the firmware wrote to it */
+  /* per bit-mask filter bit (the loads that share a bit share its decisions, as they share the
+   * filter): the copy that last saw it, the copies that saw it (6 bits) and VP_FW_BIT_* flags, the
+   * value it was masked with */
+  uint16_t bit_copy[32u * VP_FW_BITMASK_WORDS];
+  uint8_t bit_state[32u * VP_FW_BITMASK_WORDS];
+  uint32_t bit_value[32u * VP_FW_BITMASK_WORDS];
+  uint32_t nlog, merges; /* records in the log; merges the log's filling forced during the run */
   bool complete;          /* the last copy left no load unmasked (seed 001 section 5.1); the timer's
                              re-sampling starts the profile again */
   uint32_t completed_at;  /* the copy that first declared it complete (0: never) */
   uint32_t part_bits, part, records_at_start;
   uint32_t totals[VP_FW_SLOTS / 2];
-  vp_fw_load_t prof[VP_FW_MAX_LOADS]; /* last: vp_fw_start clears only each entry's total, an entry is
-                                         cleared when a load first takes it */
+  /* last: vp_fw_start clears neither the log nor more than each profile entry's total (an entry is
+   * cleared when a load first takes it) */
+  vp_fw_rec_t log[VP_FW_LOG];
+  vp_fw_load_t prof[VP_FW_MAX_LOADS]; /* the log merged (vp_fw_aggregate) */
 } vp_fw_t;
 
 /* Clears the profile, loads the program (image:
@@ -93,7 +110,10 @@ hwprof_result_t vp_fw_final_copy(vp_fw_t *f, const hwprof_t *h);
  * snapshots has 'snapshot <instructions> <overhead>' lines, each followed by vp_fw_write_loads.
  * Return 0, or -1 if writing failed. */
 int vp_fw_write_header(FILE *out);
-int vp_fw_write_loads(const vp_fw_t *f, FILE *out);
-int vp_fw_write(const vp_fw_t *f, FILE *out); /* header and loads */
+int vp_fw_write_loads(vp_fw_t *f, FILE *out); /* merges the log first */
+int vp_fw_write(vp_fw_t *f, FILE *out);       /* header and loads */
+/* Merges the log of copied slots into the per-load profile (prof): post-processing, which the
+ * copies leave for later (the log's filling forces one). */
+void vp_fw_aggregate(vp_fw_t *f);
 
 #endif /* HWPROF_VP_FW_H */
