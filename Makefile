@@ -230,6 +230,7 @@ report: deps-packages workloads $(WPP_BIN)
 # with Debian's matplotlib (the system Python, where python3-matplotlib installs it)
 PLOT_PY ?= /usr/bin/python3
 plots: deps $(SIM_BIN) $(WPP_BIN) workloads $(VPEVAL_BIN) $(EMBENCH_VP)
+	@$(VENV_PY) tools/valueprof_curves.py "$(BUILD)"
 	@tools/valueprof_eval.sh "$(BUILD)"
 	@$(PLOT_PY) tools/plot_valueprof.py "$(BUILD)" "$(BUILD)/plots"
 	@mkdir -p "$(BUILD)/plots"

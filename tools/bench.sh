@@ -181,6 +181,12 @@ done
 echo "(records: records the engine took; the whole system with the co-processor is in section 3's SC columns)"
 
 echo
+if [ -x "$build/venv/bin/python" ]; then
+  "$build/venv/bin/python" "$(dirname "$0")/valueprof_curves.py" "$build"
+else
+  echo "== 7. (not run: $build/venv is missing; make deps installs Dask into it)"
+fi
+echo
 "$(dirname "$0")/valueprof_eval.sh" "$build"
 
 echo

@@ -5,7 +5,11 @@ tools/valueprof_eval.sh measured (BUILD/bench/valueprof.tsv and BUILD/bench/vp/*
   valueprof-bars.png      per program, the error and the overhead of both profilers (seed 001's
                           Figure 6 layout)
   valueprof-scatter.png   per program, estimated against true invariance of every pair counted,
-                          the marker by how often the load ran (Figure 5's layout)
+                          the marker by how often the value was loaded (Figure 5's layout)
+  valueprof-curves.png    per program, error against overhead in cycles: simple sampling at one
+                          load in 16 .. 4096 (mean and range over 5 prescaler phases) and the
+                          co-processor's settings (mean and range over 5 LFSR seeds), from
+                          BUILD/bench/vp-curves.tsv (tools/valueprof_curves.py, make bench section 7)
   valueprof-convergence-instructions.png, -overhead.png
                           per program, the error of the profile at every timer snapshot against
                           the program's instructions and against the profiling instructions so
@@ -16,6 +20,70 @@ usage: plot_valueprof.py BUILD_DIR OUT_DIR
 import csv
 import os
 import sys
+
+
+def plot_curves(plt, build, out):
+    """error against overhead (cycles) per program, both profilers; None without the data"""
+    tsv = os.path.join(build, "bench", "vp-curves.tsv")
+    if not os.path.exists(tsv):
+        return None
+    with open(tsv) as f:
+        rows = [r for r in csv.DictReader(f, delimiter="\t") if not r.get("failed")]
+    progs = []
+    for r in rows:
+        if r["program"] not in progs:
+            progs.append(r["program"])
+    cols = 4
+    nrows = (len(progs) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(4 * cols, 3.2 * nrows), squeeze=False)
+    for ax in axes.flat:
+        ax.set_visible(False)
+    for ax, prog in zip(axes.flat, progs):
+        rs = [r for r in rows if r["program"] == prog]
+        off = {(r["kind"], r["repeat"]): int(r["run_cycles"]) for r in rs if r["kind"].endswith("off")}
+        runs = [r for r in rs if r["kind"] in ("ss", "vp") and (r["kind"] + "-off", r["repeat"]) in off]
+        if not runs:
+            continue
+        R = min(int(r["repeat"]) for r in runs)
+        runs = [r for r in runs if int(r["repeat"]) == R]
+        ax.set_visible(True)
+
+        def ovh(r):
+            b = off[(r["kind"] + "-off", r["repeat"])]
+            return max(100.0 * (int(r["run_cycles"]) - b) / b, 1e-3)
+
+        for kind, colour, label in (("ss", "C1", "simple sampling 1/N"), ("vp", "C0", "co-processor settings")):
+            groups = {}
+            for r in runs:
+                if r["kind"] == kind:
+                    groups.setdefault(r["setting"], []).append(r)
+            pts = []
+            for setting, g in groups.items():
+                o = [ovh(r) for r in g]
+                e = [float(r["error"]) for r in g]
+                pts.append((sum(o) / len(o), sum(e) / len(e), min(e), max(e), setting))
+            pts.sort()
+            if not pts:
+                continue
+            ax.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[[p[1] - p[2] for p in pts], [p[3] - p[1] for p in pts]],
+                        color=colour, marker="o", markersize=3, linestyle="-" if kind == "ss" else "none", capsize=2,
+                        label=label)
+            for p in pts:
+                ax.annotate(p[4] if kind == "ss" else p[4][:7], (p[0], p[1]), fontsize=5, color=colour)
+        ax.set_xscale("log")
+        ax.set_title("%s (x%d)" % (prog, R), fontsize=9)
+        ax.set_xlabel("overhead, % cycles", fontsize=7)
+        ax.set_ylabel("seed 001 error", fontsize=7)
+        ax.set_ylim(bottom=0)
+        ax.tick_params(labelsize=6)
+    h, l = next(ax for ax in axes.flat if ax.get_visible()).get_legend_handles_labels()
+    fig.legend(h, l, loc="lower center", ncol=2, fontsize=8)
+    fig.suptitle("Error against what the run pays (cycles), mean and range over 5 phases or seeds (make bench section 7)")
+    fig.tight_layout(rect=(0, 0.04, 1, 0.96))
+    path = os.path.join(out, "valueprof-curves.png")
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
 
 
 def main(argv):
@@ -78,14 +146,15 @@ def main(argv):
                 for line in f:
                     if line.startswith("#"):
                         continue
-                    _, _, n, t, e = line.split()
-                    pts.append((float(t), float(e), int(n)))
+                    _, _, _, n, t, e = line.split()  # the marker by the value's instances (Figure 5)
+                    if int(n) >= 200:  # seed 001's pairs only
+                        pts.append((float(t), float(e), int(n)))
             for lo, hi, marker in ((0, 1000, "."), (1000, 10000, "o"), (10000, 1 << 62, "s")):
                 sel = [p for p in pts if lo <= p[2] < hi]
                 if sel:
                     ax.scatter([p[0] for p in sel], [p[1] for p in sel], s=14 if marker == "." else 18, marker=marker,
                                facecolors="none" if marker != "." else colour, edgecolors=colour, alpha=0.7,
-                               label="%s, %s" % (label, {".": "<1k runs", "o": "1k-10k", "s": ">10k"}[marker]))
+                               label="%s, %s" % (label, {".": "value <1k times", "o": "1k-10k", "s": ">10k"}[marker]))
         ax.plot([0, 1], [0, 1], color="grey", linewidth=0.8)
         ax.set_xlim(0, 1.02)
         ax.set_ylim(-0.02, 1.02)
@@ -143,6 +212,9 @@ def main(argv):
         fig.savefig(path, dpi=90)
         plt.close(fig)
         written.append(path)
+    curves = plot_curves(plt, build, out)
+    if curves:
+        written.append(curves)
     print("plot_valueprof: wrote " + ", ".join(written))
     return 0
 

@@ -14,12 +14,13 @@ done
 ls "$build"/workloads/*-vp.elf >/dev/null 2>&1 || { echo "valueprof_eval: error: no $build/workloads/*-vp.elf (make workloads)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "== 7. Load-value profiling (docs/vpf.md): the co-processor running seed 001's algorithm"
+echo "== 7b. Load-value profiling, one run of each program with the runtimes' defaults and a snapshot of"
+echo "      the profile every 200,000 instructions (the convergence curves of make plots): the co-processor"
 echo "      (sw/fw/cop/valueprof.s, firmware sw/fw/rt/vp_rt.c) against simple sampling of one load in 1024"
-echo "      (sw/fw/rt/ss_rt.c), on the C-only platform. error: frequency-weighted RMS error of the estimated"
-echo "      invariance over the (load, value) pairs of loads retired at least 200 times with values of at"
-echo "      least 25% (hwprof-vpeval against hwprof-sim --value-truth; a pair not found counts as 0);"
-echo "      overhead: instructions of setup, interrupt handlers and the final copy over the program's own;"
+echo "      (sw/fw/rt/ss_rt.c), on the C-only platform. error: seed 001's frequency-weighted RMS error of the"
+echo "      estimated invariance (values of at least 200 instances and 25% of their load's; hwprof-vpeval"
+echo "      against hwprof-sim --value-truth; a pair not found counts as 0); overhead: instructions of setup,"
+echo "      interrupt handlers and the final copy over the program's own (section 7 has the cycles);"
 echo "      on: the share of the program's loads (up to the last time sampling went off) retired while it was on;"
 echo "      cov: the share of those loads"
 echo "      at load PCs the profile holds (the profile's coverage)."
@@ -47,8 +48,8 @@ for elf in "${progs[@]}"; do
     read -r prog setup handler final <<<"$(sed -n 's/.*program \([0-9]*\) instructions; overhead: setup \([0-9]*\), handler \([0-9]*\), final copy \([0-9]*\).*/\1 \2 \3 \4/p' <<<"$out")"
     irqs=$(sed -n 's/.* \([0-9]*\) interrupts.*/\1/p' <<<"$out" | head -1)
     ev=$("$build/vp/hwprof-vpeval" --truth="$tmp/truth.txt" "$f" --pairs="$vpdir/$w-$k.pairs" --curve="$vpdir/$w-$k.curve")
-    pairs=$(sed -n 's/.*: \([0-9]*\) pairs counted.*/\1/p' <<<"$ev")
-    found=$(sed -n 's/.*), \([0-9]*\) found;.*/\1/p' <<<"$ev")
+    pairs=$(head -1 <<<"$ev" | sed -n 's/.*: \([0-9]*\) pairs counted.*/\1/p')
+    found=$(head -1 <<<"$ev" | sed -n 's/.*), \([0-9]*\) found;.*/\1/p')
     err=$(sed -n 's/.*invariance \([0-9.]*\)$/\1/p' <<<"$ev")
     ovh=$(awk -v s="$setup" -v h="$handler" -v f="$final" -v p="$prog" 'BEGIN { printf "%.2f", p ? 100 * (s + h + f) / p : 0 }')
     on=$(sed -n 's/^value truth: coverage: \([0-9.]*\)% of the program.s loads up to.*/\1/p' <<<"$out")

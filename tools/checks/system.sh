@@ -96,7 +96,8 @@ firmware_trace_check() {
 check firmware-interrupts-trace-check-workloads firmware_trace_check
 
 # the C-only platform (sim/platform.c, hwprof-sim) and the SystemC platform with the RTL alone give
-# the same cycles, stalls and interrupts: the two platforms implement one timing
+# the same cycles, stalls and interrupts, and the same mcycle to the program: the two platforms
+# implement one timing
 c_platform_matches_systemc() {
   local elf c s rc=0
   for elf in "$build/workloads/lz-fw.elf" "$build/workloads/graph-fw.elf"; do
@@ -107,6 +108,12 @@ c_platform_matches_systemc() {
     echo "$(basename "$elf"): C platform (cycles stalls interrupts) ${c:-?}; SystemC with the RTL ${s:-?}"
     [ -n "$c" ] && [ "$c" = "$s" ] || rc=1
   done
+  # mcycle, as the program reads it (the value-profiling runtime's 'run N cycles'), is the same too
+  elf="$build/workloads/vp_known-vp.elf"
+  c=$("$build/sim/hwprof-sim" --set=vp_snapshots=0 "$elf" 2>/dev/null | sed -n 's/.* run \([0-9]*\) cycles$/\1/p')
+  s=$("$sc" --engine=rtl --set=vp_snapshots=0 "$elf" 2>/dev/null | sed -n 's/.* run \([0-9]*\) cycles$/\1/p')
+  echo "$(basename "$elf"): mcycle at the end of profiling: C platform ${c:-?}; SystemC with the RTL ${s:-?}"
+  [ -n "$c" ] && [ "$c" = "$s" ] || rc=1
   return $rc
 }
 check c-platform-matches-systemc-rtl c_platform_matches_systemc

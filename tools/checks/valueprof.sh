@@ -280,3 +280,55 @@ vpeval_metric_hand_worked() {
     grep -q 'load-weighted: 4 pairs counted .*, 3 found; .* instances 0.2594$' <<<"$out"
 }
 check vpeval-metric-hand-worked vpeval_metric_hand_worked
+
+# hwprof-sim --set (the runtimes' run-time settings, docs/tools.md): simple sampling of one load in 1000
+# from the first passing load samples ceil(passed / 1000) loads; with the prescaler's first count at
+# 1000 (ss_phase), floor(passed / 1000); profiling off runs the program alone. A symbol the program lacks,
+# one in .bss (the start-up code would clear it) and a value of 2^32 are refused: one line, exit 2.
+sim_set_settings() {
+  local elf="$build/workloads/vp_known-ss.elf" out passed sampled rc a
+  for a in "0:c" "1000:f"; do
+    out=$("$build/sim/hwprof-sim" --set=ss_prescale=1000 --set=ss_phase=${a%:*} "$elf" 2>&1)
+    passed=$(sed -n 's/.*: \([0-9]*\) loads passed the filters, \([0-9]*\) sampled.*/\1/p' <<<"$out")
+    sampled=$(sed -n 's/.*: \([0-9]*\) loads passed the filters, \([0-9]*\) sampled.*/\2/p' <<<"$out")
+    echo "ss_phase=${a%:*}: $passed passed, $sampled sampled"
+    [ -n "$passed" ] && grep -q "one load in 1000" <<<"$out" || return 1
+    if [ "${a#*:}" = c ]; then [ "$sampled" = $(((passed + 999) / 1000)) ] || return 1
+    else [ "$sampled" = $((passed / 1000)) ] || return 1; fi
+  done
+  out=$("$build/sim/hwprof-sim" --set=ss_on=0 "$elf" 2>&1)
+  grep -q "ss firmware: off" <<<"$out" && grep -q "exit code 0" <<<"$out" || { echo "$out"; return 1; }
+  for a in "--set=no_such=1:no such symbol" "--set=pairs=1:no initial value" "--set=ss_prescale=0x100000000:expects SYMBOL=VALUE"; do
+    out=$("$build/sim/hwprof-sim" "${a%%:*}" "$elf" 2>&1)
+    rc=$?
+    echo "${a%%:*} -> $rc: $out"
+    [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "${a#*:}" <<<"$out" || return 1
+  done
+}
+check sim-set-settings sim_set_settings
+
+# Glacial values (seed 001 5.1.4, docs/vpf.md): hwprof-vpeval's diagnosis on programs whose loads
+# are known by construction. vp_glacial, three runs in a row (28.8 M instructions): its twelve cells
+# each hold one value for 5,000 to 20,000 loads, then another (wl_rand() & 0xff); at least ten of
+# them are diagnosed, and every load diagnosed is one of them (its values in the truth all below
+# 256). vp_known mixes its values well: nothing is diagnosed.
+vpeval_diagnoses_glacial_values() {
+  local d out pcs pc n=0
+  d=$(mktemp -d)
+  "$build/sim/hwprof-sim" --out-dir="$d" --value-truth="$d/truth.txt" --set=vp_snapshots=0 --set=vp_repeat=3 \
+    "$build/workloads/vp_glacial-vp.elf" >/dev/null 2>&1 || { rm -rf "$d"; return 1; }
+  out=$("$vpeval" --truth="$d/truth.txt" "$d/vp-profile.txt" | tail -1)
+  echo "vp_glacial: ${out#hwprof-vpeval: }"
+  pcs=$(sed -n 's/.*eight: //p' <<<"$out")
+  for pc in $pcs; do
+    n=$((n + 1))
+    awk -v pc="$pc" '$1 == pc { for (k = 3; k <= NF; k++) { split($k, a, ":"); if (a[1] !~ /^0x0*[0-9a-f]?[0-9a-f]$/) bad = 1 }; found = 1 }
+                     END { exit !(found && !bad) }' "$d/truth.txt" || { echo "  $pc is not one of the cells"; rm -rf "$d"; return 1; }
+  done
+  "$build/sim/hwprof-sim" --out-dir="$d" --value-truth="$d/truth.txt" --set=vp_snapshots=0 "$build/workloads/vp_known-vp.elf" >/dev/null 2>&1
+  out=$("$vpeval" --truth="$d/truth.txt" "$d/vp-profile.txt" | tail -1)
+  echo "vp_known: ${out#hwprof-vpeval: }"
+  rm -rf "$d"
+  [ "$n" -ge 10 ] && grep -q ': 0 loads hold' <<<"$out"
+}
+check vpeval-diagnoses-glacial-values vpeval_diagnoses_glacial_values

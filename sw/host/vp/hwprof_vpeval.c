@@ -10,8 +10,10 @@
  *   - load-weighted: the pairs of loads retired at least 200 times with values of at least 25%,
  *     each weighted by its load's instances (a variant kept for comparison).
  * A profile file may hold snapshots taken during the run: the last is evaluated, and --curve gives
- * the error of each (seed 001 Figure 7). A last line gives the profile's coverage: the share of the
- * truth's loads at load PCs it holds. */
+ * the error of each (seed 001 Figure 7). A line gives the profile's coverage: the share of the
+ * truth's loads at load PCs it holds. For a co-processor profile a last line diagnoses glacial
+ * values (seed 001 section 5.1.4): loads that hold two or more values, each with at least 16 hits
+ * and at most one miss in eight. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -207,6 +209,13 @@ static int evaluate(const truth_load_t *truth, size_t n_truth, const vp_snapshot
   return 0;
 }
 
+/* seed 001 5.1.4: several values each seen for a long stretch alone (many hits, almost no misses) */
+static bool is_glacial(const vp_prof_load_t *l) {
+  size_t long_runs = 0;
+  for (size_t j = 0; j < l->n; j++) long_runs += l->v[j].hits >= 16 && 8 * l->v[j].misses <= l->v[j].hits;
+  return long_runs >= 2;
+}
+
 int main(int argc, char **argv) {
   const char *truth_path = NULL, *profile_path = NULL, *pairs_path = NULL, *curve_path = NULL;
   uint64_t min_instances = 200;
@@ -299,6 +308,16 @@ int main(int argc, char **argv) {
     printf("hwprof-vpeval: coverage: the profile holds %zu of the %zu load PCs retired while sampling was on, "
            "%.2f%% of their loads\n",
            ev.pcs_held, ev.pcs, ev.loads ? 100.0 * (double)ev.loads_held / (double)ev.loads : 0.0);
+  if (rc == 0 && prof.kind == kVpCoprocessor) {
+    const vp_snapshot_t *sn = &snaps[n_snaps - 1];
+    size_t glacial = 0;
+    for (size_t k = 0; k < sn->n; k++) glacial += is_glacial(&sn->loads[k]);
+    printf("hwprof-vpeval: glacial values (seed 001 5.1.4): %zu loads hold two or more values each with at least 16 hits "
+           "and at most one miss in eight%s",
+           glacial, glacial ? ":" : "\n");
+    for (size_t k = 0, shown = 0; k < sn->n && glacial; k++)
+      if (is_glacial(&sn->loads[k])) printf(" 0x%08" PRIx32 "%s", sn->loads[k].pc, ++shown == glacial ? "\n" : "");
+  }
   vp_profile_free(&prof);
   free(truth);
   return rc ? 1 : 0;
