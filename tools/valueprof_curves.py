@@ -14,13 +14,16 @@ The error is seed 001's (hwprof-vpeval's first line) against the exact profile o
 
 Each program runs its main R times in a row (the runtime's repeat setting), R chosen so a run has
 at least --min-insns instructions (10^7); one more run of the default setting at 2R gives the cost
-once converged: the cycles the second R runs add over the baseline's, as a share of theirs.
+once converged: the cycles the second R runs add over the baseline's, as a share of theirs. The
+--long programs with the most instructions (default 5) run again at >= 10^8 instructions, the
+co-processor's default setting and simple sampling at one load in 64, 256 and 1024, 5 seeds or
+phases each.
 
 The jobs run on Dask distributed (tools/job_pool.py: DASK_SCHEDULER, or a local cluster) and their
 results are recorded in BUILD/bench/vp-curves.tsv as they come; a rerun does only what is missing
 (delete the file to start again). The table (and the goal, at the end) is printed from that file.
 
-usage: valueprof_curves.py BUILD [--min-insns=N] [--jobs=N] [--programs=a,b,...] [--table-only]
+usage: valueprof_curves.py BUILD [--min-insns=N] [--long=N] [--jobs=N] [--programs=a,b,...] [--table-only]
 """
 import csv
 import math
@@ -45,6 +48,8 @@ COP = {
     "seed-resample": ["vp_resample=0"],
 }
 LFSR_SEEDS = [0, 0x1234, 0x7A5B, 0x0F0F, 0x3C21]
+LONG_INSNS = 10 ** 8
+LONG_RATES = [64, 256, 1024]
 NOT_REPEATABLE = {"hashtab": "its table keeps the first run's keys: a second run never ends"}
 FIELDS = ["program", "kind", "setting", "seed", "repeat", "program_insns", "run_cycles", "error", "found", "counted",
           "lw_error", "on", "cov", "irqs", "failed"]
@@ -142,9 +147,10 @@ def mean(xs):
 
 
 def interp_error(curve, ovh):
-    """simple sampling's error at overhead ovh: log-log between the two rates around it (the
-    cheapest or dearest rate outside the curve's span); curve: [(overhead, error)] by overhead"""
-    pts = sorted((o, e) for o, e in curve if o > 0 and e > 0)
+    """simple sampling's error at overhead ovh: linear in the error and the overhead's logarithm
+    between the two rates around it (the cheapest or dearest rate's outside the curve's span);
+    curve: [(overhead, error)]"""
+    pts = sorted((max(o, 1e-6), e) for o, e in curve)
     if not pts:
         return float("nan"), "none"
     if ovh <= pts[0][0]:
@@ -154,7 +160,7 @@ def interp_error(curve, ovh):
     for (o0, e0), (o1, e1) in zip(pts, pts[1:]):
         if o0 <= ovh <= o1:
             t = (math.log(ovh) - math.log(o0)) / (math.log(o1) - math.log(o0)) if o1 > o0 else 0.0
-            return math.exp(math.log(e0) + t * (math.log(e1) - math.log(e0))), "between"
+            return e0 + t * (e1 - e0), "between"
     return pts[-1][1], "above"
 
 
@@ -227,6 +233,45 @@ def table(rows, progs_order):
     return goal_rows
 
 
+def long_table(rows):
+    """the programs run at >= 10^8 instructions: the co-processor's default against sampling"""
+    by = {}
+    for r in rows:
+        if not r.get("failed"):
+            by.setdefault(r["program"], []).append(r)
+    lines = []
+    for prog, rs in by.items():
+        reps = sorted({int(r["repeat"]) for r in rs if r["kind"] == "vp-off"})
+        if len(reps) < 2 or not any(int(r["program_insns"] or 0) >= LONG_INSNS for r in rs if r["kind"] in ("ss", "vp")):
+            continue
+        R = max(int(r["repeat"]) for r in rs if r["kind"] in ("ss", "vp") and int(r["program_insns"] or 0) >= LONG_INSNS)
+        offs = {r["kind"]: int(r["run_cycles"]) for r in rs if r["kind"].endswith("off") and int(r["repeat"]) == R}
+        if len(offs) < 2:
+            continue
+        runs = [r for r in rs if r["kind"] in ("ss", "vp") and int(r["repeat"]) == R]
+        curve, text = [], ""
+        for rate in LONG_RATES:
+            pts = [r for r in runs if r["kind"] == "ss" and r["setting"] == str(rate)]
+            if pts:
+                o = mean([100.0 * (int(r["run_cycles"]) - offs["ss-off"]) / offs["ss-off"] for r in pts])
+                es = [float(r["error"]) for r in pts]
+                curve.append((o, mean(es)))
+                text += f" 1/{rate}: {o:.2f}% {mean(es):.3f} ({min(es):.3f}..{max(es):.3f});"
+        pts = [r for r in runs if r["kind"] == "vp"]
+        if not pts:
+            continue
+        o = mean([100.0 * (int(r["run_cycles"]) - offs["vp-off"]) / offs["vp-off"] for r in pts])
+        es = [float(r["error"]) for r in pts]
+        se, where = interp_error(curve, o)
+        lines.append(f"{prog:13} {mean([int(r['program_insns']) for r in pts]):13,.0f} x{R}: co-processor {o:.2f}% "
+                     f"{mean(es):.3f} ({min(es):.3f}..{max(es):.3f}); simple sampling{text} at {o:.2f}%: {se:.3f} "
+                     f"({where}), ratio {se / mean(es) if mean(es) > 0 else float('inf'):.1f}")
+    if lines:
+        print("   at >= 10^8 instructions (the longest programs; the co-processor's default setting):")
+        for line in lines:
+            print("   " + line)
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     opts = dict(a[2:].split("=", 1) if "=" in a else (a[2:], "1") for a in sys.argv[1:] if a.startswith("--"))
@@ -251,10 +296,12 @@ def main():
     rows = load_rows(path)
     done = {key(r) for r in rows}
     jobs = []
+    sizes = {}
     for prog, stem in progs:
         if "table-only" in opts:
             break
         n = base_insns(build, stem)
+        sizes[prog] = (n, stem)
         R = 1 if prog in NOT_REPEATABLE else max(1, math.ceil(min_insns / n))
         if prog in NOT_REPEATABLE:
             print(f"(note: {prog} runs once, {n:,} instructions: {NOT_REPEATABLE[prog]})")
@@ -263,6 +310,14 @@ def main():
         want += [(prog, stem, "vp", name, s, R) for name in COP for s in range(SEEDS)]
         if prog not in NOT_REPEATABLE:
             want += [(prog, stem, "vp-off", "-", 0, 2 * R), (prog, stem, "vp", "default", 0, 2 * R)]
+        jobs += [j for j in want if (j[0], j[2], str(j[3]), str(j[4]), str(j[5])) not in done]
+    longest = sorted((p for p in sizes if p not in NOT_REPEATABLE), key=lambda p: -sizes[p][0])[:int(opts.get("long", "5"))]
+    for prog in longest:
+        n, stem = sizes[prog]
+        R = max(1, math.ceil(LONG_INSNS / n))
+        want = [(prog, stem, "vp-off", "-", 0, R), (prog, stem, "ss-off", "-", 0, R)]
+        want += [(prog, stem, "ss", rate, s, R) for rate in LONG_RATES for s in range(SEEDS)]
+        want += [(prog, stem, "vp", "default", s, R) for s in range(SEEDS)]
         jobs += [j for j in want if (j[0], j[2], str(j[3]), str(j[4]), str(j[5])) not in done]
     if jobs:
         import functools
@@ -287,6 +342,7 @@ def main():
     print(f"      the same program with profiling off, on the cycle model {' '.join(TIMING)}; mean over 5 phases/seeds,")
     print("      (min..max); R: runs of the program in a row; cov: the share of the loads at load PCs the profile holds")
     goal = table(rows, [p for p, _ in progs])
+    long_table(rows)
     print()
     print("Goal (docs/vpf.md): on every program with at least 10 pairs, at the co-processor's overhead its error is at"
           " least 4x below simple sampling's; its cost once converged is below 1% on every program.")

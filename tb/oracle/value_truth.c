@@ -64,7 +64,9 @@ void value_truth_event(value_truth_t *t, const hwprof_retire_ev_t *ev) {
     t->tail_loads += !on;
   }
   if (on) t->tail_loads = 0;
-  if (ev->kind == HWPROF_KIND_LOAD && ((t->ctrl >> HWPROF_VPF_CTRL_ENABLE_LSB) & 1u)) {
+  /* the program's loads only: a trap handler's (the profiler's own, after it turned sampling back
+   * on, its registers restored) are not what the profile is of */
+  if (ev->kind == HWPROF_KIND_LOAD && !(ev->trap & 1u) && ((t->ctrl >> HWPROF_VPF_CTRL_ENABLE_LSB) & 1u)) {
     if (map_add(&t->pairs, (uint64_t)ev->pc << 32 | ev->value) || map_add(&t->loads, ev->pc)) t->oom = 1;
     t->instances++;
   }

@@ -16,8 +16,8 @@
 #include "cop_rt_common.h"
 
 #define RING 256u
-#define TABLE 8192u
-#define PROBES 32u /* a pair that finds no room in this many probes is counted as not kept */
+#define TABLE 65536u /* the most entries; one run uses tsize of them, more at higher rates */
+#define PROBES 32u   /* a pair that finds no room in this many probes is counted as not kept */
 
 /* run-time settings (hwprof-sim --set=NAME=VALUE) */
 uint32_t ss_on = 1;          /* 0: the program runs under the runtime with nothing sampled (the cost baseline) */
@@ -37,6 +37,7 @@ static const hwprof_t hw = {.base = HWPROF_PLAT_REG_BASE};
 static struct {
   uint32_t pc, value, count;
 } table[TABLE] __attribute__((section(".preserve")));
+static uint32_t tsize; /* entries in use: 2^20 / ss_prescale, from 4,096 to 65,536 (its clearing is paid per run) */
 static uint32_t pairs, lost, interrupts, handler_errors, unexpected_traps, handler_insns, setup, w0, eval_insns;
 static uint64_t eval_cycles; /* writing snapshots: neither the program's nor the profiler's */
 static uint32_t ring[2 * RING];
@@ -45,8 +46,8 @@ static FILE *out;
 static uint32_t snapshots; /* written to it: its end record counts them */
 
 static void count(uint32_t pc, uint32_t value) {
-  for (uint32_t k = ((pc >> 2) ^ value * 0x9e3779b1u) & (TABLE - 1u), probes = 0; probes < PROBES;
-       probes++, k = (k + 1u) & (TABLE - 1u)) {
+  for (uint32_t k = ((pc >> 2) ^ value * 0x9e3779b1u) & (tsize - 1u), probes = 0; probes < PROBES;
+       probes++, k = (k + 1u) & (tsize - 1u)) {
     if (table[k].count != 0 && table[k].pc == pc && table[k].value == value) {
       table[k].count++;
       return;
@@ -75,7 +76,7 @@ static int take_ring(const hwprof_t *h, uint32_t n) {
 }
 
 static void write_table(void) {
-  for (uint32_t k = 0; k < TABLE; k++)
+  for (uint32_t k = 0; k < tsize; k++)
     if (table[k].count)
       fprintf(out, "0x%08lx 0x%08lx %lu\n", (unsigned long)table[k].pc, (unsigned long)table[k].value, (unsigned long)table[k].count);
 }
@@ -139,7 +140,9 @@ int main(void) {
     return 89;
   }
   const uint32_t setup0 = rt_instret();
-  for (uint32_t k = 0; k < TABLE; k += 8) /* an entry with count 0 is free; 8 a turn: one branch per 8 */
+  for (tsize = 4096u; tsize < TABLE && tsize * ss_prescale < (1u << 20); tsize *= 2u) {
+  }
+  for (uint32_t k = 0; k < tsize; k += 8) /* an entry with count 0 is free; 8 a turn: one branch per 8 */
     table[k].count = table[k + 1].count = table[k + 2].count = table[k + 3].count = table[k + 4].count = table[k + 5].count =
         table[k + 6].count = table[k + 7].count = 0;
   if (hwprof_cop_load(&hw, &ss_image) != kHwprofOk) return 90;
