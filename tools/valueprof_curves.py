@@ -225,7 +225,7 @@ def table(rows, progs_order):
         if "default" in cops:
             o, e = cops["default"][0], cops["default"][1]
             se, where = interp_error(curve, o)
-            ratio = se / e if e > 0 else float("inf")
+            ratio = se / e if e > 0 else (float("inf") if se > 0 else 1.0)  # both exact: equal
             goal_rows.append((prog, pairs, o, e, se, where, ratio, below, len(cops), conv))
             print(f"   at the default's overhead ({o:.2f}%) simple sampling's error is {se:.3f} ({where} its curve): "
                   f"ratio {ratio:.1f}; {below} of {len(cops)} settings below sampling's curve; cost once converged: "
@@ -265,7 +265,7 @@ def long_table(rows):
         se, where = interp_error(curve, o)
         lines.append(f"{prog:13} {mean([int(r['program_insns']) for r in pts]):13,.0f} x{R}: co-processor {o:.2f}% "
                      f"{mean(es):.3f} ({min(es):.3f}..{max(es):.3f}); simple sampling{text} at {o:.2f}%: {se:.3f} "
-                     f"({where}), ratio {se / mean(es) if mean(es) > 0 else float('inf'):.1f}")
+                     f"({where}), ratio {se / mean(es) if mean(es) > 0 else (float('inf') if se > 0 else 1.0):.1f}")
     if lines:
         print("   at >= 10^8 instructions (the longest programs; the co-processor's default setting):")
         for line in lines:
