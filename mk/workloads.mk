@@ -84,7 +84,7 @@ $(BUILD)/fw/cop_image.c: $(COP_FW_PROG) $(CPASM_BIN)
 	@mkdir -p $(dir $@)
 	$(CPASM_BIN) --c cop_image $(COP_FW_PROG) -o $@
 define COP_FW_RULE
-$(BUILD)/workloads/%-cop$(1).elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/cop_rt.c sw/fw/rt/cop_rt_common.h sw/fw/drivers/hwprof_cop.c $(BUILD)/fw/cop_image.c $(SW_HDR)
+$(BUILD)/workloads/%-cop$(1).elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/cop_rt.c sw/fw/rt/cop_rt_common.h sw/fw/rt/rt_counters.h sw/fw/drivers/hwprof_cop.c $(BUILD)/fw/cop_image.c $(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include $(if $(1),-DCOP_PRESCALE=$(1)u) -c sw/fw/rt/cop_rt.c -o $$(@:.elf=-rt.o)
@@ -104,7 +104,7 @@ VP_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -vp.elf,$(VP_PROGRAMS)
 $(BUILD)/fw/vp_image.c: sw/fw/cop/valueprof.s $(CPASM_BIN)
 	@mkdir -p $(dir $@)
 	$(CPASM_BIN) --c vp_image sw/fw/cop/valueprof.s -o $@
-$(BUILD)/workloads/%-vp.elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/vp_rt.c sw/fw/rt/cop_rt_common.h sw/fw/vp/vp_fw.c sw/fw/vp/vp_fw.h sw/fw/drivers/hwprof_cop.c \
+$(BUILD)/workloads/%-vp.elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/vp_rt.c sw/fw/rt/cop_rt_common.h sw/fw/rt/rt_counters.h sw/fw/vp/vp_fw.c sw/fw/vp/vp_fw.h sw/fw/drivers/hwprof_cop.c \
                              $(BUILD)/fw/vp_image.c $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
@@ -116,7 +116,7 @@ SS_FW_ELFS := $(addprefix $(BUILD)/workloads/,$(addsuffix -ss.elf,$(VP_PROGRAMS)
 $(BUILD)/fw/ss_image.c: sw/fw/cop/simplesamp.s $(CPASM_BIN)
 	@mkdir -p $(dir $@)
 	$(CPASM_BIN) --c ss_image sw/fw/cop/simplesamp.s -o $@
-$(BUILD)/workloads/%-ss.elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/ss_rt.c sw/fw/rt/cop_rt_common.h sw/fw/drivers/hwprof_cop.c $(BUILD)/fw/ss_image.c $(SW_HDR)
+$(BUILD)/workloads/%-ss.elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/ss_rt.c sw/fw/rt/cop_rt_common.h sw/fw/rt/rt_counters.h sw/fw/drivers/hwprof_cop.c $(BUILD)/fw/ss_image.c $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -c sw/fw/rt/ss_rt.c -o $(@:.elf=-rt.o)
@@ -190,7 +190,7 @@ PHASE_WORKLOADS := phases stable
 DYN_PROGRAMS := $(WORKLOADS) $(PHASE_WORKLOADS)
 DYN_ELFS := $(addprefix $(BUILD)/dyn/,$(addsuffix -prof.elf,$(DYN_PROGRAMS)))
 DYN_FW := $(DYNOPT_SRC) $(RELAYOUT_SRC) sw/fw/drivers/hwprof_edge.c
-$(BUILD)/dyn/dynopt-rt.o: sw/fw/rt/dynopt_rt.c $(DYNOPT_HDR) $(SW_HDR)
+$(BUILD)/dyn/dynopt-rt.o: sw/fw/rt/dynopt_rt.c sw/fw/rt/rt_counters.h $(DYNOPT_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt -c $< -o $@
 .SECONDARY: $(addprefix $(BUILD)/dyn/,$(addsuffix .elf,$(DYN_PROGRAMS)))
@@ -351,7 +351,7 @@ $(BUILD)/gcov/embench-O0/%.elf: sim/embench/boardsupport.h sim/embench/board.c $
 EMBENCH_PROGS := $(notdir $(wildcard $(EMBENCH)/src/*))
 EMBENCH_VP := $(foreach p,$(EMBENCH_PROGS),$(BUILD)/embench/$(p)-vp.elf $(BUILD)/embench/$(p)-ss.elf)
 define EMBENCH_RT_RULE
-$(BUILD)/embench/%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c sw/fw/rt/$(1)_rt.c sw/fw/rt/cop_rt_common.h \
+$(BUILD)/embench/%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c sw/fw/rt/$(1)_rt.c sw/fw/rt/cop_rt_common.h sw/fw/rt/rt_counters.h \
                              sw/fw/drivers/hwprof_cop.c $(VP_SRC) $(VP_HDR) $(BUILD)/fw/$(1)_image.c $(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
@@ -418,7 +418,7 @@ define DYNRL_RULES
 $(1)_ELFS := $$(addprefix $(BUILD)/$(1)/,$$(addsuffix -prof.elf,$$(DYN_PROGRAMS))) \
               $$(foreach p,$$(EMBENCH_PROGS),$(BUILD)/$(1)/embench-$$(p)-prof.elf)
 .SECONDARY: $$(addprefix $(BUILD)/$(1)/,$$(addsuffix .elf,$$(DYN_PROGRAMS))) $$(foreach p,$$(EMBENCH_PROGS),$(BUILD)/$(1)-embench/$$(p).elf)
-$(BUILD)/$(1)/dynopt-rt.o: sw/fw/rt/dynopt_rt.c $$(DYNOPT_HDR) $$(SW_HDR)
+$(BUILD)/$(1)/dynopt-rt.o: sw/fw/rt/dynopt_rt.c sw/fw/rt/rt_counters.h $$(DYNOPT_HDR) $$(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$$(RV32_CC) $$(WL_FLAGS) -march=rv32im_zicsr -Isw/include -Isw/fw/dynopt $(2) -c $$< -o $$@
 $(BUILD)/$(1)/%.elf: sim/workloads/%.c sim/workloads/common.h $(BUILD)/$(1)/dynopt-rt.o $$(call fwobj,wl,$$(DYN_FW) $(3)) $$(SW_HDR)

@@ -22,6 +22,15 @@ import os
 import sys
 
 
+def grid(plt, n, cols, height):
+    """a figure of n panels, cols a row, each hidden until drawn in"""
+    nrows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(4 * cols, height * nrows), squeeze=False)
+    for ax in axes.flat:
+        ax.set_visible(False)
+    return fig, axes
+
+
 def plot_curves(plt, build, out):
     """error against overhead (cycles) per program, both profilers; None without the data"""
     tsv = os.path.join(build, "bench", "vp-curves.tsv")
@@ -33,11 +42,7 @@ def plot_curves(plt, build, out):
     for r in rows:
         if r["program"] not in progs:
             progs.append(r["program"])
-    cols = 4
-    nrows = (len(progs) + cols - 1) // cols
-    fig, axes = plt.subplots(nrows, cols, figsize=(4 * cols, 3.2 * nrows), squeeze=False)
-    for ax in axes.flat:
-        ax.set_visible(False)
+    fig, axes = grid(plt, len(progs), 4, 3.2)
     for ax, prog in zip(axes.flat, progs):
         rs = [r for r in rows if r["program"] == prog]
         off = {(r["kind"], r["repeat"]): int(r["run_cycles"]) for r in rs if r["kind"].endswith("off")}
@@ -138,11 +143,7 @@ def main(argv):
     plt.close(fig)
 
     shown = [r for r in rows if int(r["pairs"]) > 0]
-    cols = 3
-    nrows = (len(shown) + cols - 1) // cols
-    fig, axes = plt.subplots(nrows, cols, figsize=(4 * cols, 3.6 * nrows), squeeze=False)
-    for ax in axes.flat:
-        ax.set_visible(False)
+    fig, axes = grid(plt, len(shown), 3, 3.6)
     for ax, r in zip(axes.flat, shown):
         ax.set_visible(True)
         for kind, colour, label in (("vp", "C0", "co-processor"), ("ss", "C1", "simple sampling")):
@@ -186,9 +187,7 @@ def main(argv):
     written = [bars, scatter]
     for axis, col, label in (("instructions", 0, "program instructions executed"),
                              ("overhead", 1, "profiling instructions spent")):
-        fig, axes = plt.subplots(nrows, cols, figsize=(4 * cols, 3.2 * nrows), squeeze=False)
-        for ax in axes.flat:
-            ax.set_visible(False)
+        fig, axes = grid(plt, len(shown), 3, 3.2)
         for ax, r in zip(axes.flat, shown):
             ax.set_visible(True)
             for kind, colour, name in (("vp", "C0", "co-processor"), ("ss", "C1", "simple sampling")):

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "hwprof_mmio.h"
+#include "rt_counters.h"
 #include "autogen/hwprof_regs.h"
 
 static inline uint32_t rt_instret(void) {
@@ -16,17 +17,8 @@ static inline uint32_t rt_instret(void) {
   return v;
 }
 
-/* the clock cycles so far (mcycle, 64 bits: on the platforms, the system's cycles, stalls and bus
- * transfers included: docs/cpu-model.md) */
-static inline uint64_t rt_cycles(void) {
-  uint32_t hi, lo, hi2;
-  do {
-    __asm__ volatile("csrr %0, mcycleh" : "=r"(hi));
-    __asm__ volatile("csrr %0, mcycle" : "=r"(lo));
-    __asm__ volatile("csrr %0, mcycleh" : "=r"(hi2));
-  } while (hi != hi2);
-  return (uint64_t)hi << 32 | lo;
-}
+/* the clock cycles so far (docs/cpu-model.md) */
+static inline uint64_t rt_cycles(void) { return rt_mcycle64(); }
 
 /* the timer interrupt when the instructions retired reach at (the CPU model's mtime counts them) */
 static inline void rt_set_timer(uint32_t at) {

@@ -11,6 +11,7 @@
 
 #include "dynopt.h"
 #include "autogen/hwprof_regs.h"
+#include "rt_counters.h"
 #ifdef DYNOPT_TRACES
 #include "hwprof_trace.h"
 #include "trace_opt.h"
@@ -194,15 +195,7 @@ static uint32_t handler_entries;
 
 enum { kRequestInit = 1, kRequestFinish = 2 };
 
-static uint64_t instret(void) {
-  uint32_t lo, hi, hi2;
-  do {
-    __asm__ volatile("csrr %0, minstreth" : "=r"(hi));
-    __asm__ volatile("csrr %0, minstret" : "=r"(lo));
-    __asm__ volatile("csrr %0, minstreth" : "=r"(hi2));
-  } while (hi != hi2);
-  return (uint64_t)hi << 32 | lo;
-}
+static uint64_t instret(void) { return rt_minstret64(); }
 
 static void set_timer(uint64_t at) {
   volatile uint32_t *cmp = (volatile uint32_t *)(uintptr_t)HWPROF_PLAT_MTIMECMP;
