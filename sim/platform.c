@@ -10,19 +10,24 @@
  * but what changes (a copy of a just-written event stalls on store forwarding), the line of a read
  * response only when it is answered, the write data only when a line is written. */
 static void hw_cycle(platform_t *p, hwprof_top_in_t *in) {
+  p->cycles++;
+  /* after a plain cycle with the profile memory idle: most cycles of a run (hwprof_top_plain_again()) */
+  if (p->plain && !(in->apb.psel && in->apb.penable) && hwprof_top_plain_again(&p->hw, &in->ev)) return;
   /* the memory port: the profile memory over the CPU's RAM (cmodel/mem/mem_model.c) */
   in->mem_req_ready = hwprof_mem_model_ready(&p->mem);
   in->mem_rsp_valid = hwprof_mem_model_rsp_valid(&p->mem);
   if (in->mem_rsp_valid) hwprof_mem_model_rsp_line(&p->mem, &in->mem_rsp_rdata);
-  hwprof_top_cycle(&p->hw, &p->cfg, in, &p->out);
+  const bool plain = hwprof_top_cycle(&p->hw, &p->cfg, in, &p->out);
   hwprof_mem_req_t *q = &p->mem_req;
   q->valid = p->out.mem_req_valid;
   q->write = p->out.mem_req_write;
   q->addr = p->out.mem_req_addr;
   if (q->valid && q->write) q->wdata = p->out.mem_req_wdata;
-  if (!hwprof_mem_model_idle(&p->mem, q)) hwprof_mem_model_step(&p->mem, q);
+  /* an idle memory stays idle until the next request (which a plain cycle does not make) */
+  const bool mem_idle = hwprof_mem_model_idle(&p->mem, q);
+  if (!mem_idle) hwprof_mem_model_step(&p->mem, q);
+  p->plain = plain && mem_idle;
   p->cpu.irq_line = p->out.irq_phase || p->out.irq_trace || p->out.irq_coproc || p->out.irq_error;
-  p->cycles++;
 }
 
 uint32_t platform_apb(platform_t *p, bool write, uint16_t addr, uint32_t data) {

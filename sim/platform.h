@@ -23,6 +23,8 @@ typedef struct {
   hwprof_top_cfg_t cfg;
   hwprof_top_state_t hw;
   hwprof_top_out_t out;      /* hwprof outputs of the last cycle */
+  bool plain; /* the last cycle was plain (hwprof_top_cycle()) and the profile memory is idle: the next
+                 may be hwprof_top_plain_again() */
   /* hwprof's inputs: in ev_in the CPU's retire event (written there by the CPU model, never an APB
      access), in bus_in an APB access or nothing (never an event) */
   hwprof_top_in_t ev_in, bus_in;

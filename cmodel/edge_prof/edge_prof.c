@@ -252,15 +252,15 @@ static void waiting_out(hwprof_edge_prof_out_t *o) {
   o->mem_req_wdata = &zero_line;
 }
 
-/* Nothing to decide this cycle (most cycles of a run): no access and no command, and either idle
- * with an empty update buffer (at rest) or waiting for a refill's line that has not come. eval()
- * would then decide nothing (no pop, no perform, no miss, no memory request, the same state) and
- * give all outputs 0 but upd_space; at the edge only the update buffer takes an arriving update and
- * the statistics count a stalled event. */
 static bool waiting(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_in_t *in) {
-  _Static_assert(ST_IDLE == 0, "hwprof_edge_prof_at_rest() names StIdle 0");
-  return !in->reg.access && !s->cmd_busy &&
-         ((s->state == ST_IDLE && s->upd_buf.count == 0) || (s->state == ST_FILL_WAIT && !in->mem_rsp_valid));
+  _Static_assert(ST_IDLE == 0 && ST_FILL_WAIT == 3, "hwprof_edge_prof_at_rest() and _waiting() name StIdle 0, StFillWait 3");
+  return hwprof_edge_prof_waiting(s, in->reg.access, in->mem_rsp_valid);
+}
+
+void hwprof_edge_prof_take(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_upd_op_t *upd) {
+  const hwprof_prim_fifo_cfg_t uc = upd_buf_cfg(cfg);
+  const hwprof_prim_fifo_in_t ui = {false, false, true, entry(upd->dec, upd->addr), 0};
+  hwprof_prim_fifo_step(&s->upd_buf, &uc, &ui);
 }
 
 void hwprof_edge_prof_eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg,
@@ -296,11 +296,7 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
       const hwprof_prim_counters_in_t st_in = {1u << HWPROF_EP_ST_STALLS, false, 0, 0};
       hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
     }
-    if (in->upd.valid) {
-      const hwprof_prim_fifo_cfg_t uc = upd_buf_cfg(cfg);
-      const hwprof_prim_fifo_in_t ui = {false, false, true, entry(in->upd.dec, in->upd.addr), 0};
-      hwprof_prim_fifo_step(&s->upd_buf, &uc, &ui);
-    }
+    if (in->upd.valid) hwprof_edge_prof_take(s, cfg, &in->upd);
     return;
   }
   const hwprof_edge_prof_out_t *o = &e->out;

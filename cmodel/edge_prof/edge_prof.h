@@ -132,6 +132,16 @@ void hwprof_edge_prof_reset(hwprof_edge_prof_state_t *s);
 static inline bool hwprof_edge_prof_at_rest(const hwprof_edge_prof_state_t *s) {
   return s->state == 0 /* StIdle */ && s->upd_buf.count == 0 && !s->cmd_busy;
 }
+/* Nothing to decide this cycle (most cycles of a run): no register access and no command, and either
+ * at rest or waiting for a refill's line that has not come (mem_rsp_valid low). The outputs are then
+ * all 0 but upd_space, and the edge only takes an arriving update (hwprof_edge_prof_take()) and
+ * counts a stalled event. */
+static inline bool hwprof_edge_prof_waiting(const hwprof_edge_prof_state_t *s, bool access, bool mem_rsp_valid) {
+  return !access && !s->cmd_busy &&
+         ((s->state == 0 /* StIdle */ && s->upd_buf.count == 0) || (s->state == 3 /* StFillWait */ && !mem_rsp_valid));
+}
+/* The update buffer takes an arriving update (never full: the pir asks only while there is room). */
+void hwprof_edge_prof_take(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_upd_op_t *upd);
 void hwprof_edge_prof_comb(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
                     hwprof_edge_prof_out_t *out);
 void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in);

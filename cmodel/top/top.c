@@ -249,15 +249,21 @@ static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const
 }
 
 bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_in_t *in) {
-  return hwprof_top_lean(s, in) && hwprof_trace_ctrl_at_rest(&s->trace_ctrl) && !s->pir.upd.valid &&
-         hwprof_edge_prof_at_rest(&s->edge_prof) &&
-         (!in->ev.valid || hwprof_pir_passes(&s->pir, &in->ev));
+  return hwprof_top_lean(s, in) && hwprof_trace_ctrl_passes(&s->trace_ctrl, &in->ev) &&
+         hwprof_edge_prof_waiting(&s->edge_prof, false, in->mem_rsp_valid) &&
+         /* (the port's ready follows the pir's request even without an event: with no event, ready
+          * needs room in the update buffer unless the pir lets its fields pass) */
+         (hwprof_pir_passes(&s->pir, &in->ev) ||
+          (!in->ev.valid && hwprof_edge_prof_at_rest(&s->edge_prof) && !s->pir.upd.valid));
 }
 
 /* The cycle of lean_cycle() when hwprof_top_plain() holds: the pir asks for no update (an event it
- * lets pass) and the edge-profiling unit is quiet (at rest, no update arriving), so the
- * port is ready, no memory request is made and no overflow, underflow or drop is raised. */
-static void plain_cycle(hwprof_top_state_t *s, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
+ * lets pass), the trace controller lets the event pass too, and the edge-profiling unit has nothing
+ * to decide (it only takes the update the pir made last cycle, if any), so the port is ready, no
+ * memory request is made and no overflow, underflow or drop is raised. Returns whether the next
+ * cycle may be hwprof_top_plain_again(): the edge unit at rest, nothing taken, no level raised. */
+static bool plain_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in,
+                        hwprof_top_out_t *out) {
   static const hwprof_line_t no_line;
   out->ev_ready = true;
   out->apb.pready = true;
@@ -268,25 +274,27 @@ static void plain_cycle(hwprof_top_state_t *s, const hwprof_top_in_t *in, hwprof
   out->mem_req_wdata = no_line;
   irq_outputs(&s->regs, out);
   out->upd = s->pir.upd;
-  if (hwprof_trace_ctrl_level(&s->trace_ctrl)) { /* the trace controller at rest raises only its FIFO-mode level */
+  const bool level = hwprof_trace_ctrl_level(&s->trace_ctrl);
+  if (level) { /* the trace controller raises only its FIFO-mode level */
     static const hwprof_reg_req_t no_access;
     const hwprof_top_hw2reg_t hw = {.irq_pending_trace_set = true};
     hwprof_top_reg_step(&s->regs, &no_access, &hw);
   }
+  const bool take = s->pir.upd.valid;
+  if (take) hwprof_edge_prof_take(&s->edge_prof, &cfg->edge_prof, &s->pir.upd);
   hwprof_pir_pass(&s->pir, in->ev.valid && !(in->ev.trap & 1u));
+  return !level && !take && hwprof_edge_prof_at_rest(&s->edge_prof);
 }
 
-void hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
-  if (hwprof_top_plain(s, in)) {
-    plain_cycle(s, in, out);
-    return;
-  }
+bool hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
+  if (hwprof_top_plain(s, in)) return plain_cycle(s, cfg, in, out);
   if (hwprof_top_lean(s, in)) {
     lean_cycle(s, cfg, in, out);
-    return;
+    return false;
   }
   wires_t w;
   wires_of(s, cfg, in, &w);
   outputs_of(s, &w, out);
   advance(s, cfg, &w);
+  return false;
 }

@@ -57,16 +57,30 @@ hwprof_result_t hwprof_top_cfg_check(const hwprof_top_cfg_t *cfg);
 void hwprof_top_reset(hwprof_top_state_t *s);
 void hwprof_top_comb(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out);
 void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in);
-/* hwprof_top_comb then hwprof_top_step, evaluating the wiring once: for simulators that do both every
- * cycle. When hwprof_top_lean() holds it evaluates only the pir, the edge-profiling unit and the
- * trace controller, when hwprof_top_plain() holds only the pir's event counter. */
 /* No APB access, and the value profiler and the co-processor at rest (each block's own rule): their
  * outputs are all 0 and their edges change nothing. */
 bool hwprof_top_lean(const hwprof_top_state_t *s, const hwprof_top_in_t *in);
-/* ... and the trace controller at rest, the pir asking for no update (no event, or one it lets pass:
- * hwprof_pir_passes()) while the edge-profiling unit is at rest with none arriving:
- * hwprof_top_cycle() then only counts the event. */
+/* ... and the pir asking for no update (no event, or one it lets pass: hwprof_pir_passes()), the
+ * trace controller letting the event pass (hwprof_trace_ctrl_passes()), and the edge-profiling unit
+ * with nothing to decide (hwprof_edge_prof_waiting()): the cycle then only counts the event and
+ * puts the update the pir made last cycle, if any, into the update buffer. */
 bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_in_t *in);
-void hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out);
+/* hwprof_top_comb then hwprof_top_step, evaluating the wiring once: for simulators that do both every
+ * cycle. When hwprof_top_lean() holds it evaluates only the pir, the edge-profiling unit and the
+ * trace controller, when hwprof_top_plain() holds only the pir's event counter and update buffer.
+ * Returns whether the cycle was plain, took no update, left the edge-profiling unit at rest and the
+ * trace controller's FIFO-mode interrupt level low: the next cycle may then be
+ * hwprof_top_plain_again(). */
+bool hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out);
+/* The cycle after one for which hwprof_top_cycle() (or this) returned true, when it has no APB access
+ * (no psel with penable) and no event or one the pir and the trace controller let pass: that plain
+ * cycle changes nothing but the pir's event counter (every engine stays as it was, no update and no
+ * interrupt cause is raised), so its outputs are the last cycle's. Returns false, changing nothing,
+ * when the event is not one both let pass: the caller then runs hwprof_top_cycle(). */
+static inline bool hwprof_top_plain_again(hwprof_top_state_t *s, const hwprof_retire_ev_t *ev) {
+  if (ev->valid && (!hwprof_pir_passes(&s->pir, ev) || !hwprof_trace_ctrl_passes(&s->trace_ctrl, ev))) return false;
+  hwprof_pir_pass(&s->pir, ev->valid && !(ev->trap & 1u));
+  return true;
+}
 
 #endif /* HWPROF_TOP_H */

@@ -71,6 +71,15 @@ void hwprof_trace_ctrl_reset(hwprof_trace_ctrl_state_t *s);
  * at, nothing is sampled, no strobe is set, so the edge changes nothing and the only output is the
  * FIFO-mode interrupt level of what the FIFO still holds. */
 static inline bool hwprof_trace_ctrl_at_rest(const hwprof_trace_ctrl_state_t *s) { return !s->regs.ctrl_enable; }
+/* With no register access, an event after which the edge changes nothing and the only output is
+ * the FIFO-mode level: the controller off, no event, a trap handler's event, or, while no trace start
+ * is pending, an event that neither ends a trace nor moves its history (not a branch, jump or
+ * indirect jump, not trapping). */
+static inline bool hwprof_trace_ctrl_passes(const hwprof_trace_ctrl_state_t *s, const hwprof_retire_ev_t *ev) {
+  if (hwprof_trace_ctrl_at_rest(s) || !ev->valid || (ev->trap & 1u)) return true;
+  return !s->pending && ev->trap != HWPROF_TRAP_ENTRY && ev->kind != HWPROF_KIND_BRANCH &&
+         ev->kind != HWPROF_KIND_JUMP && ev->kind != HWPROF_KIND_IJUMP;
+}
 /* FIFO mode: the interrupt's level while the FIFO holds at least the watermark (see the RTL) */
 static inline bool hwprof_trace_ctrl_level(const hwprof_trace_ctrl_state_t *s) {
   const unsigned wm = s->regs.ctrl_watermark ? s->regs.ctrl_watermark : 1u;

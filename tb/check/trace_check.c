@@ -47,7 +47,7 @@ void trace_check_event(trace_check_t *t, const hwprof_trace_ctrl_state_t *tc, co
     t->stopped_at = t->events; /* the program's own instruction ran untraced: nothing to compare from here */
     return;
   }
-  uint32_t start, hist;
+  uint32_t start = 0, hist = 0; /* (the oracle sets them only when a trace ended) */
   bool ended = trace_oracle_feed(&t->oracle, ev, &start, &hist);
   uint32_t now = ended_count(tc), filtered = (uint32_t)hwprof_prim_counters_get(&tc->stats, HWPROF_TC_ST_FILT);
   if (now == t->seen && !ended) return;

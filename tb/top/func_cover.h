@@ -44,6 +44,9 @@ class FuncCover {
     // the C model's shortcuts (counted, not required of every run: a stream that keeps an engine
     // awake never takes them; make test requires them of the default configuration's seeds)
     kPlain,              // the C model took its plain cycle (hwprof_top_plain: only the event counted)
+    kPlainAgain,         // ... after a plain cycle, as the C platform does: hwprof_top_plain_again, the outputs kept
+    kPlainTracing,       // ... with the trace controller on (an event it lets pass: hwprof_trace_ctrl_passes)
+    kPlainWaiting,       // ... with the edge unit waiting: taking the pir's update, or a refill outstanding
     kLean,               // ... its lean cycle (hwprof_top_lean: the engines but the pir and edge unit at rest)
     kLeanMiss,           // ... in which an update missed the cache
     kLeanStall,          // ... in which a retire event waited
@@ -56,15 +59,21 @@ class FuncCover {
                                       "trigger -1 by overflow", "trigger +1 by underflow", "phase interrupt",
                                       "update dropped (bounds)", "event stalled (buffer full)", "trace FIFO full",
                                       "trace FIFO watermark interrupt", "link stack overflow", "link stack underflow", "path counted", "path stack overflow",
-                                      "path stack underflow", "carrier prof.id counted", "carrier prof.init or prof.setoff", "plain model cycle", "lean model cycle", "lean cycle with a miss",
+                                      "path stack underflow", "carrier prof.id counted", "carrier prof.init or prof.setoff", "plain model cycle",
+                                      "plain cycle again", "plain cycle while tracing",
+                                      "plain cycle, edge unit waiting", "lean model cycle", "lean cycle with a miss",
                                       "lean cycle with a stall", "update arriving in a refill wait"};
     return n[p];
   }
 
-  // call before the cycle's evaluation, with the model's state and the cycle's APB request
-  void before(const hwprof_top_state_t& s, const hwprof_top_in_t& in) {
+  // call before the cycle's evaluation, with the model's state and the cycle's inputs, and whether the
+  // bench may repeat its last (plain) cycle with hwprof_top_plain_again
+  void before(const hwprof_top_state_t& s, const hwprof_top_in_t& in, bool may_repeat) {
     b_ = s_of(s);
     plain_ = hwprof_top_plain(&s, &in);
+    again_ = may_repeat && plain_;  // (hwprof_top_plain_again holds exactly when the cycle is plain)
+    tracing_ = plain_ && s.trace_ctrl.regs.ctrl_enable;
+    waiting_ = plain_ && (s.pir.upd.valid || !hwprof_edge_prof_at_rest(&s.edge_prof));
     lean_ = !plain_ && hwprof_top_lean(&s, &in);
     /* StFillWait (3), no command, the line not there yet, no access: hwprof_edge_prof_eval's waiting cycle */
     wait_arrive_ = s.edge_prof.state == 3 && !s.edge_prof.cmd_busy && s.pir.upd.valid && !in.mem_rsp_valid &&
@@ -103,6 +112,9 @@ class FuncCover {
     hit_[kCarrierCount] += fired && b_.flag && in.ev.op == HWPROF_PROF_OP_ID && in.ev.pid != 0;
     hit_[kCarrierPir] += fired && (in.ev.op == HWPROF_PROF_OP_INIT || in.ev.op == HWPROF_PROF_OP_SETOFF);
     hit_[kPlain] += plain_;
+    hit_[kPlainAgain] += again_;
+    hit_[kPlainTracing] += tracing_;
+    hit_[kPlainWaiting] += waiting_;
     hit_[kLean] += lean_;
     hit_[kLeanMiss] += lean_ ? misses : 0;
     hit_[kLeanStall] += lean_ && in.ev.valid && !out.ev_ready;
@@ -157,7 +169,7 @@ class FuncCover {
   Snap b_{};
   uint64_t hit_[kN] = {};
   uint64_t misses_ = 0;
-  bool plain_ = false, lean_ = false, wait_arrive_ = false;
+  bool plain_ = false, again_ = false, tracing_ = false, waiting_ = false, lean_ = false, wait_arrive_ = false;
   bool irq_phase_ = false, irq_trace_ = false;
 };
 

@@ -58,7 +58,8 @@ done
 # compared with the RTL: each of tb_top's shortcut points is reached over the seeds above
 model_shortcuts() {
   local p n rc=0
-  for p in "plain model cycle" "lean model cycle" "lean cycle with a miss" "lean cycle with a stall" \
+  for p in "plain model cycle" "plain cycle again" "plain cycle while tracing" \
+    "plain cycle, edge unit waiting" "lean model cycle" "lean cycle with a miss" "lean cycle with a stall" \
     "update arriving in a refill wait"; do
     n=0
     for s in $seeds; do
