@@ -213,6 +213,30 @@ static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const
   ep.mem_rsp_rdata = &in->mem_rsp_rdata;
   hwprof_edge_prof_eval_t e;
   hwprof_edge_prof_eval(&s->edge_prof, &cfg->edge_prof, &ep, &e);
+  out->apb.pready = true;
+  out->apb.pslverr = false;
+  out->apb.prdata = 0;
+  out->mem_req_valid = e.out.mem_req_valid;
+  out->mem_req_write = e.out.mem_req_write;
+  out->mem_req_addr = e.out.mem_req_addr;
+  out->mem_req_wdata = *e.out.mem_req_wdata;
+  irq_outputs(&s->regs, out);
+  out->upd = s->pir.upd;
+  if (!e.out.ovf && !e.out.unf && hwprof_pir_passes(&s->pir, &in->ev) &&
+      hwprof_trace_ctrl_passes(&s->trace_ctrl, &in->ev)) {
+    /* the edge unit at work with an event the pir and the trace controller let pass (and no overflow
+     * or underflow for the pir): the pir asks for no update, so the port is ready, and only counts the
+     * event; the trace controller raises only its FIFO-mode level */
+    out->ev_ready = true;
+    const bool level = hwprof_trace_ctrl_level(&s->trace_ctrl);
+    if (level || e.out.drop) {
+      const hwprof_top_hw2reg_t hw = {.irq_pending_trace_set = level, .irq_pending_error_set = e.out.drop};
+      hwprof_top_reg_step(&s->regs, &no_access, &hw);
+    }
+    hwprof_pir_pass(&s->pir, in->ev.valid && !(in->ev.trap & 1u));
+    hwprof_edge_prof_commit(&s->edge_prof, &cfg->edge_prof, &ep, &e);
+    return;
+  }
   hwprof_pir_in_t pir = {.ev = &in->ev, .reg = no_access, .ovf = e.out.ovf, .unf = e.out.unf};
   hwprof_pir_eval_t pe;
   hwprof_pir_eval(&s->pir, &cfg->pir, &pir, &pe);
@@ -226,15 +250,6 @@ static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const
   const hwprof_trace_ctrl_out_t *tc_out = &te.out;
 
   out->ev_ready = ev_ready;
-  out->apb.pready = true;
-  out->apb.pslverr = false;
-  out->apb.prdata = 0;
-  out->mem_req_valid = e.out.mem_req_valid;
-  out->mem_req_write = e.out.mem_req_write;
-  out->mem_req_addr = e.out.mem_req_addr;
-  out->mem_req_wdata = *e.out.mem_req_wdata;
-  irq_outputs(&s->regs, out);
-  out->upd = pir_out.upd;
 
   /* the edge: the top window's block only takes the interrupt causes raised (it has no other input) */
   if (pir_out.phase || tc_out->irq || e.out.drop) {
