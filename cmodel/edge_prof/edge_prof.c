@@ -162,10 +162,7 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
     hwprof_edge_prof_hw2reg_t hw;
     hw2reg_of(s, cfg, &hw);
     hwprof_edge_prof_reg_comb(&s->regs, &in->reg, &hw, &e->r2h, &o->reg);
-  } else { /* the register block's strobes without an access: all 0 */
-    static const hwprof_edge_prof_reg2hw_t none;
-    e->r2h = none;
-  }
+  } /* (without an access the strobes are all 0: commit() does not read e->r2h) */
 
   e->next_state = s->state;
   switch (s->state) {
@@ -346,13 +343,16 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
     s->dirty[walk_line] = false;
     st_inc |= 1u << HWPROF_EP_ST_WBS;
   }
+  /* the register block's strobes (all 0 without an access: e->r2h is then not set) */
+  static const hwprof_edge_prof_reg2hw_t no_strobes;
+  const hwprof_edge_prof_reg2hw_t *r2h = in->reg.access ? &e->r2h : &no_strobes;
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_EP_ST_N, 32};
   const hwprof_prim_counters_in_t st_in = {
       st_inc, false,
-      (uint32_t)e->r2h.stat_updates_qe << HWPROF_EP_ST_UPDATES | (uint32_t)e->r2h.stat_hits_qe << HWPROF_EP_ST_HITS |
-          (uint32_t)e->r2h.stat_misses_qe << HWPROF_EP_ST_MISSES | (uint32_t)e->r2h.stat_writebacks_qe << HWPROF_EP_ST_WBS |
-          (uint32_t)e->r2h.stat_stalls_qe << HWPROF_EP_ST_STALLS | (uint32_t)e->r2h.stat_dropped_qe << HWPROF_EP_ST_DROPPED |
-          (uint32_t)e->r2h.stat_overflows_qe << HWPROF_EP_ST_OVF | (uint32_t)e->r2h.stat_underflows_qe << HWPROF_EP_ST_UNF,
+      (uint32_t)r2h->stat_updates_qe << HWPROF_EP_ST_UPDATES | (uint32_t)r2h->stat_hits_qe << HWPROF_EP_ST_HITS |
+          (uint32_t)r2h->stat_misses_qe << HWPROF_EP_ST_MISSES | (uint32_t)r2h->stat_writebacks_qe << HWPROF_EP_ST_WBS |
+          (uint32_t)r2h->stat_stalls_qe << HWPROF_EP_ST_STALLS | (uint32_t)r2h->stat_dropped_qe << HWPROF_EP_ST_DROPPED |
+          (uint32_t)r2h->stat_overflows_qe << HWPROF_EP_ST_OVF | (uint32_t)r2h->stat_underflows_qe << HWPROF_EP_ST_UNF,
       in->reg.wdata}; /* the write data, as the RTL's register values all are */
   hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
   bool cmd_busy_next = s->cmd_busy;
@@ -373,9 +373,9 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
   s->state = e->next_state;
 
   /* a command write starts a command */
-  if (e->r2h.cmd_qe) {
-    s->cmd_flush = e->r2h.cmd_flush;
-    s->cmd_inval = e->r2h.cmd_invalidate;
+  if (r2h->cmd_qe) {
+    s->cmd_flush = r2h->cmd_flush;
+    s->cmd_inval = r2h->cmd_invalidate;
     cmd_busy_next = s->cmd_flush || s->cmd_inval;
   }
   s->cmd_busy = cmd_busy_next;
@@ -385,11 +385,11 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
   const hwprof_prim_fifo_in_t ui = {e->pop, false, in->upd.valid, entry(in->upd.dec, in->upd.addr), 0};
   hwprof_prim_fifo_step(&s->upd_buf, &uc, &ui);
 
-  /* the register block's flops (bounds, OAB_INDEX), and an OAB clear */
-  hwprof_edge_prof_reg_step(&s->regs, &in->reg, &hw);
+  /* the register block's flops (bounds, OAB_INDEX: written only by an access), and an OAB clear */
+  if (in->reg.access) hwprof_edge_prof_reg_step(&s->regs, &in->reg, &hw);
   /* the OAB: a record after a clear of the same cycle is kept; one pushed into an OAB still full
    * after the clear replaces the oldest and sets the overrun flag */
-  const bool oab_clear = e->r2h.oab_ctrl_qe && e->r2h.oab_ctrl_clear, record = o->ovf || o->unf;
+  const bool oab_clear = r2h->oab_ctrl_qe && r2h->oab_ctrl_clear, record = o->ovf || o->unf;
   if (!oab_clear && !record) return; /* (the OAB and its flag keep their state) */
   const hwprof_prim_fifo_cfg_t oc = oab_cfg(cfg);
   hwprof_prim_fifo_out_t of;

@@ -120,7 +120,7 @@ typedef struct {
   bool walk_start;
   bool walk_wb_done;
   bool walk_advance;
-  hwprof_edge_prof_reg2hw_t r2h;
+  hwprof_edge_prof_reg2hw_t r2h; /* the register block's strobes: set only in a cycle with an access */
 } hwprof_edge_prof_eval_t;
 
 void hwprof_edge_prof_cfg_default(hwprof_edge_prof_cfg_t *cfg);

@@ -49,22 +49,38 @@ void hwprof_mem_model_free(hwprof_mem_model_t *m) {
 }
 
 static bool in_range(const hwprof_mem_model_t *m, uint64_t addr, unsigned len) {
-  return addr >= m->cfg.base && addr - m->cfg.base <= m->cfg.size - len;
+  return addr >= m->cfg.base && len <= m->cfg.size && addr - m->cfg.base <= m->cfg.size - len;
+}
+
+/* A word of wb bytes, little-endian, at byte offset off of the memory (in range). */
+static uint64_t get_word(const hwprof_mem_model_t *m, uint64_t off, unsigned wb) {
+  uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(&v, m->bytes + off, wb); /* the host's order is the memory's */
+#else
+  for (unsigned i = 0; i < wb; i++) v |= (uint64_t)m->bytes[off + i] << (8 * i);
+#endif
+  return v;
+}
+static void put_word(hwprof_mem_model_t *m, uint64_t off, unsigned wb, uint64_t value) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(m->bytes + off, &value, wb);
+#else
+  for (unsigned i = 0; i < wb; i++) m->bytes[off + i] = (uint8_t)(value >> (8 * i));
+#endif
 }
 
 bool hwprof_mem_model_peek(const hwprof_mem_model_t *m, uint64_t addr, uint64_t *value) {
   unsigned wb = word_bytes(m);
   if (!in_range(m, addr, wb)) return false;
-  uint64_t v = 0;
-  for (unsigned i = 0; i < wb; i++) v |= (uint64_t)m->bytes[addr - m->cfg.base + i] << (8 * i);
-  *value = v;
+  *value = get_word(m, addr - m->cfg.base, wb);
   return true;
 }
 
 bool hwprof_mem_model_poke(hwprof_mem_model_t *m, uint64_t addr, uint64_t value) {
   unsigned wb = word_bytes(m);
   if (!in_range(m, addr, wb)) return false;
-  for (unsigned i = 0; i < wb; i++) m->bytes[addr - m->cfg.base + i] = (uint8_t)(value >> (8 * i));
+  put_word(m, addr - m->cfg.base, wb, value);
   return true;
 }
 
@@ -76,9 +92,14 @@ static void fail(hwprof_mem_model_t *m, const char *what, uint64_t addr) {
 }
 
 void hwprof_mem_model_rsp_line(const hwprof_mem_model_t *m, hwprof_line_t *line) {
+  const unsigned wb = word_bytes(m);
   *line = (hwprof_line_t){0};
+  if (in_range(m, m->rd_addr, wb * m->cfg.line_words)) { /* the whole line (almost always) */
+    for (unsigned w = 0; w < m->cfg.line_words; w++) line->w[w] = get_word(m, m->rd_addr - m->cfg.base + w * wb, wb);
+    return;
+  }
   for (unsigned w = 0; w < m->cfg.line_words; w++)
-    (void)hwprof_mem_model_peek(m, m->rd_addr + (uint64_t)w * word_bytes(m), &line->w[w]);
+    (void)hwprof_mem_model_peek(m, m->rd_addr + (uint64_t)w * wb, &line->w[w]);
 }
 
 void hwprof_mem_model_comb(const hwprof_mem_model_t *m, hwprof_mem_rsp_t *out) {
@@ -97,18 +118,24 @@ void hwprof_mem_model_step(hwprof_mem_model_t *m, const hwprof_mem_req_t *req) {
   const bool rsp_valid = hwprof_mem_model_rsp_valid(m), ready = hwprof_mem_model_ready(m);
   if (rsp_valid) {
     m->rd_pending = false;
-    for (unsigned w = 0; w < m->cfg.line_words; w++)
-      if (!in_range(m, m->rd_addr + (uint64_t)w * word_bytes(m), word_bytes(m)))
-        fail(m, "read", m->rd_addr + (uint64_t)w * word_bytes(m));
+    if (!in_range(m, m->rd_addr, word_bytes(m) * m->cfg.line_words))
+      for (unsigned w = 0; w < m->cfg.line_words; w++)
+        if (!in_range(m, m->rd_addr + (uint64_t)w * word_bytes(m), word_bytes(m)))
+          fail(m, "read", m->rd_addr + (uint64_t)w * word_bytes(m));
   } else if (m->rd_pending) {
     m->rd_wait--;
   }
   if (req->valid && ready) {
     if (req->write) {
       m->writes++;
-      for (unsigned w = 0; w < m->cfg.line_words; w++) {
-        uint64_t a = req->addr + (uint64_t)w * word_bytes(m);
-        if (!hwprof_mem_model_poke(m, a, req->wdata.w[w])) fail(m, "write", a);
+      const unsigned wb = word_bytes(m);
+      if (in_range(m, req->addr, wb * m->cfg.line_words)) { /* the whole line (almost always) */
+        for (unsigned w = 0; w < m->cfg.line_words; w++) put_word(m, req->addr - m->cfg.base + w * wb, wb, req->wdata.w[w]);
+      } else {
+        for (unsigned w = 0; w < m->cfg.line_words; w++) {
+          uint64_t a = req->addr + (uint64_t)w * wb;
+          if (!hwprof_mem_model_poke(m, a, req->wdata.w[w])) fail(m, "write", a);
+        }
       }
     } else {
       m->reads++;

@@ -55,7 +55,30 @@ static inline void hwprof_prim_fifo_comb(const hwprof_prim_fifo_state_t *s, cons
   if (pos >= cfg->depth) pos -= cfg->depth;
   if (pos < cfg->depth) out->idx_rdata = s->data[pos];
 }
-void hwprof_prim_fifo_step(hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg,
-                           const hwprof_prim_fifo_in_t *in);
+/* One clock edge. Inline, as comb(): the update buffer steps every cycle the edge unit works. */
+static inline void hwprof_prim_fifo_step(hwprof_prim_fifo_state_t *s, const hwprof_prim_fifo_cfg_t *cfg,
+                                         const hwprof_prim_fifo_in_t *in) {
+  const uint64_t mask = cfg->width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << cfg->width) - 1u;
+  unsigned head = s->head, count = s->count;
+  if (in->pop) {
+    head = (head == cfg->depth - 1u) ? 0 : head + 1u;
+    count = (count - 1u) & 0xffu;
+  }
+  if (in->clr) count = 0;
+  if (in->push) {
+    unsigned slot;
+    if (cfg->overwrite && count == cfg->depth) { /* replace the oldest entry */
+      slot = head;
+      head = (head == cfg->depth - 1u) ? 0 : head + 1u;
+    } else {
+      slot = (head + count) & 0xffu;
+      if (slot >= cfg->depth) slot -= cfg->depth;
+      count = (count + 1u) & 0xffu;
+    }
+    if (slot < cfg->depth) s->data[slot] = in->wdata & mask;
+  }
+  s->head = head;
+  s->count = count;
+}
 
 #endif /* HWPROF_PRIM_FIFO_H */
