@@ -82,22 +82,34 @@ for elf in "$build"/workloads/*.elf; do
   printf '%-11s %12s %9s %9s %6s %9s %9s %9s\n' "$(basename "$elf" .elf)" "$n" "$alone" "$model" "$(ratio "$alone" "$model")" \
     "${sc[0]}" "${sc[1]}" "${sc[2]}"
 done
-# the large programs, instrumented at the default K: edge profiling on, the profile checked at the end
+# the large programs, instrumented at the default K: edge profiling on, with and without the profile
+# checked at the end (--edge-map: the exact-count oracle runs beside the model); each run three times
+# right after the CPU model alone (this machine's speed moves between runs): medians, and the
+# ratios' range
 speed_tmp=$(mktemp -d)
+mips() { ("$@" 2>&1 >/dev/null || true) | sed -n 's/.*(\([0-9.]*\) M instructions\/s).*/\1/p' | head -1; }
+median3() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
 for elf in "$build"/bigprogs/*.elf; do
   [ -f "$elf" ] || continue
   w=$(basename "$elf" .elf)
   "$build/instr/hwprof-instr" instrument --quiet "$elf" -o "$speed_tmp/$w-prof.elf"
-  alone=$( ("$build/sim/hwprof-sim" --engine=none "$elf" 2>&1 >/dev/null || true) | sed -n 's/.*(\([0-9.]*\) M instructions\/s).*/\1/p')
-  line=$( ("$build/sim/hwprof-sim" --edge-map="$speed_tmp/$w-prof.map" "$speed_tmp/$w-prof.elf" 2>&1 >/dev/null || true) | head -1)
-  n=$(sed -n 's/.*: \([0-9]*\) instructions,.*/\1/p' <<<"$line")
-  model=$(sed -n 's/.*(\([0-9.]*\) M instructions\/s).*/\1/p' <<<"$line")
-  printf '%-11s %12s %9s %9s %6s %9s %9s %9s\n' "$w-prof" "$n" "$alone" "$model" "$(ratio "$alone" "$model")" - - -
+  n=$( ("$build/sim/hwprof-sim" "$speed_tmp/$w-prof.elf" 2>&1 >/dev/null || true) | sed -n 's/.*: \([0-9]*\) instructions,.*/\1/p' | head -1)
+  for check in "" "--edge-map=$speed_tmp/$w-prof.map"; do
+    a=() m=() r=()
+    for k in 1 2 3; do
+      a+=("$(mips "$build/sim/hwprof-sim" --engine=none "$elf")")
+      m+=("$(mips "$build/sim/hwprof-sim" $check "$speed_tmp/$w-prof.elf")")
+      r+=("$(ratio "${a[-1]}" "${m[-1]}")")
+    done
+    printf '%-11s %12s %9s %9s %6s %9s %9s %9s  ratios %s %s\n' "$w-prof" "$n" "$(median3 "${a[@]}")" "$(median3 "${m[@]}")" \
+      "$(median3 "${r[@]}")" - - - "$(printf '%s\n' "${r[@]}" | sort -n | paste -sd' ')" "${check:+(--edge-map)}"
+  done
 done
 rm -rf "$speed_tmp"
 echo "(M instructions/s; ratio: the C platform's speed over the CPU model's alone (goal >= 0.5); -fw: the"
 echo " workload with the firmware runtime sampling traces; X-prof: a large program instrumented at the"
-echo " default K, edge profiling on, alone: its uninstrumented build on the CPU model)"
+echo " default K, edge profiling on, alone: its uninstrumented build on the CPU model; medians of three"
+echo " runs each, each ratio from a run and the CPU-alone run just before it)"
 echo
 echo "== 3b. A real core: picorv32's RTL with hwprof_top's RTL through the RVFI adapter, in Verilator"
 echo "       (hwprof-pico, docs/picorv32.md), each workload instrumented at the default K, the edge"
