@@ -70,25 +70,37 @@ static uint64_t line_addr(const hwprof_edge_prof_cfg_t *cfg, uint64_t tag, unsig
   return ((tag << (off_w + set_w)) | ((uint64_t)set << off_w)) & ADDR_MASK;
 }
 
-/* The two FIFO primitives: an entry is {flag, address} (dec of an update; underflow of a record). */
+/* The two FIFO primitives: an entry is {flag, address} (dec of an update; underflow of a record),
+ * an update's with the bad bit above them (outside the bounds or misaligned as it entered). */
 static hwprof_prim_fifo_cfg_t upd_buf_cfg(const hwprof_edge_prof_cfg_t *cfg) {
-  return (hwprof_prim_fifo_cfg_t){HWPROF_PIR_BASE_W + 1u, cfg->upd_depth, false, false};
+  return (hwprof_prim_fifo_cfg_t){HWPROF_PIR_BASE_W + 2u, cfg->upd_depth, false, false};
 }
 static hwprof_prim_fifo_cfg_t oab_cfg(const hwprof_edge_prof_cfg_t *cfg) {
   return (hwprof_prim_fifo_cfg_t){HWPROF_PIR_BASE_W + 1u, cfg->oab_depth, true, true};
 }
 static uint64_t entry(bool flag, uint64_t addr) { return (uint64_t)flag << HWPROF_PIR_BASE_W | (addr & ADDR_MASK); }
 static bool entry_flag(uint64_t e) { return (e >> HWPROF_PIR_BASE_W) & 1u; }
+static bool entry_bad(uint64_t e) { return (e >> (HWPROF_PIR_BASE_W + 1u)) & 1u; }
 
 /* The update buffer's count and head operation. */
 static unsigned upd_buf_head(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, uint64_t *addr,
-                             bool *dec) {
+                             bool *dec, bool *bad) {
   const hwprof_prim_fifo_cfg_t fc = upd_buf_cfg(cfg);
   hwprof_prim_fifo_out_t f;
   hwprof_prim_fifo_comb(&s->upd_buf, &fc, 0, &f);
   *addr = f.rdata & ADDR_MASK;
   *dec = entry_flag(f.rdata);
+  *bad = entry_bad(f.rdata);
   return f.count;
+}
+
+/* An update operation as it enters the update buffer: checked against the bounds window and the
+ * counter alignment of that cycle (the register block's flops). */
+static uint64_t upd_entry(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg,
+                          const hwprof_upd_op_t *upd) {
+  const uint64_t align_mask = (uint64_t)(cfg->cnt_w / 8u) - 1u, a = upd->addr & ADDR_MASK;
+  const bool bad = (a & align_mask) != 0 || a < bound_lo(s) || a >= bound_hi(s);
+  return (uint64_t)bad << (HWPROF_PIR_BASE_W + 1u) | entry(upd->dec, a);
 }
 
 /* What the unit shows its register block. */
@@ -100,7 +112,8 @@ static void hw2reg_of(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_
   bool head_dec;
   hw->cmd_refuse = s->cmd_busy; /* a command is running: a new one is refused */
   hw->status_busy = s->cmd_busy;
-  hw->status_pending = upd_buf_head(s, cfg, &head_addr, &head_dec) & 0xffu;
+  bool head_bad;
+  hw->status_pending = upd_buf_head(s, cfg, &head_addr, &head_dec, &head_bad) & 0xffu;
   hw->oab_status_count = oab.count & 0xffu;
   hw->oab_status_overrun = s->oab_overrun;
   hw->oab_entry_lo_addr = (uint32_t)(oab.idx_rdata & ADDR_MASK);
@@ -125,20 +138,21 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
   o->mem_req_valid = o->mem_req_write = false;
   o->mem_req_addr = 0;
   o->mem_req_wdata = &zero_line;
-  e->pop = e->perform = e->miss = e->wb_done = e->fill_done = e->walk_start = e->walk_wb_done = e->walk_advance = false;
+  e->pop = e->issue = e->perform = e->miss = e->wb_done = e->fill_done = e->walk_start = e->walk_wb_done =
+      e->walk_advance = false;
+  e->head_dec = false;
   e->hit_line = e->word = e->miss_victim = 0;
   e->new_cnt = 0;
   const uint64_t cnt_mask = HWPROF_MASK(cfg->cnt_w);
-  const uint64_t align_mask = (uint64_t)(cfg->cnt_w / 8u) - 1u;
 
   /* the head operation */
   uint64_t head_addr;
   bool head_dec;
-  const unsigned upd_count = upd_buf_head(s, cfg, &head_addr, &head_dec);
+  bool head_bad;
+  const unsigned upd_count = upd_buf_head(s, cfg, &head_addr, &head_dec, &head_bad);
   const hwprof_ep_addr_t ha = split(cfg, head_addr);
   e->head_addr = head_addr;
   e->ha = ha;
-  bool head_bad = (head_addr & align_mask) != 0 || head_addr < bound_lo(s) || head_addr >= bound_hi(s);
   bool head_hit = false, free_found = false;
   unsigned head_way = 0, free_way = 0;
   for (unsigned w = 0; w < cfg->ways; w++) {
@@ -155,7 +169,15 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
   unsigned hit_line = ha.set * cfg->ways + head_way;
   unsigned victim_line = ha.set * cfg->ways + s->victim;
   unsigned walk_line = s->walk_set * cfg->ways + s->walk_way;
-  uint64_t old_cnt = s->data[hit_line].w[ha.word];
+
+  /* the update stage (only ever holding an operation in StIdle): the counter the lookup found */
+  if (s->u_valid && !in->hold) {
+    const uint64_t old_cnt = s->data[s->u_line].w[s->u_word];
+    e->perform = true;
+    e->new_cnt = (s->u_dec ? old_cnt - 1u : old_cnt + 1u) & cnt_mask;
+    o->ovf = !s->u_dec && old_cnt == cnt_mask;
+    o->unf = s->u_dec && old_cnt == 0;
+  }
 
   /* register window */
   if (in->reg.access) {
@@ -173,21 +195,21 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
         } else if (head_bad) {
           e->pop = true;
           o->drop = true;
-        } else if (head_hit) {
+        } else if (head_hit) { /* to the update stage, which performs it next cycle */
           e->pop = true;
-          e->perform = true;
+          e->issue = true;
+          e->head_dec = head_dec;
           e->hit_line = hit_line;
           e->word = ha.word;
-          e->new_cnt = (head_dec ? old_cnt - 1u : old_cnt + 1u) & cnt_mask;
-          o->ovf = !head_dec && old_cnt == cnt_mask;
-          o->unf = head_dec && old_cnt == 0;
         } else {
-          unsigned rr = s->rr[ha.set];
+          const unsigned rr = s->rr[ha.set], rr_line = ha.set * cfg->ways + rr;
           e->miss = true;
           e->miss_victim = free_found ? free_way : rr;
-          e->next_state = (!free_found && s->dirty[ha.set * cfg->ways + rr]) ? ST_WB : ST_FILL;
+          /* (the update stage's operation of this cycle dirties its line too) */
+          e->next_state =
+              (!free_found && (s->dirty[rr_line] || (s->u_valid && s->u_line == rr_line))) ? ST_WB : ST_FILL;
         }
-      } else if (s->cmd_busy && !in->upd.valid) {
+      } else if (s->cmd_busy && !in->upd.valid && !s->u_valid) {
         e->walk_start = true;
         e->next_state = ST_WALK;
       }
@@ -256,7 +278,7 @@ static bool waiting(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_in
 
 void hwprof_edge_prof_take(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_upd_op_t *upd) {
   const hwprof_prim_fifo_cfg_t uc = upd_buf_cfg(cfg);
-  const hwprof_prim_fifo_in_t ui = {false, false, true, entry(upd->dec, upd->addr), 0};
+  const hwprof_prim_fifo_in_t ui = {false, false, true, upd_entry(s, cfg, upd), 0};
   hwprof_prim_fifo_step(&s->upd_buf, &uc, &ui);
 }
 
@@ -303,6 +325,7 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
   const unsigned victim_line = ha.set * cfg->ways + s->victim;
   const unsigned walk_line = s->walk_set * cfg->ways + s->walk_way;
   const bool was_retry = s->retry;
+  const uint64_t u_addr = s->u_addr;
   hwprof_edge_prof_hw2reg_t hw; /* of the state before the edge */
   if (in->reg.access) hw2reg_of(s, cfg, &hw);
 
@@ -310,15 +333,26 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
 
   /* the update path */
   if (o->drop) st_inc |= 1u << HWPROF_EP_ST_DROPPED;
-  if (e->perform) {
-    s->data[e->hit_line].w[e->word] = e->new_cnt;
-    s->dirty[e->hit_line] = true;
-    st_inc |= 1u << HWPROF_EP_ST_UPDATES | (!was_retry ? 1u : 0u) << HWPROF_EP_ST_HITS |
+  if (e->perform) { /* the update stage */
+    s->data[s->u_line].w[s->u_word] = e->new_cnt;
+    s->dirty[s->u_line] = true;
+    st_inc |= 1u << HWPROF_EP_ST_UPDATES | (s->u_first ? 1u : 0u) << HWPROF_EP_ST_HITS |
               (o->ovf ? 1u : 0u) << HWPROF_EP_ST_OVF | (o->unf ? 1u : 0u) << HWPROF_EP_ST_UNF;
-    s->retry = false;
   }
+  if (e->issue) { /* the lookup's hit enters the update stage */
+    s->u_valid = true;
+    s->u_line = e->hit_line;
+    s->u_word = e->word;
+    s->u_dec = e->head_dec;
+    s->u_addr = head_addr;
+    s->u_first = !was_retry;
+    s->retry = false;
+  } else {
+    s->u_valid = s->u_valid && in->hold; /* performed, or held by a pir register write */
+  }
+  if (s->miss_q) st_inc |= 1u << HWPROF_EP_ST_MISSES; /* the lookup's miss of the cycle before */
+  s->miss_q = e->miss;
   if (e->miss) {
-    st_inc |= 1u << HWPROF_EP_ST_MISSES;
     s->retry = true;
     s->victim = e->miss_victim;
   }
@@ -382,7 +416,7 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
 
   /* the update buffer */
   const hwprof_prim_fifo_cfg_t uc = upd_buf_cfg(cfg);
-  const hwprof_prim_fifo_in_t ui = {e->pop, false, in->upd.valid, entry(in->upd.dec, in->upd.addr), 0};
+  const hwprof_prim_fifo_in_t ui = {e->pop, false, in->upd.valid, in->upd.valid ? upd_entry(s, cfg, &in->upd) : 0, 0};
   hwprof_prim_fifo_step(&s->upd_buf, &uc, &ui);
 
   /* the register block's flops (bounds, OAB_INDEX: written only by an access), and an OAB clear */
@@ -396,6 +430,6 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
   hwprof_prim_fifo_comb(&s->oab, &oc, 0, &of);
   if (oab_clear) s->oab_overrun = false;
   if (record && of.full && !oab_clear) s->oab_overrun = true;
-  const hwprof_prim_fifo_in_t oi = {false, oab_clear, record, entry(o->unf, head_addr), 0};
+  const hwprof_prim_fifo_in_t oi = {false, oab_clear, record, entry(o->unf, u_addr), 0};
   hwprof_prim_fifo_step(&s->oab, &oc, &oi);
 }

@@ -58,6 +58,14 @@ typedef struct {
   unsigned rr[HWPROF_EP_MAX_SETS];
   unsigned victim;
   bool retry;
+  bool miss_q; /* the lookup missed last cycle: STAT_MISSES counts it now */
+  /* the update stage: an operation that hit in the lookup, performed the next cycle */
+  bool u_valid;
+  unsigned u_line;
+  unsigned u_word;
+  bool u_dec;
+  uint64_t u_addr;
+  bool u_first; /* it hit at its first lookup */
   bool cmd_busy;
   bool cmd_flush;
   bool cmd_inval;
@@ -108,9 +116,11 @@ typedef struct {
   hwprof_ep_addr_t ha;
   /* decisions for the clock edge */
   bool pop;
-  bool perform; /* the head operation updates its counter */
-  unsigned hit_line;
+  bool issue;   /* the head operation hit: it goes to the update stage */
+  bool head_dec;
+  unsigned hit_line; /* ... its line and word */
   unsigned word;
+  bool perform; /* the update stage's operation updates its counter */
   uint64_t new_cnt;
   bool miss;
   unsigned miss_victim;
@@ -130,15 +140,16 @@ void hwprof_edge_prof_reset(hwprof_edge_prof_state_t *s);
 /* Idle with no update waiting and no command: with no update arriving and no register access, its
  * outputs are all 0 but upd_space (1) and the edge changes nothing but the stall counter. */
 static inline bool hwprof_edge_prof_at_rest(const hwprof_edge_prof_state_t *s) {
-  return s->state == 0 /* StIdle */ && s->upd_buf.count == 0 && !s->cmd_busy;
+  return s->state == 0 /* StIdle */ && s->upd_buf.count == 0 && !s->u_valid && !s->miss_q && !s->cmd_busy;
 }
 /* Nothing to decide this cycle (most cycles of a run): no register access and no command, and either
  * at rest or waiting for a refill's line that has not come (mem_rsp_valid low). The outputs are then
  * all 0 but upd_space, and the edge only takes an arriving update (hwprof_edge_prof_take()) and
  * counts a stalled event. */
 static inline bool hwprof_edge_prof_waiting(const hwprof_edge_prof_state_t *s, bool access, bool mem_rsp_valid) {
-  return !access && !s->cmd_busy &&
-         ((s->state == 0 /* StIdle */ && s->upd_buf.count == 0) || (s->state == 3 /* StFillWait */ && !mem_rsp_valid));
+  return !access && !s->cmd_busy && !s->miss_q &&
+         ((s->state == 0 /* StIdle */ && s->upd_buf.count == 0 && !s->u_valid) ||
+          (s->state == 3 /* StFillWait */ && !mem_rsp_valid)); /* (the update stage is empty outside StIdle) */
 }
 /* The update buffer takes an arriving update (never full: the pir asks only while there is room). */
 void hwprof_edge_prof_take(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_upd_op_t *upd);

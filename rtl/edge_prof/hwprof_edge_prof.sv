@@ -11,12 +11,15 @@
 // Structure:
 //   update buffer   FIFO of UpdDepth (address, dec) entries; the parent stalls any retire event that
 //                   would generate an update while the buffer cannot take it (nothing is dropped)
-//   profile cache   Sets x Ways lines of LineWords counters, write-back, write-allocate, blocking:
-//                   one update per cycle on a hit; a miss writes back a dirty victim, then fills
+//   profile cache   Sets x Ways lines of LineWords counters, write-back, write-allocate, blocking,
+//                   in two stages: the lookup compares the head operation's tag and, on a hit, hands
+//                   the operation to the update stage, which reads, increments or decrements and
+//                   writes its counter the next cycle (one update per cycle); a miss writes back a
+//                   dirty victim, then fills
 //   commands        FLUSH writes back every dirty line, INVALIDATE clears every line; a command
 //                   first drains the update buffer (events that would update wait meanwhile)
-//   bounds          an update outside [bound_lo, bound_hi) or not counter-aligned is dropped,
-//                   counted and reported (drop_o)
+//   bounds          an update outside [bound_lo, bound_hi) or not counter-aligned when it enters
+//                   the update buffer is dropped at its lookup, counted and reported (drop_o)
 //   OAB             the OabDepth most recent overflowed/underflowed counter addresses
 //
 // Memory port: line requests, valid/ready; a write completes when it is accepted, a read is
@@ -86,6 +89,7 @@ module hwprof_edge_prof #(
 
   localparam int unsigned Lines = Sets * Ways;
   localparam int unsigned LineW = LineWords * CntW;
+  localparam int unsigned LineIdxW = (Lines > 1) ? $clog2(Lines) : 1;
 
   // Arrays are flat vectors indexed with +: (Yosys 0.23 accepts neither multi-dimensional packed
   // arrays nor whole-array copies of unpacked ones). A line is numbered set * Ways + way.
@@ -105,6 +109,14 @@ module hwprof_edge_prof #(
   logic [Sets*WayW-1:0]           rr_q, rr_d;       // per set: next victim when no way is free
   logic [WayW-1:0]                              victim_q, victim_d;
   logic                                         retry_q, retry_d; // head op already missed once
+  logic                                         miss_q, miss_d;   // the lookup missed (counted next cycle)
+  // the update stage: an operation that hit in the lookup stage, performed the next cycle
+  logic                                         u_valid_q, u_valid_d;
+  logic [LineIdxW-1:0]                          u_line_q, u_line_d;
+  logic [WordW-1:0]                             u_word_q, u_word_d;
+  logic                                         u_dec_q, u_dec_d;
+  logic [AddrW-1:0]                             u_addr_q, u_addr_d;
+  logic                                         u_first_q, u_first_d; // a hit at the first lookup
   logic                                         cmd_busy_q, cmd_busy_d;
   logic                                         cmd_flush_q, cmd_flush_d;
   logic                                         cmd_inval_q, cmd_inval_d;
@@ -140,10 +152,14 @@ module hwprof_edge_prof #(
   logic             free_found;
   logic [WayW-1:0]  free_way;
 
-  // The update buffer: {dec, addr} per operation, first in first out. A push while full cannot
-  // happen: upd_space_o (below) keeps room for the operation in flight from the pir.
+  // The update buffer: {bad, dec, addr} per operation, first in first out. An operation is checked
+  // against the bounds window (and the counter alignment) as it enters: bad marks one the lookup
+  // drops (the check is not on the lookup's path). A push while full cannot happen: upd_space_o
+  // (below) keeps room for the operation in flight from the pir.
+  logic upd_bad;
+  assign upd_bad = ((upd_addr_i & AlignMask) != '0) || (upd_addr_i < bound_lo) || (upd_addr_i >= bound_hi);
   hwprof_prim_fifo #(
-    .Width     (AddrW + 1),
+    .Width     (AddrW + 2),
     .Depth     (UpdDepth),
     .Overwrite (1'b0),
     .IdxRead   (1'b0)
@@ -153,8 +169,8 @@ module hwprof_edge_prof #(
     .pop_i       (pop),
     .clr_i       (1'b0),
     .push_i      (upd_valid_i),
-    .wdata_i     ({upd_dec_i, upd_addr_i}),
-    .rdata_o     ({head_dec, head_addr}),
+    .wdata_i     ({upd_bad, upd_dec_i, upd_addr_i}),
+    .rdata_o     ({head_bad, head_dec, head_addr}),
     .idx_i       (8'd0),
     .idx_rdata_o (),
     .count_o     (fifo_count),
@@ -163,8 +179,6 @@ module hwprof_edge_prof #(
   assign head_set  = head_addr[OffW +: SetW];
   assign head_word = head_addr[CntShift +: WordW];
   assign head_tag  = head_addr[AddrW-1 -: TagW];
-  assign head_bad  = ((head_addr & AlignMask) != '0) || (head_addr < bound_lo) ||
-                     (head_addr >= bound_hi);
 
   // the head operation's set: valid bits and tags of its ways
   logic [Ways-1:0]      set_valid;
@@ -195,14 +209,16 @@ module hwprof_edge_prof #(
     end
   end
 
-  logic [CntW-1:0] old_cnt, new_cnt;
+  logic [CntW-1:0] old_cnt, new_cnt;  // the update stage's counter, before and after
   logic [WayW-1:0] head_rr;
-  int unsigned     hit_line, victim_line, walk_line, rd_line;
+  int unsigned     victim_line, walk_line, rd_line, rr_line;
+  logic [LineIdxW-1:0] hit_line;  // the head operation's line when it hits
   logic [LineW-1:0] rd_data;  // the one line-read port: the victim's or the walked line
   logic [TagW-1:0]  rd_tag;
-  assign hit_line    = line_of(head_set, head_way);
+  assign hit_line    = LineIdxW'(line_of(head_set, head_way));
   assign victim_line = line_of(head_set, victim_q);
   assign walk_line   = line_of(walk_set_q, walk_way_q);
+  assign rr_line     = line_of(head_set, head_rr);
   assign rd_line     = (state_q == StWalkWb) ? walk_line : victim_line;
   always_comb begin
     rd_data = '0;
@@ -213,7 +229,7 @@ module hwprof_edge_prof #(
       rd_tag  = rd_tag | (tag_q[l*TagW +: TagW] & {TagW{rd_line == l}});
       for (int unsigned w = 0; w < LineWords; w++) begin
         old_cnt = old_cnt | (data_q[(l*LineWords + w)*CntW +: CntW] &
-                             {CntW{(hit_line == l) && (32'(head_word) == w)}});
+                             {CntW{(32'(u_line_q) == l) && (32'(u_word_q) == w)}});
       end
     end
     head_rr = '0;
@@ -221,7 +237,7 @@ module hwprof_edge_prof #(
       head_rr = head_rr | (rr_q[st*WayW +: WayW] & {WayW{32'(head_set) == st}});
     end
   end
-  assign new_cnt = head_dec ? old_cnt - CntW'(1) : old_cnt + CntW'(1);
+  assign new_cnt = u_dec_q ? old_cnt - CntW'(1) : old_cnt + CntW'(1);
 
   // ---- the OAB: the OabDepth most recent {underflow, address} records (a full OAB drops its
   // oldest record and sets the overrun flag); OAB_INDEX selects the entry software reads
@@ -240,7 +256,7 @@ module hwprof_edge_prof #(
     .pop_i       (1'b0),
     .clr_i       (oab_clear),
     .push_i      (oab_record),
-    .wdata_i     ({unf, head_addr}),
+    .wdata_i     ({unf, u_addr_q}),
     .rdata_o     (),
     .idx_i       (oab_index),
     .idx_rdata_o ({oab_entry_unf, oab_entry}),
@@ -296,6 +312,13 @@ module hwprof_edge_prof #(
     rr_d          = rr_q;
     victim_d      = victim_q;
     retry_d       = retry_q;
+    miss_d        = 1'b0;
+    u_valid_d     = u_valid_q && hold_i;  // performed below unless held
+    u_line_d      = u_line_q;
+    u_word_d      = u_word_q;
+    u_dec_d       = u_dec_q;
+    u_addr_d      = u_addr_q;
+    u_first_d     = u_first_q;
     cmd_busy_d    = cmd_busy_q;
     cmd_flush_d   = cmd_flush_q;
     cmd_inval_d   = cmd_inval_q;
@@ -303,6 +326,7 @@ module hwprof_edge_prof #(
     walk_way_d    = walk_way_q;
     st_inc           = '0;
     st_inc[StStalls] = ev_stall_i;
+    st_inc[StMisses] = miss_q;  // the lookup's miss, counted the cycle after it (off the lookup's path)
     pop           = 1'b0;
     walk_advance  = 1'b0;
     ovf           = 1'b0;
@@ -312,6 +336,25 @@ module hwprof_edge_prof #(
     mem_req_write_o = 1'b0;
     mem_req_addr_o  = '0;
     mem_req_wdata_o = '0;
+
+    // the update stage (only ever holding an operation in StIdle): the counter the lookup found
+    if (u_valid_q && !hold_i) begin
+      // constant-index loop: per-word enables instead of a variable-offset write
+      for (int unsigned l = 0; l < Lines; l++) begin
+        for (int unsigned w = 0; w < LineWords; w++) begin
+          if ((l == 32'(u_line_q)) && (w == 32'(u_word_q))) begin
+            data_d[(l*LineWords + w)*CntW +: CntW] = new_cnt;
+          end
+        end
+      end
+      dirty_d[u_line_q] = 1'b1;
+      ovf = !u_dec_q && (old_cnt == '1);
+      unf = u_dec_q && (old_cnt == '0);
+      st_inc[StUpdates] = 1'b1;
+      st_inc[StHits]    = u_first_q;
+      st_inc[StOvf]     = ovf;
+      st_inc[StUnf]     = unf;
+    end
 
     unique case (state_q)
       StIdle: begin
@@ -323,31 +366,25 @@ module hwprof_edge_prof #(
             drop         = 1'b1;
             st_inc[StDropped] = 1'b1;
           end else if (head_hit) begin
-            pop = 1'b1;
-            // constant-index loop: per-word enables instead of a variable-offset write
-            for (int unsigned l = 0; l < Lines; l++) begin
-              for (int unsigned w = 0; w < LineWords; w++) begin
-                if ((l == hit_line) && (w == 32'(head_word))) begin
-                  data_d[(l*LineWords + w)*CntW +: CntW] = new_cnt;
-                end
-              end
-            end
-            dirty_d[hit_line] = 1'b1;
-            ovf = !head_dec && (old_cnt == '1);
-            unf = head_dec && (old_cnt == '0);
-            st_inc[StUpdates] = 1'b1;
-            st_inc[StHits]    = !retry_q;
-            st_inc[StOvf]     = ovf;
-            st_inc[StUnf]     = unf;
-            retry_d      = 1'b0;
+            // to the update stage, which performs it next cycle
+            pop       = 1'b1;
+            u_valid_d = 1'b1;
+            u_line_d  = hit_line;
+            u_word_d  = head_word;
+            u_dec_d   = head_dec;
+            u_addr_d  = head_addr;
+            u_first_d = !retry_q;
+            retry_d   = 1'b0;
           end else begin
-            st_inc[StMisses] = 1'b1;
+            miss_d      = 1'b1;
             retry_d     = 1'b1;
             victim_d    = free_found ? free_way : head_rr;
-            state_d     = (!free_found && dirty_q[line_of(head_set, head_rr)]) ? StWb : StFill;
+            // (the update stage's operation of this cycle dirties its line too)
+            state_d     = (!free_found && (dirty_q[rr_line] || (u_valid_q && (32'(u_line_q) == rr_line)))) ?
+                          StWb : StFill;
           end
-        end else if (cmd_busy_q && !upd_valid_i) begin
-          // the update buffer has drained: walk the cache
+        end else if (cmd_busy_q && !upd_valid_i && !u_valid_q) begin
+          // the update buffer and the update stage have drained: walk the cache
           walk_set_d = '0;
           walk_way_d = '0;
           state_d    = StWalk;
@@ -478,6 +515,13 @@ module hwprof_edge_prof #(
       rr_q          <= '0;
       victim_q      <= '0;
       retry_q       <= 1'b0;
+      miss_q        <= 1'b0;
+      u_valid_q     <= 1'b0;
+      u_line_q      <= '0;
+      u_word_q      <= '0;
+      u_dec_q       <= 1'b0;
+      u_addr_q      <= '0;
+      u_first_q     <= 1'b0;
       cmd_busy_q    <= 1'b0;
       cmd_flush_q   <= 1'b0;
       cmd_inval_q   <= 1'b0;
@@ -493,6 +537,13 @@ module hwprof_edge_prof #(
       rr_q          <= rr_d;
       victim_q      <= victim_d;
       retry_q       <= retry_d;
+      miss_q        <= miss_d;
+      u_valid_q     <= u_valid_d;
+      u_line_q      <= u_line_d;
+      u_word_q      <= u_word_d;
+      u_dec_q       <= u_dec_d;
+      u_addr_q      <= u_addr_d;
+      u_first_q     <= u_first_d;
       cmd_busy_q    <= cmd_busy_d;
       cmd_flush_q   <= cmd_flush_d;
       cmd_inval_q   <= cmd_inval_d;

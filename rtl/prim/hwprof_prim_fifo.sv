@@ -92,7 +92,10 @@ module hwprof_prim_fifo #(
         slot   = 8'(head_d);
         head_d = (head_d == PtrW'(Depth - 1)) ? '0 : head_d + PtrW'(1);
       end else begin
-        slot = 8'(head_d) + count_d;
+        // the slot after the last entry: a pop moves the head on and the count down, which leaves
+        // head + count as it was, so the slot comes from the cycle's state alone (the pop is not on
+        // the path into the write enables); a clear empties the FIFO at the (popped) head
+        slot = clr_i ? 8'(head_d) : 8'(head_q) + count_q;
         if (slot >= 8'(Depth)) slot = slot - 8'(Depth);
         count_d = count_d + 8'd1;
       end

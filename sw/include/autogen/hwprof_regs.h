@@ -364,7 +364,7 @@
 #define HWPROF_EDGE_PROF_BOUND_LO_HI_VALUE_LSB 0u
 #define HWPROF_EDGE_PROF_BOUND_LO_HI_VALUE_WIDTH 8u
 #define HWPROF_EDGE_PROF_BOUND_LO_HI_VALUE_MASK 0xffu
-#define HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR 0x0210u /* First byte address above the window, bits 31:0 (privileged). An update at addr is performed only if bound_lo <= addr < bound_hi and addr is counter-aligned; after reset the window is empty. */
+#define HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR 0x0210u /* First byte address above the window, bits 31:0 (privileged). An update at addr is performed only if bound_lo <= addr < bound_hi and addr is counter-aligned when it enters the update buffer; after reset the window is empty. */
 #define HWPROF_EDGE_PROF_BOUND_HI_LO_WMASK 0xffffffffu
 #define HWPROF_EDGE_PROF_BOUND_HI_LO_RMASK 0xffffffffu
 #define HWPROF_EDGE_PROF_BOUND_HI_LO_RESVAL 0x00000000u
