@@ -140,7 +140,7 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
   o->mem_req_wdata = &zero_line;
   e->pop = e->issue = e->perform = e->miss = e->wb_done = e->fill_done = e->walk_start = e->walk_wb_done =
       e->walk_advance = false;
-  e->head_dec = false;
+  e->head_dec = e->u_ovf = e->u_unf = false;
   e->hit_line = e->word = e->miss_victim = 0;
   e->new_cnt = 0;
   const uint64_t cnt_mask = HWPROF_MASK(cfg->cnt_w);
@@ -175,9 +175,12 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
     const uint64_t old_cnt = s->data[s->u_line].w[s->u_word];
     e->perform = true;
     e->new_cnt = (s->u_dec ? old_cnt - 1u : old_cnt + 1u) & cnt_mask;
-    o->ovf = !s->u_dec && old_cnt == cnt_mask;
-    o->unf = s->u_dec && old_cnt == 0;
+    e->u_ovf = !s->u_dec && old_cnt == cnt_mask;
+    e->u_unf = s->u_dec && old_cnt == 0;
   }
+  /* the report of the cycle before (held while a pir register is written) */
+  o->ovf = s->rep_valid && !s->rep_unf && !in->hold;
+  o->unf = s->rep_valid && s->rep_unf && !in->hold;
 
   /* register window */
   if (in->reg.access) {
@@ -325,7 +328,7 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
   const unsigned victim_line = ha.set * cfg->ways + s->victim;
   const unsigned walk_line = s->walk_set * cfg->ways + s->walk_way;
   const bool was_retry = s->retry;
-  const uint64_t u_addr = s->u_addr;
+  const uint64_t u_addr = s->u_addr, rep_addr = s->rep_addr;
   hwprof_edge_prof_hw2reg_t hw; /* of the state before the edge */
   if (in->reg.access) hw2reg_of(s, cfg, &hw);
 
@@ -333,11 +336,16 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
 
   /* the update path */
   if (o->drop) st_inc |= 1u << HWPROF_EP_ST_DROPPED;
+  st_inc |= (o->ovf ? 1u : 0u) << HWPROF_EP_ST_OVF | (o->unf ? 1u : 0u) << HWPROF_EP_ST_UNF; /* the report */
+  if (!in->hold) { /* the next report: the update stage's overflow or underflow (else held) */
+    s->rep_valid = e->u_ovf || e->u_unf;
+    s->rep_unf = e->u_unf;
+    s->rep_addr = u_addr;
+  }
   if (e->perform) { /* the update stage */
     s->data[s->u_line].w[s->u_word] = e->new_cnt;
     s->dirty[s->u_line] = true;
-    st_inc |= 1u << HWPROF_EP_ST_UPDATES | (s->u_first ? 1u : 0u) << HWPROF_EP_ST_HITS |
-              (o->ovf ? 1u : 0u) << HWPROF_EP_ST_OVF | (o->unf ? 1u : 0u) << HWPROF_EP_ST_UNF;
+    st_inc |= 1u << HWPROF_EP_ST_UPDATES | (s->u_first ? 1u : 0u) << HWPROF_EP_ST_HITS;
   }
   if (e->issue) { /* the lookup's hit enters the update stage */
     s->u_valid = true;
@@ -430,6 +438,6 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
   hwprof_prim_fifo_comb(&s->oab, &oc, 0, &of);
   if (oab_clear) s->oab_overrun = false;
   if (record && of.full && !oab_clear) s->oab_overrun = true;
-  const hwprof_prim_fifo_in_t oi = {false, oab_clear, record, entry(o->unf, u_addr), 0};
+  const hwprof_prim_fifo_in_t oi = {false, oab_clear, record, entry(o->unf, rep_addr), 0};
   hwprof_prim_fifo_step(&s->oab, &oc, &oi);
 }

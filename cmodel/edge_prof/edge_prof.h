@@ -66,6 +66,10 @@ typedef struct {
   bool u_dec;
   uint64_t u_addr;
   bool u_first; /* it hit at its first lookup */
+  /* the report: an overflow or underflow of the update stage, reported the next cycle */
+  bool rep_valid;
+  bool rep_unf;
+  uint64_t rep_addr;
   bool cmd_busy;
   bool cmd_flush;
   bool cmd_inval;
@@ -122,6 +126,7 @@ typedef struct {
   unsigned word;
   bool perform; /* the update stage's operation updates its counter */
   uint64_t new_cnt;
+  bool u_ovf, u_unf; /* ... which overflows or underflows (reported the next cycle) */
   bool miss;
   unsigned miss_victim;
   uint8_t next_state;
@@ -140,14 +145,15 @@ void hwprof_edge_prof_reset(hwprof_edge_prof_state_t *s);
 /* Idle with no update waiting and no command: with no update arriving and no register access, its
  * outputs are all 0 but upd_space (1) and the edge changes nothing but the stall counter. */
 static inline bool hwprof_edge_prof_at_rest(const hwprof_edge_prof_state_t *s) {
-  return s->state == 0 /* StIdle */ && s->upd_buf.count == 0 && !s->u_valid && !s->miss_q && !s->cmd_busy;
+  return s->state == 0 /* StIdle */ && s->upd_buf.count == 0 && !s->u_valid && !s->miss_q && !s->rep_valid &&
+         !s->cmd_busy;
 }
 /* Nothing to decide this cycle (most cycles of a run): no register access and no command, and either
  * at rest or waiting for a refill's line that has not come (mem_rsp_valid low). The outputs are then
  * all 0 but upd_space, and the edge only takes an arriving update (hwprof_edge_prof_take()) and
  * counts a stalled event. */
 static inline bool hwprof_edge_prof_waiting(const hwprof_edge_prof_state_t *s, bool access, bool mem_rsp_valid) {
-  return !access && !s->cmd_busy && !s->miss_q &&
+  return !access && !s->cmd_busy && !s->miss_q && !s->rep_valid &&
          ((s->state == 0 /* StIdle */ && s->upd_buf.count == 0 && !s->u_valid) ||
           (s->state == 3 /* StFillWait */ && !mem_rsp_valid)); /* (the update stage is empty outside StIdle) */
 }

@@ -3,8 +3,9 @@
 // Seed 000 (Wu, collaborative profiling), section 7 and Figure 4: the update operations the pir
 // generates go into a profile update buffer and are performed by a profile cache backed by memory,
 // without bringing data to the processor. Counters are CntW-bit modular; a carry out of an increment
-// is an overflow, a borrow out of a decrement an underflow; both are reported to the pir (which
-// moves the trigger counter) and recorded in the overflowed-address buffer. docs/architecture.md
+// is an overflow, a borrow out of a decrement an underflow; both are reported the cycle after the
+// update to the pir (which moves the trigger counter) and recorded in the overflowed-address
+// buffer. docs/architecture.md
 // fixes the counter, trigger, bounds and no-loss rules; docs/edge_prof.md describes the cycle
 // behaviour that the C model (cmodel/edge_prof/edge_prof.c) repeats exactly.
 //
@@ -101,6 +102,7 @@ module hwprof_edge_prof #(
   logic [2:0]                     state_q, state_d;
   logic [7:0]                     fifo_count;  // the update buffer (hwprof_prim_fifo, below)
   logic                           pop, ovf, unf, drop;  // this cycle: the head operation leaves the
+  logic                           u_ovf, u_unf;         // the update stage's counter overflows, underflows
                                                         // buffer; it overflowed, underflowed, was dropped
   logic [Lines-1:0]               valid_q, valid_d;
   logic [Lines-1:0]               dirty_q, dirty_d;
@@ -117,6 +119,11 @@ module hwprof_edge_prof #(
   logic                                         u_dec_q, u_dec_d;
   logic [AddrW-1:0]                             u_addr_q, u_addr_d;
   logic                                         u_first_q, u_first_d; // a hit at the first lookup
+  // the report: an overflow or underflow of the update stage, reported the next cycle (to the pir,
+  // the OAB and the statistics), held while a pir register is written
+  logic                                         rep_q, rep_d;
+  logic                                         rep_unf_q, rep_unf_d;
+  logic [AddrW-1:0]                             rep_addr_q, rep_addr_d;
   logic                                         cmd_busy_q, cmd_busy_d;
   logic                                         cmd_flush_q, cmd_flush_d;
   logic                                         cmd_inval_q, cmd_inval_d;
@@ -256,7 +263,7 @@ module hwprof_edge_prof #(
     .pop_i       (1'b0),
     .clr_i       (oab_clear),
     .push_i      (oab_record),
-    .wdata_i     ({unf, u_addr_q}),
+    .wdata_i     ({unf, rep_addr_q}),
     .rdata_o     (),
     .idx_i       (oab_index),
     .idx_rdata_o ({oab_entry_unf, oab_entry}),
@@ -329,8 +336,13 @@ module hwprof_edge_prof #(
     st_inc[StMisses] = miss_q;  // the lookup's miss, counted the cycle after it (off the lookup's path)
     pop           = 1'b0;
     walk_advance  = 1'b0;
-    ovf           = 1'b0;
-    unf           = 1'b0;
+    u_ovf         = 1'b0;
+    u_unf         = 1'b0;
+    // the report of the cycle before
+    ovf           = rep_q && !rep_unf_q && !hold_i;
+    unf           = rep_q && rep_unf_q && !hold_i;
+    st_inc[StOvf] = ovf;
+    st_inc[StUnf] = unf;
     drop          = 1'b0;
     mem_req_valid_o = 1'b0;
     mem_req_write_o = 1'b0;
@@ -348,13 +360,15 @@ module hwprof_edge_prof #(
         end
       end
       dirty_d[u_line_q] = 1'b1;
-      ovf = !u_dec_q && (old_cnt == '1);
-      unf = u_dec_q && (old_cnt == '0);
+      u_ovf = !u_dec_q && (old_cnt == '1);
+      u_unf = u_dec_q && (old_cnt == '0);
       st_inc[StUpdates] = 1'b1;
       st_inc[StHits]    = u_first_q;
-      st_inc[StOvf]     = ovf;
-      st_inc[StUnf]     = unf;
     end
+    // ... reported the next cycle (a held report and a held update stage wait together)
+    rep_d     = hold_i ? rep_q : (u_ovf || u_unf);
+    rep_unf_d = hold_i ? rep_unf_q : u_unf;
+    rep_addr_d = hold_i ? rep_addr_q : u_addr_q;
 
     unique case (state_q)
       StIdle: begin
@@ -522,6 +536,9 @@ module hwprof_edge_prof #(
       u_dec_q       <= 1'b0;
       u_addr_q      <= '0;
       u_first_q     <= 1'b0;
+      rep_q         <= 1'b0;
+      rep_unf_q     <= 1'b0;
+      rep_addr_q    <= '0;
       cmd_busy_q    <= 1'b0;
       cmd_flush_q   <= 1'b0;
       cmd_inval_q   <= 1'b0;
@@ -544,6 +561,9 @@ module hwprof_edge_prof #(
       u_dec_q       <= u_dec_d;
       u_addr_q      <= u_addr_d;
       u_first_q     <= u_first_d;
+      rep_q         <= rep_d;
+      rep_unf_q     <= rep_unf_d;
+      rep_addr_q    <= rep_addr_d;
       cmd_busy_q    <= cmd_busy_d;
       cmd_flush_q   <= cmd_flush_d;
       cmd_inval_q   <= cmd_inval_d;

@@ -41,6 +41,7 @@ class FuncCover {
     kPathUnderflow,      // a pop on an empty path stack
     kCarrierCount,       // an instruction's carrier word gave it prof.id: a counter update (docs/pir.md)
     kCarrierPir,         // ... gave it prof.init or prof.setoff
+    kReportHeld,         // an overflow or underflow report waited for a pir register write (docs/edge_prof.md)
     // the C model's shortcuts (counted, not required of every run: a stream that keeps an engine
     // awake never takes them; make test requires them of the default configuration's seeds)
     kPlain,              // the C model took its plain cycle (hwprof_top_plain: only the event counted)
@@ -59,7 +60,8 @@ class FuncCover {
                                       "trigger -1 by overflow", "trigger +1 by underflow", "phase interrupt",
                                       "update dropped (bounds)", "event stalled (buffer full)", "trace FIFO full",
                                       "trace FIFO watermark interrupt", "link stack overflow", "link stack underflow", "path counted", "path stack overflow",
-                                      "path stack underflow", "carrier prof.id counted", "carrier prof.init or prof.setoff", "plain model cycle",
+                                      "path stack underflow", "carrier prof.id counted", "carrier prof.init or prof.setoff", "overflow report held",
+                                      "plain model cycle",
                                       "plain cycle again", "plain cycle while tracing",
                                       "plain cycle, edge unit waiting", "lean model cycle", "lean cycle with a miss",
                                       "lean cycle with a stall", "update arriving in a refill wait"};
@@ -71,7 +73,9 @@ class FuncCover {
   void before(const hwprof_top_state_t& s, const hwprof_top_in_t& in, bool may_repeat) {
     b_ = s_of(s);
     plain_ = hwprof_top_plain(&s, &in);
-    again_ = may_repeat && plain_;  // (hwprof_top_plain_again holds exactly when the cycle is plain)
+    again_ = may_repeat && plain_;
+    report_held_ = s.edge_prof.rep_valid && in.apb.psel && in.apb.penable && in.apb.pwrite &&
+                   (in.apb.paddr >> HWPROF_WINDOW_SHIFT) == HWPROF_PIR_WINDOW;  // (hwprof_top_plain_again holds exactly when the cycle is plain)
     tracing_ = plain_ && s.trace_ctrl.regs.ctrl_enable;
     waiting_ = plain_ && (s.pir.upd.valid || !hwprof_edge_prof_at_rest(&s.edge_prof));
     lean_ = !plain_ && hwprof_top_lean(&s, &in);
@@ -111,6 +115,7 @@ class FuncCover {
     const bool fired = in.ev.valid && out.ev_ready && !(in.ev.trap & 1u) && hwprof_pir_ordinary(&in.ev);
     hit_[kCarrierCount] += fired && b_.flag && in.ev.op == HWPROF_PROF_OP_ID && in.ev.pid != 0;
     hit_[kCarrierPir] += fired && (in.ev.op == HWPROF_PROF_OP_INIT || in.ev.op == HWPROF_PROF_OP_SETOFF);
+    hit_[kReportHeld] += report_held_;
     hit_[kPlain] += plain_;
     hit_[kPlainAgain] += again_;
     hit_[kPlainTracing] += tracing_;
@@ -169,6 +174,7 @@ class FuncCover {
   Snap b_{};
   uint64_t hit_[kN] = {};
   uint64_t misses_ = 0;
+  bool report_held_ = false;
   bool plain_ = false, again_ = false, tracing_ = false, waiting_ = false, lean_ = false, wait_arrive_ = false;
   bool irq_phase_ = false, irq_trace_ = false;
 };
