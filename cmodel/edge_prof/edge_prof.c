@@ -155,7 +155,7 @@ static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t
   e->ha = ha;
   bool head_hit = false, free_found = false;
   unsigned head_way = 0, free_way = 0;
-  for (unsigned w = 0; w < cfg->ways; w++) {
+  for (unsigned w = 0; w < cfg->ways && s->state == ST_IDLE && upd_count != 0; w++) { /* (only a lookup reads them) */
     unsigned l = ha.set * cfg->ways + w;
     if (!head_hit && s->valid[l] && s->tag[l] == ha.tag) {
       head_hit = true;
