@@ -199,6 +199,27 @@ bool hwprof_top_lean(const hwprof_top_state_t *s, const hwprof_top_in_t *in) {
   return !(in->apb.psel && in->apb.penable) && hwprof_vpf_at_rest(&s->vpf) && hwprof_cop_at_rest(&s->cop);
 }
 
+/* A lean cycle whose event the pir and the trace controller let pass, with no overflow or underflow
+ * for the pir (the edge unit's eval gave mem_* and drop; the caller sets those outputs): the pir asks
+ * for no update, so the port is ready; the trace controller raises only its FIFO-mode level, the
+ * top window takes it and a drop. The outputs and the top window's edge; the pir's edge (it only
+ * counts the event) is the caller's, after the edge unit has read the pir's update. Returns the level. */
+static bool passing_cycle(hwprof_top_state_t *s, bool drop, hwprof_top_out_t *out) {
+  static const hwprof_reg_req_t no_access;
+  out->ev_ready = true;
+  out->apb.pready = true;
+  out->apb.pslverr = false;
+  out->apb.prdata = 0;
+  irq_outputs(&s->regs, out);
+  out->upd = s->pir.upd;
+  const bool level = hwprof_trace_ctrl_level(&s->trace_ctrl);
+  if (level || drop) {
+    const hwprof_top_hw2reg_t hw = {.irq_pending_trace_set = level, .irq_pending_error_set = drop};
+    hwprof_top_reg_step(&s->regs, &no_access, &hw);
+  }
+  return level;
+}
+
 /* The cycle of wires_of(), outputs_of() and advance() when hwprof_top_lean() holds: the same wires, with the
  * value profiler, the co-processor and the register blocks left out. */
 static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
@@ -213,30 +234,22 @@ static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const
   ep.mem_rsp_rdata = &in->mem_rsp_rdata;
   hwprof_edge_prof_eval_t e;
   hwprof_edge_prof_eval(&s->edge_prof, &cfg->edge_prof, &ep, &e);
-  out->apb.pready = true;
-  out->apb.pslverr = false;
-  out->apb.prdata = 0;
   out->mem_req_valid = e.out.mem_req_valid;
   out->mem_req_write = e.out.mem_req_write;
   out->mem_req_addr = e.out.mem_req_addr;
   out->mem_req_wdata = *e.out.mem_req_wdata;
-  irq_outputs(&s->regs, out);
-  out->upd = s->pir.upd;
   if (!e.out.ovf && !e.out.unf && hwprof_pir_passes(&s->pir, &in->ev) &&
-      hwprof_trace_ctrl_passes(&s->trace_ctrl, &in->ev)) {
-    /* the edge unit at work with an event the pir and the trace controller let pass (and no overflow
-     * or underflow for the pir): the pir asks for no update, so the port is ready, and only counts the
-     * event; the trace controller raises only its FIFO-mode level */
-    out->ev_ready = true;
-    const bool level = hwprof_trace_ctrl_level(&s->trace_ctrl);
-    if (level || e.out.drop) {
-      const hwprof_top_hw2reg_t hw = {.irq_pending_trace_set = level, .irq_pending_error_set = e.out.drop};
-      hwprof_top_reg_step(&s->regs, &no_access, &hw);
-    }
+      hwprof_trace_ctrl_passes(&s->trace_ctrl, &in->ev)) { /* only the edge unit at work */
+    passing_cycle(s, e.out.drop, out);
     hwprof_pir_pass(&s->pir, in->ev.valid && !(in->ev.trap & 1u));
     hwprof_edge_prof_commit(&s->edge_prof, &cfg->edge_prof, &ep, &e);
     return;
   }
+  out->apb.pready = true;
+  out->apb.pslverr = false;
+  out->apb.prdata = 0;
+  irq_outputs(&s->regs, out);
+  out->upd = s->pir.upd;
   hwprof_pir_in_t pir = {.ev = &in->ev, .reg = no_access, .ovf = e.out.ovf, .unf = e.out.unf};
   hwprof_pir_eval_t pe;
   hwprof_pir_eval(&s->pir, &cfg->pir, &pir, &pe);
@@ -280,21 +293,10 @@ bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_in_t *in) {
 static bool plain_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in,
                         hwprof_top_out_t *out) {
   static const hwprof_line_t no_line;
-  out->ev_ready = true;
-  out->apb.pready = true;
-  out->apb.pslverr = false;
-  out->apb.prdata = 0;
   out->mem_req_valid = out->mem_req_write = false;
   out->mem_req_addr = 0;
   out->mem_req_wdata = no_line;
-  irq_outputs(&s->regs, out);
-  out->upd = s->pir.upd;
-  const bool level = hwprof_trace_ctrl_level(&s->trace_ctrl);
-  if (level) { /* the trace controller raises only its FIFO-mode level */
-    static const hwprof_reg_req_t no_access;
-    const hwprof_top_hw2reg_t hw = {.irq_pending_trace_set = true};
-    hwprof_top_reg_step(&s->regs, &no_access, &hw);
-  }
+  const bool level = passing_cycle(s, false, out);
   const bool take = s->pir.upd.valid;
   if (take) hwprof_edge_prof_take(&s->edge_prof, &cfg->edge_prof, &s->pir.upd);
   hwprof_pir_pass(&s->pir, in->ev.valid && !(in->ev.trap & 1u));
