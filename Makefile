@@ -49,7 +49,7 @@ PATH_SRC := sw/lib/path/bl.c sw/host/path/regions.c sw/host/path/func_paths.c sw
 # host only (files, the ELF and map layers): reading a path profile back, comparing it with the oracle
 PATH_HOST_SRC := sw/host/path/pp_readback.c sw/host/path/pp_compare.c
 RW_SRC   := sw/host/rewrite/hwprof_rewrite.c
-PROFMAP_SRC := sw/host/profmap/map_file.c sw/host/profmap/derive.c sw/host/profmap/meta_blob.c sw/host/profmap/profile_file.c sw/lib/cfg/hwprof_cfg.c
+PROFMAP_SRC := sw/host/profmap/map_file.c sw/host/profmap/derive.c sw/host/profmap/meta_blob.c sw/host/profmap/profile_file.c sw/lib/cfg/hwprof_cfg.c sw/lib/meta.c
 PROFMAP_HDR := sw/host/profmap/profmap.h sw/lib/cfg/hwprof_cfg.h
 # The co-processor's tools (docs/cop.md): the format's name tables (generated from
 # regs/cop_uinsn.json), image files, the assembler/disassembler, the instruction-level interpreter.
@@ -69,11 +69,11 @@ REPORT_SRC  := sw/host/report/dwarf_lines.c sw/host/report/block_counts.c sw/hos
 WPP_HDR  := $(wildcard sw/host/wpp/*.h) $(ELF_HDR) $(SW_HDR)
 VP_HDR   := sw/host/vp/vp_estimate.h sw/fw/vp/vp_fw.h
 # the dynamic optimizer (docs/dynopt.md): portable firmware, built for the host tests and for RV32
-DYNOPT_SRC := sw/fw/dynopt/phase.c sw/fw/dynopt/meta.c sw/fw/dynopt/dynopt.c
+DYNOPT_SRC := sw/fw/dynopt/phase.c sw/lib/meta.c sw/fw/dynopt/dynopt.c
 # the code cache and the trace-driven optimizer (firmware of the -tc programs)
 CCACHE_SRC := sw/fw/dynopt/codecache.c sw/fw/dynopt/trace_opt.c sw/fw/dynopt/relayout.c
 RELAYOUT_SRC := sw/fw/dynopt/codecache.c sw/fw/dynopt/relayout.c
-DYNOPT_HDR := sw/fw/dynopt/phase.h sw/fw/dynopt/meta.h sw/fw/dynopt/dynopt.h sw/include/hwprof_meta.h sw/fw/dynopt/codecache.h sw/fw/dynopt/trace_opt.h \
+DYNOPT_HDR := sw/fw/dynopt/phase.h sw/fw/dynopt/dynopt.h sw/include/hwprof_meta.h sw/fw/dynopt/codecache.h sw/fw/dynopt/trace_opt.h \
               sw/fw/dynopt/relayout.h
 RV32_CC  ?= riscv64-unknown-elf-gcc
 RV32_FLAGS := --specs=picolibc.specs -march=rv32im -mabi=ilp32 -std=c11 -Wall -Wextra -Werror -O2 -Isw/include

@@ -14,14 +14,14 @@ FUZZ_SRC_elf := $(ELF_SRC) sw/lib/image.c
 FUZZ_SRC_instr := $(INSTR_SRC) sw/lib/image.c
 FUZZ_SRC_map := $(PROFMAP_SRC)
 FUZZ_SRC_profile := $(PROFMAP_SRC)
-FUZZ_SRC_meta := sw/fw/dynopt/meta.c
+FUZZ_SRC_meta := sw/lib/meta.c
 FUZZ_SRC_cop_asm := $(COP_SRC)
 FUZZ_SRC_cop_image := $(COP_SRC)
 FUZZ_SRC_wpp_trace := sw/host/wpp/trace_file.c sw/host/wpp/block_stream.c sw/host/wpp/chain_table.c sw/host/wpp/cycles.c sw/lib/trace_recon.c sw/lib/image.c
 FUZZ_SRC_wpp_index := sw/host/wpp/wpp_index.c sw/host/wpp/trace_file.c
 FUZZ_SRC_path_files := sw/host/path/pp_compare.c
 FUZZ_SRC_report_files := sw/host/report/run_files.c $(VP_PROFILE_SRC)
-$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_file.h $(INSTR_SRC) $(PROFMAP_SRC) $(COP_SRC) sw/fw/dynopt/meta.c sw/lib/image.c \
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_file.h $(INSTR_SRC) $(PROFMAP_SRC) $(COP_SRC) sw/lib/image.c \
                      $(SW_HDR) $(ELF_HDR) $(PROFMAP_HDR) $(COP_HDR) $(WPP_SRC) $(WPP_HDR) $(REPORT_SRC) | fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_SRC_$*) -o $@ -lelf

@@ -157,7 +157,7 @@ $(BUILD)/unit/codecache-random: $(call asan,tests/dynopt/codecache_random.c sim/
 
 # block re-layout at random moments in random orders (tests/dynopt/relayout_random.c), on the whole platform,
 # under ASan/UBSan: the program's output and its exact edge profile through the code cache
-RL_RANDOM_SRC := $(filter-out sim/hwprof_sim.c,$(SIM_SRC)) sw/fw/dynopt/codecache.c sw/fw/dynopt/relayout.c sw/fw/dynopt/meta.c
+RL_RANDOM_SRC := $(filter-out sim/hwprof_sim.c,$(SIM_SRC)) sw/fw/dynopt/codecache.c sw/fw/dynopt/relayout.c sw/lib/meta.c
 $(BUILD)/unit/relayout-random: $(call asan,tests/dynopt/relayout_random.c $(RL_RANDOM_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) $^ -o $@ -lelf
@@ -433,8 +433,8 @@ $(BUILD)/$(1)/%-prof.elf: $(BUILD)/$(1)/%.elf $$(INSTR_BIN)
 $(BUILD)/$(1)-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/embench/runtime_main.c $(BUILD)/$(1)/dynopt-rt.o \
                                $$(call fwobj,eb,$$(DYN_FW) $(3)) $$(SW_HDR)
 	@mkdir -p $$(dir $$@)
-	$$(RV32_CC) $$(EMBENCH_FLAGS) -I$$(EMBENCH)/support -Dmain=embench_main -c $$(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
-	$$(RV32_CC) $$(EMBENCH_FLAGS) -Isw/include -Isw/fw/dynopt -I$$(EMBENCH)/support -I$$(EMBENCH)/src/$$* $$(EMBENCH)/src/$$*/*.c \
+	$$(RV32_CC) $$(EMBENCH_FLAGS) $(4) -I$$(EMBENCH)/support -Dmain=embench_main -c $$(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
+	$$(RV32_CC) $$(EMBENCH_FLAGS) $(4) -Isw/include -Isw/fw/dynopt -I$$(EMBENCH)/support -I$$(EMBENCH)/src/$$* $$(EMBENCH)/src/$$*/*.c \
 	  $$(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $(BUILD)/$(1)/dynopt-rt.o \
 	  $$(call fwobj,eb,$$(DYN_FW) $(3)) -Wl,--emit-relocs -Wl,--no-relax -lm -o $$@
 endef
@@ -442,6 +442,10 @@ $(eval $(call DYNRL_RULES,dynrl,-DDYNOPT_RELAYOUT))
 # 5B's counters hold a difference since their last arming: its periods are short (docs/dynopt.md)
 DYN5B_PERIOD := 500000
 $(eval $(call DYNRL_RULES,dyn5b,-DDYNOPT_RELAYOUT -DDYNOPT_SCHEME_5B -DDYNOPT_PERIOD_5B=$(DYN5B_PERIOD)))
+# ... and the same ten times longer (GLOBAL_SCALE_FACTOR 10: 22-55 M instructions each; make bench
+# section 10b: what the optimizer costs on runs of 10^7 instructions and more)
+$(eval $(call DYNRL_RULES,dynrl-x10,-DDYNOPT_RELAYOUT,,$(EB_X10)))
+DYNRL_X10 := $(foreach p,$(EMBENCH_PROGS),$(BUILD)/dynrl-x10/embench-$(p)-prof.elf)
 # ... and both optimizers in one program (docs/dynopt.md, "One code cache for both optimizers"): the
 # edge-driven re-layout with scheme 5A and the trace-driven one, sharing the code cache
 DYNBOTH_SRC := sw/fw/dynopt/trace_opt.c sw/lib/trace_recon.c sw/lib/image.c sw/fw/drivers/hwprof_trace.c

@@ -6,7 +6,7 @@ import struct
 import sys
 
 MAGIC = 0x444D5748  # "HWMD"
-HEADER, FUNC, BLOCK, EDGE, BRANCH = 11, 10, 7, 6, 3  # words
+HEADER, FUNC, BLOCK, EDGE, BRANCH = 12, 12, 7, 6, 3  # words
 
 
 def main():
@@ -21,7 +21,7 @@ def main():
         if at % 4 == 0 and at + 4 * HEADER <= len(data):
             break
         at += 1
-    h = struct.unpack_from("<11I", data, at)
+    h = struct.unpack_from("<12I", data, at)
     nfunc, nblock, nedge, nbranch = h[2], h[3], h[4], h[10]
     size = 4 * (HEADER + FUNC * nfunc + BLOCK * nblock + EDGE * nedge + BRANCH * nbranch)
     if at + size > len(data):

@@ -2,7 +2,9 @@
  * time"): the instrumenter's map in binary, loaded with the program, for the firmware that runs
  * inside it (the dynamic optimizer). The instrumenter writes it (sw/host/profmap/meta_blob.c,
  * pm_meta_blob) when the program defines the 32-bit word `hwprof_meta`, in an extra loadable segment
- * whose address it stores in that word; the firmware reads it (sw/fw/dynopt/meta.c).
+ * whose address it stores in that word. Its reader (below, sw/lib/meta.c) is portable C11 without
+ * allocation: the firmware opens the blob and checks each function it uses; the instrumenter checks
+ * the whole blob it writes.
  *
  * Little-endian 32-bit words, every record a whole number of words:
  *   header    hwprof_meta_header_t
@@ -15,10 +17,14 @@
 #ifndef HWPROF_META_H
 #define HWPROF_META_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "hwprof_result.h"
+
 #define HWPROF_META_MAGIC UINT32_C(0x444d5748) /* "HWMD" */
-#define HWPROF_META_VERSION 2u /* 2: blocks carry new_end */
+#define HWPROF_META_VERSION 3u /* 2: blocks carry new_end; 3: the code's end, each function's branches */
 #define HWPROF_META_NONE UINT32_C(0xffffffff) /* no counter; the EXIT block */
 #define HWPROF_META_SYMBOL "hwprof_meta"       /* the word the instrumenter fills with the blob's address */
 
@@ -30,6 +36,7 @@ typedef struct {
   uint32_t k;         /* bits of a relative profile ID */
   uint32_t mode;      /* 0 minimal, 1 all */
   uint32_t nbranch;
+  uint32_t code_end;  /* where the instrumented program's code ends (the map's text_hi) */
 } hwprof_meta_header_t;
 
 typedef struct {
@@ -39,6 +46,7 @@ typedef struct {
   uint32_t ncounters, nregions;
   uint32_t first_block, nblocks; /* into the blocks (0 blocks: not instrumented) */
   uint32_t first_edge, nedges;
+  uint32_t first_branch, nbranches; /* into the branches */
 } hwprof_meta_func_t;
 
 typedef struct {
@@ -62,5 +70,43 @@ typedef struct {
   uint32_t func;                /* function index */
   uint32_t taken, not_taken;    /* the two edges: function-relative edge indexes */
 } hwprof_meta_branch_t;
+
+/* The reader: views into the blob, which the program image holds. */
+typedef struct {
+  const hwprof_meta_header_t *hdr;
+  const hwprof_meta_func_t *fn;
+  const hwprof_meta_block_t *blk;
+  const hwprof_meta_edge_t *edge;
+  const hwprof_meta_branch_t *branch;
+} hwprof_meta_t;
+
+/* Opens the blob of bytes bytes at blob (word aligned): its magic, version and sizes, and that its
+ * tables fit in it. O(1): a function's own records are checked by hwprof_meta_check_func before
+ * they are used (the firmware checks only the functions that run), and the instrumenter checks the
+ * whole blob when it writes it (hwprof_meta_check_all). kHwprofBadArg (m untouched) when the header
+ * is not a consistent one; kHwprofNoDevice when blob is NULL (the program was not instrumented with
+ * metadata). */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_meta_open(hwprof_meta_t *m, const void *blob, size_t bytes);
+
+/* Whether function f's record stays inside the tables (its blocks, edges, branches and counter
+ * area): O(1), what reading one of its edges needs. */
+bool hwprof_meta_func_fits(const hwprof_meta_t *m, uint32_t f);
+
+/* Checks every record of function f: its record fits, each block's and edge's indexes are inside f
+ * (blocks, counters), each of its branch records names f and a counted taken and a counted not-taken
+ * edge out of one block. kHwprofBadArg if not (f is then not to be used). */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_meta_check_func(const hwprof_meta_t *m, uint32_t f);
+
+/* Checks every function (hwprof_meta_check_func), and that their branch ranges follow one another
+ * through the branch table: what the instrumenter runs on the blob it writes, and the tests. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_meta_check_all(const hwprof_meta_t *m);
+
+/* Where the instrumented program's code ends (the header's code_end). */
+static inline uint32_t hwprof_meta_code_end(const hwprof_meta_t *m) { return m->hdr->code_end; }
+
+/* The counter's address in memory (function f's counter index i). */
+static inline uint32_t hwprof_meta_counter_addr(const hwprof_meta_t *m, uint32_t f, uint32_t i) {
+  return m->fn[f].base + i * m->hdr->cnt_bytes;
+}
 
 #endif /* HWPROF_META_H */

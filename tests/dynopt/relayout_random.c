@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "check/edge_check.h"
-#include "meta.h"
+#include "hwprof_meta.h"
 #include "platform.h"
 #include "relayout.h"
 
@@ -59,7 +59,8 @@ static int find_meta(const platform_t *p, const pm_map_t *map, hwprof_meta_t *m)
     const uint8_t *w = p->cpu.ram + (a - RV_RAM_BASE);
     uint32_t magic;
     memcpy(&magic, w, 4);
-    if (magic == HWPROF_META_MAGIC) return hwprof_meta_open(m, w, RV_RAM_BASE + RAM - a) == kHwprofOk ? 0 : -1;
+    if (magic == HWPROF_META_MAGIC)
+      return hwprof_meta_open(m, w, RV_RAM_BASE + RAM - a) == kHwprofOk && hwprof_meta_check_all(m) == kHwprofOk ? 0 : -1;
   }
   return -1;
 }

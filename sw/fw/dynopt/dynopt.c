@@ -19,12 +19,25 @@ static void counter_write(const hwprof_dynopt_t *d, uint32_t addr, uint64_t v) {
   if (d->meta.hdr->cnt_bytes == 8u) w[1] = (uint32_t)(v >> 32);
 }
 
-/* Function f's probe counter (the cache flushed). */
-static uint64_t probe_read(const hwprof_dynopt_t *d, uint32_t f) {
-  return counter_read(d, d->func_probe[f][0]) + (d->func_probe[f][1] ? counter_read(d, d->func_probe[f][1]) : 0);
+static uint64_t mask_of(unsigned w) { return w == 64u ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1u; }
+
+/* A probe counter's preset: MAX_VALUE - 1, so that the first run of its edge overflows it. */
+static uint64_t probe_preset(const hwprof_dynopt_t *d) { return mask_of(d->cnt_w); }
+
+/* Whether f's probe has counted since it was set (the cache flushed and invalidated). */
+static bool probe_moved(const hwprof_dynopt_t *d, uint32_t f) {
+  for (unsigned k = 0; k < 2u && d->func_probe[f][k]; k++)
+    if (counter_read(d, d->func_probe[f][k]) != probe_preset(d)) return true;
+  return false;
 }
 
-static uint64_t mask_of(unsigned w) { return w == 64u ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1u; }
+/* f's probe counters back to the plain counts of their edges (their value less the preset), and f
+ * no longer probed (the cache flushed and invalidated). */
+static void unprobe(hwprof_dynopt_t *d, uint32_t f) {
+  for (unsigned k = 0; k < 2u && d->func_probe[f][k]; k++)
+    counter_write(d, d->func_probe[f][k], (counter_read(d, d->func_probe[f][k]) - probe_preset(d)) & mask_of(d->cnt_w));
+  d->func_probe[f][0] = d->func_probe[f][1] = 0;
+}
 
 void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p) {
   p->trigger = 1;
@@ -323,7 +336,7 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   for (uint32_t b = 0; b < n; b++) d->rl_flags[b] &= HWPROF_RL_INVERT;
   /* with 5B, each forward branch counts as a 5B pair, h the edge it should fall through; one whose old
      block may still run keeps its copy's way */
-  for (uint32_t k = 0; k < d->func_np[f] && d->p.scheme == kHwprofScheme5B && !d->static_at; k++) {
+  for (uint32_t k = 0; k < d->func_np[f] && d->p.scheme == kHwprofScheme5B && !d->static_at && !d->finished; k++) {
     const uint32_t i = d->func_first[f] + k;
     const hwprof_dynopt_pair_t *q = &d->pair[i];
     const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
@@ -340,7 +353,7 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   size_t ncall = 0;
   for (size_t g = 0; g < nfuncs(d); g++) {
     const hwprof_meta_func_t *gn = &d->meta.fn[g];
-    if ((!d->func_armed[g] && !d->static_at) || gn->nblocks == 0) continue;
+    if ((!d->func_armed[g] && !(d->static_at && hwprof_meta_func_fits(&d->meta, (uint32_t)g))) || gn->nblocks == 0) continue;
     const hwprof_meta_block_t *b0 = &d->meta.blk[gn->first_block], *b1 = b0 + gn->nblocks - 1u;
     if (b1->new_end > b0->new_start) d->rl_callers[ncall++] = (hwprof_rl_block_t){b0->new_start, b1->new_end};
   }
@@ -388,40 +401,59 @@ hwprof_result_t hwprof_dynopt_layout_static(hwprof_dynopt_t *d, uint32_t profile
     const hwprof_meta_func_t *fn = &d->meta.fn[f];
     uint64_t ran = 0;
     for (uint32_t c = 0; c < fn->ncounters && fn->base && ran == 0; c++) ran |= weight_of(d, hwprof_meta_counter_addr(&d->meta, (uint32_t)f, c));
-    if (ran && !d->func_fixed[f]) (void)relayout(d, f);
+    if (ran && !d->func_fixed[f] && hwprof_meta_check_func(&d->meta, (uint32_t)f) == kHwprofOk) (void)relayout(d, f);
   }
   d->static_at = 0;
   d->rl = NULL; /* laid out once: nothing moves afterwards */
   return kHwprofOk;
 }
 
-/* The function whose counter area holds addr, or SIZE_MAX. */
+static bool holds(const hwprof_dynopt_t *d, size_t f, uint64_t addr) {
+  const hwprof_meta_func_t *fn = &d->meta.fn[f];
+  return fn->ncounters && addr >= fn->base && addr < fn->base + (uint64_t)fn->ncounters * d->meta.hdr->cnt_bytes;
+}
+
+/* The function whose counter area holds addr, or SIZE_MAX: a binary search of the areas, which the
+ * instrumenter lays out in the functions' order (else one look at each). */
 static size_t func_of(const hwprof_dynopt_t *d, uint64_t addr) {
-  for (size_t f = 0; f < nfuncs(d); f++) {
-    const hwprof_meta_func_t *fn = &d->meta.fn[f];
-    if (fn->ncounters && addr >= fn->base && addr < fn->base + (uint64_t)fn->ncounters * d->meta.hdr->cnt_bytes)
-      return f;
+  if (d->ncfunc == 0) {
+    for (size_t f = 0; f < nfuncs(d); f++)
+      if (holds(d, f, addr)) return f;
+    return SIZE_MAX;
   }
-  return SIZE_MAX;
+  uint32_t lo = 0, hi = d->ncfunc; /* the last area starting at or below addr is in [lo, hi) */
+  while (hi - lo > 1u) {
+    const uint32_t mid = lo + (hi - lo) / 2u;
+    if (d->meta.fn[d->cfunc[mid]].base <= addr) lo = mid;
+    else hi = mid;
+  }
+  return holds(d, d->cfunc[lo], addr) ? d->cfunc[lo] : SIZE_MAX;
 }
 
 /* Lists the functions to work on: the armed ones the OAB names, or every armed one if it overran or
- * names none (or all is asked); empties the OAB. Returns its entries. */
+ * names none (or all is asked); and the functions to arm: the probed ones it names, or, if it
+ * overran or names none, every probed one (their probes are read). Empties the OAB. Returns its
+ * entries. */
 static unsigned mark_funcs(hwprof_dynopt_t *d, bool all) {
   hwprof_edge_oab_entry_t e[16];
   size_t n = 0;
   bool overrun = false;
   if (hwprof_edge_read_oab(&d->hw, e, sizeof e / sizeof e[0], &n, &overrun) != kHwprofOk) overrun = true;
-  d->ntodo = 0;
+  d->ntodo = d->ntoarm = d->noab = 0;
   if (all || overrun || n == 0) {
-    d->ntodo = SIZE_MAX;
+    d->ntodo = d->ntoarm = SIZE_MAX;
     return (unsigned)n;
   }
   for (size_t i = 0; i < n; i++) {
+    d->oab[d->noab++] = (uint32_t)e[i].addr;
     const size_t f = func_of(d, e[i].addr);
-    bool listed = f == SIZE_MAX || !d->func_armed[f];
-    for (size_t k = 0; k < d->ntodo && !listed; k++) listed = d->todo[k] == f;
-    if (!listed) d->todo[d->ntodo++] = (uint32_t)f;
+    if (f == SIZE_MAX) continue;
+    uint32_t *list = d->func_armed[f] ? d->todo : d->toarm;
+    size_t *len = d->func_armed[f] ? &d->ntodo : &d->ntoarm;
+    if (!d->func_armed[f] && d->func_probe[f][0] == 0) continue; /* not watched */
+    bool listed = false;
+    for (size_t k = 0; k < *len && !listed; k++) listed = list[k] == f;
+    if (!listed) list[(*len)++] = (uint32_t)f;
   }
   return (unsigned)n;
 }
@@ -450,17 +482,91 @@ static void complete_stub(hwprof_dynopt_t *d) {
   }
 }
 
-/* The end of a period for the listed functions: flush, work out, re-arm, the trigger set again. */
+static hwprof_result_t arm_new(hwprof_dynopt_t *d, unsigned *armed);
+
+/* A phase interrupt whose crossings in f are mostly false signals (paragraphs 60-61) changes
+ * nothing, and the seed re-initializes counters after an optimization only: the pairs the OAB
+ * named (the crossings: it did not overrun) are worked out alone, folded into their totals and
+ * re-armed at f's raised threshold; the others keep counting. Returns false, with nothing changed,
+ * when it is not such an interrupt (f's whole period is then worked out). */
+static bool fts_quick(hwprof_dynopt_t *d, size_t f, hwprof_phase_summary_t *sum) {
+  uint32_t named[16];
+  size_t n = 0;
+  const uint32_t first = d->func_first[f], np = d->func_np[f];
+  for (size_t k = 0; k < d->noab; k++) {
+    uint32_t i = first;
+    while (i < first + np && d->pair[i].taken != d->oab[k] && d->pair[i].fall != d->oab[k]) i++;
+    if (i == first + np) continue; /* not f's, or a counter of f that is no branch edge */
+    bool listed = false;
+    for (size_t j = 0; j < n && !listed; j++) listed = named[j] == i;
+    if (!listed) named[n++] = i;
+  }
+  if (n == 0) return false;
+  hwprof_phase_summary_t s = {0, 0, false};
+  for (size_t j = 0; j < n; j++) {
+    const uint32_t i = named[j];
+    hwprof_phase_edge_t e[2];
+    for (unsigned k = 0; k < 2u; k++) {
+      e[k].role = d->edge[2 * i + k].role;
+      e[k].threshold = d->edge[2 * i + k].threshold;
+      e[k].mate = 1u - k;
+    }
+    d->counter[2 * i] = counter_read(d, d->pair[i].taken);
+    d->counter[2 * i + 1] = counter_read(d, d->pair[i].fall);
+    hwprof_phase_summary_t one;
+    if (hwprof_phase_evaluate(kHwprofScheme5A, e, &d->counter[2 * i], 2, d->cnt_w, d->p.fts_ratio, &d->out[2 * i],
+                              &one) != kHwprofOk ||
+        one.crossed != 1u)
+      return false; /* out of reach, or named without crossing: the whole period decides */
+    s.crossed += one.crossed;
+    s.fts += one.fts;
+  }
+  if (2u * s.fts <= s.crossed) return false; /* not mostly false signals: an optimization may follow */
+  d->func_fts[f] = true;
+  set_threshold(d, f);
+  for (size_t j = 0; j < n; j++) {
+    const uint32_t i = named[j];
+    for (unsigned k = 0; k < 2u; k++) {
+      d->total[2 * i + k] += d->out[2 * i + k].profile;
+      d->edge[2 * i + k].threshold = d->func_thr[f];
+    }
+    /* hot at 0, cold at MAX_VALUE - threshold */
+    const uint64_t cold = (0u - d->func_thr[f]) & mask_of(d->cnt_w);
+    counter_write(d, d->pair[i].taken, d->edge[2 * i].role == kHwprofPhaseHot ? 0 : cold);
+    counter_write(d, d->pair[i].fall, d->edge[2 * i + 1].role == kHwprofPhaseHot ? 0 : cold);
+  }
+  sum->crossed += s.crossed;
+  sum->fts += s.fts;
+  d->fts_quick++;
+  return true;
+}
+
+/* The trigger set again and the phase interrupt acknowledged. */
+static hwprof_result_t rearm_trigger(hwprof_dynopt_t *d) {
+  const hwprof_result_t r = hwprof_edge_arm_trigger(&d->hw, d->p.trigger);
+  hwprof_mmio_write32(&d->hw, HWPROF_TOP_IRQ_PENDING_ADDR, 1u << HWPROF_TOP_IRQ_PENDING_PHASE_LSB);
+  return r;
+}
+
+/* The end of a period for the listed functions: flush, work out, re-arm, arm the functions that
+ * started running, the trigger set again. A 5B period end (only_b5) works out every function with
+ * 5B pairs and leaves the OAB and a pending phase interrupt to the interrupt. */
 static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool interrupt, bool only_b5) {
   hwprof_result_t r = hwprof_edge_flush(&d->hw, true, d->p.max_polls);
   if (r == kHwprofOk) complete_stub(d);
-  const unsigned oab = mark_funcs(d, !interrupt);
+  unsigned oab = 0;
+  if (only_b5) d->ntodo = SIZE_MAX, d->ntoarm = 0;
+  else oab = mark_funcs(d, !interrupt);
   hwprof_phase_summary_t s = {0, 0, false};
   unsigned flipped = 0, funcs = 0, laid = 0;
   const size_t n = d->ntodo == SIZE_MAX ? nfuncs(d) : d->ntodo;
   for (size_t k = 0; k < n && r == kHwprofOk; k++) {
     const size_t f = d->ntodo == SIZE_MAX ? k : d->todo[k];
     if (!d->func_armed[f] || (only_b5 && d->func_b5[f] == 0)) continue;
+    if (interrupt && d->ntodo != SIZE_MAX && d->func_b5[f] == 0 && fts_quick(d, f, &s)) {
+      funcs++;
+      continue;
+    }
     r = work_func(d, f, !only_b5, &s, &flipped); /* a 5B period end only folds and re-arms */
     if (r == kHwprofOk && d->rl && !d->func_fixed[f] && layout_pending(d, f)) {
       if (relayout(d, f)) {
@@ -481,10 +587,19 @@ static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool int
     if (r == kHwprofOk) r = arm_func(d, f); /* as the code now counts */
     funcs++;
   }
+  unsigned armed = 0;
+  if (r == kHwprofOk) r = arm_new(d, &armed);
   if (r != kHwprofOk) {
     d->errors++;
     return r;
   }
+  if (armed) {
+    d->arm_events++;
+    log_event(d, instret, kHwprofDynoptArm, NULL, 0, oab, armed, 0);
+  }
+  if (only_b5) return kHwprofOk;
+  if (interrupt && funcs == 0 && armed) /* only functions that started running: no period ended */
+    return rearm_trigger(d);
   hwprof_dynopt_event_kind_t kind = kHwprofDynoptPhase;
   if (!interrupt) {
     kind = kHwprofDynoptPeriod;
@@ -496,10 +611,10 @@ static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool int
     d->transitions++;
   }
   log_event(d, instret, kind, &s, flipped, oab, funcs, laid);
-  if (d->npairs) r = hwprof_edge_arm_trigger(&d->hw, d->p.trigger);
-  hwprof_mmio_write32(&d->hw, HWPROF_TOP_IRQ_PENDING_ADDR, 1u << HWPROF_TOP_IRQ_PENDING_PHASE_LSB);
-  return r;
+  return rearm_trigger(d);
 }
+
+static hwprof_result_t arm_one(hwprof_dynopt_t *d, uint32_t f);
 
 hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const hwprof_meta_t *m,
                                    const hwprof_dynopt_params_t *p, uint64_t instret) {
@@ -516,93 +631,125 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
   d->p = *p;
   d->cnt_w = cfg.cnt_w;
   d->npairs = d->nlog = 0;
-  d->transitions = d->fts_skips = d->periods = d->scans = d->armed_funcs = d->errors = d->dropped_pairs = 0;
-  for (size_t f = 0; f < nfuncs(d); f++) { /* only those in use: a loop over all becomes a byte-wise memset */
-    d->func_max[f] = d->func_thr[f] = 0;
-    d->func_first[f] = d->func_np[f] = 0;
-    d->func_fts[f] = false;
-    d->func_fixed[f] = false;
-    d->func_b5[f] = 0;
-  }
+  d->transitions = d->fts_skips = d->periods = d->arm_events = d->armed_funcs = d->errors = d->dropped_pairs = 0;
+  d->bad_funcs = d->fts_quick = 0;
+  d->finished = false;
+  d->b5_pairs_end = 0;
+  d->noab = 0;
   d->rl = NULL;
   d->static_at = 0;
   d->resume_pc = 0;
   d->layouts = d->layout_refused = d->layout_last_refusal = 0;
   d->b5_pairs = d->b5_crossed = d->pinned = d->stub_completions = 0;
   d->resume_orig = 0;
-  /* each function's branches (the metadata lists them by function); their pairs are built when
-     the function is armed */
-  for (uint32_t i = 0; i < m->hdr->nbranch; i++) {
-    const uint32_t f = m->branch[i].func;
-    if (f >= HWPROF_DYNOPT_MAX_FUNCS) continue;
-    if (d->func_np[f]++ == 0) d->func_br[f] = i;
-  }
-  /* each function's probe: the counter of an edge out of its entry block (every run moves one of
-     them; a function whose entry block has two counted edges is probed by the sum of both) */
-  for (uint32_t f = 0; f < nfuncs(d); f++) {
+  /* the probes are written into the counters: none may be in the cache */
+  if ((r = hwprof_edge_flush(&d->hw, true, d->p.max_polls)) != kHwprofOk) return r;
+  d->ncfunc = 0;
+  bool in_order = true;
+  for (uint32_t f = 0; f < nfuncs(d); f++) { /* field by field: a loop over all becomes a byte-wise memset */
     const hwprof_meta_func_t *fn = &m->fn[f];
-    unsigned k = 0;
-    d->func_probe[f][0] = d->func_probe[f][1] = 0;
+    d->func_max[f] = d->func_thr[f] = 0;
+    d->func_first[f] = 0;
+    d->func_fts[f] = false;
+    d->func_fixed[f] = false;
+    d->func_b5[f] = 0;
     d->func_armed[f] = false;
+    d->func_probe[f][0] = d->func_probe[f][1] = 0;
+    /* a record that does not fit is never used (its records are checked in full when it is armed) */
+    const bool fits = hwprof_meta_func_fits(m, f);
+    d->func_np[f] = fits ? fn->nbranches : 0;
+    d->func_br[f] = fn->first_branch;
+    if (fits && fn->ncounters) {
+      in_order = in_order && (d->ncfunc == 0 || fn->base > m->fn[d->cfunc[d->ncfunc - 1]].base);
+      d->cfunc[d->ncfunc++] = (uint16_t)f;
+    }
+    if (d->func_np[f] == 0) continue;
+    /* its probe: the counters of the edges out of its entry block (every run moves one; a block's
+       edges are listed together), preset so that the first run overflows; a function that ran
+       already (main, what start-up called) is armed now */
+    unsigned k = 0;
+    bool ran = false;
     for (uint32_t e = 0; e < fn->nedges && k < 2; e++) {
       const hwprof_meta_edge_t *x = &m->edge[fn->first_edge + e];
-      if (x->src == 0u && x->counter != HWPROF_META_NONE) d->func_probe[f][k++] = hwprof_meta_counter_addr(m, f, x->counter);
-      else if (k && x->src != 0u && x->src != HWPROF_META_NONE) break; /* a block's edges are listed together */
+      if (x->src == 0u && x->counter != HWPROF_META_NONE && x->counter < fn->ncounters) {
+        d->func_probe[f][k] = hwprof_meta_counter_addr(m, f, x->counter);
+        ran = ran || counter_read(d, d->func_probe[f][k]) != 0;
+        k++;
+      } else if (k && x->src != 0u) {
+        break;
+      }
     }
+    if (ran) {
+      d->func_probe[f][0] = d->func_probe[f][1] = 0; /* its counters hold plain counts */
+      if ((r = arm_one(d, f)) != kHwprofOk) return r;
+      continue;
+    }
+    for (unsigned j = 0; j < k; j++) counter_write(d, d->func_probe[f][j], probe_preset(d));
   }
-  /* nothing is armed yet: the first scan arms what runs */
-  if ((r = hwprof_edge_flush(&d->hw, false, d->p.max_polls)) != kHwprofOk) return r;
-  for (uint32_t f = 0; f < nfuncs(d); f++)
-    d->func_probe_at[f] = d->func_probe[f][0] ? probe_read(d, f) : 0;
+  if (!in_order) d->ncfunc = 0;
   hwprof_edge_oab_entry_t none[1];
   size_t n;
   bool overrun;
   if ((r = hwprof_edge_read_oab(&d->hw, none, 0, &n, &overrun)) != kHwprofOk) return r; /* empties it */
   log_event(d, instret, kHwprofDynoptStart, NULL, 0, 0, 0, 0);
+  return hwprof_edge_arm_trigger(&d->hw, d->p.trigger);
+}
+
+/* Arms function f, which started running (the cache flushed and invalidated): its records checked,
+ * its probe back to plain counts, its pairs built, their plain counts since the start its first
+ * totals. */
+static hwprof_result_t arm_one(hwprof_dynopt_t *d, uint32_t f) {
+  unprobe(d, f);
+  if (hwprof_meta_check_func(&d->meta, f) != kHwprofOk) { /* never watched: its counters count plainly */
+    d->bad_funcs++;
+    d->func_np[f] = 0;
+    return kHwprofOk;
+  }
+  if (d->npairs + d->func_np[f] > HWPROF_DYNOPT_MAX_PAIRS) { /* no room: f stays unwatched */
+    d->dropped_pairs += d->func_np[f];
+    d->func_np[f] = 0;
+    return kHwprofOk;
+  }
+  const uint32_t first = d->func_first[f] = (uint32_t)d->npairs;
+  const hwprof_meta_func_t *fn = &d->meta.fn[f];
+  for (uint32_t k = 0; k < d->func_np[f]; k++) {
+    const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
+    const hwprof_meta_edge_t *tk = &d->meta.edge[fn->first_edge + br->taken];
+    const hwprof_meta_edge_t *nt = &d->meta.edge[fn->first_edge + br->not_taken];
+    hwprof_dynopt_pair_t *q = &d->pair[d->npairs++];
+    q->taken = hwprof_meta_counter_addr(&d->meta, f, tk->counter);
+    q->fall = hwprof_meta_counter_addr(&d->meta, f, nt->counter);
+    q->func = (uint16_t)f;
+    q->src = (uint16_t)tk->src;
+    q->block_new = tk->src < fn->nblocks ? d->meta.blk[fn->first_block + tk->src].new_start : 0;
+    q->branch_new = nt->term_new;
+    q->b5 = false;
+    q->taken_hot = q->want_taken = q->laid_taken = false;
+    q->backward = tk->dst <= tk->src; /* blocks are by address */
+  }
+  for (uint32_t i = first; i < first + d->func_np[f]; i++) {
+    d->total[2 * i] = counter_read(d, d->pair[i].taken);
+    d->total[2 * i + 1] = counter_read(d, d->pair[i].fall);
+  }
+  set_threshold(d, f);
+  hwprof_result_t r = arm_func(d, f);
+  if (r != kHwprofOk) return r;
+  d->func_armed[f] = true;
+  d->armed_funcs++;
   return kHwprofOk;
 }
 
-/* Arms the functions whose probe moved since the last look; the cache flushed and invalidated.
- * Their plain counts since the start become the first totals. Returns how many. */
+/* Arms the functions mark_funcs listed, or every probed one whose probe moved. Returns how many. */
 static hwprof_result_t arm_new(hwprof_dynopt_t *d, unsigned *armed) {
   *armed = 0;
-  for (uint32_t f = 0; f < nfuncs(d); f++) {
-    if (d->func_armed[f] || d->func_np[f] == 0 || d->func_probe[f][0] == 0) continue;
-    const uint64_t v = probe_read(d, f);
-    if (v == d->func_probe_at[f]) continue;
-    d->func_probe_at[f] = v;
-    if (d->npairs + d->func_np[f] > HWPROF_DYNOPT_MAX_PAIRS) { /* no room: f stays unwatched */
-      d->dropped_pairs += d->func_np[f];
-      d->func_np[f] = 0;
-      continue;
-    }
-    const uint32_t first = d->func_first[f] = (uint32_t)d->npairs;
-    for (uint32_t k = 0; k < d->func_np[f]; k++) {
-      const hwprof_meta_branch_t *br = &d->meta.branch[d->func_br[f] + k];
-      const hwprof_meta_func_t *fn = &d->meta.fn[f];
-      const hwprof_meta_edge_t *tk = &d->meta.edge[fn->first_edge + br->taken];
-      const hwprof_meta_edge_t *nt = &d->meta.edge[fn->first_edge + br->not_taken];
-      hwprof_dynopt_pair_t *q = &d->pair[d->npairs++];
-      q->taken = hwprof_meta_counter_addr(&d->meta, f, tk->counter);
-      q->fall = hwprof_meta_counter_addr(&d->meta, f, nt->counter);
-      q->func = (uint16_t)f;
-      q->src = (uint16_t)tk->src;
-      q->block_new = tk->src < fn->nblocks ? d->meta.blk[fn->first_block + tk->src].new_start : 0;
-      q->branch_new = nt->term_new;
-      q->b5 = false;
-      q->taken_hot = q->want_taken = q->laid_taken = false;
-      q->backward = tk->dst <= tk->src; /* blocks are by address */
-    }
-    for (uint32_t i = first; i < first + d->func_np[f]; i++) {
-      d->total[2 * i] = counter_read(d, d->pair[i].taken);
-      d->total[2 * i + 1] = counter_read(d, d->pair[i].fall);
-    }
-    set_threshold(d, f);
-    hwprof_result_t r = arm_func(d, f);
+  const bool all = d->ntoarm == SIZE_MAX;
+  const size_t n = all ? nfuncs(d) : d->ntoarm;
+  for (size_t k = 0; k < n; k++) {
+    const uint32_t f = all ? (uint32_t)k : d->toarm[k];
+    if (d->func_armed[f] || d->func_probe[f][0] == 0 || (all && !probe_moved(d, f))) continue;
+    const hwprof_result_t r = arm_one(d, f);
     if (r != kHwprofOk) return r;
-    d->func_armed[f] = true;
-    d->armed_funcs++;
-    (*armed)++;
+    *armed += d->func_armed[f];
   }
   return kHwprofOk;
 }
@@ -611,25 +758,8 @@ hwprof_result_t hwprof_dynopt_on_phase(hwprof_dynopt_t *d, uint64_t instret) {
   return d ? end_period(d, instret, true, false) : kHwprofBadArg;
 }
 
-hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret, bool full) {
-  if (d == NULL) return kHwprofBadArg;
-  if (full) { /* every armed function's period ends (it flushes and invalidates) */
-    hwprof_result_t r = end_period(d, instret, false, false);
-    if (r != kHwprofOk) return r;
-  }
-  /* a scan: one counter per function not armed yet; the cache is invalidated only to arm some */
-  hwprof_result_t r = hwprof_edge_flush(&d->hw, false, d->p.max_polls);
-  if (r != kHwprofOk) return r;
-  bool any = false;
-  for (uint32_t f = 0; f < nfuncs(d) && !any; f++)
-    any = !d->func_armed[f] && d->func_np[f] && d->func_probe[f][0] && probe_read(d, f) != d->func_probe_at[f];
-  d->scans++;
-  if (!any) return kHwprofOk;
-  if ((r = hwprof_edge_flush(&d->hw, true, d->p.max_polls)) != kHwprofOk) return r;
-  unsigned armed;
-  if ((r = arm_new(d, &armed)) != kHwprofOk) return r;
-  log_event(d, instret, kHwprofDynoptScan, NULL, 0, 0, armed, 0);
-  return armed ? hwprof_edge_arm_trigger(&d->hw, d->p.trigger) : kHwprofOk;
+hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret) {
+  return d ? end_period(d, instret, false, false) : kHwprofBadArg;
 }
 
 hwprof_result_t hwprof_dynopt_on_5b_period(hwprof_dynopt_t *d, uint64_t instret) {
@@ -651,6 +781,7 @@ hwprof_result_t hwprof_dynopt_finish(hwprof_dynopt_t *d, uint64_t instret) {
   const uint64_t mask = mask_of(d->cnt_w);
   unsigned funcs = 0;
   for (size_t f = 0; f < nfuncs(d); f++) {
+    if (d->func_probe[f][0]) unprobe(d, (uint32_t)f); /* never armed: its probe back to a plain count */
     if (!d->func_armed[f]) continue;
     funcs++;
     for (uint32_t i = d->func_first[f]; i < d->func_first[f] + d->func_np[f]; i++) {
@@ -658,6 +789,18 @@ hwprof_result_t hwprof_dynopt_finish(hwprof_dynopt_t *d, uint64_t instret) {
       counter_write(d, d->pair[i].fall, d->total[2 * i + 1] & mask);
     }
   }
-  log_event(d, instret, kHwprofDynoptFinish, &s, 0, oab, funcs, 0);
+  /* what runs after this counts plainly: a copy with 5B pairs would count their differences into the
+     plain profile, so such a function is laid out once more without them (its layout kept) */
+  d->finished = true;
+  d->b5_pairs_end = d->b5_pairs;
+  unsigned laid = 0;
+  for (size_t f = 0; f < nfuncs(d) && d->rl; f++) {
+    if (d->func_b5[f] == 0) continue;
+    if (!relayout(d, f)) return kHwprofBadState; /* it was laid out before: the same copy fits again */
+    d->b5_pairs -= d->func_b5[f];
+    d->func_b5[f] = 0;
+    laid++;
+  }
+  log_event(d, instret, kHwprofDynoptFinish, &s, 0, oab, funcs, laid);
   return kHwprofOk;
 }

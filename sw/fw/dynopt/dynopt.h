@@ -2,16 +2,17 @@
  * edge-profiling unit per scheme 5A, takes the phase-transition interrupt, reconstructs the profile
  * (sw/fw/dynopt/phase.c), decides the new hot set, and re-arms. It runs inside the instrumented program
  * (RV32), from its interrupt handler; what it knows of the program comes from the run-time metadata
- * (meta.h). Storage is static in the caller's hwprof_dynopt_t; nothing is allocated.
+ * (hwprof_meta.h). Storage is static in the caller's hwprof_dynopt_t; nothing is allocated.
  *
  * What it watches: every conditional branch of an instrumented function whose taken and not-taken
  * edges both have counters (the instrumenter's mode all gives every branch). Its hot edge is the
  * one the layout makes fall through; at the start, the not-taken edge (the compiler's layout).
- * Function by function: a function is armed once it is seen running (a scan at each period timer
- * looks at one counter per function not armed yet); until then its counters count plainly. At a
- * phase-transition interrupt only the functions whose counters the overflowed-address buffer names
- * are read, re-optimized and re-armed (every armed one if it overran); the others keep counting
- * from their last arming. */
+ * Function by function: a function is armed at its first run. Until then its counters count plainly,
+ * but for its probe (the counters of the edges out of its entry block), preset so that its first
+ * run overflows: the overflow interrupts like a crossing, and the overflowed-address buffer names
+ * it. At a phase-transition interrupt only the functions the buffer names are read: those not armed
+ * yet are armed, the others re-optimized and re-armed (if it overran: every armed one, and every
+ * probe is read); the others keep counting from their last arming. */
 #ifndef HWPROF_DYNOPT_H
 #define HWPROF_DYNOPT_H
 
@@ -20,7 +21,7 @@
 #include <stdint.h>
 
 #include "hwprof.h"
-#include "meta.h"
+#include "hwprof_meta.h"
 #include "phase.h"
 #include "relayout.h"
 
@@ -52,7 +53,7 @@ typedef enum {
   kHwprofDynoptPhase = 1,  /* a phase-transition interrupt: re-optimized */
   kHwprofDynoptFts = 2,    /* a phase-transition interrupt judged false: skipped, re-armed */
   kHwprofDynoptPeriod = 3, /* a period ended (the bound of paragraph 53) */
-  kHwprofDynoptScan = 5,   /* functions seen running were armed */
+  kHwprofDynoptArm = 5,    /* functions that started running were armed (their probes overflowed) */
   kHwprofDynoptFinish = 4, /* the run ended: totals written back */
 } hwprof_dynopt_event_kind_t;
 
@@ -101,17 +102,25 @@ typedef struct {
   uint32_t func_br[HWPROF_DYNOPT_MAX_FUNCS];             /* ... from the metadata's branch func_br[f] on */
   uint32_t todo[16];                                     /* the functions to work on at this interrupt ... */
   size_t ntodo;                                          /* ... or SIZE_MAX: every armed one */
+  uint32_t oab[16];                                      /* the counters the OAB named at this interrupt ... */
+  size_t noab;                                           /* ... (all of them: it did not overrun) */
+  uint32_t toarm[16];                                    /* the functions to arm at this interrupt ... */
+  size_t ntoarm;                                         /* ... or SIZE_MAX: every probed one whose probe moved */
   bool func_armed[HWPROF_DYNOPT_MAX_FUNCS];              /* its pairs carry presets (else: plain counts) */
-  uint32_t func_probe[HWPROF_DYNOPT_MAX_FUNCS][2];       /* the counters of the edges out of f's entry block:
-                                                            every run moves one (0: none) */
-  uint64_t func_probe_at[HWPROF_DYNOPT_MAX_FUNCS];       /* its value when last looked at */
+  uint32_t func_probe[HWPROF_DYNOPT_MAX_FUNCS][2];       /* until f is armed, the counters of the edges out of
+                                                            f's entry block, preset to overflow at its first
+                                                            run (every run moves one; 0: none) */
+  uint16_t cfunc[HWPROF_DYNOPT_MAX_FUNCS];               /* the functions with counters, by counter address ... */
+  uint32_t ncfunc;                                       /* ... (0: their areas are not in order, look at all) */
   bool func_fts[HWPROF_DYNOPT_MAX_FUNCS];                /* f had a false transition signal in the period */
   bool func_fixed[HWPROF_DYNOPT_MAX_FUNCS];              /* f cannot be laid out again (too large, a switch
                                                             table, refused): 5A keeps its own hot set for it */
   uint32_t func_b5[HWPROF_DYNOPT_MAX_FUNCS];             /* f's pairs counted as 5B pairs */
   hwprof_dynopt_event_t log[HWPROF_DYNOPT_LOG];
   size_t nlog;
-  uint32_t transitions, fts_skips, periods, scans, armed_funcs, errors, dropped_pairs;
+  uint32_t transitions, fts_skips, periods, arm_events, armed_funcs, errors, dropped_pairs;
+  uint32_t fts_quick;        /* false-signal interrupts worked out on the crossing pairs alone */
+  uint32_t bad_funcs;        /* functions whose metadata failed its check when they were armed: never watched */
   /* the edge-driven re-layout (docs/dynopt.md): a function whose hot set changed is laid out
      again, its hot edges falling through (NULL: the decision only) */
   hwprof_rl_t *rl;
@@ -127,16 +136,19 @@ typedef struct {
   hwprof_dynopt_cand_t rl_cand[2u * HWPROF_DYNOPT_MAX_BLOCKS];
   hwprof_rl_block_t rl_callers[HWPROF_DYNOPT_MAX_FUNCS + 1u]; /* where calls are re-aimed: what runs */
   uint32_t layouts, layout_refused, layout_last_refusal;
-  uint32_t b5_pairs;        /* pairs counted as 5B pairs now */
+  uint32_t b5_pairs;        /* pairs counted as 5B pairs now ... */
+  uint32_t b5_pairs_end;    /* ... and when the run ended (its finish lays them out as 5A pairs again) */
   uint32_t b5_crossed;      /* crossings of 5B pairs (paragraph 66, not undone) */
   uint32_t pinned;          /* pairs whose layout waited: the program was stopped in an old copy of their block */
   uint32_t stub_completions; /* prof.id of a stub the firmware completed */
+  bool finished;             /* hwprof_dynopt_finish ran: the counters hold plain counts from now on */
 } hwprof_dynopt_t;
 
 void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p);
-/* Finds the branch pairs in the metadata and arms the first phase. kHwprofBadArg for parameters out
- * of range or counters of another width than the hardware's. Pairs past HWPROF_DYNOPT_MAX_PAIRS are
- * left unwatched (counted in dropped_pairs). */
+/* Sets the probes of the functions with branch pairs (nothing else is armed yet) and the trigger.
+ * kHwprofBadArg for parameters out of range or counters of another width than the hardware's. A
+ * function's records are checked when it is armed (hwprof_meta_check_func): one that fails is never
+ * watched (bad_funcs). Pairs past HWPROF_DYNOPT_MAX_PAIRS are left unwatched (dropped_pairs). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const hwprof_meta_t *m,
                                                       const hwprof_dynopt_params_t *p, uint64_t instret);
 /* Re-lay functions out at transitions from now on, in rl's code cache (after hwprof_dynopt_init). */
@@ -148,17 +160,19 @@ void hwprof_dynopt_set_relayout(hwprof_dynopt_t *d, hwprof_rl_t *rl);
  * detached, so nothing moves afterwards. After hwprof_dynopt_set_relayout. kHwprofNoDevice: the
  * counters at profile_at are all 0 (no profile was loaded). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_layout_static(hwprof_dynopt_t *d, uint32_t profile_at);
-/* The phase-transition interrupt (call it from the handler; it acknowledges the cause). */
+/* The phase-transition interrupt (call it from the handler; it acknowledges the cause): arms the
+ * functions whose probes overflowed, works out the period of those whose counters crossed. */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_phase(hwprof_dynopt_t *d, uint64_t instret);
-/* The period timer: arms the functions that started running since the last scan; with full, also
- * ends the period of every armed function (fold, re-optimize, re-arm: paragraph 53's bound). */
-HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret, bool full);
+/* The period timer: ends the period of every armed function (fold, re-optimize, re-arm: paragraph
+ * 53's bound). */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_period(hwprof_dynopt_t *d, uint64_t instret);
 /* With 5B: ends the period of the functions that have 5B pairs (fold, re-optimize, re-arm): their
  * cold counters hold a difference since the last arming, which a long earlier phase would keep far
  * from the threshold (docs/dynopt.md). From the period timer. */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_on_5b_period(hwprof_dynopt_t *d, uint64_t instret);
 /* The run ends: fold the last period and write each watched counter's total back (modulo 2^CntW),
- * so the counters read as a plain edge profile again; the trigger is disarmed. From a handler. */
+ * and each probe left its plain count, so the counters read as a plain edge profile again; the
+ * trigger is disarmed. From a handler. */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_dynopt_finish(hwprof_dynopt_t *d, uint64_t instret);
 
 #endif /* HWPROF_DYNOPT_H */

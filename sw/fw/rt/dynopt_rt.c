@@ -29,12 +29,6 @@
 #ifndef DYNOPT_PERIOD_5B
 #define DYNOPT_PERIOD_5B 500000 /* with 5B: instructions per period of the functions with 5B pairs */
 #endif
-#ifndef DYNOPT_SCAN
-#define DYNOPT_SCAN 50000 /* instructions to the first scan for functions that run; doubled each time ... */
-#endif
-#ifndef DYNOPT_SCAN_MAX
-#define DYNOPT_SCAN_MAX 800000 /* ... up to this */
-#endif
 
 int workload_main(void);
 
@@ -189,7 +183,7 @@ static bool static_recording; /* no profile loaded: this run records one */
 static volatile int32_t status = 1; /* of the last request to the handler */
 static volatile uint32_t unexpected_traps, error_irqs;
 static uint32_t trace_errors; /* the trace handler's (with DYNOPT_TRACES) */
-static uint64_t period, full_at, scan_at, scan = DYNOPT_SCAN, b5_at = UINT64_MAX;
+static uint64_t period, full_at, b5_at = UINT64_MAX;
 static uint64_t handler_insns;
 static uint32_t handler_entries;
 
@@ -280,20 +274,15 @@ __attribute__((interrupt("machine"))) static void trap_handler(void) {
     }
     if (opt.resume_pc != epc) __asm__ volatile("csrw mepc, %0" ::"r"(opt.resume_pc)); /* a stub completed */
   } else if (cause == 0x80000007u) {
-    /* a scan for functions that started running, and at the bound of paragraph 53 a full period */
+    /* the bound of paragraph 53: a full period; with 5B, the period of the functions with 5B pairs */
     const bool full = now >= full_at;
+    if (full && hwprof_dynopt_on_period(&opt, now) != kHwprofOk) status = kHwprofBadState;
     if (!full && now >= b5_at && hwprof_dynopt_on_5b_period(&opt, now) != kHwprofOk) status = kHwprofBadState;
-    if (hwprof_dynopt_on_period(&opt, now, full) != kHwprofOk) status = kHwprofBadState;
     if (opt.resume_pc != epc) __asm__ volatile("csrw mepc, %0" ::"r"(opt.resume_pc)); /* a stub completed */
     const uint64_t after = instret();
     if (full) full_at = after + period;
     if (opt.p.scheme == kHwprofScheme5B && (full || now >= b5_at)) b5_at = after + DYNOPT_PERIOD_5B;
-    if (now >= scan_at) {
-      scan_at = after + scan;
-      scan = 2 * scan > DYNOPT_SCAN_MAX ? DYNOPT_SCAN_MAX : 2 * scan;
-    }
-    const uint64_t next = scan_at < full_at ? scan_at : full_at;
-    set_timer(next < b5_at ? next : b5_at);
+    set_timer(full_at < b5_at ? full_at : b5_at);
   } else {
     unexpected_traps++; /* an exception in the program: skip the instruction */
     __asm__ volatile("csrr %0, mepc" : "=r"(epc));
@@ -308,7 +297,7 @@ static const char *kind_name(uint8_t k) {
     case kHwprofDynoptPhase: return "phase";
     case kHwprofDynoptFts: return "fts";
     case kHwprofDynoptPeriod: return "period";
-    case kHwprofDynoptScan: return "scan";
+    case kHwprofDynoptArm: return "arm";
     case kHwprofDynoptFinish: return "finish";
     default: return "?";
   }
@@ -328,10 +317,8 @@ int main(void) {
   const uint64_t max = hwprof_phase_max_count(8u * meta.hdr->cnt_bytes);
   period = DYNOPT_PERIOD && DYNOPT_PERIOD < max ? DYNOPT_PERIOD : max;
   full_at = instret() + period;
-  scan_at = instret() + scan;
   if (opt.p.scheme == kHwprofScheme5B) b5_at = instret() + DYNOPT_PERIOD_5B;
-  const uint64_t next = scan_at < full_at ? scan_at : full_at;
-  set_timer(next < b5_at ? next : b5_at);
+  set_timer(full_at < b5_at ? full_at : b5_at);
   __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
   __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));           /* MIE */
   status = kHwprofOk;
@@ -342,10 +329,12 @@ int main(void) {
   const int32_t run_status = status;
   const int32_t fin = request(kRequestFinish);
   printf("dynopt: scheme %s, %lu of %lu branches watched (%lu left out: no room), trigger %u, threshold >= %u; %lu transitions, "
-         "%lu skipped as false signals, %lu periods; %lu scans armed %lu functions; %lu error interrupts, %lu unexpected traps\n",
+         "%lu skipped as false signals, %lu periods; %lu functions armed at their first run (%lu arming interrupts, %lu "
+         "refused by their metadata check); %lu error interrupts, %lu unexpected traps\n",
          opt.p.scheme == kHwprofScheme5B ? "5B" : "5A", (unsigned long)opt.npairs, (unsigned long)meta.hdr->nbranch, (unsigned long)opt.dropped_pairs, (unsigned)DYNOPT_TRIGGER,
          (unsigned)DYNOPT_MIN_THRESHOLD, (unsigned long)opt.transitions, (unsigned long)opt.fts_skips,
-         (unsigned long)opt.periods, (unsigned long)opt.scans, (unsigned long)opt.armed_funcs,
+         (unsigned long)opt.periods, (unsigned long)opt.armed_funcs, (unsigned long)opt.arm_events,
+         (unsigned long)opt.bad_funcs,
          (unsigned long)error_irqs, (unsigned long)unexpected_traps);
   printf("dynopt: the handler retired %llu instructions in %lu entries\n", (unsigned long long)handler_insns,
          (unsigned long)handler_entries);
@@ -382,7 +371,7 @@ int main(void) {
   if (opt.p.scheme == kHwprofScheme5B)
     printf("dynopt: 5B: %lu pairs counted as 5B pairs at the end, %lu crossings of 5B pairs, %lu layout decisions "
            "waited for an old block, %lu stub prof.id completed by the handler\n",
-           (unsigned long)opt.b5_pairs, (unsigned long)opt.b5_crossed, (unsigned long)opt.pinned,
+           (unsigned long)opt.b5_pairs_end, (unsigned long)opt.b5_crossed, (unsigned long)opt.pinned,
            (unsigned long)opt.stub_completions);
 #endif
   unsigned long quiet = 0; /* period ends that changed nothing: counted above, not listed */

@@ -671,9 +671,10 @@ static int write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob
     ERR("%s: cannot write", path);
   }
   int rc = pm_write(&m, out);
-  if (blob && pm_meta_blob(&m, blob, nblob)) rc = -1;
+  const int meta_bad = blob && pm_meta_blob(&m, blob, nblob);
   free(m.fn); /* the blocks and edges belong to the functions */
   if (fclose(out) != 0 || rc) ERR("%s: write failed", path);
+  if (meta_bad) ERR("%s: the run-time metadata could not be built (out of memory) or failed its check", path);
   return 0;
 }
 

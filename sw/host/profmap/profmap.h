@@ -89,7 +89,8 @@ static inline bool pm_profiled(const pm_func_t *f) { return f->instrumented || f
 
 int pm_write(const pm_map_t *m, FILE *to);
 /* The map in the binary form the firmware reads at run time (sw/include/hwprof_meta.h): a malloc'd
- * array of *nwords words. Returns 0, or -1 (out of memory). */
+ * array of *nwords words, checked whole with hwprof_meta_check_all. Returns 0, or -1 (out of memory,
+ * or a blob that fails its check). */
 int pm_meta_blob(const pm_map_t *m, uint32_t **words, size_t *nwords);
 /* Returns 0, or -1 with a one-line reason naming the file and line in err. */
 int pm_read(pm_map_t *m, const char *path, char *err, size_t errlen);
