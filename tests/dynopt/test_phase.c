@@ -70,6 +70,19 @@ static void test_phase_5a_reconstructs_profiles_and_the_new_hot_set(void **state
   assert_int_equal(s.crossed, 2);
   assert_int_equal(s.fts, 1);
   assert_false(s.skip); /* one of two: not a majority */
+  /* the firmware's entry point for edges it armed gives the same, field by field */
+  hwprof_phase_out_t o2[5];
+  hwprof_phase_summary_t s2;
+  assert_int_equal(hwprof_phase_evaluate_armed(kHwprofScheme5A, k5a, counters, 5, 8, 1, o2, &s2), kHwprofOk);
+  for (unsigned i = 0; i < 5; i++) {
+    assert_int_equal(o2[i].profile, o[i].profile);
+    assert_int_equal(o2[i].hot_next, o[i].hot_next);
+    assert_int_equal(o2[i].crossed, o[i].crossed);
+    assert_int_equal(o2[i].fts, o[i].fts);
+  }
+  assert_int_equal(s2.crossed, 2);
+  assert_int_equal(s2.fts, 1);
+  assert_int_equal(hwprof_phase_evaluate_armed(kHwprofScheme5A, k5a, counters, 5, 12, 1, o2, &s2), kHwprofBadArg);
   /* with a ratio of 2, B (12) is not FTS: A (25) is more than twice as frequent? 25 > 24: yes */
   assert_int_equal(hwprof_phase_evaluate(kHwprofScheme5A, k5a, counters, 5, 8, 2, o, &s), kHwprofOk);
   assert_true(o[1].fts);

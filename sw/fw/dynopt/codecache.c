@@ -6,10 +6,6 @@
 #define CC_MAX_RETS 16u /* return addresses noted per copy */
 #define CC_MAX_EXITS 48u /* a trace holds at most one conditional branch per history bit, plus its end */
 
-uint32_t *hwprof_cc_word(const hwprof_cc_t *cc, uint32_t a) { return &cc->c.mem[(a - cc->c.mem_base) / 4u]; }
-uint32_t *hwprof_cc_shadow(const hwprof_cc_t *cc, uint32_t a) {
-  return cc->c.shadow ? &cc->c.shadow[(a - cc->c.mem_base) / 4u] : NULL;
-}
 bool hwprof_cc_is_code(const hwprof_cc_t *cc, uint32_t a) {
   return (a & 3u) == 0 && a >= cc->c.code_lo && a < cc->c.code_hi;
 }

@@ -136,8 +136,10 @@ hwprof_cc_status_t hwprof_cc_place_trace(hwprof_cc_t *cc, const uint32_t *pcs, s
 
 /* The memory word at program address a, its shadow word (NULL without shadow words), and whether a
  * is a word of the program's code: what the cache's users (the re-layout) read and write through. */
-uint32_t *hwprof_cc_word(const hwprof_cc_t *cc, uint32_t a);
-uint32_t *hwprof_cc_shadow(const hwprof_cc_t *cc, uint32_t a);
+static inline uint32_t *hwprof_cc_word(const hwprof_cc_t *cc, uint32_t a) { return &cc->c.mem[(a - cc->c.mem_base) / 4u]; }
+static inline uint32_t *hwprof_cc_shadow(const hwprof_cc_t *cc, uint32_t a) {
+  return cc->c.shadow ? &cc->c.shadow[(a - cc->c.mem_base) / 4u] : NULL;
+}
 bool hwprof_cc_is_code(const hwprof_cc_t *cc, uint32_t a);
 
 /* Sets the origin of the cache word at a (no origin table: nothing). */

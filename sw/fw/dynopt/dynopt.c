@@ -116,7 +116,7 @@ static bool pinned(const hwprof_dynopt_t *d, uint32_t i) {
 static hwprof_result_t evaluate(hwprof_dynopt_t *d, size_t f, hwprof_phase_summary_t *s) {
   const uint32_t first = d->func_first[f], np = d->func_np[f];
   if (d->func_b5[f] == 0)
-    return hwprof_phase_evaluate(kHwprofScheme5A, &d->edge[2 * first], &d->counter[2 * first], 2 * np, d->cnt_w,
+    return hwprof_phase_evaluate_armed(kHwprofScheme5A, &d->edge[2 * first], &d->counter[2 * first], 2 * np, d->cnt_w,
                                  d->p.fts_ratio, &d->out[2 * first], s);
   s->crossed = s->fts = 0;
   for (uint32_t i = first; i < first + np; i++) {
@@ -128,7 +128,7 @@ static hwprof_result_t evaluate(hwprof_dynopt_t *d, size_t f, hwprof_phase_summa
     }
     hwprof_phase_summary_t one;
     const hwprof_result_t r =
-        hwprof_phase_evaluate(d->pair[i].b5 ? kHwprofScheme5B : kHwprofScheme5A, e, &d->counter[2 * i], 2, d->cnt_w,
+        hwprof_phase_evaluate_armed(d->pair[i].b5 ? kHwprofScheme5B : kHwprofScheme5A, e, &d->counter[2 * i], 2, d->cnt_w,
                               d->p.fts_ratio, &d->out[2 * i], &one);
     if (r != kHwprofOk) return r;
     if (d->pair[i].b5) d->b5_crossed += (uint32_t)one.crossed;
@@ -514,7 +514,7 @@ static bool fts_quick(hwprof_dynopt_t *d, size_t f, hwprof_phase_summary_t *sum)
     d->counter[2 * i] = counter_read(d, d->pair[i].taken);
     d->counter[2 * i + 1] = counter_read(d, d->pair[i].fall);
     hwprof_phase_summary_t one;
-    if (hwprof_phase_evaluate(kHwprofScheme5A, e, &d->counter[2 * i], 2, d->cnt_w, d->p.fts_ratio, &d->out[2 * i],
+    if (hwprof_phase_evaluate_armed(kHwprofScheme5A, e, &d->counter[2 * i], 2, d->cnt_w, d->p.fts_ratio, &d->out[2 * i],
                               &one) != kHwprofOk ||
         one.crossed != 1u)
       return false; /* out of reach, or named without crossing: the whole period decides */

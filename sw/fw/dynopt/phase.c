@@ -59,9 +59,17 @@ static hwprof_result_t eval_5a(const hwprof_phase_edge_t *e, uint64_t counter, u
 hwprof_result_t hwprof_phase_evaluate(hwprof_phase_scheme_t scheme, const hwprof_phase_edge_t *edges,
                                       const uint64_t *counters, size_t n, unsigned cnt_w, unsigned fts_ratio,
                                       hwprof_phase_out_t *out, hwprof_phase_summary_t *summary) {
-  hwprof_result_t r = check(scheme, edges, n, cnt_w);
-  if (r != kHwprofOk) return r;
-  if ((n > 0 && (counters == NULL || out == NULL)) || summary == NULL) return kHwprofBadArg;
+  const hwprof_result_t r = check(scheme, edges, n, cnt_w);
+  return r != kHwprofOk ? r : hwprof_phase_evaluate_armed(scheme, edges, counters, n, cnt_w, fts_ratio, out, summary);
+}
+
+hwprof_result_t hwprof_phase_evaluate_armed(hwprof_phase_scheme_t scheme, const hwprof_phase_edge_t *edges,
+                                            const uint64_t *counters, size_t n, unsigned cnt_w, unsigned fts_ratio,
+                                            hwprof_phase_out_t *out, hwprof_phase_summary_t *summary) {
+  hwprof_result_t r;
+  if (!width_ok(cnt_w) || (scheme != kHwprofScheme5A && scheme != kHwprofScheme5B) || (n > 0 && edges == NULL) ||
+      (n > 0 && (counters == NULL || out == NULL)) || summary == NULL)
+    return kHwprofBadArg;
   const uint64_t mask = mask_of(cnt_w), max = hwprof_phase_max_count(cnt_w);
   summary->crossed = summary->fts = 0;
   summary->skip = false;

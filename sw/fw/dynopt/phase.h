@@ -83,4 +83,14 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_phase_evaluate(hwprof_phase_scheme_t s
                                                          unsigned fts_ratio, hwprof_phase_out_t *out,
                                                          hwprof_phase_summary_t *summary);
 
+/* hwprof_phase_evaluate for edges hwprof_phase_presets accepted, their roles and mates unchanged
+ * since (thresholds within the range it allows): the edges' check is not repeated, the rest is the
+ * same (the counters and the width are still checked). What the firmware calls at each interrupt on
+ * the edges it armed. */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_phase_evaluate_armed(hwprof_phase_scheme_t scheme,
+                                                               const hwprof_phase_edge_t *edges,
+                                                               const uint64_t *counters, size_t n, unsigned cnt_w,
+                                                               unsigned fts_ratio, hwprof_phase_out_t *out,
+                                                               hwprof_phase_summary_t *summary);
+
 #endif /* HWPROF_DYNOPT_PHASE_H */
