@@ -246,6 +246,8 @@ static bool branch_weights(const hwprof_dynopt_t *d, size_t f, uint32_t k, uint6
   return tk->dst > tk->src && *wt > 0 && *wt >= (uint64_t)d->p.invert_ratio * *wf;
 }
 
+static void note_calls(hwprof_dynopt_t *d, uint32_t f);
+
 /* Lays f out again (paragraph 17), Pettis and Hansen's way: every edge that could fall through is a
  * candidate (a fall edge, a branch's not-taken edge, and its taken edge when the branch is to be
  * laid out taken-first), heaviest first; one joins two chains when its source ends a chain and its
@@ -355,7 +357,16 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
     const hwprof_meta_func_t *gn = &d->meta.fn[g];
     if ((!d->func_armed[g] && !(d->static_at && hwprof_meta_func_fits(&d->meta, (uint32_t)g))) || gn->nblocks == 0) continue;
     const hwprof_meta_block_t *b0 = &d->meta.blk[gn->first_block], *b1 = b0 + gn->nblocks - 1u;
-    if (b1->new_end > b0->new_start) d->rl_callers[ncall++] = (hwprof_rl_block_t){b0->new_start, b1->new_end};
+    if (b1->new_end <= b0->new_start) continue;
+    if (d->func_armed[g] && !d->func_noted[g]) note_calls(d, (uint32_t)g);
+    if (!d->func_armed[g] || d->func_calls[g][1] == UINT32_MAX) { /* its whole code */
+      d->rl_callers[ncall++] = (hwprof_rl_block_t){b0->new_start, b1->new_end};
+      continue;
+    }
+    for (uint32_t k = d->func_calls[g][0]; k < d->func_calls[g][0] + d->func_calls[g][1]; k++) { /* its call sites */
+      const uint32_t a = d->call_site[k];
+      d->rl_callers[ncall++] = (hwprof_rl_block_t){a, b1->new_end - a < 12u ? b1->new_end : a + 12u};
+    }
   }
   d->rl_callers[ncall++] = (hwprof_rl_block_t){d->rl->cc->c.lo, d->rl->cc->c.hi}; /* up to the new copy's end */
   uint32_t entry;
@@ -633,6 +644,7 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
   d->npairs = d->nlog = 0;
   d->transitions = d->fts_skips = d->periods = d->arm_events = d->armed_funcs = d->errors = d->dropped_pairs = 0;
   d->bad_funcs = d->fts_quick = 0;
+  d->ncall_sites = 0;
   d->finished = false;
   d->b5_pairs_end = 0;
   d->noab = 0;
@@ -695,6 +707,29 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
   return hwprof_edge_arm_trigger(&d->hw, d->p.trigger);
 }
 
+/* Notes the words of f's code that may start a direct call (a jal with a link register, an auipc or
+ * lui of a register pair): a layout re-aims the calls it finds there (hwprof_rl_place), so that it
+ * looks at those words and not at every word of every armed function. */
+static void note_calls(hwprof_dynopt_t *d, uint32_t f) {
+  const hwprof_meta_func_t *fn = &d->meta.fn[f];
+  d->func_noted[f] = true;
+  d->func_calls[f][0] = d->ncall_sites;
+  d->func_calls[f][1] = 0;
+  if (fn->nblocks == 0) return;
+  const hwprof_meta_block_t *b0 = &d->meta.blk[fn->first_block], *b1 = b0 + fn->nblocks - 1u;
+  for (uint32_t a = b0->new_start; a + 4u <= b1->new_end; a += 4u) {
+    const uint32_t w = *(const volatile uint32_t *)(uintptr_t)a, op = rv32_opcode(w);
+    if (!((op == RV32_OP_JAL && rv32_rd(w) != 0) || op == RV32_OP_AUIPC || op == RV32_OP_LUI)) continue;
+    if (d->ncall_sites == HWPROF_DYNOPT_MAX_CALLS) { /* no room: its whole code is looked at */
+      d->ncall_sites = d->func_calls[f][0];
+      d->func_calls[f][1] = UINT32_MAX;
+      return;
+    }
+    d->call_site[d->ncall_sites++] = a;
+    d->func_calls[f][1]++;
+  }
+}
+
 /* Arms function f, which started running (the cache flushed and invalidated): its records checked,
  * its probe back to plain counts, its pairs built, their plain counts since the start its first
  * totals. */
@@ -731,6 +766,7 @@ static hwprof_result_t arm_one(hwprof_dynopt_t *d, uint32_t f) {
     d->total[2 * i] = counter_read(d, d->pair[i].taken);
     d->total[2 * i + 1] = counter_read(d, d->pair[i].fall);
   }
+  d->func_noted[f] = false; /* its call sites: at the first layout that looks for calls */
   set_threshold(d, f);
   hwprof_result_t r = arm_func(d, f);
   if (r != kHwprofOk) return r;

@@ -30,6 +30,7 @@
 #define HWPROF_DYNOPT_LOG 512u
 #define HWPROF_DYNOPT_MAX_BLOCKS 2048u /* the largest function re-laid (blocks) ... */
 #define HWPROF_DYNOPT_MAX_LAYOUT_BYTES 16384u /* ... and (its instrumented code) */
+#define HWPROF_DYNOPT_MAX_CALLS 2048u /* call sites noted in the armed functions' code */
 
 typedef struct {
   uint16_t trigger;      /* cnt: crossings that make a transition (1..32767) */
@@ -134,7 +135,15 @@ typedef struct {
   uint32_t rl_order[HWPROF_DYNOPT_MAX_BLOCKS], rl_succ[HWPROF_DYNOPT_MAX_BLOCKS], rl_chain[HWPROF_DYNOPT_MAX_BLOCKS];
   uint8_t rl_flags[HWPROF_DYNOPT_MAX_BLOCKS];
   hwprof_dynopt_cand_t rl_cand[2u * HWPROF_DYNOPT_MAX_BLOCKS];
-  hwprof_rl_block_t rl_callers[HWPROF_DYNOPT_MAX_FUNCS + 1u]; /* where calls are re-aimed: what runs */
+  hwprof_rl_block_t rl_callers[HWPROF_DYNOPT_MAX_CALLS + HWPROF_DYNOPT_MAX_FUNCS + 1u]; /* where calls are re-aimed:
+                                                                                          what runs */
+  uint32_t call_site[HWPROF_DYNOPT_MAX_CALLS]; /* the words of the armed functions' code that may start a call
+                                                  (jal with a link, auipc, lui), noted when each is armed ... */
+  uint32_t ncall_sites;
+  uint32_t func_calls[HWPROF_DYNOPT_MAX_FUNCS][2]; /* ... f's: call_site[first .. + n) (n UINT32_MAX: no room,
+                                                      its whole code is looked at) */
+  bool func_noted[HWPROF_DYNOPT_MAX_FUNCS];       /* f's call sites are noted (at the first layout after f
+                                                      was armed) */
   uint32_t layouts, layout_refused, layout_last_refusal;
   uint32_t b5_pairs;        /* pairs counted as 5B pairs now ... */
   uint32_t b5_pairs_end;    /* ... and when the run ended (its finish lays them out as 5A pairs again) */

@@ -78,13 +78,18 @@ static const hwprof_rl_patch_t *old_patch(const emit_t *e, uint32_t a) {
   return e->prev ? patch_in(&e->rl->patch[e->prev->first], e->prev->n, a) : NULL;
 }
 
+/* Whether w could be a patch: a patch is always a jal x0 (set_jump), so any other word is the
+ * program's own and needs no look-up. */
+static bool may_be_patch(uint32_t w) { return rv32_opcode(w) == RV32_OP_JAL && rv32_rd(w) == 0; }
+
 /* The program's instruction and shadow word at a, as they were before any patch. */
 static uint32_t orig_word(const emit_t *e, uint32_t a) {
-  const hwprof_rl_patch_t *p = old_patch(e, a);
-  return p ? p->word : *hwprof_cc_word(e->rl->cc, a);
+  const uint32_t w = *hwprof_cc_word(e->rl->cc, a);
+  const hwprof_rl_patch_t *p = may_be_patch(w) ? old_patch(e, a) : NULL;
+  return p ? p->word : w;
 }
 static uint32_t orig_shadow(const emit_t *e, uint32_t a) {
-  const hwprof_rl_patch_t *p = old_patch(e, a);
+  const hwprof_rl_patch_t *p = may_be_patch(*hwprof_cc_word(e->rl->cc, a)) ? old_patch(e, a) : NULL;
   return p ? p->shadow : (e->rl->cc->c.shadow ? *hwprof_cc_shadow(e->rl->cc, a) : 0u);
 }
 
