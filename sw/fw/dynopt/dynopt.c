@@ -48,6 +48,7 @@ void hwprof_dynopt_params_default(hwprof_dynopt_params_t *p) {
   p->max_polls = 100000;
   p->scheme = kHwprofScheme5A;
   p->b5_ratio = 8;
+  p->quick_pairs = 64;
 }
 
 static void log_event(hwprof_dynopt_t *d, uint64_t instret, hwprof_dynopt_event_kind_t kind,
@@ -499,7 +500,9 @@ static hwprof_result_t arm_new(hwprof_dynopt_t *d, unsigned *armed);
  * nothing, and the seed re-initializes counters after an optimization only: the pairs the OAB
  * named (the crossings: it did not overrun) are worked out alone, folded into their totals and
  * re-armed at f's raised threshold; the others keep counting. Returns false, with nothing changed,
- * when it is not such an interrupt (f's whole period is then worked out). */
+ * when it is not such an interrupt (f's whole period is then worked out). Only for a function of
+ * many pairs (quick_pairs): the others' longer periods then weigh the history in the next decision,
+ * which on phases.c delays the layout of a new phase by some 300,000 instructions. */
 static bool fts_quick(hwprof_dynopt_t *d, size_t f, hwprof_phase_summary_t *sum) {
   uint32_t named[16];
   size_t n = 0;
@@ -574,7 +577,8 @@ static hwprof_result_t end_period(hwprof_dynopt_t *d, uint64_t instret, bool int
   for (size_t k = 0; k < n && r == kHwprofOk; k++) {
     const size_t f = d->ntodo == SIZE_MAX ? k : d->todo[k];
     if (!d->func_armed[f] || (only_b5 && d->func_b5[f] == 0)) continue;
-    if (interrupt && d->ntodo != SIZE_MAX && d->func_b5[f] == 0 && fts_quick(d, f, &s)) {
+    if (interrupt && d->ntodo != SIZE_MAX && d->func_b5[f] == 0 && d->func_np[f] >= d->p.quick_pairs &&
+        fts_quick(d, f, &s)) {
       funcs++;
       continue;
     }

@@ -47,6 +47,9 @@ typedef struct {
                             Figure 5B pair where the copy allows (docs/dynopt.md); every other pair, and every
                             pair of a function not laid out, as 5A */
   unsigned b5_ratio;     /* (a 5B pair's cold edge pays a stub of two prof.id and a jump on every execution) */
+  uint32_t quick_pairs;  /* a false-signal interrupt in a function of at least this many pairs is worked out on the
+                            crossing pairs alone, the others left counting (docs/dynopt.md); in a smaller one the
+                            whole function is, and re-armed, so that its pairs' periods stay aligned */
 } hwprof_dynopt_params_t;
 
 typedef enum {
