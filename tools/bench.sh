@@ -213,6 +213,8 @@ echo
 
 echo
 "$(dirname "$0")/relayout_bench.sh" "$build"
+echo
+"$(dirname "$0")/dynopt_cost_bench.sh" "$build"
 
 echo
 "$(dirname "$0")/wpp_bench.sh" "$build"
