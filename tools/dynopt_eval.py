@@ -13,6 +13,11 @@ initial optimization of the compiler's layout, counted as initial); false-signal
 fts) are counted on their own. Only changes while the
 optimizer is on (from its start event to its finish event) are scored.
 
+The strict score (strict_*): a true change is detected only by a transition within one window of
+its window's end; every other transition (initial ones and those near new code included), every
+phase interrupt that changed no decision and every false-signal interrupt is false; strict_false_per_1e7 is that count per 10^7 instructions of the
+optimizer's run (start to finish event).
+
   dynopt_eval.py [--delay=WINDOWS] [--plot=FILE.png] [--title=T] OUTPUT.txt TRUTH.txt
 prints one line of key=value figures; exit 2 on a malformed or missing file (naming it and the line).
 """
@@ -141,9 +146,21 @@ def main(argv):
     mean_delay = sum(delays) / len(delays) if delays else 0
     new_found = sum(1 for w in new_code
                     if any(w["start"] <= e["at"] < w["end"] + delay_windows * window for e in transitions))
+    # strict: within one window of the change, and everything else false
+    strict_matched, strict_detected = set(), 0
+    for c in changes:
+        hit = [i for i, e in enumerate(transitions) if c["start"] <= e["at"] < c["end"] + window]
+        strict_detected += bool(hit)
+        strict_matched.update(hit)
+    # ... a phase interrupt that changed no decision (flipped 0) is a false one too
+    unchanged = sum(1 for e in events if e["kind"] == "phase" and e.get("flipped", 0) == 0)
+    strict_false = len(transitions) - len(strict_matched) + unchanged + len(fts)
+    run = (off if off is not None else max((w["end"] for w in windows), default=on)) - on
+    per_1e7 = strict_false * 1e7 / run if run > 0 else 0.0
     print(f"true_changes={len(changes)} new_code={len(new_code)} new_code_found={new_found} detected={detected} missed={len(changes) - detected} "
           f"false={false} repeated={repeated} initial={initial} fts={len(fts)} interrupts={interrupts} mean_delay={mean_delay:.0f} "
-          f"window={window}")
+          f"window={window} strict_detected={strict_detected} strict_missed={len(changes) - strict_detected} "
+          f"strict_false={strict_false} run={run} strict_false_per_1e7={per_1e7:.2f}")
     if plot:
         import matplotlib
         matplotlib.use("Agg")

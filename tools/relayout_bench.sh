@@ -31,7 +31,7 @@ tramp=$(sed -n 's/^DYNRL_TRAMP_LO := \(.*\)/\1/p' Makefile mk/*.mk):$(sed -n 's/
 period5b=$(sed -n 's/^DYN5B_PERIOD := \(.*\)/\1/p' Makefile mk/*.mk)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf 'program\tnone_prog_cycles\trl_prog_cycles\tb5_prog_cycles\tnone_all_cycles\trl_all_cycles\tb5_all_cycles\tnone_taken\trl_taken\tb5_taken\trl_handler\tb5_handler\trl_layouts\tb5_layouts\trl_copies\tb5_copies\trl_found\trl_missed\trl_false\trl_delay\tb5_found\tb5_missed\tb5_false\tb5_delay\tb5_pairs\tb5_crossed\tboth_prog_cycles\tboth_taken\tboth_handler\tboth_traces\tevery_prog_cycles\tevery_taken\tevery_handler\tevery_traces\tstatic_prog_cycles\tstatic_taken\tstatic_layouts\ttrace_prog_cycles\ttrace_taken\ttrace_handler\ttrace_traces\n' >"$tsv"
+printf 'program\tnone_prog_cycles\trl_prog_cycles\tb5_prog_cycles\tnone_all_cycles\trl_all_cycles\tb5_all_cycles\tnone_taken\trl_taken\tb5_taken\trl_handler\tb5_handler\trl_layouts\tb5_layouts\trl_copies\tb5_copies\trl_found\trl_missed\trl_false\trl_delay\tb5_found\tb5_missed\tb5_false\tb5_delay\tb5_pairs\tb5_crossed\tboth_prog_cycles\tboth_taken\tboth_handler\tboth_traces\tevery_prog_cycles\tevery_taken\tevery_handler\tevery_traces\tstatic_prog_cycles\tstatic_taken\tstatic_layouts\ttrace_prog_cycles\ttrace_taken\ttrace_handler\ttrace_traces\trl_strict_found\trl_strict_false\tb5_strict_found\tb5_strict_false\n' >"$tsv"
 
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%+.1f%%", 100 * (a - b) / b; else printf "-" }'; }
 share() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f%%", 100 * a / b; else printf "-" }'; }
@@ -129,20 +129,22 @@ for rl in "$build"/dynrl/*-prof.elf; do
   printf '%-21s| %8s %8s | %8s %7s %7s %6s %4s %9s | %8s %7s %7s %6s %4s %9s\n' "$name" "$n_pcyc" "$n_handler" \
     "$r_pcyc" "$(pct "$r_pcyc" "$n_pcyc")" "$r_handler" "$(share "$r_copies" "$r_ins")" "$r_lay" "$(score "$r_ev")" \
     "$b_pcyc" "$(pct "$b_pcyc" "$n_pcyc")" "$b_handler" "$(share "$b_copies" "$b_ins")" "$b_lay" "$(score "$b_ev")"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" \
     "$n_pcyc" "$r_pcyc" "$b_pcyc" "$n_cyc" "$r_cyc" "$b_cyc" "$n_taken" "$r_taken" "$b_taken" "$r_handler" "$b_handler" \
     "$r_lay" "$b_lay" "$r_copies" "$b_copies" "$(get detected "$r_ev")" "$(get missed "$r_ev")" "$(get false "$r_ev")" \
     "$(get mean_delay "$r_ev")" "$(get detected "$b_ev")" "$(get missed "$b_ev")" "$(get false "$b_ev")" \
     "$(get mean_delay "$b_ev")" "${b5pairs:-0}" "${b5crossed:-0}" "$o_pcyc" "$o_taken" "$o_handler" "$o_traces" \
     "$e_pcyc" "$e_taken" "$e_handler" "$e_traces" "$s_pcyc" "$s_taken" "$s_lay" "$t_pcyc" "$t_taken" "$t_handler" \
-    "$t_traces" >>"$tsv"
+    "$t_traces" "$(get strict_detected "$r_ev")" "$(get strict_false "$r_ev")" "$(get strict_detected "$b_ev")" \
+    "$(get strict_false "$b_ev")" >>"$tsv"
 done
 [ "${#missing[@]}" = 0 ] ||
   echo "relayout_bench: left out ${missing[*]}: a build of theirs is missing (make bench builds build/dyn*/)"
 [ "$(wc -l <"$tsv")" -gt 1 ] || { echo "relayout_bench: error: no program has every build under $build/dyn*/ (run make bench)"; exit 2; }
-awk -F'\t' 'NR > 1 { rf += $17; rm += $18; rx += $19; bf += $21; bm += $22; bx += $23; rh += $11; bh += $12; rp += $3; bp += $4; np += $2 }
-  END { if (NR > 1) printf "all programs: prog-cyc 5A %+.1f%%, 5B %+.1f%% against none; handler 5A %d, 5B %d instructions; true changes found/missed/false: 5A %d/%d/%d, 5B %d/%d/%d\n",
-          100 * (rp - np) / np, 100 * (bp - np) / np, rh, bh, rf, rm, rx, bf, bm, bx }' "$tsv"
+awk -F'\t' 'NR > 1 { rf += $17; rm += $18; rx += $19; bf += $21; bm += $22; bx += $23; rh += $11; bh += $12; rp += $3; bp += $4; np += $2
+                    rsf += $42; rsx += $43; bsf += $44; bsx += $45 }
+  END { if (NR > 1) printf "all programs: prog-cyc 5A %+.1f%%, 5B %+.1f%% against none; handler 5A %d, 5B %d instructions; true changes found/missed/false: 5A %d/%d/%d, 5B %d/%d/%d; strictly (within one window; every other transition and false-signal interrupt false): 5A %d/%d/%d, 5B %d/%d/%d\n",
+          100 * (rp - np) / np, 100 * (bp - np) / np, rh, bh, rf, rm, rx, bf, bm, bx, rsf, rf + rm - rsf, rsx, bsf, bf + bm - bsf, bsx }' "$tsv"
 echo "(vs-none: program cycles against the run without re-layout; handler: the optimizer's own instructions; copies:"
 echo " the program's instructions retired from the code cache; lay: layouts placed; f/m/x,dly: the ground truth's"
 echo " branch flips found / missed / false transitions, and the mean delay from the start of a change's window."

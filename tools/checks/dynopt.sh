@@ -32,6 +32,43 @@ dynopt_end_to_end() {
 }
 check dynopt-5a-phase-interrupts-exact-profile dynopt_end_to_end
 
+# the phase scoring of make bench (tools/dynopt_eval.py) on a log and a truth written by hand:
+# windows of 100,000 instructions, flips at 200,000 and 400,000, new hot code at 600,000; the
+# optimizer's transitions at 50,000 (initial), 250,000 (the first flip, within its window's end),
+# 620,000 and 650,000 (the second flip, but only within two windows of its end), 950,000 (near
+# nothing), one false-signal interrupt and one phase interrupt that changed nothing. Lenient: 2
+# found, 1 repeated, 1 initial, 1 false. Strict (one window, everything else false): 1 found, 1
+# missed, 4 transitions and the 2 interrupts false, 6 in 999,000 instructions: 60.06 per 10^7.
+dynopt_eval_hand_worked() {
+  local tmp out
+  tmp=$(mktemp -d)
+  {
+    echo "hwprof-phase-truth 1"
+    echo "window 100000 min 64 share 60 weight 1"
+    local k c
+    for k in 0 1 2 3 4 5 6 7 8 9; do
+      c=0; [ "$k" = 2 ] || [ "$k" = 4 ] && c=1; [ "$k" = 6 ] && c=2
+      echo "window $((k * 100000)) $(((k + 1) * 100000)) branches 10 hot 4 added 1 new 0 weight 5 change $c"
+    done
+    echo "end windows 10 changes 3"
+  } >"$tmp/truth"
+  printf '%s\n' "dynopt: event 1000 start crossed 0 fts 0 flipped 0 oab 0 functions 0 laid 0" \
+    "dynopt: event 50000 phase crossed 1 fts 0 flipped 1 oab 1 functions 1 laid 1" \
+    "dynopt: event 250000 phase crossed 1 fts 0 flipped 1 oab 1 functions 1 laid 1" \
+    "dynopt: event 300000 fts crossed 1 fts 1 flipped 0 oab 1 functions 1 laid 0" \
+    "dynopt: event 450000 phase crossed 1 fts 0 flipped 0 oab 1 functions 1 laid 0" \
+    "dynopt: event 620000 phase crossed 1 fts 0 flipped 1 oab 1 functions 1 laid 1" \
+    "dynopt: event 650000 phase crossed 1 fts 0 flipped 2 oab 1 functions 1 laid 1" \
+    "dynopt: event 950000 phase crossed 1 fts 0 flipped 1 oab 1 functions 1 laid 1" \
+    "dynopt: event 1000000 finish crossed 0 fts 0 flipped 0 oab 0 functions 1 laid 0" >"$tmp/out"
+  out=$(python3 tools/dynopt_eval.py "$tmp/out" "$tmp/truth")
+  rm -rf "$tmp"
+  echo "$out"
+  grep -q "true_changes=2 new_code=1 new_code_found=1 detected=2 missed=0 false=1 repeated=1 initial=1 fts=1 " <<<"$out" &&
+    grep -q " strict_detected=1 strict_missed=1 strict_false=6 run=999000 strict_false_per_1e7=60.06$" <<<"$out"
+}
+check dynopt-eval-scores-hand-worked-log dynopt_eval_hand_worked
+
 # hot traces into the code cache (docs/dynopt.md): every program with the trace firmware, once as
 # the compiler laid it out (-fw) and once with hot traces placed in the code cache (-tc), on the
 # workloads, the two phase programs and the Embench programs (when ../shared/embench is there). The
