@@ -20,6 +20,10 @@ $(BUILD)/workloads/%.elf: sim/workloads/%.c sim/workloads/common.h
 # the order listed (the programs come out as they did when each link compiled them again); a runtime
 # (sw/fw/rt/) once for each build of it, with that build's flags.
 fwobj = $(patsubst %.c,$(BUILD)/fwobj/$(1)/%.o,$(2))
+# The runtimes keep their large state in .noinit (the start-up code does not clear it); picolibc's
+# linker script has no rule for that section, which lands after .bss, where the heap starts: every
+# program linked with a runtime starts its heap after it, so that malloc cannot overwrite it
+RT_HEAP := '-Wl,--defsym=__heap_start=ADDR(.noinit)+SIZEOF(.noinit)'
 $(BUILD)/fwobj/wl/%.o: %.c $(DYNOPT_HDR) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/fw/dynopt -c $< -o $@
@@ -37,7 +41,7 @@ $(BUILD)/fwobj/rt/hwprof_rt.o: sw/fw/rt/hwprof_rt.c $(SW_HDR)
 $(BUILD)/workloads/%-fw.elf: sim/workloads/%.c sim/workloads/common.h $(BUILD)/fwobj/rt/hwprof_rt.o $(call fwobj,wl,$(FW_SRC)) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include $(@:.elf=.o) $(BUILD)/fwobj/rt/hwprof_rt.o $(call fwobj,wl,$(FW_SRC)) -o $@
+	$(RV32_CC) $(WL_FLAGS) $(RT_HEAP) -Isw/include $(@:.elf=.o) $(BUILD)/fwobj/rt/hwprof_rt.o $(call fwobj,wl,$(FW_SRC)) -o $@
 
 # ... and with the trace-driven optimizer (docs/dynopt.md, "Hot traces into the code cache"): the same
 # runtime built with HWPROF_TRACE_CACHE places hot traces in a code cache, the first 64 KiB of RAM
@@ -70,7 +74,7 @@ $(BUILD)/fwobj/rt-$(1)/hwprof_rt.o: sw/fw/rt/hwprof_rt.c $(TC_HDR) $(SW_HDR)
 $(BUILD)/tcache/%-$(1).elf: sim/workloads/%.c sim/workloads/common.h $(BUILD)/fwobj/rt-$(1)/hwprof_rt.o $(call fwobj,wl,$(4)) $(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(2) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
-	$(RV32_CC) $(2) -Isw/include -Isw/fw/dynopt $$(@:.elf=.o) $(BUILD)/fwobj/rt-$(1)/hwprof_rt.o $(call fwobj,wl,$(4)) -o $$@
+	$(RV32_CC) $(2) $(RT_HEAP) -Isw/include -Isw/fw/dynopt $$(@:.elf=.o) $(BUILD)/fwobj/rt-$(1)/hwprof_rt.o $(call fwobj,wl,$(4)) -o $$@
 endef
 $(eval $(call TC_WORKLOAD_RULE,fw,$(WL_FLAGS),$(TC_SAMPLING),$(FW_SRC)))
 $(eval $(call TC_WORKLOAD_RULE,tc,$(TC_WL_FLAGS),$(TC_SAMPLING) -DHWPROF_TRACE_CACHE,$(TC_SRC)))
@@ -197,7 +201,7 @@ $(BUILD)/dyn/dynopt-rt.o: sw/fw/rt/dynopt_rt.c sw/fw/rt/rt_counters.h $(DYNOPT_H
 $(BUILD)/dyn/%.elf: sim/workloads/%.c sim/workloads/common.h $(BUILD)/dyn/dynopt-rt.o $(call fwobj,wl,$(DYN_FW)) $(SW_HDR)
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Isw/include -Dmain=workload_main -c $< -o $(@:.elf=.o)
-	$(RV32_CC) $(WL_FLAGS) -Isw/include -Isw/fw/dynopt -Wl,--emit-relocs -Wl,--no-relax $(@:.elf=.o) $(BUILD)/dyn/dynopt-rt.o \
+	$(RV32_CC) $(WL_FLAGS) $(RT_HEAP) -Isw/include -Isw/fw/dynopt -Wl,--emit-relocs -Wl,--no-relax $(@:.elf=.o) $(BUILD)/dyn/dynopt-rt.o \
 	  $(call fwobj,wl,$(DYN_FW)) -o $@
 $(BUILD)/dyn/%-prof.elf: $(BUILD)/dyn/%.elf $(INSTR_BIN)
 	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
@@ -275,6 +279,17 @@ $(BUILD)/bigprogs/zstd.elf: $(wildcard $(BIGPROGS)/zstd/*.c $(BIGPROGS)/zstd/*/*
 	$(RV32_CC) $(BIG_FLAGS) -DZSTD_NO_INTRINSICS -DZSTD_DISABLE_ASM -DZSTD_LEGACY_SUPPORT=0 -I$(BIGPROGS)/zstd \
 	  -I$(BIGPROGS)/zstd/common $(BIGPROGS)/zstd/common/*.c $(BIGPROGS)/zstd/compress/*.c \
 	  $(BIGPROGS)/zstd/decompress/*.c $(BIGPROGS)/zstd/bench_main.c -o $@
+
+# ... and Lua with the dynamic optimizer's firmware (the re-layout, scheme 5A; make bench section 10b):
+# its RAM ends 1 MiB lower, where the code cache and its origin table sit below the instrumented code
+BIG_DYN_FLAGS := $(subst __ram_size=0x400000,__ram_size=0x300000,$(BIG_FLAGS))
+BIG_DYN_ELFS := $(if $(wildcard $(BIGPROGS)/lua/onelua.c),$(BUILD)/dynrl-big/lua-prof.elf)
+$(BUILD)/dynrl-big/lua.elf: $(wildcard $(BIGPROGS)/lua/*.c $(BIGPROGS)/lua/*.h) $(BUILD)/dynrl/dynopt-rt.o $(call fwobj,wl,$(DYN_FW))
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(BIG_DYN_FLAGS) $(RT_HEAP) -DMAKE_LIB -DLUA_USE_C89 -Dmain=workload_main $(BIGPROGS)/lua/onelua.c \
+	  $(BIGPROGS)/lua/bench_main.c $(BUILD)/dynrl/dynopt-rt.o $(call fwobj,wl,$(DYN_FW)) -lm -o $@
+$(BUILD)/dynrl-big/lua-prof.elf: $(BUILD)/dynrl-big/lua.elf $(INSTR_BIN)
+	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
 
 # ... and with other options (the relocation patterns they give, docs/instrumenter.md): make test
 # instruments each of these builds
@@ -376,7 +391,7 @@ $(BUILD)/$(5)/embench-%-$(1).elf: sim/embench/boardsupport.h sim/embench/board.c
 	@mkdir -p $$(dir $$@)
 	$(RV32_CC) $(2) $(6) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
 	$(RV32_CC) $(2) $(6) -Isw/include -I$(EMBENCH)/support -I$(EMBENCH)/src/$$* $(EMBENCH)/src/$$*/*.c $(EMBENCH)/support/beebsc.c \
-	  sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $(BUILD)/fwobj/rt-$(1)/hwprof_rt.o $(call fwobj,eb,$(4)) -lm -o $$@
+	  sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $(BUILD)/fwobj/rt-$(1)/hwprof_rt.o $(call fwobj,eb,$(4)) $(RT_HEAP) -lm -o $$@
 endef
 $(eval $(call EMBENCH_TRACE_RULE,fw,$(EMBENCH_FLAGS),$(TC_SAMPLING),$(FW_SRC),tcache))
 $(eval $(call EMBENCH_TRACE_RULE,tc,$(call tc_flags,$(EMBENCH_FLAGS)),$(TC_SAMPLING) -DHWPROF_TRACE_CACHE,$(TC_SRC),tcache))
@@ -403,7 +418,7 @@ $(BUILD)/dyn-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/e
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(EMBENCH_FLAGS) -I$(EMBENCH)/support -Dmain=embench_main -c $(EMBENCH)/support/main.c -o $(@:.elf=-main.o)
 	$(RV32_CC) $(EMBENCH_FLAGS) -Isw/include -Isw/fw/dynopt -I$(EMBENCH)/support -I$(EMBENCH)/src/$* $(EMBENCH)/src/$*/*.c \
-	  $(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $(@:.elf=-main.o) $(BUILD)/dyn/dynopt-rt.o \
+	  $(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $(@:.elf=-main.o) $(BUILD)/dyn/dynopt-rt.o $(RT_HEAP) \
 	  $(call fwobj,eb,$(DYN_FW)) -Wl,--emit-relocs -Wl,--no-relax -lm -o $@
 
 # ... and the same with the edge-driven re-layout (docs/dynopt.md, "Re-laying functions out while they
@@ -424,7 +439,7 @@ $(BUILD)/$(1)/dynopt-rt.o: sw/fw/rt/dynopt_rt.c sw/fw/rt/rt_counters.h $$(DYNOPT
 $(BUILD)/$(1)/%.elf: sim/workloads/%.c sim/workloads/common.h $(BUILD)/$(1)/dynopt-rt.o $$(call fwobj,wl,$$(DYN_FW) $(3)) $$(SW_HDR)
 	@mkdir -p $$(dir $$@)
 	$$(RV32_CC) $$(WL_FLAGS) -Isw/include -Dmain=workload_main -c $$< -o $$(@:.elf=.o)
-	$$(RV32_CC) $$(WL_FLAGS) -Isw/include -Isw/fw/dynopt -Wl,--emit-relocs -Wl,--no-relax $$(@:.elf=.o) $(BUILD)/$(1)/dynopt-rt.o \
+	$$(RV32_CC) $$(WL_FLAGS) $$(RT_HEAP) -Isw/include -Isw/fw/dynopt -Wl,--emit-relocs -Wl,--no-relax $$(@:.elf=.o) $(BUILD)/$(1)/dynopt-rt.o \
 	  $$(call fwobj,wl,$$(DYN_FW) $(3)) -o $$@
 $(BUILD)/$(1)/embench-%-prof.elf: $(BUILD)/$(1)-embench/%.elf $$(INSTR_BIN)
 	$$(INSTR_BIN) instrument --quiet --mode=all $$< -o $$@
@@ -435,7 +450,7 @@ $(BUILD)/$(1)-embench/%.elf: sim/embench/boardsupport.h sim/embench/board.c sim/
 	@mkdir -p $$(dir $$@)
 	$$(RV32_CC) $$(EMBENCH_FLAGS) $(4) -I$$(EMBENCH)/support -Dmain=embench_main -c $$(EMBENCH)/support/main.c -o $$(@:.elf=-main.o)
 	$$(RV32_CC) $$(EMBENCH_FLAGS) $(4) -Isw/include -Isw/fw/dynopt -I$$(EMBENCH)/support -I$$(EMBENCH)/src/$$* $$(EMBENCH)/src/$$*/*.c \
-	  $$(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $(BUILD)/$(1)/dynopt-rt.o \
+	  $$(EMBENCH)/support/beebsc.c sim/embench/board.c sim/embench/runtime_main.c $$(@:.elf=-main.o) $(BUILD)/$(1)/dynopt-rt.o $$(RT_HEAP) \
 	  $$(call fwobj,eb,$$(DYN_FW) $(3)) -Wl,--emit-relocs -Wl,--no-relax -lm -o $$@
 endef
 $(eval $(call DYNRL_RULES,dynrl,-DDYNOPT_RELAYOUT))

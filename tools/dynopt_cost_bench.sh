@@ -6,8 +6,9 @@
 # without the optimizer (build/tcache-x10/embench-P-plain.elf). Per program: the optimizer's own
 # instructions (everything its trap handler retired, counted by the simulator, entry and exit
 # included) as a share of the whole run, the goal being 1%; and the whole run's cycles against the
-# plain program's, what a user pays (program, profiling instructions, handler), with the timing in
-# the header. Every run must keep an exact edge profile. Its phase detection is scored strictly
+# plain program's, what a user pays (program, profiling instructions, handler); and Lua
+# (../shared/bigprogs) the same way, build/dynrl-big/lua-prof.elf against build/bigprogs/lua.elf.
+# The timing is in the header. Every run must keep an exact edge profile. Its phase detection is scored strictly
 # against the ground truth (hwprof-sim --phase-truth, windows of 200,000 program instructions,
 # tools/dynopt_eval.py): a branch flip is found only by a transition within one window of it, and
 # every other transition and every false-signal interrupt is false. The figures also go to
@@ -35,20 +36,26 @@ echo "       Timing: 1 cycle per instruction, $penalty idle cycles per taken tra
 echo "       instruction cache of 16-byte lines, $miss cycles a miss. handler = every instruction the optimizer's trap"
 echo "       handler retired (the simulator's count); goal: <= 1.0% of the run."
 progs=()
+declare -A opt_elf plain_elf
 for elf in "$build"/dynrl-x10/embench-*-prof.elf; do
   [ -f "$elf" ] || continue
   p=$(basename "$elf" -prof.elf)
-  [ -f "$build/tcache-x10/$p-plain.elf" ] && progs+=("$p")
+  [ -f "$build/tcache-x10/$p-plain.elf" ] || continue
+  progs+=("$p") opt_elf[$p]=$elf plain_elf[$p]=$build/tcache-x10/$p-plain.elf
 done
+if [ -f "$build/dynrl-big/lua-prof.elf" ] && [ -f "$build/bigprogs/lua.elf" ]; then
+  progs+=(lua) opt_elf[lua]=$build/dynrl-big/lua-prof.elf plain_elf[lua]=$build/bigprogs/lua.elf
+fi
 if [ ${#progs[@]} -eq 0 ]; then
-  echo "   (not run: no build/dynrl-x10 programs with their plain builds; ../shared/embench is needed)"
+  echo "   (not run: no build/dynrl-x10 programs with their plain builds, no build/dynrl-big; ../shared/embench or"
+  echo "   ../shared/bigprogs is needed)"
   exit 0
 fi
 
 # one program: both runs, one line of figures into $tmp/P.tsv
 one() {
-  local p=$1 elf="$build/dynrl-x10/$1-prof.elf" out plain
-  plain=$("$sim" "${timing[@]}" "$build/tcache-x10/$p-plain.elf" 2>&1 >/dev/null)
+  local p=$1 elf=${opt_elf[$1]} out plain
+  plain=$("$sim" "${timing[@]}" "${plain_elf[$1]}" 2>&1 >/dev/null)
   local plain_insns plain_cyc
   plain_insns=$(sed -n 's/^hwprof-sim: .*: \([0-9]*\) instructions, exit code.*/\1/p' <<<"$plain")
   plain_cyc=$(sed -n 's/.*timing: \([0-9]*\) cycles.*/\1/p' <<<"$plain")

@@ -352,8 +352,10 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
     d->rl_flags[q->src] |= (uint8_t)(HWPROF_RL_5B | (q->want_taken ? HWPROF_RL_5B_H_TAKEN : 0u));
   }
   if (placed != n) return false; /* cannot happen: every block is in one chain */
-  /* the calls to re-aim are looked for where the program runs: the armed functions and the cache */
+  /* the calls to re-aim are looked for where the program runs: the armed functions (their calls to f's
+     entry, or to the word after its prof.init) and the cache */
   size_t ncall = 0;
+  const uint32_t entry_at = d->meta.blk[fn->first_block].new_start;
   for (size_t g = 0; g < nfuncs(d); g++) {
     const hwprof_meta_func_t *gn = &d->meta.fn[g];
     if ((!d->func_armed[g] && !(d->static_at && hwprof_meta_func_fits(&d->meta, (uint32_t)g))) || gn->nblocks == 0) continue;
@@ -364,12 +366,25 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
       d->rl_callers[ncall++] = (hwprof_rl_block_t){b0->new_start, b1->new_end};
       continue;
     }
-    for (uint32_t k = d->func_calls[g][0]; k < d->func_calls[g][0] + d->func_calls[g][1]; k++) { /* its call sites */
-      const uint32_t a = d->call_site[k];
-      d->rl_callers[ncall++] = (hwprof_rl_block_t){a, b1->new_end - a < 12u ? b1->new_end : a + 12u};
+    for (uint32_t k = d->func_calls[g][0]; k < d->func_calls[g][0] + d->func_calls[g][1]; k++) { /* its calls to f */
+      const uint32_t to = hwprof_cc_origin(d->rl->cc, d->call_to[k]), a = d->call_site[k];
+      if (to == entry_at || to == entry_at + 4u)
+        d->rl_callers[ncall++] = (hwprof_rl_block_t){a, b1->new_end - a < 12u ? b1->new_end : a + 12u};
     }
   }
-  d->rl_callers[ncall++] = (hwprof_rl_block_t){d->rl->cc->c.lo, d->rl->cc->c.hi}; /* up to the new copy's end */
+  /* ... and in the cache: the earlier copies' calls to f, noted when each was placed (or all of the
+     cache if they did not fit), and the new copy itself (from where it starts up to its end) */
+  hwprof_cc_t *cc = d->rl->cc;
+  const uint32_t copy_at = cc->next;
+  if (d->ncache_calls == UINT32_MAX) {
+    d->rl_callers[ncall++] = (hwprof_rl_block_t){cc->c.lo, cc->c.hi};
+  } else {
+    for (uint32_t k = 0; k < d->ncache_calls; k++) {
+      const uint32_t to = hwprof_cc_origin(cc, d->cache_call_to[k]), a = d->cache_call[k];
+      if (to == entry_at || to == entry_at + 4u) d->rl_callers[ncall++] = (hwprof_rl_block_t){a, a + 12u};
+    }
+    d->rl_callers[ncall++] = (hwprof_rl_block_t){copy_at, cc->c.hi};
+  }
   uint32_t entry;
   const hwprof_cc_status_t st = hwprof_rl_place(d->rl, d->rl_blk, n, d->rl_order, d->rl_flags, d->rl_callers,
                                                   ncall, d->resume_pc, &entry);
@@ -379,6 +394,16 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
     return false;
   }
   d->layouts++;
+  for (uint32_t a = copy_at; a < cc->next && d->ncache_calls != UINT32_MAX; a += 4u) { /* the new copy's calls */
+    const uint32_t to = hwprof_rl_call_target(cc, a, cc->next);
+    if (to == 0) continue;
+    if (d->ncache_calls == HWPROF_DYNOPT_MAX_CALLS) {
+      d->ncache_calls = UINT32_MAX; /* no room: the whole cache is looked at from now on */
+      break;
+    }
+    d->cache_call[d->ncache_calls] = a;
+    d->cache_call_to[d->ncache_calls++] = to;
+  }
   return true;
 }
 
@@ -648,7 +673,7 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
   d->npairs = d->nlog = 0;
   d->transitions = d->fts_skips = d->periods = d->arm_events = d->armed_funcs = d->errors = d->dropped_pairs = 0;
   d->bad_funcs = d->fts_quick = 0;
-  d->ncall_sites = 0;
+  d->ncall_sites = d->ncache_calls = 0;
   d->finished = false;
   d->b5_pairs_end = 0;
   d->noab = 0;
@@ -711,9 +736,9 @@ hwprof_result_t hwprof_dynopt_init(hwprof_dynopt_t *d, const hwprof_t *hw, const
   return hwprof_edge_arm_trigger(&d->hw, d->p.trigger);
 }
 
-/* Notes the words of f's code that may start a direct call (a jal with a link register, an auipc or
- * lui of a register pair): a layout re-aims the calls it finds there (hwprof_rl_place), so that it
- * looks at those words and not at every word of every armed function. */
+/* Notes the direct calls in f's code and their targets: a layout re-aims those that go to the
+ * function it lays out (hwprof_rl_place), so that it looks at them only and not at every word of
+ * every armed function. */
 static void note_calls(hwprof_dynopt_t *d, uint32_t f) {
   const hwprof_meta_func_t *fn = &d->meta.fn[f];
   d->func_noted[f] = true;
@@ -723,13 +748,16 @@ static void note_calls(hwprof_dynopt_t *d, uint32_t f) {
   const hwprof_meta_block_t *b0 = &d->meta.blk[fn->first_block], *b1 = b0 + fn->nblocks - 1u;
   for (uint32_t a = b0->new_start; a + 4u <= b1->new_end; a += 4u) {
     const uint32_t w = *(const volatile uint32_t *)(uintptr_t)a, op = rv32_opcode(w);
-    if (!((op == RV32_OP_JAL && rv32_rd(w) != 0) || op == RV32_OP_AUIPC || op == RV32_OP_LUI)) continue;
+    if (!((op == RV32_OP_JAL && rv32_rd(w) != 0) || op == RV32_OP_AUIPC || op == RV32_OP_LUI)) continue; /* no call */
+    const uint32_t to = hwprof_rl_call_target(d->rl->cc, a, b1->new_end);
+    if (to == 0) continue;
     if (d->ncall_sites == HWPROF_DYNOPT_MAX_CALLS) { /* no room: its whole code is looked at */
       d->ncall_sites = d->func_calls[f][0];
       d->func_calls[f][1] = UINT32_MAX;
       return;
     }
-    d->call_site[d->ncall_sites++] = a;
+    d->call_site[d->ncall_sites] = a;
+    d->call_to[d->ncall_sites++] = to;
     d->func_calls[f][1]++;
   }
 }

@@ -26,11 +26,11 @@
 #include "relayout.h"
 
 #define HWPROF_DYNOPT_MAX_PAIRS 1024u
-#define HWPROF_DYNOPT_MAX_FUNCS 512u
+#define HWPROF_DYNOPT_MAX_FUNCS 1024u
 #define HWPROF_DYNOPT_LOG 512u
 #define HWPROF_DYNOPT_MAX_BLOCKS 2048u /* the largest function re-laid (blocks) ... */
 #define HWPROF_DYNOPT_MAX_LAYOUT_BYTES 16384u /* ... and (its instrumented code) */
-#define HWPROF_DYNOPT_MAX_CALLS 2048u /* call sites noted in the armed functions' code */
+#define HWPROF_DYNOPT_MAX_CALLS 8192u /* direct calls noted in the armed functions' code */
 
 typedef struct {
   uint16_t trigger;      /* cnt: crossings that make a transition (1..32767) */
@@ -138,15 +138,19 @@ typedef struct {
   uint32_t rl_order[HWPROF_DYNOPT_MAX_BLOCKS], rl_succ[HWPROF_DYNOPT_MAX_BLOCKS], rl_chain[HWPROF_DYNOPT_MAX_BLOCKS];
   uint8_t rl_flags[HWPROF_DYNOPT_MAX_BLOCKS];
   hwprof_dynopt_cand_t rl_cand[2u * HWPROF_DYNOPT_MAX_BLOCKS];
-  hwprof_rl_block_t rl_callers[HWPROF_DYNOPT_MAX_CALLS + HWPROF_DYNOPT_MAX_FUNCS + 1u]; /* where calls are re-aimed:
+  hwprof_rl_block_t rl_callers[2u * HWPROF_DYNOPT_MAX_CALLS + HWPROF_DYNOPT_MAX_FUNCS + 1u]; /* where calls are re-aimed:
                                                                                           what runs */
-  uint32_t call_site[HWPROF_DYNOPT_MAX_CALLS]; /* the words of the armed functions' code that may start a call
-                                                  (jal with a link, auipc, lui), noted when each is armed ... */
+  uint32_t call_site[HWPROF_DYNOPT_MAX_CALLS]; /* the direct calls in the armed functions' code (where each
+                                                  starts, hwprof_rl_call_target) ... */
+  uint32_t call_to[HWPROF_DYNOPT_MAX_CALLS];   /* ... and where it went when noted */
   uint32_t ncall_sites;
   uint32_t func_calls[HWPROF_DYNOPT_MAX_FUNCS][2]; /* ... f's: call_site[first .. + n) (n UINT32_MAX: no room,
                                                       its whole code is looked at) */
-  bool func_noted[HWPROF_DYNOPT_MAX_FUNCS];       /* f's call sites are noted (at the first layout after f
-                                                      was armed) */
+  bool func_noted[HWPROF_DYNOPT_MAX_FUNCS];       /* f's calls are noted (at the first layout after f was
+                                                      armed) */
+  uint32_t cache_call[HWPROF_DYNOPT_MAX_CALLS], cache_call_to[HWPROF_DYNOPT_MAX_CALLS]; /* the same in the copies
+                                                      the layouts placed, noted as each is placed ... */
+  uint32_t ncache_calls;                          /* ... (UINT32_MAX: no room, the whole cache is looked at) */
   uint32_t layouts, layout_refused, layout_last_refusal;
   uint32_t b5_pairs;        /* pairs counted as 5B pairs now ... */
   uint32_t b5_pairs_end;    /* ... and when the run ended (its finish lays them out as 5A pairs again) */

@@ -418,40 +418,72 @@ static bool is_call_through(uint32_t jalr, unsigned r) {
          rv32_is_link_reg(r);
 }
 
-/* The direct call at a, if it goes to an old target: re-aimed (the registers it sets stay the same:
- * its base register is its link register, which the call overwrites). */
+/* The forms of a direct call the layout re-aims (its base register is its link register, which the
+ * call overwrites, so a new target changes no other register). */
+typedef enum { kCallNone, kCallJal, kCallAuipc, kCallLui, kCallLuiAddi } call_kind_t;
+
+/* The direct call starting at a (its words below hi), and its target. */
+static call_kind_t call_at(const hwprof_cc_t *cc, uint32_t a, uint32_t hi, uint32_t *target) {
+  const uint32_t w = *hwprof_cc_word(cc, a);
+  int32_t off;
+  if (rv32_control_flow(w, &off) == RV32_CF_JAL && rv32_rd(w) != 0) {
+    *target = a + (uint32_t)off;
+    return kCallJal;
+  }
+  const unsigned r = rv32_rd(w);
+  if (a + 4u >= hi || r == 0) return kCallNone;
+  const uint32_t w1 = *hwprof_cc_word(cc, a + 4u);
+  if (rv32_opcode(w) == RV32_OP_AUIPC && is_call_through(w1, r)) { /* pc-relative: a program's call */
+    *target = a + rv32_imm_u(w) + (uint32_t)rv32_imm_i(w1);
+    return kCallAuipc;
+  }
+  if (rv32_opcode(w) == RV32_OP_LUI && is_call_through(w1, r)) { /* absolute: a copy's call */
+    *target = rv32_imm_u(w) + (uint32_t)rv32_imm_i(w1);
+    return kCallLui;
+  }
+  if (rv32_opcode(w) == RV32_OP_LUI && a + 8u < hi && rv32_opcode(w1) == RV32_OP_IMM && rv32_funct3(w1) == 0 &&
+      rv32_rd(w1) == r && rv32_rs1(w1) == r && is_call_through(*hwprof_cc_word(cc, a + 8u), r)) {
+    *target = rv32_imm_u(w) + (uint32_t)rv32_imm_i(w1) + (uint32_t)rv32_imm_i(*hwprof_cc_word(cc, a + 8u));
+    return kCallLuiAddi;
+  }
+  return kCallNone;
+}
+
+uint32_t hwprof_rl_call_target(const hwprof_cc_t *cc, uint32_t a, uint32_t hi) {
+  uint32_t t = 0;
+  return call_at(cc, a, hi, &t) == kCallNone ? 0u : t;
+}
+
+/* The direct call at a, if it goes to an old target: re-aimed (not one the stopped program is
+ * inside: it resumes at the jalr, its first word has run). */
 static void retarget_call(hwprof_rl_t *rl, uint32_t a, uint32_t hi, const retarget_t *t) {
   const hwprof_cc_t *cc = rl->cc;
-  uint32_t *w = hwprof_cc_word(cc, a), to;
-  int32_t off;
-  if (rv32_control_flow(*w, &off) == RV32_CF_JAL && rv32_rd(*w) != 0) {
-    if (new_target(t, a + (uint32_t)off, &to) && rv32_fits_j((int64_t)to - (int64_t)a)) {
-      *w = rv32_set_j(*w, (int32_t)(to - a));
-      rl->calls++;
-    }
+  uint32_t old, to;
+  const call_kind_t k = call_at(cc, a, hi, &old);
+  if (k == kCallNone || (k != kCallJal && (t->resume == a + 4u || t->resume == a + 8u)) || !new_target(t, old, &to))
     return;
+  uint32_t *w = hwprof_cc_word(cc, a), *w1 = hwprof_cc_word(cc, a + 4u);
+  switch (k) {
+    case kCallJal:
+      if (!rv32_fits_j((int64_t)to - (int64_t)a)) return;
+      *w = rv32_set_j(*w, (int32_t)(to - a));
+      break;
+    case kCallAuipc:
+      *w = rv32_set_u(*w, rv32_hi20(to - a));
+      *w1 = rv32_set_i(*w1, rv32_lo12(to - a));
+      break;
+    case kCallLui:
+      *w = rv32_set_u(*w, rv32_hi20(to));
+      *w1 = rv32_set_i(*w1, rv32_lo12(to));
+      break;
+    default: { /* lui, addi, jalr: the jalr's offset kept */
+      const int32_t k2 = rv32_imm_i(*hwprof_cc_word(cc, a + 8u));
+      *w = rv32_set_u(*w, rv32_hi20(to - (uint32_t)k2));
+      *w1 = rv32_set_i(*w1, rv32_lo12(to - (uint32_t)k2));
+      break;
+    }
   }
-  const unsigned r = rv32_rd(*w);
-  if (a + 4u >= hi || r == 0 || t->resume == a + 4u || t->resume == a + 8u) return; /* inside it */
-  uint32_t *w1 = hwprof_cc_word(cc, a + 4u);
-  if (rv32_opcode(*w) == RV32_OP_AUIPC && is_call_through(*w1, r)) { /* pc-relative: a program's call */
-    if (!new_target(t, a + rv32_imm_u(*w) + (uint32_t)rv32_imm_i(*w1), &to)) return;
-    *w = rv32_set_u(*w, rv32_hi20(to - a));
-    *w1 = rv32_set_i(*w1, rv32_lo12(to - a));
-    rl->calls++;
-  } else if (rv32_opcode(*w) == RV32_OP_LUI && is_call_through(*w1, r)) { /* absolute: a copy's call */
-    if (!new_target(t, rv32_imm_u(*w) + (uint32_t)rv32_imm_i(*w1), &to)) return;
-    *w = rv32_set_u(*w, rv32_hi20(to));
-    *w1 = rv32_set_i(*w1, rv32_lo12(to));
-    rl->calls++;
-  } else if (rv32_opcode(*w) == RV32_OP_LUI && a + 8u < hi && rv32_opcode(*w1) == RV32_OP_IMM && rv32_funct3(*w1) == 0 &&
-             rv32_rd(*w1) == r && rv32_rs1(*w1) == r && is_call_through(*hwprof_cc_word(cc, a + 8u), r)) {
-    const int32_t k = rv32_imm_i(*hwprof_cc_word(cc, a + 8u));
-    if (!new_target(t, rv32_imm_u(*w) + (uint32_t)rv32_imm_i(*w1) + (uint32_t)k, &to)) return;
-    *w = rv32_set_u(*w, rv32_hi20(to - (uint32_t)k));
-    *w1 = rv32_set_i(*w1, rv32_lo12(to - (uint32_t)k));
-    rl->calls++;
-  }
+  rl->calls++;
 }
 
 hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk, size_t n, const uint32_t *order,

@@ -129,5 +129,9 @@ hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk
 
 /* The function laid out with blk[0].lo == lo, or NULL. */
 const hwprof_rl_func_t *hwprof_rl_func_at(const hwprof_rl_t *rl, uint32_t lo);
+/* The target of the direct call that starts at a (a jal with a link register, or an auipc or lui,
+ * with an addi, and a jalr through the same link register; its words below hi), or 0: what
+ * hwprof_rl_place re-aims. */
+uint32_t hwprof_rl_call_target(const hwprof_cc_t *cc, uint32_t a, uint32_t hi);
 
 #endif /* HWPROF_DYNOPT_RELAYOUT_H */
