@@ -207,6 +207,24 @@ relayout_end_to_end() {
 }
 check dynopt-relayout-same-output-exact-profile relayout_end_to_end
 
+# ... and Lua (../shared/bigprogs, when there) with the re-layout firmware, 70 M instructions: its
+# own checksum check passes (exit code 0), the whole run's edge profile is exact through the code
+# cache, no error interrupt or unexpected trap, and functions were laid out
+relayout_lua() {
+  local elf="$build/dynrl-big/lua-prof.elf" out rc cache
+  if [ ! -f "$elf" ]; then
+    echo "skipped: $elf is not built (../shared/bigprogs is absent)"
+    return 0
+  fi
+  cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile mk/*.mk)
+  out=$("$build/sim/hwprof-sim" --edge-map="${elf%.elf}.map" --code-cache="$cache" "$elf" 2>&1)
+  rc=$?
+  echo "$out" | grep -v '^dynopt: event'
+  [ "$rc" = 0 ] && grep -q 'exact counts: 0 differences' <<<"$out" && grep -q ' 0 error interrupts, 0 unexpected traps' <<<"$out" &&
+    grep -q '^dynopt: re-layout: [1-9][0-9]* layouts' <<<"$out"
+}
+check dynopt-relayout-lua-same-output-exact-profile relayout_lua
+
 # the offline bound, run (docs/dynopt.md, "The static layout, run"): build/dynstatic records a whole
 # run's counters (hwprof-sim --dump: its first run lays nothing out and says so), and with them loaded
 # (--load) lays every function that ran out once at start. The loaded run keeps the program's output
