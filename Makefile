@@ -215,7 +215,7 @@ inject: $(TB_TOP)
 	-$(TB_TOP) --seed=$(SEED) --cycles=200000 --inject=1000
 
 bench: bench-bin $(SIM_BIN) $(SC_BIN) $(PICO_BIN) $(WPP_BIN) workloads $(COP_FW_ELFS:-cop.elf=-cop4.elf) $(COP_FW_ELFS:-cop.elf=-cop16.elf) $(VPEVAL_BIN) \
-       $(EMBENCH_VP) $(EMBENCH_GCOV) $(dyntrace_ELFS) $(REPORT_BIN) $(EMBENCH_TRACE_X10) $(DYNRL_X10) $(BIG_DYN_ELFS) $(BIG_ELFS)
+       $(EMBENCH_VP) $(EMBENCH_GCOV) $(dyntrace_ELFS) $(REPORT_BIN) $(EMBENCH_TRACE_X10) $(DYNRL_X10) $(BIG_DYN_ELFS) $(BIG_ELFS) $(LUA_PHASES)
 	@tools/bench.sh "$(BUILD)"
 
 # One program through every profile, and its page (docs/report.md, "One page per run"): a workload by

@@ -280,15 +280,25 @@ $(BUILD)/bigprogs/zstd.elf: $(wildcard $(BIGPROGS)/zstd/*.c $(BIGPROGS)/zstd/*/*
 	  -I$(BIGPROGS)/zstd/common $(BIGPROGS)/zstd/common/*.c $(BIGPROGS)/zstd/compress/*.c \
 	  $(BIGPROGS)/zstd/decompress/*.c $(BIGPROGS)/zstd/bench_main.c -o $@
 
-# ... and Lua with the dynamic optimizer's firmware (the re-layout, scheme 5A; make bench section 10b):
-# its RAM ends 1 MiB lower, where the code cache and its origin table sit below the instrumented code
-BIG_DYN_FLAGS := $(subst __ram_size=0x400000,__ram_size=0x300000,$(BIG_FLAGS))
-BIG_DYN_ELFS := $(if $(wildcard $(BIGPROGS)/lua/onelua.c),$(BUILD)/dynrl-big/lua-prof.elf)
-$(BUILD)/dynrl-big/lua.elf: $(wildcard $(BIGPROGS)/lua/*.c $(BIGPROGS)/lua/*.h) $(BUILD)/dynrl/dynopt-rt.o $(call fwobj,wl,$(DYN_FW))
+# ... and Lua with our driver of five scripts run twice, ten phases in some 2 x 10^8 instructions
+# (sim/bigprogs/lua_phases.c; make bench section 10b)
+LUA_PHASES := $(if $(wildcard $(BIGPROGS)/lua/onelua.c),$(BUILD)/bigprogs/lua-phases.elf)
+$(BUILD)/bigprogs/lua-phases.elf: $(wildcard $(BIGPROGS)/lua/*.c $(BIGPROGS)/lua/*.h) sim/bigprogs/lua_phases.c
 	@mkdir -p $(dir $@)
-	$(RV32_CC) $(BIG_DYN_FLAGS) $(RT_HEAP) -DMAKE_LIB -DLUA_USE_C89 -Dmain=workload_main $(BIGPROGS)/lua/onelua.c \
-	  $(BIGPROGS)/lua/bench_main.c $(BUILD)/dynrl/dynopt-rt.o $(call fwobj,wl,$(DYN_FW)) -lm -o $@
-$(BUILD)/dynrl-big/lua-prof.elf: $(BUILD)/dynrl-big/lua.elf $(INSTR_BIN)
+	$(RV32_CC) $(BIG_FLAGS) -DMAKE_LIB -DLUA_USE_C89 -I$(BIGPROGS)/lua $(BIGPROGS)/lua/onelua.c sim/bigprogs/lua_phases.c -lm -o $@
+# ... and both with the dynamic optimizer's firmware (the re-layout, scheme 5A; make bench section
+# 10b): their RAM ends 1 MiB lower, where the code cache and its origin table sit below the
+# instrumented code
+BIG_DYN_FLAGS := $(subst __ram_size=0x400000,__ram_size=0x300000,$(BIG_FLAGS))
+BIG_DYN_ELFS := $(if $(wildcard $(BIGPROGS)/lua/onelua.c),$(BUILD)/dynrl-big/lua-prof.elf $(BUILD)/dynrl-big/lua-phases-prof.elf)
+$(BUILD)/dynrl-big/lua.elf: $(BIGPROGS)/lua/bench_main.c
+$(BUILD)/dynrl-big/lua-phases.elf: sim/bigprogs/lua_phases.c
+$(BUILD)/dynrl-big/%.elf: $(filter-out %/bench_main.c,$(wildcard $(BIGPROGS)/lua/*.c $(BIGPROGS)/lua/*.h)) $(BUILD)/dynrl/dynopt-rt.o \
+                          $(call fwobj,wl,$(DYN_FW))
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(BIG_DYN_FLAGS) $(RT_HEAP) -DMAKE_LIB -DLUA_USE_C89 -Dmain=workload_main -I$(BIGPROGS)/lua \
+	  $(BIGPROGS)/lua/onelua.c $(filter %/bench_main.c %/lua_phases.c,$^) $(BUILD)/dynrl/dynopt-rt.o $(call fwobj,wl,$(DYN_FW)) -lm -o $@
+$(BUILD)/dynrl-big/%-prof.elf: $(BUILD)/dynrl-big/%.elf $(INSTR_BIN)
 	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
 
 # ... and with other options (the relocation patterns they give, docs/instrumenter.md): make test
@@ -485,7 +495,7 @@ dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(BIG_DYN_ELFS) $(SIM_BIN)
 WORKLOAD_FILES := $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_PROF_SWEPT) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
            $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(BUILD)/instr/dispatch.elf $(BUILD)/instr/deep_recursion.elf $(BUILD)/instr/bare_auipc.elf $(WL_CLANG) $(EMBENCH_GCOV) $(EMBENCH_GCOV_O0) $(WL_GCOV_O0) $(DYN_ELFS) $(EMBENCH_DYN) \
            $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE) $(DYNRL_ELFS) \
-           $(TRAPS_ELF) $(BIG_ELFS) $(BIG_DYN_ELFS)
+           $(TRAPS_ELF) $(BIG_ELFS) $(BIG_DYN_ELFS) $(LUA_PHASES)
 workloads: $(WORKLOAD_FILES) $(SIM_BIN) $(INSTR_BIN) $(REPORT_BIN)  # and the tools the docs run on them
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device

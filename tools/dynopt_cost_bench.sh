@@ -7,7 +7,8 @@
 # instructions (everything its trap handler retired, counted by the simulator, entry and exit
 # included) as a share of the whole run, the goal being 1%; and the whole run's cycles against the
 # plain program's, what a user pays (program, profiling instructions, handler); and Lua
-# (../shared/bigprogs) the same way, build/dynrl-big/lua-prof.elf against build/bigprogs/lua.elf.
+# (../shared/bigprogs) the same way, build/dynrl-big/P-prof.elf against build/bigprogs/P.elf: its own
+# driver (59 M instructions) and ours of five scripts run twice (sim/bigprogs/lua_phases.c, 219 M).
 # The timing is in the header. Every run must keep an exact edge profile. Its phase detection is scored strictly
 # against the ground truth (hwprof-sim --phase-truth, windows of 200,000 program instructions,
 # tools/dynopt_eval.py): a branch flip is found only by a transition within one window of it, and
@@ -20,7 +21,7 @@ sim="$build/sim/hwprof-sim"
 penalty=${COST_TAKEN_PENALTY:-2}
 icache=${COST_ICACHE:-8192}
 miss=${COST_ICACHE_MISS:-20}
-timing=(--taken-penalty="$penalty" --icache="$icache" --icache-miss="$miss")
+timing=(--taken-penalty="$penalty" --icache="$icache" --icache-miss="$miss" --max-insns=1000000000)
 window=${DYNOPT_WINDOW:-200000}
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
@@ -43,9 +44,10 @@ for elf in "$build"/dynrl-x10/embench-*-prof.elf; do
   [ -f "$build/tcache-x10/$p-plain.elf" ] || continue
   progs+=("$p") opt_elf[$p]=$elf plain_elf[$p]=$build/tcache-x10/$p-plain.elf
 done
-if [ -f "$build/dynrl-big/lua-prof.elf" ] && [ -f "$build/bigprogs/lua.elf" ]; then
-  progs+=(lua) opt_elf[lua]=$build/dynrl-big/lua-prof.elf plain_elf[lua]=$build/bigprogs/lua.elf
-fi
+for p in lua lua-phases; do
+  [ -f "$build/dynrl-big/$p-prof.elf" ] && [ -f "$build/bigprogs/$p.elf" ] || continue
+  progs+=("$p") opt_elf[$p]=$build/dynrl-big/$p-prof.elf plain_elf[$p]=$build/bigprogs/$p.elf
+done
 if [ ${#progs[@]} -eq 0 ]; then
   echo "   (not run: no build/dynrl-x10 programs with their plain builds, no build/dynrl-big; ../shared/embench or"
   echo "   ../shared/bigprogs is needed)"
