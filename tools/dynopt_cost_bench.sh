@@ -7,8 +7,9 @@
 # instructions (everything its trap handler retired, counted by the simulator, entry and exit
 # included) as a share of the whole run, the goal being 1%; and the whole run's cycles against the
 # plain program's, what a user pays (program, profiling instructions, handler); and Lua
-# (../shared/bigprogs) the same way, build/dynrl-big/P-prof.elf against build/bigprogs/P.elf: its own
-# driver (59 M instructions) and ours of five scripts run twice (sim/bigprogs/lua_phases.c, 219 M).
+# (../shared/bigprogs) the same way, build/dynrl-big/P-prof.elf against its plain build: its own
+# driver (build/bigprogs/lua.elf, 59 M instructions) and ours of five scripts run twice
+# (sim/bigprogs/lua_phases.c, build/lua-phases/lua-phases.elf, 219 M).
 # The timing is in the header. Every run must keep an exact edge profile. Its phase detection is scored strictly
 # against the ground truth (hwprof-sim --phase-truth, windows of 200,000 program instructions,
 # tools/dynopt_eval.py): a branch flip is found only by a transition within one window of it, and
@@ -44,9 +45,10 @@ for elf in "$build"/dynrl-x10/embench-*-prof.elf; do
   [ -f "$build/tcache-x10/$p-plain.elf" ] || continue
   progs+=("$p") opt_elf[$p]=$elf plain_elf[$p]=$build/tcache-x10/$p-plain.elf
 done
-for p in lua lua-phases; do
-  [ -f "$build/dynrl-big/$p-prof.elf" ] && [ -f "$build/bigprogs/$p.elf" ] || continue
-  progs+=("$p") opt_elf[$p]=$build/dynrl-big/$p-prof.elf plain_elf[$p]=$build/bigprogs/$p.elf
+for p in lua:bigprogs lua-phases:lua-phases; do
+  dir=${p#*:} p=${p%%:*}
+  [ -f "$build/dynrl-big/$p-prof.elf" ] && [ -f "$build/$dir/$p.elf" ] || continue
+  progs+=("$p") opt_elf[$p]=$build/dynrl-big/$p-prof.elf plain_elf[$p]=$build/$dir/$p.elf
 done
 if [ ${#progs[@]} -eq 0 ]; then
   echo "   (not run: no build/dynrl-x10 programs with their plain builds, no build/dynrl-big; ../shared/embench or"
