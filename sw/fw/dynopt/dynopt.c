@@ -112,6 +112,15 @@ static bool pinned(const hwprof_dynopt_t *d, uint32_t i) {
   return d->p.scheme == kHwprofScheme5B && d->resume_orig >= q->block_new && d->resume_orig <= q->branch_new;
 }
 
+/* Pair i's two edges on their own (mates of each other), for an evaluation of that pair alone. */
+static void pair_edges(const hwprof_dynopt_t *d, uint32_t i, hwprof_phase_edge_t e[2]) {
+  for (unsigned k = 0; k < 2u; k++) {
+    e[k].role = d->edge[2 * i + k].role;
+    e[k].threshold = d->edge[2 * i + k].threshold;
+    e[k].mate = 1u - k;
+  }
+}
+
 /* Evaluates f's period: one call for 5A; pair by pair where some are 5B pairs (the arithmetic takes
  * one scheme per call). */
 static hwprof_result_t evaluate(hwprof_dynopt_t *d, size_t f, hwprof_phase_summary_t *s) {
@@ -122,11 +131,7 @@ static hwprof_result_t evaluate(hwprof_dynopt_t *d, size_t f, hwprof_phase_summa
   s->crossed = s->fts = 0;
   for (uint32_t i = first; i < first + np; i++) {
     hwprof_phase_edge_t e[2];
-    for (unsigned k = 0; k < 2u; k++) {
-      e[k].role = d->edge[2 * i + k].role;
-      e[k].threshold = d->edge[2 * i + k].threshold;
-      e[k].mate = 1u - k;
-    }
+    pair_edges(d, i, e);
     hwprof_phase_summary_t one;
     const hwprof_result_t r =
         hwprof_phase_evaluate_armed(d->pair[i].b5 ? kHwprofScheme5B : kHwprofScheme5A, e, &d->counter[2 * i], 2, d->cnt_w,
@@ -395,6 +400,7 @@ static bool relayout(hwprof_dynopt_t *d, size_t f) {
   }
   d->layouts++;
   for (uint32_t a = copy_at; a < cc->next && d->ncache_calls != UINT32_MAX; a += 4u) { /* the new copy's calls */
+    if (!hwprof_rl_may_call(*hwprof_cc_word(cc, a))) continue;
     const uint32_t to = hwprof_rl_call_target(cc, a, cc->next);
     if (to == 0) continue;
     if (d->ncache_calls == HWPROF_DYNOPT_MAX_CALLS) {
@@ -545,11 +551,7 @@ static bool fts_quick(hwprof_dynopt_t *d, size_t f, hwprof_phase_summary_t *sum)
   for (size_t j = 0; j < n; j++) {
     const uint32_t i = named[j];
     hwprof_phase_edge_t e[2];
-    for (unsigned k = 0; k < 2u; k++) {
-      e[k].role = d->edge[2 * i + k].role;
-      e[k].threshold = d->edge[2 * i + k].threshold;
-      e[k].mate = 1u - k;
-    }
+    pair_edges(d, i, e);
     d->counter[2 * i] = counter_read(d, d->pair[i].taken);
     d->counter[2 * i + 1] = counter_read(d, d->pair[i].fall);
     hwprof_phase_summary_t one;
@@ -747,8 +749,7 @@ static void note_calls(hwprof_dynopt_t *d, uint32_t f) {
   if (fn->nblocks == 0) return;
   const hwprof_meta_block_t *b0 = &d->meta.blk[fn->first_block], *b1 = b0 + fn->nblocks - 1u;
   for (uint32_t a = b0->new_start; a + 4u <= b1->new_end; a += 4u) {
-    const uint32_t w = *(const volatile uint32_t *)(uintptr_t)a, op = rv32_opcode(w);
-    if (!((op == RV32_OP_JAL && rv32_rd(w) != 0) || op == RV32_OP_AUIPC || op == RV32_OP_LUI)) continue; /* no call */
+    if (!hwprof_rl_may_call(*(const volatile uint32_t *)(uintptr_t)a)) continue;
     const uint32_t to = hwprof_rl_call_target(d->rl->cc, a, b1->new_end);
     if (to == 0) continue;
     if (d->ncall_sites == HWPROF_DYNOPT_MAX_CALLS) { /* no room: its whole code is looked at */

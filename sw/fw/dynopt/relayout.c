@@ -425,6 +425,7 @@ typedef enum { kCallNone, kCallJal, kCallAuipc, kCallLui, kCallLuiAddi } call_ki
 /* The direct call starting at a (its words below hi), and its target. */
 static call_kind_t call_at(const hwprof_cc_t *cc, uint32_t a, uint32_t hi, uint32_t *target) {
   const uint32_t w = *hwprof_cc_word(cc, a);
+  if (!hwprof_rl_may_call(w)) return kCallNone; /* most words: cheaply */
   int32_t off;
   if (rv32_control_flow(w, &off) == RV32_CF_JAL && rv32_rd(w) != 0) {
     *target = a + (uint32_t)off;

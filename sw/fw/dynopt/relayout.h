@@ -60,6 +60,7 @@
 #include <stdint.h>
 
 #include "codecache.h"
+#include "rv32_isa.h"
 
 /* A basic block of the program: [lo, hi), every inserted instruction included. */
 typedef struct {
@@ -129,6 +130,13 @@ hwprof_cc_status_t hwprof_rl_place(hwprof_rl_t *rl, const hwprof_rl_block_t *blk
 
 /* The function laid out with blk[0].lo == lo, or NULL. */
 const hwprof_rl_func_t *hwprof_rl_func_at(const hwprof_rl_t *rl, uint32_t lo);
+/* Whether the word w may start a direct call (a jal with a link register, an auipc, a lui): the
+ * quick test before hwprof_rl_call_target, inline for a caller that looks at many words. */
+static inline bool hwprof_rl_may_call(uint32_t w) {
+  const uint32_t op = rv32_opcode(w);
+  return (op == RV32_OP_JAL && rv32_rd(w) != 0) || op == RV32_OP_AUIPC || op == RV32_OP_LUI;
+}
+
 /* The target of the direct call that starts at a (a jal with a link register, or an auipc or lui,
  * with an addi, and a jalr through the same link register; its words below hi), or 0: what
  * hwprof_rl_place re-aims. */
