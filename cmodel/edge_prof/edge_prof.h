@@ -157,6 +157,8 @@ static inline bool hwprof_edge_prof_waiting(const hwprof_edge_prof_state_t *s, b
          ((s->state == 0 /* StIdle */ && s->upd_buf.count == 0 && !s->u_valid) ||
           (s->state == 3 /* StFillWait */ && !mem_rsp_valid)); /* (the update stage is empty outside StIdle) */
 }
+/* A line read is outstanding (mem_rd_wait_o: the top lends the memory port out only without one). */
+static inline bool hwprof_edge_prof_rd_wait(const hwprof_edge_prof_state_t *s) { return s->state == 3 /* StFillWait */; }
 /* The update buffer takes an arriving update (never full: the pir asks only while there is room). */
 void hwprof_edge_prof_take(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_upd_op_t *upd);
 void hwprof_edge_prof_comb(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,

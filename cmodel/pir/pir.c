@@ -11,10 +11,17 @@
 
 hwprof_result_t hwprof_pir_cfg_check(const hwprof_pir_cfg_t *cfg) {
   if (cfg == NULL) return kHwprofBadArg;
+  if (cfg->line_words < 2 || cfg->line_words > 8 || (cfg->line_words & (cfg->line_words - 1))) return kHwprofBadArg;
   switch (cfg->cnt_w) {
     case 8: case 16: case 32: case 64: return kHwprofOk;
     default: return kHwprofBadArg;
   }
+}
+
+unsigned hwprof_pir_line_shift(const hwprof_pir_cfg_t *cfg) {
+  unsigned bytes = cfg->line_words * cfg->cnt_w / 8u, sh = 0;
+  while ((1u << sh) < bytes) sh++;
+  return sh;
 }
 
 void hwprof_pir_reset(hwprof_pir_state_t *s) {
@@ -35,15 +42,16 @@ static unsigned cnt_shift(const hwprof_pir_cfg_t *cfg) {
 
 /* Would the presented event update a counter, and is it the not-taken counter of an either branch,
  * or a path's (u_path: its count takes the update, the pid is not looked at)? */
-static bool update_of(const hwprof_pir_state_t *s, const hwprof_retire_ev_t *ev, bool *second,
-                      hwprof_path_out_t *path) {
+static bool update_of(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_retire_ev_t *ev,
+                      bool *second, hwprof_path_out_t *path) {
   *second = false;
   if (!hwprof_pir_acts_on(ev)) { /* no path word either (hwprof_path_word_of) */
     path->cnt = false;
     path->cnt_idx = 0;
+    path->stall = false;
     return false;
   }
-  hwprof_path_comb(&s->path, ev, path);
+  hwprof_path_comb(&s->path, hwprof_pir_line_shift(cfg), ev, !(ev->trap & 1u), path);
   if (!s->flag || (ev->trap & 1u)) return false; /* a trap handler's: not profiled */
   if (path->cnt) return true;
   if ((ev->pid & PID_MASK) == 0) return false;
@@ -80,6 +88,19 @@ static void hw2reg_of(const hwprof_pir_state_t *s, hwprof_pir_hw2reg_t *hw) {
   hw->path_sum_value = s->path.sum;
   hw->path_stack_depth = s->path.psp;
   hw->path_stack_err = s->path.perr;
+  hw->path_spill_lo_value = (uint32_t)(s->path.sbase & 0xffffffffu);
+  hw->path_spill_hi_value = (uint32_t)(s->path.sbase >> 32);
+  hw->path_spill_limit = s->path.limit;
+  hw->path_spill_lines = s->path.lines;
+  hw->path_entry_sel_index = s->path.sel;
+  hw->path_entry_value = hwprof_path_entry(&s->path, s->path.sel);
+  const hwprof_prim_regfile_cfg_t link_cfg = {HWPROF_PIR_LINK_ENTRIES, HWPROF_PIR_BASE_W + HWPROF_PIR_OFFSET_W};
+  const uint64_t e = hwprof_prim_regfile_read(&s->link, &link_cfg, s->lsel);
+  hw->link_entry_sel_index = s->lsel;
+  hw->link_entry_base_lo_value = (uint32_t)((e >> HWPROF_PIR_OFFSET_W) & 0xffffffffu);
+  hw->link_entry_base_hi_value = (uint32_t)(e >> (HWPROF_PIR_OFFSET_W + 32));
+  hw->link_entry_offset_value = (uint32_t)(e & OFFSET_MASK);
+  hw->link_entry_sum_value = hwprof_path_link_sum(&s->path, s->lsel);
 }
 
 /* The register block's response and strobes of this cycle. */
@@ -97,14 +118,14 @@ static void regs_of(const hwprof_pir_state_t *s, const hwprof_reg_req_t *req, hw
 }
 
 void hwprof_pir_eval(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, hwprof_pir_eval_t *e) {
-  (void)cfg;
   if (in->reg.access) {
     hwprof_pir_reg2hw_t r2h;
     regs_of(s, &in->reg, &r2h, &e->out.reg);
   } else {
     e->out.reg = (hwprof_reg_rsp_t){0};
   }
-  e->out.upd_req = update_of(s, in->ev, &e->second, &e->path);
+  e->out.upd_req = update_of(s, cfg, in->ev, &e->second, &e->path);
+  e->out.stall = e->path.stall;
   e->out.phase = in->ovf && s->trigger == 1u;
   e->out.upd = s->upd;
 }
@@ -132,7 +153,8 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
   const hwprof_path_out_t path = e->path;
   const bool fire = in->ev_fire && !(ev->trap & 1u); /* the program's event (a trap handler's changes nothing) */
   const bool hit = fire && e->out.upd_req;
-  if (!in->reg.access && !in->ovf && !in->unf && (!fire || hwprof_pir_passes(s, ev))) {
+  if (!in->reg.access && !in->ovf && !in->unf && (!fire || hwprof_pir_passes(s, ev)) && !in->mem_grant &&
+      !s->path.req && !s->path.rwait) {
     /* most cycles: no update, no profiling or link operation, no path word, nothing written */
     hwprof_pir_pass(s, fire);
     return;
@@ -195,7 +217,16 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
   const bool push = link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_PUSH;
   const bool pop = link_ev && ev->is_ret && ev->op == HWPROF_PROF_OP_POP;
   const bool full = sp >= HWPROF_PIR_LINK_ENTRIES;
-  const hwprof_prim_regfile_in_t link_in = {push && !full, sp, base << HWPROF_PIR_OFFSET_W | offset};
+  /* the window writes a part of entry LINK_ENTRY_SEL (a register write never meets a linked call) */
+  const bool lent_we = r2h->link_entry_base_lo_qe || r2h->link_entry_base_hi_qe || r2h->link_entry_offset_qe;
+  uint64_t lent = hwprof_prim_regfile_read(&s->link, &link_cfg, s->lsel);
+  if (r2h->link_entry_base_lo_qe)
+    lent = (lent & ~((uint64_t)0xffffffffu << HWPROF_PIR_OFFSET_W)) | (uint64_t)r2h->link_entry_base_lo_value << HWPROF_PIR_OFFSET_W;
+  if (r2h->link_entry_base_hi_qe)
+    lent = (lent & HWPROF_MASK(HWPROF_PIR_OFFSET_W + 32)) | (uint64_t)r2h->link_entry_base_hi_value << (HWPROF_PIR_OFFSET_W + 32);
+  if (r2h->link_entry_offset_qe) lent = (lent & ~(uint64_t)OFFSET_MASK) | r2h->link_entry_offset_value;
+  const hwprof_prim_regfile_in_t link_in = {(push && !full) || lent_we, lent_we ? s->lsel : sp,
+                                            lent_we ? lent : base << HWPROF_PIR_OFFSET_W | offset};
   if (link_in.we) hwprof_prim_regfile_step(&s->link, &link_cfg, &link_in);
   /* calls that start their callee's area and carrier words' prof.init; region switches on branches
    * and jumps and carrier words' prof.setoff (other operations of a carrier word: none) */
@@ -233,8 +264,16 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
       .link_we = push && !full, .link_waddr = sp,
       .link_restore = pop && sp != 0 && sp <= HWPROF_PIR_LINK_ENTRIES, .link_raddr = sp - 1u,
       .sum_we = r2h->path_sum_qe, .sum_wdata = r2h->path_sum_value,
-      .stack_we = r2h->path_stack_qe, .stack_depth = r2h->path_stack_depth, .stack_err = r2h->path_stack_err};
-  hwprof_path_step(&s->path, &path_in);
+      .stack_we = r2h->path_stack_qe, .stack_depth = r2h->path_stack_depth, .stack_err = r2h->path_stack_err,
+      .spill_lo_we = r2h->path_spill_lo_qe, .spill_hi_we = r2h->path_spill_hi_qe,
+      .spill_lo = r2h->path_spill_lo_value, .spill_hi = r2h->path_spill_hi_value,
+      .spill_we = r2h->path_spill_qe, .spill_limit = r2h->path_spill_limit, .spill_lines = r2h->path_spill_lines,
+      .sel_we = r2h->path_entry_sel_qe, .sel = r2h->path_entry_sel_index,
+      .entry_we = r2h->path_entry_qe, .entry_wdata = r2h->path_entry_value,
+      .link_sel = s->lsel, .link_sum_we = r2h->link_entry_sum_qe, .link_sum_wdata = r2h->link_entry_sum_value,
+      .mem_grant = in->mem_grant, .mem_req_ready = in->mem_req_ready,
+      .mem_rsp_valid = in->mem_rsp_valid, .mem_rsp_rdata = in->mem_rsp_rdata};
+  hwprof_path_step(&s->path, hwprof_pir_line_shift(cfg), &path_in);
 
   /* register writes (context switch) */
   if (r2h->base_lo_qe) s->base = (s->base & ~(uint64_t)0xffffffffu) | r2h->base_lo_value;
@@ -246,5 +285,6 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
     s->sp = r2h->link_depth;
     s->lerr = r2h->link_err;
   }
+  if (r2h->link_entry_sel_qe) s->lsel = r2h->link_entry_sel_index;
   if (in->reg.access) hwprof_pir_reg_step(&s->regs, &in->reg, &hw);
 }

@@ -14,7 +14,8 @@
 enum { HWPROF_PIR_ST_EVENTS = 0, HWPROF_PIR_ST_UPDATES, HWPROF_PIR_ST_N };
 
 typedef struct {
-  unsigned cnt_w; /* counter width in bits: 8, 16, 32 or 64 (RTL parameter CntW) */
+  unsigned cnt_w;      /* counter width in bits: 8, 16, 32 or 64 (RTL parameter CntW) */
+  unsigned line_words; /* words per memory line, 2..8, a power of 2 (LineWords: the path stack's spills) */
 } hwprof_pir_cfg_t;
 
 /* Exactly the flops of hwprof_pir. */
@@ -26,6 +27,7 @@ typedef struct {
   hwprof_prim_regfile_state_t link; /* u_link: saved {base, offset} words, bottom first */
   uint32_t sp;   /* PIR_LINK_SP_W bits: linked calls not yet returned */
   bool lerr;     /* sticky link-stack error */
+  uint32_t lsel; /* LINK_ENTRY_SEL */
   hwprof_prim_counters_state_t stats; /* u_stats: HWPROF_PIR_ST_* */
   hwprof_path_state_t path; /* u_path: the path sum and its stack */
   hwprof_upd_op_t upd; /* registered update operation */
@@ -33,22 +35,30 @@ typedef struct {
 } hwprof_pir_state_t;
 
 typedef struct {
-  bool ev_fire; /* a retire event is accepted this cycle */
+  bool ev_fire; /* a retire event is accepted this cycle (ev->valid: it is presented) */
   const hwprof_retire_ev_t *ev;
   hwprof_reg_req_t reg; /* an APB access phase aimed at the pir window */
   bool ovf; /* a counter overflowed: decrement the trigger counter */
   bool unf; /* a counter underflowed: increment it (saturating) */
+  /* the memory port, as the top lends it to the path stack (u_path) */
+  bool mem_grant;
+  bool mem_req_ready;
+  bool mem_rsp_valid;     /* (the top passes it only while the path unit is busy) */
+  uint32_t mem_rsp_rdata; /* the answered line's low PATH_SUM_W bits */
 } hwprof_pir_in_t;
 
 typedef struct {
   hwprof_reg_rsp_t reg;
   bool upd_req; /* the presented event would generate an update operation */
+  bool stall;   /* ... or must wait for the path stack's memory (it is the program's) */
   bool phase;   /* the trigger counter reaches zero this cycle */
   hwprof_upd_op_t upd;
 } hwprof_pir_out_t;
 
 /* Returns kHwprofOk or kHwprofBadArg for a configuration the RTL does not accept. */
 hwprof_result_t hwprof_pir_cfg_check(const hwprof_pir_cfg_t *cfg);
+/* log2 of a memory line's bytes (the path stack's spill slots) */
+unsigned hwprof_pir_line_shift(const hwprof_pir_cfg_t *cfg);
 void hwprof_pir_reset(hwprof_pir_state_t *s);
 void hwprof_pir_comb(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, hwprof_pir_out_t *out);
 void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in);
@@ -83,6 +93,17 @@ static inline void hwprof_pir_pass(hwprof_pir_state_t *s, bool fire) {
   hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
   s->upd.valid = s->upd.dec = false;
   s->upd.addr = 0;
+}
+
+/* The path stack's memory side (u_path), from the state alone; want: the presented event waits for
+ * its line and no request is under way (the top grants the port on it). */
+static inline void hwprof_pir_path_mem(const hwprof_pir_state_t *s, hwprof_path_mem_t *m) {
+  hwprof_path_mem(&s->path, m);
+}
+/* The path stack asks for no memory and makes the presented event not wait (the simulators' shortcuts). */
+static inline bool hwprof_pir_path_quiet(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg,
+                                         const hwprof_retire_ev_t *ev) {
+  return hwprof_path_quiet(&s->path, hwprof_pir_line_shift(cfg), ev);
 }
 
 /* This cycle's outputs and what the edge needs of the presented event, decided once. */

@@ -16,6 +16,7 @@ typedef struct {
   bool ev_ready;
   hwprof_pir_in_t pir;
   hwprof_pir_eval_t pir_eval; /* its outputs (pir_out) and decisions */
+  hwprof_path_mem_t ps;       /* the path stack's side of the memory port */
   hwprof_edge_prof_in_t ep;
   hwprof_edge_prof_eval_t ep_eval; /* its outputs and decisions (decided once a cycle) */
   hwprof_trace_ctrl_in_t tc;
@@ -30,6 +31,17 @@ typedef struct {
   hwprof_top_reg2hw_t top_r2h;
   hwprof_reg_rsp_t top_rsp;
 } wires_t;
+
+/* A line's low PATH_SUM_W bits (the path stack's spill slot), and a line holding v there: word i of a
+ * line is bits [i * cnt_w +: cnt_w]. */
+static uint32_t line_low(const hwprof_line_t *l, unsigned cnt_w) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i * cnt_w < HWPROF_PATH_SUM_W; i++) v |= l->w[i] << (i * cnt_w);
+  return (uint32_t)(v & HWPROF_MASK(HWPROF_PATH_SUM_W));
+}
+static void line_of_low(hwprof_line_t *l, uint32_t v, unsigned cnt_w) {
+  for (unsigned i = 0; i * cnt_w < HWPROF_PATH_SUM_W; i++) l->w[i] = (v >> (i * cnt_w)) & HWPROF_MASK(cnt_w);
+}
 
 static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, wires_t *w) {
   const hwprof_apb_req_t *a = &in->apb;
@@ -48,8 +60,10 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
   w->ep.ev_stall = false; /* set below */
   w->ep.hold = w->pir_write;
   w->ep.reg = (hwprof_reg_req_t){w->ep_sel, a->pwrite, a->paddr, a->pwdata};
-  w->ep.mem_req_ready = in->mem_req_ready;
-  w->ep.mem_rsp_valid = in->mem_rsp_valid;
+  /* the memory port is the path stack's while it has a request presented or a read outstanding */
+  hwprof_pir_path_mem(&s->pir, &w->ps);
+  w->ep.mem_req_ready = in->mem_req_ready && !w->ps.busy;
+  w->ep.mem_rsp_valid = in->mem_rsp_valid && !w->ps.busy;
   w->ep.mem_rsp_rdata = &in->mem_rsp_rdata;
   hwprof_edge_prof_eval(&s->edge_prof, &cfg->edge_prof, &w->ep, &w->ep_eval);
   const hwprof_edge_prof_out_t *ep_out = &w->ep_eval.out;
@@ -60,12 +74,19 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
       .reg = {w->pir_sel, a->pwrite, a->paddr, a->pwdata},
       .ovf = ep_out->ovf,
       .unf = ep_out->unf,
+      .mem_req_ready = in->mem_req_ready,
+      .mem_rsp_valid = in->mem_rsp_valid && w->ps.busy,
+      .mem_rsp_rdata = line_low(&in->mem_rsp_rdata, cfg->edge_prof.cnt_w),
   };
   hwprof_pir_eval(&s->pir, &cfg->pir, &w->pir, &w->pir_eval);
   const hwprof_pir_out_t *pir_out = &w->pir_eval.out;
+  /* the path stack is granted the port when the cache presents no request and waits for no read */
+  w->pir.mem_grant = pir_out->stall && !w->ps.busy && !ep_out->mem_req_valid &&
+                     !hwprof_edge_prof_rd_wait(&s->edge_prof);
 
-  /* a pir write holds the retire port; an updating event waits for room in the update buffer */
-  w->ev_ready = !w->pir_write && (!pir_out->upd_req || ep_out->upd_space);
+  /* a pir write holds the retire port; an updating event waits for room in the update buffer, and
+   * an event whose path-stack entry is spilled or filled first for its line */
+  w->ev_ready = !w->pir_write && (!pir_out->upd_req || ep_out->upd_space) && !pir_out->stall;
   w->pir.ev_fire = in->ev.valid && w->ev_ready;
   w->ep.ev_stall = in->ev.valid && !w->ev_ready;
 
@@ -116,6 +137,7 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
 
 void hwprof_top_cfg_default(hwprof_top_cfg_t *cfg) {
   cfg->pir.cnt_w = HWPROF_CNTW_DEFAULT;
+  cfg->pir.line_words = HWPROF_LINEWORDS_DEFAULT;
   hwprof_edge_prof_cfg_default(&cfg->edge_prof);
   hwprof_trace_ctrl_cfg_default(&cfg->trace_ctrl);
   hwprof_vpf_cfg_default(&cfg->vpf);
@@ -124,7 +146,7 @@ void hwprof_top_cfg_default(hwprof_top_cfg_t *cfg) {
 
 hwprof_result_t hwprof_top_cfg_check(const hwprof_top_cfg_t *cfg) {
   if (cfg == NULL) return kHwprofBadArg;
-  if (cfg->pir.cnt_w != cfg->edge_prof.cnt_w) return kHwprofBadArg;
+  if (cfg->pir.cnt_w != cfg->edge_prof.cnt_w || cfg->pir.line_words != cfg->edge_prof.line_words) return kHwprofBadArg;
   hwprof_result_t rc = hwprof_pir_cfg_check(&cfg->pir);
   if (rc == kHwprofOk) rc = hwprof_edge_prof_cfg_check(&cfg->edge_prof);
   if (rc == kHwprofOk) rc = hwprof_trace_ctrl_cfg_check(&cfg->trace_ctrl);
@@ -150,7 +172,7 @@ static void irq_outputs(const hwprof_top_reg_state_t *r, hwprof_top_out_t *out) 
 }
 
 /* This cycle's outputs, from the state, the inputs and the wires. */
-static void outputs_of(const hwprof_top_state_t *s, const wires_t *w, hwprof_top_out_t *out) {
+static void outputs_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const wires_t *w, hwprof_top_out_t *out) {
   const hwprof_edge_prof_out_t *ep_out = &w->ep_eval.out;
   const hwprof_pir_out_t *pir_out = &w->pir_eval.out;
   const hwprof_trace_ctrl_out_t *tc_out = &w->tc_eval.out;
@@ -163,10 +185,24 @@ static void outputs_of(const hwprof_top_state_t *s, const wires_t *w, hwprof_top
       w->cop_out.reg.error || unmapped;
   out->apb.prdata = w->top_rsp.rdata | pir_out->reg.rdata | ep_out->reg.rdata | tc_out->reg.rdata | w->vpf_out.reg.rdata |
                     w->cop_out.reg.rdata;
-  out->mem_req_valid = ep_out->mem_req_valid;
-  out->mem_req_write = ep_out->mem_req_write;
-  out->mem_req_addr = ep_out->mem_req_addr;
-  out->mem_req_wdata = *ep_out->mem_req_wdata;
+  if (w->ps.valid) { /* the path stack's line: its sum in the low bits */
+    static const hwprof_line_t no_line;
+    out->mem_req_valid = true;
+    out->mem_req_write = w->ps.write;
+    out->mem_req_addr = w->ps.addr;
+    out->mem_req_wdata = no_line;
+    line_of_low(&out->mem_req_wdata, w->ps.wdata, cfg->edge_prof.cnt_w);
+  } else if (w->ps.busy) { /* its read outstanding: the cache's request waits */
+    static const hwprof_line_t no_line;
+    out->mem_req_valid = out->mem_req_write = false;
+    out->mem_req_addr = 0;
+    out->mem_req_wdata = no_line;
+  } else {
+    out->mem_req_valid = ep_out->mem_req_valid;
+    out->mem_req_write = ep_out->mem_req_write;
+    out->mem_req_addr = ep_out->mem_req_addr;
+    out->mem_req_wdata = *ep_out->mem_req_wdata;
+  }
   irq_outputs(&s->regs, out);
   out->upd = pir_out->upd;
 }
@@ -184,7 +220,7 @@ static void advance(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, wires_t 
 void hwprof_top_comb(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
   wires_t w;
   wires_of(s, cfg, in, &w);
-  outputs_of(s, &w, out);
+  outputs_of(s, cfg, &w, out);
 }
 
 void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in) {
@@ -195,8 +231,9 @@ void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const h
 
 /* Those engines' outputs are all 0 and the register blocks give no strobes and no response: most
  * cycles of a run with edge or path profiling or trace sampling. */
-bool hwprof_top_lean(const hwprof_top_state_t *s, const hwprof_top_in_t *in) {
-  return !(in->apb.psel && in->apb.penable) && hwprof_vpf_at_rest(&s->vpf) && hwprof_cop_at_rest(&s->cop);
+bool hwprof_top_lean(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in) {
+  return !(in->apb.psel && in->apb.penable) && hwprof_vpf_at_rest(&s->vpf) && hwprof_cop_at_rest(&s->cop) &&
+         hwprof_pir_path_quiet(&s->pir, &cfg->pir, &in->ev);
 }
 
 /* A lean cycle whose event the pir and the trace controller let pass, with no overflow or underflow
@@ -276,8 +313,8 @@ static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const
   hwprof_trace_ctrl_commit(&s->trace_ctrl, &cfg->trace_ctrl, &tc, &te);
 }
 
-bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_in_t *in) {
-  return hwprof_top_lean(s, in) && hwprof_trace_ctrl_passes(&s->trace_ctrl, &in->ev) &&
+bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in) {
+  return hwprof_top_lean(s, cfg, in) && hwprof_trace_ctrl_passes(&s->trace_ctrl, &in->ev) &&
          hwprof_edge_prof_waiting(&s->edge_prof, false, in->mem_rsp_valid) &&
          /* (the port's ready follows the pir's request even without an event: with no event, ready
           * needs room in the update buffer unless the pir lets its fields pass) */
@@ -304,14 +341,14 @@ static bool plain_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, cons
 }
 
 bool hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
-  if (hwprof_top_plain(s, in)) return plain_cycle(s, cfg, in, out);
-  if (hwprof_top_lean(s, in)) {
+  if (hwprof_top_plain(s, cfg, in)) return plain_cycle(s, cfg, in, out);
+  if (hwprof_top_lean(s, cfg, in)) {
     lean_cycle(s, cfg, in, out);
     return false;
   }
   wires_t w;
   wires_of(s, cfg, in, &w);
-  outputs_of(s, &w, out);
+  outputs_of(s, cfg, &w, out);
   advance(s, cfg, &w);
   return false;
 }

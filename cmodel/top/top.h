@@ -57,14 +57,15 @@ hwprof_result_t hwprof_top_cfg_check(const hwprof_top_cfg_t *cfg);
 void hwprof_top_reset(hwprof_top_state_t *s);
 void hwprof_top_comb(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out);
 void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in);
-/* No APB access, and the value profiler and the co-processor at rest (each block's own rule): their
- * outputs are all 0 and their edges change nothing. */
-bool hwprof_top_lean(const hwprof_top_state_t *s, const hwprof_top_in_t *in);
+/* No APB access, the value profiler and the co-processor at rest (each block's own rule): their
+ * outputs are all 0 and their edges change nothing; and the path stack neither using the memory port
+ * nor making the presented event wait for it. */
+bool hwprof_top_lean(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in);
 /* ... and the pir asking for no update (no event, or one it lets pass: hwprof_pir_passes()), the
  * trace controller letting the event pass (hwprof_trace_ctrl_passes()), and the edge-profiling unit
  * with nothing to decide (hwprof_edge_prof_waiting()): the cycle then only counts the event and
  * puts the update the pir made last cycle, if any, into the update buffer. */
-bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_in_t *in);
+bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in);
 /* hwprof_top_comb then hwprof_top_step, evaluating the wiring once: for simulators that do both every
  * cycle. When hwprof_top_lean() holds it evaluates only the pir, the edge-profiling unit and the
  * trace controller, when hwprof_top_plain() holds only the pir's event counter and update buffer.

@@ -69,7 +69,8 @@ module hwprof_edge_prof #(
   output logic [hwprof_pkg::PIR_BASE_W-1:0]   mem_req_addr_o,
   output logic [LineWords*CntW-1:0]           mem_req_wdata_o,
   input  logic                                mem_rsp_valid_i,
-  input  logic [LineWords*CntW-1:0]           mem_rsp_rdata_i
+  input  logic [LineWords*CntW-1:0]           mem_rsp_rdata_i,
+  output logic                                mem_rd_wait_o    // a read is outstanding (the top lends the port out only without)
 );
 
   localparam int unsigned AddrW    = hwprof_pkg::PIR_BASE_W;
@@ -518,6 +519,8 @@ module hwprof_edge_prof #(
   assign ovf_o  = ovf;
   assign unf_o  = unf;
   assign drop_o = drop;
+
+  assign mem_rd_wait_o = (state_q == StFillWait);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

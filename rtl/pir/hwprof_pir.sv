@@ -44,12 +44,14 @@
 `default_nettype none
 
 module hwprof_pir #(
-  parameter int unsigned CntW = hwprof_pkg::CNTW_DEFAULT  // counter width in bits: 8, 16, 32 or 64
+  parameter int unsigned CntW      = hwprof_pkg::CNTW_DEFAULT,      // counter width in bits: 8, 16, 32 or 64
+  parameter int unsigned LineWords = hwprof_pkg::LINEWORDS_DEFAULT  // words per memory line (the path stack's spills)
 ) (
   input  logic                                   clk_i,
   input  logic                                   rst_ni,
 
-  // accepted retire event (fields as on the retire-event port)
+  // presented and accepted retire event (fields as on the retire-event port)
+  input  logic                                   ev_valid_i,
   input  logic                                   ev_fire_i,
   input  logic [2:0]                             ev_kind_i,
   input  logic                                   ev_is_call_i,
@@ -62,6 +64,7 @@ module hwprof_pir #(
   input  logic [hwprof_pkg::EV_OPERAND_W-1:0]    ev_operand_i,
   input  logic [1:0]                             ev_trap_i,    // TRAP_NONE / HANDLER / ENTRY
   output logic                                   upd_req_o,    // the presented event would update
+  output logic                                   stall_o,      // ... or must wait for the path stack's memory
 
   // counter overflow / underflow reported by the edge-profiling unit
   input  logic                                   ovf_i,
@@ -79,7 +82,19 @@ module hwprof_pir #(
   // generated update operation, one cycle after the event
   output logic                                   upd_valid_o,
   output logic [hwprof_pkg::PIR_BASE_W-1:0]      upd_addr_o,
-  output logic                                   upd_dec_o
+  output logic                                   upd_dec_o,
+
+  // the path stack's spills and fills (u_path), through the memory port the top shares
+  output logic                                   mem_want_o,
+  input  logic                                   mem_grant_i,
+  output logic                                   mem_busy_o,
+  output logic                                   mem_req_valid_o,
+  input  logic                                   mem_req_ready_i,
+  output logic                                   mem_req_write_o,
+  output logic [hwprof_pkg::PIR_BASE_W-1:0]      mem_req_addr_o,
+  output logic [hwprof_pkg::PATH_SUM_W-1:0]      mem_req_wdata_o,
+  input  logic                                   mem_rsp_valid_i,
+  input  logic [hwprof_pkg::PATH_SUM_W-1:0]      mem_rsp_rdata_i
 );
 
   localparam int unsigned BaseW    = hwprof_pkg::PIR_BASE_W;
@@ -103,6 +118,7 @@ module hwprof_pir #(
   logic [BaseW+OffsetW-1:0] link_top;       // the saved {base, offset} a pop restores (u_link)
   logic [SpW-1:0]      sp_q, sp_d;           // linked calls not yet returned
   logic                lerr_q, lerr_d;       // sticky link-stack error
+  logic [2:0]          lsel_q, lsel_d;       // LINK_ENTRY_SEL
   logic [63:0]         stat_count;  // {updates, events}: hwprof_prim_counters, below
   logic                upd_valid_q, upd_valid_d;
   logic [BaseW-1:0]    upd_addr_q, upd_addr_d;
@@ -163,6 +179,11 @@ module hwprof_pir #(
   logic [SumW-1:0] path_sum;
   logic [7:0]      path_depth;
   logic            path_err;
+  logic [BaseW-1:0] path_spill_base;
+  logic [15:0]     path_spill_limit, path_spill_lines;
+  logic [4:0]      path_sel;
+  logic [SumW-1:0] path_entry, link_entry_sum;
+  logic [BaseW+OffsetW-1:0] link_entry;     // the entry LINK_ENTRY_SEL names (u_link port b)
 
   always_comb begin
     hw2reg = '0;
@@ -178,6 +199,17 @@ module hwprof_pir #(
     hw2reg.path_sum_value     = path_sum;
     hw2reg.path_stack_depth   = path_depth;
     hw2reg.path_stack_err     = path_err;
+    hw2reg.path_spill_lo_value = path_spill_base[31:0];
+    hw2reg.path_spill_hi_value = path_spill_base[BaseW-1:32];
+    hw2reg.path_spill_limit   = path_spill_limit;
+    hw2reg.path_spill_lines   = path_spill_lines;
+    hw2reg.path_entry_sel_index = path_sel;
+    hw2reg.path_entry_value   = path_entry;
+    hw2reg.link_entry_sel_index = lsel_q;
+    hw2reg.link_entry_base_lo_value = link_entry[OffsetW +: 32];
+    hw2reg.link_entry_base_hi_value = link_entry[OffsetW+32 +: BaseW-32];
+    hw2reg.link_entry_offset_value  = link_entry[OffsetW-1:0];
+    hw2reg.link_entry_sum_value     = link_entry_sum;
   end
 
   hwprof_pir_reg u_reg (
@@ -196,7 +228,11 @@ module hwprof_pir #(
   // ---- next state
   logic reg_we;
   assign reg_we = reg2hw.base_lo_qe || reg2hw.base_hi_qe || reg2hw.offset_qe || reg2hw.trigger_qe ||
-                  reg2hw.ctrl_qe || reg2hw.link_qe || reg2hw.path_sum_qe || reg2hw.path_stack_qe;
+                  reg2hw.ctrl_qe || reg2hw.link_qe || reg2hw.path_sum_qe || reg2hw.path_stack_qe ||
+                  reg2hw.path_spill_lo_qe || reg2hw.path_spill_hi_qe || reg2hw.path_spill_qe ||
+                  reg2hw.path_entry_sel_qe || reg2hw.path_entry_qe || reg2hw.link_entry_sel_qe ||
+                  reg2hw.link_entry_base_lo_qe || reg2hw.link_entry_base_hi_qe || reg2hw.link_entry_offset_qe ||
+                  reg2hw.link_entry_sum_qe;
 
   // ---- link stack operations of the accepted event
   logic link_ev, push, pop, sp_full, sp_top, call_init, br_setoff;
@@ -225,6 +261,7 @@ module hwprof_pir #(
     flag_d         = flag_q;
     sp_d           = sp_q;
     lerr_d         = lerr_q;
+    lsel_d         = lsel_q;
     upd_valid_d    = upd_hit;
     upd_addr_d     = upd_hit ? base_q + (BaseW'(upd_idx) << CntShift) : '0;
     upd_dec_d      = upd_hit && ev_ihint_i;
@@ -285,6 +322,7 @@ module hwprof_pir #(
       sp_d   = reg2hw.link_depth;
       lerr_d = reg2hw.link_err;
     end
+    if (reg2hw.link_entry_sel_qe) lsel_d = reg2hw.link_entry_sel_index;
   end
 
   always_ff @(posedge clk_i) begin
@@ -295,6 +333,7 @@ module hwprof_pir #(
       flag_q         <= 1'b0;
       sp_q           <= '0;
       lerr_q         <= 1'b0;
+      lsel_q         <= '0;
       upd_valid_q    <= 1'b0;
       upd_addr_q     <= '0;
       upd_dec_q      <= 1'b0;
@@ -305,6 +344,7 @@ module hwprof_pir #(
       flag_q         <= flag_d;
       sp_q           <= sp_d;
       lerr_q         <= lerr_d;
+      lsel_q         <= lsel_d;
       upd_valid_q    <= upd_valid_d;
       upd_addr_q     <= upd_addr_d;
       upd_dec_q      <= upd_dec_d;
@@ -312,8 +352,17 @@ module hwprof_pir #(
   end
 
   // the link stack's entries, bottom first: a push that finds room writes entry sp, a pop reads
-  // entry sp - 1 (port b is not needed)
-  logic [BaseW+OffsetW-1:0] link_unused;
+  // entry sp - 1; the window reads entry LINK_ENTRY_SEL on port b and writes a part of it (a
+  // register write never meets a linked call)
+  logic                     lent_we;
+  logic [BaseW+OffsetW-1:0] lent_wdata;
+  assign lent_we = reg2hw.link_entry_base_lo_qe || reg2hw.link_entry_base_hi_qe || reg2hw.link_entry_offset_qe;
+  always_comb begin
+    lent_wdata = link_entry;
+    if (reg2hw.link_entry_base_lo_qe) lent_wdata[OffsetW +: 32] = reg2hw.link_entry_base_lo_value;
+    if (reg2hw.link_entry_base_hi_qe) lent_wdata[OffsetW+32 +: BaseW-32] = reg2hw.link_entry_base_hi_value;
+    if (reg2hw.link_entry_offset_qe)  lent_wdata[OffsetW-1:0] = reg2hw.link_entry_offset_value;
+  end
   hwprof_prim_regfile #(
     .N (LinkN),
     .W (BaseW + OffsetW)
@@ -322,20 +371,24 @@ module hwprof_pir #(
     .rst_ni    (rst_ni),
     .raddr_a_i (8'(sp_q - SpW'(1))),
     .rdata_a_o (link_top),
-    .raddr_b_i (8'd0),
-    .rdata_b_o (link_unused),
-    .we_i      (push && !sp_full),
-    .waddr_i   (8'(sp_q)),
-    .wdata_i   ({base_q, offset_q})
+    .raddr_b_i (8'(lsel_q)),
+    .rdata_b_o (link_entry),
+    .we_i      ((push && !sp_full) || lent_we),
+    .waddr_i   (lent_we ? 8'(lsel_q) : 8'(sp_q)),
+    .wdata_i   (lent_we ? lent_wdata : {base_q, offset_q})
   );
-  logic unused_link;
-  assign unused_link = ^link_unused;
 
   // the path sum and its stack (path profiling)
-  hwprof_path u_path (
+  hwprof_path #(
+    .CntW      (CntW),
+    .LineWords (LineWords)
+  ) u_path (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
+    .ev_valid_i     (ev_valid_i),
+    .prog_i         (prog),
     .take_i         (take),
+    .stall_o        (stall_o),
     .ev_kind_i      (ev_kind_i),
     .ev_is_call_i   (ev_is_call_i),
     .ev_is_ret_i    (ev_is_ret_i),
@@ -353,9 +406,39 @@ module hwprof_pir #(
     .stack_we_i     (reg2hw.path_stack_qe),
     .stack_depth_i  (reg2hw.path_stack_depth),
     .stack_err_i    (reg2hw.path_stack_err),
+    .spill_lo_we_i  (reg2hw.path_spill_lo_qe),
+    .spill_hi_we_i  (reg2hw.path_spill_hi_qe),
+    .spill_lo_i     (reg2hw.path_spill_lo_value),
+    .spill_hi_i     (reg2hw.path_spill_hi_value),
+    .spill_we_i     (reg2hw.path_spill_qe),
+    .spill_limit_i  (reg2hw.path_spill_limit),
+    .spill_lines_i  (reg2hw.path_spill_lines),
+    .sel_we_i       (reg2hw.path_entry_sel_qe),
+    .sel_i          (reg2hw.path_entry_sel_index),
+    .entry_we_i     (reg2hw.path_entry_qe),
+    .entry_wdata_i  (reg2hw.path_entry_value),
+    .link_sel_i     (lsel_q),
+    .link_sum_we_i  (reg2hw.link_entry_sum_qe),
+    .link_sum_wdata_i (reg2hw.link_entry_sum_value),
     .sum_o          (path_sum),
     .stack_depth_o  (path_depth),
-    .stack_err_o    (path_err)
+    .stack_err_o    (path_err),
+    .spill_base_o   (path_spill_base),
+    .spill_limit_o  (path_spill_limit),
+    .spill_lines_o  (path_spill_lines),
+    .sel_o          (path_sel),
+    .entry_o        (path_entry),
+    .link_sum_o     (link_entry_sum),
+    .mem_want_o     (mem_want_o),
+    .mem_grant_i    (mem_grant_i),
+    .mem_busy_o     (mem_busy_o),
+    .mem_req_valid_o (mem_req_valid_o),
+    .mem_req_ready_i (mem_req_ready_i),
+    .mem_req_write_o (mem_req_write_o),
+    .mem_req_addr_o  (mem_req_addr_o),
+    .mem_req_wdata_o (mem_req_wdata_o),
+    .mem_rsp_valid_i (mem_rsp_valid_i),
+    .mem_rsp_rdata_i (mem_rsp_rdata_i)
   );
 
   // statistics: the program's accepted events, and those that generated an update operation
@@ -400,6 +483,11 @@ module hwprof_pir #(
   end
   if (hwprof_pkg::PIR_LINK_DEPTH_WIDTH != SpW) begin : g_link_width_check
     $error("regs/pir.json LINK.DEPTH does not match PIR_LINK_SP_W");
+  end
+  if (hwprof_pkg::PIR_LINK_ENTRY_BASE_HI_VALUE_WIDTH != BaseW - 32 ||
+      hwprof_pkg::PIR_LINK_ENTRY_OFFSET_VALUE_WIDTH != OffsetW ||
+      hwprof_pkg::PIR_PATH_SPILL_HI_VALUE_WIDTH != BaseW - 32) begin : g_entry_width_check
+    $error("regs/pir.json LINK_ENTRY_* and PATH_SPILL_HI must match PIR_BASE_W and PIR_OFFSET_W");
   end
   if (LinkN < 1 || LinkN >= (1 << SpW) - 1) begin : g_link_entries_check
     $error("PIR_LINK_ENTRIES must be at least 1 and below 2^PIR_LINK_SP_W - 1");

@@ -64,7 +64,7 @@ module hwprof_top #(
   output logic                                pready_o,
   output logic                                pslverr_o,
 
-  // memory port of the profile cache (lines)
+  // memory port of the profile cache (lines), shared with the path stack's spills
   output logic                                mem_req_valid_o,
   input  logic                                mem_req_ready_i,
   output logic                                mem_req_write_o,
@@ -108,9 +108,10 @@ module hwprof_top #(
   // access cycle, so neither an instruction nor an overflow races the write for a pir field.
   // An event that would generate an update also waits while the update buffer has no room:
   // no update is ever dropped.
-  logic pir_write, upd_req, upd_space;
+  // An event whose path-stack entry must first be spilled to or filled from memory waits for it.
+  logic pir_write, upd_req, upd_space, path_stall;
   assign pir_write  = pir_sel && pwrite_i;
-  assign ev_ready_o = !pir_write && (!upd_req || upd_space);
+  assign ev_ready_o = !pir_write && (!upd_req || upd_space) && !path_stall;
 
   logic ev_fire;
   assign ev_fire = ev_valid_i && ev_ready_o;
@@ -183,11 +184,29 @@ module hwprof_top #(
   logic        upd_valid, upd_dec;
   logic [hwprof_pkg::PIR_BASE_W-1:0] upd_addr;
 
+  // ---- the memory port: the profile cache's, lent to the path stack (docs/path.md). The path unit
+  // is granted the port in a cycle when the cache presents no request and waits for no read; from
+  // the next cycle its request is presented, and the cache's held back, until it is accepted and,
+  // for a read, answered (so at most one read is ever outstanding and a held request never changes).
+  logic                               ep_req_valid, ep_req_write, ep_rd_wait;
+  logic [hwprof_pkg::PIR_BASE_W-1:0]  ep_req_addr;
+  logic [LineWords*CntW-1:0]          ep_req_wdata;
+  logic                               ps_want, ps_grant, ps_busy, ps_req_valid, ps_req_write;
+  logic [hwprof_pkg::PIR_BASE_W-1:0]  ps_req_addr;
+  logic [hwprof_pkg::PATH_SUM_W-1:0]  ps_req_wdata;
+  assign ps_grant        = ps_want && !ep_req_valid && !ep_rd_wait;
+  assign mem_req_valid_o = ps_req_valid || (!ps_busy && ep_req_valid);
+  assign mem_req_write_o = ps_req_valid ? ps_req_write : (!ps_busy && ep_req_write);
+  assign mem_req_addr_o  = ps_req_valid ? ps_req_addr : (ps_busy ? '0 : ep_req_addr);
+  assign mem_req_wdata_o = ps_req_valid ? (LineWords*CntW)'(ps_req_wdata) : (ps_busy ? '0 : ep_req_wdata);
+
   hwprof_pir #(
-    .CntW (CntW)
+    .CntW      (CntW),
+    .LineWords (LineWords)
   ) u_pir (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
+    .ev_valid_i   (ev_valid_i),
     .ev_fire_i    (ev_fire),
     .ev_kind_i    (ev_kind_i),
     .ev_is_call_i (ev_is_call_i),
@@ -200,6 +219,7 @@ module hwprof_top #(
     .ev_operand_i (ev_operand_i),
     .ev_trap_i    (ev_trap_i),
     .upd_req_o    (upd_req),
+    .stall_o      (path_stall),
     .ovf_i        (ovf),
     .unf_i        (unf),
     .phase_o      (phase),
@@ -211,7 +231,17 @@ module hwprof_top #(
     .reg_error_o  (pir_error),
     .upd_valid_o  (upd_valid),
     .upd_addr_o   (upd_addr),
-    .upd_dec_o    (upd_dec)
+    .upd_dec_o    (upd_dec),
+    .mem_want_o      (ps_want),
+    .mem_grant_i     (ps_grant),
+    .mem_busy_o      (ps_busy),
+    .mem_req_valid_o (ps_req_valid),
+    .mem_req_ready_i (mem_req_ready_i),
+    .mem_req_write_o (ps_req_write),
+    .mem_req_addr_o  (ps_req_addr),
+    .mem_req_wdata_o (ps_req_wdata),
+    .mem_rsp_valid_i (mem_rsp_valid_i && ps_busy),
+    .mem_rsp_rdata_i (mem_rsp_rdata_i[hwprof_pkg::PATH_SUM_W-1:0])
   );
 
   hwprof_edge_prof #(
@@ -239,13 +269,14 @@ module hwprof_top #(
     .reg_wdata_i     (pwdata_i),
     .reg_rdata_o     (ep_rdata),
     .reg_error_o     (ep_error),
-    .mem_req_valid_o (mem_req_valid_o),
-    .mem_req_ready_i (mem_req_ready_i),
-    .mem_req_write_o (mem_req_write_o),
-    .mem_req_addr_o  (mem_req_addr_o),
-    .mem_req_wdata_o (mem_req_wdata_o),
-    .mem_rsp_valid_i (mem_rsp_valid_i),
-    .mem_rsp_rdata_i (mem_rsp_rdata_i)
+    .mem_req_valid_o (ep_req_valid),
+    .mem_req_ready_i (mem_req_ready_i && !ps_busy),
+    .mem_req_write_o (ep_req_write),
+    .mem_req_addr_o  (ep_req_addr),
+    .mem_req_wdata_o (ep_req_wdata),
+    .mem_rsp_valid_i (mem_rsp_valid_i && !ps_busy),
+    .mem_rsp_rdata_i (mem_rsp_rdata_i),
+    .mem_rd_wait_o   (ep_rd_wait)
   );
 
   hwprof_trace_ctrl #(

@@ -39,6 +39,7 @@ inline hwprof_top_cfg_t model_cfg() {
   hwprof_top_cfg_t c;
   hwprof_top_cfg_default(&c);
   c.pir.cnt_w = HWPROF_PARAM_CNTW;
+  c.pir.line_words = HWPROF_PARAM_LINEWORDS;
   c.edge_prof = hwprof_edge_prof_cfg_t{HWPROF_PARAM_CNTW,   HWPROF_PARAM_UPDDEPTH, HWPROF_PARAM_SETS,
                                 HWPROF_PARAM_WAYS,   HWPROF_PARAM_LINEWORDS, HWPROF_PARAM_OABDEPTH};
   c.trace_ctrl = hwprof_trace_ctrl_cfg_t{HWPROF_PARAM_HISTW, HWPROF_PARAM_TFIFO};

@@ -22,15 +22,27 @@ typedef struct {
   uint32_t updates, hits, misses, writebacks, stalls, dropped, overflows, underflows;
 } hwprof_edge_stats_t;
 
-/* The pir, as saved and restored on a context switch. */
+/* A link-stack entry: what a linked call saved. */
+typedef struct {
+  uint64_t base;
+  uint32_t offset;
+  uint32_t sum; /* the path sum saved beside them */
+} hwprof_pir_link_entry_t;
+
+/* The pir, as saved and restored on a context switch: every field, both stacks' entries held in the
+ * pir, and the path stack's spill area (its lines stay in the program's memory). */
 typedef struct {
   uint64_t base;
   uint32_t offset;
   uint16_t trigger;
   bool flag;
-  uint32_t link; /* the LINK register: the link stack's depth and error (its entries are not saved) */
+  uint32_t link;       /* LINK: the link stack's depth and error */
   uint32_t path_sum;   /* PATH_SUM */
-  uint32_t path_stack; /* PATH_STACK: the path stack's depth and error (its entries are not saved) */
+  uint32_t path_stack; /* PATH_STACK: the sums held in the pir and the error */
+  uint64_t path_spill_base; /* PATH_SPILL_HI/LO */
+  uint32_t path_spill;      /* PATH_SPILL: the area's size and the entries in it */
+  hwprof_pir_link_entry_t link_entry[HWPROF_PIR_LINK_ENTRIES]; /* oldest first */
+  uint16_t path_entry[HWPROF_PATH_STACK_ENTRIES];              /* oldest first */
 } hwprof_pir_ctx_t;
 
 #define HWPROF_EDGE_LOG_ENTRIES 16u
@@ -66,6 +78,11 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_link_check(const hwprof_t *h);
 /* kHwprofOk, or kHwprofPathLost when a path operation found the path stack full or empty since
  * reset (or since PATH_STACK was last written): the path profile is not exact (docs/path.md). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_path_check(const hwprof_t *h);
+/* Let the path stack spill to memory (docs/path.md): bytes at base (64-byte aligned, a multiple of 64,
+ * at most 64 * 65535) hold the entries pushed beyond the pir's; bytes 0 turns spilling off. The area
+ * must lie outside the bounds window (the profile cache must never hold its lines). Sets the
+ * area's entries to 0: call it with no path operation under way (before profiling starts). */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_path_spill(const hwprof_t *h, uint64_t base, uint32_t bytes);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_restore(const hwprof_t *h, const hwprof_pir_ctx_t *ctx);
 /* The interrupt handler: records a phase transition (the OAB's entries) and dropped updates in

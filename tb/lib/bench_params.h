@@ -39,6 +39,11 @@ namespace hwprof_tb {
 // so that every address the stimulus and the directed steps compute follows it), kMemSize bytes
 inline uint64_t g_mem_base = 0x80000000ull;
 constexpr uint64_t kMemSize = 0x10000ull;
+// above it, outside the bounds, the path stack's spill area: kSpillBlocks blocks of 64 bytes
+// (PATH_SPILL.LIMIT's unit), each 64 / kLineBytes entries
+constexpr unsigned kSpillBlocks = 64;
+constexpr uint64_t kSpillBytes = kSpillBlocks * 64ull;
+constexpr unsigned kLineBytes = HWPROF_PARAM_LINEWORDS * HWPROF_PARAM_CNTW / 8;
 constexpr unsigned kCntBytes = HWPROF_PARAM_CNTW / 8;
 constexpr uint64_t kCntMax = HWPROF_PARAM_CNTW >= 64 ? ~0ull : ((1ull << HWPROF_PARAM_CNTW) - 1);
 

@@ -42,6 +42,9 @@ class FuncCover {
     kCarrierCount,       // an instruction's carrier word gave it prof.id: a counter update (docs/pir.md)
     kCarrierPir,         // ... gave it prof.init or prof.setoff
     kReportHeld,         // an overflow or underflow report waited for a pir register write (docs/edge_prof.md)
+    kPathSpill,          // the path stack spilled its oldest entry to memory (docs/path.md)
+    kPathFill,           // ... read its newest spilled entry back
+    kPathPortWait,       // an event waiting for its spill or fill waited for the cache to free the memory port
     // the C model's shortcuts (counted, not required of every run: a stream that keeps an engine
     // awake never takes them; make test requires them of the default configuration's seeds)
     kPlain,              // the C model took its plain cycle (hwprof_top_plain: only the event counted)
@@ -61,6 +64,7 @@ class FuncCover {
                                       "update dropped (bounds)", "event stalled (buffer full)", "trace FIFO full",
                                       "trace FIFO watermark interrupt", "link stack overflow", "link stack underflow", "path counted", "path stack overflow",
                                       "path stack underflow", "carrier prof.id counted", "carrier prof.init or prof.setoff", "overflow report held",
+                                      "path stack spilled", "path stack filled", "spill waiting for the port",
                                       "plain model cycle",
                                       "plain cycle again", "plain cycle while tracing",
                                       "plain cycle, edge unit waiting", "lean model cycle", "lean cycle with a miss",
@@ -70,16 +74,20 @@ class FuncCover {
 
   // call before the cycle's evaluation, with the model's state and the cycle's inputs, and whether the
   // bench may repeat its last (plain) cycle with hwprof_top_plain_again
-  void before(const hwprof_top_state_t& s, const hwprof_top_in_t& in, bool may_repeat) {
+  void before(const hwprof_top_state_t& s, const hwprof_top_cfg_t& cfg, const hwprof_top_in_t& in, bool may_repeat) {
     b_ = s_of(s);
-    plain_ = hwprof_top_plain(&s, &in);
+    plain_ = hwprof_top_plain(&s, &cfg, &in);
     again_ = may_repeat && plain_;
     report_held_ = s.edge_prof.rep_valid && in.apb.psel && in.apb.penable && in.apb.pwrite &&
                    (in.apb.paddr >> HWPROF_WINDOW_SHIFT) == HWPROF_PIR_WINDOW;  // (hwprof_top_plain_again holds exactly when the cycle is plain)
     tracing_ = plain_ && s.trace_ctrl.regs.ctrl_enable;
     waiting_ = plain_ && (s.pir.upd.valid || !hwprof_edge_prof_at_rest(&s.edge_prof));
-    lean_ = !plain_ && hwprof_top_lean(&s, &in);
+    lean_ = !plain_ && hwprof_top_lean(&s, &cfg, &in);
     /* StFillWait (3), no command, the line not there yet, no access: hwprof_edge_prof_eval's waiting cycle */
+    /* the cache presents a request (StWb 1, StFill 2, StWalkWb 5) or waits for a line (StFillWait 3) */
+    const unsigned st = s.edge_prof.state;
+    port_wait_ = in.ev.valid && !s.pir.path.req && !s.pir.path.rwait && !hwprof_pir_path_quiet(&s.pir, &cfg.pir, &in.ev) &&
+                 (st == 1 || st == 2 || st == 3 || st == 5);
     wait_arrive_ = s.edge_prof.state == 3 && !s.edge_prof.cmd_busy && s.pir.upd.valid && !in.mem_rsp_valid &&
                    !(in.apb.psel && in.apb.penable);
   }
@@ -116,6 +124,9 @@ class FuncCover {
     hit_[kCarrierCount] += fired && b_.flag && in.ev.op == HWPROF_PROF_OP_ID && in.ev.pid != 0;
     hit_[kCarrierPir] += fired && (in.ev.op == HWPROF_PROF_OP_INIT || in.ev.op == HWPROF_PROF_OP_SETOFF);
     hit_[kReportHeld] += report_held_;
+    hit_[kPathSpill] += b_.preq && b_.prwr && !a.preq;
+    hit_[kPathFill] += b_.prwait && !a.prwait;
+    hit_[kPathPortWait] += port_wait_;
     hit_[kPlain] += plain_;
     hit_[kPlainAgain] += again_;
     hit_[kPlainTracing] += tracing_;
@@ -159,7 +170,7 @@ class FuncCover {
   }
   struct Snap {
     uint32_t hits, misses, wbs, dropped, ovf, unf, fifo_drops;
-    bool flushing, upd_pending, oab_overrun, fifo_mode, lerr, perr, flag;
+    bool flushing, upd_pending, oab_overrun, fifo_mode, lerr, perr, flag, preq, prwr, prwait;
     uint32_t trigger, sp, psp;
   };
   static Snap s_of(const hwprof_top_state_t& s) {
@@ -169,12 +180,12 @@ class FuncCover {
                 g(e.stats, HWPROF_EP_ST_DROPPED), g(e.stats, HWPROF_EP_ST_OVF), g(e.stats, HWPROF_EP_ST_UNF),
                 g(s.trace_ctrl.stats, HWPROF_TC_ST_DROP), e.cmd_busy && e.cmd_flush, e.upd_buf.count != 0,
                 e.oab_overrun, s.trace_ctrl.regs.ctrl_fifo_mode, s.pir.lerr, s.pir.path.perr, s.pir.flag,
-                s.pir.trigger, s.pir.sp, s.pir.path.psp};
+                s.pir.path.req, s.pir.path.rwr, s.pir.path.rwait, s.pir.trigger, s.pir.sp, s.pir.path.psp};
   }
   Snap b_{};
   uint64_t hit_[kN] = {};
   uint64_t misses_ = 0;
-  bool report_held_ = false;
+  bool report_held_ = false, port_wait_ = false;
   bool plain_ = false, again_ = false, tracing_ = false, waiting_ = false, lean_ = false, wait_arrive_ = false;
   bool irq_phase_ = false, irq_trace_ = false;
 };

@@ -27,6 +27,8 @@ struct PirShadow {
   uint32_t sum = 0;
   std::vector<uint32_t> pstack;
   unsigned pdepth = 0;
+  // the sums the hardware keeps: its entries, and the lines of its spill area (PATH_SPILL.LIMIT)
+  unsigned pcap = HWPROF_PATH_STACK_ENTRIES;
   bool path_err = false;
   // the path word an event carries (0: none)
   static uint32_t path_word(const hwprof_retire_ev_t& e) {
@@ -67,7 +69,7 @@ struct PirShadow {
     }
     *addr = (base + idx * kCntBytes) & ((1ull << 40) - 1);
     *dec = e.ihint;
-    // the path operation (sum modulo 2^13; a pop above the stack's 16 entries, or of nothing,
+    // the path operation (sum modulo 2^13; a pop above what the stack keeps, or of nothing,
     // restores 0)
     auto pop = [&]() -> uint32_t {
       uint32_t top = 0;
@@ -75,7 +77,7 @@ struct PirShadow {
         path_err = true;
         return 0;
       }
-      if (pdepth <= HWPROF_PATH_STACK_ENTRIES) {
+      if (pdepth <= pcap) {
         top = pstack.back();
         pstack.pop_back();
       }
@@ -87,9 +89,10 @@ struct PirShadow {
       case 2: sum = a; break;
       case 3: sum = b; break;
       case 4:
-        if (pdepth < HWPROF_PATH_STACK_ENTRIES) pstack.push_back((sum + a) & 0x1fffu);
+        if (pdepth < pcap) pstack.push_back((sum + a) & 0x1fffu);
         else path_err = true;
-        if (pdepth < 255) ++pdepth;
+        // (the hardware's count of the sums it holds saturates at 255, on top of the area's)
+        if (pdepth < pcap - HWPROF_PATH_STACK_ENTRIES + 255) ++pdepth;
         sum = b;
         break;
       case 5:

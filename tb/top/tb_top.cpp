@@ -80,6 +80,7 @@ class TopBench : public lockstep::Bench {
     next_reset_ = o.reset_every ? o.reset_every / 2 + resets_rng_.below(o.reset_every) : 0;
     hwprof_top_cfg_default(&cfg_);
     cfg_.pir.cnt_w = HWPROF_PARAM_CNTW;
+    cfg_.pir.line_words = HWPROF_PARAM_LINEWORDS;
     cfg_.edge_prof = hwprof_edge_prof_cfg_t{HWPROF_PARAM_CNTW, HWPROF_PARAM_UPDDEPTH, HWPROF_PARAM_SETS,
                                      HWPROF_PARAM_WAYS, HWPROF_PARAM_LINEWORDS, HWPROF_PARAM_OABDEPTH};
     cfg_.trace_ctrl = hwprof_trace_ctrl_cfg_t{HWPROF_PARAM_HISTW, HWPROF_PARAM_TFIFO};
@@ -88,7 +89,7 @@ class TopBench : public lockstep::Bench {
       std::exit(2);
     }
     hwprof_top_reset(&model_);
-    hwprof_mem_model_cfg_t mc{g_mem_base, kMemSize, HWPROF_PARAM_CNTW, HWPROF_PARAM_LINEWORDS,
+    hwprof_mem_model_cfg_t mc{g_mem_base, kMemSize + kSpillBytes, HWPROF_PARAM_CNTW, HWPROF_PARAM_LINEWORDS,
                        o.mem_lat_min, o.mem_lat_max, o.mem_grant, o.seed};
     if (hwprof_mem_model_init(&mem_rtl_, &mc) != kHwprofOk || hwprof_mem_model_init(&mem_model_, &mc) != kHwprofOk) {
       std::fprintf(stderr, "tb_top: error: bad memory model configuration\n");
@@ -171,7 +172,7 @@ class TopBench : public lockstep::Bench {
     const bool read_pending = mem_model_.rd_pending;  // a line read outstanding as the cycle begins
     if (run_model) {
       const bool may_repeat = model_plain_ && !in_reset_ && !(in_.apb.psel && in_.apb.penable);
-      cover_.before(model_, in_, may_repeat);
+      cover_.before(model_, cfg_, in_, may_repeat);
       in_.mem_req_ready = mr_model.ready;
       in_.mem_rsp_valid = mr_model.rsp_valid;
       in_.mem_rsp_rdata = mr_model.rdata;
@@ -405,7 +406,10 @@ class TopBench : public lockstep::Bench {
         HWPROF_TOP_ID_ADDR, HWPROF_TOP_VERSION_ADDR, HWPROF_TOP_IRQ_PENDING_ADDR, HWPROF_TOP_IRQ_ENABLE_ADDR,
         HWPROF_PIR_BASE_LO_ADDR, HWPROF_PIR_BASE_HI_ADDR, HWPROF_PIR_OFFSET_ADDR, HWPROF_PIR_TRIGGER_ADDR,
         HWPROF_PIR_CTRL_ADDR, HWPROF_PIR_STAT_EVENTS_ADDR, HWPROF_PIR_STAT_UPDATES_ADDR, HWPROF_PIR_LINK_ADDR,
-        HWPROF_PIR_PATH_SUM_ADDR, HWPROF_PIR_PATH_STACK_ADDR,
+        HWPROF_PIR_PATH_SUM_ADDR, HWPROF_PIR_PATH_STACK_ADDR, HWPROF_PIR_PATH_SPILL_LO_ADDR,
+        HWPROF_PIR_PATH_SPILL_HI_ADDR, HWPROF_PIR_PATH_SPILL_ADDR, HWPROF_PIR_PATH_ENTRY_SEL_ADDR,
+        HWPROF_PIR_PATH_ENTRY_ADDR, HWPROF_PIR_LINK_ENTRY_SEL_ADDR, HWPROF_PIR_LINK_ENTRY_BASE_LO_ADDR,
+        HWPROF_PIR_LINK_ENTRY_BASE_HI_ADDR, HWPROF_PIR_LINK_ENTRY_OFFSET_ADDR, HWPROF_PIR_LINK_ENTRY_SUM_ADDR,
         HWPROF_EDGE_PROF_CMD_ADDR, HWPROF_EDGE_PROF_STATUS_ADDR, HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR,
         HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR, HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR, HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR,
         HWPROF_EDGE_PROF_OAB_STATUS_ADDR, HWPROF_EDGE_PROF_OAB_CTRL_ADDR, HWPROF_EDGE_PROF_OAB_INDEX_ADDR,
@@ -500,6 +504,20 @@ class TopBench : public lockstep::Bench {
         break;
       case HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR:  // the window stays inside the memory model
       case HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR: v = static_cast<uint32_t>(g_mem_base >> 32); break;
+      // the path stack's spill area stays in the memory model, above the bounds: its base moved by up
+      // to 7 blocks of 64 bytes, at most the rest used (small limits often, so that it fills up);
+      // entries in memory up to what the area holds, now and then more than its limit (one more line
+      // may be spilled on top of a count written while a spill was on its way: the 64th block)
+      case HWPROF_PIR_PATH_SPILL_LO_ADDR:
+        v = static_cast<uint32_t>(g_mem_base + kMemSize + (rng_.chance(70) ? 0 : 64 * rng_.below(8)));
+        break;
+      case HWPROF_PIR_PATH_SPILL_HI_ADDR: v = static_cast<uint32_t>((g_mem_base + kMemSize) >> 32); break;
+      case HWPROF_PIR_PATH_SPILL_ADDR: {
+        const uint32_t per = 64 / kLineBytes, most = (kSpillBlocks - 8) * per;
+        const uint32_t limit = static_cast<uint32_t>(rng_.chance(40) ? rng_.below(2) : rng_.below(kSpillBlocks - 7));
+        v = limit | static_cast<uint32_t>(rng_.below(rng_.chance(70) ? limit * per + 1 : most)) << 16;
+        break;
+      }
       default: break;
     }
     hwprof_apb_master_start(&apb_, a.pwrite, a.paddr, v);
@@ -527,6 +545,12 @@ class TopBench : public lockstep::Bench {
     steps_.push_back(wr(HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR, (g_mem_base + kMemSize) >> 32, false, "bounds: high bits"));
     steps_.push_back(wr(HWPROF_TOP_IRQ_ENABLE_ADDR, 0xf, false, "enable every interrupt"));
     steps_.push_back(wr(HWPROF_TRACE_CTRL_CTRL_ADDR, 0x0403, false, "traces into the FIFO, watermark 4"));
+    // the path stack spills above the counters (the counts test's shadow keeps as many sums)
+    steps_.push_back(wr(HWPROF_PIR_PATH_SPILL_LO_ADDR, (g_mem_base + kMemSize) & 0xffffffff, false, "spill area"));
+    steps_.push_back(wr(HWPROF_PIR_PATH_SPILL_HI_ADDR, (g_mem_base + kMemSize) >> 32, false, "spill area, high bits"));
+    // (all but 8 blocks: the random stream moves the area's base by up to 7)
+    steps_.push_back(wr(HWPROF_PIR_PATH_SPILL_ADDR, kSpillBlocks - 8, false, "spilling on"));
+    shadow_.pcap = HWPROF_PATH_STACK_ENTRIES + (kSpillBlocks - 8) * (64 / kLineBytes);
     // (the counts test leaves the flag to prof.start, which its independent shadow of the pir sees)
     if (!counts_) steps_.push_back(wr(HWPROF_PIR_CTRL_ADDR, 1, false, "profiling on"));
   }

@@ -163,6 +163,76 @@ static void test_edge_prof_trigger_saturates_and_stays_disarmed_at_zero(void **s
   assert_int_equal(apb(y, false, HWPROF_TOP_IRQ_PENDING_ADDR, 0), 0);
 }
 
+/* A path word on prof.path (docs/path.md): operation k, values a and b. */
+static hwprof_retire_ev_t path_word(unsigned k, uint32_t a, uint32_t b) {
+  return (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_PROF, .op = HWPROF_PROF_OP_PATH,
+                              .operand = k << HWPROF_PATH_KIND_LSB | a << HWPROF_PATH_A_LSB | b << HWPROF_PATH_B_LSB};
+}
+
+/* The path stack goes on in memory past its entries, and a context switch in the middle keeps every
+ * sum: 300 ENTERs push 1..300 (sum 0 + a), another program's pir runs in between, and 300 POPs give
+ * them back newest first (sum = the popped value + 0), without an error; one more POP has nothing. */
+static void test_edge_prof_path_stack_spills_and_survives_a_context_switch(void **state) {
+  model_sys_t *y = SYS(state);
+  const uint64_t spill = MEM_BASE + MEM_SIZE / 2; /* above the bounds below */
+  assert_int_equal(hwprof_edge_set_bounds(&y->h, (hwprof_edge_bounds_t){MEM_BASE, spill}), kHwprofOk);
+  assert_int_equal(hwprof_pir_path_spill(&y->h, spill + 1, 64), kHwprofBadArg); /* misaligned */
+  assert_int_equal(hwprof_pir_path_spill(&y->h, spill, 100), kHwprofBadArg);    /* not whole blocks */
+  assert_int_equal(hwprof_pir_path_spill(&y->h, spill, MEM_SIZE / 2), kHwprofOk);
+  const unsigned n = 300, held = HWPROF_PATH_STACK_ENTRIES;
+  for (unsigned i = 1; i <= n; i++) retire(y, path_word(HWPROF_PATH_OP_ENTER, i, 0));
+  assert_int_equal(apb(y, false, HWPROF_PIR_PATH_STACK_ADDR, 0), held); /* no error, 32 held */
+  assert_int_equal(apb(y, false, HWPROF_PIR_PATH_SPILL_ADDR, 0) >> HWPROF_PIR_PATH_SPILL_LINES_LSB, n - held);
+  /* the oldest spilled sum is in line 0 of the area, its low bits */
+  assert_int_equal(counter(y, spill) & 0x1fffu, 1);
+
+  hwprof_pir_ctx_t saved, other = {.base = MEM_BASE, .flag = true};
+  assert_int_equal(hwprof_pir_save(&y->h, &saved), kHwprofOk);
+  for (unsigned i = 0; i < held; i++) assert_int_equal(saved.path_entry[i], n - held + 1 + i);
+  assert_int_equal(hwprof_pir_restore(&y->h, &other), kHwprofOk); /* another program: an empty stack */
+  for (unsigned i = 1; i <= 40; i++) retire(y, path_word(HWPROF_PATH_OP_ENTER, 0x1000 + i, 0));
+  assert_int_equal(hwprof_pir_restore(&y->h, &saved), kHwprofOk);
+
+  for (unsigned i = n; i >= 1; i--) {
+    retire(y, path_word(HWPROF_PATH_OP_POP, 0, 0));
+    assert_int_equal(apb(y, false, HWPROF_PIR_PATH_SUM_ADDR, 0), i);
+  }
+  assert_int_equal(hwprof_pir_path_check(&y->h), kHwprofOk);
+  assert_int_equal(apb(y, false, HWPROF_PIR_PATH_SPILL_ADDR, 0) >> HWPROF_PIR_PATH_SPILL_LINES_LSB, 0);
+  retire(y, path_word(HWPROF_PATH_OP_POP, 0, 0));
+  assert_int_equal(hwprof_pir_path_check(&y->h), kHwprofPathLost);
+}
+
+/* The link stack's entries are in the window: three linked calls save {base, offset} and the sum,
+ * a context switch clears and restores them, and the returns give each caller its pir back. */
+static void test_edge_prof_link_entries_survive_a_context_switch(void **state) {
+  model_sys_t *y = SYS(state);
+  hwprof_pir_ctx_t saved, other = {.base = MEM_BASE};
+  for (unsigned i = 0; i < 3; i++) {
+    retire(y, init_at(MEM_BASE + 0x40 * i));
+    retire(y, (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_PROF, .op = HWPROF_PROF_OP_SETOFF, .operand = 5 + i});
+    retire(y, path_word(HWPROF_PATH_OP_SET, 100 + i, 0));
+    retire(y, (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_JUMP, .is_call = true, .taken = true,
+                                   .op = HWPROF_PROF_OP_PUSH, .operand = MEM_BASE + 0x1000});
+  }
+  assert_int_equal(hwprof_pir_save(&y->h, &saved), kHwprofOk);
+  for (unsigned i = 0; i < 3; i++) {
+    assert_int_equal(saved.link_entry[i].base, MEM_BASE + 0x40 * i);
+    assert_int_equal(saved.link_entry[i].offset, 5 + i);
+    assert_int_equal(saved.link_entry[i].sum, 100 + i);
+  }
+  assert_int_equal(hwprof_pir_restore(&y->h, &other), kHwprofOk);
+  assert_int_equal(hwprof_pir_restore(&y->h, &saved), kHwprofOk);
+  for (int i = 2; i >= 0; i--) {
+    retire(y, (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_JUMP, .is_ret = true, .taken = true,
+                                   .op = HWPROF_PROF_OP_POP});
+    assert_int_equal(apb(y, false, HWPROF_PIR_BASE_LO_ADDR, 0), (uint32_t)(MEM_BASE + 0x40 * (unsigned)i));
+    assert_int_equal(apb(y, false, HWPROF_PIR_OFFSET_ADDR, 0), 5 + (unsigned)i);
+    assert_int_equal(apb(y, false, HWPROF_PIR_PATH_SUM_ADDR, 0), 100 + (unsigned)i);
+  }
+  assert_int_equal(hwprof_pir_link_check(&y->h), kHwprofOk);
+}
+
 static void test_edge_prof_cfg_check_rejects_bad_parameters(void **state) {
   (void)state;
   hwprof_edge_prof_cfg_t c;
@@ -193,6 +263,8 @@ int main(void) {
                                       teardown),
       cmocka_unit_test_setup_teardown(test_edge_prof_command_while_busy_is_refused, setup_slow_memory, teardown),
       cmocka_unit_test_setup_teardown(test_edge_prof_trigger_saturates_and_stays_disarmed_at_zero, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_edge_prof_path_stack_spills_and_survives_a_context_switch, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_edge_prof_link_entries_survive_a_context_switch, setup, teardown),
       cmocka_unit_test(test_edge_prof_cfg_check_rejects_bad_parameters),
   };
   return cmocka_run_group_tests_name("edge_prof", tests, NULL, NULL);

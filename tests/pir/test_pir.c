@@ -19,6 +19,7 @@ typedef struct {
 static int setup(void **state) {
   static fixture_t f;
   f.cfg.cnt_w = 32;
+  f.cfg.line_words = 4;
   hwprof_pir_reset(&f.s);
   *state = &f;
   return 0;
@@ -235,8 +236,13 @@ static void test_pir_counter_width_scales_the_address(void **state) {
 
 static void test_pir_cfg_check_rejects_bad_width(void **state) {
   (void)state;
-  hwprof_pir_cfg_t bad = {.cnt_w = 24};
+  hwprof_pir_cfg_t bad = {.cnt_w = 24, .line_words = 4};
   assert_int_equal(hwprof_pir_cfg_check(&bad), kHwprofBadArg);
+  const unsigned lines[] = {0, 1, 3, 16};
+  for (unsigned i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+    hwprof_pir_cfg_t l = {.cnt_w = 32, .line_words = lines[i]};
+    assert_int_equal(hwprof_pir_cfg_check(&l), kHwprofBadArg);
+  }
   assert_int_equal(hwprof_pir_cfg_check(NULL), kHwprofBadArg);
 }
 

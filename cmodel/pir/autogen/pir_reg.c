@@ -24,6 +24,16 @@ static decode_t decode(const hwprof_pir_reg_state_t *s, uint16_t addr, const hwp
     case HWPROF_PIR_LINK_ADDR: d.rdata = ((uint32_t)hw->link_depth & 0xffu) | (((uint32_t)hw->link_err & 0x1u) << 8); break;
     case HWPROF_PIR_PATH_SUM_ADDR: d.rdata = ((uint32_t)hw->path_sum_value & 0x1fffu); break;
     case HWPROF_PIR_PATH_STACK_ADDR: d.rdata = ((uint32_t)hw->path_stack_depth & 0xffu) | (((uint32_t)hw->path_stack_err & 0x1u) << 8); break;
+    case HWPROF_PIR_PATH_SPILL_LO_ADDR: d.rdata = ((uint32_t)hw->path_spill_lo_value & 0xffffffffu); break;
+    case HWPROF_PIR_PATH_SPILL_HI_ADDR: d.rdata = ((uint32_t)hw->path_spill_hi_value & 0xffu); break;
+    case HWPROF_PIR_PATH_SPILL_ADDR: d.rdata = ((uint32_t)hw->path_spill_limit & 0xffffu) | (((uint32_t)hw->path_spill_lines & 0xffffu) << 16); break;
+    case HWPROF_PIR_PATH_ENTRY_SEL_ADDR: d.rdata = ((uint32_t)hw->path_entry_sel_index & 0x1fu); break;
+    case HWPROF_PIR_PATH_ENTRY_ADDR: d.rdata = ((uint32_t)hw->path_entry_value & 0x1fffu); break;
+    case HWPROF_PIR_LINK_ENTRY_SEL_ADDR: d.rdata = ((uint32_t)hw->link_entry_sel_index & 0x7u); break;
+    case HWPROF_PIR_LINK_ENTRY_BASE_LO_ADDR: d.rdata = ((uint32_t)hw->link_entry_base_lo_value & 0xffffffffu); break;
+    case HWPROF_PIR_LINK_ENTRY_BASE_HI_ADDR: d.rdata = ((uint32_t)hw->link_entry_base_hi_value & 0xffu); break;
+    case HWPROF_PIR_LINK_ENTRY_OFFSET_ADDR: d.rdata = ((uint32_t)hw->link_entry_offset_value & 0xffffffu); break;
+    case HWPROF_PIR_LINK_ENTRY_SUM_ADDR: d.rdata = ((uint32_t)hw->link_entry_sum_value & 0x1fffu); break;
     default: d.hit = false; break;
   }
   return d;
@@ -88,6 +98,47 @@ void hwprof_pir_reg_comb(const hwprof_pir_reg_state_t *s, const hwprof_reg_req_t
       r2h->path_stack_qe = true;
       r2h->path_stack_depth = (req->wdata) & 0xffu;
       r2h->path_stack_err = (req->wdata >> 8) & 0x1u;
+      break;
+    case HWPROF_PIR_PATH_SPILL_LO_ADDR:
+      r2h->path_spill_lo_qe = true;
+      r2h->path_spill_lo_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_PIR_PATH_SPILL_HI_ADDR:
+      r2h->path_spill_hi_qe = true;
+      r2h->path_spill_hi_value = (req->wdata) & 0xffu;
+      break;
+    case HWPROF_PIR_PATH_SPILL_ADDR:
+      r2h->path_spill_qe = true;
+      r2h->path_spill_limit = (req->wdata) & 0xffffu;
+      r2h->path_spill_lines = (req->wdata >> 16) & 0xffffu;
+      break;
+    case HWPROF_PIR_PATH_ENTRY_SEL_ADDR:
+      r2h->path_entry_sel_qe = true;
+      r2h->path_entry_sel_index = (req->wdata) & 0x1fu;
+      break;
+    case HWPROF_PIR_PATH_ENTRY_ADDR:
+      r2h->path_entry_qe = true;
+      r2h->path_entry_value = (req->wdata) & 0x1fffu;
+      break;
+    case HWPROF_PIR_LINK_ENTRY_SEL_ADDR:
+      r2h->link_entry_sel_qe = true;
+      r2h->link_entry_sel_index = (req->wdata) & 0x7u;
+      break;
+    case HWPROF_PIR_LINK_ENTRY_BASE_LO_ADDR:
+      r2h->link_entry_base_lo_qe = true;
+      r2h->link_entry_base_lo_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_PIR_LINK_ENTRY_BASE_HI_ADDR:
+      r2h->link_entry_base_hi_qe = true;
+      r2h->link_entry_base_hi_value = (req->wdata) & 0xffu;
+      break;
+    case HWPROF_PIR_LINK_ENTRY_OFFSET_ADDR:
+      r2h->link_entry_offset_qe = true;
+      r2h->link_entry_offset_value = (req->wdata) & 0xffffffu;
+      break;
+    case HWPROF_PIR_LINK_ENTRY_SUM_ADDR:
+      r2h->link_entry_sum_qe = true;
+      r2h->link_entry_sum_value = (req->wdata) & 0x1fffu;
       break;
     default: break;
   }

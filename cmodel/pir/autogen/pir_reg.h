@@ -25,6 +25,17 @@ typedef struct {
   uint32_t path_sum_value;
   uint32_t path_stack_depth;
   bool path_stack_err;
+  uint32_t path_spill_lo_value;
+  uint32_t path_spill_hi_value;
+  uint32_t path_spill_limit;
+  uint32_t path_spill_lines;
+  uint32_t path_entry_sel_index;
+  uint32_t path_entry_value;
+  uint32_t link_entry_sel_index;
+  uint32_t link_entry_base_lo_value;
+  uint32_t link_entry_base_hi_value;
+  uint32_t link_entry_offset_value;
+  uint32_t link_entry_sum_value;
 } hwprof_pir_hw2reg_t;
 
 /* Strobes and written values for the engine (valid in the cycle of the access). */
@@ -51,6 +62,27 @@ typedef struct {
   bool path_stack_qe;
   uint32_t path_stack_depth;
   bool path_stack_err;
+  bool path_spill_lo_qe;
+  uint32_t path_spill_lo_value;
+  bool path_spill_hi_qe;
+  uint32_t path_spill_hi_value;
+  bool path_spill_qe;
+  uint32_t path_spill_limit;
+  uint32_t path_spill_lines;
+  bool path_entry_sel_qe;
+  uint32_t path_entry_sel_index;
+  bool path_entry_qe;
+  uint32_t path_entry_value;
+  bool link_entry_sel_qe;
+  uint32_t link_entry_sel_index;
+  bool link_entry_base_lo_qe;
+  uint32_t link_entry_base_lo_value;
+  bool link_entry_base_hi_qe;
+  uint32_t link_entry_base_hi_value;
+  bool link_entry_offset_qe;
+  uint32_t link_entry_offset_value;
+  bool link_entry_sum_qe;
+  uint32_t link_entry_sum_value;
 } hwprof_pir_reg2hw_t;
 
 void hwprof_pir_reg_reset(hwprof_pir_reg_state_t *s);

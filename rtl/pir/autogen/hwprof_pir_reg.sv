@@ -32,6 +32,16 @@ module hwprof_pir_reg (
   logic sel_link;
   logic sel_path_sum;
   logic sel_path_stack;
+  logic sel_path_spill_lo;
+  logic sel_path_spill_hi;
+  logic sel_path_spill;
+  logic sel_path_entry_sel;
+  logic sel_path_entry;
+  logic sel_link_entry_sel;
+  logic sel_link_entry_base_lo;
+  logic sel_link_entry_base_hi;
+  logic sel_link_entry_offset;
+  logic sel_link_entry_sum;
   assign sel_base_lo = reg_addr_i == hwprof_pkg::PIR_BASE_LO_ADDR;
   assign sel_base_hi = reg_addr_i == hwprof_pkg::PIR_BASE_HI_ADDR;
   assign sel_offset = reg_addr_i == hwprof_pkg::PIR_OFFSET_ADDR;
@@ -42,9 +52,19 @@ module hwprof_pir_reg (
   assign sel_link = reg_addr_i == hwprof_pkg::PIR_LINK_ADDR;
   assign sel_path_sum = reg_addr_i == hwprof_pkg::PIR_PATH_SUM_ADDR;
   assign sel_path_stack = reg_addr_i == hwprof_pkg::PIR_PATH_STACK_ADDR;
+  assign sel_path_spill_lo = reg_addr_i == hwprof_pkg::PIR_PATH_SPILL_LO_ADDR;
+  assign sel_path_spill_hi = reg_addr_i == hwprof_pkg::PIR_PATH_SPILL_HI_ADDR;
+  assign sel_path_spill = reg_addr_i == hwprof_pkg::PIR_PATH_SPILL_ADDR;
+  assign sel_path_entry_sel = reg_addr_i == hwprof_pkg::PIR_PATH_ENTRY_SEL_ADDR;
+  assign sel_path_entry = reg_addr_i == hwprof_pkg::PIR_PATH_ENTRY_ADDR;
+  assign sel_link_entry_sel = reg_addr_i == hwprof_pkg::PIR_LINK_ENTRY_SEL_ADDR;
+  assign sel_link_entry_base_lo = reg_addr_i == hwprof_pkg::PIR_LINK_ENTRY_BASE_LO_ADDR;
+  assign sel_link_entry_base_hi = reg_addr_i == hwprof_pkg::PIR_LINK_ENTRY_BASE_HI_ADDR;
+  assign sel_link_entry_offset = reg_addr_i == hwprof_pkg::PIR_LINK_ENTRY_OFFSET_ADDR;
+  assign sel_link_entry_sum = reg_addr_i == hwprof_pkg::PIR_LINK_ENTRY_SUM_ADDR;
 
   logic reg_hit, reg_ro, reg_refused;
-  assign reg_hit     = sel_base_lo | sel_base_hi | sel_offset | sel_trigger | sel_ctrl | sel_stat_events | sel_stat_updates | sel_link | sel_path_sum | sel_path_stack;
+  assign reg_hit     = sel_base_lo | sel_base_hi | sel_offset | sel_trigger | sel_ctrl | sel_stat_events | sel_stat_updates | sel_link | sel_path_sum | sel_path_stack | sel_path_spill_lo | sel_path_spill_hi | sel_path_spill | sel_path_entry_sel | sel_path_entry | sel_link_entry_sel | sel_link_entry_base_lo | sel_link_entry_base_hi | sel_link_entry_offset | sel_link_entry_sum;
   assign reg_ro      = 1'b0;
   assign reg_refused = 1'b0;
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
@@ -71,6 +91,26 @@ module hwprof_pir_reg (
   assign we_path_sum = reg_access_i && reg_write_i && sel_path_sum;
   logic we_path_stack;
   assign we_path_stack = reg_access_i && reg_write_i && sel_path_stack;
+  logic we_path_spill_lo;
+  assign we_path_spill_lo = reg_access_i && reg_write_i && sel_path_spill_lo;
+  logic we_path_spill_hi;
+  assign we_path_spill_hi = reg_access_i && reg_write_i && sel_path_spill_hi;
+  logic we_path_spill;
+  assign we_path_spill = reg_access_i && reg_write_i && sel_path_spill;
+  logic we_path_entry_sel;
+  assign we_path_entry_sel = reg_access_i && reg_write_i && sel_path_entry_sel;
+  logic we_path_entry;
+  assign we_path_entry = reg_access_i && reg_write_i && sel_path_entry;
+  logic we_link_entry_sel;
+  assign we_link_entry_sel = reg_access_i && reg_write_i && sel_link_entry_sel;
+  logic we_link_entry_base_lo;
+  assign we_link_entry_base_lo = reg_access_i && reg_write_i && sel_link_entry_base_lo;
+  logic we_link_entry_base_hi;
+  assign we_link_entry_base_hi = reg_access_i && reg_write_i && sel_link_entry_base_hi;
+  logic we_link_entry_offset;
+  assign we_link_entry_offset = reg_access_i && reg_write_i && sel_link_entry_offset;
+  logic we_link_entry_sum;
+  assign we_link_entry_sum = reg_access_i && reg_write_i && sel_link_entry_sum;
 
   // this block holds no flops
   logic unused_clk;
@@ -92,6 +132,16 @@ module hwprof_pir_reg (
       hwprof_pkg::PIR_LINK_ADDR: rdata = {23'd0, hw2reg_i.link_err, hw2reg_i.link_depth};
       hwprof_pkg::PIR_PATH_SUM_ADDR: rdata = {19'd0, hw2reg_i.path_sum_value};
       hwprof_pkg::PIR_PATH_STACK_ADDR: rdata = {23'd0, hw2reg_i.path_stack_err, hw2reg_i.path_stack_depth};
+      hwprof_pkg::PIR_PATH_SPILL_LO_ADDR: rdata = hw2reg_i.path_spill_lo_value;
+      hwprof_pkg::PIR_PATH_SPILL_HI_ADDR: rdata = {24'd0, hw2reg_i.path_spill_hi_value};
+      hwprof_pkg::PIR_PATH_SPILL_ADDR: rdata = {hw2reg_i.path_spill_lines, hw2reg_i.path_spill_limit};
+      hwprof_pkg::PIR_PATH_ENTRY_SEL_ADDR: rdata = {27'd0, hw2reg_i.path_entry_sel_index};
+      hwprof_pkg::PIR_PATH_ENTRY_ADDR: rdata = {19'd0, hw2reg_i.path_entry_value};
+      hwprof_pkg::PIR_LINK_ENTRY_SEL_ADDR: rdata = {29'd0, hw2reg_i.link_entry_sel_index};
+      hwprof_pkg::PIR_LINK_ENTRY_BASE_LO_ADDR: rdata = hw2reg_i.link_entry_base_lo_value;
+      hwprof_pkg::PIR_LINK_ENTRY_BASE_HI_ADDR: rdata = {24'd0, hw2reg_i.link_entry_base_hi_value};
+      hwprof_pkg::PIR_LINK_ENTRY_OFFSET_ADDR: rdata = {8'd0, hw2reg_i.link_entry_offset_value};
+      hwprof_pkg::PIR_LINK_ENTRY_SUM_ADDR: rdata = {19'd0, hw2reg_i.link_entry_sum_value};
       default: rdata = '0;
     endcase
   end
@@ -120,6 +170,27 @@ module hwprof_pir_reg (
   assign reg2hw_o.path_stack_qe = we_path_stack;
   assign reg2hw_o.path_stack_depth = reg_wdata_i[7:0];
   assign reg2hw_o.path_stack_err = reg_wdata_i[8];
+  assign reg2hw_o.path_spill_lo_qe = we_path_spill_lo;
+  assign reg2hw_o.path_spill_lo_value = reg_wdata_i[31:0];
+  assign reg2hw_o.path_spill_hi_qe = we_path_spill_hi;
+  assign reg2hw_o.path_spill_hi_value = reg_wdata_i[7:0];
+  assign reg2hw_o.path_spill_qe = we_path_spill;
+  assign reg2hw_o.path_spill_limit = reg_wdata_i[15:0];
+  assign reg2hw_o.path_spill_lines = reg_wdata_i[31:16];
+  assign reg2hw_o.path_entry_sel_qe = we_path_entry_sel;
+  assign reg2hw_o.path_entry_sel_index = reg_wdata_i[4:0];
+  assign reg2hw_o.path_entry_qe = we_path_entry;
+  assign reg2hw_o.path_entry_value = reg_wdata_i[12:0];
+  assign reg2hw_o.link_entry_sel_qe = we_link_entry_sel;
+  assign reg2hw_o.link_entry_sel_index = reg_wdata_i[2:0];
+  assign reg2hw_o.link_entry_base_lo_qe = we_link_entry_base_lo;
+  assign reg2hw_o.link_entry_base_lo_value = reg_wdata_i[31:0];
+  assign reg2hw_o.link_entry_base_hi_qe = we_link_entry_base_hi;
+  assign reg2hw_o.link_entry_base_hi_value = reg_wdata_i[7:0];
+  assign reg2hw_o.link_entry_offset_qe = we_link_entry_offset;
+  assign reg2hw_o.link_entry_offset_value = reg_wdata_i[23:0];
+  assign reg2hw_o.link_entry_sum_qe = we_link_entry_sum;
+  assign reg2hw_o.link_entry_sum_value = reg_wdata_i[12:0];
 
   // write-data bits outside every writable field are ignored
   logic unused_wdata;

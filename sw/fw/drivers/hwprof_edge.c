@@ -102,6 +102,16 @@ hwprof_result_t hwprof_edge_read_stats(const hwprof_t *h, hwprof_edge_stats_t *o
   return kHwprofOk;
 }
 
+hwprof_result_t hwprof_pir_path_spill(const hwprof_t *h, uint64_t base, uint32_t bytes) {
+  if (h == NULL || (base & 63u) || (bytes & 63u) || bytes / 64u > HWPROF_PIR_PATH_SPILL_LIMIT_MASK ||
+      base + bytes > ADDR_LIMIT)
+    return kHwprofBadArg;
+  wr(h, HWPROF_PIR_PATH_SPILL_LO_ADDR, (uint32_t)base);
+  wr(h, HWPROF_PIR_PATH_SPILL_HI_ADDR, (uint32_t)(base >> 32));
+  wr(h, HWPROF_PIR_PATH_SPILL_ADDR, (bytes / 64u) << HWPROF_PIR_PATH_SPILL_LIMIT_LSB);
+  return kHwprofOk;
+}
+
 hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx) {
   if (h == NULL || ctx == NULL) return kHwprofBadArg;
   ctx->base = ((uint64_t)rd(h, HWPROF_PIR_BASE_HI_ADDR) << 32) | rd(h, HWPROF_PIR_BASE_LO_ADDR);
@@ -111,6 +121,19 @@ hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx) {
   ctx->link = rd(h, HWPROF_PIR_LINK_ADDR);
   ctx->path_sum = rd(h, HWPROF_PIR_PATH_SUM_ADDR);
   ctx->path_stack = rd(h, HWPROF_PIR_PATH_STACK_ADDR);
+  ctx->path_spill_base = ((uint64_t)rd(h, HWPROF_PIR_PATH_SPILL_HI_ADDR) << 32) | rd(h, HWPROF_PIR_PATH_SPILL_LO_ADDR);
+  ctx->path_spill = rd(h, HWPROF_PIR_PATH_SPILL_ADDR);
+  for (uint32_t i = 0; i < HWPROF_PIR_LINK_ENTRIES; i++) {
+    wr(h, HWPROF_PIR_LINK_ENTRY_SEL_ADDR, i);
+    hwprof_pir_link_entry_t *e = &ctx->link_entry[i];
+    e->base = ((uint64_t)rd(h, HWPROF_PIR_LINK_ENTRY_BASE_HI_ADDR) << 32) | rd(h, HWPROF_PIR_LINK_ENTRY_BASE_LO_ADDR);
+    e->offset = rd(h, HWPROF_PIR_LINK_ENTRY_OFFSET_ADDR);
+    e->sum = rd(h, HWPROF_PIR_LINK_ENTRY_SUM_ADDR);
+  }
+  for (uint32_t i = 0; i < HWPROF_PATH_STACK_ENTRIES; i++) {
+    wr(h, HWPROF_PIR_PATH_ENTRY_SEL_ADDR, i);
+    ctx->path_entry[i] = (uint16_t)rd(h, HWPROF_PIR_PATH_ENTRY_ADDR);
+  }
   return kHwprofOk;
 }
 
@@ -127,9 +150,32 @@ hwprof_result_t hwprof_pir_path_check(const hwprof_t *h) {
 hwprof_result_t hwprof_pir_restore(const hwprof_t *h, const hwprof_pir_ctx_t *ctx) {
   if (h == NULL || ctx == NULL || ctx->base >= ADDR_LIMIT || ctx->offset > HWPROF_PIR_OFFSET_VALUE_MASK ||
       ctx->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK || (ctx->link & ~HWPROF_PIR_LINK_WMASK) ||
-      (ctx->path_sum & ~HWPROF_PIR_PATH_SUM_WMASK) || (ctx->path_stack & ~HWPROF_PIR_PATH_STACK_WMASK))
+      (ctx->path_sum & ~HWPROF_PIR_PATH_SUM_WMASK) || (ctx->path_stack & ~HWPROF_PIR_PATH_STACK_WMASK) ||
+      ctx->path_spill_base >= ADDR_LIMIT || (ctx->path_spill & ~HWPROF_PIR_PATH_SPILL_WMASK))
     return kHwprofBadArg;
+  for (uint32_t i = 0; i < HWPROF_PIR_LINK_ENTRIES; i++) {
+    const hwprof_pir_link_entry_t *e = &ctx->link_entry[i];
+    if (e->base >= ADDR_LIMIT || e->offset > HWPROF_PIR_OFFSET_VALUE_MASK || (e->sum & ~HWPROF_PIR_LINK_ENTRY_SUM_WMASK))
+      return kHwprofBadArg;
+  }
+  for (uint32_t i = 0; i < HWPROF_PATH_STACK_ENTRIES; i++)
+    if (ctx->path_entry[i] & ~HWPROF_PIR_PATH_ENTRY_WMASK) return kHwprofBadArg;
   wr(h, HWPROF_PIR_CTRL_ADDR, 0); /* no update with a half-restored pir */
+  for (uint32_t i = 0; i < HWPROF_PIR_LINK_ENTRIES; i++) {
+    const hwprof_pir_link_entry_t *e = &ctx->link_entry[i];
+    wr(h, HWPROF_PIR_LINK_ENTRY_SEL_ADDR, i);
+    wr(h, HWPROF_PIR_LINK_ENTRY_BASE_LO_ADDR, (uint32_t)e->base);
+    wr(h, HWPROF_PIR_LINK_ENTRY_BASE_HI_ADDR, (uint32_t)(e->base >> 32));
+    wr(h, HWPROF_PIR_LINK_ENTRY_OFFSET_ADDR, e->offset);
+    wr(h, HWPROF_PIR_LINK_ENTRY_SUM_ADDR, e->sum);
+  }
+  for (uint32_t i = 0; i < HWPROF_PATH_STACK_ENTRIES; i++) {
+    wr(h, HWPROF_PIR_PATH_ENTRY_SEL_ADDR, i);
+    wr(h, HWPROF_PIR_PATH_ENTRY_ADDR, ctx->path_entry[i]);
+  }
+  wr(h, HWPROF_PIR_PATH_SPILL_LO_ADDR, (uint32_t)ctx->path_spill_base);
+  wr(h, HWPROF_PIR_PATH_SPILL_HI_ADDR, (uint32_t)(ctx->path_spill_base >> 32));
+  wr(h, HWPROF_PIR_PATH_SPILL_ADDR, ctx->path_spill);
   wr(h, HWPROF_PIR_BASE_LO_ADDR, (uint32_t)ctx->base);
   wr(h, HWPROF_PIR_BASE_HI_ADDR, (uint32_t)(ctx->base >> 32));
   wr(h, HWPROF_PIR_OFFSET_ADDR, ctx->offset);

@@ -40,6 +40,9 @@ static void usage(FILE *to) {
           "                   (Ball-Larus paths of each function), rb or gp (seed 004's hierarchical\n"
           "                   paths of the function and its natural loops, region-based: one array\n"
           "                   per region, or global: one sparse array); none: edges\n"
+          "  --path-spill=BYTES  with --paths through the hardware: the path stack's spill area after\n"
+          "                   the counters, whole 64-byte blocks (default %" PRIu32 "; 0: none, a stack\n"
+          "                   deeper than the pir's 32 entries loses the path profile)\n"
           "  --paths-sw       with --paths: the software-only baseline: every path operation is\n"
           "                   inserted code, the sum and its stack in memory at --path-state-at=ADDR\n"
           "                   (default 0x%08" PRIx32 "); the same counters and map as the hardware's\n"
@@ -69,7 +72,8 @@ static void usage(FILE *to) {
           "paths-top: the N (default 5) hottest paths of each function and region of a path profile,\n"
           "with their share of the function's counted paths.\n"
           "Exit status (docs/tools.md): 0 done; 1 a bad input file; 2 bad arguments; 4 a difference.\n",
-          (uint32_t)INSTR_TEXT_AT, (uint32_t)INSTR_COUNTERS_AT, (uint32_t)HWPROF_PLAT_REG_BASE, (uint32_t)INSTR_PATH_STATE_AT);
+          (uint32_t)INSTR_TEXT_AT, (uint32_t)INSTR_COUNTERS_AT, (uint32_t)HWPROF_PLAT_REG_BASE, (uint32_t)INSTR_PATH_SPILL_BYTES,
+          (uint32_t)INSTR_PATH_STATE_AT);
 }
 
 static int parse_addr(const char *s, uint32_t *v) {
@@ -135,6 +139,14 @@ static int cmd_instrument(int argc, char **argv) {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects a 4 KiB-aligned 32-bit address\n", a);
         return HWPROF_EXIT_USAGE;
       }
+    } else if (!strncmp(a, "--path-spill=", 13)) {
+      uint32_t v;
+      if (parse_addr(a + 13, &v) || (v % 64u) || v / 64u > HWPROF_PIR_PATH_SPILL_LIMIT_MASK) {
+        fprintf(stderr, "hwprof-instr: error: argument '%s': expects whole 64-byte blocks, at most %u bytes\n", a,
+                64u * (unsigned)HWPROF_PIR_PATH_SPILL_LIMIT_MASK);
+        return HWPROF_EXIT_USAGE;
+      }
+      o.path_spill = v;
     } else if (!strcmp(a, "--no-linked-calls")) {
       o.linked_calls = false;
     } else if (!strcmp(a, "--no-carriers")) {

@@ -19,6 +19,7 @@
 #include "rv32_isa.h"
 
 #define STUB_WORDS 14
+#define STUB_SPILL_WORDS 7 /* the path stack's spill area (paths through the hardware) */
 
 static bool in_list(const char *list, const char *name) {
   if (list == NULL) return false;
@@ -570,12 +571,18 @@ static int fold_carriers(ctx_t *c, bool regions) {
 
 /* ---------------------------------------------------------------- layout and output */
 
+/* Paths through the hardware with a spill area: where it goes (after the counters, 64-byte aligned). */
+static bool spills(const ctx_t *c) { return c->o->paths != kPathsNone && !c->o->paths_sw && c->o->path_spill != 0; }
+static uint32_t spill_at(const ctx_t *c) { return (counters_end(c) + 63u) & ~63u; }
+static unsigned stub_words(const ctx_t *c) { return STUB_WORDS + (spills(c) ? STUB_SPILL_WORDS : 0u); }
+
 /* The start-up code at the new entry: the bounds window of the edge-profiling unit is set to the
- * counter areas, profiling is started, and the program's own entry point runs. Registers t0/t1 are
- * free at the entry of a bare-metal program. */
+ * counter areas, the path stack's spill area after them (paths through the hardware), profiling is
+ * started, and the program's own entry point runs. Registers t0/t1 are free at the entry of a
+ * bare-metal program. */
 static int emit_stub(ctx_t *c) {
   const uint32_t hw = c->o->hwprof_base, lo = c->o->counters_at, hi = counters_end(c);
-  uint32_t w[STUB_WORDS], sh[STUB_WORDS] = {0};
+  uint32_t w[STUB_WORDS + STUB_SPILL_WORDS], sh[STUB_WORDS + STUB_SPILL_WORDS] = {0};
   unsigned n = 0;
   w[n++] = rv32_lui(5, hw);
   w[n++] = rv32_addi(5, 5, rv32_lo12(hw));
@@ -587,6 +594,16 @@ static int emit_stub(ctx_t *c) {
   w[n++] = rv32_addi(6, 6, rv32_lo12(hi));
   w[n++] = rv32_sw(6, 5, HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR);
   w[n++] = rv32_sw(0, 5, HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR);
+  if (spills(c)) { /* PATH_SPILL.LIMIT in 64-byte blocks, no entries in the area yet */
+    const uint32_t at = spill_at(c), blocks = c->o->path_spill / 64u;
+    w[n++] = rv32_lui(6, at);
+    w[n++] = rv32_addi(6, 6, rv32_lo12(at));
+    w[n++] = rv32_sw(6, 5, HWPROF_PIR_PATH_SPILL_LO_ADDR);
+    w[n++] = rv32_sw(0, 5, HWPROF_PIR_PATH_SPILL_HI_ADDR);
+    w[n++] = rv32_lui(6, blocks);
+    w[n++] = rv32_addi(6, 6, rv32_lo12(blocks));
+    w[n++] = rv32_sw(6, 5, HWPROF_PIR_PATH_SPILL_ADDR);
+  }
   w[n++] = rv32_addi(5, 0, 0);
   w[n++] = rv32_addi(6, 0, 0);
   w[n++] = rv32_prof(HWPROF_PROF_OP_START, 0, 0);
@@ -692,6 +709,7 @@ void instr_opts_default(instr_opts_t *o) {
   o->lazy_restore = true;
   o->carriers = true;
   o->path_state_at = INSTR_PATH_STATE_AT;
+  o->path_spill = INSTR_PATH_SPILL_BYTES;
 }
 
 static void free_ctx(ctx_t *c) {
@@ -786,6 +804,11 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
              "profiles 4", o->cnt_bytes);
     return -1;
   }
+  if ((o->path_spill % 64u) || o->path_spill / 64u > HWPROF_PIR_PATH_SPILL_LIMIT_MASK) {
+    snprintf(err, errlen, "a path spill area of %" PRIu32 " bytes: it takes whole 64-byte blocks, at most %u",
+             o->path_spill, (unsigned)HWPROF_PIR_PATH_SPILL_LIMIT_MASK);
+    return -1;
+  }
   if (o->k < 2 || o->k > 12) {
     snprintf(err, errlen, "K = %u: the relative profile ID field must be 2..12 bits", o->k);
     return -1;
@@ -851,15 +874,25 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   }
   for (unsigned i = 0; i < c->prog.nfn; i++) plan_linked_calls(c, i);
   if (o->carriers && !o->paths_sw && fold_carriers(c, o->paths == kPathsNone)) goto out;
-  if (hwprof_rw_layout(c->rw, o->text_at, STUB_WORDS) || emit_stub(c) || hwprof_rw_relocate(c->rw)) goto out;
+  if (hwprof_rw_layout(c->rw, o->text_at, stub_words(c)) || emit_stub(c) || hwprof_rw_relocate(c->rw)) goto out;
   /* run-time metadata, when the program has a word for its address (its firmware reads it) */
   const hwprof_elf_symbol_t *meta_sym = NULL;
   for (unsigned i = 0; i < c->elf.nsym; i++)
     if (c->elf.sym[i].name && !strcmp(c->elf.sym[i].name, HWPROF_META_SYMBOL) && c->elf.sym[i].size == 4) meta_sym = &c->elf.sym[i];
   if (write_map(c, in_elf, map, meta_sym ? &c->meta : NULL, &c->nmeta)) goto out;
-  hwprof_rw_seg_t segs[3];
+  hwprof_rw_seg_t segs[4];
   unsigned nseg = 0;
   if (c->next_counter) segs[nseg++] = (hwprof_rw_seg_t){o->counters_at, 0, counters_end(c) - o->counters_at, 6u, NULL};
+  if (spills(c)) { /* the path stack's spill area: zero-filled memory of the program's, after the counters */
+    const uint64_t lo = spill_at(c), hi = lo + o->path_spill;
+    if (hi > UINT32_MAX || (lo < hwprof_rw_text_end(c->rw) && hi > o->text_at)) {
+      snprintf(err, errlen, "the path spill area [0x%08" PRIx64 ", 0x%08" PRIx64 ") overlaps the code or leaves the "
+               "32-bit space", lo, hi);
+      remove(map);
+      goto out;
+    }
+    segs[nseg++] = (hwprof_rw_seg_t){(uint32_t)lo, 0, o->path_spill, 6u, NULL};
+  }
   uint8_t state[8] = {0}; /* the software-only build's sum (0) and stack pointer (the stack's bottom) */
   if (o->paths_sw) {
     const uint32_t lo = o->path_state_at, hi = lo + 8u + 4u * INSTR_PATH_SW_STACK, sp = lo + 8u;

@@ -25,6 +25,7 @@ typedef enum { kPathsNone = 0, kPathsPlain = 1, kPathsRegions = 2, kPathsGlobal 
 #define INSTR_COUNTERS_AT (HWPROF_PLAT_RAM_BASE + 0xc00000u)
 #define INSTR_PATH_STATE_AT (INSTR_COUNTERS_AT - 0x80000u)
 #define INSTR_PATH_SW_STACK 65536u /* entries of the software-only build's path stack */
+#define INSTR_PATH_SPILL_BYTES 0x40000u /* the hardware path stack's spill area (docs/path.md): 256 KiB */
 
 typedef struct {
   instr_mode_t mode;
@@ -44,6 +45,8 @@ typedef struct {
   bool paths_sw;         /* ... collected by inserted code alone, the sum and its stack in memory (the
                             software-only baseline; no profiling instruction, no linked call) */
   uint32_t path_state_at; /* that build's sum, stack pointer and stack (4 KiB aligned) */
+  uint32_t path_spill;   /* with paths through the hardware: bytes of the path stack's spill area, placed
+                            after the counters (a multiple of 64, at most 64 * 65535; 0: no spilling) */
   FILE *report;          /* one line per function that is left uninstrumented, with the reason */
 } instr_opts_t;
 

@@ -300,7 +300,7 @@
 #define HWPROF_PIR_STAT_UPDATES_VALUE_LSB 0u
 #define HWPROF_PIR_STAT_UPDATES_VALUE_WIDTH 32u
 #define HWPROF_PIR_STAT_UPDATES_VALUE_MASK 0xffffffffu
-#define HWPROF_PIR_LINK_ADDR 0x011cu /* The link stack (linked calls and returns, docs/pir.md): its depth and the sticky error. The saved entries are not in the window. */
+#define HWPROF_PIR_LINK_ADDR 0x011cu /* The link stack (linked calls and returns, docs/pir.md): its depth and the sticky error. Its entries are read and written through LINK_ENTRY_*. */
 #define HWPROF_PIR_LINK_WMASK 0x000001ffu
 #define HWPROF_PIR_LINK_RMASK 0x000001ffu
 #define HWPROF_PIR_LINK_RESVAL 0x00000000u
@@ -317,7 +317,7 @@
 #define HWPROF_PIR_PATH_SUM_VALUE_LSB 0u
 #define HWPROF_PIR_PATH_SUM_VALUE_WIDTH 13u
 #define HWPROF_PIR_PATH_SUM_VALUE_MASK 0x1fffu
-#define HWPROF_PIR_PATH_STACK_ADDR 0x0124u /* The path stack (outer path sums saved at region entries, docs/path.md): its depth and the sticky error. The saved sums are not in the window. */
+#define HWPROF_PIR_PATH_STACK_ADDR 0x0124u /* The path stack (outer path sums saved at region entries, docs/path.md): the sums held in the pir and the sticky error. Its entries are read and written through PATH_ENTRY; those spilled to memory are counted in PATH_SPILL.LINES. */
 #define HWPROF_PIR_PATH_STACK_WMASK 0x000001ffu
 #define HWPROF_PIR_PATH_STACK_RMASK 0x000001ffu
 #define HWPROF_PIR_PATH_STACK_RESVAL 0x00000000u
@@ -327,6 +327,79 @@
 #define HWPROF_PIR_PATH_STACK_ERR_LSB 8u
 #define HWPROF_PIR_PATH_STACK_ERR_WIDTH 1u
 #define HWPROF_PIR_PATH_STACK_ERR_MASK 0x1u
+#define HWPROF_PIR_PATH_SPILL_LO_ADDR 0x0128u /* Spill area of the path stack, bits 31:0 of its byte address (docs/path.md): spilled entry i is the line at this address + i * the line's bytes. */
+#define HWPROF_PIR_PATH_SPILL_LO_WMASK 0xffffffffu
+#define HWPROF_PIR_PATH_SPILL_LO_RMASK 0xffffffffu
+#define HWPROF_PIR_PATH_SPILL_LO_RESVAL 0x00000000u
+#define HWPROF_PIR_PATH_SPILL_LO_VALUE_LSB 0u
+#define HWPROF_PIR_PATH_SPILL_LO_VALUE_WIDTH 32u
+#define HWPROF_PIR_PATH_SPILL_LO_VALUE_MASK 0xffffffffu
+#define HWPROF_PIR_PATH_SPILL_HI_ADDR 0x012cu /* Spill area of the path stack, bits 39:32 of its byte address. */
+#define HWPROF_PIR_PATH_SPILL_HI_WMASK 0x000000ffu
+#define HWPROF_PIR_PATH_SPILL_HI_RMASK 0x000000ffu
+#define HWPROF_PIR_PATH_SPILL_HI_RESVAL 0x00000000u
+#define HWPROF_PIR_PATH_SPILL_HI_VALUE_LSB 0u
+#define HWPROF_PIR_PATH_SPILL_HI_VALUE_WIDTH 8u
+#define HWPROF_PIR_PATH_SPILL_HI_VALUE_MASK 0xffu
+#define HWPROF_PIR_PATH_SPILL_ADDR 0x0130u /* Spilling of the path stack to memory: the area's size and the entries in it now. */
+#define HWPROF_PIR_PATH_SPILL_WMASK 0xffffffffu
+#define HWPROF_PIR_PATH_SPILL_RMASK 0xffffffffu
+#define HWPROF_PIR_PATH_SPILL_RESVAL 0x00000000u
+#define HWPROF_PIR_PATH_SPILL_LIMIT_LSB 0u
+#define HWPROF_PIR_PATH_SPILL_LIMIT_WIDTH 16u
+#define HWPROF_PIR_PATH_SPILL_LIMIT_MASK 0xffffu
+#define HWPROF_PIR_PATH_SPILL_LINES_LSB 16u
+#define HWPROF_PIR_PATH_SPILL_LINES_WIDTH 16u
+#define HWPROF_PIR_PATH_SPILL_LINES_MASK 0xffffu
+#define HWPROF_PIR_PATH_ENTRY_SEL_ADDR 0x0134u /* Which path-stack entry PATH_ENTRY shows: 0 is the oldest held in the pir. */
+#define HWPROF_PIR_PATH_ENTRY_SEL_WMASK 0x0000001fu
+#define HWPROF_PIR_PATH_ENTRY_SEL_RMASK 0x0000001fu
+#define HWPROF_PIR_PATH_ENTRY_SEL_RESVAL 0x00000000u
+#define HWPROF_PIR_PATH_ENTRY_SEL_INDEX_LSB 0u
+#define HWPROF_PIR_PATH_ENTRY_SEL_INDEX_WIDTH 5u
+#define HWPROF_PIR_PATH_ENTRY_SEL_INDEX_MASK 0x1fu
+#define HWPROF_PIR_PATH_ENTRY_ADDR 0x0138u /* The path-stack entry PATH_ENTRY_SEL names (a saved outer sum). */
+#define HWPROF_PIR_PATH_ENTRY_WMASK 0x00001fffu
+#define HWPROF_PIR_PATH_ENTRY_RMASK 0x00001fffu
+#define HWPROF_PIR_PATH_ENTRY_RESVAL 0x00000000u
+#define HWPROF_PIR_PATH_ENTRY_VALUE_LSB 0u
+#define HWPROF_PIR_PATH_ENTRY_VALUE_WIDTH 13u
+#define HWPROF_PIR_PATH_ENTRY_VALUE_MASK 0x1fffu
+#define HWPROF_PIR_LINK_ENTRY_SEL_ADDR 0x013cu /* Which link-stack entry LINK_ENTRY_* show: 0 is the oldest. */
+#define HWPROF_PIR_LINK_ENTRY_SEL_WMASK 0x00000007u
+#define HWPROF_PIR_LINK_ENTRY_SEL_RMASK 0x00000007u
+#define HWPROF_PIR_LINK_ENTRY_SEL_RESVAL 0x00000000u
+#define HWPROF_PIR_LINK_ENTRY_SEL_INDEX_LSB 0u
+#define HWPROF_PIR_LINK_ENTRY_SEL_INDEX_WIDTH 3u
+#define HWPROF_PIR_LINK_ENTRY_SEL_INDEX_MASK 0x7u
+#define HWPROF_PIR_LINK_ENTRY_BASE_LO_ADDR 0x0140u /* The selected link-stack entry's saved base_address, bits 31:0. */
+#define HWPROF_PIR_LINK_ENTRY_BASE_LO_WMASK 0xffffffffu
+#define HWPROF_PIR_LINK_ENTRY_BASE_LO_RMASK 0xffffffffu
+#define HWPROF_PIR_LINK_ENTRY_BASE_LO_RESVAL 0x00000000u
+#define HWPROF_PIR_LINK_ENTRY_BASE_LO_VALUE_LSB 0u
+#define HWPROF_PIR_LINK_ENTRY_BASE_LO_VALUE_WIDTH 32u
+#define HWPROF_PIR_LINK_ENTRY_BASE_LO_VALUE_MASK 0xffffffffu
+#define HWPROF_PIR_LINK_ENTRY_BASE_HI_ADDR 0x0144u /* The selected link-stack entry's saved base_address, bits 39:32. */
+#define HWPROF_PIR_LINK_ENTRY_BASE_HI_WMASK 0x000000ffu
+#define HWPROF_PIR_LINK_ENTRY_BASE_HI_RMASK 0x000000ffu
+#define HWPROF_PIR_LINK_ENTRY_BASE_HI_RESVAL 0x00000000u
+#define HWPROF_PIR_LINK_ENTRY_BASE_HI_VALUE_LSB 0u
+#define HWPROF_PIR_LINK_ENTRY_BASE_HI_VALUE_WIDTH 8u
+#define HWPROF_PIR_LINK_ENTRY_BASE_HI_VALUE_MASK 0xffu
+#define HWPROF_PIR_LINK_ENTRY_OFFSET_ADDR 0x0148u /* The selected link-stack entry's saved offset. */
+#define HWPROF_PIR_LINK_ENTRY_OFFSET_WMASK 0x00ffffffu
+#define HWPROF_PIR_LINK_ENTRY_OFFSET_RMASK 0x00ffffffu
+#define HWPROF_PIR_LINK_ENTRY_OFFSET_RESVAL 0x00000000u
+#define HWPROF_PIR_LINK_ENTRY_OFFSET_VALUE_LSB 0u
+#define HWPROF_PIR_LINK_ENTRY_OFFSET_VALUE_WIDTH 24u
+#define HWPROF_PIR_LINK_ENTRY_OFFSET_VALUE_MASK 0xffffffu
+#define HWPROF_PIR_LINK_ENTRY_SUM_ADDR 0x014cu /* The selected link-stack entry's saved path sum. */
+#define HWPROF_PIR_LINK_ENTRY_SUM_WMASK 0x00001fffu
+#define HWPROF_PIR_LINK_ENTRY_SUM_RMASK 0x00001fffu
+#define HWPROF_PIR_LINK_ENTRY_SUM_RESVAL 0x00000000u
+#define HWPROF_PIR_LINK_ENTRY_SUM_VALUE_LSB 0u
+#define HWPROF_PIR_LINK_ENTRY_SUM_VALUE_WIDTH 13u
+#define HWPROF_PIR_LINK_ENTRY_SUM_VALUE_MASK 0x1fffu
 
 /* ---- register window 'edge_prof': Edge-profiling unit (seed 000, section 7): profile update buffer, profile cache, bounds window, overflowed-address buffer and statistics. */
 #define HWPROF_EDGE_PROF_WINDOW 2u
