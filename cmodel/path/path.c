@@ -99,12 +99,11 @@ void hwprof_path_step(hwprof_path_state_t *s, unsigned line_shift, const hwprof_
     s->psp = q.psp == 0 ? 0 : q.psp - 1u;
     s->lines = q.lines == 0xffffu ? q.lines : q.lines + 1u;
   }
-  if (q.rwait && in->mem_rsp_valid) { /* the newest spilled entry is back, below the oldest held */
+  const bool filled = q.rwait && in->mem_rsp_valid;
+  if (filled) { /* the newest spilled entry is back, where a push would go (the ring is empty) */
     s->rwait = false;
-    s->bot = RING(q.bot + N - 1u);
     s->psp = q.psp == 0xffu ? q.psp : q.psp + 1u;
     s->lines = q.lines == 0 ? 0 : q.lines - 1u;
-    s->stack[s->bot] = (uint16_t)(in->mem_rsp_rdata & SUM_MASK);
   }
 
   if (in->take) {
@@ -118,9 +117,11 @@ void hwprof_path_step(hwprof_path_state_t *s, unsigned line_shift, const hwprof_
       default: break; /* NONE, and the reserved operation */
     }
   }
+  /* a push that finds room, or a fill's answer, writes the entry above the ones held (one writer) */
+  if ((push && !full) || filled)
+    s->stack[RING(q.bot + q.psp)] = (uint16_t)((filled ? in->mem_rsp_rdata : q.sum + a) & SUM_MASK);
   if (push) {
     if (full) s->perr = true; /* this sum is lost */
-    else s->stack[RING(q.bot + q.psp)] = (uint16_t)((q.sum + a) & SUM_MASK);
     if (q.psp != 0xffu) s->psp = q.psp + 1u;
   }
   if (pop) {

@@ -21,12 +21,13 @@
 // Spilling (docs/path.md, "The path stack in memory"): with PATH_SPILL.LIMIT != 0 the stack goes
 // on in memory, in an area of LIMIT 64-byte blocks. A push that finds the PATH_STACK_ENTRIES entries
 // in use, with room in the area, first writes the oldest of them to line PATH_SPILL.LINES of the
-// area (one line per entry, the sum in its low bits) and frees it; a pop that finds no entry held but PATH_SPILL.LINES != 0 first reads the newest
-// line back. Either way the event waits at the retire port (stall_o) until its line is written or
-// read: the path unit asks the top for the memory port (mem_want_o), which grants it (mem_grant_i)
-// when the profile cache has no request presented or read outstanding; the request is then held
-// (mem_busy_o) until accepted and, for a read, until answered. The entries held here form a ring:
-// the oldest is entry bot_q.
+// area (one line per entry, the sum in its low bits) and frees it; a pop that finds no entry held
+// but PATH_SPILL.LINES != 0 first reads the newest line back into the empty ring. Either way the
+// event waits at the retire port (stall_o) until its line is written or read: the path unit asks
+// the top for the memory port (mem_want_o), which grants it (mem_grant_i) when the profile cache
+// has no request presented or read outstanding; the request is then held (mem_busy_o) until
+// accepted and, for a read, until answered. The entries held here form a ring: the oldest is
+// entry bot_q.
 //
 // Overflow and underflow are never silent: PATH_STACK.DEPTH counts past the entries (saturating
 // at 255), a push that finds all entries in use and no room in the spill area loses its sum and
@@ -161,7 +162,7 @@ module hwprof_path #(
 
   // ---- the stack: the ring's entries (one-hot AND-OR reads, as hwprof_prim_regfile's)
   logic            is_push, is_pop, push, pop, full, has_top;
-  logic [PtrW-1:0] top_at, push_at, fill_at, sel_at;
+  logic [PtrW-1:0] top_at, push_at, sel_at;
   logic [SumW-1:0] top, bottom, entry;
   assign is_push = (kind == hwprof_pkg::PATH_OP_ENTER);
   assign is_pop  = (kind == hwprof_pkg::PATH_OP_LEAVE) || (kind == hwprof_pkg::PATH_OP_POP);
@@ -171,7 +172,6 @@ module hwprof_path #(
   assign has_top = (psp_q != '0) && (psp_q <= 8'(N));
   assign top_at  = bot_q + PtrW'(psp_q) - PtrW'(1);
   assign push_at = bot_q + PtrW'(psp_q);
-  assign fill_at = bot_q - PtrW'(1);
   assign sel_at  = bot_q + PtrW'(sel_q);
 
   always_comb begin
@@ -239,13 +239,10 @@ module hwprof_path #(
       psp_d   = (psp_q == '0) ? psp_q : psp_q - 8'd1;
       lines_d = (lines_q == '1) ? lines_q : lines_q + 16'd1;
     end
-    if (fill_done) begin   // the newest spilled entry is back, below the oldest held
+    if (fill_done) begin   // the newest spilled entry is back, where a push would go (the ring is empty)
       rwait_d = 1'b0;
-      bot_d   = fill_at;
       psp_d   = (psp_q == '1) ? psp_q : psp_q + 8'd1;
       lines_d = (lines_q == '0) ? lines_q : lines_q - 16'd1;
-      for (int unsigned i = 0; i < N; i++)
-        if (32'(fill_at) == i) stack_d[i*SumW +: SumW] = mem_rsp_rdata_i;
     end
 
     if (take_i) begin
@@ -258,12 +255,13 @@ module hwprof_path #(
         default: ;  // NONE, and the reserved operation: nothing
       endcase
     end
+    // a push that finds room, or a fill's answer, writes the entry above the ones held (one writer)
+    if ((push && !full) || fill_done) begin
+      for (int unsigned i = 0; i < N; i++)
+        if (32'(push_at) == i) stack_d[i*SumW +: SumW] = fill_done ? mem_rsp_rdata_i : sum_q + a;
+    end
     if (push) begin
       if (full) perr_d = 1'b1;  // this sum is lost
-      else begin
-        for (int unsigned i = 0; i < N; i++)
-          if (32'(push_at) == i) stack_d[i*SumW +: SumW] = sum_q + a;
-      end
       if (psp_q != '1) psp_d = psp_q + 8'd1;
     end
     if (pop) begin
