@@ -13,6 +13,12 @@
 #define HWPROF_MASK(w) ((w) >= 64u ? ~UINT64_C(0) : ((UINT64_C(1) << (w)) - 1u))
 
 /* Retire-event port: one retired instruction, held by the processor while ready is low. */
+/* A line as it crosses the memory port: LineWords words of CntW bits, word 0 at the lowest address
+ * (the profile cache's counters; the pir's stacks' spilled entries). */
+typedef struct {
+  uint64_t w[HWPROF_LINEWORDS_MAX];
+} hwprof_line_t;
+
 typedef struct {
   bool valid;
   uint32_t pc;

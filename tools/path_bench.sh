@@ -25,6 +25,9 @@ sim="$build/sim/hwprof-sim"
 # with 2 idle cycles per taken transfer (the islands' jumps then cost what they do)
 maxi="--max-insns=2000000000 --taken-penalty=2"
 instr="$build/instr/hwprof-instr"
+# more instrumenter options for every instrumented build (PATH_BENCH_INSTR="--link-spill=262144":
+# recursive calls linked, docs/instrumenter.md)
+read -r -a extra <<<"${PATH_BENCH_INSTR:-}"
 
 insns() { sed -n 's/.*: \([0-9]*\) instructions, exit code 0.*/\1/p' <<<"$1" | head -1; }
 cycles() { sed -n 's/.*timing: \([0-9]*\) cycles.*/\1/p' <<<"$1" | head -1; }
@@ -65,7 +68,7 @@ for elf in "${progs[@]}"; do
   cbase=$(cycles "$out")
   "$sim" $maxi --quiet --path-truth="$tmp/$w.truth" "$elf" >/dev/null 2>&1
   declare -A got=()
-  "$instr" instrument --quiet --k=6 "$elf" -o "$tmp/$w-edge.elf"
+  "$instr" instrument --quiet --k=6 "${extra[@]}" "$elf" -o "$tmp/$w-edge.elf"
   out=$("$sim" $maxi "$tmp/$w-edge.elf" 2>&1 >/dev/null)
   got[edge]=$(insns "$out")
   got[cedge]=$(cycles "$out")
@@ -74,7 +77,7 @@ for elf in "${progs[@]}"; do
     for how in h s; do
       flag=""
       [ $how = s ] && flag=--paths-sw
-      "$instr" instrument --quiet --paths=$emb $flag "$elf" -o "$tmp/$w-$how$emb.elf" --map="$tmp/$w-$how$emb.map"
+      "$instr" instrument --quiet --paths=$emb $flag "${extra[@]}" "$elf" -o "$tmp/$w-$how$emb.elf" --map="$tmp/$w-$how$emb.map"
       out=$("$sim" $maxi --path-map="$tmp/$w-$how$emb.map" --path-profile="$tmp/$w-$how$emb.pprof" "$tmp/$w-$how$emb.elf" 2>&1 >/dev/null) ||
         { echo "$w $how $emb: the run failed: $(tail -1 <<<"$out")"; fail=1; continue; }
       chk=$("$instr" paths-check "$tmp/$w-$how$emb.pprof" "$tmp/$w.truth" | tail -1)

@@ -40,11 +40,6 @@ typedef struct {
   unsigned oab_depth;  /* OabDepth: 1..HWPROF_EP_MAX_OAB */
 } hwprof_edge_prof_cfg_t;
 
-/* A cache line as it crosses the memory port: line_words counters of cnt_w bits, word 0 at the
- * lowest address. */
-typedef struct {
-  uint64_t w[HWPROF_EP_MAX_LINE_WORDS];
-} hwprof_line_t;
 
 /* Exactly the flops of hwprof_edge_prof: its register block's (bounds, OAB_INDEX) and its own. */
 typedef struct {

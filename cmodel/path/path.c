@@ -8,10 +8,7 @@
 #define N HWPROF_PATH_STACK_ENTRIES
 #define RING(x) ((x) % N)
 
-void hwprof_path_reset(hwprof_path_state_t *s) {
-  memset(s, 0, sizeof *s);
-  hwprof_prim_regfile_reset(&s->link_sum);
-}
+void hwprof_path_reset(hwprof_path_state_t *s) { memset(s, 0, sizeof *s); }
 
 static bool is_xfer(const hwprof_retire_ev_t *ev) {
   return ev->kind == HWPROF_KIND_BRANCH || ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP;
@@ -28,12 +25,6 @@ static unsigned kind_of(uint32_t w) { return (w >> HWPROF_PATH_KIND_LSB) & 7u; }
 static uint32_t a_of(uint32_t w) { return (w >> HWPROF_PATH_A_LSB) & VAL_MASK; }
 static uint32_t b_of(uint32_t w) { return (w >> HWPROF_PATH_B_LSB) & VAL_MASK; }
 static bool is_pop(unsigned k) { return k == HWPROF_PATH_OP_LEAVE || k == HWPROF_PATH_OP_POP; }
-
-static const hwprof_prim_regfile_cfg_t kLinkCfg = {HWPROF_PIR_LINK_ENTRIES, HWPROF_PATH_SUM_W};
-
-uint32_t hwprof_path_link_sum(const hwprof_path_state_t *s, unsigned entry) {
-  return (uint32_t)hwprof_prim_regfile_read(&s->link_sum, &kLinkCfg, entry);
-}
 
 /* The presented event needs its entry spilled (a push on a full stack with room in the area) or
  * filled (a pop with no entry held and one in memory). */
@@ -63,9 +54,9 @@ void hwprof_path_step(hwprof_path_state_t *s, unsigned line_shift, const hwprof_
   const uint32_t w = hwprof_path_word_of(in->ev);
   const unsigned k = kind_of(w);
   /* no path operation, call, return, memory activity or register write (most events): nothing changes */
-  if ((!in->take || k == HWPROF_PATH_OP_NONE) && !in->call && !in->link_we && !in->link_restore && !in->sum_we &&
-      !in->stack_we && !in->mem_grant && !s->req && !s->rwait && !in->spill_lo_we && !in->spill_hi_we &&
-      !in->spill_we && !in->sel_we && !in->entry_we && !in->link_sum_we)
+  if ((!in->take || k == HWPROF_PATH_OP_NONE) && !in->call && !in->link_restore && !in->sum_we && !in->stack_we &&
+      !in->mem_grant && !s->req && !s->rwait && !in->spill_lo_we && !in->spill_hi_we && !in->spill_we && !in->sel_we &&
+      !in->entry_we)
     return;
   const uint32_t a = a_of(w), b = b_of(w);
   /* The state before the edge (every scalar, and the words read of the arrays). */
@@ -75,7 +66,6 @@ void hwprof_path_step(hwprof_path_state_t *s, unsigned line_shift, const hwprof_
   const bool full = q.psp >= N;
   const bool has_top = q.psp != 0 && q.psp <= N;
   const uint32_t top = q.stack[RING(q.bot + q.psp - 1u)];
-  const uint32_t linked = in->link_restore ? hwprof_path_link_sum(&q, in->link_raddr) : 0u;
   const bool spill = spill_need(&q, line_shift, k);
 
   /* the memory side: a granted request (its line, from the state of the grant), its acceptance,
@@ -129,7 +119,7 @@ void hwprof_path_step(hwprof_path_state_t *s, unsigned line_shift, const hwprof_
     else s->psp = q.psp - 1u;
   }
   if (in->call) s->sum = 0;
-  if (in->link_restore) s->sum = linked;
+  if (in->link_restore) s->sum = in->link_sum & SUM_MASK;
   /* register writes (they never meet an accepted event) */
   if (in->sum_we) s->sum = in->sum_wdata & SUM_MASK;
   if (in->stack_we) {
@@ -145,10 +135,4 @@ void hwprof_path_step(hwprof_path_state_t *s, unsigned line_shift, const hwprof_
   }
   if (in->sel_we) s->sel = in->sel & (N - 1u);
   if (in->entry_we) s->stack[RING(q.bot + q.sel)] = (uint16_t)(in->entry_wdata & SUM_MASK);
-  const bool lwe = in->link_we || in->link_sum_we;
-  if (lwe) {
-    const hwprof_prim_regfile_in_t ln_in = {true, in->link_we ? in->link_waddr : in->link_sel,
-                                            in->link_we ? q.sum : in->link_sum_wdata & SUM_MASK};
-    hwprof_prim_regfile_step(&s->link_sum, &kLinkCfg, &ln_in);
-  }
 }

@@ -5,7 +5,6 @@
 #define HWPROF_PATH_H
 
 #include "ports.h"
-#include "prim/regfile.h"
 
 /* Exactly the flops of hwprof_path. */
 typedef struct {
@@ -23,17 +22,14 @@ typedef struct {
   uint64_t raddr;
   uint32_t rdata;
   bool rwait;      /* a fill's read accepted, not yet answered */
-  hwprof_prim_regfile_state_t link_sum; /* u_link_sum: the sums saved by linked calls */
 } hwprof_path_state_t;
 
 typedef struct {
   bool take;     /* the event is accepted, and the program's */
   const hwprof_retire_ev_t *ev;
   bool call;         /* a linked or starting call: the sum becomes 0 */
-  bool link_we;      /* a linked call saves the sum in entry link_waddr */
-  unsigned link_waddr;
-  bool link_restore; /* a linked return restores it from entry link_raddr */
-  unsigned link_raddr;
+  bool link_restore; /* a linked return restores link_sum, saved in its frame (the pir's) */
+  uint32_t link_sum;
   bool sum_we;       /* register writes */
   uint32_t sum_wdata;
   bool stack_we;
@@ -47,9 +43,6 @@ typedef struct {
   uint32_t sel;
   bool entry_we;
   uint32_t entry_wdata;
-  unsigned link_sel; /* LINK_ENTRY_SEL */
-  bool link_sum_we;
-  uint32_t link_sum_wdata;
   /* the memory port, as the top lends it */
   bool mem_grant;
   bool mem_req_ready;
@@ -88,7 +81,6 @@ static inline void hwprof_path_mem(const hwprof_path_state_t *s, hwprof_path_mem
 static inline uint32_t hwprof_path_entry(const hwprof_path_state_t *s, unsigned index) {
   return s->stack[(s->bot + index) % HWPROF_PATH_STACK_ENTRIES];
 }
-uint32_t hwprof_path_link_sum(const hwprof_path_state_t *s, unsigned entry);
 /* No memory request under way and no presented event that needs a spill or fill (for the
  * simulators' shortcuts: most cycles, decided cheaply). */
 bool hwprof_path_quiet(const hwprof_path_state_t *s, unsigned line_shift, const hwprof_retire_ev_t *ev);

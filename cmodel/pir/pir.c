@@ -26,7 +26,6 @@ unsigned hwprof_pir_line_shift(const hwprof_pir_cfg_t *cfg) {
 
 void hwprof_pir_reset(hwprof_pir_state_t *s) {
   memset(s, 0, sizeof *s);
-  hwprof_prim_regfile_reset(&s->link);
   hwprof_pir_reg_reset(&s->regs);
   hwprof_path_reset(&s->path);
 }
@@ -38,6 +37,82 @@ static unsigned cnt_shift(const hwprof_pir_cfg_t *cfg) {
     case 64: return 3;
     default: return 2;
   }
+}
+
+/* ---- the link stack's frames in memory (docs/pir.md): a frame's bits are {base, offset, sum}, the
+ * sum lowest; it takes `beats` lines, in a slot of 2^beat_shift lines. */
+#define FRAME_W (HWPROF_PIR_BASE_W + HWPROF_PIR_OFFSET_W + HWPROF_PATH_SUM_W)
+typedef unsigned __int128 u128;
+
+typedef struct {
+  unsigned line_w, line_shift, beats, beat_shift, asm_w;
+} link_geom_t;
+static link_geom_t geom_of(const hwprof_pir_cfg_t *cfg) {
+  link_geom_t g;
+  g.line_w = cfg->line_words * cfg->cnt_w;
+  g.line_shift = hwprof_pir_line_shift(cfg);
+  g.beats = (FRAME_W + g.line_w - 1u) / g.line_w;
+  g.beat_shift = 0;
+  while ((1u << g.beat_shift) < g.beats) g.beat_shift++;
+  g.asm_w = g.beats == 1 ? FRAME_W : g.beats * g.line_w;
+  return g;
+}
+static u128 mask128(unsigned w) { return w >= 128 ? ~(u128)0 : (((u128)1 << w) - 1u); }
+static u128 frame_bits(const hwprof_pir_frame_t *f) {
+  return (u128)f->base << (HWPROF_PIR_OFFSET_W + HWPROF_PATH_SUM_W) | (u128)f->offset << HWPROF_PATH_SUM_W | f->sum;
+}
+static hwprof_pir_frame_t frame_of(u128 v) {
+  return (hwprof_pir_frame_t){(uint64_t)(v >> (HWPROF_PIR_OFFSET_W + HWPROF_PATH_SUM_W)) & BASE_MASK,
+                              (uint32_t)(v >> HWPROF_PATH_SUM_W) & OFFSET_MASK,
+                              (uint32_t)v & HWPROF_MASK(HWPROF_PATH_SUM_W)};
+}
+/* A line's first 128 bits, and a line holding v's low line_w bits. */
+static u128 line_bits(const hwprof_line_t *l, const hwprof_pir_cfg_t *cfg) {
+  u128 v = 0;
+  for (unsigned i = 0; i < cfg->line_words && i * cfg->cnt_w < 128u; i++) v |= (u128)l->w[i] << (i * cfg->cnt_w);
+  return v;
+}
+static void line_of(hwprof_line_t *l, u128 v, const hwprof_pir_cfg_t *cfg) {
+  memset(l, 0, sizeof *l);
+  for (unsigned i = 0; i < cfg->line_words && i * cfg->cnt_w < 128u; i++)
+    l->w[i] = (uint64_t)(v >> (i * cfg->cnt_w)) & HWPROF_MASK(cfg->cnt_w);
+}
+static bool is_link_push(const hwprof_retire_ev_t *ev) {
+  return (ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP) && ev->is_call && ev->op == HWPROF_PROF_OP_PUSH;
+}
+static bool is_link_pop(const hwprof_retire_ev_t *ev) {
+  return (ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP) && ev->is_ret && ev->op == HWPROF_PROF_OP_POP;
+}
+/* The presented program event needs a frame spilled (a linked call on a full stack, with room in the
+ * area) or filled (a linked return with no frame held and one in memory). */
+static bool link_spill_need(const hwprof_pir_state_t *s, const link_geom_t *g, const hwprof_retire_ev_t *ev) {
+  const uint32_t cap = (s->llimit << (6u - g->line_shift)) >> g->beat_shift;
+  return is_link_push(ev) && s->sp >= HWPROF_PIR_LINK_ENTRIES && s->llines < cap && s->llines != 0xffffu;
+}
+static bool link_fill_need(const hwprof_pir_state_t *s, const hwprof_retire_ev_t *ev) {
+  return is_link_pop(ev) && s->sp == 0 && s->llines != 0;
+}
+static bool link_stalls(const hwprof_pir_state_t *s, const link_geom_t *g, const hwprof_retire_ev_t *ev) {
+  return ev->valid && !(ev->trap & 1u) && (link_spill_need(s, g, ev) || link_fill_need(s, ev));
+}
+#define LRING(x) ((x) % HWPROF_PIR_LINK_ENTRIES)
+
+void hwprof_pir_mem(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, hwprof_pir_mem_t *m) {
+  hwprof_path_mem_t p;
+  hwprof_path_mem(&s->path, &p);
+  m->busy = p.busy || s->lreq || s->lrwait;
+  m->valid = s->lreq || p.valid;
+  m->write = s->lreq ? s->lrwr : p.write;
+  m->addr = s->lreq ? s->lraddr : p.addr;
+  if (s->lreq && s->lrwr) line_of(&m->line, s->lframe & mask128(geom_of(cfg).line_w), cfg);
+  else line_of(&m->line, s->lreq ? 0u : p.wdata, cfg);
+}
+
+bool hwprof_pir_mem_quiet(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_retire_ev_t *ev) {
+  if (!hwprof_path_quiet(&s->path, hwprof_pir_line_shift(cfg), ev) || s->lreq || s->lrwait) return false;
+  if (!ev->valid || (s->llimit == 0 && s->llines == 0) || (s->sp != 0 && s->sp < HWPROF_PIR_LINK_ENTRIES)) return true;
+  const link_geom_t g = geom_of(cfg);
+  return !link_stalls(s, &g, ev);
 }
 
 /* Would the presented event update a counter, and is it the not-taken counter of an either branch,
@@ -94,13 +169,16 @@ static void hw2reg_of(const hwprof_pir_state_t *s, hwprof_pir_hw2reg_t *hw) {
   hw->path_spill_lines = s->path.lines;
   hw->path_entry_sel_index = s->path.sel;
   hw->path_entry_value = hwprof_path_entry(&s->path, s->path.sel);
-  const hwprof_prim_regfile_cfg_t link_cfg = {HWPROF_PIR_LINK_ENTRIES, HWPROF_PIR_BASE_W + HWPROF_PIR_OFFSET_W};
-  const uint64_t e = hwprof_prim_regfile_read(&s->link, &link_cfg, s->lsel);
+  const hwprof_pir_frame_t *e = &s->lstack[LRING(s->lbot + s->lsel)];
   hw->link_entry_sel_index = s->lsel;
-  hw->link_entry_base_lo_value = (uint32_t)((e >> HWPROF_PIR_OFFSET_W) & 0xffffffffu);
-  hw->link_entry_base_hi_value = (uint32_t)(e >> (HWPROF_PIR_OFFSET_W + 32));
-  hw->link_entry_offset_value = (uint32_t)(e & OFFSET_MASK);
-  hw->link_entry_sum_value = hwprof_path_link_sum(&s->path, s->lsel);
+  hw->link_entry_base_lo_value = (uint32_t)(e->base & 0xffffffffu);
+  hw->link_entry_base_hi_value = (uint32_t)(e->base >> 32);
+  hw->link_entry_offset_value = e->offset;
+  hw->link_entry_sum_value = e->sum;
+  hw->link_spill_lo_value = (uint32_t)(s->lsbase & 0xffffffffu);
+  hw->link_spill_hi_value = (uint32_t)(s->lsbase >> 32);
+  hw->link_spill_limit = s->llimit;
+  hw->link_spill_lines = s->llines;
 }
 
 /* The register block's response and strobes of this cycle. */
@@ -125,7 +203,14 @@ void hwprof_pir_eval(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, c
     e->out.reg = (hwprof_reg_rsp_t){0};
   }
   e->out.upd_req = update_of(s, cfg, in->ev, &e->second, &e->path);
-  e->out.stall = e->path.stall;
+  e->lstall = false;
+  e->lspill = false;
+  if (s->llimit != 0 || s->llines != 0) {
+    const link_geom_t g = geom_of(cfg);
+    e->lstall = link_stalls(s, &g, in->ev);
+    e->lspill = e->lstall && link_spill_need(s, &g, in->ev);
+  }
+  e->out.stall = e->path.stall || e->lstall;
   e->out.phase = in->ovf && s->trigger == 1u;
   e->out.upd = s->upd;
 }
@@ -154,7 +239,7 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
   const bool fire = in->ev_fire && !(ev->trap & 1u); /* the program's event (a trap handler's changes nothing) */
   const bool hit = fire && e->out.upd_req;
   if (!in->reg.access && !in->ovf && !in->unf && (!fire || hwprof_pir_passes(s, ev)) && !in->mem_grant &&
-      !s->path.req && !s->path.rwait) {
+      !s->path.req && !s->path.rwait && !s->lreq && !s->lrwait) {
     /* most cycles: no update, no profiling or link operation, no path word, nothing written */
     hwprof_pir_pass(s, fire);
     return;
@@ -171,8 +256,14 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
     r2h = &strobes;
     hw2reg_of(s, &hw);
   }
-  const hwprof_prim_regfile_cfg_t link_cfg = {HWPROF_PIR_LINK_ENTRIES, HWPROF_PIR_BASE_W + HWPROF_PIR_OFFSET_W};
-  const uint64_t link_top = sp != 0 ? hwprof_prim_regfile_read(&s->link, &link_cfg, sp - 1u) : 0;
+  /* the link stack's frames read before the edge: the top (a pop), the oldest (a spill), the window's */
+  const hwprof_pir_frame_t link_top = s->lstack[LRING(s->lbot + sp + HWPROF_PIR_LINK_ENTRIES - 1u)];
+  const hwprof_pir_frame_t link_bottom = s->lstack[s->lbot], link_entry = s->lstack[LRING(s->lbot + s->lsel)];
+  const uint32_t lbot = s->lbot, lsel = s->lsel, llines = s->llines, psum = s->path.sum;
+  const bool lreq = s->lreq, lrwr = s->lrwr, lrwait = s->lrwait;
+  const uint64_t lraddr = s->lraddr;
+  const u128 lframe = s->lframe;
+  const uint32_t lbeat = s->lbeat;
 
   const hwprof_prim_counters_in_t st_in = {
       (fire ? 1u : 0u) << HWPROF_PIR_ST_EVENTS | (hit ? 1u : 0u) << HWPROF_PIR_ST_UPDATES, false,
@@ -211,23 +302,70 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
     }
   }
 
-  /* linked calls and returns (after the return's own update, which used the callee's pir); the
-   * entries are u_link's words {base, offset} */
+  /* linked calls and returns (after the return's own update, which used the callee's pir) */
   const bool link_ev = fire && (ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP);
   const bool push = link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_PUSH;
   const bool pop = link_ev && ev->is_ret && ev->op == HWPROF_PROF_OP_POP;
   const bool full = sp >= HWPROF_PIR_LINK_ENTRIES;
-  /* the window writes a part of entry LINK_ENTRY_SEL (a register write never meets a linked call) */
-  const bool lent_we = r2h->link_entry_base_lo_qe || r2h->link_entry_base_hi_qe || r2h->link_entry_offset_qe;
-  uint64_t lent = hwprof_prim_regfile_read(&s->link, &link_cfg, s->lsel);
-  if (r2h->link_entry_base_lo_qe)
-    lent = (lent & ~((uint64_t)0xffffffffu << HWPROF_PIR_OFFSET_W)) | (uint64_t)r2h->link_entry_base_lo_value << HWPROF_PIR_OFFSET_W;
-  if (r2h->link_entry_base_hi_qe)
-    lent = (lent & HWPROF_MASK(HWPROF_PIR_OFFSET_W + 32)) | (uint64_t)r2h->link_entry_base_hi_value << (HWPROF_PIR_OFFSET_W + 32);
-  if (r2h->link_entry_offset_qe) lent = (lent & ~(uint64_t)OFFSET_MASK) | r2h->link_entry_offset_value;
-  const hwprof_prim_regfile_in_t link_in = {(push && !full) || lent_we, lent_we ? s->lsel : sp,
-                                            lent_we ? lent : base << HWPROF_PIR_OFFSET_W | offset};
-  if (link_in.we) hwprof_prim_regfile_step(&s->link, &link_cfg, &link_in);
+
+  /* the link stack's memory side: a granted request (its slot, and for a spill the oldest frame), each
+   * line accepted, each line of a fill answered (the counts saturate: a register write may have
+   * changed them while a frame was on its way) */
+  const bool lgrant = in->mem_grant && e->lstall, pgrant = in->mem_grant && !e->lstall;
+  bool lfill_done = false;
+  u128 lframe_in = 0;
+  if (lgrant || lreq || lrwait) {
+    const link_geom_t g = geom_of(cfg);
+    const bool last = lbeat == g.beats - 1u;
+    const u128 line = lrwait && in->mem_rsp_valid ? line_bits(in->mem_rsp_line, cfg) : 0;
+    lframe_in = g.beats == 1 ? line & mask128(FRAME_W)
+                             : ((lframe >> g.line_w) | (line << ((g.beats - 1u) * g.line_w))) & mask128(g.asm_w);
+    if (lgrant) {
+      const uint64_t slot = e->lspill ? llines : (llines - 1u) & 0xffffu;
+      s->lreq = true;
+      s->lrwr = e->lspill;
+      s->lbeat = 0;
+      s->lraddr = (((s->lsbase >> g.line_shift) << g.line_shift) + (slot << (g.line_shift + g.beat_shift))) & BASE_MASK;
+      s->lframe = e->lspill ? frame_bits(&link_bottom) : 0;
+    }
+    if (lreq && in->mem_req_ready) {
+      if (!lrwr) {
+        s->lreq = false;
+        s->lrwait = true;
+      } else if (!last) {
+        s->lbeat = lbeat + 1u;
+        s->lframe = g.beats == 1 ? 0 : lframe >> g.line_w;
+        s->lraddr = (lraddr + (UINT64_C(1) << g.line_shift)) & BASE_MASK;
+      } else { /* the oldest frame is in memory: its place is free */
+        s->lreq = false;
+        s->lbeat = 0;
+        s->lframe = 0;
+        s->lraddr = 0;
+        s->lbot = LRING(lbot + 1u);
+        s->sp = sp == 0 ? 0 : sp - 1u;
+        s->llines = llines == 0xffffu ? llines : llines + 1u;
+      }
+    }
+    if (lrwait && in->mem_rsp_valid) {
+      s->lrwait = false;
+      if (!last) {
+        s->lreq = true;
+        s->lbeat = lbeat + 1u;
+        s->lframe = lframe_in;
+        s->lraddr = (lraddr + (UINT64_C(1) << g.line_shift)) & BASE_MASK;
+      } else { /* the newest spilled frame is back, where a push would go (the ring is empty) */
+        lfill_done = true;
+        s->lbeat = 0;
+        s->lframe = 0;
+        s->lraddr = 0;
+        s->sp = sp == 0xffu ? sp : sp + 1u;
+        s->llines = llines == 0 ? 0 : llines - 1u;
+      }
+    }
+  }
+  /* a linked call that finds room, or a fill's frame, goes above the frames held (one writer) */
+  if ((push && !full) || lfill_done)
+    s->lstack[LRING(lbot + sp)] = lfill_done ? frame_of(lframe_in) : (hwprof_pir_frame_t){base, offset, psum};
   /* calls that start their callee's area and carrier words' prof.init; region switches on branches
    * and jumps and carrier words' prof.setoff (other operations of a carrier word: none) */
   const bool carried = fire && hwprof_pir_ordinary(ev);
@@ -250,8 +388,8 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
     } else {
       s->sp = sp - 1u;
       if (sp <= HWPROF_PIR_LINK_ENTRIES) { /* past the entries the frame was lost: the pir stays */
-        s->base = link_top >> HWPROF_PIR_OFFSET_W;
-        s->offset = (uint32_t)(link_top & OFFSET_MASK);
+        s->base = link_top.base;
+        s->offset = link_top.offset;
       }
     }
   }
@@ -261,8 +399,7 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
   const hwprof_path_in_t path_in = {
       .take = fire, .ev = ev,
       .call = push || (link_ev && ev->is_call && ev->op == HWPROF_PROF_OP_INIT),
-      .link_we = push && !full, .link_waddr = sp,
-      .link_restore = pop && sp != 0 && sp <= HWPROF_PIR_LINK_ENTRIES, .link_raddr = sp - 1u,
+      .link_restore = pop && sp != 0 && sp <= HWPROF_PIR_LINK_ENTRIES, .link_sum = link_top.sum,
       .sum_we = r2h->path_sum_qe, .sum_wdata = r2h->path_sum_value,
       .stack_we = r2h->path_stack_qe, .stack_depth = r2h->path_stack_depth, .stack_err = r2h->path_stack_err,
       .spill_lo_we = r2h->path_spill_lo_qe, .spill_hi_we = r2h->path_spill_hi_qe,
@@ -270,9 +407,9 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
       .spill_we = r2h->path_spill_qe, .spill_limit = r2h->path_spill_limit, .spill_lines = r2h->path_spill_lines,
       .sel_we = r2h->path_entry_sel_qe, .sel = r2h->path_entry_sel_index,
       .entry_we = r2h->path_entry_qe, .entry_wdata = r2h->path_entry_value,
-      .link_sel = s->lsel, .link_sum_we = r2h->link_entry_sum_qe, .link_sum_wdata = r2h->link_entry_sum_value,
-      .mem_grant = in->mem_grant, .mem_req_ready = in->mem_req_ready,
-      .mem_rsp_valid = in->mem_rsp_valid, .mem_rsp_rdata = in->mem_rsp_rdata};
+      .mem_grant = pgrant, .mem_req_ready = in->mem_req_ready,
+      .mem_rsp_valid = in->mem_rsp_valid && (s->path.req || s->path.rwait),
+      .mem_rsp_rdata = in->mem_rsp_valid ? (uint32_t)line_bits(in->mem_rsp_line, cfg) & HWPROF_MASK(HWPROF_PATH_SUM_W) : 0u};
   hwprof_path_step(&s->path, hwprof_pir_line_shift(cfg), &path_in);
 
   /* register writes (context switch) */
@@ -286,5 +423,21 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
     s->lerr = r2h->link_err;
   }
   if (r2h->link_entry_sel_qe) s->lsel = r2h->link_entry_sel_index;
+  if (r2h->link_spill_lo_qe) s->lsbase = (s->lsbase & ~(uint64_t)0xffffffffu) | r2h->link_spill_lo_value;
+  if (r2h->link_spill_hi_qe)
+    s->lsbase = (s->lsbase & 0xffffffffu) | ((uint64_t)(r2h->link_spill_hi_value & HWPROF_MASK(HWPROF_PIR_BASE_W - 32)) << 32);
+  if (r2h->link_spill_qe) {
+    s->llimit = r2h->link_spill_limit & 0xffffu;
+    s->llines = r2h->link_spill_lines & 0xffffu;
+  }
+  /* the window writes a part of frame LINK_ENTRY_SEL (a register write never meets a linked call) */
+  if (r2h->link_entry_base_lo_qe || r2h->link_entry_base_hi_qe || r2h->link_entry_offset_qe || r2h->link_entry_sum_qe) {
+    hwprof_pir_frame_t f = link_entry;
+    if (r2h->link_entry_base_lo_qe) f.base = (f.base & ~(uint64_t)0xffffffffu) | r2h->link_entry_base_lo_value;
+    if (r2h->link_entry_base_hi_qe) f.base = (f.base & 0xffffffffu) | (uint64_t)r2h->link_entry_base_hi_value << 32;
+    if (r2h->link_entry_offset_qe) f.offset = r2h->link_entry_offset_value & OFFSET_MASK;
+    if (r2h->link_entry_sum_qe) f.sum = r2h->link_entry_sum_value & HWPROF_MASK(HWPROF_PATH_SUM_W);
+    s->lstack[LRING(lbot + lsel)] = f;
+  }
   if (in->reg.access) hwprof_pir_reg_step(&s->regs, &in->reg, &hw);
 }

@@ -7,7 +7,6 @@
 #include "path/path.h"
 #include "ports.h"
 #include "prim/counters.h"
-#include "prim/regfile.h"
 #include "pir/autogen/pir_reg.h"
 
 /* The statistics counters (u_stats), as the RTL numbers them. */
@@ -18,16 +17,32 @@ typedef struct {
   unsigned line_words; /* words per memory line, 2..8, a power of 2 (LineWords: the path stack's spills) */
 } hwprof_pir_cfg_t;
 
+/* A link-stack frame: what a linked call saves. */
+typedef struct {
+  uint64_t base;
+  uint32_t offset;
+  uint32_t sum; /* the path sum (u_path's) */
+} hwprof_pir_frame_t;
+
 /* Exactly the flops of hwprof_pir. */
 typedef struct {
   uint64_t base;    /* PIR_BASE_W bits */
   uint32_t offset;  /* PIR_OFFSET_W bits */
   uint16_t trigger; /* PIR_TRIGGER_W bits */
   bool flag;
-  hwprof_prim_regfile_state_t link; /* u_link: saved {base, offset} words, bottom first */
-  uint32_t sp;   /* PIR_LINK_SP_W bits: linked calls not yet returned */
+  uint32_t sp;   /* PIR_LINK_SP_W bits: frames held (counts past the entries when they cannot spill) */
   bool lerr;     /* sticky link-stack error */
   uint32_t lsel; /* LINK_ENTRY_SEL */
+  /* the link stack: a ring of frames, the oldest at lbot; its spill area and the frame on its way */
+  hwprof_pir_frame_t lstack[HWPROF_PIR_LINK_ENTRIES];
+  uint32_t lbot;
+  uint64_t lsbase;  /* LINK_SPILL_HI/LO */
+  uint32_t llimit;  /* LINK_SPILL.LIMIT: 64-byte blocks */
+  uint32_t llines;  /* LINK_SPILL.LINES: frames in memory */
+  bool lreq, lrwr, lrwait;
+  uint64_t lraddr;
+  unsigned __int128 lframe; /* the frame being written out or read in (its bits, the sum lowest) */
+  uint32_t lbeat;
   hwprof_prim_counters_state_t stats; /* u_stats: HWPROF_PIR_ST_* */
   hwprof_path_state_t path; /* u_path: the path sum and its stack */
   hwprof_upd_op_t upd; /* registered update operation */
@@ -40,11 +55,11 @@ typedef struct {
   hwprof_reg_req_t reg; /* an APB access phase aimed at the pir window */
   bool ovf; /* a counter overflowed: decrement the trigger counter */
   bool unf; /* a counter underflowed: increment it (saturating) */
-  /* the memory port, as the top lends it to the path stack (u_path) */
+  /* the memory port, as the top lends it to the path and link stacks */
   bool mem_grant;
   bool mem_req_ready;
-  bool mem_rsp_valid;     /* (the top passes it only while the path unit is busy) */
-  uint32_t mem_rsp_rdata; /* the answered line's low PATH_SUM_W bits */
+  bool mem_rsp_valid;                /* (the top passes it only while a stack is busy) */
+  const hwprof_line_t *mem_rsp_line; /* the answered line; read only when mem_rsp_valid */
 } hwprof_pir_in_t;
 
 typedef struct {
@@ -95,22 +110,24 @@ static inline void hwprof_pir_pass(hwprof_pir_state_t *s, bool fire) {
   s->upd.addr = 0;
 }
 
-/* The path stack's memory side (u_path), from the state alone; want: the presented event waits for
- * its line and no request is under way (the top grants the port on it). */
-static inline void hwprof_pir_path_mem(const hwprof_pir_state_t *s, hwprof_path_mem_t *m) {
-  hwprof_path_mem(&s->path, m);
-}
-/* The path stack asks for no memory and makes the presented event not wait (the simulators' shortcuts). */
-static inline bool hwprof_pir_path_quiet(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg,
-                                         const hwprof_retire_ev_t *ev) {
-  return hwprof_path_quiet(&s->path, hwprof_pir_line_shift(cfg), ev);
-}
+/* The stacks' side of the memory port, from the state alone: busy (a request presented or a read
+ * outstanding), the request and its line. */
+typedef struct {
+  bool busy, valid, write;
+  uint64_t addr;
+  hwprof_line_t line;
+} hwprof_pir_mem_t;
+void hwprof_pir_mem(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, hwprof_pir_mem_t *m);
+/* Neither stack asks for memory or makes the presented event wait (the simulators' shortcuts). */
+bool hwprof_pir_mem_quiet(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_retire_ev_t *ev);
 
 /* This cycle's outputs and what the edge needs of the presented event, decided once. */
 typedef struct {
   hwprof_pir_out_t out;
   bool second;           /* the update is the not-taken counter of an either branch */
   hwprof_path_out_t path; /* u_path's decision on the event */
+  bool lstall;            /* the link stack makes the event wait ... */
+  bool lspill;            /* ... to spill its oldest frame (else to fill one) */
 } hwprof_pir_eval_t;
 /* comb() and step() in two halves that decide once, for simulators that do both every cycle:
  * eval() gives this cycle's outputs (e->out), commit() is the clock edge. Between the two, only

@@ -16,7 +16,7 @@ typedef struct {
   bool ev_ready;
   hwprof_pir_in_t pir;
   hwprof_pir_eval_t pir_eval; /* its outputs (pir_out) and decisions */
-  hwprof_path_mem_t ps;       /* the path stack's side of the memory port */
+  hwprof_pir_mem_t ps;        /* the pir's stacks' side of the memory port */
   hwprof_edge_prof_in_t ep;
   hwprof_edge_prof_eval_t ep_eval; /* its outputs and decisions (decided once a cycle) */
   hwprof_trace_ctrl_in_t tc;
@@ -31,17 +31,6 @@ typedef struct {
   hwprof_top_reg2hw_t top_r2h;
   hwprof_reg_rsp_t top_rsp;
 } wires_t;
-
-/* A line's low PATH_SUM_W bits (the path stack's spill slot), and a line holding v there: word i of a
- * line is bits [i * cnt_w +: cnt_w]. */
-static uint32_t line_low(const hwprof_line_t *l, unsigned cnt_w) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i * cnt_w < HWPROF_PATH_SUM_W; i++) v |= l->w[i] << (i * cnt_w);
-  return (uint32_t)(v & HWPROF_MASK(HWPROF_PATH_SUM_W));
-}
-static void line_of_low(hwprof_line_t *l, uint32_t v, unsigned cnt_w) {
-  for (unsigned i = 0; i * cnt_w < HWPROF_PATH_SUM_W; i++) l->w[i] = (v >> (i * cnt_w)) & HWPROF_MASK(cnt_w);
-}
 
 static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, wires_t *w) {
   const hwprof_apb_req_t *a = &in->apb;
@@ -60,8 +49,8 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
   w->ep.ev_stall = false; /* set below */
   w->ep.hold = w->pir_write;
   w->ep.reg = (hwprof_reg_req_t){w->ep_sel, a->pwrite, a->paddr, a->pwdata};
-  /* the memory port is the path stack's while it has a request presented or a read outstanding */
-  hwprof_pir_path_mem(&s->pir, &w->ps);
+  /* the memory port is the pir's stacks' while one has a request presented or a read outstanding */
+  hwprof_pir_mem(&s->pir, &cfg->pir, &w->ps);
   w->ep.mem_req_ready = in->mem_req_ready && !w->ps.busy;
   w->ep.mem_rsp_valid = in->mem_rsp_valid && !w->ps.busy;
   w->ep.mem_rsp_rdata = &in->mem_rsp_rdata;
@@ -76,11 +65,11 @@ static void wires_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, c
       .unf = ep_out->unf,
       .mem_req_ready = in->mem_req_ready,
       .mem_rsp_valid = in->mem_rsp_valid && w->ps.busy,
-      .mem_rsp_rdata = line_low(&in->mem_rsp_rdata, cfg->edge_prof.cnt_w),
+      .mem_rsp_line = &in->mem_rsp_rdata,
   };
   hwprof_pir_eval(&s->pir, &cfg->pir, &w->pir, &w->pir_eval);
   const hwprof_pir_out_t *pir_out = &w->pir_eval.out;
-  /* the path stack is granted the port when the cache presents no request and waits for no read */
+  /* the pir is granted the port when the cache presents no request and waits for no read */
   w->pir.mem_grant = pir_out->stall && !w->ps.busy && !ep_out->mem_req_valid &&
                      !hwprof_edge_prof_rd_wait(&s->edge_prof);
 
@@ -172,7 +161,7 @@ static void irq_outputs(const hwprof_top_reg_state_t *r, hwprof_top_out_t *out) 
 }
 
 /* This cycle's outputs, from the state, the inputs and the wires. */
-static void outputs_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const wires_t *w, hwprof_top_out_t *out) {
+static void outputs_of(const hwprof_top_state_t *s, const wires_t *w, hwprof_top_out_t *out) {
   const hwprof_edge_prof_out_t *ep_out = &w->ep_eval.out;
   const hwprof_pir_out_t *pir_out = &w->pir_eval.out;
   const hwprof_trace_ctrl_out_t *tc_out = &w->tc_eval.out;
@@ -185,13 +174,11 @@ static void outputs_of(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg,
       w->cop_out.reg.error || unmapped;
   out->apb.prdata = w->top_rsp.rdata | pir_out->reg.rdata | ep_out->reg.rdata | tc_out->reg.rdata | w->vpf_out.reg.rdata |
                     w->cop_out.reg.rdata;
-  if (w->ps.valid) { /* the path stack's line: its sum in the low bits */
-    static const hwprof_line_t no_line;
+  if (w->ps.valid) { /* a stack's line */
     out->mem_req_valid = true;
     out->mem_req_write = w->ps.write;
     out->mem_req_addr = w->ps.addr;
-    out->mem_req_wdata = no_line;
-    line_of_low(&out->mem_req_wdata, w->ps.wdata, cfg->edge_prof.cnt_w);
+    out->mem_req_wdata = w->ps.line;
   } else if (w->ps.busy) { /* its read outstanding: the cache's request waits */
     static const hwprof_line_t no_line;
     out->mem_req_valid = out->mem_req_write = false;
@@ -220,7 +207,7 @@ static void advance(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, wires_t 
 void hwprof_top_comb(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
   wires_t w;
   wires_of(s, cfg, in, &w);
-  outputs_of(s, cfg, &w, out);
+  outputs_of(s, &w, out);
 }
 
 void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in) {
@@ -233,7 +220,7 @@ void hwprof_top_step(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const h
  * cycles of a run with edge or path profiling or trace sampling. */
 bool hwprof_top_lean(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in) {
   return !(in->apb.psel && in->apb.penable) && hwprof_vpf_at_rest(&s->vpf) && hwprof_cop_at_rest(&s->cop) &&
-         hwprof_pir_path_quiet(&s->pir, &cfg->pir, &in->ev);
+         hwprof_pir_mem_quiet(&s->pir, &cfg->pir, &in->ev);
 }
 
 /* A lean cycle whose event the pir and the trace controller let pass, with no overflow or underflow
@@ -348,7 +335,7 @@ bool hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const 
   }
   wires_t w;
   wires_of(s, cfg, in, &w);
-  outputs_of(s, cfg, &w, out);
+  outputs_of(s, &w, out);
   advance(s, cfg, &w);
   return false;
 }

@@ -364,6 +364,26 @@ package hwprof_pkg;
   localparam logic [31:0] PIR_LINK_ENTRY_SUM_RESVAL = 32'h00000000;
   localparam int unsigned PIR_LINK_ENTRY_SUM_VALUE_LSB = 0;
   localparam int unsigned PIR_LINK_ENTRY_SUM_VALUE_WIDTH = 13;
+  localparam logic [15:0] PIR_LINK_SPILL_LO_ADDR = 16'h0150;
+  localparam logic [31:0] PIR_LINK_SPILL_LO_WMASK = 32'hffffffff;
+  localparam logic [31:0] PIR_LINK_SPILL_LO_RMASK = 32'hffffffff;
+  localparam logic [31:0] PIR_LINK_SPILL_LO_RESVAL = 32'h00000000;
+  localparam int unsigned PIR_LINK_SPILL_LO_VALUE_LSB = 0;
+  localparam int unsigned PIR_LINK_SPILL_LO_VALUE_WIDTH = 32;
+  localparam logic [15:0] PIR_LINK_SPILL_HI_ADDR = 16'h0154;
+  localparam logic [31:0] PIR_LINK_SPILL_HI_WMASK = 32'h000000ff;
+  localparam logic [31:0] PIR_LINK_SPILL_HI_RMASK = 32'h000000ff;
+  localparam logic [31:0] PIR_LINK_SPILL_HI_RESVAL = 32'h00000000;
+  localparam int unsigned PIR_LINK_SPILL_HI_VALUE_LSB = 0;
+  localparam int unsigned PIR_LINK_SPILL_HI_VALUE_WIDTH = 8;
+  localparam logic [15:0] PIR_LINK_SPILL_ADDR = 16'h0158;
+  localparam logic [31:0] PIR_LINK_SPILL_WMASK = 32'hffffffff;
+  localparam logic [31:0] PIR_LINK_SPILL_RMASK = 32'hffffffff;
+  localparam logic [31:0] PIR_LINK_SPILL_RESVAL = 32'h00000000;
+  localparam int unsigned PIR_LINK_SPILL_LIMIT_LSB = 0;
+  localparam int unsigned PIR_LINK_SPILL_LIMIT_WIDTH = 16;
+  localparam int unsigned PIR_LINK_SPILL_LINES_LSB = 16;
+  localparam int unsigned PIR_LINK_SPILL_LINES_WIDTH = 16;
 
   // what the engine gives its register block (hwprof_pir_reg)
   typedef struct packed {
@@ -390,6 +410,10 @@ package hwprof_pkg;
     logic [7:0] link_entry_base_hi_value;
     logic [23:0] link_entry_offset_value;
     logic [12:0] link_entry_sum_value;
+    logic [31:0] link_spill_lo_value;
+    logic [7:0] link_spill_hi_value;
+    logic [15:0] link_spill_limit;
+    logic [15:0] link_spill_lines;
   } pir_hw2reg_t;
   // what the register block gives its engine
   typedef struct packed {
@@ -436,6 +460,13 @@ package hwprof_pkg;
     logic [23:0] link_entry_offset_value;
     logic link_entry_sum_qe;
     logic [12:0] link_entry_sum_value;
+    logic link_spill_lo_qe;
+    logic [31:0] link_spill_lo_value;
+    logic link_spill_hi_qe;
+    logic [7:0] link_spill_hi_value;
+    logic link_spill_qe;
+    logic [15:0] link_spill_limit;
+    logic [15:0] link_spill_lines;
   } pir_reg2hw_t;
 
   // ---- register window 'edge_prof': Edge-profiling unit (seed 000, section 7): profile update buffer, profile cache, bounds window, overflowed-address buffer and statistics.

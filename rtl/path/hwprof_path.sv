@@ -12,9 +12,9 @@
 //   a linked return (is_ret, op POP)          the word of its shadow word (b = 0); after the count,
 //                                             the caller's sum comes back from the link stack
 //
-// A linked call (the pir pushes {base, offset}) saves the sum beside them (u_link_sum), so a
-// profiled callee's paths never disturb its caller's; a linked or starting call sets the sum to 0,
-// where every path of the callee begins; another call is bracketed by the instrumenter (ENTER 0,
+// A linked call saves the sum in the pir's link stack beside {base, offset}, so a profiled callee's
+// paths never disturb its caller's, and its return restores it; a linked or starting call sets the
+// sum to 0, where every path of the callee begins; another call is bracketed by the instrumenter (ENTER 0,
 // 0 before, POP after). The sum, a counted index and the stack's entries are PATH_SUM_W bits:
 // the arithmetic is modulo 2^PATH_SUM_W, so a negative increment is its value modulo that.
 //
@@ -35,7 +35,7 @@
 // no entry held and none spilled sets ERR. The read-back refuses a path profile with ERR set.
 //
 // Context switch: every entry is readable and writable through the window (PATH_ENTRY_SEL and
-// PATH_ENTRY, entry 0 the oldest held; LINK_ENTRY_SUM for the sums beside the link stack).
+// PATH_ENTRY, entry 0 the oldest held; the sums in the link stack's frames are the pir's).
 //
 // Timing: the state changes at the clock edge after the event is accepted (take_i); cnt_o and
 // cnt_idx_o say, for the presented event, whether it counts and at which index (sum + a).
@@ -64,17 +64,14 @@ module hwprof_path #(
   output logic                                   cnt_o,       // it counts a path (if profiling is on)
   output logic [hwprof_pkg::PATH_SUM_W-1:0]      cnt_idx_o,   // sum + a (modulo 2^PATH_SUM_W)
 
-  // the pir's link stack: a linked call saves the sum in entry link_waddr_i, a linked return that
-  // finds its frame restores it from entry link_raddr_i; a linked or starting call (call_i) sets
-  // the sum to 0, where its callee's paths begin
+  // the pir's link stack: a linked call saves sum_o in its frame, a linked return that finds its
+  // frame restores link_sum_i; a linked or starting call (call_i) sets the sum to 0, where its
+  // callee's paths begin
   input  logic                                   call_i,
-  input  logic                                   link_we_i,
-  input  logic [7:0]                             link_waddr_i,
   input  logic                                   link_restore_i,
-  input  logic [7:0]                             link_raddr_i,
+  input  logic [hwprof_pkg::PATH_SUM_W-1:0]      link_sum_i,
 
-  // register writes (PATH_SUM, PATH_STACK, PATH_SPILL*, PATH_ENTRY*, LINK_ENTRY_SUM) and the values
-  // the window shows; link_sel_i is LINK_ENTRY_SEL
+  // register writes (PATH_SUM, PATH_STACK, PATH_SPILL*, PATH_ENTRY*) and the values the window shows
   input  logic                                   sum_we_i,
   input  logic [hwprof_pkg::PATH_SUM_W-1:0]      sum_wdata_i,
   input  logic                                   stack_we_i,
@@ -91,9 +88,6 @@ module hwprof_path #(
   input  logic [4:0]                             sel_i,
   input  logic                                   entry_we_i,
   input  logic [hwprof_pkg::PATH_SUM_W-1:0]      entry_wdata_i,
-  input  logic [2:0]                             link_sel_i,
-  input  logic                                   link_sum_we_i,
-  input  logic [hwprof_pkg::PATH_SUM_W-1:0]      link_sum_wdata_i,
   output logic [hwprof_pkg::PATH_SUM_W-1:0]      sum_o,
   output logic [7:0]                             stack_depth_o,
   output logic                                   stack_err_o,
@@ -102,10 +96,8 @@ module hwprof_path #(
   output logic [15:0]                            spill_lines_o,
   output logic [4:0]                             sel_o,
   output logic [hwprof_pkg::PATH_SUM_W-1:0]      entry_o,
-  output logic [hwprof_pkg::PATH_SUM_W-1:0]      link_sum_o,
 
-  // the memory port, shared with the profile cache through the top
-  output logic                                   mem_want_o,  // a presented event waits for its line
+  // the memory port, shared with the profile cache and the link stack through the pir and the top
   input  logic                                   mem_grant_i, // the port is this unit's from the next cycle
   output logic                                   mem_busy_o,  // a request presented, or a read outstanding
   output logic                                   mem_req_valid_o,
@@ -121,7 +113,6 @@ module hwprof_path #(
   localparam int unsigned ValW  = hwprof_pkg::PATH_VAL_W;
   localparam int unsigned N     = hwprof_pkg::PATH_STACK_ENTRIES;
   localparam int unsigned PtrW  = $clog2(N);
-  localparam int unsigned LinkN = hwprof_pkg::PIR_LINK_ENTRIES;
   localparam int unsigned BaseW = hwprof_pkg::PIR_BASE_W;
   localparam int unsigned LineShift = $clog2(LineWords * CntW / 8);  // bytes of a line, log2 (at most 6)
 
@@ -192,7 +183,6 @@ module hwprof_path #(
   assign fill_need  = is_pop && (psp_q == '0) && (lines_q != '0);
   assign stall_o    = ev_valid_i && prog_i && (spill_need || fill_need);
   assign mem_busy_o = req_q || rwait_q;
-  assign mem_want_o = stall_o && !mem_busy_o;
   assign spill_done = req_q && rwr_q && mem_req_ready_i;
   assign fill_done  = rwait_q && mem_rsp_valid_i;
   assign line_no    = spill_need ? lines_q : lines_q - 16'd1;
@@ -271,7 +261,7 @@ module hwprof_path #(
     // a linked or starting call: the callee's paths begin at 0; a linked return: the caller's sum,
     // after the return's own count
     if (call_i) sum_d = '0;
-    if (link_restore_i) sum_d = link_sum;
+    if (link_restore_i) sum_d = link_sum_i;
     // register writes (they never meet an accepted event)
     if (sum_we_i) sum_d = sum_wdata_i;
     if (stack_we_i) begin
@@ -325,24 +315,6 @@ module hwprof_path #(
     end
   end
 
-  // the sums saved by linked calls, beside the pir's {base, offset} entries; the window reads and
-  // writes entry link_sel_i (a register write never meets a linked call)
-  logic [SumW-1:0] link_sum;
-  hwprof_prim_regfile #(
-    .N (LinkN),
-    .W (SumW)
-  ) u_link_sum (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .raddr_a_i (link_raddr_i),
-    .rdata_a_o (link_sum),
-    .raddr_b_i (8'(link_sel_i)),
-    .rdata_b_o (link_sum_o),
-    .we_i      (link_we_i || link_sum_we_i),
-    .waddr_i   (link_we_i ? link_waddr_i : 8'(link_sel_i)),
-    .wdata_i   (link_we_i ? sum_q : link_sum_wdata_i)
-  );
-
   logic unused;
   assign unused = ^{ev_operand_i[hwprof_pkg::EV_OPERAND_W-1:29]};
 
@@ -355,18 +327,14 @@ module hwprof_path #(
   assign sel_o         = sel_q;
   assign entry_o       = entry;
 
-  if (hwprof_pkg::PIR_PATH_SUM_VALUE_WIDTH != SumW || hwprof_pkg::PIR_PATH_ENTRY_VALUE_WIDTH != SumW ||
-      hwprof_pkg::PIR_LINK_ENTRY_SUM_VALUE_WIDTH != SumW) begin : g_sum_width_check
-    $error("regs/pir.json PATH_SUM, PATH_ENTRY and LINK_ENTRY_SUM must be PATH_SUM_W wide");
+  if (hwprof_pkg::PIR_PATH_SUM_VALUE_WIDTH != SumW || hwprof_pkg::PIR_PATH_ENTRY_VALUE_WIDTH != SumW) begin : g_sum_width_check
+    $error("regs/pir.json PATH_SUM and PATH_ENTRY must be PATH_SUM_W wide");
   end
   if (hwprof_pkg::PIR_PATH_STACK_DEPTH_WIDTH != 8) begin : g_depth_width_check
     $error("regs/pir.json PATH_STACK.DEPTH must be 8 bits");
   end
   if (N < 2 || N >= 255 || (1 << PtrW) != N || hwprof_pkg::PIR_PATH_ENTRY_SEL_INDEX_WIDTH != PtrW) begin : g_entries_check
     $error("PATH_STACK_ENTRIES must be a power of 2 below 255, PATH_ENTRY_SEL.INDEX as wide as its log2");
-  end
-  if ((1 << hwprof_pkg::PIR_LINK_ENTRY_SEL_INDEX_WIDTH) != LinkN) begin : g_link_sel_check
-    $error("LINK_ENTRY_SEL.INDEX must address exactly PIR_LINK_ENTRIES entries");
   end
   if (LineWords * CntW < SumW || LineShift > 6) begin : g_line_check
     $error("a memory line must hold a path sum, and be at most 64 bytes");

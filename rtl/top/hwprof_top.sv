@@ -184,8 +184,8 @@ module hwprof_top #(
   logic        upd_valid, upd_dec;
   logic [hwprof_pkg::PIR_BASE_W-1:0] upd_addr;
 
-  // ---- the memory port: the profile cache's, lent to the path stack (docs/path.md). The path unit
-  // is granted the port in a cycle when the cache presents no request and waits for no read; from
+  // ---- the memory port: the profile cache's, lent to the pir's path and link stacks (docs/path.md,
+  // docs/pir.md). The pir is granted the port in a cycle when the cache presents no request and waits for no read; from
   // the next cycle its request is presented, and the cache's held back, until it is accepted and,
   // for a read, answered (so at most one read is ever outstanding and a held request never changes).
   logic                               ep_req_valid, ep_req_write, ep_rd_wait;
@@ -193,12 +193,12 @@ module hwprof_top #(
   logic [LineWords*CntW-1:0]          ep_req_wdata;
   logic                               ps_want, ps_grant, ps_busy, ps_req_valid, ps_req_write;
   logic [hwprof_pkg::PIR_BASE_W-1:0]  ps_req_addr;
-  logic [hwprof_pkg::PATH_SUM_W-1:0]  ps_req_wdata;
+  logic [LineWords*CntW-1:0]          ps_req_wdata;
   assign ps_grant        = ps_want && !ep_req_valid && !ep_rd_wait;
   assign mem_req_valid_o = ps_req_valid || (!ps_busy && ep_req_valid);
   assign mem_req_write_o = ps_req_valid ? ps_req_write : (!ps_busy && ep_req_write);
   assign mem_req_addr_o  = ps_req_valid ? ps_req_addr : (ps_busy ? '0 : ep_req_addr);
-  assign mem_req_wdata_o = ps_req_valid ? (LineWords*CntW)'(ps_req_wdata) : (ps_busy ? '0 : ep_req_wdata);
+  assign mem_req_wdata_o = ps_req_valid ? ps_req_wdata : (ps_busy ? '0 : ep_req_wdata);
 
   hwprof_pir #(
     .CntW      (CntW),
@@ -241,7 +241,7 @@ module hwprof_top #(
     .mem_req_addr_o  (ps_req_addr),
     .mem_req_wdata_o (ps_req_wdata),
     .mem_rsp_valid_i (mem_rsp_valid_i && ps_busy),
-    .mem_rsp_rdata_i (mem_rsp_rdata_i[hwprof_pkg::PATH_SUM_W-1:0])
+    .mem_rsp_rdata_i (mem_rsp_rdata_i)
   );
 
   hwprof_edge_prof #(

@@ -30,7 +30,7 @@ typedef struct {
 } hwprof_pir_link_entry_t;
 
 /* The pir, as saved and restored on a context switch: every field, both stacks' entries held in the
- * pir, and the path stack's spill area (its lines stay in the program's memory). */
+ * pir, and their spill areas (the lines spilled stay in the program's memory). */
 typedef struct {
   uint64_t base;
   uint32_t offset;
@@ -41,6 +41,8 @@ typedef struct {
   uint32_t path_stack; /* PATH_STACK: the sums held in the pir and the error */
   uint64_t path_spill_base; /* PATH_SPILL_HI/LO */
   uint32_t path_spill;      /* PATH_SPILL: the area's size and the entries in it */
+  uint64_t link_spill_base; /* LINK_SPILL_HI/LO */
+  uint32_t link_spill;      /* LINK_SPILL: the area's size and the frames in it */
   hwprof_pir_link_entry_t link_entry[HWPROF_PIR_LINK_ENTRIES]; /* oldest first */
   uint16_t path_entry[HWPROF_PATH_STACK_ENTRIES];              /* oldest first */
 } hwprof_pir_ctx_t;
@@ -83,6 +85,9 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_path_check(const hwprof_t *h);
  * must lie outside the bounds window (the profile cache must never hold its lines). Sets the
  * area's entries to 0: call it with no path operation under way (before profiling starts). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_path_spill(const hwprof_t *h, uint64_t base, uint32_t bytes);
+/* The same for the link stack (docs/pir.md): its frames pushed beyond the pir's 8 (each takes one
+ * line of 16 bytes or more, two of 8, four of 4, eight of 2: 77 bits rounded up to a power of 2). */
+HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_link_spill(const hwprof_t *h, uint64_t base, uint32_t bytes);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_restore(const hwprof_t *h, const hwprof_pir_ctx_t *ctx);
 /* The interrupt handler: records a phase transition (the OAB's entries) and dropped updates in

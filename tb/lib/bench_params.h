@@ -44,6 +44,13 @@ constexpr uint64_t kMemSize = 0x10000ull;
 constexpr unsigned kSpillBlocks = 64;
 constexpr uint64_t kSpillBytes = kSpillBlocks * 64ull;
 constexpr unsigned kLineBytes = HWPROF_PARAM_LINEWORDS * HWPROF_PARAM_CNTW / 8;
+// above that, the link stack's spill area, as large; a frame ({base, offset, sum}, 77 bits) takes
+// kFrameLines lines of a slot of kFrameSlot lines (docs/pir.md)
+constexpr uint64_t kLinkSpillBytes = kSpillBytes;
+constexpr unsigned kFrameLines = (77 + 8 * kLineBytes - 1) / (8 * kLineBytes);
+constexpr unsigned kFrameSlot = kFrameLines == 1 ? 1 : kFrameLines == 2 ? 2 : kFrameLines <= 4 ? 4 : 8;
+// the frames LIMIT blocks hold
+constexpr unsigned link_frames(unsigned blocks) { return blocks * (64 / kLineBytes) / kFrameSlot; }
 constexpr unsigned kCntBytes = HWPROF_PARAM_CNTW / 8;
 constexpr uint64_t kCntMax = HWPROF_PARAM_CNTW >= 64 ? ~0ull : ((1ull << HWPROF_PARAM_CNTW) - 1);
 

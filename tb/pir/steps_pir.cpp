@@ -373,8 +373,8 @@ void pir_steps(std::vector<Step>* out) {
   s.push_back(rd(HWPROF_TOP_CFG_TRACE_ADDR, HWPROF_PARAM_HISTW | (HWPROF_PARAM_TFIFO << 8), false,
                  "CFG_TRACE: HistW, TraceFifoDepth"));
   s.push_back(wr(HWPROF_TOP_CFG_TRACE_ADDR, 0, true, "write to CFG_TRACE"));
-  s.push_back(wr(HWPROF_PIR_LINK_ENTRY_SUM_ADDR + 4, 0x55, true, "write to an unmapped address in the pir window (after its last register)"));
-  s.push_back(rd(HWPROF_PIR_LINK_ENTRY_SUM_ADDR + 4, 0, true, "read of an unmapped address"));
+  s.push_back(wr(HWPROF_PIR_LINK_SPILL_ADDR + 4, 0x55, true, "write to an unmapped address in the pir window (after its last register)"));
+  s.push_back(rd(HWPROF_PIR_LINK_SPILL_ADDR + 4, 0, true, "read of an unmapped address"));
   s.push_back(wr(0x7f00, 0x55, true, "write to an unmapped window"));
   s.push_back(rd(0xff04, 0, true, "read of an unmapped window"));
   s.push_back(rd(HWPROF_PIR_BASE_LO_ADDR, 0x3000, false, "base unchanged by misuse"));

@@ -45,6 +45,8 @@ class FuncCover {
     kPathSpill,          // the path stack spilled its oldest entry to memory (docs/path.md)
     kPathFill,           // ... read its newest spilled entry back
     kPathPortWait,       // an event waiting for its spill or fill waited for the cache to free the memory port
+    kLinkSpill,          // the link stack spilled its oldest frame to memory (docs/pir.md)
+    kLinkFill,           // ... read its newest spilled frame back
     // the C model's shortcuts (counted, not required of every run: a stream that keeps an engine
     // awake never takes them; make test requires them of the default configuration's seeds)
     kPlain,              // the C model took its plain cycle (hwprof_top_plain: only the event counted)
@@ -65,6 +67,7 @@ class FuncCover {
                                       "trace FIFO watermark interrupt", "link stack overflow", "link stack underflow", "path counted", "path stack overflow",
                                       "path stack underflow", "carrier prof.id counted", "carrier prof.init or prof.setoff", "overflow report held",
                                       "path stack spilled", "path stack filled", "spill waiting for the port",
+                                      "link stack spilled", "link stack filled",
                                       "plain model cycle",
                                       "plain cycle again", "plain cycle while tracing",
                                       "plain cycle, edge unit waiting", "lean model cycle", "lean cycle with a miss",
@@ -86,7 +89,7 @@ class FuncCover {
     /* StFillWait (3), no command, the line not there yet, no access: hwprof_edge_prof_eval's waiting cycle */
     /* the cache presents a request (StWb 1, StFill 2, StWalkWb 5) or waits for a line (StFillWait 3) */
     const unsigned st = s.edge_prof.state;
-    port_wait_ = in.ev.valid && !s.pir.path.req && !s.pir.path.rwait && !hwprof_pir_path_quiet(&s.pir, &cfg.pir, &in.ev) &&
+    port_wait_ = in.ev.valid && !s.pir.path.req && !s.pir.path.rwait && !s.pir.lreq && !s.pir.lrwait && !hwprof_pir_mem_quiet(&s.pir, &cfg.pir, &in.ev) &&
                  (st == 1 || st == 2 || st == 3 || st == 5);
     wait_arrive_ = s.edge_prof.state == 3 && !s.edge_prof.cmd_busy && s.pir.upd.valid && !in.mem_rsp_valid &&
                    !(in.apb.psel && in.apb.penable);
@@ -127,6 +130,8 @@ class FuncCover {
     hit_[kPathSpill] += b_.preq && b_.prwr && !a.preq;
     hit_[kPathFill] += b_.prwait && !a.prwait;
     hit_[kPathPortWait] += port_wait_;
+    hit_[kLinkSpill] += a.lbot != b_.lbot && !b_.lrwait && b_.lreq;  // (a fill leaves the ring's bottom where it is)
+    hit_[kLinkFill] += b_.lrwait && !a.lrwait && !a.lreq;
     hit_[kPlain] += plain_;
     hit_[kPlainAgain] += again_;
     hit_[kPlainTracing] += tracing_;
@@ -171,7 +176,8 @@ class FuncCover {
   struct Snap {
     uint32_t hits, misses, wbs, dropped, ovf, unf, fifo_drops;
     bool flushing, upd_pending, oab_overrun, fifo_mode, lerr, perr, flag, preq, prwr, prwait;
-    uint32_t trigger, sp, psp;
+    uint32_t trigger, sp, psp, lbot;
+    bool lreq, lrwait;
   };
   static Snap s_of(const hwprof_top_state_t& s) {
     auto g = [](const hwprof_prim_counters_state_t& c, unsigned i) { return static_cast<uint32_t>(hwprof_prim_counters_get(&c, i)); };
@@ -180,7 +186,8 @@ class FuncCover {
                 g(e.stats, HWPROF_EP_ST_DROPPED), g(e.stats, HWPROF_EP_ST_OVF), g(e.stats, HWPROF_EP_ST_UNF),
                 g(s.trace_ctrl.stats, HWPROF_TC_ST_DROP), e.cmd_busy && e.cmd_flush, e.upd_buf.count != 0,
                 e.oab_overrun, s.trace_ctrl.regs.ctrl_fifo_mode, s.pir.lerr, s.pir.path.perr, s.pir.flag,
-                s.pir.path.req, s.pir.path.rwr, s.pir.path.rwait, s.pir.trigger, s.pir.sp, s.pir.path.psp};
+                s.pir.path.req, s.pir.path.rwr, s.pir.path.rwait, s.pir.trigger, s.pir.sp, s.pir.path.psp,
+                s.pir.lbot, s.pir.lreq, s.pir.lrwait};
   }
   Snap b_{};
   uint64_t hit_[kN] = {};

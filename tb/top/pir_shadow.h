@@ -23,6 +23,8 @@ struct PirShadow {
   std::vector<uint32_t> link_sum;  // the path sums saved beside them
   unsigned depth = 0;
   bool link_err = false;
+  // the frames the hardware keeps: its entries, and the frames its spill area holds (LINK_SPILL)
+  unsigned lcap = HWPROF_PIR_LINK_ENTRIES;
   // path profiling (docs/path.md): the sum, its stack and depth, the same way
   uint32_t sum = 0;
   std::vector<uint32_t> pstack;
@@ -125,13 +127,13 @@ struct PirShadow {
     if ((jump || e.kind == HWPROF_KIND_BRANCH) && e.op == HWPROF_PROF_OP_SETOFF)
       offset = static_cast<uint32_t>(e.operand & 0xffffff);
     if (jump && e.is_call && e.op == HWPROF_PROF_OP_PUSH) {
-      if (depth < HWPROF_PIR_LINK_ENTRIES) {
+      if (depth < lcap) {
         link.emplace_back(base, offset);
         link_sum.push_back(sum);
       } else {
         link_err = true;
       }
-      if (depth < 255) ++depth;
+      if (depth < lcap - HWPROF_PIR_LINK_ENTRIES + 255) ++depth;  // (the hardware's count saturates at 255)
       base = e.operand & ((1ull << 40) - 1);
       offset = 0;
       sum = 0;
@@ -140,7 +142,7 @@ struct PirShadow {
       if (depth == 0) {
         link_err = true;
       } else {
-        if (depth <= HWPROF_PIR_LINK_ENTRIES) {
+        if (depth <= lcap) {
           base = link.back().first;
           offset = link.back().second;
           sum = link_sum.back();

@@ -89,7 +89,7 @@ class TopBench : public lockstep::Bench {
       std::exit(2);
     }
     hwprof_top_reset(&model_);
-    hwprof_mem_model_cfg_t mc{g_mem_base, kMemSize + kSpillBytes, HWPROF_PARAM_CNTW, HWPROF_PARAM_LINEWORDS,
+    hwprof_mem_model_cfg_t mc{g_mem_base, kMemSize + kSpillBytes + kLinkSpillBytes, HWPROF_PARAM_CNTW, HWPROF_PARAM_LINEWORDS,
                        o.mem_lat_min, o.mem_lat_max, o.mem_grant, o.seed};
     if (hwprof_mem_model_init(&mem_rtl_, &mc) != kHwprofOk || hwprof_mem_model_init(&mem_model_, &mc) != kHwprofOk) {
       std::fprintf(stderr, "tb_top: error: bad memory model configuration\n");
@@ -410,6 +410,7 @@ class TopBench : public lockstep::Bench {
         HWPROF_PIR_PATH_SPILL_HI_ADDR, HWPROF_PIR_PATH_SPILL_ADDR, HWPROF_PIR_PATH_ENTRY_SEL_ADDR,
         HWPROF_PIR_PATH_ENTRY_ADDR, HWPROF_PIR_LINK_ENTRY_SEL_ADDR, HWPROF_PIR_LINK_ENTRY_BASE_LO_ADDR,
         HWPROF_PIR_LINK_ENTRY_BASE_HI_ADDR, HWPROF_PIR_LINK_ENTRY_OFFSET_ADDR, HWPROF_PIR_LINK_ENTRY_SUM_ADDR,
+        HWPROF_PIR_LINK_SPILL_LO_ADDR, HWPROF_PIR_LINK_SPILL_HI_ADDR, HWPROF_PIR_LINK_SPILL_ADDR,
         HWPROF_EDGE_PROF_CMD_ADDR, HWPROF_EDGE_PROF_STATUS_ADDR, HWPROF_EDGE_PROF_BOUND_LO_LO_ADDR,
         HWPROF_EDGE_PROF_BOUND_LO_HI_ADDR, HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR, HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR,
         HWPROF_EDGE_PROF_OAB_STATUS_ADDR, HWPROF_EDGE_PROF_OAB_CTRL_ADDR, HWPROF_EDGE_PROF_OAB_INDEX_ADDR,
@@ -512,6 +513,16 @@ class TopBench : public lockstep::Bench {
         v = static_cast<uint32_t>(g_mem_base + kMemSize + (rng_.chance(70) ? 0 : 64 * rng_.below(8)));
         break;
       case HWPROF_PIR_PATH_SPILL_HI_ADDR: v = static_cast<uint32_t>((g_mem_base + kMemSize) >> 32); break;
+      case HWPROF_PIR_LINK_SPILL_LO_ADDR:  // the link stack's area, the same way
+        v = static_cast<uint32_t>(g_mem_base + kMemSize + kSpillBytes + (rng_.chance(70) ? 0 : 64 * rng_.below(8)));
+        break;
+      case HWPROF_PIR_LINK_SPILL_HI_ADDR: v = static_cast<uint32_t>((g_mem_base + kMemSize + kSpillBytes) >> 32); break;
+      case HWPROF_PIR_LINK_SPILL_ADDR: {
+        const uint32_t most = link_frames(kSpillBlocks - 8);
+        const uint32_t limit = static_cast<uint32_t>(rng_.chance(40) ? rng_.below(2) : rng_.below(kSpillBlocks - 7));
+        v = limit | static_cast<uint32_t>(rng_.below(rng_.chance(70) ? link_frames(limit) + 1 : most)) << 16;
+        break;
+      }
       case HWPROF_PIR_PATH_SPILL_ADDR: {
         const uint32_t per = 64 / kLineBytes, most = (kSpillBlocks - 8) * per;
         const uint32_t limit = static_cast<uint32_t>(rng_.chance(40) ? rng_.below(2) : rng_.below(kSpillBlocks - 7));
@@ -551,6 +562,12 @@ class TopBench : public lockstep::Bench {
     // (all but 8 blocks: the random stream moves the area's base by up to 7)
     steps_.push_back(wr(HWPROF_PIR_PATH_SPILL_ADDR, kSpillBlocks - 8, false, "spilling on"));
     shadow_.pcap = HWPROF_PATH_STACK_ENTRIES + (kSpillBlocks - 8) * (64 / kLineBytes);
+    // the link stack spills above that (the area's base moves by up to 7 blocks too)
+    const uint64_t link_area = g_mem_base + kMemSize + kSpillBytes;
+    steps_.push_back(wr(HWPROF_PIR_LINK_SPILL_LO_ADDR, link_area & 0xffffffff, false, "link spill area"));
+    steps_.push_back(wr(HWPROF_PIR_LINK_SPILL_HI_ADDR, link_area >> 32, false, "link spill area, high bits"));
+    steps_.push_back(wr(HWPROF_PIR_LINK_SPILL_ADDR, kSpillBlocks - 8, false, "link spilling on"));
+    shadow_.lcap = HWPROF_PIR_LINK_ENTRIES + link_frames(kSpillBlocks - 8);
     // (the counts test leaves the flag to prof.start, which its independent shadow of the pir sees)
     if (!counts_) steps_.push_back(wr(HWPROF_PIR_CTRL_ADDR, 1, false, "profiling on"));
   }

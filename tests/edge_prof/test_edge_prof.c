@@ -233,6 +233,50 @@ static void test_edge_prof_link_entries_survive_a_context_switch(void **state) {
   assert_int_equal(hwprof_pir_link_check(&y->h), kHwprofOk);
 }
 
+/* The link stack goes on in memory too: 40 linked calls, each from its own base, offset and path sum,
+ * 32 of the frames spilled (one 16-byte line each, default configuration); another program's pir
+ * in between; the 40 returns give every caller its base, offset and sum back, newest first. */
+static void test_edge_prof_link_stack_spills_and_survives_a_context_switch(void **state) {
+  model_sys_t *y = SYS(state);
+  const uint64_t spill = MEM_BASE + MEM_SIZE / 2;
+  assert_int_equal(hwprof_edge_set_bounds(&y->h, (hwprof_edge_bounds_t){MEM_BASE, spill}), kHwprofOk);
+  assert_int_equal(hwprof_pir_link_spill(&y->h, spill, 1000), kHwprofBadArg); /* not whole blocks */
+  assert_int_equal(hwprof_pir_link_spill(&y->h, spill, MEM_SIZE / 2), kHwprofOk);
+  const unsigned n = 40, held = HWPROF_PIR_LINK_ENTRIES;
+  for (unsigned i = 0; i < n; i++) {
+    retire(y, init_at(MEM_BASE + 0x40 * i));
+    retire(y, (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_PROF, .op = HWPROF_PROF_OP_SETOFF, .operand = 3 * i});
+    retire(y, path_word(HWPROF_PATH_OP_SET, 7 * i + 1, 0));
+    retire(y, (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_JUMP, .is_call = true, .taken = true,
+                                   .op = HWPROF_PROF_OP_PUSH, .operand = MEM_BASE + 0x1000});
+  }
+  assert_int_equal(apb(y, false, HWPROF_PIR_LINK_ADDR, 0), held); /* no error, 8 held */
+  assert_int_equal(apb(y, false, HWPROF_PIR_LINK_SPILL_ADDR, 0) >> HWPROF_PIR_LINK_SPILL_LINES_LSB, n - held);
+  /* the oldest frame is line 0 of the area: {base, offset, sum}, the sum in the low 13 bits */
+  assert_int_equal(counter(y, spill) & 0x1fffu, 1);
+  assert_int_equal((counter(y, spill) >> 13) & 0x7ffffu, 0); /* offset 0 (its low 19 bits, in word 0) */
+
+  hwprof_pir_ctx_t saved, other = {.base = MEM_BASE};
+  assert_int_equal(hwprof_pir_save(&y->h, &saved), kHwprofOk);
+  assert_int_equal(saved.link_entry[0].base, MEM_BASE + 0x40 * (n - held));
+  assert_int_equal(hwprof_pir_restore(&y->h, &other), kHwprofOk);
+  for (unsigned i = 0; i < 12; i++)
+    retire(y, (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_JUMP, .is_call = true, .taken = true,
+                                   .op = HWPROF_PROF_OP_PUSH, .operand = MEM_BASE + 0x2000});
+  assert_int_equal(hwprof_pir_restore(&y->h, &saved), kHwprofOk);
+  for (int i = (int)n - 1; i >= 0; i--) {
+    retire(y, (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_JUMP, .is_ret = true, .taken = true,
+                                   .op = HWPROF_PROF_OP_POP});
+    assert_int_equal(apb(y, false, HWPROF_PIR_BASE_LO_ADDR, 0), (uint32_t)(MEM_BASE + 0x40 * (unsigned)i));
+    assert_int_equal(apb(y, false, HWPROF_PIR_OFFSET_ADDR, 0), 3 * (unsigned)i);
+    assert_int_equal(apb(y, false, HWPROF_PIR_PATH_SUM_ADDR, 0), 7 * (unsigned)i + 1);
+  }
+  assert_int_equal(hwprof_pir_link_check(&y->h), kHwprofOk);
+  retire(y, (hwprof_retire_ev_t){.valid = true, .kind = HWPROF_KIND_JUMP, .is_ret = true, .taken = true,
+                                 .op = HWPROF_PROF_OP_POP});
+  assert_int_equal(hwprof_pir_link_check(&y->h), kHwprofLinkLost);
+}
+
 static void test_edge_prof_cfg_check_rejects_bad_parameters(void **state) {
   (void)state;
   hwprof_edge_prof_cfg_t c;
@@ -265,6 +309,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_edge_prof_trigger_saturates_and_stays_disarmed_at_zero, setup, teardown),
       cmocka_unit_test_setup_teardown(test_edge_prof_path_stack_spills_and_survives_a_context_switch, setup, teardown),
       cmocka_unit_test_setup_teardown(test_edge_prof_link_entries_survive_a_context_switch, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_edge_prof_link_stack_spills_and_survives_a_context_switch, setup, teardown),
       cmocka_unit_test(test_edge_prof_cfg_check_rejects_bad_parameters),
   };
   return cmocka_run_group_tests_name("edge_prof", tests, NULL, NULL);

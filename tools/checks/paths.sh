@@ -108,8 +108,9 @@ paths_rtl_lockstep() {
 check paths-rtl-lockstep-same-profile paths_rtl_lockstep
 
 # recursion 5,000 deep (docs/path.md, "The path stack in memory"): the path stack spills to the
-# instrumenter's area and fills back, and the profile equals the oracle's in all three embodiments;
-# on the SystemC platform the RTL in lockstep writes the same file; with no spill area, or one
+# instrumenter's area and fills back, and the profile equals the oracle's in all three embodiments,
+# and with the recursive calls linked (--link-spill: the link stack spills instead, docs/pir.md);
+# on the SystemC platform the RTL in lockstep writes the same files; with no spill area, or one
 # too small (64 entries of 64-byte lines), the profile is refused after the run (PATH_STACK.ERR:
 # exit 4, no file), never counted wrong
 paths_deep_recursion() {
@@ -125,10 +126,21 @@ paths_deep_recursion() {
     echo "  $out"
     grep -q '^paths-check: [1-9][0-9]* functions, .* 0 differences' <<<"$out" || rc=1
   done
-  out=$("$sc" --engine=lockstep --path-map="$d/deep-rb.map" --path-profile="$d/deep-rb-sc.pprof" "$d/deep-rb.elf" 2>&1)
-  echo "rb on the SystemC platform, RTL in lockstep: exit $?: $(grep -o 'lockstep:.*' <<<"$out")"
-  grep -q 'lockstep: .* 0 mismatches' <<<"$out" || rc=1
-  cmp -s "$d/deep-rb.pprof" "$d/deep-rb-sc.pprof" && echo "  the same file as hwprof-sim's" || { echo "  differs"; rc=1; }
+  # with a link spill area every recursive call is linked: the link stack spills its frames too, and
+  # no ENTER or POP brackets the recursive calls any more
+  "$build/unit/hwprof-instr-asan" instrument --quiet --paths=rb --link-spill=262144 "$build/instr/deep_recursion.elf" \
+    -o "$d/deep-rbl.elf" --map="$d/deep-rbl.map" || rc=1
+  out=$("$build/sim/hwprof-sim" --path-map="$d/deep-rbl.map" --path-profile="$d/deep-rbl.pprof" "$d/deep-rbl.elf" 2>&1)
+  echo "rb, --link-spill: $(grep -o 'system: .*' <<<"$out"); $(grep -o 'cost: [0-9]* profiling instructions, [0-9.]*%' <<<"$out")"
+  out=$("$build/unit/hwprof-instr-asan" paths-check "$d/deep-rbl.pprof" "$d/deep.truth" 2>&1)
+  echo "  $out"
+  grep -q '^paths-check: [1-9][0-9]* functions, .* 0 differences' <<<"$out" || rc=1
+  for v in rb rbl; do
+    out=$("$sc" --engine=lockstep --path-map="$d/deep-$v.map" --path-profile="$d/deep-$v-sc.pprof" "$d/deep-$v.elf" 2>&1)
+    echo "$v on the SystemC platform, RTL in lockstep: exit $?: $(grep -o 'lockstep:.*' <<<"$out")"
+    grep -q 'lockstep: .* 0 mismatches' <<<"$out" || rc=1
+    cmp -s "$d/deep-$v.pprof" "$d/deep-$v-sc.pprof" && echo "  the same file as hwprof-sim's" || { echo "  differs"; rc=1; }
+  done
   for spill in 0 4096; do
     "$build/unit/hwprof-instr-asan" instrument --quiet --paths=rb --path-spill=$spill "$build/instr/deep_recursion.elf" \
       -o "$d/deep-$spill.elf" --map="$d/deep-$spill.map" || rc=1

@@ -34,6 +34,9 @@ static decode_t decode(const hwprof_pir_reg_state_t *s, uint16_t addr, const hwp
     case HWPROF_PIR_LINK_ENTRY_BASE_HI_ADDR: d.rdata = ((uint32_t)hw->link_entry_base_hi_value & 0xffu); break;
     case HWPROF_PIR_LINK_ENTRY_OFFSET_ADDR: d.rdata = ((uint32_t)hw->link_entry_offset_value & 0xffffffu); break;
     case HWPROF_PIR_LINK_ENTRY_SUM_ADDR: d.rdata = ((uint32_t)hw->link_entry_sum_value & 0x1fffu); break;
+    case HWPROF_PIR_LINK_SPILL_LO_ADDR: d.rdata = ((uint32_t)hw->link_spill_lo_value & 0xffffffffu); break;
+    case HWPROF_PIR_LINK_SPILL_HI_ADDR: d.rdata = ((uint32_t)hw->link_spill_hi_value & 0xffu); break;
+    case HWPROF_PIR_LINK_SPILL_ADDR: d.rdata = ((uint32_t)hw->link_spill_limit & 0xffffu) | (((uint32_t)hw->link_spill_lines & 0xffffu) << 16); break;
     default: d.hit = false; break;
   }
   return d;
@@ -139,6 +142,19 @@ void hwprof_pir_reg_comb(const hwprof_pir_reg_state_t *s, const hwprof_reg_req_t
     case HWPROF_PIR_LINK_ENTRY_SUM_ADDR:
       r2h->link_entry_sum_qe = true;
       r2h->link_entry_sum_value = (req->wdata) & 0x1fffu;
+      break;
+    case HWPROF_PIR_LINK_SPILL_LO_ADDR:
+      r2h->link_spill_lo_qe = true;
+      r2h->link_spill_lo_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_PIR_LINK_SPILL_HI_ADDR:
+      r2h->link_spill_hi_qe = true;
+      r2h->link_spill_hi_value = (req->wdata) & 0xffu;
+      break;
+    case HWPROF_PIR_LINK_SPILL_ADDR:
+      r2h->link_spill_qe = true;
+      r2h->link_spill_limit = (req->wdata) & 0xffffu;
+      r2h->link_spill_lines = (req->wdata >> 16) & 0xffffu;
       break;
     default: break;
   }

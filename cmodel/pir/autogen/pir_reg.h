@@ -36,6 +36,10 @@ typedef struct {
   uint32_t link_entry_base_hi_value;
   uint32_t link_entry_offset_value;
   uint32_t link_entry_sum_value;
+  uint32_t link_spill_lo_value;
+  uint32_t link_spill_hi_value;
+  uint32_t link_spill_limit;
+  uint32_t link_spill_lines;
 } hwprof_pir_hw2reg_t;
 
 /* Strobes and written values for the engine (valid in the cycle of the access). */
@@ -83,6 +87,13 @@ typedef struct {
   uint32_t link_entry_offset_value;
   bool link_entry_sum_qe;
   uint32_t link_entry_sum_value;
+  bool link_spill_lo_qe;
+  uint32_t link_spill_lo_value;
+  bool link_spill_hi_qe;
+  uint32_t link_spill_hi_value;
+  bool link_spill_qe;
+  uint32_t link_spill_limit;
+  uint32_t link_spill_lines;
 } hwprof_pir_reg2hw_t;
 
 void hwprof_pir_reg_reset(hwprof_pir_reg_state_t *s);

@@ -42,6 +42,9 @@ module hwprof_pir_reg (
   logic sel_link_entry_base_hi;
   logic sel_link_entry_offset;
   logic sel_link_entry_sum;
+  logic sel_link_spill_lo;
+  logic sel_link_spill_hi;
+  logic sel_link_spill;
   assign sel_base_lo = reg_addr_i == hwprof_pkg::PIR_BASE_LO_ADDR;
   assign sel_base_hi = reg_addr_i == hwprof_pkg::PIR_BASE_HI_ADDR;
   assign sel_offset = reg_addr_i == hwprof_pkg::PIR_OFFSET_ADDR;
@@ -62,9 +65,12 @@ module hwprof_pir_reg (
   assign sel_link_entry_base_hi = reg_addr_i == hwprof_pkg::PIR_LINK_ENTRY_BASE_HI_ADDR;
   assign sel_link_entry_offset = reg_addr_i == hwprof_pkg::PIR_LINK_ENTRY_OFFSET_ADDR;
   assign sel_link_entry_sum = reg_addr_i == hwprof_pkg::PIR_LINK_ENTRY_SUM_ADDR;
+  assign sel_link_spill_lo = reg_addr_i == hwprof_pkg::PIR_LINK_SPILL_LO_ADDR;
+  assign sel_link_spill_hi = reg_addr_i == hwprof_pkg::PIR_LINK_SPILL_HI_ADDR;
+  assign sel_link_spill = reg_addr_i == hwprof_pkg::PIR_LINK_SPILL_ADDR;
 
   logic reg_hit, reg_ro, reg_refused;
-  assign reg_hit     = sel_base_lo | sel_base_hi | sel_offset | sel_trigger | sel_ctrl | sel_stat_events | sel_stat_updates | sel_link | sel_path_sum | sel_path_stack | sel_path_spill_lo | sel_path_spill_hi | sel_path_spill | sel_path_entry_sel | sel_path_entry | sel_link_entry_sel | sel_link_entry_base_lo | sel_link_entry_base_hi | sel_link_entry_offset | sel_link_entry_sum;
+  assign reg_hit     = sel_base_lo | sel_base_hi | sel_offset | sel_trigger | sel_ctrl | sel_stat_events | sel_stat_updates | sel_link | sel_path_sum | sel_path_stack | sel_path_spill_lo | sel_path_spill_hi | sel_path_spill | sel_path_entry_sel | sel_path_entry | sel_link_entry_sel | sel_link_entry_base_lo | sel_link_entry_base_hi | sel_link_entry_offset | sel_link_entry_sum | sel_link_spill_lo | sel_link_spill_hi | sel_link_spill;
   assign reg_ro      = 1'b0;
   assign reg_refused = 1'b0;
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
@@ -111,6 +117,12 @@ module hwprof_pir_reg (
   assign we_link_entry_offset = reg_access_i && reg_write_i && sel_link_entry_offset;
   logic we_link_entry_sum;
   assign we_link_entry_sum = reg_access_i && reg_write_i && sel_link_entry_sum;
+  logic we_link_spill_lo;
+  assign we_link_spill_lo = reg_access_i && reg_write_i && sel_link_spill_lo;
+  logic we_link_spill_hi;
+  assign we_link_spill_hi = reg_access_i && reg_write_i && sel_link_spill_hi;
+  logic we_link_spill;
+  assign we_link_spill = reg_access_i && reg_write_i && sel_link_spill;
 
   // this block holds no flops
   logic unused_clk;
@@ -142,6 +154,9 @@ module hwprof_pir_reg (
       hwprof_pkg::PIR_LINK_ENTRY_BASE_HI_ADDR: rdata = {24'd0, hw2reg_i.link_entry_base_hi_value};
       hwprof_pkg::PIR_LINK_ENTRY_OFFSET_ADDR: rdata = {8'd0, hw2reg_i.link_entry_offset_value};
       hwprof_pkg::PIR_LINK_ENTRY_SUM_ADDR: rdata = {19'd0, hw2reg_i.link_entry_sum_value};
+      hwprof_pkg::PIR_LINK_SPILL_LO_ADDR: rdata = hw2reg_i.link_spill_lo_value;
+      hwprof_pkg::PIR_LINK_SPILL_HI_ADDR: rdata = {24'd0, hw2reg_i.link_spill_hi_value};
+      hwprof_pkg::PIR_LINK_SPILL_ADDR: rdata = {hw2reg_i.link_spill_lines, hw2reg_i.link_spill_limit};
       default: rdata = '0;
     endcase
   end
@@ -191,6 +206,13 @@ module hwprof_pir_reg (
   assign reg2hw_o.link_entry_offset_value = reg_wdata_i[23:0];
   assign reg2hw_o.link_entry_sum_qe = we_link_entry_sum;
   assign reg2hw_o.link_entry_sum_value = reg_wdata_i[12:0];
+  assign reg2hw_o.link_spill_lo_qe = we_link_spill_lo;
+  assign reg2hw_o.link_spill_lo_value = reg_wdata_i[31:0];
+  assign reg2hw_o.link_spill_hi_qe = we_link_spill_hi;
+  assign reg2hw_o.link_spill_hi_value = reg_wdata_i[7:0];
+  assign reg2hw_o.link_spill_qe = we_link_spill;
+  assign reg2hw_o.link_spill_limit = reg_wdata_i[15:0];
+  assign reg2hw_o.link_spill_lines = reg_wdata_i[31:16];
 
   // write-data bits outside every writable field are ignored
   logic unused_wdata;

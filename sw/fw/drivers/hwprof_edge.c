@@ -112,6 +112,16 @@ hwprof_result_t hwprof_pir_path_spill(const hwprof_t *h, uint64_t base, uint32_t
   return kHwprofOk;
 }
 
+hwprof_result_t hwprof_pir_link_spill(const hwprof_t *h, uint64_t base, uint32_t bytes) {
+  if (h == NULL || (base & 63u) || (bytes & 63u) || bytes / 64u > HWPROF_PIR_LINK_SPILL_LIMIT_MASK ||
+      base + bytes > ADDR_LIMIT)
+    return kHwprofBadArg;
+  wr(h, HWPROF_PIR_LINK_SPILL_LO_ADDR, (uint32_t)base);
+  wr(h, HWPROF_PIR_LINK_SPILL_HI_ADDR, (uint32_t)(base >> 32));
+  wr(h, HWPROF_PIR_LINK_SPILL_ADDR, (bytes / 64u) << HWPROF_PIR_LINK_SPILL_LIMIT_LSB);
+  return kHwprofOk;
+}
+
 hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx) {
   if (h == NULL || ctx == NULL) return kHwprofBadArg;
   ctx->base = ((uint64_t)rd(h, HWPROF_PIR_BASE_HI_ADDR) << 32) | rd(h, HWPROF_PIR_BASE_LO_ADDR);
@@ -123,6 +133,8 @@ hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx) {
   ctx->path_stack = rd(h, HWPROF_PIR_PATH_STACK_ADDR);
   ctx->path_spill_base = ((uint64_t)rd(h, HWPROF_PIR_PATH_SPILL_HI_ADDR) << 32) | rd(h, HWPROF_PIR_PATH_SPILL_LO_ADDR);
   ctx->path_spill = rd(h, HWPROF_PIR_PATH_SPILL_ADDR);
+  ctx->link_spill_base = ((uint64_t)rd(h, HWPROF_PIR_LINK_SPILL_HI_ADDR) << 32) | rd(h, HWPROF_PIR_LINK_SPILL_LO_ADDR);
+  ctx->link_spill = rd(h, HWPROF_PIR_LINK_SPILL_ADDR);
   for (uint32_t i = 0; i < HWPROF_PIR_LINK_ENTRIES; i++) {
     wr(h, HWPROF_PIR_LINK_ENTRY_SEL_ADDR, i);
     hwprof_pir_link_entry_t *e = &ctx->link_entry[i];
@@ -151,7 +163,8 @@ hwprof_result_t hwprof_pir_restore(const hwprof_t *h, const hwprof_pir_ctx_t *ct
   if (h == NULL || ctx == NULL || ctx->base >= ADDR_LIMIT || ctx->offset > HWPROF_PIR_OFFSET_VALUE_MASK ||
       ctx->trigger > HWPROF_PIR_TRIGGER_VALUE_MASK || (ctx->link & ~HWPROF_PIR_LINK_WMASK) ||
       (ctx->path_sum & ~HWPROF_PIR_PATH_SUM_WMASK) || (ctx->path_stack & ~HWPROF_PIR_PATH_STACK_WMASK) ||
-      ctx->path_spill_base >= ADDR_LIMIT || (ctx->path_spill & ~HWPROF_PIR_PATH_SPILL_WMASK))
+      ctx->path_spill_base >= ADDR_LIMIT || (ctx->path_spill & ~HWPROF_PIR_PATH_SPILL_WMASK) ||
+      ctx->link_spill_base >= ADDR_LIMIT || (ctx->link_spill & ~HWPROF_PIR_LINK_SPILL_WMASK))
     return kHwprofBadArg;
   for (uint32_t i = 0; i < HWPROF_PIR_LINK_ENTRIES; i++) {
     const hwprof_pir_link_entry_t *e = &ctx->link_entry[i];
@@ -176,6 +189,9 @@ hwprof_result_t hwprof_pir_restore(const hwprof_t *h, const hwprof_pir_ctx_t *ct
   wr(h, HWPROF_PIR_PATH_SPILL_LO_ADDR, (uint32_t)ctx->path_spill_base);
   wr(h, HWPROF_PIR_PATH_SPILL_HI_ADDR, (uint32_t)(ctx->path_spill_base >> 32));
   wr(h, HWPROF_PIR_PATH_SPILL_ADDR, ctx->path_spill);
+  wr(h, HWPROF_PIR_LINK_SPILL_LO_ADDR, (uint32_t)ctx->link_spill_base);
+  wr(h, HWPROF_PIR_LINK_SPILL_HI_ADDR, (uint32_t)(ctx->link_spill_base >> 32));
+  wr(h, HWPROF_PIR_LINK_SPILL_ADDR, ctx->link_spill);
   wr(h, HWPROF_PIR_BASE_LO_ADDR, (uint32_t)ctx->base);
   wr(h, HWPROF_PIR_BASE_HI_ADDR, (uint32_t)(ctx->base >> 32));
   wr(h, HWPROF_PIR_OFFSET_ADDR, ctx->offset);

@@ -43,6 +43,9 @@ static void usage(FILE *to) {
           "  --path-spill=BYTES  with --paths through the hardware: the path stack's spill area after\n"
           "                   the counters, whole 64-byte blocks (default %" PRIu32 "; 0: none, a stack\n"
           "                   deeper than the pir's 32 entries loses the path profile)\n"
+          "  --link-spill=BYTES  a spill area for the pir's link stack after the counters (whole 64-byte\n"
+          "                   blocks; default 0: none): every direct call to a function entered\n"
+          "                   only by calls is linked then, recursive ones too (docs/pir.md)\n"
           "  --paths-sw       with --paths: the software-only baseline: every path operation is\n"
           "                   inserted code, the sum and its stack in memory at --path-state-at=ADDR\n"
           "                   (default 0x%08" PRIx32 "); the same counters and map as the hardware's\n"
@@ -139,6 +142,14 @@ static int cmd_instrument(int argc, char **argv) {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects a 4 KiB-aligned 32-bit address\n", a);
         return HWPROF_EXIT_USAGE;
       }
+    } else if (!strncmp(a, "--link-spill=", 13)) {
+      uint32_t v;
+      if (parse_addr(a + 13, &v) || (v % 64u) || v / 64u > HWPROF_PIR_LINK_SPILL_LIMIT_MASK) {
+        fprintf(stderr, "hwprof-instr: error: argument '%s': expects whole 64-byte blocks, at most %u bytes\n", a,
+                64u * (unsigned)HWPROF_PIR_LINK_SPILL_LIMIT_MASK);
+        return HWPROF_EXIT_USAGE;
+      }
+      o.link_spill = v;
     } else if (!strncmp(a, "--path-spill=", 13)) {
       uint32_t v;
       if (parse_addr(a + 13, &v) || (v % 64u) || v / 64u > HWPROF_PIR_PATH_SPILL_LIMIT_MASK) {

@@ -19,7 +19,7 @@
 #include "rv32_isa.h"
 
 #define STUB_WORDS 14
-#define STUB_SPILL_WORDS 7 /* the path stack's spill area (paths through the hardware) */
+#define STUB_SPILL_WORDS 7 /* a stack's spill area: the path stack's (paths through the hardware), the link stack's */
 
 static bool in_list(const char *list, const char *name) {
   if (list == NULL) return false;
@@ -571,10 +571,27 @@ static int fold_carriers(ctx_t *c, bool regions) {
 
 /* ---------------------------------------------------------------- layout and output */
 
-/* Paths through the hardware with a spill area: where it goes (after the counters, 64-byte aligned). */
+/* The stacks' spill areas, after the counters, 64-byte aligned: the path stack's (paths through the
+ * hardware), then the link stack's (linked calls, with --link-spill). */
 static bool spills(const ctx_t *c) { return c->o->paths != kPathsNone && !c->o->paths_sw && c->o->path_spill != 0; }
+static bool link_spills(const ctx_t *c) { return c->o->link_spill != 0 && c->o->linked_calls && !c->o->paths_sw; }
 static uint32_t spill_at(const ctx_t *c) { return (counters_end(c) + 63u) & ~63u; }
-static unsigned stub_words(const ctx_t *c) { return STUB_WORDS + (spills(c) ? STUB_SPILL_WORDS : 0u); }
+static uint32_t link_spill_at(const ctx_t *c) { return spill_at(c) + (spills(c) ? c->o->path_spill : 0u); }
+static unsigned stub_words(const ctx_t *c) {
+  return STUB_WORDS + (spills(c) ? STUB_SPILL_WORDS : 0u) + (link_spills(c) ? STUB_SPILL_WORDS : 0u);
+}
+/* The start-up code's words that give a stack its spill area: base at and size in 64-byte blocks. */
+static unsigned emit_spill(uint32_t *w, uint32_t at, uint32_t bytes, uint16_t lo_reg, uint16_t hi_reg, uint16_t reg) {
+  unsigned n = 0;
+  w[n++] = rv32_lui(6, at);
+  w[n++] = rv32_addi(6, 6, rv32_lo12(at));
+  w[n++] = rv32_sw(6, 5, lo_reg);
+  w[n++] = rv32_sw(0, 5, hi_reg);
+  w[n++] = rv32_lui(6, bytes / 64u);
+  w[n++] = rv32_addi(6, 6, rv32_lo12(bytes / 64u));
+  w[n++] = rv32_sw(6, 5, reg);
+  return n;
+}
 
 /* The start-up code at the new entry: the bounds window of the edge-profiling unit is set to the
  * counter areas, the path stack's spill area after them (paths through the hardware), profiling is
@@ -582,7 +599,7 @@ static unsigned stub_words(const ctx_t *c) { return STUB_WORDS + (spills(c) ? ST
  * bare-metal program. */
 static int emit_stub(ctx_t *c) {
   const uint32_t hw = c->o->hwprof_base, lo = c->o->counters_at, hi = counters_end(c);
-  uint32_t w[STUB_WORDS + STUB_SPILL_WORDS], sh[STUB_WORDS + STUB_SPILL_WORDS] = {0};
+  uint32_t w[STUB_WORDS + 2 * STUB_SPILL_WORDS], sh[STUB_WORDS + 2 * STUB_SPILL_WORDS] = {0};
   unsigned n = 0;
   w[n++] = rv32_lui(5, hw);
   w[n++] = rv32_addi(5, 5, rv32_lo12(hw));
@@ -594,16 +611,13 @@ static int emit_stub(ctx_t *c) {
   w[n++] = rv32_addi(6, 6, rv32_lo12(hi));
   w[n++] = rv32_sw(6, 5, HWPROF_EDGE_PROF_BOUND_HI_LO_ADDR);
   w[n++] = rv32_sw(0, 5, HWPROF_EDGE_PROF_BOUND_HI_HI_ADDR);
-  if (spills(c)) { /* PATH_SPILL.LIMIT in 64-byte blocks, no entries in the area yet */
-    const uint32_t at = spill_at(c), blocks = c->o->path_spill / 64u;
-    w[n++] = rv32_lui(6, at);
-    w[n++] = rv32_addi(6, 6, rv32_lo12(at));
-    w[n++] = rv32_sw(6, 5, HWPROF_PIR_PATH_SPILL_LO_ADDR);
-    w[n++] = rv32_sw(0, 5, HWPROF_PIR_PATH_SPILL_HI_ADDR);
-    w[n++] = rv32_lui(6, blocks);
-    w[n++] = rv32_addi(6, 6, rv32_lo12(blocks));
-    w[n++] = rv32_sw(6, 5, HWPROF_PIR_PATH_SPILL_ADDR);
-  }
+  /* (LIMIT in 64-byte blocks, nothing in the areas yet) */
+  if (spills(c))
+    n += emit_spill(w + n, spill_at(c), c->o->path_spill, HWPROF_PIR_PATH_SPILL_LO_ADDR, HWPROF_PIR_PATH_SPILL_HI_ADDR,
+                    HWPROF_PIR_PATH_SPILL_ADDR);
+  if (link_spills(c))
+    n += emit_spill(w + n, link_spill_at(c), c->o->link_spill, HWPROF_PIR_LINK_SPILL_LO_ADDR,
+                    HWPROF_PIR_LINK_SPILL_HI_ADDR, HWPROF_PIR_LINK_SPILL_ADDR);
   w[n++] = rv32_addi(5, 0, 0);
   w[n++] = rv32_addi(6, 0, 0);
   w[n++] = rv32_prof(HWPROF_PROF_OP_START, 0, 0);
@@ -761,7 +775,7 @@ static void find_neutral(ctx_t *c) {
 }
 
 /* Which instrumented functions are linked (linkage.h), for the pir's link stack of
- * HWPROF_PIR_LINK_ENTRIES entries. */
+ * HWPROF_PIR_LINK_ENTRIES entries, or of any depth when the program gives it a spill area. */
 static int find_linked(ctx_t *c) {
   const unsigned n = c->prog.nfn;
   bool *ok = calloc(n + 1, sizeof *ok), *linked = calloc(n + 1, sizeof *linked);
@@ -772,7 +786,7 @@ static int find_linked(ctx_t *c) {
   }
   const bool link = c->o->linked_calls && !c->o->paths_sw; /* the software-only build uses no pir */
   for (unsigned i = 0; i < n; i++) ok[i] = c->fn[i].ok && link;
-  if (instr_linkage(&c->prog, &c->elf, ok, HWPROF_PIR_LINK_ENTRIES, linked)) {
+  if (instr_linkage(&c->prog, &c->elf, ok, c->o->link_spill ? 0u : HWPROF_PIR_LINK_ENTRIES, linked)) {
     snprintf(c->err, c->errlen, "out of memory");
     goto out;
   }
@@ -804,9 +818,11 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
              "profiles 4", o->cnt_bytes);
     return -1;
   }
-  if ((o->path_spill % 64u) || o->path_spill / 64u > HWPROF_PIR_PATH_SPILL_LIMIT_MASK) {
-    snprintf(err, errlen, "a path spill area of %" PRIu32 " bytes: it takes whole 64-byte blocks, at most %u",
-             o->path_spill, (unsigned)HWPROF_PIR_PATH_SPILL_LIMIT_MASK);
+  if ((o->path_spill % 64u) || o->path_spill / 64u > HWPROF_PIR_PATH_SPILL_LIMIT_MASK || (o->link_spill % 64u) ||
+      o->link_spill / 64u > HWPROF_PIR_LINK_SPILL_LIMIT_MASK) {
+    snprintf(err, errlen, "a spill area of %" PRIu32 " bytes: it takes whole 64-byte blocks, at most %u",
+             (o->path_spill % 64u) || o->path_spill / 64u > HWPROF_PIR_PATH_SPILL_LIMIT_MASK ? o->path_spill : o->link_spill,
+             (unsigned)HWPROF_PIR_PATH_SPILL_LIMIT_MASK);
     return -1;
   }
   if (o->k < 2 || o->k > 12) {
@@ -883,15 +899,15 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   hwprof_rw_seg_t segs[4];
   unsigned nseg = 0;
   if (c->next_counter) segs[nseg++] = (hwprof_rw_seg_t){o->counters_at, 0, counters_end(c) - o->counters_at, 6u, NULL};
-  if (spills(c)) { /* the path stack's spill area: zero-filled memory of the program's, after the counters */
-    const uint64_t lo = spill_at(c), hi = lo + o->path_spill;
+  if (spills(c) || link_spills(c)) { /* the stacks' spill areas: zero-filled memory of the program's, after the counters */
+    const uint64_t lo = spill_at(c), hi = (uint64_t)link_spill_at(c) + (link_spills(c) ? o->link_spill : 0u);
     if (hi > UINT32_MAX || (lo < hwprof_rw_text_end(c->rw) && hi > o->text_at)) {
-      snprintf(err, errlen, "the path spill area [0x%08" PRIx64 ", 0x%08" PRIx64 ") overlaps the code or leaves the "
+      snprintf(err, errlen, "the spill areas [0x%08" PRIx64 ", 0x%08" PRIx64 ") overlap the code or leave the "
                "32-bit space", lo, hi);
       remove(map);
       goto out;
     }
-    segs[nseg++] = (hwprof_rw_seg_t){(uint32_t)lo, 0, o->path_spill, 6u, NULL};
+    segs[nseg++] = (hwprof_rw_seg_t){(uint32_t)lo, 0, (uint32_t)(hi - lo), 6u, NULL};
   }
   uint8_t state[8] = {0}; /* the software-only build's sum (0) and stack pointer (the stack's bottom) */
   if (o->paths_sw) {

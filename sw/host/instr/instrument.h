@@ -47,6 +47,9 @@ typedef struct {
   uint32_t path_state_at; /* that build's sum, stack pointer and stack (4 KiB aligned) */
   uint32_t path_spill;   /* with paths through the hardware: bytes of the path stack's spill area, placed
                             after the counters (a multiple of 64, at most 64 * 65535; 0: no spilling) */
+  uint32_t link_spill;   /* bytes of the link stack's spill area, after the path stack's (the same rules);
+                            with one, every call linkage.h allows is linked, recursive ones too (0, the
+                            default: linked calls bounded by the link stack's entries) */
   FILE *report;          /* one line per function that is left uninstrumented, with the reason */
 } instr_opts_t;
 

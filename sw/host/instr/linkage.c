@@ -171,6 +171,11 @@ int instr_linkage(const hwprof_cfg_prog_t *p, const hwprof_elf_t *e, const bool 
   }
   if (g.ncall) qsort(g.call, g.ncall, sizeof *g.call, by_caller);
   if (find_cycles(&g, taken, on_cycle)) goto out;
+  if (entries == 0) { /* the stack spills to memory: any depth, recursion included */
+    for (unsigned i = 0; i < n; i++) linked[i] = linked[i] && !taken[i];
+    rc = 0;
+    goto out;
+  }
   for (unsigned i = 0; i < n; i++) linked[i] = linked[i] && !taken[i] && !on_cycle[i];
   /* the stack's bound: unlink the lowest function that would overflow it, until none would */
   for (;;) {

@@ -13,6 +13,8 @@
  *     `entries` (the stack's size): 1 + H(f) <= entries, where H(f) is the most linked calls a
  *     chain of calls from f can stack. Where that fails the functions nearest the leaves lose
  *     their linking first, until it holds everywhere.
+ * With entries 0 the link stack spills to memory (docs/pir.md): the last two rules fall, and a
+ * recursive function is linked too.
  * The helpers below answer, for both policies, what a call does to the caller's pir. Host only. */
 #ifndef HWPROF_INSTR_LINKAGE_H
 #define HWPROF_INSTR_LINKAGE_H

@@ -300,7 +300,7 @@
 #define HWPROF_PIR_STAT_UPDATES_VALUE_LSB 0u
 #define HWPROF_PIR_STAT_UPDATES_VALUE_WIDTH 32u
 #define HWPROF_PIR_STAT_UPDATES_VALUE_MASK 0xffffffffu
-#define HWPROF_PIR_LINK_ADDR 0x011cu /* The link stack (linked calls and returns, docs/pir.md): its depth and the sticky error. Its entries are read and written through LINK_ENTRY_*. */
+#define HWPROF_PIR_LINK_ADDR 0x011cu /* The link stack (linked calls and returns, docs/pir.md): the frames held in the pir and the sticky error. Its entries are read and written through LINK_ENTRY_*; those spilled to memory are counted in LINK_SPILL.LINES. */
 #define HWPROF_PIR_LINK_WMASK 0x000001ffu
 #define HWPROF_PIR_LINK_RMASK 0x000001ffu
 #define HWPROF_PIR_LINK_RESVAL 0x00000000u
@@ -400,6 +400,30 @@
 #define HWPROF_PIR_LINK_ENTRY_SUM_VALUE_LSB 0u
 #define HWPROF_PIR_LINK_ENTRY_SUM_VALUE_WIDTH 13u
 #define HWPROF_PIR_LINK_ENTRY_SUM_VALUE_MASK 0x1fffu
+#define HWPROF_PIR_LINK_SPILL_LO_ADDR 0x0150u /* Spill area of the link stack, bits 31:0 of its byte address (docs/pir.md): spilled frame i takes the lines from this address + i * (its lines, rounded up to a power of 2) * the line's bytes. */
+#define HWPROF_PIR_LINK_SPILL_LO_WMASK 0xffffffffu
+#define HWPROF_PIR_LINK_SPILL_LO_RMASK 0xffffffffu
+#define HWPROF_PIR_LINK_SPILL_LO_RESVAL 0x00000000u
+#define HWPROF_PIR_LINK_SPILL_LO_VALUE_LSB 0u
+#define HWPROF_PIR_LINK_SPILL_LO_VALUE_WIDTH 32u
+#define HWPROF_PIR_LINK_SPILL_LO_VALUE_MASK 0xffffffffu
+#define HWPROF_PIR_LINK_SPILL_HI_ADDR 0x0154u /* Spill area of the link stack, bits 39:32 of its byte address. */
+#define HWPROF_PIR_LINK_SPILL_HI_WMASK 0x000000ffu
+#define HWPROF_PIR_LINK_SPILL_HI_RMASK 0x000000ffu
+#define HWPROF_PIR_LINK_SPILL_HI_RESVAL 0x00000000u
+#define HWPROF_PIR_LINK_SPILL_HI_VALUE_LSB 0u
+#define HWPROF_PIR_LINK_SPILL_HI_VALUE_WIDTH 8u
+#define HWPROF_PIR_LINK_SPILL_HI_VALUE_MASK 0xffu
+#define HWPROF_PIR_LINK_SPILL_ADDR 0x0158u /* Spilling of the link stack to memory: the area's size and the frames in it now. */
+#define HWPROF_PIR_LINK_SPILL_WMASK 0xffffffffu
+#define HWPROF_PIR_LINK_SPILL_RMASK 0xffffffffu
+#define HWPROF_PIR_LINK_SPILL_RESVAL 0x00000000u
+#define HWPROF_PIR_LINK_SPILL_LIMIT_LSB 0u
+#define HWPROF_PIR_LINK_SPILL_LIMIT_WIDTH 16u
+#define HWPROF_PIR_LINK_SPILL_LIMIT_MASK 0xffffu
+#define HWPROF_PIR_LINK_SPILL_LINES_LSB 16u
+#define HWPROF_PIR_LINK_SPILL_LINES_WIDTH 16u
+#define HWPROF_PIR_LINK_SPILL_LINES_MASK 0xffffu
 
 /* ---- register window 'edge_prof': Edge-profiling unit (seed 000, section 7): profile update buffer, profile cache, bounds window, overflowed-address buffer and statistics. */
 #define HWPROF_EDGE_PROF_WINDOW 2u
