@@ -102,24 +102,30 @@ hwprof_result_t hwprof_edge_read_stats(const hwprof_t *h, hwprof_edge_stats_t *o
   return kHwprofOk;
 }
 
-hwprof_result_t hwprof_pir_path_spill(const hwprof_t *h, uint64_t base, uint32_t bytes) {
+/* A stack's spill area: its base registers and its size in 64-byte blocks (LIMIT, bits 15:0 of both
+ * stacks' registers), no entries in it yet. */
+static hwprof_result_t set_spill(const hwprof_t *h, uint16_t lo, uint16_t hi, uint16_t reg, uint64_t base,
+                                 uint32_t bytes) {
   if (h == NULL || (base & 63u) || (bytes & 63u) || bytes / 64u > HWPROF_PIR_PATH_SPILL_LIMIT_MASK ||
       base + bytes > ADDR_LIMIT)
     return kHwprofBadArg;
-  wr(h, HWPROF_PIR_PATH_SPILL_LO_ADDR, (uint32_t)base);
-  wr(h, HWPROF_PIR_PATH_SPILL_HI_ADDR, (uint32_t)(base >> 32));
-  wr(h, HWPROF_PIR_PATH_SPILL_ADDR, (bytes / 64u) << HWPROF_PIR_PATH_SPILL_LIMIT_LSB);
+  wr(h, lo, (uint32_t)base);
+  wr(h, hi, (uint32_t)(base >> 32));
+  wr(h, reg, bytes / 64u);
   return kHwprofOk;
+}
+_Static_assert(HWPROF_PIR_PATH_SPILL_LIMIT_LSB == 0 && HWPROF_PIR_LINK_SPILL_LIMIT_LSB == 0 &&
+                   HWPROF_PIR_PATH_SPILL_LIMIT_MASK == HWPROF_PIR_LINK_SPILL_LIMIT_MASK,
+               "set_spill: both stacks' LIMIT fields are bits 15:0");
+
+hwprof_result_t hwprof_pir_path_spill(const hwprof_t *h, uint64_t base, uint32_t bytes) {
+  return set_spill(h, HWPROF_PIR_PATH_SPILL_LO_ADDR, HWPROF_PIR_PATH_SPILL_HI_ADDR, HWPROF_PIR_PATH_SPILL_ADDR, base,
+                   bytes);
 }
 
 hwprof_result_t hwprof_pir_link_spill(const hwprof_t *h, uint64_t base, uint32_t bytes) {
-  if (h == NULL || (base & 63u) || (bytes & 63u) || bytes / 64u > HWPROF_PIR_LINK_SPILL_LIMIT_MASK ||
-      base + bytes > ADDR_LIMIT)
-    return kHwprofBadArg;
-  wr(h, HWPROF_PIR_LINK_SPILL_LO_ADDR, (uint32_t)base);
-  wr(h, HWPROF_PIR_LINK_SPILL_HI_ADDR, (uint32_t)(base >> 32));
-  wr(h, HWPROF_PIR_LINK_SPILL_ADDR, (bytes / 64u) << HWPROF_PIR_LINK_SPILL_LIMIT_LSB);
-  return kHwprofOk;
+  return set_spill(h, HWPROF_PIR_LINK_SPILL_LO_ADDR, HWPROF_PIR_LINK_SPILL_HI_ADDR, HWPROF_PIR_LINK_SPILL_ADDR, base,
+                   bytes);
 }
 
 hwprof_result_t hwprof_pir_save(const hwprof_t *h, hwprof_pir_ctx_t *ctx) {

@@ -142,22 +142,13 @@ static int cmd_instrument(int argc, char **argv) {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects a 4 KiB-aligned 32-bit address\n", a);
         return HWPROF_EXIT_USAGE;
       }
-    } else if (!strncmp(a, "--link-spill=", 13)) {
-      uint32_t v;
-      if (parse_addr(a + 13, &v) || (v % 64u) || v / 64u > HWPROF_PIR_LINK_SPILL_LIMIT_MASK) {
-        fprintf(stderr, "hwprof-instr: error: argument '%s': expects whole 64-byte blocks, at most %u bytes\n", a,
-                64u * (unsigned)HWPROF_PIR_LINK_SPILL_LIMIT_MASK);
-        return HWPROF_EXIT_USAGE;
-      }
-      o.link_spill = v;
-    } else if (!strncmp(a, "--path-spill=", 13)) {
-      uint32_t v;
-      if (parse_addr(a + 13, &v) || (v % 64u) || v / 64u > HWPROF_PIR_PATH_SPILL_LIMIT_MASK) {
+    } else if (!strncmp(a, "--link-spill=", 13) || !strncmp(a, "--path-spill=", 13)) {
+      uint32_t *v = a[2] == 'l' ? &o.link_spill : &o.path_spill; /* (both LIMIT fields are 16 bits) */
+      if (parse_addr(a + 13, v) || (*v % 64u) || *v / 64u > HWPROF_PIR_PATH_SPILL_LIMIT_MASK) {
         fprintf(stderr, "hwprof-instr: error: argument '%s': expects whole 64-byte blocks, at most %u bytes\n", a,
                 64u * (unsigned)HWPROF_PIR_PATH_SPILL_LIMIT_MASK);
         return HWPROF_EXIT_USAGE;
       }
-      o.path_spill = v;
     } else if (!strcmp(a, "--no-linked-calls")) {
       o.linked_calls = false;
     } else if (!strcmp(a, "--no-carriers")) {
