@@ -26,7 +26,7 @@ check lockstep-rvfi-adapter-random "$build/tb_rvfi_adapter/Vhwprof_rvfi_adapter"
 check lockstep-directed "$tb" --test=directed --cycles=20000
 check lockstep-directed-small-cache "$tb_small" --test=directed --cycles=20000
 check lockstep-directed-large-cache "$tb_large" --test=directed --cycles=20000
-# (the random runs below and above give --require-coverage: each of the bench's 16 functional
+# (the random runs below and above give --require-coverage: each of the bench's 27 functional
 # coverage points, tb/top/func_cover.h, must be reached, or the run fails)
 # the counter widths and cache shapes the other benches do not cover: CntW 8 (c8), 16 with 8 ways
 # and 8-counter lines (c16), 64 with 8-counter lines (c64); the same directed scenarios (their
