@@ -107,47 +107,46 @@ paths_rtl_lockstep() {
 }
 check paths-rtl-lockstep-same-profile paths_rtl_lockstep
 
-# recursion 5,000 deep (docs/path.md, "The path stack in memory"): the path stack spills to the
-# instrumenter's area and fills back, and the profile equals the oracle's in all three embodiments,
-# and with the recursive calls linked (--link-spill: the link stack spills instead, docs/pir.md);
-# on the SystemC platform the RTL in lockstep writes the same files; with no spill area, or one
-# too small (64 entries of 64-byte lines), the profile is refused after the run (PATH_STACK.ERR:
-# exit 4, no file), never counted wrong
+# recursion 5,000 deep (docs/path.md, "The path stack in memory"; docs/pir.md, "The link stack in
+# memory"): by default the recursive calls are linked and the link stack spills its frames to the
+# instrumenter's area; with --link-spill=0 they are bracketed and the path stack spills its sums
+# instead. Either way the profile equals the oracle's (all three embodiments by default, rb both
+# ways), and on the SystemC platform the RTL in lockstep writes the same files. With no area for
+# the stack that needs one, or one too small, the profile is refused after the run (PATH_STACK.ERR
+# or LINK.ERR: exit 4, no file), never counted wrong
 paths_deep_recursion() {
-  local rc=0 out emb d="$logdir/deep-paths"
+  local rc=0 out emb v d="$logdir/deep-paths"
   mkdir -p "$d"
   "$build/sim/hwprof-sim" --quiet --path-truth="$d/deep.truth" "$build/instr/deep_recursion.elf" >/dev/null || rc=1
-  for emb in plain rb gp; do
-    "$build/unit/hwprof-instr-asan" instrument --quiet --paths=$emb "$build/instr/deep_recursion.elf" \
-      -o "$d/deep-$emb.elf" --map="$d/deep-$emb.map" || rc=1
-    out=$("$build/sim/hwprof-sim" --path-map="$d/deep-$emb.map" --path-profile="$d/deep-$emb.pprof" "$d/deep-$emb.elf" 2>&1)
-    echo "$emb: $(grep -o 'system: .*' <<<"$out")"
-    out=$("$build/unit/hwprof-instr-asan" paths-check "$d/deep-$emb.pprof" "$d/deep.truth" 2>&1)
+  for v in plain rb gp rb:--link-spill=0; do
+    emb=${v%%:*}
+    local opt=${v#"$emb"} name=$emb
+    opt=${opt#:}
+    [ -n "$opt" ] && name=$emb-nolink
+    "$build/unit/hwprof-instr-asan" instrument --quiet --paths=$emb $opt "$build/instr/deep_recursion.elf" \
+      -o "$d/deep-$name.elf" --map="$d/deep-$name.map" || rc=1
+    out=$("$build/sim/hwprof-sim" --path-map="$d/deep-$name.map" --path-profile="$d/deep-$name.pprof" "$d/deep-$name.elf" 2>&1)
+    echo "$name: $(grep -o 'system: .*' <<<"$out"); $(grep -o 'cost: [0-9]* profiling instructions, [0-9.]*%' <<<"$out")"
+    out=$("$build/unit/hwprof-instr-asan" paths-check "$d/deep-$name.pprof" "$d/deep.truth" 2>&1)
     echo "  $out"
     grep -q '^paths-check: [1-9][0-9]* functions, .* 0 differences' <<<"$out" || rc=1
   done
-  # with a link spill area every recursive call is linked: the link stack spills its frames too, and
-  # no ENTER or POP brackets the recursive calls any more
-  "$build/unit/hwprof-instr-asan" instrument --quiet --paths=rb --link-spill=262144 "$build/instr/deep_recursion.elf" \
-    -o "$d/deep-rbl.elf" --map="$d/deep-rbl.map" || rc=1
-  out=$("$build/sim/hwprof-sim" --path-map="$d/deep-rbl.map" --path-profile="$d/deep-rbl.pprof" "$d/deep-rbl.elf" 2>&1)
-  echo "rb, --link-spill: $(grep -o 'system: .*' <<<"$out"); $(grep -o 'cost: [0-9]* profiling instructions, [0-9.]*%' <<<"$out")"
-  out=$("$build/unit/hwprof-instr-asan" paths-check "$d/deep-rbl.pprof" "$d/deep.truth" 2>&1)
-  echo "  $out"
-  grep -q '^paths-check: [1-9][0-9]* functions, .* 0 differences' <<<"$out" || rc=1
-  for v in rb rbl; do
+  for v in rb rb-nolink; do
     out=$("$sc" --engine=lockstep --path-map="$d/deep-$v.map" --path-profile="$d/deep-$v-sc.pprof" "$d/deep-$v.elf" 2>&1)
     echo "$v on the SystemC platform, RTL in lockstep: exit $?: $(grep -o 'lockstep:.*' <<<"$out")"
     grep -q 'lockstep: .* 0 mismatches' <<<"$out" || rc=1
     cmp -s "$d/deep-$v.pprof" "$d/deep-$v-sc.pprof" && echo "  the same file as hwprof-sim's" || { echo "  differs"; rc=1; }
   done
-  for spill in 0 4096; do
-    "$build/unit/hwprof-instr-asan" instrument --quiet --paths=rb --path-spill=$spill "$build/instr/deep_recursion.elf" \
-      -o "$d/deep-$spill.elf" --map="$d/deep-$spill.map" || rc=1
-    out=$("$build/sim/hwprof-sim" --quiet --path-map="$d/deep-$spill.map" --path-profile="$d/deep-$spill.pprof" \
-      "$d/deep-$spill.elf" 2>&1)
-    echo "--path-spill=$spill: exit $?: $(tail -1 <<<"$out")"
-    grep -q "path stack overflowed or underflowed (PATH_STACK.ERR)" <<<"$out" && [ ! -e "$d/deep-$spill.pprof" ] || rc=1
+  local want
+  for v in "--link-spill=0 --path-spill=0" "--link-spill=0 --path-spill=4096" "--link-spill=1024"; do
+    "$build/unit/hwprof-instr-asan" instrument --quiet --paths=rb $v "$build/instr/deep_recursion.elf" \
+      -o "$d/deep-x.elf" --map="$d/deep-x.map" || rc=1
+    rm -f "$d/deep-x.pprof"
+    out=$("$build/sim/hwprof-sim" --quiet --path-map="$d/deep-x.map" --path-profile="$d/deep-x.pprof" "$d/deep-x.elf" 2>&1)
+    echo "$v: exit $?: $(tail -1 <<<"$out")"
+    want="path stack overflowed or underflowed (PATH_STACK.ERR)"
+    [ "$v" = "--link-spill=1024" ] && want="link stack overflowed or underflowed (LINK.ERR)"
+    grep -qF "$want" <<<"$out" && [ ! -e "$d/deep-x.pprof" ] || rc=1
   done
   out=$("$build/unit/hwprof-instr-asan" instrument --quiet --paths=rb --path-spill=100 "$build/instr/deep_recursion.elf" \
     -o "$d/x.elf" 2>&1)

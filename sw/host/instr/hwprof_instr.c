@@ -44,8 +44,9 @@ static void usage(FILE *to) {
           "                   the counters, whole 64-byte blocks (default %" PRIu32 "; 0: none, a stack\n"
           "                   deeper than the pir's 32 entries loses the path profile)\n"
           "  --link-spill=BYTES  a spill area for the pir's link stack after the counters (whole 64-byte\n"
-          "                   blocks; default 0: none): every direct call to a function entered\n"
-          "                   only by calls is linked then, recursive ones too (docs/pir.md)\n"
+          "                   blocks; 0: none): every direct call to a function entered only by calls\n"
+          "                   is linked then, recursive ones too (docs/pir.md). Default: %" PRIu32 " with\n"
+          "                   --paths through the hardware, 0 for edge profiles\n"
           "  --paths-sw       with --paths: the software-only baseline: every path operation is\n"
           "                   inserted code, the sum and its stack in memory at --path-state-at=ADDR\n"
           "                   (default 0x%08" PRIx32 "); the same counters and map as the hardware's\n"
@@ -76,7 +77,7 @@ static void usage(FILE *to) {
           "with their share of the function's counted paths.\n"
           "Exit status (docs/tools.md): 0 done; 1 a bad input file; 2 bad arguments; 4 a difference.\n",
           (uint32_t)INSTR_TEXT_AT, (uint32_t)INSTR_COUNTERS_AT, (uint32_t)HWPROF_PLAT_REG_BASE, (uint32_t)INSTR_PATH_SPILL_BYTES,
-          (uint32_t)INSTR_PATH_STATE_AT);
+          (uint32_t)INSTR_LINK_SPILL_BYTES, (uint32_t)INSTR_PATH_STATE_AT);
 }
 
 static int parse_addr(const char *s, uint32_t *v) {

@@ -724,6 +724,7 @@ void instr_opts_default(instr_opts_t *o) {
   o->carriers = true;
   o->path_state_at = INSTR_PATH_STATE_AT;
   o->path_spill = INSTR_PATH_SPILL_BYTES;
+  o->link_spill = INSTR_LINK_SPILL_AUTO;
 }
 
 static void free_ctx(ctx_t *c) {
@@ -801,8 +802,15 @@ out:
   return rc;
 }
 
-int instr_run(const char *in_elf, const char *out_elf, const char *map, const instr_opts_t *o, instr_stats_t *st,
+int instr_run(const char *in_elf, const char *out_elf, const char *map, const instr_opts_t *opts, instr_stats_t *st,
               char *err, size_t errlen) {
+  /* the link stack's spill area, when left to the instrumenter: path profiles through the hardware
+   * get one (their unlinked calls cost an ENTER, a POP and a prof.init each: docs/path.md), edge
+   * profiles none (a recursive call started by its call costs nothing, and linked it would spill) */
+  instr_opts_t eff = *opts;
+  if (eff.link_spill == INSTR_LINK_SPILL_AUTO)
+    eff.link_spill = eff.paths != kPathsNone && !eff.paths_sw ? INSTR_LINK_SPILL_BYTES : 0u;
+  const instr_opts_t *o = &eff;
   ctx_t ctx = {0}, *c = &ctx;
   c->o = o;
   c->err = err;

@@ -26,6 +26,9 @@ typedef enum { kPathsNone = 0, kPathsPlain = 1, kPathsRegions = 2, kPathsGlobal 
 #define INSTR_PATH_STATE_AT (INSTR_COUNTERS_AT - 0x80000u)
 #define INSTR_PATH_SW_STACK 65536u /* entries of the software-only build's path stack */
 #define INSTR_PATH_SPILL_BYTES 0x40000u /* the hardware path stack's spill area (docs/path.md): 256 KiB */
+#define INSTR_LINK_SPILL_BYTES 0x40000u /* the link stack's, for path profiles through the hardware */
+#define INSTR_LINK_SPILL_AUTO UINT32_MAX /* link_spill: INSTR_LINK_SPILL_BYTES for paths through the
+                                            hardware, 0 for edge profiles */
 
 typedef struct {
   instr_mode_t mode;
@@ -48,8 +51,9 @@ typedef struct {
   uint32_t path_spill;   /* with paths through the hardware: bytes of the path stack's spill area, placed
                             after the counters (a multiple of 64, at most 64 * 65535; 0: no spilling) */
   uint32_t link_spill;   /* bytes of the link stack's spill area, after the path stack's (the same rules);
-                            with one, every call linkage.h allows is linked, recursive ones too (0, the
-                            default: linked calls bounded by the link stack's entries) */
+                            with one, every call linkage.h allows is linked, recursive ones too (0:
+                            linked calls bounded by the link stack's entries); INSTR_LINK_SPILL_AUTO
+                            (the default): an area for paths through the hardware, none for edges */
   FILE *report;          /* one line per function that is left uninstrumented, with the reason */
 } instr_opts_t;
 
