@@ -19,9 +19,8 @@ hwprof_result_t hwprof_pir_cfg_check(const hwprof_pir_cfg_t *cfg) {
 }
 
 unsigned hwprof_pir_line_shift(const hwprof_pir_cfg_t *cfg) {
-  unsigned bytes = cfg->line_words * cfg->cnt_w / 8u, sh = 0;
-  while ((1u << sh) < bytes) sh++;
-  return sh;
+  /* (asked every cycle by the simulators' shortcuts: a line's bytes are a power of 2, at least 2) */
+  return (unsigned)__builtin_ctz(cfg->line_words * cfg->cnt_w / 8u);
 }
 
 void hwprof_pir_reset(hwprof_pir_state_t *s) {
@@ -104,6 +103,7 @@ void hwprof_pir_mem(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, hw
   m->valid = s->lreq || p.valid;
   m->write = s->lreq ? s->lrwr : p.write;
   m->addr = s->lreq ? s->lraddr : p.addr;
+  if (!m->valid) return; /* no line: the top passes the cache's request (the common case) */
   if (s->lreq && s->lrwr) line_of(&m->line, s->lframe & mask128(geom_of(cfg).line_w), cfg);
   else line_of(&m->line, s->lreq ? 0u : p.wdata, cfg);
 }

@@ -111,7 +111,7 @@ static inline void hwprof_pir_pass(hwprof_pir_state_t *s, bool fire) {
 }
 
 /* The stacks' side of the memory port, from the state alone: busy (a request presented or a read
- * outstanding), the request and its line. */
+ * outstanding), the request and its line (filled in only when valid). */
 typedef struct {
   bool busy, valid, write;
   uint64_t addr;
