@@ -60,7 +60,7 @@ VP_SRC   := sw/host/vp/vp_estimate.c sw/fw/vp/vp_fw.c
 VP_PROFILE_SRC := sw/host/vp/vp_estimate.c sw/host/vp/vp_profile.c
 # whole-program path analysis (docs/wpp.md): the file formats (also in the simulator), the analysis
 WPP_FILE_SRC := sw/host/wpp/trace_file.c
-WPP_SRC  := $(WPP_FILE_SRC) sw/host/wpp/block_stream.c sw/host/wpp/chain_table.c sw/host/wpp/cycles.c sw/host/wpp/wpp_index.c sw/host/wpp/wpp_tables.c sw/host/wpp/sequitur.c \
+WPP_SRC  := $(WPP_FILE_SRC) sw/host/wpp/block_stream.c sw/host/wpp/chain_table.c sw/host/wpp/cycles.c sw/host/wpp/wpp_index.c sw/host/wpp/wpp_tables.c sw/host/wpp/sequitur.c sw/host/wpp/key_probes.c sw/host/wpp/zipf_stream.c \
             sw/lib/trace_recon.c sw/lib/image.c sw/lib/rv32_disasm.c $(ELF_SRC)
 # hwprof-report (docs/report.md): the lcov, sample-profile and HTML writers and what they read
 REPORT_SRC  := sw/host/report/dwarf_lines.c sw/host/report/block_counts.c sw/host/report/map_program.c sw/host/report/lcov.c sw/host/report/sample_prof.c \

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hwprof_bkf_t blocks;
   if (t.insns <= (1u << 20) && wpp_blocks_from_traces(&t, "fuzz.htr", &img, &blocks, NULL, NULL, err, sizeof err) == 0) {
     static wpp_t w;
-    const wpp_cfg_t cfg = {.levels = 4, .table = {kWppSortBounded, 4, 64, 1, 2, 2, false}, .keep_runs = true};
+    const wpp_cfg_t cfg = {.levels = 4, .table = {kWppSortBounded, 4, 64, 1, 2, 2, false, 0, false}, .keep_runs = true};
     if (wpp_init(&w, &cfg) == 0) {
       for (uint64_t i = 0; i < blocks.n; i++) wpp_block(&w, blocks.ev[i].start, blocks.ev[i].insns);
       wpp_finish(&w);

@@ -3,7 +3,7 @@
 
 UNIT_TESTS := test_pir test_top test_edge_prof test_edge_driver test_trace_roundtrip test_rv32 test_profmap test_cfg \
               test_cop_asm test_cop_interp test_cop_driver test_vp_estimate test_vp_fw test_phase test_phase_truth test_meta \
-              test_codecache test_relayout test_wpp test_sequitur test_path test_path_plan test_prof_coverage test_edge_truth test_report \
+              test_codecache test_relayout test_wpp test_table_baselines test_sequitur test_path test_path_plan test_prof_coverage test_edge_truth test_report \
               test_rvfi_adapter
 UNIT_SRC := $(MODEL_SRC) $(SW_SRC) $(ELF_SRC) tb/lib/progen.c tb/oracle/trace_oracle.c tests/lib/model_sys.c sim/rv32.c tb/oracle/phase_truth.c tb/check/prof_coverage.c tb/oracle/edge_truth.c \
             $(PROFMAP_SRC) $(COP_SRC) $(VP_SRC) $(DYNOPT_SRC) $(CCACHE_SRC) $(filter sw/host/wpp/%,$(WPP_SRC)) $(PATH_SRC)
@@ -12,7 +12,7 @@ unit_src = $(firstword $(wildcard tests/*/$(1).c))
 define UNIT_RULE
 $(BUILD)/unit/$(1): $(BUILD)/asan/$(basename $(call unit_src,$(1))).o $$(call asan,$$(UNIT_SRC))
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(SAN) $$^ -o $$@ $$$$(pkg-config --libs cmocka) -lelf
+	$$(CC) $$(SAN) $$^ -o $$@ $$$$(pkg-config --libs cmocka) -lelf -lm
 endef
 $(foreach t,$(filter-out test_report,$(UNIT_TESTS)),$(eval $(call UNIT_RULE,$(t))))
 

@@ -131,10 +131,10 @@ $(BUILD)/workloads/%-ss.elf: sim/workloads/%.c sim/workloads/common.h sw/fw/rt/s
 WPP_BIN  := $(BUILD)/wpp/hwprof-wpp
 $(WPP_BIN): $(call obj,$(WPP_SRC) sw/host/wpp/hwprof_wpp.c)
 	@mkdir -p $(dir $@)
-	$(CC) $^ -o $@ -lelf
+	$(CC) $^ -o $@ -lelf -lm
 $(BUILD)/unit/hwprof-wpp-asan: $(call asan,$(WPP_SRC) sw/host/wpp/hwprof_wpp.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) $^ -o $@ -lelf
+	$(CC) $(SAN) $^ -o $@ -lelf -lm
 
 # Profiles for other tools (docs/report.md): hwprof-report writes an lcov tracefile of an edge
 # profile, its lines from the program's DWARF line table (elfutils' libdw)

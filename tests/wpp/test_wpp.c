@@ -21,7 +21,7 @@
 #include "trace_file.h"
 #include "wpp_index.h"
 
-static const wpp_table_cfg_t kTable = {kWppSortNone, 16, 1u << 30, 4, 16, 10, false};
+static const wpp_table_cfg_t kTable = {kWppSortNone, 16, 1u << 30, 4, 16, 10, false, 0, false};
 
 static wpp_t *new_wpp(unsigned levels) {
   static wpp_t w;
@@ -224,7 +224,7 @@ static void test_wpp_table_bounded_sort_moves_only_hot_entries(void **state) {
   const uint32_t counts[] = {1000000, 1010000, 90, 0, 84, 999, 321, 67, 52};
   uint64_t sum = 0;
   for (unsigned i = 0; i < 9; i++) sum += counts[i] + 1u;
-  const wpp_table_cfg_t cfg = {kWppSortBounded, 1, (uint32_t)sum, 4, 1000, 10, false};
+  const wpp_table_cfg_t cfg = {kWppSortBounded, 1, (uint32_t)sum, 4, 1000, 10, false, 0, false};
   wpp_table_t t;
   assert_int_equal(wpp_table_init(&t, "t", &cfg, NULL), 0);
   for (unsigned i = 0; i < 9; i++) {
@@ -254,7 +254,7 @@ static void test_wpp_table_bounded_sort_moves_only_hot_entries(void **state) {
 static void test_wpp_table_depth_threshold_and_full_sort(void **state) {
   (void)state;
   for (int full = 0; full < 2; full++) {
-    const wpp_table_cfg_t cfg = {full ? kWppSortFull : kWppSortBounded, 1, 3 + 1 + 5 + 9, 3, 0, 10, false};
+    const wpp_table_cfg_t cfg = {full ? kWppSortFull : kWppSortBounded, 1, 3 + 1 + 5 + 9, 3, 0, 10, false, 0, false};
     wpp_table_t t;
     assert_int_equal(wpp_table_init(&t, "t", &cfg, NULL), 0);
     for (unsigned i = 0; i < 3; i++) {
@@ -281,7 +281,7 @@ static void test_wpp_table_depth_threshold_and_full_sort(void **state) {
 static void test_wpp_table_phase_change_needs_the_factor(void **state) {
   (void)state;
   for (int strong = 0; strong < 2; strong++) {
-    const wpp_table_cfg_t cfg = {kWppSortBounded, 1, 100, 1, 5, 10, false};
+    const wpp_table_cfg_t cfg = {kWppSortBounded, 1, 100, 1, 5, 10, false, 0, false};
     uint64_t clock = 0;
     wpp_table_t t;
     assert_int_equal(wpp_table_init(&t, "t", &cfg, &clock), 0);
@@ -337,7 +337,7 @@ static unsigned chain_of(const wpp_table_t *t, uint32_t b, uint32_t *out) {
 }
 static void test_wpp_table_bounded_sort_random_stream_follows_the_rule(void **state) {
   (void)state;
-  const wpp_table_cfg_t cfg = {kWppSortBounded, RB, RP, RD, RT, 10, false};
+  const wpp_table_cfg_t cfg = {kWppSortBounded, RB, RP, RD, RT, 10, false, 0, false};
   wpp_table_t t;
   assert_int_equal(wpp_table_init(&t, "t", &cfg, NULL), 0);
   uint32_t x = 99, count[RK] = {0}, before[RB][RK], nb[RB], key_entry[RK];

@@ -20,22 +20,42 @@ uint32_t wpp_hash_seq(const uint32_t *s, uint32_t n) {
   return wpp_hash_u32(h);
 }
 
+/* Fresh per-bucket arrays of nb buckets (or slots), every one empty; the old ones are freed. */
+static int alloc_buckets(wpp_table_t *t, uint32_t nb) {
+  uint32_t *head = malloc(nb * sizeof *head), *depth = calloc(nb, sizeof *depth);
+  uint32_t *bstamp = calloc(nb, sizeof *bstamp), *bcount = calloc(nb, sizeof *bcount);
+  if (head == NULL || depth == NULL || bstamp == NULL || bcount == NULL) {
+    free(head);
+    free(depth);
+    free(bstamp);
+    free(bcount);
+    return -1;
+  }
+  memset(head, 0xff, nb * sizeof *head);
+  free(t->head);
+  free(t->depth);
+  free(t->bstamp);
+  free(t->bcount);
+  t->head = head;
+  t->depth = depth;
+  t->bstamp = bstamp;
+  t->bcount = bcount;
+  t->nb = nb;
+  return 0;
+}
+
 int wpp_table_init(wpp_table_t *t, const char *name, const wpp_table_cfg_t *cfg, const uint64_t *clock) {
   memset(t, 0, sizeof *t);
-  if (cfg->buckets == 0 || (cfg->buckets & (cfg->buckets - 1u)) || cfg->period == 0 || cfg->phase_factor == 0)
+  if (cfg->buckets == 0 || (cfg->buckets & (cfg->buckets - 1u)) || cfg->period == 0 || cfg->phase_factor == 0 ||
+      (cfg->open && (cfg->sort != kWppSortNone || cfg->buckets < 2u)))
     return -1;
   t->name = name;
   t->cfg = *cfg;
   t->clock = clock;
-  t->head = malloc(cfg->buckets * sizeof *t->head);
-  t->depth = calloc(cfg->buckets, sizeof *t->depth);
-  t->bstamp = calloc(cfg->buckets, sizeof *t->bstamp);
-  t->bcount = calloc(cfg->buckets, sizeof *t->bcount);
-  if (t->head == NULL || t->depth == NULL || t->bstamp == NULL || t->bcount == NULL) {
+  if (alloc_buckets(t, cfg->buckets) != 0) {
     wpp_table_free(t);
     return -1;
   }
-  memset(t->head, 0xff, cfg->buckets * sizeof *t->head);
   return 0;
 }
 
@@ -177,7 +197,7 @@ static void push_front(wpp_table_t *t, uint32_t b, uint32_t i) {
 /* The hot list grouped by bucket (a counting sort over the buckets it touches, stamped so that no
  * per-bucket array is swept): t->hot holds each bucket's entries together, in listing order. */
 static bool group_by_bucket(wpp_table_t *t) {
-  const uint32_t m = t->cfg.buckets - 1u, stamp = t->period_id + 1u;
+  const uint32_t m = t->nb - 1u, stamp = t->period_id + 1u;
   uint32_t ntouched = 0;
   for (uint32_t k = 0; k < t->nhot; k++) {
     const uint32_t b = t->link[t->hot[k]].hash & m;
@@ -212,9 +232,9 @@ static void sort_bounded(wpp_table_t *t) {
     t->nhot = 0;
   }
   for (uint32_t g = 0; g < t->nhot;) {
-    const uint32_t b = t->link[t->hot[g]].hash & (t->cfg.buckets - 1u);
+    const uint32_t b = t->link[t->hot[g]].hash & (t->nb - 1u);
     uint32_t end = g;
-    while (end < t->nhot && (t->link[t->hot[end]].hash & (t->cfg.buckets - 1u)) == b) end++;
+    while (end < t->nhot && (t->link[t->hot[end]].hash & (t->nb - 1u)) == b) end++;
     uint32_t *grp = t->hot + g;
     const uint32_t h = end - g;
     g = end;
@@ -270,7 +290,7 @@ static void sort_bounded(wpp_table_t *t) {
   t->nprev_hot = 0;
   for (uint32_t k = 0; k < t->nhot; k++) {
     const uint32_t i = t->hot[k];
-    if (t->depth[t->link[i].hash & (t->cfg.buckets - 1u)] <= t->cfg.depth_threshold) continue;
+    if (t->depth[t->link[i].hash & (t->nb - 1u)] <= t->cfg.depth_threshold) continue;
     t->link[i].was_hot = true;
     if (!push(&t->prev_hot, &t->nprev_hot, &t->prev_hot_cap, i)) t->hot_lost++;
   }
@@ -284,7 +304,7 @@ static void end_period(wpp_table_t *t) {
     sort_bounded(t);
   } else if (t->cfg.sort == kWppSortFull) {
     t->sorts++;
-    for (uint32_t b = 0; b < t->cfg.buckets; b++) {
+    for (uint32_t b = 0; b < t->nb; b++) {
       t->sort_work++; /* the bucket's depth is looked at */
       if (t->depth[b] > 1u) sort_bucket(t, b);
     }
@@ -293,14 +313,70 @@ static void end_period(wpp_table_t *t) {
   t->in_period = 0;
 }
 
+/* Open addressing: the slot holding the entry with this hash that eq accepts, or the empty slot
+ * where the probe sequence ends; counts a probe per slot read when `count`. */
+static uint32_t open_probe(wpp_table_t *t, uint32_t hash, wpp_key_eq_fn eq, const void *ctx, bool count) {
+  const uint32_t m = t->nb - 1u;
+  for (uint32_t j = hash & m;; j = (j + 1u) & m) {
+    if (count) t->probes++;
+    const uint32_t e = t->head[j];
+    if (e == NONE || (t->link[e].hash == hash && eq != NULL && eq(ctx, e))) return j;
+  }
+}
+
+/* Twice the buckets (or slots), every entry placed again: chains keep their order (the old chains
+ * are read in order and appended to), open addressing re-probes in entry order. The work counts
+ * every old bucket read and every entry placed. */
+static int grow(wpp_table_t *t) {
+  const uint32_t old_nb = t->nb;
+  uint32_t *old_head = t->head;
+  t->head = NULL;
+  if (alloc_buckets(t, 2u * old_nb) != 0) {
+    t->head = old_head;
+    return -1;
+  }
+  t->grows++;
+  t->sort_work += old_nb + t->n;
+  if (t->cfg.open) {
+    for (uint32_t i = 0; i < t->n; i++) t->head[open_probe(t, t->link[i].hash, NULL, NULL, false)] = i;
+  } else {
+    uint32_t *tail = t->bcount; /* scratch: the last entry of each new chain */
+    for (uint32_t b = 0; b < old_nb; b++)
+      for (uint32_t i = old_head[b], next; i != NONE; i = next) {
+        next = t->link[i].next;
+        const uint32_t nbk = t->link[i].hash & (t->nb - 1u);
+        t->link[i].next = NONE;
+        t->link[i].prev = t->depth[nbk] ? tail[nbk] : NONE;
+        if (t->depth[nbk]) t->link[tail[nbk]].next = i;
+        else t->head[nbk] = i;
+        tail[nbk] = i;
+        t->depth[nbk]++;
+      }
+    memset(t->bcount, 0, t->nb * sizeof *t->bcount);
+  }
+  free(old_head);
+  return 0;
+}
+
 uint32_t wpp_table_find(wpp_table_t *t, uint32_t hash, wpp_key_eq_fn eq, const void *ctx) {
   t->lookups++;
   uint32_t found = NONE;
-  for (uint32_t i = t->head[hash & (t->cfg.buckets - 1u)]; i != NONE; i = t->link[i].next) {
-    t->probes++;
-    if (t->link[i].hash == hash && eq(ctx, i)) {
-      found = i;
-      break;
+  if (t->cfg.open) {
+    found = t->head[open_probe(t, hash, eq, ctx, true)];
+  } else {
+    const uint32_t b = hash & (t->nb - 1u);
+    for (uint32_t i = t->head[b]; i != NONE; i = t->link[i].next) {
+      t->probes++;
+      if (t->link[i].hash == hash && eq(ctx, i)) {
+        found = i;
+        break;
+      }
+    }
+    if (found != NONE && t->cfg.sort == kWppSortMtf && t->head[b] != found) {
+      unlink_entry(t, b, found);
+      push_front(t, b, found);
+      t->sort_work++; /* the links rewritten, as the sorts count a moved entry */
+      t->moved++;
     }
   }
   if (found != NONE) touch(t, found);
@@ -316,17 +392,26 @@ uint32_t wpp_table_insert(wpp_table_t *t, uint32_t hash) {
     t->link = l;
     t->cap = cap;
   }
-  const uint32_t i = t->n++, b = hash & (t->cfg.buckets - 1u);
+  if (t->cfg.open && 2u * ((uint64_t)t->n + 1u) > t->nb && grow(t) != 0) return NONE; /* at most half full */
+  const uint32_t i = t->n++;
   t->link[i] = (wpp_link_t){NONE, NONE, hash, t->period_id, 0, 0, 0, 0, false};
-  if (t->cfg.insert_head || t->head[b] == NONE) {
-    push_front(t, b, i);
+  if (t->cfg.open) {
+    t->head[open_probe(t, hash, NULL, NULL, false)] = i; /* where the failed lookup ended, unless it grew */
   } else {
-    uint32_t j = t->head[b];
-    while (t->link[j].next != NONE) j = t->link[j].next; /* the walk the failed lookup just made */
-    t->link[j].next = i;
-    t->link[i].prev = j;
+    const uint32_t b = hash & (t->nb - 1u);
+    if (t->cfg.insert_head || t->head[b] == NONE) {
+      push_front(t, b, i);
+    } else {
+      uint32_t j = t->head[b];
+      while (t->link[j].next != NONE) j = t->link[j].next; /* the walk the failed lookup just made */
+      t->link[j].next = i;
+      t->link[i].prev = j;
+    }
+    if (++t->depth[b] > t->max_depth) t->max_depth = t->depth[b];
+    if (t->cfg.grow_load && t->n > (uint64_t)t->cfg.grow_load * t->nb && grow(t) != 0) {
+      /* out of memory for a wider table: the entry stays, the chains just grow deeper */
+    }
   }
-  if (++t->depth[b] > t->max_depth) t->max_depth = t->depth[b];
   t->inserts++;
   touch(t, i);
   return i;

@@ -1,5 +1,5 @@
 /* A chained hash table with the bounded sorting of seed 003's last part (docs/wpp.md, "The hash
- * table"): every period (a number of lookups) only buckets deeper than a depth threshold are looked
+ * table"), and the organisations it is measured against. Bounded sorting: every period (a number of lookups) only buckets deeper than a depth threshold are looked
  * at, and in them only the entries accessed more than a frequency threshold in the period move to the
  * front, hottest first; the others stay behind them in their order. An entry is listed as it
  * crosses the frequency threshold, and chains are doubly linked, so the sort reads a chain only down
@@ -9,7 +9,13 @@
  * is reported as a phase change. The table holds no keys: the caller keeps its entries in arrays
  * indexed by entry number and answers the key comparison; the table counts what a lookup costs
  * (probes: entries visited) and what sorting costs (work: buckets inspected, entries visited,
- * comparisons, links rewritten), so the strategies can be compared on the same stream. */
+ * comparisons, links rewritten), so the strategies can be compared on the same stream.
+ *
+ * The baselines: chains in insertion order (new entries last or first); every bucket sorted whole
+ * every period; move to the front on every hit; a chained table that doubles its buckets when it
+ * holds more entries than `grow_load` per bucket; open addressing (linear probing) that doubles its
+ * slots when more than half full. Their upkeep (entries moved to the front, rehashing) is counted
+ * in the same work counter as sorting, so probes + work is each one's whole cost. */
 #ifndef HWPROF_WPP_CHAIN_TABLE_H
 #define HWPROF_WPP_CHAIN_TABLE_H
 
@@ -21,6 +27,7 @@ typedef enum {
   kWppSortNone = 0, /* chains keep insertion order */
   kWppSortBounded,  /* the seed's bounded sorting */
   kWppSortFull,     /* every bucket of two or more entries sorted whole, every period */
+  kWppSortMtf,      /* every hit moves to the front of its chain */
 } wpp_sort_t;
 
 typedef struct {
@@ -31,6 +38,9 @@ typedef struct {
   uint32_t freq_threshold;  /* bounded: an entry moves only if accessed more than this in the period */
   uint32_t phase_factor;    /* phase change: the overtaking entry has at least this many times the accesses */
   bool insert_head;         /* new entries first in their chain (default: last) */
+  uint32_t grow_load;       /* chained: double the buckets past this many entries per bucket (0: never) */
+  bool open;                /* open addressing instead of chains: `buckets` slots to start, linear
+                               probing, doubled when more than half full; no sorting */
 } wpp_table_cfg_t;
 
 /* A phase change as a sort saw it: entry `up` overtook `down`, which was hot at the previous sort. */
@@ -55,7 +65,8 @@ typedef struct {
   const char *name;
   wpp_table_cfg_t cfg;
   const uint64_t *clock; /* the caller's notion of time, for phase events (may be NULL) */
-  uint32_t *head;        /* per bucket, first entry (UINT32_MAX: empty) */
+  uint32_t nb;           /* buckets (chained) or slots (open) now */
+  uint32_t *head;        /* per bucket, first entry (UINT32_MAX: empty); open: per slot, its entry */
   uint32_t *depth;       /* per bucket */
   wpp_link_t *link;      /* per entry */
   uint32_t n, cap;
@@ -72,7 +83,8 @@ typedef struct {
   uint32_t nphase, phase_cap;
   /* statistics */
   uint64_t lookups, probes, inserts, max_depth;
-  uint64_t sorts, buckets_sorted, sort_work, moved;
+  uint64_t sorts, buckets_sorted, sort_work, moved; /* sort_work: all upkeep (sorts, moves, rehashing) */
+  uint64_t grows;
   uint64_t phase_changes;
 } wpp_table_t;
 
@@ -87,13 +99,16 @@ typedef bool (*wpp_key_eq_fn)(const void *ctx, uint32_t idx);
  * access to the entry found; returns its number, or UINT32_MAX (then insert it). Every period-th
  * lookup runs the sort. */
 uint32_t wpp_table_find(wpp_table_t *t, uint32_t hash, wpp_key_eq_fn eq, const void *ctx);
-/* A new entry (number t->n before the call) with this hash, accessed once; UINT32_MAX when out of
- * memory. */
+/* A new entry (number t->n before the call) with this hash, accessed once, right after the lookup
+ * of its key failed; UINT32_MAX when out of memory. */
 uint32_t wpp_table_insert(wpp_table_t *t, uint32_t hash);
 
-/* Average probes per lookup. */
+/* Average probes per lookup, and the whole cost per lookup: probes plus upkeep work. */
 static inline double wpp_table_probes_per_lookup(const wpp_table_t *t) {
   return t->lookups ? (double)t->probes / (double)t->lookups : 0.0;
+}
+static inline double wpp_table_cost_per_lookup(const wpp_table_t *t) {
+  return t->lookups ? (double)(t->probes + t->sort_work) / (double)t->lookups : 0.0;
 }
 
 uint32_t wpp_hash_u32(uint32_t x);

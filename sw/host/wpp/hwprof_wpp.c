@@ -3,7 +3,7 @@
  *   hwprof-wpp analyze  the hierarchy of cycles of a run: tables, summary, indexed file
  *   hwprof-wpp blocks   the basic-block stream rebuilt from a trace file (binary or text)
  *   hwprof-wpp query    records of an indexed file by instruction, path number or unit
- *   hwprof-wpp probes   the hash tables' cost with no sorting, bounded sorting and full sorting
+ *   hwprof-wpp probes   the hash tables' cost under each organisation (key_probes.h)
  *
  * docs/wpp.md describes the files, the method and the figures. Exit status: 0; 1 the input is
  * malformed or incomplete; 2 bad arguments. */
@@ -19,11 +19,13 @@
 #include "block_stream.h"
 #include "cycles.h"
 #include "hwprof_elf.h"
+#include "key_probes.h"
 #include "rv32_disasm.h"
 #include "sequitur.h"
 #include "trace_file.h"
 #include "wpp_index.h"
 #include "wpp_tables.h"
+#include "zipf_stream.h"
 
 static void usage(FILE *to) {
   fprintf(to,
@@ -41,15 +43,18 @@ static void usage(FILE *to) {
           "      the runs covering instruction N, the run holding path traversal N (1-based), or every run\n"
           "      of a unit (LEVEL: paths, strata, layer0, ...); tools/plot_wpp.py PREFIX OUT.png draws the\n"
           "      phase timeline of an analysis\n"
-          "  probes (--trace=FILE --elf=ELF | --blocks=FILE) [table options]\n"
-          "      the same analysis with chains kept in insertion order (new entries last, then first),\n"
-          "      with bounded sorting and with every bucket sorted every period: probes per lookup and\n"
-          "      sorting work, one line per table; with --trace also the table of seed 002's Figure 8\n"
-          "      handler (one lookup per record, keyed by start and history), and the open addressing its\n"
-          "      firmware uses (linear probing, at most half full) as 'open-addr'\n\n"
+          "  probes (--trace=FILE --elf=ELF | --blocks=FILE | --synthetic=KEYS,LOOKUPS,PHASES[,S]) [table options]\n"
+          "      the same analysis once per table organisation: chains in insertion order (none-tail,\n"
+          "      none-head), move to the front on a hit (mtf), bounded sorting, every bucket sorted every\n"
+          "      period (full), chains doubled past one entry per bucket (grow), open addressing at most\n"
+          "      half full (open); one line per table: probes, upkeep work (sorting, moves, rehashing) and\n"
+          "      their sum per lookup. With --trace also the table of seed 002's Figure 8 handler (a lookup\n"
+          "      per record, keyed by start and history). --synthetic: instead, one table fed KEYS keys (a\n"
+          "      power of two) in LOOKUPS lookups, each of PHASES stretches drawing from a Zipf law of\n"
+          "      exponent S (default 1) through its own permutation of the keys (--seed=N, default 0)\n\n"
           "table options:\n"
           "  --levels=N        1 paths, 2 + strata, 3 + stratum layer 0, ... up to %u (default 4)\n"
-          "  --sort=S          none, bounded (default) or full\n"
+          "  --sort=S          none, bounded (default), full or mtf (move to the front on every hit)\n"
           "  --buckets=N       buckets per hash table, a power of two (default 256)\n"
           "  --period=N        lookups of a table between its sorts (default 16384)\n"
           "  --depth=N         bounded: sort only buckets of more than N entries (default 4)\n"
@@ -57,6 +62,10 @@ static void usage(FILE *to) {
           "  --phase-factor=F  report a phase change when a sort puts an entry with F times the accesses\n"
           "                    ahead of one that was hot at the previous sort (default 10)\n"
           "  --insert=head|tail  where a chain takes a new entry (default tail)\n"
+          "  --grow=N          double the buckets when a table holds more than N entries per bucket\n"
+          "                    (default 0: never)\n"
+          "  --table=chained|open  chains (default) or open addressing (linear probing, doubled when\n"
+          "                    more than half full; --buckets slots to start; no sorting)\n"
           "  --progress        progress on stderr (default: when stderr is a terminal)\n"
           "  --quiet           no summary on stdout\n"
           "  --help            this text\n"
@@ -71,6 +80,11 @@ typedef struct {
   uint64_t q_insn, q_path;
   const char *q_unit;
   int query;
+  bool sort_given;
+  bool synthetic; /* probes: the synthetic stream (zipf_stream.h) */
+  uint64_t syn_keys, syn_lookups, syn_seed;
+  uint32_t syn_phases;
+  double syn_s;
 } opts_t;
 
 static int parse_u32(const char *arg, const char *s, uint64_t min, uint64_t max, uint32_t *out) {
@@ -97,6 +111,29 @@ static int parse_u64(const char *arg, const char *s, uint64_t *out) {
   return 0;
 }
 
+/* --synthetic=KEYS,LOOKUPS,PHASES[,S] */
+static int parse_synthetic(const char *arg, const char *s, opts_t *o) {
+  unsigned long long keys, lookups;
+  unsigned phases;
+  double zs = 1.0;
+  int used = 0;
+  const int got = sscanf(s, "%llu,%llu,%u%n,%lf%n", &keys, &lookups, &phases, &used, &zs, &used);
+  if (got < 3 || s[used] != '\0' || keys < 16 || keys > (1u << 26) || (keys & (keys - 1u)) || lookups == 0 ||
+      phases == 0 || phases > lookups || !(zs > 0.0 && zs <= 4.0)) {
+    fprintf(stderr,
+            "hwprof-wpp: error: argument '%s': expects KEYS,LOOKUPS,PHASES[,S]: KEYS a power of two in 16..2^26, "
+            "1 <= PHASES <= LOOKUPS, 0 < S <= 4\n",
+            arg);
+    return -1;
+  }
+  o->synthetic = true;
+  o->syn_keys = keys;
+  o->syn_lookups = lookups;
+  o->syn_phases = phases;
+  o->syn_s = zs;
+  return 0;
+}
+
 static int parse_opts(int argc, char **argv, int first, opts_t *o) {
   for (int i = first; i < argc; i++) {
     const char *a = argv[i];
@@ -113,10 +150,24 @@ static int parse_opts(int argc, char **argv, int first, opts_t *o) {
       if (!strcmp(s, "none")) o->cfg.table.sort = kWppSortNone;
       else if (!strcmp(s, "bounded")) o->cfg.table.sort = kWppSortBounded;
       else if (!strcmp(s, "full")) o->cfg.table.sort = kWppSortFull;
+      else if (!strcmp(s, "mtf")) o->cfg.table.sort = kWppSortMtf;
       else {
-        fprintf(stderr, "hwprof-wpp: error: argument '%s': expects none, bounded or full\n", a);
+        fprintf(stderr, "hwprof-wpp: error: argument '%s': expects none, bounded, full or mtf\n", a);
         return -1;
       }
+      o->sort_given = true;
+    } else if ((s = VALUE("--table"))) {
+      if (strcmp(s, "chained") && strcmp(s, "open")) {
+        fprintf(stderr, "hwprof-wpp: error: argument '%s': expects chained or open\n", a);
+        return -1;
+      }
+      o->cfg.table.open = !strcmp(s, "open");
+    } else if ((s = VALUE("--grow"))) {
+      if (parse_u32(a, s, 0, 1u << 16, &o->cfg.table.grow_load)) return -1;
+    } else if ((s = VALUE("--synthetic"))) {
+      if (parse_synthetic(a, s, o)) return -1;
+    } else if ((s = VALUE("--seed"))) {
+      if (parse_u64(a, s, &o->syn_seed)) return -1;
     } else if ((s = VALUE("--buckets"))) {
       if (parse_u32(a, s, 1, 1u << 24, &v)) return -1;
       if (v & (v - 1u)) {
@@ -160,6 +211,17 @@ static int parse_opts(int argc, char **argv, int first, opts_t *o) {
       return -1;
     }
 #undef VALUE
+  }
+  if (o->cfg.table.open && o->cfg.table.sort != kWppSortNone) {
+    if (o->sort_given) {
+      fprintf(stderr, "hwprof-wpp: error: --table=open has no chains to sort: give --sort=none or leave --sort out\n");
+      return -1;
+    }
+    o->cfg.table.sort = kWppSortNone;
+  }
+  if (o->cfg.table.open && o->cfg.table.buckets < 2u) {
+    fprintf(stderr, "hwprof-wpp: error: --table=open needs --buckets=2 or more\n");
+    return -1;
   }
   return 0;
 }
@@ -526,102 +588,73 @@ static int cmd_query(const opts_t *o) {
   return rc;
 }
 
-/* Seed 002's Figure 8 handler counts every record in a table keyed by (start, history); the same
- * stream of records through a chained table with each strategy, and through the open addressing
- * the firmware uses (linear probing, at most half full, as hwprof_trace_table_init sizes it). */
-typedef struct {
-  const hwprof_trf_rec_t *keys; /* per entry */
-  hwprof_trf_rec_t want;
-} rec_key_t;
-static bool rec_eq(const void *ctx, uint32_t idx) {
-  const rec_key_t *k = ctx;
-  return k->keys[idx].start == k->want.start && k->keys[idx].hist == k->want.hist;
+/* Seed 002's Figure 8 handler counts every record in a table keyed by (start, history): the same
+ * stream of records through each organisation (open addressing is what the firmware uses). */
+static uint64_t record_key(void *ctx, uint64_t i) {
+  const hwprof_trf_rec_t *r = &((const hwprof_trf_t *)ctx)->rec[i];
+  return (uint64_t)r->start << 32 | r->hist;
 }
-static uint32_t rec_hash(const hwprof_trf_rec_t *r) { return wpp_hash_u32(r->start ^ wpp_hash_u32(r->hist)); }
 
-static int probe_records(const hwprof_trf_t *t, const wpp_table_cfg_t *cfg, const char *mode, uint32_t *distinct) {
-  wpp_table_t tb;
-  hwprof_trf_rec_t *keys = malloc((t->nrec ? t->nrec : 1) * sizeof *keys);
-  if (keys == NULL || wpp_table_init(&tb, "traces", cfg, NULL) != 0) {
-    free(keys);
+static uint64_t zipf_key(void *ctx, uint64_t i) {
+  (void)i;
+  return wpp_zipf_next(ctx);
+}
+
+/* The synthetic stream at the seed's scale through each organisation: one table, no analysis. */
+static int probe_synthetic(const opts_t *o) {
+  wpp_zipf_t z;
+  if (wpp_zipf_init(&z, o->syn_keys, o->syn_lookups, o->syn_phases, o->syn_s, o->syn_seed) != 0) {
+    fprintf(stderr, "hwprof-wpp: error: out of memory for the synthetic stream\n");
     return 1;
   }
-  const clock_t t0 = clock();
-  for (uint64_t i = 0; i < t->nrec; i++) {
-    rec_key_t k = {keys, t->rec[i]};
-    const uint32_t h = rec_hash(&t->rec[i]);
-    if (wpp_table_find(&tb, h, rec_eq, &k) == UINT32_MAX) {
-      const uint32_t e = wpp_table_insert(&tb, h);
-      if (e == UINT32_MAX) break;
-      keys[e] = t->rec[i];
+  printf("# synthetic: %" PRIu64 " keys, %" PRIu64 " lookups in %" PRIu32 " phases, Zipf s=%.2f, seed %" PRIu64 "\n",
+         o->syn_keys, o->syn_lookups, o->syn_phases, o->syn_s, o->syn_seed);
+  wpp_probe_header(stdout);
+  int rc = 0;
+  for (unsigned m = 0; m < wpp_nmodes && rc == 0; m++) {
+    const wpp_table_cfg_t c = wpp_mode_cfg(&wpp_modes[m], &o->cfg.table);
+    wpp_zipf_rewind(&z);
+    if (o->progress) fprintf(stderr, "hwprof-wpp: synthetic stream, %s\n", wpp_modes[m].name);
+    if (wpp_probe_keys(stdout, wpp_modes[m].name, "synthetic", &c, z.lookups, zipf_key, &z) != 0) {
+      fprintf(stderr, "hwprof-wpp: error: out of memory\n");
+      rc = 1;
     }
   }
-  printf("%s\ttraces\t%" PRIu32 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%.3f\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-         "\t%.3f\n",
-         mode, tb.n, tb.max_depth, tb.lookups, tb.probes, wpp_table_probes_per_lookup(&tb), tb.sorts, tb.buckets_sorted,
-         tb.sort_work, tb.phase_changes, (double)(clock() - t0) / CLOCKS_PER_SEC);
-  *distinct = tb.n;
-  wpp_table_free(&tb);
-  free(keys);
-  return 0;
-}
-
-static int probe_records_open(const hwprof_trf_t *t, uint32_t distinct) {
-  uint64_t cap = 16;
-  while (cap < 2u * (uint64_t)distinct) cap *= 2;
-  hwprof_trf_rec_t *slot = calloc(cap, sizeof *slot); /* hist 0: free */
-  if (slot == NULL) return 1;
-  uint64_t probes = 0;
-  for (uint64_t i = 0; i < t->nrec; i++)
-    for (uint64_t j = rec_hash(&t->rec[i]) & (cap - 1);; j = (j + 1) & (cap - 1)) {
-      probes++;
-      if (slot[j].hist == 0) {
-        slot[j] = t->rec[i];
-        break;
-      }
-      if (slot[j].start == t->rec[i].start && slot[j].hist == t->rec[i].hist) break;
-    }
-  printf("open-addr\ttraces\t%" PRIu32 "\t0\t%" PRIu64 "\t%" PRIu64 "\t%.3f\t0\t0\t0\t0\t0\n", distinct, t->nrec, probes,
-         t->nrec ? (double)probes / (double)t->nrec : 0.0);
-  free(slot);
-  return 0;
+  wpp_zipf_free(&z);
+  return rc;
 }
 
 static int cmd_probes(const opts_t *o) {
+  if (o->synthetic) {
+    if (o->trace || o->blocks || o->elf) {
+      fprintf(stderr, "hwprof-wpp: error: --synthetic takes no --trace, --blocks or --elf\n");
+      return 2;
+    }
+    return probe_synthetic(o);
+  }
   input_t in;
   int rc = load_input(o, &in);
   if (rc) {
     free_input(&in);
     return rc;
   }
-  static const struct {
-    const char *name;
-    wpp_sort_t sort;
-    bool head;
-  } kModes[] = {{"none-tail", kWppSortNone, false}, {"none-head", kWppSortNone, true},
-                {"bounded", kWppSortBounded, false}, {"full", kWppSortFull, false}};
-  uint32_t distinct = 0;
-  printf("# mode\ttable\tentries\tmax_depth\tlookups\tprobes\tprobes_per_lookup\tsorts\tbuckets_sorted\tsort_work\tphase_changes\tseconds\n");
-  for (unsigned m = 0; m < sizeof kModes / sizeof kModes[0] && rc == 0; m++) {
+  wpp_probe_header(stdout);
+  for (unsigned m = 0; m < wpp_nmodes && rc == 0; m++) {
     opts_t mo = *o;
-    mo.cfg.table.sort = kModes[m].sort;
-    mo.cfg.table.insert_head = kModes[m].head;
+    mo.cfg.table = wpp_mode_cfg(&wpp_modes[m], &o->cfg.table);
     static wpp_t w;
     const clock_t t0 = clock();
-    if ((rc = run_analysis(&mo, &in, &w, false, kModes[m].name, NULL)) != 0) break;
+    if ((rc = run_analysis(&mo, &in, &w, false, wpp_modes[m].name, NULL)) != 0) break;
     const double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-    const wpp_table_t *ts[1 + WPP_MAX_LEVELS] = {&w.blocks};
-    for (unsigned k = 0; k < w.cfg.levels; k++) ts[1 + k] = &w.level[k].table;
-    for (unsigned i = 0; i <= w.cfg.levels; i++)
-      printf("%s\t%s\t%" PRIu32 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%.3f\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-             "\t%.3f\n",
-             kModes[m].name, ts[i]->name, ts[i]->n, ts[i]->max_depth, ts[i]->lookups, ts[i]->probes,
-             wpp_table_probes_per_lookup(ts[i]), ts[i]->sorts, ts[i]->buckets_sorted, ts[i]->sort_work,
-             ts[i]->phase_changes, secs);
+    wpp_probe_row(stdout, wpp_modes[m].name, &w.blocks, secs);
+    for (unsigned k = 0; k < w.cfg.levels; k++) wpp_probe_row(stdout, wpp_modes[m].name, &w.level[k].table, secs);
     wpp_free(&w);
-    if (o->trace) rc = probe_records(&in.trf, &mo.cfg.table, kModes[m].name, &distinct);
+    if (o->trace && wpp_probe_keys(stdout, wpp_modes[m].name, "traces", &mo.cfg.table, in.trf.nrec, record_key,
+                                   &in.trf) != 0) {
+      fprintf(stderr, "hwprof-wpp: error: out of memory\n");
+      rc = 1;
+    }
   }
-  if (rc == 0 && o->trace) rc = probe_records_open(&in.trf, distinct); /* the firmware's own table */
   free_input(&in);
   return rc;
 }
@@ -632,7 +665,7 @@ int main(int argc, char **argv) {
     return argc < 2 ? 2 : 0;
   }
   opts_t o = {0};
-  o.cfg = (wpp_cfg_t){.levels = 4, .table = {kWppSortBounded, 256, 16384, 4, 64, 10, false}};
+  o.cfg = (wpp_cfg_t){.levels = 4, .table = {kWppSortBounded, 256, 16384, 4, 64, 10, false, 0, false}};
   o.progress = isatty(2);
   if (parse_opts(argc, argv, 2, &o) != 0) return 2;
   const char *cmd = argv[1];
