@@ -8,16 +8,29 @@
 # at WPP_BUCKETS buckets per table (default 16: deep chains, as a table holding millions of paths
 # in bounded width has; at 256 the chains here are short and nothing needs sorting). Probes: chain
 # entries visited per lookup; sort work: buckets inspected + entries visited + comparisons + links
-# rewritten by the sorts. Last, the phase changes the sorts reported on the phases program against
-# its ground truth (hwprof-sim --phase-truth). Figures also go to BUILD_DIR/bench/wpp.tsv.
+# rewritten by the sorts. Then the fair baselines at the tool's default width (256 buckets) and at
+# WPP_BUCKETS: each table's whole cost per lookup (probes + upkeep: sorting, moves to the front,
+# rehashing) for chains in insertion order, move to the front on a hit, bounded sorting, full
+# sorting, chains doubled past one entry per bucket and open addressing at most half full; and the
+# same organisations on a synthetic stream at the seed's scale (WPP_SYNTHETIC keys,lookups,phases:
+# default 2^21 keys, about the seed's 2 million paths, 2^25 lookups in 8 phases, Zipf s=1, at
+# WPP_SYN_BUCKETS buckets, default 65,536: 32 entries per chain when full, sorted every
+# WPP_SYN_PERIOD lookups, default 262,144). Last, the phase changes the sorts reported on the phases
+# program against its ground truth (hwprof-sim --phase-truth). Figures also go to
+# BUILD_DIR/bench/wpp.tsv and wpp-modes.tsv.
 # usage: tools/wpp_bench.sh BUILD_DIR
 set -euo pipefail
 build=${1:-build}
 buckets=${WPP_BUCKETS:-16}
+synthetic=${WPP_SYNTHETIC:-2097152,33554432,8}
+syn_buckets=${WPP_SYN_BUCKETS:-65536}
+syn_period=${WPP_SYN_PERIOD:-262144}
 sim="$build/sim/hwprof-sim"
 wpp="$build/wpp/hwprof-wpp"
 mkdir -p "$build/bench"
 tsv="$build/bench/wpp.tsv"
+mtsv="$build/bench/wpp-modes.tsv"
+printf 'program\twidth\tmode\ttable\tentries\tlookups\tprobes\tupkeep\tcost_per_lookup\n' >"$mtsv"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -48,12 +61,17 @@ for elf in "${progs[@]}"; do
   lvl() { sed -n "s/^$1: \\([0-9]*\\) distinct, [0-9]* traversals, \\([0-9]*\\) runs.*/\\$2/p" <<<"$an"; }
   speed=$(sed -n 's/^analysis: .* \([0-9.]*\) M blocks\/s.*/\1/p' <<<"$an")
   pr=$("$wpp" probes --trace="$tmp/$name.htr" --elf="$elf" --buckets="$buckets")
+  pr256=$("$wpp" probes --trace="$tmp/$name.htr" --elf="$elf" --buckets=256)
+  for w in "$buckets" 256; do
+    if [ "$w" = 256 ]; then p=$pr256; else p=$pr; fi
+    awk -F'\t' -v prog="$name" -v w="$w" '!/^#/ { print prog "\t" w "\t" $1 "\t" $2 "\t" $3 "\t" $5 "\t" $6 "\t" $10 "\t" $13 }' <<<"$p" >>"$mtsv"
+  done
   ppl() { awk -F'\t' -v m="$1" -v t="$2" '$1 == m && $2 == t { printf "%.2f", $7 }' <<<"$pr"; }
   work() { awk -F'\t' -v m="$1" '$1 == m { w += $10 } END { printf "%d", w }' <<<"$pr"; }
   bt=$(ppl none-tail blocks) bh=$(ppl none-head blocks) bb=$(ppl bounded blocks) bf=$(ppl full blocks)
   pt=$(ppl none-tail paths) ph=$(ppl none-head paths) pb=$(ppl bounded paths) pf=$(ppl full paths)
   wb=$(work bounded) wf=$(work full)
-  tt=$(ppl none-tail traces) th=$(ppl none-head traces) tb=$(ppl bounded traces) tf=$(ppl full traces) to=$(ppl open-addr traces)
+  tt=$(ppl none-tail traces) th=$(ppl none-head traces) tb=$(ppl bounded traces) tf=$(ppl full traces) to=$(ppl open traces)
   printf '%-14s %9s %8s %8s %6s %6s %7s %6s %6s %6s | %6s %6s %6s %6s | %6s %6s %6s %6s | %20s | %5s %5s %5s %5s %5s\n' "$name" "$insns" "$records" "$blocks" \
     "$(lvl paths 1)" "$(lvl paths 2)" "$(lvl strata 1)" "$(lvl layer0 1)" "$(lvl layer1 1)" "$speed" "$bt" "$bh" "$bb" "$bf" "$pt" "$ph" "$pb" "$pf" "$wb / $wf" \
     "$tt" "$th" "$tb" "$tf" "$to"
@@ -76,6 +94,31 @@ awk -F'\t' 'NR > 1 { tt += $23 * $3; th += $24 * $3; tb += $25 * $3; tf += $26 *
   END { if (r) printf "Figure 8 table, weighted by records: %.2f (new last) / %.2f (new first) / %.2f (bounded) / %.2f (full) chained, %.2f open addressing at most half full\n", tt / r, th / r, tb / r, tf / r, to / r }' "$tsv"
 echo "(probes: chain entries visited per lookup at $buckets buckets; runs: repeated paths; layer0/1: stratum layers;"
 echo " Mblk/s: blocks analysed per second by hwprof-wpp, all levels, with the timeline kept)"
+echo "fair baselines: whole cost per lookup (probes + upkeep work: entries visited, compared or relinked by sorting,"
+echo "moves to the front, rehashing), weighted by lookups; tail/head: insertion order; mtf: move to the front on a hit;"
+echo "bnd/full: bounded/full sorting; grow: chains doubled past one entry per bucket; open: linear probing, at most half full"
+modes="none-tail none-head mtf bounded full grow open"
+summ() { # label, awk filter on the program name, width, table
+  awk -F'\t' -v w="$3" -v tbl="$4" -v modes="$modes" -v label="$1" "NR > 1 && \$2 == w && \$4 == tbl && ($2)"' {
+      c[$3] += $7 + $8; l[$3] += $6; progs[$1] = 1 }
+    END { np = 0; for (p in progs) np++; if (!np) exit
+          n = split(modes, m, " "); best = ""; line = sprintf("  %-34s", sprintf(label, np))
+          for (i = 1; i <= n; i++) { v = l[m[i]] ? c[m[i]] / l[m[i]] : 0; line = line sprintf(" %6.2f", v)
+            if (m[i] != "bounded" && (best == "" || v < bv)) { best = m[i]; bv = v } }
+          b = l["bounded"] ? c["bounded"] / l["bounded"] : 0
+          printf "%s | %-9s %5.2fx\n", line, best, b ? bv / b : 0 }' "$mtsv"
+}
+printf '  %-34s %6s %6s %6s %6s %6s %6s %6s | %s\n' "table, programs, buckets" tail head mtf bnd full grow open "best other, its cost / bnd's"
+for w in 256 "$buckets"; do
+  for tbl in blocks paths traces; do
+    summ "$tbl, %d small programs, $w" '$1 != "lua" && $1 != "zstd"' "$w" "$tbl"
+    summ "$tbl, %d large (Lua, zstd), $w" '$1 == "lua" || $1 == "zstd"' "$w" "$tbl"
+  done
+done
+echo "at the seed's scale (synthetic: $synthetic keys,lookups,phases, Zipf s=1, $syn_buckets buckets, sorts every $syn_period lookups):"
+syn=$("$wpp" probes --synthetic="$synthetic" --buckets="$syn_buckets" --period="$syn_period")
+awk -F'\t' '!/^#/ { printf "  %-9s %8d entries %10d lookups %6.2f probes + %6.2f upkeep = %6.2f per lookup (width %d)\n", $1, $3, $5, $7, $5 ? $10 / $5 : 0, $13, $14 }' <<<"$syn"
+awk -F'\t' -v prog=synthetic -v w="$syn_buckets" '!/^#/ { print prog "\t" w "\t" $1 "\t" $2 "\t" $3 "\t" $5 "\t" $6 "\t" $10 "\t" $13 }' <<<"$syn" >>"$mtsv"
 echo "whole-program path as a grammar (SEQUITUR over the path traversals, as Larus' WPP; each checked to expand to them):"
 printf '  %-14s %11s %7s %8s %14s %14s %8s\n' program traversals rules symbols "grammar b/insn" "trace b/insn" smaller
 sed -n 's/^\([^ ]*\) grammar: SEQUITUR over the \([0-9]*\) path traversals: \([0-9]*\) rules, \([0-9]*\) symbols, [0-9]* bits (\([0-9.]*\) bits per instruction) against [0-9]* bits for the path trace (\([0-9.]*\) bits per instruction), \([0-9.]*x\) smaller.*/\1 \2 \3 \4 \5 \6 \7/p' \

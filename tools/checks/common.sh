@@ -44,7 +44,8 @@ sc_runs() {
 # with the trace controller drained into a trace file and with the exact block stream cut from the
 # retire port; hwprof-wpp (ASan/UBSan) rebuilds the blocks from the records and the program image:
 # the two block files must be byte-equal, and the tables and indexed file of the hierarchy (paths,
-# strata, stratum layers) built from either must be too
+# strata, stratum layers) built from either must be too, the retire stream's kept in an open-addressing
+# table instead of the default bounded-sorted chains (the tables must not depend on how units are found)
 wpp_one() {
   local elf=$1 d="$logdir/wpp/$2" out
   mkdir -p "$d"
@@ -53,7 +54,7 @@ wpp_one() {
   "$wpp" blocks --quiet --trace="$d/run.htr" --elf="$elf" --out="$d/rebuilt.blk" || return 1
   cmp "$d/rebuilt.blk" "$d/truth.blk" || { echo "$2: the blocks rebuilt from the trace records differ from the retire stream's"; return 1; }
   "$wpp" analyze --quiet --trace="$d/run.htr" --elf="$elf" --out="$d/hw" &&
-    "$wpp" analyze --quiet --blocks="$d/truth.blk" --elf="$elf" --out="$d/truth" || return 1
+    "$wpp" analyze --quiet --blocks="$d/truth.blk" --elf="$elf" --table=open --out="$d/truth" || return 1
   local f
   for f in blocks.txt paths.txt strata.txt layer0.txt layer1.txt idx; do
     cmp "$d/hw.$f" "$d/truth.$f" || { echo "$2: $f differs"; return 1; }

@@ -67,6 +67,8 @@ wpp_rejects_bad_input() {
   expect_err "no program" "needs --elf" "$wpp" analyze --trace="$src"
   expect_err "unknown option" "unknown argument '--bogus'" "$wpp" analyze --bogus
   expect_err "bad bucket count" "expects a power of two" "$wpp" analyze --blocks=x --buckets=3
+  expect_err "sorting an open-addressing table" "has no chains to sort" "$wpp" analyze --blocks=x --table=open --sort=bounded
+  expect_err "a synthetic stream of 100 keys" "expects KEYS,LOOKUPS,PHASES" "$wpp" probes --synthetic=100,1000,2
   expect_err "unfinished trace that leads elsewhere" "does not lead to the program's last instruction" \
     "$wpp" blocks --text --trace="$d/tail.htr" --elf="$elf"
   expect_err "index query out of range" "no instruction" "$wpp" query "$logdir/wpp/sort/hw.idx" --insn=999999999
