@@ -10,7 +10,9 @@
 # each hierarchical embodiment allocates (region-based: one dense array per region; global: one
 # array per function, indexed by the global sums, sparse) and the distinct hierarchical paths
 # the run took, and the region-based profile's coverage (the share of the run's branch executions
-# in functions with a path profile: hwprof-sim --path-map). Every path run is checked against the oracle (hwprof-sim --path-truth): a
+# in functions with a path profile: hwprof-sim --path-map); the region-based hardware build again
+# with its chords weighted by the edge profile the edge build's run read back (hw-rbw,
+# --path-weights). Every path run is checked against the oracle (hwprof-sim --path-truth): a
 # difference fails the bench. Last rows: geometric means of (instructions profiled) /
 # (instructions plain) per column, and the ratio of the region-based hardware build's extra
 # instructions to edge profiling's (the issue's goal: within 2x). The published anchor: Ball and
@@ -52,11 +54,12 @@ echo "      same path profiles in software alone (sw: sum and stack in memory); 
 echo "      counters allocated (rb: dense per region; gp: global sums, sparse) and distinct hierarchical"
 echo "      paths run; cov: the share of branch executions in functions with an rb profile; every path"
 echo "      profile equals the oracle's (checked); cyc: the whole run's cycles of edge profiling and of hw rb"
-echo "      over the plain program's (1 cycle an instruction, 2 more a taken transfer: islands' jumps count)."
+echo "      over the plain program's (1 cycle an instruction, 2 more a taken transfer: islands' jumps count);"
+echo "      rbw: hw rb with its chords weighted by the edge build's profile of the same run (--path-weights)."
 echo "      Anchor: ~30% for software path profiling (Ball and Larus, MICRO-29)."
-printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s | %-7s %-7s\n' program instrs edge "hw-bl" "hw-rb" \
-  "hw-gp" "stall" "sw-bl" "sw-rb" "sw-gp" "c-rb" "c-gp" paths cov "cyc-e" "cyc-rb"
-cols=(edge hplain hrb hgp splain srb sgp cedge chrb)
+printf '%-13s %9s | %-7s | %-7s %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s | %-7s %-7s %-7s\n' program instrs edge "hw-bl" "hw-rb" \
+  "hw-rbw" "hw-gp" "stall" "sw-bl" "sw-rb" "sw-gp" "c-rb" "c-gp" paths cov "cyc-e" "cyc-rb" "cyc-rbw"
+cols=(edge hplain hrb hrbw hgp splain srb sgp cedge chrb chrbw)
 declare -A logsum
 n=0
 fail=0
@@ -69,7 +72,7 @@ for elf in "${progs[@]}"; do
   "$sim" $maxi --quiet --path-truth="$tmp/$w.truth" "$elf" >/dev/null 2>&1
   declare -A got=()
   "$instr" instrument --quiet --k=6 "${extra[@]}" "$elf" -o "$tmp/$w-edge.elf"
-  out=$("$sim" $maxi "$tmp/$w-edge.elf" 2>&1 >/dev/null)
+  out=$("$sim" $maxi --edge-map="$tmp/$w-edge.map" --edge-profile="$tmp/$w-edge.prof" "$tmp/$w-edge.elf" 2>&1 >/dev/null)
   got[edge]=$(insns "$out")
   got[cedge]=$(cycles "$out")
   st=0 cov=""
@@ -87,11 +90,21 @@ for elf in "${progs[@]}"; do
         cov=$(sed -n 's/.*path profile: coverage: \([0-9.]*%\) of branch.*/\1/p' <<<"$out")
     done
   done
-  printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s | %-7s %-7s\n' "$w" "$base" \
-    "$(pct "${got[edge]}" "$base")" "$(pct "${got[hplain]}" "$base")" "$(pct "${got[hrb]}" "$base")" "$(pct "${got[hgp]}" "$base")" \
+  # region-based again, its chords weighted by the edge build's profile of this run (--path-weights)
+  "$instr" instrument --quiet --paths=rb --path-weights="$tmp/$w-edge.prof" --path-weights-map="$tmp/$w-edge.map" "${extra[@]}" \
+    "$elf" -o "$tmp/$w-hrbw.elf" --map="$tmp/$w-hrbw.map"
+  out=$("$sim" $maxi --path-map="$tmp/$w-hrbw.map" --path-profile="$tmp/$w-hrbw.pprof" "$tmp/$w-hrbw.elf" 2>&1 >/dev/null) ||
+    { echo "$w hrbw: the run failed: $(tail -1 <<<"$out")"; fail=1; }
+  chk=$("$instr" paths-check "$tmp/$w-hrbw.pprof" "$tmp/$w.truth" | tail -1)
+  grep -q ' 0 differences' <<<"$chk" || { echo "$w hrbw: $chk"; fail=1; }
+  got[hrbw]=$(insns "$out")
+  got[chrbw]=$(cycles "$out")
+  printf '%-13s %9s | %-7s | %-7s %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s | %-7s %-7s %-7s\n' "$w" "$base" \
+    "$(pct "${got[edge]}" "$base")" "$(pct "${got[hplain]}" "$base")" "$(pct "${got[hrb]}" "$base")" "$(pct "${got[hrbw]}" "$base")" \
+    "$(pct "${got[hgp]}" "$base")" \
     "$st" "$(pct "${got[splain]}" "$base")" "$(pct "${got[srb]}" "$base")" "$(pct "${got[sgp]}" "$base")" \
     "$(map_counters "$tmp/$w-hrb.map")" "$(map_counters "$tmp/$w-hgp.map")" "$(prof_paths "$tmp/$w-hrb.pprof")" "${cov:--}" \
-    "$(pct "${got[cedge]}" "$cbase")" "$(pct "${got[chrb]}" "$cbase")"
+    "$(pct "${got[cedge]}" "$cbase")" "$(pct "${got[chrb]}" "$cbase")" "$(pct "${got[chrbw]}" "$cbase")"
   for c in "${cols[@]}"; do
     b=$base
     [[ $c == c* ]] && b=$cbase
@@ -100,8 +113,9 @@ for elf in "${progs[@]}"; do
   n=$((n + 1))
 done
 gm() { awk -v s="${logsum[$1]}" -v n="$n" 'BEGIN { printf "%+.1f%%", 100 * (exp(s / n) - 1) }'; }
-printf '%-13s %9s | %-7s | %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s | %-7s %-7s\n' "geomean" "" "$(gm edge)" \
-  "$(gm hplain)" "$(gm hrb)" "$(gm hgp)" "" "$(gm splain)" "$(gm srb)" "$(gm sgp)" "" "" "" "" "$(gm cedge)" "$(gm chrb)"
+printf '%-13s %9s | %-7s | %-7s %-7s %-7s %-7s %6s | %-7s %-7s %-7s | %6s %6s %5s %7s | %-7s %-7s %-7s\n' "geomean" "" "$(gm edge)" \
+  "$(gm hplain)" "$(gm hrb)" "$(gm hrbw)" "$(gm hgp)" "" "$(gm splain)" "$(gm srb)" "$(gm sgp)" "" "" "" "" "$(gm cedge)" "$(gm chrb)" \
+  "$(gm chrbw)"
 awk -v e="${logsum[edge]}" -v r="${logsum[hrb]}" -v g="${logsum[hgp]}" -v s="${logsum[srb]}" -v n="$n" 'BEGIN {
   ex = exp(e / n) - 1; rb = exp(r / n) - 1; gp = exp(g / n) - 1; sw = exp(s / n) - 1
   printf "hierarchical paths through the hardware: %.1fx (rb) and %.1fx (gp) the extra instructions of edge profiling (the goal: within 2x: %s); the software-only rb build: %.0fx the hardware rb build'"'"'s\n", rb / ex, gp / ex, rb / ex <= 2 ? "met" : "not met", sw / rb }'

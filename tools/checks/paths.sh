@@ -88,6 +88,42 @@ paths_hw_equal_oracle() {
 }
 check paths-hardware-equal-oracle paths_hw_equal_oracle
 
+# chords weighted by a measured edge profile (hwprof-instr --path-weights, docs/path.md "The plan"):
+# the threaded interpreter, interp, sort and matrix are instrumented for edges, run, and their edge
+# profile read back; each is instrumented again for plain, region-based and global paths with that
+# profile weighing the chords, and must print the uninstrumented program's output and read back the
+# oracle's paths exactly. The weights must have been used: every function planned weighted, and
+# at least one program's placement different from the loops' guess (the build of the check above).
+paths_weighted_chords() {
+  local f name emb out got want rc=0 differ=0 d="$logdir/weighted"
+  mkdir -p "$d"
+  for name in dispatch interp sort matrix; do
+    f=$build/instr/$name.elf
+    want=$("$build/sim/hwprof-sim" --quiet "$f" 2>/dev/null)
+    "$build/unit/hwprof-instr-asan" instrument --quiet "$f" -o "$d/$name-edge.elf" &&
+      "$build/sim/hwprof-sim" --quiet --edge-map="$d/$name-edge.map" --edge-profile="$d/$name-edge.prof" "$d/$name-edge.elf" \
+        >/dev/null 2>&1 || { echo "$name: the edge build's run failed"; rc=1; continue; }
+    for emb in plain rb gp; do
+      out=$("$build/unit/hwprof-instr-asan" instrument --paths=$emb --path-weights="$d/$name-edge.prof" \
+        --path-weights-map="$d/$name-edge.map" "$f" -o "$d/$name-$emb.elf" --map="$d/$name-$emb.map" 2>&1) ||
+        { echo "$name $emb: instrument failed: $(tail -1 <<<"$out")"; rc=1; continue; }
+      grep -q "chords weighted by .* in \([1-9][0-9]*\) of the \1 functions planned" <<<"$out" ||
+        { echo "$name $emb: not every function weighted: $(grep 'chords weighted' <<<"$out")"; rc=1; }
+      cmp -s "$d/$name-$emb.elf" "$logdir/$name-$emb.elf" || differ=$((differ + 1))
+      got=$("$build/sim/hwprof-sim" --path-map="$d/$name-$emb.map" --path-profile="$d/$name-$emb.pprof" \
+        "$d/$name-$emb.elf" 2>"$d/$name-$emb.err") || { echo "$name $emb: the run failed:"; tail -3 "$d/$name-$emb.err"; rc=1; continue; }
+      [ "$got" = "$want" ] || { echo "$name $emb: output differs from the uninstrumented program's"; rc=1; }
+      out=$("$build/unit/hwprof-instr-asan" paths-check "$d/$name-$emb.pprof" "$logdir/$name.paths" 2>&1)
+      echo "$name $emb weighted: $(tail -1 <<<"$out")"
+      grep -q '^paths-check: [1-9][0-9]* functions, [1-9][0-9]* paths .* 0 differences' <<<"$out" || rc=1
+    done
+  done
+  echo "builds whose placement the weights changed: $differ of 12"
+  [ "$differ" -gt 0 ] || rc=1
+  return $rc
+}
+check paths-weighted-chords-equal-oracle paths_weighted_chords
+
 # the same on the SystemC platform with the RTL and the C model in lockstep: the counters the RTL
 # wrote decode to the same file as hwprof-sim's (sort region-based, matrix plain, one Embench
 # program global, and the threaded-code interpreter region-based), 0 mismatches
@@ -180,6 +216,19 @@ paths_bad_input() {
   out=$("$build/unit/hwprof-instr-asan" paths-check "$logdir/sort-rb.pprof" "$logdir/sort-rb.map" 2>&1)
   echo "not a truth file: exit $?: $out"
   grep -q "sort-rb.map:1: not a path-truth file" <<<"$out" || rc=1
+  out=$("$build/unit/hwprof-instr-asan" instrument --paths=rb --path-weights="$logdir/weighted/sort-edge.prof" \
+    "$build/instr/sort.elf" -o "$d/w.elf" 2>&1)
+  echo "path weights without their map: exit $?: $out"
+  grep -q "need --paths and both the edge profile and its map" <<<"$out" || rc=1
+  out=$("$build/unit/hwprof-instr-asan" instrument --paths=rb --path-weights="$logdir/weighted/sort-edge.prof" \
+    --path-weights-map="$logdir/sort-rb.map" "$build/instr/sort.elf" -o "$d/w.elf" 2>&1)
+  echo "a path profile's map as the weights': exit $?: $out"
+  grep -q "sort-rb.map: the map of a path profile (mode paths-rb)" <<<"$out" || rc=1
+  head -3 "$logdir/weighted/sort-edge.prof" >"$d/cut.prof"
+  out=$("$build/unit/hwprof-instr-asan" instrument --paths=rb --path-weights="$d/cut.prof" \
+    --path-weights-map="$logdir/weighted/sort-edge.map" "$build/instr/sort.elf" -o "$d/w.elf" 2>&1)
+  echo "a cut edge profile as weights: exit $?: $out"
+  grep -q "cut.prof" <<<"$out" && [ ! -e "$d/w.elf" ] || rc=1
   # what the fuzzer found (make fuzz, target path_files; tests/fuzz/path_files/): each input read
   # under ASan/UBSan against a valid file of the other kind ends in a result or one error, no report
   local f e

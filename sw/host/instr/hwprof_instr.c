@@ -47,6 +47,10 @@ static void usage(FILE *to) {
           "                   blocks; 0: none): every direct call to a function entered only by calls\n"
           "                   is linked then, recursive ones too (docs/pir.md). Default: %" PRIu32 " with\n"
           "                   --paths through the hardware, 0 for edge profiles\n"
+          "  --path-weights=PROFILE --path-weights-map=MAP  with --paths: weigh the chords (where the\n"
+          "                   path sum's increments go) by the counts of an edge profile of the same\n"
+          "                   program (hwprof-sim --edge-profile of an edge-profiling build, MAP its map)\n"
+          "                   instead of the loops' guess; the numbering and the profile do not change\n"
           "  --paths-sw       with --paths: the software-only baseline: every path operation is\n"
           "                   inserted code, the sum and its stack in memory at --path-state-at=ADDR\n"
           "                   (default 0x%08" PRIx32 "); the same counters and map as the hardware's\n"
@@ -150,6 +154,10 @@ static int cmd_instrument(int argc, char **argv) {
                 64u * (unsigned)HWPROF_PIR_PATH_SPILL_LIMIT_MASK);
         return HWPROF_EXIT_USAGE;
       }
+    } else if (!strncmp(a, "--path-weights=", 15) && a[15]) {
+      o.path_weights = a + 15;
+    } else if (!strncmp(a, "--path-weights-map=", 19) && a[19]) {
+      o.path_weights_map = a + 19;
     } else if (!strcmp(a, "--no-linked-calls")) {
       o.linked_calls = false;
     } else if (!strcmp(a, "--no-carriers")) {
@@ -193,13 +201,18 @@ static int cmd_instrument(int argc, char **argv) {
     else fprintf(stderr, "hwprof-instr: error: %s: %s\n", in, err); /* a message about the code names its program */
     return HWPROF_EXIT_BAD_FILE;
   }
-  if (!quiet && o.paths != kPathsNone)
+  if (!quiet && o.paths != kPathsNone) {
     fprintf(stderr,
             "hwprof-instr: %s -> %s, %s (%s paths): %u functions, %u instrumented, %u left uninstrumented; "
             "%u path operations carried by branches, jumps and returns, %u prof.path inserted; %u instructions "
             "inserted in all\n",
             in, out, map, o.paths == kPathsPlain ? "plain" : o.paths == kPathsGlobal ? "global" : "region-based", st.functions, st.instrumented, st.skipped,
             st.path_carried, st.path_inserted, st.inserted);
+    if (o.path_weights != NULL)
+      fprintf(stderr, "hwprof-instr: chords weighted by %s's counts in %u of the %u functions planned (the others by "
+              "the loops' guess: not in the profile, or another graph)\n", o.path_weights, st.path_weighted,
+              st.path_planned);
+  }
   else if (!quiet)
     fprintf(stderr,
             "hwprof-instr: %s -> %s, %s (mode %s, K = %u): %u functions, %u instrumented, %u derived from their "

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "hwprof_cfg_prog.h"
+#include "path_weights.h"
 #include "hwprof_elf.h"
 #include "hwprof_rewrite.h"
 #include "instrument.h"
@@ -41,6 +42,7 @@ typedef struct {
   size_t nmeta;
   uint8_t *meta_le;
   instr_stats_t st;
+  instr_weights_t *weights; /* with o->path_weights */
   char *err;
   size_t errlen;
 } ctx_t;

@@ -739,6 +739,8 @@ static void free_ctx(ctx_t *c) {
   free(c->meta);
   free(c->meta_le);
   hwprof_rw_free(c->rw);
+  if (c->weights) instr_weights_free(c->weights);
+  free(c->weights);
   hwprof_cfg_prog_free(&c->prog);
   hwprof_elf_free(&c->elf);
 }
@@ -826,6 +828,10 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
              "profiles 4", o->cnt_bytes);
     return -1;
   }
+  if ((o->path_weights != NULL) != (o->path_weights_map != NULL) || (o->path_weights != NULL && o->paths == kPathsNone)) {
+    snprintf(err, errlen, "path weights need --paths and both the edge profile and its map");
+    return -1;
+  }
   if ((o->path_spill % 64u) || o->path_spill / 64u > HWPROF_PIR_PATH_SPILL_LIMIT_MASK || (o->link_spill % 64u) ||
       o->link_spill / 64u > HWPROF_PIR_LINK_SPILL_LIMIT_MASK) {
     snprintf(err, errlen, "a spill area of %" PRIu32 " bytes: it takes whole 64-byte blocks, at most %u",
@@ -839,6 +845,17 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   }
   if (hwprof_elf_read(&c->elf, in_elf, HWPROF_ELF_RELOCATABLE, err, errlen)) return -1;
   if (hwprof_cfg_prog_read(&c->prog, &c->elf, err, errlen)) goto out;
+  if (o->path_weights != NULL) {
+    if ((c->weights = calloc(1, sizeof *c->weights)) == NULL) {
+      snprintf(err, errlen, "out of memory");
+      goto out;
+    }
+    if (instr_weights_load(c->weights, o->path_weights, o->path_weights_map, err, errlen)) {
+      free(c->weights);
+      c->weights = NULL;
+      goto out;
+    }
+  }
   if ((c->fn = calloc(c->prog.nfn, sizeof *c->fn)) == NULL) {
     snprintf(err, errlen, "out of memory");
     goto out;
@@ -964,6 +981,10 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   c->st.moved_insns = hwprof_rw_stats(c->rw).moved;
   c->st.relaxed = hwprof_rw_stats(c->rw).relaxed;
   c->st.folded = hwprof_rw_stats(c->rw).folded;
+  if (c->weights) {
+    c->st.path_weighted = c->weights->matched;
+    c->st.path_planned = c->weights->asked;
+  }
   if (st) *st = c->st;
   rc = 0;
 out:

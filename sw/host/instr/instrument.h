@@ -54,6 +54,8 @@ typedef struct {
                             with one, every call linkage.h allows is linked, recursive ones too (0:
                             linked calls bounded by the link stack's entries); INSTR_LINK_SPILL_AUTO
                             (the default): an area for paths through the hardware, none for edges */
+  const char *path_weights, *path_weights_map; /* with paths: an edge profile (and its map) of the same
+                            program, whose counts weigh the chords (path_weights.h); NULL: the loops' guess */
   FILE *report;          /* one line per function that is left uninstrumented, with the reason */
 } instr_opts_t;
 
@@ -71,6 +73,8 @@ typedef struct {
                                        restore is left out (nothing reads the pir before it is set again) */
   unsigned path_carried, path_inserted; /* path operations carried by branches, jumps and returns, and
                                            prof.path instructions inserted (calls' brackets included) */
+  unsigned path_weighted, path_planned; /* with path_weights: functions whose chords the profile weighed,
+                                           of those planned */
   uint32_t meta_at, meta_bytes; /* run-time metadata (the program defines hwprof_meta), or 0 */
 } instr_stats_t;
 

@@ -32,10 +32,14 @@ struct instr_path {
   hwprof_arena_t arena;
   pp_func_t f;
   pp_plan_t plan;
+  uint64_t *counts; /* per CFG edge, a measured profile's counts (--path-weights), or NULL */
 };
 
 void instr_path_free(fn_t *f) {
-  if (f->path) free(f->path->mem);
+  if (f->path) {
+    free(f->path->mem);
+    free(f->path->counts);
+  }
   free(f->path);
   f->path = NULL;
 }
@@ -62,12 +66,13 @@ static bool tables_only(const ctx_t *c, unsigned i, uint32_t t) {
   return true;
 }
 
-/* How often edge e of the path graph runs, by the loops' guess: twice the loop depth of its
- * target, plus one for a back edge. */
-static unsigned hotness(const hwprof_cfg_func_t *g, const pp_func_t *f, uint32_t e) {
-  const hwprof_cfg_edge_t *x = &g->edge[f->cfg_edge[e]];
+/* How often edge e of the path graph runs: its count in the measured profile when there is one,
+ * else by the loops' guess: twice the loop depth of its target, plus one for a back edge. */
+static uint64_t hotness(const hwprof_cfg_func_t *g, const instr_path_t *ip, uint32_t e) {
+  if (ip->counts != NULL) return ip->counts[ip->f.cfg_edge[e]];
+  const hwprof_cfg_edge_t *x = &g->edge[ip->f.cfg_edge[e]];
   const int l = x->dst >= 0 && g->loop_of ? g->loop_of[x->dst] : -1;
-  return 2u * (l >= 0 ? g->loop[l].depth : 0u) + (f->back[e] ? 1u : 0u);
+  return 2u * (l >= 0 ? g->loop[l].depth : 0u) + (ip->f.back[e] ? 1u : 0u);
 }
 
 /* Whether the indirect jump ending block b can carry its edges' operations itself: every edge it
@@ -169,15 +174,20 @@ int instr_path_prepare(ctx_t *c, unsigned i) {
   f->path = ip;
   size_t bytes = ((size_t)64 << 10) + ((size_t)g->nblk + g->nedge + 8u) * (g->nloop + 2u) * 256u;
   pp_status_t st = kPpNoMemory;
+  uint64_t *counts = c->weights ? instr_weights_for(c->weights, c->prog.fn[i].code.lo, g) : NULL;
   for (int tries = 0; tries < 6 && st == kPpNoMemory; tries++, bytes *= 2) {
     free(ip->mem);
-    if ((ip->mem = malloc(bytes)) == NULL) ERR("out of memory");
+    if ((ip->mem = malloc(bytes)) == NULL) {
+      free(counts);
+      ERR("out of memory");
+    }
     ip->arena = (hwprof_arena_t){ip->mem, bytes, 0};
     const pp_embodiment_t emb = c->o->paths == kPathsPlain     ? kPpPlain
                                 : c->o->paths == kPathsGlobal ? kPpGlobal
                                                               : kPpRegionBased;
-    st = pp_plan_cfg(g, emb, &ip->arena, &ip->f, &ip->plan);
+    st = pp_plan_cfg(g, emb, counts, &ip->arena, &ip->f, &ip->plan);
   }
+  ip->counts = counts;
   if (st != kPpOk) {
     if (st == kPpNoMemory) ERR("out of memory planning the paths of %s", c->prog.fn[i].name);
     if (st == kPpTooManyPaths)
@@ -444,12 +454,12 @@ static int place(ctx_t *c, unsigned i, const unsigned *indeg) {
     }
     if (ret && hwprof_rw_get_shadow(c->rw, term) == 0) hwprof_rw_shadow(c->rw, term, linked_pop);
     /* a branch: its shadow word carries one edge's operation when that edge has just one: the
-     * edge that runs more often by the loops' guess (into a deeper loop, or a back edge), else
-     * the taken one. The other's go behind the branch (not taken) or, taken, to the head of a
+     * edge that runs more often (by the measured profile, or by the loops' guess: into a deeper
+     * loop, or a back edge), else the taken one. The other's go behind the branch (not taken) or, taken, to the head of a
      * target entered only from here or to an island. */
     if (tk < 0 && nt < 0) continue;
     const bool tk1 = hw && tk >= 0 && p->op_n[tk] == 1, nt1 = hw && nt >= 0 && p->op_n[nt] == 1;
-    const bool carry_nt = nt1 && (!tk1 || p->op_n[tk] == 0 || hotness(g, pfn, (uint32_t)nt) > hotness(g, pfn, (uint32_t)tk));
+    const bool carry_nt = nt1 && (!tk1 || p->op_n[tk] == 0 || hotness(g, f->path, (uint32_t)nt) > hotness(g, f->path, (uint32_t)tk));
     const bool carry_tk = tk1 && !carry_nt;
     if (carry_tk) hwprof_rw_shadow(c->rw, term, rv32_shadow_path(path_word(&p->op[p->op_first[tk]]), false));
     if (carry_nt) hwprof_rw_shadow(c->rw, term, rv32_shadow_path(path_word(&p->op[p->op_first[nt]]), true));

@@ -425,7 +425,8 @@ static bool carried_free(hwprof_cfg_kind_t k) {
   return k == HWPROF_CFG_TAKEN || k == HWPROF_CFG_JUMP || k == HWPROF_CFG_RETURN || k == HWPROF_CFG_TAIL;
 }
 
-pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, hwprof_arena_t *a, pp_func_t *f, pp_plan_t *p) {
+pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, const uint64_t *counts, hwprof_arena_t *a,
+                        pp_func_t *f, pp_plan_t *p) {
   pp_status_t st = pp_func_from_cfg(cfg, a, f);
   if (st != kPpOk) return st;
   uint64_t *w = PP_ALLOC(a, uint64_t, f->g.nedge);
@@ -433,6 +434,11 @@ pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, hwpro
   for (uint32_t e = 0; e < f->g.nedge; e++) {
     const hwprof_cfg_edge_t *x = &cfg->edge[f->cfg_edge[e]];
     w[e] = x->kind == HWPROF_CFG_INDIRECT ? 1000u : carried_free(x->kind) ? 1u : 3u;
+    if (counts != NULL) { /* the measured runs, +1 so that an edge never run still prefers the cheap place */
+      const uint64_t c = counts[f->cfg_edge[e]];
+      w[e] *= c < (UINT64_C(1) << 40) ? c + 1u : UINT64_C(1) << 40;
+      continue;
+    }
     const int l = x->src >= 0 && cfg->loop_of ? cfg->loop_of[x->src] : -1;
     for (unsigned d = 0; l >= 0 && d < cfg->loop[l].depth && d < 6; d++) w[e] *= 10u;
   }

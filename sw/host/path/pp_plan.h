@@ -82,11 +82,15 @@ pp_status_t pp_plan_make(const pp_func_t *f, pp_embodiment_t emb, const uint64_t
                          hwprof_arena_t *a, pp_plan_t *p);
 
 /* The plan of a function of the CFG layer, as the instrumenter makes it and the read-back remakes
- * it: its path graph (pp_func_from_cfg) into f, and weights from the CFG (an operation on an edge
- * no transfer can carry costs an inserted instruction: 3, an indirect edge's 1000, else 1; times
- * 10 per loop level, up to 6). A global plan whose sums do not fit the counters even hashed falls
- * back to the region-based plan (p->emb says which): the same hierarchical paths. */
-pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, hwprof_arena_t *a, pp_func_t *f, pp_plan_t *p);
+ * it: its path graph (pp_func_from_cfg) into f, and the chords' weights: what an operation on the
+ * edge costs (no transfer can carry it: an inserted instruction, 3; an indirect edge's 1000; else
+ * 1) times how often the edge runs: `counts` (per CFG edge, a measured edge profile), or without
+ * them a guess of 10 per loop level, up to 6. The weights choose only the chords (where the
+ * increments go), never the numbering: the read-back decodes a plan made with or without them
+ * alike. A global plan whose sums do not fit the counters even hashed falls back to the
+ * region-based plan (p->emb says which): the same hierarchical paths. */
+pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, const uint64_t *counts, hwprof_arena_t *a,
+                        pp_func_t *f, pp_plan_t *p);
 
 /* A decoded counter: its region and path: the function's nodes in order, a child region as
  * PP_CHILD | its region (entered at its representative entry); exit: the path reached the

@@ -30,7 +30,7 @@ static pp_status_t remake(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, uin
     free(*mem);
     if ((*mem = malloc(bytes)) == NULL) return kPpNoMemory;
     hwprof_arena_t a = {*mem, bytes, 0};
-    st = pp_plan_cfg(cfg, emb, &a, f, p);
+    st = pp_plan_cfg(cfg, emb, NULL, &a, f, p); /* the numbering: weights do not change it */
   }
   return st;
 }
