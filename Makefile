@@ -45,7 +45,7 @@ ELF_HDR  := sw/host/elf/hwprof_elf.h
 # RV32 target), the rewriting layer, the map library shared by the instrumenter and the platforms.
 CFG_SRC  := sw/lib/cfg/hwprof_cfg.c sw/host/elf/hwprof_cfg_prog.c
 # path profiling (docs/path.md): Ball-Larus numbering
-PATH_SRC := sw/lib/path/bl.c sw/host/path/regions.c sw/host/path/func_paths.c sw/host/path/pp_plan.c
+PATH_SRC := sw/lib/path/bl.c sw/host/path/regions.c sw/host/path/func_paths.c sw/host/path/hammocks.c sw/host/path/pp_plan.c
 # host only (files, the ELF and map layers): reading a path profile back, comparing it with the oracle
 PATH_HOST_SRC := sw/host/path/pp_readback.c sw/host/path/pp_compare.c
 RW_SRC   := sw/host/rewrite/hwprof_rewrite.c

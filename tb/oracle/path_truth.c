@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "autogen/hwprof_regs.h"
+#include "hammocks.h"
+#include "pp_plan.h" /* PP_MAX_COUNTERS: the counters a function's path sums can index */
 
 /* Function f's back edges: the retreating edges of a depth-first search from the entry block that
  * takes each block's real edges in the order the CFG lists them (an edge to a block still on the
@@ -74,6 +76,61 @@ done:
   return rc;
 }
 
+/* Function f's hammock regions: where the plan puts them (pp_cfg_hammocks), and which blocks each
+ * holds, found here: the blocks a walk from its entry along the CFG's edges reaches before its exit. */
+static int hammocks_of(const hwprof_cfg_func_t *f, path_back_t *out) {
+  size_t bytes = ((size_t)64 << 10) + ((size_t)f->nblk + f->nedge + 8u) * (f->nloop + 2u) * 256u;
+  pp_status_t st = kPpNoMemory;
+  pp_cfg_hammock_t *hm = NULL;
+  uint32_t n = 0;
+  uint8_t *mem = NULL;
+  for (int tries = 0; tries < 6 && st == kPpNoMemory; tries++, bytes *= 2) {
+    free(mem);
+    if ((mem = malloc(bytes)) == NULL) return -1;
+    hwprof_arena_t a = {mem, bytes, 0};
+    st = pp_cfg_hammocks(f, PP_MAX_COUNTERS, &a, &hm, &n);
+  }
+  int rc = st == kPpOk ? 0 : -1;
+  const unsigned nb = f->nblk;
+  if (rc == 0 && n > 0) {
+    out->hm_entry = calloc(n, sizeof *out->hm_entry);
+    out->hm_exit = calloc(n, sizeof *out->hm_exit);
+    out->hm_parent = calloc(n, sizeof *out->hm_parent);
+    out->hm_member = calloc((size_t)n * nb, sizeof *out->hm_member);
+    int *stack = calloc(nb + 1u, sizeof *stack);
+    if (!out->hm_entry || !out->hm_exit || !out->hm_parent || !out->hm_member || !stack) rc = -1;
+    for (uint32_t h = 0; h < n && rc == 0; h++) {
+      out->hm_entry[h] = hm[h].entry;
+      out->hm_exit[h] = hm[h].exit;
+      out->hm_parent[h] = -1; /* the function's region, or the loop it heads */
+      for (unsigned l = 0; l < f->nloop && hm[h].parent_head != 0; l++)
+        if (f->loop[l].header == hm[h].parent_head) out->hm_parent[h] = (int)l;
+      bool *in = out->hm_member + (size_t)h * nb, *seen = calloc(nb + 1u, sizeof *seen);
+      if (seen == NULL) {
+        rc = -1;
+        break;
+      }
+      unsigned sp = 0;
+      stack[sp++] = hm[h].entry;
+      seen[hm[h].entry] = seen[hm[h].exit] = true;
+      while (sp > 0) {
+        const int b = stack[--sp];
+        in[b] = true;
+        for (unsigned e = 0; e < f->nedge; e++)
+          if (f->edge[e].src == b && f->edge[e].dst >= 0 && !hwprof_cfg_is_virtual(f->edge[e].kind) && !seen[f->edge[e].dst]) {
+            seen[f->edge[e].dst] = true;
+            stack[sp++] = f->edge[e].dst;
+          }
+      }
+      free(seen);
+    }
+    free(stack);
+    out->nhm = n;
+  }
+  free(mem);
+  return rc;
+}
+
 /* whether the edge from block u to block b of function fn is a back edge */
 static bool is_back(const path_truth_t *t, int fn, int u, int b) {
   const path_back_t *k = &t->back[fn];
@@ -103,7 +160,7 @@ int path_truth_init(path_truth_t *t, const char *elf_path, char *err, size_t err
   for (unsigned i = 0; i < t->prog.nfn; i++) {
     const hwprof_cfg_fn_t *fn = &t->prog.fn[i];
     if (fn->multi || !fn->built || fn->cfg.why != HWPROF_CFG_OK) continue;
-    if (back_edges(&fn->cfg, &t->back[i])) {
+    if (back_edges(&fn->cfg, &t->back[i]) || hammocks_of(&fn->cfg, &t->back[i])) {
       snprintf(err, errlen, "%s: out of memory finding the back edges", elf_path);
       path_truth_free(t);
       return -1;
@@ -122,6 +179,10 @@ void path_truth_free(path_truth_t *t) {
   for (unsigned i = 0; t->back && i < t->prog.nfn; i++) {
     free(t->back[i].off);
     free(t->back[i].dst);
+    free(t->back[i].hm_entry);
+    free(t->back[i].hm_exit);
+    free(t->back[i].hm_parent);
+    free(t->back[i].hm_member);
   }
   free(t->back);
   free(t->tab);
@@ -204,19 +265,37 @@ static void record(path_truth_t *t, const path_act_t *a, path_end_t end) { recor
 
 /* ---- hierarchical paths (seed 004's region-based embodiment; the regions the instrumenter uses:
  * the function and its natural loops, but a loop headed by the entry block stays in the function's
- * region; a function with an irreducible loop has only its own region) */
+ * region; a function with an irreducible loop has only its own region; and the hammocks of a
+ * function whose regions have too many paths). Regions: -1 the function's, 0 .. nloop - 1 its
+ * loops, nloop + h its hammock h. */
 
 static int eff_loop(const hwprof_cfg_func_t *f, int l) {
   while (l >= 0 && f->loop[l].header == 0) l = f->loop[l].parent;
   return l;
 }
-static int region_of(const hwprof_cfg_func_t *f, int b) {
-  return f->irreducible || f->dispatch >= 0 ? -1 : eff_loop(f, f->loop_of ? f->loop_of[b] : -1);
+/* the hammock lying directly in region p that holds block b, or -1 */
+static int hammock_in(const hwprof_cfg_func_t *f, const path_back_t *k, int p, int b) {
+  for (unsigned h = 0; h < k->nhm; h++)
+    if (k->hm_parent[h] == p && k->hm_member[h * f->nblk + (unsigned)b]) return (int)(f->nloop + h);
+  return -1;
 }
-static int region_parent(const hwprof_cfg_func_t *f, int l) { return eff_loop(f, f->loop[l].parent); }
+static int region_of(const hwprof_cfg_func_t *f, const path_back_t *k, int b) {
+  const int l = f->irreducible || f->dispatch >= 0 ? -1 : eff_loop(f, f->loop_of ? f->loop_of[b] : -1);
+  const int h = hammock_in(f, k, l, b);
+  return h >= 0 ? h : l;
+}
+static int region_parent(const hwprof_cfg_func_t *f, const path_back_t *k, int r) {
+  if (r >= (int)f->nloop) return k->hm_parent[r - (int)f->nloop];
+  const int p = eff_loop(f, f->loop[r].parent), h = hammock_in(f, k, p, f->loop[r].header);
+  return h >= 0 ? h : p;
+}
+/* the block heading region r (-1: the function's entry block) */
+static uint32_t region_head(const hwprof_cfg_func_t *f, const path_back_t *k, int r) {
+  return r < 0 ? 0u : r >= (int)f->nloop ? (uint32_t)k->hm_entry[r - (int)f->nloop] : (uint32_t)f->loop[r].header;
+}
 /* whether region l (-1: the function) holds block b */
-static bool region_holds(const hwprof_cfg_func_t *f, int l, int b) {
-  for (int r = region_of(f, b);; r = region_parent(f, r)) {
+static bool region_holds(const hwprof_cfg_func_t *f, const path_back_t *k, int l, int b) {
+  for (int r = region_of(f, k, b);; r = region_parent(f, k, r)) {
     if (r == l) return true;
     if (r < 0) return false;
   }
@@ -252,19 +331,20 @@ static path_frame_t *frame_push(path_act_t *a, int loop) {
 /* the top frame's path ends (a region left, its back edge taken, the function left) */
 static void frame_end(path_truth_t *t, path_act_t *a, const hwprof_cfg_func_t *f, path_end_t end) {
   const path_frame_t *fr = &a->fr[a->nfr - 1];
-  record_items(t, a->fn, fr->loop < 0 ? 0 : f->loop[fr->loop].header, fr->it, fr->len, end);
+  record_items(t, a->fn, (int)region_head(f, &t->back[a->fn], fr->loop), fr->it, fr->len, end);
 }
 
 /* block b entered from the top frame's region (which holds it): the regions entered on the way */
-static bool frame_enter(path_act_t *a, const hwprof_cfg_func_t *f, int b) {
+static bool frame_enter(const path_truth_t *t, path_act_t *a, const hwprof_cfg_func_t *f, int b) {
+  const path_back_t *k = &t->back[a->fn];
   int chain[64], m = 0;
   const int top = a->fr[a->nfr - 1].loop;
-  for (int r = region_of(f, b); r != top; r = region_parent(f, r)) {
+  for (int r = region_of(f, k, b); r != top; r = region_parent(f, k, r)) {
     if (r < 0 || m == 64) return false;
     chain[m++] = r;
   }
   for (int i = m - 1; i >= -1; i--) {
-    const uint32_t item = i >= 0 ? PATH_TRUTH_CHILD | (uint32_t)f->loop[chain[i]].header : (uint32_t)b;
+    const uint32_t item = i >= 0 ? PATH_TRUTH_CHILD | region_head(f, k, chain[i]) : (uint32_t)b;
     if (!frame_add(&a->fr[a->nfr - 1], item)) return false;
     if (i >= 0 && frame_push(a, chain[i]) == NULL) return false;
   }
@@ -274,14 +354,14 @@ static bool frame_enter(path_act_t *a, const hwprof_cfg_func_t *f, int b) {
 /* the activation enters block b (from its last block, or at its start) */
 static void hier_block(path_truth_t *t, path_act_t *a, const hwprof_cfg_func_t *f, int b) {
   if (a->nfr == 0) { /* the activation's start: the function's region */
-    if (frame_push(a, -1) == NULL || !frame_enter(a, f, b)) t->failed = true;
+    if (frame_push(a, -1) == NULL || !frame_enter(t, a, f, b)) t->failed = true;
     return;
   }
   const int u = a->last;
   if (u >= 0 && is_back(t, a->fn, u, b)) {
     /* a back edge of the region headed by b (of the function's, in an irreducible function): the
      * regions inside it are left, its path ends, the next one starts at b */
-    const int c = region_of(f, b);
+    const int c = region_of(f, &t->back[a->fn], b);
     while (a->nfr > 1 && a->fr[a->nfr - 1].loop != c) {
       frame_end(t, a, f, kPathEndBack);
       a->nfr--;
@@ -295,11 +375,11 @@ static void hier_block(path_truth_t *t, path_act_t *a, const hwprof_cfg_func_t *
     if (!frame_add(&a->fr[a->nfr - 1], (uint32_t)b)) t->failed = true;
     return;
   }
-  while (a->nfr > 1 && !region_holds(f, a->fr[a->nfr - 1].loop, b)) { /* the regions left */
+  while (a->nfr > 1 && !region_holds(f, &t->back[a->fn], a->fr[a->nfr - 1].loop, b)) { /* the regions left */
     frame_end(t, a, f, kPathEndBack);
     a->nfr--;
   }
-  if (!frame_enter(a, f, b)) t->failed = true;
+  if (!frame_enter(t, a, f, b)) t->failed = true;
 }
 
 /* the activation ends (a return, a tail call: every region's path ends; open: the run ended; back:

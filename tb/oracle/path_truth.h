@@ -48,10 +48,17 @@ typedef struct {
   uint8_t end;       /* path_end_t */
 } path_entry_t;
 
-/* A function's back edges (the paths' cuts): the targets of block b's are dst[off[b] .. off[b + 1]) */
+/* A function's back edges (the paths' cuts): the targets of block b's are dst[off[b] .. off[b + 1]);
+ * and its hammock regions (sw/host/path/hammocks.h: the plan's, for a function whose loops alone
+ * leave too many paths): hammock h entered at block hm_entry[h], left to hm_exit[h], directly in
+ * region hm_parent[h] (-1: the function's, else a loop), its blocks those hm_member[h * nblk + b]
+ * marks, found here by walking the CFG from its entry to its exit */
 typedef struct {
   uint32_t *off;
   int *dst;
+  unsigned nhm;
+  int *hm_entry, *hm_exit, *hm_parent;
+  bool *hm_member;
 } path_back_t;
 
 typedef struct {

@@ -17,11 +17,12 @@
 
 #include <cmocka.h>
 
+#include "hammocks.h"
 #include "pp_plan.h"
 
 #define MAXN 96
 #define MAXE 256
-#define MAXR 24
+#define MAXR 64
 
 static uint32_t rng_state = 12345u;
 static uint32_t rnd(uint32_t n) {
@@ -198,7 +199,7 @@ static int cmp_key(const void *a, const void *b) { return strcmp(((const key_t *
 
 /* the independent cutter's state: the regions a walk is in, each with its path's items */
 typedef struct {
-  uint32_t region[8], item[8][128], len[8];
+  uint32_t region[12], item[12][128], len[12];
   unsigned depth;
 } cut_t;
 
@@ -225,7 +226,7 @@ static void cut_end_top(const fn_t *f, cut_t *c, key_t *keys, unsigned *nk, unsi
 }
 /* v entered from the top region, which holds it */
 static void cut_enter(const fn_t *f, bool plain, cut_t *c, uint32_t v) {
-  uint32_t chain[8], m = 0;
+  uint32_t chain[12], m = 0;
   for (uint32_t r = creg(f, plain, v); r != c->region[c->depth - 1]; r = cparent(f, plain, r)) chain[m++] = r;
   for (int i = (int)m - 1; i >= -1; i--) {
     const unsigned t = c->depth - 1;
@@ -263,19 +264,55 @@ static uint8_t arena_mem[1u << 22];
 static uint32_t counts[PP_MAX_COUNTERS];
 
 typedef struct {
-  unsigned planned[3], multi_exits, too_many, regions, hashed;
+  unsigned planned[3], multi_exits, too_many, regions, hashed, split, hammocks;
   uint64_t compared, blocks;
 } stats_t;
 
-static void run_rounds(unsigned rounds, unsigned budget, unsigned ifs, unsigned gotos, stats_t *out) {
+/* Hammocks (hammocks.h) for f's regions at a limit of max counters: the split regions replace f's,
+ * each checked here to be single-entry, single-exit and acyclic: an edge into it from outside goes
+ * to its head, one out of it to its exit, no back edge inside it but a nested loop's. Returns the
+ * hammocks. */
+static unsigned split_fn(fn_t *f, uint32_t max) {
+  pp_func_t pf;
+  uint32_t rep_exit[MAXR], cfg_edge[MAXE];
+  bool reach[MAXN + 1];
+  to_pp(f, &pf, rep_exit, reach, cfg_edge);
+  hwprof_arena_t a = {arena_mem, sizeof arena_mem, 0};
+  const uint32_t nr0 = f->nr;
+  if (pp_split_hammocks(&pf, max, &a) != kPpOk || pf.nhammock == 0) return 0;
+  assert_true(pf.h.nregion <= MAXR);
+  for (uint32_t v = 0; v <= f->n; v++) f->region_of[v] = pf.region_of[v];
+  for (uint32_t r = 0; r < pf.h.nregion; r++) {
+    f->parent[r] = pf.parent[r];
+    f->head[r] = pf.rep_entry[r];
+  }
+  f->nr = pf.h.nregion;
+  for (uint32_t k = 0; k < pf.nhammock; k++) {
+    const uint32_t hr = pf.hammock[k].region;
+    assert_true(hr >= nr0 && f->head[hr] == pf.hammock[k].entry);
+    for (uint32_t e = 0; e < f->ne; e++) {
+      const bool si = cin(f, false, f->e[e].src, hr), di = cin(f, false, f->e[e].dst, hr);
+      if (di && !si) assert_int_equal(f->e[e].dst, pf.hammock[k].entry);
+      if (si && !di) assert_int_equal(f->e[e].dst, pf.hammock[k].exit);
+      if (si && di && f->back[e]) assert_int_not_equal(f->region_of[f->e[e].dst], hr); /* only a nested loop's */
+    }
+  }
+  return pf.nhammock;
+}
+
+/* hammock_max: 0, or split the regions by hammocks to fit that many counters (and plan to it) */
+static void run_rounds(unsigned rounds, unsigned budget, unsigned ifs, unsigned gotos, uint32_t hammock_max, stats_t *out) {
   static fn_t f;
   static key_t got[4096], want[4096];
-  unsigned planned[3] = {0}, multi_exits = 0, too_many = 0, regions = 0, hashed = 0;
+  unsigned planned[3] = {0}, multi_exits = 0, too_many = 0, regions = 0, hashed = 0, split = 0, hammocks = 0;
   uint64_t compared = 0, blocks = 0;
   g_ifs = ifs;
   for (unsigned round = 0; round < rounds; round++) {
     make_fn(&f, budget ? budget : 3 + rnd(6));
     if (gotos) add_gotos(&f, 1 + rnd(gotos));
+    const unsigned nh = hammock_max ? split_fn(&f, hammock_max) : 0;
+    split += nh > 0;
+    hammocks += nh;
     /* each block's distance to the exit, for walks that must end */
     uint32_t dist[MAXN + 1];
     for (uint32_t v = 0; v <= f.n; v++) dist[v] = v == f.n ? 0 : UINT32_MAX;
@@ -297,7 +334,8 @@ static void run_rounds(unsigned rounds, unsigned budget, unsigned ifs, unsigned 
       uint64_t w[MAXE];
       for (uint32_t i = 0; i < f.ne; i++) w[i] = 1 + rnd(50);
       pp_plan_t p;
-      const pp_status_t st = pp_plan_make(&pf, (pp_embodiment_t)emb, round % 3 ? w : NULL, PP_MAX_COUNTERS, &a, &p);
+      const pp_status_t st = pp_plan_make(&pf, (pp_embodiment_t)emb, round % 3 ? w : NULL,
+                                          hammock_max ? hammock_max : PP_MAX_COUNTERS, &a, &p);
       if (st == kPpTooManyPaths) {
         too_many++;
         continue;
@@ -377,17 +415,18 @@ static void run_rounds(unsigned rounds, unsigned budget, unsigned ifs, unsigned 
       for (unsigned k = 0; k < ngot; k++) assert_string_equal(got[k].s, want[k].s);
     }
   }
-  *out = (stats_t){{planned[0], planned[1], planned[2]}, multi_exits, too_many, regions, hashed, compared, blocks};
+  *out = (stats_t){{planned[0], planned[1], planned[2]}, multi_exits, too_many, regions, hashed, split, hammocks, compared, blocks};
   printf("plan: %u functions (%.1f blocks, %.1f regions on average), planned %u/%u/%u (plain, rb, gp; %u over the "
-         "counters; %u global plans hashed), %u edges leaving two regions or more, %" PRIu64 " paths compared\n",
+         "counters; %u global plans hashed; %u split by %u hammocks), %u edges leaving two regions or more, %" PRIu64
+         " paths compared\n",
          rounds, planned[1] ? (double)blocks / planned[1] : 0.0, planned[1] ? (double)regions / planned[1] : 0.0,
-         planned[0], planned[1], planned[2], too_many, hashed, multi_exits, compared);
+         planned[0], planned[1], planned[2], too_many, hashed, split, hammocks, multi_exits, compared);
 }
 
 static void test_plan_random_functions_count_every_walk_exactly(void **state) {
   (void)state;
   stats_t st;
-  run_rounds(300, 0, 0, 0, &st);
+  run_rounds(300, 0, 0, 0, 0, &st);
   /* every embodiment planned most functions, and the multi-level exits were there */
   for (int emb = 0; emb < 3; emb++) assert_true(st.planned[emb] > 250);
   assert_true(st.multi_exits > 20);
@@ -400,7 +439,7 @@ static void test_plan_random_functions_count_every_walk_exactly(void **state) {
 static void test_plan_hashed_global_sums_count_exactly(void **state) {
   (void)state;
   stats_t st;
-  run_rounds(60, 16, 3, 0, &st);
+  run_rounds(60, 16, 3, 0, 0, &st);
   assert_true(st.hashed > 5);
   assert_true(st.compared > 1000);
 }
@@ -410,9 +449,21 @@ static void test_plan_hashed_global_sums_count_exactly(void **state) {
 static void test_plan_irreducible_functions_count_every_walk_exactly(void **state) {
   (void)state;
   stats_t st;
-  run_rounds(300, 0, 0, 4, &st);
+  run_rounds(300, 0, 0, 4, 0, &st);
   for (int emb = 0; emb < 3; emb++) assert_true(st.planned[emb] > 250);
   assert_true(st.compared > 20000);
+}
+
+/* Functions with runs of ifs whose region-based paths exceed a small limit (64 counters): split by
+ * hammocks (hammocks.h), each checked single-entry, single-exit and acyclic, then planned to that
+ * limit; the walks must still be counted exactly, in all three embodiments. */
+static void test_plan_hammocks_count_every_walk_exactly(void **state) {
+  (void)state;
+  stats_t st;
+  run_rounds(200, 14, 5, 0, 64, &st);
+  assert_true(st.split > 40);
+  assert_true(st.planned[kPpRegionBased] > st.split);
+  assert_true(st.compared > 5000);
 }
 
 int main(void) {
@@ -420,6 +471,7 @@ int main(void) {
       cmocka_unit_test(test_plan_random_functions_count_every_walk_exactly),
       cmocka_unit_test(test_plan_hashed_global_sums_count_exactly),
       cmocka_unit_test(test_plan_irreducible_functions_count_every_walk_exactly),
+      cmocka_unit_test(test_plan_hammocks_count_every_walk_exactly),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

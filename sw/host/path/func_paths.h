@@ -30,6 +30,8 @@ typedef struct {
   pp_regions_t h;
   uint32_t *region_of, *parent, *rep_entry, *rep_exit;
   bool reducible; /* false: an irreducible loop, one region */
+  struct pp_hammock *hammock; /* regions added by pp_split_hammocks (hammocks.h), or NULL */
+  uint32_t nhammock;
 } pp_func_t;
 
 /* The graph and regions of f (built, with loops). kPpBadGraph if f has no CFG. */

@@ -1,6 +1,8 @@
 /* A function's path profile, planned; see pp_plan.h and docs/path.md. */
 #include "pp_plan.h"
 
+#include "hammocks.h"
+
 static uint16_t mod(int64_t v) {
   const int64_t m = (int64_t)PP_VAL_MOD;
   return (uint16_t)(((v % m) + m) % m);
@@ -429,6 +431,8 @@ pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, const
                         pp_func_t *f, pp_plan_t *p) {
   pp_status_t st = pp_func_from_cfg(cfg, a, f);
   if (st != kPpOk) return st;
+  /* hierarchical paths too many for the counters: hammocks split the regions (hammocks.h) */
+  if (emb != kPpPlain && (st = pp_split_hammocks(f, PP_MAX_COUNTERS, a)) == kPpNoMemory) return st;
   uint64_t *w = PP_ALLOC(a, uint64_t, f->g.nedge);
   if (w == NULL) return kPpNoMemory;
   for (uint32_t e = 0; e < f->g.nedge; e++) {
