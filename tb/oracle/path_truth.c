@@ -102,9 +102,11 @@ static int hammocks_of(const hwprof_cfg_func_t *f, path_back_t *out) {
     for (uint32_t h = 0; h < n && rc == 0; h++) {
       out->hm_entry[h] = hm[h].entry;
       out->hm_exit[h] = hm[h].exit;
-      out->hm_parent[h] = -1; /* the function's region, or the loop it heads */
+      out->hm_parent[h] = -1; /* the function's region, the loop it heads, or the hammock it enters */
       for (unsigned l = 0; l < f->nloop && hm[h].parent_head != 0; l++)
         if (f->loop[l].header == hm[h].parent_head) out->hm_parent[h] = (int)l;
+      for (uint32_t j = 0; j < n; j++)
+        if (j != h && hm[j].entry == hm[h].parent_head) out->hm_parent[h] = (int)(f->nloop + j);
       bool *in = out->hm_member + (size_t)h * nb, *seen = calloc(nb + 1u, sizeof *seen);
       if (seen == NULL) {
         rc = -1;
@@ -273,21 +275,24 @@ static int eff_loop(const hwprof_cfg_func_t *f, int l) {
   while (l >= 0 && f->loop[l].header == 0) l = f->loop[l].parent;
   return l;
 }
-/* the hammock lying directly in region p that holds block b, or -1 */
+/* the innermost region that holds block b among p and the hammocks nested in p (hammocks nest) */
 static int hammock_in(const hwprof_cfg_func_t *f, const path_back_t *k, int p, int b) {
-  for (unsigned h = 0; h < k->nhm; h++)
-    if (k->hm_parent[h] == p && k->hm_member[h * f->nblk + (unsigned)b]) return (int)(f->nloop + h);
-  return -1;
+  for (bool deeper = true; deeper;) {
+    deeper = false;
+    for (unsigned h = 0; h < k->nhm && !deeper; h++)
+      if (k->hm_parent[h] == p && k->hm_member[h * f->nblk + (unsigned)b]) {
+        p = (int)(f->nloop + h);
+        deeper = true;
+      }
+  }
+  return p;
 }
 static int region_of(const hwprof_cfg_func_t *f, const path_back_t *k, int b) {
-  const int l = f->irreducible || f->dispatch >= 0 ? -1 : eff_loop(f, f->loop_of ? f->loop_of[b] : -1);
-  const int h = hammock_in(f, k, l, b);
-  return h >= 0 ? h : l;
+  return hammock_in(f, k, f->irreducible || f->dispatch >= 0 ? -1 : eff_loop(f, f->loop_of ? f->loop_of[b] : -1), b);
 }
 static int region_parent(const hwprof_cfg_func_t *f, const path_back_t *k, int r) {
   if (r >= (int)f->nloop) return k->hm_parent[r - (int)f->nloop];
-  const int p = eff_loop(f, f->loop[r].parent), h = hammock_in(f, k, p, f->loop[r].header);
-  return h >= 0 ? h : p;
+  return hammock_in(f, k, eff_loop(f, f->loop[r].parent), f->loop[r].header);
 }
 /* the block heading region r (-1: the function's entry block) */
 static uint32_t region_head(const hwprof_cfg_func_t *f, const path_back_t *k, int r) {

@@ -461,8 +461,8 @@ static void test_plan_hammocks_count_every_walk_exactly(void **state) {
   (void)state;
   stats_t st;
   run_rounds(200, 14, 5, 0, 64, &st);
-  assert_true(st.split > 40);
-  assert_true(st.planned[kPpRegionBased] > st.split);
+  assert_true(st.split > 100); /* most functions needed hammocks, and then fit */
+  assert_true(st.planned[kPpRegionBased] > 190);
   assert_true(st.compared > 5000);
 }
 

@@ -3,157 +3,262 @@
 
 #include <string.h>
 
-#define SAT (UINT64_C(1) << 40) /* path counts saturate here: far beyond any counter array */
-
-static uint64_t sat_add(uint64_t x, uint64_t y) { return x + y >= SAT ? SAT : x + y; }
-static uint64_t sat_mul(uint64_t x, uint64_t y) { return x && y > SAT / x ? SAT : x * y >= SAT ? SAT : x * y; }
-
-/* Region r's chain: its augmented graph, the links (local nodes, Re first, Rx last) and the paths
- * between consecutive links. */
+/* One region's augmented graph (regions.h) as the split sees it, with the hammocks chosen so far
+ * collapsed: a collapsed hammock is its entry node with one edge, to its exit; the nodes inside it
+ * are gone. Path counts are doubles: exact far beyond any counter array, and a region of 2^300
+ * paths still compares. */
 typedef struct {
+  uint32_t r;
   pp_graph_t g;
   uint32_t *node_of, *local_of;
-  uint32_t *link, nlink; /* local nodes */
-  uint64_t *seg;         /* seg[i]: paths from link i to link i + 1 */
-  uint64_t paths;        /* their product: the region's paths */
-  uint32_t *pos;         /* per local node, its place in a topological order */
-  uint32_t *first, *next; /* successor lists: first[l], next[e] (PP_NONE ends) */
-} chain_t;
+  uint32_t *first, *next; /* the augmented graph's successor lists, in edge order */
+  bool *active;           /* per local node: not inside a collapsed hammock */
+  uint32_t *skip_to;      /* per local node: a collapsed hammock's exit, or PP_NONE */
+  bool *entry_of_r;       /* per local node: Re has an edge to it */
+  double total;           /* the region's paths now */
+} region_t;
 
-static pp_status_t make_chain(const pp_func_t *f, uint32_t r, hwprof_arena_t *a, chain_t *c) {
-  memset(c, 0, sizeof *c);
-  pp_status_t st = pp_rb_augment(&f->h, r, a, &c->g, &c->node_of, &c->local_of);
+/* scratch of one evaluation, per local node */
+typedef struct {
+  uint32_t *order, *pos, *indeg, *idom, *ipdom, *pre, *post, *stack, *kids, *kid_next, *walk;
+  double *in, *out;
+  uint32_t *stamp, now; /* visited marks of members_dominated, by walk */
+} scratch_t;
+
+/* a chosen hammock: region r's local nodes */
+typedef struct {
+  uint32_t region_index, r, in, out;
+  double paths;
+} pick_t;
+
+/* the successors of local node u in the collapsed graph: call fn for each */
+#define FOR_SUCC(R, u, v, BODY)                                                   \
+  do {                                                                            \
+    if ((R)->skip_to[u] != PP_NONE) {                                             \
+      const uint32_t v = (R)->skip_to[u];                                         \
+      BODY;                                                                       \
+    } else                                                                        \
+      for (uint32_t e_ = (R)->first[u]; e_ != PP_NONE; e_ = (R)->next[e_]) {      \
+        const uint32_t v = (R)->g.edge[e_].dst;                                   \
+        BODY;                                                                     \
+      }                                                                           \
+  } while (0)
+
+static pp_status_t region_init(const pp_func_t *m, uint32_t r, hwprof_arena_t *a, region_t *R) {
+  memset(R, 0, sizeof *R);
+  R->r = r;
+  pp_status_t st = pp_rb_augment(&m->h, r, a, &R->g, &R->node_of, &R->local_of);
   if (st != kPpOk) return st;
-  const pp_graph_t *g = &c->g;
-  const uint32_t n = g->nnodes, re = g->entry, rx = g->exit;
-  uint32_t *indeg = PP_ALLOC(a, uint32_t, n), *order = PP_ALLOC(a, uint32_t, n), *idom = PP_ALLOC(a, uint32_t, n);
-  uint32_t *first = c->first = PP_ALLOC(a, uint32_t, n), *next = c->next = PP_ALLOC(a, uint32_t, g->nedge);
-  uint64_t *cnt = PP_ALLOC(a, uint64_t, n);
-  c->pos = PP_ALLOC(a, uint32_t, n);
-  c->link = PP_ALLOC(a, uint32_t, n);
-  c->seg = PP_ALLOC(a, uint64_t, n);
-  if (indeg == NULL || order == NULL || idom == NULL || first == NULL || next == NULL || cnt == NULL || c->pos == NULL ||
-      c->link == NULL || c->seg == NULL)
+  const uint32_t n = R->g.nnodes;
+  R->first = PP_ALLOC(a, uint32_t, n);
+  R->next = PP_ALLOC(a, uint32_t, R->g.nedge);
+  R->active = PP_ALLOC(a, bool, n);
+  R->skip_to = PP_ALLOC(a, uint32_t, n);
+  R->entry_of_r = PP_ALLOC(a, bool, n);
+  if (R->first == NULL || R->next == NULL || R->active == NULL || R->skip_to == NULL || R->entry_of_r == NULL)
     return kPpNoMemory;
   for (uint32_t v = 0; v < n; v++) {
-    indeg[v] = 0;
-    first[v] = PP_NONE;
-    idom[v] = PP_NONE;
-    c->pos[v] = PP_NONE;
+    R->first[v] = PP_NONE;
+    R->active[v] = true;
+    R->skip_to[v] = PP_NONE;
   }
-  for (uint32_t e = g->nedge; e-- > 0;) { /* successor lists in edge order */
-    next[e] = first[g->edge[e].src];
-    first[g->edge[e].src] = e;
-    indeg[g->edge[e].dst]++;
-  }
-  /* a topological order (Kahn) of what Re reaches; the augmented graph has no cycle */
-  uint32_t head = 0, tail = 0;
-  order[tail++] = re;
-  for (uint32_t v = 0; v < n; v++)
-    if (v != re && indeg[v] == 0) order[tail++] = v; /* unreachable from Re: never run */
-  while (head < tail) {
-    const uint32_t u = order[head];
-    c->pos[u] = head++;
-    for (uint32_t e = first[u]; e != PP_NONE; e = next[e])
-      if (--indeg[g->edge[e].dst] == 0) order[tail++] = g->edge[e].dst;
-  }
-  if (tail != n) return kPpBadGraph;
-  /* dominators from Re, in topological order: the intersection of the predecessors' chains */
-  idom[re] = re;
-  for (uint32_t i = 0; i < n; i++) {
-    const uint32_t u = order[i];
-    if (idom[u] == PP_NONE) continue; /* not reached from Re */
-    for (uint32_t e = first[u]; e != PP_NONE; e = next[e]) {
-      const uint32_t v = g->edge[e].dst;
-      if (idom[v] == PP_NONE) {
-        idom[v] = u;
-        continue;
-      }
-      uint32_t x = idom[v], y = u;
-      while (x != y) {
-        while (c->pos[x] > c->pos[y]) x = idom[x];
-        while (c->pos[y] > c->pos[x]) y = idom[y];
-      }
-      idom[v] = x;
-    }
-  }
-  if (idom[rx] == PP_NONE) return kPpBadGraph;
-  /* the chain: Rx's dominators, Re first */
-  uint32_t k = 0;
-  for (uint32_t x = rx;; x = idom[x]) {
-    c->link[k++] = x;
-    if (x == re) break;
-  }
-  for (uint32_t i = 0; i < k / 2; i++) {
-    const uint32_t t = c->link[i];
-    c->link[i] = c->link[k - 1u - i];
-    c->link[k - 1u - i] = t;
-  }
-  c->nlink = k;
-  /* the paths between consecutive links: every node between them in the order lies between them */
-  c->paths = 1;
-  for (uint32_t i = 0; i + 1u < k; i++) {
-    const uint32_t from = c->pos[c->link[i]], to = c->pos[c->link[i + 1u]];
-    cnt[order[to]] = 1;
-    for (uint32_t p = to; p-- > from;) {
-      const uint32_t u = order[p];
-      cnt[u] = 0;
-      for (uint32_t e = first[u]; e != PP_NONE; e = next[e]) {
-        const uint32_t w = c->pos[g->edge[e].dst];
-        if (w > from && w <= to) cnt[u] = sat_add(cnt[u], cnt[order[w]]);
-      }
-    }
-    c->seg[i] = cnt[order[from]];
-    c->paths = sat_mul(c->paths, c->seg[i]);
+  for (uint32_t e = R->g.nedge; e-- > 0;) {
+    R->next[e] = R->first[R->g.edge[e].src];
+    R->first[R->g.edge[e].src] = e;
+    if (R->g.edge[e].src == R->g.entry) R->entry_of_r[R->g.edge[e].dst] = true;
   }
   return kPpOk;
 }
 
-/* whether link i of region r may start a hammock, or end one */
-static bool may_start(const pp_func_t *f, uint32_t r, const chain_t *c, uint32_t i) {
-  const uint32_t l = c->link[i], v = c->node_of[l];
-  if (v == PP_NONE || v == f->g.exit || v == f->g.entry || f->h.region_of[v] != r || v == f->h.rep_entry[r]) return false;
-  for (uint32_t e = 0; e < c->g.nedge; e++) /* an entry of r (an edge from Re) */
-    if (c->g.edge[e].dst == l && c->g.edge[e].src == c->g.entry) return false;
-  for (uint32_t e = 0; e < f->g.nedge; e++) /* the target of a back edge */
-    if (f->back[e] && f->g.edge[e].dst == v) return false;
-  return true;
-}
-static bool may_end(const pp_func_t *f, const chain_t *c, uint32_t j) {
-  const uint32_t v = c->node_of[c->link[j]];
-  return v != PP_NONE && v != f->g.exit;
+static pp_status_t scratch_init(uint32_t n, hwprof_arena_t *a, scratch_t *s) {
+  s->order = PP_ALLOC(a, uint32_t, n);
+  s->pos = PP_ALLOC(a, uint32_t, n);
+  s->indeg = PP_ALLOC(a, uint32_t, n);
+  s->idom = PP_ALLOC(a, uint32_t, n);
+  s->ipdom = PP_ALLOC(a, uint32_t, n);
+  s->pre = PP_ALLOC(a, uint32_t, n);
+  s->post = PP_ALLOC(a, uint32_t, n);
+  s->stack = PP_ALLOC(a, uint32_t, n);
+  s->kids = PP_ALLOC(a, uint32_t, n);
+  s->kid_next = PP_ALLOC(a, uint32_t, n);
+  s->walk = PP_ALLOC(a, uint32_t, n);
+  s->stamp = PP_ALLOC(a, uint32_t, n);
+  s->now = 0;
+  s->in = PP_ALLOC(a, double, n);
+  s->out = PP_ALLOC(a, double, n);
+  return s->order && s->pos && s->indeg && s->idom && s->ipdom && s->pre && s->post && s->stack && s->kids &&
+                 s->kid_next && s->walk && s->stamp && s->in && s->out
+             ? kPpOk
+             : kPpNoMemory;
 }
 
-typedef struct {
-  uint32_t region, from, to; /* links [from, to) of the region's chain */
-} run_t;
-
-/* The runs of region r's chain at cap K, longest first from each link that may start one; the
- * region keeps the product of the rest. Returns the counters r then needs in all. */
-static uint64_t cut(const pp_func_t *f, uint32_t r, const chain_t *c, uint64_t K, run_t *runs, uint32_t *nrun) {
-  uint64_t keep = 1, sum = 0;
-  for (uint32_t i = 0; i + 1u < c->nlink;) {
-    uint32_t best = PP_NONE;
-    uint64_t prod = 1, best_prod = 1;
-    if (i > 0 && may_start(f, r, c, i))
-      for (uint32_t j = i + 1u; j < c->nlink; j++) {
-        prod = sat_mul(prod, c->seg[j - 1u]);
-        if (prod > K) break;
-        if (may_end(f, c, j)) {
-          best = j;
-          best_prod = prod;
-        }
-      }
-    if (best != PP_NONE && best_prod > 1u) {
-      runs[(*nrun)++] = (run_t){r, i, best};
-      sum = sat_add(sum, best_prod);
-      i = best;
+static uint32_t meet(const uint32_t *dom, const uint32_t *pos, uint32_t x, uint32_t y, bool forward) {
+  while (x != y) {
+    if (forward) {
+      while (pos[x] > pos[y]) x = dom[x];
+      while (pos[y] > pos[x]) y = dom[y];
     } else {
-      keep = sat_mul(keep, c->seg[i]);
-      i++;
+      while (pos[x] < pos[y]) x = dom[x];
+      while (pos[y] < pos[x]) y = dom[y];
     }
   }
-  return sat_add(keep, sum);
+  return x;
+}
+
+/* The collapsed graph's topological order, paths from Re (in) and to Rx (out), dominators from Re
+ * and postdominators to Rx, and the dominator tree's preorder intervals. kPpBadGraph on a cycle. */
+static pp_status_t evaluate(region_t *R, scratch_t *s) {
+  const uint32_t n = R->g.nnodes, re = R->g.entry, rx = R->g.exit;
+  for (uint32_t v = 0; v < n; v++) {
+    s->indeg[v] = 0;
+    s->pos[v] = PP_NONE;
+    s->idom[v] = s->ipdom[v] = PP_NONE;
+    s->in[v] = s->out[v] = 0.0;
+  }
+  for (uint32_t u = 0; u < n; u++)
+    if (R->active[u]) FOR_SUCC(R, u, v, s->indeg[v]++);
+  uint32_t head = 0, tail = 0;
+  s->order[tail++] = re;
+  for (uint32_t v = 0; v < n; v++)
+    if (R->active[v] && v != re && s->indeg[v] == 0) s->order[tail++] = v; /* never reached from Re */
+  while (head < tail) {
+    const uint32_t u = s->order[head];
+    s->pos[u] = head++;
+    FOR_SUCC(R, u, v, {
+      if (--s->indeg[v] == 0) s->order[tail++] = v;
+    });
+  }
+  uint32_t nact = 0;
+  for (uint32_t v = 0; v < n; v++) nact += R->active[v];
+  if (tail != nact) return kPpBadGraph;
+  s->in[re] = 1.0;
+  s->idom[re] = re;
+  for (uint32_t i = 0; i < tail; i++) {
+    const uint32_t u = s->order[i];
+    if (s->idom[u] == PP_NONE) continue;
+    FOR_SUCC(R, u, v, {
+      s->in[v] += s->in[u];
+      s->idom[v] = s->idom[v] == PP_NONE ? u : meet(s->idom, s->pos, s->idom[v], u, true);
+    });
+  }
+  s->out[rx] = 1.0;
+  s->ipdom[rx] = rx;
+  for (uint32_t i = tail; i-- > 0;) {
+    const uint32_t u = s->order[i];
+    FOR_SUCC(R, u, v, {
+      if (s->ipdom[v] == PP_NONE) continue;
+      s->out[u] += s->out[v];
+      s->ipdom[u] = s->ipdom[u] == PP_NONE ? v : meet(s->ipdom, s->pos, s->ipdom[u], v, false);
+    });
+  }
+  R->total = s->out[re];
+  /* the dominator tree's preorder intervals: u dominates v iff pre[u] <= pre[v] <= post[u] */
+  for (uint32_t v = 0; v < n; v++) s->kids[v] = PP_NONE;
+  for (uint32_t i = tail; i-- > 0;) {
+    const uint32_t v = s->order[i];
+    if (v == re || s->idom[v] == PP_NONE) continue;
+    s->kid_next[v] = s->kids[s->idom[v]];
+    s->kids[s->idom[v]] = v;
+  }
+  uint32_t sp = 0, clock = 0;
+  s->stack[sp++] = re;
+  s->pre[re] = clock++;
+  while (sp > 0) { /* iterative: push a node's next unvisited kid, or close it */
+    const uint32_t u = s->stack[sp - 1], k = s->kids[u];
+    if (k == PP_NONE) {
+      s->post[u] = clock - 1u;
+      sp--;
+      continue;
+    }
+    s->kids[u] = s->kid_next[k];
+    s->pre[k] = clock++;
+    s->stack[sp++] = k;
+  }
+  return kPpOk;
+}
+
+static bool dominates(const scratch_t *s, uint32_t u, uint32_t v) {
+  return s->idom[v] != PP_NONE && s->pre[u] <= s->pre[v] && s->pre[v] <= s->post[u];
+}
+
+/* whether x dominates every node a walk from x reaches before y (then nothing enters between them
+ * but through x; y itself may be reached from elsewhere too) */
+static bool members_dominated(const region_t *R, scratch_t *s, uint32_t x, uint32_t y) {
+  if (++s->now == 0) { /* the marks wrapped: clear them */
+    for (uint32_t v = 0; v < R->g.nnodes; v++) s->stamp[v] = 0;
+    s->now = 1;
+  }
+  uint32_t sp = 0;
+  s->walk[sp++] = x;
+  s->stamp[x] = s->stamp[y] = s->now;
+  while (sp > 0) {
+    const uint32_t u = s->walk[--sp];
+    if (u != x && !dominates(s, x, u)) return false;
+    FOR_SUCC(R, u, v, {
+      if (s->stamp[v] != s->now) {
+        s->stamp[v] = s->now;
+        s->walk[sp++] = v;
+      }
+    });
+  }
+  return true;
+}
+
+/* whether local node l of region R may start a hammock: a block of the region's own, not its head,
+ * the function's entry or exit, not entered from outside the region, not a hammock's entry already
+ * nor a back edge's target (no_start marks both) */
+static bool may_start(const pp_func_t *m, const region_t *R, uint32_t l, const bool *no_start) {
+  const uint32_t v = R->node_of[l];
+  return v != PP_NONE && R->active[l] && R->skip_to[l] == PP_NONE && !no_start[v] && v != m->g.exit &&
+         v != m->g.entry && m->h.region_of[v] == R->r && v != m->h.rep_entry[R->r] && !R->entry_of_r[l];
+}
+
+/* Region R's best hammock of at most K paths: the one that removes most paths from it, (p - 1)
+ * times the paths into its entry times the paths out of its exit. Candidates: an entry x that may
+ * start one, and an exit y on x's postdominator chain (not Rx, not the function's exit) such that
+ * x dominates everything between them. false: none of more than one path. */
+static bool best_candidate(const pp_func_t *m, const region_t *R, scratch_t *s, double K, const bool *is_head,
+                           uint32_t *bx, uint32_t *by, double *bp) {
+  double best = 0.0;
+  for (uint32_t x = 0; x < R->g.nnodes; x++) {
+    if (s->idom[x] == PP_NONE || s->ipdom[x] == PP_NONE || !may_start(m, R, x, is_head)) continue;
+    for (uint32_t y = s->ipdom[x]; y != R->g.exit; y = s->ipdom[y]) {
+      const double q = s->out[x] / s->out[y]; /* exact to far below half a path */
+      if (q > K + 0.5) break;
+      const double p = (double)(uint64_t)(q + 0.5);
+      /* more between x and a later y: once something there is entered elsewhere, it stays so */
+      if (!dominates(s, x, y) && !members_dominated(R, s, x, y)) break;
+      const uint32_t v = R->node_of[y];
+      if (p < 2.0 || v == PP_NONE || v == m->g.exit) continue;
+      const double gain = (p - 1.0) * s->in[x] * s->out[y];
+      if (gain > best) {
+        best = gain;
+        *bx = x;
+        *by = y;
+        *bp = p;
+      }
+    }
+  }
+  return best > 0.0;
+}
+
+/* Collapses hammock [x, y) of R: the nodes a walk from x reaches before y are gone, x goes to y. */
+static void collapse(region_t *R, uint32_t x, uint32_t y, uint32_t *stack, bool *seen) {
+  for (uint32_t v = 0; v < R->g.nnodes; v++) seen[v] = false;
+  uint32_t sp = 0;
+  stack[sp++] = x;
+  seen[x] = seen[y] = true;
+  while (sp > 0) {
+    const uint32_t u = stack[--sp];
+    if (u != x) R->active[u] = false;
+    FOR_SUCC(R, u, v, {
+      if (!seen[v]) {
+        seen[v] = true;
+        stack[sp++] = v;
+      }
+    });
+  }
+  R->skip_to[x] = y;
 }
 
 /* f's regions as the hierarchical plans use them (pp_plan.c): a loop headed by the function's entry
@@ -187,94 +292,163 @@ static pp_status_t merged(const pp_func_t *f, hwprof_arena_t *a, pp_func_t *m) {
   return kPpOk;
 }
 
+/* The hammocks at cap K: while the regions and the hammocks together need more than max counters,
+ * the region with the most paths gives up its best candidate. *npick of them; false when the
+ * counters are still too many and no candidate is left. */
+static pp_status_t choose(const pp_func_t *m, region_t *R, uint32_t nr, scratch_t *s, double K, double max, bool *is_head,
+                          uint32_t *stack, bool *seen, pick_t *pick, uint32_t cap, uint32_t *npick, bool *fits) {
+  *npick = 0;
+  *fits = false;
+  double hsum = 0.0;
+  for (;;) {
+    double total = hsum;
+    uint32_t worst = 0;
+    for (uint32_t r = 0; r < nr; r++) {
+      total += R[r].total;
+      if (R[r].total > R[worst].total) worst = r;
+    }
+    if (total <= max) {
+      *fits = true;
+      return kPpOk;
+    }
+    pp_status_t st = evaluate(&R[worst], s);
+    if (st != kPpOk) return st;
+    uint32_t x = 0, y = 0;
+    double p = 0.0;
+    if (*npick == cap || !best_candidate(m, &R[worst], s, K, is_head, &x, &y, &p)) return kPpOk;
+    pick[(*npick)++] = (pick_t){0, worst, x, y, p};
+    is_head[R[worst].node_of[x]] = true;
+    collapse(&R[worst], x, y, stack, seen);
+    hsum += p;
+    if ((st = evaluate(&R[worst], s)) != kPpOk) return st;
+  }
+}
+
 pp_status_t pp_split_hammocks(pp_func_t *f, uint32_t max_counters, hwprof_arena_t *a) {
   pp_func_t m;
   pp_status_t st = merged(f, a, &m);
   if (st != kPpOk) return st;
-  m.h.g = &f->g; /* (m's copy of the graph is f's) */
-  const uint32_t nr = m.h.nregion;
-  chain_t *ch = PP_ALLOC(a, chain_t, nr);
-  if (ch == NULL) return kPpNoMemory;
-  uint64_t total = 0, maxlinks = 0;
+  const uint32_t nr = m.h.nregion, nn = f->g.nnodes;
+  region_t *R = PP_ALLOC(a, region_t, nr);
+  bool *is_head = PP_ALLOC(a, bool, nn), *seen = PP_ALLOC(a, bool, nn + 2u);
+  uint32_t *stack = PP_ALLOC(a, uint32_t, nn + 2u), maxloc = 0;
+  if (R == NULL || is_head == NULL || seen == NULL || stack == NULL) return kPpNoMemory;
+  double total = 0.0;
   for (uint32_t r = 0; r < nr; r++) {
-    if ((st = make_chain(&m, r, a, &ch[r])) != kPpOk) return st;
-    total = sat_add(total, ch[r].paths);
-    maxlinks += ch[r].nlink;
+    if ((st = region_init(&m, r, a, &R[r])) != kPpOk) return st;
+    if (R[r].g.nnodes > maxloc) maxloc = R[r].g.nnodes;
   }
-  if (total <= max_counters) return kPpOk;
-  run_t *runs = PP_ALLOC(a, run_t, maxlinks);
-  if (runs == NULL) return kPpNoMemory;
-  uint32_t nrun = 0;
-  uint64_t K = 1;
-  while (K * 2u <= max_counters) K *= 2u;
-  for (; K >= 2u; K /= 2u) {
-    nrun = 0;
-    total = 0;
-    for (uint32_t r = 0; r < nr; r++)
-      total = sat_add(total, ch[r].paths > K ? cut(&m, r, &ch[r], K, runs, &nrun) : ch[r].paths);
-    if (total <= max_counters) break;
+  scratch_t s;
+  if ((st = scratch_init(maxloc, a, &s)) != kPpOk) return st;
+  for (uint32_t r = 0; r < nr; r++) {
+    if ((st = evaluate(&R[r], &s)) != kPpOk) return st;
+    total += R[r].total;
   }
-  if (K < 2u) return kPpTooManyPaths;
-  /* the runs become regions nr .. nr + nrun - 1 */
-  const uint32_t nn = f->g.nnodes, n2 = nr + nrun;
+  if (total <= (double)max_counters) return kPpOk;
+  /* the largest cap whose hammocks fit: fewer, longer hammocks cost fewer region changes */
+  const uint32_t cap = nn;
+  pick_t *pick = PP_ALLOC(a, pick_t, cap);
+  if (pick == NULL) return kPpNoMemory;
+  const size_t mark = a->used;
+  uint32_t npick = 0;
+  bool fits = false;
+  double K = 1.0;
+  while (K * 2.0 <= (double)max_counters) K *= 2.0;
+  for (; K >= 2.0 && !fits; K /= 2.0) {
+    a->used = mark;
+    for (uint32_t v = 0; v < nn; v++) is_head[v] = false;
+    for (uint32_t e = 0; e < f->g.nedge; e++) /* a back edge's target starts no hammock */
+      if (f->back[e]) is_head[f->g.edge[e].dst] = true;
+    for (uint32_t r = 0; r < nr; r++) {
+      if ((st = region_init(&m, r, a, &R[r])) != kPpOk || (st = evaluate(&R[r], &s)) != kPpOk) return st;
+    }
+    if ((st = choose(&m, R, nr, &s, K, (double)max_counters, is_head, stack, seen, pick, cap, &npick, &fits)) != kPpOk)
+      return st;
+  }
+  if (!fits) return kPpTooManyPaths;
+  /* the hammocks become regions nr .. nr + npick - 1, each with the blocks a walk from its entry
+   * reaches before its exit in its region's own graph; the larger ones first, so that a hammock
+   * inside another takes its blocks and its child regions from it */
+  const uint32_t n2 = nr + npick;
   uint32_t *region_of = PP_ALLOC(a, uint32_t, nn), *parent = PP_ALLOC(a, uint32_t, n2);
   uint32_t *rep_entry = PP_ALLOC(a, uint32_t, n2), *rep_exit = PP_ALLOC(a, uint32_t, n2);
-  pp_hammock_t *hm = PP_ALLOC(a, pp_hammock_t, nrun);
-  uint32_t *stack = PP_ALLOC(a, uint32_t, nn + 2u);
-  bool *seen = PP_ALLOC(a, bool, nn + 2u);
-  if (region_of == NULL || parent == NULL || rep_entry == NULL || rep_exit == NULL || hm == NULL || stack == NULL ||
-      seen == NULL)
+  uint32_t *size = PP_ALLOC(a, uint32_t, npick), *order = PP_ALLOC(a, uint32_t, npick);
+  bool *member = PP_ALLOC(a, bool, (size_t)npick * nn);
+  pp_hammock_t *hm = PP_ALLOC(a, pp_hammock_t, npick);
+  if (region_of == NULL || parent == NULL || rep_entry == NULL || rep_exit == NULL || size == NULL || order == NULL ||
+      member == NULL || hm == NULL)
     return kPpNoMemory;
   memcpy(region_of, m.h.region_of, nn * sizeof *region_of);
   memcpy(parent, m.h.parent, nr * sizeof *parent);
   memcpy(rep_entry, m.h.rep_entry, nr * sizeof *rep_entry);
   memcpy(rep_exit, m.h.rep_exit, nr * sizeof *rep_exit);
-  for (uint32_t t = 0; t < nrun; t++) {
-    const chain_t *c = &ch[runs[t].region];
-    const uint32_t r = runs[t].region, hr = nr + t, in = c->link[runs[t].from], out = c->link[runs[t].to];
-    hm[t] = (pp_hammock_t){c->node_of[in], c->node_of[out], hr};
-    parent[hr] = r;
-    rep_entry[hr] = c->node_of[in];
-    rep_exit[hr] = PP_NONE;
-    /* its local nodes: reached from the first link without passing the last */
-    for (uint32_t l = 0; l < c->g.nnodes; l++) seen[l] = false;
+  for (uint32_t t = 0; t < npick; t++) { /* members, as function nodes, in the region's uncollapsed graph */
+    region_t *Rr = &R[pick[t].r];
+    for (uint32_t l = 0; l < Rr->g.nnodes; l++) {
+      Rr->active[l] = true;
+      Rr->skip_to[l] = PP_NONE;
+    }
+    for (uint32_t l = 0; l < Rr->g.nnodes; l++) seen[l] = false;
     uint32_t sp = 0;
-    stack[sp++] = in;
-    seen[in] = seen[out] = true;
+    stack[sp++] = pick[t].in;
+    seen[pick[t].in] = seen[pick[t].out] = true;
+    size[t] = 0;
     while (sp > 0) {
-      const uint32_t l = stack[--sp], v = c->node_of[l];
-      if (v == PP_NONE) return kPpBadGraph; /* Re or Rx: not a hammock */
-      if (m.h.region_of[v] == r) region_of[v] = hr; /* a block of r's own */
-      else
-        for (uint32_t x = 0; x < nr; x++) /* a child region, as its representative entry */
-          if (parent[x] == r && m.h.rep_entry[x] == v) parent[x] = hr;
-      for (uint32_t e = c->first[l]; e != PP_NONE; e = c->next[e])
-        if (!seen[c->g.edge[e].dst]) {
-          seen[c->g.edge[e].dst] = true;
-          stack[sp++] = c->g.edge[e].dst;
+      const uint32_t l = stack[--sp], v = Rr->node_of[l];
+      if (v == PP_NONE) return kPpBadGraph; /* Re or Rx inside: not a hammock */
+      member[(size_t)t * nn + v] = true;
+      size[t]++;
+      FOR_SUCC(Rr, l, w, {
+        if (!seen[w]) {
+          seen[w] = true;
+          stack[sp++] = w;
         }
+      });
+    }
+    order[t] = t;
+  }
+  for (uint32_t i = 1; i < npick; i++) /* larger first, ties in the order chosen */
+    for (uint32_t j = i; j > 0 && size[order[j]] > size[order[j - 1]]; j--) {
+      const uint32_t x = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = x;
+    }
+  for (uint32_t i = 0; i < npick; i++) {
+    const uint32_t t = order[i], hr = nr + i, r = pick[t].r;
+    const uint32_t in = R[r].node_of[pick[t].in], out = R[r].node_of[pick[t].out];
+    /* its parent: the region its entry lies in directly so far (r, or a larger hammock of r) */
+    const uint32_t p = region_of[in];
+    hm[i] = (pp_hammock_t){in, out, hr};
+    parent[hr] = p;
+    rep_entry[hr] = in;
+    for (uint32_t v = 0; v < nn; v++) {
+      if (!member[(size_t)t * nn + v]) continue;
+      if (region_of[v] == p) region_of[v] = hr; /* a block directly in the parent */
+      else
+        for (uint32_t x = 0; x < hr; x++) /* a child region of the parent, entered at v */
+          if (parent[x] == p && rep_entry[x] == v) parent[x] = hr;
     }
   }
-  /* representative exits: the first block (by edge order) with an edge out to the run's end */
-  for (uint32_t t = 0; t < nrun; t++) {
-    const uint32_t hr = nr + t;
+  /* representative exits: the first block (by edge order) of the hammock with an edge to its exit */
+  for (uint32_t i = 0; i < npick; i++) {
+    const uint32_t hr = nr + i;
+    rep_exit[hr] = PP_NONE;
     for (uint32_t e = 0; e < f->g.nedge && rep_exit[hr] == PP_NONE; e++) {
-      const uint32_t u = f->g.edge[e].src;
-      if (f->g.edge[e].dst != hm[t].exit) continue;
-      for (uint32_t x = region_of[u]; x != PP_NONE; x = parent[x])
+      if (f->g.edge[e].dst != hm[i].exit) continue;
+      for (uint32_t x = region_of[f->g.edge[e].src]; x != PP_NONE; x = parent[x])
         if (x == hr) {
-          rep_exit[hr] = u;
+          rep_exit[hr] = f->g.edge[e].src;
           break;
         }
     }
-    if (rep_exit[hr] == PP_NONE) rep_exit[hr] = hm[t].entry;
+    if (rep_exit[hr] == PP_NONE) rep_exit[hr] = hm[i].entry;
   }
   f->region_of = region_of;
   f->parent = parent;
   f->rep_entry = rep_entry;
   f->rep_exit = rep_exit;
   f->hammock = hm;
-  f->nhammock = nrun;
+  f->nhammock = npick;
   f->h = (pp_regions_t){&f->g, f->back, region_of, parent, rep_entry, rep_exit, n2};
   return kPpOk;
 }
