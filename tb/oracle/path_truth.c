@@ -77,7 +77,8 @@ done:
 }
 
 /* Function f's hammock regions: where the plan puts them (pp_cfg_hammocks), and which blocks each
- * holds, found here: the blocks a walk from its entry along the CFG's edges reaches before its exit. */
+ * holds, found here: the blocks a walk from its entry along the CFG's forward edges reaches before
+ * its exit, inside the region it lies in (one with no exit ends with that region's paths). */
 static int hammocks_of(const hwprof_cfg_func_t *f, path_back_t *out) {
   size_t bytes = ((size_t)64 << 10) + ((size_t)f->nblk + f->nedge + 8u) * (f->nloop + 2u) * 256u;
   pp_status_t st = kPpNoMemory;
@@ -107,6 +108,11 @@ static int hammocks_of(const hwprof_cfg_func_t *f, path_back_t *out) {
         if (f->loop[l].header == hm[h].parent_head) out->hm_parent[h] = (int)l;
       for (uint32_t j = 0; j < n; j++)
         if (j != h && hm[j].entry == hm[h].parent_head) out->hm_parent[h] = (int)(f->nloop + j);
+      const int par = out->hm_parent[h];
+      if (par >= (int)f->nloop && par - (int)f->nloop >= (int)h) { /* a hammock's parent comes first */
+        rc = -1;
+        break;
+      }
       bool *in = out->hm_member + (size_t)h * nb, *seen = calloc(nb + 1u, sizeof *seen);
       if (seen == NULL) {
         rc = -1;
@@ -114,15 +120,23 @@ static int hammocks_of(const hwprof_cfg_func_t *f, path_back_t *out) {
       }
       unsigned sp = 0;
       stack[sp++] = hm[h].entry;
-      seen[hm[h].entry] = seen[hm[h].exit] = true;
+      seen[hm[h].entry] = true;
+      if (hm[h].exit >= 0) seen[hm[h].exit] = true;
       while (sp > 0) {
         const int b = stack[--sp];
         in[b] = true;
-        for (unsigned e = 0; e < f->nedge; e++)
-          if (f->edge[e].src == b && f->edge[e].dst >= 0 && !hwprof_cfg_is_virtual(f->edge[e].kind) && !seen[f->edge[e].dst]) {
-            seen[f->edge[e].dst] = true;
-            stack[sp++] = f->edge[e].dst;
-          }
+        for (unsigned e = 0; e < f->nedge; e++) {
+          const int d = f->edge[e].dst;
+          if (f->edge[e].src != b || d < 0 || hwprof_cfg_is_virtual(f->edge[e].kind) || seen[d]) continue;
+          bool back = false; /* the parent region's own back edges end its paths: never inside */
+          for (uint32_t i = out->off[b]; i < out->off[b + 1] && !back; i++) back = out->dst[i] == d;
+          const bool held = par < 0 ? true
+                            : par < (int)f->nloop ? hwprof_cfg_in_loop(f, (unsigned)par, d)
+                                                  : out->hm_member[(size_t)(par - (int)f->nloop) * nb + (unsigned)d];
+          if (back || !held) continue;
+          seen[d] = true;
+          stack[sp++] = d;
+        }
       }
       free(seen);
     }

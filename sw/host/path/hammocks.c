@@ -181,16 +181,22 @@ static bool dominates(const scratch_t *s, uint32_t u, uint32_t v) {
   return s->idom[v] != PP_NONE && s->pre[u] <= s->pre[v] && s->pre[v] <= s->post[u];
 }
 
+/* A walk through a hammock [x, y) stops at y, and at the region's end: Rx, and the function's exit
+ * node where it is the region's (a hammock that ends with its region's paths, y = Rx, holds
+ * neither). */
+static uint32_t exit_node(const region_t *R, const pp_func_t *m) { return R->local_of[m->g.exit]; }
+
 /* whether x dominates every node a walk from x reaches before y (then nothing enters between them
  * but through x; y itself may be reached from elsewhere too) */
-static bool members_dominated(const region_t *R, scratch_t *s, uint32_t x, uint32_t y) {
+static bool members_dominated(const region_t *R, const pp_func_t *m, scratch_t *s, uint32_t x, uint32_t y) {
   if (++s->now == 0) { /* the marks wrapped: clear them */
     for (uint32_t v = 0; v < R->g.nnodes; v++) s->stamp[v] = 0;
     s->now = 1;
   }
   uint32_t sp = 0;
   s->walk[sp++] = x;
-  s->stamp[x] = s->stamp[y] = s->now;
+  s->stamp[x] = s->stamp[y] = s->stamp[R->g.exit] = s->now;
+  if (exit_node(R, m) != PP_NONE) s->stamp[exit_node(R, m)] = s->now;
   while (sp > 0) {
     const uint32_t u = s->walk[--sp];
     if (u != x && !dominates(s, x, u)) return false;
@@ -215,39 +221,44 @@ static bool may_start(const pp_func_t *m, const region_t *R, uint32_t l, const b
 
 /* Region R's best hammock of at most K paths: the one that removes most paths from it, (p - 1)
  * times the paths into its entry times the paths out of its exit. Candidates: an entry x that may
- * start one, and an exit y on x's postdominator chain (not Rx, not the function's exit) such that
- * x dominates everything between them. false: none of more than one path. */
+ * start one, and an exit y on x's postdominator chain (not the function's exit node) such that x
+ * dominates everything between them; y may be Rx: the hammock then ends where its region's paths
+ * end (its exits are the region's). false: none of more than one path. */
 static bool best_candidate(const pp_func_t *m, const region_t *R, scratch_t *s, double K, const bool *is_head,
                            uint32_t *bx, uint32_t *by, double *bp) {
   double best = 0.0;
   for (uint32_t x = 0; x < R->g.nnodes; x++) {
     if (s->idom[x] == PP_NONE || s->ipdom[x] == PP_NONE || !may_start(m, R, x, is_head)) continue;
-    for (uint32_t y = s->ipdom[x]; y != R->g.exit; y = s->ipdom[y]) {
+    for (uint32_t y = s->ipdom[x];; y = s->ipdom[y]) {
       const double q = s->out[x] / s->out[y]; /* exact to far below half a path */
       if (q > K + 0.5) break;
       const double p = (double)(uint64_t)(q + 0.5);
       /* more between x and a later y: once something there is entered elsewhere, it stays so */
-      if (!dominates(s, x, y) && !members_dominated(R, s, x, y)) break;
+      if (!dominates(s, x, y) && !members_dominated(R, m, s, x, y)) break;
+      const bool to_end = y == R->g.exit;
       const uint32_t v = R->node_of[y];
-      if (p < 2.0 || v == PP_NONE || v == m->g.exit) continue;
-      const double gain = (p - 1.0) * s->in[x] * s->out[y];
-      if (gain > best) {
-        best = gain;
-        *bx = x;
-        *by = y;
-        *bp = p;
+      if (p >= 2.0 && (to_end || (v != PP_NONE && v != m->g.exit))) {
+        const double gain = (p - 1.0) * s->in[x] * s->out[y];
+        if (gain > best) {
+          best = gain;
+          *bx = x;
+          *by = y;
+          *bp = p;
+        }
       }
+      if (to_end) break;
     }
   }
   return best > 0.0;
 }
 
 /* Collapses hammock [x, y) of R: the nodes a walk from x reaches before y are gone, x goes to y. */
-static void collapse(region_t *R, uint32_t x, uint32_t y, uint32_t *stack, bool *seen) {
+static void collapse(region_t *R, const pp_func_t *m, uint32_t x, uint32_t y, uint32_t *stack, bool *seen) {
   for (uint32_t v = 0; v < R->g.nnodes; v++) seen[v] = false;
   uint32_t sp = 0;
   stack[sp++] = x;
-  seen[x] = seen[y] = true;
+  seen[x] = seen[y] = seen[R->g.exit] = true;
+  if (exit_node(R, m) != PP_NONE) seen[exit_node(R, m)] = true;
   while (sp > 0) {
     const uint32_t u = stack[--sp];
     if (u != x) R->active[u] = false;
@@ -318,7 +329,7 @@ static pp_status_t choose(const pp_func_t *m, region_t *R, uint32_t nr, scratch_
     if (*npick == cap || !best_candidate(m, &R[worst], s, K, is_head, &x, &y, &p)) return kPpOk;
     pick[(*npick)++] = (pick_t){0, worst, x, y, p};
     is_head[R[worst].node_of[x]] = true;
-    collapse(&R[worst], x, y, stack, seen);
+    collapse(&R[worst], m, x, y, stack, seen);
     hsum += p;
     if ((st = evaluate(&R[worst], s)) != kPpOk) return st;
   }
@@ -391,7 +402,8 @@ pp_status_t pp_split_hammocks(pp_func_t *f, uint32_t max_counters, hwprof_arena_
     for (uint32_t l = 0; l < Rr->g.nnodes; l++) seen[l] = false;
     uint32_t sp = 0;
     stack[sp++] = pick[t].in;
-    seen[pick[t].in] = seen[pick[t].out] = true;
+    seen[pick[t].in] = seen[pick[t].out] = seen[Rr->g.exit] = true;
+    if (exit_node(Rr, &m) != PP_NONE) seen[exit_node(Rr, &m)] = true;
     size[t] = 0;
     while (sp > 0) {
       const uint32_t l = stack[--sp], v = Rr->node_of[l];
@@ -429,17 +441,18 @@ pp_status_t pp_split_hammocks(pp_func_t *f, uint32_t max_counters, hwprof_arena_
           if (parent[x] == p && rep_entry[x] == v) parent[x] = hr;
     }
   }
-  /* representative exits: the first block (by edge order) of the hammock with an edge to its exit */
+  /* representative exits: the first block (by edge order) of the hammock with an edge out of it (to
+   * its exit, or, one that ends with its region's paths, anywhere: a back edge, a return) */
   for (uint32_t i = 0; i < npick; i++) {
     const uint32_t hr = nr + i;
     rep_exit[hr] = PP_NONE;
     for (uint32_t e = 0; e < f->g.nedge && rep_exit[hr] == PP_NONE; e++) {
-      if (f->g.edge[e].dst != hm[i].exit) continue;
-      for (uint32_t x = region_of[f->g.edge[e].src]; x != PP_NONE; x = parent[x])
-        if (x == hr) {
-          rep_exit[hr] = f->g.edge[e].src;
-          break;
-        }
+      const uint32_t u = f->g.edge[e].src, v = f->g.edge[e].dst;
+      if (hm[i].exit != PP_NONE && v != hm[i].exit) continue;
+      bool u_in = false, v_in = false;
+      for (uint32_t x = region_of[u]; x != PP_NONE; x = parent[x]) u_in |= x == hr;
+      for (uint32_t x = region_of[v]; x != PP_NONE; x = parent[x]) v_in |= x == hr;
+      if (u_in && (!v_in || f->back[e])) rep_exit[hr] = u;
     }
     if (rep_exit[hr] == PP_NONE) rep_exit[hr] = hm[i].entry;
   }
@@ -465,7 +478,7 @@ pp_status_t pp_cfg_hammocks(const hwprof_cfg_func_t *cfg, uint32_t max_counters,
   if (f.nhammock == 0) return kPpOk;
   if ((*out = PP_ALLOC(a, pp_cfg_hammock_t, f.nhammock)) == NULL) return kPpNoMemory;
   for (uint32_t t = 0; t < f.nhammock; t++)
-    (*out)[t] = (pp_cfg_hammock_t){(int)f.hammock[t].entry, (int)f.hammock[t].exit,
+    (*out)[t] = (pp_cfg_hammock_t){(int)f.hammock[t].entry, f.hammock[t].exit == PP_NONE ? -1 : (int)f.hammock[t].exit,
                                    (int)f.rep_entry[f.parent[f.hammock[t].region]]};
   *n = f.nhammock;
   return kPpOk;
