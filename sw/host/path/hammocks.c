@@ -272,34 +272,16 @@ static void collapse(region_t *R, const pp_func_t *m, uint32_t x, uint32_t y, ui
   R->skip_to[x] = y;
 }
 
-/* f's regions as the hierarchical plans use them (pp_plan.c): a loop headed by the function's entry
- * block is part of the function's region. Memory from a; m shares f's graph. */
+/* f's regions as the hierarchical plans use them (pp_regions_used). m shares f's graph. */
 static pp_status_t merged(const pp_func_t *f, hwprof_arena_t *a, pp_func_t *m) {
-  const uint32_t nr = f->h.nregion, nn = f->g.nnodes;
-  uint32_t *keep = PP_ALLOC(a, uint32_t, nr), *region_of = PP_ALLOC(a, uint32_t, nn);
-  uint32_t *parent = PP_ALLOC(a, uint32_t, nr), *rep_entry = PP_ALLOC(a, uint32_t, nr), *rep_exit = PP_ALLOC(a, uint32_t, nr);
-  if (keep == NULL || region_of == NULL || parent == NULL || rep_entry == NULL || rep_exit == NULL) return kPpNoMemory;
-  uint32_t n = 0;
-  for (uint32_t r = 0; r < nr; r++) keep[r] = r == 0 || f->h.rep_entry[r] != f->g.entry ? n++ : PP_NONE;
-  for (uint32_t r = 0; r < nr; r++) {
-    if (keep[r] == PP_NONE) continue;
-    uint32_t up = f->h.parent[r];
-    while (up != PP_NONE && keep[up] == PP_NONE) up = f->h.parent[up];
-    parent[keep[r]] = up == PP_NONE ? PP_NONE : keep[up];
-    rep_entry[keep[r]] = f->h.rep_entry[r];
-    rep_exit[keep[r]] = f->h.rep_exit[r];
-  }
-  for (uint32_t v = 0; v < nn; v++) {
-    uint32_t r = f->h.region_of[v];
-    while (keep[r] == PP_NONE) r = f->h.parent[r];
-    region_of[v] = keep[r];
-  }
   *m = *f;
-  m->region_of = region_of;
-  m->parent = parent;
-  m->rep_entry = rep_entry;
-  m->rep_exit = rep_exit;
-  m->h = (pp_regions_t){&f->g, f->back, region_of, parent, rep_entry, rep_exit, n};
+  const pp_status_t st = pp_regions_used(&f->h, false, a, &m->h, NULL);
+  if (st != kPpOk) return st;
+  m->h.g = &f->g;
+  m->region_of = (uint32_t *)m->h.region_of;
+  m->parent = (uint32_t *)m->h.parent;
+  m->rep_entry = (uint32_t *)m->h.rep_entry;
+  m->rep_exit = (uint32_t *)m->h.rep_exit;
   return kPpOk;
 }
 

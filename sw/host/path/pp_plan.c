@@ -8,40 +8,11 @@ static uint16_t mod(int64_t v) {
   return (uint16_t)(((v % m) + m) % m);
 }
 
-/* The regions used: the function alone (plain), or its loops but one headed by the entry block
- * (merged into its parent, as are the loops nested in it). */
+/* The regions used: the function alone (plain), or its regions but a loop headed by the entry block
+ * (merged into its parent, as are the loops nested in it): pp_regions_used. */
 static pp_status_t choose_regions(const pp_func_t *f, pp_embodiment_t emb, hwprof_arena_t *a, pp_plan_t *p) {
-  const pp_regions_t *fh = &f->h;
-  const uint32_t nn = f->g.nnodes;
-  uint32_t *keep = PP_ALLOC(a, uint32_t, fh->nregion); /* new index, or PP_NONE: merged away */
-  uint32_t *region_of = PP_ALLOC(a, uint32_t, nn), *parent = PP_ALLOC(a, uint32_t, fh->nregion);
-  uint32_t *rep_entry = PP_ALLOC(a, uint32_t, fh->nregion), *rep_exit = PP_ALLOC(a, uint32_t, fh->nregion);
-  p->func_region = PP_ALLOC(a, uint32_t, fh->nregion);
-  if (keep == NULL || region_of == NULL || parent == NULL || rep_entry == NULL || rep_exit == NULL || p->func_region == NULL)
-    return kPpNoMemory;
-  uint32_t n = 0;
-  for (uint32_t r = 0; r < fh->nregion; r++) {
-    const bool use = r == 0 || (emb != kPpPlain && fh->rep_entry[r] != f->g.entry);
-    keep[r] = use ? n++ : PP_NONE;
-  }
-  /* the used region a function region stands in: itself, or its nearest kept ancestor */
-  for (uint32_t r = 0; r < fh->nregion; r++) {
-    if (keep[r] == PP_NONE) continue;
-    const uint32_t k = keep[r];
-    p->func_region[k] = r;
-    rep_entry[k] = fh->rep_entry[r];
-    rep_exit[k] = fh->rep_exit[r];
-    uint32_t up = fh->parent[r];
-    while (up != PP_NONE && keep[up] == PP_NONE) up = fh->parent[up];
-    parent[k] = up == PP_NONE ? PP_NONE : keep[up];
-  }
-  for (uint32_t v = 0; v < nn; v++) {
-    uint32_t r = fh->region_of[v];
-    while (keep[r] == PP_NONE) r = fh->parent[r];
-    region_of[v] = keep[r];
-  }
-  p->h = (pp_regions_t){&f->g, f->back, region_of, parent, rep_entry, rep_exit, n};
-  return kPpOk;
+  if ((p->func_region = PP_ALLOC(a, uint32_t, f->h.nregion)) == NULL) return kPpNoMemory;
+  return pp_regions_used(&f->h, emb == kPpPlain, a, &p->h, p->func_region);
 }
 
 /* The increment of region r's real DAG edge s->d (local nodes), or false if there is none. */

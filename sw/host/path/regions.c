@@ -8,6 +8,35 @@ bool pp_in_region(const pp_regions_t *h, uint32_t v, uint32_t r) {
   return false;
 }
 
+pp_status_t pp_regions_used(const pp_regions_t *h, bool plain, hwprof_arena_t *a, pp_regions_t *out,
+                            uint32_t *func_region) {
+  const uint32_t nr = h->nregion, nn = h->g->nnodes;
+  uint32_t *keep = PP_ALLOC(a, uint32_t, nr); /* new index, or PP_NONE: merged away */
+  uint32_t *region_of = PP_ALLOC(a, uint32_t, nn), *parent = PP_ALLOC(a, uint32_t, nr);
+  uint32_t *rep_entry = PP_ALLOC(a, uint32_t, nr), *rep_exit = PP_ALLOC(a, uint32_t, nr);
+  if (keep == NULL || region_of == NULL || parent == NULL || rep_entry == NULL || rep_exit == NULL) return kPpNoMemory;
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < nr; r++) keep[r] = r == 0 || (!plain && h->rep_entry[r] != h->g->entry) ? n++ : PP_NONE;
+  /* the used region a region stands in: itself, or its nearest kept ancestor */
+  for (uint32_t r = 0; r < nr; r++) {
+    if (keep[r] == PP_NONE) continue;
+    const uint32_t k = keep[r];
+    if (func_region) func_region[k] = r;
+    rep_entry[k] = h->rep_entry[r];
+    rep_exit[k] = h->rep_exit[r];
+    uint32_t up = h->parent[r];
+    while (up != PP_NONE && keep[up] == PP_NONE) up = h->parent[up];
+    parent[k] = up == PP_NONE ? PP_NONE : keep[up];
+  }
+  for (uint32_t v = 0; v < nn; v++) {
+    uint32_t r = h->region_of[v];
+    while (keep[r] == PP_NONE) r = h->parent[r];
+    region_of[v] = keep[r];
+  }
+  *out = (pp_regions_t){h->g, h->back, region_of, parent, rep_entry, rep_exit, n};
+  return kPpOk;
+}
+
 /* The child region of r that holds v (v in r but not directly), or PP_NONE. */
 static uint32_t child_of(const pp_regions_t *h, uint32_t v, uint32_t r) {
   for (uint32_t x = h->region_of[v]; x != PP_NONE; x = h->parent[x])

@@ -44,6 +44,14 @@ typedef struct {
   uint32_t nregion;
 } pp_regions_t;
 
+/* The regions a plan uses: h's (only the outermost when plain), but a region whose representative
+ * entry is the function's entry node is merged into its parent, with the regions nested in it (a
+ * call could not enter it once). out: new region_of, parent, rep_entry and rep_exit from a, the same
+ * graph and back edges; func_region[k] (h->nregion of them, or NULL): the region of h that region
+ * k of out is. */
+pp_status_t pp_regions_used(const pp_regions_t *h, bool plain, hwprof_arena_t *a, pp_regions_t *out,
+                            uint32_t *func_region);
+
 /* Whether node v lies in region r (directly or in one nested in it). */
 bool pp_in_region(const pp_regions_t *h, uint32_t v, uint32_t r);
 
