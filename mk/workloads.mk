@@ -325,6 +325,12 @@ $(BUILD)/instr/dispatch.elf: tests/programs/dispatch.c
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Wl,--emit-relocs -Wl,--no-relax $< -o $@
 
+# A loop of 2^40 paths per iteration, profiled through hammock regions (docs/path.md): a test input
+# of the path profiles' own
+$(BUILD)/instr/many_paths.elf: tests/programs/many_paths.c
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -Wl,--emit-relocs -Wl,--no-relax $< -o $@
+
 # A switch table of label differences (-fPIC): a test input of the instrumenter's own
 $(BUILD)/instr/switch_table.elf: tests/programs/switch_table.c
 	@mkdir -p $(dir $@)
@@ -494,7 +500,7 @@ $(eval $(call DYNRL_RULES,dyntrace,$(DYNBOTH_FLAGS) -DDYNOPT_TRACES_ONLY,$(DYNBO
 dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(BIG_DYN_ELFS) $(SIM_BIN)
 
 WORKLOAD_FILES := $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_PROF_SWEPT) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
-           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(BUILD)/instr/dispatch.elf $(BUILD)/instr/deep_recursion.elf $(BUILD)/instr/bare_auipc.elf $(WL_CLANG) $(EMBENCH_GCOV) $(EMBENCH_GCOV_O0) $(WL_GCOV_O0) $(DYN_ELFS) $(EMBENCH_DYN) \
+           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(BUILD)/instr/dispatch.elf $(BUILD)/instr/many_paths.elf $(BUILD)/instr/deep_recursion.elf $(BUILD)/instr/bare_auipc.elf $(WL_CLANG) $(EMBENCH_GCOV) $(EMBENCH_GCOV_O0) $(WL_GCOV_O0) $(DYN_ELFS) $(EMBENCH_DYN) \
            $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE) $(DYNRL_ELFS) \
            $(TRAPS_ELF) $(BIG_ELFS) $(BIG_DYN_ELFS) $(LUA_PHASES)
 workloads: $(WORKLOAD_FILES) $(SIM_BIN) $(INSTR_BIN) $(REPORT_BIN)  # and the tools the docs run on them

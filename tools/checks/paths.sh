@@ -53,7 +53,8 @@ check paths-truth-are-numbered-paths paths_truth_numbered
 
 # path profiles collected through the hardware (docs/path.md): each workload, the
 # switch table of label differences (tests/programs/switch_table.c), the threaded-code interpreter
-# (tests/programs/dispatch.c: indirect jumps through a dispatch node) and each Embench program
+# (tests/programs/dispatch.c: indirect jumps through a dispatch node), the loop of 2^40 paths per
+# iteration (tests/programs/many_paths.c, whose hierarchical profiles need hammocks) and each Embench program
 # instrumented by hwprof-instr --paths (under ASan/UBSan) for plain Ball-Larus paths,
 # region-based and global hierarchical paths; run on hwprof-sim with the C model, its output the
 # uninstrumented program's; after the run the profile cache is flushed, the pir's path and link
@@ -64,7 +65,7 @@ check paths-truth-are-numbered-paths paths_truth_numbered
 # reasons functions were left without a profile are counted.
 paths_hw_equal_oracle() {
   local f out rc=0 name emb want got
-  for f in "$build"/instr/{graph,hashtab,interp,lz,matrix,sort,switch_table,dispatch}.elf "$build"/embench/*.elf; do
+  for f in "$build"/instr/{graph,hashtab,interp,lz,matrix,sort,switch_table,dispatch,many_paths}.elf "$build"/embench/*.elf; do
     [ -f "$f" ] || continue
     name=$(basename "$f" .elf)
     case $name in *-prof | *-vp | *-ss) continue ;; esac
@@ -80,6 +81,11 @@ paths_hw_equal_oracle() {
       echo "$name $emb: $(tail -1 <<<"$out"); $(grep -o 'coverage: [0-9.]*% of branch executions' "$logdir/$name-$emb.err")"
       grep -q '^paths-check: [1-9][0-9]* functions, [1-9][0-9]* paths .* 0 differences' <<<"$out" || { echo "$out" | head -5; rc=1; }
     done
+  done
+  # the loop of 2^40 paths per iteration (tests/programs/many_paths.c) is profiled through hammocks
+  for emb in rb gp; do
+    ! grep -q "left uninstrumented: churn" "$logdir/many_paths-$emb.instr" ||
+      { echo "many_paths $emb: churn has no path profile (no hammocks?)"; rc=1; }
   done
   echo "functions left without a path profile, by reason (all programs, all three embodiments):"
   sed -n 's/^left uninstrumented: [^:]*: //p' "$logdir"/*-{plain,rb,gp}.instr 2>/dev/null | sed 's/0x[0-9a-f]*/ADDR/g' |
