@@ -27,8 +27,7 @@ typedef struct {
 
 /* a chosen hammock: region r's local nodes */
 typedef struct {
-  uint32_t region_index, r, in, out;
-  double paths;
+  uint32_t r, in, out;
 } pick_t;
 
 /* the successors of local node u in the collapsed graph: call fn for each */
@@ -286,13 +285,14 @@ static pp_status_t merged(const pp_func_t *f, hwprof_arena_t *a, pp_func_t *m) {
 }
 
 /* The hammocks at cap K: while the regions and the hammocks together need more than max counters,
- * the region with the most paths gives up its best candidate. *npick of them; false when the
+ * the region with the most paths gives up its best candidate. *npick of them; *fits false when the
  * counters are still too many and no candidate is left. */
 static pp_status_t choose(const pp_func_t *m, region_t *R, uint32_t nr, scratch_t *s, double K, double max, bool *is_head,
                           uint32_t *stack, bool *seen, pick_t *pick, uint32_t cap, uint32_t *npick, bool *fits) {
   *npick = 0;
   *fits = false;
   double hsum = 0.0;
+  uint32_t held = PP_NONE; /* the region whose evaluation s holds */
   for (;;) {
     double total = hsum;
     uint32_t worst = 0;
@@ -304,16 +304,17 @@ static pp_status_t choose(const pp_func_t *m, region_t *R, uint32_t nr, scratch_
       *fits = true;
       return kPpOk;
     }
-    pp_status_t st = evaluate(&R[worst], s);
+    pp_status_t st = held == worst ? kPpOk : evaluate(&R[worst], s);
     if (st != kPpOk) return st;
     uint32_t x = 0, y = 0;
     double p = 0.0;
     if (*npick == cap || !best_candidate(m, &R[worst], s, K, is_head, &x, &y, &p)) return kPpOk;
-    pick[(*npick)++] = (pick_t){0, worst, x, y, p};
+    pick[(*npick)++] = (pick_t){worst, x, y};
     is_head[R[worst].node_of[x]] = true;
     collapse(&R[worst], m, x, y, stack, seen);
     hsum += p;
-    if ((st = evaluate(&R[worst], s)) != kPpOk) return st;
+    if ((st = evaluate(&R[worst], s)) != kPpOk) return st; /* its paths now, and s for the next pick */
+    held = worst;
   }
 }
 
