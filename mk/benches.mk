@@ -87,7 +87,7 @@ $(foreach c,$(PRIM_REGFILE_CONFIGS),$(eval $(call PRIM_RULE,$(call tb_field,$(c)
   -DPRIM_REGFILE_N=$(call tb_field,$(c),2) -DPRIM_REGFILE_W=$(call tb_field,$(c),3))))
 # The co-processor engine's lockstep bench (tb/cop/tb_cop.cpp: the RTL against the C model every cycle,
 # and the architectural state against the instruction-level interpreter), NAME:UcDepth:CamEntries:DataBytes
-COP_CONFIGS := cop:64:256:2048 cop_small:8:4:32
+COP_CONFIGS := cop:64:256:2048 cop_small:8:4:32 cop_big:64:512:4096
 # COP_RULE: $(1) NAME:UcDepth:CamEntries:DataBytes, $(2) the bench's directory, $(3) the hardware's
 # sources, $(4) Verilator's flags (with the RTL's -G parameters), $(5) further prerequisites
 cop_gflags = -GUcDepth=$(call tb_field,$(1),2) -GCamEntries=$(call tb_field,$(1),3) -GDataBytes=$(call tb_field,$(1),4)

@@ -52,7 +52,7 @@ def bench_streams(build):
     s.append(("tb_top-resets", f"{build}/tb_top/Vhwprof_top", ["--reset-every=20000", "--quiet"], False, 1))
     # random initial values: the seed also draws every RTL variable's initial value
     s.append(("tb_xinit-random", f"{build}/tb_xinit/Vhwprof_top", ["--quiet"], True, 1))
-    for cfg in ("cop", "cop_small"):
+    for cfg in ("cop", "cop_small", "cop_big"):
         s.append((f"tb_{cfg}-random", f"{build}/tb_{cfg}/Vhwprof_cop", ["--test=random", "--quiet"], False, 2))
         s.append((f"tb_{cfg}-busy", f"{build}/tb_{cfg}/Vhwprof_cop", ["--test=busy", "--quiet"], False, 1))
     for cfg in ("vpf", "vpf_small"):

@@ -78,7 +78,7 @@ jobs_run large-random-seed1 "$logdir/large-random-seed1.log" \
   env HWPROF_RAND_RESET=1 "$tb_large" --seed=1 --cycles="$cycles" --quiet
 jobs_run large-directed "$logdir/large-directed.log" env HWPROF_RAND_RESET=8 "$tb_large" --test=directed --cycles=20000
 jobs_run large-counts "$logdir/large-counts.log" env HWPROF_RAND_RESET=2 "$tb_large" --test=counts --seed=2 --cycles=100000 --quiet
-for t in timing host; do
+for t in timing timing-clock host; do
   jobs_run "cop-$t" "$logdir/cop-$t.log" env HWPROF_RAND_RESET=3 "$tb_cop" --test=$t --cycles=10000
 done
 for t in busy random valueprof; do
@@ -87,7 +87,7 @@ done
 jobs_run vpf-directed "$logdir/vpf-directed.log" env HWPROF_RAND_RESET=5 "$tb_vpf" --test=directed --cycles=10000
 jobs_run vpf-random "$logdir/vpf-random.log" env HWPROF_RAND_RESET=6 "$tb_vpf" --test=random --seed=1 --cycles="$cycles" --quiet
 # the small configurations with the memories as flops
-for t in timing host; do
+for t in timing timing-clock host; do
   jobs_run "cop_small-flops-$t" "$logdir/cop_small-flops-$t.log" env HWPROF_RAND_RESET=3 "$tb_cop_flops" --test=$t --cycles=10000
 done
 for t in busy random; do  # (valueprof.s needs Table 1's sizes)

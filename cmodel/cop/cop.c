@@ -202,6 +202,8 @@ static void hw2reg_of(const hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, 
   hw->lfsr_value = s->lfsr;
   hw->lfsr_refuse = running || (req->wdata & 0xffffu) == 0;
   hw->idxw_refuse = running;
+  hw->clock_refuse = running;
+  hw->clock_div_log2 = s->clkdiv;
   hw->idxw_w0 = s->idxw[0];
   hw->idxw_w1 = s->idxw[1];
   hw->idxw_w2 = s->idxw[2];
@@ -253,7 +255,7 @@ static void eval(const hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const
   else memset(&hw, 0, sizeof hw);
   hwprof_cop_reg_comb(&s->regs, &in->reg, &hw, &e->r2h, &e->rsp);
   e->stop = e->r2h.stop_qe && e->r2h.stop_stop;
-  e->active = s->run && !e->stop;
+  e->active = s->run && !e->stop && (s->div & ((1u << s->clkdiv) - 1u)) == 0; /* the engine's clock ticks */
   if (!e->active) return;
   if (!s->dfe_valid) {
     e->load = e->pop = in->smp_valid;
@@ -293,6 +295,7 @@ void hwprof_cop_step(hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const h
   const uint8_t ex_pc = s->ex_pc, fpc = s->fpc;
   const bool dfe_was = s->dfe_valid;
   const uint16_t lfsr = s->lfsr;
+  const bool ran = s->run;
   const unsigned centry = idx_read(s, UI(w, CAM_IDX)) & (cfg->cam_entries - 1u);
   const uint8_t fnext = e.fetch ? predict(s, cfg, fword, fpc) : 0;
   const uint8_t start = (uint8_t)(s->disp[in->smp.info & 7u] & (cfg->uc_depth - 1u));
@@ -372,6 +375,10 @@ void hwprof_cop_step(hwprof_cop_state_t *s, const hwprof_cop_cfg_t *cfg, const h
     }
   }
   if (r->lfsr_qe) s->lfsr = (uint16_t)r->lfsr_value;
+  /* the engine's clock: counted while it runs on (cleared as it starts and stops), by the divider
+   * set before this edge */
+  s->div = (ran && s->run) ? (uint8_t)((s->div + 1u) & ((1u << s->clkdiv) - 1u)) : 0;
+  if (r->clock_qe) s->clkdiv = (uint8_t)r->clock_div_log2;
   if (r->idxw_qe) {
     const uint32_t w[8] = {r->idxw_w0, r->idxw_w1, r->idxw_w2, r->idxw_w3, r->idxw_w4, r->idxw_w5, r->idxw_w6, r->idxw_w7};
     for (unsigned n = 0; n < HWPROF_COP_NUM_IREGS; n++) s->idxw[n] = (uint8_t)w[n];

@@ -48,6 +48,8 @@ typedef struct {
   uint16_t lfsr;
   uint8_t idxw[HWPROF_COP_NUM_IREGS]; /* width - 1 */
   bool run, halted;
+  uint8_t clkdiv; /* CLOCK.DIV_LOG2 */
+  uint8_t div;    /* system cycles since the engine's last cycle, while it runs */
   uint8_t intr_pc;
   /* pipeline: fetch address; the fetch/execute register */
   uint8_t fpc;

@@ -965,9 +965,9 @@ package hwprof_pkg;
     logic [31:0] bitmask_wdata;
   } vpf_reg2hw_t;
 
-  // ---- register window 'cop': Value-profiling co-processor engine (seed 001 sections 3.3-3.5): control, status, statistics, and windows onto every register file, table and array (docs/cop.md). Writes to the engine's state are refused (pslverr, nothing changes) while it runs; reads are always answered. Arrays are described at their default sizes (UcDepth 64, CamEntries 256, DataBytes 2048): entries beyond a smaller build read 0 and refuse writes.
+  // ---- register window 'cop': Value-profiling co-processor engine (seed 001 sections 3.3-3.5): control, status, statistics, and windows onto every register file, table and array (docs/cop.md). Writes to the engine's state are refused (pslverr, nothing changes) while it runs; reads are always answered. Arrays are described at their largest sizes (UcDepth 64, CamEntries 512, DataBytes 4096): entries beyond a smaller build read 0 and refuse writes.
   localparam logic [7:0] COP_WINDOW = 8'd16;
-  localparam int unsigned COP_WINDOWS = 16;  // consecutive windows from COP_WINDOW
+  localparam int unsigned COP_WINDOWS = 32;  // consecutive windows from COP_WINDOW
   localparam logic [15:0] COP_CMD_ADDR = 16'h1000;
   localparam logic [31:0] COP_CMD_WMASK = 32'h0000000f;
   localparam logic [31:0] COP_CMD_RMASK = 32'h00000000;
@@ -1060,6 +1060,12 @@ package hwprof_pkg;
   localparam int unsigned COP_CFG_CAM_LOG2_WIDTH = 4;
   localparam int unsigned COP_CFG_DATA_LOG2_LSB = 8;
   localparam int unsigned COP_CFG_DATA_LOG2_WIDTH = 4;
+  localparam logic [15:0] COP_CLOCK_ADDR = 16'h1028;
+  localparam logic [31:0] COP_CLOCK_WMASK = 32'h00000003;
+  localparam logic [31:0] COP_CLOCK_RMASK = 32'h00000003;
+  localparam logic [31:0] COP_CLOCK_RESVAL = 32'h00000000;
+  localparam int unsigned COP_CLOCK_DIV_LOG2_LSB = 0;
+  localparam int unsigned COP_CLOCK_DIV_LOG2_WIDTH = 2;
   localparam logic [15:0] COP_V_ADDR = 16'h1040;  // array
   localparam int unsigned COP_V_ENTRIES = 4;
   localparam logic [15:0] COP_I_ADDR = 16'h1050;  // array
@@ -1077,11 +1083,11 @@ package hwprof_pkg;
   localparam logic [15:0] COP_UC_HI_ADDR = 16'h1200;  // array
   localparam int unsigned COP_UC_HI_ENTRIES = 64;
   localparam logic [15:0] COP_CAM_VALID_ADDR = 16'h1300;  // array
-  localparam int unsigned COP_CAM_VALID_ENTRIES = 8;
-  localparam logic [15:0] COP_CAM_KEY_ADDR = 16'h1400;  // array
-  localparam int unsigned COP_CAM_KEY_ENTRIES = 256;
-  localparam logic [15:0] COP_DATA_ADDR = 16'h1800;  // array
-  localparam int unsigned COP_DATA_ENTRIES = 512;
+  localparam int unsigned COP_CAM_VALID_ENTRIES = 16;
+  localparam logic [15:0] COP_CAM_KEY_ADDR = 16'h1800;  // array
+  localparam int unsigned COP_CAM_KEY_ENTRIES = 512;
+  localparam logic [15:0] COP_DATA_ADDR = 16'h2000;  // array
+  localparam int unsigned COP_DATA_ENTRIES = 1024;
 
   // what the engine gives its register block (hwprof_cop_reg)
   typedef struct packed {
@@ -1109,6 +1115,8 @@ package hwprof_pkg;
     logic [3:0] cfg_uc_log2;
     logic [3:0] cfg_cam_log2;
     logic [3:0] cfg_data_log2;
+    logic [1:0] clock_div_log2;
+    logic clock_refuse;
     logic [31:0] v_rdata;
     logic v_refuse;
     logic [31:0] i_rdata;
@@ -1159,6 +1167,8 @@ package hwprof_pkg;
     logic [31:0] stat_mispredict_value;
     logic stat_idle_qe;
     logic [31:0] stat_idle_value;
+    logic clock_qe;
+    logic [1:0] clock_div_log2;
     logic [1:0] v_index;
     logic v_we;
     logic [31:0] v_wdata;
@@ -1183,11 +1193,11 @@ package hwprof_pkg;
     logic [5:0] uc_hi_index;
     logic uc_hi_we;
     logic [31:0] uc_hi_wdata;
-    logic [2:0] cam_valid_index;
-    logic [7:0] cam_key_index;
+    logic [3:0] cam_valid_index;
+    logic [8:0] cam_key_index;
     logic cam_key_we;
     logic [31:0] cam_key_wdata;
-    logic [8:0] data_index;
+    logic [9:0] data_index;
     logic data_we;
     logic [31:0] data_wdata;
   } cop_reg2hw_t;

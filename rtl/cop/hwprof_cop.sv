@@ -32,8 +32,8 @@
 
 module hwprof_cop #(
   parameter int unsigned UcDepth    = hwprof_pkg::UCDEPTH_DEFAULT,    // microcode words, 2..64, a power of two
-  parameter int unsigned CamEntries = hwprof_pkg::CAMENTRIES_DEFAULT, // CAM entries, 2..256, a power of two
-  parameter int unsigned DataBytes  = hwprof_pkg::DATABYTES_DEFAULT   // data array bytes, 8..2048, a power of two
+  parameter int unsigned CamEntries = hwprof_pkg::CAMENTRIES_DEFAULT, // CAM entries, 2..512, a power of two
+  parameter int unsigned DataBytes  = hwprof_pkg::DATABYTES_DEFAULT   // data array bytes, 8..4096, a power of two
 ) (
   input  logic                              clk_i,
   input  logic                              rst_ni,
@@ -88,6 +88,8 @@ module hwprof_cop #(
   logic [15:0]        lfsr_q, lfsr_d;
   logic [3:0]         idxw_q [hwprof_cop_pkg::NUM_IREGS], idxw_d [hwprof_cop_pkg::NUM_IREGS];  // width - 1
   logic               run_q, run_d, halted_q, halted_d;
+  logic [1:0]         clkdiv_q, clkdiv_d;  // CLOCK.DIV_LOG2
+  logic [2:0]         div_q, div_d;        // system cycles since the engine's last cycle, while it runs
   logic [PcW-1:0]     intr_pc_q, intr_pc_d;
   logic [PcW-1:0]     fpc_q, fpc_d;
   logic               ex_valid_q, ex_valid_d;
@@ -113,10 +115,13 @@ module hwprof_cop #(
     end
   end
 
-  // ---- the host: STOP acts at once, the engine is idle in that cycle
-  logic stop, active;
+  // ---- the host: STOP acts at once, the engine is idle in that cycle. The engine's clock: one
+  // engine cycle in 2^clkdiv_q system cycles while it runs (div_q counts them from 0, the first
+  // running cycle), the engine idle in the others
+  logic stop, active, tick;
   assign stop   = reg2hw.stop_qe && reg2hw.stop_stop;
-  assign active = run_q && !stop;
+  assign tick   = (div_q & 3'((4'd1 << clkdiv_q) - 4'd1)) == 3'd0;
+  assign active = run_q && !stop && tick;
 
   // ---- execute stage: the instruction's fields
   logic [3:0] f_alu;
@@ -385,6 +390,7 @@ module hwprof_cop #(
     for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_IREGS; n++) idxw_d[n] = idxw_q[n];
     run_d       = run_q;
     halted_d    = halted_q;
+    clkdiv_d    = clkdiv_q;
     intr_pc_d   = intr_pc_q;
     fpc_d       = fpc_q;
     ex_valid_d  = ex_valid_q;
@@ -454,6 +460,9 @@ module hwprof_cop #(
       end
     end
     if (reg2hw.lfsr_qe) lfsr_d = reg2hw.lfsr_value;
+    if (reg2hw.clock_qe) clkdiv_d = reg2hw.clock_div_log2;
+    // counted while the engine runs on (cleared as it starts and stops)
+    div_d = (run_q && run_d) ? 3'((div_q + 3'd1) & 3'((4'd1 << clkdiv_q) - 4'd1)) : 3'd0;
     if (reg2hw.idxw_qe) begin
       idxw_d[0] = reg2hw.idxw_w0;
       idxw_d[1] = reg2hw.idxw_w1;
@@ -569,6 +578,8 @@ module hwprof_cop #(
       for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_IREGS; n++) idxw_q[n] <= 4'hf;
       run_q       <= 1'b0;
       halted_q    <= 1'b0;
+      clkdiv_q    <= '0;
+      div_q       <= '0;
       intr_pc_q   <= '0;
       fpc_q       <= '0;
       ex_valid_q  <= 1'b0;
@@ -593,6 +604,8 @@ module hwprof_cop #(
       for (int unsigned n = 0; n < hwprof_cop_pkg::NUM_IREGS; n++) idxw_q[n] <= idxw_d[n];
       run_q       <= run_d;
       halted_q    <= halted_d;
+      clkdiv_q    <= clkdiv_d;
+      div_q       <= div_d;
       intr_pc_q   <= intr_pc_d;
       fpc_q       <= fpc_d;
       ex_valid_q  <= ex_valid_d;
@@ -635,14 +648,14 @@ module hwprof_cop #(
 
   // ---- what the engine shows its register block. The entry an array access names is worked out
   // here from the address (not taken from reg2hw, whose strobes depend on hw2reg's refusals)
-  function automatic logic [9:0] entry(input logic [hwprof_pkg::APB_ADDR_W-1:0] base);
+  function automatic logic [10:0] entry(input logic [hwprof_pkg::APB_ADDR_W-1:0] base);
     logic [hwprof_pkg::APB_ADDR_W-1:0] off;
     off   = reg_addr_i - base;
-    entry = 10'(off >> 2);  // the block spans 4 KB: 1024 words
+    entry = 11'(off >> 2);  // the block spans 8 KB: 2048 words
   endfunction
-  logic [9:0] ri_v, ri_i, ri_c, ri_b, ri_t, ri_disp, ri_uclo, ri_uchi, ri_cv, ri_key, ri_data;
+  logic [10:0] ri_v, ri_i, ri_c, ri_b, ri_t, ri_disp, ri_uclo, ri_uchi, ri_cv, ri_key, ri_data;
   // the valid bits padded to whole words of 32 (CAM_VALID's layout)
-  localparam int unsigned CvPad = (CamEntries < 256) ? 256 : CamEntries;
+  localparam int unsigned CvPad = hwprof_pkg::COP_CAM_KEY_ENTRIES;  // the largest CamEntries
   logic [CvPad-1:0] cv_pad;
   assign cv_pad = CvPad'(cam_valid_q);
   assign ri_v    = entry(hwprof_pkg::COP_V_ADDR);
@@ -670,6 +683,8 @@ module hwprof_cop #(
     hw2reg.lfsr_value            = lfsr_q;
     hw2reg.lfsr_refuse           = run_q || (reg_wdata_i[15:0] == 16'd0);
     hw2reg.idxw_refuse           = run_q;
+    hw2reg.clock_refuse          = run_q;
+    hw2reg.clock_div_log2        = clkdiv_q;
     hw2reg.idxw_w0               = idxw_q[0];
     hw2reg.idxw_w1               = idxw_q[1];
     hw2reg.idxw_w2               = idxw_q[2];
@@ -701,7 +716,7 @@ module hwprof_cop #(
     hw2reg.uc_lo_refuse          = run_q || (32'(ri_uclo) >= UcDepth);
     hw2reg.uc_hi_rdata           = (32'(ri_uchi) < UcDepth) ? 32'(uc_at_rhi) : 32'd0;
     hw2reg.uc_hi_refuse          = run_q || (32'(ri_uchi) >= UcDepth);
-    if (32'(ri_cv) * 32 < CamEntries) hw2reg.cam_valid_rdata = cv_pad[32*ri_cv[2:0] +: 32];
+    if (32'(ri_cv) * 32 < CamEntries) hw2reg.cam_valid_rdata = cv_pad[32*ri_cv[3:0] +: 32];
     hw2reg.cam_key_rdata         = ((32'(ri_key) < CamEntries) && cam_kw_q[ri_key[CamW-1:0]]) ?
                                    cam_key_q[ri_key[CamW-1:0]] : 32'd0;
     hw2reg.cam_key_refuse        = run_q || (32'(ri_key) >= CamEntries);
@@ -726,18 +741,18 @@ module hwprof_cop #(
   // the array entries a read names are worked out above from the address; bits above an array's
   // size, the address bits a byte address does not use and the ro array's index are not needed
   logic unused_bits;
-  assign unused_bits = ^{reg2hw.cam_valid_index, e_baddr[15:DataAW], ri_v[9:2], ri_i[9:3], ri_c[9:2], ri_b[9:3],
-                         ri_t[9:2], ri_disp[9:3], ri_cv[9:3]};
+  assign unused_bits = ^{reg2hw.cam_valid_index, e_baddr[15:DataAW], ri_v[10:2], ri_i[10:3], ri_c[10:2], ri_b[10:3],
+                         ri_t[10:2], ri_disp[10:3], ri_cv[10:4]};
 
   // ---- parameter checks
   if ((UcDepth < 2) || (UcDepth > 64) || ((UcDepth & (UcDepth - 1)) != 0)) begin : g_uc_check
     $error("UcDepth must be 2..64, a power of two");
   end
-  if ((CamEntries < 2) || (CamEntries > 256) || ((CamEntries & (CamEntries - 1)) != 0)) begin : g_cam_check
-    $error("CamEntries must be 2..256, a power of two");
+  if ((CamEntries < 2) || (CamEntries > hwprof_pkg::COP_CAM_KEY_ENTRIES) || ((CamEntries & (CamEntries - 1)) != 0)) begin : g_cam_check
+    $error("CamEntries must be 2..512, a power of two");
   end
-  if ((DataBytes < 8) || (DataBytes > 2048) || ((DataBytes & (DataBytes - 1)) != 0)) begin : g_data_check
-    $error("DataBytes must be 2..2048, a power of two");
+  if ((DataBytes < 8) || (DataBytes > 4 * hwprof_pkg::COP_DATA_ENTRIES) || ((DataBytes & (DataBytes - 1)) != 0)) begin : g_data_check
+    $error("DataBytes must be 8..4096, a power of two");
   end
 
 endmodule

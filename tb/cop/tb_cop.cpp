@@ -9,11 +9,12 @@
 //            generated code tables: every listed code, now and then a reserved one), loaded through
 //            the register window; random records with gaps; host reads while the engine runs and
 //            writes that must be refused; STOP of routines that do not end (and at random); re-arm
-//            with random clears; intr halts. Each finished record: v, i, LFSR, CAM and data array
+//            with random clears, now and then at another engine clock ratio; intr halts. Each finished record: v, i, LFSR, CAM and data array
 //            equal to the interpreter's.
 //   timing   sw/fw/cop/examples/pc_count.s on hand-picked records: the cycle of every record's pop,
 //            the executed, mispredicted and finished counts, and the table, all worked out by hand
-//            from docs/cop.md ("Pipeline and timing").
+//            from docs/cop.md ("Pipeline and timing"). timing-clock: the same with the engine at a
+//            quarter of the system clock (CLOCK.DIV_LOG2 2): every engine cycle four system cycles.
 //   host     the window: loads and reads back, refusals while running (every array, CMD, LFSR,
 //            IDXW), LFSR seed 0 refused, entries beyond a smaller build, STOP, the one-write re-arm.
 //   busy     the engine never waits: a load-counting routine (a CAM slot per load PC, a 16-bit
@@ -94,7 +95,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
                    o.engine.c_str());
       std::exit(2);
     }
-    if (test_ == "timing") setup_timing();
+    if (test_ == "timing" || test_ == "timing-clock") setup_timing();
     else if (test_ == "host") setup_host();
     else if (test_ == "busy" || test_ == "valueprof") setup_busy();
     else new_program();
@@ -113,7 +114,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
                  (unsigned long long)checked_, (unsigned long long)counted_[HWPROF_COP_ST_EXECUTED],
                  (unsigned long long)counted_[HWPROF_COP_ST_MISPREDICT], (unsigned long long)intrs_,
                  (unsigned long long)stops_, (unsigned long long)host_ops_, (unsigned long long)refused_);
-    if (test_ == "timing" || test_ == "host")
+    if (test_ == "timing" || test_ == "timing-clock" || test_ == "host")
       std::fprintf(to, "  directed checks passed: %llu\n", (unsigned long long)directed_);
     if (test_ == "busy" || test_ == "valueprof")
       std::fprintf(to, "  busy: %llu records taken (%s), %llu re-arms\n", (unsigned long long)pops_,
@@ -121,7 +122,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
   }
 
   bool cycle(uint64_t t, Checker& chk, TxLog& log) override {
-    if (test_ == "timing" || test_ == "host") {
+    if (test_ == "timing" || test_ == "timing-clock" || test_ == "host") {
       if (script_.empty() && records_.empty() && t > end_after_) return false;
     } else if (test_ == "busy" || test_ == "valueprof") {
       busy_stimulus();
@@ -364,6 +365,9 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
       std::exit(2);
     }
     load_image(img, true);
+    const unsigned k = test_ == "timing-clock" ? 2u : 0u;  // log2 of the system cycles per engine cycle
+    wr(HWPROF_COP_CLOCK_ADDR, k, "the engine's clock", 0);
+    rd(HWPROF_COP_CLOCK_ADDR, k, "reads back");
     wr(HWPROF_COP_CMD_ADDR, HWPROF_COP_CMD_START_MASK, "start", 0);
     const unsigned start = static_cast<unsigned>(script_.size()) - 1;  // s: the cycle START is written (one op a cycle from 0)
     // The records are there from the start: the first is taken the cycle after START (cycle s+1).
@@ -377,8 +381,10 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
     //   r4 0x108 new: PRED of entry is 2 now (3 - 1): predicted taken, taken: 4 cycles
     //   r5 0x100 hit: PRED 3 (2 + 1), mispredicted again: 4 cycles
     for (uint32_t pc : {0x100u, 0x104u, 0x100u, 0x108u, 0x100u}) records_.push_back(rec(HWPROF_KIND_LOAD, pc));
-    expect_pops_ = {start + 1u, start + 5u, start + 9u, start + 13u, start + 17u};
-    idle(25);
+    // At a quarter of the clock the first engine cycle is still s+1 (the first the engine runs), and
+    // every engine cycle after it four system cycles later: pops at s+1, s+17, s+33, s+49, s+65.
+    for (unsigned r = 0; r < 5; r++) expect_pops_.push_back(start + 1u + (4u * r << k));
+    idle(25u << k);
     // after r5 finishes (cycle s+21 executes its done): 13 instructions executed (3+3+2+3+2; the two
     // discarded fetches are not executed), 2 mispredictions, 5 records, and the table
     rd(HWPROF_COP_STAT_SAMPLES_ADDR, 5, "records finished");
@@ -442,7 +448,8 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
     rd(HWPROF_COP_STATUS_ADDR, 1u | 1u << 2, "running, a record in the DFE (the loop at address 0)");
     const struct { uint16_t a; const char* what; } refused[] = {
         {HWPROF_COP_CMD_ADDR, "CMD refused while running"},        {HWPROF_COP_LFSR_ADDR, "LFSR refused while running"},
-        {HWPROF_COP_IDXW_ADDR, "IDXW refused while running"},      {HWPROF_COP_V_ADDR, "v0 refused while running"},
+        {HWPROF_COP_IDXW_ADDR, "IDXW refused while running"},      {HWPROF_COP_CLOCK_ADDR, "CLOCK refused while running"},
+        {HWPROF_COP_V_ADDR, "v0 refused while running"},
         {HWPROF_COP_I_ADDR, "i0 refused while running"},           {HWPROF_COP_C_ADDR, "c0 refused while running"},
         {HWPROF_COP_B_ADDR, "b0 refused while running"},           {HWPROF_COP_T_ADDR, "t0 refused while running"},
         {HWPROF_COP_DISPATCH_ADDR, "dispatch refused while running"}, {HWPROF_COP_UC_LO_ADDR, "uc lo refused while running"},
@@ -540,6 +547,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
 
   void rearm() {
     // random clears, and START, in one write
+    if (rng_.chance(20)) wr(HWPROF_COP_CLOCK_ADDR, static_cast<uint32_t>(rng_.below(4)), "the engine's clock", 0);
     wr(HWPROF_COP_CMD_ADDR, static_cast<uint32_t>(rng_.below(8)) << 1 | HWPROF_COP_CMD_START_MASK, "re-arm", 0);
     want_sync_ = true;
   }
@@ -718,7 +726,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return lockstep::main(argc, argv, "tb_cop", "random|timing|host|busy|valueprof", [](const Options& o) {
+  return lockstep::main(argc, argv, "tb_cop", "random|timing|timing-clock|host|busy|valueprof", [](const Options& o) {
     return std::unique_ptr<lockstep::Bench>(new CopBench(o));
   });
 }

@@ -112,15 +112,18 @@ check valueprof-program valueprof_program
 
 # --- the co-processor engine (rtl/cop/hwprof_cop.sv against cmodel/cop/cop.c every cycle, and against the
 #     instruction-level interpreter sw/host/cop/cop_interp.c after every record): the timing and the
-#     host window worked out by hand, then random programs generated from the format description,
-#     in the default configuration (Table 1's sizes) and a small one (UcDepth 8, 4 CAM entries, 32
-#     data bytes: wrapping addresses); 4 seeds x 1.5 M cycles each, 12 M cycles in all; and the
-#     engine kept busy (a record every cycle it can take one, re-armed at each interrupt) 1 M cycles,
-#     with a counting routine and with the load-value profiling program
+#     host window worked out by hand (the timing also with the engine at a quarter of the system
+#     clock), then random programs generated from the format description (re-armed now and then at
+#     another clock ratio), in the default configuration (Table 1's sizes), a small one (UcDepth 8,
+#     4 CAM entries, 32 data bytes: wrapping addresses) and the largest (512 CAM entries, 4 KB: seed
+#     001's double arrays); 4 seeds x 1.5 M cycles each, 18 M cycles in all; and the engine kept busy
+#     (a record every cycle it can take one, re-armed at each interrupt) 1 M cycles, with a counting
+#     routine and with the load-value profiling program
 cop_cycles=${COP_CYCLES:-1500000}
-for p in cop cop_small; do
+for p in cop cop_small cop_big; do
   bin="$build/tb_$p/Vhwprof_cop"
   check "lockstep-$p-timing" "$bin" --test=timing --cycles=10000
+  check "lockstep-$p-timing-clock" "$bin" --test=timing-clock --cycles=10000
   check "lockstep-$p-host" "$bin" --test=host --cycles=10000
   check "lockstep-$p-busy" "$bin" --test=busy --seed=1 --cycles=1000000
   for s in 1 2 3 4; do

@@ -43,15 +43,15 @@ static bool in_uc_hi(uint16_t addr) {
 }
 
 static bool in_cam_valid(uint16_t addr) {
-  return addr >= HWPROF_COP_CAM_VALID_ADDR && addr < HWPROF_COP_CAM_VALID_ADDR + 32u && (addr & 3u) == 0;
+  return addr >= HWPROF_COP_CAM_VALID_ADDR && addr < HWPROF_COP_CAM_VALID_ADDR + 64u && (addr & 3u) == 0;
 }
 
 static bool in_cam_key(uint16_t addr) {
-  return addr >= HWPROF_COP_CAM_KEY_ADDR && addr < HWPROF_COP_CAM_KEY_ADDR + 1024u && (addr & 3u) == 0;
+  return addr >= HWPROF_COP_CAM_KEY_ADDR && addr < HWPROF_COP_CAM_KEY_ADDR + 2048u && (addr & 3u) == 0;
 }
 
 static bool in_data(uint16_t addr) {
-  return addr >= HWPROF_COP_DATA_ADDR && addr < HWPROF_COP_DATA_ADDR + 2048u && (addr & 3u) == 0;
+  return addr >= HWPROF_COP_DATA_ADDR && addr < HWPROF_COP_DATA_ADDR + 4096u && (addr & 3u) == 0;
 }
 
 static decode_t decode(const hwprof_cop_reg_state_t *s, uint16_t addr, const hwprof_cop_hw2reg_t *hw) {
@@ -123,6 +123,7 @@ static decode_t decode(const hwprof_cop_reg_state_t *s, uint16_t addr, const hwp
     case HWPROF_COP_STAT_MISPREDICT_ADDR: d.rdata = ((uint32_t)hw->stat_mispredict_value & 0xffffffffu); break;
     case HWPROF_COP_STAT_IDLE_ADDR: d.rdata = ((uint32_t)hw->stat_idle_value & 0xffffffffu); break;
     case HWPROF_COP_CFG_ADDR: d.rdata = ((uint32_t)hw->cfg_uc_log2 & 0xfu) | (((uint32_t)hw->cfg_cam_log2 & 0xfu) << 4) | (((uint32_t)hw->cfg_data_log2 & 0xfu) << 8); d.ro = true; break;
+    case HWPROF_COP_CLOCK_ADDR: d.rdata = ((uint32_t)hw->clock_div_log2 & 0x3u); d.refused = hw->clock_refuse; break;
     default: d.hit = false; break;
   }
   return d;
@@ -248,6 +249,10 @@ void hwprof_cop_reg_comb(const hwprof_cop_reg_state_t *s, const hwprof_reg_req_t
     case HWPROF_COP_STAT_IDLE_ADDR:
       r2h->stat_idle_qe = true;
       r2h->stat_idle_value = (req->wdata) & 0xffffffffu;
+      break;
+    case HWPROF_COP_CLOCK_ADDR:
+      r2h->clock_qe = true;
+      r2h->clock_div_log2 = (req->wdata) & 0x3u;
       break;
     default: break;
   }

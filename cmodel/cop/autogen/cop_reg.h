@@ -37,6 +37,8 @@ typedef struct {
   uint32_t cfg_uc_log2;
   uint32_t cfg_cam_log2;
   uint32_t cfg_data_log2;
+  uint32_t clock_div_log2;
+  bool clock_refuse;
   uint32_t v_rdata;
   bool v_refuse;
   uint32_t i_rdata;
@@ -89,6 +91,8 @@ typedef struct {
   uint32_t stat_mispredict_value;
   bool stat_idle_qe;
   uint32_t stat_idle_value;
+  bool clock_qe;
+  uint32_t clock_div_log2;
   uint32_t v_index;
   bool v_we;
   uint32_t v_wdata;
@@ -164,17 +168,17 @@ static inline uint32_t hwprof_cop_reg_uc_hi_index(uint16_t addr) {
 
 /* The entry of array CAM_VALID an address names (the engine fills hw2reg cam_valid_rdata with it). */
 static inline uint32_t hwprof_cop_reg_cam_valid_index(uint16_t addr) {
-  return ((uint32_t)(uint16_t)(addr - HWPROF_COP_CAM_VALID_ADDR) >> 2) & 0x7u;
+  return ((uint32_t)(uint16_t)(addr - HWPROF_COP_CAM_VALID_ADDR) >> 2) & 0xfu;
 }
 
 /* The entry of array CAM_KEY an address names (the engine fills hw2reg cam_key_rdata with it). */
 static inline uint32_t hwprof_cop_reg_cam_key_index(uint16_t addr) {
-  return ((uint32_t)(uint16_t)(addr - HWPROF_COP_CAM_KEY_ADDR) >> 2) & 0xffu;
+  return ((uint32_t)(uint16_t)(addr - HWPROF_COP_CAM_KEY_ADDR) >> 2) & 0x1ffu;
 }
 
 /* The entry of array DATA an address names (the engine fills hw2reg data_rdata with it). */
 static inline uint32_t hwprof_cop_reg_data_index(uint16_t addr) {
-  return ((uint32_t)(uint16_t)(addr - HWPROF_COP_DATA_ADDR) >> 2) & 0x1ffu;
+  return ((uint32_t)(uint16_t)(addr - HWPROF_COP_DATA_ADDR) >> 2) & 0x3ffu;
 }
 
 void hwprof_cop_reg_reset(hwprof_cop_reg_state_t *s);

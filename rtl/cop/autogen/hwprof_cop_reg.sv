@@ -32,6 +32,7 @@ module hwprof_cop_reg (
   logic sel_stat_mispredict;
   logic sel_stat_idle;
   logic sel_cfg;
+  logic sel_clock;
   logic sel_v;
   logic sel_i;
   logic sel_c;
@@ -53,6 +54,7 @@ module hwprof_cop_reg (
   assign sel_stat_mispredict = reg_addr_i == hwprof_pkg::COP_STAT_MISPREDICT_ADDR;
   assign sel_stat_idle = reg_addr_i == hwprof_pkg::COP_STAT_IDLE_ADDR;
   assign sel_cfg = reg_addr_i == hwprof_pkg::COP_CFG_ADDR;
+  assign sel_clock = reg_addr_i == hwprof_pkg::COP_CLOCK_ADDR;
   assign sel_v = (reg_addr_i >= hwprof_pkg::COP_V_ADDR) && (reg_addr_i < hwprof_pkg::COP_V_ADDR + 16'd16) && (reg_addr_i[1:0] == 2'b00);
   assign sel_i = (reg_addr_i >= hwprof_pkg::COP_I_ADDR) && (reg_addr_i < hwprof_pkg::COP_I_ADDR + 16'd32) && (reg_addr_i[1:0] == 2'b00);
   assign sel_c = (reg_addr_i >= hwprof_pkg::COP_C_ADDR) && (reg_addr_i < hwprof_pkg::COP_C_ADDR + 16'd16) && (reg_addr_i[1:0] == 2'b00);
@@ -61,14 +63,14 @@ module hwprof_cop_reg (
   assign sel_dispatch = (reg_addr_i >= hwprof_pkg::COP_DISPATCH_ADDR) && (reg_addr_i < hwprof_pkg::COP_DISPATCH_ADDR + 16'd32) && (reg_addr_i[1:0] == 2'b00);
   assign sel_uc_lo = (reg_addr_i >= hwprof_pkg::COP_UC_LO_ADDR) && (reg_addr_i < hwprof_pkg::COP_UC_LO_ADDR + 16'd256) && (reg_addr_i[1:0] == 2'b00);
   assign sel_uc_hi = (reg_addr_i >= hwprof_pkg::COP_UC_HI_ADDR) && (reg_addr_i < hwprof_pkg::COP_UC_HI_ADDR + 16'd256) && (reg_addr_i[1:0] == 2'b00);
-  assign sel_cam_valid = (reg_addr_i >= hwprof_pkg::COP_CAM_VALID_ADDR) && (reg_addr_i < hwprof_pkg::COP_CAM_VALID_ADDR + 16'd32) && (reg_addr_i[1:0] == 2'b00);
-  assign sel_cam_key = (reg_addr_i >= hwprof_pkg::COP_CAM_KEY_ADDR) && (reg_addr_i < hwprof_pkg::COP_CAM_KEY_ADDR + 16'd1024) && (reg_addr_i[1:0] == 2'b00);
-  assign sel_data = (reg_addr_i >= hwprof_pkg::COP_DATA_ADDR) && (reg_addr_i < hwprof_pkg::COP_DATA_ADDR + 16'd2048) && (reg_addr_i[1:0] == 2'b00);
+  assign sel_cam_valid = (reg_addr_i >= hwprof_pkg::COP_CAM_VALID_ADDR) && (reg_addr_i < hwprof_pkg::COP_CAM_VALID_ADDR + 16'd64) && (reg_addr_i[1:0] == 2'b00);
+  assign sel_cam_key = (reg_addr_i >= hwprof_pkg::COP_CAM_KEY_ADDR) && (reg_addr_i < hwprof_pkg::COP_CAM_KEY_ADDR + 16'd2048) && (reg_addr_i[1:0] == 2'b00);
+  assign sel_data = (reg_addr_i >= hwprof_pkg::COP_DATA_ADDR) && (reg_addr_i < hwprof_pkg::COP_DATA_ADDR + 16'd4096) && (reg_addr_i[1:0] == 2'b00);
 
   logic reg_hit, reg_ro, reg_refused;
-  assign reg_hit     = sel_cmd | sel_stop | sel_status | sel_lfsr | sel_idxw | sel_stat_samples | sel_stat_executed | sel_stat_mispredict | sel_stat_idle | sel_cfg | sel_v | sel_i | sel_c | sel_b | sel_t | sel_dispatch | sel_uc_lo | sel_uc_hi | sel_cam_valid | sel_cam_key | sel_data;
+  assign reg_hit     = sel_cmd | sel_stop | sel_status | sel_lfsr | sel_idxw | sel_stat_samples | sel_stat_executed | sel_stat_mispredict | sel_stat_idle | sel_cfg | sel_clock | sel_v | sel_i | sel_c | sel_b | sel_t | sel_dispatch | sel_uc_lo | sel_uc_hi | sel_cam_valid | sel_cam_key | sel_data;
   assign reg_ro      = sel_status | sel_cfg | sel_cam_valid;
-  assign reg_refused = (sel_cmd & hw2reg_i.cmd_refuse) | (sel_lfsr & hw2reg_i.lfsr_refuse) | (sel_idxw & hw2reg_i.idxw_refuse) | (sel_v & hw2reg_i.v_refuse) | (sel_i & hw2reg_i.i_refuse) | (sel_c & hw2reg_i.c_refuse) | (sel_b & hw2reg_i.b_refuse) | (sel_t & hw2reg_i.t_refuse) | (sel_dispatch & hw2reg_i.dispatch_refuse) | (sel_uc_lo & hw2reg_i.uc_lo_refuse) | (sel_uc_hi & hw2reg_i.uc_hi_refuse) | (sel_cam_key & hw2reg_i.cam_key_refuse) | (sel_data & hw2reg_i.data_refuse);
+  assign reg_refused = (sel_cmd & hw2reg_i.cmd_refuse) | (sel_lfsr & hw2reg_i.lfsr_refuse) | (sel_idxw & hw2reg_i.idxw_refuse) | (sel_clock & hw2reg_i.clock_refuse) | (sel_v & hw2reg_i.v_refuse) | (sel_i & hw2reg_i.i_refuse) | (sel_c & hw2reg_i.c_refuse) | (sel_b & hw2reg_i.b_refuse) | (sel_t & hw2reg_i.t_refuse) | (sel_dispatch & hw2reg_i.dispatch_refuse) | (sel_uc_lo & hw2reg_i.uc_lo_refuse) | (sel_uc_hi & hw2reg_i.uc_hi_refuse) | (sel_cam_key & hw2reg_i.cam_key_refuse) | (sel_data & hw2reg_i.data_refuse);
   assign reg_error_o = reg_access_i && (!reg_hit || (reg_write_i && (reg_ro || reg_refused)));
 
   // one write enable per writable register: its select alone implies a hit on a writable
@@ -89,6 +91,8 @@ module hwprof_cop_reg (
   assign we_stat_mispredict = reg_access_i && reg_write_i && sel_stat_mispredict;
   logic we_stat_idle;
   assign we_stat_idle = reg_access_i && reg_write_i && sel_stat_idle;
+  logic we_clock;
+  assign we_clock = reg_access_i && reg_write_i && sel_clock && !hw2reg_i.clock_refuse;
   logic we_v;
   assign we_v = reg_access_i && reg_write_i && sel_v && !hw2reg_i.v_refuse;
   logic we_i;
@@ -151,6 +155,7 @@ module hwprof_cop_reg (
         hwprof_pkg::COP_STAT_MISPREDICT_ADDR: rdata = hw2reg_i.stat_mispredict_value;
         hwprof_pkg::COP_STAT_IDLE_ADDR: rdata = hw2reg_i.stat_idle_value;
         hwprof_pkg::COP_CFG_ADDR: rdata = {20'd0, hw2reg_i.cfg_data_log2, hw2reg_i.cfg_cam_log2, hw2reg_i.cfg_uc_log2};
+        hwprof_pkg::COP_CLOCK_ADDR: rdata = {30'd0, hw2reg_i.clock_div_log2};
         default: rdata = '0;
       endcase
     end
@@ -184,6 +189,8 @@ module hwprof_cop_reg (
   assign reg2hw_o.stat_mispredict_value = reg_wdata_i[31:0];
   assign reg2hw_o.stat_idle_qe = we_stat_idle;
   assign reg2hw_o.stat_idle_value = reg_wdata_i[31:0];
+  assign reg2hw_o.clock_qe = we_clock;
+  assign reg2hw_o.clock_div_log2 = reg_wdata_i[1:0];
   assign reg2hw_o.v_index = 2'((reg_addr_i - hwprof_pkg::COP_V_ADDR) >> 2);
   assign reg2hw_o.v_we = we_v;
   assign reg2hw_o.v_wdata = reg_wdata_i;
@@ -208,11 +215,11 @@ module hwprof_cop_reg (
   assign reg2hw_o.uc_hi_index = 6'((reg_addr_i - hwprof_pkg::COP_UC_HI_ADDR) >> 2);
   assign reg2hw_o.uc_hi_we = we_uc_hi;
   assign reg2hw_o.uc_hi_wdata = reg_wdata_i;
-  assign reg2hw_o.cam_valid_index = 3'((reg_addr_i - hwprof_pkg::COP_CAM_VALID_ADDR) >> 2);
-  assign reg2hw_o.cam_key_index = 8'((reg_addr_i - hwprof_pkg::COP_CAM_KEY_ADDR) >> 2);
+  assign reg2hw_o.cam_valid_index = 4'((reg_addr_i - hwprof_pkg::COP_CAM_VALID_ADDR) >> 2);
+  assign reg2hw_o.cam_key_index = 9'((reg_addr_i - hwprof_pkg::COP_CAM_KEY_ADDR) >> 2);
   assign reg2hw_o.cam_key_we = we_cam_key;
   assign reg2hw_o.cam_key_wdata = reg_wdata_i;
-  assign reg2hw_o.data_index = 9'((reg_addr_i - hwprof_pkg::COP_DATA_ADDR) >> 2);
+  assign reg2hw_o.data_index = 10'((reg_addr_i - hwprof_pkg::COP_DATA_ADDR) >> 2);
   assign reg2hw_o.data_we = we_data;
   assign reg2hw_o.data_wdata = reg_wdata_i;
 

@@ -48,11 +48,11 @@ module hwprof_param_check #(
   if ((UcDepth < 2) || (UcDepth > 64) || ((UcDepth & (UcDepth - 1)) != 0)) begin : g_ucdepth_check
     $error("UcDepth must be 2..64, a power of two (regs/encodings.json)");
   end
-  if ((CamEntries < 2) || (CamEntries > 256) || ((CamEntries & (CamEntries - 1)) != 0)) begin : g_camentries_check
-    $error("CamEntries must be 2..256, a power of two (regs/encodings.json)");
+  if ((CamEntries < 2) || (CamEntries > 512) || ((CamEntries & (CamEntries - 1)) != 0)) begin : g_camentries_check
+    $error("CamEntries must be 2..512, a power of two (regs/encodings.json)");
   end
-  if ((DataBytes < 8) || (DataBytes > 2048) || ((DataBytes & (DataBytes - 1)) != 0)) begin : g_databytes_check
-    $error("DataBytes must be 8..2048, a power of two (regs/encodings.json)");
+  if ((DataBytes < 8) || (DataBytes > 4096) || ((DataBytes & (DataBytes - 1)) != 0)) begin : g_databytes_check
+    $error("DataBytes must be 8..4096, a power of two (regs/encodings.json)");
   end
   if ((SbufWords < 8) || (SbufWords > 256) || ((SbufWords & (SbufWords - 1)) != 0)) begin : g_sbufwords_check
     $error("SbufWords must be 8..256, a power of two (regs/encodings.json)");

@@ -71,12 +71,12 @@
 #define HWPROF_UCDEPTH_DEFAULT 64u /* UcDepth: co-processor microcode words (Table 1: 64) (2..64, a power of two) */
 #define HWPROF_UCDEPTH_MIN 2u
 #define HWPROF_UCDEPTH_MAX 64u
-#define HWPROF_CAMENTRIES_DEFAULT 256u /* CamEntries: co-processor CAM entries of 32 bits (Table 1: 1 kB) (2..256, a power of two) */
+#define HWPROF_CAMENTRIES_DEFAULT 256u /* CamEntries: co-processor CAM entries of 32 bits (Table 1: 1 kB) (2..512, a power of two) */
 #define HWPROF_CAMENTRIES_MIN 2u
-#define HWPROF_CAMENTRIES_MAX 256u
-#define HWPROF_DATABYTES_DEFAULT 2048u /* DataBytes: co-processor data array bytes (Table 1: 2 kB) (8..2048, a power of two) */
+#define HWPROF_CAMENTRIES_MAX 512u
+#define HWPROF_DATABYTES_DEFAULT 2048u /* DataBytes: co-processor data array bytes (Table 1: 2 kB) (8..4096, a power of two) */
 #define HWPROF_DATABYTES_MIN 8u
-#define HWPROF_DATABYTES_MAX 2048u
+#define HWPROF_DATABYTES_MAX 4096u
 #define HWPROF_SBUFWORDS_DEFAULT 256u /* SbufWords: value-profiling sample buffer, 32-bit words (Table 1: 1 kB) (8..256, a power of two) */
 #define HWPROF_SBUFWORDS_MIN 8u
 #define HWPROF_SBUFWORDS_MAX 256u
@@ -839,9 +839,9 @@
 #define HWPROF_VPF_BITMASK_ADDR 0x0500u /* array: PC bit-mask filter: bit k of word n excludes the instructions whose hash is 32 n + k (modulo BitmaskBits); words beyond a smaller build read 0 */
 #define HWPROF_VPF_BITMASK_ENTRIES 128u
 
-/* ---- register window 'cop': Value-profiling co-processor engine (seed 001 sections 3.3-3.5): control, status, statistics, and windows onto every register file, table and array (docs/cop.md). Writes to the engine's state are refused (pslverr, nothing changes) while it runs; reads are always answered. Arrays are described at their default sizes (UcDepth 64, CamEntries 256, DataBytes 2048): entries beyond a smaller build read 0 and refuse writes. */
+/* ---- register window 'cop': Value-profiling co-processor engine (seed 001 sections 3.3-3.5): control, status, statistics, and windows onto every register file, table and array (docs/cop.md). Writes to the engine's state are refused (pslverr, nothing changes) while it runs; reads are always answered. Arrays are described at their largest sizes (UcDepth 64, CamEntries 512, DataBytes 4096): entries beyond a smaller build read 0 and refuse writes. */
 #define HWPROF_COP_WINDOW 16u
-#define HWPROF_COP_WINDOWS 16u /* consecutive windows from HWPROF_COP_WINDOW */
+#define HWPROF_COP_WINDOWS 32u /* consecutive windows from HWPROF_COP_WINDOW */
 #define HWPROF_COP_CMD_ADDR 0x1000u /* Commands, any combination in one write (re-arming a loaded program is one write: CAM_INVAL | DATA_CLEAR | IDX_CLEAR | START). The clears act before the start. */
 #define HWPROF_COP_CMD_WMASK 0x0000000fu
 #define HWPROF_COP_CMD_RMASK 0x00000000u
@@ -960,6 +960,13 @@
 #define HWPROF_COP_CFG_DATA_LOG2_LSB 8u
 #define HWPROF_COP_CFG_DATA_LOG2_WIDTH 4u
 #define HWPROF_COP_CFG_DATA_LOG2_MASK 0xfu
+#define HWPROF_COP_CLOCK_ADDR 0x1028u /* The engine's clock against the system's: while the engine runs it takes one cycle in 2^DIV_LOG2 (the first in the cycle after START), as an engine clocked at 1, 1/2, 1/4 or 1/8 of the CPU's would (seed 001 section 5.3); the sample buffer still fills at the system's rate. */
+#define HWPROF_COP_CLOCK_WMASK 0x00000003u
+#define HWPROF_COP_CLOCK_RMASK 0x00000003u
+#define HWPROF_COP_CLOCK_RESVAL 0x00000000u
+#define HWPROF_COP_CLOCK_DIV_LOG2_LSB 0u
+#define HWPROF_COP_CLOCK_DIV_LOG2_WIDTH 2u
+#define HWPROF_COP_CLOCK_DIV_LOG2_MASK 0x3u
 #define HWPROF_COP_V_ADDR 0x1040u /* array: value registers v0..v3 */
 #define HWPROF_COP_V_ENTRIES 4u
 #define HWPROF_COP_I_ADDR 0x1050u /* array: index registers i0..i7 (16 bits; reads give the value modulo 2^width) */
@@ -977,10 +984,10 @@
 #define HWPROF_COP_UC_HI_ADDR 0x1200u /* array: microcode words, bits 47:32 in 15:0 (PRED, bits 47:46, is updated by the engine) */
 #define HWPROF_COP_UC_HI_ENTRIES 64u
 #define HWPROF_COP_CAM_VALID_ADDR 0x1300u /* array: CAM valid bits, entry 32 n + k in bit k of word n */
-#define HWPROF_COP_CAM_VALID_ENTRIES 8u
-#define HWPROF_COP_CAM_KEY_ADDR 0x1400u /* array: CAM keys; a write also makes the entry valid */
-#define HWPROF_COP_CAM_KEY_ENTRIES 256u
-#define HWPROF_COP_DATA_ADDR 0x1800u /* array: the data array, little-endian 32-bit words */
-#define HWPROF_COP_DATA_ENTRIES 512u
+#define HWPROF_COP_CAM_VALID_ENTRIES 16u
+#define HWPROF_COP_CAM_KEY_ADDR 0x1800u /* array: CAM keys; a write also makes the entry valid */
+#define HWPROF_COP_CAM_KEY_ENTRIES 512u
+#define HWPROF_COP_DATA_ADDR 0x2000u /* array: the data array, little-endian 32-bit words */
+#define HWPROF_COP_DATA_ENTRIES 1024u
 
 #endif /* HWPROF_REGS_H */
