@@ -26,6 +26,9 @@ static const char kHead[] =
     "  --engine=E      none: the CPU alone; model: with the C model of hwprof_top (default)\n"
     "  --cache-sets=N, --cache-ways=N  the profile cache's shape (the Sets and Ways build parameters:\n"
     "                  2..64 sets, a power of two, default 4; 1..8 ways, default 2)\n"
+    "  --cop-cam=N, --cop-data=BYTES  the co-processor's arrays (the CamEntries and DataBytes build\n"
+    "                  parameters: 2..512 entries, 8..4096 bytes, powers of two; default 256 and 2048,\n"
+    "                  seed 001's Table 1; its Figures 8 and 9 use half and twice those)\n"
     "  --taken-penalty=N  timing: N idle cycles after every taken branch, jump, trap entry or\n"
     "                  return (default 0), so that code layout shows in cycles (docs/cpu-model.md)\n"
     "  --icache=BYTES  timing: a direct-mapped instruction cache of BYTES (a power of two, lines of\n"
@@ -39,7 +42,7 @@ static const char kTail[] =
 /* The C platform's own options (runner.h). */
 typedef struct {
   const char *engine;
-  uint64_t cache_sets, cache_ways, taken_penalty, icache, icache_miss;
+  uint64_t cache_sets, cache_ways, taken_penalty, icache, icache_miss, cop_cam, cop_data;
 } sim_opts_t;
 
 static int own_opt(void *ctx, const char *a) {
@@ -60,7 +63,9 @@ static int own_opt(void *ctx, const char *a) {
   uint64_t *v = &s->cache_sets;
   if ((t = runner_num_opt("hwprof-sim", a, "--cache-sets", HWPROF_SETS_MIN, HWPROF_SETS_MAX, v)) == 0)
     t = runner_num_opt("hwprof-sim", a, "--icache", 16, 1u << 20, v = &s->icache);
-  if (t > 0 && (*v & (*v - 1u))) { /* the two sizes are powers of two */
+  if (t == 0) t = runner_num_opt("hwprof-sim", a, "--cop-cam", HWPROF_CAMENTRIES_MIN, HWPROF_CAMENTRIES_MAX, v = &s->cop_cam);
+  if (t == 0) t = runner_num_opt("hwprof-sim", a, "--cop-data", HWPROF_DATABYTES_MIN, HWPROF_DATABYTES_MAX, v = &s->cop_data);
+  if (t > 0 && (*v & (*v - 1u))) { /* the sizes are powers of two */
     fprintf(stderr, "hwprof-sim: error: argument '%s': expects a power of two\n", a);
     return -1;
   }
@@ -73,7 +78,7 @@ static const hwprof_bus_t kBus = {bus_read, bus_write}; /* host-side register ac
 
 int main(int argc, char **argv) {
   runner_opts_t o;
-  sim_opts_t so = {"model", HWPROF_SETS_DEFAULT, HWPROF_WAYS_DEFAULT, 0, 0, 10};
+  sim_opts_t so = {"model", HWPROF_SETS_DEFAULT, HWPROF_WAYS_DEFAULT, 0, 0, 10, HWPROF_CAMENTRIES_DEFAULT, HWPROF_DATABYTES_DEFAULT};
   int rc = runner_parse(argc, argv, "hwprof-sim", kHead, kTail, &o, own_opt, &so);
   if (rc >= 0) return rc;
   const bool with_model = !strcmp(so.engine, "model");
@@ -87,6 +92,8 @@ int main(int argc, char **argv) {
   }
   plat.cfg.edge_prof.sets = (unsigned)so.cache_sets; /* the state is sized for the largest shape */
   plat.cfg.edge_prof.ways = (unsigned)so.cache_ways;
+  plat.cfg.cop.cam_entries = (unsigned)so.cop_cam; /* the same: sized for the largest arrays */
+  plat.cfg.cop.data_bytes = (unsigned)so.cop_data;
   rv_cpu_t *cpu = &plat.cpu;
   plat.taken_penalty = (unsigned)so.taken_penalty;
   if (platform_icache(&plat, (unsigned)so.icache, (unsigned)so.icache_miss) != 0) {

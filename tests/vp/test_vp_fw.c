@@ -249,6 +249,99 @@ static void profile_file(void **state) {
                            "load 0x80004000 40 1 0\nvalue 0x00000002 30 10\n");
 }
 
+/* The program placed for seed 001's half and twice the arrays (Figures 8 and 9), and Table 1's:
+ * CamEntries S of 128, 256 and 512 with 8 S data bytes. A stream of 3S/4 loads of distinct PCs in
+ * turn, 48 rounds, each PC always loading its own number: each PC takes a slot the first time
+ * RAND15 is above the next slot's total (every slot starts empty, so 15 times in 16), and the S/4
+ * spare slots absorb the few that miss, so the replacements stay far below the 4S of the thrashing
+ * interrupt: no thrashing, and the final copy finds every load with one value and no miss. With
+ * 3S/2 PCs in turn they cannot all have slots and the program thrashes. The slots above 256 in the
+ * largest build hold loads (the program's indexes are 9 bits wide there). A data array smaller
+ * than 8 bytes a slot, or an image that is not valueprof.s, is refused. */
+static void arrays_of_half_and_twice_the_slots(void **state) {
+  (void)state;
+  for (unsigned s = 128; s <= 512; s *= 2) {
+    hwprof_top_cfg_t cfg;
+    hwprof_top_cfg_default(&cfg);
+    cfg.cop.cam_entries = s;
+    cfg.cop.data_bytes = 8u * s;
+    for (unsigned over = 0; over < 2; over++) {
+      const unsigned loads = over ? 3u * s / 2u : 3u * s / 4u;
+      model_sys_init(&sys, &cfg, NULL);
+      assert_int_equal(vp_fw_start(&fw, &sys.h, &img, seed_policy(16)), kHwprofOk);
+      assert_int_equal(fw.slots, s);
+      for (unsigned r = 0; r < 48; r++)
+        for (unsigned k = 0; k < loads; k++) load(0x80010000u + 4u * k, k);
+      if (over) {
+        assert_true(fw.thrashes >= 1);
+        continue;
+      }
+      assert_int_equal(fw.thrashes, 0);
+      assert_int_equal(fw.copies, 0);
+      if (s == 512) assert_true(hwprof_mmio_read32(&sys.h, HWPROF_COP_CAM_KEY_ADDR + 4u * 300u) != 0);
+      assert_int_equal(hwprof_cop_drain(&sys.h, 100000u, take_irq, NULL), kHwprofOk);
+      assert_int_equal(vp_fw_final_copy(&fw, &sys.h), kHwprofOk);
+      assert_int_equal(fw.errors, 0);
+      for (unsigned k = 0; k < loads; k++) {
+        const vp_fw_load_t *e = find(0x80010000u + 4u * k);
+        assert_non_null(e);
+        assert_int_equal(e->n, 1);
+        assert_int_equal(e->v[0].value, k);
+        assert_int_equal(e->v[0].misses, 0);
+        assert_true(e->total >= 40 && e->total <= 48);
+      }
+    }
+  }
+  hwprof_top_cfg_t cfg;
+  hwprof_top_cfg_default(&cfg);
+  cfg.cop.cam_entries = 512;
+  model_sys_init(&sys, &cfg, NULL); /* 2,048 data bytes: 4 a slot */
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, seed_policy(16)), kHwprofBadArg);
+  model_sys_init(&sys, NULL, NULL);
+  hwprof_cop_image_t other = img;
+  other.base[3] = 0x700u;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &other, seed_policy(16)), kHwprofBadArg);
+}
+
+/* The engine's clock (CLOCK, seed 001 section 5.3), set by the firmware: valueprof.s takes at least
+ * 4 engine cycles a record (a hit: cmatch, incs, ld | bne, incs | b done), so at 1/8 of the system
+ * clock at least 32 system cycles. 2,000 loads of one PC and value, one a system cycle: the engine
+ * takes at most 2,000 / 32 + 1 records while they come, the sample buffer holds at most its 256
+ * words' worth, so at least 2,000 - 256 - 63 are dropped by the front end, and every record sampled
+ * is counted (a hit each, no other value). At the full clock with the loads 14 cycles apart nothing
+ * is dropped (the other tests). A ratio beyond 1/8 is refused. */
+static void engine_at_an_eighth_of_the_clock(void **state) {
+  (void)state;
+  vp_fw_cfg_t c = seed_policy(16);
+  c.clock_log2 = 3;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, c), kHwprofOk);
+  assert_int_equal(hwprof_mmio_read32(&sys.h, HWPROF_COP_CLOCK_ADDR), 3);
+  for (unsigned k = 0; k < 2000; k++) {
+    hwprof_retire_ev_t ev = {0};
+    ev.kind = HWPROF_KIND_LOAD;
+    ev.pc = 0x80005000u;
+    ev.next_pc = ev.pc + 4;
+    ev.insn = 0x00452503u;
+    ev.value = 42;
+    assert_int_equal(model_sys_retire(&sys, ev), 0); /* the CPU is never held */
+    take_irq(NULL);
+  }
+  hwprof_cop_status_t st;
+  assert_int_equal(hwprof_cop_status(&sys.h, &st), kHwprofOk);
+  assert_int_equal(st.passed, 2000);
+  assert_int_equal(st.sampled + st.dropped, 2000);
+  assert_true(st.dropped >= 2000u - 256u - 63u);
+  assert_int_equal(hwprof_cop_drain(&sys.h, 100000u, take_irq, NULL), kHwprofOk);
+  assert_int_equal(vp_fw_final_copy(&fw, &sys.h), kHwprofOk);
+  const vp_fw_load_t *e = find(0x80005000u);
+  assert_non_null(e);
+  assert_int_equal(e->total, st.sampled);
+  assert_int_equal(e->n, 1);
+  assert_int_equal(e->v[0].hits, st.sampled > 255 ? 255 : st.sampled); /* the hit byte saturates (F) */
+  c.clock_log2 = 4;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, c), kHwprofBadArg);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(invariant_and_variant_loads, setup),
@@ -257,6 +350,8 @@ int main(void) {
       cmocka_unit_test_setup(without_interval_copies_only_failed_copies, setup),
       cmocka_unit_test_setup(rotating_recheck_backs_off_and_resets, setup),
       cmocka_unit_test_setup(profile_file, setup),
+      cmocka_unit_test_setup(arrays_of_half_and_twice_the_slots, setup),
+      cmocka_unit_test_setup(engine_at_an_eighth_of_the_clock, setup),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,6 +33,7 @@ uint32_t vp_resample = 1;       /* 1: rotating re-checks with back-off (VP_FW_CF
 uint32_t vp_interval_log2 = 15; /* records per interval: 2^vp_interval_log2 (1..16) */
 uint32_t vp_interval_copy = 1;  /* copy the slots at an interval's end (0: only when FAILED reaches 63) */
 uint32_t vp_mask_after = 4;     /* copies a load is seen in before it is masked whatever its bias */
+uint32_t vp_clock_log2 __attribute__((section(".data"))) = 0; /* (in .data, as vp_seed) the co-processor's clock: 1 / 2^vp_clock_log2 of the system's (0..3) */
 uint32_t vp_seed __attribute__((section(".data"))) = 0; /* (in .data: --set cannot change .bss) the engine's LFSR seed (0: the program image's) */
 
 int workload_main(void);
@@ -98,7 +99,7 @@ int main(void) {
   else if (vp_fw_write_header(out) != 0) handler_errors++;
   const uint32_t setup0 = rt_instret();
   const vp_fw_cfg_t cfg = {vp_interval_log2, vp_interval_copy != 0, vp_mask_after,
-                           vp_resample ? kVpResampleRotate : kVpResampleAll, (uint16_t)vp_seed};
+                           vp_resample ? kVpResampleRotate : kVpResampleAll, (uint16_t)vp_seed, vp_clock_log2};
   if (vp_fw_start(&fw, &hw, &vp_image, cfg) != kHwprofOk) return 90;
   __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
   rt_set_timer(rt_instret() + vp_tick);

@@ -115,14 +115,15 @@ static bool decide(vp_fw_t *f, const hwprof_t *h, uint32_t b, uint32_t value, ui
  * The register window is read directly (the driver's array reads check their bounds on every
  * call). */
 static int copy_slots(vp_fw_t *f, const hwprof_t *h, bool final) {
-  if (hwprof_cop_read_data(h, 384, VP_FW_SLOTS / 2, f->totals) != kHwprofOk) return -1;
+  const uint32_t s = f->slots; /* valueprof.s's arrays (words): values at 0, hits at s/4, misses at 5s/4... */
+  if (hwprof_cop_read_data(h, 3u * s / 2u, s / 2u, f->totals) != kHwprofOk) return -1; /* ... totals at 3s/2 */
   bool unmasked = false; /* a load of this copy left unmasked */
   log_rec(f, 0, f->copies, 0);
-  for (uint32_t n4 = 0; n4 < VP_FW_SLOTS; n4 += 4u) {
+  for (uint32_t n4 = 0; n4 < s; n4 += 4u) {
     const uint32_t t01 = f->totals[n4 / 2u], t23 = f->totals[n4 / 2u + 1u];
     if ((t01 | t23) == 0) continue;
-    const uint32_t hits4 = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * (256u + n4 / 4u));
-    const uint32_t misses4 = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * (320u + n4 / 4u));
+    const uint32_t hits4 = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * (s + n4 / 4u));
+    const uint32_t misses4 = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * (5u * s / 4u + n4 / 4u));
     for (uint32_t j = 0; j < 4u; j++) {
       const uint32_t total = ((j < 2u ? t01 : t23) >> (16u * (j % 2u))) & 0xffffu;
       if (total == 0) continue;
@@ -147,21 +148,45 @@ static void set_partition(vp_fw_t *f, const hwprof_t *h) {
   if (hwprof_cop_set_filter(h, &flt) != kHwprofOk) f->errors++;
 }
 
+/* valueprof.s for s slots (a power of two, 4 or more): its arrays of s values (words), hits and
+ * misses (bytes) and totals (halfwords) at 0, 4s, 5s and 6s, its slot indexes i0 and i1 log2 s
+ * bits wide and its replacement count i3 (the thrashing interrupt after 4s) two bits wider. The
+ * image must be the program as written for Table 1's 256 slots. */
+static hwprof_result_t place_program(vp_fw_t *f, const hwprof_cop_image_t *image, uint32_t s) {
+  if (image->base[1] != 0x400u || image->base[2] != 0x500u || image->base[3] != 0x600u || image->idxw[0] != 8u ||
+      image->idxw[1] != 8u || image->idxw[3] != 10u)
+    return kHwprofBadArg; /* not valueprof.s's layout */
+  uint8_t log2s = 0;
+  while ((1u << log2s) < s) log2s++;
+  f->slots = s;
+  f->image = *image;
+  f->image.base[1] = 4u * s;
+  f->image.base[2] = 5u * s;
+  f->image.base[3] = 6u * s;
+  f->image.idxw[0] = f->image.idxw[1] = log2s;
+  f->image.idxw[3] = (uint8_t)(log2s + 2u);
+  return kHwprofOk;
+}
+
 hwprof_result_t vp_fw_start(vp_fw_t *f, const hwprof_t *h, const hwprof_cop_image_t *image, vp_fw_cfg_t cfg) {
-  if (f == NULL || h == NULL || image == NULL || cfg.interval_log2 < 1u || cfg.interval_log2 > 16u || cfg.mask_after < 1u)
+  if (f == NULL || h == NULL || image == NULL || cfg.interval_log2 < 1u || cfg.interval_log2 > 16u || cfg.mask_after < 1u ||
+      cfg.clock_log2 > HWPROF_COP_CLOCK_DIV_LOG2_MASK)
     return kHwprofBadArg;
   clear_words(f, offsetof(vp_fw_t, log)); /* the log needs no clearing */
   for (uint32_t k = 0; k < VP_FW_MAX_LOADS; k += 8) /* an entry with total 0 is free; 8 a turn: one branch per 8 */
     f->prof[k].total = f->prof[k + 1].total = f->prof[k + 2].total = f->prof[k + 3].total = f->prof[k + 4].total =
         f->prof[k + 5].total = f->prof[k + 6].total = f->prof[k + 7].total = 0;
   f->cfg = cfg;
-  hwprof_result_t rc = hwprof_cop_load(h, image);
-  if (rc != kHwprofOk) return rc;
   hwprof_cop_config_t hw;
-  if ((rc = hwprof_cop_read_config(h, &hw)) != kHwprofOk) return rc;
-  if (hw.bitmask_bits < 32u || hw.bitmask_bits > 32u * VP_FW_BITMASK_WORDS) return kHwprofBadArg;
+  hwprof_result_t rc = hwprof_cop_read_config(h, &hw);
+  if (rc != kHwprofOk) return rc;
+  if (hw.bitmask_bits < 32u || hw.bitmask_bits > 32u * VP_FW_BITMASK_WORDS || hw.cam_entries < 4u ||
+      hw.cam_entries > VP_FW_SLOTS_MAX || hw.data_bytes < 8u * hw.cam_entries)
+    return kHwprofBadArg;
+  if ((rc = place_program(f, image, hw.cam_entries)) != kHwprofOk || (rc = hwprof_cop_load(h, &f->image)) != kHwprofOk) return rc;
   f->bm_bits = hw.bitmask_bits;
   if (cfg.lfsr_seed) hwprof_mmio_write32(h, HWPROF_COP_LFSR_ADDR, cfg.lfsr_seed);
+  hwprof_mmio_write32(h, HWPROF_COP_CLOCK_ADDR, cfg.clock_log2 << HWPROF_COP_CLOCK_DIV_LOG2_LSB);
   const uint32_t idxw = hwprof_mmio_read32(h, HWPROF_COP_IDXW_ADDR);
   hwprof_mmio_write32(h, HWPROF_COP_IDXW_ADDR, (idxw & ~(0xfu << 16)) | (uint32_t)(cfg.interval_log2 - 1u) << 16); /* i4 */
   set_partition(f, h);

@@ -3,7 +3,8 @@
  * simulated CPU (RV32, the runtime adds the trap plumbing and the timer) and on the host against
  * the C model (tests/vp/test_vp_fw.c, under ASan/UBSan).
  *
- * It runs sw/fw/cop/valueprof.s: when FAILED reaches its threshold (and, if configured, at the end
+ * It runs sw/fw/cop/valueprof.s, one slot per CAM entry (the program is written for Table 1's 256;
+ * vp_fw_start places its four arrays for the build's CamEntries): when FAILED reaches its threshold (and, if configured, at the end
  * of an interval) it copies the slots that counted something into its profile and masks the loads
  * it is confident about; on thrashing it splits the current partition; on the timer it re-samples
  * and moves to the next partition. Re-sampling either clears every mask (seed 001's time-based
@@ -18,8 +19,8 @@
 
 #include "hwprof_cop.h"
 
-#define VP_FW_SLOTS 256u
-#define VP_FW_MAX_LOADS 2048u /* profile entries (open addressing) */
+#define VP_FW_SLOTS_MAX 512u /* slots: CamEntries, at most HWPROF_CAMENTRIES_MAX */
+#define VP_FW_MAX_LOADS 4096u /* profile entries (open addressing; kept at most half full by programs of 2,048 load PCs) */
 #define VP_FW_MAX_VALUES 8u   /* values kept per load; the samples of further values stay in the total */
 #define VP_FW_MAX_PART_BITS 6u
 #define VP_FW_FAILED_MAX 63u  /* valueprof.s: i2 is 6 bits wide */
@@ -41,13 +42,14 @@ typedef struct {
   unsigned mask_after;    /* a load seen in this many copies is masked whatever its bias (seed: 4) */
   vp_resample_t resample;
   uint16_t lfsr_seed;     /* the engine's LFSR seed (0: the image's) */
+  unsigned clock_log2;    /* the engine runs at 1 / 2^clock_log2 of the system clock (0..3; CLOCK) */
 } vp_fw_cfg_t;
 
 /* seed 001's policy as docs/vpf.md reads it (copies at every interval's end of 2^15 records and
  * when FAILED reaches its threshold, every mask cleared at each tick) and the default one (the same
  * copies, rotating re-checks with back-off) */
-#define VP_FW_CFG_SEED ((vp_fw_cfg_t){15u, true, 4u, kVpResampleAll, 0})
-#define VP_FW_CFG_DEFAULT ((vp_fw_cfg_t){15u, true, 4u, kVpResampleRotate, 0})
+#define VP_FW_CFG_SEED ((vp_fw_cfg_t){15u, true, 4u, kVpResampleAll, 0, 0})
+#define VP_FW_CFG_DEFAULT ((vp_fw_cfg_t){15u, true, 4u, kVpResampleRotate, 0, 0})
 
 typedef struct {
   uint32_t value, hits, misses;
@@ -85,15 +87,18 @@ typedef struct {
                              re-sampling starts the profile again */
   uint32_t completed_at;  /* the copy that first declared it complete (0: never) */
   uint32_t part_bits, part, records_at_start;
-  uint32_t totals[VP_FW_SLOTS / 2];
+  uint32_t slots;          /* the program's slots: the build's CamEntries */
+  uint32_t totals[VP_FW_SLOTS_MAX / 2];
   /* last: vp_fw_start clears neither the log nor more than each profile entry's total (an entry is
    * cleared when a load first takes it) */
   vp_fw_rec_t log[VP_FW_LOG];
   vp_fw_load_t prof[VP_FW_MAX_LOADS]; /* the log merged (vp_fw_aggregate) */
+  hwprof_cop_image_t image;           /* valueprof.s placed for the slots (written whole by vp_fw_start) */
 } vp_fw_t;
 
-/* Clears the profile, loads the program (image:
- * valueprof.s) with the policy cfg, no partition, an empty bit-mask filter, enables the
+/* Clears the profile, loads the program (image: valueprof.s, its arrays placed for the build's
+ * CamEntries slots; kHwprofBadArg if the data array holds fewer than 8 bytes a slot) with the
+ * policy cfg, no partition, an empty bit-mask filter, enables the
  * co-processor's interrupt cause, and starts the engine and sampling. */
 hwprof_result_t vp_fw_start(vp_fw_t *f, const hwprof_t *h, const hwprof_cop_image_t *image, vp_fw_cfg_t cfg);
 /* The co-processor's interrupt (call through hwprof_cop_handle_irq: returns the clears for the
