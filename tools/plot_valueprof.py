@@ -10,6 +10,13 @@ tools/valueprof_eval.sh measured (BUILD/bench/valueprof.tsv and BUILD/bench/vp/*
                           load in 16 .. 4096 (mean and range over 5 prescaler phases) and the
                           co-processor's settings (mean and range over 5 LFSR seeds), from
                           BUILD/bench/vp-curves.tsv (tools/valueprof_curves.py, make bench section 7)
+  valueprof-arrays.png    per program, the co-processor's error and overhead (cycles) with 128, 256
+                          and 512 slots and with its engine at 1, 1/2, 1/4 and 1/8 of the system
+                          clock, mean and range over 5 seeds (Figure 9's layout; section 7c)
+  valueprof-arrays-convergence.png
+                          the error of a snapshot every 200,000 instructions at the three array
+                          sizes, against the program's instructions and against the profiling
+                          instructions so far (Figure 8's layout; BUILD/bench/vp-arrays/)
   valueprof-convergence-instructions.png, -overhead.png
                           per program, the error of the profile at every timer snapshot against
                           the program's instructions and against the profiling instructions so
@@ -91,6 +98,87 @@ def plot_curves(plt, build, out):
     return path
 
 
+def plot_sensitivity(plt, build, out):
+    """section 7c: the co-processor's default setting at three array sizes and four clock ratios
+    (Figure 9), and its convergence at the three sizes (Figure 8); [] without the data"""
+    tsv = os.path.join(build, "bench", "vp-curves.tsv")
+    if not os.path.exists(tsv):
+        return []
+    with open(tsv) as f:
+        rows = [r for r in csv.DictReader(f, delimiter="\t") if not r.get("failed")]
+    configs = [("vp", "default", "256 slots"), ("vp-arrays", "128", "128 slots"), ("vp-arrays", "512", "512 slots"),
+               ("vp-clock", "2", "clock 1/2"), ("vp-clock", "4", "clock 1/4"), ("vp-clock", "8", "clock 1/8")]
+    progs, data = [], {}
+    for prog in dict.fromkeys(r["program"] for r in rows):
+        rs = [r for r in rows if r["program"] == prog]
+        offs = {int(r["repeat"]): int(r["run_cycles"]) for r in rs if r["kind"] == "vp-off"}
+        if not offs or not any(r["kind"] in ("vp-arrays", "vp-clock") for r in rs):
+            continue
+        R = min(offs)
+        for kind, setting, label in configs:
+            pts = [r for r in rs if r["kind"] == kind and r["setting"] == setting and int(r["repeat"]) == R]
+            if pts:
+                o = [100.0 * (int(r["run_cycles"]) - offs[R]) / offs[R] for r in pts]
+                e = [float(r["error"]) for r in pts]
+                data[(prog, label)] = (sum(o) / len(o), min(o), max(o), sum(e) / len(e), min(e), max(e))
+        progs.append(prog)
+    if not progs:
+        return []
+    written = []
+    fig, axes = plt.subplots(4, 1, figsize=(12, 11), sharex=True)
+    x = range(len(progs))
+    for row, group in ((0, configs[:3]), (2, [configs[0]] + configs[3:])):
+        w = 0.8 / len(group)
+        for n, (_, _, label) in enumerate(group):
+            xs = [k - 0.4 + w * (n + 0.5) for k in x]
+            for ax, i in ((axes[row], 3), (axes[row + 1], 0)):
+                vals = [data.get((p, label), (0,) * 6) for p in progs]
+                ax.bar(xs, [v[i] for v in vals], w, yerr=[[v[i] - v[i + 1] for v in vals], [v[i + 2] - v[i] for v in vals]],
+                       capsize=1.5, label=label, color="C%d" % n)
+        axes[row].set_ylabel("error", fontsize=8)
+        axes[row].set_ylim(bottom=0)
+        axes[row + 1].set_ylabel("overhead, % cycles", fontsize=8)
+        axes[row].legend(loc="upper left", fontsize=7, ncol=len(group))
+    axes[3].set_xticks(list(x))
+    axes[3].set_xticklabels(progs, rotation=30, ha="right", fontsize=8)
+    fig.suptitle("The co-processor's sensitivity to its arrays and its clock (seed 001 Figure 9; make bench section 7c):"
+                 " mean and range over 5 seeds", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    path = os.path.join(out, "valueprof-arrays.png")
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    written.append(path)
+    d = os.path.join(build, "bench", "vp-arrays")
+    conv = sorted({f.rsplit("-", 1)[0] for f in os.listdir(d) if f.endswith(".curve")}) if os.path.isdir(d) else []
+    if conv:
+        fig, axes = plt.subplots(len(conv), 2, figsize=(10, 3.2 * len(conv)), squeeze=False)
+        for ax_row, prog in zip(axes, conv):
+            for slots, colour in (("128", "C1"), ("256", "C0"), ("512", "C2")):
+                path = os.path.join(d, "%s-%s.curve" % (prog, slots))
+                if not os.path.exists(path):
+                    continue
+                with open(path) as f:
+                    pts = [line.split() for line in f if not line.startswith("#")]
+                for ax, col in zip(ax_row, (0, 1)):
+                    ax.plot([int(p[col]) for p in pts], [float(p[2]) for p in pts], color=colour, marker=".",
+                            markersize=3, label="%s slots" % slots)
+            for ax, label in zip(ax_row, ("program instructions executed", "profiling instructions spent")):
+                ax.set_title(prog, fontsize=9)
+                ax.set_xlabel(label, fontsize=8)
+                ax.set_ylabel("weighted RMS error", fontsize=8)
+                ax.set_ylim(bottom=0)
+                ax.tick_params(labelsize=7)
+                ax.legend(fontsize=7)
+        fig.suptitle("How fast the profile converges with half, Table 1's and twice the arrays (seed 001 Figure 8)",
+                     fontsize=10)
+        fig.tight_layout(rect=(0, 0, 1, 0.96))
+        path = os.path.join(out, "valueprof-arrays-convergence.png")
+        fig.savefig(path, dpi=90)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
 def main(argv):
     if len(argv) != 3 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
@@ -111,7 +199,8 @@ def main(argv):
         return 2
     if not os.path.exists(tsv):
         os.makedirs(out, exist_ok=True)
-        print("plot_valueprof: wrote %s (no %s: the single-run figures are not drawn)" % (plot_curves(plt, build, out), tsv))
+        written = [plot_curves(plt, build, out)] + plot_sensitivity(plt, build, out)
+        print("plot_valueprof: wrote %s (no %s: the single-run figures are not drawn)" % (", ".join(written), tsv))
         return 0
     with open(tsv) as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
@@ -220,6 +309,7 @@ def main(argv):
     curves = plot_curves(plt, build, out)
     if curves:
         written.append(curves)
+    written += plot_sensitivity(plt, build, out)
     print("plot_valueprof: wrote " + ", ".join(written))
     return 0
 

@@ -19,6 +19,12 @@ once converged: the cycles the second R runs add over the baseline's, as a share
 co-processor's default setting and simple sampling at one load in 64, 256 and 1024, 5 seeds or
 phases each.
 
+Section 7c, seed 001 section 5.3: the co-processor's default setting with half and twice Table 1's
+arrays (128 and 512 slots: hwprof-sim --cop-cam, --cop-data) and with its engine clocked at 1/2,
+1/4 and 1/8 of the system (vp_clock_log2), 5 seeds each at the same R; and Figure 8's convergence
+at the three array sizes on the programs with the most pairs (a snapshot every 200,000
+instructions, the error of each in BUILD/bench/vp-arrays/PROGRAM-SLOTS.curve, plotted by make plots).
+
 The jobs run on Dask distributed (tools/job_pool.py: DASK_SCHEDULER, or a local cluster) and their
 results are recorded in BUILD/bench/vp-curves.tsv as they come; a rerun does only what is missing
 (delete the file to start again). The table (and the goal, at the end) is printed from that file.
@@ -48,6 +54,9 @@ COP = {
     "seed-resample": ["vp_resample=0"],
 }
 LFSR_SEEDS = [0, 0x1234, 0x7A5B, 0x0F0F, 0x3C21]
+ARRAYS = [128, 512]  # slots (CAM entries; 8 data bytes a slot) besides Table 1's 256
+CLOCKS = [2, 4, 8]   # system cycles per engine cycle besides 1
+FIG8_PROGRAMS = ["vp_wide", "nsichneu", "nettle-sha256"]
 LONG_INSNS = 10 ** 8
 LONG_RATES = [64, 256, 1024]
 NOT_REPEATABLE = {"hashtab": "its table keeps the first run's keys: a second run never ends"}
@@ -99,7 +108,7 @@ def run_one(job, build):
     sim = os.path.join(build, "sim", "hwprof-sim")
     row = {"program": prog, "kind": kind, "setting": setting, "seed": seed, "repeat": repeat}
     pre = "ss" if kind in ("ss", "ss-off") else "vp"
-    sets = [f"--set={pre}_repeat={repeat}", f"--set={pre}_snapshots=0"]
+    sets = [f"--set={pre}_repeat={repeat}", f"--set={pre}_snapshots={1 if kind == 'vp-conv' else 0}"]
     if kind.endswith("off"):
         rc, out = sh([sim, "--engine=none"] + TIMING + [f"--set={pre}_on=0"] + sets + [f"{stem}-{pre}.elf"])
         m = re.search(r"off; run (\d+) cycles", out)
@@ -107,8 +116,17 @@ def run_one(job, build):
             raise RuntimeError(f"{prog} {kind} x{repeat}:\n{out[-2000:]}")
         row.update(run_cycles=int(m.group(1)))
         return row
+    curve = []
     if kind == "ss":
         sets += [f"--set=ss_prescale={setting}", f"--set=ss_phase={1 + seed * int(setting) // SEEDS}"]
+    elif kind in ("vp-arrays", "vp-conv"):
+        sets += [f"--cop-cam={setting}", f"--cop-data={8 * int(setting)}", f"--set=vp_seed={LFSR_SEEDS[seed]}"]
+        if kind == "vp-conv":
+            d = os.path.join(build, "bench", "vp-arrays")
+            os.makedirs(d, exist_ok=True)
+            curve = [f"--curve={os.path.join(d, f'{prog}-{setting}.curve')}"]
+    elif kind == "vp-clock":
+        sets += [f"--set=vp_clock_log2={int(setting).bit_length() - 1}", f"--set=vp_seed={LFSR_SEEDS[seed]}"]
     else:
         sets += [f"--set={s}" for s in COP[setting]] + [f"--set=vp_seed={LFSR_SEEDS[seed]}"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -121,7 +139,7 @@ def run_one(job, build):
         row["irqs"] = int(re.search(r" (\d+) interrupts", out).group(1))
         row["on"] = float(re.search(r"coverage: ([0-9.]+)% of the program.s loads", out).group(1))
         prof = os.path.join(tmp, "vp-samples.txt" if kind == "ss" else "vp-profile.txt")
-        rc, ev = sh([os.path.join(build, "vp", "hwprof-vpeval"), f"--truth={truth}", prof])
+        rc, ev = sh([os.path.join(build, "vp", "hwprof-vpeval"), f"--truth={truth}", prof] + curve)
         if rc != 0:
             raise RuntimeError(f"{prog} {kind} {setting} seed {seed}: hwprof-vpeval:\n{ev}")
     m = re.search(r": (\d+) pairs counted .*, (\d+) found; .* invariance ([0-9.]+)", ev)
@@ -272,6 +290,49 @@ def long_table(rows):
             print("   " + line)
 
 
+def sensitivity_table(rows, progs_order):
+    """section 7c: the default setting at half and twice the arrays and at slower engine clocks,
+    beside Table 1's arrays at the full clock (section 7's default rows)"""
+    by = {}
+    for r in rows:
+        if not r.get("failed"):
+            by.setdefault(r["program"], []).append(r)
+    cols = [("vp", "default", "256")] + [("vp-arrays", str(a), str(a)) for a in ARRAYS] + \
+           [("vp-clock", str(c), f"1/{c}") for c in CLOCKS]
+    print("== 7c. The co-processor's sensitivity (seed 001 section 5.3, Figures 8 and 9): its default setting with"
+          " 128, 256 (Table 1) and 512 slots")
+    print("      (CAM entries, 8 data bytes each), and with 256 slots and the engine clocked at 1/2, 1/4, 1/8 of the"
+          " system; overhead % (cycles, as section 7), error (mean over 5 seeds), found of the pairs")
+    print(f"{'program':13} {'pairs':>5} | " + " | ".join(f"{lab:>19}" for _, _, lab in cols))
+    sums = {lab: [] for _, _, lab in cols}
+    for prog in progs_order:
+        rs = by.get(prog, [])
+        offs = {int(r["repeat"]): int(r["run_cycles"]) for r in rs if r["kind"] == "vp-off"}
+        if not offs:
+            continue
+        R = min(offs)
+        cells, pairs, full = [], 0, True
+        for kind, setting, lab in cols:
+            pts = [r for r in rs if r["kind"] == kind and r["setting"] == setting and int(r["repeat"]) == R]
+            if not pts:
+                cells.append(f"{'-':>19}")
+                full = False
+                continue
+            pairs = max(pairs, max(int(r["counted"]) for r in pts))
+            o = mean([100.0 * (int(r["run_cycles"]) - offs[R]) / offs[R] for r in pts])
+            e = mean([float(r["error"]) for r in pts])
+            cells.append(f"{o:6.2f}% {e:.3f} {mean([float(r['found']) for r in pts]):4.0f}")
+            sums[lab].append((o, e, pairs))
+        if any(c.strip() != "-" for c in cells):
+            print(f"{prog:13} {pairs:5} | " + " | ".join(cells) + ("" if full else "  (runs missing)"))
+    scored = {lab: [(o, e) for o, e, p in v if p >= 10] for lab, v in sums.items()}
+    if scored["256"]:
+        print("  mean over the programs with >= 10 pairs: " + "; ".join(
+            f"{lab}: {mean([o for o, _ in v]):.2f}% {mean([e for _, e in v]):.3f}" for lab, v in scored.items() if v))
+    print(f"  Figure 8 (make plots, valueprof-arrays-convergence.png): the error of a snapshot every 200,000"
+          f" instructions at the three sizes, on {', '.join(p for p in FIG8_PROGRAMS if p in by)}")
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     opts = dict(a[2:].split("=", 1) if "=" in a else (a[2:], "1") for a in sys.argv[1:] if a.startswith("--"))
@@ -310,6 +371,10 @@ def main():
         want += [(prog, stem, "vp", name, s, R) for name in COP for s in range(SEEDS)]
         if prog not in NOT_REPEATABLE:
             want += [(prog, stem, "vp-off", "-", 0, 2 * R), (prog, stem, "vp", "default", 0, 2 * R)]
+        want += [(prog, stem, "vp-arrays", a, s, R) for a in ARRAYS for s in range(SEEDS)]
+        want += [(prog, stem, "vp-clock", c, s, R) for c in CLOCKS for s in range(SEEDS)]
+        if prog in FIG8_PROGRAMS:
+            want += [(prog, stem, "vp-conv", a, 0, R) for a in [128, 256, 512]]
         jobs += [j for j in want if (j[0], j[2], str(j[3]), str(j[4]), str(j[5])) not in done]
     longest = sorted((p for p in sizes if p not in NOT_REPEATABLE), key=lambda p: -sizes[p][0])[:int(opts.get("long", "5"))]
     for prog in longest:
@@ -343,6 +408,7 @@ def main():
     print("      (min..max); R: runs of the program in a row; cov: the share of the loads at load PCs the profile holds")
     goal = table(rows, [p for p, _ in progs])
     long_table(rows)
+    sensitivity_table(rows, [p for p, _ in progs])
     print()
     print("Goal (docs/vpf.md): on every program with at least 10 pairs, at the co-processor's overhead its error is at"
           " least 4x below simple sampling's; its cost once converged is below 1% on every program.")
