@@ -53,7 +53,7 @@ static void test_top_unmapped_and_read_only_answer_pslverr(void **state) {
   assert_true(apb(f, true, HWPROF_TOP_ID_ADDR, 0).pslverr);
   assert_true(apb(f, false, 0x0040, 0).pslverr); /* hole in the top window */
   assert_true(apb(f, true, HWPROF_TOP_CFG_TRACE_ADDR, 0).pslverr); /* the build parameters are read-only */
-  assert_true(apb(f, true, 0x2000, 1).pslverr);  /* no engine at window 0x20 */
+  assert_true(apb(f, true, (HWPROF_COP_WINDOW + HWPROF_COP_WINDOWS) << HWPROF_WINDOW_SHIFT, 1).pslverr); /* no engine past the co-processor's windows */
   assert_true(apb(f, false, 0xfffc, 0).pslverr);
   assert_int_equal(apb(f, false, 0xfffc, 0).prdata, 0);
   assert_int_equal(apb(f, false, HWPROF_TOP_ID_ADDR, 0).prdata, 0x48575046u);
