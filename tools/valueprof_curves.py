@@ -121,10 +121,11 @@ def run_one(job, build):
         sets += [f"--set=ss_prescale={setting}", f"--set=ss_phase={1 + seed * int(setting) // SEEDS}"]
     elif kind in ("vp-arrays", "vp-conv"):
         sets += [f"--cop-cam={setting}", f"--cop-data={8 * int(setting)}", f"--set=vp_seed={LFSR_SEEDS[seed]}"]
-        if kind == "vp-conv":
+        if kind == "vp-conv":  # writing a snapshot of 2,000 loads costs ~10^6 instructions (not the run's)
             d = os.path.join(build, "bench", "vp-arrays")
             os.makedirs(d, exist_ok=True)
             curve = [f"--curve={os.path.join(d, f'{prog}-{setting}.curve')}"]
+            sets.append(f"--max-insns={20 * LONG_INSNS}")
     elif kind == "vp-clock":
         sets += [f"--set=vp_clock_log2={int(setting).bit_length() - 1}", f"--set=vp_seed={LFSR_SEEDS[seed]}"]
     else:
