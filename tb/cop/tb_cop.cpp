@@ -95,7 +95,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
                    o.engine.c_str());
       std::exit(2);
     }
-    if (test_ == "timing" || test_ == "timing-clock") setup_timing();
+    if (timing_test()) setup_timing();
     else if (test_ == "host") setup_host();
     else if (test_ == "busy" || test_ == "valueprof") setup_busy();
     else new_program();
@@ -114,7 +114,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
                  (unsigned long long)checked_, (unsigned long long)counted_[HWPROF_COP_ST_EXECUTED],
                  (unsigned long long)counted_[HWPROF_COP_ST_MISPREDICT], (unsigned long long)intrs_,
                  (unsigned long long)stops_, (unsigned long long)host_ops_, (unsigned long long)refused_);
-    if (test_ == "timing" || test_ == "timing-clock" || test_ == "host")
+    if (timing_test() || test_ == "host")
       std::fprintf(to, "  directed checks passed: %llu\n", (unsigned long long)directed_);
     if (test_ == "busy" || test_ == "valueprof")
       std::fprintf(to, "  busy: %llu records taken (%s), %llu re-arms\n", (unsigned long long)pops_,
@@ -122,7 +122,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
   }
 
   bool cycle(uint64_t t, Checker& chk, TxLog& log) override {
-    if (test_ == "timing" || test_ == "timing-clock" || test_ == "host") {
+    if (timing_test() || test_ == "host") {
       if (script_.empty() && records_.empty() && t > end_after_) return false;
     } else if (test_ == "busy" || test_ == "valueprof") {
       busy_stimulus();
@@ -355,6 +355,7 @@ class CopBench : public lockstep::BlockBench<Vhwprof_cop> {
   }
 
   // ---------------------------------------------------------------- timing test
+  bool timing_test() const { return test_ == "timing" || test_ == "timing-clock"; }
   static hwprof_cop_record_t rec(uint8_t kind, uint32_t pc) { return hwprof_cop_record_t{pc, pc + 4, 0x00452503u, 0x80200000u, 7, kind}; }
 
   void setup_timing() {
