@@ -52,6 +52,9 @@ COP = {
     "mask2": ["vp_mask_after=2"],
     "mask8": ["vp_mask_after=8"],
     "seed-resample": ["vp_resample=0"],
+    "mask-at-once": ["vp_mask_agree=1"],
+    "rotation-only": ["vp_recheck_changed=0"],
+    "extrapolate": ["vp_extrapolate=1"],
 }
 LFSR_SEEDS = [0, 0x1234, 0x7A5B, 0x0F0F, 0x3C21]
 ARRAYS = [128, 512]  # slots (CAM entries; 8 data bytes a slot) besides Table 1's 256

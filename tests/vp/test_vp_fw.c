@@ -201,22 +201,30 @@ static void without_interval_copies_only_failed_copies(void **state) {
   assert_int_equal(fw.errors, 0);
 }
 
-/* Rotating re-checks (intervals of 2^7 records, copied at their end here): A loads 3 only and is
- * masked at the first copy (100% over >= 16 samples). The ticks back off (1, 2, 4, ... 64 periods)
- * while the copies in between find nothing new, and each tick unmasks the group of bit-mask words
- * w with w % 8 equal to its turn: after 8 ticks A is profiled again. Then A loads 4 only: the
- * re-check's copy finds a value the profile lacks at 100%, and the next tick comes after one period. */
+/* Rotating re-checks (intervals of 2^7 records, copied at their end here): A loads 3 only; the first
+ * copy shows 3 at 100% over >= 16 samples, the second agrees, and A is masked then (the default's
+ * two copies in a row). The ticks back off (1, 2, 4, ... 64 periods) while the copies in between
+ * find nothing new, and each tick unmasks the group of bit-mask words w with w % 8 equal to its
+ * turn: after 8 ticks A is profiled again. Then A loads 4 only: the re-check's copy finds a value
+ * the profile lacks at 100%, and the next tick comes after one period. */
+static vp_fw_cfg_t rotating(void) {
+  vp_fw_cfg_t c = VP_FW_CFG_DEFAULT;
+  c.interval_log2 = 7;
+  return c;
+}
+
 static void rotating_recheck_backs_off_and_resets(void **state) {
   (void)state;
   const uint32_t A = 0x80006000u;
-  vp_fw_cfg_t c = VP_FW_CFG_DEFAULT;
-  c.interval_log2 = 7;
-  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, c), kHwprofOk);
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, rotating()), kHwprofOk);
   for (unsigned r = 0; r < 200; r++) load(A, 3);
-  assert_true(vp_fw_masked(&fw, A));
   assert_int_equal(fw.copies, 1);
+  assert_false(vp_fw_masked(&fw, A)); /* one copy's evidence only */
+  for (unsigned r = 0; r < 100; r++) load(A, 3);
+  assert_int_equal(fw.copies, 2);
+  assert_true(vp_fw_masked(&fw, A));
   const uint32_t group = (hwprof_cop_pc_hash(fw.bm_hash, A) & (fw.bm_bits - 1u)) / 32u % VP_FW_GROUPS;
-  assert_int_equal(vp_fw_on_timer(&fw, &sys.h), 1); /* the copy since the start found a new load */
+  assert_int_equal(vp_fw_on_timer(&fw, &sys.h), 1); /* the copies since the start found a new load */
   for (unsigned t = 1, want = 2; t < VP_FW_GROUPS; t++, want = want < 64 ? 2 * want : 64) {
     const bool turn = fw.rot % VP_FW_GROUPS == group;
     assert_int_equal(vp_fw_on_timer(&fw, &sys.h), want);
@@ -228,6 +236,135 @@ static void rotating_recheck_backs_off_and_resets(void **state) {
   assert_int_equal(fw.rechecks, 1);
   assert_int_equal(fw.changes, 1);
   assert_int_equal(vp_fw_on_timer(&fw, &sys.h), 1);
+  assert_int_equal(fw.errors, 0);
+}
+
+/* A load whose value moves with the program's phase (intervals of 2^7 records). A loads 3 for one
+ * copy, then 5: a copy at 100% of 3 and one at 100% of 5 do not agree, so A is not masked after
+ * either (the seed's policy masks it at the first); a third copy of 5 agrees with the second and
+ * masks A at 5. A re-check that finds a change (A loads 7) marks A: from then on every tick
+ * unmasks it, whatever the rotation's turn, until a re-check finds it unchanged (the copies of 7
+ * that follow), after which ticks of other groups leave it masked. (Masking after a number of
+ * copies is set out of reach here.) */
+static void phase_changing_load_is_masked_on_agreement_and_rechecked_often(void **state) {
+  (void)state;
+  const uint32_t A = 0x80007000u;
+  vp_fw_cfg_t c = rotating();
+  c.mask_after = VP_FW_MASK_AFTER_MAX; /* the count of copies never decides here */
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, c), kHwprofOk);
+  const uint32_t group = (hwprof_cop_pc_hash(fw.bm_hash, A) & (fw.bm_bits - 1u)) / 32u % VP_FW_GROUPS;
+  for (unsigned r = 0; r < 128; r++) load(A, 3);
+  assert_int_equal(fw.copies, 1);
+  assert_false(vp_fw_masked(&fw, A));
+  for (unsigned r = 0; r < 128; r++) load(A, 5);
+  assert_int_equal(fw.copies, 2);
+  assert_false(vp_fw_masked(&fw, A)); /* 3, then 5: no agreement */
+  for (unsigned r = 0; r < 128; r++) load(A, 5);
+  assert_int_equal(fw.copies, 3);
+  assert_true(vp_fw_masked(&fw, A)); /* 5 twice in a row */
+  assert_int_equal(fw.n_vol, 0);
+  /* ticks until A's group has had its turn: A is re-checked, and loads 7 */
+  while (vp_fw_masked(&fw, A)) vp_fw_on_timer(&fw, &sys.h);
+  for (unsigned r = 0; r < 128; r++) load(A, 7);
+  assert_int_equal(fw.changes, 1);
+  assert_int_equal(fw.n_vol, 1);
+  assert_false(vp_fw_masked(&fw, A)); /* 7 once: no agreement yet */
+  for (unsigned r = 0; r < 128; r++) load(A, 7);
+  assert_true(vp_fw_masked(&fw, A));  /* 7 twice */
+  assert_int_equal(fw.rot % VP_FW_GROUPS == group, 0); /* the next tick is not A's group's turn ... */
+  vp_fw_on_timer(&fw, &sys.h);
+  assert_false(vp_fw_masked(&fw, A)); /* ... but A changed at its last re-check */
+  for (unsigned r = 0; r < 128; r++) load(A, 7);
+  assert_int_equal(fw.rechecks, 2);
+  assert_int_equal(fw.changes, 1);    /* 7 again: no change */
+  assert_int_equal(fw.n_vol, 0);
+  assert_true(vp_fw_masked(&fw, A));  /* agrees with the value it was masked with */
+  while (fw.rot % VP_FW_GROUPS == group) vp_fw_on_timer(&fw, &sys.h);
+  vp_fw_on_timer(&fw, &sys.h);
+  assert_true(vp_fw_masked(&fw, A));  /* another group's turn: A stays masked */
+  assert_int_equal(fw.errors, 0);
+  /* the seed's policy: masked at the first copy, whatever follows */
+  model_sys_init(&sys, NULL, NULL);
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, seed_policy(7)), kHwprofOk);
+  for (unsigned r = 0; r < 128; r++) load(A, 3);
+  assert_true(vp_fw_masked(&fw, A));
+  vp_fw_cfg_t bad = rotating();
+  bad.mask_agree = 3;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, bad), kHwprofBadArg);
+  bad = rotating();
+  bad.mask_after = VP_FW_MASK_AFTER_MAX + 1u;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, bad), kHwprofBadArg);
+}
+
+/* The time-weighted profile (extrapolate): a masked load is credited, for its time masked, with the
+ * counts of the slot that masked it at that slot's rate. The clock is the test's (f->now). A loads 9
+ * only: copy 1 at time 1,000 (T1 samples), copy 2 at 2,000 (T2 samples, masked: two copies agree;
+ * its counts took 2,000 - 1,000, the time since the slots were cleared). Credited up to 6,000, A has
+ * been masked 4,000: 4 x T2 more samples, all hits of 9. A second credit at the same time adds
+ * nothing; a re-check's counts take the time since the bit was unmasked. Without extrapolate nothing is credited; the seed's policy clearing every mask at a tick
+ * credits through the log. */
+static void masked_loads_credited_for_their_time_masked(void **state) {
+  (void)state;
+  const uint32_t A = 0x80008000u;
+  vp_fw_cfg_t c = rotating();
+  c.extrapolate = true;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, c), kHwprofOk);
+  fw.now = 1000;
+  for (unsigned r = 0; r < 128; r++) load(A, 9);
+  assert_int_equal(fw.copies, 1);
+  const uint32_t t1 = find(A)->total;
+  fw.now = 2000;
+  for (unsigned r = 0; r < 128; r++) load(A, 9);
+  assert_int_equal(fw.copies, 2);
+  assert_true(vp_fw_masked(&fw, A));
+  const uint32_t t2 = find(A)->total - t1;
+  assert_true(t1 >= 120 && t2 >= 120);
+  fw.now = 6000;
+  vp_fw_credit_masked(&fw);
+  const vp_fw_load_t *e = find(A);
+  assert_int_equal(e->total, t1 + t2 + 4u * t2);
+  assert_int_equal(e->n, 1);
+  assert_int_equal(e->v[0].hits, t1 + t2 + 4u * t2);
+  assert_int_equal(e->v[0].misses, 0);
+  assert_int_equal(e->intervals, 2); /* a credit is not a copy */
+  assert_int_equal(fw.credits, 1);
+  vp_fw_credit_masked(&fw);
+  assert_int_equal(find(A)->total, t1 + t2 + 4u * t2);
+  /* re-checked at 6,000 (nothing more to credit), copied at 7,000 and masked again: its counts took
+   * the 1,000 since it was unmasked, not the 5,000 since the slots were cleared; up to 9,000: 2 x T3 */
+  while (vp_fw_masked(&fw, A)) vp_fw_on_timer(&fw, &sys.h);
+  assert_int_equal(fw.credits, 1);
+  fw.now = 7000;
+  for (unsigned r = 0; r < 128; r++) load(A, 9);
+  assert_int_equal(fw.copies, 3);
+  assert_true(vp_fw_masked(&fw, A));
+  const uint32_t t3 = find(A)->total - (t1 + t2 + 4u * t2);
+  fw.now = 9000;
+  vp_fw_credit_masked(&fw);
+  assert_int_equal(find(A)->total, t1 + t2 + 4u * t2 + t3 + 2u * t3);
+  /* without it */
+  model_sys_init(&sys, NULL, NULL);
+  c.extrapolate = false;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, c), kHwprofOk);
+  fw.now = 1000;
+  for (unsigned r = 0; r < 256; r++) load(A, 9);
+  fw.now = 6000;
+  vp_fw_credit_masked(&fw);
+  assert_int_equal(fw.credits, 0);
+  assert_true(find(A)->total <= 256);
+  /* the seed's re-sampling: the tick's unmasking credits through the log */
+  model_sys_init(&sys, NULL, NULL);
+  c = seed_policy(7);
+  c.extrapolate = true;
+  assert_int_equal(vp_fw_start(&fw, &sys.h, &img, c), kHwprofOk);
+  fw.now = 1000;
+  for (unsigned r = 0; r < 128; r++) load(A, 9); /* masked at once: 1,000 of time for T samples */
+  const uint32_t t = find(A)->total;
+  fw.now = 3000;
+  vp_fw_on_timer(&fw, &sys.h);
+  assert_false(vp_fw_masked(&fw, A));
+  assert_int_equal(fw.credits, 1);
+  assert_int_equal(find(A)->total, t + 2u * t);
   assert_int_equal(fw.errors, 0);
 }
 
@@ -349,6 +486,8 @@ int main(void) {
       cmocka_unit_test_setup(timer_resamples_and_rotates, setup),
       cmocka_unit_test_setup(without_interval_copies_only_failed_copies, setup),
       cmocka_unit_test_setup(rotating_recheck_backs_off_and_resets, setup),
+      cmocka_unit_test_setup(phase_changing_load_is_masked_on_agreement_and_rechecked_often, setup),
+      cmocka_unit_test_setup(masked_loads_credited_for_their_time_masked, setup),
       cmocka_unit_test_setup(profile_file, setup),
       cmocka_unit_test_setup(arrays_of_half_and_twice_the_slots, setup),
       cmocka_unit_test_setup(engine_at_an_eighth_of_the_clock, setup),

@@ -100,23 +100,26 @@ static void write_profile(void) {
 }
 
 int main(void) {
-  if (hwprof_cop_load(&hw, &cop_image) != kHwprofOk) return 90;
+  int r;
+  if ((r = hwprof_cop_load(&hw, &cop_image)) != kHwprofOk)
+    return rt_refused("cop firmware", "loading the program", r, "it does not fit the build's co-processor", 90);
   const hwprof_cop_filter_t filter = {.prescale = COP_PRESCALE};
-  if (hwprof_cop_set_filter(&hw, &filter) != kHwprofOk) return 91;
+  if ((r = hwprof_cop_set_filter(&hw, &filter)) != kHwprofOk) return rt_refused("cop firmware", "setting the filters", r, "", 91);
   hwprof_mmio_write32(&hw, HWPROF_TOP_IRQ_ENABLE_ADDR, 1u << HWPROF_TOP_IRQ_ENABLE_COPROC_LSB);
   __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
   __asm__ volatile("csrs mie, %0" ::"r"(1u << 11));  /* MEIE */
   __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3)); /* MIE */
-  if (hwprof_cop_start(&hw, HWPROF_COP_CLEAR_ALL) != kHwprofOk) return 92;
+  if ((r = hwprof_cop_start(&hw, HWPROF_COP_CLEAR_ALL)) != kHwprofOk) return rt_refused("cop firmware", "starting the engine", r, "", 92);
 
   int rc = workload_main();
 
   /* sampling off; the engine drains the buffer (the handler still runs), then the last table */
-  if (hwprof_cop_drain(&hw, 100000u, NULL, NULL) != kHwprofOk) return 94;
+  if ((r = hwprof_cop_drain(&hw, 100000u, NULL, NULL)) != kHwprofOk)
+    return rt_refused("cop firmware", "draining the sample buffer", r, "", 94);
   hwprof_cop_status_t st;
   __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
   if (hwprof_cop_stop(&hw) != kHwprofOk || copy_table(&hw) != 0) handler_errors++;
-  if (hwprof_cop_status(&hw, &st) != kHwprofOk) return 95;
+  if ((r = hwprof_cop_status(&hw, &st)) != kHwprofOk) return rt_refused("cop firmware", "reading the status", r, "", 95);
 
   uint32_t top = 0;
   for (uint32_t k = 0; k < PROFILE_SLOTS; k++)

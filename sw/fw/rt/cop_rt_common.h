@@ -6,6 +6,7 @@
 #define HWPROF_COP_RT_COMMON_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hwprof_mmio.h"
 #include "rt_counters.h"
@@ -38,6 +39,13 @@ static inline uint32_t rt_sampling_pause(const hwprof_t *h) {
 /* sampling back on if it was (CTRL re-read: the handler may have changed its other fields) */
 static inline void rt_sampling_resume(const hwprof_t *h, uint32_t on) {
   hwprof_mmio_write32(h, HWPROF_VPF_CTRL_ADDR, hwprof_mmio_read32(h, HWPROF_VPF_CTRL_ADDR) | on);
+}
+
+/* a step the hardware refused (a driver call's result rc): one line naming the runtime, the step, the
+ * result (hwprof_result.h) and what to check (hint, or ""), then code, the runtime's exit code */
+static inline int rt_refused(const char *runtime, const char *step, int rc, const char *hint, int code) {
+  printf("%s: FAILED: %s refused (driver result %d)%s%s\n", runtime, step, rc, *hint ? ": " : "", hint);
+  return code;
 }
 
 /* an exception in the program: go on after the instruction */

@@ -145,16 +145,19 @@ int main(void) {
   for (uint32_t k = 0; k < tsize; k += 8) /* an entry with count 0 is free; 8 a turn: one branch per 8 */
     table[k].count = table[k + 1].count = table[k + 2].count = table[k + 3].count = table[k + 4].count = table[k + 5].count =
         table[k + 6].count = table[k + 7].count = 0;
-  if (hwprof_cop_load(&hw, &ss_image) != kHwprofOk) return 90;
+  int r;
+  if ((r = hwprof_cop_load(&hw, &ss_image)) != kHwprofOk)
+    return rt_refused("ss firmware", "loading the program", r, "it does not fit the build's co-processor", 90);
   const hwprof_cop_filter_t filter = {.prescale = (uint16_t)ss_prescale};
-  if (hwprof_cop_set_filter(&hw, &filter) != kHwprofOk || hwprof_cop_clear_mask(&hw) != kHwprofOk) return 91;
+  if ((r = hwprof_cop_set_filter(&hw, &filter)) != kHwprofOk || (r = hwprof_cop_clear_mask(&hw)) != kHwprofOk)
+    return rt_refused("ss firmware", "setting the filters", r, "", 91);
   if (ss_phase) hwprof_mmio_write32(&hw, HWPROF_VPF_PRESCALE_COUNT_ADDR, ss_phase);
   hwprof_mmio_write32(&hw, HWPROF_TOP_IRQ_ENABLE_ADDR, 1u << HWPROF_TOP_IRQ_ENABLE_COPROC_LSB);
   __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
   rt_set_timer(ss_snapshots ? rt_instret() + ss_tick : 0xffffffffu);
   __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (ss_snapshots ? 1u << 7 : 0u))); /* MEIE, MTIE */
   __asm__ volatile("csrs mstatus, %0" ::"r"(1u << 3));            /* MIE */
-  if (hwprof_cop_start(&hw, HWPROF_COP_CLEAR_ALL) != kHwprofOk) return 92;
+  if ((r = hwprof_cop_start(&hw, HWPROF_COP_CLEAR_ALL)) != kHwprofOk) return rt_refused("ss firmware", "starting the engine", r, "", 92);
   setup = rt_instret() - setup0;
 
   w0 = rt_instret();
@@ -164,12 +167,13 @@ int main(void) {
   __asm__ volatile("csrc mie, %0" ::"r"(1u << 7));
 
   const uint32_t end0 = rt_instret();
-  if (hwprof_cop_drain(&hw, 100000u, NULL, NULL) != kHwprofOk) return 94;
+  if ((r = hwprof_cop_drain(&hw, 100000u, NULL, NULL)) != kHwprofOk)
+    return rt_refused("ss firmware", "draining the sample buffer", r, "", 94);
   hwprof_cop_status_t st;
   __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
   const uint32_t n = hwprof_mmio_read32(&hw, HWPROF_COP_I_ADDR + 4u * 1u); /* i1: the next free pair */
   if (hwprof_cop_stop(&hw) != kHwprofOk || take_ring(&hw, n) != 0) handler_errors++;
-  if (hwprof_cop_status(&hw, &st) != kHwprofOk) return 95;
+  if ((r = hwprof_cop_status(&hw, &st)) != kHwprofOk) return rt_refused("ss firmware", "reading the status", r, "", 95);
   const uint32_t final_copy = rt_instret() - end0;
   const uint64_t run_cycles = rt_cycles() - eval_cycles; /* start-up, program and sampler: what a user pays */
 

@@ -32,7 +32,10 @@ uint32_t vp_resample = 1;       /* 1: rotating re-checks with back-off (VP_FW_CF
                                    each tick (VP_FW_CFG_SEED) */
 uint32_t vp_interval_log2 = 15; /* records per interval: 2^vp_interval_log2 (1..16) */
 uint32_t vp_interval_copy = 1;  /* copy the slots at an interval's end (0: only when FAILED reaches 63) */
-uint32_t vp_mask_after = 4;     /* copies a load is seen in before it is masked whatever its bias */
+uint32_t vp_mask_after = 4;     /* copies a load is seen in before it is masked whatever its bias (1..15) */
+uint32_t vp_mask_agree = 2;     /* copies in a row showing the same value at 90% or more before it is masked (1, 2) */
+uint32_t vp_recheck_changed = 1; /* 1: a load whose last re-check found a change is re-checked at every tick */
+uint32_t vp_extrapolate = 0;    /* 1: a masked load is credited for its time masked (the time-weighted profile) */
 uint32_t vp_clock_log2 __attribute__((section(".data"))) = 0; /* (in .data, as vp_seed) the co-processor's clock: 1 / 2^vp_clock_log2 of the system's (0..3) */
 uint32_t vp_seed __attribute__((section(".data"))) = 0; /* (in .data: --set cannot change .bss) the engine's LFSR seed (0: the program image's) */
 
@@ -56,6 +59,7 @@ static uint32_t snapshot(void) {
   const uint64_t c0 = rt_cycles();
   if (out == NULL) return 0;
   fprintf(out, "snapshot %lu %lu\n", (unsigned long)(t0 - w0 - handler_insns - eval_insns), (unsigned long)(setup + handler_insns));
+  vp_fw_credit_masked(&fw); /* the loads masked now, up to now */
   if (vp_fw_write_loads(&fw, out) != 0) handler_errors++;
   snapshots++;
   eval_cycles += rt_cycles() - c0;
@@ -64,6 +68,7 @@ static uint32_t snapshot(void) {
 
 __attribute__((interrupt("machine"))) static void trap_handler(void) {
   const uint32_t t0 = rt_instret();
+  fw.now = t0 - w0 - handler_insns - eval_insns; /* the firmware's clock: the program's instructions so far */
   uint32_t cause;
   __asm__ volatile("csrr %0, mcause" : "=r"(cause));
   if (cause == 0x8000000bu || cause == 0x80000007u) {
@@ -99,8 +104,15 @@ int main(void) {
   else if (vp_fw_write_header(out) != 0) handler_errors++;
   const uint32_t setup0 = rt_instret();
   const vp_fw_cfg_t cfg = {vp_interval_log2, vp_interval_copy != 0, vp_mask_after,
-                           vp_resample ? kVpResampleRotate : kVpResampleAll, (uint16_t)vp_seed, vp_clock_log2};
-  if (vp_fw_start(&fw, &hw, &vp_image, cfg) != kHwprofOk) return 90;
+                           vp_resample ? kVpResampleRotate : kVpResampleAll, (uint16_t)vp_seed, vp_clock_log2,
+                           vp_mask_agree, vp_recheck_changed != 0, vp_extrapolate != 0};
+  int r;
+  if ((r = vp_fw_start(&fw, &hw, &vp_image, cfg)) != kHwprofOk)
+    return rt_refused("vp firmware", "the setup", r,
+                      "a setting out of range (vp_interval_log2 1..16, vp_mask_after 1..15, vp_mask_agree 1..2, "
+                      "vp_clock_log2 0..3), or a data array of fewer than 8 bytes a CAM entry (--cop-data=8N with "
+                      "--cop-cam=N)",
+                      90);
   __asm__ volatile("csrw mtvec, %0" ::"r"((uint32_t)(uintptr_t)trap_handler));
   rt_set_timer(rt_instret() + vp_tick);
   __asm__ volatile("csrs mie, %0" ::"r"((1u << 11) | (1u << 7))); /* MEIE, MTIE */
@@ -115,29 +127,32 @@ int main(void) {
 
   /* sampling off; the engine drains the buffer (the handler may still run), then the last slots */
   const uint32_t end0 = rt_instret();
-  if (hwprof_cop_drain(&hw, 100000u, NULL, NULL) != kHwprofOk) return 94;
+  fw.now = program;
+  if ((r = hwprof_cop_drain(&hw, 100000u, NULL, NULL)) != kHwprofOk)
+    return rt_refused("vp firmware", "draining the sample buffer", r, "", 94);
   __asm__ volatile("csrc mstatus, %0" ::"r"(1u << 3));
   if (vp_fw_final_copy(&fw, &hw) != kHwprofOk) handler_errors++;
   hwprof_cop_status_t st;
-  if (hwprof_cop_status(&hw, &st) != kHwprofOk) return 95;
+  if ((r = hwprof_cop_status(&hw, &st)) != kHwprofOk) return rt_refused("vp firmware", "reading the status", r, "", 95);
   const uint32_t final_copy = rt_instret() - end0;
   const uint64_t run_cycles = rt_cycles() - eval_cycles; /* start-up, program and profiler: what a user pays */
   const uint32_t post0 = rt_instret();
   const uint64_t postc0 = rt_cycles();
-  vp_fw_aggregate(&fw); /* post-processing: the log of copied slots merged per load */
+  vp_fw_aggregate(&fw); /* post-processing: the log of copied slots merged per load, ... */
+  vp_fw_credit_masked(&fw); /* ... and the loads still masked credited up to the end */
   const uint32_t post = rt_instret() - post0;
   const uint64_t post_cycles = rt_cycles() - postc0;
 
   uint32_t masked = 0;
   for (uint32_t k = 0; k < VP_FW_MAX_LOADS; k++) masked += fw.prof[k].total != 0 && vp_fw_masked(&fw, fw.prof[k].pc);
   printf("vp firmware: %lu loads passed the filters, %lu sampled, %lu dropped; the engine ran %lu records; %lu interrupts "
-         "(%lu copies, %lu intervals ended, %lu thrashing, %lu timer); %lu re-checked loads copied, %lu changed; program split into %lu parts; program %lu instructions; "
+         "(%lu copies, %lu intervals ended, %lu thrashing, %lu timer); %lu re-checked loads copied, %lu changed; %lu credits for time masked; program split into %lu parts; program %lu instructions; "
          "overhead: setup %lu, handler %lu, final copy %lu instructions; profile: %lu load PCs, %lu masked at the end (%lu "
          "masks set), %lu values and %lu loads not kept; complete (nothing unmasked left) at copy %lu (0: never); log merged %lu "
          "times during the run, at the end in %lu instructions, %llu cycles; run %llu cycles\n",
          (unsigned long)st.passed, (unsigned long)st.sampled, (unsigned long)st.dropped, (unsigned long)st.records,
          (unsigned long)fw.interrupts, (unsigned long)fw.copies, (unsigned long)fw.intervals, (unsigned long)fw.thrashes,
-         (unsigned long)fw.timer_ticks, (unsigned long)fw.rechecks, (unsigned long)fw.changes, (unsigned long)(1u << fw.part_bits), (unsigned long)program, (unsigned long)setup,
+         (unsigned long)fw.timer_ticks, (unsigned long)fw.rechecks, (unsigned long)fw.changes, (unsigned long)fw.credits, (unsigned long)(1u << fw.part_bits), (unsigned long)program, (unsigned long)setup,
          (unsigned long)handler_insns, (unsigned long)final_copy, (unsigned long)fw.n_loads, (unsigned long)masked,
          (unsigned long)fw.masks_set, (unsigned long)fw.lost_values, (unsigned long)fw.lost_loads,
          (unsigned long)fw.completed_at, (unsigned long)fw.merges, (unsigned long)post, (unsigned long long)post_cycles,

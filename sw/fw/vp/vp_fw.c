@@ -38,6 +38,39 @@ bool vp_fw_masked(const vp_fw_t *f, uint32_t pc) {
   return (f->bm[b / 32u] >> (b % 32u)) & 1u;
 }
 
+static uint32_t weighted(uint32_t count, uint32_t weight) { return (uint32_t)(((uint64_t)count * weight) >> 8); }
+
+/* one record of the log into the per-load profile; copy: the copy it belongs to (0: none) */
+static void merge_rec(vp_fw_t *f, const vp_fw_rec_t *r, uint32_t copy) {
+  const bool credit = (r->pc & VP_FW_CREDIT_PC) != 0;
+  const uint32_t h = r->counts & 0xffu, m = (r->counts >> 8) & 0xffu, total = weighted(r->counts >> 16, r->weight);
+  uint32_t hits = h, misses = m;
+  if (credit && h + m) { /* the credit's samples all counted, as hits and misses in the slot's proportion (its
+                            bytes saturate, its total does not) */
+    hits = (uint32_t)((uint64_t)total * h / (h + m));
+    misses = total - hits;
+  }
+  vp_fw_load_t *e = entry_of(f, r->pc & ~VP_FW_CREDIT_PC);
+  if (e == NULL) {
+    f->lost_loads++;
+    return;
+  }
+  e->total += total;
+  if (!credit && e->last_copy != copy) { /* a load may hold several slots in one copy */
+    e->intervals++;
+    e->last_copy = copy;
+  }
+  uint32_t k = 0;
+  while (k < e->n && e->v[k].value != r->value) k++;
+  if (k == e->n && e->n < VP_FW_MAX_VALUES) e->v[e->n++].value = r->value;
+  if (k < e->n) {
+    e->v[k].hits += hits;
+    e->v[k].misses += misses;
+  } else {
+    f->lost_values++;
+  }
+}
+
 /* Merge the log into the per-load profile (post-processing: the copies only append to the log). */
 void vp_fw_aggregate(vp_fw_t *f) {
   uint32_t copy = 0;
@@ -47,65 +80,107 @@ void vp_fw_aggregate(vp_fw_t *f) {
       copy = r->value + 1u; /* last_copy 0: none yet */
       continue;
     }
-    const uint32_t hits = r->counts & 0xffu, misses = (r->counts >> 8) & 0xffu, total = r->counts >> 16;
-    vp_fw_load_t *e = entry_of(f, r->pc);
-    if (e == NULL) {
-      f->lost_loads++;
-      continue;
-    }
-    e->total += total;
-    if (e->last_copy != copy) { /* a load may hold several slots in one copy */
-      e->intervals++;
-      e->last_copy = copy;
-    }
-    uint32_t k = 0;
-    while (k < e->n && e->v[k].value != r->value) k++;
-    if (k == e->n && e->n < VP_FW_MAX_VALUES) e->v[e->n++].value = r->value;
-    if (k < e->n) {
-      e->v[k].hits += hits;
-      e->v[k].misses += misses;
-    } else {
-      f->lost_values++;
-    }
+    merge_rec(f, r, copy);
   }
   f->nlog = 0;
 }
 
-static void log_rec(vp_fw_t *f, uint32_t pc, uint32_t value, uint32_t counts) {
+static void log_rec(vp_fw_t *f, uint32_t pc, uint32_t value, uint32_t counts, uint32_t weight) {
   if (f->nlog == VP_FW_LOG) {
     vp_fw_aggregate(f); /* full: merged now, in the handler */
     f->merges++;
   }
-  f->log[f->nlog++] = (vp_fw_rec_t){pc, value, counts};
+  f->log[f->nlog++] = (vp_fw_rec_t){pc, value, counts, weight};
 }
 
-/* The copy's decision for one slot of a load whose bit-mask filter bit is b: mask it when its
- * active value is strongly biased over enough samples, or when its bit has been seen in mask_after
- * copies (seed 001 5.1.4); count re-checks and changes. Returns whether the bit is left unmasked. */
-static bool decide(vp_fw_t *f, const hwprof_t *h, uint32_t b, uint32_t value, uint32_t hits, uint32_t misses) {
-  const uint32_t seen = hits + misses;
+/* The credit of masked bit b for its time masked up to now (extrapolate; seed 001 5.1.4's glacial
+ * values): the slot that masked it, its counts weighted by the time masked over the time they took.
+ * Its time starts again from now. Returns false when there is nothing to credit. */
+static bool credit_of(vp_fw_t *f, uint32_t b, vp_fw_rec_t *r) {
+  const uint32_t masked = f->now - f->bit_since[b], span = f->bit_span[b];
+  f->bit_since[b] = f->now;
+  if (!f->cfg.extrapolate || span == 0 || masked == 0 || f->bit_pc[b] == 0) return false;
+  const uint64_t w = ((uint64_t)masked << 8) / span;
+  *r = (vp_fw_rec_t){f->bit_pc[b] | VP_FW_CREDIT_PC, f->bit_value[b], f->bit_counts[b],
+                     w > VP_FW_WEIGHT_MAX ? VP_FW_WEIGHT_MAX : (uint32_t)w};
+  f->credits++;
+  return true;
+}
+
+/* the bits of word w in bits are unmasked: each is credited (into the log) for its time masked */
+static void unmask(vp_fw_t *f, const hwprof_t *h, uint32_t w, uint32_t bits) {
+  f->bm[w] &= ~bits;
+  hwprof_mmio_write32(h, HWPROF_VPF_BITMASK_ADDR + 4u * w, f->bm[w]);
+  f->complete = false;
+  for (uint32_t left = bits; left; left &= left - 1u) {
+    vp_fw_rec_t r;
+    if (credit_of(f, 32u * w + (uint32_t)__builtin_ctz(left), &r)) log_rec(f, r.pc, r.value, r.counts, r.weight);
+  }
+}
+
+void vp_fw_credit_masked(vp_fw_t *f) {
+  vp_fw_aggregate(f);
+  for (uint32_t w = 0; w < f->bm_bits / 32u; w++)
+    for (uint32_t left = f->bm[w]; left; left &= left - 1u) {
+      vp_fw_rec_t r;
+      if (credit_of(f, 32u * w + (uint32_t)__builtin_ctz(left), &r)) merge_rec(f, &r, 0);
+    }
+}
+
+static void set_vol(vp_fw_t *f, uint32_t b, bool on) {
+  const uint32_t bit = 1u << (b % 32u), was = f->vol[b / 32u] & bit;
+  if (on && !was) f->n_vol++;
+  if (!on && was) f->n_vol--;
+  f->vol[b / 32u] = on ? f->vol[b / 32u] | bit : f->vol[b / 32u] & ~bit;
+}
+
+/* The copy's decision for one slot of a load whose bit-mask filter bit is b (seed 001 5.1.4): mask
+ * it when its active value is at or below 10% over enough samples; when it is at or above 90% and
+ * the copies before this one that saw the bit showed the same value so too (mask_agree copies in
+ * all: a load whose value moves with the program's phase is not masked on one phase's evidence); or
+ * when the bit has been seen in mask_after copies. Count re-checks and changes; a re-check that
+ * found a change marks the bit for a re-check at every tick (recheck_changed). Returns whether the
+ * bit is left unmasked. */
+static bool decide(vp_fw_t *f, const hwprof_t *h, uint32_t b, uint32_t pc, uint32_t value, uint32_t counts) {
+  const uint32_t hits = counts & 0xffu, misses = (counts >> 8) & 0xffu, seen = hits + misses;
   const bool high = seen >= 16u && 10u * hits >= 9u * seen, low = seen >= 16u && 10u * hits <= seen;
   uint8_t *st = &f->bit_state[b];
   if (f->bit_copy[b] != (uint16_t)f->copies) { /* the bit's first slot in this copy */
     f->bit_copy[b] = (uint16_t)f->copies;
-    if ((*st & 0x3fu) < 0x3fu) (*st)++;
-    if (*st & VP_FW_BIT_MASKED) { /* masked before and unmasked by a re-check */
+    *st = (uint8_t)((*st & ~(VP_FW_BIT_PRIOR | VP_FW_BIT_CAND)) | ((*st & VP_FW_BIT_CAND) ? VP_FW_BIT_PRIOR : 0u));
+    if ((*st & VP_FW_BIT_COPIES) < VP_FW_BIT_COPIES) (*st)++;
+    if (*st & VP_FW_BIT_MASKED) { /* masked, then unmasked by the timer: a re-check */
+      *st &= (uint8_t)~VP_FW_BIT_MASKED;
       f->rechecks++;
       const bool was_high = (*st & VP_FW_BIT_HIGH) != 0;
-      if (seen >= 16u && (was_high ? !high || value != f->bit_value[b] : high)) {
+      const bool changed = seen >= 16u && (was_high ? !high || value != f->bit_value[b] : high);
+      if (changed) {
         f->changes++;
         f->news++;
       }
-    } else if ((*st & 0x3fu) == 1u) {
+      if (f->cfg.recheck_changed) set_vol(f, b, changed);
+    } else if ((*st & VP_FW_BIT_COPIES) == 1u) {
       f->news++; /* a load (a filter bit) never copied before */
     }
   }
   if ((f->bm[b / 32u] >> (b % 32u)) & 1u) return false; /* masked by another slot of this copy */
-  if (!(high || low || (*st & 0x3fu) >= f->cfg.mask_after)) return true;
+  uint32_t agreed = 0; /* copies one after another that showed this value at 90% or more, this one included */
+  if (high) {
+    agreed = (*st & VP_FW_BIT_PRIOR) && f->bit_value[b] == value ? 2u : 1u;
+    *st |= VP_FW_BIT_CAND;
+    f->bit_value[b] = value;
+  }
+  if (!(agreed >= f->cfg.mask_agree || low || (*st & VP_FW_BIT_COPIES) >= f->cfg.mask_after)) return true;
+  /* the time this slot's counts took: since the slots were cleared, or since the bit was unmasked */
+  const uint32_t since_clear = f->now - f->copy_start, since_unmask = f->now - f->bit_since[b];
+  f->bit_span[b] = since_clear < since_unmask ? since_clear : since_unmask;
+  f->bit_since[b] = f->now;
+  f->bit_pc[b] = pc;
+  f->bit_value[b] = value; /* (the value a high one was masked with: the re-checks compare with it) */
+  f->bit_counts[b] = counts;
   f->bm[b / 32u] |= 1u << (b % 32u);
   hwprof_mmio_write32(h, HWPROF_VPF_BITMASK_ADDR + 4u * (b / 32u), f->bm[b / 32u]);
-  *st = (uint8_t)((*st & 0x3fu) | VP_FW_BIT_MASKED | (high ? VP_FW_BIT_HIGH : 0u));
-  f->bit_value[b] = value;
+  *st = (uint8_t)((*st & ~VP_FW_BIT_HIGH) | VP_FW_BIT_MASKED | (high ? VP_FW_BIT_HIGH : 0u));
   f->masks_set++;
   return false;
 }
@@ -118,7 +193,7 @@ static int copy_slots(vp_fw_t *f, const hwprof_t *h, bool final) {
   const uint32_t s = f->slots; /* valueprof.s's arrays (words): values at 0, hits at s/4, misses at 5s/4... */
   if (hwprof_cop_read_data(h, 3u * s / 2u, s / 2u, f->totals) != kHwprofOk) return -1; /* ... totals at 3s/2 */
   bool unmasked = false; /* a load of this copy left unmasked */
-  log_rec(f, 0, f->copies, 0);
+  log_rec(f, 0, f->copies, 0, 0);
   for (uint32_t n4 = 0; n4 < s; n4 += 4u) {
     const uint32_t t01 = f->totals[n4 / 2u], t23 = f->totals[n4 / 2u + 1u];
     if ((t01 | t23) == 0) continue;
@@ -131,8 +206,9 @@ static int copy_slots(vp_fw_t *f, const hwprof_t *h, bool final) {
       const uint32_t key = hwprof_mmio_read32(h, HWPROF_COP_CAM_KEY_ADDR + 4u * n);
       const uint32_t value = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * n);
       const uint32_t hits = (hits4 >> (8u * j)) & 0xffu, misses = (misses4 >> (8u * j)) & 0xffu;
-      log_rec(f, key, value, hits | misses << 8 | total << 16);
-      if (!final) unmasked |= decide(f, h, bm_bit(f, key), value, hits, misses);
+      const uint32_t counts = hits | misses << 8 | total << 16;
+      log_rec(f, key, value, counts, 256u);
+      if (!final) unmasked |= decide(f, h, bm_bit(f, key), key, value, counts);
     }
   }
   if (!final) {
@@ -170,6 +246,7 @@ static hwprof_result_t place_program(vp_fw_t *f, const hwprof_cop_image_t *image
 
 hwprof_result_t vp_fw_start(vp_fw_t *f, const hwprof_t *h, const hwprof_cop_image_t *image, vp_fw_cfg_t cfg) {
   if (f == NULL || h == NULL || image == NULL || cfg.interval_log2 < 1u || cfg.interval_log2 > 16u || cfg.mask_after < 1u ||
+      cfg.mask_after > VP_FW_MASK_AFTER_MAX || cfg.mask_agree < 1u || cfg.mask_agree > 2u ||
       cfg.clock_log2 > HWPROF_COP_CLOCK_DIV_LOG2_MASK)
     return kHwprofBadArg;
   clear_words(f, offsetof(vp_fw_t, log)); /* the log needs no clearing */
@@ -225,7 +302,10 @@ int vp_fw_on_intr(void *ctx, const hwprof_t *h, uint32_t intr_pc) {
       set_partition(f, h);
     }
   }
-  if (clears) f->records_at_start = records;
+  if (clears) {
+    f->records_at_start = records;
+    f->copy_start = f->now;
+  }
   return (int)clears;
 }
 
@@ -233,6 +313,8 @@ uint32_t vp_fw_on_timer(vp_fw_t *f, const hwprof_t *h) {
   f->timer_ticks++;
   uint32_t periods = 1;
   if (f->cfg.resample == kVpResampleAll) {
+    for (uint32_t w = 0; f->cfg.extrapolate && w < f->bm_bits / 32u; w++)
+      if (f->bm[w]) unmask(f, h, w, f->bm[w]);
     if (hwprof_cop_clear_mask(h) != kHwprofOk) f->errors++;
     memset(f->bm, 0, sizeof f->bm); /* every mask is gone */
     f->complete = false;
@@ -243,11 +325,10 @@ uint32_t vp_fw_on_timer(vp_fw_t *f, const hwprof_t *h) {
     periods = 1u << f->level;
     const uint32_t g = f->rot++ % VP_FW_GROUPS;
     for (uint32_t w = g; w < f->bm_bits / 32u; w += VP_FW_GROUPS)
-      if (f->bm[w]) {
-        f->bm[w] = 0;
-        hwprof_mmio_write32(h, HWPROF_VPF_BITMASK_ADDR + 4u * w, 0);
-        f->complete = false;
-      }
+      if (f->bm[w]) unmask(f, h, w, f->bm[w]);
+    /* and the loads whose last re-check found a change, whatever their group */
+    for (uint32_t w = 0; f->n_vol && w < f->bm_bits / 32u; w++)
+      if (f->bm[w] & f->vol[w]) unmask(f, h, w, f->bm[w] & f->vol[w]);
   }
   if (f->part_bits) {
     f->part = (f->part + 1u) & ((1u << f->part_bits) - 1u);

@@ -28,8 +28,12 @@
 #define VP_FW_GROUPS 8u       /* re-check groups of the rotating re-sampling (bit-mask words w with w % 8 == g) */
 #define VP_FW_MAX_LEVEL 6u    /* the rotating re-sampling's ticks are 1 to 2^6 timer periods apart */
 #define VP_FW_LOG 8192u       /* slot records the log holds before it is merged into the profile */
-#define VP_FW_BIT_MASKED 0x40u /* bit_state: the firmware masked this filter bit at least once */
+#define VP_FW_BIT_COPIES 0x0fu /* bit_state: the copies that saw this filter bit (saturating at 15) */
+#define VP_FW_BIT_PRIOR 0x10u  /* ... the copy before this one that saw it showed bit_value at 90% or more */
+#define VP_FW_BIT_CAND 0x20u   /* ... this copy (so far) shows bit_value at 90% or more */
+#define VP_FW_BIT_MASKED 0x40u /* ... masked since the last copy that saw it (the next one is a re-check) */
 #define VP_FW_BIT_HIGH 0x80u   /* ... the last time because its value was at least 90% (bit_value) */
+#define VP_FW_MASK_AFTER_MAX 15u
 
 typedef enum {
   kVpResampleAll,   /* each timer tick clears every mask: every load is profiled again */
@@ -39,17 +43,25 @@ typedef enum {
 typedef struct {
   unsigned interval_log2; /* records per interval: 2^interval_log2 (1..16; valueprof.s's i4) */
   bool interval_copy;     /* an interval's end copies the slots (false: the engine resumes with them) */
-  unsigned mask_after;    /* a load seen in this many copies is masked whatever its bias (seed: 4) */
+  unsigned mask_after;    /* a load seen in this many copies is masked whatever its bias (seed: 4; at most 15) */
   vp_resample_t resample;
   uint16_t lfsr_seed;     /* the engine's LFSR seed (0: the image's) */
   unsigned clock_log2;    /* the engine runs at 1 / 2^clock_log2 of the system clock (0..3; CLOCK) */
+  unsigned mask_agree;    /* copies one after another (of those that see the load) that must show the same value
+                             at 90% or more before it is masked for that bias (1: the first such copy, the seed's; 2) */
+  bool recheck_changed;   /* a load whose last re-check found a change is unmasked at every tick (false: only
+                             with its rotation group) */
+  bool extrapolate;       /* a masked load is credited, for the time it stays masked, with the counts of the copy
+                             that masked it at that copy's rate (docs/vpf.md, "time-weighted profile") */
 } vp_fw_cfg_t;
 
 /* seed 001's policy as docs/vpf.md reads it (copies at every interval's end of 2^15 records and
- * when FAILED reaches its threshold, every mask cleared at each tick) and the default one (the same
- * copies, rotating re-checks with back-off) */
-#define VP_FW_CFG_SEED ((vp_fw_cfg_t){15u, true, 4u, kVpResampleAll, 0, 0})
-#define VP_FW_CFG_DEFAULT ((vp_fw_cfg_t){15u, true, 4u, kVpResampleRotate, 0, 0})
+ * when FAILED reaches its threshold, a load masked by the first copy that shows it biased, every
+ * mask cleared at each tick) and the default one (the same copies; a value at 90% masked when two
+ * copies agree; rotating re-checks with back-off, and at every tick for the loads that changed; no
+ * credits for time masked) */
+#define VP_FW_CFG_SEED ((vp_fw_cfg_t){15u, true, 4u, kVpResampleAll, 0, 0, 1u, false, false})
+#define VP_FW_CFG_DEFAULT ((vp_fw_cfg_t){15u, true, 4u, kVpResampleRotate, 0, 0, 2u, true, false})
 
 typedef struct {
   uint32_t value, hits, misses;
@@ -61,11 +73,16 @@ typedef struct {
   vp_fw_value_t v[VP_FW_MAX_VALUES];
 } vp_fw_load_t;
 
-/* a copied slot (pc 0: a copy starts, value = its number) */
+/* a copied slot (pc 0: a copy starts, value = its number), or (pc with bit 0 set) a masked load's
+ * credit: the counts of the slot that masked it, weighted */
 typedef struct {
   uint32_t pc, value;
   uint32_t counts; /* hits in bits 7:0, misses 15:8, total 31:16 */
+  uint32_t weight; /* the counts' weight in 1/256: 256 for a copied slot */
 } vp_fw_rec_t;
+
+#define VP_FW_CREDIT_PC 1u          /* the credit records' flag in pc */
+#define VP_FW_WEIGHT_MAX (1u << 24) /* a credit's weight at most (65,536 copies' worth) */
 
 typedef struct {
   vp_fw_cfg_t cfg;
@@ -76,12 +93,21 @@ typedef struct {
   uint32_t level, rot;        /* rotating re-sampling: 2^level periods to the next tick; next group */
   uint32_t bm_bits, bm_hash;  /* the bit-mask filter's size and hash */
   uint32_t bm[VP_FW_BITMASK_WORDS]; /* what the firmware wrote to it */
+  uint32_t vol[VP_FW_BITMASK_WORDS]; /* the bits whose last re-check found a change (recheck_changed) */
+  uint32_t n_vol;                    /* bits set in vol */
   /* per bit-mask filter bit (the loads that share a bit share its decisions, as they share the
-   * filter): the copy that last saw it, the copies that saw it (6 bits) and VP_FW_BIT_* flags, the
-   * value it was masked with */
+   * filter): the copy that last saw it, the copies that saw it and VP_FW_BIT_* flags, the value it
+   * was masked with or that a copy showed at 90% or more */
   uint16_t bit_copy[32u * VP_FW_BITMASK_WORDS];
   uint8_t bit_state[32u * VP_FW_BITMASK_WORDS];
   uint32_t bit_value[32u * VP_FW_BITMASK_WORDS];
+  /* extrapolate: per bit, the load PC and counts of the slot that masked it, the time the copy's
+   * counts span, and the time it was masked (or, while unmasked, has been profiled) since */
+  uint32_t bit_pc[32u * VP_FW_BITMASK_WORDS], bit_counts[32u * VP_FW_BITMASK_WORDS];
+  uint32_t bit_span[32u * VP_FW_BITMASK_WORDS], bit_since[32u * VP_FW_BITMASK_WORDS];
+  uint32_t now;        /* the caller's clock (the program's instructions so far), set before every call */
+  uint32_t copy_start; /* the time the slots were last cleared */
+  uint32_t credits;    /* credit records made */
   uint32_t nlog, merges; /* records in the log; merges the log's filling forced during the run */
   bool complete;          /* the last copy left no load unmasked (seed 001 section 5.1); the timer's
                              re-sampling starts the profile again */
@@ -120,5 +146,8 @@ int vp_fw_write(vp_fw_t *f, FILE *out);       /* header and loads */
 /* Merges the log of copied slots into the per-load profile (prof): post-processing, which the
  * copies leave for later (the log's filling forces one). */
 void vp_fw_aggregate(vp_fw_t *f);
+/* extrapolate: credits every load masked now with its time masked up to f->now, straight into the
+ * merged profile (post-processing, before the profile is written); the time starts again from now. */
+void vp_fw_credit_masked(vp_fw_t *f);
 
 #endif /* HWPROF_VP_FW_H */
