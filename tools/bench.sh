@@ -195,6 +195,8 @@ echo "(records: records the engine took; the whole system with the co-processor 
 echo
 if [ -x "$build/venv/bin/python" ]; then
   "$build/venv/bin/python" "$(dirname "$0")/valueprof_curves.py" "$build"
+  echo
+  "$build/venv/bin/python" "$(dirname "$0")/vp_cost.py" "$build"
 else
   echo "== 7. (not run: $build/venv is missing; make deps installs Dask into it)"
 fi
