@@ -287,7 +287,10 @@ check vpeval-metric-hand-worked vpeval_metric_hand_worked
 # hwprof-sim --set (the runtimes' run-time settings, docs/tools.md): simple sampling of one load in 1000
 # from the first passing load samples ceil(passed / 1000) loads; with the prescaler's first count at
 # 1000 (ss_phase), floor(passed / 1000); profiling off runs the program alone. A symbol the program lacks,
-# one in .bss (the start-up code would clear it) and a value of 2^32 are refused: one line, exit 2.
+# one in .bss (the start-up code would clear it) and a value of 2^32 are refused: one line, exit 2. A
+# setting the firmware refuses (vp_mask_agree=3), and a build whose data array is too small for its
+# slots (512 CAM entries, 2 KB), stop the value profiler's runtime: one FAILED line naming what to
+# check, exit 90.
 sim_set_settings() {
   local elf="$build/workloads/vp_known-ss.elf" out passed sampled rc a
   for a in "0:c" "1000:f"; do
@@ -306,6 +309,12 @@ sim_set_settings() {
     rc=$?
     echo "${a%%:*} -> $rc: $out"
     [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "${a#*:}" <<<"$out" || return 1
+  done
+  for a in "--set=vp_mask_agree=3:vp_mask_agree 1..2" "--cop-cam=512:--cop-data=8N with --cop-cam=N"; do
+    out=$("$build/sim/hwprof-sim" "${a%%:*}" "$build/workloads/vp_known-vp.elf" 2>&1)
+    echo "${a%%:*} -> $(grep -E 'FAILED|exit code' <<<"$out")"
+    [ "$(grep -c 'vp firmware: FAILED: the setup refused' <<<"$out")" = 1 ] && grep -q -- "${a#*:}" <<<"$out" &&
+      grep -q "exit code 90" <<<"$out" || return 1
   done
 }
 check sim-set-settings sim_set_settings
