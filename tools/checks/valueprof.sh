@@ -290,7 +290,8 @@ check vpeval-metric-hand-worked vpeval_metric_hand_worked
 # one in .bss (the start-up code would clear it) and a value of 2^32 are refused: one line, exit 2. A
 # setting the firmware refuses (vp_mask_agree=3), and a build whose data array is too small for its
 # slots (512 CAM entries, 2 KB), stop the value profiler's runtime: one FAILED line naming what to
-# check, exit 90.
+# check, exit 90. The value profiler's settings that are 0 by default are in .data: the
+# time-weighted profile (vp_extrapolate=1) credits masked loads.
 sim_set_settings() {
   local elf="$build/workloads/vp_known-ss.elf" out passed sampled rc a
   for a in "0:c" "1000:f"; do
@@ -310,6 +311,10 @@ sim_set_settings() {
     echo "${a%%:*} -> $rc: $out"
     [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "${a#*:}" <<<"$out" || return 1
   done
+  out=$("$build/sim/hwprof-sim" --set=vp_extrapolate=1 --set=vp_mask_agree=1 --set=vp_recheck_changed=0 \
+    "$build/workloads/vp_known-vp.elf" 2>&1)
+  echo "vp_extrapolate=1: $(grep -o '[0-9]* credits for time masked' <<<"$out")"
+  grep -q "exit code 0" <<<"$out" && grep -q " [1-9][0-9]* credits for time masked" <<<"$out" || return 1
   for a in "--set=vp_mask_agree=3:vp_mask_agree 1..2" "--cop-cam=512:--cop-data=8N with --cop-cam=N"; do
     out=$("$build/sim/hwprof-sim" "${a%%:*}" "$build/workloads/vp_known-vp.elf" 2>&1)
     echo "${a%%:*} -> $(grep -E 'FAILED|exit code' <<<"$out")"

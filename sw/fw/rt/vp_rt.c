@@ -35,7 +35,7 @@ uint32_t vp_interval_copy = 1;  /* copy the slots at an interval's end (0: only 
 uint32_t vp_mask_after = 4;     /* copies a load is seen in before it is masked whatever its bias (1..15) */
 uint32_t vp_mask_agree = 2;     /* copies in a row showing the same value at 90% or more before it is masked (1, 2) */
 uint32_t vp_recheck_changed = 1; /* 1: a load whose last re-check found a change is re-checked at every tick */
-uint32_t vp_extrapolate = 0;    /* 1: a masked load is credited for its time masked (the time-weighted profile) */
+uint32_t vp_extrapolate __attribute__((section(".data"))) = 0; /* (in .data: --set cannot change .bss) 1: a masked load is credited for its time masked (the time-weighted profile) */
 uint32_t vp_clock_log2 __attribute__((section(".data"))) = 0; /* (in .data, as vp_seed) the co-processor's clock: 1 / 2^vp_clock_log2 of the system's (0..3) */
 uint32_t vp_seed __attribute__((section(".data"))) = 0; /* (in .data: --set cannot change .bss) the engine's LFSR seed (0: the program image's) */
 

@@ -193,7 +193,14 @@ static int copy_slots(vp_fw_t *f, const hwprof_t *h, bool final) {
   const uint32_t s = f->slots; /* valueprof.s's arrays (words): values at 0, hits at s/4, misses at 5s/4... */
   if (hwprof_cop_read_data(h, 3u * s / 2u, s / 2u, f->totals) != kHwprofOk) return -1; /* ... totals at 3s/2 */
   bool unmasked = false; /* a load of this copy left unmasked */
-  log_rec(f, 0, f->copies, 0, 0);
+  if (f->nlog + s + 1u > VP_FW_LOG) { /* room in the log for the whole copy, checked once */
+    vp_fw_aggregate(f);
+    f->merges++;
+  }
+  vp_fw_rec_t *rec = &f->log[f->nlog];
+  *rec++ = (vp_fw_rec_t){0, f->copies, 0, 0};
+  const unsigned hash = f->bm_hash;
+  const uint32_t bits = f->bm_bits - 1u;
   for (uint32_t n4 = 0; n4 < s; n4 += 4u) {
     const uint32_t t01 = f->totals[n4 / 2u], t23 = f->totals[n4 / 2u + 1u];
     if ((t01 | t23) == 0) continue;
@@ -205,12 +212,12 @@ static int copy_slots(vp_fw_t *f, const hwprof_t *h, bool final) {
       const uint32_t n = n4 + j;
       const uint32_t key = hwprof_mmio_read32(h, HWPROF_COP_CAM_KEY_ADDR + 4u * n);
       const uint32_t value = hwprof_mmio_read32(h, HWPROF_COP_DATA_ADDR + 4u * n);
-      const uint32_t hits = (hits4 >> (8u * j)) & 0xffu, misses = (misses4 >> (8u * j)) & 0xffu;
-      const uint32_t counts = hits | misses << 8 | total << 16;
-      log_rec(f, key, value, counts, 256u);
-      if (!final) unmasked |= decide(f, h, bm_bit(f, key), key, value, counts);
+      const uint32_t counts = ((hits4 >> (8u * j)) & 0xffu) | ((misses4 >> (8u * j)) & 0xffu) << 8 | total << 16;
+      *rec++ = (vp_fw_rec_t){key, value, counts, 256u};
+      if (!final) unmasked |= decide(f, h, hwprof_cop_pc_hash(hash, key) & bits, key, value, counts);
     }
   }
+  f->nlog = (uint32_t)(rec - f->log);
   if (!final) {
     f->complete = !unmasked; /* every load the slots saw is characterised */
     if (f->complete && f->completed_at == 0) f->completed_at = f->copies;
