@@ -388,6 +388,8 @@ def main():
         want += [(prog, stem, "ss", rate, s, R) for rate in LONG_RATES for s in range(SEEDS)]
         want += [(prog, stem, "vp", "default", s, R) for s in range(SEEDS)]
         jobs += [j for j in want if (j[0], j[2], str(j[3]), str(j[4]), str(j[5])) not in done]
+    # section 7's runs first, then 7c's: an interrupted run leaves the main table whole sooner
+    jobs.sort(key=lambda j: j[2] in ("vp-arrays", "vp-clock", "vp-conv"))
     if jobs:
         import functools
         import job_pool
