@@ -129,8 +129,9 @@ static void hw2reg_of(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_
   hw->stat_underflows_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_UNF);
 }
 
-static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
-                 hwprof_edge_prof_eval_t *e) {
+/* (not inlined, as full_edge(): the cycles that need neither pay for their stack frame) */
+__attribute__((noinline)) static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg,
+                                           const hwprof_edge_prof_in_t *in, hwprof_edge_prof_eval_t *e) {
   /* every field of e starts at 0 (set one by one: a memset of the whole costs more than the cycle) */
   hwprof_edge_prof_out_t *o = &e->out;
   o->upd_space = o->ovf = o->unf = o->drop = false;
@@ -285,13 +286,28 @@ void hwprof_edge_prof_take(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_c
   hwprof_prim_fifo_step(&s->upd_buf, &uc, &ui);
 }
 
+/* The update stage works alone: idle with the update buffer empty and an operation in the stage, no
+ * report, lookup miss, command, register access or hold. Only the stage decides (eval()'s perform). */
+static bool stage_only(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_in_t *in) {
+  return s->u_valid && s->state == ST_IDLE && s->upd_buf.count == 0 && !in->reg.access && !in->hold &&
+         !s->cmd_busy && !s->miss_q && !s->rep_valid;
+}
+
 void hwprof_edge_prof_eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg,
                            const hwprof_edge_prof_in_t *in, hwprof_edge_prof_eval_t *e) {
   e->waiting = waiting(s, in);
-  if (e->waiting) {
+  e->stage_only = !e->waiting && stage_only(s, in);
+  if (e->waiting || e->stage_only) {
     waiting_out(&e->out);
-    /* the buffer has room for an arriving update unless it fills it (not cmd_busy: waiting() says so) */
+    /* the buffer has room for an arriving update unless it fills it (not cmd_busy: both rules say so) */
     e->out.upd_space = s->upd_buf.count + (in->upd.valid ? 1u : 0u) < cfg->upd_depth;
+    if (e->stage_only) {
+      const uint64_t cnt_mask = HWPROF_MASK(cfg->cnt_w), old_cnt = s->data[s->u_line].w[s->u_word];
+      e->perform = true;
+      e->new_cnt = (s->u_dec ? old_cnt - 1u : old_cnt + 1u) & cnt_mask;
+      e->u_ovf = !s->u_dec && old_cnt == cnt_mask;
+      e->u_unf = s->u_dec && old_cnt == 0;
+    }
     return;
   }
   eval(s, cfg, in, e);
@@ -310,6 +326,9 @@ void hwprof_edge_prof_step(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_c
   hwprof_edge_prof_commit(s, cfg, in, &e);
 }
 
+static void full_edge(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
+                      const hwprof_edge_prof_eval_t *e);
+
 void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
                              hwprof_edge_prof_eval_t *e) {
   if (e->waiting) { /* the update buffer takes an arriving update; a stalled event is counted */
@@ -321,6 +340,27 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
     if (in->upd.valid) hwprof_edge_prof_take(s, cfg, &in->upd);
     return;
   }
+  if (e->stage_only) { /* commit()'s update path with nothing else at work: no report, no lookup */
+    const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_EP_ST_N, 32};
+    const hwprof_prim_counters_in_t st_in = {(in->ev_stall ? 1u : 0u) << HWPROF_EP_ST_STALLS | 1u << HWPROF_EP_ST_UPDATES |
+                                                 (s->u_first ? 1u : 0u) << HWPROF_EP_ST_HITS,
+                                             false, 0, 0};
+    hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
+    s->rep_valid = e->u_ovf || e->u_unf;
+    s->rep_unf = e->u_unf;
+    s->rep_addr = s->u_addr;
+    s->data[s->u_line].w[s->u_word] = e->new_cnt;
+    s->dirty[s->u_line] = true;
+    s->u_valid = false;
+    if (in->upd.valid) hwprof_edge_prof_take(s, cfg, &in->upd);
+    return;
+  }
+  full_edge(s, cfg, in, e);
+}
+
+/* The clock edge of a cycle eval() decided. */
+__attribute__((noinline)) static void full_edge(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg,
+                                                const hwprof_edge_prof_in_t *in, const hwprof_edge_prof_eval_t *e) {
   const hwprof_edge_prof_out_t *o = &e->out;
   /* values read before anything is written */
   const uint64_t head_addr = e->head_addr;
@@ -389,13 +429,17 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
   static const hwprof_edge_prof_reg2hw_t no_strobes;
   const hwprof_edge_prof_reg2hw_t *r2h = in->reg.access ? &e->r2h : &no_strobes;
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_EP_ST_N, 32};
-  const hwprof_prim_counters_in_t st_in = {
-      st_inc, false,
-      (uint32_t)r2h->stat_updates_qe << HWPROF_EP_ST_UPDATES | (uint32_t)r2h->stat_hits_qe << HWPROF_EP_ST_HITS |
-          (uint32_t)r2h->stat_misses_qe << HWPROF_EP_ST_MISSES | (uint32_t)r2h->stat_writebacks_qe << HWPROF_EP_ST_WBS |
-          (uint32_t)r2h->stat_stalls_qe << HWPROF_EP_ST_STALLS | (uint32_t)r2h->stat_dropped_qe << HWPROF_EP_ST_DROPPED |
-          (uint32_t)r2h->stat_overflows_qe << HWPROF_EP_ST_OVF | (uint32_t)r2h->stat_underflows_qe << HWPROF_EP_ST_UNF,
-      in->reg.wdata}; /* the write data, as the RTL's register values all are */
+  const uint32_t st_wr =
+      !in->reg.access ? 0u
+                      : (uint32_t)r2h->stat_updates_qe << HWPROF_EP_ST_UPDATES | (uint32_t)r2h->stat_hits_qe << HWPROF_EP_ST_HITS |
+                            (uint32_t)r2h->stat_misses_qe << HWPROF_EP_ST_MISSES |
+                            (uint32_t)r2h->stat_writebacks_qe << HWPROF_EP_ST_WBS |
+                            (uint32_t)r2h->stat_stalls_qe << HWPROF_EP_ST_STALLS |
+                            (uint32_t)r2h->stat_dropped_qe << HWPROF_EP_ST_DROPPED |
+                            (uint32_t)r2h->stat_overflows_qe << HWPROF_EP_ST_OVF |
+                            (uint32_t)r2h->stat_underflows_qe << HWPROF_EP_ST_UNF;
+  /* (the write data: as the RTL's register values all are) */
+  const hwprof_prim_counters_in_t st_in = {st_inc, false, st_wr, in->reg.wdata};
   hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
   bool cmd_busy_next = s->cmd_busy;
   if (e->walk_advance) {

@@ -110,6 +110,8 @@ typedef struct {
   hwprof_edge_prof_out_t out;
   bool waiting; /* nothing to decide (idle with no update waiting, or a refill's line not yet there; no
                    command, no access), an update may arrive: only out is set */
+  bool stage_only; /* idle with no update waiting, no command, access, hold or report: only the update
+                      stage works (its perform, new_cnt, u_ovf, u_unf and out are set) */
   /* the head operation of the update buffer, as read this cycle (the edge reuses it) */
   uint64_t head_addr;
   hwprof_ep_addr_t ha;

@@ -56,7 +56,12 @@ static bool in_range(const hwprof_mem_model_t *m, uint64_t addr, unsigned len) {
 static uint64_t get_word(const hwprof_mem_model_t *m, uint64_t off, unsigned wb) {
   uint64_t v = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  memcpy(&v, m->bytes + off, wb); /* the host's order is the memory's */
+  switch (wb) { /* the host's order is the memory's (each size a constant: no call) */
+    case 8: memcpy(&v, m->bytes + off, 8); break;
+    case 4: memcpy(&v, m->bytes + off, 4); break;
+    case 2: memcpy(&v, m->bytes + off, 2); break;
+    default: memcpy(&v, m->bytes + off, wb); break;
+  }
 #else
   for (unsigned i = 0; i < wb; i++) v |= (uint64_t)m->bytes[off + i] << (8 * i);
 #endif
@@ -64,7 +69,12 @@ static uint64_t get_word(const hwprof_mem_model_t *m, uint64_t off, unsigned wb)
 }
 static void put_word(hwprof_mem_model_t *m, uint64_t off, unsigned wb, uint64_t value) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  memcpy(m->bytes + off, &value, wb);
+  switch (wb) {
+    case 8: memcpy(m->bytes + off, &value, 8); break;
+    case 4: memcpy(m->bytes + off, &value, 4); break;
+    case 2: memcpy(m->bytes + off, &value, 2); break;
+    default: memcpy(m->bytes + off, &value, wb); break;
+  }
 #else
   for (unsigned i = 0; i < wb; i++) m->bytes[off + i] = (uint8_t)(value >> (8 * i));
 #endif

@@ -108,8 +108,8 @@ void hwprof_pir_mem(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, hw
   else line_of(&m->line, s->lreq ? 0u : p.wdata, cfg);
 }
 
-bool hwprof_pir_mem_quiet(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_retire_ev_t *ev) {
-  if (!hwprof_path_quiet(&s->path, hwprof_pir_line_shift(cfg), ev) || s->lreq || s->lrwait) return false;
+bool hwprof_pir_mem_quiet_event(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_retire_ev_t *ev) {
+  if (!hwprof_path_quiet(&s->path, hwprof_pir_line_shift(cfg), ev)) return false;
   if (!ev->valid || (s->llimit == 0 && s->llines == 0) || (s->sp != 0 && s->sp < HWPROF_PIR_LINK_ENTRIES)) return true;
   const link_geom_t g = geom_of(cfg);
   return !link_stalls(s, &g, ev);
@@ -227,23 +227,78 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   hwprof_pir_commit(s, cfg, in, &e);
 }
 
+/* The counter an update operation addresses: base + (offset + pid - 1, +1 for the not-taken counter
+ * of an either branch, or offset + the path's count index) counters; never negative because pid >= 1.
+ * From the state before the edge. */
+static uint64_t update_addr(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_retire_ev_t *ev,
+                            const hwprof_pir_eval_t *e) {
+  const uint64_t idx = e->path.cnt ? (uint64_t)s->offset + e->path.cnt_idx
+                                   : (uint64_t)s->offset + (ev->pid & PID_MASK) - 1u + (e->second ? 1u : 0u);
+  return (s->base + (idx << cnt_shift(cfg))) & BASE_MASK;
+}
+
+/* A fired program event whose only effects are the statistics, the update register and a carrier
+ * word's or a transfer's init or setoff: not a profiling instruction, no linked call or return (no
+ * push, pop or call's init), no path word, and no register access, overflow, underflow, grant or
+ * stack memory activity this cycle. */
+static bool update_only(const hwprof_pir_state_t *s, const hwprof_pir_in_t *in, const hwprof_pir_eval_t *e) {
+  const hwprof_retire_ev_t *ev = in->ev;
+  if (!in->ev_fire || (ev->trap & 1u) || in->reg.access || in->ovf || in->unf || in->mem_grant || e->lstall ||
+      s->path.req || s->path.rwait || s->lreq || s->lrwait || ev->kind == HWPROF_KIND_PROF)
+    return false;
+  if ((ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP) &&
+      ((ev->is_call && (ev->op == HWPROF_PROF_OP_PUSH || ev->op == HWPROF_PROF_OP_INIT)) ||
+       (ev->is_ret && ev->op == HWPROF_PROF_OP_POP)))
+    return false;
+  return hwprof_path_word_of(ev) == 0;
+}
+
+static void full_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in,
+                        const hwprof_pir_eval_t *e);
+
 void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, const hwprof_pir_eval_t *e) {
   const hwprof_retire_ev_t *ev = in->ev;
-  /* The state before the edge: its scalar flops copied here, everything else (the link stack, the
-   * path unit, the statistics, the register block) updated in place after the reads of it. */
-  const uint64_t base = s->base;
-  const uint32_t offset = s->offset, sp = s->sp;
-  const uint16_t trigger = s->trigger;
-  const bool second = e->second;
-  const hwprof_path_out_t path = e->path;
   const bool fire = in->ev_fire && !(ev->trap & 1u); /* the program's event (a trap handler's changes nothing) */
-  const bool hit = fire && e->out.upd_req;
   if (!in->reg.access && !in->ovf && !in->unf && (!fire || hwprof_pir_passes(s, ev)) && !in->mem_grant &&
       !s->path.req && !s->path.rwait && !s->lreq && !s->lrwait) {
     /* most cycles: no update, no profiling or link operation, no path word, nothing written */
     hwprof_pir_pass(s, fire);
     return;
   }
+  if (update_only(s, in, e)) {
+    /* most other cycles: a fired event that updates a counter and may switch the region of its own
+     * word (a hinted branch, a prof.id, a carrier word's init or setoff), and nothing else: no link or
+     * path operation, no profiling instruction, no register access, overflow or memory activity */
+    const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_PIR_ST_N, 32};
+    const hwprof_prim_counters_in_t st_in = {
+        1u << HWPROF_PIR_ST_EVENTS | (e->out.upd_req ? 1u : 0u) << HWPROF_PIR_ST_UPDATES, false, 0, 0};
+    hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
+    s->upd.valid = e->out.upd_req;
+    s->upd.dec = e->out.upd_req && ev->ihint;
+    s->upd.addr = e->out.upd_req ? update_addr(s, cfg, ev, e) : 0;
+    const bool carried = hwprof_pir_ordinary(ev);
+    if (carried && ev->op == HWPROF_PROF_OP_INIT) {
+      s->base = ev->operand & BASE_MASK;
+      s->offset = 0;
+    } else if (ev->op == HWPROF_PROF_OP_SETOFF) { /* a transfer's or a carrier word's */
+      s->offset = (uint32_t)(ev->operand & OFFSET_MASK);
+    }
+    return;
+  }
+  full_commit(s, cfg, in, e);
+}
+
+/* The clock edge of every other cycle (not inlined: the cycles above do not pay for its frame). */
+__attribute__((noinline)) static void full_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg,
+                                                  const hwprof_pir_in_t *in, const hwprof_pir_eval_t *e) {
+  const hwprof_retire_ev_t *ev = in->ev;
+  /* The state before the edge: its scalar flops copied here, everything else (the link stack, the
+   * path unit, the statistics, the register block) updated in place after the reads of it. */
+  const uint64_t base = s->base;
+  const uint32_t offset = s->offset, sp = s->sp;
+  const uint16_t trigger = s->trigger;
+  const bool fire = in->ev_fire && !(ev->trap & 1u);
+  const bool hit = fire && e->out.upd_req;
   const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_PIR_ST_N, 32};
   /* the register block's strobes (all 0 without an access) and what it reads of the state before the edge */
   static const hwprof_pir_reg2hw_t no_strobes;
@@ -273,12 +328,7 @@ void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const
   s->upd.valid = hit;
   s->upd.dec = hit && ev->ihint;
   s->upd.addr = 0;
-  if (hit) {
-    /* index = offset + pid - 1 (+1): never negative because pid >= 1 */
-    uint64_t idx = path.cnt ? (uint64_t)offset + path.cnt_idx
-                            : (uint64_t)offset + (ev->pid & PID_MASK) - 1u + (second ? 1u : 0u);
-    s->upd.addr = (base + (idx << cnt_shift(cfg))) & BASE_MASK;
-  }
+  if (hit) s->upd.addr = update_addr(s, cfg, ev, e);
 
   /* overflow / underflow move the trigger counter (disarmed at zero, saturating at the top) */
   if (in->ovf && trigger != 0) {

@@ -118,8 +118,16 @@ typedef struct {
   hwprof_line_t line;
 } hwprof_pir_mem_t;
 void hwprof_pir_mem(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, hwprof_pir_mem_t *m);
-/* Neither stack asks for memory or makes the presented event wait (the simulators' shortcuts). */
-bool hwprof_pir_mem_quiet(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_retire_ev_t *ev);
+/* Neither stack asks for memory or makes the presented event wait (the simulators' shortcuts). Asked
+ * every cycle: with no request under way, and no event or no spill area for either stack, nothing can
+ * ask; otherwise the event decides (hwprof_pir_mem_quiet_event()). */
+bool hwprof_pir_mem_quiet_event(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_retire_ev_t *ev);
+static inline bool hwprof_pir_mem_quiet(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg,
+                                        const hwprof_retire_ev_t *ev) {
+  if (s->lreq || s->lrwait || s->path.req || s->path.rwait) return false;
+  if (!ev->valid || (s->llimit == 0 && s->llines == 0 && s->path.limit == 0 && s->path.lines == 0)) return true;
+  return hwprof_pir_mem_quiet_event(s, cfg, ev);
+}
 
 /* This cycle's outputs and what the edge needs of the presented event, decided once. */
 typedef struct {

@@ -300,13 +300,18 @@ static void lean_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const
   hwprof_trace_ctrl_commit(&s->trace_ctrl, &cfg->trace_ctrl, &tc, &te);
 }
 
-bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in) {
-  return hwprof_top_lean(s, cfg, in) && hwprof_trace_ctrl_passes(&s->trace_ctrl, &in->ev) &&
+/* hwprof_top_plain() of a lean cycle */
+static bool plain_when_lean(const hwprof_top_state_t *s, const hwprof_top_in_t *in) {
+  return hwprof_trace_ctrl_passes(&s->trace_ctrl, &in->ev) &&
          hwprof_edge_prof_waiting(&s->edge_prof, false, in->mem_rsp_valid) &&
          /* (the port's ready follows the pir's request even without an event: with no event, ready
           * needs room in the update buffer unless the pir lets its fields pass) */
          (hwprof_pir_passes(&s->pir, &in->ev) ||
           (!in->ev.valid && hwprof_edge_prof_at_rest(&s->edge_prof) && !s->pir.upd.valid));
+}
+
+bool hwprof_top_plain(const hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in) {
+  return hwprof_top_lean(s, cfg, in) && plain_when_lean(s, in);
 }
 
 /* The cycle of lean_cycle() when hwprof_top_plain() holds: the pir asks for no update (an event it
@@ -328,8 +333,8 @@ static bool plain_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, cons
 }
 
 bool hwprof_top_cycle(hwprof_top_state_t *s, const hwprof_top_cfg_t *cfg, const hwprof_top_in_t *in, hwprof_top_out_t *out) {
-  if (hwprof_top_plain(s, cfg, in)) return plain_cycle(s, cfg, in, out);
   if (hwprof_top_lean(s, cfg, in)) {
+    if (plain_when_lean(s, in)) return plain_cycle(s, cfg, in, out);
     lean_cycle(s, cfg, in, out);
     return false;
   }

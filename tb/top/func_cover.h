@@ -57,6 +57,9 @@ class FuncCover {
     kLeanMiss,           // ... in which an update missed the cache
     kLeanStall,          // ... in which a retire event waited
     kEdgeWaitArrive,     // the edge unit waiting for a refill's line took an arriving update (its waiting cycle)
+    kPirUpdateOnly,      // the pir's edge of an update only (hwprof_pir_commit: a counter update and the event's own
+                         // region switch, no link, path or profiling-instruction operation)
+    kEdgeStageOnly,      // the edge unit's update stage working alone (hwprof_edge_prof_eval: no lookup, report or command)
     kN
   };
   static const char* name(unsigned p) {
@@ -71,7 +74,8 @@ class FuncCover {
                                       "plain model cycle",
                                       "plain cycle again", "plain cycle while tracing",
                                       "plain cycle, edge unit waiting", "lean model cycle", "lean cycle with a miss",
-                                      "lean cycle with a stall", "update arriving in a refill wait"};
+                                      "lean cycle with a stall", "update arriving in a refill wait",
+                                      "pir update only", "update stage alone"};
     return n[p];
   }
 
@@ -93,6 +97,16 @@ class FuncCover {
                  (st == 1 || st == 2 || st == 3 || st == 5);
     wait_arrive_ = s.edge_prof.state == 3 && !s.edge_prof.cmd_busy && s.pir.upd.valid && !in.mem_rsp_valid &&
                    !(in.apb.psel && in.apb.penable);
+    const bool access = in.apb.psel && in.apb.penable;
+    const hwprof_retire_ev_t& ev = in.ev;
+    const bool xfer = ev.kind == HWPROF_KIND_JUMP || ev.kind == HWPROF_KIND_IJUMP;
+    const bool linked = xfer && ((ev.is_call && (ev.op == HWPROF_PROF_OP_PUSH || ev.op == HWPROF_PROF_OP_INIT)) ||
+                                 (ev.is_ret && ev.op == HWPROF_PROF_OP_POP));
+    /* (the edge unit reports an overflow or underflow from its report flop; it has none) */
+    upd_only_ = ev.valid && !(ev.trap & 1u) && !access && !s.edge_prof.rep_valid && hwprof_pir_mem_quiet(&s.pir, &cfg.pir, &ev) &&
+                ev.kind != HWPROF_KIND_PROF && !hwprof_pir_passes(&s.pir, &ev) && !linked && hwprof_path_word_of(&ev) == 0;
+    stage_only_ = s.edge_prof.u_valid && s.edge_prof.state == 0 && s.edge_prof.upd_buf.count == 0 && !s.edge_prof.cmd_busy &&
+                  !s.edge_prof.miss_q && !s.edge_prof.rep_valid && !access;
   }
   // after the clock edge: the state, the cycle's outputs and inputs, and whether the memory had a
   // line read outstanding when the cycle began
@@ -140,6 +154,8 @@ class FuncCover {
     hit_[kLeanMiss] += lean_ ? misses : 0;
     hit_[kLeanStall] += lean_ && in.ev.valid && !out.ev_ready;
     hit_[kEdgeWaitArrive] += wait_arrive_;
+    hit_[kPirUpdateOnly] += upd_only_ && out.ev_ready;
+    hit_[kEdgeStageOnly] += stage_only_;
     irq_phase_ = out.irq_phase;
     irq_trace_ = out.irq_trace;
   }
@@ -194,6 +210,7 @@ class FuncCover {
   uint64_t misses_ = 0;
   bool report_held_ = false, port_wait_ = false;
   bool plain_ = false, again_ = false, tracing_ = false, waiting_ = false, lean_ = false, wait_arrive_ = false;
+  bool upd_only_ = false, stage_only_ = false;
   bool irq_phase_ = false, irq_trace_ = false;
 };
 
