@@ -293,10 +293,77 @@ static bool stage_only(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof
          !s->cmd_busy && !s->miss_q && !s->rep_valid;
 }
 
+/* A miss at work: StWb or StFill presenting its request, or StFillWait taking its line, with no
+ * command, register access, hold or report (the update stage is empty outside StIdle). */
+static bool refill(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_in_t *in) {
+  return (s->state == ST_WB || s->state == ST_FILL || (s->state == ST_FILL_WAIT && in->mem_rsp_valid)) &&
+         !in->reg.access && !in->hold && !s->cmd_busy && !s->rep_valid && !s->u_valid;
+}
+
+/* eval() of a refill() cycle: only the memory request or the line's arrival is decided. */
+static void refill_eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg,
+                        const hwprof_edge_prof_in_t *in, hwprof_edge_prof_eval_t *e) {
+  hwprof_edge_prof_out_t *o = &e->out;
+  waiting_out(o);
+  o->upd_space = s->upd_buf.count + (in->upd.valid ? 1u : 0u) < cfg->upd_depth;
+  bool head_dec, head_bad; /* (the miss's operation, at the head of the buffer until it hits) */
+  (void)upd_buf_head(s, cfg, &e->head_addr, &head_dec, &head_bad);
+  e->ha = split(cfg, e->head_addr);
+  e->wb_done = e->fill_done = false;
+  e->next_state = s->state;
+  if (s->state == ST_WB) {
+    const unsigned victim_line = e->ha.set * cfg->ways + s->victim;
+    o->mem_req_valid = o->mem_req_write = true;
+    o->mem_req_addr = line_addr(cfg, s->tag[victim_line], e->ha.set);
+    o->mem_req_wdata = &s->data[victim_line];
+    e->wb_done = in->mem_req_ready;
+    if (e->wb_done) e->next_state = ST_FILL;
+  } else if (s->state == ST_FILL) {
+    o->mem_req_valid = true;
+    o->mem_req_addr = line_addr(cfg, e->ha.tag, e->ha.set);
+    if (in->mem_req_ready) e->next_state = ST_FILL_WAIT;
+  } else { /* StFillWait, the line here */
+    e->fill_done = true;
+    e->next_state = ST_IDLE;
+  }
+}
+
+/* full_edge() of a refill() cycle. */
+static void refill_edge(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, const hwprof_edge_prof_in_t *in,
+                        const hwprof_edge_prof_eval_t *e) {
+  const hwprof_ep_addr_t ha = e->ha;
+  const unsigned victim_line = ha.set * cfg->ways + s->victim;
+  const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_EP_ST_N, 32};
+  const hwprof_prim_counters_in_t st_in = {(in->ev_stall ? 1u : 0u) << HWPROF_EP_ST_STALLS |
+                                               (s->miss_q ? 1u : 0u) << HWPROF_EP_ST_MISSES |
+                                               (e->wb_done ? 1u : 0u) << HWPROF_EP_ST_WBS,
+                                           false, 0, 0};
+  hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
+  s->rep_valid = s->rep_unf = false; /* (no update performed: no report) */
+  s->rep_addr = s->u_addr;
+  s->miss_q = false;
+  if (e->wb_done) s->valid[victim_line] = s->dirty[victim_line] = false;
+  if (e->fill_done) {
+    s->valid[victim_line] = true;
+    s->dirty[victim_line] = false;
+    s->tag[victim_line] = ha.tag;
+    s->data[victim_line] = *in->mem_rsp_rdata;
+    for (unsigned i = 0; i < cfg->line_words; i++) s->data[victim_line].w[i] &= HWPROF_MASK(cfg->cnt_w);
+    s->rr[ha.set] = (s->victim == cfg->ways - 1u) ? 0 : s->victim + 1u;
+  }
+  s->state = e->next_state;
+  if (in->upd.valid) hwprof_edge_prof_take(s, cfg, &in->upd);
+}
+
 void hwprof_edge_prof_eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg,
                            const hwprof_edge_prof_in_t *in, hwprof_edge_prof_eval_t *e) {
   e->waiting = waiting(s, in);
   e->stage_only = !e->waiting && stage_only(s, in);
+  e->refill = !e->waiting && !e->stage_only && refill(s, in);
+  if (e->refill) {
+    refill_eval(s, cfg, in, e);
+    return;
+  }
   if (e->waiting || e->stage_only) {
     waiting_out(&e->out);
     /* the buffer has room for an arriving update unless it fills it (not cmd_busy: both rules say so) */
@@ -338,6 +405,10 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
       hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
     }
     if (in->upd.valid) hwprof_edge_prof_take(s, cfg, &in->upd);
+    return;
+  }
+  if (e->refill) {
+    refill_edge(s, cfg, in, e);
     return;
   }
   if (e->stage_only) { /* commit()'s update path with nothing else at work: no report, no lookup */

@@ -112,6 +112,8 @@ typedef struct {
                    command, no access), an update may arrive: only out is set */
   bool stage_only; /* idle with no update waiting, no command, access, hold or report: only the update
                       stage works (its perform, new_cnt, u_ovf, u_unf and out are set) */
+  bool refill; /* a miss's write-back or fill request, or its line arriving, with no command, access,
+                  hold or report (out, head_addr, ha, wb_done, fill_done and next_state are set) */
   /* the head operation of the update buffer, as read this cycle (the edge reuses it) */
   uint64_t head_addr;
   hwprof_ep_addr_t ha;

@@ -60,6 +60,7 @@ class FuncCover {
     kPirUpdateOnly,      // the pir's edge of an update only (hwprof_pir_commit: a counter update and the event's own
                          // region switch, no link, path or profiling-instruction operation)
     kEdgeStageOnly,      // the edge unit's update stage working alone (hwprof_edge_prof_eval: no lookup, report or command)
+    kEdgeRefill,         // ... a miss's write-back or fill request, or its line arriving, alone (no report or command)
     kN
   };
   static const char* name(unsigned p) {
@@ -75,7 +76,7 @@ class FuncCover {
                                       "plain cycle again", "plain cycle while tracing",
                                       "plain cycle, edge unit waiting", "lean model cycle", "lean cycle with a miss",
                                       "lean cycle with a stall", "update arriving in a refill wait",
-                                      "pir update only", "update stage alone"};
+                                      "pir update only", "update stage alone", "refill alone"};
     return n[p];
   }
 
@@ -107,6 +108,8 @@ class FuncCover {
                 ev.kind != HWPROF_KIND_PROF && !hwprof_pir_passes(&s.pir, &ev) && !linked && hwprof_path_word_of(&ev) == 0;
     stage_only_ = s.edge_prof.u_valid && s.edge_prof.state == 0 && s.edge_prof.upd_buf.count == 0 && !s.edge_prof.cmd_busy &&
                   !s.edge_prof.miss_q && !s.edge_prof.rep_valid && !access;
+    refill_ = (st == 1 || st == 2 || (st == 3 && in.mem_rsp_valid)) && !s.edge_prof.cmd_busy && !s.edge_prof.rep_valid &&
+              !s.edge_prof.u_valid && !access;
   }
   // after the clock edge: the state, the cycle's outputs and inputs, and whether the memory had a
   // line read outstanding when the cycle began
@@ -156,6 +159,7 @@ class FuncCover {
     hit_[kEdgeWaitArrive] += wait_arrive_;
     hit_[kPirUpdateOnly] += upd_only_ && out.ev_ready;
     hit_[kEdgeStageOnly] += stage_only_;
+    hit_[kEdgeRefill] += refill_;
     irq_phase_ = out.irq_phase;
     irq_trace_ = out.irq_trace;
   }
@@ -210,7 +214,7 @@ class FuncCover {
   uint64_t misses_ = 0;
   bool report_held_ = false, port_wait_ = false;
   bool plain_ = false, again_ = false, tracing_ = false, waiting_ = false, lean_ = false, wait_arrive_ = false;
-  bool upd_only_ = false, stage_only_ = false;
+  bool upd_only_ = false, stage_only_ = false, refill_ = false;
   bool irq_phase_ = false, irq_trace_ = false;
 };
 

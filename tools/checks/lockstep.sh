@@ -60,7 +60,8 @@ model_shortcuts() {
   local p n rc=0
   for p in "plain model cycle" "plain cycle again" "plain cycle while tracing" \
     "plain cycle, edge unit waiting" "lean model cycle" "lean cycle with a miss" "lean cycle with a stall" \
-    "update arriving in a refill wait" "pir update only" "update stage alone"; do
+    "update arriving in a refill wait" "pir update only" "update stage alone" \
+    "refill alone"; do
     n=0
     for s in $seeds; do
       n=$((n + $(grep -o "$p [0-9]*" "$logdir/lockstep-random-seed$s.log" | grep -o '[0-9]*$' || echo 0)))
