@@ -40,7 +40,7 @@ define TB_RULE
 $(2)/Vhwprof_top: $(TB_DEPS) $(5)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(4) --Mdir $$(dir $$@)obj \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -MAKEFLAGS "$(VMAKE_SLOW)" $(4) --Mdir $$(dir $$@)obj \
 	  --top-module hwprof_top \
 	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
 	    -DHWPROF_PARAM_CNTW=$(call tb_field,$(1),2) -DHWPROF_PARAM_UPDDEPTH=$(call tb_field,$(1),3) \
@@ -62,7 +62,7 @@ $(BUILD)/tb_$(1)/V$(2): rtl/prim/$(2).sv $(VLT) tb/prim/tb_$(2:hwprof_%=%).cpp t
     tb/lib/verilated_top.h $(BUILD)/model/libhwprof_model.a
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $$(dir $$@)obj --top-module $(2) $(3) \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -MAKEFLAGS "$(VMAKE_SLOW)" $(VFLAGS) --Mdir $$(dir $$@)obj --top-module $(2) $(3) \
 	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include $(4)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
 	  -o $(CURDIR)/$$@ $(VLT) rtl/prim/$(2).sv $(CURDIR)/tb/prim/tb_$(2:hwprof_%=%).cpp $(CURDIR)/tb/lib/lockstep.cpp \
@@ -96,7 +96,7 @@ $(2)/Vhwprof_cop: $(RTL_COP) $(VLT) tb/cop/tb_cop.cpp tb/lib/lockstep.cpp tb/lib
     $(BUILD)/model/libhwprof_model.a $(BUILD)/cop/libhwprof_cop.a $(5)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(4) --Mdir $$(dir $$@)obj --top-module hwprof_cop \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -MAKEFLAGS "$(VMAKE_SLOW)" $(4) --Mdir $$(dir $$@)obj --top-module hwprof_cop \
 	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/host/cop \
 	    -DCOP_UC=$(call tb_field,$(1),2) -DCOP_CAM=$(call tb_field,$(1),3) -DCOP_DATA=$(call tb_field,$(1),4)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a $(CURDIR)/$(BUILD)/cop/libhwprof_cop.a" \
@@ -119,7 +119,7 @@ $(2)/Vhwprof_vpf: $(RTL_VPF) $(VLT) tb/vpf/tb_vpf.cpp tb/lib/lockstep.cpp tb/lib
     $(BUILD)/model/libhwprof_model.a $(5)
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(4) --Mdir $$(dir $$@)obj --top-module hwprof_vpf \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -MAKEFLAGS "$(VMAKE_SLOW)" $(4) --Mdir $$(dir $$@)obj --top-module hwprof_vpf \
 	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include \
 	    -DVPF_WORDS=$(call tb_field,$(1),2) -DVPF_BITS=$(call tb_field,$(1),3)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
@@ -136,7 +136,7 @@ $(TB_ADAPTER): rtl/autogen/hwprof_pkg.sv rtl/core/hwprof_rvfi_adapter.sv $(VLT) 
     tb/lib/lockstep.h tb/lib/verilated_top.h $(BUILD)/model/libhwprof_model.a
 	@mkdir -p $(dir $@)
 	@rm -f $@  # relink: Verilator's own make does not see the libraries change
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $(dir $@)obj --top-module hwprof_rvfi_adapter \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -MAKEFLAGS "$(VMAKE_SLOW)" $(VFLAGS) --Mdir $(dir $@)obj --top-module hwprof_rvfi_adapter \
 	  -CFLAGS "-O2 -MP -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/model/libhwprof_model.a" \
 	  -o $(CURDIR)/$@ $(VLT) rtl/autogen/hwprof_pkg.sv rtl/core/hwprof_rvfi_adapter.sv $(CURDIR)/tb/core/tb_rvfi_adapter.cpp \
@@ -160,7 +160,7 @@ $(BUILD)/tb_reg_conformance/Vhwprof_conf_reg: $(REGCONF)/conf_reg.o tb/regs/tb_r
     tb/lib/lockstep.h tb/lib/verilated_top.h $(VLT)
 	@mkdir -p $(dir $@)
 	@rm -f $@  # relink: Verilator's own make does not see the libraries change
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(VFLAGS) --Mdir $(dir $@)obj --top-module hwprof_conf_reg \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) -MAKEFLAGS "$(VMAKE_SLOW)" $(VFLAGS) --Mdir $(dir $@)obj --top-module hwprof_conf_reg \
 	  -CFLAGS "-O2 -MP -I$(CURDIR)/$(REGCONF)/tb -I$(CURDIR)/$(REGCONF)/cmodel/conf/autogen -I$(CURDIR)/$(REGCONF)/sw/include \
 	    -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include" \
 	  -LDFLAGS "$(CURDIR)/$(REGCONF)/conf_reg.o" \

@@ -18,7 +18,7 @@ $(PICO_BIN): $(PICO_RTL) sim/pico/pico_main.cpp sim/pico/pico.vlt $(RTL_SRC) $(V
 	@pv="$(pico_v)"; [ -f "$$pv" ] || { echo "pico: picorv32 is not installed (pythondata-cpu-picorv32 from PyPI): run make deps"; exit 1; }
 	@mkdir -p $(dir $@)
 	@rm -f $@
-	$(VERILATOR) --cc --exe --build -j $(JOBS) $(PICO_VFLAGS) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $(dir $@)obj \
+	$(VERILATOR) --cc --exe --build -j $(JOBS) $(PICO_VFLAGS) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 $(VMAKE_SLOW)" --Mdir $(dir $@)obj \
 	  --top-module hwprof_pico_sys \
 	  -CFLAGS "-O2 -MP -I$(CURDIR)/sim -I$(CURDIR)/sw/host/profmap -I$(CURDIR)/sw/lib/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/host/elf -I$(CURDIR)/sw/host/wpp -I$(CURDIR)/sw/host/path -I$(CURDIR)/sw/lib/path $(SC_CFLAGS)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lelf" \

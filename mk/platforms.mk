@@ -37,7 +37,7 @@ $(1): $(SC_SRC) $(SC_HDR) tb/lib/apb_master.h sim/platform.h sim/rv32.h sim/runn
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@  # relink: Verilator's own make does not see the libraries change
 	@# -MP in -CFLAGS: a header since moved or removed does not stop Verilator's own make
-	$(VERILATOR) --sc --exe --build -j $(JOBS) $(3) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2" --Mdir $$(dir $$@)obj --top-module hwprof_top \
+	$(VERILATOR) --sc --exe --build -j $(JOBS) $(3) -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 $(VMAKE_SLOW)" --Mdir $$(dir $$@)obj --top-module hwprof_top \
 	  -CFLAGS "-O2 -MP -I$(CURDIR)/sim/sc -I$(CURDIR)/sim -I$(CURDIR)/sw/host/profmap -I$(CURDIR)/sw/lib/cfg -I$(CURDIR)/tb -I$(CURDIR)/cmodel -I$(CURDIR)/sw/include -I$(CURDIR)/sw/host/elf -I$(CURDIR)/sw/host/wpp -I$(CURDIR)/sw/host/path -I$(CURDIR)/sw/lib/path $(if $(5),$(5),$(SC_CFLAGS))" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/simc/libhwprof_simc.a $(CURDIR)/$(BUILD)/model/libhwprof_model.a -lsystemc -lelf" \
 	  -o $(CURDIR)/$$@ $(2) $(addprefix $(CURDIR)/,$(SC_SRC)) >$$(dir $$@)build.log 2>&1 \
