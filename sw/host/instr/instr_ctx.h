@@ -62,11 +62,39 @@ static inline uint32_t counters_alloc(ctx_t *c, unsigned n) {
   return base;
 }
 
+/* The stacks' spill areas, after the counters, 64-byte aligned: the path stack's (paths through the
+ * hardware), then the link stack's (linked calls, with --link-spill). */
+static inline bool spills(const ctx_t *c) { return c->o->paths != kPathsNone && !c->o->paths_sw && c->o->path_spill != 0; }
+static inline bool link_spills(const ctx_t *c) { return c->o->link_spill != 0 && c->o->linked_calls && !c->o->paths_sw; }
+static inline uint32_t spill_at(const ctx_t *c) { return (counters_end(c) + 63u) & ~63u; }
+static inline uint32_t link_spill_at(const ctx_t *c) { return spill_at(c) + (spills(c) ? c->o->path_spill : 0u); }
+
 #define ERR(...)                                        \
   do {                                                  \
     snprintf(c->err, c->errlen, __VA_ARGS__);           \
     return -1;                                          \
   } while (0)
+
+/* edge_select.c: choose the measured edges of a function's map entry (seed 000's spanning tree, by
+ * mode); -1 only when out of memory */
+int instr_select_edges(pm_func_t *p, instr_mode_t mode);
+/* ... then its counters' relative IDs and regions, and its counter area; -1 for a hard error (c->err) */
+int instr_assign_ids(ctx_t *c, unsigned fi);
+
+/* edge_plan.c: place function i's profiling instructions and hint bits (edge profiles); -1 for a
+ * hard error (c->err) */
+int instr_plan(ctx_t *c, unsigned i);
+/* ... the shadow words of function i's linked calls (every policy) */
+void instr_plan_linked_calls(ctx_t *c, unsigned i);
+/* ... and the inserted instructions the program's own can carry (regions: edge profiles); -1 only
+ * when out of memory */
+int instr_fold_carriers(ctx_t *c, bool regions);
+
+/* emit.c: the start-up code's size in words, the code itself at the new text's start, and the map
+ * file (with blob, also the map in its run-time form, hwprof_meta.h); -1 with c->err */
+unsigned instr_stub_words(const ctx_t *c);
+int instr_emit_stub(ctx_t *c);
+int instr_write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob, size_t *nblob);
 
 /* millicode.c: where each derived function's entries are counted (pm.src), from every call and jump
  * into it; one that cannot be counted loses its profile, with the reason. -1 only when out of memory
