@@ -293,6 +293,18 @@ static bool stage_only(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof
          !s->cmd_busy && !s->miss_q && !s->rep_valid;
 }
 
+/* A refill's line arrives (StFillWait): the victim line takes it, clean, and the set's round robin
+ * moves past the victim. */
+static void fill_line(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, unsigned victim_line,
+                      const hwprof_ep_addr_t *ha, const hwprof_line_t *line) {
+  s->valid[victim_line] = true;
+  s->dirty[victim_line] = false;
+  s->tag[victim_line] = ha->tag;
+  s->data[victim_line] = *line;
+  for (unsigned i = 0; i < cfg->line_words; i++) s->data[victim_line].w[i] &= HWPROF_MASK(cfg->cnt_w);
+  s->rr[ha->set] = (s->victim == cfg->ways - 1u) ? 0 : s->victim + 1u;
+}
+
 /* A miss at work: StWb or StFill presenting its request, or StFillWait taking its line, with no
  * command, register access, hold or report (the update stage is empty outside StIdle). */
 static bool refill(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_in_t *in) {
@@ -343,14 +355,7 @@ static void refill_edge(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_
   s->rep_addr = s->u_addr;
   s->miss_q = false;
   if (e->wb_done) s->valid[victim_line] = s->dirty[victim_line] = false;
-  if (e->fill_done) {
-    s->valid[victim_line] = true;
-    s->dirty[victim_line] = false;
-    s->tag[victim_line] = ha.tag;
-    s->data[victim_line] = *in->mem_rsp_rdata;
-    for (unsigned i = 0; i < cfg->line_words; i++) s->data[victim_line].w[i] &= HWPROF_MASK(cfg->cnt_w);
-    s->rr[ha.set] = (s->victim == cfg->ways - 1u) ? 0 : s->victim + 1u;
-  }
+  if (e->fill_done) fill_line(s, cfg, victim_line, &ha, in->mem_rsp_rdata);
   s->state = e->next_state;
   if (in->upd.valid) hwprof_edge_prof_take(s, cfg, &in->upd);
 }
@@ -480,14 +485,7 @@ __attribute__((noinline)) static void full_edge(hwprof_edge_prof_state_t *s, con
     s->dirty[victim_line] = false;
     st_inc |= 1u << HWPROF_EP_ST_WBS;
   }
-  if (e->fill_done) {
-    s->valid[victim_line] = true;
-    s->dirty[victim_line] = false;
-    s->tag[victim_line] = ha.tag;
-    s->data[victim_line] = *in->mem_rsp_rdata;
-    for (unsigned i = 0; i < cfg->line_words; i++) s->data[victim_line].w[i] &= HWPROF_MASK(cfg->cnt_w);
-    s->rr[ha.set] = (s->victim == cfg->ways - 1u) ? 0 : s->victim + 1u;
-  }
+  if (e->fill_done) fill_line(s, cfg, victim_line, &ha, in->mem_rsp_rdata);
   if (e->walk_start) {
     s->walk_set = 0;
     s->walk_way = 0;
