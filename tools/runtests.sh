@@ -167,10 +167,10 @@ for c in system dynopt instr paths embench wpp bigprogs valueprof report lockste
 done
 
 # --- run them, $par at a time, the longest first: in the order of the last run's durations in this
-#     build directory, or else of these (seconds on two cores: embench 361, lockstep 317, dynopt 291,
-#     pico 290, system 224, wpp 185, bigprogs 134, valueprof 127, paths 98, report 71, instr 66, qemu 33),
-#     each report printed whole in the order above
-order=(embench lockstep dynopt pico system wpp bigprogs valueprof paths report instr qemu generated unit)
+#     build directory, or else of these (a fresh clone's, CI's: seconds on two cores, pico 549,
+#     lockstep 247, embench 166, dynopt 165, system 118, wpp 114, bigprogs 91, valueprof 85, paths 49,
+#     instr 48, report 39, qemu 12), each report printed whole in the order above
+order=(pico lockstep embench dynopt system wpp bigprogs valueprof paths instr report qemu generated unit)
 if [ -f "$logdir/durations" ]; then
   mapfile -t order < <(sort -k2,2nr "$logdir/durations" | awk -v g=" ${groups[*]} " 'index(g, " " $1 " ") { print $1 }')
 fi
