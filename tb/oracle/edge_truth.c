@@ -8,6 +8,8 @@
 typedef struct {
   uint32_t pc;  /* the edge's last instruction; for a fall edge after a call, the pc returned to */
   bool by_ret;  /* ... that one: a return to pc is the traversal */
+  bool mark;    /* pc jumps into a dispatch node: its edges are in the dispatch table (one mark a pc) */
+  uint32_t to;  /* a dispatch-table slot's target: the edge is taken when the jump at pc goes there */
   unsigned f, e;
   int next; /* chain */
 } truth_slot_t;
@@ -15,6 +17,8 @@ typedef struct {
 struct pm_truth {
   const pm_map_t *m;
   int *head; /* hash of pc -> first slot */
+  int *dhead; /* hash of {pc, target} -> first slot: a dispatch node's edges, by the jump into it and
+                 where it went (an interpreter's dispatch has a hundred: one lookup, not a hundred) */
   unsigned mask;
   truth_slot_t *slot;
   unsigned nslot;
@@ -25,6 +29,19 @@ struct pm_truth {
 static bool is_node(const pm_func_t *fn, int b) { return b >= 0 && fn->blk[b].start == fn->blk[b].end; }
 
 static unsigned hash_pc(uint32_t pc, unsigned mask) { return (unsigned)((pc >> 2) * 2654435761u) & mask; }
+static unsigned hash_to(uint32_t pc, uint32_t to, unsigned mask) { return hash_pc(pc ^ (to * 40503u), mask); }
+
+static truth_slot_t *add_slot(pm_truth_t *t, int *head, unsigned h) {
+  truth_slot_t *s = &t->slot[t->nslot];
+  s->next = head[h];
+  head[h] = (int)t->nslot++;
+  return s;
+}
+static bool marked(const pm_truth_t *t, uint32_t pc) {
+  for (int i = t->head[hash_pc(pc, t->mask)]; i >= 0; i = t->slot[i].next)
+    if (t->slot[i].mark && t->slot[i].pc == pc) return true;
+  return false;
+}
 
 pm_truth_t *pm_truth_new(const pm_map_t *m) {
   pm_truth_t *t = calloc(1, sizeof *t);
@@ -37,18 +54,20 @@ pm_truth_t *pm_truth_new(const pm_map_t *m) {
     unsigned jumps = 0; /* into a dispatch node: each of its edges is taken from any of them */
     for (unsigned e = 0; e < fn->nedge; e++) jumps += fn->edge[e].kind == HWPROF_CFG_INDIRECT && is_node(fn, fn->edge[e].dst);
     for (unsigned e = 0; e < fn->nedge; e++) n += fn->edge[e].kind == HWPROF_CFG_DISPATCH ? jumps : 1u;
+    n += jumps; /* their marks */
   }
   unsigned size = 64;
   while (size < 2 * n) size *= 2;
   t->mask = size - 1;
   t->head = malloc(size * sizeof *t->head);
+  t->dhead = malloc(size * sizeof *t->dhead);
   t->slot = calloc(n + 1, sizeof *t->slot);
   t->count = calloc(m->nfn + 1, sizeof *t->count);
-  if (t->head == NULL || t->slot == NULL || t->count == NULL) {
+  if (t->head == NULL || t->dhead == NULL || t->slot == NULL || t->count == NULL) {
     pm_truth_free(t);
     return NULL;
   }
-  for (unsigned i = 0; i < size; i++) t->head[i] = -1;
+  for (unsigned i = 0; i < size; i++) t->head[i] = t->dhead[i] = -1;
   for (unsigned f = 0; f < m->nfn; f++) {
     const pm_func_t *fn = &m->fn[f];
     if (!pm_profiled(fn)) continue;
@@ -62,22 +81,33 @@ pm_truth_t *pm_truth_new(const pm_map_t *m) {
         if (fn->edge[e].dst == HWPROF_CFG_EXIT) continue; /* counted in pm_truth_count() */
         for (unsigned g = 0; g < fn->nedge; g++) {
           if (fn->edge[g].kind != HWPROF_CFG_INDIRECT || !is_node(fn, fn->edge[g].dst)) continue;
-          truth_slot_t *s = &t->slot[t->nslot];
-          *s = (truth_slot_t){.pc = fn->edge[g].term_new, .f = f, .e = e, .by_ret = false};
-          const unsigned h = hash_pc(s->pc, t->mask);
-          s->next = t->head[h];
-          t->head[h] = (int)t->nslot++;
+          const uint32_t pc = fn->edge[g].term_new, to = fn->edge[e].dst_new;
+          if (to == PM_ANY) { /* (taken whatever the target: looked at like any edge) */
+            truth_slot_t *a = add_slot(t, t->head, hash_pc(pc, t->mask));
+            a->pc = pc;
+            a->f = f;
+            a->e = e;
+            continue;
+          }
+          if (!marked(t, pc)) {
+            truth_slot_t *k = add_slot(t, t->head, hash_pc(pc, t->mask));
+            k->pc = pc;
+            k->mark = true;
+          }
+          truth_slot_t *s = add_slot(t, t->dhead, hash_to(pc, to, t->mask));
+          s->pc = pc;
+          s->to = to;
+          s->f = f;
+          s->e = e;
         }
         continue;
       }
-      truth_slot_t *s = &t->slot[t->nslot];
+      truth_slot_t *s = add_slot(t, t->head, hash_pc(fn->edge[e].term_new == PM_ANY ? fn->edge[e].dst_new
+                                                                                     : fn->edge[e].term_new, t->mask));
       s->by_ret = fn->edge[e].term_new == PM_ANY;
       s->pc = s->by_ret ? fn->edge[e].dst_new : fn->edge[e].term_new;
       s->f = f;
       s->e = e;
-      unsigned h = hash_pc(s->pc, t->mask);
-      s->next = t->head[h];
-      t->head[h] = (int)t->nslot++;
     }
   }
   return t;
@@ -90,6 +120,11 @@ void pm_truth_feed(pm_truth_t *t, uint32_t pc, uint32_t next_pc, bool taken, boo
   for (int i = t->head[hash_pc(pc, t->mask)]; i >= 0; i = t->slot[i].next) {
     const truth_slot_t *s = &t->slot[i];
     if (s->pc != pc || s->by_ret) continue;
+    if (s->mark) { /* a jump into a dispatch node: the node's edge to where it went */
+      for (int j = t->dhead[hash_to(pc, next_pc, t->mask)]; j >= 0; j = t->slot[j].next)
+        if (t->slot[j].pc == pc && t->slot[j].to == next_pc) t->count[t->slot[j].f][t->slot[j].e]++;
+      continue;
+    }
     const pm_edge_t *x = &t->m->fn[s->f].edge[s->e];
     bool hit;
     switch (x->kind) {
@@ -122,6 +157,7 @@ void pm_truth_free(pm_truth_t *t) {
     for (unsigned f = 0; f < t->m->nfn; f++) free(t->count[f]);
   free(t->count);
   free(t->head);
+  free(t->dhead);
   free(t->slot);
   free(t);
 }
