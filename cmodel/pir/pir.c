@@ -227,6 +227,13 @@ void hwprof_pir_step(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const h
   hwprof_pir_commit(s, cfg, in, &e);
 }
 
+/* No register access, overflow, underflow, grant or stack memory activity this cycle: the edge is the
+ * presented event's alone. */
+static bool nothing_else(const hwprof_pir_state_t *s, const hwprof_pir_in_t *in) {
+  return !in->reg.access && !in->ovf && !in->unf && !in->mem_grant && !s->path.req && !s->path.rwait && !s->lreq &&
+         !s->lrwait;
+}
+
 /* The counter an update operation addresses: base + (offset + pid - 1, +1 for the not-taken counter
  * of an either branch, or offset + the path's count index) counters; never negative because pid >= 1.
  * From the state before the edge. */
@@ -243,8 +250,7 @@ static uint64_t update_addr(const hwprof_pir_state_t *s, const hwprof_pir_cfg_t 
  * stack memory activity this cycle. */
 static bool update_only(const hwprof_pir_state_t *s, const hwprof_pir_in_t *in, const hwprof_pir_eval_t *e) {
   const hwprof_retire_ev_t *ev = in->ev;
-  if (!in->ev_fire || (ev->trap & 1u) || in->reg.access || in->ovf || in->unf || in->mem_grant || e->lstall ||
-      s->path.req || s->path.rwait || s->lreq || s->lrwait || ev->kind == HWPROF_KIND_PROF)
+  if (!in->ev_fire || (ev->trap & 1u) || !nothing_else(s, in) || e->lstall || ev->kind == HWPROF_KIND_PROF)
     return false;
   if ((ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP) &&
       ((ev->is_call && (ev->op == HWPROF_PROF_OP_PUSH || ev->op == HWPROF_PROF_OP_INIT)) ||
@@ -259,8 +265,7 @@ static void full_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, cons
 void hwprof_pir_commit(hwprof_pir_state_t *s, const hwprof_pir_cfg_t *cfg, const hwprof_pir_in_t *in, const hwprof_pir_eval_t *e) {
   const hwprof_retire_ev_t *ev = in->ev;
   const bool fire = in->ev_fire && !(ev->trap & 1u); /* the program's event (a trap handler's changes nothing) */
-  if (!in->reg.access && !in->ovf && !in->unf && (!fire || hwprof_pir_passes(s, ev)) && !in->mem_grant &&
-      !s->path.req && !s->path.rwait && !s->lreq && !s->lrwait) {
+  if ((!fire || hwprof_pir_passes(s, ev)) && nothing_else(s, in)) {
     /* most cycles: no update, no profiling or link operation, no path word, nothing written */
     hwprof_pir_pass(s, fire);
     return;

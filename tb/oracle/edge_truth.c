@@ -102,10 +102,11 @@ pm_truth_t *pm_truth_new(const pm_map_t *m) {
         }
         continue;
       }
-      truth_slot_t *s = add_slot(t, t->head, hash_pc(fn->edge[e].term_new == PM_ANY ? fn->edge[e].dst_new
-                                                                                     : fn->edge[e].term_new, t->mask));
-      s->by_ret = fn->edge[e].term_new == PM_ANY;
-      s->pc = s->by_ret ? fn->edge[e].dst_new : fn->edge[e].term_new;
+      const bool by_ret = fn->edge[e].term_new == PM_ANY;
+      const uint32_t pc = by_ret ? fn->edge[e].dst_new : fn->edge[e].term_new;
+      truth_slot_t *s = add_slot(t, t->head, hash_pc(pc, t->mask));
+      s->by_ret = by_ret;
+      s->pc = pc;
       s->f = f;
       s->e = e;
     }
