@@ -129,6 +129,23 @@ static void hw2reg_of(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_
   hw->stat_underflows_value = (uint32_t)hwprof_prim_counters_get(&s->stats, HWPROF_EP_ST_UNF);
 }
 
+/* The update stage's decision: its counter's new value, and whether it overflows or underflows
+ * (reported the next cycle). */
+static void stage_decide(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg, hwprof_edge_prof_eval_t *e) {
+  const uint64_t cnt_mask = HWPROF_MASK(cfg->cnt_w), old_cnt = s->data[s->u_line].w[s->u_word];
+  e->perform = true;
+  e->new_cnt = (s->u_dec ? old_cnt - 1u : old_cnt + 1u) & cnt_mask;
+  e->u_ovf = !s->u_dec && old_cnt == cnt_mask;
+  e->u_unf = s->u_dec && old_cnt == 0;
+}
+/* ... and its edge: the counter written, its line dirty; returns the statistics' events (an update,
+ * a hit when it hit at its first lookup). */
+static uint32_t stage_perform(hwprof_edge_prof_state_t *s, const hwprof_edge_prof_eval_t *e) {
+  s->data[s->u_line].w[s->u_word] = e->new_cnt;
+  s->dirty[s->u_line] = true;
+  return 1u << HWPROF_EP_ST_UPDATES | (s->u_first ? 1u : 0u) << HWPROF_EP_ST_HITS;
+}
+
 /* (not inlined, as full_edge(): the cycles that need neither pay for their stack frame) */
 __attribute__((noinline)) static void eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_prof_cfg_t *cfg,
                                            const hwprof_edge_prof_in_t *in, hwprof_edge_prof_eval_t *e) {
@@ -144,7 +161,6 @@ __attribute__((noinline)) static void eval(const hwprof_edge_prof_state_t *s, co
   e->head_dec = e->u_ovf = e->u_unf = false;
   e->hit_line = e->word = e->miss_victim = 0;
   e->new_cnt = 0;
-  const uint64_t cnt_mask = HWPROF_MASK(cfg->cnt_w);
 
   /* the head operation */
   uint64_t head_addr;
@@ -172,13 +188,7 @@ __attribute__((noinline)) static void eval(const hwprof_edge_prof_state_t *s, co
   unsigned walk_line = s->walk_set * cfg->ways + s->walk_way;
 
   /* the update stage (only ever holding an operation in StIdle): the counter the lookup found */
-  if (s->u_valid && !in->hold) {
-    const uint64_t old_cnt = s->data[s->u_line].w[s->u_word];
-    e->perform = true;
-    e->new_cnt = (s->u_dec ? old_cnt - 1u : old_cnt + 1u) & cnt_mask;
-    e->u_ovf = !s->u_dec && old_cnt == cnt_mask;
-    e->u_unf = s->u_dec && old_cnt == 0;
-  }
+  if (s->u_valid && !in->hold) stage_decide(s, cfg, e);
   /* the report of the cycle before (held while a pir register is written) */
   o->ovf = s->rep_valid && !s->rep_unf && !in->hold;
   o->unf = s->rep_valid && s->rep_unf && !in->hold;
@@ -373,13 +383,7 @@ void hwprof_edge_prof_eval(const hwprof_edge_prof_state_t *s, const hwprof_edge_
     waiting_out(&e->out);
     /* the buffer has room for an arriving update unless it fills it (not cmd_busy: both rules say so) */
     e->out.upd_space = s->upd_buf.count + (in->upd.valid ? 1u : 0u) < cfg->upd_depth;
-    if (e->stage_only) {
-      const uint64_t cnt_mask = HWPROF_MASK(cfg->cnt_w), old_cnt = s->data[s->u_line].w[s->u_word];
-      e->perform = true;
-      e->new_cnt = (s->u_dec ? old_cnt - 1u : old_cnt + 1u) & cnt_mask;
-      e->u_ovf = !s->u_dec && old_cnt == cnt_mask;
-      e->u_unf = s->u_dec && old_cnt == 0;
-    }
+    if (e->stage_only) stage_decide(s, cfg, e);
     return;
   }
   eval(s, cfg, in, e);
@@ -418,15 +422,12 @@ void hwprof_edge_prof_commit(hwprof_edge_prof_state_t *s, const hwprof_edge_prof
   }
   if (e->stage_only) { /* commit()'s update path with nothing else at work: no report, no lookup */
     const hwprof_prim_counters_cfg_t st_cfg = {HWPROF_EP_ST_N, 32};
-    const hwprof_prim_counters_in_t st_in = {(in->ev_stall ? 1u : 0u) << HWPROF_EP_ST_STALLS | 1u << HWPROF_EP_ST_UPDATES |
-                                                 (s->u_first ? 1u : 0u) << HWPROF_EP_ST_HITS,
-                                             false, 0, 0};
+    const hwprof_prim_counters_in_t st_in = {(in->ev_stall ? 1u : 0u) << HWPROF_EP_ST_STALLS | stage_perform(s, e), false,
+                                             0, 0};
     hwprof_prim_counters_step(&s->stats, &st_cfg, &st_in);
     s->rep_valid = e->u_ovf || e->u_unf;
     s->rep_unf = e->u_unf;
     s->rep_addr = s->u_addr;
-    s->data[s->u_line].w[s->u_word] = e->new_cnt;
-    s->dirty[s->u_line] = true;
     s->u_valid = false;
     if (in->upd.valid) hwprof_edge_prof_take(s, cfg, &in->upd);
     return;
@@ -458,11 +459,7 @@ __attribute__((noinline)) static void full_edge(hwprof_edge_prof_state_t *s, con
     s->rep_unf = e->u_unf;
     s->rep_addr = u_addr;
   }
-  if (e->perform) { /* the update stage */
-    s->data[s->u_line].w[s->u_word] = e->new_cnt;
-    s->dirty[s->u_line] = true;
-    st_inc |= 1u << HWPROF_EP_ST_UPDATES | (s->u_first ? 1u : 0u) << HWPROF_EP_ST_HITS;
-  }
+  if (e->perform) st_inc |= stage_perform(s, e);
   if (e->issue) { /* the lookup's hit enters the update stage */
     s->u_valid = true;
     s->u_line = e->hit_line;
