@@ -1,7 +1,7 @@
 # The two platforms: hwprof-sim (C only) and hwprof-sc (SystemC).
 # Included by the Makefile in its order: what the files before it define is in scope.
 
-INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) $(filter sw/host/profmap/%,$(PROFMAP_SRC)) sw/lib/meta.c sw/host/instr/instrument.c sw/host/instr/edge_select.c sw/host/instr/edge_plan.c sw/host/instr/emit.c sw/host/instr/millicode.c sw/host/instr/path_instr.c sw/host/instr/path_weights.c sw/host/instr/linkage.c \
+INSTR_SRC := $(ELF_SRC) $(CFG_SRC) $(RW_SRC) $(filter sw/host/profmap/%,$(PROFMAP_SRC)) sw/lib/meta.c sw/host/instr/instrument.c sw/host/instr/edge_select.c sw/host/instr/edge_plan.c sw/host/instr/emit.c sw/host/instr/landing.c sw/host/instr/millicode.c sw/host/instr/path_instr.c sw/host/instr/path_weights.c sw/host/instr/linkage.c \
              $(PATH_SRC) $(PATH_HOST_SRC)
 # What both runners link (sim/runner.c: the shared options, checks, oracles and outputs)
 RUNNER_SRC := sim/rv32.c sim/runner.c sim/trace_drain.c $(wildcard tb/check/*.c) $(wildcard tb/oracle/*.c) \

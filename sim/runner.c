@@ -423,7 +423,7 @@ int runner_checks_start(runner_checks_t *r, const hwprof_bus_t *bus, void *bus_c
 void runner_checks_observe(runner_checks_t *r, const hwprof_retire_ev_t *ev, const hwprof_trace_ctrl_state_t *tc) {
   const runner_opts_t *o = r->o;
   if (o->phase_truth) phase_truth_event(&r->pt, ev, r->cpu->instret);
-  if (o->path_truth) path_truth_event(&r->pth, ev);
+  if (o->path_truth) path_truth_event(&r->pth, ev, r->cpu->x[2]);
   if (r->drain_ok) trace_drain_event(&r->drain, ev);
   if (o->blocks_out) block_truth_event(&r->bt, ev);
   if (o->edge_map) edge_check_event(&r->ec, ev);
@@ -600,8 +600,8 @@ int runner_checks_finish(runner_checks_t *r, int rc, bool exited, uint64_t inter
     if (!exited) fprintf(stderr, "%s: path profile: skipped, the program did not finish\n", tool);
     else if (r->flushed != 0) fprintf(stderr, "%s: path profile: %s\n", tool, edge_check_flush_why(r->flushed));
     else if (r->path_stack_err)
-      fprintf(stderr, "%s: path profile: the pir's path stack overflowed or underflowed (PATH_STACK.ERR): the path "
-                      "counts are not exact\n", tool);
+      fprintf(stderr, "%s: path profile: the pir's path stack lost entries (PATH_STACK.ERR: it overflowed or underflowed, "
+                      "or a longjmp landing could not put it back): the path counts are not exact\n", tool);
     else prc = path_profile(r);
     if (prc != 0) FAIL(HWPROF_EXIT_DIFFERS);
     if (!o->quiet && exited) prof_cov_report(&r->pcov, "  path profile:", 5, stderr);

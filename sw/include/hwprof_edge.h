@@ -75,10 +75,12 @@ HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_read_oab(const hwprof_t *h, hwpro
                                                         size_t cap, size_t *count, bool *overrun);
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_edge_read_stats(const hwprof_t *h, hwprof_edge_stats_t *out);
 /* kHwprofOk, or kHwprofLinkLost when a linked call found the pir's link stack full or a linked
- * return found it empty since reset (or since LINK was last written): the profile is not exact. */
+ * return found it empty since reset (or since LINK was last written), or software set LINK.ERR (a
+ * longjmp landing that could not put the stack back): the profile is not exact. */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_link_check(const hwprof_t *h);
 /* kHwprofOk, or kHwprofPathLost when a path operation found the path stack full or empty since
- * reset (or since PATH_STACK was last written): the path profile is not exact (docs/path.md). */
+ * reset (or since PATH_STACK was last written), or software set PATH_STACK.ERR (a longjmp landing):
+ * the path profile is not exact (docs/path.md). */
 HWPROF_WARN_UNUSED hwprof_result_t hwprof_pir_path_check(const hwprof_t *h);
 /* Let the path stack spill to memory (docs/path.md): bytes at base (64-byte aligned, a multiple of 64,
  * at most 64 * 65535) hold the entries pushed beyond the pir's; bytes 0 turns spilling off. The area

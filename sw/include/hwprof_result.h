@@ -9,8 +9,8 @@ typedef enum {
   kHwprofTimeout = -2,  /* a bounded poll ran out */
   kHwprofNoDevice = -3, /* the ID register does not read 'HWPF' */
   kHwprofBusy = -4,     /* a cache command is still running */
-  kHwprofLinkLost = -5, /* the pir's link stack overflowed or underflowed (LINK.ERR): counts since are not exact */
-  kHwprofPathLost = -7, /* the pir's path stack overflowed or underflowed (PATH_STACK.ERR): path counts since are not exact */
+  kHwprofLinkLost = -5, /* the pir's link stack lost frames (LINK.ERR): counts since are not exact */
+  kHwprofPathLost = -7, /* the pir's path stack lost entries (PATH_STACK.ERR): path counts since are not exact */
   kHwprofBadState = -6, /* data read back is not what the rules allow (a profiling period ran too long, counters not armed as set) */
 } hwprof_result_t;
 

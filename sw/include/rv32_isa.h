@@ -113,6 +113,25 @@ static inline uint32_t rv32_slli(unsigned rd, unsigned rs1, unsigned sh) {
 static inline uint32_t rv32_srli(unsigned rd, unsigned rs1, unsigned sh) {
   return RV32_OP_IMM | 5u << 12 | rd << 7 | rs1 << 15 | (sh & 31u) << 20;
 }
+static inline uint32_t rv32_andi(unsigned rd, unsigned rs1, int32_t imm) {
+  return rv32_set_i(RV32_OP_IMM | 7u << 12 | rd << 7 | rs1 << 15, imm);
+}
+static inline uint32_t rv32_ori(unsigned rd, unsigned rs1, int32_t imm) {
+  return rv32_set_i(RV32_OP_IMM | 6u << 12 | rd << 7 | rs1 << 15, imm);
+}
+static inline uint32_t rv32_sub(unsigned rd, unsigned rs1, unsigned rs2) {
+  return RV32_OP_REG | 0x20u << 25 | rd << 7 | rs1 << 15 | rs2 << 20;
+}
+static inline uint32_t rv32_xor(unsigned rd, unsigned rs1, unsigned rs2) {
+  return RV32_OP_REG | 4u << 12 | rd << 7 | rs1 << 15 | rs2 << 20;
+}
+static inline uint32_t rv32_or(unsigned rd, unsigned rs1, unsigned rs2) {
+  return RV32_OP_REG | 6u << 12 | rd << 7 | rs1 << 15 | rs2 << 20;
+}
+/* a conditional branch: funct3 0 beq, 1 bne, 4 blt, 5 bge, 6 bltu, 7 bgeu */
+static inline uint32_t rv32_branch(unsigned funct3, unsigned rs1, unsigned rs2, int32_t off) {
+  return rv32_set_b(RV32_OP_BRANCH | funct3 << 12 | rs1 << 15 | rs2 << 20, off);
+}
 /* prof.<op> (op = HWPROF_PROF_OP_*) with rs1 = x0: the operand comes from the instruction's shadow
  * word; prof.id carries its pid in imm[11:0] and its hints in rd (ihint rd[0], bhint rd[2:1]). */
 static inline uint32_t rv32_prof(uint32_t op, uint32_t rd, uint32_t imm) {

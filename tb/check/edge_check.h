@@ -67,7 +67,8 @@ int edge_check_flush(const hwprof_bus_t *bus, void *ctx);
  * out that ran most), writes the profile files when paths are given. Returns the number of differing edges,
  * or -1 on an error (printed). */
 static inline const char *edge_check_flush_why(int rc) {
-  return rc == -2 ? "the pir's link stack overflowed or underflowed (LINK.ERR): the profile is not exact"
+  return rc == -2 ? "the pir's link stack lost frames (LINK.ERR: it overflowed or underflowed, or a longjmp landing "
+                             "could not put it back): the profile is not exact"
                   : "the cache stays busy after a flush";
 }
 long edge_check_finish(edge_check_t *c, const uint8_t *ram, uint32_t ram_base, uint32_t ram_size,

@@ -445,10 +445,11 @@ static bool append(path_act_t *a, uint32_t blk) {
   return true;
 }
 
-void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev) {
+void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev, uint32_t sp) {
   if (!ev->valid || ev->trap == HWPROF_TRAP_HANDLER || ev->trap == 3u || t->failed) return;
   const uint32_t pc = ev->pc;
   const int fn = hwprof_cfg_prog_fn_at(&t->prog, pc);
+  uint32_t ret_to = t->call_ret, at_sp = t->call_sp; /* a call's; a tail call keeps the activation's */
   if (t->tail_pending && t->depth > 0) { /* a tail call: the activation is the new function's now */
     path_act_t *a = &t->stack[t->depth - 1];
     /* through the dispatch node, the jump ended the path (its edge into the node is a back edge)
@@ -456,13 +457,19 @@ void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev) {
     const path_end_t end = at_dispatch(t, a, cfg_of(t, a->fn)) ? kPathEndBack : kPathEndExit;
     record(t, a, end);
     hier_end(t, a, end);
+    ret_to = a->ret_to;
+    at_sp = a->sp;
     t->depth--;
   }
   if (t->depth == 0 || t->call_pending || t->tail_pending) {
-    if (push(t, fn) == NULL) {
+    if (t->depth == 0 && !t->call_pending && !t->tail_pending) ret_to = 0; /* the first: returns who knows where */
+    path_act_t *n = push(t, fn);
+    if (n == NULL) {
       t->failed = true;
       return;
     }
+    n->ret_to = ret_to;
+    n->sp = at_sp;
   }
   t->call_pending = t->tail_pending = false;
   path_act_t *a = &t->stack[t->depth - 1];
@@ -491,10 +498,20 @@ void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev) {
   }
   if (ev->is_call) {
     t->call_pending = true;
+    t->call_ret = pc + 4u;
+    t->call_sp = sp;
   } else if (ev->is_ret) {
     record(t, a, kPathEndExit);
     hier_end(t, a, kPathEndExit);
     t->depth--;
+    if (a->ret_to != 0 && ev->next_pc != a->ret_to) { /* a longjmp landing: the frames it leaves */
+      t->landings++;
+      for (; t->depth > 0 && t->stack[t->depth - 1].sp <= sp; t->depth--) {
+        record(t, &t->stack[t->depth - 1], kPathEndOpen);
+        hier_end(t, &t->stack[t->depth - 1], kPathEndOpen);
+        t->unwound++;
+      }
+    }
   } else if ((ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP) && f != NULL &&
              (ev->next_pc < f->lo || ev->next_pc >= f->hi)) {
     t->tail_pending = true;

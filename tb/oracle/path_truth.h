@@ -4,7 +4,10 @@
  * retreating edge of a depth-first search in the CFG's edge order: in a reducible function, an
  * edge to a block that dominates its source) lands, and ends at the function's return or tail call, at
  * the back edge it takes, or at the end of the run. Calls do not end a path: the callee's own
- * activation has its own, and the caller's goes on where the call returns. Each distinct path of
+ * activation has its own, and the caller's goes on where the call returns. A return that goes
+ * elsewhere than behind its call (a longjmp landing) leaves every activation whose call's stack
+ * pointer is at or below the one it lands with: their paths are cut off, never finished ("open").
+ * Each distinct path of
  * each function is counted; the file lists them (docs/path.md, "Files").
  * The program's instructions only: a trap handler's are not followed (ev->trap). The program must
  * be linked with -Wl,--emit-relocs (the CFG layer needs its relocations). */
@@ -38,6 +41,8 @@ typedef struct {
   int last;            /* the block of the last instruction, or -1 */
   path_frame_t *fr;    /* hierarchical paths: the regions the activation is in, outermost first */
   unsigned nfr, capfr;
+  uint32_t ret_to;     /* where its return goes (the instruction after its call; 0: not known) */
+  uint32_t sp;         /* the stack pointer at its call */
 } path_act_t;
 
 typedef struct {
@@ -69,17 +74,20 @@ typedef struct {
   unsigned depth, stack_cap;
   bool call_pending;   /* the last program instruction was a call: the next one starts an activation */
   bool tail_pending;   /* ... a jump out of its function: the next one replaces the activation */
+  uint32_t call_ret, call_sp; /* the pending call's return address and stack pointer */
   path_entry_t *tab;
   size_t cap, used;
   uint32_t *pool;
   size_t pool_len, pool_cap;
   uint64_t activations, cut, hcut, block_entries, untracked; /* cut: plain paths; hcut: hierarchical ones */
+  uint64_t landings, unwound; /* returns elsewhere than to their call (longjmp), the activations they left */
   bool failed; /* out of memory: the file says so */
 } path_truth_t;
 
 /* Reads the program's functions and builds their CFGs; -1 with the reason in err. */
 int path_truth_init(path_truth_t *t, const char *elf_path, char *err, size_t errlen);
-void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev);
+/* One retired instruction; sp: the stack pointer (x2) after it. */
+void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev, uint32_t sp);
 /* Ends the open paths (kPathEndOpen) and writes the file; -1 if it cannot be written. */
 int path_truth_finish(path_truth_t *t, FILE *out, const char *program);
 void path_truth_free(path_truth_t *t);

@@ -18,6 +18,13 @@ static int cmp_fn(const void *a, const void *b) {
   return x->code.lo < y->code.lo ? -1 : x->code.lo > y->code.lo;
 }
 
+bool hwprof_cfg_returns_twice(const char *name) {
+  static const char *const kNames[] = {"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp"};
+  for (unsigned k = 0; k < sizeof kNames / sizeof *kNames; k++)
+    if (!strcmp(name, kNames[k])) return true;
+  return false;
+}
+
 int hwprof_cfg_prog_read(hwprof_cfg_prog_t *p, const hwprof_elf_t *e, char *err, size_t errlen) {
   memset(p, 0, sizeof *p);
   unsigned cap = 0;
@@ -67,6 +74,13 @@ int hwprof_cfg_prog_read(hwprof_cfg_prog_t *p, const hwprof_elf_t *e, char *err,
   }
   p->nfn = n;
   for (unsigned i = 0; i < n; i++) p->fn[i].code.entry = p->fn[i].entry;
+  if ((p->twice = malloc((n + 1) * sizeof *p->twice)) == NULL) ERR("out of memory");
+  for (unsigned i = 0; i < n; i++)
+    if (hwprof_cfg_returns_twice(p->fn[i].name)) p->twice[p->ntwice++] = p->fn[i].code.lo;
+  for (unsigned i = 0; i < n; i++) {
+    p->fn[i].code.twice = p->twice;
+    p->fn[i].code.ntwice = p->ntwice;
+  }
   p->code_lo = p->fn[0].code.lo;
   p->code_hi = p->fn[n - 1].code.hi;
   if (p->code_hi - p->code_lo > (64u << 20)) ERR("functions span more than 64 MiB");
@@ -108,6 +122,7 @@ void hwprof_cfg_prog_free(hwprof_cfg_prog_t *p) {
     free(p->fn[i].arena.base);
     free(p->fn[i].entry);
   }
+  free(p->twice);
   free(p->fn);
   free(p->fn_of);
   memset(p, 0, sizeof *p);

@@ -1,6 +1,6 @@
 /* The host's part of the CFG layer: the functions of a linked RV32 program read through
  * sw/host/elf/hwprof_elf.h (FUNC symbols with a size in executable sections; aliases merged, overlapping
- * symbols merged into one function marked multi-entry), each with its calls scanned, and on demand
+ * symbols merged into one function marked multi-entry; setjmp's kin known as such), each with its calls scanned, and on demand
  * its CFG, dominators and loops (hwprof_cfg.h) in an arena of its own. Several indirect jumps that
  * share a function's code addresses go through a dispatch node (code.dispatch set). */
 #ifndef HWPROF_CFG_PROG_H
@@ -29,7 +29,13 @@ typedef struct {
   unsigned nfn;
   uint32_t code_lo, code_hi; /* span of all functions */
   int *fn_of;                /* word of [code_lo, code_hi) -> function, or -1 */
+  uint32_t *twice;           /* the entries of the functions that return twice (every code.twice) */
+  unsigned ntwice;
 } hwprof_cfg_prog_t;
+
+/* Whether a function of this name returns twice: setjmp, _setjmp, sigsetjmp, __sigsetjmp (their
+ * calls get blocks of their own, hwprof_cfg.h; the instrumenter's landing code, docs/instrumenter.md). */
+bool hwprof_cfg_returns_twice(const char *name);
 
 /* Finds the functions of e and scans their calls. e must stay alive (and unmodified in its code)
  * while p is used. Returns 0, or -1 with a one-line reason in err (p is freed then). A function

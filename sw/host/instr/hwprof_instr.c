@@ -231,6 +231,10 @@ static int cmd_instrument(int argc, char **argv) {
     fprintf(stderr, "hwprof-instr: %u calls set the caller's pir again in software after they return; %u of "
                     "those restores left out (nothing reads the pir before it is set again)\n", st.restores,
             st.restores_dead);
+  if (!quiet && st.landings)
+    fprintf(stderr, "hwprof-instr: %u calls of functions that return twice (setjmp): a longjmp landing there puts "
+                    "the pir's stacks back to the frame's depths (table of %u entries at 0x%08" PRIx32 ")\n",
+            st.landings, (unsigned)INSTR_LANDING_ENTRIES, st.landing_at);
   if (!quiet && st.relaxed)
     fprintf(stderr, "hwprof-instr: %u conditional branches relaxed (their targets went out of reach): each now "
                     "branches to a jump behind it\n", st.relaxed);
@@ -268,7 +272,7 @@ static int cmd_paths_check(int argc, char **argv) {
   const double pc = st.run_paths ? 100.0 * (double)st.covered_paths / (double)st.run_paths : 100.0;
   const double ec = st.run_entries ? 100.0 * (double)st.covered_entries / (double)st.run_entries : 100.0;
   printf("paths-check: %u functions, %" PRIu64 " paths counted %" PRIu64 " times by the oracle, %ld differences; "
-         "%u functions the oracle saw run have no path profile, %" PRIu64 " paths were open at the end; "
+         "%u functions the oracle saw run have no path profile, %" PRIu64 " paths left open (by the run's end or a longjmp); "
          "coverage: %.2f%% of the run's paths, %.2f%% of its block entries\n",
          st.functions, st.paths, st.count, d, st.not_profiled, st.open, pc, ec);
   return d ? HWPROF_EXIT_DIFFERS : HWPROF_EXIT_OK;

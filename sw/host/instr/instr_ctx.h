@@ -26,6 +26,7 @@ typedef struct {
   bool linked;        /* entered by linked calls only (linkage.h): the hardware saves the caller's pir */
   bool call_started;  /* instrumented, not linked: its direct calls start its area (op INIT, no save) and
                          skip the prof.init at its entry, which the other ways in still run */
+  bool returns_twice; /* setjmp and its kin (hwprof_cfg_returns_twice): never linked nor neutral (landing.c) */
   pm_func_t pm;
   unsigned *region_off;
   instr_path_t *path;
@@ -68,6 +69,17 @@ static inline bool spills(const ctx_t *c) { return c->o->paths != kPathsNone && 
 static inline bool link_spills(const ctx_t *c) { return c->o->link_spill != 0 && c->o->linked_calls && !c->o->paths_sw; }
 static inline uint32_t spill_at(const ctx_t *c) { return (counters_end(c) + 63u) & ~63u; }
 static inline uint32_t link_spill_at(const ctx_t *c) { return spill_at(c) + (spills(c) ? c->o->path_spill : 0u); }
+/* ... then, 4 KiB aligned, the table where calls of functions that return twice keep the stacks'
+ * depths (landing.c), when the program has such calls */
+static inline uint32_t instr_landing_at(const ctx_t *c) {
+  return (link_spill_at(c) + (link_spills(c) ? c->o->link_spill : 0u) + 4095u) & ~4095u;
+}
+/* The end of the areas after the counters: the spill areas and the landing table, those there are. */
+static inline uint32_t instr_areas_end(const ctx_t *c) {
+  if (c->st.landings) return instr_landing_at(c) + 16u * INSTR_LANDING_ENTRIES;
+  if (spills(c) || link_spills(c)) return link_spill_at(c) + (link_spills(c) ? c->o->link_spill : 0u);
+  return counters_end(c);
+}
 
 #define ERR(...)                                        \
   do {                                                  \
@@ -100,6 +112,12 @@ int instr_write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob,
  * into it; one that cannot be counted loses its profile, with the reason. -1 only when out of memory
  * (c->err) */
 int instr_find_sources(ctx_t *c);
+
+/* landing.c: the first of function i's direct calls of a function that returns twice (setjmp and
+ * its kin), or 0; the code after each such call that keeps the pir's stacks right when a longjmp
+ * lands there (before any other code inserted after them), -1 with c->err */
+uint32_t instr_landing_call(const ctx_t *c, unsigned i);
+int instr_plan_landings(ctx_t *c, unsigned i);
 
 /* path_instr.c: plan function i's path profile (counters allocated; f->ok cleared with the reason
  * when it cannot have one), then place its operations; -1 only for a hard error (c->err) */

@@ -55,6 +55,12 @@ static int analyse(ctx_t *c, unsigned i) {
     snprintf(f->why, sizeof f->why, "several entry points (overlapping function symbols): no path profile");
     return 0;
   }
+  const uint32_t landing = instr_landing_call(c, i);
+  if (landing && c->o->paths != kPathsNone) {
+    snprintf(f->why, sizeof f->why, "calls setjmp at 0x%08" PRIx32 ": a longjmp landing there would continue a path "
+             "that ended: no path profile", landing);
+    return 0;
+  }
   if (hwprof_cfg_prog_build(&c->prog, i)) ERR("out of memory");
   const hwprof_cfg_func_t *g = &pf->cfg;
   if (g->why != HWPROF_CFG_OK) {
@@ -142,7 +148,7 @@ static bool leaves_to_neutral(const ctx_t *c, unsigned i) {
 
 static void find_neutral(ctx_t *c) {
   const hwprof_cfg_prog_t *p = &c->prog;
-  for (unsigned i = 0; i < p->nfn; i++) c->fn[i].neutral = !c->fn[i].ok;
+  for (unsigned i = 0; i < p->nfn; i++) c->fn[i].neutral = !c->fn[i].ok && !c->fn[i].returns_twice;
   for (bool changed = true; changed;) {
     changed = false;
     for (unsigned i = 0; i < p->nfn; i++) {
@@ -165,7 +171,7 @@ static int find_linked(ctx_t *c) {
     goto out;
   }
   const bool link = c->o->linked_calls && !c->o->paths_sw; /* the software-only build uses no pir */
-  for (unsigned i = 0; i < n; i++) ok[i] = c->fn[i].ok && link;
+  for (unsigned i = 0; i < n; i++) ok[i] = c->fn[i].ok && link && !c->fn[i].returns_twice; /* landing.c */
   if (instr_linkage(&c->prog, &c->elf, ok, c->o->link_spill ? 0u : HWPROF_PIR_LINK_ENTRIES, linked)) {
     snprintf(c->err, c->errlen, "out of memory");
     goto out;
@@ -238,6 +244,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
     goto out;
   }
   if ((c->rw = hwprof_rw_new(&c->elf, &c->prog, err, errlen)) == NULL) goto out;
+  for (unsigned i = 0; i < c->prog.nfn; i++) c->fn[i].returns_twice = hwprof_cfg_returns_twice(c->prog.fn[i].name);
   for (unsigned i = 0; i < c->prog.nfn; i++) {
     fn_t *f = &c->fn[i];
     if (analyse(c, i)) goto out;
@@ -264,6 +271,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   for (unsigned i = 0; i < c->prog.nfn; i++) {
     fn_t *f = &c->fn[i];
     c->st.functions++;
+    if (!f->derived && instr_plan_landings(c, i)) goto out; /* first after their calls */
     if (f->derived) {
       c->st.derived++;
       if (o->report)
@@ -301,11 +309,14 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   hwprof_rw_seg_t segs[4];
   unsigned nseg = 0;
   if (c->next_counter) segs[nseg++] = (hwprof_rw_seg_t){o->counters_at, 0, counters_end(c) - o->counters_at, 6u, NULL};
-  if (spills(c) || link_spills(c)) { /* the stacks' spill areas: zero-filled memory of the program's, after the counters */
-    const uint64_t lo = spill_at(c), hi = (uint64_t)link_spill_at(c) + (link_spills(c) ? o->link_spill : 0u);
+  if (spills(c) || link_spills(c) || c->st.landings) {
+    /* the stacks' spill areas and the landing table: zero-filled memory of the program's, after the counters */
+    const uint64_t lo = spills(c) || link_spills(c) ? spill_at(c) : instr_landing_at(c);
+    const uint64_t hi = c->st.landings ? (uint64_t)instr_landing_at(c) + 16u * INSTR_LANDING_ENTRIES
+                                       : (uint64_t)link_spill_at(c) + (link_spills(c) ? o->link_spill : 0u);
     if (hi > UINT32_MAX || (lo < hwprof_rw_text_end(c->rw) && hi > o->text_at)) {
-      snprintf(err, errlen, "the spill areas [0x%08" PRIx64 ", 0x%08" PRIx64 ") overlap the code or leave the "
-               "32-bit space", lo, hi);
+      snprintf(err, errlen, "the spill areas and landing table [0x%08" PRIx64 ", 0x%08" PRIx64 ") overlap the code or "
+               "leave the 32-bit space", lo, hi);
       remove(map);
       goto out;
     }
@@ -338,7 +349,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
       remove(map);
       goto out;
     }
-    const uint32_t at = (counters_end(c) + 15u) & ~15u;
+    const uint32_t at = (instr_areas_end(c) + 15u) & ~15u; /* after the counters and the areas behind them */
     for (unsigned b = 0; b < 4; b++) word[b] = (uint8_t)(at >> (8 * b));
     if ((c->meta_le = malloc(4 * c->nmeta + 1)) == NULL) {
       snprintf(err, errlen, "out of memory");
@@ -354,6 +365,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
     remove(map); /* nothing half written */
     goto out;
   }
+  if (c->st.landings) c->st.landing_at = instr_landing_at(c);
   c->st.inserted = hwprof_rw_stats(c->rw).inserted;
   c->st.moved_insns = hwprof_rw_stats(c->rw).moved;
   c->st.relaxed = hwprof_rw_stats(c->rw).relaxed;

@@ -27,6 +27,7 @@ typedef enum { kPathsNone = 0, kPathsPlain = 1, kPathsRegions = 2, kPathsGlobal 
 #define INSTR_PATH_SW_STACK 65536u /* entries of the software-only build's path stack */
 #define INSTR_PATH_SPILL_BYTES 0x40000u /* the hardware path stack's spill area (docs/path.md): 256 KiB */
 #define INSTR_LINK_SPILL_BYTES 0x40000u /* the link stack's, for path profiles through the hardware */
+#define INSTR_LANDING_ENTRIES 1024u /* entries (16 bytes) of the table of frames that called setjmp (landing.c) */
 #define INSTR_LINK_SPILL_AUTO UINT32_MAX /* link_spill: INSTR_LINK_SPILL_BYTES for paths through the
                                             hardware, 0 for edge profiles */
 
@@ -75,6 +76,8 @@ typedef struct {
                                            prof.path instructions inserted (calls' brackets included) */
   unsigned path_weighted, path_planned; /* with path_weights: functions whose chords the profile weighed,
                                            of those planned */
+  unsigned landings; /* calls of functions that return twice, with the code that keeps the stacks right */
+  uint32_t landing_at; /* ... and the table of their frames' depths, or 0 */
   uint32_t meta_at, meta_bytes; /* run-time metadata (the program defines hwprof_meta), or 0 */
 } instr_stats_t;
 

@@ -60,6 +60,21 @@ hwprof_cf_t hwprof_cfg_classify(const hwprof_cfg_code_t *c, uint32_t pc, uint32_
   }
 }
 
+/* The first word of the direct call at pc (its auipc, for a pair) when it calls a function that
+ * returns twice (c->twice), else 0. */
+static uint32_t twice_call_at(const hwprof_cfg_code_t *c, uint32_t pc) {
+  uint32_t t;
+  const uint32_t x = hwprof_cfg_word(c, pc);
+  if (c->ntwice == 0 || hwprof_cfg_classify(c, pc, x, &t) != HWPROF_CF_CALL || rv32_rd(x) != 1) return 0;
+  bool twice = false;
+  for (unsigned k = 0; k < c->ntwice; k++) twice |= c->twice[k] == t;
+  if (!twice) return 0;
+  uint32_t pt;
+  const bool pair = rv32_opcode(x) == RV32_OP_JALR && pc >= c->lo + 4u &&
+                    rv32_call_pair_at(c->rel, c->nrel, pc - 4, hwprof_cfg_word(c, pc - 4), x, &pt);
+  return pair ? pc - 4u : pc;
+}
+
 /* ---------------------------------------------------------------- sizes */
 
 /* Relocations that make a code address inside c a target (jump tables, label addresses): every
@@ -151,6 +166,10 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
     if (!dup) targets[ntargets++] = r->target;
   }
   leader[0] = true;
+  for (uint32_t pc = c->lo; pc < c->hi; pc += 4) { /* calls that return twice: blocks of their own */
+    const uint32_t at = twice_call_at(c, pc);
+    if (at) leader[(at - c->lo) / 4u] = leader[(pc - c->lo) / 4u + 1u] = true;
+  }
   for (unsigned k = 0; k < c->nentry; k++)
     if (c->entry[k] > c->lo && c->entry[k] < c->hi && !(c->entry[k] & 3u)) leader[(c->entry[k] - c->lo) / 4u] = true;
   for (uint32_t pc = c->lo; pc < c->hi; pc += 4) {
@@ -205,6 +224,8 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
   for (unsigned k = 0; k < c->nentry; k++)
     if (c->entry[k] > c->lo && c->entry[k] < c->hi && !(c->entry[k] & 3u))
       bad |= add_edge(f, ecap, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, f->blk_of[(c->entry[k] - c->lo) / 4u]);
+  for (uint32_t pc = c->lo; pc < c->hi; pc += 4)
+    if (twice_call_at(c, pc)) bad |= add_edge(f, ecap, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, f->blk_of[(pc - c->lo) / 4u]);
   for (unsigned b = 0; b < ncode; b++) {
     const uint32_t term = f->blk[b].end - 4;
     const int next = b + 1 < ncode ? (int)b + 1 : HWPROF_CFG_EXIT;
@@ -212,7 +233,7 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
     uint32_t t;
     for (uint32_t pc = f->blk[b].start; pc < f->blk[b].end; pc += 4) {
       const hwprof_cf_t k = hwprof_cfg_classify(c, pc, hwprof_cfg_word(c, pc), &t);
-      may_leave |= k == HWPROF_CF_CALL || k == HWPROF_CF_ENV;
+      may_leave |= (k == HWPROF_CF_CALL && !twice_call_at(c, pc)) || k == HWPROF_CF_ENV;
     }
     switch (hwprof_cfg_classify(c, term, hwprof_cfg_word(c, term), &t)) {
       case HWPROF_CF_BRANCH:

@@ -58,6 +58,12 @@ typedef struct {
    * order, each a word in (lo, hi); each starts a block and has a virtual entry edge of its own. */
   const uint32_t *entry;
   unsigned nentry;
+  /* The entry addresses of the program's functions that return twice (setjmp and its kin), in any
+   * order. A direct call of one (with its auipc, for a pair) is a block of its own, which the call
+   * never leaves for good (no virtual exit: the first return always comes) and which has a virtual
+   * entry edge: the later returns, a longjmp landing behind the call. */
+  const uint32_t *twice;
+  unsigned ntwice;
 } hwprof_cfg_code_t;
 
 uint32_t hwprof_cfg_word(const hwprof_cfg_code_t *c, uint32_t addr);
