@@ -284,16 +284,22 @@ $(BUILD)/bigprogs/zstd.elf: $(wildcard $(BIGPROGS)/zstd/*.c $(BIGPROGS)/zstd/*/*
 # (sim/bigprogs/lua_phases.c; make bench section 10b), apart from the programs of ../shared/bigprogs
 # that make test checks as they are (build/bigprogs/)
 LUA_PHASES := $(if $(wildcard $(BIGPROGS)/lua/onelua.c),$(BUILD)/lua-phases/lua-phases.elf)
-$(BUILD)/lua-phases/lua-phases.elf: $(wildcard $(BIGPROGS)/lua/*.c $(BIGPROGS)/lua/*.h) sim/bigprogs/lua_phases.c
+$(BUILD)/lua-phases/lua-phases.elf: $(wildcard $(BIGPROGS)/lua/*.c $(BIGPROGS)/lua/*.h) sim/bigprogs/lua_phases.c sim/bigprogs/lua_driver.h
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(BIG_FLAGS) -DMAKE_LIB -DLUA_USE_C89 -I$(BIGPROGS)/lua $(BIGPROGS)/lua/onelua.c sim/bigprogs/lua_phases.c -lm -o $@
+# ... and Lua with our driver of scripts that longjmp all the time: coroutine generators, errors
+# caught by pcall, failing coroutines (sim/bigprogs/lua_unwind.c; make test's bigprogs checks)
+LUA_UNWIND := $(if $(wildcard $(BIGPROGS)/lua/onelua.c),$(BUILD)/lua-unwind/lua-unwind.elf)
+$(BUILD)/lua-unwind/lua-unwind.elf: $(wildcard $(BIGPROGS)/lua/*.c $(BIGPROGS)/lua/*.h) sim/bigprogs/lua_unwind.c sim/bigprogs/lua_driver.h
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(BIG_FLAGS) -DMAKE_LIB -DLUA_USE_C89 -I$(BIGPROGS)/lua $(BIGPROGS)/lua/onelua.c sim/bigprogs/lua_unwind.c -lm -o $@
 # ... and both with the dynamic optimizer's firmware (the re-layout, scheme 5A; make bench section
 # 10b): their RAM ends 1 MiB lower, where the code cache and its origin table sit below the
 # instrumented code
 BIG_DYN_FLAGS := $(subst __ram_size=0x400000,__ram_size=0x300000,$(BIG_FLAGS))
 BIG_DYN_ELFS := $(if $(wildcard $(BIGPROGS)/lua/onelua.c),$(BUILD)/dynrl-big/lua-prof.elf $(BUILD)/dynrl-big/lua-phases-prof.elf)
 $(BUILD)/dynrl-big/lua.elf: $(BIGPROGS)/lua/bench_main.c
-$(BUILD)/dynrl-big/lua-phases.elf: sim/bigprogs/lua_phases.c
+$(BUILD)/dynrl-big/lua-phases.elf: sim/bigprogs/lua_phases.c sim/bigprogs/lua_driver.h
 $(BUILD)/dynrl-big/%.elf: $(filter-out %/bench_main.c,$(wildcard $(BIGPROGS)/lua/*.c $(BIGPROGS)/lua/*.h)) $(BUILD)/dynrl/dynopt-rt.o \
                           $(call fwobj,wl,$(DYN_FW))
 	@mkdir -p $(dir $@)
@@ -330,6 +336,16 @@ $(BUILD)/instr/dispatch.elf: tests/programs/dispatch.c
 $(BUILD)/instr/many_paths.elf: tests/programs/many_paths.c
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(WL_FLAGS) -Wl,--emit-relocs -Wl,--no-relax $< -o $@
+
+# setjmp and longjmp out of linked calls, nested protected calls, deep recursion (docs/instrumenter.md,
+# "setjmp and longjmp"): a test input of the profilers' own
+$(BUILD)/instr/unwind.elf: tests/programs/unwind.c
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -Wl,--emit-relocs -Wl,--no-relax $< -o $@
+# ... and with two of its frames that call setjmp 16 KiB apart, which the landing code cannot tell apart
+$(BUILD)/instr/unwind-collide.elf: tests/programs/unwind.c
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(WL_FLAGS) -DUNWIND_COLLIDE=1 -Wl,--emit-relocs -Wl,--no-relax $< -o $@
 
 # A switch table of label differences (-fPIC): a test input of the instrumenter's own
 $(BUILD)/instr/switch_table.elf: tests/programs/switch_table.c
@@ -500,9 +516,9 @@ $(eval $(call DYNRL_RULES,dyntrace,$(DYNBOTH_FLAGS) -DDYNOPT_TRACES_ONLY,$(DYNBO
 dynopt: $(DYN_ELFS) $(EMBENCH_DYN) $(DYNRL_ELFS) $(BIG_DYN_ELFS) $(SIM_BIN)
 
 WORKLOAD_FILES := $(WL_ELFS) $(FW_ELFS) $(COP_FW_ELFS) $(VP_FW_ELFS) $(SS_FW_ELFS) $(WL_PROF) $(WL_PROF_SWEPT) $(WL_GCOV) $(BUILD)/fw/hwprof_cfg.o $(EMBENCH_TEST) \
-           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(BUILD)/instr/dispatch.elf $(BUILD)/instr/many_paths.elf $(BUILD)/instr/deep_recursion.elf $(BUILD)/instr/bare_auipc.elf $(WL_CLANG) $(EMBENCH_GCOV) $(EMBENCH_GCOV_O0) $(WL_GCOV_O0) $(DYN_ELFS) $(EMBENCH_DYN) \
+           $(EMBENCH_OPT_ELFS) $(BUILD)/instr/switch_table.elf $(BUILD)/instr/dispatch.elf $(BUILD)/instr/many_paths.elf $(BUILD)/instr/deep_recursion.elf $(BUILD)/instr/unwind.elf $(BUILD)/instr/unwind-collide.elf $(BUILD)/instr/bare_auipc.elf $(WL_CLANG) $(EMBENCH_GCOV) $(EMBENCH_GCOV_O0) $(WL_GCOV_O0) $(DYN_ELFS) $(EMBENCH_DYN) \
            $(addprefix $(BUILD)/workloads/,$(addsuffix .elf,$(PHASE_WORKLOADS))) $(TC_ELFS) $(EMBENCH_TRACE) $(DYNRL_ELFS) \
-           $(TRAPS_ELF) $(BIG_ELFS) $(BIG_DYN_ELFS) $(LUA_PHASES)
+           $(TRAPS_ELF) $(BIG_ELFS) $(BIG_DYN_ELFS) $(LUA_PHASES) $(LUA_UNWIND)
 workloads: $(WORKLOAD_FILES) $(SIM_BIN) $(INSTR_BIN) $(REPORT_BIN)  # and the tools the docs run on them
 
 qemu-check: $(SIM_BIN) $(WL_ELFS)  # plain programs only: QEMU has no hwprof device

@@ -154,12 +154,57 @@ bigprogs_paths() {
   return $rc
 }
 
+# Lua with scripts that leave functions by longjmp all the time (sim/bigprogs/lua_unwind.c: coroutine
+# generators, errors caught by pcall, failing coroutines; 25 M instructions; docs/instrumenter.md,
+# "setjmp and longjmp"): instrumented for edges (as built, and with a link stack spill area, which
+# links the interpreter's recursive calls too) and for region-based paths, it prints what the
+# uninstrumented build prints (its own check of the scripts' values included) and exits 0; the edge
+# profiles equal the exact counts of the run, the path profile the oracle's paths
+lua_unwind_one() {
+  local v=$1 elf="$build/lua-unwind/lua-unwind.elf" d="$logdir/lua-unwind"
+  local name=${v//[^a-z0-9]/}
+  name=lu${name:-edges}
+  if [[ $v == --paths=* ]]; then
+    "$build/unit/hwprof-instr-asan" instrument --quiet $v "$elf" -o "$d/$name.elf" &&
+      "$build/sim/hwprof-sim" --path-map="$d/$name.map" --path-profile="$d/$name.pprof" "$d/$name.elf" >"$d/$name.out" 2>"$d/$name.err"
+  else
+    "$build/unit/hwprof-instr-asan" instrument $v "$elf" -o "$d/$name.elf" >"$d/$name.instr" 2>&1 &&
+      "$build/sim/hwprof-sim" --edge-map="$d/$name.map" "$d/$name.elf" >"$d/$name.out" 2>"$d/$name.err"
+  fi
+}
+lua_unwind() {
+  local v name rc=0 elf="$build/lua-unwind/lua-unwind.elf" d="$logdir/lua-unwind"
+  mkdir -p "$d"
+  "$build/sim/hwprof-sim" --quiet "$elf" >"$d/plain.out" 2>/dev/null || { echo "the uninstrumented build failed"; rc=1; }
+  "$build/sim/hwprof-sim" --quiet --path-truth="$d/truth" "$elf" >/dev/null 2>&1 &
+  lua_unwind_one "" & lua_unwind_one --link-spill=262144 & lua_unwind_one --paths=rb &
+  wait
+  for v in "" --link-spill=262144 --paths=rb; do
+    name=${v//[^a-z0-9]/}
+    name=lu${name:-edges}
+    cmp -s "$d/plain.out" "$d/$name.out" || { echo "$name: its output differs from the uninstrumented build's"; rc=1; }
+    if [[ $v == --paths=* ]]; then
+      out=$("$build/unit/hwprof-instr-asan" paths-check "$d/$name.pprof" "$d/truth" 2>&1)
+      echo "$name: $(tail -1 <<<"$out")"
+      grep 'left out luaD_rawrunprotected' "$d/$name.err"
+      grep -q '^paths-check: [1-9][0-9]* functions, .* 0 differences' <<<"$out" || rc=1
+    else
+      echo "$name: $(grep -o '[0-9]* calls of functions that return twice' "$d/$name.instr")"
+      grep -o 'edge check: [0-9]* functions.*' "$d/$name.err"
+      grep -q 'edge check: .* 0 differences' "$d/$name.err" || { tail -3 "$d/$name.err"; rc=1; }
+    fi
+  done
+  rm -f "$d/truth"
+  return $rc
+}
+
 if [ ${#big_elfs[@]} -gt 0 ]; then
   check bigprogs-edge-profile-coverage bigprogs_edge_profile
   check bigprogs-path-profile-rb-equal-oracle bigprogs_paths
   check bigprogs-lcov-retire-stream bigprogs_lcov
   check bigprogs-inline-stacks-addr2line bigprogs_inline
   check bigprogs-wpp-blocks-equal-retire-stream bigprogs_wpp
+  [ -f "$build/lua-unwind/lua-unwind.elf" ] && check bigprogs-lua-longjmp-exact lua_unwind
 else
   echo "note: ../shared/bigprogs is not there (BIGPROGS=...): the checks on Lua and zstd are skipped"
 fi

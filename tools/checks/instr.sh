@@ -44,6 +44,50 @@ edge_profiles_rtl() {
 }
 check instr-edge-profiles-exact-rtl-lockstep edge_profiles_rtl
 
+# setjmp and longjmp (docs/instrumenter.md, "setjmp and longjmp"): tests/programs/unwind.c leaves
+# linked calls, nested protected calls and recursion up to 23 deep by longjmp. Instrumented (the
+# ASan/UBSan instrumenter) in both modes, at K = 2 and 4, with a link stack spill area (recursion
+# linked, frames in memory when the jump comes), without linked calls: each build names its calls
+# of setjmp (the landing code), and its edge profile equals the exact counts of the run on the C
+# model; the default and the spilling builds on the RTL in lockstep too. Without the landing code
+# the abandoned frames stay on the link stack: LINK.ERR, or counts in the wrong function's area.
+# (Mutants of the landing code that skip the cut of the ring's count, or of the lines in memory,
+# give differences here.)
+instr_longjmp() {
+  local v name out rc=0 elfs=() d="$logdir/unwind"
+  mkdir -p "$d"
+  for v in "" --mode=all --k=2 --link-spill=4096 --no-linked-calls; do
+    name=unwind${v//[^a-z0-9]/}
+    out=$("$build/unit/hwprof-instr-asan" instrument --k=4 $v "$build/instr/unwind.elf" -o "$d/$name.elf" 2>&1) ||
+      { echo "$v: $out"; rc=1; continue; }
+    grep -q '^hwprof-instr: 1 calls of functions that return twice' <<<"$out" || { echo "$name: no landing code"; rc=1; }
+    out=$("$build/sim/hwprof-sim" --edge-map="$d/$name.map" "$d/$name.elf" 2>&1 >/dev/null)
+    echo "$name: $(grep -o 'edge check:.*differences' <<<"$out" | head -1)"
+    grep -q 'edge check: .* 0 differences' <<<"$out" || { grep -i 'error\|LINK' <<<"$out"; rc=1; }
+  done
+  elfs=("$d/unwind.elf" "$d/unwindlinkspill4096.elf")
+  sc_runs sc-unwind "--engine=lockstep" "--edge-map=@MAP@" -- "${elfs[@]}"
+  for v in "${elfs[@]}"; do
+    name=$(basename "$v" .elf)
+    out=$(cat "$logdir/sc-unwind-$name.out")
+    echo "$name on the RTL in lockstep: exit $(cat "$logdir/sc-unwind-$name.rc"); $(grep -o 'edge check:.*differences' <<<"$out"); $(grep -o 'lockstep:.*' <<<"$out")"
+    [ "$(cat "$logdir/sc-unwind-$name.rc")" = 0 ] && grep -q 'edge check: .* 0 differences' <<<"$out" &&
+      grep -q ' 0 mismatches' <<<"$out" || rc=1
+  done
+  # two frames that call setjmp 16 KiB apart share the landing table's slot: the landing in the
+  # outer one cannot find its depths, and the profile is refused (exit 4), never wrong
+  for v in "" --link-spill=4096; do
+    name=unwind-collide${v//[^a-z0-9]/}
+    "$build/unit/hwprof-instr-asan" instrument --quiet $v "$build/instr/unwind-collide.elf" -o "$d/$name.elf" || { rc=1; continue; }
+    out=$("$build/sim/hwprof-sim" --edge-map="$d/$name.map" "$d/$name.elf" 2>&1 >/dev/null)
+    local st=$?
+    echo "$name: exit $st: $(grep -o 'edge check:.*' <<<"$out" | head -1)"
+    [ $st = 4 ] && grep -q 'edge check: .*(LINK.ERR: .*longjmp.*not exact' <<<"$out" || rc=1
+  done
+  return $rc
+}
+check instr-longjmp-landings-exact instr_longjmp
+
 # gcov as a second oracle: each function's invocation count in the profile read back from the
 # hardware equals gcov's for the -fprofile-arcs build (the freestanding runtime writes the .gcda)
 gcov_oracle() {
