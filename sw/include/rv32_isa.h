@@ -122,9 +122,6 @@ static inline uint32_t rv32_ori(unsigned rd, unsigned rs1, int32_t imm) {
 static inline uint32_t rv32_sub(unsigned rd, unsigned rs1, unsigned rs2) {
   return RV32_OP_REG | 0x20u << 25 | rd << 7 | rs1 << 15 | rs2 << 20;
 }
-static inline uint32_t rv32_xor(unsigned rd, unsigned rs1, unsigned rs2) {
-  return RV32_OP_REG | 4u << 12 | rd << 7 | rs1 << 15 | rs2 << 20;
-}
 static inline uint32_t rv32_or(unsigned rd, unsigned rs1, unsigned rs2) {
   return RV32_OP_REG | 6u << 12 | rd << 7 | rs1 << 15 | rs2 << 20;
 }

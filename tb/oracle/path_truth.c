@@ -445,6 +445,22 @@ static bool append(path_act_t *a, uint32_t blk) {
   return true;
 }
 
+/* A longjmp landed at pc in activation a: behind one of its calls of setjmp (the call's block, a
+ * landing block of the CFG), its path in progress is cut off and a new one starts at that block;
+ * anywhere else the activation goes on (a function the CFG layer does not know returns twice). */
+static void land(path_truth_t *t, path_act_t *a, uint32_t pc) {
+  const hwprof_cfg_func_t *f = cfg_of(t, a->fn);
+  if (f == NULL || pc < f->lo + 4u || pc > f->hi) return;
+  const int b = f->blk_of[(pc - 4u - f->lo) / 4u];
+  if (b < 0 || !f->blk[b].landing || f->blk[b].end != pc) return;
+  record(t, a, kPathEndOpen);
+  hier_end(t, a, kPathEndOpen);
+  a->len = 0;
+  if (!append(a, (uint32_t)b)) t->failed = true;
+  hier_block(t, a, f, b);
+  a->last = b;
+}
+
 void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev, uint32_t sp) {
   if (!ev->valid || ev->trap == HWPROF_TRAP_HANDLER || ev->trap == 3u || t->failed) return;
   const uint32_t pc = ev->pc;
@@ -511,6 +527,7 @@ void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev, uint32_t sp
         hier_end(t, &t->stack[t->depth - 1], kPathEndOpen);
         t->unwound++;
       }
+      if (t->depth > 0) land(t, &t->stack[t->depth - 1], ev->next_pc);
     }
   } else if ((ev->kind == HWPROF_KIND_JUMP || ev->kind == HWPROF_KIND_IJUMP) && f != NULL &&
              (ev->next_pc < f->lo || ev->next_pc >= f->hi)) {

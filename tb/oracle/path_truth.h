@@ -6,7 +6,9 @@
  * the back edge it takes, or at the end of the run. Calls do not end a path: the callee's own
  * activation has its own, and the caller's goes on where the call returns. A return that goes
  * elsewhere than behind its call (a longjmp landing) leaves every activation whose call's stack
- * pointer is at or below the one it lands with: their paths are cut off, never finished ("open").
+ * pointer is at or below the one it lands with: their paths are cut off, never finished ("open");
+ * in the activation it lands in, behind a call of setjmp, the path in progress is cut off too and a
+ * new one starts at the call's block (the CFG's landing block: hwprof_cfg.h).
  * Each distinct path of
  * each function is counted; the file lists them (docs/path.md, "Files").
  * The program's instructions only: a trap handler's are not followed (ev->trap). The program must

@@ -143,6 +143,44 @@ static void test_cfg_call_self_loop_unreachable(void **state) {
   assert_false(hwprof_cfg_dominates(&fn, 0, 3));
 }
 
+/* A call of setjmp (a function that returns twice) and a call of another function, worked out by hand:
+ *   B0 0x00 addi                      entry
+ *   B1 0x04 auipc; 0x08 jalr ra       the call of setjmp (0x80003000), a block of its own
+ *   B2 0x0c beqz a0 -> 0x18           its value
+ *   B3 0x10 auipc; 0x14 jalr ra       a call of 0x80002000 (may never come back)
+ *   B4 0x18 ret
+ * B1 is a landing block: a virtual entry edge of its own (after the function's), no virtual exit;
+ * B3's call has one. */
+static void test_cfg_call_returns_twice(void **state) {
+  (void)state;
+  const uint32_t w[] = {ADDI_A1, AUIPC_RA, JALR_RA, BEQZ_A0(12), AUIPC_RA, JALR_RA, RET};
+  const rv32_reloc_t rel[] = {{LO + 4, R_RISCV_CALL, 0x80003000u, 0}, {LO + 16, R_RISCV_CALL, 0x80002000u, 0}};
+  const uint32_t twice[] = {0x80003000u};
+  for (unsigned i = 0; i < 7; i++)
+    for (unsigned b = 0; b < 4; b++) bytes[4 * i + b] = (uint8_t)(w[i] >> (8 * b));
+  code = (hwprof_cfg_code_t){.lo = LO, .hi = LO + 28u, .bytes = bytes, .rel = rel, .nrel = 2, .twice = twice, .ntwice = 1};
+  arena = (hwprof_arena_t){arena_mem, hwprof_cfg_need(&code), 0};
+  assert_int_equal(hwprof_cfg_scan(&fn, &code, &arena), 0);
+  assert_int_equal(hwprof_cfg_build(&fn, &code, &arena), 0);
+  assert_int_equal(fn.why, HWPROF_CFG_OK);
+  assert_int_equal(fn.nblk, 5);
+  const uint32_t start[] = {0x00, 0x04, 0x0c, 0x10, 0x18};
+  for (unsigned b = 0; b < 5; b++) {
+    assert_int_equal(fn.blk[b].start, LO + start[b]);
+    assert_int_equal(fn.blk[b].landing, b == 1);
+  }
+  assert_int_equal(fn.nedge, 9);
+  expect_edge(0, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0);
+  expect_edge(1, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 1);
+  expect_edge(2, HWPROF_CFG_FALL, 0, 1);
+  expect_edge(3, HWPROF_CFG_FALL, 1, 2);
+  expect_edge(4, HWPROF_CFG_TAKEN, 2, 4);
+  expect_edge(5, HWPROF_CFG_NOT_TAKEN, 2, 3);
+  expect_edge(6, HWPROF_CFG_FALL, 3, 4);
+  expect_edge(7, HWPROF_CFG_VIRTUAL_EXIT, 3, HWPROF_CFG_EXIT);
+  expect_edge(8, HWPROF_CFG_RETURN, 4, HWPROF_CFG_EXIT);
+}
+
 /* Millicode: three entry points into one piece of straight-line code (the shape of libgcc's
  * __riscv_save_N), returning through t0:
  *   B0 0x00 addi; 0x04 j 0x0c     entry (lo)
@@ -299,6 +337,7 @@ int main(void) {
       cmocka_unit_test(test_cfg_call_self_loop_unreachable), cmocka_unit_test(test_cfg_switch),
       cmocka_unit_test(test_cfg_refusals),           cmocka_unit_test(test_cfg_arena_too_small),
       cmocka_unit_test(test_cfg_shared_indirect_jumps_dispatch_node), cmocka_unit_test(test_cfg_several_entry_points),
+      cmocka_unit_test(test_cfg_call_returns_twice),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

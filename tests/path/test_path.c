@@ -43,7 +43,7 @@ static const pp_edge_t kFig4a[] = {{kRe, kC}, {kRe, kE}, {kC, kD}, {kC, kE}, {kD
 static void test_bl_figure_4a_region_r1(void **state) {
   (void)state;
   hwprof_arena_t a = fresh_arena();
-  const pp_graph_t g = {6, kRe, kRx, kFig4a, 8};
+  const pp_graph_t g = {6, kRe, kRx, kFig4a, 8, NULL};
   pp_numbering_t n;
   assert_int_equal(pp_number(&g, NULL, 1000, &a, &n), kPpOk);
   assert_int_equal(n.paths, 4);
@@ -75,7 +75,7 @@ static const pp_edge_t kFig3a[] = {{kRe3, kA3}, {kRe3, kB3}, {kA3, kC3}, {kB3, k
 static void test_bl_figure_3a_region_r2(void **state) {
   (void)state;
   hwprof_arena_t a = fresh_arena();
-  const pp_graph_t g = {7, kRe3, kRx3, kFig3a, 8};
+  const pp_graph_t g = {7, kRe3, kRx3, kFig3a, 8, NULL};
   pp_numbering_t n;
   assert_int_equal(pp_number(&g, NULL, 1000, &a, &n), kPpOk);
   assert_int_equal(n.paths, 4);
@@ -104,7 +104,7 @@ static const pp_edge_t kFig8a[] = {{kA, kC8},  {kA, kB8},  {kB8, kC8}, {kC8, kD8
 static void test_bl_figure_8a_global(void **state) {
   (void)state;
   hwprof_arena_t a = fresh_arena();
-  const pp_graph_t g = {9, kA, kI8, kFig8a, 15};
+  const pp_graph_t g = {9, kA, kI8, kFig8a, 15, NULL};
   pp_numbering_t n;
   assert_int_equal(pp_number(&g, NULL, 1000, &a, &n), kPpOk);
   assert_int_equal(n.paths, 20);
@@ -131,7 +131,7 @@ static void test_bl_back_edge_dummies(void **state) {
   (void)state;
   hwprof_arena_t a = fresh_arena();
   const pp_edge_t edges[] = {{0, 1}, {1, 2}, {2, 1}, {1, 3}};
-  const pp_graph_t g = {4, 0, 3, edges, 4};
+  const pp_graph_t g = {4, 0, 3, edges, 4, NULL};
   pp_numbering_t n;
   assert_int_equal(pp_number(&g, NULL, 1000, &a, &n), kPpOk);
   assert_true(n.back[2]);
@@ -150,6 +150,36 @@ static void test_bl_back_edge_dummies(void **state) {
   assert_true(found);
 }
 
+/* A diamond, entry 0 -> 1 | 2 -> 3 -> exit 4, with a longjmp landing at 2 (pp_graph_t.start): the
+ * numbering adds ENTRY->2 after the real edges, so (worked out by hand, values in edge order) 0->1
+ * is 0, 0->2 is 1, the dummy 0->2 is 2, every other edge 0: three paths, the landing's numbered 2;
+ * a start at the entry itself adds nothing. */
+static void test_bl_landing_start(void **state) {
+  (void)state;
+  hwprof_arena_t a = fresh_arena();
+  const pp_edge_t edges[] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 4}};
+  const bool start[] = {true, false, true, false, false};
+  const pp_graph_t g = {5, 0, 4, edges, 5, start};
+  pp_numbering_t n;
+  assert_int_equal(pp_number(&g, NULL, 1000, &a, &n), kPpOk);
+  assert_int_equal(n.paths, 3);
+  assert_int_equal(n.nedge, 6);
+  assert_int_equal(n.kind[5], kPpDummyEntry);
+  assert_int_equal(n.edge[5].src, 0);
+  assert_int_equal(n.edge[5].dst, 2);
+  const uint32_t p013[] = {0, 1, 3}, p023[] = {0, 2, 3}, p23[] = {2, 3};
+  uint64_t sum;
+  const char *why = "";
+  assert_true(pp_number_path(&n, p013, 3, false, &sum, &why));
+  assert_int_equal(sum, 0);
+  assert_true(pp_number_path(&n, p023, 3, false, &sum, &why));
+  assert_int_equal(sum, 1);
+  assert_true(pp_number_path(&n, p23, 2, false, &sum, &why));
+  assert_int_equal(sum, 2);
+  const uint32_t p3[] = {3}; /* no path starts at 3 */
+  assert_false(pp_number_path(&n, p3, 1, false, &sum, &why));
+}
+
 static void test_bl_refuses_what_it_cannot_number(void **state) {
   (void)state;
   hwprof_arena_t a = fresh_arena();
@@ -162,21 +192,21 @@ static void test_bl_refuses_what_it_cannot_number(void **state) {
     chain[4 * i + 2] = (pp_edge_t){s + 1, s + 3};
     chain[4 * i + 3] = (pp_edge_t){s + 2, s + 3};
   }
-  const pp_graph_t big = {211, 0, 210, chain, 280};
+  const pp_graph_t big = {211, 0, 210, chain, 280, NULL};
   pp_numbering_t n;
   assert_int_equal(pp_number(&big, NULL, UINT64_C(1) << 40, &a, &n), kPpTooManyPaths);
   assert_int_equal(pp_number(&big, NULL, UINT64_MAX, &a, &n), kPpTooManyPaths); /* 2^70 > 2^64 - 1 */
   /* a node from which the exit cannot be reached */
   const pp_edge_t dead[] = {{0, 1}, {0, 2}, {1, 3}};
-  const pp_graph_t gd = {4, 0, 3, dead, 3};
+  const pp_graph_t gd = {4, 0, 3, dead, 3, NULL};
   a = fresh_arena();
   assert_int_equal(pp_number(&gd, NULL, 100, &a, &n), kPpUnreachable);
   /* an edge out of the exit, an edge out of range */
   const pp_edge_t out[] = {{0, 1}, {1, 0}, {1, 2}};
-  const pp_graph_t go = {3, 0, 1, out, 3};
+  const pp_graph_t go = {3, 0, 1, out, 3, NULL};
   assert_int_equal(pp_number(&go, (const bool[]){false, false, false}, 100, &a, &n), kPpBadGraph);
   const pp_edge_t range[] = {{0, 7}};
-  const pp_graph_t gr = {2, 0, 1, range, 1};
+  const pp_graph_t gr = {2, 0, 1, range, 1, NULL};
   assert_int_equal(pp_number(&gr, NULL, 100, &a, &n), kPpBadGraph);
 }
 
@@ -245,8 +275,8 @@ static void path_name(const pp_numbering_t *n, const uint32_t *node_of, uint32_t
 static void test_rb_augment_figures_3a_and_4a(void **state) {
   (void)state;
   hwprof_arena_t a = fresh_arena();
-  const pp_graph_t g = {10, nS, nT, kFig2a, 13};
-  const pp_regions_t h = {&g, kFig2aBack, kFig2aRegion, kFig2aParent, kFig2aRepEntry, NULL, 3};
+  const pp_graph_t g = {10, nS, nT, kFig2a, 13, NULL};
+  const pp_regions_t h = {&g, kFig2aBack, kFig2aRegion, kFig2aParent, kFig2aRepEntry, NULL, 3, NULL};
   pp_graph_t out;
   uint32_t *node_of, *local_of;
   /* R1 (Figure 4A): Re->C, Re->E, C->D, C->E, D->Rx, D->F, E->F, F->Rx, in the order the text fixes */
@@ -314,8 +344,8 @@ static const uint32_t kFig7aRepExit[] = {kD8, kD8, kI8};
 static void test_gp_augment_figure_8a(void **state) {
   (void)state;
   hwprof_arena_t a = fresh_arena();
-  const pp_graph_t g = {9, kA, kI8, kFig7a, 11};
-  const pp_regions_t h = {&g, kFig7aBack, kFig7aRegion, kFig7aParent, kFig7aRepEntry, kFig7aRepExit, 3};
+  const pp_graph_t g = {9, kA, kI8, kFig7a, 11, NULL};
+  const pp_regions_t h = {&g, kFig7aBack, kFig7aRegion, kFig7aParent, kFig7aRepEntry, kFig7aRepExit, 3, NULL};
   pp_graph_t out;
   bool *added;
   assert_int_equal(pp_gp_augment(&h, &a, &out, &added), kPpOk);
@@ -326,7 +356,7 @@ static void test_gp_augment_figure_8a(void **state) {
   for (uint32_t e = 0; e < out.nedge; e++) nadded += added[e];
   assert_int_equal(nadded, 5);
   /* numbered in the order the text fixes (kFig8a's), then reassigned */
-  const pp_graph_t og = {9, kA, kI8, ordered, 15};
+  const pp_graph_t og = {9, kA, kI8, ordered, 15, NULL};
   bool oadded[15];
   for (uint32_t i = 0; i < 15; i++) {
     oadded[i] = false;
@@ -357,15 +387,15 @@ static void test_gp_augment_figure_8a(void **state) {
 static void test_regions_refuse_malformed_nesting(void **state) {
   (void)state;
   hwprof_arena_t a = fresh_arena();
-  const pp_graph_t g = {9, kA, kI8, kFig7a, 11};
+  const pp_graph_t g = {9, kA, kI8, kFig7a, 11, NULL};
   const uint32_t loop_parent[] = {1, 0, PP_NONE}; /* R1 in R2 in R1 */
-  pp_regions_t h = {&g, kFig7aBack, kFig7aRegion, loop_parent, kFig7aRepEntry, kFig7aRepExit, 3};
+  pp_regions_t h = {&g, kFig7aBack, kFig7aRegion, loop_parent, kFig7aRepEntry, kFig7aRepExit, 3, NULL};
   pp_graph_t out;
   bool *added;
   uint32_t *node_of, *local_of;
   assert_int_equal(pp_gp_augment(&h, &a, &out, &added), kPpBadGraph);
   const uint32_t bad_rep[] = {kH8, kB8, kA}; /* R1's representative entry outside R1 */
-  h = (pp_regions_t){&g, kFig7aBack, kFig7aRegion, kFig7aParent, bad_rep, kFig7aRepExit, 3};
+  h = (pp_regions_t){&g, kFig7aBack, kFig7aRegion, kFig7aParent, bad_rep, kFig7aRepExit, 3, NULL};
   assert_int_equal(pp_rb_augment(&h, 0, &a, &out, &node_of, &local_of), kPpBadGraph);
   h.rep_entry = kFig7aRepEntry;
   assert_int_equal(pp_rb_augment(&h, 3, &a, &out, &node_of, &local_of), kPpBadGraph); /* no region 3 */
@@ -452,7 +482,7 @@ static void test_bl_random_graphs_number_every_path_once(void **state) {
       if (rnd(3) == 0 && v + 2 < k) edges[m++] = (pp_edge_t){v, v + 2 + rnd(k - v - 2)};
       else if (rnd(5) == 0 && v > 0) edges[m++] = (pp_edge_t){v, rnd(v + 1)}; /* back to itself or before */
     }
-    const pp_graph_t g = {k, 0, k - 1, edges, m};
+    const pp_graph_t g = {k, 0, k - 1, edges, m, NULL};
     hwprof_arena_t a = fresh_arena();
     pp_numbering_t n;
     const pp_status_t st = pp_number(&g, NULL, 1u << 16, &a, &n);
@@ -485,7 +515,7 @@ int main(void) {
       cmocka_unit_test(test_bl_figure_4a_region_r1),
       cmocka_unit_test(test_bl_figure_3a_region_r2),
       cmocka_unit_test(test_bl_figure_8a_global),
-      cmocka_unit_test(test_bl_back_edge_dummies),
+      cmocka_unit_test(test_bl_back_edge_dummies), cmocka_unit_test(test_bl_landing_start),
       cmocka_unit_test(test_bl_refuses_what_it_cannot_number),
       cmocka_unit_test(test_rb_augment_figures_3a_and_4a),
       cmocka_unit_test(test_gp_augment_figure_8a),

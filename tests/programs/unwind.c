@@ -75,6 +75,24 @@ __attribute__((noinline)) static int protect(work_fn fn, uint32_t v, int n) {
   return code;
 }
 
+/* a protected call inside a loop: setjmp in the loop's body (hierarchical path profiles leave this
+ * function out: a landing would continue the function's path as it was at the call) */
+__attribute__((noinline)) static uint32_t retry(uint32_t v0, int n) {
+  volatile uint32_t r = 0, v = v0; /* live across setjmp */
+  for (volatile int i = 0; i < n; i++) {
+    struct guard g;
+    g.outer = innermost;
+    innermost = &g;
+    if (setjmp(g.buf) == 0) {
+      r += mid(v + (uint32_t)i * 131u, 2);
+    } else {
+      r ^= 0x55u;
+    }
+    innermost = g.outer;
+  }
+  return r;
+}
+
 __attribute__((noinline)) static uint32_t nested(uint32_t v, int n) {
   uint32_t r = 0;
   for (int i = 0; i < n; i++) r += (uint32_t)protect(mid, v + (uint32_t)i * 97u, 4);
@@ -117,11 +135,12 @@ static void collide(void) {
 
 int main(void) {
   int caught = 0;
-  for (int round = 0; round < 3000; round++) {
+  for (int round = 0; round < 4000; round++) {
     const uint32_t v = next_rand();
-    switch (round % 3) {
+    switch (round % 4) {
     case 0: caught += protect(mid, v, 5) != 0; break;
     case 1: caught += protect(nested, v, 3) != 0; break;
+    case 2: caught += protect(retry, v, 4) != 0; break;
     default: caught += protect(dive, v, (int)(v % 24u)) != 0; break;
     }
   }

@@ -45,10 +45,11 @@ edge_profiles_rtl() {
 check instr-edge-profiles-exact-rtl-lockstep edge_profiles_rtl
 
 # setjmp and longjmp (docs/instrumenter.md, "setjmp and longjmp"): tests/programs/unwind.c leaves
-# linked calls, nested protected calls and recursion up to 23 deep by longjmp. Instrumented (the
+# linked calls, nested protected calls, a loop that calls setjmp and recursion up to 27 frames deep
+# by longjmp. Instrumented (the
 # ASan/UBSan instrumenter) in both modes, at K = 2 and 4, with a link stack spill area (recursion
-# linked, frames in memory when the jump comes), without linked calls: each build names its calls
-# of setjmp (the landing code), and its edge profile equals the exact counts of the run on the C
+# linked, frames in memory when the jump comes), without linked calls: each build names its two
+# calls of setjmp (the landing code), and its edge profile equals the exact counts of the run on the C
 # model; the default and the spilling builds on the RTL in lockstep too. Without the landing code
 # the abandoned frames stay on the link stack: LINK.ERR, or counts in the wrong function's area.
 # (Mutants of the landing code that skip the cut of the ring's count, or of the lines in memory,
@@ -60,7 +61,7 @@ instr_longjmp() {
     name=unwind${v//[^a-z0-9]/}
     out=$("$build/unit/hwprof-instr-asan" instrument --k=4 $v "$build/instr/unwind.elf" -o "$d/$name.elf" 2>&1) ||
       { echo "$v: $out"; rc=1; continue; }
-    grep -q '^hwprof-instr: 1 calls of functions that return twice' <<<"$out" || { echo "$name: no landing code"; rc=1; }
+    grep -q '^hwprof-instr: 2 calls of functions that return twice' <<<"$out" || { echo "$name: no landing code"; rc=1; }
     out=$("$build/sim/hwprof-sim" --edge-map="$d/$name.map" "$d/$name.elf" 2>&1 >/dev/null)
     echo "$name: $(grep -o 'edge check:.*differences' <<<"$out" | head -1)"
     grep -q 'edge check: .* 0 differences' <<<"$out" || { grep -i 'error\|LINK' <<<"$out"; rc=1; }

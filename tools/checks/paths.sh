@@ -198,28 +198,39 @@ paths_deep_recursion() {
 }
 check paths-deep-recursion-spills-exact paths_deep_recursion
 
-# setjmp and longjmp (docs/instrumenter.md, "setjmp and longjmp"): tests/programs/unwind.c leaves
-# functions by longjmp out of calls, nested protected calls and recursion with its frames spilled.
-# The oracle leaves the activations a landing abandons (their paths cut off, never counted); the
-# landing code puts the path and link stacks back to the landing frame's depths. Each embodiment
-# through the hardware, and the software-only build, gives a profile equal to the oracle's; the
-# function that calls setjmp is left out with its reason (a landing would continue a path that
-# already ended), and the coverage says what that costs; region-based on the RTL in lockstep writes
-# the same file. Two frames that call setjmp 16 KiB apart (unwind-collide.elf): refused, exit 4.
+# setjmp and longjmp (docs/instrumenter.md, "setjmp and longjmp"; docs/path.md): tests/programs/unwind.c
+# leaves functions by longjmp out of calls, nested protected calls and recursion with its frames
+# spilled. The oracle leaves the activations a landing abandons (their paths cut off, never counted)
+# and starts a new path at the block of the call of setjmp it lands behind; the landing code puts the
+# path and link stacks back to the landing frame's depths and sets the sum that path starts with.
+# The oracle's paths are paths of the numbering (`paths --truth`, landings' included). Each
+# embodiment through the hardware, and the software-only build, gives a profile equal to the
+# oracle's, with the protected call (protect: setjmp outside loops) in it; `retry` (setjmp in a
+# loop) is profiled by plain paths and left out of hierarchical ones with its reason, the coverage
+# saying what that costs; region-based on the RTL in lockstep writes the same file. Two frames that
+# call setjmp 16 KiB apart (unwind-collide.elf): refused, exit 4.
 paths_longjmp() {
   local rc=0 out v emb opt name d="$logdir/unwind-paths"
   mkdir -p "$d"
   "$build/sim/hwprof-sim" --quiet --path-truth="$d/unwind.truth" "$build/instr/unwind.elf" >/dev/null || rc=1
-  for v in plain rb gp rb:--paths-sw; do
+  out=$("$build/unit/hwprof-instr-asan" paths "$build/instr/unwind.elf" --truth="$d/unwind.truth" 2>&1) || rc=1
+  echo "$(tail -1 <<<"$out")"
+  grep -q '^paths --truth: [1-9][0-9]* paths numbered, .* 0 not paths of the numbered graph, 0 numbers shared' <<<"$out" || rc=1
+  for v in plain rb gp rb:--paths-sw plain:--paths-sw; do
     emb=${v%%:*}
     opt=${v#"$emb"}
     opt=${opt#:}
     name=$emb${opt:+-sw}
     out=$("$build/unit/hwprof-instr-asan" instrument --paths=$emb $opt "$build/instr/unwind.elf" -o "$d/$name.elf" \
       --map="$d/$name.map" 2>&1) || { echo "$out"; rc=1; continue; }
-    grep -q '^left uninstrumented: protect .*calls setjmp at' <<<"$out" || { echo "$name: protect not left out"; rc=1; }
+    if [ "$emb" = plain ]; then
+      grep -q '^left uninstrumented: retry' <<<"$out" && { echo "$name: retry left out"; rc=1; }
+    else
+      grep -q '^left uninstrumented: retry .*a longjmp lands inside a loop' <<<"$out" || { echo "$name: retry not left out"; rc=1; }
+    fi
     out=$("$build/sim/hwprof-sim" --path-map="$d/$name.map" --path-profile="$d/$name.pprof" "$d/$name.elf" 2>&1)
-    echo "$name: $(grep -o 'left out protect:.*' <<<"$out")"
+    echo "$name: $(grep -o 'left out retry:.*' <<<"$out")"
+    grep -q '^function protect ' "$d/$name.pprof" || { echo "$name: protect has no path profile"; rc=1; }
     out=$("$build/unit/hwprof-instr-asan" paths-check "$d/$name.pprof" "$d/unwind.truth" 2>&1)
     echo "  $out"
     grep -q '^paths-check: [1-9][0-9]* functions, .* 0 differences' <<<"$out" || rc=1

@@ -626,9 +626,12 @@ static int cmd_paths(int argc, char **argv) {
     } else {
       note = pp_status_str(rs);
     }
-    if (one && rs == kPpOk) { /* the global graph of one region is its region-based graph */
+    bool lands = false;
+    for (uint32_t b = 0; b < f->nblk; b++) lands |= f->blk[b].landing;
+    if ((one || lands) && rs == kPpOk) { /* the global graph of one region is its region-based graph */
       snprintf(gp, sizeof gp, "%" PRIu64, total);
       sum_gp += total;
+      if (lands) note = "a longjmp lands: global is region-based";
     } else if (!one) {
       pp_graph_t gg;
       bool *added;

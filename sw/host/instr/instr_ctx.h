@@ -113,16 +113,18 @@ int instr_write_map(ctx_t *c, const char *in, const char *path, uint32_t **blob,
  * (c->err) */
 int instr_find_sources(ctx_t *c);
 
-/* landing.c: the first of function i's direct calls of a function that returns twice (setjmp and
- * its kin), or 0; the code after each such call that keeps the pir's stacks right when a longjmp
- * lands there (before any other code inserted after them), -1 with c->err */
-uint32_t instr_landing_call(const ctx_t *c, unsigned i);
+/* landing.c: the code after function i's direct calls of functions that return twice (setjmp and
+ * its kin) that keeps the pir's stacks right when a longjmp lands there (before any other code
+ * inserted after them); -1 with c->err */
 int instr_plan_landings(ctx_t *c, unsigned i);
 
 /* path_instr.c: plan function i's path profile (counters allocated; f->ok cleared with the reason
  * when it cannot have one), then place its operations; -1 only for a hard error (c->err) */
 int instr_path_prepare(ctx_t *c, unsigned i);
 int instr_path_place(ctx_t *c, unsigned i);
+/* ... the sum a path that starts at a longjmp landing behind function i's call at call (a call of
+ * setjmp) begins with, or -1 when the function has no path profile */
+int instr_path_landing_sum(const ctx_t *c, unsigned i, uint32_t call);
 void instr_path_free(fn_t *f);
 
 #endif /* HWPROF_INSTR_CTX_H */

@@ -55,12 +55,6 @@ static int analyse(ctx_t *c, unsigned i) {
     snprintf(f->why, sizeof f->why, "several entry points (overlapping function symbols): no path profile");
     return 0;
   }
-  const uint32_t landing = instr_landing_call(c, i);
-  if (landing && c->o->paths != kPathsNone) {
-    snprintf(f->why, sizeof f->why, "calls setjmp at 0x%08" PRIx32 ": a longjmp landing there would continue a path "
-             "that ended: no path profile", landing);
-    return 0;
-  }
   if (hwprof_cfg_prog_build(&c->prog, i)) ERR("out of memory");
   const hwprof_cfg_func_t *g = &pf->cfg;
   if (g->why != HWPROF_CFG_OK) {

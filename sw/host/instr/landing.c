@@ -6,11 +6,11 @@
  *
  * The saved depths go into a table in memory after the spill areas, one 16-byte entry
  *   {sp, call site, link stack's frames, path stack's entries}
- * per frame, at ((sp ^ site) >> 4) mod INSTR_LANDING_ENTRIES. A frame's stack pointer is the same
- * at both returns (longjmp restores it), and no two live frames share one, so the entry is the
- * frame's unless another live frame's call took its slot since: the landing then finds another
- * frame's key and sets the stacks' sticky errors (LINK.ERR, PATH_STACK.ERR), so the profile is
- * refused, never wrong. Frames are counted as a whole, in the pir and in memory (DEPTH + LINES):
+ * per frame, at (sp >> 4) mod INSTR_LANDING_ENTRIES. A frame's stack pointer is the same at both
+ * returns (longjmp restores it), and no two live frames share one, so the entry is the frame's
+ * unless a live frame 16 KiB away, or a call of setjmp at another site of the same frame, took its
+ * slot since: the landing then finds another key and sets the stacks' sticky errors (LINK.ERR,
+ * PATH_STACK.ERR), so the profile is refused, never wrong. Frames are counted as a whole, in the pir and in memory (DEPTH + LINES):
  * the frames below the landing are intact wherever they are, in the ring (then its count is cut)
  * or in the spill area (then the ring is emptied and LINES cut). The caller's base and offset
  * come back by the restore after the call, which these calls always get (the callee is never
@@ -22,7 +22,7 @@
 #include "instr_ctx.h"
 #include "rv32_isa.h"
 
-enum { ZERO = 0, SP = 2, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11, T3 = 28, T4 = 29, T5 = 30, T6 = 31 };
+enum { ZERO = 0, SP = 2, T0 = 5, T1 = 6, T2 = 7, A0 = 10, A1 = 11, A2 = 12, A3 = 13, T3 = 28, T4 = 29, T5 = 30, T6 = 31 };
 enum { BNE = 1, BLTU = 6 };
 /* the link and path stacks' registers share their layout: a depth and a sticky error, a limit and
  * the lines in memory */
@@ -43,7 +43,7 @@ typedef struct {
   unsigned nfix;
   int label[kLabels];
 } seq_t;
-enum { L_LAND, L_BAD, L_END, L_MEM_LINK, L_NEXT_LINK, L_MEM_PATH, L_NEXT_PATH };
+enum { L_LAND, L_BAD, L_END, L_MEM_LINK, L_NEXT_LINK, L_MEM_PATH, L_NEXT_PATH, L_RING_PATH };
 
 static void put(seq_t *q, uint32_t w) {
   if (q->n < kMaxWords) q->w[q->n] = w;
@@ -91,6 +91,30 @@ static void cut_stack(seq_t *q, unsigned tot, int32_t reg, int32_t spill, unsign
   here(q, next);
 }
 
+/* the path stack cut back to tot entries (tot >= 1: the call's own bracket pushed one), its top
+ * entry, which the POP after the call gives back, set to the sum in a2 */
+static void cut_path_stack_top(seq_t *q, unsigned tot, unsigned ring) {
+  put(q, rv32_lw(T4, T0, HWPROF_PIR_PATH_SPILL_ADDR));
+  put(q, rv32_srli(A1, T4, HWPROF_PIR_PATH_SPILL_LINES_LSB)); /* the entries in memory now */
+  put(q, rv32_lw(T3, T0, HWPROF_PIR_PATH_STACK_ADDR));
+  put(q, rv32_andi(T3, T3, 1 << HWPROF_PIR_PATH_STACK_ERR_LSB));
+  to(q, rv32_branch(BLTU, A1, tot, 0), ring);
+  /* all of them in memory: those below the top stay there, the top comes into the ring alone */
+  put(q, rv32_addi(A1, tot, -1));
+  put(q, rv32_slli(A3, A1, HWPROF_PIR_PATH_SPILL_LINES_LSB));
+  put(q, rv32_slli(T4, T4, 32 - HWPROF_PIR_PATH_SPILL_LINES_LSB));
+  put(q, rv32_srli(T4, T4, 32 - HWPROF_PIR_PATH_SPILL_LINES_LSB));
+  put(q, rv32_or(T4, T4, A3));
+  put(q, rv32_sw(T4, T0, HWPROF_PIR_PATH_SPILL_ADDR));
+  here(q, ring);
+  put(q, rv32_sub(A1, tot, A1)); /* the entries the ring keeps, its oldest */
+  put(q, rv32_or(T3, T3, A1));
+  put(q, rv32_sw(T3, T0, HWPROF_PIR_PATH_STACK_ADDR));
+  put(q, rv32_addi(A1, A1, -1));
+  put(q, rv32_sw(A1, T0, HWPROF_PIR_PATH_ENTRY_SEL_ADDR));
+  put(q, rv32_sw(A2, T0, HWPROF_PIR_PATH_ENTRY_ADDR));
+}
+
 static void set_err(seq_t *q, int32_t reg) {
   put(q, rv32_lw(T3, T0, reg));
   put(q, rv32_ori(T3, T3, 1 << HWPROF_PIR_LINK_ERR_LSB));
@@ -98,19 +122,20 @@ static void set_err(seq_t *q, int32_t reg) {
 }
 
 /* The code after the call at a (original address) to a function that returns twice. At that point
- * only a0 (the value returned) and sp are live among the caller-saved registers: t0-t6 and a1 are
- * free. Both returns end at one last instruction (the entry's link count written again), so the
- * call's way into the next block is one transfer, whichever return it was. */
-static int landing_code(ctx_t *c, uint32_t a, seq_t *q) {
+ * only a0 (the value returned) and sp are live among the caller-saved registers: t0-t6 and a1-a3
+ * are free. Both returns end at one last instruction (the entry's link count written again), so
+ * the call's way into the next block is one transfer, whichever return it was. path_sum >= 0: the
+ * function has a path profile, and a landing starts its path at the call's block with that sum
+ * (instr_path_landing_sum), by way of the bracket's POP after the call. */
+static int landing_code(ctx_t *c, uint32_t a, int path_sum, seq_t *q) {
   const bool link = c->o->linked_calls && !c->o->paths_sw;
   const bool path_hw = c->o->paths != kPathsNone && !c->o->paths_sw, path_sw = c->o->paths_sw;
   const uint32_t table = instr_landing_at(c);
   memset(q, 0, sizeof *q);
   for (unsigned k = 0; k < kLabels; k++) q->label[k] = -1;
   if (link || path_hw) li(q, T0, c->o->hwprof_base);
-  li(q, T2, a); /* the call site, which with sp names the entry */
-  put(q, rv32_xor(T1, SP, T2));
-  put(q, rv32_srli(T1, T1, 4));
+  li(q, T2, a); /* the call site: the entry's key is sp and the site */
+  put(q, rv32_srli(T1, SP, 4));
   put(q, rv32_andi(T1, T1, INSTR_LANDING_ENTRIES - 1));
   put(q, rv32_slli(T1, T1, 4));
   put(q, rv32_lui(T3, table));
@@ -141,12 +166,21 @@ static int landing_code(ctx_t *c, uint32_t a, seq_t *q) {
   if (link) cut_stack(q, T5, HWPROF_PIR_LINK_ADDR, HWPROF_PIR_LINK_SPILL_ADDR, L_MEM_LINK, L_NEXT_LINK);
   if (path_hw) {
     put(q, rv32_lw(T6, T1, 12));
-    cut_stack(q, T6, HWPROF_PIR_PATH_STACK_ADDR, HWPROF_PIR_PATH_SPILL_ADDR, L_MEM_PATH, L_NEXT_PATH);
+    if (path_sum >= 0) {
+      li(q, A2, (uint32_t)path_sum);
+      cut_path_stack_top(q, T6, L_RING_PATH);
+    } else {
+      cut_stack(q, T6, HWPROF_PIR_PATH_STACK_ADDR, HWPROF_PIR_PATH_SPILL_ADDR, L_MEM_PATH, L_NEXT_PATH);
+    }
   }
   if (path_sw) {
     put(q, rv32_lw(T6, T1, 12));
     put(q, rv32_lui(T3, c->o->path_state_at));
     put(q, rv32_sw(T6, T3, 4));
+    if (path_sum >= 0) { /* the top entry, below the stack pointer */
+      li(q, A2, (uint32_t)path_sum);
+      put(q, rv32_sw(A2, T6, -4));
+    }
   }
   to(q, rv32_jal(ZERO, 0), L_END);
   /* another frame's entry: the profile cannot be exact from here on, and says so */
@@ -175,19 +209,12 @@ static bool twice_call(const ctx_t *c, const hwprof_cfg_code_t *code, uint32_t a
   return j >= 0 && c->fn[j].returns_twice && c->prog.fn[j].code.lo == t;
 }
 
-uint32_t instr_landing_call(const ctx_t *c, unsigned i) {
-  const hwprof_cfg_code_t *code = &c->prog.fn[i].code;
-  for (uint32_t a = code->lo; a < code->hi; a += 4)
-    if (twice_call(c, code, a)) return a;
-  return 0;
-}
-
 int instr_plan_landings(ctx_t *c, unsigned i) {
   const hwprof_cfg_code_t *code = &c->prog.fn[i].code;
   for (uint32_t a = code->lo; a < code->hi; a += 4) {
     if (!twice_call(c, code, a)) continue;
     seq_t q;
-    if (landing_code(c, a, &q)) return -1;
+    if (landing_code(c, a, c->o->paths != kPathsNone ? instr_path_landing_sum(c, i, a) : -1, &q)) return -1;
     for (unsigned k = 0; k < q.n; k++)
       if (hwprof_rw_after(c->rw, a, q.w[k], 0)) ERR("out of memory");
     c->st.landings++;

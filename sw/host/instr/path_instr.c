@@ -166,6 +166,16 @@ static unsigned *in_degrees(const hwprof_cfg_func_t *g) {
   return indeg;
 }
 
+int instr_path_landing_sum(const ctx_t *c, unsigned i, uint32_t call) {
+  const fn_t *f = &c->fn[i];
+  const hwprof_cfg_func_t *g = &c->prog.fn[i].cfg;
+  const uint32_t lo = c->prog.fn[i].code.lo;
+  uint16_t sum;
+  if (!f->ok || f->path == NULL || call < lo || call >= c->prog.fn[i].code.hi) return -1;
+  const int b = g->blk_of[(call - lo) / 4u];
+  return b >= 0 && pp_plan_start_sum(&f->path->plan, (uint32_t)b, &sum) ? sum : -1;
+}
+
 int instr_path_prepare(ctx_t *c, unsigned i) {
   fn_t *f = &c->fn[i];
   const hwprof_cfg_func_t *g = &c->prog.fn[i].cfg;

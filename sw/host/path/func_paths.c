@@ -24,7 +24,13 @@ pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_f
     cfg_edge[m] = e;
     edge[m++] = (pp_edge_t){s, d};
   }
-  const pp_graph_t g = {nblk + 1u, 0, exit, edge, m};
+  bool *landing = NULL; /* the blocks of calls of setjmp: a longjmp landing starts a path there */
+  for (uint32_t b = 0; b < nblk; b++)
+    if (f->blk[b].landing) {
+      if (landing == NULL && (landing = PP_ALLOC(a, bool, nblk + 1u)) == NULL) return kPpNoMemory;
+      landing[b] = true;
+    }
+  const pp_graph_t g = {nblk + 1u, 0, exit, edge, m, landing};
   const pp_status_t st = pp_back_edges(&g, a, back);
   if (st != kPpOk) return st;
   /* a dispatch node: every jump into it ends the path, the next starts at the node */
@@ -54,6 +60,6 @@ pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_f
   }
   *out = (pp_func_t){.g = g, .back = back, .cfg_edge = cfg_edge, .reach = reach, .region_of = region_of, .parent = parent,
                      .rep_entry = rep_entry, .rep_exit = rep_exit, .reducible = reducible};
-  out->h = (pp_regions_t){&out->g, back, region_of, parent, rep_entry, rep_exit, nregion};
+  out->h = (pp_regions_t){&out->g, back, region_of, parent, rep_entry, rep_exit, nregion, landing};
   return kPpOk;
 }

@@ -156,7 +156,7 @@ static pp_status_t number_global(pp_plan_t *p, const uint64_t *weight, uint32_t 
       added[m++] = true;
     }
   }
-  p->gg = (pp_graph_t){g0.nnodes, fe, fx, edge, m};
+  p->gg = (pp_graph_t){g0.nnodes, fe, fx, edge, m, NULL};
   p->gadded = added;
   bool *none = PP_ALLOC(a, bool, m);
   if (none == NULL) return kPpNoMemory;
@@ -417,11 +417,29 @@ pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, const
     const int l = x->src >= 0 && cfg->loop_of ? cfg->loop_of[x->src] : -1;
     for (unsigned d = 0; l >= 0 && d < cfg->loop[l].depth && d < 6; d++) w[e] *= 10u;
   }
+  /* a longjmp landing starts a path (regions.h): the region-based arrays have a place for it */
+  bool lands = false;
+  for (uint32_t v = 0; v < f->g.nnodes && f->h.landing; v++) lands |= f->h.landing[v];
+  if (lands && emb == kPpGlobal) emb = kPpRegionBased;
   st = pp_plan_make(f, emb, w, PP_MAX_COUNTERS, a, p);
   /* global sums beyond the counters that collide even hashed: the region-based arrays, which count
    * the same hierarchical paths in fewer counters */
   if (st == kPpTooManyPaths && emb == kPpGlobal) st = pp_plan_make(f, kPpRegionBased, w, PP_MAX_COUNTERS, a, p);
+  /* a landing in a loop's region would continue the outer regions' paths as they were at the call,
+   * which may have ended since (docs/path.md, "Limits") */
+  for (uint32_t v = 0; st == kPpOk && lands && v < f->g.nnodes; v++)
+    if (f->h.landing[v] && p->h.region_of[v] != 0) st = kPpLandingInLoop;
   return st;
+}
+
+bool pp_plan_start_sum(const pp_plan_t *p, uint32_t v, uint16_t *sum) {
+  if (p->emb == kPpGlobal || v >= p->f->g.nnodes) return false;
+  const uint32_t r = p->h.region_of[v];
+  int64_t inc;
+  if (r >= p->h.nregion || p->local_of[r][v] == PP_NONE || !local_inc(p, r, re_of(p, r), p->local_of[r][v], &inc))
+    return false;
+  *sum = mod((int64_t)p->start[r] + inc);
+  return true;
 }
 
 /* The child region of r that holds node v (v in r), or r itself when v is directly in it. */

@@ -88,9 +88,16 @@ pp_status_t pp_plan_make(const pp_func_t *f, pp_embodiment_t emb, const uint64_t
  * them a guess of 10 per loop level, up to 6. The weights choose only the chords (where the
  * increments go), never the numbering: the read-back decodes a plan made with or without them
  * alike. A global plan whose sums do not fit the counters even hashed falls back to the
- * region-based plan (p->emb says which): the same hierarchical paths. */
+ * region-based plan (p->emb says which): the same hierarchical paths; so does a function a longjmp
+ * lands in (a path starts behind its call of setjmp), and kPpLandingInLoop when that call is in a
+ * loop's region (hierarchical plans; plain paths have one region). */
 pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, const uint64_t *counts, hwprof_arena_t *a,
                         pp_func_t *f, pp_plan_t *p);
+
+/* The sum a path of node v's region that starts at v begins with (v: a loop head, entered by its
+ * back edge, or a longjmp landing: regions.h), modulo PP_VAL_MOD; false if no path of the plan
+ * starts there (or the plan is global). */
+bool pp_plan_start_sum(const pp_plan_t *p, uint32_t v, uint16_t *sum);
 
 /* A decoded counter: its region and path: the function's nodes in order, a child region as
  * PP_CHILD | its region (entered at its representative entry); exit: the path reached the

@@ -210,14 +210,14 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
   f->edge = ALLOC(a, hwprof_cfg_edge_t, ecap);
   if (f->blk == NULL || f->blk_of == NULL || f->edge == NULL) return -1;
   for (unsigned w = 0; w < nw; w++) {
-    if (leader[w]) f->blk[f->nblk++].start = c->lo + 4u * w;
+    if (leader[w]) f->blk[f->nblk++] = (hwprof_cfg_block_t){.start = c->lo + 4u * w};
     f->blk_of[w] = (int)f->nblk - 1;
   }
   for (unsigned b = 0; b < f->nblk; b++) f->blk[b].end = b + 1 < f->nblk ? f->blk[b + 1].start : c->hi;
   const unsigned ncode = f->nblk; /* the blocks of code; the dispatch node comes after them */
   if (dispatch) {
     f->dispatch = (int)f->nblk;
-    f->blk[f->nblk++] = (hwprof_cfg_block_t){c->hi, c->hi};
+    f->blk[f->nblk++] = (hwprof_cfg_block_t){.start = c->hi, .end = c->hi};
   }
   /* edges, grouped by source block */
   int bad = add_edge(f, ecap, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 0);
@@ -225,7 +225,10 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
     if (c->entry[k] > c->lo && c->entry[k] < c->hi && !(c->entry[k] & 3u))
       bad |= add_edge(f, ecap, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, f->blk_of[(c->entry[k] - c->lo) / 4u]);
   for (uint32_t pc = c->lo; pc < c->hi; pc += 4)
-    if (twice_call_at(c, pc)) bad |= add_edge(f, ecap, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, f->blk_of[(pc - c->lo) / 4u]);
+    if (twice_call_at(c, pc)) {
+      f->blk[f->blk_of[(pc - c->lo) / 4u]].landing = true;
+      bad |= add_edge(f, ecap, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, f->blk_of[(pc - c->lo) / 4u]);
+    }
   for (unsigned b = 0; b < ncode; b++) {
     const uint32_t term = f->blk[b].end - 4;
     const int next = b + 1 < ncode ? (int)b + 1 : HWPROF_CFG_EXIT;

@@ -100,6 +100,7 @@ static inline bool hwprof_cfg_is_virtual(hwprof_cfg_kind_t k) {
 
 typedef struct {
   uint32_t start, end; /* [start, end) */
+  bool landing;        /* a call of a function that returns twice: longjmps land behind it */
 } hwprof_cfg_block_t;
 
 typedef struct {

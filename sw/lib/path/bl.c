@@ -8,6 +8,9 @@ const char *pp_status_str(pp_status_t s) {
     case kPpUnreachable: return "a node reached from the entry cannot reach the exit";
     case kPpTooManyPaths: return "more paths than the counters can address";
     case kPpNoMemory: return "out of memory";
+    case kPpLandingInLoop:
+      return "a longjmp lands inside a loop (behind a call of setjmp there): the outer regions' paths it would "
+             "continue may have ended";
     default: return "unknown";
   }
 }
@@ -103,8 +106,11 @@ pp_status_t pp_number(const pp_graph_t *g, const bool *back, uint64_t max_paths,
     nback += n->back[e];
     if (!n->back[e] && g->edge[e].src == g->exit) return kPpBadGraph;
   }
-  /* the DAG: real edges in order, then each back edge's two dummies at the end of their sources' lists */
-  const uint32_t cap = g->nedge - nback + 2u * nback;
+  uint32_t nstart = 0;
+  for (uint32_t v = 0; g->start && v < g->nnodes; v++) nstart += g->start[v];
+  /* the DAG: real edges in order, then each back edge's two dummies at the end of their sources'
+   * lists, then the other starts' */
+  const uint32_t cap = g->nedge - nback + 2u * nback + nstart;
   n->edge = PP_ALLOC(a, pp_edge_t, cap);
   n->kind = PP_ALLOC(a, uint8_t, cap);
   n->orig = PP_ALLOC(a, uint32_t, cap);
@@ -129,6 +135,12 @@ pp_status_t pp_number(const pp_graph_t *g, const bool *back, uint64_t max_paths,
     }
     n->dummy_exit[e] = n->nedge;
     append(n, last, (pp_edge_t){g->edge[e].src, g->exit}, kPpDummyExit, e);
+  }
+  for (uint32_t v = 0; g->start && v < g->nnodes; v++) {
+    bool has = v == g->entry || !g->start[v];
+    for (uint32_t e = n->first[g->entry]; e != PP_NONE && !has; e = n->next[e])
+      has = n->kind[e] == kPpDummyEntry && n->edge[e].dst == v;
+    if (!has) append(n, last, (pp_edge_t){g->entry, v}, kPpDummyEntry, PP_NONE);
   }
   /* NumPaths in post-order of a depth-first search of the DAG from the entry */
   uint8_t *color = PP_ALLOC(a, uint8_t, g->nnodes);
@@ -202,7 +214,7 @@ int pp_number_path(const pp_numbering_t *n, const uint32_t *blk, uint32_t len, b
     uint32_t d = PP_NONE;
     for (uint32_t e = n->first[v]; e != PP_NONE && d == PP_NONE; e = n->next[e])
       if (n->kind[e] == kPpDummyEntry && n->edge[e].dst == blk[0]) d = e;
-    if (d == PP_NONE) return *why = "it starts at a block that is neither the entry nor a loop head", 0;
+    if (d == PP_NONE) return *why = "it starts at a block that is neither the entry, a loop head nor a landing", 0;
     s += n->val[d];
   }
   v = blk[0];

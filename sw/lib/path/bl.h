@@ -45,11 +45,13 @@ typedef struct {
   uint32_t nnodes, entry, exit;
   const pp_edge_t *edge;
   uint32_t nedge;
+  const bool *start; /* per node, or NULL: where else paths start (a longjmp landing): pp_number adds
+                        a dummy ENTRY->v for each, after the back edges' */
 } pp_graph_t;
 
 typedef enum {
   kPpReal = 0,       /* an edge of the graph (not a back edge) */
-  kPpDummyEntry = 1, /* ENTRY->w for back edge v->w: a path that starts at w */
+  kPpDummyEntry = 1, /* ENTRY->w for back edge v->w (or a start: pp_graph_t): a path that starts at w */
   kPpDummyExit = 2,  /* v->EXIT for back edge v->w: a path that ends taking it */
 } pp_kind_t;
 
@@ -59,6 +61,7 @@ typedef enum {
   kPpUnreachable,   /* a node reached from the entry cannot reach the exit (no path through it) */
   kPpTooManyPaths,  /* more paths than the limit */
   kPpNoMemory,      /* the arena is too small */
+  kPpLandingInLoop, /* a longjmp lands inside a loop's region (hierarchical paths: pp_plan.h) */
 } pp_status_t;
 
 /* The DAG and its numbering. DAG edges: first the graph's non-back edges in their order, then for
