@@ -293,18 +293,20 @@ LUA_UNWIND := $(if $(wildcard $(BIGPROGS)/lua/onelua.c),$(BUILD)/lua-unwind/lua-
 $(BUILD)/lua-unwind/lua-unwind.elf: $(wildcard $(BIGPROGS)/lua/*.c $(BIGPROGS)/lua/*.h) sim/bigprogs/lua_unwind.c sim/bigprogs/lua_driver.h
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(BIG_FLAGS) -DMAKE_LIB -DLUA_USE_C89 -I$(BIGPROGS)/lua $(BIGPROGS)/lua/onelua.c sim/bigprogs/lua_unwind.c -lm -o $@
-# ... and both with the dynamic optimizer's firmware (the re-layout, scheme 5A; make bench section
-# 10b): their RAM ends 1 MiB lower, where the code cache and its origin table sit below the
+# ... and the three with the dynamic optimizer's firmware (the re-layout, scheme 5A; make bench
+# section 10b, and make test with lua_unwind.c): their RAM ends 1 MiB lower, where the code cache and its origin table sit below the
 # instrumented code
 BIG_DYN_FLAGS := $(subst __ram_size=0x400000,__ram_size=0x300000,$(BIG_FLAGS))
-BIG_DYN_ELFS := $(if $(wildcard $(BIGPROGS)/lua/onelua.c),$(BUILD)/dynrl-big/lua-prof.elf $(BUILD)/dynrl-big/lua-phases-prof.elf)
+BIG_DYN_ELFS := $(if $(wildcard $(BIGPROGS)/lua/onelua.c),$(BUILD)/dynrl-big/lua-prof.elf $(BUILD)/dynrl-big/lua-phases-prof.elf \
+                  $(BUILD)/dynrl-big/lua-unwind-prof.elf)
 $(BUILD)/dynrl-big/lua.elf: $(BIGPROGS)/lua/bench_main.c
 $(BUILD)/dynrl-big/lua-phases.elf: sim/bigprogs/lua_phases.c sim/bigprogs/lua_driver.h
+$(BUILD)/dynrl-big/lua-unwind.elf: sim/bigprogs/lua_unwind.c sim/bigprogs/lua_driver.h
 $(BUILD)/dynrl-big/%.elf: $(filter-out %/bench_main.c,$(wildcard $(BIGPROGS)/lua/*.c $(BIGPROGS)/lua/*.h)) $(BUILD)/dynrl/dynopt-rt.o \
                           $(call fwobj,wl,$(DYN_FW))
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(BIG_DYN_FLAGS) $(RT_HEAP) -DMAKE_LIB -DLUA_USE_C89 -Dmain=workload_main -I$(BIGPROGS)/lua \
-	  $(BIGPROGS)/lua/onelua.c $(filter %/bench_main.c %/lua_phases.c,$^) $(BUILD)/dynrl/dynopt-rt.o $(call fwobj,wl,$(DYN_FW)) -lm -o $@
+	  $(BIGPROGS)/lua/onelua.c $(filter %/bench_main.c %/lua_phases.c %/lua_unwind.c,$^) $(BUILD)/dynrl/dynopt-rt.o $(call fwobj,wl,$(DYN_FW)) -lm -o $@
 $(BUILD)/dynrl-big/%-prof.elf: $(BUILD)/dynrl-big/%.elf $(INSTR_BIN)
 	$(INSTR_BIN) instrument --quiet --mode=all $< -o $@
 

@@ -208,13 +208,14 @@ relayout_end_to_end() {
 check dynopt-relayout-same-output-exact-profile relayout_end_to_end
 
 # ... and Lua (../shared/bigprogs, when there) with the re-layout firmware: its own driver (70 M
-# instructions) and sim/bigprogs/lua_phases.c (five scripts run twice, 240 M): each program's own
+# instructions), sim/bigprogs/lua_phases.c (five scripts run twice, 240 M) and lua_unwind.c
+# (coroutines and pcall errors: longjmp landings, docs/instrumenter.md, 37 M): each program's own
 # checksum check passes (exit code 0), the whole run's edge profile is exact through the code cache,
 # no error interrupt or unexpected trap, and functions were laid out
 relayout_lua() {
   local p elf out rc cache fail=0
   cache=$(sed -n 's/^DYNRL_CACHE := \(.*\)/\1/p' Makefile mk/*.mk)
-  for p in lua lua-phases; do
+  for p in lua lua-phases lua-unwind; do
     elf="$build/dynrl-big/$p-prof.elf"
     if [ ! -f "$elf" ]; then
       echo "skipped: $elf is not built (../shared/bigprogs is absent)"
