@@ -78,14 +78,35 @@ static bool timer_reg(rv_cpu_t *c, uint32_t addr, uint64_t **reg, unsigned *half
   return true;
 }
 
+/* little-endian bytes of RAM, as the compiler reads them in one access on a little-endian host */
+static inline uint32_t le_bytes(const uint8_t *p, unsigned len) {
+  switch (len) {
+    case 1: return p[0];
+    case 2: return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    default: return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+  }
+}
+static inline void put_le_bytes(uint8_t *p, unsigned len, uint32_t v) {
+  switch (len) {
+    case 1: p[0] = (uint8_t)v; break;
+    case 2:
+      p[0] = (uint8_t)v;
+      p[1] = (uint8_t)(v >> 8);
+      break;
+    default:
+      p[0] = (uint8_t)v;
+      p[1] = (uint8_t)(v >> 8);
+      p[2] = (uint8_t)(v >> 16);
+      p[3] = (uint8_t)(v >> 24);
+      break;
+  }
+}
+
 static bool load(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t *v) {
   uint64_t *t;
   unsigned sh;
   if (in_ram(c, addr, len)) {
-    const uint8_t *p = c->ram + (addr - RV_RAM_BASE);
-    uint32_t x = 0;
-    for (unsigned i = 0; i < len; i++) x |= (uint32_t)p[i] << (8 * i);
-    *v = x;
+    *v = le_bytes(c->ram + (addr - RV_RAM_BASE), len);
     return true;
   }
   if (in_shadow(c, addr, 4) && len == 4) {
@@ -107,8 +128,7 @@ static bool store(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t v) {
   uint64_t *t;
   unsigned sh;
   if (in_ram(c, addr, len)) {
-    uint8_t *p = c->ram + (addr - RV_RAM_BASE);
-    for (unsigned i = 0; i < len; i++) p[i] = (uint8_t)(v >> (8 * i));
+    put_le_bytes(c->ram + (addr - RV_RAM_BASE), len, v);
     return true;
   }
   if (in_shadow(c, addr, 4) && len == 4) {
@@ -447,7 +467,7 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
   ev->trap = c->trap_depth ? HWPROF_TRAP_HANDLER : HWPROF_TRAP_NONE; /* mret included: it is the handler's */
   if (pc & 3u) return exception(c, CAUSE_FETCH_MISALIGNED, pc, ev);
   if (!in_ram(c, pc, 4)) return exception(c, CAUSE_FETCH_FAULT, pc, ev);
-  (void)load(c, pc, 4, &insn);
+  insn = le_bytes(c->ram + (pc - RV_RAM_BASE), 4);
 
   uint32_t rd = rv32_rd(insn), rs1 = rv32_rs1(insn), rs2 = rv32_rs2(insn);
   uint32_t f3 = rv32_funct3(insn), f7 = rv32_funct7(insn);
