@@ -3,8 +3,8 @@
 # with hwprof_top's RTL, joined by the RVFI adapter (rtl/core/), in Verilator (build/pico/hwprof-pico),
 # the adapter's RTL compared with its C model every cycle of every run.
 #
-# Every workload instrumented by the build, and every Embench program (../shared/embench, skipped with
-# a note where absent) instrumented at the default K: the program prints on picorv32 what it prints
+# Every workload instrumented by the build, tests/programs/unwind.c (longjmp landings), and every
+# Embench program (../shared/embench, skipped with a note where absent) instrumented at the default K: the program prints on picorv32 what it prints
 # on the C platform and exits 0; the edge profile read back from the hardware equals the exact counts
 # of the run; and it equals, edge for edge, the profile the C platform (the CPU model) reads back for
 # the same program (hwprof-instr compare): the same program gives the same profile on both cores.
@@ -30,11 +30,15 @@ pico_same() {
 }
 
 pico_workloads() {
-  local elf w rc=0
+  local elf w rc=0 d=$logdir/pico
   for elf in "${prof_workloads[@]}"; do
     w=$(basename "$elf" -prof.elf)
     pico_same "$w" "$elf" "${elf%.elf}.map" || rc=1
   done
+  # and longjmp out of linked calls (tests/programs/unwind.c): the landing code on a real core
+  mkdir -p "$d"
+  "$instr" instrument --quiet "$build/instr/unwind.elf" -o "$d/unwind.elf" || { echo "unwind: not instrumented"; return 1; }
+  pico_same unwind "$d/unwind.elf" "$d/unwind.map" || rc=1
   return $rc
 }
 
