@@ -86,6 +86,12 @@ typedef struct pm_map {
 
 /* Whether f has an edge profile: its own counters, or derived from its callers'. */
 static inline bool pm_profiled(const pm_func_t *f) { return f->instrumented || f->derived; }
+/* Whether edge e of f is the way longjmp landings come in (the block of a call of setjmp:
+ * hwprof_cfg.h): a virtual entry edge into a block other than the entry, in a function with one
+ * entry point (a derived function's other entry edges are its entries). */
+static inline bool pm_landing_edge(const pm_func_t *f, unsigned e) {
+  return f->edge[e].kind == HWPROF_CFG_VIRTUAL_ENTRY && f->edge[e].dst > 0 && !f->derived;
+}
 
 int pm_write(const pm_map_t *m, FILE *to);
 /* The map in the binary form the firmware reads at run time (sw/include/hwprof_meta.h): a malloc'd

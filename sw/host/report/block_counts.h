@@ -7,10 +7,12 @@
 
 #include "profmap.h"
 
-/* bc[b] = the count of f's block b: the sum of the counts of the edges entering it (the virtual
- * entry edge included), from cnt[f->nedge] (pm_read_profile's row). A malloc'd array, or NULL. */
+/* bc[b] = the times f's block b ran: the sum of the counts of the edges entering it (the virtual
+ * entry edge included; a longjmp landing's not, pm_landing_edge: it comes in behind the block's
+ * call, whose instructions do not run again), from cnt[f->nedge] (pm_read_profile's row). A
+ * malloc'd array, or NULL. */
 int64_t *block_counts(const pm_func_t *f, const int64_t *cnt);
-/* f's entries: the count of its virtual entry edge. */
+/* f's entries: the count of its virtual entry edges (landings' left out). */
 int64_t function_entries(const pm_func_t *f, const int64_t *cnt);
 
 #endif /* HWPROF_BLOCK_COUNTS_H */
