@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "block_counts.h"
 #include "lcov.h"
 #include "lib/loop_fixture.h"
 #include "sample_prof.h"
@@ -203,6 +204,33 @@ static void test_report_llvm_base_discriminator(void **state) {
   assert_int_equal(sample_base_discriminator(208), 40);
 }
 
+/* The loop with a longjmp landing behind a call in B2 (a virtual entry edge into B2, 4 landings): B2
+ * still ran 7 times (the landings come in behind its call) and the function was entered once; a
+ * derived function's second virtual entry edge is an entry. */
+static void test_report_landing_edge_counts(void **state) {
+  (void)state;
+  pm_block_t b[5];
+  pm_edge_t e[NE + 1];
+  pm_func_t f = loop_fixture(b, e);
+  e[NE] = (pm_edge_t){HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, 2, 0, 0, PM_NONE};
+  f.nedge = NE + 1;
+  int64_t cnt[NE + 1];
+  for (int i = 0; i < NE; i++) cnt[i] = kCounts[i];
+  cnt[NE] = 4;
+  assert_true(pm_landing_edge(&f, NE));
+  assert_false(pm_landing_edge(&f, E_VENTRY));
+  int64_t *bc = block_counts(&f, cnt);
+  assert_non_null(bc);
+  const int64_t want[5] = {1, 10, 7, 10, 1};
+  for (int i = 0; i < 5; i++) assert_int_equal(bc[i], want[i]);
+  free(bc);
+  assert_int_equal(function_entries(&f, cnt), 1);
+  f.derived = true;
+  f.instrumented = false;
+  assert_false(pm_landing_edge(&f, NE));
+  assert_int_equal(function_entries(&f, cnt), 5);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_report_lcov_records, setup),
@@ -211,6 +239,7 @@ int main(void) {
       cmocka_unit_test_setup(test_report_llvm_inline_stacks, setup),
       cmocka_unit_test_setup(test_report_gcc_afdo_inline_stacks, setup),
       cmocka_unit_test(test_report_llvm_base_discriminator),
+      cmocka_unit_test(test_report_landing_edge_counts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
