@@ -521,11 +521,9 @@ void path_truth_event(path_truth_t *t, const hwprof_retire_ev_t *ev, uint32_t sp
     hier_end(t, a, kPathEndExit);
     t->depth--;
     if (a->ret_to != 0 && ev->next_pc != a->ret_to) { /* a longjmp landing: the frames it leaves */
-      t->landings++;
       for (; t->depth > 0 && t->stack[t->depth - 1].sp <= sp; t->depth--) {
         record(t, &t->stack[t->depth - 1], kPathEndOpen);
         hier_end(t, &t->stack[t->depth - 1], kPathEndOpen);
-        t->unwound++;
       }
       if (t->depth > 0) land(t, &t->stack[t->depth - 1], ev->next_pc);
     }

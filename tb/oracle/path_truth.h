@@ -82,7 +82,6 @@ typedef struct {
   uint32_t *pool;
   size_t pool_len, pool_cap;
   uint64_t activations, cut, hcut, block_entries, untracked; /* cut: plain paths; hcut: hierarchical ones */
-  uint64_t landings, unwound; /* returns elsewhere than to their call (longjmp), the activations they left */
   bool failed; /* out of memory: the file says so */
 } path_truth_t;
 

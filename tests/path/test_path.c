@@ -276,7 +276,7 @@ static void test_rb_augment_figures_3a_and_4a(void **state) {
   (void)state;
   hwprof_arena_t a = fresh_arena();
   const pp_graph_t g = {10, nS, nT, kFig2a, 13, NULL};
-  const pp_regions_t h = {&g, kFig2aBack, kFig2aRegion, kFig2aParent, kFig2aRepEntry, NULL, 3, NULL};
+  const pp_regions_t h = {&g, kFig2aBack, kFig2aRegion, kFig2aParent, kFig2aRepEntry, NULL, 3};
   pp_graph_t out;
   uint32_t *node_of, *local_of;
   /* R1 (Figure 4A): Re->C, Re->E, C->D, C->E, D->Rx, D->F, E->F, F->Rx, in the order the text fixes */
@@ -345,7 +345,7 @@ static void test_gp_augment_figure_8a(void **state) {
   (void)state;
   hwprof_arena_t a = fresh_arena();
   const pp_graph_t g = {9, kA, kI8, kFig7a, 11, NULL};
-  const pp_regions_t h = {&g, kFig7aBack, kFig7aRegion, kFig7aParent, kFig7aRepEntry, kFig7aRepExit, 3, NULL};
+  const pp_regions_t h = {&g, kFig7aBack, kFig7aRegion, kFig7aParent, kFig7aRepEntry, kFig7aRepExit, 3};
   pp_graph_t out;
   bool *added;
   assert_int_equal(pp_gp_augment(&h, &a, &out, &added), kPpOk);
@@ -389,13 +389,13 @@ static void test_regions_refuse_malformed_nesting(void **state) {
   hwprof_arena_t a = fresh_arena();
   const pp_graph_t g = {9, kA, kI8, kFig7a, 11, NULL};
   const uint32_t loop_parent[] = {1, 0, PP_NONE}; /* R1 in R2 in R1 */
-  pp_regions_t h = {&g, kFig7aBack, kFig7aRegion, loop_parent, kFig7aRepEntry, kFig7aRepExit, 3, NULL};
+  pp_regions_t h = {&g, kFig7aBack, kFig7aRegion, loop_parent, kFig7aRepEntry, kFig7aRepExit, 3};
   pp_graph_t out;
   bool *added;
   uint32_t *node_of, *local_of;
   assert_int_equal(pp_gp_augment(&h, &a, &out, &added), kPpBadGraph);
   const uint32_t bad_rep[] = {kH8, kB8, kA}; /* R1's representative entry outside R1 */
-  h = (pp_regions_t){&g, kFig7aBack, kFig7aRegion, kFig7aParent, bad_rep, kFig7aRepExit, 3, NULL};
+  h = (pp_regions_t){&g, kFig7aBack, kFig7aRegion, kFig7aParent, bad_rep, kFig7aRepExit, 3};
   assert_int_equal(pp_rb_augment(&h, 0, &a, &out, &node_of, &local_of), kPpBadGraph);
   h.rep_entry = kFig7aRepEntry;
   assert_int_equal(pp_rb_augment(&h, 3, &a, &out, &node_of, &local_of), kPpBadGraph); /* no region 3 */

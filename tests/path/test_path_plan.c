@@ -187,7 +187,7 @@ static void to_pp(const fn_t *f, pp_func_t *pf, uint32_t *rep_exit, bool *reach,
   *pf = (pp_func_t){.g = {f->n + 1, 0, f->n, f->e, f->ne}, .back = (bool *)f->back, .cfg_edge = cfg_edge, .reach = reach,
                     .region_of = (uint32_t *)f->region_of, .parent = (uint32_t *)f->parent, .rep_entry = (uint32_t *)f->head,
                     .rep_exit = rep_exit, .reducible = true};
-  pf->h = (pp_regions_t){&pf->g, pf->back, pf->region_of, pf->parent, pf->rep_entry, pf->rep_exit, f->nr, NULL};
+  pf->h = (pp_regions_t){&pf->g, pf->back, pf->region_of, pf->parent, pf->rep_entry, pf->rep_exit, f->nr};
 }
 
 /* ---- paths as strings: "HEAD|END|items" (a block's number, or L and a head's) */

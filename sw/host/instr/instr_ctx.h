@@ -74,10 +74,11 @@ static inline uint32_t link_spill_at(const ctx_t *c) { return spill_at(c) + (spi
 static inline uint32_t instr_landing_at(const ctx_t *c) {
   return (link_spill_at(c) + (link_spills(c) ? c->o->link_spill : 0u) + 4095u) & ~4095u;
 }
-/* The end of the areas after the counters: the spill areas and the landing table, those there are. */
-static inline uint32_t instr_areas_end(const ctx_t *c) {
-  if (c->st.landings) return instr_landing_at(c) + 16u * INSTR_LANDING_ENTRIES;
-  if (spills(c) || link_spills(c)) return link_spill_at(c) + (link_spills(c) ? c->o->link_spill : 0u);
+/* The end of the areas after the counters: the spill areas and the landing table, those there are
+ * (64 bits: a caller checks that it stays in the 32-bit space). */
+static inline uint64_t instr_areas_end(const ctx_t *c) {
+  if (c->st.landings) return (uint64_t)instr_landing_at(c) + 16u * INSTR_LANDING_ENTRIES;
+  if (spills(c) || link_spills(c)) return (uint64_t)link_spill_at(c) + (link_spills(c) ? c->o->link_spill : 0u);
   return counters_end(c);
 }
 

@@ -305,9 +305,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
   if (c->next_counter) segs[nseg++] = (hwprof_rw_seg_t){o->counters_at, 0, counters_end(c) - o->counters_at, 6u, NULL};
   if (spills(c) || link_spills(c) || c->st.landings) {
     /* the stacks' spill areas and the landing table: zero-filled memory of the program's, after the counters */
-    const uint64_t lo = spills(c) || link_spills(c) ? spill_at(c) : instr_landing_at(c);
-    const uint64_t hi = c->st.landings ? (uint64_t)instr_landing_at(c) + 16u * INSTR_LANDING_ENTRIES
-                                       : (uint64_t)link_spill_at(c) + (link_spills(c) ? o->link_spill : 0u);
+    const uint64_t lo = spills(c) || link_spills(c) ? spill_at(c) : instr_landing_at(c), hi = instr_areas_end(c);
     if (hi > UINT32_MAX || (lo < hwprof_rw_text_end(c->rw) && hi > o->text_at)) {
       snprintf(err, errlen, "the spill areas and landing table [0x%08" PRIx64 ", 0x%08" PRIx64 ") overlap the code or "
                "leave the 32-bit space", lo, hi);
@@ -343,7 +341,7 @@ int instr_run(const char *in_elf, const char *out_elf, const char *map, const in
       remove(map);
       goto out;
     }
-    const uint32_t at = (instr_areas_end(c) + 15u) & ~15u; /* after the counters and the areas behind them */
+    const uint32_t at = (uint32_t)((instr_areas_end(c) + 15u) & ~(uint64_t)15u); /* after the counters and the areas behind them */
     for (unsigned b = 0; b < 4; b++) word[b] = (uint8_t)(at >> (8 * b));
     if ((c->meta_le = malloc(4 * c->nmeta + 1)) == NULL) {
       snprintf(err, errlen, "out of memory");

@@ -200,19 +200,10 @@ static int landing_code(ctx_t *c, uint32_t a, int path_sum, seq_t *q) {
   return 0;
 }
 
-/* whether the instruction at a of code is a direct call of a function that returns twice */
-static bool twice_call(const ctx_t *c, const hwprof_cfg_code_t *code, uint32_t a) {
-  uint32_t t;
-  const uint32_t x = hwprof_cfg_word(code, a);
-  if (hwprof_cfg_classify(code, a, x, &t) != HWPROF_CF_CALL || rv32_rd(x) != 1) return false;
-  const int j = t ? hwprof_cfg_prog_fn_at(&c->prog, t) : -1;
-  return j >= 0 && c->fn[j].returns_twice && c->prog.fn[j].code.lo == t;
-}
-
 int instr_plan_landings(ctx_t *c, unsigned i) {
   const hwprof_cfg_code_t *code = &c->prog.fn[i].code;
   for (uint32_t a = code->lo; a < code->hi; a += 4) {
-    if (!twice_call(c, code, a)) continue;
+    if (!hwprof_cfg_twice_call_at(code, a)) continue;
     seq_t q;
     if (landing_code(c, a, c->o->paths != kPathsNone ? instr_path_landing_sum(c, i, a) : -1, &q)) return -1;
     for (unsigned k = 0; k < q.n; k++)

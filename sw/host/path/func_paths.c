@@ -60,6 +60,6 @@ pp_status_t pp_func_from_cfg(const hwprof_cfg_func_t *f, hwprof_arena_t *a, pp_f
   }
   *out = (pp_func_t){.g = g, .back = back, .cfg_edge = cfg_edge, .reach = reach, .region_of = region_of, .parent = parent,
                      .rep_entry = rep_entry, .rep_exit = rep_exit, .reducible = reducible};
-  out->h = (pp_regions_t){&out->g, back, region_of, parent, rep_entry, rep_exit, nregion, landing};
+  out->h = (pp_regions_t){&out->g, back, region_of, parent, rep_entry, rep_exit, nregion};
   return kPpOk;
 }

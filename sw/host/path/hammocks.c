@@ -445,7 +445,7 @@ pp_status_t pp_split_hammocks(pp_func_t *f, uint32_t max_counters, hwprof_arena_
   f->rep_exit = rep_exit;
   f->hammock = hm;
   f->nhammock = npick;
-  f->h = (pp_regions_t){&f->g, f->back, region_of, parent, rep_entry, rep_exit, n2, f->h.landing};
+  f->h = (pp_regions_t){&f->g, f->back, region_of, parent, rep_entry, rep_exit, n2};
   return kPpOk;
 }
 

@@ -419,7 +419,7 @@ pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, const
   }
   /* a longjmp landing starts a path (regions.h): the region-based arrays have a place for it */
   bool lands = false;
-  for (uint32_t v = 0; v < f->g.nnodes && f->h.landing; v++) lands |= f->h.landing[v];
+  for (uint32_t v = 0; v < f->g.nnodes && f->g.start; v++) lands |= f->g.start[v];
   if (lands && emb == kPpGlobal) emb = kPpRegionBased;
   st = pp_plan_make(f, emb, w, PP_MAX_COUNTERS, a, p);
   /* global sums beyond the counters that collide even hashed: the region-based arrays, which count
@@ -428,7 +428,7 @@ pp_status_t pp_plan_cfg(const hwprof_cfg_func_t *cfg, pp_embodiment_t emb, const
   /* a landing in a loop's region would continue the outer regions' paths as they were at the call,
    * which may have ended since (docs/path.md, "Limits") */
   for (uint32_t v = 0; st == kPpOk && lands && v < f->g.nnodes; v++)
-    if (f->h.landing[v] && p->h.region_of[v] != 0) st = kPpLandingInLoop;
+    if (f->g.start[v] && p->h.region_of[v] != 0) st = kPpLandingInLoop;
   return st;
 }
 

@@ -33,7 +33,7 @@ pp_status_t pp_regions_used(const pp_regions_t *h, bool plain, hwprof_arena_t *a
     while (keep[r] == PP_NONE) r = h->parent[r];
     region_of[v] = keep[r];
   }
-  *out = (pp_regions_t){h->g, h->back, region_of, parent, rep_entry, rep_exit, n, h->landing};
+  *out = (pp_regions_t){h->g, h->back, region_of, parent, rep_entry, rep_exit, n};
   return kPpOk;
 }
 
@@ -106,8 +106,8 @@ pp_status_t pp_rb_augment(const pp_regions_t *h, uint32_t r, hwprof_arena_t *a, 
     }
   }
   if (loc[g->entry] != PP_NONE) entry[loc[g->entry]] = true;
-  for (uint32_t v = 0; v < g->nnodes && h->landing; v++) /* a landing starts a path of its own region */
-    if (h->landing[v] && h->region_of[v] == r) entry[loc[v]] = true;
+  for (uint32_t v = 0; v < g->nnodes && g->start; v++) /* a landing starts a path of its own region */
+    if (g->start[v] && h->region_of[v] == r) entry[loc[v]] = true;
   if (loc[g->exit] != PP_NONE) exit[loc[g->exit]] = true;
   uint32_t m = 0;
   for (uint32_t l = 0; l < nloc; l++)

@@ -42,7 +42,6 @@ typedef struct {
   const uint32_t *rep_entry; /* per region: Er (a node of it; the region-based augmentation uses only this) */
   const uint32_t *rep_exit;  /* per region: Xr (global) */
   uint32_t nregion;
-  const bool *landing;       /* per node of g: a longjmp lands there, a path starts (NULL: none) */
 } pp_regions_t;
 
 /* The regions a plan uses: h's (only the outermost when plain), but a region whose representative
@@ -57,7 +56,7 @@ pp_status_t pp_regions_used(const pp_regions_t *h, bool plain, hwprof_arena_t *a
 bool pp_in_region(const pp_regions_t *h, uint32_t v, uint32_t r);
 
 /* Region r's graph for the region-based embodiment: out->nnodes = its nodes, Re and Rx (an edge from
- * Re into each node a path of r starts at: an entry of r, a back edge's target, a landing); node_of[i]
+ * Re into each node a path of r starts at: an entry of r, a back edge's target, a landing: g->start); node_of[i]
  * the function's node that local node i is (Re and Rx: PP_NONE), local_of[v] the local node that
  * function node v maps to (PP_NONE: outside r). Memory from a. */
 pp_status_t pp_rb_augment(const pp_regions_t *h, uint32_t r, hwprof_arena_t *a, pp_graph_t *out, uint32_t **node_of,

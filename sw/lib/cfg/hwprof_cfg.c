@@ -60,9 +60,7 @@ hwprof_cf_t hwprof_cfg_classify(const hwprof_cfg_code_t *c, uint32_t pc, uint32_
   }
 }
 
-/* The first word of the direct call at pc (its auipc, for a pair) when it calls a function that
- * returns twice (c->twice), else 0. */
-static uint32_t twice_call_at(const hwprof_cfg_code_t *c, uint32_t pc) {
+uint32_t hwprof_cfg_twice_call_at(const hwprof_cfg_code_t *c, uint32_t pc) {
   uint32_t t;
   const uint32_t x = hwprof_cfg_word(c, pc);
   if (c->ntwice == 0 || hwprof_cfg_classify(c, pc, x, &t) != HWPROF_CF_CALL || rv32_rd(x) != 1) return 0;
@@ -167,7 +165,7 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
   }
   leader[0] = true;
   for (uint32_t pc = c->lo; pc < c->hi; pc += 4) { /* calls that return twice: blocks of their own */
-    const uint32_t at = twice_call_at(c, pc);
+    const uint32_t at = hwprof_cfg_twice_call_at(c, pc);
     if (at) leader[(at - c->lo) / 4u] = leader[(pc - c->lo) / 4u + 1u] = true;
   }
   for (unsigned k = 0; k < c->nentry; k++)
@@ -225,7 +223,7 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
     if (c->entry[k] > c->lo && c->entry[k] < c->hi && !(c->entry[k] & 3u))
       bad |= add_edge(f, ecap, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, f->blk_of[(c->entry[k] - c->lo) / 4u]);
   for (uint32_t pc = c->lo; pc < c->hi; pc += 4)
-    if (twice_call_at(c, pc)) {
+    if (hwprof_cfg_twice_call_at(c, pc)) {
       f->blk[f->blk_of[(pc - c->lo) / 4u]].landing = true;
       bad |= add_edge(f, ecap, HWPROF_CFG_VIRTUAL_ENTRY, HWPROF_CFG_EXIT, f->blk_of[(pc - c->lo) / 4u]);
     }
@@ -236,7 +234,7 @@ int hwprof_cfg_build(hwprof_cfg_func_t *f, const hwprof_cfg_code_t *c, hwprof_ar
     uint32_t t;
     for (uint32_t pc = f->blk[b].start; pc < f->blk[b].end; pc += 4) {
       const hwprof_cf_t k = hwprof_cfg_classify(c, pc, hwprof_cfg_word(c, pc), &t);
-      may_leave |= (k == HWPROF_CF_CALL && !twice_call_at(c, pc)) || k == HWPROF_CF_ENV;
+      may_leave |= (k == HWPROF_CF_CALL && !hwprof_cfg_twice_call_at(c, pc)) || k == HWPROF_CF_ENV;
     }
     switch (hwprof_cfg_classify(c, term, hwprof_cfg_word(c, term), &t)) {
       case HWPROF_CF_BRANCH:

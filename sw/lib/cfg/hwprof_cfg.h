@@ -69,6 +69,9 @@ typedef struct {
 uint32_t hwprof_cfg_word(const hwprof_cfg_code_t *c, uint32_t addr);
 /* What the instruction x at pc does to control flow; *target gets the target of a direct transfer
  * (and of a call pair's jalr), 0 otherwise. */
+/* The first word of the direct call at pc (its auipc, for a pair) when it calls a function that
+ * returns twice (c->twice), else 0. */
+uint32_t hwprof_cfg_twice_call_at(const hwprof_cfg_code_t *c, uint32_t pc);
 hwprof_cf_t hwprof_cfg_classify(const hwprof_cfg_code_t *c, uint32_t pc, uint32_t x, uint32_t *target);
 
 /* ---------------------------------------------------------------- blocks and edges */
