@@ -599,7 +599,7 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
       write_rd = true;
       break;
     case RV32_OP_MISC_MEM: break;                                                          /* FENCE, FENCE.I */
-    case RV32_OP_CUSTOM0:                                                    /* prof.* */
+    case RV32_OP_PROF:                                                    /* prof.* */
       if (f3 > HWPROF_PROF_OP_PATH) return exception(c, CAUSE_ILLEGAL, insn, ev); /* funct3 7 */
       ev->kind = HWPROF_KIND_PROF;
       ev->op = (uint8_t)f3;
@@ -626,7 +626,7 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
           }
           return exception(c, CAUSE_BREAKPOINT, pc, ev);
         }
-        if (insn == 0x30200073u) {                                             /* MRET */
+        if (insn == RV32_INSN_MRET) {                                             /* MRET */
           next = c->mepc;
           uint32_t mpie = c->mstatus & MSTATUS_MPIE;
           c->mstatus = (c->mstatus & ~MSTATUS_MIE) | (mpie ? MSTATUS_MIE : 0) | MSTATUS_MPIE | MSTATUS_MPP;

@@ -5,7 +5,7 @@
  * semihosting (console output, exit); an MMIO window for devices; one retire event per retired
  * instruction, with load values.
  *
- * The profiling ISA extension (docs/architecture.md, docs/cpu-model.md): custom-0 prof.* instructions, and a shadow
+ * The profiling ISA extension (docs/architecture.md, docs/cpu-model.md): custom-1 prof.* instructions, and a shadow
  * word per instruction carrying a branch's pid and hints, which the loader fills from ELF segments
  * placed in the shadow window and firmware may patch with ordinary stores. */
 #ifndef HWPROF_RV32_H
@@ -23,7 +23,7 @@
  * bits of the instruction at A (docs/cpu-model.md). */
 #define RV_RAM_BASE HWPROF_PLAT_RAM_BASE
 #define RV_SHADOW_BASE HWPROF_PLAT_SHADOW_BASE
-/* custom-0: prof.<op> with funct3 = op (HWPROF_PROF_OP_*), operand x[rs1], or the instruction's own
+/* custom-1: prof.<op> with funct3 = op (HWPROF_PROF_OP_*), operand x[rs1], or the instruction's own
  * shadow word when rs1 is x0 (so inserted code needs no register); prof.id carries its pid in
  * imm[11:0], its ihint in rd[0] and its bhint in rd[2:1] (rv32_isa.h). */
 

@@ -61,7 +61,7 @@ void rvfi_adapter_decode(const rvfi_in_t *in, uint32_t sh, hwprof_retire_ev_t *e
       ev->addr = a + (uint32_t)rv32_imm_s(x);
       ev->value = b;
       break;
-    case RV32_OP_CUSTOM0:
+    case RV32_OP_PROF:
       ev->kind = HWPROF_KIND_PROF;
       ev->op = (uint8_t)f3;
       ev->operand = (rs1 == 0u && f3 != HWPROF_PROF_OP_ID) ? sh : a;

@@ -42,7 +42,7 @@ package hwprof_pkg;
   localparam int unsigned SHADOW_CARRY_LSB = 0;  // shadow word of an instruction that retires as kind OTHER, LOAD or STORE: its carrier field (2 bits, carry encoding): the pir operation it carries (docs/pir.md)
   localparam int unsigned SHADOW_CARRY_IHINT_LSB = 2;  // carrier word with carry ID: the increment hint (1 bit, ihint encoding)
   localparam int unsigned SHADOW_CARRY_PID_LSB = 16;  // carrier word with carry ID: the profile ID (16 bits); with carry INIT the word with its low two bits cleared is the base address, with carry SETOFF the word shifted right by two is the offset
-  localparam int unsigned OPCODE_CUSTOM0 = 11;  // major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op
+  localparam int unsigned OPCODE_PROF = 43;  // major opcode of the profiling instructions (RISC-V custom-1: custom-0 holds picorv32's interrupt instructions); funct3 = prof_op
 
   // ---- build parameters of hwprof_top: defaults (the RTL's parameter defaults)
   localparam int unsigned CNTW_DEFAULT = 32;  // CntW: profile counter width in bits

@@ -169,7 +169,7 @@ module hwprof_rvfi_adapter #(
         addr = a + imm_s;
         value = b;
       end
-      7'h0b: begin  // prof.<f3>: the operand from rs1, or the shadow word when rs1 is x0
+      7'(hwprof_pkg::OPCODE_PROF): begin  // prof.<f3>: the operand from rs1, or the shadow word when rs1 is x0
         kind = hwprof_pkg::KIND_PROF;
         op = f3;
         operand = (rs1 == 5'd0 && f3 != hwprof_pkg::PROF_OP_ID) ? OpW'(sh) : OpW'(a);

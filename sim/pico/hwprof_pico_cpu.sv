@@ -2,7 +2,7 @@
 // defined, so its RVFI port exists) in the one configuration the picorv32 platform uses, for the
 // system (hwprof_pico_sys.sv) and the synthesis tops (synth/pico_synth.sv): RV32IM with its faster
 // options (fast multiplier, divider, barrel shifter), no compressed code, no interrupts, the
-// profiling instructions (custom-0) answered as no-ops on its co-processor port (prof.* with funct3
+// profiling instructions (custom-1) answered as no-ops on its co-processor port (prof.* with funct3
 // 7, reserved, are not answered: the core takes them as illegal), starting at 0. Out: its native
 // memory interface and the RVFI fields the RVFI adapter reads.
 module hwprof_pico_cpu (
@@ -40,7 +40,7 @@ module hwprof_pico_cpu (
     .mem_la_read(), .mem_la_write(), .mem_la_addr(), .mem_la_wdata(), .mem_la_wstrb(),
     .pcpi_valid(pcpi_valid), .pcpi_insn(pcpi_insn), .pcpi_rs1(), .pcpi_rs2(),
     .pcpi_wr(1'b0), .pcpi_rd(32'b0), .pcpi_wait(1'b0),
-    .pcpi_ready(pcpi_valid && pcpi_insn[6:0] == 7'h0b && pcpi_insn[14:12] != 3'd7),
+    .pcpi_ready(pcpi_valid && pcpi_insn[6:0] == 7'(hwprof_pkg::OPCODE_PROF) && pcpi_insn[14:12] != 3'd7),
     .irq(32'b0), .eoi(),
     .rvfi_valid(rvfi_valid_o), .rvfi_order(), .rvfi_insn(rvfi_insn_o), .rvfi_trap(), .rvfi_halt(), .rvfi_intr(),
     .rvfi_mode(), .rvfi_ixl(), .rvfi_rs1_addr(), .rvfi_rs2_addr(), .rvfi_rs1_rdata(rvfi_rs1_rdata_o),

@@ -1,5 +1,5 @@
 /* RV32IM disassembly, one instruction to text ("addi a0, a0, 1"; branch and jump targets as
- * absolute addresses; the profiling extension's custom-0 instructions as prof.<funct3>; anything
+ * absolute addresses; the profiling extension's custom-1 instructions as prof.<funct3>; anything
  * else as .word). For listings only: nothing decodes this text back. */
 #ifndef HWPROF_RV32_DISASM_H
 #define HWPROF_RV32_DISASM_H

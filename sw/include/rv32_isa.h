@@ -1,5 +1,5 @@
 /* RV32 instruction formats: the one place that knows how RV32I/M instructions and the profiling
- * extension's custom-0 instructions are laid out. Used by the CPU model (sim/rv32.c), the trace
+ * extension's prof.* instructions (custom-1) are laid out. Used by the CPU model (sim/rv32.c), the trace
  * reconstruction (sw/lib/trace_recon.c) and the instrumenter (sw/host/instr/).
  *
  * Header-only static inline functions over uint32_t words: no heap, no stdio, so the firmware can
@@ -20,11 +20,12 @@
 
 /* major opcodes (bits 6:0) */
 #define RV32_OP_LOAD 0x03u
-#define RV32_OP_CUSTOM0 HWPROF_OPCODE_CUSTOM0 /* the profiling extension's prof.* */
+#define RV32_OP_CUSTOM0 0x0bu /* picorv32's interrupt instructions (RV32_INSN_PICO_RETIRQ) */
 #define RV32_OP_MISC_MEM 0x0fu
 #define RV32_OP_IMM 0x13u
 #define RV32_OP_AUIPC 0x17u
 #define RV32_OP_STORE 0x23u
+#define RV32_OP_PROF HWPROF_OPCODE_PROF /* the profiling extension's prof.* (custom-1) */
 #define RV32_OP_REG 0x33u
 #define RV32_OP_LUI 0x37u
 #define RV32_OP_BRANCH 0x63u
@@ -33,6 +34,10 @@
 #define RV32_OP_SYSTEM 0x73u
 
 #define RV32_INSN_WFI 0x10500073u
+#define RV32_INSN_MRET 0x30200073u
+/* picorv32's return from its interrupt handler (custom-0, funct7 2: pc = q0); the other instructions of
+   its interrupt extension: getq rd, qN (funct7 0) and setq qN, rs (funct7 1) */
+#define RV32_INSN_PICO_RETIRQ 0x0400000bu
 #define RV32_INSN_EBREAK 0x00100073u
 /* a semihosting call is ebreak between these two (slli x0,x0,0x1f and srai x0,x0,7) */
 #define RV32_INSN_SEMIHOST_PRE 0x01f01013u
@@ -132,7 +137,7 @@ static inline uint32_t rv32_branch(unsigned funct3, unsigned rs1, unsigned rs2, 
 /* prof.<op> (op = HWPROF_PROF_OP_*) with rs1 = x0: the operand comes from the instruction's shadow
  * word; prof.id carries its pid in imm[11:0] and its hints in rd (ihint rd[0], bhint rd[2:1]). */
 static inline uint32_t rv32_prof(uint32_t op, uint32_t rd, uint32_t imm) {
-  return (imm & 0xfffu) << 20 | op << 12 | rd << 7 | RV32_OP_CUSTOM0;
+  return (imm & 0xfffu) << 20 | op << 12 | rd << 7 | RV32_OP_PROF;
 }
 
 /* ---- control flow, as trace reconstruction and CFG building see it */
@@ -231,7 +236,7 @@ static inline void rv32_carry_fields(uint32_t s, uint8_t *op, uint64_t *operand,
  * holds a prof.init's or prof.setoff's operand when rs1 = x0), or 0 when none can: another
  * operation, an operand from a register, a base that is not a multiple of 4. */
 static inline uint32_t rv32_carry_of_prof(uint32_t x, uint32_t sh) {
-  if (rv32_opcode(x) != RV32_OP_CUSTOM0) return 0;
+  if (rv32_opcode(x) != RV32_OP_PROF) return 0;
   const unsigned op = rv32_funct3(x);
   if (op == HWPROF_PROF_OP_ID) { /* pid in imm[11:0], ihint in rd[0] (rv32_prof) */
     const uint32_t pid = x >> 20;

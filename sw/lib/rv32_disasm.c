@@ -53,7 +53,7 @@ const char *rv32_disasm(uint32_t pc, uint32_t x, char *buf, size_t len) {
     case RV32_OP_SYSTEM:
       if (x == 0x00000073u) snprintf(buf, len, "ecall");
       else if (x == RV32_INSN_EBREAK) snprintf(buf, len, "ebreak");
-      else if (x == 0x30200073u) snprintf(buf, len, "mret");
+      else if (x == RV32_INSN_MRET) snprintf(buf, len, "mret");
       else if (x == RV32_INSN_WFI) snprintf(buf, len, "wfi");
       else if (f3 != 0 && f3 != 4) {
         static const char *const kCsr[8] = {NULL, "csrrw", "csrrs", "csrrc", NULL, "csrrwi", "csrrsi", "csrrci"};
@@ -61,7 +61,7 @@ const char *rv32_disasm(uint32_t pc, uint32_t x, char *buf, size_t len) {
         else snprintf(buf, len, "%s %s, 0x%x, %s", kCsr[f3], kReg[rd], x >> 20, kReg[rs1]);
       } else break;
       return buf;
-    case RV32_OP_CUSTOM0: {
+    case RV32_OP_PROF: {
       static const char *const kProf[8] = {"prof.id", "prof.init", "prof.setoff", "prof.start", "prof.stop", "prof.trigger",
                                            NULL, NULL}; /* HWPROF_PROF_OP_*; 6 and 7 are reserved for kind PROF */
       if (kProf[f3] == NULL) break;

@@ -110,12 +110,12 @@ std::vector<Step> directed() {
                HWPROF_PROF_OP_POP, 0});
   // prof.init with rs1 = x0: its operand is the shadow word
   s.push_back({fetch(kPc + 28, 0x80c00100u), true, "fetch a prof.init x0"});
-  s.push_back({rec(kPc + 28, i_type(0, 0, HWPROF_PROF_OP_INIT, 0, 0x0b), 0, 0, 0), true, "its record"});
+  s.push_back({rec(kPc + 28, i_type(0, 0, HWPROF_PROF_OP_INIT, 0, 0x2b), 0, 0, 0), true, "its record"});
   s.push_back({rvfi_in_t{}, true, "prof.init: the operand from the shadow word", HWPROF_KIND_PROF, false, false, false, 0, 0, 0,
                0, HWPROF_PROF_OP_INIT, 0x80c00100u});
   // prof.id 17 with rd = 0b110 (bhint ALL, ihint INC)
   s.push_back({fetch(kPc + 32, 0), true, "fetch a prof.id"});
-  s.push_back({rec(kPc + 32, i_type(17, 0, HWPROF_PROF_OP_ID, 6, 0x0b), 0, 0, 0), true, "its record"});
+  s.push_back({rec(kPc + 32, i_type(17, 0, HWPROF_PROF_OP_ID, 6, 0x2b), 0, 0, 0), true, "its record"});
   s.push_back({rvfi_in_t{}, true, "prof.id 17, bhint ALL", HWPROF_KIND_PROF, false, false, false, 0, 0, 17, HWPROF_BHINT_ALL,
                HWPROF_PROF_OP_ID, 0});
   // add with a carrier word: prof.setoff 12
@@ -257,7 +257,7 @@ class AdapterBench : public lockstep::BlockBench<Vhwprof_rvfi_adapter> {
       case 2: return i_type(imm, reg_rs1, 0, reg_rd, 0x67);
       case 3: return i_type(imm, reg_rs1, kLoadF3[rng_.below(5)], reg_rd, 0x03);
       case 4: return (imm >> 5) << 25 | 11u << 20 | reg_rs1 << 15 | static_cast<uint32_t>(rng_.below(3)) << 12 | (imm & 31u) << 7 | 0x23u;
-      case 5: return i_type(imm, reg_rs1, static_cast<uint32_t>(rng_.below(7)), reg_rd, 0x0b);
+      case 5: return i_type(imm, reg_rs1, static_cast<uint32_t>(rng_.below(7)), reg_rd, 0x2b);
       default: return (static_cast<uint32_t>(rng_.next()) & ~0x7fu) | (rng_.chance(50) ? 0x13u : 0x33u);
     }
   }

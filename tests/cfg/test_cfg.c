@@ -21,7 +21,7 @@
 #define AUIPC_RA (1u << 7 | 0x17u)                     /* auipc ra, 0 */
 #define JALR_RA i_type(0, 1, 0, 1, 0x67)               /* jalr ra, 0(ra) */
 #define JR_T1 i_type(0, 6, 0, 0, 0x67)                 /* jalr x0, 0(t1) */
-#define PROF_INIT 0x0000000bu                          /* custom-0 */
+#define PROF_INIT 0x0000002bu                          /* custom-1 */
 
 static uint8_t bytes[256];
 static uint8_t arena_mem[1 << 16];

@@ -73,7 +73,7 @@ static void test_rvfi_decode_by_hand(void **state) {
   assert_int_equal(ev.operand, rv32_path_word(2, 5, 0));
   assert_int_equal(ev.pid, 0);
   /* prof.setoff with rs1 = a5 (= 7): the operand from the register, not the shadow word */
-  in = rec(0x80000114u, 0x0027a00bu, 7u, 0, 0);
+  in = rec(0x80000114u, 0x0027a02bu, 7u, 0, 0);
   rvfi_adapter_decode(&in, 0xdeadbeecu, &ev);
   assert_int_equal(ev.kind, HWPROF_KIND_PROF);
   assert_int_equal(ev.op, HWPROF_PROF_OP_SETOFF);

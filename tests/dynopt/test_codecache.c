@@ -138,15 +138,15 @@ static void test_cc_loop_trace_branches_back_to_its_entry(void **state) {
  * 0x00020005): the inverted bne counts the old taken edge as its fall-through (NT, pid 5: 0x00010005)
  * and its stub counts the old not-taken edge before it leaves:
  *   0..1c  as kCopyA     (the bne at 4 still aimed at the stub at 20)
- *  20  prof.id 6        0060000b  (.insn i CUSTOM_0, 0, x0, x0, 6)
+ *  20  prof.id 6        0060002b  (.insn i CUSTOM_1, 0, x0, x0, 6)
  *  24  jal  zero,108    0e40006f
  * Trace B with the jump at 10c counting its edge (TK, pid 7) and switching the region offset to 9
  * (shadow 0x80900007): the dropped jump leaves its two operations in its place:
  *   0  lw   a4,0(a0)      00052703
  *   4  beq  a4,zero,20    00070e63
  *   8  addi a5,a5,1       00178793
- *   c  prof.id 7          0070000b  (its origin: the jump at 10c)
- *  10  prof.setoff        0000200b  (shadow word 9)
+ *   c  prof.id 7          0070002b  (its origin: the jump at 10c)
+ *  10  prof.setoff        0000202b  (shadow word 9)
  *  14  addi a0,a0,4       00450513
  *  18  bne  a0,a1,0       feb514e3
  *  1c  jal  zero,120      1040006f
@@ -161,7 +161,7 @@ static void test_cc_profiled_trace_counts_what_the_original_counts(void **state)
   assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceA, 6, &entry), kHwprofCcPlaced);
   for (unsigned i = 0; i < 8; i++) assert_int_equal(f.mem[i], kCopyA[i]);
   assert_int_equal(f.shadow[1], 0x00010005u);
-  assert_int_equal(f.mem[8], 0x0060000bu);
+  assert_int_equal(f.mem[8], 0x0060002bu);
   assert_int_equal(f.shadow[8], 0);
   assert_int_equal(f.mem[9], 0x0e40006fu);
   /* a branch whose way out counts is not re-aimed when its exit is linked: the stub's jump is */
@@ -178,7 +178,7 @@ static void test_cc_profiled_trace_counts_what_the_original_counts(void **state)
   assert_int_equal(hwprof_cc_init(&f.cc, c), kHwprofOk);
   f.shadow[(0x8000010c - BASE) / 4] = 0x80900007u;
   assert_int_equal(hwprof_cc_place_trace(&f.cc, kTraceB, 6, &entry), kHwprofCcPlaced);
-  const uint32_t want[] = {0x00052703, 0x00070e63, 0x00178793, 0x0070000b, 0x0000200b,
+  const uint32_t want[] = {0x00052703, 0x00070e63, 0x00178793, 0x0070002b, 0x0000202b,
                            0x00450513, 0xfeb514e3, 0x1040006f, 0x0f00006f};
   for (unsigned i = 0; i < 9; i++) assert_int_equal(f.mem[i], want[i]);
   assert_int_equal(f.shadow[3], 0);

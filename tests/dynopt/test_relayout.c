@@ -4,7 +4,7 @@
  *
  * Memory: 0x80000000..0x80000200; the cache is its first 0x100 bytes, the program the rest. The
  * function, its blocks and their shadow words (the instrumenter's, mode all):
- *   B0 100 prof.init               0000100b  shadow 0x80c00000 (its counter area)
+ *   B0 100 prof.init               0000102b  shadow 0x80c00000 (its counter area)
  *      104 lw   a4,0(a0)           00052703
  *      108 beq  a4,zero,118 <B2>   00070863  shadow EITHER pid 1 (taken: counter 1, not taken: 2),
  *                                            a region switch to offset 5 on its not-taken edge
@@ -33,7 +33,7 @@
 #define CODE_LO (BASE + 0x100u)
 
 static const uint32_t kProgram[] = {
-    0x0000100b, 0x00052703, 0x00070863, 0x00178793, 0x00000697, 0x0080006f, 0xfff78793, 0x00450513,
+    0x0000102b, 0x00052703, 0x00070863, 0x00178793, 0x00000697, 0x0080006f, 0xfff78793, 0x00450513,
     0x00008067, 0x00000013, 0x00000013, 0x00000013, 0x00000013, 0x00000013, 0x00000013, 0x00000013,
     0x00000097, 0xfc4080e7, 0x00150513,
 };
@@ -75,22 +75,22 @@ static void setup(fixture_t *f) {
 }
 
 /* Order B0, B2, B3, B1: the beq's taken block comes next, so it is inverted. The copy:
- *   0  prof.init              0000100b  shadow as it was
+ *   0  prof.init              0000102b  shadow as it was
  *   4  lw   a4,0(a0)          00052703
  *   8  bne  a4,zero,18        00071863  shadow NT pid 1: counts the taken edge (counter 1) when it falls
  *                                       through; the region switch moves to the stub
  *   c  addi a5,a5,-1          fff78793  B2
  *  10  addi a0,a0,4           00450513  B3
  *  14  jalr zero,0(ra)        00008067  shadow as it was; an unconditional end: the stubs follow
- *  18  prof.id 2              0020000b  the stub of the inverted beq: the not-taken edge's counter ...
- *  1c  prof.setoff x0         0000200b  ... its region switch (shadow 5) ...
+ *  18  prof.id 2              0020002b  the stub of the inverted beq: the not-taken edge's counter ...
+ *  1c  prof.setoff x0         0000202b  ... its region switch (shadow 5) ...
  *  20  jal  zero,24           0040006f  ... and on to B1
  *  24  addi a5,a5,1           00178793  B1
  *  28  lui  a3,0x80000        800006b7  the auipc's value, 0x80000110
  *  2c  addi a3,a3,0x110       11068693
  *  30  jal  zero,10           fe1ff06f  B1's jump, re-aimed, its hint kept */
-static const uint32_t kCopy[] = {0x0000100b, 0x00052703, 0x00071863, 0xfff78793, 0x00450513, 0x00008067, 0x0020000b,
-                                 0x0000200b, 0x0040006f, 0x00178793, 0x800006b7, 0x11068693, 0xfe1ff06f};
+static const uint32_t kCopy[] = {0x0000102b, 0x00052703, 0x00071863, 0xfff78793, 0x00450513, 0x00008067, 0x0020002b,
+                                 0x0000202b, 0x0040006f, 0x00178793, 0x800006b7, 0x11068693, 0xfe1ff06f};
 static const uint32_t kCopyShadow[] = {SH_INIT, 0, 0x00010001, 0, 0, SH_RET, 0, 5, 0, 0, 0, 0, SH_JAL};
 static const uint32_t kCopyOrigin[] = {0x80000100, 0x80000104, 0x80000108, 0x80000118, 0x8000011c,
                                        0x80000120, 0, 0, 0, 0x8000010c, 0x80000110, 0, 0x80000114};
@@ -147,7 +147,7 @@ static void test_rl_keeps_a_branch_the_caller_does_not_want_inverted(void **stat
   uint8_t keep[4] = {0, 0, 0, 0};
   uint32_t entry = 0;
   assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, keep, NULL, 0, 0, &entry), kHwprofCcPlaced);
-  const uint32_t copy[] = {0x0000100b, 0x00052703, 0x00070463, 0x0100006f, 0xfff78793, 0x00450513,
+  const uint32_t copy[] = {0x0000102b, 0x00052703, 0x00070463, 0x0100006f, 0xfff78793, 0x00450513,
                            0x00008067, 0x00178793, 0x800006b7, 0x11068693, 0xfedff06f};
   for (unsigned i = 0; i < sizeof copy / 4; i++) assert_int_equal(f.mem[i], copy[i]);
   assert_int_equal(f.shadow[2], SH_BEQ); /* the hints and the region switch as they were */
@@ -185,7 +185,7 @@ static void test_rl_flushes_a_trace_that_starts_in_the_function(void **state) {
   uint32_t entry = 0;
   assert_int_equal(hwprof_cc_place_trace(&f.cc, trace, 5, &entry), kHwprofCcPlaced);
   assert_int_equal(f.cc.next, BASE + 0x18);
-  assert_int_equal(f.mem[3], 0x0030000b); /* prof.id 3 (.insn i CUSTOM_0, 0, x0, x0, 3) */
+  assert_int_equal(f.mem[3], 0x0030002b); /* prof.id 3 (.insn i CUSTOM_1, 0, x0, x0, 3) */
   assert_int_equal(*at(&f, 0x8000010c), 0xef5ff06f); /* jal zero,.-0x10c: the trace's copy */
   assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, NULL, NULL, 0, 0, &entry), kHwprofCcPlaced);
   assert_int_equal(f.rl.trace_flushes, 1);
@@ -215,7 +215,7 @@ static void test_rl_second_layout_supersedes_the_first(void **state) {
   /* the second copy is the function as it was (the beq kept, pointing at B2's copy 5 words on:
      beq a4,zero,.+20 = 00070a63), its auipc as lui/addi, B1's jump to B3's copy (jal zero,.+8 =
      0080006f, kept although B3 is two words on: it counts its edge), B2 falling into B3 */
-  const uint32_t second[] = {0x0000100b, 0x00052703, 0x00070a63, 0x00178793, 0x800006b7,
+  const uint32_t second[] = {0x0000102b, 0x00052703, 0x00070a63, 0x00178793, 0x800006b7,
                              0x11068693, 0x0080006f, 0xfff78793, 0x00450513, 0x00008067};
   for (unsigned i = 0; i < sizeof second / 4; i++) assert_int_equal(*at(&f, e2 + 4 * i), second[i]);
   assert_int_equal(*sh(&f, e2 + 8), SH_BEQ);
@@ -242,9 +242,9 @@ static void test_rl_second_layout_supersedes_the_first(void **state) {
  * stub that increments c's counter, then h's, then switches the region (c's region switch):
  *   8  bne  a4,zero,18        00071863  shadow NT, DEC, pid 2 (no region switch: it moved to the stub)
  *   c  addi a5,a5,-1 ... 14 jalr zero,0(ra)   B2, B3 as in kCopy
- *  18  prof.id 2              0020000b  counter(c) + 1
- *  1c  prof.id 1              0010000b  counter(h) + 1 (it counts profile(c), paragraph 68)
- *  20  prof.setoff x0         0000200b  shadow 5
+ *  18  prof.id 2              0020002b  counter(c) + 1
+ *  1c  prof.id 1              0010002b  counter(h) + 1 (it counts profile(c), paragraph 68)
+ *  20  prof.setoff x0         0000202b  shadow 5
  *  24  jal  zero,28           0040006f  on to B1
  *  28  addi a5,a5,1 ... 30 addi a3,a3,0x110   B1
  *  34  jal  zero,10           fddff06f */
@@ -255,8 +255,8 @@ static void test_rl_counts_a_branch_as_a_5b_pair_h_taken(void **state) {
   uint8_t flags[4] = {HWPROF_RL_INVERT | HWPROF_RL_5B | HWPROF_RL_5B_H_TAKEN, 0, 0, 0};
   uint32_t entry = 0;
   assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, kOrder, flags, NULL, 0, 0, &entry), kHwprofCcPlaced);
-  const uint32_t copy[] = {0x0000100b, 0x00052703, 0x00071863, 0xfff78793, 0x00450513, 0x00008067, 0x0020000b,
-                           0x0010000b, 0x0000200b, 0x0040006f, 0x00178793, 0x800006b7, 0x11068693, 0xfddff06f};
+  const uint32_t copy[] = {0x0000102b, 0x00052703, 0x00071863, 0xfff78793, 0x00450513, 0x00008067, 0x0020002b,
+                           0x0010002b, 0x0000202b, 0x0040006f, 0x00178793, 0x800006b7, 0x11068693, 0xfddff06f};
   const uint32_t shadow[] = {SH_INIT, 0, 0x00050002, 0, 0, SH_RET, 0, 0, 5, 0, 0, 0, 0, SH_JAL};
   for (unsigned i = 0; i < sizeof copy / 4; i++) {
     assert_int_equal(f.mem[i], copy[i]);
@@ -272,8 +272,8 @@ static void test_rl_counts_a_branch_as_a_5b_pair_h_taken(void **state) {
  * comes after B1's jump (the first unconditional end); the region switch, on h's way, stays on it:
  *   8  beq  a4,zero,1c        00070a63  shadow NT, DEC, pid 1, region switch to 5 when not taken
  *   c  addi a5,a5,1 ... 18 jal zero,2c (0140006f)   B1, its jump to B3's copy
- *  1c  prof.id 1              0010000b  counter(c) + 1
- *  20  prof.id 2              0020000b  counter(h) + 1
+ *  1c  prof.id 1              0010002b  counter(c) + 1
+ *  20  prof.id 2              0020002b  counter(h) + 1
  *  24  jal  zero,28           0040006f  on to B2
  *  28  addi a5,a5,-1 ... 30 jalr zero,0(ra)   B2, B3 */
 static void test_rl_counts_a_branch_as_a_5b_pair_h_not_taken(void **state) {
@@ -284,8 +284,8 @@ static void test_rl_counts_a_branch_as_a_5b_pair_h_not_taken(void **state) {
   const uint32_t identity[] = {0, 1, 2, 3};
   uint32_t entry = 0;
   assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, identity, flags, NULL, 0, 0, &entry), kHwprofCcPlaced);
-  const uint32_t copy[] = {0x0000100b, 0x00052703, 0x00070a63, 0x00178793, 0x800006b7, 0x11068693, 0x0140006f,
-                           0x0010000b, 0x0020000b, 0x0040006f, 0xfff78793, 0x00450513, 0x00008067};
+  const uint32_t copy[] = {0x0000102b, 0x00052703, 0x00070a63, 0x00178793, 0x800006b7, 0x11068693, 0x0140006f,
+                           0x0010002b, 0x0020002b, 0x0040006f, 0xfff78793, 0x00450513, 0x00008067};
   for (unsigned i = 0; i < sizeof copy / 4; i++) assert_int_equal(f.mem[i], copy[i]);
   assert_int_equal(f.shadow[2], 0xc0550001);
   assert_int_equal(f.shadow[7], 0);
@@ -313,7 +313,7 @@ static void test_rl_patches_where_a_call_returns(void **state) {
   const uint32_t identity[] = {0, 1, 2, 3};
   uint32_t entry = 0;
   assert_int_equal(hwprof_rl_place(&f.rl, kBlocks, 4, identity, NULL, NULL, 0, 0, &entry), kHwprofCcPlaced);
-  const uint32_t copy[] = {0x0000100b, 0x00052703, 0x00070863, 0x00178793, 0x130000ef,
+  const uint32_t copy[] = {0x0000102b, 0x00052703, 0x00070863, 0x00178793, 0x130000ef,
                            0x0080006f, 0xfff78793, 0x00450513, 0x00008067};
   for (unsigned i = 0; i < sizeof copy / 4; i++) assert_int_equal(f.mem[i], copy[i]);
   assert_int_equal(f.origin[5], 0x80000114);

@@ -311,7 +311,7 @@ static void test_rv32_semihosting_write_and_extended_exit(void **state) {
 }
 
 static uint32_t prof(uint32_t op, uint32_t rs1, uint32_t rd, uint32_t imm) {
-  return imm << 20 | rs1 << 15 | op << 12 | rd << 7 | HWPROF_OPCODE_CUSTOM0;
+  return imm << 20 | rs1 << 15 | op << 12 | rd << 7 | HWPROF_OPCODE_PROF;
 }
 
 static void test_rv32_profiling_instructions_become_prof_events(void **state) {

@@ -515,7 +515,7 @@ static void complete_stub(hwprof_dynopt_t *d) {
   const uint32_t offset = hwprof_mmio_read32(&d->hw, HWPROF_PIR_OFFSET_ADDR);
   for (unsigned k = 0; k < 2u; k++) {
     const uint32_t w = *hwprof_cc_word(d->rl->cc, d->resume_pc);
-    if (rv32_opcode(w) != RV32_OP_CUSTOM0 || rv32_funct3(w) != HWPROF_PROF_OP_ID) return;
+    if (rv32_opcode(w) != RV32_OP_PROF || rv32_funct3(w) != HWPROF_PROF_OP_ID) return;
     const uint32_t pid = w >> 20, addr = base + (offset + pid - 1u) * d->meta.hdr->cnt_bytes;
     if (pid == 0 || func_of(d, addr) == SIZE_MAX) return; /* not a watched counter: left to the program */
     const uint64_t v = counter_read(d, addr);

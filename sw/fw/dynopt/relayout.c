@@ -119,7 +119,7 @@ static uint32_t dest(const emit_t *e, uint32_t a) {
  * where direct calls land. */
 static bool lands_after(const emit_t *e, uint32_t lo, uint32_t hi) {
   const uint32_t w = orig_word(e, lo);
-  return hi > lo + 4u && rv32_opcode(w) == RV32_OP_CUSTOM0 && rv32_funct3(w) == HWPROF_PROF_OP_INIT;
+  return hi > lo + 4u && rv32_opcode(w) == RV32_OP_PROF && rv32_funct3(w) == HWPROF_PROF_OP_INIT;
 }
 
 /* Where a transfer to a ends up through the jumps layouts wrote: a patched word of the program, an

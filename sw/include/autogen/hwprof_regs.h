@@ -40,7 +40,7 @@
 #define HWPROF_SHADOW_CARRY_LSB 0u /* shadow word of an instruction that retires as kind OTHER, LOAD or STORE: its carrier field (2 bits, carry encoding): the pir operation it carries (docs/pir.md) */
 #define HWPROF_SHADOW_CARRY_IHINT_LSB 2u /* carrier word with carry ID: the increment hint (1 bit, ihint encoding) */
 #define HWPROF_SHADOW_CARRY_PID_LSB 16u /* carrier word with carry ID: the profile ID (16 bits); with carry INIT the word with its low two bits cleared is the base address, with carry SETOFF the word shifted right by two is the offset */
-#define HWPROF_OPCODE_CUSTOM0 11u /* major opcode of the profiling instructions (RISC-V custom-0); funct3 = prof_op */
+#define HWPROF_OPCODE_PROF 43u /* major opcode of the profiling instructions (RISC-V custom-1: custom-0 holds picorv32's interrupt instructions); funct3 = prof_op */
 
 /* ---- build parameters of hwprof_top: default, smallest and largest value the RTL and the C model
  * accept (the RTL's parameter defaults are the same constants, hwprof_pkg) */

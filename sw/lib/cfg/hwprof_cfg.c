@@ -53,9 +53,9 @@ hwprof_cf_t hwprof_cfg_classify(const hwprof_cfg_code_t *c, uint32_t pc, uint32_
     }
     case RV32_OP_SYSTEM:
       if (x == 0x00000073u || x == RV32_INSN_EBREAK) return HWPROF_CF_ENV;
-      if (x == 0x30200073u) return HWPROF_CF_MRET;
+      if (x == RV32_INSN_MRET) return HWPROF_CF_MRET;
       return HWPROF_CF_NONE;
-    case RV32_OP_CUSTOM0: return HWPROF_CF_PROF;
+    case RV32_OP_PROF: return HWPROF_CF_PROF;
     default: return HWPROF_CF_NONE;
   }
 }

@@ -39,7 +39,7 @@ typedef enum {
   HWPROF_CF_INDIRECT, /* any other jalr x0 (switch tables, computed gotos, tail calls through a register) */
   HWPROF_CF_ENV,      /* ecall, ebreak: may not come back */
   HWPROF_CF_MRET,     /* return from a trap */
-  HWPROF_CF_PROF      /* a profiling instruction (custom-0) */
+  HWPROF_CF_PROF      /* a profiling instruction (custom-1) */
 } hwprof_cf_t;
 
 /* A function's code: the address range [lo, hi) (word aligned), its bytes (little-endian words),
