@@ -78,7 +78,7 @@ module hwprof_pico_pair (
   hwprof_rvfi_adapter u_adapter (
     .clk_i, .rst_ni,
     .rvfi_valid_i(rvfi_valid), .rvfi_insn_i(insn), .rvfi_pc_rdata_i(pc_r), .rvfi_pc_wdata_i(pc_w),
-    .rvfi_rs1_rdata_i(rs1), .rvfi_rs2_rdata_i(rs2), .rvfi_mem_rdata_i(mrd),
+    .rvfi_rs1_rdata_i(rs1), .rvfi_rs2_rdata_i(rs2), .rvfi_mem_rdata_i(mrd), .rvfi_intr_i(1'b0),
     .fetch_i(mem_valid && mem_instr && mem_ready), .fetch_addr_i(mem_addr), .fetch_shadow_i(mem_shadow_i),
     .ev_valid_o, .ev_ready_i, .ev_pc_o, .ev_next_pc_o, .ev_insn_o, .ev_kind_o, .ev_is_call_o, .ev_is_ret_o,
     .ev_taken_o, .ev_addr_o, .ev_value_o, .ev_pid_o, .ev_bhint_o, .ev_ihint_o, .ev_op_o, .ev_operand_o,

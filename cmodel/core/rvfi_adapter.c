@@ -71,6 +71,13 @@ void rvfi_adapter_decode(const rvfi_in_t *in, uint32_t sh, hwprof_retire_ev_t *e
         ev->bhint = (uint8_t)((rd >> 1) & 3u);
       }
       break;
+    case RV32_OP_SYSTEM:
+    case RV32_OP_CUSTOM0:
+      if (x == RV32_INSN_MRET || x == RV32_INSN_PICO_RETIRQ) { /* a handler's return: as the CPU model's mret */
+        ev->kind = HWPROF_KIND_IJUMP;
+        ev->taken = true;
+      }
+      break;
     default: break;
   }
   hwprof_ev_shadow_fields(ev, sh);
@@ -93,6 +100,9 @@ void rvfi_adapter_step(rvfi_adapter_t *a, const rvfi_in_t *in, bool ev_ready) {
       }
     a->err = a->err || (a->valid && !ev_ready) || !hit;
     rvfi_adapter_decode(in, sh, &a->ev);
+    const bool handler = in->intr || a->handler;
+    a->ev.trap = handler ? HWPROF_TRAP_HANDLER : HWPROF_TRAP_NONE;
+    a->handler = handler && in->insn != RV32_INSN_MRET && in->insn != RV32_INSN_PICO_RETIRQ;
     a->valid = true;
   } else if (ev_ready) {
     a->valid = false;

@@ -15,6 +15,7 @@
 typedef struct {
   bool valid;
   uint32_t insn, pc_rdata, pc_wdata, rs1_rdata, rs2_rdata, mem_rdata;
+  bool intr; /* rvfi_intr: the record is a trap handler's first instruction */
   bool fetch;
   uint32_t fetch_addr, fetch_shadow;
 } rvfi_in_t;
@@ -25,6 +26,8 @@ typedef struct {
 typedef struct {
   uint32_t f_addr[RVFI_ADAPTER_FETCHES], f_sh[RVFI_ADAPTER_FETCHES]; /* the last fetches, [0] the most recent */
   bool valid, err;
+  bool handler;                /* inside a trap handler: from a record with intr through the mret or
+                                  retirq that returns */
   hwprof_retire_ev_t ev;       /* the held event (ev.valid unused: valid above) */
 } rvfi_adapter_t;
 
@@ -35,7 +38,8 @@ typedef struct {
 
 void rvfi_adapter_reset(rvfi_adapter_t *a);
 /* The retire event a record describes, decoded as the CPU model (sim/rv32.c) retires it; sh is the
- * instruction's shadow word. */
+ * instruction's shadow word. Its trap field is NONE: whether the record is a handler's is the
+ * adapter's state (rvfi_adapter_step). */
 void rvfi_adapter_decode(const rvfi_in_t *in, uint32_t sh, hwprof_retire_ev_t *ev);
 rvfi_adapter_out_t rvfi_adapter_out(const rvfi_adapter_t *a, bool ev_ready);
 void rvfi_adapter_step(rvfi_adapter_t *a, const rvfi_in_t *in, bool ev_ready);

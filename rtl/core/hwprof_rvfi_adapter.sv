@@ -4,10 +4,11 @@
 // everything the retire-event port carries but the profiling bits, which live in the instruction's
 // shadow word (docs/cpu-model.md): the memory reads it beside every instruction fetch (a second read
 // port at the same word of the shadow window) and hands it here with the fetch. The adapter keeps
-// the shadow words of the last two fetches (an RVFI record arrives after the next instruction was
+// the shadow words of the last Fetches fetches (an RVFI record arrives after the next instruction was
 // fetched), decodes the record as the CPU model does (docs/retire-port.md: kind, call/return, the
-// branch outcome, the load or store, prof.* and the shadow word's fields) and holds the event in a
-// one-entry buffer until hwprof_top takes it. While an event waits (ev_valid_o and not ev_ready_i)
+// branch outcome, the load or store, prof.* and the shadow word's fields), marks a trap handler's
+// records (trap HANDLER: from the record with rvfi_intr through the mret, or picorv32's retirq, that
+// returns) and holds the event in a one-entry buffer until hwprof_top takes it. While an event waits (ev_valid_o and not ev_ready_i)
 // stall_o holds the core's next memory transaction, so it cannot retire another: nothing is lost.
 // A record that arrives while the buffer is still full (a core that retires without a memory
 // transaction in between) or whose fetch is not among the last Fetches sets err_o, sticky until reset.
@@ -29,6 +30,7 @@ module hwprof_rvfi_adapter #(
   input  logic [31:0] rvfi_rs1_rdata_i,
   input  logic [31:0] rvfi_rs2_rdata_i,
   input  logic [31:0] rvfi_mem_rdata_i,  // the word read (picorv32 gives the whole word)
+  input  logic        rvfi_intr_i,       // the record is a trap handler's first instruction
 
   // an instruction fetch completing this cycle, with its shadow word
   input  logic        fetch_i,
@@ -102,6 +104,12 @@ module hwprof_rvfi_adapter #(
   assign imm_s = {{20{rvfi_insn_i[31]}}, rvfi_insn_i[31:25], rvfi_insn_i[11:7]};
   assign a = rvfi_rs1_rdata_i;
   assign b = rvfi_rs2_rdata_i;
+
+  logic trap_ret;  // mret, or picorv32's retirq: the handler's last instruction
+  assign trap_ret = rvfi_insn_i == 32'h3020_0073 || rvfi_insn_i == 32'h0400_000b;
+  logic handler;   // the record is a trap handler's: its first (rvfi_intr) through its return
+  logic hnd_q;
+  assign handler = rvfi_intr_i || hnd_q;
 
   function automatic logic is_link(input logic [4:0] r);
     is_link = r == 5'd1 || r == 5'd5;
@@ -179,6 +187,12 @@ module hwprof_rvfi_adapter #(
           bhint = rd[2:1];
         end
       end
+      7'h73, 7'h0b: begin  // a handler's return (mret, picorv32's retirq): as the CPU model's mret
+        if (trap_ret) begin
+          kind = hwprof_pkg::KIND_IJUMP;
+          taken = 1'b1;
+        end
+      end
       default: ;
     endcase
     // the profiling bits of the shadow word (rv32.c and cmodel/core/retire_fields.h say the same)
@@ -238,9 +252,12 @@ module hwprof_rvfi_adapter #(
   logic [hwprof_pkg::EV_PID_W-1:0] pid_q;
   logic [1:0]  bhint_q;
   logic [OpW-1:0] operand_q;
+  logic [1:0]  trap_q;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       valid_q <= 1'b0;
+      hnd_q <= 1'b0;
+      trap_q <= hwprof_pkg::TRAP_NONE;
       err_q <= 1'b0;
       pc_q <= '0;
       next_q <= '0;
@@ -274,6 +291,8 @@ module hwprof_rvfi_adapter #(
         pid_q <= pid;
         bhint_q <= bhint;
         operand_q <= operand;
+        trap_q <= handler ? hwprof_pkg::TRAP_HANDLER : hwprof_pkg::TRAP_NONE;
+        hnd_q <= handler && !trap_ret;
       end else if (ev_ready_i) begin
         valid_q <= 1'b0;
       end
@@ -295,7 +314,7 @@ module hwprof_rvfi_adapter #(
   assign ev_ihint_o = ihint_q;
   assign ev_op_o = op_q;
   assign ev_operand_o = operand_q;
-  assign ev_trap_o = hwprof_pkg::TRAP_NONE;  // the cores paired so far run no trap handler
+  assign ev_trap_o = trap_q;
   assign stall_o = valid_q && !ev_ready_i;
   assign err_o = err_q;
 endmodule

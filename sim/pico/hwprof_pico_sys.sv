@@ -109,7 +109,7 @@ module hwprof_pico_sys #(
     .clk_i, .rst_ni,
     .rvfi_valid_i(rvfi_valid_o), .rvfi_insn_i(rvfi_insn), .rvfi_pc_rdata_i(rvfi_pc_rdata),
     .rvfi_pc_wdata_i(rvfi_pc_wdata), .rvfi_rs1_rdata_i(rvfi_rs1_rdata), .rvfi_rs2_rdata_i(rvfi_rs2_rdata),
-    .rvfi_mem_rdata_i(rvfi_mem_rdata),
+    .rvfi_mem_rdata_i(rvfi_mem_rdata), .rvfi_intr_i(1'b0),  // no interrupts on this configuration
     .fetch_i(fetch_o), .fetch_addr_i(mem_addr), .fetch_shadow_i(mem_shadow_i),
     .ev_valid_o, .ev_ready_i(ev_ready), .ev_pc_o, .ev_next_pc_o, .ev_insn_o, .ev_kind_o, .ev_is_call_o,
     .ev_is_ret_o, .ev_taken_o, .ev_addr_o, .ev_value_o, .ev_pid_o, .ev_bhint_o, .ev_ihint_o, .ev_op_o,

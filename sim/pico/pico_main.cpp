@@ -224,8 +224,8 @@ void Bench::tick() {
   const bool fetched = t.mem_valid_o && t.mem_instr_o && t.mem_ready_i && !t.stall_o;
   // what the edge samples
   const rvfi_in_t in = {static_cast<bool>(t.rvfi_valid_o), t.rvfi_insn_o, t.rvfi_pc_rdata_o, t.rvfi_pc_wdata_o,
-                        t.rvfi_rs1_rdata_o, t.rvfi_rs2_rdata_o, t.rvfi_mem_rdata_o, fetched, t.mem_addr_o,
-                        t.mem_shadow_i};
+                        t.rvfi_rs1_rdata_o, t.rvfi_rs2_rdata_o, t.rvfi_mem_rdata_o, false, fetched,
+                        t.mem_addr_o, t.mem_shadow_i};
   const bool ready = t.ev_ready_o;
   hwprof_mem_req_t req{};
   req.valid = t.mem_req_valid_o;

@@ -5,16 +5,18 @@
 //   random    a core's fetches (random addresses, shadow words built from every field kind and
 //             random ones) and RVFI records of random instructions of every class (branches of each
 //             condition with equal and unequal operands, jal/jalr through link and other registers,
-//             loads of every width at every byte offset, stores, prof.* with rs1 zero or not, other
-//             opcodes), each of the record's address among the last fetches, as a core makes them
-//             (and now and then not, or while the buffer is full: the error flag); hwprof's ready
-//             random
+//             loads of every width at every byte offset, stores, prof.* with rs1 zero or not, mret
+//             and picorv32's retirq, other opcodes), each of the record's address among the last
+//             fetches, as a core makes them (and now and then not, or while the buffer is full: the
+//             error flag), now and then a handler's first record (rvfi_intr); hwprof's ready random
 //   directed  records whose events are worked out by hand here: a taken beq carrying pid 3 and
 //             hint EITHER, a not-taken bne switching regions when not taken, lbu and lh at byte
 //             offsets of one word, a linked call (op PUSH, the callee's base), a return popping the
 //             link stack, prof.init from the shadow word and prof.id from its own bits, a carrier
-//             word's prof.setoff on an add, the held event while ready is low, a record without its
-//             fetch (err)
+//             word's prof.setoff on an add, the held event while ready is low, an interrupt handler
+//             (its first record with rvfi_intr, one inside, its retirq: trap HANDLER, the retirq an
+//             indirect jump; the record after it the program's again), a record without its fetch
+//             (err)
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -54,6 +56,7 @@ struct Step {
   uint32_t addr = 0, value = 0, pid = 0, bhint = 0, op = 0;
   uint64_t operand = 0;
   bool err = false;
+  unsigned trap = HWPROF_TRAP_NONE;
 };
 
 constexpr uint32_t kPc = 0x80001000u;
@@ -126,6 +129,28 @@ std::vector<Step> directed() {
   s.push_back({rvfi_in_t{}, false, "still held, the same event", HWPROF_KIND_OTHER, false, false, false, 0, 0, 0, 0,
                HWPROF_PROF_OP_SETOFF, 12});
   s.push_back({rvfi_in_t{}, true, "taken now"});
+  // an interrupt: the handler's first record (rvfi_intr: a jump), one inside it, its retirq; then the
+  // program's next record
+  rvfi_in_t intr = rec(0x7ffffff0u, 0x0000006fu, 0, 0, 0);
+  intr.intr = true;
+  s.push_back({fetch(0x7ffffff0u, 0), true, "fetch the vector's jump"});
+  s.push_back({intr, true, "its record, with rvfi_intr"});
+  s.push_back({rvfi_in_t{}, true, "the handler's first: a jump, trap HANDLER", HWPROF_KIND_JUMP, true, false, false, 0, 0, 0,
+               0, 0, 0, false, HWPROF_TRAP_HANDLER});
+  s.push_back({fetch(kPc + 0x200, rv32_shadow(5, HWPROF_BHINT_TK, 0)), true, "fetch a handler's bne"});
+  s.push_back({rec(kPc + 0x200, 0x00b51463u, 1, 2, 0), true, "its record (taken)"});
+  s.push_back({rvfi_in_t{}, true, "inside the handler: HANDLER", HWPROF_KIND_BRANCH, true, false, false, 0, 0, 5,
+               HWPROF_BHINT_TK, 0, 0, false, HWPROF_TRAP_HANDLER});
+  s.push_back({fetch(kPc + 0x204, 0), true, "fetch the retirq"});
+  rvfi_in_t ret = rec(kPc + 0x204, RV32_INSN_PICO_RETIRQ, kPc + 40, 0, 0);
+  ret.pc_wdata = kPc + 40;
+  s.push_back({ret, true, "its record"});
+  s.push_back({rvfi_in_t{}, true, "retirq: an indirect jump, the handler's last", HWPROF_KIND_IJUMP, true, false, false, 0, 0,
+               0, 0, 0, 0, false, HWPROF_TRAP_HANDLER});
+  s.push_back({fetch(kPc + 40, 0), true, "fetch the interrupted program's next"});
+  s.push_back({rec(kPc + 40, 0x00000013u, 0, 0, 0), true, "its record"});
+  s.push_back({rvfi_in_t{}, true, "the program's again: trap NONE", HWPROF_KIND_OTHER, false, false, false, 0, 0, 0, 0, 0, 0,
+               false, HWPROF_TRAP_NONE});
   // a record whose address was never fetched: the error flag
   s.push_back({rec(0x80009000u, 0x00000013u, 0, 0, 0), true, "a record without its fetch"});
   s.push_back({rvfi_in_t{}, true, "err is set and stays", HWPROF_KIND_OTHER, false, false, false, 0, 0, 0, 0, 0, 0, true});
@@ -181,6 +206,7 @@ class AdapterBench : public lockstep::BlockBench<Vhwprof_rvfi_adapter> {
       chk.expect(st->what, st->op, rtl_->ev_op_o);
       chk.expect(st->what, st->operand, static_cast<uint64_t>(rtl_->ev_operand_o));
       chk.expect(st->what, st->err, rtl_->err_o);
+      chk.expect(st->what, st->trap, rtl_->ev_trap_o);
       chk.expect(st->what, !st->ready, rtl_->stall_o);
     }
     char line[200];
@@ -205,6 +231,7 @@ class AdapterBench : public lockstep::BlockBench<Vhwprof_rvfi_adapter> {
     rtl_->rvfi_rs1_rdata_i = in.rs1_rdata;
     rtl_->rvfi_rs2_rdata_i = in.rs2_rdata;
     rtl_->rvfi_mem_rdata_i = in.mem_rdata;
+    rtl_->rvfi_intr_i = in.intr;
     rtl_->fetch_i = in.fetch;
     rtl_->fetch_addr_i = in.fetch_addr;
     rtl_->fetch_shadow_i = in.fetch_shadow;
@@ -251,13 +278,14 @@ class AdapterBench : public lockstep::BlockBench<Vhwprof_rvfi_adapter> {
     const uint32_t imm = static_cast<uint32_t>(rng_.next()) & 0xfffu;
     static const uint32_t kBranchF3[] = {0, 1, 4, 5, 6, 7};
     static const uint32_t kLoadF3[] = {0, 1, 2, 4, 5};
-    switch (rng_.pick({20, 8, 10, 15, 10, 15, 22})) {
+    switch (rng_.pick({20, 8, 10, 15, 10, 15, 18, 4})) {
       case 0: return (imm >> 5) << 25 | 11u << 20 | reg_rs1 << 15 | kBranchF3[rng_.below(6)] << 12 | (imm & 31u) << 7 | 0x63u;
       case 1: return (static_cast<uint32_t>(rng_.next()) & 0xfffff000u) | reg_rd << 7 | 0x6fu;
       case 2: return i_type(imm, reg_rs1, 0, reg_rd, 0x67);
       case 3: return i_type(imm, reg_rs1, kLoadF3[rng_.below(5)], reg_rd, 0x03);
       case 4: return (imm >> 5) << 25 | 11u << 20 | reg_rs1 << 15 | static_cast<uint32_t>(rng_.below(3)) << 12 | (imm & 31u) << 7 | 0x23u;
       case 5: return i_type(imm, reg_rs1, static_cast<uint32_t>(rng_.below(7)), reg_rd, 0x2b);
+      case 7: return rng_.chance(50) ? RV32_INSN_MRET : RV32_INSN_PICO_RETIRQ;
       default: return (static_cast<uint32_t>(rng_.next()) & ~0x7fu) | (rng_.chance(50) ? 0x13u : 0x33u);
     }
   }
@@ -275,6 +303,7 @@ class AdapterBench : public lockstep::BlockBench<Vhwprof_rvfi_adapter> {
       in->rs1_rdata = rng_.chance(10) ? 0 : v;
       in->rs2_rdata = rng_.chance(30) ? in->rs1_rdata : static_cast<uint32_t>(rng_.next());
       in->mem_rdata = static_cast<uint32_t>(rng_.next());
+      in->intr = rng_.chance(3);
     }
     if (rng_.chance(40)) {  // a fetch: mostly near the last one, as a core walks code
       in->fetch = true;

@@ -1,7 +1,7 @@
 /* Unit tests of the RVFI adapter's C model (cmodel/core/rvfi_adapter.c) under ASan/UBSan: records
  * decoded into the events the CPU model retires (worked out by hand from the instruction bits, the
  * register values and the shadow word in each test), the shadow word found among the last fetches,
- * the one-entry buffer that holds the core, and the error flag. The RTL is held to the same model
+ * the one-entry buffer that holds the core, the error flag, and a trap handler's records. The RTL is held to the same model
  * every cycle by tb/core/tb_rvfi_adapter.cpp. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -129,10 +129,47 @@ static void test_rvfi_buffer_fetches_and_error(void **state) {
   assert_true(rvfi_adapter_out(&a, true).err);
 }
 
+/* An interrupt handler: its first record (rvfi_intr) through the retirq or mret that returns are
+ * HANDLER, the return an indirect jump as the CPU model's mret; the records before and after are the
+ * program's. */
+static void test_rvfi_handler_records(void **state) {
+  (void)state;
+  rvfi_adapter_t a;
+  rvfi_adapter_reset(&a);
+  const uint32_t ret[2] = {RV32_INSN_PICO_RETIRQ, RV32_INSN_MRET};
+  for (unsigned k = 0; k < 2; k++) {
+    const uint32_t pcs[5] = {0x80000200u, 0x7ffffff0u, 0x80000400u, 0x80000404u, 0x80000204u};
+    const uint32_t insns[5] = {0x00000013u, 0x0000006fu, 0x00000013u, ret[k], 0x00000013u};
+    const unsigned want[5] = {HWPROF_TRAP_NONE, HWPROF_TRAP_HANDLER, HWPROF_TRAP_HANDLER, HWPROF_TRAP_HANDLER,
+                              HWPROF_TRAP_NONE};
+    for (unsigned i = 0; i < 5; i++) {
+      rvfi_in_t f;
+      memset(&f, 0, sizeof f);
+      f.fetch = true;
+      f.fetch_addr = pcs[i];
+      rvfi_adapter_step(&a, &f, true);
+      rvfi_in_t r = rec(pcs[i], insns[i], 0, 0, 0);
+      r.intr = i == 1;
+      if (i == 3) r.pc_wdata = 0x80000204u;
+      rvfi_adapter_step(&a, &r, true);
+      const rvfi_adapter_out_t o = rvfi_adapter_out(&a, true);
+      assert_true(o.ev.valid);
+      assert_int_equal(o.ev.trap, want[i]);
+      if (i == 3) {
+        assert_int_equal(o.ev.kind, HWPROF_KIND_IJUMP);
+        assert_true(o.ev.taken);
+        assert_int_equal(o.ev.next_pc, 0x80000204u);
+      }
+    }
+    assert_false(rvfi_adapter_out(&a, true).err);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rvfi_decode_by_hand),
       cmocka_unit_test(test_rvfi_buffer_fetches_and_error),
+      cmocka_unit_test(test_rvfi_handler_records),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
