@@ -13,7 +13,7 @@ pico_v = $(shell $(VENV_PY) -c 'import os, pythondata_cpu_picorv32 as p; print(o
 PICO_BIN := $(BUILD)/pico/hwprof-pico
 PICO_RTL := sim/pico/hwprof_pico_cpu.sv sim/pico/hwprof_pico_sys.sv  # the adapter is in RTL_SRC (rtl/hwprof.f)
 PICO_VFLAGS := -Wall -DRISCV_FORMAL -O3 --x-assign fast --x-initial fast --trace-fst
-$(PICO_BIN): $(PICO_RTL) sim/pico/pico_main.cpp sim/pico/pico.vlt $(RTL_SRC) $(VLT) sim/rv32.h $(wildcard tb/check/*.h) \
+$(PICO_BIN): $(PICO_RTL) sim/pico/pico_main.cpp sim/pico/pico_csr.h sim/pico/pico.vlt $(RTL_SRC) $(VLT) sim/rv32.h $(wildcard tb/check/*.h) \
              $(BUILD)/model/libhwprof_model.a $(BUILD)/simc/libhwprof_simc.a
 	@pv="$(pico_v)"; [ -f "$$pv" ] || { echo "pico: picorv32 is not installed (pythondata-cpu-picorv32 from PyPI): run make deps"; exit 1; }
 	@mkdir -p $(dir $@)

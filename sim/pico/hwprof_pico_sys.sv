@@ -4,14 +4,21 @@
 //
 // - picorv32 in the platform's configuration (hwprof_pico_cpu.sv). It starts at 0, where the bench's
 //   boot words jump to the program's entry; records of instructions below RamBase (those words) do
-//   not reach the adapter.
+//   not reach the adapter, but for an interrupt handler's first instruction (rvfi_intr: the jump at
+//   IrqVector to the handler), which tells the adapter that a handler runs.
+// - Its interrupt lines (core_irq_i) come from the bench, which emulates the machine-mode CSRs the
+//   firmware was written for (mstatus.MIE, mie, mtvec, mcause) and drives them from hwprof's
+//   interrupt outputs (irq_o) and its timer; core_eoi_o says which lines the running handler took.
+//   The CSR instructions, and the semihosting calls, reach the bench on picorv32's co-processor
+//   port (pcpi_*), which answers them as the CPU model executes them.
 // - The bench answers the core's memory requests (mem_ready_i, mem_rdata_i) and gives, with every
 //   instruction it answers, the instruction's shadow word (mem_shadow_i: a second read port). The
 //   adapter's stall holds mem_ready while an event waits for hwprof_top.
 // - The adapter's inputs and outputs are outputs here too: the bench runs the adapter's C model on
 //   them and compares the two every cycle.
 module hwprof_pico_sys #(
-  parameter logic [31:0] RamBase = 32'h8000_0000
+  parameter logic [31:0] RamBase = 32'h8000_0000,
+  parameter logic [31:0] IrqVector = RamBase - 32'h10  // below RAM: the bench answers its fetch with a jump to mtvec
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -26,6 +33,16 @@ module hwprof_pico_sys #(
   output logic [3:0]  mem_wstrb_o,
   input  logic [31:0] mem_rdata_i,
   input  logic [31:0] mem_shadow_i,
+  input  logic [31:0] core_irq_i,    // picorv32's interrupt lines (11 external, 7 timer)
+  output logic [31:0] core_eoi_o,    // the lines the running handler was entered for
+  output logic        pcpi_valid_o,  // picorv32's co-processor port: the CSR and semihosting
+  output logic [31:0] pcpi_insn_o,   // instructions reach the bench here
+  output logic [31:0] pcpi_rs1_o,
+  output logic [31:0] pcpi_rs2_o,
+  input  logic        pcpi_ready_i,
+  input  logic        pcpi_wait_i,
+  input  logic        pcpi_wr_i,
+  input  logic [31:0] pcpi_rd_i,
 
   // APB to hwprof_top
   input  logic        psel_i,
@@ -55,6 +72,7 @@ module hwprof_pico_sys #(
   output logic [31:0] rvfi_rs1_rdata_o,
   output logic [31:0] rvfi_rs2_rdata_o,
   output logic [31:0] rvfi_mem_rdata_o,
+  output logic        rvfi_intr_o,
   output logic        fetch_o,
   // ... and outputs
   output logic        ev_valid_o,
@@ -80,13 +98,14 @@ module hwprof_pico_sys #(
   // ---------------------------------------------------------------- the core
   logic        mem_valid, mem_instr, mem_ready;
   logic [31:0] mem_addr;
-  logic        rvfi_valid;
+  logic        rvfi_valid, rvfi_intr;
   logic [31:0] rvfi_insn, rvfi_pc_rdata, rvfi_pc_wdata, rvfi_rs1_rdata, rvfi_rs2_rdata, rvfi_mem_rdata;
-  hwprof_pico_cpu u_cpu (
+  hwprof_pico_cpu #(.IrqVector(IrqVector)) u_cpu (
     .clk_i, .rst_ni, .trap_o,
     .mem_valid_o(mem_valid), .mem_instr_o(mem_instr), .mem_ready_i(mem_ready), .mem_addr_o(mem_addr),
-    .mem_wdata_o, .mem_wstrb_o, .mem_rdata_i,
-    .rvfi_valid_o(rvfi_valid), .rvfi_insn_o(rvfi_insn), .rvfi_pc_rdata_o(rvfi_pc_rdata),
+    .mem_wdata_o, .mem_wstrb_o, .mem_rdata_i, .irq_i(core_irq_i), .eoi_o(core_eoi_o),
+    .pcpi_valid_o, .pcpi_insn_o, .pcpi_rs1_o, .pcpi_rs2_o, .pcpi_ready_i, .pcpi_wait_i, .pcpi_wr_i, .pcpi_rd_i,
+    .rvfi_valid_o(rvfi_valid), .rvfi_intr_o(rvfi_intr), .rvfi_insn_o(rvfi_insn), .rvfi_pc_rdata_o(rvfi_pc_rdata),
     .rvfi_pc_wdata_o(rvfi_pc_wdata), .rvfi_rs1_rdata_o(rvfi_rs1_rdata), .rvfi_rs2_rdata_o(rvfi_rs2_rdata),
     .rvfi_mem_rdata_o(rvfi_mem_rdata)
   );
@@ -96,7 +115,8 @@ module hwprof_pico_sys #(
   assign mem_ready = mem_ready_i && !stall_o;
 
   // ---------------------------------------------------------------- the adapter
-  assign rvfi_valid_o = rvfi_valid && rvfi_pc_rdata >= RamBase;
+  assign rvfi_valid_o = rvfi_valid && (rvfi_pc_rdata >= RamBase || rvfi_intr);
+  assign rvfi_intr_o = rvfi_intr;
   assign rvfi_insn_o = rvfi_insn;
   assign rvfi_pc_rdata_o = rvfi_pc_rdata;
   assign rvfi_pc_wdata_o = rvfi_pc_wdata;
@@ -109,7 +129,7 @@ module hwprof_pico_sys #(
     .clk_i, .rst_ni,
     .rvfi_valid_i(rvfi_valid_o), .rvfi_insn_i(rvfi_insn), .rvfi_pc_rdata_i(rvfi_pc_rdata),
     .rvfi_pc_wdata_i(rvfi_pc_wdata), .rvfi_rs1_rdata_i(rvfi_rs1_rdata), .rvfi_rs2_rdata_i(rvfi_rs2_rdata),
-    .rvfi_mem_rdata_i(rvfi_mem_rdata), .rvfi_intr_i(1'b0),  // no interrupts on this configuration
+    .rvfi_mem_rdata_i(rvfi_mem_rdata), .rvfi_intr_i(rvfi_intr),
     .fetch_i(fetch_o), .fetch_addr_i(mem_addr), .fetch_shadow_i(mem_shadow_i),
     .ev_valid_o, .ev_ready_i(ev_ready), .ev_pc_o, .ev_next_pc_o, .ev_insn_o, .ev_kind_o, .ev_is_call_o,
     .ev_is_ret_o, .ev_taken_o, .ev_addr_o, .ev_value_o, .ev_pid_o, .ev_bhint_o, .ev_ihint_o, .ev_op_o,

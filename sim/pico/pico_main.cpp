@@ -3,10 +3,12 @@
 // (docs/picorv32.md).
 //
 // - The program's memory and shadow words come from the CPU model's ELF loader (sim/rv32.c), which
-//   also does its semihosting. picorv32 has no CSRs and stops at an ebreak, so the memory answers
-//   the fetches of a semihosting call's three words (slli, ebreak, srai) with two stores of a0 and
-//   a1 and a load of a0 at the bench's call window, where the call is made; a csrw as a no-op, a
-//   csrr as li rd, 0. The fetch of any other word is the word itself, with its shadow word.
+//   also does its semihosting. picorv32 stops at an ebreak, so the memory answers the fetch of a
+//   semihosting call's ebreak (between slli and srai) with an instruction picorv32 does not know,
+//   which it offers on its co-processor port (PCPI), where the bench makes the call. picorv32 has
+//   no CSRs: the machine-mode interface the firmware uses (CSRs, mret, the timer, interrupts) is
+//   emulated (pico_csr.h), its CSR instructions answered on the same port. The fetch of any other
+//   word is the word itself, with its shadow word.
 // - Stores and loads at hwprof's register window (HWPROF_PLAT_REG_BASE) become APB transfers; the
 //   profile memory is the RAM itself (hwprof_mem_model over it, as on the other platforms).
 // - The adapter's C model (cmodel/core/rvfi_adapter.c) runs on the same inputs; its outputs are
@@ -24,10 +26,12 @@
 #include <string>
 
 #include "Vhwprof_pico_sys.h"
+#include "pico_csr.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
 extern "C" {
+#include "check/cop_check.h"
 #include "check/edge_check.h"
 #include "check/prof_coverage.h"
 #include "core/rvfi_adapter.h"
@@ -43,16 +47,9 @@ extern "C" {
 
 namespace {
 
-constexpr uint32_t kCallOp = 0xfffffff0u, kCallArg = 0xfffffff4u, kCallRet = 0xfffffff8u;
-constexpr uint32_t kNop = 0x00000013u;
-
-uint32_t sw_x0(unsigned rs2, int32_t imm) {  // sw rs2, imm(x0)
-  const uint32_t i = static_cast<uint32_t>(imm) & 0xfffu;
-  return (i >> 5) << 25 | rs2 << 20 | 2u << 12 | (i & 31u) << 7 | 0x23u;
-}
-uint32_t lw_x0(unsigned rd, int32_t imm) {  // lw rd, imm(x0)
-  return (static_cast<uint32_t>(imm) & 0xfffu) << 20 | 2u << 12 | rd << 7 | 0x03u;
-}
+// the stand-in for a semihosting call's ebreak: an instruction picorv32 does not know (custom-2,
+// a0 <- op(a0, a1)), which it offers on its co-processor port, where the bench makes the call
+constexpr uint32_t kSemihostCall = 11u << 20 | 10u << 15 | 10u << 7 | 0x5bu;
 
 struct Bench {
   std::unique_ptr<VerilatedContext> ctx{new VerilatedContext};
@@ -63,18 +60,20 @@ struct Bench {
   hwprof_apb_master_t apb{};
   rvfi_adapter_t model{};
   uint64_t cycle = 0, retired = 0, stalls = 0, apb_cycles = 0;
-  uint32_t call_op = 0, call_arg = 0;
   bool exited = false, mismatch = false;
   bool apb_core = false, apb_core_done = false;  // the core's access to hwprof's registers: in flight, answered
   uint32_t apb_core_rdata = 0;
   std::string why;  // a run that cannot go on
   uint32_t entry = 0;
+  pico::Machine m{};  // the machine-mode CSRs, the timer, the interrupt lines
   bool check = false;  // --edge-map
   uint64_t inject = 0;  // --inject-fault
   edge_check_t ec{};
   bool hold = false;   // the core's memory held (the trace drain's register accesses run meanwhile)
   bool drain_on = false;  // --trace-out
   trace_drain_t drain{};
+  bool cop = false;    // --cop-check
+  cop_check_t cc{};
   bool paths = false;  // --path-map: the path profile's coverage
   pm_map_t pmap{};
   prof_cov_t pcov{};
@@ -87,25 +86,32 @@ struct Bench {
   uint32_t shadow(uint32_t a) const {
     return a >= RV_RAM_BASE && a - RV_RAM_BASE < cpu.ram_size ? cpu.shadow[(a - RV_RAM_BASE) / 4u] : 0;
   }
-  // what the core fetches at a: the boot words, the program, or a semihosting or CSR word's stand-in
-  uint32_t fetch(uint32_t a) const {
-    if (a == 0) return (entry + 0x800u) & 0xfffff000u | 5u << 7 | 0x37u;  // lui t0, %hi(entry)
-    if (a == 4) return (entry & 0xfffu) << 20 | 5u << 15 | 0x67u;           // jalr x0, %lo(entry)(t0)
+  // what the core fetches at a: the boot words, the interrupt vector, the program, or a semihosting
+  // or CSR word's stand-in
+  uint32_t fetch(uint32_t a) {
+    if (a == 0) return pico::kMaskIrqAll;                                   // maskirq x0, x0
+    if (a == 4) return (entry + 0x800u) & 0xfffff000u | 5u << 7 | 0x37u;  // lui t0, %hi(entry)
+    if (a == 8) return (entry & 0xfffu) << 20 | 5u << 15 | 0x67u;           // jalr x0, %lo(entry)(t0)
+    if (a == pico::kIrqVector) {                                            // jal x0, mtvec
+      const uint32_t d = m.mtvec - a;
+      if (d >= (1u << 20)) {
+        char b[120];
+        std::snprintf(b, sizeof b, "an interrupt with mtvec 0x%08" PRIx32 " out of the vector's reach (1 MiB)", m.mtvec);
+        why = b;
+        return 0;
+      }
+      return rv32_jal(0, static_cast<int32_t>(d));
+    }
     const uint32_t x = word(a);
-    if (x == RV32_INSN_SEMIHOST_PRE && word(a + 4) == RV32_INSN_EBREAK && word(a + 8) == RV32_INSN_SEMIHOST_POST)
-      return sw_x0(10, static_cast<int32_t>(kCallOp));
     if (x == RV32_INSN_EBREAK && word(a - 4) == RV32_INSN_SEMIHOST_PRE && word(a + 4) == RV32_INSN_SEMIHOST_POST)
-      return sw_x0(11, static_cast<int32_t>(kCallArg));
-    if (x == RV32_INSN_SEMIHOST_POST && word(a - 4) == RV32_INSN_EBREAK && word(a - 8) == RV32_INSN_SEMIHOST_PRE)
-      return lw_x0(10, static_cast<int32_t>(kCallRet));
-    if (rv32_opcode(x) == RV32_OP_SYSTEM && rv32_funct3(x) != 0)  // a CSR access: picorv32 has none
-      return rv32_rd(x) ? (rv32_rd(x) << 7 | 0x13u) : kNop;       // addi rd, x0, 0
-    return x;
+      return kSemihostCall;
+    return pico::stand_in(x);
   }
 
   void tick();
   bool compare();
   void mem_cycle();
+  void pcpi_cycle();
 };
 
 // ---------------------------------------------------------------- one clock cycle
@@ -137,17 +143,15 @@ void Bench::mem_cycle() {
     return;
   }
   t.mem_ready_i = 1;
-  if (a == kCallRet && !write) {  // the semihosting call
-    cpu.x[10] = call_op;
-    cpu.x[11] = call_arg;
-    cpu.cycle = cycle;
-    if (t.stall_o) return;  // not this cycle: the call runs once, when the load completes
-    if (rv_semihost(&cpu)) exited = true;
-    t.mem_rdata_i = cpu.x[10];
-    return;
-  }
-  if (write && (a == kCallOp || a == kCallArg)) {
-    if (!t.stall_o) (a == kCallOp ? call_op : call_arg) = t.mem_wdata_o;
+  if (a - HWPROF_PLAT_MTIMECMP < 8u || a - HWPROF_PLAT_MTIME < 8u) {  // the timer (mtime: instructions retired)
+    const bool cmp = a - HWPROF_PLAT_MTIMECMP < 8u;
+    const uint64_t r = cmp ? m.mtimecmp : m.instret;
+    const unsigned sh = (a & 4u) * 8u;
+    if (!write) {
+      t.mem_rdata_i = static_cast<uint32_t>(r >> sh);
+    } else if (cmp && !t.stall_o && t.mem_wstrb_o == 0xfu) {
+      m.mtimecmp = (m.mtimecmp & ~(UINT64_C(0xffffffff) << sh)) | static_cast<uint64_t>(t.mem_wdata_o) << sh;
+    }
     return;
   }
   const bool ram = a >= RV_RAM_BASE && a - RV_RAM_BASE < cpu.ram_size;
@@ -170,6 +174,46 @@ void Bench::mem_cycle() {
   }
   for (unsigned b = 0; b < 4; b++)
     if (t.mem_wstrb_o >> b & 1u) cpu.ram[a - RV_RAM_BASE + b] = static_cast<uint8_t>(t.mem_wdata_o >> (8 * b));
+}
+
+// An instruction picorv32 offers on its co-processor port (not prof.*, which its configuration
+// answers): a semihosting call's stand-in or a CSR instruction, answered before the edge, once,
+// while no event waits in the adapter (so the events before it are hwprof's before the call acts;
+// meanwhile pcpi_wait keeps the core from taking it as illegal). Anything else is left unanswered:
+// the core takes it as an illegal instruction and stops.
+void Bench::pcpi_cycle() {
+  Vhwprof_pico_sys &t = *top;
+  t.pcpi_ready_i = 0;
+  t.pcpi_wr_i = 0;
+  t.pcpi_rd_i = 0;
+  t.pcpi_wait_i = 0;
+  const uint32_t x = t.pcpi_insn_o;
+  if (!t.pcpi_valid_o || exited || rv32_opcode(x) == RV32_OP_PROF) return;
+  if (x != kSemihostCall && rv32_opcode(x) != RV32_OP_SYSTEM) return;
+  if (t.stall_o) {
+    t.pcpi_wait_i = 1;
+    return;
+  }
+  uint32_t r = 0;
+  if (x == kSemihostCall) {
+    cpu.x[10] = t.pcpi_rs1_o;
+    cpu.x[11] = t.pcpi_rs2_o;
+    cpu.cycle = cycle;
+    if (rv_semihost(&cpu)) exited = true;
+    r = cpu.x[10];
+  } else {
+    m.cycle = cycle;
+    if (!m.csr_access(x, t.pcpi_rs1_o, t.irq_o != 0, &r)) {
+      char b[160];
+      std::snprintf(b, sizeof b, "a CSR instruction 0x%08" PRIx32 " the platform does not have (or a form of mepc "
+                    "access other than csrr and csrw)", x);
+      why = b;
+      return;
+    }
+  }
+  t.pcpi_ready_i = 1;
+  t.pcpi_wr_i = 1;
+  t.pcpi_rd_i = r;
 }
 
 // The adapter's RTL against its C model, in the cycle before the edge.
@@ -220,12 +264,25 @@ void Bench::tick() {
   t.clk_i = 0;
   t.eval();  // this cycle's outputs (the core's request and the adapter's are registered)
   compare();
+  const bool was_exited = exited;
   mem_cycle();  // the core's memory answers: its inputs reach the flops with the clock edge's eval
+  pcpi_cycle();
+  m.track(t.core_eoi_o);
+  t.core_irq_i = m.lines(t.irq_o != 0);
+  if (t.rvfi_valid_o) {
+    m.instret++;
+    if (t.rvfi_intr_o && t.rvfi_pc_rdata_o != pico::kIrqVector && why.empty()) {
+      char b[120];
+      std::snprintf(b, sizeof b, "a handler's first record (rvfi_intr) at 0x%08" PRIx32 ", not the vector",
+                    static_cast<uint32_t>(t.rvfi_pc_rdata_o));
+      why = b;
+    }
+  }
   const bool fetched = t.mem_valid_o && t.mem_instr_o && t.mem_ready_i && !t.stall_o;
   // what the edge samples
   const rvfi_in_t in = {static_cast<bool>(t.rvfi_valid_o), t.rvfi_insn_o, t.rvfi_pc_rdata_o, t.rvfi_pc_wdata_o,
-                        t.rvfi_rs1_rdata_o, t.rvfi_rs2_rdata_o, t.rvfi_mem_rdata_o, false, fetched,
-                        t.mem_addr_o, t.mem_shadow_i};
+                        t.rvfi_rs1_rdata_o, t.rvfi_rs2_rdata_o, t.rvfi_mem_rdata_o,
+                        static_cast<bool>(t.rvfi_intr_o), fetched, t.mem_addr_o, t.mem_shadow_i};
   const bool ready = t.ev_ready_o;
   hwprof_mem_req_t req{};
   req.valid = t.mem_req_valid_o;
@@ -250,9 +307,10 @@ void Bench::tick() {
       apb_core_rdata = apb.rdata;
     }
   }
-  if (ev_taken && !exited) {  // (the semihosting call's own load retires after the exit: not the program's)
+  if (ev_taken && !was_exited) {  // (the exit call's own record retires after it: not the program's)
     retired++;
     if (check) edge_check_event(&ec, &ev);
+    if (cop) cop_check_event(&cc, &ev);
     if (paths) prof_cov_retire(&pcov, &ev);
     if (drain_on) trace_drain_event(&drain, &ev);
   }
@@ -289,6 +347,10 @@ const char kUsage[] =
     "  --edge-profile=FILE  write the profile read back; --edge-truth=FILE the exact one\n"
     "  --trace-out=FILE     drain every trace record from the controller's FIFO over APB into FILE (the\n"
     "                       core held meanwhile); hwprof-wpp rebuilds the program's blocks from it\n"
+    "  --out-dir=DIR        files the program opens for writing (semihosting) are created in DIR\n"
+    "  --cop-check=FILE     after the exit, check the value-profiling firmware's per-PC counts (FILE, which\n"
+    "                       it writes: give --out-dir too) against the loads the front end had to choose,\n"
+    "                       counted from the events hwprof_top took (tb/check/cop_check.c)\n"
     "  --path-map=MAP --path-profile=FILE  after the exit, decode the path profile of a program\n"
     "                       instrumented with hwprof-instr --paths=... from the hardware's counters\n"
     "                       into FILE (hwprof-instr paths-check compares it with hwprof-sim --path-truth)\n"
@@ -300,7 +362,7 @@ const char kUsage[] =
     "                       the first event after it: the run must stop with a mismatch\n"
     "  --quiet              no summary\n"
     "Exit status: the program's exit code; 1 a bad ELF or map file; 2 bad arguments; 3 the core stopped or ran\n"
-    "away; 4 the edge check failed; 5 the adapter's RTL and C model differ. docs/picorv32.md\n";
+    "away; 4 the edge check or the cop check failed; 5 the adapter's RTL and C model differ. docs/picorv32.md\n";
 
 bool opt(const char *a, const char *name, const char **v) {
   const size_t n = std::strlen(name);
@@ -319,7 +381,7 @@ bool num(const char *s, uint64_t *v) {
 
 int main(int argc, char **argv) {
   const char *elf = nullptr, *map = nullptr, *prof_out = nullptr, *truth_out = nullptr, *fst_path = nullptr, *v;
-  const char *path_map = nullptr, *path_out = nullptr, *trace_out = nullptr;
+  const char *path_map = nullptr, *path_out = nullptr, *trace_out = nullptr, *out_dir = nullptr, *cop_path = nullptr;
   uint64_t max_cycles = 10000000000ull, ram = 16u << 20, latency = 4, b_inject = 0;
   bool quiet = false;
   for (int i = 1; i < argc; i++) {
@@ -331,7 +393,7 @@ int main(int argc, char **argv) {
     if (!std::strcmp(a, "--quiet")) quiet = true;
     else if (opt(a, "--edge-map", &map) || opt(a, "--edge-profile", &prof_out) || opt(a, "--edge-truth", &truth_out) ||
              opt(a, "--fst", &fst_path) || opt(a, "--path-map", &path_map) || opt(a, "--path-profile", &path_out) ||
-               opt(a, "--trace-out", &trace_out)) {
+               opt(a, "--trace-out", &trace_out) || opt(a, "--out-dir", &out_dir) || opt(a, "--cop-check", &cop_path)) {
     } else if (opt(a, "--inject-fault", &v)) {
       if (!num(v, &b_inject) || b_inject == 0) {
         std::fprintf(stderr, "hwprof-pico: error: %s: not a positive cycle\n", a);
@@ -377,6 +439,11 @@ int main(int argc, char **argv) {
   }
   b.cpu.cmdline = elf;
   b.cpu.console = stdout;
+  b.cpu.out_dir = out_dir;
+  if (cop_path) {
+    cop_check_init(&b.cc, HWPROF_PLAT_REG_BASE, HWPROF_BITMASKBITS_DEFAULT);
+    b.cop = true;
+  }
   b.entry = b.cpu.pc;
   char err[400];
   if (map) {
@@ -452,9 +519,18 @@ int main(int argc, char **argv) {
   if (!quiet)
     std::fprintf(stderr,
                  "hwprof-pico: %s: %" PRIu64 " instructions, %s %d, %" PRIu64 " cycles (CPI %.2f), %" PRIu64
-                 " cycles with the core held by the adapter, %.2f s (%.2f M cycles/s)\n",
+                 " cycles with the core held by the adapter, %" PRIu64 " interrupts, %.2f s (%.2f M cycles/s)\n",
                  elf, b.retired, b.exited ? "exit code" : "stopped before its exit; exit code so far", b.cpu.exit_code, b.cycle, b.retired ? static_cast<double>(b.cycle) / b.retired : 0.0,
-                 b.stalls, secs, secs > 0 ? b.cycle / secs / 1e6 : 0.0);
+                 b.stalls, b.m.interrupts, secs, secs > 0 ? b.cycle / secs / 1e6 : 0.0);
+  if (!quiet && !b.mismatch) {  // the trace controller's counts, as hwprof-sim prints them
+    const uint32_t back = bus_read(&b, HWPROF_TRACE_CTRL_STAT_END_BACKWARD_ADDR);
+    const uint32_t ind = bus_read(&b, HWPROF_TRACE_CTRL_STAT_END_INDIRECT_ADDR);
+    const uint32_t full = bus_read(&b, HWPROF_TRACE_CTRL_STAT_END_FULL_ADDR);
+    const uint32_t samp = bus_read(&b, HWPROF_TRACE_CTRL_STAT_SAMPLED_ADDR);
+    const uint32_t drop = bus_read(&b, HWPROF_TRACE_CTRL_STAT_DROPPED_ADDR);
+    std::fprintf(stderr, "  traces: ended backward %" PRIu32 ", indirect %" PRIu32 ", full %" PRIu32 "; sampled %" PRIu32
+                         ", dropped %" PRIu32 "\n", back, ind, full, samp, drop);
+  }
   if (b.top->adapter_err_o) {
     std::fprintf(stderr, "hwprof-pico: error: the adapter lost a record or met one without its fetch (err_o)\n");
     rc = HWPROF_EXIT_RAN_AWAY;
@@ -505,6 +581,13 @@ int main(int argc, char **argv) {
       }
     }
   }
+  if (b.cop && !b.mismatch) {
+    long d = -1;
+    if (!b.exited) std::fprintf(stderr, "hwprof-pico: cop check: skipped, the program did not finish\n");
+    else d = cop_check_finish(&b.cc, cop_path, bus_read(&b, HWPROF_VPF_STAT_DROPPED_ADDR), stderr);
+    if (d != 0 && rc == 0) rc = HWPROF_EXIT_DIFFERS;
+  }
+  if (b.cop) cop_check_free(&b.cc);
   if (b.paths) {
     prof_cov_free(&b.pcov);
     pm_free(&b.pmap);

@@ -10,7 +10,9 @@
 # the same program (hwprof-instr compare): the same program gives the same profile on both cores.
 # With a slow profile memory (200 cycles a line) the adapter holds the core and the profile stays exact.
 # Region-based path profiles of the workloads equal the C platform's and the oracle's; their trace
-# records (without firmware) equal the C platform's and rebuild into the exact block stream.
+# records (without firmware) equal the C platform's and rebuild into the exact block stream. The
+# trace-sampling firmware and the trace-driven optimizer run on picorv32's interrupts as on the C
+# platform; the value-profiling co-processor's per-PC counts equal the retire stream's.
 
 pico=$build/pico/hwprof-pico
 
@@ -107,6 +109,74 @@ pico_traces() {
   return $rc
 }
 
+# firmware and interrupts on picorv32 (docs/picorv32.md, "Interrupts and firmware"): the six
+# workloads with the trace-sampling runtime (-fw) and with the trace-driven optimizer that places hot
+# traces in a code cache and patches the program (-tc), unchanged; the bench emulates the machine
+# mode they were written for on picorv32's own interrupts. Each must print on picorv32 what it prints
+# on the C platform (the program's output and the firmware's: records, distinct and hot traces, the
+# hottest trace, the sampling period, what was placed), take as many interrupts, and leave the trace
+# controller with the same counts of ended traces (a handler's instruction reaching the controller
+# would change them); every sampled record collected (sampled = the firmware's records), none dropped
+pico_firmware() {
+  local elf n rc=0 d=$logdir/pico c p recs
+  mkdir -p "$d"
+  for elf in "$build"/workloads/{graph,hashtab,interp,lz,matrix,sort}-fw.elf "$build"/tcache/{graph,hashtab,interp,lz,matrix,sort}-tc.elf; do
+    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+    n=$(basename "$elf" .elf)
+    ( "$build/sim/hwprof-sim" "$elf" >"$d/fw-$n.c.out" 2>"$d/fw-$n.c.err"; echo $? >"$d/fw-$n.c.rc"
+      "$pico" "$elf" >"$d/fw-$n.p.out" 2>"$d/fw-$n.p.err"; echo $? >"$d/fw-$n.p.rc" ) &
+  done
+  wait
+  for elf in "$build"/workloads/{graph,hashtab,interp,lz,matrix,sort}-fw.elf "$build"/tcache/{graph,hashtab,interp,lz,matrix,sort}-tc.elf; do
+    n=$(basename "$elf" .elf)
+    c=$(sed -n 's/.*system: .*, \([0-9]*\) interrupts,.*/\1/p' "$d/fw-$n.c.err")
+    p=$(sed -n 's/.* \([0-9]*\) interrupts, [0-9.]* s .*/\1/p' "$d/fw-$n.p.err")
+    recs=$(sed -n 's/^firmware: [0-9]* trace interrupts, \([0-9]*\) records.*/\1/p' "$d/fw-$n.p.out")
+    echo "$n: exit $(cat "$d/fw-$n.c.rc") / $(cat "$d/fw-$n.p.rc"); interrupts ${c:-?} / ${p:-?};$(grep -o ' sampled [0-9]*, dropped [0-9]*' "$d/fw-$n.p.err") on picorv32, the firmware counted ${recs:-?} records; output and trace counts $(cmp -s "$d/fw-$n.c.out" "$d/fw-$n.p.out" && diff -q <(grep '^  traces:' "$d/fw-$n.c.err") <(grep '^  traces:' "$d/fw-$n.p.err") >/dev/null && echo same || echo DIFFER)"
+    [ "$(cat "$d/fw-$n.c.rc")" = 0 ] && [ "$(cat "$d/fw-$n.p.rc")" = 0 ] && [ -n "$p" ] && [ "$p" -gt 0 ] && [ "$c" = "$p" ] &&
+      cmp -s "$d/fw-$n.c.out" "$d/fw-$n.p.out" &&
+      [ "$(grep '^  traces:' "$d/fw-$n.c.err")" = "$(grep '^  traces:' "$d/fw-$n.p.err")" ] &&
+      grep -q "^  traces: .* sampled $recs, dropped 0\$" "$d/fw-$n.p.err" ||
+      { diff "$d/fw-$n.c.out" "$d/fw-$n.p.out" | head -4; tail -n 3 "$d/fw-$n.p.err"; rc=1; }
+  done
+  return $rc
+}
+
+# the value-profiling co-processor and its firmware on picorv32: the six workloads with the runtime
+# of sw/fw/rt/cop_rt.c (the co-processor counts every load per PC; the firmware copies its counts at
+# its interrupts and writes them to a file); the firmware's accounting is exact and its per-PC counts
+# equal the independent count of the loads the front end had to choose, from the events hwprof_top
+# took on picorv32 (--cop-check, tb/check/cop_check.c: totals agree, dropped records accounted),
+# the handler taking interrupts (the tables of interp, sort and matrix fill); a profile with one
+# count changed must be caught
+pico_cop() {
+  local elf w rc=0 d=$logdir/pico/cop out n irqs=0
+  mkdir -p "$d"
+  for elf in "$build"/workloads/{graph,hashtab,interp,lz,matrix,sort}-cop.elf; do
+    while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+    w=$(basename "$elf" -cop.elf)
+    mkdir -p "$d/$w"
+    ( "$pico" --out-dir="$d/$w" --cop-check="$d/$w/cop-profile.txt" "$elf" >"$d/$w.out" 2>"$d/$w.err"; echo $? >"$d/$w.rc" ) &
+  done
+  wait
+  for elf in "$build"/workloads/{graph,hashtab,interp,lz,matrix,sort}-cop.elf; do
+    w=$(basename "$elf" -cop.elf)
+    echo "$w: exit $(cat "$d/$w.rc"); $(grep -o '[0-9]* interrupts, [0-9.]* s' "$d/$w.err" | sed 's/, [0-9.]* s//'); $(grep -o 'cop check:.*' "$d/$w.err")"
+    n=$(sed -n 's/.* \([0-9]*\) interrupts, [0-9.]* s .*/\1/p' "$d/$w.err")
+    irqs=$((irqs + ${n:-0}))
+    [ "$(cat "$d/$w.rc")" = 0 ] && grep -q 'accounting exact' "$d/$w.out" && grep -q 'totals agree, 0 PCs differ' "$d/$w.err" ||
+      { tail -n 4 "$d/$w.err"; rc=1; }
+  done
+  echo "interrupts taken by the co-processor's handler on picorv32: $irqs"
+  [ "$irqs" -gt 0 ] || rc=1
+  awk 'NR == 3 { $2 = $2 + 1 } { print }' "$d/lz/cop-profile.txt" >"$d/tampered.txt"
+  mkdir -p "$d/run"
+  out=$("$pico" --out-dir="$d/run" --cop-check="$d/tampered.txt" "$build/workloads/lz-cop.elf" 2>&1) && rc=1
+  echo "tampered: $(grep -o 'cop check:.*' <<<"$out" | tail -1)"
+  grep -q 'TOTALS DIFFER' <<<"$out" || rc=1
+  return $rc
+}
+
 # the comparison of the adapter's RTL with its C model can fail: a bit of the model's event flipped
 # (--inject-fault) stops the run with exit 5 and a report naming the cycle
 pico_fault() {
@@ -123,6 +193,8 @@ if [ -x "$pico" ]; then
   check pico-adapter-fault-is-caught pico_fault
   check pico-path-profiles-equal-oracle pico_paths
   check pico-trace-records-equal-c-platform pico_traces
+  check pico-firmware-interrupts-same-as-c-platform pico_firmware
+  check pico-cop-firmware-counts-equal-retire-stream pico_cop
   if [ ${#embench_elfs[@]} -gt 0 ]; then
     check pico-embench-same-profile-as-c-platform pico_embench
   else
