@@ -34,6 +34,7 @@ extern "C" {
 #include "check/cop_check.h"
 #include "check/edge_check.h"
 #include "check/prof_coverage.h"
+#include "oracle/value_truth.h"
 #include "core/rvfi_adapter.h"
 #include "mem/mem_model.h"
 #include "hwprof_edge.h"
@@ -74,6 +75,8 @@ struct Bench {
   trace_drain_t drain{};
   bool cop = false;    // --cop-check
   cop_check_t cc{};
+  bool vt_on = false;  // --value-truth
+  value_truth_t vt{};
   bool paths = false;  // --path-map: the path profile's coverage
   pm_map_t pmap{};
   prof_cov_t pcov{};
@@ -311,6 +314,7 @@ void Bench::tick() {
     retired++;
     if (check) edge_check_event(&ec, &ev);
     if (cop) cop_check_event(&cc, &ev);
+    if (vt_on) value_truth_event(&vt, &ev);
     if (paths) prof_cov_retire(&pcov, &ev);
     if (drain_on) trace_drain_event(&drain, &ev);
   }
@@ -354,6 +358,8 @@ const char kUsage[] =
     "  --cop-check=FILE     after the exit, check the value-profiling firmware's per-PC counts (FILE, which\n"
     "                       it writes: give --out-dir too) against the loads the front end had to choose,\n"
     "                       counted from the events hwprof_top took (tb/check/cop_check.c)\n"
+    "  --value-truth=FILE   write the exact load-value profile of the run, from the events hwprof_top\n"
+    "                       took (tb/oracle/value_truth.c: the program's loads while sampling is on)\n"
     "  --path-map=MAP --path-profile=FILE  after the exit, decode the path profile of a program\n"
     "                       instrumented with hwprof-instr --paths=... from the hardware's counters\n"
     "                       into FILE (hwprof-instr paths-check compares it with hwprof-sim --path-truth)\n"
@@ -384,7 +390,8 @@ bool num(const char *s, uint64_t *v) {
 
 int main(int argc, char **argv) {
   const char *elf = nullptr, *map = nullptr, *prof_out = nullptr, *truth_out = nullptr, *fst_path = nullptr, *v;
-  const char *path_map = nullptr, *path_out = nullptr, *trace_out = nullptr, *out_dir = nullptr, *cop_path = nullptr;
+  const char *path_map = nullptr, *path_out = nullptr, *trace_out = nullptr, *out_dir = nullptr, *cop_path = nullptr,
+             *vt_path = nullptr;
   uint64_t max_cycles = 10000000000ull, ram = 16u << 20, latency = 4, b_inject = 0;
   bool quiet = false;
   for (int i = 1; i < argc; i++) {
@@ -396,7 +403,8 @@ int main(int argc, char **argv) {
     if (!std::strcmp(a, "--quiet")) quiet = true;
     else if (opt(a, "--edge-map", &map) || opt(a, "--edge-profile", &prof_out) || opt(a, "--edge-truth", &truth_out) ||
              opt(a, "--fst", &fst_path) || opt(a, "--path-map", &path_map) || opt(a, "--path-profile", &path_out) ||
-               opt(a, "--trace-out", &trace_out) || opt(a, "--out-dir", &out_dir) || opt(a, "--cop-check", &cop_path)) {
+               opt(a, "--trace-out", &trace_out) || opt(a, "--out-dir", &out_dir) || opt(a, "--cop-check", &cop_path) ||
+               opt(a, "--value-truth", &vt_path)) {
     } else if (opt(a, "--inject-fault", &v)) {
       if (!num(v, &b_inject) || b_inject == 0) {
         std::fprintf(stderr, "hwprof-pico: error: %s: not a positive cycle\n", a);
@@ -446,6 +454,10 @@ int main(int argc, char **argv) {
   if (cop_path) {
     cop_check_init(&b.cc, HWPROF_PLAT_REG_BASE, HWPROF_BITMASKBITS_DEFAULT);
     b.cop = true;
+  }
+  if (vt_path) {
+    value_truth_init(&b.vt, HWPROF_PLAT_REG_BASE);
+    b.vt_on = true;
   }
   b.entry = b.cpu.pc;
   char err[400];
@@ -591,6 +603,9 @@ int main(int argc, char **argv) {
     if (d != 0 && rc == 0) rc = HWPROF_EXIT_DIFFERS;
   }
   if (b.cop) cop_check_free(&b.cc);
+  if (b.vt_on && !b.mismatch && b.exited && value_truth_write(&b.vt, vt_path, stderr) != 0 && rc == 0)
+    rc = HWPROF_EXIT_BAD_FILE;
+  if (b.vt_on) value_truth_free(&b.vt);
   if (b.paths) {
     prof_cov_free(&b.pcov);
     pm_free(&b.pmap);

@@ -12,7 +12,8 @@
 # Region-based path profiles of the workloads equal the C platform's and the oracle's; their trace
 # records (without firmware) equal the C platform's and rebuild into the exact block stream. The
 # trace-sampling firmware and the trace-driven optimizer run on picorv32's interrupts as on the C
-# platform; the value-profiling co-processor's per-PC counts equal the retire stream's.
+# platform; the value-profiling co-processor's per-PC counts equal the retire stream's, and seed
+# 001's value profiler finds vp_known's values.
 
 pico=$build/pico/hwprof-pico
 
@@ -177,6 +178,24 @@ pico_cop() {
   return $rc
 }
 
+# seed 001's load-value profiler on picorv32: vp_known (load values known by construction) with the
+# runtime of sw/fw/rt/vp_rt.c (sw/fw/cop/valueprof.s on the co-processor, its copies and timer
+# interrupts through picorv32's lines 11 and 7); the exact profile counted from the events
+# hwprof_top took (--value-truth); hwprof-vpeval (ASan/UBSan) finds the 5 pairs of vp_known, each
+# estimated within 0.05 of the truth, as on the C platform
+pico_valueprof() {
+  local d=$logdir/pico/vp out
+  rm -rf "$d" && mkdir -p "$d"
+  "$pico" --out-dir="$d" --value-truth="$d/truth.txt" "$build/workloads/vp_known-vp.elf" >"$d/out" 2>"$d/err" ||
+    { tail -n 4 "$d/err"; return 1; }
+  out=$("$build/unit/hwprof-vpeval-asan" --truth="$d/truth.txt" "$d/vp-profile.txt" --pairs="$d/pairs.txt" 2>&1) ||
+    { echo "$out"; return 1; }
+  echo "vp_known: $(grep -o '[0-9]* interrupts, [0-9.]* s' "$d/err" | sed 's/, [0-9.]* s//'); $(head -1 <<<"${out#*: }")"
+  grep -q 'firmware: FAILED' "$d/out" && return 1
+  awk 'NR > 1 { n++; d = $6 - $5; if (d < 0) d = -d; if (d > 0.05) { print "  off by more than 0.05:", $0; bad = 1 } }
+       END { if (n != 5) { print "  expected the 5 pairs of vp_known, got", n; bad = 1 } exit bad }' "$d/pairs.txt"
+}
+
 # the comparison of the adapter's RTL with its C model can fail: a bit of the model's event flipped
 # (--inject-fault) stops the run with exit 5 and a report naming the cycle
 pico_fault() {
@@ -195,6 +214,7 @@ if [ -x "$pico" ]; then
   check pico-trace-records-equal-c-platform pico_traces
   check pico-firmware-interrupts-same-as-c-platform pico_firmware
   check pico-cop-firmware-counts-equal-retire-stream pico_cop
+  check pico-valueprof-known-values pico_valueprof
   if [ ${#embench_elfs[@]} -gt 0 ]; then
     check pico-embench-same-profile-as-c-platform pico_embench
   else
