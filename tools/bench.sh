@@ -132,6 +132,25 @@ done
 echo "(held cycles: the adapter held the core while hwprof_top was not ready; differences: the edge"
 echo " profile read back against the exact counts of the run)"
 echo
+echo "   Firmware on picorv32's interrupts: each workload with the trace-sampling runtime (-fw), its"
+echo "   whole run (program, handler, start-up) against the workload without it, both on picorv32; the"
+echo "   interrupts taken and whether it prints what it prints on the C platform"
+printf '%-11s %11s %13s %9s %11s %10s\n' workload interrupts "cycles (-fw)" "(plain)" "extra" "as on C"
+tmp=$(mktemp -d)
+for w in graph hashtab interp lz matrix sort; do
+  [ -x "$build/pico/hwprof-pico" ] || break
+  f=$("$build/pico/hwprof-pico" "$build/workloads/$w-fw.elf" 2>&1 >"$tmp/pico-fw.out" | grep '^hwprof-pico: ')
+  p=$("$build/pico/hwprof-pico" "$build/workloads/$w.elf" 2>&1 >/dev/null | grep '^hwprof-pico: ')
+  "$build/sim/hwprof-sim" "$build/workloads/$w-fw.elf" >"$tmp/c-fw.out" 2>/dev/null
+  fc=$(sed -n 's/.*, \([0-9]*\) cycles (CPI.*/\1/p' <<<"$f")
+  pc=$(sed -n 's/.*, \([0-9]*\) cycles (CPI.*/\1/p' <<<"$p")
+  irq=$(sed -n 's/.* \([0-9]*\) interrupts, .*/\1/p' <<<"$f")
+  x=$(awk -v a="$fc" -v b="$pc" 'BEGIN { if (b + 0 > 0) printf "%+.1f%%", 100 * (a - b) / b; else printf "-" }')
+  printf '%-11s %11s %13s %9s %11s %10s\n' "$w" "${irq:--}" "${fc:--}" "${pc:--}" "$x" \
+    "$(cmp -s "$tmp/pico-fw.out" "$tmp/c-fw.out" && echo same || echo DIFFERS)"
+done
+rm -rf "$tmp"
+echo
 echo "== 4. Edge-profiling overhead on every program: collaborative profiling (hwprof-instr) at the default"
 echo "      K = 6 and at K = 4, modes minimal and all, against GCC -fprofile-arcs (extra retired instructions"
 echo "      over the program uninstrumented; stalls: cycles the CPU waited for the profiling hardware,"
