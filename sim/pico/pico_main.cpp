@@ -62,6 +62,7 @@ struct Bench {
   rvfi_adapter_t model{};
   uint64_t cycle = 0, retired = 0, stalls = 0, apb_cycles = 0;
   bool exited = false, mismatch = false;
+  bool exit_called = false;  // the exit call was made; the run ends when its own record reaches hwprof
   bool apb_core = false, apb_core_done = false;  // the core's access to hwprof's registers: in flight, answered
   uint32_t apb_core_rdata = 0;
   std::string why;  // a run that cannot go on
@@ -191,7 +192,7 @@ void Bench::pcpi_cycle() {
   t.pcpi_rd_i = 0;
   t.pcpi_wait_i = 0;
   const uint32_t x = t.pcpi_insn_o;
-  if (!t.pcpi_valid_o || exited || rv32_opcode(x) == RV32_OP_PROF) return;
+  if (!t.pcpi_valid_o || exited || exit_called || rv32_opcode(x) == RV32_OP_PROF) return;
   if (x != kSemihostCall && rv32_opcode(x) != RV32_OP_SYSTEM) return;
   if (t.stall_o) {
     t.pcpi_wait_i = 1;
@@ -202,7 +203,7 @@ void Bench::pcpi_cycle() {
     cpu.x[10] = t.pcpi_rs1_o;
     cpu.x[11] = t.pcpi_rs2_o;
     cpu.cycle = cycle;
-    if (rv_semihost(&cpu)) exited = true;
+    if (rv_semihost(&cpu)) exit_called = true;
     r = cpu.x[10];
   } else {
     m.cycle = cycle;
@@ -267,7 +268,6 @@ void Bench::tick() {
   t.clk_i = 0;
   t.eval();  // this cycle's outputs (the core's request and the adapter's are registered)
   compare();
-  const bool was_exited = exited;
   mem_cycle();  // the core's memory answers: its inputs reach the flops with the clock edge's eval
   pcpi_cycle();
   m.track(t.core_eoi_o);
@@ -310,13 +310,14 @@ void Bench::tick() {
       apb_core_rdata = apb.rdata;
     }
   }
-  if (ev_taken && !was_exited) {  // (the exit call's own record retires after it: not the program's)
+  if (ev_taken && !exited) {  // the program's events, up to the exit call's own, as the CPU model retires them
     retired++;
     if (check) edge_check_event(&ec, &ev);
     if (cop) cop_check_event(&cc, &ev);
     if (vt_on) value_truth_event(&vt, &ev);
     if (paths) prof_cov_retire(&pcov, &ev);
     if (drain_on) trace_drain_event(&drain, &ev);
+    if (exit_called && ev.insn == kSemihostCall) exited = true;
   }
   stalls += t.stall_o;
   cycle++;
