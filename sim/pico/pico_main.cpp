@@ -365,6 +365,7 @@ const char kUsage[] =
     "                       instrumented with hwprof-instr --paths=... from the hardware's counters\n"
     "                       into FILE (hwprof-instr paths-check compares it with hwprof-sim --path-truth)\n"
     "  --max-cycles=N       stop a run that has not exited after N cycles (default 10^10)\n"
+    "  --progress=N         print progress every N instructions (as hwprof-sim --progress)\n"
     "  --ram=BYTES          RAM size (default 16 MiB)\n"
     "  --mem-latency=N      cycles from a counter-line read to its data (default 4)\n"
     "  --fst=FILE           write a waveform of the whole run\n"
@@ -393,7 +394,7 @@ int main(int argc, char **argv) {
   const char *elf = nullptr, *map = nullptr, *prof_out = nullptr, *truth_out = nullptr, *fst_path = nullptr, *v;
   const char *path_map = nullptr, *path_out = nullptr, *trace_out = nullptr, *out_dir = nullptr, *cop_path = nullptr,
              *vt_path = nullptr;
-  uint64_t max_cycles = 10000000000ull, ram = 16u << 20, latency = 4, b_inject = 0;
+  uint64_t max_cycles = 10000000000ull, ram = 16u << 20, latency = 4, b_inject = 0, progress = 0;
   bool quiet = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -409,6 +410,11 @@ int main(int argc, char **argv) {
     } else if (opt(a, "--inject-fault", &v)) {
       if (!num(v, &b_inject) || b_inject == 0) {
         std::fprintf(stderr, "hwprof-pico: error: %s: not a positive cycle\n", a);
+        return HWPROF_EXIT_USAGE;
+      }
+    } else if (opt(a, "--progress", &v)) {
+      if (!num(v, &progress) || progress == 0) {
+        std::fprintf(stderr, "hwprof-pico: error: %s: not a positive number of instructions\n", a);
         return HWPROF_EXIT_USAGE;
       }
     } else if (opt(a, "--max-cycles", &v) || opt(a, "--ram", &v) || opt(a, "--mem-latency", &v)) {
@@ -511,8 +517,15 @@ int main(int argc, char **argv) {
   }
   const auto t0 = std::chrono::steady_clock::now();
   int rc = 0;
+  uint64_t next_progress = progress;
   while (!b.exited && b.cycle < max_cycles && !b.mismatch && b.why.empty() && !b.top->trap_o) {
     b.tick();
+    if (next_progress && b.retired >= next_progress) {
+      next_progress += progress;
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::fprintf(stderr, "hwprof-pico: %.1f M instructions, %.1f M cycles, %.0f s (%.2f M cycles/s)\n",
+                   b.retired / 1e6, b.cycle / 1e6, s, s > 0 ? b.cycle / s / 1e6 : 0.0);
+    }
     if (b.drain_on && (b.top->irq_o & 2u)) {  // the TRACE interrupt: the FIFO emptied, the core held
       b.hold = true;
       trace_drain_poll(&b.drain, true);
