@@ -69,13 +69,21 @@ static bool in_mmio(const rv_cpu_t *c, uint32_t addr) {
   return c->mmio.size && addr >= c->mmio.base && addr - c->mmio.base < c->mmio.size;
 }
 
-/* the machine timer (docs/cpu-model.md): mtime is instret; mtimecmp is software's */
-static bool timer_reg(rv_cpu_t *c, uint32_t addr, uint64_t **reg, unsigned *half) {
-  if (addr - HWPROF_PLAT_MTIMECMP < 8u) *reg = &c->mtimecmp;
-  else if (addr - HWPROF_PLAT_MTIME < 8u) *reg = &c->instret;
+/* the machine timer (docs/cpu-model.md): mtime is instret; mtimecmp is software's. A word access at
+ * addr (aligned): false when addr is not the timer's; mtime ignores writes */
+static bool timer_access(rv_cpu_t *c, uint32_t addr, bool write, uint32_t *v) {
+  uint64_t *t;
+  if (addr - HWPROF_PLAT_MTIMECMP < 8u) t = &c->mtimecmp;
+  else if (addr - HWPROF_PLAT_MTIME < 8u) t = &c->instret;
   else return false;
-  *half = (addr & 4u) ? 32u : 0u;
+  const unsigned sh = (addr & 4u) ? 32u : 0u;
+  if (!write) *v = (uint32_t)(*t >> sh);
+  else if (t == &c->mtimecmp) *t = (*t & ~(UINT64_C(0xffffffff) << sh)) | (uint64_t)*v << sh;
   return true;
+}
+
+bool rv_timer_access(rv_cpu_t *cpu, uint32_t addr, bool write, uint32_t *v) {
+  return (addr & 3u) == 0 && timer_access(cpu, addr, write, v);
 }
 
 /* little-endian bytes of RAM, as the compiler reads them in one access on a little-endian host */
@@ -103,8 +111,6 @@ static inline void put_le_bytes(uint8_t *p, unsigned len, uint32_t v) {
 }
 
 static bool load(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t *v) {
-  uint64_t *t;
-  unsigned sh;
   if (in_ram(c, addr, len)) {
     *v = le_bytes(c->ram + (addr - RV_RAM_BASE), len);
     return true;
@@ -117,16 +123,10 @@ static bool load(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t *v) {
     *v = c->mmio.read32(c->mmio.ctx, addr - c->mmio.base);
     return true;
   }
-  if (len == 4 && (addr & 3u) == 0 && timer_reg(c, addr, &t, &sh)) { /* after RAM: off the common path */
-    *v = (uint32_t)(*t >> sh);
-    return true;
-  }
-  return false;
+  return len == 4 && (addr & 3u) == 0 && timer_access(c, addr, false, v); /* after RAM: off the common path */
 }
 
 static bool store(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t v) {
-  uint64_t *t;
-  unsigned sh;
   if (in_ram(c, addr, len)) {
     put_le_bytes(c->ram + (addr - RV_RAM_BASE), len, v);
     return true;
@@ -139,11 +139,7 @@ static bool store(rv_cpu_t *c, uint32_t addr, unsigned len, uint32_t v) {
     c->mmio.write32(c->mmio.ctx, addr - c->mmio.base, v);
     return true;
   }
-  if (len == 4 && (addr & 3u) == 0 && timer_reg(c, addr, &t, &sh)) {
-    if (t == &c->mtimecmp) *t = (*t & ~(UINT64_C(0xffffffff) << sh)) | (uint64_t)v << sh; /* mtime is read-only */
-    return true;
-  }
-  return false;
+  return len == 4 && (addr & 3u) == 0 && timer_access(c, addr, true, &v);
 }
 
 /* ---------------------------------------------------------------- ELF loading */
@@ -272,6 +268,20 @@ static bool csr_write(rv_cpu_t *c, uint32_t n, uint32_t v) {
     case 0xb82: c->instret = (c->instret & UINT64_C(0xffffffff)) | (uint64_t)v << 32; return true;
     default: return false;
   }
+}
+
+/* A CSR instruction (csrrw/s/c and their immediate forms; a its rs1 value): false when it is
+ * illegal (an unknown CSR, a write to a read-only one), else *old is the CSR's value before it. */
+static bool csr_exec(rv_cpu_t *c, uint32_t insn, uint32_t a, uint32_t *old) {
+  const uint32_t f3 = rv32_funct3(insn), rs1 = rv32_rs1(insn), csr = insn >> 20, src = (f3 & 4u) ? rs1 : a;
+  if (f3 == 0 || f3 == 4 || !csr_read(c, csr, old)) return false;
+  const uint32_t val = (f3 & 3u) == 1 ? src : (f3 & 3u) == 2 ? *old | src : *old & ~src;
+  const bool writes = (f3 & 3u) == 1 || rs1 != 0;
+  return !writes || ((csr >> 10) != 3u && csr_write(c, csr, val));
+}
+
+bool rv_csr(rv_cpu_t *cpu, uint32_t insn, uint32_t rs1_value, uint32_t *old) {
+  return csr_exec(cpu, insn, rs1_value, old);
 }
 
 /* ---------------------------------------------------------------- semihosting */
@@ -638,12 +648,7 @@ rv_status_t rv_step(rv_cpu_t *c, hwprof_retire_ev_t *ev) {
         if (insn == 0x10500073u) break;                                        /* WFI */
         return exception(c, CAUSE_ILLEGAL, insn, ev);
       } else {
-        uint32_t csr = insn >> 20, old = 0, src = (f3 & 4u) ? rs1 : a;
-        if (f3 == 4 || !csr_read(c, csr, &old)) return exception(c, CAUSE_ILLEGAL, insn, ev);
-        uint32_t val = (f3 & 3u) == 1 ? src : (f3 & 3u) == 2 ? old | src : old & ~src;
-        bool writes = (f3 & 3u) == 1 || rs1 != 0;
-        if (writes && ((csr >> 10) == 3u || !csr_write(c, csr, val))) return exception(c, CAUSE_ILLEGAL, insn, ev);
-        result = old;
+        if (!csr_exec(c, insn, a, &result)) return exception(c, CAUSE_ILLEGAL, insn, ev);
         write_rd = true;
       }
       break;

@@ -84,6 +84,12 @@ rv_status_t rv_step(rv_cpu_t *cpu, hwprof_retire_ev_t *ev);
  * marker words makes it, for a core that runs the program itself (sim/pico: picorv32 cannot take
  * the ebreak): the result in x10; true when the program exits (its code in exit_code). */
 bool rv_semihost(rv_cpu_t *cpu);
+/* For such a core too: the CSR instruction insn executed on cpu's CSRs as rv_step executes it (rs1_value:
+ * its rs1 register; cpu->irq_line, cycle and instret as the core has them): false when it is illegal,
+ * else *old is what rd receives. And a word load (write false: into *v) or store (of *v) at the
+ * machine timer's address addr: false when addr is not the timer's. */
+bool rv_csr(rv_cpu_t *cpu, uint32_t insn, uint32_t rs1_value, uint32_t *old);
+bool rv_timer_access(rv_cpu_t *cpu, uint32_t addr, bool write, uint32_t *v);
 /* Whether a retired instruction redirected the fetch: a taken branch, a jump, a trap entry or return. */
 static inline bool rv_taken_transfer(const hwprof_retire_ev_t *ev) {
   return ev->valid && ((ev->kind == HWPROF_KIND_BRANCH && ev->taken) || ev->kind == HWPROF_KIND_JUMP ||

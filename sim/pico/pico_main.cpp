@@ -67,7 +67,7 @@ struct Bench {
   uint32_t apb_core_rdata = 0;
   std::string why;  // a run that cannot go on
   uint32_t entry = 0;
-  pico::Machine m{};  // the machine-mode CSRs, the timer, the interrupt lines
+  pico::Interrupts irqs{};  // picorv32's interrupts over the CPU model's CSRs (cpu's) and timer
   bool check = false;  // --edge-map
   uint64_t inject = 0;  // --inject-fault
   edge_check_t ec{};
@@ -97,10 +97,10 @@ struct Bench {
     if (a == 4) return (entry + 0x800u) & 0xfffff000u | 5u << 7 | 0x37u;  // lui t0, %hi(entry)
     if (a == 8) return (entry & 0xfffu) << 20 | 5u << 15 | 0x67u;           // jalr x0, %lo(entry)(t0)
     if (a == pico::kIrqVector) {                                            // jal x0, mtvec
-      const uint32_t d = m.mtvec - a;
+      const uint32_t d = cpu.mtvec - a;
       if (d >= (1u << 20)) {
         char b[120];
-        std::snprintf(b, sizeof b, "an interrupt with mtvec 0x%08" PRIx32 " out of the vector's reach (1 MiB)", m.mtvec);
+        std::snprintf(b, sizeof b, "an interrupt with mtvec 0x%08" PRIx32 " out of the vector's reach (1 MiB)", cpu.mtvec);
         why = b;
         return 0;
       }
@@ -147,17 +147,12 @@ void Bench::mem_cycle() {
     return;
   }
   t.mem_ready_i = 1;
-  if (a - HWPROF_PLAT_MTIMECMP < 8u || a - HWPROF_PLAT_MTIME < 8u) {  // the timer (mtime: instructions retired)
-    const bool cmp = a - HWPROF_PLAT_MTIMECMP < 8u;
-    const uint64_t r = cmp ? m.mtimecmp : m.instret;
-    const unsigned sh = (a & 4u) * 8u;
-    if (!write) {
-      t.mem_rdata_i = static_cast<uint32_t>(r >> sh);
-    } else if (cmp && !t.stall_o && t.mem_wstrb_o == 0xfu) {
-      m.mtimecmp = (m.mtimecmp & ~(UINT64_C(0xffffffff) << sh)) | static_cast<uint64_t>(t.mem_wdata_o) << sh;
-    }
+  uint32_t v = t.mem_wdata_o;  // the timer (mtime: instructions retired), as the CPU model has it
+  if ((!write || (!t.stall_o && t.mem_wstrb_o == 0xfu)) && rv_timer_access(&cpu, a, write, &v)) {
+    if (!write) t.mem_rdata_i = v;
     return;
   }
+  if (write && t.stall_o && rv_timer_access(&cpu, a, false, &v)) return;  // the store completes later
   const bool ram = a >= RV_RAM_BASE && a - RV_RAM_BASE < cpu.ram_size;
   const bool sh = a >= RV_SHADOW_BASE && a - RV_SHADOW_BASE < cpu.ram_size;
   if (!ram && !sh) {
@@ -206,8 +201,9 @@ void Bench::pcpi_cycle() {
     if (rv_semihost(&cpu)) exit_called = true;
     r = cpu.x[10];
   } else {
-    m.cycle = cycle;
-    if (!m.csr_access(x, t.pcpi_rs1_o, t.irq_o != 0, &r)) {
+    cpu.cycle = cycle;
+    cpu.irq_line = t.irq_o != 0;
+    if ((x >> 20) == pico::kCsrMepc || !rv_csr(&cpu, x, t.pcpi_rs1_o, &r)) {
       char b[160];
       std::snprintf(b, sizeof b, "a CSR instruction 0x%08" PRIx32 " the platform does not have (or a form of mepc "
                     "access other than csrr and csrw)", x);
@@ -270,10 +266,11 @@ void Bench::tick() {
   compare();
   mem_cycle();  // the core's memory answers: its inputs reach the flops with the clock edge's eval
   pcpi_cycle();
-  m.track(t.core_eoi_o);
-  t.core_irq_i = m.lines(t.irq_o != 0);
+  irqs.track(&cpu, t.core_eoi_o);
+  cpu.irq_line = t.irq_o != 0;
+  t.core_irq_i = pico::Interrupts::lines(cpu);
   if (t.rvfi_valid_o) {
-    m.instret++;
+    cpu.instret++;
     if (t.rvfi_intr_o && t.rvfi_pc_rdata_o != pico::kIrqVector && why.empty()) {
       char b[120];
       std::snprintf(b, sizeof b, "a handler's first record (rvfi_intr) at 0x%08" PRIx32 ", not the vector",
@@ -550,7 +547,7 @@ int main(int argc, char **argv) {
                  "hwprof-pico: %s: %" PRIu64 " instructions, %s %d, %" PRIu64 " cycles (CPI %.2f), %" PRIu64
                  " cycles with the core held by the adapter, %" PRIu64 " interrupts, %.2f s (%.2f M cycles/s)\n",
                  elf, b.retired, b.exited ? "exit code" : "stopped before its exit; exit code so far", b.cpu.exit_code, b.cycle, b.retired ? static_cast<double>(b.cycle) / b.retired : 0.0,
-                 b.stalls, b.m.interrupts, secs, secs > 0 ? b.cycle / secs / 1e6 : 0.0);
+                 b.stalls, b.irqs.taken, secs, secs > 0 ? b.cycle / secs / 1e6 : 0.0);
   if (!quiet && !b.mismatch) {  // the trace controller's counts, as hwprof-sim prints them
     const uint32_t back = bus_read(&b, HWPROF_TRACE_CTRL_STAT_END_BACKWARD_ADDR);
     const uint32_t ind = bus_read(&b, HWPROF_TRACE_CTRL_STAT_END_INDIRECT_ADDR);
